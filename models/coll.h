@@ -1,0 +1,55 @@
+/* coll.h: collectives as flows. A collective over a group of GPUs becomes a
+ * pattern of concurrent flows on the cluster's links (ring edges, tree edges,
+ * one ring per rail across nodes, ...), plus NCCL's per-step latency
+ * accounting (cost-models.md 1.3), so that collectives contend with each other
+ * and with other traffic. Sizes follow nccl-tests: `bytes` is the S of algbw
+ * (all_gather/reduce_scatter/all_to_all: the total array). */
+#ifndef TRAINSIM_COLL_H
+#define TRAINSIM_COLL_H
+
+#include <stdint.h>
+#include "topo.h"
+
+typedef enum { COLL_ALL_REDUCE, COLL_ALL_GATHER, COLL_REDUCE_SCATTER, COLL_ALL_TO_ALL,
+               COLL_BROADCAST, COLL_REDUCE, COLL_SENDRECV, COLL__N } coll_op;
+typedef enum { ALGO_AUTO, ALGO_RING, ALGO_TREE, ALGO_HIERARCHICAL, ALGO_PS, ALGO_NVLS,
+               ALGO__N } coll_algo;
+
+/* Parses nccl-tests and trainsim spellings ("all_reduce", "allreduce"). -1 if unknown. */
+int coll_op_parse(const char *s);
+const char *coll_op_name(coll_op op);
+const char *coll_algo_name(coll_algo a);
+/* nccl-tests' busbw/algbw factor for n ranks. */
+double coll_busbw_factor(coll_op op, int n);
+
+typedef void (*coll_done_fn)(sim *s, void *ctx, uint64_t arg);
+
+typedef struct coll_req {
+	coll_op op;
+	coll_algo algo;          /* ALGO_AUTO: what NCCL's tuner would pick */
+	const int *ranks;        /* GPU ids, n of them (copied) */
+	int n;
+	int root;                /* index into ranks for broadcast/reduce; peer for sendrecv */
+	double bytes;
+	double mult;             /* identical sibling collectives on parallel rails (>= 1) */
+	int ps_servers;          /* ALGO_PS */
+} coll_req;
+
+typedef struct coll_ctx coll_ctx;   /* per-cluster state: pools, scratch */
+coll_ctx *coll_ctx_new(cluster *cl, sim *s);
+void coll_ctx_free(coll_ctx *cc);
+
+/* Starts a collective at sim_now; done(s, ctx, arg) when every rank has
+ * finished. Returns 0 or a negative error. */
+int coll_start(coll_ctx *cc, const coll_req *req, coll_done_fn done, void *ctx, uint64_t arg);
+
+/* The algorithm ALGO_AUTO resolves to for this request. */
+coll_algo coll_pick(const coll_ctx *cc, const coll_req *req);
+/* NCCL-model latency of the request (seconds), excluding bandwidth time. */
+double coll_latency(const coll_ctx *cc, const coll_req *req, coll_algo algo);
+
+/* Runs one collective alone on a fresh engine and returns its duration in
+ * seconds (negative on error): the building block of `trainsim nccl`. */
+double coll_time_isolated(const scn_cluster *c, const coll_req *req, char *err, size_t errlen);
+
+#endif

@@ -1,0 +1,66 @@
+/* hw.h: the hardware catalog: GPUs, intra-node interconnects, NICs and their
+ * transports, switches and storage. Every number in hw.c carries its source. */
+#ifndef TRAINSIM_HW_H
+#define TRAINSIM_HW_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdio.h>
+
+typedef enum { PREC_FP32, PREC_TF32, PREC_FP16, PREC_BF16, PREC_FP8, PREC__N } hw_precision;
+const char *hw_precision_name(hw_precision p);
+/* Bytes of one element stored in precision p (tf32 is stored as 4). */
+double hw_precision_bytes(hw_precision p);
+
+typedef enum { ARCH_VOLTA, ARCH_AMPERE, ARCH_ADA, ARCH_HOPPER, ARCH_BLACKWELL, ARCH_CDNA3 } hw_arch;
+
+typedef struct hw_gpu {
+	char name[48];
+	hw_arch arch;
+	double peak_flops[PREC__N];   /* dense, FLOP/s; 0 = not supported */
+	double gemm_eff;              /* best-shape achievable fraction of peak (MAMF) */
+	double hbm_bytes;
+	double hbm_Bps;               /* spec HBM bandwidth */
+	double hbm_eff;               /* achievable fraction of hbm_Bps (streaming) */
+	double nvlink_Bps;            /* per GPU, per direction, raw spec; 0 = none */
+	double nvlink_eff;            /* achievable fraction for NCCL rings */
+	double nvls_eff;              /* in-switch reduction efficiency; 0 = no NVLS */
+	int pcie_gen;                 /* host link generation (x16) */
+} hw_gpu;
+
+typedef enum { INTRA_NVSWITCH, INTRA_NVLINK_MESH, INTRA_PCIE } hw_intra_kind;
+
+typedef struct hw_intra {
+	hw_intra_kind kind;
+	double bandwidth_Bps;         /* per GPU per direction; 0 = from the GPU */
+	double latency_s;             /* per hop as software sees it */
+} hw_intra;
+
+typedef enum { TRANSPORT_RDMA, TRANSPORT_TCP } hw_transport;
+
+typedef struct hw_nic {
+	int count;                    /* per node */
+	double speed_Bps;             /* line rate, bytes/s */
+	hw_transport transport;
+	double efficiency;            /* achievable fraction of line rate for one flow; 0 = from transport */
+	double latency_s;             /* per-message software overhead; 0 = from transport */
+} hw_nic;
+
+/* Catalog lookups: NULL if unknown. Names are matched case-insensitively. */
+const hw_gpu *hw_gpu_find(const char *name);
+size_t hw_gpu_count(void);
+const hw_gpu *hw_gpu_at(size_t i);
+/* Closest catalog name to `name` (for "did you mean"), or NULL. */
+const char *hw_gpu_suggest(const char *name);
+
+/* PCIe x16 achievable bandwidth per direction for a generation (3..6). */
+double hw_pcie_Bps(int gen);
+
+/* Fills efficiency and latency of `nic` from its transport where they are 0. */
+void hw_nic_defaults(hw_nic *nic, int gpus_per_node);
+
+/* Text listings for `trainsim list gpus|nics`. */
+void hw_list_gpus(FILE *out);
+void hw_list_nics(FILE *out);
+
+#endif

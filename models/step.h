@@ -1,0 +1,81 @@
+/* step.h: one training step (or several) replayed on the event engine under
+ * the scenario's data, tensor and pipeline parallelism, and the result that
+ * every report format prints. */
+#ifndef TRAINSIM_STEP_H
+#define TRAINSIM_STEP_H
+
+#include <stdio.h>
+#include "scenario.h"
+#include "workload.h"
+
+/* Categories of the time split; they partition each GPU's step time. */
+typedef enum { SPLIT_COMPUTE, SPLIT_TP_COMM, SPLIT_PP_COMM, SPLIT_PP_BUBBLE, SPLIT_DP_COMM,
+               SPLIT_DATA_STALL, SPLIT_CHECKPOINT, SPLIT_OPTIMIZER, SPLIT_IDLE,
+               SPLIT__N } step_split;
+const char *step_split_name(step_split k);   /* JSON key: "compute", "tp_comm", ... */
+
+/* One interval on a GPU's timeline (for traces and timeline plots). */
+typedef struct step_interval {
+	int gpu;          /* simulated GPU index (stage-representative) */
+	int stream;       /* 0 compute, 1 tp, 2 pp, 3 dp, 4 data, 5 checkpoint */
+	step_split cat;
+	double t0, t1;
+	int mb;           /* micro-batch or -1 */
+	char label[24];
+} step_interval;
+
+typedef struct step_checkpoint {
+	double bytes;         /* whole job, one checkpoint */
+	double write_s;       /* wall time of one checkpoint write */
+	double stall_s;       /* training time lost per checkpoint */
+	int every;
+	double amortized_s;   /* stall_s / every */
+} step_checkpoint;
+
+typedef struct step_result {
+	int gpus, nodes;
+	int steps;
+	double step_time_s;               /* mean over steps */
+	double step_p50_s, step_p95_s, step_p99_s;
+	double tokens_per_s;
+	double mfu, hfu, gpu_util;
+	double model_tflops_per_gpu, hardware_tflops_per_gpu;
+	double split_s[SPLIT__N];         /* per GPU, averaged; sums to step_time_s */
+	wl_memory memory;
+	/* DP gradient reduction: bytes per GPU per step and its unhidden time. */
+	double dp_bytes_per_gpu;
+	double dp_allreduce_s;            /* one full reduction alone (not overlapped) */
+	double dp_naive_s;                /* size / NIC bandwidth, the naive figure */
+	/* storage, checkpoints, failures */
+	step_checkpoint checkpoint;
+	double data_bytes_per_step;
+	double goodput;                   /* 0..1; 1 when no failures given */
+	double job_mtbf_s;                /* 0 = no failures */
+	int best_checkpoint_every;        /* 0 = not computed */
+	double time_to_train_s;           /* 0 = not asked */
+	double compression_saving_s;      /* >0: compression paid off per step */
+	double async_speedup;             /* async DP: speedup over sync; 0 = n/a */
+	int staleness;                    /* async DP: steps of staleness */
+	uint64_t events;
+	double sim_wall_s;
+	char bottleneck[512];
+	char notes[4][512];               /* extra plain sentences */
+	int n_notes;
+	/* timeline of the last simulated step (owned; NULL unless asked) */
+	step_interval *timeline;
+	size_t n_timeline;
+	int timeline_gpus;
+} step_result;
+
+typedef struct step_opts {
+	bool want_timeline;
+	uint64_t max_events;      /* 0 = scenario's or default */
+} step_opts;
+
+/* Simulates the scenario. Returns 0, or a negative error with a message in
+ * err (limits hit, layouts that cannot run). The result owns its timeline;
+ * release it with step_result_release. */
+int step_run(const scenario *s, const step_opts *o, step_result *r, char *err, size_t errlen);
+void step_result_release(step_result *r);
+
+#endif

@@ -1,0 +1,58 @@
+/* topo.h: the cluster as a network. A topology (one file each, registered in
+ * topo.c's table) turns scn_cluster into links of a flownet and answers
+ * routes between any two GPUs. GPUs are numbered node-major:
+ * gpu = node * gpus_per_node + local. */
+#ifndef TRAINSIM_TOPO_H
+#define TRAINSIM_TOPO_H
+
+#include <stdio.h>
+#include "flow.h"
+#include "scenario.h"
+
+/* Link kinds, for reports and for choosing NCCL per-hop latencies. */
+enum { LINK_NVLINK, LINK_PCIE, LINK_NIC, LINK_FABRIC, LINK_ZONE, LINK_STORAGE, LINK__N };
+
+typedef struct cluster cluster;
+
+/* Builds the links of `c` into `net` (not owned). Returns NULL and writes a
+ * message to err (file:line:col is the caller's) on bad combinations. */
+cluster *cluster_build(const scn_cluster *c, flownet *net, char *err, size_t errlen);
+void cluster_free(cluster *cl);
+
+const scn_cluster *cluster_spec(const cluster *cl);
+flownet *cluster_net(const cluster *cl);
+int cluster_gpus(const cluster *cl);
+int cluster_nodes(const cluster *cl);
+int cluster_gpus_per_node(const cluster *cl);
+static inline int cluster_node_of(const cluster *cl, int gpu)
+{
+	return gpu / cluster_gpus_per_node(cl);
+}
+/* NIC (rail) a GPU uses by default: local * nics / gpus_per_node. */
+int cluster_rail_of(const cluster *cl, int gpu);
+
+/* Route from GPU a to GPU b into links[0..max-1]; returns the number of links
+ * or a negative error. Between nodes, `rail` >= 0 sends through that NIC of
+ * both nodes (moving over NVLink to the GPU on that rail first, as NCCL's PXN
+ * does); rail < 0 uses each GPU's own NIC. */
+int cluster_route(const cluster *cl, int a, int b, int rail, int *links, int max);
+/* Per-flow rate cap (bytes/s) for a flow between a and b: the NIC's
+ * achievable fraction of line rate when the route leaves the node, the
+ * intra-node achievable bandwidth otherwise. */
+double cluster_flow_cap(const cluster *cl, int a, int b);
+/* Sum of link latencies along the route a->b. */
+double cluster_route_latency(const cluster *cl, int a, int b, int rail);
+
+/* Route between a GPU's node and the storage system (reads: storage -> gpu).
+ * Uses the frontend NIC or the training NICs per c->storage.network. */
+int cluster_route_storage(const cluster *cl, int gpu, bool to_storage, int *links, int max);
+/* Route between a GPU and its node's local NVMe cache / host memory. */
+int cluster_route_local(const cluster *cl, int gpu, bool to_gpu, bool nvme, int *links, int max);
+
+/* Registered topologies, for `trainsim list topologies`. */
+void topo_list(FILE *out);
+const char *topo_name(scn_topology t);
+
+#define CLUSTER_MAX_ROUTE 16
+
+#endif

@@ -1,0 +1,55 @@
+/* flow.h: the flow-level network. Links have a capacity and a latency; a flow
+ * moves bytes along a route of links. Concurrent flows share links max-min
+ * fairly (progressive filling), rates are re-planned only when the set of
+ * flows changes, and all changes at one instant are batched into one
+ * re-plan. A flow may stand for `mult` identical sibling flows that run on
+ * parallel, symmetric links (other tensor-parallel ranks on other rails): on a
+ * link whose `fanin` is above 1 it then consumes rate * min(mult, fanin). */
+#ifndef TRAINSIM_FLOW_H
+#define TRAINSIM_FLOW_H
+
+#include <stdint.h>
+#include "engine.h"
+
+typedef struct flownet flownet;
+
+/* Called once per flow, when its last byte has arrived (transmission end plus
+ * route latency). */
+typedef void (*flow_done_fn)(sim *s, void *ctx, uint64_t arg);
+
+/* Creates an empty network driven by engine `s` (not owned). NULL on OOM. */
+flownet *flow_new(sim *s);
+void flow_free(flownet *n);
+
+/* Adds a unidirectional link; returns its id (>= 0) or a negative error.
+ * capacity_Bps > 0, latency_s >= 0, fanin >= 1 (see above). `kind` is a small
+ * tag the caller uses to group links in reports (NVLink, NIC, ...). */
+int flow_link_add(flownet *n, double capacity_Bps, double latency_s, int fanin, int kind);
+int flow_link_count(const flownet *n);
+double flow_link_capacity(const flownet *n, int link);
+double flow_link_latency(const flownet *n, int link);
+int flow_link_kind(const flownet *n, int link);
+/* Bytes the link has carried so far (counting siblings it carried), and the
+ * time it spent with at least one flow on it. */
+double flow_link_bytes(const flownet *n, int link);
+double flow_link_busy_s(const flownet *n, int link);
+
+/* Starts a flow of `bytes` along route[0..nlinks-1] (copied) at sim_now.
+ * rate_cap_Bps bounds its rate (0 = none: a per-flow limit such as a TCP
+ * window or a NIC's achievable fraction); mult >= 1 as above. A flow with no
+ * links or no bytes completes after the route latency. done(s, ctx, arg) is
+ * called on completion. Returns a flow id >= 0 or a negative error. */
+int flow_start(flownet *n, const int *route, int nlinks, double bytes,
+               double rate_cap_Bps, double mult, flow_done_fn done, void *ctx,
+               uint64_t arg);
+
+/* Current rate of an active flow (bytes/s), 0 if finished. */
+double flow_rate(const flownet *n, int flow);
+int flow_active_count(const flownet *n);
+/* Totals for invariant checks: bytes handed to flow_start, bytes delivered. */
+double flow_bytes_started(const flownet *n);
+double flow_bytes_delivered(const flownet *n);
+/* Number of rate re-plans done (for benchmarks). */
+uint64_t flow_replans(const flownet *n);
+
+#endif

@@ -1,0 +1,56 @@
+/* main.c: trainsim's entry point: dispatches to a subcommand (cli.h). */
+#include <stdio.h>
+#include <string.h>
+#include <gsl/gsl_errno.h>
+#include "config.h"
+#include "cli.h"
+
+struct command {
+	const char *name;
+	int (*fn)(int argc, char **argv);
+	const char *usage;
+};
+
+static const struct command commands[] = {
+	{"run", cmd_run, "run SCENARIO [--set KEY=VALUE]... [--format text|json|csv] [--trace FILE] [--explain]"},
+	{"check", cmd_check, "check SCENARIO [--set KEY=VALUE]...     validate only"},
+	{"explain", cmd_explain, "explain SCENARIO [--set KEY=VALUE]...   the step in plain words"},
+	{"nccl", cmd_nccl, "nccl SCENARIO --op all_reduce [-b 8] [-e 8G] [-f 2] [--gpus N] [--format text|json]"},
+	{"sweep", cmd_sweep, "sweep SCENARIO --vary KEY=V1,V2,... [--vary ...] [-j N] [--out FILE] [--resume] [--shard K/N]"},
+	{"merge", cmd_merge, "merge OUT FILE...                        join sweep shards"},
+	{"plot", cmd_plot, "plot RESULTS --kind speed|split|timeline -o FILE.png|svg"},
+	{"validate", cmd_validate, "validate [PUBLISHED.csv] [--format text|csv]"},
+	{"list", cmd_list, "list gpus|nics|topologies"},
+};
+
+static void usage(FILE *out)
+{
+	fprintf(out, "trainsim %s: a discrete-event simulator of distributed training\n\nusage:\n",
+		PACKAGE_VERSION);
+	for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
+		fprintf(out, "  trainsim %s\n", commands[i].usage);
+	fprintf(out, "\nDocumentation: README.md, docs/scenario.md, docs/architecture.md\n");
+}
+
+int main(int argc, char **argv)
+{
+	gsl_set_error_handler_off();
+	if (argc < 2) {
+		usage(stderr);
+		return 2;
+	}
+	if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h") || !strcmp(argv[1], "help")) {
+		usage(stdout);
+		return 0;
+	}
+	if (!strcmp(argv[1], "--version")) {
+		printf("trainsim %s\n", PACKAGE_VERSION);
+		return 0;
+	}
+	for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
+		if (!strcmp(argv[1], commands[i].name))
+			return commands[i].fn(argc - 1, argv + 1);
+	fprintf(stderr, "trainsim: unknown command '%s'\n\n", argv[1]);
+	usage(stderr);
+	return 2;
+}

@@ -1,0 +1,173 @@
+/* scenario.h: a validated scenario in SI units. The loader (scn.c) maps the
+ * YAML of docs/scenario.md onto this struct through tables; every other part
+ * of the program reads only this struct, never YAML. */
+#ifndef TRAINSIM_SCENARIO_H
+#define TRAINSIM_SCENARIO_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include "hw.h"
+
+#define SCN_NAME_MAX 128
+#define SCN_MAX_LAYERS 1024      /* custom workloads */
+#define SCN_MAX_ZONES 16
+
+typedef enum { TOPO_SINGLE_SWITCH, TOPO_FAT_TREE, TOPO_RAIL_OPTIMIZED, TOPO_ZONES } scn_topology;
+typedef enum { SCHED_GPIPE, SCHED_1F1B, SCHED_INTERLEAVED } scn_schedule;
+typedef enum { RECOMPUTE_NONE, RECOMPUTE_SELECTIVE, RECOMPUTE_FULL } scn_recompute;
+typedef enum { GRAD_ALGO_AUTO, GRAD_ALGO_RING, GRAD_ALGO_TREE, GRAD_ALGO_HIERARCHICAL,
+               GRAD_ALGO_PS, GRAD_ALGO_NVLS } scn_grad_algo;
+typedef enum { COMPRESS_NONE, COMPRESS_FP16, COMPRESS_INT8, COMPRESS_1BIT } scn_compression;
+typedef enum { DATA_STORAGE, DATA_LOCAL_CACHE, DATA_MEMORY } scn_data_source;
+typedef enum { CKPT_SYNC, CKPT_ASYNC } scn_ckpt_mode;
+typedef enum { CKPT_FULL, CKPT_WEIGHTS, CKPT_SHARDED } scn_ckpt_content;
+typedef enum { STORAGE_NET_FRONTEND, STORAGE_NET_SHARED } scn_storage_net;
+typedef enum { PLACE_TP_PP_DP, PLACE_TP_DP_PP } scn_placement;
+typedef enum { SYNC_SYNC, SYNC_ASYNC } scn_dp_sync;
+
+typedef struct scn_fabric {
+	scn_topology topology;
+	int nodes_per_leaf;          /* fat-tree / rail: nodes under one leaf */
+	double oversubscription;     /* leaf downlink:uplink, >= 1 */
+	double switch_latency_s;
+	int zones;                   /* TOPO_ZONES: nodes split evenly over zones */
+	double zone_bandwidth_Bps;   /* between two zones, per direction */
+	double zone_latency_s;
+} scn_fabric;
+
+typedef struct scn_storage {
+	double bandwidth_Bps;        /* aggregate */
+	double latency_s;            /* per request */
+	double per_client_Bps;       /* per node limit; 0 = none */
+	scn_storage_net network;
+	double frontend_Bps;         /* frontend NIC per node when network = frontend */
+} scn_storage;
+
+typedef struct scn_cache {
+	bool present;
+	double bandwidth_Bps;        /* per node */
+	double capacity_bytes;
+} scn_cache;
+
+typedef struct scn_cluster {
+	int nodes;
+	int gpus_per_node;
+	hw_gpu gpu;                  /* resolved from the catalog or given inline */
+	hw_intra intra;
+	hw_nic nic;
+	scn_fabric fabric;
+	scn_storage storage;
+	scn_cache cache;
+	double host_memory_bytes;    /* per node, for async checkpoint snapshots */
+} scn_cluster;
+
+typedef struct scn_layer {         /* one layer of a custom (non-transformer) workload */
+	char name[32];
+	double fwd_flops;            /* per sample */
+	double param_bytes;          /* bytes of parameters in the training precision */
+	double act_bytes;            /* activation bytes kept per sample */
+} scn_layer;
+
+typedef struct scn_model {
+	bool custom;                 /* true: layers[] below, not a transformer */
+	int layers;
+	int hidden;
+	int heads;
+	int kv_heads;                /* default heads */
+	int ffn_hidden;              /* default 4*hidden (or 8/3*hidden when gated) */
+	int seq_len;
+	int vocab;
+	bool gated_mlp;
+	double params;               /* generic model from a parameter count; 0 = derive */
+	int nlayers_custom;
+	scn_layer *custom_layers;    /* owned by the scenario */
+} scn_model;
+
+typedef struct scn_grad_reduce {
+	scn_grad_algo algorithm;
+	double bucket_bytes;
+	bool overlap;
+	hw_precision dtype;
+	scn_compression compression;
+	scn_dp_sync sync;            /* async: step t+1 computes while step t reduces */
+	int ps_servers;              /* GRAD_ALGO_PS: number of server shards */
+} scn_grad_reduce;
+
+typedef struct scn_data {
+	scn_data_source source;
+	double sample_bytes;
+	int prefetch;
+	bool cache_warm;             /* local cache already holds the data set */
+} scn_data;
+
+typedef struct scn_checkpoint {
+	int every;                   /* steps; 0 = never */
+	scn_ckpt_mode mode;
+	scn_ckpt_content content;
+	double bytes_override;       /* 0 = from the model */
+} scn_checkpoint;
+
+typedef struct scn_failures {
+	double gpu_mtbf_s;           /* 0 = no failures */
+	double node_mtbf_s;          /* 0 = none */
+	double link_mtbf_s;          /* per NIC link; 0 = none */
+	double restart_s;
+} scn_failures;
+
+typedef struct scn_training {
+	hw_precision precision;
+	int global_batch;            /* sequences per step */
+	int micro_batch;
+	int tp, pp, dp;              /* dp derived when 0 */
+	scn_schedule schedule;
+	int virtual_stages;
+	bool sequence_parallel;
+	scn_recompute recompute;
+	int zero;
+	scn_placement placement;
+	scn_grad_reduce grad_reduce;
+	scn_data data;
+	scn_checkpoint checkpoint;
+	scn_failures failures;
+	double optimizer_bytes_per_param; /* 0 = from precision (Megatron: 18 incl. grads) */
+} scn_training;
+
+typedef struct scn_variability {
+	double compute_cv;           /* per-GPU, per-task coefficient of variation */
+	double straggler_fraction;   /* fraction of GPUs persistently slow */
+	double straggler_slowdown;   /* their compute time factor, >= 1 */
+	double link_cv;              /* per-flow bandwidth noise */
+} scn_variability;
+
+typedef struct scn_run {
+	int steps;
+	uint64_t seed;
+	scn_variability variability;
+	double train_tokens;         /* 0 = not asked */
+	uint64_t max_events;         /* 0 = default */
+	double max_memory_bytes;     /* 0 = default */
+} scn_run;
+
+typedef struct scenario {
+	int schema_version;
+	char name[SCN_NAME_MAX];
+	char path[256];              /* where it was loaded from, for messages */
+	scn_cluster cluster;
+	scn_model model;
+	scn_training training;
+	scn_run run;
+	int n_warnings;              /* keys accepted that have no effect yet */
+} scenario;
+
+/* Sets every field to its documented default (docs/scenario.md). */
+void scn_defaults(scenario *s);
+/* Frees what a scenario owns (custom layers); the struct itself is the caller's. */
+void scn_release(scenario *s);
+/* Total GPUs. */
+static inline int scn_gpus(const scenario *s)
+{
+	return s->cluster.nodes * s->cluster.gpus_per_node;
+}
+
+#endif

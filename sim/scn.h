@@ -1,0 +1,38 @@
+/* scn.h: the scenario loader. libyaml reads the file into a small tree that
+ * keeps every node's line and column; `--set` overrides are applied to that
+ * tree; a table per section then maps it onto struct scenario, so that every
+ * error names the file, line, column, key path and the expected form. */
+#ifndef TRAINSIM_SCN_H
+#define TRAINSIM_SCN_H
+
+#include <stdio.h>
+#include "scenario.h"
+
+typedef struct scn_doc scn_doc;   /* a parsed YAML document with marks */
+
+/* Parses a file (or a string, with `name` used in messages). On error returns
+ * NULL and writes "file:line:col: message" lines to `err` (stderr usually). */
+scn_doc *scn_doc_load_file(const char *path, FILE *err);
+scn_doc *scn_doc_load_string(const char *text, size_t len, const char *name, FILE *err);
+scn_doc *scn_doc_clone(const scn_doc *d);
+void scn_doc_free(scn_doc *d);
+
+/* Applies one override "dotted.key=value" (value parsed as a YAML scalar,
+ * or a flow sequence/mapping). Returns 0, or -1 with a message on `err`
+ * ("--set: ..."). */
+int scn_doc_set(scn_doc *d, const char *assignment, FILE *err);
+
+/* Maps a document onto *out (which it first fills with defaults). Returns 0,
+ * or -1 after printing every error found. Warnings (keys without effect yet)
+ * are printed too and counted in out->n_warnings; `quiet` suppresses them. */
+int scn_from_doc(const scn_doc *d, scenario *out, FILE *err, bool quiet);
+
+/* Convenience: load + overrides + map. */
+int scn_load(const char *path, const char *const *sets, int nsets, scenario *out,
+             FILE *err, bool quiet);
+
+/* Writes the scenario back as YAML (normalized, SI units written with their
+ * unit), such that loading it gives an equal scenario (round-trip). */
+int scn_write_yaml(const scenario *s, FILE *out);
+
+#endif
