@@ -65,7 +65,7 @@ typedef struct scn_cluster {
 typedef struct scn_layer {         /* one layer of a custom (non-transformer) workload */
 	char name[32];
 	double fwd_flops;            /* per sample */
-	double param_bytes;          /* bytes of parameters in the training precision */
+	double params;               /* parameter count (stored in the training precision) */
 	double act_bytes;            /* activation bytes kept per sample */
 } scn_layer;
 
