@@ -403,8 +403,7 @@ static void ring(ctx *c)
 {
 	const step_result *r = c->r;
 	char a[32], b[32], d[32], e[32];
-	int dp = report_dp(c->s);
-	int n = c->s->cluster.nodes > 1 && dp > c->s->cluster.nodes ? c->s->cluster.nodes : dp;
+	int dp = report_dp(c->s), n = report_ring_ranks(c->s);
 	if (dp <= 1 || r->dp_naive_s <= 0)
 		return;
 	section(c, "Why the gradient all-reduce takes about twice size/bandwidth");
