@@ -86,7 +86,7 @@ static void perr(parse *p, int line, int col, const char *fmt, ...)
 	else
 		fprintf(p->err, "%s:%d:%d: ", p->name, line, col);
 	va_start(ap, fmt);
-	vfprintf(p->err, fmt, ap);
+	scn__vput_clean(p->err, fmt, ap);
 	va_end(ap);
 	fputc('\n', p->err);
 }
