@@ -218,6 +218,12 @@ static int on_scalar(parse *p, const yaml_event_t *ev)
 		     "a value longer than %d bytes; a scenario needs short values", SCN_MAX_SCALAR);
 		return -1;
 	}
+	/* "\0" in a quoted scalar: C strings would silently cut the value there */
+	if (memchr(ev->data.scalar.value, '\0', ev->data.scalar.length)) {
+		perr(p, (int)m.line + 1, (int)m.column + 1,
+		     "a NUL character (\\0) inside a value or key; remove it");
+		return -1;
+	}
 	if (in_key_position(p))
 		return take_key(p, p->stack[p->depth - 1], ev);
 	scn_node *n = node_new(p, SCN_SCALAR, m);
