@@ -14,7 +14,7 @@ function c_string(line,    out, i, c) {
 	return out
 }
 BEGIN {
-	print "/* plot_scripts.c: generated from plots/*.gp by plots/embed.awk; do not edit. */"
+	print "/* plot_scripts.c: generated from the scripts in plots/ by plots/embed.awk; do not edit. */"
 	print "#include <string.h>"
 	print "#include \"plot.h\""
 	n = 0

@@ -9,7 +9,7 @@
 #include "cli.h"
 #include "plot.h"
 #include "report.h"
-#include "spawn.h"
+#include "extprog.h"
 
 typedef struct plot_opts {
 	const char *results, *kind, *out, *x, *series;
@@ -178,20 +178,20 @@ static int run_gnuplot(const plot_opts *o, const plot_paths *p, const plot_axis 
 	                (char *)axis->label, axis->log ? "log" : "linear", NULL};
 	if (strcmp(o->kind, "speed"))
 		argv[5] = NULL;
-	int rc = spawn_run(argv, stderr);
-	if (rc == SPAWN_ENOENT) {
+	int rc = extprog_run(argv, stderr);
+	if (rc == EXTPROG_ENOENT) {
 		fprintf(stderr, "plot: gnuplot is needed to draw %s (Debian: apt-get install gnuplot-nox;"
 		        " or set TRAINSIM_GNUPLOT). The data and the script are written:\n"
 		        "  %s\n  %s\nDraw it later with: gnuplot -c %s %s %s\n", o->out, p->dat, p->gp,
 		        p->gp, p->dat, o->out);
 	}
-	if (rc == SPAWN_OK && rename(p->tmp, o->out) < 0) {
+	if (rc == EXTPROG_OK && rename(p->tmp, o->out) < 0) {
 		fprintf(stderr, "plot: %s: %s\n", o->out, strerror(errno));
-		rc = SPAWN_EFAIL;
+		rc = EXTPROG_EFAIL;
 	}
-	if (rc != SPAWN_OK)
+	if (rc != EXTPROG_OK)
 		unlink(p->tmp);
-	return rc == SPAWN_OK ? 0 : 1;
+	return rc == EXTPROG_OK ? 0 : 1;
 }
 
 int cmd_plot(int argc, char **argv)

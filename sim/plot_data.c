@@ -127,7 +127,7 @@ static void x_values(const plot_table *t, int xc, speed_pt *pts, size_t n, plot_
 		char e[200];
 		bandwidth = unit_parse(plot_table_cell(t, pts[i].row, (size_t)xc), UNIT_BANDWIDTH,
 		                       &pts[i].x, e, sizeof e) == 0;
-		pts[i].x *= 8 / 1e9;   /* bytes/s -> Gb/s */
+		pts[i].x = pts[i].x * 8 / 1e9;   /* bytes/s -> Gb/s */
 	}
 	if (plain || bandwidth) {
 		snprintf(axis->label, sizeof axis->label, "%s%s",

@@ -2,6 +2,7 @@
  * from the parent) and a result pipe (one line per job back); the parent
  * polls the result pipes and keeps one job in flight per worker, so a
  * worker's death pins down the one job it was running. */
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 #include <errno.h>
