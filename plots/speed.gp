@@ -8,7 +8,7 @@ if (ARGC < 2) { print "usage: gnuplot -c speed.gp DATA.dat OUT.png|svg [\"x labe
 xlabel = ARGC >= 3 ? ARG3 : "NIC speed (Gb/s)"
 xscale = ARGC >= 4 ? ARG4 : "log"
 
-ext = ARG2[strlen(ARG2)-3:]
+ext = ARG2[strlen(ARG2)-2:]   # gnuplot strings count from 1
 if (ext eq "svg") {
 	set terminal svg size 900,800 dynamic enhanced font "sans,12"
 } else {
@@ -28,9 +28,10 @@ set key outside right top vertical noenhanced
 # Same margins in both panels so that their x axes line up; offsets keep the
 # first and last tick labels off the border.
 set lmargin 10
-set rmargin at screen 0.66
+set rmargin at screen 0.68
 set offsets graph 0.04, graph 0.04, 0, 0
 if (xscale eq "log") { set logscale x 10 }
+set autoscale xfix
 set multiplot layout 2,1 title "Utilization and step time against NIC speed"
 
 set ylabel "utilization (%)"

@@ -6,7 +6,7 @@
 # one row per configuration.
 if (ARGC < 2) { print "usage: gnuplot -c split.gp DATA.dat OUT.png|svg"; exit status 2 }
 
-ext = ARG2[strlen(ARG2)-3:]
+ext = ARG2[strlen(ARG2)-2:]   # gnuplot strings count from 1
 if (ext eq "svg") {
 	set terminal svg size 1000,650 dynamic enhanced font "sans,12"
 } else {

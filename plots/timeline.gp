@@ -3,14 +3,14 @@
 # bubble, stalls). Written by `trainsim plot --kind timeline`; redraw:
 #   gnuplot -c timeline.gp DATA.dat OUT.png
 # DATA: one block per category (two blank lines apart), each starting with
-# the category's name; columns: start (ms), end (ms), row, row label.
+# the category's name; columns: start (s), end (s), row, row label.
 if (ARGC < 2) { print "usage: gnuplot -c timeline.gp DATA.dat OUT.png|svg"; exit status 2 }
 
 stats ARG1 using 3 nooutput
 nb = STATS_blocks
 nrows = STATS_max + 1
 
-ext = ARG2[strlen(ARG2)-3:]
+ext = ARG2[strlen(ARG2)-2:]   # gnuplot strings count from 1
 height = 200 + 22 * nrows
 if (height > 4000) { height = 4000 }
 if (ext eq "svg") {
@@ -25,7 +25,8 @@ if (ext eq "svg") {
 set output ARG2
 
 set title "Timeline of one step"
-set xlabel "time (ms)"
+set xlabel "time since the start of the step"
+set format x "%.1s %cs"   # SI prefixes: 2.5 ms, 50.0 s
 set yrange [nrows-0.5:-0.5]
 set ytics noenhanced
 set grid xtics

@@ -84,10 +84,13 @@ static char *render_row(const sweep_ctx *c, size_t index, const char *status, co
 				json_kstr(j, "error", reason);
 			json_obj_end(j);
 			rc = json_free(j);
-			fputc('\n', mem);
 		}
 	}
 	if (fclose(mem) != 0 || rc < 0 || n == 0) {
+		free(buf);
+		return NULL;
+	}
+	if (buf[n - 1] != '\n') {   /* the emitter ends a top-level object with one */
 		free(buf);
 		return NULL;
 	}

@@ -44,7 +44,8 @@ int plot_write_split(const plot_table *t, FILE *out, FILE *err);
 
 /* Writes the data of the timeline from a Chrome trace (trainsim run --trace;
  * "X" events: ts and dur in microseconds, pid = GPU, tid = stream, cat = the
- * kind of work): one block per category, one row per (pid, tid) track. */
+ * kind of work): one block per category, one row per (pid, tid) track;
+ * times in seconds from the first event. */
 int plot_write_timeline(const char *trace_path, FILE *out, FILE *err);
 
 /* The gnuplot script of a kind ("speed", "split", "timeline"), or NULL.

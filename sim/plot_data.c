@@ -156,13 +156,15 @@ static void speed_blocks(FILE *out, const plot_table *t, const speed_pt *pts, si
                          const int *sc, size_t nsc, int xc)
 {
 	int st = plot_table_find(t, "step_time_s"), mfu = plot_table_find(t, "mfu");
-	int util = plot_table_find(t, "gpu_util");
+	int util = plot_table_find(t, "gpu_util"), name = plot_table_find(t, "scenario");
 	for (size_t i = 0; i < n; i++) {
 		if (i == 0 || pts[i].series != pts[i - 1].series) {
+			/* A single series is named after the scenario. */
 			char label[512];
 			row_label(t, pts[i].row, sc, nsc, label, sizeof label);
 			fputs(i ? "\n\n" : "", out);
-			put_quoted(out, nsc ? label : "all points");
+			put_quoted(out, nsc ? label : name >= 0 ? plot_table_cell(t, pts[i].row, (size_t)name)
+			                                        : "all points");
 			fputc('\n', out);
 		}
 		size_t r = pts[i].row;

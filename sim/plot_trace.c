@@ -151,7 +151,7 @@ static void write_blocks(const tl *t, FILE *out)
 			const tl_event *e = &t->ev[i];
 			if (strcmp(e->cat, t->cats[c]))
 				continue;
-			fprintf(out, "%.9g %.9g %zu ", (e->ts_us - t0) / 1e3, (e->ts_us + e->dur_us - t0) / 1e3,
+			fprintf(out, "%.9g %.9g %zu ", (e->ts_us - t0) / 1e6, (e->ts_us + e->dur_us - t0) / 1e6,
 			        e->track);
 			put_label(out, &t->tr[e->track]);
 			fputc('\n', out);

@@ -67,9 +67,6 @@ static int read_job(int fd, size_t *job)
  * leaves with _exit so that it never flushes the parent's stdio buffers. */
 static _Noreturn void worker_main(const pool_cfg *c, int task_fd, int res_fd)
 {
-	signal(SIGINT, SIG_DFL);
-	signal(SIGTERM, SIG_DFL);
-	signal(SIGPIPE, SIG_DFL);
 	size_t job;
 	int r;
 	while ((r = read_job(task_fd, &job)) == 1) {
@@ -101,13 +98,28 @@ static int worker_start(pool *p, worker *w)
 		close(task[1]);
 		return -1;
 	}
+	/* Signals stay blocked across fork until the child has reset their
+	 * handlers: a SIGTERM must never run the parent's handler in a worker. */
+	sigset_t stop_sigs, old;
+	sigemptyset(&stop_sigs);
+	sigaddset(&stop_sigs, SIGINT);
+	sigaddset(&stop_sigs, SIGTERM);
+	sigaddset(&stop_sigs, SIGHUP);
+	sigprocmask(SIG_BLOCK, &stop_sigs, &old);
 	fflush(NULL);
 	pid_t pid = fork();
+	if (pid != 0)
+		sigprocmask(SIG_SETMASK, &old, NULL);
 	if (pid < 0) {
 		close(task[0]); close(task[1]); close(res[0]); close(res[1]);
 		return -1;
 	}
 	if (pid == 0) {
+		signal(SIGINT, SIG_DFL);
+		signal(SIGTERM, SIG_DFL);
+		signal(SIGHUP, SIG_DFL);
+		signal(SIGPIPE, SIG_DFL);
+		sigprocmask(SIG_SETMASK, &old, NULL);
 		for (int i = 0; i < p->nw; i++) {   /* other workers' pipes */
 			close_fd(&p->w[i].task_fd);
 			close_fd(&p->w[i].res_fd);

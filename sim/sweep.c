@@ -302,11 +302,20 @@ char *sweep_row_prefix(const sweep_plan *p, sweep_format f, size_t index)
 	if (!mem)
 		return NULL;
 	int rc = f == SWEEP_CSV ? prefix_csv(mem, p, index) : prefix_json(mem, p, index);
-	if (fclose(mem) != 0 || rc < 0 || (f == SWEEP_JSON && (len == 0 || buf[len - 1] != '}'))) {
+	if (fclose(mem) != 0 || rc < 0) {
 		free(buf);
 		return NULL;
 	}
-	if (f == SWEEP_JSON)
-		buf[len - 1] = 0;   /* the rest of the row follows the keys */
+	if (f == SWEEP_JSON) {
+		/* The emitter ends a top-level object with a newline; the rest of
+		 * the row follows the keys, where the closing brace stands. */
+		while (len && buf[len - 1] == '\n')
+			len--;
+		if (!len || buf[len - 1] != '}') {
+			free(buf);
+			return NULL;
+		}
+		buf[len - 1] = 0;
+	}
 	return buf;
 }

@@ -227,7 +227,8 @@ static int merge_read(merge_set *m, const char *path, FILE *err)
 		bool is_header = false;
 		if (lineno == 1 && merge_first_line(m, line, path, &is_header, err) < 0)
 			goto out;
-		if (is_header || blank(line))
+		/* Headers further down come from plain concatenation (cat a.csv b.csv). */
+		if (is_header || blank(line) || (m->header && !strcmp(line, m->header)))
 			continue;
 		merge_row r = {.path = path, .lineno = lineno, .len = (size_t)n};
 		if (!sweep_line_index(line, (size_t)n, &r.index)) {
