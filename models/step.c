@@ -65,63 +65,17 @@ static int setup_layout(stp_run *r, const scenario *s, char *err, size_t errlen)
 	return 0;
 }
 
-static void cost_from_wl(stp_run *r, const wl_layer_cost *c, double params, stp_cost *out)
-{
-	const scenario *s = r->s;
-	bool tp = r->tp > 1;
-	scn_recompute rc = s->training.recompute;
-	*out = (stp_cost){0};
-	out->fwd_s = c->fwd_s;
-	out->bwd_s = c->bwd_s;
-	out->rc_s = rc == RECOMPUTE_NONE ? 0 : c->recompute_s;
-	out->ntf = tp ? c->n_tp_fwd : 0;
-	out->ntb = tp ? c->n_tp_bwd : 0;
-	out->ntr = (tp && rc == RECOMPUTE_FULL && out->rc_s > 0) ? c->n_tp_fwd : 0;
-	out->coll_f = c->tp_coll_fwd;
-	out->coll_b = c->tp_coll_bwd;
-	out->tp_bytes = c->tp_bytes;
-	out->params = params / r->tp;
-	out->grad_bytes = out->params * hw_precision_bytes(s->training.grad_reduce.dtype);
-	out->param_bytes = out->params * hw_precision_bytes(s->training.precision);
-}
-
-/* Embedding on the first stage, the output projection on the last (Megatron
- * keeps a copy of tied embeddings there); both on the one stage when pp = 1. */
-static void setup_heads(stp_run *r, double *p_first, double *p_last)
-{
-	const scn_model *m = &r->s->model;
-	double E = m->custom ? 0 : wl_embedding_params(m);
-	double vh = m->custom ? 0 : (double)m->vocab * m->hidden;
-	if (r->pp == 1) {
-		*p_first = E;
-		*p_last = 0;
-	} else {
-		*p_first = E >= 2 * vh ? E - vh : E;
-		*p_last = vh;
-	}
-}
-
 static int setup_costs(stp_run *r, char *err, size_t errlen)
 {
 	const scenario *s = r->s;
-	int L = r->pl.layers;
-	r->lc = calloc((size_t)L, sizeof *r->lc);
+	r->lc = calloc((size_t)r->pl.layers, sizeof *r->lc);
 	r->act_bytes = calloc((size_t)r->G, sizeof *r->act_bytes);
 	if (!r->lc || !r->act_bytes) {
 		snprintf(err, errlen, "out of memory");
 		return -2;
 	}
-	wl_layer_cost c;
-	for (int l = 0; l < L; l++) {
-		wl_layer_cost_get(s, l, &c);
-		cost_from_wl(r, &c, wl_layer_params(&s->model, l), &r->lc[l]);
-	}
-	double pf, pl;
-	setup_heads(r, &pf, &pl);
-	wl_head_cost(s, true, &c);
-	cost_from_wl(r, &c, pf, &r->head_first);
-	wl_head_cost(s, false, &c);
-	cost_from_wl(r, &c, pl, &r->head_last);
+	if (stp_templates(r, err, errlen) < 0)
+		return -2;
 	/* pipeline message: b*s*h activations, scattered over the TP ranks
 	 * (Megatron's scatter-gather / sequence parallelism); fp8 runs keep
 	 * activations in bf16 between stages */
@@ -169,13 +123,10 @@ static double stage_params(const stp_run *r, int st)
  * collective), to refuse absurd inputs before allocating for them. */
 static double estimate_events(const stp_run *r)
 {
-	double tp_colls = 0, dp_colls = 0;
-	for (int l = 0; l < r->pl.layers; l++)
-		tp_colls += r->lc[l].ntf + r->lc[l].ntb + r->lc[l].ntr;
-	tp_colls *= r->m;
-	double ev = tp_colls * (2.0 * r->tp + 2) + 2.0 * r->m * r->v * r->pp * 2;
+	double ev = stp_tp_collectives(r) * r->m * (2.0 * r->tp + 2) + 2.0 * r->m * r->v * r->pp * 2;
 	ev += 2.0 * r->m * (r->G - 1) * 2;
 	if (r->dp > 1) {
+		double dp_colls = 0;
 		for (int st = 0; st < r->pp; st++)
 			dp_colls += ceil(stage_params(r, st) *
 					 hw_precision_bytes(r->s->training.grad_reduce.dtype) / r->bucket_bytes);
@@ -257,7 +208,7 @@ static int setup_stages(stp_run *r, char *err, size_t errlen)
 		for (int d = 0; d < r->dp; d++)
 			st->dp_ranks[d] = plan_gpu(&r->pl, 0, i, d);
 		st->params = stage_params(r, i);
-		st->opt_s = stp_optimizer_time(r, st);
+		st->opt_s = wl_optimizer_time(r->s, i);
 		st->upd_done = -1;
 		st->wait_idx = -1;
 		st->cat = SPLIT_IDLE;
@@ -390,6 +341,12 @@ static void collect_dp(stp_run *r, step_result *res)
 	coll_req req = {.op = z ? COLL_REDUCE_SCATTER : COLL_ALL_REDUCE, .algo = r->dp_algo,
 			.ranks = st->dp_ranks, .n = r->dp, .bytes = S, .mult = (double)r->tp,
 			.ps_servers = s->training.grad_reduce.ps_servers};
+	coll_algo a = coll_pick(r->cc, &req);
+	snprintf(res->dp_algorithm, sizeof res->dp_algorithm, "%s", coll_algo_name(a));
+	res->dp_ring_n = r->dp;
+	if (a == ALGO_HIERARCHICAL)
+		res->dp_ring_n = cluster_node_of(r->cl, st->dp_ranks[r->dp - 1]) -
+				 cluster_node_of(r->cl, st->dp_ranks[0]) + 1;
 	char e[256];
 	double t = coll_time_isolated(&s->cluster, &req, e, sizeof e);
 	if (t > 0 && z) {
@@ -463,9 +420,7 @@ static void metrics(const scenario *s, step_result *res)
 	res->nodes = s->cluster.nodes;
 	double step = res->step_time_s;
 	double tokens = (double)t->global_batch * (s->model.custom ? 1 : s->model.seq_len);
-	double fm = wl_model_flops_per_seq(&s->model) * t->global_batch;
-	double fh = wl_hw_flops_per_seq(&s->model, t->recompute) * t->global_batch;
-	double peak = s->cluster.gpu.peak_flops[t->precision];
+	double fm = wl_step_model_flops(s), fh = wl_step_hw_flops(s), peak = wl_peak_flops(s);
 	if (step <= 0)
 		return;
 	res->tokens_per_s = tokens / step;
@@ -478,10 +433,15 @@ static void metrics(const scenario *s, step_result *res)
 	wl_memory_get(s, &res->memory);
 }
 
-int step_run(const scenario *s, const step_opts *o, step_result *r, char *err, size_t errlen)
+int step_run(const scenario *s0, const step_opts *o, step_result *r, char *err, size_t errlen)
 {
 	double t0 = wall_now();
 	memset(r, 0, sizeof *r);
+	scenario sc = *s0, *s = &sc;   /* shallow copy: custom layers stay the caller's */
+	if (wl_model_resolve(&sc.model) < 0) {
+		snprintf(err, errlen, "model: give its shape (layers, hidden) or its params");
+		return -1;
+	}
 	int rc = simulate(s, o, false, r, err, errlen);
 	if (rc < 0)
 		return rc;
@@ -502,7 +462,8 @@ int step_run(const scenario *s, const step_opts *o, step_result *r, char *err, s
 			r->async_speedup = alt.step_time_s / r->step_time_s;
 		r->staleness = 1;
 	}
-	err[0] = '\0';
+	if (errlen)
+		err[0] = '\0';
 	metrics(s, r);
 	stp_report(s, r);
 	r->sim_wall_s = wall_now() - t0;

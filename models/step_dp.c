@@ -258,17 +258,3 @@ bool stp_dp_idle_wait(stp_run *r, stp_stage *st)
 	st->phase = PH_DONE;
 	return false;
 }
-
-/* Adam in mixed precision reads the gradient, reads and writes the fp32
- * master weights and both moments (4 B each), and writes the half-precision
- * weights: 30 B/param with bf16 training, 28 with fp32 [DERIVED from the
- * update rule]. Memory bound; ZeRO >= 1 updates only the local shard. */
-double stp_optimizer_time(const stp_run *r, const stp_stage *st)
-{
-	const scenario *s = r->s;
-	double params = st->params / (s->training.zero >= 1 ? r->dp : 1);
-	double per = hw_precision_bytes(s->training.grad_reduce.dtype) + 24.0;
-	if (s->training.precision != PREC_FP32 && s->training.precision != PREC_TF32)
-		per += hw_precision_bytes(s->training.precision);
-	return wl_membound_time(&s->cluster.gpu, params * per);
-}

@@ -97,101 +97,6 @@ void stp_flush(stp_run *r, stp_stage *st)
 	stp_busy(r, st, 0);
 }
 
-/* ---- building the segments of one op ---- */
-
-static void seg_push(stp_run *r, stp_stage *st, int kind, int lab, int coll, double val)
-{
-	if (kind == SEG_COMPUTE && val <= 0)
-		return;
-	if (kind == SEG_COMPUTE && st->nseg > 0) {
-		stp_seg *p = &st->segs[st->nseg - 1];
-		if (p->kind == SEG_COMPUTE && p->lab == lab) {
-			p->val += val;
-			return;
-		}
-	}
-	assert(st->nseg < r->seg_cap);
-	st->segs[st->nseg++] = (stp_seg){(uint8_t)kind, (uint8_t)lab, (uint8_t)coll, val};
-}
-
-/* One pass over a layer: k compute pieces each followed by a TP collective
- * (and, in the backward of the last micro-batch, by its share of the
- * layer's gradients, ready for a DP bucket). */
-static void push_pass(stp_run *r, stp_stage *st, int lab, double t_s, int k, int coll,
-		      double tp_bytes, double grad_bytes)
-{
-	if (k <= 0) {
-		seg_push(r, st, SEG_COMPUTE, lab, 0, t_s);
-		if (grad_bytes > 0)
-			seg_push(r, st, SEG_GRAD, lab, 0, grad_bytes);
-		return;
-	}
-	for (int i = 0; i < k; i++) {
-		seg_push(r, st, SEG_COMPUTE, lab, 0, t_s / k);
-		if (grad_bytes > 0)
-			seg_push(r, st, SEG_GRAD, lab, 0, grad_bytes / k);
-		seg_push(r, st, SEG_TP, lab, coll, tp_bytes);
-	}
-}
-
-static void push_layer(stp_run *r, stp_stage *st, const stp_cost *c, bool fwd, bool last_mb,
-		       bool z3)
-{
-	if (z3) {
-		stp_z3_issue(r, st, c->param_bytes);
-		seg_push(r, st, SEG_Z3WAIT, LAB_WAIT, 0, (double)st->dp_issued);
-	}
-	if (fwd) {
-		push_pass(r, st, LAB_F, c->fwd_s, c->ntf, c->coll_f, c->tp_bytes, 0);
-		return;
-	}
-	push_pass(r, st, LAB_R, c->rc_s, c->ntr, c->coll_f, c->tp_bytes, 0);
-	push_pass(r, st, LAB_B, c->bwd_s, c->ntb, c->coll_b, c->tp_bytes,
-		  last_mb ? c->grad_bytes : 0);
-}
-
-static void fill_segments(stp_run *r, stp_stage *st, const sched_op *op)
-{
-	int gc = plan_chunk_global(&r->pl, st->idx, op->chunk);
-	int first = r->pl.chunk_first[gc], nl = r->pl.chunk_layers[gc];
-	bool fwd = op->kind == SCHED_F;
-	bool last_mb = !fwd && st->b_done[op->chunk] == r->m - 1;
-	bool z3 = r->s->training.zero >= 3 && r->dp > 1;
-	st->nseg = 0;
-	st->seg_i = 0;
-	if (fwd) {
-		if (gc == 0)
-			push_layer(r, st, &r->head_first, true, false, false);
-		for (int l = first; l < first + nl; l++)
-			push_layer(r, st, &r->lc[l], true, false, z3);
-		if (gc == r->G - 1)
-			push_layer(r, st, &r->head_last, true, false, false);
-	} else {
-		if (gc == r->G - 1)
-			push_layer(r, st, &r->head_last, false, last_mb, false);
-		for (int l = first + nl - 1; l >= first; l--)
-			push_layer(r, st, &r->lc[l], false, last_mb, z3);
-		if (gc == 0)
-			push_layer(r, st, &r->head_first, false, last_mb, false);
-	}
-}
-
-int stp_seg_capacity(const stp_run *r)
-{
-	int maxl = 0, k = 0;
-	for (int c = 0; c < r->G; c++)
-		if (r->pl.chunk_layers[c] > maxl)
-			maxl = r->pl.chunk_layers[c];
-	const stp_cost *cs[] = {&r->head_first, &r->head_last};
-	for (int l = 0; l < r->pl.layers + 2; l++) {
-		const stp_cost *c = l < r->pl.layers ? &r->lc[l] : cs[l - r->pl.layers];
-		int n = 1 + 2 * c->ntf + 1 + 2 * c->ntr + 1 + 3 * c->ntb + 2;
-		if (n > k)
-			k = n;
-	}
-	return (maxl + 2) * k + 8;
-}
-
 /* ---- pipeline transfers ---- */
 
 static void on_arrival(sim *s, void *ctx, uint64_t idx)
@@ -251,6 +156,18 @@ static void on_tp_done(sim *s, void *ctx, uint64_t arg)
 {
 	on_compute_done(s, ctx, arg);
 	((stp_run *)ctx)->tp_colls += 1;
+}
+
+static void on_tpa_done(sim *s, void *ctx, uint64_t arg)
+{
+	stp_run *r = ctx;
+	stp_stage *st = &r->st[arg];
+	stp_busy(r, st, -1);
+	st->tpa_out--;
+	r->tp_colls += 1;
+	stp_record(r, st->idx, 1, SPLIT_TP_COMM, st->tpa_t0, sim_now(s), 11 << 27);
+	if (st->run == RUN_NONE)
+		stp_advance(r, st);
 }
 
 static void on_side_done(sim *s, void *ctx, uint64_t arg)
@@ -384,7 +301,7 @@ static bool ops_move(stp_run *r, stp_stage *st)
 		}
 		if (!op_ready(r, st, op))
 			return false;
-		fill_segments(r, st, op);
+		stp_fill_segments(r, st, op);
 		st->op_active = true;
 		if (st->nseg == 0)
 			return true;
@@ -405,6 +322,24 @@ static bool ops_move(stp_run *r, stp_stage *st)
 			fail(r, "could not start a tensor-parallel collective (coll_start failed)");
 		return false;
 	}
+	case SEG_TPA: {
+		coll_req req = {.op = (coll_op)sg->coll, .algo = ALGO_AUTO, .ranks = st->tp_ranks,
+				.n = r->tp, .bytes = sg->val, .mult = 1.0};
+		stp_busy(r, st, +1);
+		st->tpa_out++;
+		st->tpa_t0 = sim_now(r->sim);
+		st->seg_i++;
+		if (coll_start(r->cc, &req, on_tpa_done, r, (uint64_t)st->idx) < 0)
+			fail(r, "could not start a tensor-parallel collective (coll_start failed)");
+		return true;
+	}
+	case SEG_TPW:
+		if (st->tpa_out == 0) {
+			st->seg_i++;
+			return true;
+		}
+		stp_enter(r, st, SPLIT_TP_COMM, lab_make(11, op->chunk, op->mb));
+		return false;
 	case SEG_Z3WAIT:
 		if (st->dp_done >= (uint64_t)sg->val) {
 			st->seg_i++;

@@ -19,8 +19,11 @@
 /* Micro-batches per step the timeline labels can hold (19 bits). */
 #define STP_MAX_MICROBATCHES 500000
 
-/* Segments of one scheduled op on the compute stream. */
-enum { SEG_COMPUTE, SEG_TP, SEG_Z3WAIT, SEG_GRAD };
+/* Segments of one scheduled op on the compute stream: compute, a blocking TP
+ * collective, an async TP collective (started, waited for by the next
+ * SEG_TPW), a ZeRO-3 parameter gather to wait for, gradients ready. */
+enum { SEG_COMPUTE, SEG_TP, SEG_TPA, SEG_TPW, SEG_Z3WAIT, SEG_GRAD };
+enum { PASS_F, PASS_R, PASS_B };
 /* Flavour of a compute interval, for the timeline labels. */
 enum { LAB_F, LAB_B, LAB_R, LAB_OPT, LAB_COMPRESS, LAB_WAIT };
 
@@ -29,12 +32,10 @@ typedef struct stp_seg {
 	double val;              /* seconds (compute), bytes (TP, grad), task seq (Z3) */
 } stp_seg;
 
-/* Costs of one layer (or head) on the representative GPU of its stage. */
+/* One layer (or head) on the representative GPU of its stage: where its
+ * segment templates are (per pass), and what it holds. */
 typedef struct stp_cost {
-	double fwd_s, bwd_s, rc_s;
-	int ntf, ntb, ntr;       /* TP collectives in forward, backward, recompute */
-	int coll_f, coll_b;
-	double tp_bytes;
+	int off[3], n[3];        /* templates in stp_run.tpl, by PASS_* */
 	double grad_bytes;       /* per GPU, gradient dtype, uncompressed */
 	double param_bytes;      /* per GPU, training precision */
 	double params;           /* per GPU */
@@ -78,6 +79,8 @@ typedef struct stp_stage {
 	const sched_op *ops;
 	/* position */
 	int step, op_i, seg_i, nseg, phase, run;
+	int tpa_out;             /* async TP collectives in flight */
+	double tpa_t0;
 	bool op_active;
 	stp_seg *segs;
 	int *b_done;             /* B ops done this step per local chunk */
@@ -119,6 +122,8 @@ typedef struct stp_run {
 	bool async;
 	stp_cost *lc;                    /* per layer */
 	stp_cost head_first, head_last;
+	stp_seg *tpl;                    /* segment templates of every layer and pass */
+	int ntpl, tpl_cap;
 	stp_stage *st;
 	int seg_cap;
 	uint8_t *arr;                    /* [dir][gc][mb]: 0 none, 1 in flight, 2 arrived */
@@ -155,7 +160,12 @@ void stp_flush(stp_run *r, stp_stage *st);
 void stp_advance(stp_run *r, stp_stage *st);
 void stp_start_step(stp_run *r, stp_stage *st, int step);
 void stp_record(stp_run *r, int gpu_idx, int stream, int cat, double t0, double t1, int lab);
+
+/* step_seg.c */
+int stp_templates(stp_run *r, char *err, size_t errlen);
 int stp_seg_capacity(const stp_run *r);
+void stp_fill_segments(stp_run *r, stp_stage *st, const sched_op *op);
+double stp_tp_collectives(const stp_run *r);
 
 /* step_dp.c */
 int stp_fifo_push(stp_fifo *f, const stp_task *t);
@@ -169,7 +179,6 @@ bool stp_dp_idle_wait(stp_run *r, stp_stage *st);
 void stp_start_optimizer_phase(stp_run *r, stp_stage *st);
 void stp_optimizer_done(stp_run *r, stp_stage *st);
 void stp_dp_pump(stp_run *r, stp_stage *st);
-double stp_optimizer_time(const stp_run *r, const stp_stage *st);
 
 /* step_var.c */
 int stp_var_init(stp_run *r);

@@ -50,20 +50,22 @@ static void nic_name(char *b, size_t n, const scn_cluster *c)
 
 static void why_dp(const scenario *s, step_result *r, double x, double pct)
 {
-	char a[32], g[32], t[32], nv[32], nic[48];
-	int dp = scn_gpus(s) / (s->training.tp * s->training.pp);
-	const char *what = s->training.zero ? "a reduce-scatter + all-gather" : "a ring all-reduce";
-	double f = s->training.zero ? 1.0 * (dp - 1) / dp : 2.0 * (dp - 1) / dp;
+	char a[32], g[32], t[32], nv[32], nic[48], what[64];
+	int n = r->dp_ring_n > 1 ? r->dp_ring_n : 2;
+	bool z = s->training.zero > 0;
+	double f = z ? 1.0 * (n - 1) / n : 2.0 * (n - 1) / n;
+	snprintf(what, sizeof what, "a %s %s", r->dp_algorithm,
+		 z ? "reduce-scatter (and all-gather)" : "all-reduce");
 	nic_name(nic, sizeof nic, &s->cluster);
 	snprintf(r->bottleneck, sizeof r->bottleneck,
 		 "Gradient %s is exposed for %s (%.0f%% of the step): %s moves %s = %.3gx the %s "
 		 "of gradients through each NIC, so on %s (%.3g GB/s) it takes ~%s vs the naive %s; "
 		 "a faster NIC, gradient accumulation (more micro-batches per step) or compression "
 		 "would shrink it.",
-		 s->training.zero ? "reduction" : "all-reduce", fmt_s(a, sizeof a, x), pct, what,
-		 s->training.zero ? "(n-1)/n" : "2(n-1)/n", f,
-		 fmt_b(g, sizeof g, r->dp_bytes_per_gpu), nic, s->cluster.nic.speed_Bps / 1e9,
-		 fmt_s(t, sizeof t, r->dp_allreduce_s), fmt_s(nv, sizeof nv, r->dp_naive_s));
+		 z ? "reduction" : "all-reduce", fmt_s(a, sizeof a, x), pct, what,
+		 z ? "(n-1)/n" : "2(n-1)/n", f, fmt_b(g, sizeof g, r->dp_bytes_per_gpu), nic,
+		 s->cluster.nic.speed_Bps / 1e9, fmt_s(t, sizeof t, r->dp_allreduce_s),
+		 fmt_s(nv, sizeof nv, r->dp_naive_s));
 }
 
 static void why_other(const scenario *s, step_result *r, int k, double x, double pct)
