@@ -222,7 +222,8 @@ static int setup_stages(stp_run *r, char *err, size_t errlen)
 				&st->cap_b, err, errlen) < 0)
 			return -1;
 	}
-	return stp_var_init(r);
+	if (stp_var_init(r) == 0)
+		return 0;
 oom:
 	snprintf(err, errlen, "out of memory for %d pipeline stages", r->pp);
 	return -2;
@@ -309,9 +310,14 @@ static int collect_steps(stp_run *r, step_result *res)
 	if (r->want_timeline) {
 		double from = r->async ? r->E[r->K - 3] : r->t_rec;
 		size_t k = 0;
-		for (size_t i = 0; i < r->ntl; i++)
-			if (r->tl[i].t1 > from && r->tl[i].t0 < hi)
-				r->tl[k++] = r->tl[i];
+		for (size_t i = 0; i < r->ntl; i++) {
+			step_interval iv = r->tl[i];
+			if (iv.t1 <= from || iv.t0 >= hi)
+				continue;
+			iv.t0 = fmax(iv.t0, from);   /* clipped to the last step */
+			iv.t1 = fmin(iv.t1, hi);
+			r->tl[k++] = iv;
+		}
 		res->timeline = r->tl;
 		res->n_timeline = k;
 		res->timeline_gpus = r->pp;
