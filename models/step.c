@@ -61,7 +61,9 @@ static int setup_layout(stp_run *r, const scenario *s, char *err, size_t errlen)
 	}
 	r->async = s->training.grad_reduce.sync == SYNC_ASYNC && r->dp > 1;
 	int steps = s->run.steps > 0 ? s->run.steps : 1;
-	r->K = r->async ? steps + 2 : steps;
+	/* async: steps 0 and 1 start without waiting for an update (transient), the
+	 * measured steps follow, and one more keeps the stages busy to the end */
+	r->K = r->async ? steps + 3 : steps;
 	return 0;
 }
 
@@ -272,13 +274,13 @@ static double wall_now(void)
 
 static int collect_steps(stp_run *r, step_result *res)
 {
-	int n = r->async ? r->K - 2 : r->K;
+	int n = r->async ? r->K - 3 : r->K;
 	double *t = malloc(sizeof(double) * (size_t)n);
 	if (!t)
 		return -2;
 	for (int i = 0; i < n; i++)
-		t[i] = r->async ? r->E[i + 1] - r->E[i] : r->E[i] - (i ? r->E[i - 1] : 0);
-	double lo = r->async ? r->E[0] : 0, hi = r->async ? r->E[r->K - 2] : r->E[r->K - 1];
+		t[i] = r->async ? r->E[i + 2] - r->E[i + 1] : r->E[i] - (i ? r->E[i - 1] : 0);
+	double lo = r->async ? r->E[1] : 0, hi = r->async ? r->E[r->K - 2] : r->E[r->K - 1];
 	res->steps = n;
 	res->step_time_s = (hi - lo) / n;
 	gsl_sort(t, 1, (size_t)n);
