@@ -3,7 +3,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "sched.h"
+#include "schedule.h"
 
 typedef void (*sched_fill_fn)(const sched *s, int st, sched_op *ops);
 

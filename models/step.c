@@ -165,7 +165,8 @@ static int setup_engine(stp_run *r, const step_opts *o, char *err, size_t errlen
 		snprintf(err, errlen, "out of memory for the collectives");
 		return -2;
 	}
-	return 0;
+	r->store = store_new(s, r->cl, r->sim, err, errlen);
+	return r->store ? 0 : -1;
 }
 
 static int setup_route(stp_run *r, stp_stage *st, int to, int *links, int *n, double *cap,
@@ -245,6 +246,8 @@ static void teardown(stp_run *r)
 	free(r->lc);
 	free(r->act_bytes);
 	free(r->tl);
+	if (r->store)
+		store_free(r->store);
 	if (r->cc)
 		coll_ctx_free(r->cc);
 	if (r->cl)
@@ -295,6 +298,14 @@ static int collect_steps(stp_run *r, step_result *res)
 	res->gpu_util = hi > lo ? busy / r->pp / (hi - lo) : 0;
 	assert(fabs(sum - res->step_time_s) <= 1e-9 * fmax(res->step_time_s, 1e-300));
 	res->split_s[SPLIT_IDLE] += res->step_time_s - sum;   /* rounding only */
+	/* data: the loader's steady-state stall, on every GPU (the whole pipeline
+	 * waits for the first stage's batch) */
+	double stall = r->store ? store_data_steady_stall(r->store, res->step_time_s) : 0;
+	res->split_s[SPLIT_DATA_STALL] += stall;
+	res->step_time_s += stall;
+	res->step_p50_s += stall;
+	res->step_p95_s += stall;
+	res->step_p99_s += stall;
 	if (r->want_timeline) {
 		double from = r->async ? r->E[r->K - 3] : r->t_rec;
 		size_t k = 0;
@@ -428,9 +439,6 @@ static void metrics(const scenario *s, step_result *res)
 	res->hardware_tflops_per_gpu = fh / (step * res->gpus) / 1e12;
 	res->mfu = peak > 0 ? fm / (step * res->gpus * peak) : 0;
 	res->hfu = peak > 0 ? fh / (step * res->gpus * peak) : 0;
-	res->goodput = 1;
-	res->time_to_train_s = s->run.train_tokens > 0 ? s->run.train_tokens / res->tokens_per_s : 0;
-	wl_memory_get(s, &res->memory);
 }
 
 int step_run(const scenario *s0, const step_opts *o, step_result *r, char *err, size_t errlen)
@@ -464,8 +472,12 @@ int step_run(const scenario *s0, const step_opts *o, step_result *r, char *err, 
 	}
 	if (errlen)
 		err[0] = '\0';
+	wl_memory_get(s, &r->memory);
+	stp_report(s, r, false);
+	if (store_account(s, r, err, errlen) < 0)   /* checkpoints, failures, goodput */
+		return -1;
 	metrics(s, r);
-	stp_report(s, r);
+	stp_report(s, r, true);
 	r->sim_wall_s = wall_now() - t0;
 	return 0;
 }

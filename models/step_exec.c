@@ -457,8 +457,21 @@ void stp_advance(stp_run *r, stp_stage *st)
 	}
 }
 
+/* The step does not wait for its batch in the simulation: the reads run as
+ * flows and contend with the step's traffic, and step.c adds the loader's
+ * steady-state stall to every GPU afterwards (docs/step.md). */
+static void on_data_ready(sim *s, void *ctx, uint64_t arg)
+{
+	(void)s;
+	(void)ctx;
+	(void)arg;
+}
+
 void stp_start_step(stp_run *r, stp_stage *st, int step)
 {
+	if (st->idx == 0 && r->store &&
+	    store_data_issue(r->store, step, on_data_ready, r, (uint64_t)step) < 0)
+		fail(r, "could not start the data loader's reads");
 	st->step = step;
 	st->op_i = 0;
 	st->op_active = false;

@@ -10,11 +10,12 @@
 #include <gsl/gsl_rng.h>
 #include "step.h"
 #include "plan.h"
-#include "sched.h"
+#include "schedule.h"
 #include "engine.h"
 #include "flow.h"
 #include "topo.h"
 #include "coll.h"
+#include "store.h"
 
 /* Micro-batches per step the timeline labels can hold (19 bits). */
 #define STP_MAX_MICROBATCHES 500000
@@ -116,6 +117,7 @@ typedef struct stp_run {
 	flownet *net;
 	cluster *cl;
 	coll_ctx *cc;
+	store *store;                    /* data loader: reads as flows on the same links */
 	plan pl;
 	sched sc;
 	int tp, pp, dp, v, m, G, K;      /* K: steps simulated */
@@ -187,7 +189,9 @@ double stp_var_compute(stp_run *r, stp_stage *st, double nominal_s);
 double stp_var_lateness(const stp_run *r, const stp_stage *st);
 
 /* step_report.c */
-void stp_report(const scenario *s, step_result *res);
+/* sentence: the bottleneck sentence (after the split is final); else the
+ * notes of the step model (memory, compression, async DP, variability). */
+void stp_report(const scenario *s, step_result *res, bool sentence);
 void stp_note(step_result *res, const char *fmt, ...);
 
 #endif

@@ -170,10 +170,12 @@ static void notes(const scenario *s, step_result *r)
 			 fmt_s(a, sizeof a, r->step_p50_s), fmt_s(b, sizeof b, r->step_p99_s));
 }
 
-void stp_report(const scenario *s, step_result *res)
+void stp_report(const scenario *s, step_result *res, bool sentence)
 {
 	if (res->step_time_s <= 0)
 		return;
-	bottleneck(s, res);
-	notes(s, res);
+	if (sentence)
+		bottleneck(s, res);
+	else
+		notes(s, res);
 }

@@ -3,7 +3,7 @@
 #include <check.h>
 #include <stdlib.h>
 #include <string.h>
-#include "sched.h"
+#include "schedule.h"
 #include "plan.h"
 
 static sched build(scn_schedule k, int pp, int m, int v)

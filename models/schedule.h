@@ -1,4 +1,5 @@
-/* sched.h: pipeline schedules as schedules: for every stage the ordered list
+/* schedule.h (named so as not to shadow the system <sched.h> on the -I path):
+ * pipeline schedules as schedules: for every stage the ordered list
  * of forward (F) and backward (B) operations on (micro-batch, model chunk)
  * that the stage executes. The step model replays these lists on the event
  * engine, so the bubble comes out of the dependencies, not from a formula.
