@@ -43,19 +43,20 @@ static void para(FILE *out, int first, int indent, const char *fmt, ...)
 	vsnprintf(buf, sizeof buf, fmt, ap);
 	va_end(ap);
 	int col = fprintf(out, "%*s", first, "");
-	const char *p = buf;
-	while (*p) {
+	bool first_word = true;
+	for (const char *p = buf; *p;) {
+		while (*p == ' ')
+			p++;
+		if (!*p)
+			break;
 		size_t w = strcspn(p, " ");
-		if (col + (int)w > WRAP && col > indent) {
+		if (!first_word && col + 1 + (int)w > WRAP)
 			col = fprintf(out, "\n%*s", indent, "") - 1;
-		}
+		else if (!first_word)
+			col += fprintf(out, " ");
 		col += fprintf(out, "%.*s", (int)w, p);
 		p += w;
-		if (*p == ' ') {
-			p++;
-			if (*p && col < WRAP)
-				col += fprintf(out, " ");
-		}
+		first_word = false;
 	}
 	fputc('\n', out);
 }
@@ -402,8 +403,7 @@ static void ring(ctx *c)
 {
 	const step_result *r = c->r;
 	char a[32], b[32], d[32], e[32];
-	int dp = report_dp(c->s);
-	int n = c->s->cluster.nodes > 1 && dp > c->s->cluster.nodes ? c->s->cluster.nodes : dp;
+	int dp = report_dp(c->s), n = report_ring_ranks(c->s);
 	if (dp <= 1 || r->dp_naive_s <= 0)
 		return;
 	section(c, "Why the gradient all-reduce takes about twice size/bandwidth");

@@ -20,6 +20,14 @@ int report_dp(const scenario *s)
 	return dp > 0 ? dp : 1;
 }
 
+int report_ring_ranks(const scenario *s)
+{
+	int dp = report_dp(s), nodes = s->cluster.nodes;
+	if (s->training.grad_reduce.algorithm == GRAD_ALGO_HIERARCHICAL && nodes > 1 && dp > nodes)
+		return nodes;
+	return dp;
+}
+
 /* Micro-batches each pipeline runs per step (gradient accumulation steps). */
 static int micro_batches(const scenario *s)
 {

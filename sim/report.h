@@ -47,6 +47,12 @@ void report_csv_field(FILE *out, const char *text);
  * scenario leaves it 0). */
 int report_dp(const scenario *s);
 
+/* n of the 2(n-1)/n factor of the gradient all-reduce: the DP group for a
+ * ring (NCCL's ring passes through each node once, so every edge between
+ * nodes carries 2(n-1)/n of the buffer); the nodes it spans for a
+ * hierarchical all-reduce, whose inter-node rings join one GPU per node. */
+int report_ring_ranks(const scenario *s);
+
 /* Output files that appear whole or not at all: written to a temporary name
  * in the same directory and renamed over `path` on commit. */
 typedef struct report_file report_file;

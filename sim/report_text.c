@@ -173,19 +173,10 @@ static void memory(FILE *out, const scenario *s, const wl_memory *m)
 	fprintf(out, ", other %s\n", fmt_bytes(e, sizeof e, m->other));
 }
 
-/* Ranks of the ring that crosses the slowest links: the nodes a DP group
- * spans when it leaves the node, else the whole group. */
-static int ring_ranks(const scenario *s)
-{
-	int dp = report_dp(s);
-	int nodes = s->cluster.nodes;
-	return nodes > 1 && dp > nodes ? nodes : dp;
-}
-
 static void dp_section(FILE *out, const scenario *s, const step_result *r)
 {
 	char a[32], b[32], c[32];
-	int dp = report_dp(s), n = ring_ranks(s);
+	int dp = report_dp(s), n = report_ring_ranks(s);
 	if (dp <= 1 || r->dp_bytes_per_gpu <= 0)
 		return;
 	fprintf(out, "\ndata-parallel gradient reduction (dp %d, %s)\n", dp,

@@ -1,5 +1,6 @@
 /* scn.c: the scenario's documented defaults (docs/scenario.md), its release,
- * and scn_load: read the file, apply --set overrides, map and check. */
+ * and scn_load: read the file, apply --set overrides, map and check. Sources:
+ * "cm" is ../shared/reference/cost-models.md; UNVERIFIED marks an unchecked default. */
 #include <stdlib.h>
 #include <string.h>
 #include "scn_int.h"
@@ -13,21 +14,21 @@ void scn_defaults(scenario *s)
 	c->gpus_per_node = 8;                    /* DGX/HGX nodes */
 	c->intra.kind = INTRA_NVSWITCH;          /* bandwidth, latency 0: from the GPU */
 	c->nic.count = 8;                        /* = gpus_per_node unless given */
-	c->nic.speed_Bps = 200e9 / 8;            /* HDR InfiniBand, one per GPU (DGX A100) */
+	c->nic.speed_Bps = 200e9 / 8;            /* DGX A100: 8 x 200 Gb/s HDR, 1:1 (cm 1.6, UNVERIFIED there) */
 	c->nic.transport = TRANSPORT_RDMA;
 	c->fabric.topology = TOPO_SINGLE_SWITCH;
 	c->fabric.nodes_per_leaf = 16;
 	c->fabric.oversubscription = 1;
-	c->fabric.switch_latency_s = 600e-9;    /* SCENARIO.md's example; IB switch port-to-port */
+	c->fabric.switch_latency_s = 600e-9;    /* SCENARIO.md's example value; UNVERIFIED */
 	c->fabric.zones = 1;
-	c->fabric.zone_latency_s = 1e-3;        /* one way between cloud availability zones */
-	c->storage.bandwidth_Bps = 100e9;
-	c->storage.latency_s = 1e-3;
+	c->fabric.zone_latency_s = 1e-3;        /* one way between availability zones; UNVERIFIED */
+	c->storage.bandwidth_Bps = 100e9;       /* SCENARIO.md's example; UNVERIFIED */
+	c->storage.latency_s = 1e-3;            /* idem */
 	c->storage.network = STORAGE_NET_FRONTEND;
-	c->storage.frontend_Bps = 100e9 / 8;
-	c->cache.bandwidth_Bps = 8e9;
-	c->cache.capacity_bytes = 30e12;        /* DGX H100: 8 x 3.84 TB NVMe */
-	c->host_memory_bytes = 1024.0 * 1024 * 1024 * 1024; /* DGX A100: 1 TB (16 x 64 GiB) */
+	c->storage.frontend_Bps = 100e9 / 8;    /* a 100GbE frontend port; UNVERIFIED */
+	c->cache.bandwidth_Bps = 8e9;           /* SCENARIO.md; NVMe Gen4 5-7 GB/s per drive (cm 5, UNVERIFIED) */
+	c->cache.capacity_bytes = 30e12;        /* DGX H100: 8 x 3.84 TB NVMe; UNVERIFIED */
+	c->host_memory_bytes = 1024.0 * 1024 * 1024 * 1024; /* DGX A100: 1 TB of DDR4; UNVERIFIED */
 	s->model.vocab = 51200;                 /* GPT-2 BPE padded (Megatron) */
 	scn_training *t = &s->training;
 	t->precision = PREC_BF16;

@@ -63,8 +63,8 @@ static void derive(scenario *s, const scn_doc *d)
 	if (!s->training.grad_reduce.ps_servers)
 		s->training.grad_reduce.ps_servers = s->cluster.nodes;
 	if (!s->training.data.sample_bytes && !m->custom)
-		/* token ids: uint16 when the vocabulary fits, else int32 (Megatron's
-		 * indexed dataset chooses the same way) */
+		/* token ids: 2 bytes when the vocabulary fits in 65,536, else 4
+		 * (cost-models.md, data loading; Megatron's indexed dataset) */
 		s->training.data.sample_bytes = (double)m->seq_len * (m->vocab <= 65536 ? 2 : 4);
 }
 

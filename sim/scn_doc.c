@@ -25,7 +25,7 @@ typedef struct parse {
 	int ndocs;
 } parse;
 
-static unsigned key_hash(const char *s)
+unsigned scn__key_hash(const char *s)
 {
 	unsigned h = 2166136261u;   /* FNV-1a */
 	for (; *s; s++)
@@ -33,11 +33,11 @@ static unsigned key_hash(const char *s)
 	return h;
 }
 
-static void node_free(scn_node *n)
+void scn__node_free(scn_node *n)
 {
 	while (n) {
 		scn_node *next = n->next;
-		node_free(n->first);
+		scn__node_free(n->first);
 		free(n->key);
 		free(n->str);
 		free(n);
@@ -57,7 +57,7 @@ const scn_node *scn__map_get(const scn_node *map, const char *key)
 {
 	if (!map || map->kind != SCN_MAP)
 		return NULL;
-	unsigned h = key_hash(key);
+	unsigned h = scn__key_hash(key);
 	for (const scn_node *c = map->first; c; c = c->next)
 		if (c->key_hash == h && !strcmp(c->key, key))
 			return c;
@@ -148,7 +148,7 @@ static scn_node *node_new(parse *p, scn_kind k, yaml_mark_t m)
 	return n;
 }
 
-static void append(scn_node *parent, scn_node *c)
+void scn__append(scn_node *parent, scn_node *c)
 {
 	if (parent->last)
 		parent->last->next = c;
@@ -170,10 +170,10 @@ static int attach(parse *p, scn_node *n)
 		n->key = p->pending_key;
 		n->key_line = p->pk_line;
 		n->key_col = p->pk_col;
-		n->key_hash = key_hash(n->key);
+		n->key_hash = scn__key_hash(n->key);
 		p->pending_key = NULL;
 	}
-	append(top, n);
+	scn__append(top, n);
 	return 0;
 }
 
@@ -192,7 +192,7 @@ static int take_key(parse *p, scn_node *map, const yaml_event_t *ev)
 		perr(p, line, col, "%s: more than %d keys in one mapping", where, SCN_MAX_KEYS);
 		return -1;
 	}
-	unsigned h = key_hash(k);
+	unsigned h = scn__key_hash(k);
 	for (const scn_node *c = map->first; c; c = c->next)
 		if (c->key_hash == h && !strcmp(c->key, k)) {
 			perr(p, line, col, "%s: duplicate key '%s' (first at line %d); keep one",
@@ -313,7 +313,7 @@ static int parse_text(parse *p)
 	free(p->pending_key);
 	p->pending_key = NULL;
 	if (rc < 0) {
-		node_free(p->root);
+		scn__node_free(p->root);
 		p->root = NULL;
 		return -1;
 	}
@@ -332,20 +332,20 @@ scn_doc *scn_doc_load_string(const char *text, size_t len, const char *name, FIL
 	if (!p.root || scn__is_null(p.root)) {
 		perr(&p, 1, 1, "empty scenario; expected a mapping of sections such as "
 		     "'cluster:', 'model:', 'training:'");
-		node_free(p.root);
+		scn__node_free(p.root);
 		return NULL;
 	}
 	if (p.root->kind != SCN_MAP) {
 		perr(&p, p.root->line, p.root->col, "the scenario must be a mapping of sections "
 		     "('cluster:', 'model:', 'training:', 'run:'), not a %s",
 		     p.root->kind == SCN_SEQ ? "sequence" : "single value");
-		node_free(p.root);
+		scn__node_free(p.root);
 		return NULL;
 	}
 	scn_doc *d = calloc(1, sizeof *d);
 	if (!d || !(d->name = strdup(p.name))) {
 		free(d);
-		node_free(p.root);
+		scn__node_free(p.root);
 		return NULL;
 	}
 	d->root = p.root;
@@ -406,11 +406,11 @@ static scn_node *node_clone(const scn_node *n)
 		scn_node *kc = node_clone(k);
 		if (!kc)
 			goto out_free;
-		append(c, kc);
+		scn__append(c, kc);
 	}
 	return c;
 out_free:
-	node_free(c);
+	scn__node_free(c);
 	return NULL;
 }
 
@@ -433,43 +433,13 @@ void scn_doc_free(scn_doc *d)
 {
 	if (!d)
 		return;
-	node_free(d->root);
+	scn__node_free(d->root);
 	free(d->name);
 	free(d);
 }
 
-/* Replaces dst's value by src's (dst keeps its key and place); frees src. */
-static void node_replace(scn_node *dst, scn_node *src)
-{
-	node_free(dst->first);
-	free(dst->str);
-	dst->kind = src->kind;
-	dst->line = src->line;
-	dst->col = src->col;
-	dst->from_set = true;
-	dst->plain = src->plain;
-	dst->str = src->str;
-	dst->len = src->len;
-	dst->first = src->first;
-	dst->last = src->last;
-	dst->n = src->n;
-	free(src->key);
-	free(src);
-}
 
-static scn_node *map_add(scn_node *map, const char *key, scn_node *val)
-{
-	val->key = strdup(key);
-	if (!val->key)
-		return NULL;
-	val->key_hash = key_hash(key);
-	val->from_set = true;
-	append(map, val);
-	return val;
-}
-
-/* Parses the value text of an override into a detached node. */
-static scn_node *set_value(const char *path, const char *text, FILE *err)
+scn_node *scn__parse_value(const char *path, const char *text, FILE *err)
 {
 	parse p = {.name = path, .text = text, .len = strlen(text), .err = err, .from_set = true};
 	if (parse_text(&p) < 0)
@@ -479,148 +449,4 @@ static scn_node *set_value(const char *path, const char *text, FILE *err)
 		return NULL;
 	}
 	return p.root;
-}
-
-static bool valid_path(const char *k, size_t n)
-{
-	if (!n || k[0] == '.' || k[n - 1] == '.')
-		return false;
-	for (size_t i = 0; i < n; i++) {
-		char ch = k[i];
-		bool ok = (ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') ||
-		          (ch >= '0' && ch <= '9') || ch == '_' || ch == '-' || ch == '.';
-		if (!ok || (ch == '.' && k[i + 1] == '.'))
-			return false;
-	}
-	return true;
-}
-
-/* A section given by a single value ("gpu: A100") becomes the mapping it
- * stands for ({base: A100}) so that one of its keys can be set. */
-static int expand_scalar(scn_node *c, const char *prefix, FILE *err)
-{
-	const char *sk = scn__schema_scalar_key(prefix);
-	if (!sk) {
-		fprintf(err, "--set: '%s' holds a single value, not a mapping; replace it whole, "
-		        "e.g. --set '%s={...}'\n", prefix, prefix);
-		return -1;
-	}
-	scn_node *v = calloc(1, sizeof *v);
-	if (!v || !(v->key = strdup(sk))) {
-		free(v);
-		return -1;
-	}
-	v->kind = SCN_SCALAR;
-	v->key_hash = key_hash(sk);
-	v->str = c->str;
-	v->len = c->len;
-	v->plain = c->plain;
-	v->from_set = c->from_set;
-	v->line = v->key_line = c->line;
-	v->col = v->key_col = c->col;
-	c->str = NULL;
-	c->kind = SCN_MAP;
-	append(c, v);
-	return 0;
-}
-
-/* Walks to (creating mappings as needed) the parent of the last component;
- * returns it and leaves the last component in *last. */
-static scn_node *set_walk(scn_doc *d, char *path, char **last, FILE *err)
-{
-	scn_node *cur = d->root;
-	char prefix[256] = "";
-	char *save, *k = strtok_r(path, ".", &save);
-	for (char *nk; (nk = strtok_r(NULL, ".", &save)); k = nk) {
-		size_t o = strlen(prefix);
-		snprintf(prefix + o, sizeof prefix - o, "%s%s", o ? "." : "", k);
-		scn_node *c = NULL;
-		if (cur->kind == SCN_SEQ) {
-			char *end;
-			unsigned long i = strtoul(k, &end, 10);
-			c = (*end || i >= cur->n) ? NULL : cur->first;
-			for (; c && i; i--)
-				c = c->next;
-			if (!c) {
-				fprintf(err, "--set: '%s' is not an index of the list (0..%zu)\n", k,
-				        cur->n ? cur->n - 1 : 0);
-				return NULL;
-			}
-		} else {
-			c = (scn_node *)scn__map_get(cur, k);
-			if (c && scn__is_null(c)) {
-				c->kind = SCN_MAP;
-				free(c->str);
-				c->str = NULL;
-			}
-			if (!c && strspn(nk, "0123456789") == strlen(nk)) {
-				fprintf(err, "--set: '%s' has no item %s to change\n", prefix, nk);
-				return NULL;
-			}
-			if (!c) {
-				scn_node *m = calloc(1, sizeof *m);
-				if (!m || !map_add(cur, k, m)) {
-					free(m);
-					return NULL;
-				}
-				m->kind = SCN_MAP;
-				d->nnodes++;
-				c = m;
-			}
-		}
-		if (c->kind == SCN_SCALAR && expand_scalar(c, prefix, err) < 0)
-			return NULL;
-		cur = c;
-	}
-	*last = k;
-	return cur;
-}
-
-int scn_doc_set(scn_doc *d, const char *assignment, FILE *err)
-{
-	char path[256], msg[512];
-	const char *eq = strchr(assignment, '=');
-	size_t kl = eq ? (size_t)(eq - assignment) : 0;
-	if (!eq || !valid_path(assignment, kl) || kl >= sizeof path) {
-		fprintf(err, "--set: '%.80s' is not KEY=VALUE with a dotted key; e.g. "
-		        "--set cluster.nic.speed=100Gbps\n", assignment);
-		return -1;
-	}
-	memcpy(path, assignment, kl);
-	path[kl] = '\0';
-	if (scn__schema_path(path, msg, sizeof msg) < 0) {
-		fprintf(err, "--set: %s: %s\n", path, msg);
-		return -1;
-	}
-	scn_node *v = set_value(path, eq + 1, err);
-	if (!v)
-		return -1;
-	char *last;
-	scn_node *parent = set_walk(d, path, &last, err);
-	if (!parent)
-		goto out_free;
-	scn_node *old;
-	if (parent->kind == SCN_SEQ) { /* model.custom.3={...}: a whole list item */
-		char *end;
-		unsigned long i = strtoul(last, &end, 10);
-		old = (*end || i >= parent->n) ? NULL : parent->first;
-		for (; old && i; i--)
-			old = old->next;
-		if (!old) {
-			fprintf(err, "--set: '%s' is not an index of the list (0..%zu)\n", last,
-			        parent->n ? parent->n - 1 : 0);
-			goto out_free;
-		}
-	} else {
-		old = (scn_node *)scn__map_get(parent, last);
-	}
-	if (old)
-		node_replace(old, v);
-	else if (!map_add(parent, last, v))
-		goto out_free;
-	d->nnodes++;
-	return 0;
-out_free:
-	node_free(v);
-	return -1;
 }

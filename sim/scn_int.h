@@ -42,6 +42,14 @@ struct scn_doc {
 	size_t nnodes;
 };
 
+/* Tree helpers shared by scn_doc.c and scn_set.c. */
+unsigned scn__key_hash(const char *s);
+void scn__node_free(scn_node *n);          /* n, its children and its siblings */
+void scn__append(scn_node *parent, scn_node *c);
+/* Parses an override's value text into a detached tree marked from_set;
+ * NULL after a "--set: path: ..." message. */
+scn_node *scn__parse_value(const char *path, const char *text, FILE *err);
+
 /* True for a plain empty scalar, "~" or "null": a key written without a value. */
 bool scn__is_null(const scn_node *n);
 /* The member `key` of mapping `map`, or NULL. */

@@ -146,6 +146,8 @@ static void write_scalar(FILE *out, const scn_field *f, const void *base, int in
 	double v = scn__field_get(f, base);
 	if (f->type != F_STRING && f->type != F_BOOL && f->type != F_ENUM && !scn__in_range(f, v))
 		return;
+	if ((f->flags & FL_NO_EFFECT) && v == 0)
+		return; /* left at its default 0, so that reloading does not warn */
 	fprintf(out, "%*s%s: ", ind, "", f->key);
 	write_value(out, f, base);
 	fputc('\n', out);

@@ -157,17 +157,36 @@ static void set_err(char *err, size_t errlen, const char *fmt, const char *a, co
 	snprintf(err, errlen, "%s; %s", what, expected(k));
 }
 
-int unit_parse(const char *text, unit_kind kind, double *out, char *err, size_t errlen)
+static int unknown_unit(unit_kind kind, const char *unit, const char *shown, char *err,
+                        size_t errlen)
 {
-	char num[64];
-	const unit_sfx *t;
-	if (!text)
-		text = "";
+	const char *hint = confusion(kind, unit);
+	if (hint && err && errlen)
+		snprintf(err, errlen, "unknown unit '%s' in '%s': %s; %s", unit, shown, hint,
+		         expected(kind));
+	else
+		set_err(err, errlen, "unknown unit '%s' in '%s'", unit, shown, kind);
+	return -1;
+}
+
+/* Strips blanks around text; *len is what remains. */
+static const char *trim(const char *text, size_t *len)
+{
 	while (isspace((unsigned char)*text))
 		text++;
 	size_t tl = strlen(text);
 	while (tl && isspace((unsigned char)text[tl - 1]))
 		tl--;
+	*len = tl;
+	return text;
+}
+
+int unit_parse(const char *text, unit_kind kind, double *out, char *err, size_t errlen)
+{
+	char num[64];
+	const unit_sfx *t;
+	size_t tl;
+	text = trim(text ? text : "", &tl);
 	char shown[48];
 	snprintf(shown, sizeof shown, "%.*s%s", (int)(tl > 40 ? 40 : tl), text, tl > 40 ? "..." : "");
 	if (!tl) {
@@ -212,16 +231,8 @@ int unit_parse(const char *text, unit_kind kind, double *out, char *err, size_t 
 		set_err(err, errlen, "'%s' has no unit%s", shown, "", kind);
 		return -1;
 	}
-	if (!t->sfx) {
-		const char *hint = confusion(kind, unit);
-		if (hint && err && errlen) {
-			snprintf(err, errlen, "unknown unit '%s' in '%s': %s; %s", unit, shown, hint,
-			         expected(kind));
-		} else {
-			set_err(err, errlen, "unknown unit '%s' in '%s'", unit, shown, kind);
-		}
-		return -1;
-	}
+	if (!t->sfx)
+		return unknown_unit(kind, unit, shown, err, errlen);
 	double r = v * t->f;
 	if (!isfinite(r)) {
 		set_err(err, errlen, "'%s' is out of range%s", shown, "", kind);
