@@ -351,7 +351,7 @@ START_TEST(llama3_job_mtbf_and_goodput)
 	double published_mtbf = 54 * 24 * 3600.0 / 419;
 	char err[256];
 	step_checkpoint ck;
-	const double step_s = 6.0;   /* about what the step model gives; goodput barely depends on it */
+	const double step_s = 9.85;  /* what the step model gives; goodput barely depends on it */
 	ck_assert_int_eq(store_checkpoint(&s, step_s, &ck, NULL, err, sizeof err), 0);
 	store_fail_opts o = { .search_best = true };
 	store_fail_result r;
