@@ -57,7 +57,7 @@ static const arch_params *arch_of(const hw_gpu *g)
 	return &arch_table[1];
 }
 
-static int sms_of(const hw_gpu *g)
+int wl__sms(const hw_gpu *g)
 {
 	/* H100 PCIe has 114 SMs (Hopper whitepaper) against 132 on SXM. */
 	if (g->arch == ARCH_HOPPER && (strstr(g->name, "PCIe") || strstr(g->name, "PCIE")))
@@ -122,7 +122,7 @@ static double tiling_eff(double m, double n, double tm, double tn, int sms)
 static double shape_eff(const hw_gpu *g, double m, double n)
 {
 	const arch_params *a = arch_of(g);
-	int sms = sms_of(g);
+	int sms = wl__sms(g);
 	double tm = a->tile_m, tn = a->tile_n;
 	double best = tiling_eff(m, n, tm, tn, sms);
 	double e;
@@ -157,7 +157,7 @@ double wl__bgemm_time(const hw_gpu *g, hw_precision p, double batch, double m, d
 	if (batch <= 0 || m <= 0 || n <= 0 || k <= 0)
 		return 0;
 	const arch_params *a = arch_of(g);
-	int sms = sms_of(g);
+	int sms = wl__sms(g);
 	double tiles = batch * ceil(m / a->tile_m) * ceil(n / a->tile_n);
 	double waves = ceil(tiles / sms);
 	double eff = batch * m * n / (waves * sms * a->tile_m * a->tile_n);

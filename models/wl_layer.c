@@ -222,6 +222,32 @@ static bool modern_stack(const lctx *c)
 	return c->prec == PREC_BF16 || c->prec == PREC_FP8;
 }
 
+/* CTAs an NCCL collective occupies while it runs inside one node: one per
+ * channel, 16 channels on NVLink/NVSwitch nodes (UNVERIFIED: NCCL's tuning
+ * gives 16-32 channels to intra-node rings on A100/H100). */
+#define NCCL_CTAS 16.0
+
+/* An async TP collective runs beside the GEMM just pushed: that GEMM loses
+ * the SMs NCCL holds for as long as both run. The collective's duration is
+ * estimated here from the intra-node bandwidth (the step simulates the
+ * collective itself; this only charges the GEMM). */
+static void share_sms(oplist *l, coll_op op)
+{
+	const lctx *c = l->c;
+	if (c->t <= 1 || l->n == 0)
+		return;
+	wl_op *g = &l->ops[l->n - 1];
+	double bw = c->s->cluster.intra.bandwidth_Bps;
+	if (bw <= 0)
+		bw = c->g->nvlink_Bps * (c->g->nvlink_eff > 0 ? c->g->nvlink_eff : 0.8);
+	if (bw <= 0)
+		bw = 25e9;          /* PCIe 4 x16 achievable (cost-models 11) */
+	double f = (op == COLL_ALL_REDUCE ? 2.0 : 1.0) * (c->t - 1) / c->t;
+	double t_coll = c->T * c->h * c->E * f / bw;
+	double both = t_coll < g->time_s ? t_coll : g->time_s;
+	g->time_s += both * NCCL_CTAS / wl__sms(c->g);
+}
+
 /* Backward of a column-parallel linear (QKV, fc1) and of the TP operator
  * before it. Modern: [SP: re-gather the input, async, during dgrad], dgrad,
  * the input-gradient all-reduce (SP: reduce-scatter) async during wgrad,
@@ -241,8 +267,11 @@ static void column_bwd(oplist *l, const char *dname, const char *wname, double n
 	if (c->sp)
 		tpcomm(l, ag_name, COLL_ALL_GATHER)->async = true;
 	gemm(l, dname, c->T, k, n);
+	if (c->sp)
+		share_sms(l, COLL_ALL_GATHER);
 	tpcomm(l, red_name, red)->async = true;
 	gemm(l, wname, n, k, c->T);
+	share_sms(l, red);
 }
 
 static void layer_bwd(oplist *l)
