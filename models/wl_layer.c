@@ -212,6 +212,14 @@ static void linear_bwd(oplist *l, const char *dname, const char *wname, double m
 	gemm(l, wname, n, k, m);
 }
 
+/* LayerNorm backward (apex fused kernels): the input gradient reads x and
+ * dy and writes dx (3), the gamma/beta partial sums read x and dy again (2);
+ * then the residual stream's two gradients are added (read 2, write 1). */
+static double ln_bwd_bytes(const lctx *c)
+{
+	return (3 + 2 + 3) * c->X * c->E;
+}
+
 /* Whether the training stack is the post-2021 Megatron generation: bf16
  * (and fp8) runs come with it (bf16 support, apex's fused weight-gradient
  * kernels and the async TP communication arrived together in Megatron-LM in
@@ -289,7 +297,7 @@ static void layer_bwd(oplist *l)
 	mem(l, c->m.gated_mlp ? "swiglu_bwd" : "bias_gelu_bwd", (c->m.gated_mlp ? 5 : 4) * F * c->E);
 	column_bwd(l, "fc1_dgrad", "fc1_wgrad", n1, c->h, "tp_ag_mlp_input",
 	           c->sp ? "tp_rs_mlp_bwd" : "tp_ar_mlp_bwd");
-	mem(l, "ln2_bwd", 6 * c->X * c->E);   /* read x, dy; write dx; add to the residual grad */
+	mem(l, "ln2_bwd", ln_bwd_bytes(c));
 	mem(l, "bias_dropout_add_bwd", c->drop ? c->X * (3 * c->E + 1) : 0);
 	if (c->sp)
 		tpcomm(l, "tp_ag_attn_bwd", COLL_ALL_GATHER);
@@ -299,9 +307,12 @@ static void layer_bwd(oplist *l)
 		mem(l, "qkv_bias_bwd", c->T * nqkv * c->E);
 	else
 		mem(l, "rotary_bwd", 2 * c->T * (c->nq + c->nkv) * c->E);
+	/* the gradient of the fused QKV output assembled from its three parts
+	 * (backward of the split into Q, K, V views): read and write it once */
+	mem(l, "qkv_split_bwd", 2 * c->T * nqkv * c->E);
 	column_bwd(l, "qkv_dgrad", "qkv_wgrad", nqkv, c->h, "tp_ag_attn_input",
 	           c->sp ? "tp_rs_attn_bwd" : "tp_ar_attn_bwd");
-	mem(l, "ln1_bwd", 6 * c->X * c->E);
+	mem(l, "ln1_bwd", ln_bwd_bytes(c));
 }
 
 /* Bytes per parameter of accumulating a micro-batch's weight gradient into

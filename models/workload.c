@@ -190,11 +190,20 @@ double wl_hw_flops_per_seq(const scn_model *m0, scn_recompute rc)
 	return f;
 }
 
+/* The paper formulas describe Megatron's GPT (f = 4h, one KV head per head,
+ * no gating); for any other shape our exact count is used instead (for GPT
+ * the two agree term by term: check_workload). */
+static bool gpt_shaped(const scn_model *m)
+{
+	return !m->custom && !m->gated_mlp && m->kv_heads == m->heads &&
+	       m->ffn_hidden == 4 * m->hidden;
+}
+
 double wl_paper_model_flops_per_seq(const scn_model *m0)
 {
 	scn_model m;
 	wl__model(m0, &m);
-	if (m.custom)
+	if (!gpt_shaped(&m))
 		return wl_model_flops_per_seq(&m);
 	double s = m.seq_len, h = m.hidden, l = m.layers, v = m.vocab;
 	return 72 * s * l * h * h * (1 + s / (6 * h) + v / (12 * l * h));
@@ -204,7 +213,7 @@ double wl_paper_hw_flops_per_seq(const scn_model *m0, scn_recompute rc)
 {
 	scn_model m;
 	wl__model(m0, &m);
-	if (m.custom)
+	if (!gpt_shaped(&m))
 		return wl_hw_flops_per_seq(&m, rc);
 	double s = m.seq_len, h = m.hidden, l = m.layers, v = m.vocab;
 	if (rc == RECOMPUTE_FULL)
