@@ -61,7 +61,9 @@ static int setup_layout(stp_run *r, const scenario *s, char *err, size_t errlen)
 	}
 	r->async = s->training.grad_reduce.sync == SYNC_ASYNC && r->dp > 1;
 	int steps = s->run.steps > 0 ? s->run.steps : 1;
-	r->K = r->async ? steps + 2 : steps;
+	/* async: steps 0 and 1 start without waiting for an update (transient), the
+	 * measured steps follow, and one more keeps the stages busy to the end */
+	r->K = r->async ? steps + 3 : steps;
 	return 0;
 }
 
@@ -222,7 +224,8 @@ static int setup_stages(stp_run *r, char *err, size_t errlen)
 				&st->cap_b, err, errlen) < 0)
 			return -1;
 	}
-	return stp_var_init(r);
+	if (stp_var_init(r) == 0)
+		return 0;
 oom:
 	snprintf(err, errlen, "out of memory for %d pipeline stages", r->pp);
 	return -2;
@@ -271,13 +274,13 @@ static double wall_now(void)
 
 static int collect_steps(stp_run *r, step_result *res)
 {
-	int n = r->async ? r->K - 2 : r->K;
+	int n = r->async ? r->K - 3 : r->K;
 	double *t = malloc(sizeof(double) * (size_t)n);
 	if (!t)
 		return -2;
 	for (int i = 0; i < n; i++)
-		t[i] = r->async ? r->E[i + 1] - r->E[i] : r->E[i] - (i ? r->E[i - 1] : 0);
-	double lo = r->async ? r->E[0] : 0, hi = r->async ? r->E[r->K - 2] : r->E[r->K - 1];
+		t[i] = r->async ? r->E[i + 2] - r->E[i + 1] : r->E[i] - (i ? r->E[i - 1] : 0);
+	double lo = r->async ? r->E[1] : 0, hi = r->async ? r->E[r->K - 2] : r->E[r->K - 1];
 	res->steps = n;
 	res->step_time_s = (hi - lo) / n;
 	gsl_sort(t, 1, (size_t)n);
@@ -309,9 +312,14 @@ static int collect_steps(stp_run *r, step_result *res)
 	if (r->want_timeline) {
 		double from = r->async ? r->E[r->K - 3] : r->t_rec;
 		size_t k = 0;
-		for (size_t i = 0; i < r->ntl; i++)
-			if (r->tl[i].t1 > from && r->tl[i].t0 < hi)
-				r->tl[k++] = r->tl[i];
+		for (size_t i = 0; i < r->ntl; i++) {
+			step_interval iv = r->tl[i];
+			if (iv.t1 <= from || iv.t0 >= hi)
+				continue;
+			iv.t0 = fmax(iv.t0, from);   /* clipped to the last step */
+			iv.t1 = fmin(iv.t1, hi);
+			r->tl[k++] = iv;
+		}
 		res->timeline = r->tl;
 		res->n_timeline = k;
 		res->timeline_gpus = r->pp;
@@ -344,8 +352,14 @@ static void collect_dp(stp_run *r, step_result *res)
 		coll_busbw_factor(z ? COLL_REDUCE_SCATTER : COLL_ALL_REDUCE, r->dp) * S +
 		(z == 1 || z == 2 ? coll_busbw_factor(COLL_ALL_GATHER, r->dp) * P : 0) +
 		(z >= 3 ? 2.0 * r->m * coll_busbw_factor(COLL_ALL_GATHER, r->dp) * P : 0);
-	bool inter = cluster_node_of(r->cl, st->dp_ranks[0]) != cluster_node_of(r->cl, st->dp_ranks[r->dp - 1]);
-	double bw = inter ? s->cluster.nic.speed_Bps
+	/* naive: the gradients once over the NIC bandwidth this DP group has in a
+	 * node (its k GPUs there get k/gpus_per_node of the node's NICs; the seeds'
+	 * 100B example: one NIC per node, 200 GB / 1.25 GB/s = 160 s) */
+	int k = 0, gpn = s->cluster.gpus_per_node;
+	for (int d = 0; d < r->dp; d++)
+		k += cluster_node_of(r->cl, st->dp_ranks[d]) == cluster_node_of(r->cl, st->dp_ranks[0]);
+	bool inter = k < r->dp;
+	double bw = inter ? s->cluster.nic.speed_Bps * s->cluster.nic.count * k / gpn
 		    : (s->cluster.intra.bandwidth_Bps > 0 ? s->cluster.intra.bandwidth_Bps
 							  : s->cluster.gpu.nvlink_Bps);
 	res->dp_naive_s = bw > 0 ? S / bw : 0;

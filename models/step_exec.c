@@ -370,7 +370,7 @@ static void boundary(stp_run *r, int step)
 {
 	double now = sim_now(r->sim);
 	r->E[step] = now;
-	bool lo = r->async && step == 0, hi = step == (r->async ? r->K - 2 : r->K - 1);
+	bool lo = r->async && step == 1, hi = step == (r->async ? r->K - 2 : r->K - 1);
 	if (!lo && !hi)
 		return;
 	for (int i = 0; i < r->pp; i++) {
