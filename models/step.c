@@ -352,8 +352,14 @@ static void collect_dp(stp_run *r, step_result *res)
 		coll_busbw_factor(z ? COLL_REDUCE_SCATTER : COLL_ALL_REDUCE, r->dp) * S +
 		(z == 1 || z == 2 ? coll_busbw_factor(COLL_ALL_GATHER, r->dp) * P : 0) +
 		(z >= 3 ? 2.0 * r->m * coll_busbw_factor(COLL_ALL_GATHER, r->dp) * P : 0);
-	bool inter = cluster_node_of(r->cl, st->dp_ranks[0]) != cluster_node_of(r->cl, st->dp_ranks[r->dp - 1]);
-	double bw = inter ? s->cluster.nic.speed_Bps
+	/* naive: the gradients once over the NIC bandwidth this DP group has in a
+	 * node (its k GPUs there get k/gpus_per_node of the node's NICs; the seeds'
+	 * 100B example: one NIC per node, 200 GB / 1.25 GB/s = 160 s) */
+	int k = 0, gpn = s->cluster.gpus_per_node;
+	for (int d = 0; d < r->dp; d++)
+		k += cluster_node_of(r->cl, st->dp_ranks[d]) == cluster_node_of(r->cl, st->dp_ranks[0]);
+	bool inter = k < r->dp;
+	double bw = inter ? s->cluster.nic.speed_Bps * s->cluster.nic.count * k / gpn
 		    : (s->cluster.intra.bandwidth_Bps > 0 ? s->cluster.intra.bandwidth_Bps
 							  : s->cluster.gpu.nvlink_Bps);
 	res->dp_naive_s = bw > 0 ? S / bw : 0;
