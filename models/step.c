@@ -67,10 +67,9 @@ static int setup_schedule(stp_run *r, char *err, size_t errlen)
 	r->G = r->pp * r->v;
 	double mk;
 	if (r->sc.kind == SCHED_INTERLEAVED && r->m % r->pp != 0 &&
-	    sched_replay(&r->sc, 1.0, 2.0, &mk) < 0) {
+	    sched_replay(&r->sc, 1.0, 2.0, &mk) < 0) {   /* cannot happen: all warm-up */
 		snprintf(err, errlen, "the interleaved schedule deadlocks with %d micro-batches on %d "
-			 "stages; use a multiple of pp micro-batches per step (Megatron's rule)",
-			 r->m, r->pp);
+			 "stages; use a multiple of pp micro-batches per step", r->m, r->pp);
 		return -1;
 	}
 	return 0;
