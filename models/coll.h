@@ -45,11 +45,22 @@ int coll_start(coll_ctx *cc, const coll_req *req, coll_done_fn done, void *ctx, 
 
 /* The algorithm ALGO_AUTO resolves to for this request. */
 coll_algo coll_pick(const coll_ctx *cc, const coll_req *req);
+/* Writes what req resolves to as "algorithm/protocol" ("ring/LL128",
+ * "nvls/Simple") into buf. */
+void coll_describe(const coll_ctx *cc, const coll_req *req, char *buf, size_t len);
 /* NCCL-model latency of the request (seconds), excluding bandwidth time. */
 double coll_latency(const coll_ctx *cc, const coll_req *req, coll_algo algo);
 
 /* Runs one collective alone on a fresh engine and returns its duration in
  * seconds (negative on error): the building block of `trainsim nccl`. */
 double coll_time_isolated(const scn_cluster *c, const coll_req *req, char *err, size_t errlen);
+
+/* What nccl-tests would report for that collective: coll_time_isolated,
+ * but no faster than the host can launch it. nccl-tests -g G drives G GPUs
+ * from one thread, which launches G kernels per iteration (COLL_LAUNCH_S
+ * each; see coll.c). gpus_per_thread <= 1: one GPU per process. */
+#define COLL_LAUNCH_S 5e-6
+double coll_nccl_tests_time(const scn_cluster *c, const coll_req *req, int gpus_per_thread,
+                            char *err, size_t errlen);
 
 #endif

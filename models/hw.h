@@ -58,6 +58,11 @@ double hw_pcie_Bps(int gen);
 
 /* Fills efficiency and latency of `nic` from its transport where they are 0. */
 void hw_nic_defaults(hw_nic *nic, int gpus_per_node);
+/* Achievable fraction of line rate of one of the node's NICs when
+ * `gpus_sharing` GPUs of the node take part in the same communicator: the
+ * single-flow efficiency for RDMA; for TCP it falls with the GPUs sharing the
+ * node's sockets (the law and its sources are in hw.c). */
+double hw_nic_efficiency(const hw_nic *nic, int gpus_sharing);
 
 /* Text listings for `trainsim list gpus|nics`. */
 void hw_list_gpus(FILE *out);

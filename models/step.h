@@ -45,7 +45,17 @@ typedef struct step_result {
 	/* DP gradient reduction: bytes per GPU per step and its unhidden time. */
 	double dp_bytes_per_gpu;
 	double dp_allreduce_s;            /* one full reduction alone (not overlapped) */
-	double dp_naive_s;                /* size / NIC bandwidth, the naive figure */
+	double dp_naive_s;                /* size / NIC bandwidth of the DP group, the naive figure */
+	double dp_wire_bytes_per_gpu;     /* bytes each GPU sends for DP per step (ring factors,
+	                                     ZeRO gathers included) */
+	char dp_algorithm[16];            /* what the DP reduction resolved to ("ring", ...) */
+	int dp_ring_n;                    /* n of its 2(n-1)/n factor: DP ranks, or nodes when
+	                                     hierarchical */
+	int dp_syncs_per_step;            /* gradient reductions per step: 1 with accumulation */
+	double dp_collectives_per_step;   /* DP collective calls per simulated GPU per step */
+	int micro_batches;                /* per replica per step (gradient accumulation) */
+	double bubble_ideal;              /* (p-1)/(v*m+p-1): the schedule's textbook bubble */
+	double compression_cost_s;        /* compute spent compressing gradients, per GPU per step */
 	/* storage, checkpoints, failures */
 	step_checkpoint checkpoint;
 	double data_bytes_per_step;

@@ -30,6 +30,14 @@ static inline int cluster_node_of(const cluster *cl, int gpu)
 }
 /* NIC (rail) a GPU uses by default: local * nics / gpus_per_node. */
 int cluster_rail_of(const cluster *cl, int gpu);
+/* NICs per node (>= 1), and the GPU of `node` that sits next to NIC `rail`
+ * (the one PXN moves data to): node * gpn + rail * gpn / nics. */
+int cluster_nics(const cluster *cl);
+int cluster_rail_gpu(const cluster *cl, int node, int rail);
+/* Achievable intra-node bandwidth of one GPU per direction (bytes/s): NVLink
+ * raw x nvlink_eff for NVSwitch and mesh nodes (all its links), PCIe
+ * otherwise. */
+double cluster_intra_Bps(const cluster *cl);
 
 /* Route from GPU a to GPU b into links[0..max-1]; returns the number of links
  * or a negative error. Between nodes, `rail` >= 0 sends through that NIC of
@@ -40,6 +48,10 @@ int cluster_route(const cluster *cl, int a, int b, int rail, int *links, int max
  * achievable fraction of line rate when the route leaves the node, the
  * intra-node achievable bandwidth otherwise. */
 double cluster_flow_cap(const cluster *cl, int a, int b);
+/* Same, when `gpus_sharing` GPUs of the node take part in the communicator
+ * (TCP's achievable fraction falls with it, hw_nic_efficiency);
+ * cluster_flow_cap assumes the whole node. */
+double cluster_flow_cap_shared(const cluster *cl, int a, int b, int gpus_sharing);
 /* Sum of link latencies along the route a->b. */
 double cluster_route_latency(const cluster *cl, int a, int b, int rail);
 

@@ -24,13 +24,29 @@ double wl_hw_flops_per_seq(const scn_model *m, scn_recompute rc);
 /* The operations of one layer's forward for one micro-batch on one GPU of a
  * TP group, in execution order, with the TP collectives between them. */
 typedef enum { OP_GEMM, OP_ATTN, OP_MEMBOUND, OP_TP_COMM } wl_op_kind;
+typedef enum { WL_FWD, WL_BWD, WL_RECOMPUTE } wl_pass;
 typedef struct wl_op {
 	wl_op_kind kind;
-	double flops;            /* OP_GEMM, OP_ATTN */
+	double flops;            /* OP_GEMM, OP_ATTN: FLOPs executed (per GPU) */
 	double bytes;            /* HBM bytes (mem-bound) or collective bytes (TP) */
 	int coll;                /* coll_op for OP_TP_COMM */
 	double m, n, k;          /* GEMM shape, for the efficiency model */
+	double batch;            /* batched GEMMs (attention core): count; else 1 */
+	double time_s;           /* compute time on one GPU; 0 for OP_TP_COMM */
+	const char *name;        /* static string: "qkv", "softmax", "tp_ar", ... */
+	bool async;              /* OP_TP_COMM: overlaps the next compute op */
 } wl_op;
+
+#define WL_MAX_OPS 64
+/* The operations of one pass of layer `layer` for one micro-batch on one GPU,
+ * in execution order, TP collectives included (WL_BWD: the backward proper;
+ * WL_RECOMPUTE: what recomputation re-runs before it, empty without
+ * recompute). Writes at most `max` ops; returns the number written. */
+int wl_layer_ops(const scenario *s, int layer, wl_pass pass, wl_op *ops, int max);
+/* True when the attention core runs as one fused flash-attention kernel
+ * (derived, see docs/workload.md: Hopper and later, or a gated-MLP/GQA model,
+ * i.e. the Llama generation; 2020-22 Megatron GPT on V100/A100 did not). */
+bool wl_flash_attention(const scenario *s);
 
 typedef struct wl_layer_cost {
 	double fwd_s, bwd_s, recompute_s;   /* compute time on one GPU */
@@ -39,10 +55,40 @@ typedef struct wl_layer_cost {
 	double tp_bytes;                    /* bytes of each TP collective (nccl-tests S) */
 	int tp_coll_fwd, tp_coll_bwd;       /* coll_op of those collectives */
 	double act_bytes;                   /* activation bytes kept for backward */
+	/* added by the workload owner */
+	int n_tp_recompute;                 /* collectives of the recomputed forward */
+	double recompute_flops;             /* FLOPs executed by the recomputation */
+	int n_tp_bwd_async;                 /* of n_tp_bwd: issued async, overlapping a GEMM */
+	double tp_async_window_s;           /* compute each async collective can hide behind */
+	double grad_accum_s;                /* weight-gradient accumulation pass (in bwd_s) */
+	double membound_fwd_s, membound_bwd_s; /* memory-bound share of fwd_s / bwd_s */
+	double params;                      /* parameters of this layer held by one GPU */
 } wl_layer_cost;
 
 /* Cost of transformer layer `layer` (or custom layer) for one micro-batch on
- * one GPU under the scenario's TP/SP/recompute/precision. */
+ * one GPU under the scenario's TP/SP/recompute/precision.
+ * Contract for the step simulation (three passes, run in this order for a
+ * micro-batch: forward ... recompute, backward):
+ *  - fwd_s: forward compute time (GEMMs, attention, memory-bound ops), TP
+ *    communication excluded; n_tp_fwd blocking collectives of tp_bytes each,
+ *    of kind tp_coll_fwd, interleave with it (2 per layer: after the
+ *    attention output projection and after the second MLP GEMM; with sequence
+ *    parallelism 4: all-gather before QKV and fc1, reduce-scatter after
+ *    out-proj and fc2, which move the same bytes: tp_coll_fwd says
+ *    COLL_ALL_GATHER).
+ *  - recompute_s: the recomputation run just before this layer's backward
+ *    (full: the whole forward again, with its n_tp_recompute collectives of
+ *    kind tp_coll_fwd; selective: the attention core, no collective; none: 0).
+ *  - bwd_s: backward compute time, recomputation excluded, the gradient-
+ *    accumulation pass included; n_tp_bwd collectives of kind tp_coll_bwd
+ *    (2 all-reduce; with SP 6: 2 RS + 2 AG + 2 re-all-gathers of the input
+ *    for the weight gradient). n_tp_bwd_async of them are issued
+ *    asynchronously and overlap the next GEMM (Megatron's async TP
+ *    all-reduce of the input gradient during the weight-gradient GEMM; with
+ *    SP the re-gather during the input-gradient GEMM too): each is exposed
+ *    only by what it lasts beyond tp_async_window_s.
+ *  - fwd_flops / bwd_flops / recompute_flops are FLOPs executed (HFU);
+ *    model FLOPs for MFU come from wl_model_flops_per_seq. */
 void wl_layer_cost_get(const scenario *s, int layer, wl_layer_cost *out);
 /* Cost of the embedding (first stage) and logits + loss (last stage). */
 void wl_head_cost(const scenario *s, bool first_stage, wl_layer_cost *out);
@@ -61,8 +107,53 @@ typedef struct wl_memory {
 } wl_memory;
 /* For the most loaded stage (the first, under 1F1B). */
 void wl_memory_get(const scenario *s, wl_memory *out);
+/* Same for pipeline stage `stage` (0 .. pp-1). */
+void wl_memory_stage(const scenario *s, int stage, wl_memory *out);
 
 /* Bytes of model + optimizer state a full checkpoint writes; weights only. */
 double wl_checkpoint_bytes(const scenario *s, scn_ckpt_content what);
+
+/* ---- added by the workload owner ---- */
+
+/* Fills the shape of a generic model given only `params` (layers, hidden,
+ * heads, ffn_hidden, kv_heads, vocab where 0); a no-op for a full shape or a
+ * custom model. Returns 0, or -1 if neither a shape nor params is given. */
+int wl_model_resolve(scn_model *m);
+
+/* Megatron paper conventions (Narayanan et al. SC21 eq. 3; Korthikanti et al.
+ * 2022), used by published TFLOP/s, MFU and HFU: full (unmasked) attention,
+ * tied logits; per sequence, whole model. model = 72 B s l h^2 (1 + s/6h +
+ * V/12lh); hw: full recompute 96 (1 + s/6h + V/16lh), selective 72 (1 + s/3h
+ * + V/12lh) as Korthikanti's HFU counts it, none = model. */
+double wl_paper_model_flops_per_seq(const scn_model *m);
+double wl_paper_hw_flops_per_seq(const scn_model *m, scn_recompute rc);
+
+/* Layers of pipeline stage `stage` out of pp: as even as possible, the
+ * shorter stages placed at the two ends first (first, last, second, ...),
+ * which is how Llama 3 405B puts 126 layers on 16 stages. */
+int wl_stage_layers(const scenario *s, int stage);
+/* Parameters held by one GPU of pipeline stage `stage` (its layers / tp,
+ * plus the word (and position) embedding on the first stage and the output
+ * layer on the last: tied embeddings are held by both). */
+double wl_stage_params(const scenario *s, int stage);
+/* Bytes of gradients one GPU of that stage reduces over DP per step (in the
+ * grad_reduce dtype). */
+double wl_dp_grad_bytes(const scenario *s, int stage);
+/* Optimizer step (Adam, memory bound) time on one GPU of that stage, ZeRO
+ * sharding applied; and its HBM bytes. */
+double wl_optimizer_time(const scenario *s, int stage);
+double wl_optimizer_bytes(const scenario *s, int stage);
+
+/* Model / hardware FLOPs of one whole step for the whole job (global_batch
+ * sequences); MFU = model / (step_time * gpus * peak). */
+double wl_step_model_flops(const scenario *s);
+double wl_step_hw_flops(const scenario *s);
+/* Dense peak FLOP/s of the scenario's GPU in its training precision (falls
+ * back to fp16/bf16 when the precision has no entry). */
+double wl_peak_flops(const scenario *s);
+
+/* Time of the fused flash-attention kernel doing `flops` executed FLOPs
+ * (forward or backward) on gpu g. */
+double wl_attn_time(const hw_gpu *g, hw_precision p, double flops, bool backward);
 
 #endif

@@ -1,0 +1,376 @@
+/* ckpt.c: checkpoint writes as flows from the writing GPUs through their nodes
+ * to storage, on a fresh engine: synchronous (training waits for the last
+ * byte) or asynchronous (a blocking GPU->host snapshot over PCIe, then
+ * background writes that still contend for NICs and storage). */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "coll.h"
+#include "flow.h"
+#include "store.h"
+#include "workload.h"
+
+typedef struct writer {
+	int gpu;
+	double bytes;
+	double cap_Bps;              /* share of the node's per-client limit */
+	int nsnap, nwrite;           /* async: snapshot route, background route */
+	int snap[CLUSTER_MAX_ROUTE];
+	int write[2 * CLUSTER_MAX_ROUTE];
+} writer;
+
+typedef struct ckrun {
+	const scenario *s;
+	sim *e;
+	flownet *net;
+	cluster *cl;
+	coll_ctx *cc;
+	bool async;
+	bool with_dp;
+	int nw;
+	writer *w;
+	double delay_s;              /* storage request latency before the first byte */
+	int snaps_left, writes_left, dp_left;
+	double t_snap, t_write, t_dp0, t_dp;
+	int err;
+} ckrun;
+
+double store_checkpoint_bytes(const scenario *s)
+{
+	const scn_checkpoint *c = &s->training.checkpoint;
+	if (c->bytes_override > 0)
+		return c->bytes_override;
+	return wl_checkpoint_bytes(s, c->content == CKPT_WEIGHTS ? CKPT_WEIGHTS : CKPT_FULL);
+}
+
+/* Who writes: every GPU its shard when the content is sharded or the
+ * optimizer state is already sharded (ZeRO >= 1), else the tp * pp GPUs of
+ * data-parallel replica 0 (Megatron without the distributed optimizer). */
+static bool all_write(const scenario *s)
+{
+	const scn_checkpoint *c = &s->training.checkpoint;
+	return c->content == CKPT_SHARDED || (c->content == CKPT_FULL && s->training.zero >= 1);
+}
+
+static int route_strip_pcie(flownet *net, int *l, int n)
+{
+	int m = 0;
+	for (int i = 0; i < n; i++)
+		if (flow_link_kind(net, l[i]) != LINK_PCIE)
+			l[m++] = l[i];
+	return m;
+}
+
+static int route_append(int *a, int na, const int *b, int nb, int max)
+{
+	for (int i = 0; i < nb; i++) {
+		bool dup = false;
+		for (int j = 0; j < na && !dup; j++)
+			dup = a[j] == b[i];
+		if (!dup && na < max)
+			a[na++] = b[i];
+	}
+	return na;
+}
+
+static int writers_build(ckrun *k, double bytes, char *err, size_t errlen)
+{
+	const scenario *s = k->s;
+	int tp = s->training.tp > 0 ? s->training.tp : 1;
+	int pp = s->training.pp > 0 ? s->training.pp : 1;
+	int gpn = s->cluster.gpus_per_node > 0 ? s->cluster.gpus_per_node : 1;
+	bool all = all_write(s);
+	k->nw = all ? scn_gpus(s) : tp * pp;
+	k->w = calloc((size_t)k->nw, sizeof *k->w);
+	int *on_node = calloc((size_t)s->cluster.nodes, sizeof *on_node);
+	if (!k->w || !on_node) {
+		free(on_node);
+		snprintf(err, errlen, "out of memory");
+		return -1;
+	}
+	for (int i = 0; i < k->nw; i++) {
+		writer *w = &k->w[i];
+		w->gpu = all ? i : store_gpu_of(s, i % tp, i / tp, 0);
+		w->bytes = bytes / k->nw;
+		on_node[w->gpu / gpn]++;
+		int tmp[CLUSTER_MAX_ROUTE];
+		int ns = cluster_route_local(k->cl, w->gpu, false, false, w->snap, CLUSTER_MAX_ROUTE);
+		int nt = cluster_route_storage(k->cl, w->gpu, true, tmp, CLUSTER_MAX_ROUTE);
+		if (ns < 0 || nt < 0) {
+			free(on_node);
+			snprintf(err, errlen, "no route from GPU %d to storage (error %d)", w->gpu,
+			         ns < 0 ? ns : nt);
+			return -1;
+		}
+		w->nsnap = ns;
+		if (k->async) {   /* background write leaves from host memory */
+			memcpy(w->write, tmp, sizeof(int) * (size_t)nt);
+			w->nwrite = route_strip_pcie(k->net, w->write, nt);
+		} else {          /* GPU -> host -> storage, streamed */
+			memcpy(w->write, w->snap, sizeof(int) * (size_t)ns);
+			w->nwrite = route_append(w->write, ns, tmp, nt, 2 * CLUSTER_MAX_ROUTE);
+		}
+	}
+	double pc = s->cluster.storage.per_client_Bps;
+	for (int i = 0; i < k->nw; i++)
+		k->w[i].cap_Bps = pc > 0 ? pc / on_node[k->w[i].gpu / gpn] : 0;
+	free(on_node);
+	return 0;
+}
+
+static void on_write_done(sim *e, void *ctx, uint64_t arg)
+{
+	ckrun *k = ctx;
+	if (--k->writes_left == 0)
+		k->t_write = sim_now(e);
+}
+
+static void start_write(ckrun *k, int i)
+{
+	writer *w = &k->w[i];
+	if (flow_start(k->net, w->write, w->nwrite, w->bytes, w->cap_Bps, 1.0, on_write_done, k,
+	               (uint64_t)i) < 0) {
+		k->err = -1;
+		on_write_done(k->e, k, (uint64_t)i);
+	}
+}
+
+static void on_dp_done(sim *e, void *ctx, uint64_t arg)
+{
+	ckrun *k = ctx;
+	if (--k->dp_left == 0)
+		k->t_dp = sim_now(e);
+}
+
+/* One step's DP gradient all-reduce: per pipeline stage, the replicas of TP
+ * rank 0, standing for the tp sibling groups on parallel rails. */
+static int dp_start(ckrun *k)
+{
+	const scenario *s = k->s;
+	int tp = s->training.tp > 0 ? s->training.tp : 1;
+	int pp = s->training.pp > 0 ? s->training.pp : 1;
+	int dp = store_dp(s);
+	if (dp < 2)
+		return 0;
+	int *ranks = malloc(sizeof(int) * (size_t)dp);
+	if (!ranks)
+		return -1;
+	static const coll_algo algo[] = {
+		[GRAD_ALGO_AUTO] = ALGO_AUTO, [GRAD_ALGO_RING] = ALGO_RING,
+		[GRAD_ALGO_TREE] = ALGO_TREE, [GRAD_ALGO_HIERARCHICAL] = ALGO_HIERARCHICAL,
+		[GRAD_ALGO_PS] = ALGO_PS, [GRAD_ALGO_NVLS] = ALGO_NVLS,
+	};
+	double grad = wl_params(&s->model) / (tp * pp) *
+	              hw_precision_bytes(s->training.grad_reduce.dtype);
+	k->t_dp0 = sim_now(k->e);
+	int rc = 0;
+	for (int p = 0; p < pp && rc == 0; p++) {
+		for (int d = 0; d < dp; d++)
+			ranks[d] = store_gpu_of(s, 0, p, d);
+		coll_req rq = { .op = COLL_ALL_REDUCE, .algo = algo[s->training.grad_reduce.algorithm],
+		                .ranks = ranks, .n = dp, .bytes = grad, .mult = tp,
+		                .ps_servers = s->training.grad_reduce.ps_servers };
+		k->dp_left++;
+		rc = coll_start(k->cc, &rq, on_dp_done, k, (uint64_t)p);
+		if (rc < 0)
+			k->dp_left--;
+	}
+	free(ranks);
+	return rc;
+}
+
+static void on_snap_done(sim *e, void *ctx, uint64_t arg)
+{
+	ckrun *k = ctx;
+	start_write(k, (int)arg);
+	if (--k->snaps_left == 0) {
+		k->t_snap = sim_now(e);
+		if (k->with_dp && dp_start(k) < 0)
+			k->err = -1;
+	}
+}
+
+static void start_all(sim *e, void *ctx, uint64_t arg)
+{
+	ckrun *k = ctx;
+	for (int i = 0; i < k->nw; i++) {
+		writer *w = &k->w[i];
+		if (!k->async) {
+			start_write(k, i);
+		} else if (flow_start(k->net, w->snap, w->nsnap, w->bytes, 0, 1.0, on_snap_done, k,
+		                      (uint64_t)i) < 0) {
+			k->err = -1;
+			on_snap_done(e, k, (uint64_t)i);
+		}
+	}
+}
+
+static int ckrun_open(ckrun *k, const scenario *s, char *err, size_t errlen)
+{
+	memset(k, 0, sizeof *k);
+	k->s = s;
+	k->e = sim_new(s->run.seed, s->run.max_events);
+	k->net = k->e ? flow_new(k->e) : NULL;
+	if (!k->net) {
+		snprintf(err, errlen, "out of memory");
+		return -1;
+	}
+	k->cl = cluster_build(&s->cluster, k->net, err, errlen);
+	if (!k->cl)
+		return -1;
+	k->cc = coll_ctx_new(k->cl, k->e);
+	if (!k->cc) {
+		snprintf(err, errlen, "out of memory");
+		return -1;
+	}
+	return 0;
+}
+
+static void ckrun_close(ckrun *k)
+{
+	free(k->w);
+	if (k->cc)
+		coll_ctx_free(k->cc);
+	if (k->cl)
+		cluster_free(k->cl);
+	if (k->net)
+		flow_free(k->net);
+	if (k->e)
+		sim_free(k->e);
+}
+
+/* The DP reduction alone on a fresh cluster, for comparison. */
+static double dp_alone(const scenario *s, char *err, size_t errlen)
+{
+	ckrun k;
+	double t = -1;
+	if (ckrun_open(&k, s, err, errlen) == 0 && dp_start(&k) == 0 && sim_run(k.e) == SIM_OK)
+		t = k.t_dp - k.t_dp0;
+	ckrun_close(&k);
+	return t;
+}
+
+static const char *write_bottleneck(const scenario *s, const store_ckpt_result *r)
+{
+	const scn_cluster *c = &s->cluster;
+	double agg = c->storage.bandwidth_Bps;
+	double node_bw = c->storage.network == STORAGE_NET_FRONTEND && c->storage.frontend_Bps > 0
+	                 ? c->storage.frontend_Bps
+	                 : c->nic.count * c->nic.speed_Bps;
+	if (c->storage.per_client_Bps > 0 && c->storage.per_client_Bps < node_bw)
+		node_bw = c->storage.per_client_Bps;
+	double t_agg = r->bytes / agg, t_node = r->node_bytes_max / node_bw;
+	if (t_agg >= t_node)
+		return "storage aggregate bandwidth";
+	if (c->storage.per_client_Bps > 0 && node_bw == c->storage.per_client_Bps)
+		return "per-client storage limit";
+	return c->storage.network == STORAGE_NET_FRONTEND && c->storage.frontend_Bps > 0
+	       ? "frontend NIC of the writing nodes" : "training NICs of the writing nodes";
+}
+
+int store_checkpoint_cost(const scenario *s, const store_ckpt_opts *o, store_ckpt_result *r,
+                          char *err, size_t errlen)
+{
+	static const store_ckpt_opts none = { 0 };
+	if (!o)
+		o = &none;
+	memset(r, 0, sizeof *r);
+	r->bytes = store_checkpoint_bytes(s);
+	r->floor_s = r->bytes / s->cluster.storage.bandwidth_Bps;
+	ckrun k;
+	int rc = -1;
+	if (ckrun_open(&k, s, err, errlen) < 0)
+		goto out;
+	k.async = s->training.checkpoint.mode == CKPT_ASYNC && !o->force_sync;
+	k.with_dp = o->with_dp_traffic;
+	if (writers_build(&k, r->bytes, err, errlen) < 0)
+		goto out;
+	int gpn = s->cluster.gpus_per_node;
+	double *node = calloc((size_t)s->cluster.nodes, sizeof *node);
+	if (!node)
+		goto out;
+	for (int i = 0; i < k.nw; i++)
+		node[k.w[i].gpu / gpn] += k.w[i].bytes;
+	for (int n = 0; n < s->cluster.nodes; n++) {
+		r->writer_nodes += node[n] > 0;
+		r->node_bytes_max = fmax(r->node_bytes_max, node[n]);
+	}
+	free(node);
+	r->writers = k.nw;
+	if (k.async && s->cluster.host_memory_bytes > 0 &&
+	    r->node_bytes_max > s->cluster.host_memory_bytes) {
+		k.async = false;   /* the snapshot does not fit: writes block as if sync */
+		r->async_fallback = true;
+		for (int i = 0; i < k.nw; i++) {   /* rebuild routes for the sync path */
+			writer *w = &k.w[i];
+			int tmp[CLUSTER_MAX_ROUTE];
+			int nt = cluster_route_storage(k.cl, w->gpu, true, tmp, CLUSTER_MAX_ROUTE);
+			memcpy(w->write, w->snap, sizeof(int) * (size_t)w->nsnap);
+			w->nwrite = route_append(w->write, w->nsnap, tmp, nt, 2 * CLUSTER_MAX_ROUTE);
+		}
+	}
+	k.snaps_left = k.async ? k.nw : 0;
+	k.writes_left = k.nw;
+	/* One request latency before the first byte (large sequential writes). */
+	k.delay_s = s->cluster.storage.latency_s;
+	if (sim_after(k.e, k.async ? 0 : k.delay_s, SIM_PRIO_NORMAL, start_all, &k, 0) < 0)
+		goto out;
+	if (!k.async && k.with_dp && dp_start(&k) < 0)
+		goto out;
+	if (sim_run(k.e) != SIM_OK || k.err < 0) {
+		snprintf(err, errlen, "checkpoint simulation stopped early (event limit or flow error)");
+		goto out;
+	}
+	r->snapshot_s = k.async ? k.t_snap : 0;
+	r->write_s = k.t_write + (k.async ? k.delay_s : 0);
+	r->stall_s = k.async ? r->snapshot_s : r->write_s;
+	r->bottleneck = write_bottleneck(s, r);
+	if (k.with_dp && store_dp(s) > 1) {
+		r->dp_with_ckpt_s = k.t_dp - k.t_dp0;
+		r->dp_alone_s = dp_alone(s, err, errlen);
+		if (r->dp_alone_s < 0)
+			goto out;
+	}
+	rc = 0;
+out:
+	ckrun_close(&k);
+	return rc;
+}
+
+int store_checkpoint(const scenario *s, double step_time_s, step_checkpoint *ck,
+                     store_ckpt_result *detail, char *err, size_t errlen)
+{
+	store_ckpt_result tmp;
+	store_ckpt_result *r = detail ? detail : &tmp;
+	memset(ck, 0, sizeof *ck);
+	memset(r, 0, sizeof *r);
+	int every = s->training.checkpoint.every;
+	ck->bytes = store_checkpoint_bytes(s);
+	if (every <= 0)
+		return 0;
+	bool async = s->training.checkpoint.mode == CKPT_ASYNC;
+	store_ckpt_opts o = {
+		.with_dp_traffic = async && s->cluster.storage.network == STORAGE_NET_SHARED &&
+		                   store_dp(s) > 1,
+	};
+	if (store_checkpoint_cost(s, &o, r, err, errlen) < 0)
+		return -1;
+	ck->every = every;
+	ck->bytes = r->bytes;
+	ck->write_s = r->write_s;
+	ck->stall_s = r->stall_s;
+	if (async && !r->async_fallback && step_time_s > 0) {
+		double interval = every * step_time_s;
+		double background = r->write_s - r->snapshot_s;
+		/* The next snapshot waits for a background write still running. */
+		ck->stall_s += fmax(0.0, background - interval);
+		/* Each step overlapped by the background write has a slower gradient
+		 * reduction on shared NICs; counted as exposed (an upper bound when
+		 * the reduction overlaps the backward pass). */
+		double overlapped = fmin((double)every, ceil(background / step_time_s));
+		ck->stall_s += overlapped * fmax(0.0, r->dp_with_ckpt_s - r->dp_alone_s);
+	}
+	ck->amortized_s = ck->stall_s / every;
+	return 0;
+}

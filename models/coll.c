@@ -1,0 +1,603 @@
+/* coll.c: collectives as flows. Picks the algorithm and protocol as NCCL's
+ * tuner would (minimum predicted time), starts the algorithm's flows phase by
+ * phase, and adds NCCL's latency once when the last flow has arrived. Run
+ * records are pooled: starting a collective allocates nothing once warm. */
+#include <assert.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <stdio.h>
+#include "coll_impl.h"
+
+static const coll_algo_ops *const algos[ALGO__N] = {
+	[ALGO_RING] = &coll__ring, [ALGO_TREE] = &coll__tree, [ALGO_HIERARCHICAL] = &coll__hier,
+	[ALGO_PS] = &coll__ps, [ALGO_NVLS] = &coll__nvls,
+};
+
+static const struct { const char *name; coll_op op; } op_names[] = {
+	{"all_reduce", COLL_ALL_REDUCE}, {"allreduce", COLL_ALL_REDUCE},
+	{"all_gather", COLL_ALL_GATHER}, {"allgather", COLL_ALL_GATHER},
+	{"reduce_scatter", COLL_REDUCE_SCATTER}, {"reducescatter", COLL_REDUCE_SCATTER},
+	{"all_to_all", COLL_ALL_TO_ALL}, {"alltoall", COLL_ALL_TO_ALL},
+	{"broadcast", COLL_BROADCAST}, {"bcast", COLL_BROADCAST},
+	{"reduce", COLL_REDUCE},
+	{"sendrecv", COLL_SENDRECV}, {"send_recv", COLL_SENDRECV}, {"p2p", COLL_SENDRECV},
+};
+
+int coll_op_parse(const char *s)
+{
+	if (!s)
+		return -1;
+	for (size_t i = 0; i < sizeof op_names / sizeof op_names[0]; i++)
+		if (!strcasecmp(s, op_names[i].name))
+			return (int)op_names[i].op;
+	return -1;
+}
+
+const char *coll_op_name(coll_op op)
+{
+	static const char *names[COLL__N] = {"all_reduce", "all_gather", "reduce_scatter",
+		"all_to_all", "broadcast", "reduce", "sendrecv"};
+	return (unsigned)op < COLL__N ? names[op] : "?";
+}
+
+const char *coll_algo_name(coll_algo a)
+{
+	static const char *names[ALGO__N] = {"auto", "ring", "tree", "hierarchical", "ps", "nvls"};
+	return (unsigned)a < ALGO__N ? names[a] : "?";
+}
+
+double coll_busbw_factor(coll_op op, int n)
+{
+	if (n < 2)
+		return op == COLL_ALL_REDUCE || op == COLL_ALL_GATHER || op == COLL_REDUCE_SCATTER ||
+		       op == COLL_ALL_TO_ALL ? 0 : 1;
+	switch (op) {
+	case COLL_ALL_REDUCE:
+		return 2.0 * (n - 1) / n;
+	case COLL_ALL_GATHER:
+	case COLL_REDUCE_SCATTER:
+	case COLL_ALL_TO_ALL:
+		return (double)(n - 1) / n;
+	default:
+		return 1;
+	}
+}
+
+/* ---- run records ---- */
+
+static coll_run *run_get(coll_ctx *cc)
+{
+	coll_run *r = cc->free_runs;
+	if (r) {
+		cc->free_runs = r->next_free;
+		return r;
+	}
+	r = calloc(1, sizeof *r);
+	if (r)
+		r->cc = cc;
+	return r;
+}
+
+static void run_put(coll_run *r)
+{
+	r->next_free = r->cc->free_runs;
+	r->cc->free_runs = r;
+}
+
+static void run_release(coll_run *r)
+{
+	free(r->ranks);
+	free(r->pf);
+	free(r->sh.node_of_rank);
+	free(r->sh.node_start);
+	free(r->sh.members);
+	free(r->sh.rails);
+	free(r->sh.nrails_node);
+	free(r);
+}
+
+coll_ctx *coll_ctx_new(cluster *cl, sim *s)
+{
+	coll_ctx *cc = calloc(1, sizeof *cc);
+	if (!cc)
+		return NULL;
+	cc->cl = cl;
+	cc->s = s;
+	cc->net = cluster_net(cl);
+	cc->node_index = malloc((size_t)cluster_nodes(cl) * sizeof(int));
+	cc->rail_seen = calloc((size_t)cluster_nics(cl), 1);
+	size_t nnic = (size_t)cluster_nodes(cl) * (size_t)cluster_nics(cl);
+	cc->nic_tx = calloc(nnic, sizeof(int));
+	cc->nic_rx = calloc(nnic, sizeof(int));
+	cc->scratch = calloc(1, sizeof *cc->scratch);
+	if (!cc->node_index || !cc->rail_seen || !cc->scratch || !cc->nic_tx || !cc->nic_rx) {
+		coll_ctx_free(cc);
+		return NULL;
+	}
+	cc->scratch->cc = cc;
+	for (int i = 0; i < cluster_nodes(cl); i++)
+		cc->node_index[i] = -1;
+	return cc;
+}
+
+void coll_ctx_free(coll_ctx *cc)
+{
+	if (!cc)
+		return;
+	while (cc->free_runs) {
+		coll_run *r = cc->free_runs;
+		cc->free_runs = r->next_free;
+		run_release(r);
+	}
+	if (cc->scratch)
+		run_release(cc->scratch);
+	free(cc->node_index);
+	free(cc->rail_seen);
+	free(cc->nic_tx);
+	free(cc->nic_rx);
+	free(cc);
+}
+
+/* ---- flows and phases ---- */
+
+static void run_finish(sim *s, void *ctx, uint64_t arg)
+{
+	(void)arg;
+	coll_run *r = ctx;
+	coll_done_fn done = r->done;
+	void *dctx = r->ctx;
+	uint64_t darg = r->arg;
+	run_put(r);
+	if (done)
+		done(s, dctx, darg);
+}
+
+static void flow_done(sim *s, void *ctx, uint64_t arg);
+
+/* Counts the phase's flows through each NIC (both directions) when `add`,
+ * or clears the counters again. */
+static void nic_count(coll_run *r, bool add)
+{
+	coll_ctx *cc = r->cc;
+	int gpn = r->sh.gpn, nics = r->sh.nics;
+	for (int i = 0; i < r->npf; i++) {
+		const struct coll_pflow *f = &r->pf[i];
+		if (f->a / gpn == f->b / gpn)
+			continue;
+		int ra = f->rail >= 0 ? f->rail % nics : coll__rail(&r->sh, f->a);
+		int rb = f->rail >= 0 ? f->rail % nics : coll__rail(&r->sh, f->b);
+		int *tx = &cc->nic_tx[f->a / gpn * nics + ra], *rx = &cc->nic_rx[f->b / gpn * nics + rb];
+		*tx = add ? *tx + 1 : 0;
+		*rx = add ? *rx + 1 : 0;
+	}
+}
+
+/* Starts the flows listed for this phase. Caps are on wire bytes: the
+ * path's achievable rate (a NIC's split over the phase's flows through it,
+ * so that its aggregate stays at line rate x efficiency), the protocol's
+ * data-rate cap over its payload fraction, and the algorithm's. */
+static int launch(coll_run *r)
+{
+	coll_ctx *cc = r->cc;
+	int gpn = r->sh.gpn, nics = r->sh.nics, rc = 0;
+	nic_count(r, true);
+	for (int i = 0; i < r->npf && !rc; i++) {
+		const struct coll_pflow *f = &r->pf[i];
+		int links[CLUSTER_MAX_ROUTE];
+		int nl = cluster_route(cc->cl, f->a, f->b, f->rail, links, CLUSTER_MAX_ROUTE);
+		if (nl < 0) {
+			rc = SIM_EINVAL;
+			break;
+		}
+		double lat = 0;
+		for (int k = 0; k < nl; k++)
+			lat += flow_link_latency(cc->net, links[k]);
+		if (lat > r->phase_lat_s)
+			r->phase_lat_s = lat;
+		double cap = cluster_flow_cap_shared(cc->cl, f->a, f->b, r->sh.ppn);
+		if (f->a / gpn != f->b / gpn) {
+			int ra = f->rail >= 0 ? f->rail % nics : coll__rail(&r->sh, f->a);
+			int rb = f->rail >= 0 ? f->rail % nics : coll__rail(&r->sh, f->b);
+			int tx = cc->nic_tx[f->a / gpn * nics + ra], rx = cc->nic_rx[f->b / gpn * nics + rb];
+			cap /= tx > rx ? tx : rx;
+		}
+		if (r->cap_data_Bps > 0 && r->cap_data_Bps / r->payload < cap)
+			cap = r->cap_data_Bps / r->payload;
+		if (f->cap > 0 && f->cap < cap)
+			cap = f->cap;
+		r->pending++;
+		int id = flow_start(cc->net, links, nl, f->bytes / r->payload, cap, r->req.mult,
+		                    flow_done, r, 0);
+		if (id < 0) {
+			r->pending--;
+			rc = id;
+		}
+	}
+	nic_count(r, false);
+	r->npf = 0;
+	return rc;
+}
+
+/* Starts phases from r->phase until one has flows in flight; when none is
+ * left, schedules the end after the latency the flows did not already pay. */
+static int run_phases(coll_run *r)
+{
+	for (; r->phase < r->ops->nphases; r->phase++) {
+		r->phase_lat_s = 0;
+		r->npf = 0;
+		int rc = r->ops->phase(r, r->phase);
+		if (!rc)
+			rc = launch(r);
+		if (rc < 0)
+			return rc;
+		if (r->pending > 0)
+			return 0;
+	}
+	double extra = r->latency_s - r->route_lat_s;
+	return sim_after(r->cc->s, extra > 0 ? extra : 0, SIM_PRIO_NORMAL, run_finish, r, 0);
+}
+
+static void flow_done(sim *s, void *ctx, uint64_t arg)
+{
+	(void)s;
+	(void)arg;
+	coll_run *r = ctx;
+	if (--r->pending > 0)
+		return;
+	r->route_lat_s += r->phase_lat_s;
+	r->phase++;
+	int rc = run_phases(r);
+	assert(rc == 0);    /* routes were checked when the collective started */
+	(void)rc;
+}
+
+int coll__flow(coll_run *r, int a, int b, int rail, double data_bytes, double extra_cap_Bps)
+{
+	if (a == b)
+		return 0;
+	if (r->npf == r->pf_cap) {
+		int cap = r->pf_cap ? 2 * r->pf_cap : 64;
+		void *p = realloc(r->pf, (size_t)cap * sizeof *r->pf);
+		if (!p)
+			return SIM_ENOMEM;
+		r->pf = p;
+		r->pf_cap = cap;
+	}
+	r->pf[r->npf++] = (struct coll_pflow){a, b, rail, data_bytes, extra_cap_Bps};
+	return 0;
+}
+
+/* ---- the shape of a request ---- */
+
+static int grow(int **a, int need)
+{
+	int *p = realloc(*a, (size_t)(need > 0 ? need : 1) * sizeof(int));
+	if (!p)
+		return -1;
+	*a = p;
+	return 0;
+}
+
+static int shape_alloc(coll_run *r, int n, int nics)
+{
+	if (n <= r->sh_cap && nics <= r->sh.rails_stride)
+		return 0;
+	int cap = n > r->sh_cap ? n : r->sh_cap;
+	int stride = nics > r->sh.rails_stride ? nics : r->sh.rails_stride;
+	if (grow(&r->sh.node_of_rank, cap) || grow(&r->sh.node_start, cap + 1) ||
+	    grow(&r->sh.members, cap) || grow(&r->sh.nrails_node, cap) ||
+	    grow(&r->sh.rails, cap * stride))
+		return SIM_ENOMEM;
+	r->sh_cap = cap;
+	r->sh.rails_stride = stride;
+	return 0;
+}
+
+/* Distinct rails of one node's members, in increasing order. */
+static void shape_rails(coll_ctx *cc, coll_shape *sh, int node)
+{
+	int nics = cluster_nics(cc->cl), *out = sh->rails + node * sh->rails_stride, k = 0;
+	for (int m = sh->node_start[node]; m < sh->node_start[node + 1]; m++)
+		cc->rail_seen[cluster_rail_of(cc->cl, sh->members[m])] = 1;
+	for (int i = 0; i < nics; i++)
+		if (cc->rail_seen[i]) {
+			out[k++] = i;
+			cc->rail_seen[i] = 0;
+		}
+	sh->nrails_node[node] = k;
+}
+
+static void shape_bandwidths(coll_ctx *cc, coll_shape *sh)
+{
+	const scn_cluster *c = cluster_spec(cc->cl);
+	sh->intra_Bps = cluster_intra_Bps(cc->cl);
+	sh->nic_Bps = c->nic.speed_Bps * hw_nic_efficiency(&c->nic, sh->ppn);
+	sh->nvlink = c->intra.kind != INTRA_PCIE;
+	sh->mesh = c->intra.kind == INTRA_NVLINK_MESH;
+	sh->nvls_eff = c->intra.kind == INTRA_NVSWITCH ? c->gpu.nvls_eff : 0;
+	sh->arch = c->gpu.arch;
+	sh->tcp = c->nic.transport == TRANSPORT_TCP;
+}
+
+int coll__shape(coll_ctx *cc, coll_run *r)
+{
+	int n = r->req.n, gpn = cluster_gpus_per_node(cc->cl);
+	if (shape_alloc(r, n, cluster_nics(cc->cl)))
+		return SIM_ENOMEM;
+	coll_shape *sh = &r->sh;
+	sh->n = n;
+	sh->nnodes = 0;
+	sh->gpn = gpn;
+	sh->nics = cluster_nics(cc->cl);
+	for (int i = 0; i < n; i++) {             /* nodes by first appearance */
+		int node = r->ranks[i] / gpn;
+		if (cc->node_index[node] < 0) {
+			cc->node_index[node] = sh->nnodes;
+			sh->node_start[sh->nnodes++] = 0;
+		}
+		sh->node_of_rank[i] = cc->node_index[node];
+		sh->node_start[sh->node_of_rank[i]]++;
+	}
+	for (int i = 0; i < n; i++)               /* reset only what was touched */
+		cc->node_index[r->ranks[i] / gpn] = -1;
+	int off = 0, first = sh->node_start[0];
+	sh->ppn = 0;
+	sh->symmetric = true;
+	for (int j = 0; j < sh->nnodes; j++) {    /* counts -> offsets */
+		int cnt = sh->node_start[j];
+		if (cnt > sh->ppn)
+			sh->ppn = cnt;
+		if (cnt != first)
+			sh->symmetric = false;
+		sh->node_start[j] = off;
+		off += cnt;
+	}
+	sh->node_start[sh->nnodes] = off;
+	for (int i = 0; i < n; i++)               /* stable fill, then shift back */
+		sh->members[sh->node_start[sh->node_of_rank[i]]++] = r->ranks[i];
+	for (int j = sh->nnodes; j > 0; j--)
+		sh->node_start[j] = sh->node_start[j - 1];
+	sh->node_start[0] = 0;
+	sh->nrails = 1 << 30;
+	for (int j = 0; j < sh->nnodes; j++) {
+		shape_rails(cc, sh, j);
+		if (sh->nrails_node[j] < sh->nrails)
+			sh->nrails = sh->nrails_node[j];
+	}
+	if (sh->nnodes == 1 || sh->nrails < 1)
+		sh->nrails = 1;
+	shape_bandwidths(cc, sh);
+	/* A ring's dependency chain crosses each node-to-node edge about twice,
+	 * so NCCL's per-step count is applied to the mean edge latency. */
+	sh->inter_lat_s = 0;
+	for (int j = 0; sh->nnodes > 1 && j < sh->nnodes; j++)
+		sh->inter_lat_s += cluster_route_latency(cc->cl, sh->members[sh->node_start[j]],
+			sh->members[sh->node_start[(j + 1) % sh->nnodes]], -1) / sh->nnodes;
+	return 0;
+}
+
+/* ---- choosing like NCCL's tuner ---- */
+
+static const coll_algo_ops *ops_for(coll_op op, coll_algo algo)
+{
+	if (op == COLL_ALL_TO_ALL)
+		return &coll__a2a;
+	if (op == COLL_SENDRECV)
+		return &coll__p2p;
+	return (unsigned)algo < ALGO__N ? algos[algo] : NULL;
+}
+
+/* NCCL-model time of (algorithm, protocol), +inf when NCCL has no such pair. */
+static double predict(const coll_shape *sh, const coll_req *req, const coll_algo_ops *ops,
+                      int proto, double *lat_out)
+{
+	double lat = coll__nccl_latency(sh, req->op, ops->algo, proto, req->bytes);
+	if (lat < 0 || !coll__proto_ok(sh, ops->algo, proto))
+		return INFINITY;
+	double bw = ops->algbw(sh, req) * coll__payload(proto) * coll__tuner_factor(sh, ops->algo, proto);
+	double cap = coll__ll_cap(sh, proto);
+	double f = coll_busbw_factor(req->op, sh->n);
+	if (cap > 0 && f > 0 && cap / f < bw)
+		bw = cap / f;
+	if (lat_out)
+		*lat_out = lat;
+	return lat + (bw > 0 ? req->bytes / bw : INFINITY);
+}
+
+static double best_proto(const coll_shape *sh, const coll_req *req, const coll_algo_ops *ops,
+                         int *proto, double *lat)
+{
+	double best = INFINITY;
+	*proto = PROTO_SIMPLE;
+	*lat = 0;
+	for (int p = 0; p < PROTO__N; p++) {
+		double l = 0, t = predict(sh, req, ops, p, &l);
+		if (t < best) {
+			best = t;
+			*proto = p;
+			*lat = l;
+		}
+	}
+	return best;
+}
+
+/* Resolves the algorithm and protocol for r (its shape filled). */
+static const coll_algo_ops *choose(coll_run *r, int *proto, double *lat)
+{
+	const coll_req *req = &r->req;
+	const coll_algo_ops *ops = ops_for(req->op, req->algo);
+	if (ops && ops->supports(&r->sh, req->op)) {
+		best_proto(&r->sh, req, ops, proto, lat);
+		return ops;
+	}
+	/* ALGO_AUTO, or an algorithm that cannot run this: NCCL's candidates. */
+	static const coll_algo auto_algos[] = {ALGO_RING, ALGO_TREE, ALGO_NVLS};
+	const coll_algo_ops *best = &coll__ring;
+	double tbest = INFINITY;
+	for (size_t i = 0; i < sizeof auto_algos / sizeof auto_algos[0]; i++) {
+		const coll_algo_ops *o = algos[auto_algos[i]];
+		if (!o->supports(&r->sh, req->op))
+			continue;
+		int p;
+		double l = 0, t = best_proto(&r->sh, req, o, &p, &l);
+		if (t < tbest) {
+			tbest = t;
+			best = o;
+			*proto = p;
+			*lat = l;
+		}
+	}
+	if (tbest == INFINITY)
+		best_proto(&r->sh, req, best, proto, lat);
+	return best;
+}
+
+static int check_req(const coll_ctx *cc, const coll_req *req)
+{
+	if (!req || req->n < 1 || !req->ranks || !(req->bytes >= 0) || (unsigned)req->op >= COLL__N)
+		return SIM_EINVAL;
+	for (int i = 0; i < req->n; i++)
+		if (req->ranks[i] < 0 || req->ranks[i] >= cluster_gpus(cc->cl))
+			return SIM_EINVAL;
+	return 0;
+}
+
+static int prepare(coll_ctx *cc, coll_run *r, const coll_req *req)
+{
+	int rc = check_req(cc, req);
+	if (rc)
+		return rc;
+	if (req->n > r->ranks_cap) {
+		if (grow(&r->ranks, req->n))
+			return SIM_ENOMEM;
+		r->ranks_cap = req->n;
+	}
+	memcpy(r->ranks, req->ranks, (size_t)req->n * sizeof(int));
+	r->req = *req;
+	r->req.ranks = r->ranks;
+	if (!(r->req.mult >= 1))
+		r->req.mult = 1;
+	return coll__shape(cc, r);
+}
+
+coll_algo coll_pick(const coll_ctx *cc, const coll_req *req)
+{
+	coll_ctx *c = (coll_ctx *)cc;    /* scratch only */
+	if (prepare(c, c->scratch, req))
+		return ALGO_RING;
+	int proto;
+	double lat;
+	return choose(c->scratch, &proto, &lat)->algo;
+}
+
+void coll_describe(const coll_ctx *cc, const coll_req *req, char *buf, size_t len)
+{
+	coll_ctx *c = (coll_ctx *)cc;
+	if (prepare(c, c->scratch, req)) {
+		snprintf(buf, len, "?");
+		return;
+	}
+	int proto;
+	double lat;
+	const coll_algo_ops *o = choose(c->scratch, &proto, &lat);
+	snprintf(buf, len, "%s/%s", o->name, coll__proto_name(proto));
+}
+
+double coll_latency(const coll_ctx *cc, const coll_req *req, coll_algo algo)
+{
+	coll_ctx *c = (coll_ctx *)cc;
+	if (prepare(c, c->scratch, req))
+		return -1;
+	c->scratch->req.algo = algo;
+	int proto;
+	double lat;
+	choose(c->scratch, &proto, &lat);
+	return lat;
+}
+
+int coll_start(coll_ctx *cc, const coll_req *req, coll_done_fn done, void *ctx, uint64_t arg)
+{
+	coll_run *r = run_get(cc);
+	if (!r)
+		return SIM_ENOMEM;
+	int rc = prepare(cc, r, req);
+	if (rc) {
+		run_put(r);
+		return rc;
+	}
+	r->done = done;
+	r->ctx = ctx;
+	r->arg = arg;
+	r->pending = 0;
+	r->phase = 0;
+	r->route_lat_s = 0;
+	r->ops = choose(r, &r->proto, &r->latency_s);
+	r->payload = coll__payload(r->proto);
+	double llcap = coll__ll_cap(&r->sh, r->proto);
+	/* LL's busbw cap spread over the parallel rings (each carries 1/nrails) */
+	r->cap_data_Bps = llcap > 0 ? llcap / r->sh.nrails : 0;
+	if (req->n == 1) {
+		r->latency_s = 0;
+		r->phase = r->ops->nphases;
+	}
+	rc = run_phases(r);
+	if (rc && r->pending == 0)
+		run_put(r);
+	return rc;
+}
+
+/* ---- one collective alone ---- */
+
+static void isolated_done(sim *s, void *ctx, uint64_t arg)
+{
+	(void)arg;
+	*(double *)ctx = sim_now(s);
+}
+
+double coll_time_isolated(const scn_cluster *c, const coll_req *req, char *err, size_t errlen)
+{
+	double t = -1;
+	sim *s = sim_new(1, 0);
+	flownet *net = s ? flow_new(s) : NULL;
+	cluster *cl = net ? cluster_build(c, net, err, errlen) : NULL;
+	coll_ctx *cc = cl ? coll_ctx_new(cl, s) : NULL;
+	if (!cc) {
+		if (s && net && cl)
+			snprintf(err, errlen, "out of memory");
+		else if (!net)
+			snprintf(err, errlen, "out of memory");
+		goto out;
+	}
+	int rc = coll_start(cc, req, isolated_done, &t, 0);
+	if (rc) {
+		snprintf(err, errlen, "cannot start %s over %d GPUs (error %d)", coll_op_name(req->op),
+			 req->n, rc);
+		goto out;
+	}
+	if (sim_run(s) != SIM_OK) {
+		snprintf(err, errlen, "event limit reached");
+		t = -1;
+	}
+out:
+	coll_ctx_free(cc);
+	cluster_free(cl);
+	flow_free(net);
+	sim_free(s);
+	return t;
+}
+
+/* COLL_LAUNCH_S, 5 us: the commonly quoted cost of one CUDA kernel launch ("a
+ * few microseconds", plus NCCL's enqueue) -- an order of magnitude, UNVERIFIED
+ * for a particular host. Back-to-back iterations overlap launches with the
+ * previous kernels, so an iteration takes the longer of the two. */
+double coll_nccl_tests_time(const scn_cluster *c, const coll_req *req, int gpus_per_thread,
+                            char *err, size_t errlen)
+{
+	double t = coll_time_isolated(c, req, err, errlen);
+	int g = gpus_per_thread > 1 ? gpus_per_thread : 1;
+	if (t >= 0 && t < g * COLL_LAUNCH_S)
+		t = g * COLL_LAUNCH_S;
+	return t;
+}

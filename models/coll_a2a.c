@@ -1,0 +1,112 @@
+/* coll_a2a.c: all_to_all and send/recv as flows. all_to_all aggregates GPU
+ * pairs: inside a node one flow per GPU carries all it sends to its peers
+ * (on an NVSwitch or PCIe switch each GPU's uplink and downlink see exactly
+ * that load; an NVLink mesh gets real pair flows); across nodes one flow per
+ * node pair and rail, from the rail's GPU (PXN) -- O(nodes^2 * rails) flows at
+ * worst, O(n) inside one node. The PXN NVLink legs are not charged. */
+#include <math.h>
+#include "coll_impl.h"
+
+static int a2a_intra(coll_run *r, double chunk)
+{
+	const coll_shape *sh = &r->sh;
+	for (int j = 0; j < sh->nnodes; j++) {
+		int s = sh->node_start[j], m = sh->node_start[j + 1] - s;
+		for (int t = 0; m > 1 && t < m; t++) {
+			if (sh->mesh) {
+				for (int u = 0; u < m; u++)
+					if (u != t) {
+						int rc = coll__flow(r, sh->members[s + t], sh->members[s + u], -1,
+						                    chunk, 0);
+						if (rc)
+							return rc;
+					}
+				continue;
+			}
+			int rc = coll__flow(r, sh->members[s + t], sh->members[s + (t + 1) % m], -1,
+			                    (m - 1) * chunk, 0);
+			if (rc)
+				return rc;
+		}
+	}
+	return 0;
+}
+
+static int a2a_phase(coll_run *r, int ph)
+{
+	(void)ph;
+	const coll_shape *sh = &r->sh;
+	double chunk = r->req.bytes / sh->n;
+	int rc = a2a_intra(r, chunk);
+	for (int ja = 0; !rc && ja < sh->nnodes; ja++)
+		for (int jb = 0; !rc && jb < sh->nnodes; jb++) {
+			if (ja == jb)
+				continue;
+			int ma = sh->node_start[ja + 1] - sh->node_start[ja];
+			int mb = sh->node_start[jb + 1] - sh->node_start[jb];
+			double bytes = (double)ma * mb * chunk / sh->nrails;
+			for (int ri = 0; !rc && ri < sh->nrails; ri++) {
+				int rail = coll__ring_rail(sh, ri, ja, jb);
+				int a = sh->members[sh->node_start[ja] + coll__ring_entry(sh, ja, ri)];
+				int b = sh->members[sh->node_start[jb] + coll__ring_entry(sh, jb, ri)];
+				rc = coll__flow(r, a, b, rail, bytes, 0);
+			}
+		}
+	return rc;
+}
+
+static bool a2a_supports(const coll_shape *sh, coll_op op)
+{
+	(void)sh;
+	return op == COLL_ALL_TO_ALL;
+}
+
+static double a2a_algbw(const coll_shape *sh, const coll_req *req)
+{
+	(void)req;
+	int n = sh->n, m = sh->ppn;
+	double bw = n > 1 ? sh->intra_Bps * n / (n - 1) : INFINITY;
+	if (sh->nnodes > 1 && n > m) {
+		double net = sh->nrails * sh->nic_Bps * n / ((double)m * (n - m));
+		if (net < bw)
+			bw = net;
+	}
+	return bw;
+}
+
+const coll_algo_ops coll__a2a = {
+	ALGO_RING, "direct", a2a_supports, a2a_algbw, 1, a2a_phase,
+};
+
+/* send/recv: with 0 < root < n, ranks[0] sends S to ranks[root] (a pipeline
+ * or point-to-point transfer); otherwise every rank sends S to the next one
+ * (nccl-tests' sendrecv_perf ring shift). Each GPU uses its own NIC. */
+static int p2p_phase(coll_run *r, int ph)
+{
+	(void)ph;
+	int n = r->req.n;
+	if (r->req.root > 0 && r->req.root < n)
+		return coll__flow(r, r->req.ranks[0], r->req.ranks[r->req.root], -1, r->req.bytes, 0);
+	for (int i = 0; i < n; i++) {
+		int rc = coll__flow(r, r->req.ranks[i], r->req.ranks[(i + 1) % n], -1, r->req.bytes, 0);
+		if (rc)
+			return rc;
+	}
+	return 0;
+}
+
+static bool p2p_supports(const coll_shape *sh, coll_op op)
+{
+	(void)sh;
+	return op == COLL_SENDRECV;
+}
+
+static double p2p_algbw(const coll_shape *sh, const coll_req *req)
+{
+	(void)req;
+	return sh->nnodes > 1 ? sh->nic_Bps : sh->intra_Bps;
+}
+
+const coll_algo_ops coll__p2p = {
+	ALGO_RING, "p2p", p2p_supports, p2p_algbw, 1, p2p_phase,
+};

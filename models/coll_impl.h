@@ -1,0 +1,130 @@
+/* coll_impl.h: what coll.c shares with the algorithm files (prefix coll__):
+ * the shape of a request, the running-collective record, the algorithm table
+ * entry and NCCL's latency model (coll_lat.c). Not for other modules. */
+#ifndef TRAINSIM_COLL_IMPL_H
+#define TRAINSIM_COLL_IMPL_H
+
+#include <stdbool.h>
+#include "coll.h"
+
+/* NCCL protocols (tuning.cc order). */
+enum { PROTO_LL, PROTO_LL128, PROTO_SIMPLE, PROTO__N };
+
+/* Where a request's ranks sit: nodes in order of first appearance, each with
+ * its member GPUs and the distinct rails (NICs) they reach directly. */
+typedef struct coll_shape {
+	int n;                 /* ranks */
+	int nnodes;
+	int ppn;               /* most ranks on one node */
+	int nrails;            /* rings/trees across nodes: min distinct rails per node */
+	bool symmetric;        /* every node holds the same number of ranks */
+	int *node_of_rank;     /* [n] index into the node list */
+	int *node_start;       /* [nnodes + 1] offsets into members */
+	int *members;          /* [n] GPU ids grouped by node */
+	int *rails;            /* [nnodes * nrails_max] distinct rails per node */
+	int *nrails_node;      /* [nnodes] */
+	int rails_stride;
+	int gpn, nics;         /* of the cluster */
+	/* bandwidths (bytes/s, per direction) the analytic predictor uses */
+	double intra_Bps;      /* one GPU's intra-node achievable bandwidth */
+	double nic_Bps;        /* one NIC's achievable rate with ppn GPUs sharing */
+	double nvls_eff;       /* 0 = no NVLS here */
+	double inter_lat_s;    /* mean route latency between neighbouring nodes (NIC,
+	                        * switches, zone links): NCCL's graph latencyInter */
+	hw_arch arch;
+	bool nvlink;           /* intra-node hw is NVLink (NCCL's NVLINK hw class) */
+	bool mesh;             /* nvlink-mesh */
+	bool tcp;
+} coll_shape;
+
+/* The NIC a GPU reaches directly (cluster_rail_of). */
+static inline int coll__rail(const coll_shape *sh, int gpu)
+{
+	return (gpu % sh->gpn) * sh->nics / sh->gpn;
+}
+
+typedef struct coll_run coll_run;
+
+/* One algorithm: which ops it implements, its bandwidth for NCCL-style
+ * protocol choice, and its flows by phase. */
+typedef struct coll_algo_ops {
+	coll_algo algo;
+	const char *name;
+	bool (*supports)(const coll_shape *sh, coll_op op);
+	/* Predicted algorithm bandwidth (bytes of S per second), protocol payload
+	 * fraction applied by the caller. */
+	double (*algbw)(const coll_shape *sh, const coll_req *req);
+	int nphases;
+	/* Starts the flows of phase `ph` (coll__flow); 0 or negative. */
+	int (*phase)(coll_run *r, int ph);
+} coll_algo_ops;
+
+struct coll_run {
+	coll_ctx *cc;
+	coll_req req;          /* ranks points at `ranks` below */
+	int *ranks;
+	int ranks_cap;
+	const coll_algo_ops *ops;
+	int proto;
+	double payload;        /* data bytes per wire byte of the protocol */
+	double cap_data_Bps;   /* per-flow data-rate cap from the protocol (0 = none) */
+	double latency_s;      /* NCCL-model latency, added once */
+	double route_lat_s;    /* route latency already paid by the flows */
+	double phase_lat_s;
+	int pending, phase;
+	struct coll_pflow { int a, b, rail; double bytes, cap; } *pf;  /* this phase's flows */
+	int npf, pf_cap;
+	coll_shape sh;         /* where the ranks sit (arrays owned by the run) */
+	int sh_cap;
+	coll_done_fn done;
+	void *ctx;
+	uint64_t arg;
+	coll_run *next_free;
+};
+
+struct coll_ctx {
+	cluster *cl;
+	sim *s;
+	flownet *net;
+	coll_run *free_runs;
+	coll_run *scratch;     /* for coll_pick / coll_latency */
+	int *node_index;       /* [cluster nodes] -1 or index in a shape's node list */
+	unsigned char *rail_seen; /* [nics] */
+	int *nic_tx, *nic_rx;  /* [nodes * nics] flows of one phase per NIC */
+};
+
+extern const coll_algo_ops coll__ring, coll__tree, coll__nvls, coll__hier, coll__ps,
+	coll__a2a, coll__p2p;
+
+/* Fills r->sh for req (ranks already copied to r->ranks). 0 or negative. */
+int coll__shape(coll_ctx *cc, coll_run *r);
+/* Adds to the current phase one flow of `data_bytes` from GPU a to b through
+ * NIC `rail` (-1 = each GPU's own); rate capped by the path (a NIC's
+ * achievable rate is shared by the phase's flows through it) and the
+ * protocol; extra_cap_Bps > 0 lowers the cap further. The phase's flows start
+ * together once the algorithm has listed them. 0 or negative. */
+int coll__flow(coll_run *r, int a, int b, int rail, double data_bytes, double extra_cap_Bps);
+
+/* NCCL's latency model (tuning.cc, cost-models 1.3) for algo/proto, seconds;
+ * a negative value when NCCL has no such combination. */
+double coll__nccl_latency(const coll_shape *sh, coll_op op, coll_algo algo, int proto,
+                          double bytes);
+/* Protocols NCCL would allow for this algorithm here. */
+bool coll__proto_ok(const coll_shape *sh, coll_algo algo, int proto);
+/* Payload fraction of a protocol: data bytes per wire byte. */
+double coll__payload(int proto);
+/* NCCL's extra bandwidth factors of tuning.cc beyond the payload fraction,
+ * used only to choose as its tuner does (Tree: x0.92 Simple; LL 1/3.8 instead
+ * of 1/2; LL128 on one node 7/9 instead of 120/128). */
+double coll__tuner_factor(const coll_shape *sh, coll_algo algo, int proto);
+/* NCCL's cap on LL busbw (bytes/s), llMaxBws; 0 = none. */
+double coll__ll_cap(const coll_shape *sh, int proto);
+const char *coll__proto_name(int proto);
+
+/* Rings and trees across nodes, one per rail (coll_ring.c): the member index
+ * (within its node) where ring `ring` enters node j, and the rail the crossing
+ * from node ja to node jb uses (-1: each GPU's own NIC). */
+int coll__ring_entry(const coll_shape *sh, int j, int ring);
+int coll__ring_rail(const coll_shape *sh, int ring, int ja, int jb);
+
+#endif

@@ -1,0 +1,172 @@
+/* coll_lat.c: NCCL's latency model and protocol limits, from
+ * src/graph/tuning.cc of NCCL v2.30.7 as transcribed in cost-models.md 1.3:
+ * a base latency per (algorithm, protocol) plus per-step hop latencies of the
+ * hardware (NVLink, PCI, network), counted per ring step or tree level. */
+#include <math.h>
+#include "coll_impl.h"
+
+enum { HW_NVLINK, HW_PCI, HW_NET, HW__N };
+enum { A_TREE, A_RING, A_NVLS, A__N };
+
+/* baseLatencies[algo][proto], us (LL, LL128, Simple) */
+static const double base_us[A__N][PROTO__N] = {
+	{6.8, 14.0, 8.4},   /* Tree */
+	{6.6, 14.0, 8.4},   /* Ring */
+	{0, 0, 0},          /* NVLS */
+};
+/* hwLatencies[hw][algo][proto], us */
+static const double hw_us[HW__N][A__N][PROTO__N] = {
+	{{0.6, 1.25, 4.0}, {0.6, 1.9, 3.4}, {0, 0, 25}},   /* NVLINK */
+	{{1.0, 1.9, 4.0}, {1.0, 2.5, 5.7}, {0, 0, 0}},     /* PCI */
+	{{5.0, 8.5, 14}, {2.7, 4.0, 14.0}, {0, 0, 18}},    /* NET */
+};
+/* getNetOverhead: 1 us on Intel x86 (the default host here), x3 for Simple. */
+#define NET_OVERHEAD_US 1.0
+/* "plateau effect of ring": Ring Simple AllReduce across nodes, sm >= 80. */
+#define RING_SIMPLE_PLATEAU 1.4
+#define RING_SIMPLE_PLATEAU_OLD 1.9
+
+/* llMaxBws, GB/s of busbw: one node by GPU arch (N1 column); several nodes
+ * by host CPU (row 0, Intel): 2 nodes 39.0, more 20.4. */
+static double ll_max_GBps(const coll_shape *sh)
+{
+	if (sh->nnodes > 1)
+		return sh->nnodes == 2 ? 39.0 : 20.4;
+	switch (sh->arch) {
+	case ARCH_VOLTA: return 39.0;
+	case ARCH_AMPERE:
+	case ARCH_ADA: return 87.7;
+	case ARCH_HOPPER:
+	case ARCH_CDNA3: return 141.0;
+	case ARCH_BLACKWELL: return 282.0;
+	}
+	return 87.7;
+}
+
+const char *coll__proto_name(int proto)
+{
+	static const char *names[PROTO__N] = {"LL", "LL128", "Simple"};
+	return (unsigned)proto < PROTO__N ? names[proto] : "?";
+}
+
+/* LL stores 8 bytes: 4 of data and a 4-byte flag; LL128 lines are 128 bytes
+ * with 120 of data (NCCL caps LL128 busbw at 0.92, "120.0/128.0"). */
+double coll__payload(int proto)
+{
+	return proto == PROTO_LL ? 0.5 : proto == PROTO_LL128 ? 120.0 / 128.0 : 1.0;
+}
+
+double coll__tuner_factor(const coll_shape *sh, coll_algo algo, int proto)
+{
+	if (algo != ALGO_TREE)
+		return 1;
+	switch (proto) {
+	case PROTO_SIMPLE: return 0.92;
+	case PROTO_LL: return (1 / 3.8) / 0.5;
+	default: return sh->nnodes == 1 ? (7.0 / 9.0) / (120.0 / 128.0) : 1;
+	}
+}
+
+double coll__ll_cap(const coll_shape *sh, int proto)
+{
+	return proto == PROTO_LL ? ll_max_GBps(sh) * 1e9 : 0;
+}
+
+bool coll__proto_ok(const coll_shape *sh, coll_algo algo, int proto)
+{
+	if (algo == ALGO_NVLS)
+		return proto == PROTO_SIMPLE;
+	/* LL128 is on by default only over NVLink (typeIntra <= NVB). */
+	if (proto == PROTO_LL128)
+		return sh->nvlink;
+	return true;
+}
+
+/* NCCL adds the topology's latencyInter to each network hop, twice for Simple
+ * ("flush extra latency"); here it is the physical route latency. */
+static double graph_inter_us(const coll_shape *sh, int p)
+{
+	return sh->inter_lat_s * 1e6 * (p == PROTO_SIMPLE ? 2 : 1);
+}
+
+static int log2i(int n)
+{
+	int l = 0;
+	while (n >>= 1)
+		l++;
+	return l;
+}
+
+static double ring_lat(const coll_shape *sh, coll_op op, int p, double bytes)
+{
+	int n = sh->n, nodes = sh->nnodes, hw = sh->nvlink ? HW_NVLINK : HW_PCI;
+	double lat = base_us[A_RING][p], intra = hw_us[hw][A_RING][p];
+	double inter = (sh->ppn == 1 ? hw_us[HW_NET][A_TREE][p] : hw_us[HW_NET][A_RING][p]) +
+	               graph_inter_us(sh, p);
+	if (op == COLL_BROADCAST || op == COLL_REDUCE) {
+		int h = nodes > 1 ? HW_NET : hw;
+		double hop = p == PROTO_SIMPLE ? hw_us[h][A_TREE][PROTO_SIMPLE] : hw_us[h][A_RING][p];
+		return lat + n * hop;
+	}
+	int nsteps = op == COLL_ALL_REDUCE ? 2 * (n - 1) : n - 1;
+	int ninter = nodes == 1 ? 0 : op == COLL_ALL_REDUCE ? 2 * (nodes - 1) : nodes - 1;
+	if (nodes > 1) {
+		double ov = NET_OVERHEAD_US * (p == PROTO_SIMPLE ? 3 : 1);
+		if (ov > intra)
+			intra = ov;
+	}
+	lat += (nsteps - ninter) * intra + ninter * inter;
+	/* nChannels is not modelled: one channel per ring of the flow model, two
+	 * per rail as NCCL typically opens. */
+	int nch = 2 * sh->nrails;
+	if (op == COLL_ALL_REDUCE && p == PROTO_SIMPLE && nodes > 1 && bytes / (nch * n) >= 64)
+		lat *= sh->arch >= ARCH_AMPERE ? RING_SIMPLE_PLATEAU : RING_SIMPLE_PLATEAU_OLD;
+	return lat;
+}
+
+double coll__nccl_latency(const coll_shape *sh, coll_op op, coll_algo algo, int p, double bytes)
+{
+	if ((unsigned)p >= PROTO__N)
+		return -1;
+	int hw = sh->nvlink ? HW_NVLINK : HW_PCI;
+	double inter_tree = hw_us[HW_NET][A_TREE][p] + graph_inter_us(sh, p);
+	double us;
+	switch (algo) {
+	case ALGO_TREE:
+		us = base_us[A_TREE][p] +
+		     2 * ((sh->ppn - 1) * hw_us[hw][A_TREE][p] + log2i(sh->nnodes) * inter_tree);
+		break;
+	case ALGO_NVLS:
+		if (p != PROTO_SIMPLE)
+			return -1;
+		us = base_us[A_NVLS][p] + hw_us[HW_NVLINK][A_NVLS][p] +
+		     (sh->nnodes > 1 ? hw_us[HW_NET][A_NVLS][p] : 0);
+		break;
+	case ALGO_HIERARCHICAL: {
+		/* intra reduce-scatter + inter all-reduce (one GPU per node) + intra
+		 * all-gather: three ring calls, each with its own base latency */
+		double intra = hw_us[hw][A_RING][p], inter = hw_us[HW_NET][A_TREE][p] +
+		               graph_inter_us(sh, p);
+		int m = sh->ppn, k = sh->nnodes;
+		us = 0;
+		if (m > 1)
+			us += 2 * (base_us[A_RING][p] + (m - 1) * intra);
+		if (k > 1)
+			us += base_us[A_RING][p] + 2 * (k - 1) * inter;
+		break;
+	}
+	case ALGO_PS:
+		/* push then pull: two rounds of point-to-point sends */
+		us = 2 * (base_us[A_RING][p] + (sh->nnodes > 1 ? hw_us[HW_NET][A_RING][p] +
+		          graph_inter_us(sh, p) : hw_us[hw][A_RING][p]));
+		break;
+	default:
+		if (op == COLL_SENDRECV || op == COLL_ALL_TO_ALL)
+			us = base_us[A_RING][p] + (sh->nnodes > 1 ? hw_us[HW_NET][A_RING][p] +
+			     graph_inter_us(sh, p) : hw_us[hw][A_RING][p]);
+		else
+			us = ring_lat(sh, op, p, bytes);
+		break;
+	}
+	return us * 1e-6;
+}

@@ -1,0 +1,199 @@
+/* compute.c: time of one GPU operation: GEMMs from the dense peak, the best-shape
+ * efficiency and wave quantization over the SMs (a roofline bounds thin GEMMs by
+ * HBM traffic), memory-bound kernels from HBM bandwidth, fused flash attention
+ * from a measured kernel efficiency. Parameters are per GPU architecture, each
+ * with its source; none is fitted to a validation row. */
+#include <math.h>
+#include <string.h>
+#include "wl_int.h"
+
+/* Per-architecture constants of the efficiency model. */
+typedef struct arch_params {
+	hw_arch arch;
+	int sms;                 /* streaming multiprocessors (CUs on CDNA) */
+	double tile_m, tile_n;   /* largest output tile of the library's GEMM kernels */
+	double gemm_eff;         /* fallback when the catalog gives none */
+	double hbm_eff;          /* fallback when the catalog gives none */
+	double flash_fwd_eff;    /* fused attention forward, fraction of dense peak */
+	double flash_bwd_eff;    /* fused attention backward */
+} arch_params;
+
+/* SM counts: NVIDIA Volta (V100: 80), Ampere (A100: 108), Hopper (H100 SXM: 132)
+ * architecture whitepapers; Ada L40S 142 (AD102 product brief); Blackwell B200
+ * 148 (UNVERIFIED, NVIDIA datasheet figure as commonly quoted); MI300X 304 CUs
+ * (AMD CDNA3 whitepaper).
+ * Tiles: the largest CTA tiles of cuBLAS/CUTLASS tensor-core kernels: Volta
+ * 128x128 (volta_h884gemm_128x128), Ampere 256x128 (ampere_h16816gemm_256x128),
+ * Hopper/Blackwell 128x256 (sm90 wgmma kernels); names as they appear in Nsight
+ * traces, UNVERIFIED as the heuristic's choice for every shape.
+ * gemm_eff fallbacks: cost-models.md 4.2 MAMF table (A100 0.869, H100 0.803,
+ * B200 0.776, MI300X 0.514); V100 0.85 UNVERIFIED.
+ * hbm_eff fallback: HW-AZ-003 A100-80GB triad 1.7 TB/s of 2.039 TB/s = 0.83,
+ * used for every kind (UNVERIFIED elsewhere).
+ * Flash attention: Ampere forward 179.5 TFLOP/s of 312 = 0.575 (HW-AZ-004, FA2
+ * hd64 s8192); backward taken as 0.8x forward (FlashAttention-2 paper reports
+ * the backward slower than the forward; UNVERIFIED factor). Hopper 0.55/0.44:
+ * FA3 reaches 0.75 at best (cost-models 4.2) and FA2 0.35; a mid value for
+ * the cuDNN/FA3 kernels frameworks use (UNVERIFIED). Blackwell as Hopper. */
+static const arch_params arch_table[] = {
+	{ARCH_VOLTA, 80, 128, 128, 0.85, 0.83, 0.0, 0.0},
+	{ARCH_AMPERE, 108, 256, 128, 0.869, 0.83, 0.575, 0.46},
+	{ARCH_ADA, 142, 256, 128, 0.80, 0.83, 0.50, 0.40},
+	{ARCH_HOPPER, 132, 128, 256, 0.803, 0.83, 0.55, 0.44},
+	{ARCH_BLACKWELL, 148, 128, 256, 0.776, 0.83, 0.55, 0.44},
+	{ARCH_CDNA3, 304, 256, 256, 0.514, 0.83, 0.35, 0.28},
+};
+
+/* Gap between two dependent kernels on one stream as the GPU sees it (launch
+ * latency hidden by asynchronous launch, the drain/fill of the SMs is not):
+ * a few microseconds (UNVERIFIED; Nsight traces of Megatron show 2-5 us). */
+#define KERNEL_GAP_S 2e-6
+
+static const arch_params *arch_of(const hw_gpu *g)
+{
+	for (size_t i = 0; i < sizeof arch_table / sizeof arch_table[0]; i++)
+		if (arch_table[i].arch == g->arch)
+			return &arch_table[i];
+	return &arch_table[1];
+}
+
+static int sms_of(const hw_gpu *g)
+{
+	/* H100 PCIe has 114 SMs (Hopper whitepaper) against 132 on SXM. */
+	if (g->arch == ARCH_HOPPER && (strstr(g->name, "PCIe") || strstr(g->name, "PCIE")))
+		return 114;
+	return arch_of(g)->sms;
+}
+
+static double peak_of(const hw_gpu *g, hw_precision p)
+{
+	double f = g->peak_flops[p];
+	if (f <= 0 && p == PREC_BF16)
+		f = g->peak_flops[PREC_FP16];       /* V100: no bf16, runs fp16 */
+	if (f <= 0 && p == PREC_FP8)
+		f = g->peak_flops[PREC_BF16];
+	if (f <= 0)
+		f = g->peak_flops[PREC_FP16];
+	return f > 0 ? f : 1e12;
+}
+
+/* Size curve. Each output tile pays a fixed cost (pipeline fill, epilogue)
+ * worth K0 elements of its k loop: efficiency k / (k + K0). The two A100
+ * GEMMs of HW-AZ (8192^3: 253.7, 16384^3: 256.5 TFLOP/s, both a whole
+ * number of waves) give K0 = 184 and an asymptote of 266.7 TFLOP/s = 0.855
+ * of peak... see SUSTAIN below. [DERIVED from HW-AZ-001/002] */
+#define K0 184.0
+/* A fixed large shape run for a while reaches less than the best shape of a
+ * sweep: HW-AZ's asymptote 0.831 of peak against the MAMF 0.869 of the same
+ * GPU kind gives 0.957, applied to every kind's catalog (MAMF) value.
+ * [DERIVED from HW-AZ-001/002 and cost-models.md 4.2] */
+#define SUSTAIN 0.957
+
+static double k_eff(double k)
+{
+	return k / (k + K0);
+}
+
+static double gemm_eff_of(const hw_gpu *g)
+{
+	return SUSTAIN * (g->gemm_eff > 0 ? g->gemm_eff : arch_of(g)->gemm_eff);
+}
+
+static double hbm_Bps_of(const hw_gpu *g)
+{
+	double eff = g->hbm_eff > 0 ? g->hbm_eff : arch_of(g)->hbm_eff;
+	double bw = g->hbm_Bps > 0 ? g->hbm_Bps : 1e12;
+	return bw * eff;
+}
+
+/* Fraction of the SM-time that does useful work when an m x n output is cut
+ * into tm x tn tiles run in waves of `sms` tiles: edge tiles are partly empty
+ * (tile quantization), the last wave partly idle (wave quantization). */
+static double tiling_eff(double m, double n, double tm, double tn, int sms)
+{
+	double tiles = ceil(m / tm) * ceil(n / tn);
+	double waves = ceil(tiles / sms);
+	return (m * n) / (waves * sms * tm * tn);
+}
+
+/* Best tiling among the library's tile sizes; smaller tiles reuse less data
+ * per SM, which we charge as a lower per-tile efficiency (0.92 for half the
+ * largest tile, 0.80 for a quarter: UNVERIFIED, CUTLASS profiler orders). */
+static double shape_eff(const hw_gpu *g, double m, double n)
+{
+	const arch_params *a = arch_of(g);
+	int sms = sms_of(g);
+	double tm = a->tile_m, tn = a->tile_n;
+	double best = tiling_eff(m, n, tm, tn, sms);
+	double e;
+	e = 0.92 * tiling_eff(m, n, tm / 2, tn, sms);
+	if (e > best)
+		best = e;
+	e = 0.92 * tiling_eff(m, n, tm, tn / 2, sms);
+	if (e > best)
+		best = e;
+	e = 0.80 * tiling_eff(m, n, tm / 2, tn / 2, sms);
+	if (e > best)
+		best = e;
+	return best;
+}
+
+double wl_gemm_time(const hw_gpu *g, hw_precision p, double m, double n, double k)
+{
+	if (m <= 0 || n <= 0 || k <= 0)
+		return 0;
+	double flops = 2 * m * n * k;
+	double t_math = flops / (peak_of(g, p) * gemm_eff_of(g) * k_eff(k) * shape_eff(g, m, n));
+	/* Roofline: A and B read once, C written once (16-bit elements). */
+	double bytes = 2 * (m * k + k * n + m * n);
+	double t_mem = bytes / hbm_Bps_of(g);
+	return KERNEL_GAP_S + (t_math > t_mem ? t_math : t_mem);
+}
+
+/* Batched GEMM (attention core): `batch` independent m x n x k products in one
+ * kernel; tiles of all of them share the waves. */
+double wl__bgemm_time(const hw_gpu *g, hw_precision p, double batch, double m, double n, double k)
+{
+	if (batch <= 0 || m <= 0 || n <= 0 || k <= 0)
+		return 0;
+	const arch_params *a = arch_of(g);
+	int sms = sms_of(g);
+	double tiles = batch * ceil(m / a->tile_m) * ceil(n / a->tile_n);
+	double waves = ceil(tiles / sms);
+	double eff = batch * m * n / (waves * sms * a->tile_m * a->tile_n);
+	double flops = 2 * batch * m * n * k;
+	double t_math = flops / (peak_of(g, p) * gemm_eff_of(g) * k_eff(k) * eff);
+	double bytes = 2 * batch * (m * k + k * n + m * n);
+	double t_mem = bytes / hbm_Bps_of(g);
+	return KERNEL_GAP_S + (t_math > t_mem ? t_math : t_mem);
+}
+
+double wl_membound_time(const hw_gpu *g, double bytes)
+{
+	if (bytes <= 0)
+		return 0;
+	return KERNEL_GAP_S + bytes / hbm_Bps_of(g);
+}
+
+double wl_attn_time(const hw_gpu *g, hw_precision p, double flops, bool backward)
+{
+	const arch_params *a = arch_of(g);
+	double eff = backward ? a->flash_bwd_eff : a->flash_fwd_eff;
+	if (eff <= 0)
+		eff = 0.3;
+	if (flops <= 0)
+		return 0;
+	return KERNEL_GAP_S + flops / (peak_of(g, p) * eff);
+}
+
+/* Whether the GPU has a fused attention kernel at all (FlashAttention needs
+ * Ampere or later; Volta has none). */
+bool wl__has_flash(const hw_gpu *g)
+{
+	return arch_of(g)->flash_fwd_eff > 0;
+}
+
+double wl__peak(const hw_gpu *g, hw_precision p)
+{
+	return peak_of(g, p);
+}

@@ -1,0 +1,314 @@
+/* hw.c: the hardware catalog (GPUs, PCIe, NIC transports). Every number has
+ * its source next to it; "cm" is ../shared/reference/cost-models.md (its
+ * section), "UNVERIFIED" marks a default that no source here confirms. */
+#include <ctype.h>
+#include <string.h>
+#include "hw.h"
+
+#define T 1e12                 /* TFLOP/s */
+#define GBs 1e9                /* GB/s */
+#define GiB 1073741824.0
+
+/* Columns: name, arch, {fp32, tf32, fp16, bf16, fp8} dense peak, gemm_eff,
+ * HBM bytes, HBM B/s, hbm_eff, NVLink B/s per direction, nvlink_eff,
+ * nvls_eff, PCIe gen.
+ * Peaks: cm 1.6 "Dense peak tensor TFLOPS" (ml-engineering) and vendor data
+ * sheets' dense (non-sparse) columns. gemm_eff: cm 4.2 MAMF table (bf16 best
+ * shape). hbm_eff 0.90: Calculon's HBM efficiency for >= 100 MB streams (cm
+ * 4.2). nvlink_eff: NCCL's per-link model over the raw per-link rate (cm 1.6:
+ * 20/25 V100/A100, 20.6/25 H100, 40.1/50 B200). nvls_eff: NCCL tuning.cc
+ * nvlsEfficiency (cm 1.3). */
+static const hw_gpu gpus[] = {
+	{"V100-SXM2-32GB", ARCH_VOLTA,
+	 /* 15.7 fp32, 125 fp16 tensor: V100 data sheet (cm 1.6 "V100 SEC");
+	  * no tf32/bf16/fp8 on Volta */
+	 {15.7 * T, 0, 125 * T, 0, 0},
+	 0.80,                   /* UNVERIFIED: no MAMF row for V100 */
+	 32 * GiB, 900 * GBs,    /* cm 1.6 HBM "V100 0.9 TB/s" */
+	 0.90,
+	 150 * GBs, 20.0 / 25.0, /* cm 1.6: 6 links x 25 GB/s; NCCL SM70 20.0 */
+	 0, 3},
+	{"A100-SXM4-40GB", ARCH_AMPERE,
+	 /* cm 1.6: 312 bf16/fp16, 156 tf32; 19.5 fp32: A100 data sheet */
+	 {19.5 * T, 156 * T, 312 * T, 312 * T, 0},
+	 0.869,                  /* cm 4.2 A100 SXM MAMF 271.2/312 (same die) */
+	 40 * GiB, 1555 * GBs,   /* cm 1.6 "A100 40GB 1.555 TB/s [SEC]" */
+	 0.90,
+	 300 * GBs, 20.0 / 25.0, /* cm 1.6: 12 links x 25 GB/s; NCCL SM80 20.0 */
+	 0, 4},
+	{"A100-SXM4-80GB", ARCH_AMPERE,
+	 {19.5 * T, 156 * T, 312 * T, 312 * T, 0},
+	 0.869,                  /* cm 4.2 A100 SXM MAMF 271.2 / 312 */
+	 80 * GiB, 2039 * GBs,   /* A100 80GB data sheet 2,039 GB/s (cm 1.6: 2.0 TB/s) */
+	 0.90,
+	 300 * GBs, 20.0 / 25.0,
+	 0, 4},
+	{"A100-PCIE-80GB", ARCH_AMPERE,
+	 {19.5 * T, 156 * T, 312 * T, 312 * T, 0},
+	 0.811,                  /* cm 4.2 A100 PCIe MAMF 252.9 / 312 */
+	 80 * GiB, 1935 * GBs,   /* A100 80GB PCIe data sheet 1,935 GB/s */
+	 0.90,
+	 0, 0,                   /* NVLink bridges pair two cards only: modelled as PCIe */
+	 0, 4},
+	{"H100-SXM5-80GB", ARCH_HOPPER,
+	 /* cm 1.6: 989 bf16, 1979 fp8, 494.5 tf32; 66.9 fp32: H100 data sheet */
+	 {66.9 * T, 494.5 * T, 989.4 * T, 989.4 * T, 1978.9 * T},
+	 0.803,                  /* cm 4.2 H100 SXM MAMF 794.5 / 989 */
+	 80 * GiB, 3352 * GBs,   /* cm 1.6 "H100 SXM 3.35" TB/s */
+	 0.90,
+	 450 * GBs, 20.6 / 25.0, /* cm 1.6: 18 links x 25 GB/s; NCCL SM90 20.6 */
+	 0.85, 5},               /* cm 1.3 nvlsEfficiency Hopper */
+	{"H100-PCIE-80GB", ARCH_HOPPER,
+	 /* cm 1.6 "H100 PCIe 756 / 1513 / 378"; 51.2 fp32: H100 PCIe data sheet */
+	 {51.2 * T, 378 * T, 756 * T, 756 * T, 1513 * T},
+	 0.803,                  /* UNVERIFIED: the SXM MAMF fraction (cm 4.2) */
+	 80 * GiB, 2000 * GBs,   /* H100 PCIe data sheet 2 TB/s (HBM2e) */
+	 0.90,
+	 0, 0,                   /* bridges pair two cards only: modelled as PCIe */
+	 0, 5},
+	{"H200-SXM-141GB", ARCH_HOPPER,
+	 {66.9 * T, 494.5 * T, 989.4 * T, 989.4 * T, 1978.9 * T},
+	 0.803,                  /* cm 4.2: "H200 is the same" as H100 SXM */
+	 140 * GiB, 4800 * GBs,  /* cm 1.6 "H200 4.8 (141 GB)"; ~140 GiB usable: UNVERIFIED */
+	 0.90,
+	 450 * GBs, 20.6 / 25.0, /* cm 1.6 H100/H200 row */
+	 0.85, 5},
+	{"B200", ARCH_BLACKWELL,
+	 /* cm 1.6 "B200 SXM 2250 / 4500 / 1125"; fp32 75: HGX B200 sheet
+	  * 600 TFLOPS / 8 GPUs, UNVERIFIED */
+	 {75 * T, 1125 * T, 2250 * T, 2250 * T, 4500 * T},
+	 0.776,                  /* cm 4.2 B200 SXM MAMF 1745 / 2250 */
+	 179 * GiB, 8000 * GBs,  /* cm 1.6 "B200 8.0 (180 GB listed)" */
+	 0.90,
+	 900 * GBs, 40.1 / 50.0, /* cm 1.6: 18 links x 50 GB/s; NCCL SM100 40.1 */
+	 0.74, 5},               /* cm 1.3 nvlsEfficiency Blackwell; host PCIe Gen5 (UNVERIFIED) */
+	{"L40S", ARCH_ADA,
+	 /* L40S data sheet dense columns: fp32 91.6, tf32 183, fp16/bf16
+	  * 362.05, fp8 733 (sparse values are twice these) */
+	 {91.6 * T, 183 * T, 362.05 * T, 362.05 * T, 733 * T},
+	 0.75,                   /* UNVERIFIED: no MAMF row for L40S */
+	 48 * GiB, 864 * GBs,    /* L40S data sheet: 48 GB GDDR6, 864 GB/s */
+	 0.90,
+	 0, 0,                   /* no NVLink */
+	 0, 4},
+	{"MI300X", ARCH_CDNA3,
+	 /* AMD MI300X data sheet dense: fp32 163.4 (vector), tf32 653.7,
+	  * fp16/bf16 1307.4, fp8 2614.9 */
+	 {163.4 * T, 653.7 * T, 1307.4 * T, 1307.4 * T, 2614.9 * T},
+	 0.514,                  /* cm 4.2 MI300X MAMF 668.4 / 1300 */
+	 192 * GiB, 5300 * GBs,  /* MI300X data sheet: 192 GB HBM3, 5.3 TB/s */
+	 0.90,
+	 448 * GBs, 0.80,        /* 7 Infinity Fabric links x 64 GB/s per direction
+	                          * (data sheet 896 GB/s bidirectional); eff UNVERIFIED */
+	 0, 5},
+};
+
+#define NGPUS (sizeof gpus / sizeof gpus[0])
+
+/* Short names users type; each maps to the part most people mean. */
+static const struct { const char *alias, *name; } aliases[] = {
+	{"V100", "V100-SXM2-32GB"},
+	{"A100", "A100-SXM4-80GB"},
+	{"A100-80GB", "A100-SXM4-80GB"},
+	{"A100-40GB", "A100-SXM4-40GB"},
+	{"A100-PCIE", "A100-PCIE-80GB"},
+	{"H100", "H100-SXM5-80GB"},
+	{"H100-SXM", "H100-SXM5-80GB"},
+	{"H100-PCIE", "H100-PCIE-80GB"},
+	{"H200", "H200-SXM-141GB"},
+	{"B200-SXM", "B200"},
+	{"MI300", "MI300X"},
+};
+
+#define NALIASES (sizeof aliases / sizeof aliases[0])
+
+const char *hw_precision_name(hw_precision p)
+{
+	static const char *names[PREC__N] = {"fp32", "tf32", "fp16", "bf16", "fp8"};
+	return (unsigned)p < PREC__N ? names[p] : "?";
+}
+
+double hw_precision_bytes(hw_precision p)
+{
+	static const double bytes[PREC__N] = {4, 4, 2, 2, 1};
+	return (unsigned)p < PREC__N ? bytes[p] : 0;
+}
+
+static int ci_cmp(const char *a, const char *b)
+{
+	for (; *a && *b; a++, b++) {
+		int d = tolower((unsigned char)*a) - tolower((unsigned char)*b);
+		if (d)
+			return d;
+	}
+	return tolower((unsigned char)*a) - tolower((unsigned char)*b);
+}
+
+const hw_gpu *hw_gpu_find(const char *name)
+{
+	if (!name)
+		return NULL;
+	for (size_t i = 0; i < NALIASES; i++)
+		if (!ci_cmp(name, aliases[i].alias)) {
+			name = aliases[i].name;
+			break;
+		}
+	for (size_t i = 0; i < NGPUS; i++)
+		if (!ci_cmp(name, gpus[i].name))
+			return &gpus[i];
+	return NULL;
+}
+
+size_t hw_gpu_count(void)
+{
+	return NGPUS;
+}
+
+const hw_gpu *hw_gpu_at(size_t i)
+{
+	return i < NGPUS ? &gpus[i] : NULL;
+}
+
+/* Case-insensitive Levenshtein distance of two short names (truncated at 63). */
+static int edit_distance(const char *a, const char *b)
+{
+	int la = (int)strnlen(a, 63), lb = (int)strnlen(b, 63);
+	int prev[64], cur[64];
+	for (int j = 0; j <= lb; j++)
+		prev[j] = j;
+	for (int i = 1; i <= la; i++) {
+		cur[0] = i;
+		for (int j = 1; j <= lb; j++) {
+			int sub = tolower((unsigned char)a[i - 1]) != tolower((unsigned char)b[j - 1]);
+			int v = prev[j - 1] + sub;
+			if (prev[j] + 1 < v)
+				v = prev[j] + 1;
+			if (cur[j - 1] + 1 < v)
+				v = cur[j - 1] + 1;
+			cur[j] = v;
+		}
+		memcpy(prev, cur, sizeof(int) * (size_t)(lb + 1));
+	}
+	return prev[lb];
+}
+
+const char *hw_gpu_suggest(const char *name)
+{
+	if (!name || !*name)
+		return NULL;
+	const char *best = NULL;
+	int bestd = 1 << 30;
+	for (size_t i = 0; i < NGPUS + NALIASES; i++) {
+		const char *cand = i < NGPUS ? gpus[i].name : aliases[i - NGPUS].alias;
+		int d = edit_distance(name, cand);
+		if (d < bestd) {
+			bestd = d;
+			best = i < NGPUS ? gpus[i].name : aliases[i - NGPUS].name;
+		}
+	}
+	/* Only close names: at most a third of the typed name, at least 2. */
+	int limit = (int)strlen(name) / 3;
+	if (limit < 2)
+		limit = 2;
+	return bestd <= limit ? best : NULL;
+}
+
+double hw_pcie_Bps(int gen)
+{
+	/* Raw x16 per direction (cm 1.6, ml-engineering): Gen3 15.75 (8 GT/s,
+	 * 128b/130b), Gen4 31, Gen5 63, Gen6 121 GB/s; achievable = 0.88 of raw,
+	 * the measured H200 Gen5 host<->device 55.4 of 63 GB/s (cm 1.6). */
+	static const double raw[] = {15.75 * GBs, 31 * GBs, 63 * GBs, 121 * GBs};
+	const double achievable = 55.4 / 63.0;
+	if (gen < 3)
+		gen = 3;
+	if (gen > 6)
+		gen = 6;
+	return raw[gen - 3] * achievable;
+}
+
+/* RDMA (InfiniBand, RoCE): one flow reaches 0.94 of line rate: SimAI's
+ * ConnectX-6 23.5 of 25 GB/s (cm 1.7, calbusbw.h), the same fraction NVIDIA
+ * quotes for NDR (46-49 of 50 GB/s, nccl-tests #290/#267). Per-message
+ * latency 0.6 us: HDR end-to-end (cm 1.6, ml-engineering). */
+#define RDMA_EFF 0.94
+#define RDMA_LAT_S 0.6e-6
+/* TCP (NCCL socket transport): one GPU per node reaches 30.6-31.4 of 32 Gb/s
+ * (NVIDIA/nccl #209), i.e. 0.96. Per-message latency 20 us: nccl-tests #82
+ * measures 38-46 us for an 8 B broadcast between two TCP nodes, about 20 us
+ * above what NCCL's model (cm 1.3) gives for the same call on RDMA. */
+#define TCP_EFF 0.96
+#define TCP_LAT_S 20e-6
+/* TCP with g GPUs of a node in one communicator: NCCL splits every transfer
+ * evenly over its sockets, so the slowest socket sets the pace (sjeaugey,
+ * nccl-tests #83), and the g GPUs' proxy threads copy through host memory and
+ * compete for the node's cores; the NIC's achievable fraction falls as
+ * eff / (1 + TCP_SHARE_ALPHA (g - 1)). One constant for the transport, from
+ * the pooled 8-GPU-per-node observations: #209 (2x8: 14.5-14.9 Gb/s, 4x8:
+ * 22.2-22.9 of 32) and #450 (4x8 V100, 4-6 GB/s of 12.5): about half the
+ * line rate at g = 8, i.e. 0.96 / (1 + 7 a) = 0.5 -> a = 0.13. */
+#define TCP_SHARE_ALPHA 0.13
+
+void hw_nic_defaults(hw_nic *nic, int gpus_per_node)
+{
+	(void)gpus_per_node;   /* the sharing law is applied per communicator, hw_nic_efficiency */
+	if (nic->efficiency <= 0)
+		nic->efficiency = nic->transport == TRANSPORT_TCP ? TCP_EFF : RDMA_EFF;
+	if (nic->latency_s <= 0)
+		nic->latency_s = nic->transport == TRANSPORT_TCP ? TCP_LAT_S : RDMA_LAT_S;
+}
+
+double hw_nic_efficiency(const hw_nic *nic, int gpus_sharing)
+{
+	double eff = nic->efficiency > 0 ? nic->efficiency
+	           : nic->transport == TRANSPORT_TCP ? TCP_EFF : RDMA_EFF;
+	if (nic->transport == TRANSPORT_TCP && gpus_sharing > 1)
+		eff /= 1.0 + TCP_SHARE_ALPHA * (gpus_sharing - 1);
+	return eff;
+}
+
+void hw_list_gpus(FILE *out)
+{
+	fprintf(out, "%-16s %7s %7s %7s %7s %6s %8s %8s %6s %6s %4s\n", "name", "fp32", "tf32",
+		"bf16", "fp8", "gemm", "HBM", "HBM", "NVLink", "NVLS", "PCIe");
+	fprintf(out, "%-16s %7s %7s %7s %7s %6s %8s %8s %6s %6s %4s\n", "", "TFLOP/s", "TFLOP/s",
+		"TFLOP/s", "TFLOP/s", "eff", "GiB", "GB/s", "GB/s", "eff", "gen");
+	for (size_t i = 0; i < NGPUS; i++) {
+		const hw_gpu *g = &gpus[i];
+		double bf = g->peak_flops[PREC_BF16] > 0 ? g->peak_flops[PREC_BF16]
+		                                         : g->peak_flops[PREC_FP16];
+		fprintf(out, "%-16s %7.1f %7.1f %7.1f %7.1f %6.3f %8.0f %8.0f %6.0f %6.2f %4d\n",
+			g->name, g->peak_flops[PREC_FP32] / T, g->peak_flops[PREC_TF32] / T, bf / T,
+			g->peak_flops[PREC_FP8] / T, g->gemm_eff, g->hbm_bytes / GiB,
+			g->hbm_Bps / GBs, g->nvlink_Bps / GBs, g->nvls_eff, g->pcie_gen);
+	}
+	fprintf(out, "aliases:");
+	for (size_t i = 0; i < NALIASES; i++)
+		fprintf(out, " %s=%s", aliases[i].alias, aliases[i].name);
+	fprintf(out, "\n");
+}
+
+void hw_list_nics(FILE *out)
+{
+	static const struct { const char *name; double gbps; const char *what; } nics[] = {
+		{"10GbE", 10, "Ethernet, usually TCP"},
+		{"25GbE", 25, "Ethernet, TCP or RoCE"},
+		{"40GbE", 40, "Ethernet, TCP or RoCE"},
+		{"100GbE / EDR", 100, "Ethernet (TCP, RoCE) or InfiniBand EDR"},
+		{"200G HDR", 200, "InfiniBand HDR / 200GbE (ConnectX-6)"},
+		{"400G NDR", 400, "InfiniBand NDR / 400GbE (ConnectX-7)"},
+		{"800G XDR", 800, "InfiniBand XDR (ConnectX-8)"},
+	};
+	hw_nic rdma = {.transport = TRANSPORT_RDMA}, tcp = {.transport = TRANSPORT_TCP};
+	hw_nic_defaults(&rdma, 1);
+	hw_nic_defaults(&tcp, 1);
+	fprintf(out, "%-14s %8s %10s %10s  %s\n", "nic", "Gb/s", "RDMA GB/s", "TCP GB/s", "kind");
+	for (size_t i = 0; i < sizeof nics / sizeof nics[0]; i++)
+		fprintf(out, "%-14s %8.0f %10.2f %10.2f  %s\n", nics[i].name, nics[i].gbps,
+			nics[i].gbps / 8 * rdma.efficiency, nics[i].gbps / 8 * tcp.efficiency,
+			nics[i].what);
+	fprintf(out, "transports: rdma efficiency %.2f, latency %.1f us per message;"
+		" tcp efficiency %.2f (one GPU per NIC; %.2f with 8 GPUs sharing it),"
+		" latency %.0f us\n", rdma.efficiency, rdma.latency_s * 1e6, tcp.efficiency,
+		hw_nic_efficiency(&tcp, 8), tcp.latency_s * 1e6);
+}

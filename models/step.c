@@ -1,0 +1,504 @@
+/* step.c: the training step on the event engine: builds the cluster, the
+ * parallel plan and the pipeline schedule, simulates one representative
+ * data-parallel replica (one GPU per pipeline stage) for run.steps steps,
+ * and turns the per-GPU accounting into the step_result every report prints.
+ * Why one replica suffices, and what is approximate: docs/step.md. */
+#include <assert.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <gsl/gsl_sort.h>
+#include <gsl/gsl_statistics_double.h>
+#include "step_int.h"
+
+static const char *const split_names[SPLIT__N] = {
+	"compute", "tp_comm", "pp_comm", "pp_bubble", "dp_comm",
+	"data_stall", "checkpoint", "optimizer", "idle"};
+
+const char *step_split_name(step_split k)
+{
+	return (unsigned)k < SPLIT__N ? split_names[k] : "?";
+}
+
+/* PyTorch DDP's bucket_cap_mb default, 25 MiB [SRC c10d reducer.hpp
+ * kDefaultBucketBytesCap], when the scenario gives none. */
+#define STP_DEFAULT_BUCKET_BYTES (25.0 * 1024 * 1024)
+
+/* ---- setup ---- */
+
+static int setup_layout(stp_run *r, const scenario *s, char *err, size_t errlen)
+{
+	if (plan_init(&r->pl, s, err, errlen) < 0)
+		return -1;
+	r->tp = r->pl.tp;
+	r->pp = r->pl.pp;
+	r->dp = r->pl.dp;
+	int mb = s->training.micro_batch, gbs = s->training.global_batch;
+	if (mb < 1 || gbs < 1 || gbs % (mb * r->dp) != 0) {
+		snprintf(err, errlen, "training.global_batch (%d) must be a positive multiple of "
+			 "micro_batch x dp = %d x %d", gbs, mb, r->dp);
+		return -1;
+	}
+	r->m = gbs / (mb * r->dp);
+	if (r->m > STP_MAX_MICROBATCHES) {
+		snprintf(err, errlen, "%d micro-batches per step is above the limit of %d; use a "
+			 "larger micro_batch", r->m, STP_MAX_MICROBATCHES);
+		return -1;
+	}
+	if (sched_build(&r->sc, s->training.schedule, r->pp, r->m, r->pl.v, err, errlen) < 0)
+		return -1;
+	r->v = r->sc.v;
+	r->G = r->pp * r->v;
+	double mk;
+	if (r->sc.kind == SCHED_INTERLEAVED && r->m % r->pp != 0 &&
+	    sched_replay(&r->sc, 1.0, 2.0, &mk) < 0) {
+		snprintf(err, errlen, "the interleaved schedule deadlocks with %d micro-batches on %d "
+			 "stages; use a multiple of pp micro-batches per step (Megatron's rule)",
+			 r->m, r->pp);
+		return -1;
+	}
+	r->async = s->training.grad_reduce.sync == SYNC_ASYNC && r->dp > 1;
+	int steps = s->run.steps > 0 ? s->run.steps : 1;
+	/* async: steps 0 and 1 start without waiting for an update (transient), the
+	 * measured steps follow, and one more keeps the stages busy to the end */
+	r->K = r->async ? steps + 3 : steps;
+	return 0;
+}
+
+static int setup_costs(stp_run *r, char *err, size_t errlen)
+{
+	const scenario *s = r->s;
+	r->lc = calloc((size_t)r->pl.layers, sizeof *r->lc);
+	r->act_bytes = calloc((size_t)r->G, sizeof *r->act_bytes);
+	if (!r->lc || !r->act_bytes) {
+		snprintf(err, errlen, "out of memory");
+		return -2;
+	}
+	if (stp_templates(r, err, errlen) < 0)
+		return -2;
+	/* pipeline message: b*s*h activations, scattered over the TP ranks
+	 * (Megatron's scatter-gather / sequence parallelism); fp8 runs keep
+	 * activations in bf16 between stages */
+	double elem = s->training.precision == PREC_FP32 ? 4 : 2;
+	for (int gc = 0; gc < r->G; gc++) {
+		double b;
+		if (s->model.custom) {
+			int last = r->pl.chunk_first[gc] + r->pl.chunk_layers[gc] - 1;
+			b = s->model.custom_layers[last].act_bytes * s->training.micro_batch;
+		} else {
+			b = (double)s->training.micro_batch * s->model.seq_len * s->model.hidden * elem;
+		}
+		r->act_bytes[gc] = b / r->tp;
+	}
+	const scn_grad_reduce *g = &s->training.grad_reduce;
+	double db = hw_precision_bytes(g->dtype);
+	static const double wire_elem[] = {[COMPRESS_NONE] = 0, [COMPRESS_FP16] = 2,
+					   [COMPRESS_INT8] = 1, [COMPRESS_1BIT] = 0.125};
+	r->wire_per_byte = g->compression == COMPRESS_NONE ? 1 : fmin(1, wire_elem[g->compression] / db);
+	r->bucket_bytes = g->bucket_bytes > 0 ? g->bucket_bytes : STP_DEFAULT_BUCKET_BYTES;
+	static const coll_algo algos[] = {[GRAD_ALGO_AUTO] = ALGO_AUTO, [GRAD_ALGO_RING] = ALGO_RING,
+					  [GRAD_ALGO_TREE] = ALGO_TREE,
+					  [GRAD_ALGO_HIERARCHICAL] = ALGO_HIERARCHICAL,
+					  [GRAD_ALGO_PS] = ALGO_PS, [GRAD_ALGO_NVLS] = ALGO_NVLS};
+	r->dp_algo = algos[g->algorithm];
+	return 0;
+}
+
+static double stage_params(const stp_run *r, int st)
+{
+	double p = 0;
+	for (int c = 0; c < r->v; c++) {
+		int gc = plan_chunk_global(&r->pl, st, c);
+		for (int l = r->pl.chunk_first[gc]; l < r->pl.chunk_first[gc] + r->pl.chunk_layers[gc]; l++)
+			p += r->lc[l].params;
+	}
+	if (st == 0)
+		p += r->head_first.params;
+	if (st == r->pp - 1)
+		p += r->head_last.params;
+	return p;
+}
+
+/* A lower bound of the events one step takes (two per flow of a ring
+ * collective), to refuse absurd inputs before allocating for them. */
+static double estimate_events(const stp_run *r)
+{
+	double ev = stp_tp_collectives(r) * r->m * (2.0 * r->tp + 2) + 2.0 * r->m * r->v * r->pp * 2;
+	ev += 2.0 * r->m * (r->G - 1) * 2;
+	if (r->dp > 1) {
+		double dp_colls = 0;
+		for (int st = 0; st < r->pp; st++)
+			dp_colls += ceil(stage_params(r, st) *
+					 hw_precision_bytes(r->s->training.grad_reduce.dtype) / r->bucket_bytes);
+		if (r->s->training.zero >= 1)
+			dp_colls *= 2;
+		if (r->s->training.zero >= 3)
+			dp_colls += 2.0 * r->m * r->pl.layers;
+		ev += dp_colls * (2.0 * r->dp + 2);
+	}
+	return ev * r->K;
+}
+
+static int setup_engine(stp_run *r, const step_opts *o, char *err, size_t errlen)
+{
+	const scenario *s = r->s;
+	uint64_t cap = (o && o->max_events) ? o->max_events
+		       : s->run.max_events ? s->run.max_events : SIM_DEFAULT_MAX_EVENTS;
+	r->est_events = estimate_events(r);
+	if (r->est_events > (double)cap) {
+		snprintf(err, errlen, "simulating this step needs at least %.3g events, above the "
+			 "limit of %llu events (--max-events / run.max_events); raise the limit or "
+			 "simulate a smaller layout", r->est_events, (unsigned long long)cap);
+		return SIM_ELIMIT;
+	}
+	r->sim = sim_new(s->run.seed, cap);
+	r->net = r->sim ? flow_new(r->sim) : NULL;
+	if (!r->net) {
+		snprintf(err, errlen, "out of memory for the engine");
+		return -2;
+	}
+	r->cl = cluster_build(&s->cluster, r->net, err, errlen);
+	if (!r->cl)
+		return -1;
+	r->cc = coll_ctx_new(r->cl, r->sim);
+	if (!r->cc) {
+		snprintf(err, errlen, "out of memory for the collectives");
+		return -2;
+	}
+	r->store = store_new(s, r->cl, r->sim, err, errlen);
+	return r->store ? 0 : -1;
+}
+
+static int setup_route(stp_run *r, stp_stage *st, int to, int *links, int *n, double *cap,
+		       char *err, size_t errlen)
+{
+	int dst = r->st[to].gpu;
+	*n = cluster_route(r->cl, st->gpu, dst, -1, links, CLUSTER_MAX_ROUTE);
+	if (*n < 0) {
+		snprintf(err, errlen, "no route between GPU %d and GPU %d", st->gpu, dst);
+		return -1;
+	}
+	*cap = cluster_flow_cap(r->cl, st->gpu, dst);
+	return 0;
+}
+
+static int setup_stages(stp_run *r, char *err, size_t errlen)
+{
+	r->st = calloc((size_t)r->pp, sizeof *r->st);
+	r->seg_cap = stp_seg_capacity(r);
+	size_t narr = 2 * (size_t)r->G * (size_t)r->m;
+	r->arr = calloc(narr, 1);
+	r->E = calloc((size_t)r->K, sizeof *r->E);
+	if (r->want_timeline)
+		r->arr_t0 = calloc(narr, sizeof *r->arr_t0);
+	if (!r->st || !r->arr || !r->E || (r->want_timeline && !r->arr_t0))
+		goto oom;
+	for (int i = 0; i < r->pp; i++) {
+		stp_stage *st = &r->st[i];
+		st->idx = i;
+		st->gpu = plan_gpu(&r->pl, 0, i, 0);
+		st->ops = sched_stage_ops(&r->sc, i);
+		st->tp_ranks = malloc(sizeof(int) * (size_t)r->tp);
+		st->dp_ranks = malloc(sizeof(int) * (size_t)r->dp);
+		st->segs = malloc(sizeof(stp_seg) * (size_t)r->seg_cap);
+		st->b_done = calloc((size_t)r->v, sizeof(int));
+		if (!st->tp_ranks || !st->dp_ranks || !st->segs || !st->b_done)
+			goto oom;
+		for (int t = 0; t < r->tp; t++)
+			st->tp_ranks[t] = plan_gpu(&r->pl, t, i, 0);
+		for (int d = 0; d < r->dp; d++)
+			st->dp_ranks[d] = plan_gpu(&r->pl, 0, i, d);
+		st->params = stage_params(r, i);
+		st->opt_s = wl_optimizer_time(r->s, i);
+		st->upd_done = -1;
+		st->wait_idx = -1;
+		st->cat = SPLIT_IDLE;
+	}
+	for (int i = 0; r->pp > 1 && i < r->pp; i++) {
+		stp_stage *st = &r->st[i];
+		if (setup_route(r, st, (i + 1) % r->pp, st->route_f, &st->nroute_f, &st->cap_f, err,
+				errlen) < 0 ||
+		    setup_route(r, st, (i + r->pp - 1) % r->pp, st->route_b, &st->nroute_b,
+				&st->cap_b, err, errlen) < 0)
+			return -1;
+	}
+	if (stp_var_init(r) == 0)
+		return 0;
+oom:
+	snprintf(err, errlen, "out of memory for %d pipeline stages", r->pp);
+	return -2;
+}
+
+static void teardown(stp_run *r)
+{
+	for (int i = 0; r->st && i < r->pp; i++) {
+		stp_stage *st = &r->st[i];
+		free(st->tp_ranks);
+		free(st->dp_ranks);
+		free(st->segs);
+		free(st->b_done);
+		stp_fifo_free(&st->dq);
+		stp_fifo_free(&st->side);
+	}
+	free(r->st);
+	free(r->arr);
+	free(r->arr_t0);
+	free(r->E);
+	free(r->lc);
+	free(r->act_bytes);
+	free(r->tl);
+	if (r->store)
+		store_free(r->store);
+	if (r->cc)
+		coll_ctx_free(r->cc);
+	if (r->cl)
+		cluster_free(r->cl);
+	if (r->net)
+		flow_free(r->net);
+	if (r->sim)
+		sim_free(r->sim);
+	sched_release(&r->sc);
+	plan_release(&r->pl);
+}
+
+/* ---- running and collecting ---- */
+
+static double wall_now(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);   /* measures the run; never feeds the model */
+	return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+static int collect_steps(stp_run *r, step_result *res)
+{
+	int n = r->async ? r->K - 3 : r->K;
+	double *t = malloc(sizeof(double) * (size_t)n);
+	if (!t)
+		return -2;
+	for (int i = 0; i < n; i++)
+		t[i] = r->async ? r->E[i + 2] - r->E[i + 1] : r->E[i] - (i ? r->E[i - 1] : 0);
+	double lo = r->async ? r->E[1] : 0, hi = r->async ? r->E[r->K - 2] : r->E[r->K - 1];
+	res->steps = n;
+	res->step_time_s = (hi - lo) / n;
+	gsl_sort(t, 1, (size_t)n);
+	res->step_p50_s = gsl_stats_quantile_from_sorted_data(t, 1, (size_t)n, 0.50);
+	res->step_p95_s = gsl_stats_quantile_from_sorted_data(t, 1, (size_t)n, 0.95);
+	res->step_p99_s = gsl_stats_quantile_from_sorted_data(t, 1, (size_t)n, 0.99);
+	free(t);
+	double sum = 0, busy = 0;
+	for (int k = 0; k < SPLIT__N; k++) {
+		double a = 0;
+		for (int i = 0; i < r->pp; i++)
+			a += r->st[i].acc1[k] - r->st[i].acc0[k];
+		res->split_s[k] = a / r->pp / n;
+		sum += res->split_s[k];
+	}
+	for (int i = 0; i < r->pp; i++)
+		busy += r->st[i].busy1 - r->st[i].busy0;
+	res->gpu_util = hi > lo ? busy / r->pp / (hi - lo) : 0;
+	assert(fabs(sum - res->step_time_s) <= 1e-9 * fmax(res->step_time_s, 1e-300));
+	res->split_s[SPLIT_IDLE] += res->step_time_s - sum;   /* rounding only */
+	/* data: the loader's steady-state stall, on every GPU (the whole pipeline
+	 * waits for the first stage's batch) */
+	double stall = r->store ? store_data_steady_stall(r->store, res->step_time_s) : 0;
+	res->split_s[SPLIT_DATA_STALL] += stall;
+	res->step_time_s += stall;
+	res->step_p50_s += stall;
+	res->step_p95_s += stall;
+	res->step_p99_s += stall;
+	if (r->want_timeline) {
+		double from = r->async ? r->E[r->K - 3] : r->t_rec;
+		size_t k = 0;
+		for (size_t i = 0; i < r->ntl; i++) {
+			step_interval iv = r->tl[i];
+			if (iv.t1 <= from || iv.t0 >= hi)
+				continue;
+			iv.t0 = fmax(iv.t0, from);   /* clipped to the last step */
+			iv.t1 = fmin(iv.t1, hi);
+			r->tl[k++] = iv;
+		}
+		res->timeline = r->tl;
+		res->n_timeline = k;
+		res->timeline_gpus = r->pp;
+		r->tl = NULL;
+	}
+	return 0;
+}
+
+/* The stage whose GPUs hold the most gradient bytes sets the DP figures. */
+static void collect_dp(stp_run *r, step_result *res)
+{
+	const scenario *s = r->s;
+	res->micro_batches = r->m;
+	res->bubble_ideal = (double)(r->pp - 1) / ((double)r->v * r->m + r->pp - 1);
+	res->dp_collectives_per_step = r->dp_collectives / r->pp / r->K;
+	res->compression_cost_s = r->compress_s / r->pp / r->K;
+	if (r->dp <= 1)
+		return;
+	int big = 0;
+	for (int i = 1; i < r->pp; i++)
+		if (r->st[i].params > r->st[big].params)
+			big = i;
+	stp_stage *st = &r->st[big];
+	double S = st->params * hw_precision_bytes(s->training.grad_reduce.dtype) * r->wire_per_byte;
+	double P = st->params * hw_precision_bytes(s->training.precision);
+	int z = s->training.zero;
+	res->dp_syncs_per_step = 1;
+	res->dp_bytes_per_gpu = S;
+	res->dp_wire_bytes_per_gpu =
+		coll_busbw_factor(z ? COLL_REDUCE_SCATTER : COLL_ALL_REDUCE, r->dp) * S +
+		(z == 1 || z == 2 ? coll_busbw_factor(COLL_ALL_GATHER, r->dp) * P : 0) +
+		(z >= 3 ? 2.0 * r->m * coll_busbw_factor(COLL_ALL_GATHER, r->dp) * P : 0);
+	/* naive: the gradients once over the NIC bandwidth this DP group has in a
+	 * node (its k GPUs there get k/gpus_per_node of the node's NICs; the seeds'
+	 * 100B example: one NIC per node, 200 GB / 1.25 GB/s = 160 s) */
+	int k = 0, gpn = s->cluster.gpus_per_node;
+	for (int d = 0; d < r->dp; d++)
+		k += cluster_node_of(r->cl, st->dp_ranks[d]) == cluster_node_of(r->cl, st->dp_ranks[0]);
+	bool inter = k < r->dp;
+	double bw = inter ? s->cluster.nic.speed_Bps * s->cluster.nic.count * k / gpn
+		    : (s->cluster.intra.bandwidth_Bps > 0 ? s->cluster.intra.bandwidth_Bps
+							  : s->cluster.gpu.nvlink_Bps);
+	res->dp_naive_s = bw > 0 ? S / bw : 0;
+	coll_req req = {.op = z ? COLL_REDUCE_SCATTER : COLL_ALL_REDUCE, .algo = r->dp_algo,
+			.ranks = st->dp_ranks, .n = r->dp, .bytes = S, .mult = (double)r->tp,
+			.ps_servers = s->training.grad_reduce.ps_servers};
+	coll_algo a = coll_pick(r->cc, &req);
+	snprintf(res->dp_algorithm, sizeof res->dp_algorithm, "%s", coll_algo_name(a));
+	res->dp_ring_n = r->dp;
+	if (a == ALGO_HIERARCHICAL)
+		res->dp_ring_n = cluster_node_of(r->cl, st->dp_ranks[r->dp - 1]) -
+				 cluster_node_of(r->cl, st->dp_ranks[0]) + 1;
+	char e[256];
+	double t = coll_time_isolated(&s->cluster, &req, e, sizeof e);
+	if (t > 0 && z) {
+		req.op = COLL_ALL_GATHER;
+		req.bytes = P;
+		double t2 = coll_time_isolated(&s->cluster, &req, e, sizeof e);
+		t = t2 > 0 ? t + t2 : t;
+	}
+	res->dp_allreduce_s = t > 0 ? t : 0;
+}
+
+static bool finished(const stp_run *r)
+{
+	if (r->done_count != r->pp)
+		return false;
+	return r->async || r->cur_step == r->K - 1;
+}
+
+static int simulate(const scenario *s, const step_opts *o, bool nested, step_result *res,
+		    char *err, size_t errlen)
+{
+	stp_run *r = calloc(1, sizeof *r);
+	if (!r) {
+		snprintf(err, errlen, "out of memory");
+		return -2;
+	}
+	r->s = s;
+	r->want_timeline = !nested && o && o->want_timeline;
+	int rc = setup_layout(r, s, err, errlen);
+	if (!rc)
+		rc = setup_costs(r, err, errlen);
+	if (!rc)
+		rc = setup_engine(r, o, err, errlen);
+	if (!rc)
+		rc = setup_stages(r, err, errlen);
+	if (rc)
+		goto out;
+	r->t_rec = (r->async || r->K == 1) ? -1 : INFINITY;
+	for (int i = 0; i < r->pp; i++)
+		stp_start_step(r, &r->st[i], 0);
+	for (int i = 0; i < r->pp && !r->failed; i++)
+		stp_advance(r, &r->st[i]);
+	rc = r->failed ? -1 : sim_run(r->sim);
+	if (r->failed) {
+		snprintf(err, errlen, "%s", r->err);
+		rc = -1;
+	} else if (rc == SIM_ELIMIT) {
+		snprintf(err, errlen, "the simulation stopped at the limit of %llu events "
+			 "(--max-events / run.max_events) before the step ended; raise the limit",
+			 (unsigned long long)sim_max_events(r->sim));
+	} else if (!finished(r)) {
+		snprintf(err, errlen, "the step did not finish: a pipeline stage waited for an input "
+			 "that never came (schedule deadlock)");
+		rc = -1;
+	} else {
+		rc = collect_steps(r, res);
+		if (!rc)
+			collect_dp(r, res);
+		res->events = sim_events(r->sim);
+	}
+out:
+	teardown(r);
+	free(r);
+	return rc;
+}
+
+static void metrics(const scenario *s, step_result *res)
+{
+	const scn_training *t = &s->training;
+	res->gpus = scn_gpus(s);
+	res->nodes = s->cluster.nodes;
+	double step = res->step_time_s;
+	double tokens = (double)t->global_batch * (s->model.custom ? 1 : s->model.seq_len);
+	double fm = wl_step_model_flops(s), fh = wl_step_hw_flops(s), peak = wl_peak_flops(s);
+	if (step <= 0)
+		return;
+	res->tokens_per_s = tokens / step;
+	res->model_tflops_per_gpu = fm / (step * res->gpus) / 1e12;
+	res->hardware_tflops_per_gpu = fh / (step * res->gpus) / 1e12;
+	res->mfu = peak > 0 ? fm / (step * res->gpus * peak) : 0;
+	res->hfu = peak > 0 ? fh / (step * res->gpus * peak) : 0;
+}
+
+int step_run(const scenario *s0, const step_opts *o, step_result *r, char *err, size_t errlen)
+{
+	double t0 = wall_now();
+	memset(r, 0, sizeof *r);
+	scenario sc = *s0, *s = &sc;   /* shallow copy: custom layers stay the caller's */
+	if (wl_model_resolve(&sc.model) < 0) {
+		snprintf(err, errlen, "model: give its shape (layers, hidden) or its params");
+		return -1;
+	}
+	int rc = simulate(s, o, false, r, err, errlen);
+	if (rc < 0)
+		return rc;
+	step_result alt;
+	const scn_grad_reduce *g = &s->training.grad_reduce;
+	if (g->compression != COMPRESS_NONE && r->dp_syncs_per_step > 0) {
+		scenario c = *s;
+		c.training.grad_reduce.compression = COMPRESS_NONE;
+		memset(&alt, 0, sizeof alt);
+		if (simulate(&c, o, true, &alt, err, errlen) == 0)
+			r->compression_saving_s = alt.step_time_s - r->step_time_s;
+	}
+	if (g->sync == SYNC_ASYNC && r->dp_syncs_per_step > 0) {
+		scenario c = *s;
+		c.training.grad_reduce.sync = SYNC_SYNC;
+		memset(&alt, 0, sizeof alt);
+		if (simulate(&c, o, true, &alt, err, errlen) == 0 && r->step_time_s > 0)
+			r->async_speedup = alt.step_time_s / r->step_time_s;
+		r->staleness = 1;
+	}
+	if (errlen)
+		err[0] = '\0';
+	wl_memory_get(s, &r->memory);
+	stp_report(s, r, false);
+	if (store_account(s, r, err, errlen) < 0)   /* checkpoints, failures, goodput */
+		return -1;
+	metrics(s, r);
+	stp_report(s, r, true);
+	r->sim_wall_s = wall_now() - t0;
+	return 0;
+}
+
+void step_result_release(step_result *r)
+{
+	free(r->timeline);
+	r->timeline = NULL;
+	r->n_timeline = 0;
+}

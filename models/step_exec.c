@@ -1,0 +1,494 @@
+/* step_exec.c: the compute stream of each simulated GPU (one per pipeline
+ * stage, TP rank 0 of the simulated replica). It walks the stage's op list,
+ * expands each op into compute pieces, TP collectives, ZeRO-3 waits and
+ * gradient-ready marks, waits for pipeline inputs sent as flows, and keeps
+ * every instant of its time in exactly one category of the split. */
+#include <assert.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "step_int.h"
+
+static inline size_t arr_index(const stp_run *r, int dir, int gc, int mb)
+{
+	return ((size_t)dir * (size_t)r->G + (size_t)gc) * (size_t)r->m + (size_t)mb;
+}
+
+/* Labels pack the op kind (4 bits), chunk (8) and micro-batch (19) for the
+ * timeline; step.c refuses more micro-batches than 19 bits hold. */
+static inline int lab_make(int kind, int chunk, int mb)
+{
+	return (kind << 27) | ((chunk & 0xff) << 19) | (mb & 0x7ffff);
+}
+
+static void fail(stp_run *r, const char *what)
+{
+	if (!r->failed)
+		snprintf(r->err, sizeof r->err, "%s", what);
+	r->failed = true;
+	sim_stop(r->sim);
+}
+
+void stp_record(stp_run *r, int gpu_idx, int stream, int cat, double t0, double t1, int lab)
+{
+	if (!r->want_timeline || t1 <= r->t_rec || t1 <= t0)
+		return;
+	if (r->ntl == r->tl_cap) {
+		size_t cap = r->tl_cap ? 2 * r->tl_cap : 1024;
+		step_interval *v = realloc(r->tl, cap * sizeof *v);
+		if (!v) {
+			fail(r, "out of memory for the timeline");
+			return;
+		}
+		r->tl = v;
+		r->tl_cap = cap;
+	}
+	step_interval *iv = &r->tl[r->ntl++];
+	iv->gpu = gpu_idx;
+	iv->stream = stream;
+	iv->cat = (step_split)cat;
+	iv->t0 = t0;
+	iv->t1 = t1;
+	int kind = lab >> 27, chunk = (lab >> 19) & 0xff, mb = lab & 0x7ffff;
+	static const char *const names[] = {"F", "B", "R", "optimizer", "compress", "wait",
+					    "act", "grad", "allreduce", "reduce_scatter",
+					    "all_gather", "tp"};
+	const char *nm = kind < (int)(sizeof names / sizeof names[0]) ? names[kind] : "?";
+	iv->mb = (kind <= LAB_R || kind == 6 || kind == 7) ? mb : -1;
+	if (iv->mb >= 0 && r->v > 1)
+		snprintf(iv->label, sizeof iv->label, "%s%d.c%d", nm, mb, chunk);
+	else if (iv->mb >= 0)
+		snprintf(iv->label, sizeof iv->label, "%s%d", nm, mb);
+	else
+		snprintf(iv->label, sizeof iv->label, "%s", nm);
+}
+
+void stp_enter(stp_run *r, stp_stage *st, int cat, int lab)
+{
+	if (cat == st->cat && (!r->want_timeline || lab == st->lab))
+		return;
+	double now = sim_now(r->sim), dt = now - st->since;
+	if (dt > 0) {
+		st->acc[st->cat] += dt;
+		stp_record(r, st->idx, st->cat == SPLIT_TP_COMM ? 1 : 0, st->cat, st->since, now,
+			   st->lab);
+	}
+	st->cat = cat;
+	st->lab = lab;
+	st->since = now;
+}
+
+void stp_busy(stp_run *r, stp_stage *st, int delta)
+{
+	double now = sim_now(r->sim);
+	if (st->nbusy > 0)
+		st->busy_s += now - st->busy_since;
+	st->busy_since = now;
+	st->nbusy += delta;
+	assert(st->nbusy >= 0);
+}
+
+void stp_flush(stp_run *r, stp_stage *st)
+{
+	double now = sim_now(r->sim);
+	st->acc[st->cat] += now - st->since;
+	stp_record(r, st->idx, st->cat == SPLIT_TP_COMM ? 1 : 0, st->cat, st->since, now, st->lab);
+	st->since = now;
+	stp_busy(r, st, 0);
+}
+
+/* ---- pipeline transfers ---- */
+
+static void on_arrival(sim *s, void *ctx, uint64_t idx)
+{
+	stp_run *r = ctx;
+	size_t per_dir = (size_t)r->G * (size_t)r->m;
+	int dir = (int)(idx / per_dir), gc = (int)((idx / (size_t)r->m) % (size_t)r->G);
+	int mb = (int)(idx % (size_t)r->m);
+	stp_stage *dst = &r->st[gc % r->pp];
+	stp_stage *src = &r->st[(dir == 0 ? gc - 1 : gc + 1) % r->pp];
+	stp_busy(r, src, -1);
+	stp_busy(r, dst, -1);
+	r->arr[idx] = 2;
+	if (r->want_timeline && r->arr_t0)
+		stp_record(r, src->idx, 2, dir == 0 ? SPLIT_PP_COMM : SPLIT_PP_COMM, r->arr_t0[idx],
+			   sim_now(s), lab_make(6 + dir, plan_chunk_local(&r->pl, gc), mb));
+	if (dst->wait_idx == (long)idx) {
+		dst->wait_idx = -1;
+		stp_advance(r, dst);
+	}
+}
+
+static void send_pp(stp_run *r, stp_stage *src, int dir, int gc, int mb)
+{
+	stp_stage *dst = &r->st[gc % r->pp];
+	size_t idx = arr_index(r, dir, gc, mb);
+	assert(r->arr[idx] == 0);
+	r->arr[idx] = 1;
+	if (r->arr_t0)
+		r->arr_t0[idx] = sim_now(r->sim);
+	if (dst->wait_idx == (long)idx && dst->run == RUN_NONE)
+		stp_enter(r, dst, SPLIT_PP_COMM, dst->lab);
+	stp_busy(r, src, +1);
+	stp_busy(r, dst, +1);
+	const int *route = dir == 0 ? src->route_f : src->route_b;
+	int n = dir == 0 ? src->nroute_f : src->nroute_b;
+	double cap = dir == 0 ? src->cap_f : src->cap_b;
+	double bytes = r->act_bytes[dir == 0 ? gc - 1 : gc];
+	if (flow_start(r->net, route, n, bytes, cap, (double)r->tp, on_arrival, r, idx) < 0)
+		fail(r, "could not start a pipeline transfer (flow_start failed)");
+}
+
+/* ---- the op walk ---- */
+
+static void on_compute_done(sim *s, void *ctx, uint64_t arg)
+{
+	stp_run *r = ctx;
+	stp_stage *st = &r->st[arg];
+	(void)s;
+	stp_busy(r, st, -1);
+	st->run = RUN_NONE;
+	st->seg_i++;
+	stp_advance(r, st);
+}
+
+static void on_tp_done(sim *s, void *ctx, uint64_t arg)
+{
+	on_compute_done(s, ctx, arg);
+	((stp_run *)ctx)->tp_colls += 1;
+}
+
+static void on_tpa_done(sim *s, void *ctx, uint64_t arg)
+{
+	stp_run *r = ctx;
+	stp_stage *st = &r->st[arg];
+	stp_busy(r, st, -1);
+	st->tpa_out--;
+	r->tp_colls += 1;
+	stp_record(r, st->idx, 1, SPLIT_TP_COMM, st->tpa_t0, sim_now(s), 11 << 27);
+	if (st->run == RUN_NONE)
+		stp_advance(r, st);
+}
+
+static void on_side_done(sim *s, void *ctx, uint64_t arg)
+{
+	stp_run *r = ctx;
+	stp_stage *st = &r->st[arg];
+	(void)s;
+	stp_busy(r, st, -1);
+	st->run = RUN_NONE;
+	stp_task t = st->side.v[st->side.head];
+	st->side.head = (st->side.head + 1) % st->side.cap;
+	st->side.n--;
+	stp_side_done(r, st, &t);
+	stp_advance(r, st);
+}
+
+static void on_opt_done(sim *s, void *ctx, uint64_t arg)
+{
+	stp_run *r = ctx;
+	stp_stage *st = &r->st[arg];
+	(void)s;
+	stp_busy(r, st, -1);
+	st->run = RUN_NONE;
+	stp_optimizer_done(r, st);
+	stp_advance(r, st);
+}
+
+static void run_compute(stp_run *r, stp_stage *st, int cat, int lab, double nominal_s,
+			sim_fn done, int run)
+{
+	double dt = stp_var_compute(r, st, nominal_s);
+	stp_enter(r, st, cat, lab);
+	stp_busy(r, st, +1);
+	st->run = run;
+	if (sim_after(r->sim, dt, SIM_PRIO_NORMAL, done, r, (uint64_t)st->idx) < 0)
+		fail(r, "out of memory for events");
+}
+
+static void start_side(stp_run *r, stp_stage *st)
+{
+	const stp_task *t = &st->side.v[st->side.head];
+	st->wait_idx = -1;
+	if (t->kind == SIDE_COMPRESS) {
+		double dt = wl_membound_time(&r->s->cluster.gpu, t->bytes);
+		r->compress_s += dt;
+		run_compute(r, st, SPLIT_COMPUTE, lab_make(LAB_COMPRESS, 0, 0), dt, on_side_done,
+			    RUN_SIDE);
+	} else {
+		run_compute(r, st, SPLIT_OPTIMIZER, lab_make(LAB_OPT, 0, 0), st->opt_s, on_side_done,
+			    RUN_SIDE);
+	}
+}
+
+/* Is the input of the stage's next op there? If not, wait in the right
+ * category: bubble while the producer has not produced it, pp_comm while it
+ * is on the wire. */
+static bool op_ready(stp_run *r, stp_stage *st, const sched_op *op)
+{
+	int lab = lab_make(LAB_WAIT, op->chunk, op->mb);
+	if (r->async && st->op_i == 0 && st->step >= 2 && st->upd_done < st->step - 2) {
+		stp_enter(r, st, SPLIT_DP_COMM, lab);
+		return false;
+	}
+	int gc = plan_chunk_global(&r->pl, st->idx, op->chunk);
+	if ((op->kind == SCHED_F && gc == 0) || (op->kind == SCHED_B && gc == r->G - 1))
+		return true;
+	size_t idx = arr_index(r, op->kind == SCHED_F ? 0 : 1, gc, op->mb);
+	if (r->arr[idx] == 2) {
+		r->arr[idx] = 0;
+		st->wait_idx = -1;
+		return true;
+	}
+	st->wait_idx = (long)idx;
+	stp_enter(r, st, r->arr[idx] == 1 ? SPLIT_PP_COMM : SPLIT_PP_BUBBLE, lab);
+	return false;
+}
+
+static void finish_op(stp_run *r, stp_stage *st, const sched_op *op)
+{
+	int gc = plan_chunk_global(&r->pl, st->idx, op->chunk);
+	if (op->kind == SCHED_F) {
+		if (gc < r->G - 1)
+			send_pp(r, st, 0, gc + 1, op->mb);
+	} else {
+		st->b_done[op->chunk]++;
+		if (gc > 0)
+			send_pp(r, st, 1, gc - 1, op->mb);
+	}
+}
+
+static void boundary(stp_run *r, int step);
+
+static void end_ops(stp_run *r, stp_stage *st)
+{
+	st->ops_end_t = sim_now(r->sim);
+	stp_ops_finished(r, st);
+	r->in_ops--;
+	if (++r->ops_end_count[st->step % 3] == r->pp) {
+		r->ops_end_count[st->step % 3] = 0;
+		if (r->async)
+			boundary(r, st->step);
+	}
+	if (!r->async) {
+		st->phase = PH_DPWAIT;
+		if (r->in_ops == 0)   /* the pipeline has drained: barrier waits are idle now */
+			for (int i = 0; i < r->pp; i++)
+				if (r->st[i].phase == PH_BARRIER && r->st[i].run == RUN_NONE)
+					stp_enter(r, &r->st[i], SPLIT_IDLE, lab_make(LAB_WAIT, 0, 0));
+	} else if (st->step + 1 < r->K) {
+		stp_start_step(r, st, st->step + 1);
+	} else {
+		st->phase = PH_TAIL;
+	}
+}
+
+/* One move of a stage in its op list; false when it started something or
+ * must wait. */
+static bool ops_move(stp_run *r, stp_stage *st)
+{
+	const sched_op *op = &st->ops[st->op_i < r->sc.ops_per_stage ? st->op_i : 0];
+	if (st->op_active && st->seg_i == st->nseg) {
+		finish_op(r, st, op);
+		st->op_active = false;
+		st->op_i++;
+		op = &st->ops[st->op_i < r->sc.ops_per_stage ? st->op_i : 0];
+	}
+	if (!st->op_active) {
+		if (st->op_i == r->sc.ops_per_stage) {
+			end_ops(r, st);
+			return true;
+		}
+		if (!op_ready(r, st, op))
+			return false;
+		stp_fill_segments(r, st, op);
+		st->op_active = true;
+		if (st->nseg == 0)
+			return true;
+	}
+	const stp_seg *sg = &st->segs[st->seg_i];
+	int lab = lab_make(sg->lab, op->chunk, op->mb);
+	switch (sg->kind) {
+	case SEG_COMPUTE:
+		run_compute(r, st, SPLIT_COMPUTE, lab, sg->val, on_compute_done, RUN_COMPUTE);
+		return false;
+	case SEG_TP: {
+		coll_req req = {.op = (coll_op)sg->coll, .algo = ALGO_AUTO, .ranks = st->tp_ranks,
+				.n = r->tp, .bytes = sg->val, .mult = 1.0};
+		stp_enter(r, st, SPLIT_TP_COMM, lab_make(11, op->chunk, op->mb));
+		stp_busy(r, st, +1);
+		st->run = RUN_TP;
+		if (coll_start(r->cc, &req, on_tp_done, r, (uint64_t)st->idx) < 0)
+			fail(r, "could not start a tensor-parallel collective (coll_start failed)");
+		return false;
+	}
+	case SEG_TPA: {
+		coll_req req = {.op = (coll_op)sg->coll, .algo = ALGO_AUTO, .ranks = st->tp_ranks,
+				.n = r->tp, .bytes = sg->val, .mult = 1.0};
+		stp_busy(r, st, +1);
+		st->tpa_out++;
+		st->tpa_t0 = sim_now(r->sim);
+		st->seg_i++;
+		if (coll_start(r->cc, &req, on_tpa_done, r, (uint64_t)st->idx) < 0)
+			fail(r, "could not start a tensor-parallel collective (coll_start failed)");
+		return true;
+	}
+	case SEG_TPW:
+		if (st->tpa_out == 0) {
+			st->seg_i++;
+			return true;
+		}
+		stp_enter(r, st, SPLIT_TP_COMM, lab_make(11, op->chunk, op->mb));
+		return false;
+	case SEG_Z3WAIT:
+		if (st->dp_done >= (uint64_t)sg->val) {
+			st->seg_i++;
+			return true;
+		}
+		stp_enter(r, st, SPLIT_DP_COMM, lab_make(LAB_WAIT, op->chunk, op->mb));
+		return false;
+	default:   /* SEG_GRAD */
+		stp_grad_ready(r, st, sg->val, true);
+		st->seg_i++;
+		return true;
+	}
+}
+
+/* ---- phases after the op list ---- */
+
+static void release_barrier(stp_run *r)
+{
+	r->at_barrier = 0;
+	for (int i = 0; i < r->pp; i++)
+		r->st[i].phase = PH_OPT;
+	for (int i = 0; i < r->pp; i++)
+		if (r->st[i].run == RUN_NONE)
+			stp_advance(r, &r->st[i]);
+}
+
+static void boundary(stp_run *r, int step)
+{
+	double now = sim_now(r->sim);
+	r->E[step] = now;
+	bool lo = r->async && step == 1, hi = step == (r->async ? r->K - 2 : r->K - 1);
+	if (!lo && !hi)
+		return;
+	for (int i = 0; i < r->pp; i++) {
+		stp_stage *st = &r->st[i];
+		stp_flush(r, st);
+		if (lo) {
+			memcpy(st->acc0, st->acc, sizeof st->acc);
+			st->busy0 = st->busy_s;
+		} else {
+			memcpy(st->acc1, st->acc, sizeof st->acc);
+			st->busy1 = st->busy_s;
+		}
+	}
+	if (lo)
+		r->t_win0 = now;
+}
+
+static void stage_done(stp_run *r, stp_stage *st)
+{
+	if (st->counted)
+		return;
+	st->counted = true;
+	if (++r->done_count < r->pp || r->async)
+		return;
+	/* synchronous step over: every stage has finished its optimizer */
+	boundary(r, r->cur_step);
+	if (r->cur_step + 1 >= r->K)
+		return;
+	r->cur_step++;
+	if (r->want_timeline && r->cur_step == r->K - 1)
+		r->t_rec = sim_now(r->sim);
+	for (int i = 0; i < r->pp; i++)
+		stp_start_step(r, &r->st[i], r->cur_step);
+	for (int i = 0; i < r->pp; i++)
+		if (r->st[i].run == RUN_NONE)
+			stp_advance(r, &r->st[i]);
+}
+
+static bool phase_move(stp_run *r, stp_stage *st)
+{
+	int wait = lab_make(LAB_WAIT, 0, 0);
+	switch (st->phase) {
+	case PH_DPWAIT:
+		if (!stp_update_ready(r, st, st->step)) {
+			stp_enter(r, st, SPLIT_DP_COMM, wait);
+			return false;
+		}
+		st->phase = PH_BARRIER;
+		if (++r->at_barrier == r->pp) {
+			release_barrier(r);
+			return st->run == RUN_NONE && st->phase == PH_OPT;
+		}
+		return true;
+	case PH_BARRIER:
+		stp_enter(r, st, r->in_ops > 0 ? SPLIT_PP_BUBBLE : SPLIT_IDLE, wait);
+		return false;
+	case PH_OPT:
+		st->phase = PH_PAG;   /* stp_optimizer_done may move it on */
+		run_compute(r, st, SPLIT_OPTIMIZER, lab_make(LAB_OPT, 0, 0), st->opt_s, on_opt_done,
+			    RUN_COMPUTE);
+		return false;
+	case PH_PAG:
+	case PH_TAIL:
+		if (!stp_dp_idle_wait(r, st))
+			return true;
+		stp_enter(r, st, SPLIT_DP_COMM, wait);
+		return false;
+	default:   /* PH_DONE */
+		stp_enter(r, st, SPLIT_IDLE, wait);
+		stage_done(r, st);
+		return false;
+	}
+}
+
+void stp_advance(stp_run *r, stp_stage *st)
+{
+	bool more = true;
+	while (more && !r->failed && st->run == RUN_NONE) {
+		if (st->side.n > 0) {
+			start_side(r, st);
+			return;
+		}
+		more = st->phase == PH_OPS ? ops_move(r, st) : phase_move(r, st);
+	}
+}
+
+/* The step does not wait for its batch in the simulation: the reads run as
+ * flows and contend with the step's traffic, and step.c adds the loader's
+ * steady-state stall to every GPU afterwards (docs/step.md). */
+static void on_data_ready(sim *s, void *ctx, uint64_t arg)
+{
+	(void)s;
+	(void)ctx;
+	(void)arg;
+}
+
+void stp_start_step(stp_run *r, stp_stage *st, int step)
+{
+	if (st->idx == 0 && r->store &&
+	    store_data_issue(r->store, step, on_data_ready, r, (uint64_t)step) < 0)
+		fail(r, "could not start the data loader's reads");
+	st->step = step;
+	st->op_i = 0;
+	st->op_active = false;
+	st->seg_i = st->nseg = 0;
+	st->phase = PH_OPS;
+	st->counted = false;
+	st->wait_idx = -1;
+	memset(st->b_done, 0, sizeof(int) * (size_t)r->v);
+	st->bucket_fill = 0;
+	st->deferred = 0;
+	st->upd[step % 3] = (stp_update){.step = step};
+	st->step_t0 = sim_now(r->sim);
+	if (!r->async && st->idx == 0) {
+		r->in_ops = r->pp;
+		r->done_count = 0;
+	} else if (r->async) {
+		r->in_ops++;
+	}
+	stp_var_step_begin(r, st);
+}

@@ -1,0 +1,197 @@
+/* step_int.h: state shared by the files of the step model (prefix stp_):
+ * step.c (driver, result), step_exec.c (compute streams, pipeline flows,
+ * accounting), step_dp.c (data-parallel stream, buckets, ZeRO, optimizer),
+ * step_var.c (jitter and stragglers), step_report.c (sentences, timeline). */
+#ifndef TRAINSIM_STEP_INT_H
+#define TRAINSIM_STEP_INT_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <gsl/gsl_rng.h>
+#include "step.h"
+#include "plan.h"
+#include "schedule.h"
+#include "engine.h"
+#include "flow.h"
+#include "topo.h"
+#include "coll.h"
+#include "store.h"
+
+/* Micro-batches per step the timeline labels can hold (19 bits). */
+#define STP_MAX_MICROBATCHES 500000
+
+/* Segments of one scheduled op on the compute stream: compute, a blocking TP
+ * collective, an async TP collective (started, waited for by the next
+ * SEG_TPW), a ZeRO-3 parameter gather to wait for, gradients ready. */
+enum { SEG_COMPUTE, SEG_TP, SEG_TPA, SEG_TPW, SEG_Z3WAIT, SEG_GRAD };
+enum { PASS_F, PASS_R, PASS_B };
+/* Flavour of a compute interval, for the timeline labels. */
+enum { LAB_F, LAB_B, LAB_R, LAB_OPT, LAB_COMPRESS, LAB_WAIT };
+
+typedef struct stp_seg {
+	uint8_t kind, lab, coll;
+	double val;              /* seconds (compute), bytes (TP, grad), task seq (Z3) */
+} stp_seg;
+
+/* One layer (or head) on the representative GPU of its stage: where its
+ * segment templates are (per pass), and what it holds. */
+typedef struct stp_cost {
+	int off[3], n[3];        /* templates in stp_run.tpl, by PASS_* */
+	double grad_bytes;       /* per GPU, gradient dtype, uncompressed */
+	double param_bytes;      /* per GPU, training precision */
+	double params;           /* per GPU */
+} stp_cost;
+
+/* A task of the data-parallel stream, or a side task of the compute stream. */
+enum { DPT_BUCKET, DPT_Z3AG, DPT_PARAMAG };
+enum { SIDE_COMPRESS, SIDE_OPT };
+typedef struct stp_task {
+	uint8_t kind;
+	int step;
+	double bytes;            /* wire bytes (DP) or HBM bytes (compress) */
+	double not_before;       /* DP: earliest start (slowest replica) */
+	uint64_t seq;
+} stp_task;
+
+typedef struct stp_fifo {
+	stp_task *v;
+	size_t cap, head, n;
+} stp_fifo;
+
+/* What the stage's compute stream is doing or waiting for. */
+enum { PH_OPS, PH_DPWAIT, PH_BARRIER, PH_OPT, PH_PAG, PH_TAIL, PH_DONE };
+enum { RUN_NONE, RUN_COMPUTE, RUN_TP, RUN_SIDE };
+
+/* Per step (async DP keeps up to three slots busy): the gradient update. */
+typedef struct stp_update {
+	int step;
+	bool ops_done;           /* every bucket of the step has been closed */
+	int compress_pending;    /* buckets still being compressed */
+	uint64_t last_seq;       /* DP seq of the step's last bucket or param AG */
+	int state;               /* 0 reducing, 1 optimizer queued, 2 param AG, 3 done */
+} stp_update;
+
+typedef struct stp_stage {
+	int idx, gpu;
+	int *tp_ranks, *dp_ranks;
+	int route_f[CLUSTER_MAX_ROUTE], nroute_f;   /* to the next stage */
+	int route_b[CLUSTER_MAX_ROUTE], nroute_b;   /* to the previous stage */
+	double cap_f, cap_b;
+	const sched_op *ops;
+	/* position */
+	int step, op_i, seg_i, nseg, phase, run;
+	int tpa_out;             /* async TP collectives in flight */
+	double tpa_t0;
+	bool op_active;
+	stp_seg *segs;
+	int *b_done;             /* B ops done this step per local chunk */
+	long wait_idx;           /* arrival index waited on, -1 none */
+	bool counted;            /* reached PH_DONE this step */
+	/* accounting */
+	int cat, lab;
+	double since, acc[SPLIT__N], acc0[SPLIT__N], acc1[SPLIT__N];
+	int nbusy;
+	double busy_since, busy_s, busy0, busy1;
+	double ops_end_t;        /* when the step's ops finished */
+	/* data-parallel stream */
+	stp_fifo dq, side;
+	bool dp_running, dp_timer;
+	uint64_t dp_issued, dp_done;
+	double dp_t0;
+	double bucket_fill;      /* uncompressed gradient bytes not yet in a bucket */
+	double deferred;         /* overlap off: buckets held until the backward ends */
+	stp_update upd[3];   /* by step % 3: async keeps two steps in flight */
+	int upd_done;            /* last step whose update is complete, -1 none */
+	double opt_s;            /* optimizer step time */
+	double params;           /* parameters held per GPU (before ZeRO sharding) */
+	/* variability */
+	gsl_rng *rng;
+	bool slow;
+	double dev, var, zfast, zslow, step_t0;
+} stp_stage;
+
+typedef struct stp_run {
+	const scenario *s;
+	bool want_timeline;
+	sim *sim;
+	flownet *net;
+	cluster *cl;
+	coll_ctx *cc;
+	store *store;                    /* data loader: reads as flows on the same links */
+	plan pl;
+	sched sc;
+	int tp, pp, dp, v, m, G, K;      /* K: steps simulated */
+	bool async;
+	stp_cost *lc;                    /* per layer */
+	stp_cost head_first, head_last;
+	stp_seg *tpl;                    /* segment templates of every layer and pass */
+	int ntpl, tpl_cap;
+	stp_stage *st;
+	int seg_cap;
+	uint8_t *arr;                    /* [dir][gc][mb]: 0 none, 1 in flight, 2 arrived */
+	double *arr_t0;                  /* transfer start times, for the timeline only */
+	double *act_bytes;               /* message from chunk c to c+1, per TP rank */
+	double wire_per_byte;            /* compressed wire bytes per gradient-dtype byte */
+	double bucket_bytes;
+	coll_algo dp_algo;
+	/* progress */
+	int cur_step, in_ops, at_barrier, done_count;
+	int ops_end_count[3];
+	double *E;                       /* boundary of each step */
+	double t_win0;
+	bool failed;
+	char err[256];
+	/* variability */
+	bool var_on;
+	double v_mu, v_sigma, v_ex, v_var, v_slowdown;
+	int n_fast, n_slow;
+	bool rep_slow;
+	/* counters for the result */
+	double dp_collectives, compress_s, tp_colls;
+	double est_events;
+	/* timeline */
+	step_interval *tl;
+	size_t ntl, tl_cap;
+	double t_rec;                    /* record intervals ending after this time */
+} stp_run;
+
+/* step_exec.c */
+void stp_enter(stp_run *r, stp_stage *st, int cat, int lab);
+void stp_busy(stp_run *r, stp_stage *st, int delta);
+void stp_flush(stp_run *r, stp_stage *st);
+void stp_advance(stp_run *r, stp_stage *st);
+void stp_start_step(stp_run *r, stp_stage *st, int step);
+void stp_record(stp_run *r, int gpu_idx, int stream, int cat, double t0, double t1, int lab);
+
+/* step_seg.c */
+int stp_templates(stp_run *r, char *err, size_t errlen);
+int stp_seg_capacity(const stp_run *r);
+void stp_fill_segments(stp_run *r, stp_stage *st, const sched_op *op);
+double stp_tp_collectives(const stp_run *r);
+
+/* step_dp.c */
+int stp_fifo_push(stp_fifo *f, const stp_task *t);
+void stp_fifo_free(stp_fifo *f);
+void stp_grad_ready(stp_run *r, stp_stage *st, double bytes, bool last_mb);
+void stp_ops_finished(stp_run *r, stp_stage *st);
+void stp_z3_issue(stp_run *r, stp_stage *st, double bytes);
+void stp_side_done(stp_run *r, stp_stage *st, const stp_task *t);
+bool stp_update_ready(const stp_run *r, const stp_stage *st, int step);
+bool stp_dp_idle_wait(stp_run *r, stp_stage *st);
+void stp_start_optimizer_phase(stp_run *r, stp_stage *st);
+void stp_optimizer_done(stp_run *r, stp_stage *st);
+void stp_dp_pump(stp_run *r, stp_stage *st);
+
+/* step_var.c */
+int stp_var_init(stp_run *r);
+void stp_var_step_begin(stp_run *r, stp_stage *st);
+double stp_var_compute(stp_run *r, stp_stage *st, double nominal_s);
+double stp_var_lateness(const stp_run *r, const stp_stage *st);
+
+/* step_report.c */
+/* sentence: the bottleneck sentence (after the split is final); else the
+ * notes of the step model (memory, compression, async DP, variability). */
+void stp_report(const scenario *s, step_result *res, bool sentence);
+void stp_note(step_result *res, const char *fmt, ...);
+
+#endif

@@ -1,0 +1,187 @@
+/* step_report.c: the plain sentences of a step result: the bottleneck (the
+ * largest non-compute share of the step and what would shrink it) and notes
+ * (memory that does not fit, compression, async DP, jitter). */
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+#include "step_int.h"
+
+void stp_note(step_result *res, const char *fmt, ...)
+{
+	if (res->n_notes >= (int)(sizeof res->notes / sizeof res->notes[0]))
+		return;
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(res->notes[res->n_notes++], sizeof res->notes[0], fmt, ap);
+	va_end(ap);
+}
+
+/* Seconds and bytes with three significant digits in a unit that suits them. */
+static const char *fmt_s(char *b, size_t n, double s)
+{
+	if (s >= 1 || s == 0)
+		snprintf(b, n, "%.3g s", s);
+	else if (s >= 1e-3)
+		snprintf(b, n, "%.3g ms", s * 1e3);
+	else
+		snprintf(b, n, "%.3g us", s * 1e6);
+	return b;
+}
+
+static const char *fmt_b(char *b, size_t n, double x)
+{
+	static const char *const u[] = {"B", "kB", "MB", "GB", "TB", "PB"};
+	int i = 0;
+	while (x >= 1000 && i < 5)
+		x /= 1000, i++;
+	snprintf(b, n, "%.3g %s", x, u[i]);
+	return b;
+}
+
+static void nic_name(char *b, size_t n, const scn_cluster *c)
+{
+	double gbps = c->nic.speed_Bps * 8 / 1e9;
+	if (c->nic.transport == TRANSPORT_TCP)
+		snprintf(b, n, "%g GbE", gbps);
+	else
+		snprintf(b, n, "%g Gb/s RDMA", gbps);
+}
+
+static void why_dp(const scenario *s, step_result *r, double x, double pct)
+{
+	char a[32], g[32], t[32], nv[32], nic[48], what[64], eff[96] = "";
+	int n = r->dp_ring_n > 1 ? r->dp_ring_n : 2;
+	bool z = s->training.zero > 0;
+	double f = z ? 1.0 * (n - 1) / n : 2.0 * (n - 1) / n;
+	snprintf(what, sizeof what, "a %s %s", r->dp_algorithm,
+		 z ? "reduce-scatter (and all-gather)" : "all-reduce");
+	nic_name(nic, sizeof nic, &s->cluster);
+	/* what the factor does not explain: the achievable fraction of line rate */
+	double ideal = f * r->dp_naive_s;
+	if (ideal > 0 && r->dp_allreduce_s > 1.15 * ideal)
+		snprintf(eff, sizeof eff, " (the links reach ~%.0f%% of line rate%s)",
+			 100 * ideal / r->dp_allreduce_s,
+			 s->cluster.nic.transport == TRANSPORT_TCP ? " over TCP" : "");
+	snprintf(r->bottleneck, sizeof r->bottleneck,
+		 "Gradient %s is exposed for %s (%.0f%% of the step): %s moves %s = %.3gx the %s "
+		 "of gradients through each NIC, so on %s (%.3g GB/s) it takes ~%s vs the naive %s%s; "
+		 "a faster NIC, gradient accumulation (more micro-batches per step) or compression "
+		 "would shrink it.",
+		 z ? "reduction" : "all-reduce", fmt_s(a, sizeof a, x), pct, what,
+		 z ? "(n-1)/n" : "2(n-1)/n", f, fmt_b(g, sizeof g, r->dp_bytes_per_gpu), nic,
+		 s->cluster.nic.speed_Bps / 1e9, fmt_s(t, sizeof t, r->dp_allreduce_s),
+		 fmt_s(nv, sizeof nv, r->dp_naive_s), eff);
+}
+
+static void why_other(const scenario *s, step_result *r, int k, double x, double pct)
+{
+	char a[32], nic[48];
+	const scn_training *t = &s->training;
+	fmt_s(a, sizeof a, x);
+	nic_name(nic, sizeof nic, &s->cluster);
+	char *b = r->bottleneck;
+	size_t n = sizeof r->bottleneck;
+	switch (k) {
+	case SPLIT_PP_BUBBLE:
+		snprintf(b, n, "The pipeline bubble takes %s (%.0f%% of the step): with %d stages and "
+			 "%d micro-batches per step the schedule idles about (p-1)/(v*m+p-1) = %.0f%% "
+			 "of each GPU's time; more micro-batches per step, interleaving "
+			 "(virtual_stages) or fewer stages would shrink it.",
+			 a, pct, t->pp, r->micro_batches, 100 * r->bubble_ideal);
+		break;
+	case SPLIT_PP_COMM:
+		snprintf(b, n, "Pipeline transfers are exposed for %s (%.0f%% of the step): stages "
+			 "wait for activations and gradients on the wire (%s between nodes); a faster "
+			 "network, fewer stages or larger micro-batches would shrink it.", a, pct, nic);
+		break;
+	case SPLIT_TP_COMM:
+		snprintf(b, n, "Tensor-parallel collectives block compute for %s (%.0f%% of the step): "
+			 "%d ranks exchange activations several times per layer and micro-batch%s; a "
+			 "smaller tp, TP inside the NVLink domain, or overlapping TP communication "
+			 "would shrink it.", a, pct, t->tp,
+			 t->tp > s->cluster.gpus_per_node ? ", across nodes" : " over the intra-node links");
+		break;
+	case SPLIT_OPTIMIZER:
+		snprintf(b, n, "The optimizer step takes %s (%.0f%% of the step): it is bound by HBM "
+			 "bandwidth over every parameter a GPU holds; ZeRO-1 (distributed optimizer) "
+			 "would shard it over the data-parallel ranks.", a, pct);
+		break;
+	case SPLIT_IDLE:
+		snprintf(b, n, "GPUs wait %s (%.0f%% of the step) for the slowest pipeline stage or "
+			 "replica: balancing layers over stages (the first and last also hold the "
+			 "embedding and logits) or fixing slow GPUs would shrink it.", a, pct);
+		break;
+	case SPLIT_DATA_STALL:
+		snprintf(b, n, "Data loading stalls the GPUs for %s (%.0f%% of the step): more "
+			 "prefetch, a local cache or faster storage would shrink it.", a, pct);
+		break;
+	case SPLIT_CHECKPOINT:
+		snprintf(b, n, "Checkpoints stall training for %s per step on average (%.0f%%): "
+			 "asynchronous or less frequent checkpoints would shrink it.", a, pct);
+		break;
+	default:
+		break;
+	}
+}
+
+static void bottleneck(const scenario *s, step_result *r)
+{
+	int k = -1;
+	for (int i = 0; i < SPLIT__N; i++)
+		if (i != SPLIT_COMPUTE && (k < 0 || r->split_s[i] > r->split_s[k]))
+			k = i;
+	double x = r->split_s[k], pct = 100 * x / r->step_time_s;
+	if (pct < 5) {
+		char a[32];
+		snprintf(r->bottleneck, sizeof r->bottleneck,
+			 "Compute-bound: kernels take %.0f%% of the step and the largest other share, "
+			 "%s, is %s (%.0f%%); MFU %.0f%% is limited by the achievable GEMM efficiency: "
+			 "larger micro-batches or a lower-precision format would raise it.",
+			 100 * r->split_s[SPLIT_COMPUTE] / r->step_time_s, step_split_name(k),
+			 fmt_s(a, sizeof a, x), pct, 100 * r->mfu);
+	} else if (k == SPLIT_DP_COMM) {
+		why_dp(s, r, x, pct);
+	} else {
+		why_other(s, r, k, x, pct);
+	}
+}
+
+static void notes(const scenario *s, step_result *r)
+{
+	char a[32], b[32], c[32];
+	const wl_memory *m = &r->memory;
+	if (!m->fits)
+		stp_note(r, "Memory: %s per GPU needed, %s available (weights %s, gradients %.3g GB, "
+			 "optimizer %.3g GB, activations %.3g GB): this layout does not fit; the times "
+			 "are given anyway.", fmt_b(a, sizeof a, m->total), fmt_b(b, sizeof b, m->capacity),
+			 fmt_b(c, sizeof c, m->weights), m->gradients / 1e9, m->optimizer / 1e9,
+			 m->activations / 1e9);
+	const scn_grad_reduce *g = &s->training.grad_reduce;
+	if (g->compression != COMPRESS_NONE && r->dp_syncs_per_step > 0)
+		stp_note(r, "Gradient compression costs %s of compute per step and %s %s per step "
+			 "against uncompressed gradients: it %s.",
+			 fmt_s(a, sizeof a, r->compression_cost_s),
+			 r->compression_saving_s >= 0 ? "saves" : "loses",
+			 fmt_s(b, sizeof b, fabs(r->compression_saving_s)),
+			 r->compression_saving_s > 0 ? "pays off" : "does not pay off");
+	if (r->staleness > 0)
+		stp_note(r, "Asynchronous DP overlaps each step's gradient reduction with the next "
+			 "step's compute (%.2fx the synchronous speed); updates are %d step stale, which "
+			 "can slow or destabilize convergence.", r->async_speedup, r->staleness);
+	const scn_variability *v = &s->run.variability;
+	if (v->compute_cv > 0 || (v->straggler_fraction > 0 && v->straggler_slowdown > 1))
+		stp_note(r, "Variability over %d steps: p50 %s, p99 %s; each DP reduction waits for "
+			 "the slowest replica (drawn, see docs/step.md).", r->steps,
+			 fmt_s(a, sizeof a, r->step_p50_s), fmt_s(b, sizeof b, r->step_p99_s));
+}
+
+void stp_report(const scenario *s, step_result *res, bool sentence)
+{
+	if (res->step_time_s <= 0)
+		return;
+	if (sentence)
+		bottleneck(s, res);
+	else
+		notes(s, res);
+}

@@ -1,0 +1,165 @@
+/* store_account.c: what the step takes from storage after its simulation: the
+ * checkpoint's share of the step, failures and goodput, and one sentence each
+ * for data, checkpoints and failures that says what the alternative would do. */
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+#include "store.h"
+#include "units.h"
+
+/* Sentences are cut at the note's size; snprintf's result is checked so that
+ * the compiler knows the cut is deliberate. */
+#define FMT(buf, ...) do { if (snprintf(buf, sizeof buf, __VA_ARGS__) < 0) buf[0] = 0; } while (0)
+
+static void add_note(step_result *r, const char *text)
+{
+	if (r->n_notes >= (int)(sizeof r->notes / sizeof r->notes[0]))
+		return;
+	size_t n = strlen(text), cap = sizeof r->notes[0] - 1;
+	memcpy(r->notes[r->n_notes], text, n < cap ? n : cap);
+	r->notes[r->n_notes++][n < cap ? n : cap] = 0;
+}
+
+static const char *source_name(scn_data_source src, bool cold)
+{
+	if (cold)
+		return "remote storage (local cache cold: first epoch)";
+	return src == DATA_MEMORY ? "host memory" : src == DATA_LOCAL_CACHE
+	       ? "the local NVMe cache" : "remote storage";
+}
+
+/* Closed-form steady stall of a plan for a step of period_s without it (the
+ * rule of store_data_steady_stall). */
+static double plan_stall(const store_data_plan *p, int prefetch, double period_s)
+{
+	if (p->bytes_per_step <= 0)
+		return 0;
+	return prefetch <= 0 ? p->read_s : fmax(0.0, p->read_s - period_s);
+}
+
+static void data_note(const scenario *s, step_result *r, const store_data_plan *p)
+{
+	char b[32], t[32], st[32], alt[200] = "";
+	double stall = r->split_s[SPLIT_DATA_STALL];
+	double period = r->step_time_s - stall;
+	unit_fmt(b, sizeof b, p->bytes_per_step, UNIT_BYTES);
+	unit_fmt(t, sizeof t, p->read_s, UNIT_TIME);
+	unit_fmt(st, sizeof st, stall, UNIT_TIME);
+	scenario a = *s;   /* shallow copy: only scalar fields are changed */
+	bool remote = p->source == DATA_STORAGE;
+	if (remote && s->cluster.cache.present) {
+		a.training.data.source = DATA_LOCAL_CACHE;
+		a.training.data.cache_warm = true;
+	} else if (!remote) {
+		a.training.data.source = DATA_STORAGE;
+	}
+	store_data_plan q;
+	char err[128];
+	if ((remote ? s->cluster.cache.present : true) &&
+	    store_data_plan_get(&a, &q, err, sizeof err) == 0) {
+		char t2[32], s2[32];
+		unit_fmt(t2, sizeof t2, q.read_s, UNIT_TIME);
+		unit_fmt(s2, sizeof s2, plan_stall(&q, a.training.data.prefetch, period), UNIT_TIME);
+		FMT(alt, "; from %s it would take %s and stall %s",
+		         remote ? "a warm local NVMe cache" : "remote storage", t2, s2);
+	}
+	char text[512];
+	FMT(text, "Data: %s per step from %s, read in %s (limit: %s), prefetch %d, data stall %s "
+	         "per step%s.", b, source_name(p->source, p->cold_cache), t, p->bottleneck,
+	         s->training.data.prefetch, st, alt);
+	add_note(r, text);
+}
+
+static void ckpt_note(const scenario *s, step_result *r, const store_ckpt_result *d,
+                      double step_s)
+{
+	const step_checkpoint *ck = &r->checkpoint;
+	bool async = s->training.checkpoint.mode == CKPT_ASYNC && !d->async_fallback;
+	bool shared = s->cluster.storage.network == STORAGE_NET_SHARED;
+	char b[32], w[32], am[32], text[512], alt[224] = "";
+	unit_fmt(b, sizeof b, ck->bytes, UNIT_BYTES);
+	unit_fmt(w, sizeof w, ck->write_s, UNIT_TIME);
+	unit_fmt(am, sizeof am, ck->amortized_s, UNIT_TIME);
+	/* the same checkpoint over the other network, when both are described */
+	scenario a = *s;
+	a.cluster.storage.network = shared ? STORAGE_NET_FRONTEND : STORAGE_NET_SHARED;
+	step_checkpoint ca;
+	char err[256];
+	if ((shared ? s->cluster.storage.frontend_Bps > 0 : true) &&
+	    store_checkpoint(&a, step_s, &ca, NULL, err, sizeof err) == 0) {
+		char x[32];
+		unit_fmt(x, sizeof x, ca.amortized_s, UNIT_TIME);
+		FMT(alt, "; over %s it would cost %s per step",
+		         shared ? "a separate frontend NIC" : "the shared training NICs", x);
+	}
+	int other = ck->every >= 1000 ? ck->every / 10 : ck->every * 10;
+	char y[32], extra[160] = "";
+	unit_fmt(y, sizeof y, ck->stall_s / other, UNIT_TIME);
+	if (async && d->dp_with_ckpt_s > d->dp_alone_s) {
+		char z[32];
+		unit_fmt(z, sizeof z, d->dp_with_ckpt_s - d->dp_alone_s, UNIT_TIME);
+		FMT(extra, ", its background writes slow each overlapped gradient "
+		         "reduction by %s", z);
+	}
+	FMT(text, "Checkpoint: %s every %d steps, %s over the %s, written in %s (limit: %s)%s%s, "
+	         "%s per step (%.2f%%)%s, every %d steps %s.", b, ck->every,
+	         async ? "async" : d->async_fallback ? "async falling back to sync (host memory)"
+	                                             : "sync",
+	         shared ? "shared training NICs" : "frontend network", w, d->bottleneck,
+	         async ? ", blocking for the snapshot" : "", extra, am,
+	         100 * ck->amortized_s / r->step_time_s, alt, other, y);
+	add_note(r, text);
+}
+
+static void fail_note(const scenario *s, step_result *r, const store_fail_result *f)
+{
+	char text[512], best[160] = "";
+	if (f->best_every > 0)
+		FMT(best, "; best interval by simulation %d steps (%.0f-%.0f), "
+		         "Young %.0f, Daly %.0f", f->best_every, f->best_every_lo, f->best_every_hi,
+		         f->young_every, f->daly_every);
+	FMT(text, "Failures: job MTBF %.2f h, goodput %.1f%% +- %.1f%% (lost work %.1f%%, restarts "
+	         "%.1f%%, checkpoints %.1f%%)%s; published for Llama 3 405B on 16,384 H100: "
+	         "3.1 h and >90%%.", f->job_mtbf_s / 3600, 100 * f->goodput, 100 * f->goodput_ci,
+	         100 * f->lost_work_frac, 100 * f->restart_frac, 100 * f->ckpt_frac, best);
+	add_note(r, text);
+}
+
+int store_account(const scenario *s, step_result *r, char *err, size_t errlen)
+{
+	double step_s = r->step_time_s;   /* data stall in, checkpoint share not yet */
+	store_data_plan plan;
+	if (store_data_plan_get(s, &plan, err, errlen) < 0)
+		return -1;
+	r->data_bytes_per_step = plan.bytes_per_step;
+	store_ckpt_result d;
+	if (store_checkpoint(s, step_s, &r->checkpoint, &d, err, errlen) < 0)
+		return -1;
+	r->split_s[SPLIT_CHECKPOINT] += r->checkpoint.amortized_s;
+	r->step_time_s += r->checkpoint.amortized_s;
+
+	const scn_failures *fl = &s->training.failures;
+	bool failures = fl->gpu_mtbf_s > 0 || fl->node_mtbf_s > 0 || fl->link_mtbf_s > 0;
+	store_fail_opts fo = { .search_best = failures };
+	store_fail_result f;
+	if (store_failures(s, step_s, &r->checkpoint, &fo, &f) < 0) {
+		snprintf(err, errlen, "failure model: out of memory or no step time");
+		return -1;
+	}
+	r->job_mtbf_s = f.job_mtbf_s;
+	r->best_checkpoint_every = f.best_every;
+	r->goodput = failures ? f.goodput : 1;
+	if (s->run.train_tokens > 0) {
+		double steps = ceil(s->run.train_tokens /
+		                    ((double)s->training.global_batch * s->model.seq_len));
+		r->time_to_train_s = failures ? f.time_to_train_s : steps * r->step_time_s;
+	}
+	if (plan.bytes_per_step > 0 &&
+	    (plan.source != DATA_MEMORY || r->split_s[SPLIT_DATA_STALL] > 0))
+		data_note(s, r, &plan);
+	if (r->checkpoint.every > 0)
+		ckpt_note(s, r, &d, step_s);
+	if (failures)
+		fail_note(s, r, &f);
+	return 0;
+}

@@ -1,0 +1,458 @@
+/* validate.c: a published row -> a scenario built in memory (hardware read
+ * from the row's text, parallel layout from its columns) -> a prediction of
+ * the row's metric in the publication's convention (Megatron's TFLOP/s count
+ * the paper formula with recomputation; Korthikanti's MFU/HFU theirs). The
+ * mapping rules are documented in docs/validation.md. */
+#include <ctype.h>
+#include <strings.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "coll.h"
+#include "step.h"
+#include "validate.h"
+#include "workload.h"
+
+/* ---- text helpers ---- */
+
+static bool has(const char *hay, const char *needle)
+{
+	size_t n = strlen(needle);
+	for (; *hay; hay++)
+		if (!strncasecmp(hay, needle, n))
+			return true;
+	return false;
+}
+
+static const char *find(const char *hay, const char *needle)
+{
+	size_t n = strlen(needle);
+	for (; *hay; hay++)
+		if (!strncasecmp(hay, needle, n))
+			return hay;
+	return NULL;
+}
+
+/* `word` as a whole token (case-sensitive): "SP" in "SP; interleaved" but
+ * not in "DeepSpeed". */
+static bool has_word(const char *hay, const char *word)
+{
+	size_t n = strlen(word);
+	for (const char *p = hay; (p = strstr(p, word)); p++) {
+		bool left = p == hay || !isalnum((unsigned char)p[-1]);
+		bool right = !isalnum((unsigned char)p[n]);
+		if (left && right)
+			return true;
+	}
+	return false;
+}
+
+/* The integer written just before position `at` in `text`, skipping blanks,
+ * an 'x' (as in "8x") and alphabetic tokens if `skip_words` ("8x HDR 200");
+ * 0 if none. */
+static int number_before(const char *text, const char *at, bool skip_words)
+{
+	const char *p = at;
+	while (p > text) {
+		char c = p[-1];
+		if (c == ' ' || c == 'x' || c == 'X' || c == '\t')
+			p--;
+		else if (skip_words && isalpha((unsigned char)c))
+			p--;
+		else
+			break;
+	}
+	const char *end = p;
+	while (p > text && isdigit((unsigned char)p[-1]))
+		p--;
+	return p < end ? atoi(p) : 0;
+}
+
+/* ---- hardware ---- */
+
+typedef struct gpu_map {
+	const char *token;     /* in the hardware text */
+	const char *with;      /* ...together with this (NULL: alone) */
+	const char *catalog;   /* hw_gpu_find name */
+	double nic_Gbps;       /* the node's usual NIC when the text gives none */
+	int gpus_per_node;
+} gpu_map;
+
+/* First match wins. Node defaults: DGX A100 8 x HDR 200 Gb/s; DGX H100/H200
+ * and B200 8 x NDR 400 Gb/s; DGX-2 16 V100 with 8 x EDR 100 Gb/s (NVIDIA DGX
+ * data sheets). The catalog has one V100 (SXM2 32GB) for DGX-1/DGX-2. */
+static const gpu_map gpu_maps[] = {
+	{"H200", NULL, "H200", 400, 8},
+	{"H100", "PCIe", "H100-PCIE", 400, 8},
+	{"H100", NULL, "H100", 400, 8},
+	{"B200", NULL, "B200", 400, 8},
+	{"A100", "PCIe", "A100-PCIE", 200, 8},
+	{"A100", "40GB", "A100-40GB", 200, 8},
+	{"A100", NULL, "A100", 200, 8},
+	{"DGX-2", NULL, "V100", 100, 16},
+	{"V100", NULL, "V100", 100, 8},
+	{"MI300", NULL, "MI300X", 400, 8},
+	{"L40S", NULL, "L40S", 200, 8},
+};
+
+static const gpu_map *gpu_of(const char *hw)
+{
+	for (size_t i = 0; i < sizeof gpu_maps / sizeof gpu_maps[0]; i++) {
+		const gpu_map *m = &gpu_maps[i];
+		if (has(hw, m->token) && (!m->with || has(hw, m->with)))
+			return m;
+	}
+	return NULL;
+}
+
+static int gpus_per_node(const char *hw, const gpu_map *m)
+{
+	const char *p = find(hw, "GPU/node");
+	if (!p)
+		p = find(hw, "GPUs/node");
+	if (!p)
+		p = find(hw, " GPU per node");
+	int n = p ? number_before(hw, p, false) : 0;
+	if (n <= 0 && !has(hw, "DGX-2")) {
+		const char *g = find(hw, m->token);
+		n = g ? number_before(hw, g, false) : 0;
+	}
+	return n > 0 && n <= 64 ? n : m->gpus_per_node;
+}
+
+/* NICs per node and line rate from "8x200Gb/s HDR", "8x HDR 200Gb/s",
+ * "4 OmniPath links/node (OPA; 100Gb/s each)", "HDR IB" ... */
+static void nic_of(const char *hw, const gpu_map *m, hw_nic *nic)
+{
+	double gbps = 0;
+	int count = 0;
+	const char *p = find(hw, "Gb/s");
+	if (!p)
+		p = find(hw, "Gbps");
+	if (p) {
+		const char *q = p;
+		while (q > hw && isdigit((unsigned char)q[-1]))
+			q--;
+		gbps = atof(q);
+		count = number_before(hw, q, true);
+	}
+	const char *links = find(hw, " links");
+	if (!count && links)
+		count = number_before(hw, links, true);
+	if (gbps <= 0)
+		gbps = has(hw, "NDR") ? 400 : has(hw, "HDR") ? 200 : has(hw, "EDR") ? 100 : m->nic_Gbps;
+	if (count <= 0 || count > 32)
+		count = 8;
+	nic->count = count;
+	nic->speed_Bps = gbps * 1e9 / 8;
+	bool tcp = has(hw, "TCP") || has(hw, "GbE") || (has(hw, "Ethernet") && !has(hw, "RoCE"));
+	nic->transport = tcp ? TRANSPORT_TCP : TRANSPORT_RDMA;
+}
+
+static int cluster_of(const val_row *r, scenario *s, char *why, size_t n)
+{
+	const gpu_map *m = gpu_of(r->hardware);
+	const hw_gpu *g = m ? hw_gpu_find(m->catalog) : NULL;
+	if (!g) {
+		snprintf(why, n, "no known GPU in the hardware text");
+		return -1;
+	}
+	scn_cluster *c = &s->cluster;
+	c->gpu = *g;
+	int gpn = gpus_per_node(r->hardware, m);
+	int gpus = r->gpus > 0 ? r->gpus : 1;
+	if (gpus < gpn)
+		gpn = gpus;          /* part of one node */
+	c->gpus_per_node = gpn;
+	c->nodes = (gpus + gpn - 1) / gpn;
+	nic_of(r->hardware, m, &c->nic);
+	c->intra.kind = has(r->hardware, "PCIe") && !has(r->hardware, "NVLink") ? INTRA_PCIE
+	                                                                       : INTRA_NVSWITCH;
+	c->fabric.topology = c->nodes > 1 ? TOPO_FAT_TREE : TOPO_SINGLE_SWITCH;
+	return 0;
+}
+
+/* ---- model and training ---- */
+
+/* Vocabulary: Megatron GPT's 51200 (GPT-2 BPE padded), BLOOM's 250880
+ * (bigscience tr11-176B-ml README: 250680 tokens padded). */
+static int vocab_of(const val_row *r)
+{
+	if (has(r->source, "bigscience") || has(r->id, "BLOOM"))
+		return 250880;
+	return 51200;
+}
+
+static scn_recompute recompute_of(const char *t, bool *assumed)
+{
+	if (!*t) {
+		*assumed = true;     /* Megatron's 2019-21 scripts checkpoint activations */
+		return RECOMPUTE_FULL;
+	}
+	if (has(t, "selective"))
+		return RECOMPUTE_SELECTIVE;
+	if (has(t, "no recompute") || has(t, "none") || has(t, "only") || has(t, "baseline"))
+		return RECOMPUTE_NONE;
+	if (has(t, "full") || has(t, "checkpoint"))
+		return RECOMPUTE_FULL;
+	*assumed = true;
+	return RECOMPUTE_FULL;
+}
+
+static hw_precision precision_of(const char *t, bool *assumed)
+{
+	if (has(t, "bf16"))
+		return PREC_BF16;
+	if (has(t, "fp16"))
+		return PREC_FP16;
+	if (has(t, "fp8"))
+		return PREC_FP8;
+	if (has(t, "tf32") || has(t, "fp32"))
+		return PREC_FP32;
+	*assumed = true;
+	return PREC_BF16;
+}
+
+/* Virtual pipeline stages: "interleaved m=3" (Korthikanti: model chunks),
+ * "interleaved vpp: 5 layers/virtual stage" (Megatron's
+ * --num-layers-per-virtual-pipeline-stage), bare "interleaved": 2. */
+static int virtual_stages(const val_row *r, bool *assumed)
+{
+	const char *o = r->other;
+	if (!has(o, "interleaved"))
+		return 1;
+	const char *p = find(o, "m=");
+	if (p && atoi(p + 2) > 0)
+		return atoi(p + 2);
+	p = find(o, "layer");
+	int per = p ? number_before(o, p, false) : 0;
+	int pp = r->pp > 0 ? r->pp : 1;
+	if (per > 0 && r->layers % (pp * per) == 0)
+		return r->layers / (pp * per);
+	*assumed = true;
+	return 2;
+}
+
+static int training_of(const val_row *r, scenario *s, bool layer_only, bool *assumed, char *why,
+                       size_t n)
+{
+	scn_training *t = &s->training;
+	if (r->tp <= 0 || r->pp <= 0 || r->dp <= 0) {
+		snprintf(why, n, "tp, pp or dp missing");
+		return -1;
+	}
+	t->tp = r->tp, t->pp = r->pp, t->dp = r->dp;
+	if (!layer_only && r->tp * r->pp * r->dp != scn_gpus(s)) {
+		snprintf(why, n, "tp x pp x dp = %d differs from gpus = %d", r->tp * r->pp * r->dp,
+		         scn_gpus(s));
+		return -1;
+	}
+	t->global_batch = r->global_batch;
+	t->micro_batch = r->micro_batch;
+	if (t->micro_batch <= 0 && r->pp == 1 && r->global_batch > 0) {
+		t->micro_batch = r->global_batch / r->dp;    /* no accumulation */
+		*assumed = true;
+	}
+	if (layer_only && t->global_batch <= 0)
+		t->global_batch = t->micro_batch * r->dp;
+	if (t->global_batch <= 0 || t->micro_batch <= 0) {
+		snprintf(why, n, "%s missing", t->global_batch <= 0 ? "global_batch" :
+		         "micro_batch (a pipeline run needs it)");
+		return -1;
+	}
+	if (t->global_batch % (t->micro_batch * r->dp)) {
+		snprintf(why, n, "global_batch %d is not a multiple of micro_batch x dp = %d",
+		         t->global_batch, t->micro_batch * r->dp);
+		return -1;
+	}
+	t->precision = precision_of(r->precision, assumed);
+	t->recompute = recompute_of(r->recompute, assumed);
+	t->sequence_parallel = r->tp > 1 && (has_word(r->other, "SP") || has_word(r->recompute, "SP") ||
+	                       has(r->other, "sequence parallel") ||
+	                       has(r->recompute, "sequence parallel"));
+	t->virtual_stages = virtual_stages(r, assumed);
+	t->schedule = t->virtual_stages > 1 ? SCHED_INTERLEAVED : SCHED_1F1B;
+	const char *z = find(r->other, "ZeRO-");
+	t->zero = z ? atoi(z + 5) : 0;
+	/* PyTorch DDP overlaps bucket all-reduces with the backward; Megatron's
+	 * local DDP (and its later default) reduces after it. fp16 Megatron
+	 * reduces fp16 gradients; bf16 Megatron fp32 main grads (cost-models 3.3). */
+	t->grad_reduce.overlap = has(r->other, "DDP=torch");
+	t->grad_reduce.dtype = t->precision == PREC_FP16 ? PREC_FP16 : PREC_FP32;
+	return 0;
+}
+
+static int model_of(const val_row *r, scenario *s, char *why, size_t n)
+{
+	if (r->layers <= 0 || r->hidden <= 0 || r->heads <= 0 || r->seq_len <= 0) {
+		snprintf(why, n, "model shape (layers, hidden, heads, seq_len) missing");
+		return -1;
+	}
+	scn_model *m = &s->model;
+	m->layers = r->layers;
+	m->hidden = r->hidden;
+	m->heads = r->heads;
+	m->kv_heads = r->heads;
+	m->seq_len = r->seq_len;
+	m->vocab = vocab_of(r);
+	m->ffn_hidden = 4 * r->hidden;
+	return 0;
+}
+
+/* ---- metrics ---- */
+
+typedef struct metric_name {
+	const char *name;
+	val_metric m;
+} metric_name;
+
+static const metric_name metric_names[] = {
+	{"achieved_tflops_per_gpu", VM_HW_TFLOPS}, {"tflops_per_gpu", VM_HW_TFLOPS},
+	{"hw_tflops_per_gpu", VM_HW_TFLOPS}, {"pct_of_peak", VM_PCT_PEAK},
+	{"aggregate_pflops", VM_AGG_PFLOPS}, {"mfu", VM_MFU}, {"hfu", VM_HFU},
+	{"iteration_time", VM_ITER_TIME}, {"iteration_time_derived", VM_ITER_TIME},
+	{"step_time", VM_ITER_TIME}, {"layer_forward_time", VM_LAYER_FWD},
+	{"layer_backward_time", VM_LAYER_BWD}, {"layer_fwd_bwd_time", VM_LAYER_FWDBWD},
+	{"throughput_increase_vs_full_recompute", VM_RECOMPUTE_GAIN},
+	{"checkpoint_size_full", VM_CKPT_SIZE}, {"hbm_triad_bw", VM_HBM_BW},
+};
+
+static val_metric metric_of(const char *name)
+{
+	for (size_t i = 0; i < sizeof metric_names / sizeof metric_names[0]; i++)
+		if (!strcasecmp(name, metric_names[i].name))
+			return metric_names[i].m;
+	if (!strncasecmp(name, "gemm_", 5))
+		return VM_GEMM;
+	if (!strncasecmp(name, "flash_attn", 10) && has(name, "fwd"))
+		return VM_FLASH_FWD;
+	return VM_NONE;
+}
+
+/* Why a metric is not predicted here, for the list of rows not simulated. */
+static const char *not_predicted(const char *name)
+{
+	if (has(name, "busbw") || has(name, "allreduce") || has(name, "nvlink") || has(name, "nic"))
+		return "a collective/link benchmark: compare with `trainsim nccl`";
+	if (has(name, "interrupt") || has(name, "failure") || has(name, "mtbf") || has(name, "hours"))
+		return "failure statistics, not a step";
+	if (has(name, "checkpoint") || has(name, "save") || has(name, "load") || has(name, "nvme") ||
+	    has(name, "h2d"))
+		return "storage/checkpoint I/O, not predicted by validate";
+	if (has(name, "scaling_eff") || has(name, "eff"))
+		return "relative to another row (scaling efficiency)";
+	return "metric not predicted by validate";
+}
+
+/* Published unit -> SI factor, from the unit's leading token. */
+static double unit_scale(const char *u)
+{
+	static const struct { const char *p; double f; } units[] = {
+		{"ms", 1e-3}, {"us", 1e-6}, {"TFLOP/s", 1e12}, {"PFLOP/s", 1e15},
+		{"GFLOP/s", 1e9}, {"TB/s", 1e12}, {"GB/s", 1e9}, {"TB", 1e12}, {"GB", 1e9},
+		{"s", 1}, {"%", 1}};
+	while (isspace((unsigned char)*u))
+		u++;
+	for (size_t i = 0; i < sizeof units / sizeof units[0]; i++)
+		if (!strncmp(u, units[i].p, strlen(units[i].p)))
+			return units[i].f;
+	return 1;
+}
+
+/* Rows whose measurement set a constant of the compute model (compute.c):
+ * their agreement is by construction, and the report says so. */
+static bool param_source(const char *id)
+{
+	static const char *ids[] = {"HW-AZ-001", "HW-AZ-002", "HW-AZ-004"};
+	for (size_t i = 0; i < sizeof ids / sizeof ids[0]; i++)
+		if (!strcmp(id, ids[i]))
+			return true;
+	return false;
+}
+
+/* "gemm_fp16_16384^3" or "gemm_bf16_8192x4096x1024"; "flash_attn2_fwd_hd64_s8192". */
+static int kernel_of(const val_row *r, val_case *c, char *why, size_t n)
+{
+	const char *name = r->metric;
+	c->s.training.precision = has(name, "bf16") ? PREC_BF16 : has(name, "fp8") ? PREC_FP8
+	                                                                          : PREC_FP16;
+	if (c->metric == VM_GEMM) {
+		const char *p = strrchr(name, '_');
+		double m = 0, nn = 0, k = 0;
+		if (p && strstr(p, "^3"))
+			m = nn = k = atof(p + 1);
+		else if (p && sscanf(p + 1, "%lfx%lfx%lf", &m, &nn, &k) != 3)
+			m = 0;
+		if (m <= 0 || nn <= 0 || k <= 0) {
+			snprintf(why, n, "GEMM shape not readable in '%s'", name);
+			return -1;
+		}
+		c->gemm_m = m, c->gemm_n = nn, c->gemm_k = k;
+		snprintf(c->config, sizeof c->config, "%s gemm %.0fx%.0fx%.0f", c->s.cluster.gpu.name,
+		         m, nn, k);
+	} else if (c->metric == VM_FLASH_FWD) {
+		const char *hd = find(name, "hd"), *sq = find(name, "_s");
+		c->attn_hd = hd ? atof(hd + 2) : 0;
+		c->attn_seq = sq ? atof(sq + 2) : 0;
+		if (c->attn_hd <= 0 || c->attn_seq <= 0) {
+			snprintf(why, n, "head dim / sequence not readable in '%s'", name);
+			return -1;
+		}
+		snprintf(c->config, sizeof c->config, "%s flash fwd hd%.0f s%.0f", c->s.cluster.gpu.name,
+		         c->attn_hd, c->attn_seq);
+	} else {
+		snprintf(c->config, sizeof c->config, "%s HBM stream", c->s.cluster.gpu.name);
+	}
+	return 0;
+}
+
+static void describe(const val_row *r, val_case *c)
+{
+	const scn_training *t = &c->s.training;
+	char v[16] = "";
+	if (t->virtual_stages > 1)
+		snprintf(v, sizeof v, "v%d", t->virtual_stages);
+	const char *rc = t->recompute == RECOMPUTE_FULL ? "full"
+	               : t->recompute == RECOMPUTE_SELECTIVE ? "sel" : "none";
+	snprintf(c->config, sizeof c->config, "l%d h%d TP%d%s PP%d%s DP%d mb%d B%d %s %s%s",
+	         r->layers, r->hidden, t->tp, t->sequence_parallel ? "+SP" : "", t->pp, v, t->dp,
+	         t->micro_batch, t->global_batch, rc, hw_precision_name(t->precision),
+	         c->assumed ? " *" : "");
+}
+
+int val_build(const val_row *r, val_case *c, char *why, size_t n)
+{
+	memset(c, 0, sizeof *c);
+	scn_defaults(&c->s);
+	snprintf(c->s.name, sizeof c->s.name, "%s", r->id);
+	c->metric = metric_of(r->metric);
+	if (c->metric == VM_NONE) {
+		snprintf(why, n, "%s", not_predicted(r->metric));
+		return -1;
+	}
+	if (!r->has_value) {
+		snprintf(why, n, "no published value");
+		return -1;
+	}
+	c->unit_scale = unit_scale(r->unit);
+	c->published_si = r->value * c->unit_scale;
+	c->param_source = param_source(r->id);
+	if (cluster_of(r, &c->s, why, n) < 0)
+		return -1;
+	if (c->metric == VM_GEMM || c->metric == VM_FLASH_FWD || c->metric == VM_HBM_BW)
+		return kernel_of(r, c, why, n);
+	bool layer_only = c->metric == VM_LAYER_FWD || c->metric == VM_LAYER_BWD ||
+	                  c->metric == VM_LAYER_FWDBWD;
+	if (model_of(r, &c->s, why, n) < 0)
+		return -1;
+	if (training_of(r, &c->s, layer_only, &c->assumed, why, n) < 0)
+		return -1;
+	describe(r, c);
+	return 0;
+}
+
+bool val_goal_family(const char *family)
+{
+	return !strcmp(family, "MEG21T1") || !strcmp(family, "KOR22");
+}

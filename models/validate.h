@@ -1,0 +1,83 @@
+/* validate.h: published measurements (tests/validation/published.csv) turned
+ * into simulations: read the CSV, build a scenario in memory for each row that
+ * describes a training run (or a GPU kernel the workload models), predict the
+ * published metric in the publication's own convention, and compare. The
+ * `trainsim validate` command (sim/cmd_validate.c) prints the result. */
+#ifndef TRAINSIM_VALIDATE_H
+#define TRAINSIM_VALIDATE_H
+
+#include <stddef.h>
+#include "scenario.h"
+
+/* One row of published.csv; numeric fields are 0 when empty. */
+typedef struct val_row {
+	char id[40];
+	char family[40];        /* the id without its trailing -NNN */
+	char source[96];        /* truncated */
+	char hardware[256];
+	int gpus;
+	double params_b;
+	int layers, hidden, heads, seq_len, global_batch, micro_batch, tp, pp, dp;
+	char other[192];        /* other_parallel */
+	char precision[64];
+	char recompute[128];
+	char metric[64];
+	double value;
+	bool has_value;
+	char unit[160];
+	char verified[32];
+	int line;               /* in the file, for messages */
+} val_row;
+
+/* Reads the CSV at `path` (RFC 4180 quoting, header line required). On
+ * success *rows (owned by the caller: free()) holds *n rows and 0 is
+ * returned; otherwise -1 with "path:line: what" in err. */
+int val_read(const char *path, val_row **rows, size_t *n, char *err, size_t errlen);
+/* Same from a string (tests). */
+int val_parse(const char *text, const char *name, val_row **rows, size_t *n, char *err,
+              size_t errlen);
+
+/* What a row asks to predict. */
+typedef enum {
+	VM_NONE,
+	VM_HW_TFLOPS,      /* achieved/hw TFLOP/s per GPU, paper formula with recompute */
+	VM_PCT_PEAK,       /* the same as a percentage of the dense peak */
+	VM_AGG_PFLOPS,     /* the same summed over all GPUs, PFLOP/s */
+	VM_MFU, VM_HFU,    /* % (Korthikanti conventions) */
+	VM_ITER_TIME,      /* step time */
+	VM_LAYER_FWD, VM_LAYER_BWD, VM_LAYER_FWDBWD,   /* one layer, TP comm included */
+	VM_RECOMPUTE_GAIN, /* % throughput of this row's layout over full recompute */
+	VM_CKPT_SIZE,      /* bytes of a full checkpoint */
+	VM_GEMM,           /* TFLOP/s of one GEMM */
+	VM_HBM_BW,         /* streaming HBM bandwidth */
+	VM_FLASH_FWD       /* TFLOP/s of a flash-attention forward */
+} val_metric;
+
+/* A row made ready to simulate. */
+typedef struct val_case {
+	scenario s;             /* built in memory; release with scn_release */
+	val_metric metric;
+	double published_si;    /* the published value in SI units (s, FLOP/s, B, %) */
+	double unit_scale;      /* published unit = SI / unit_scale */
+	char config[96];        /* short description of the layout */
+	bool assumed;           /* a value was inferred (marked '*' in config) */
+	double gemm_m, gemm_n, gemm_k, attn_hd, attn_seq;   /* kernel rows */
+	bool param_source;      /* the row is a source of a model parameter */
+} val_case;
+
+/* Builds the case of a row. Returns 0, or -1 with why the row cannot be
+ * simulated in `why` (not a training run, missing fields, unknown hardware). */
+int val_build(const val_row *r, val_case *c, char *why, size_t whylen);
+
+/* Predicts the metric of a built case, in SI units. Simulations are cached
+ * in `cache` (may be NULL) by layout, so rows of one run simulate once.
+ * Returns 0, or -1 with a message (the step simulation failed). */
+typedef struct val_cache val_cache;
+val_cache *val_cache_new(void);
+void val_cache_free(val_cache *c);
+int val_predict(const val_case *c, val_cache *cache, double *pred_si, char *err, size_t errlen);
+
+/* The published family of each id prefix the goal of issue 4 is about. */
+bool val_goal_family(const char *family);
+
+#endif

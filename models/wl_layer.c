@@ -1,0 +1,503 @@
+/* wl_layer.c: the operations of one transformer layer (and of the embedding and
+ * the output layer) for one micro-batch on one GPU of a TP group, forward,
+ * backward and recomputation, as Megatron-LM runs them: GEMMs by shape, the
+ * attention core (unfused softmax/dropout or one flash kernel), memory-bound
+ * elementwise kernels by HBM bytes, and the TP collectives between them
+ * (cost-models.md 2, 3.1, 4). wl_layer_cost_get sums them for the step. */
+#include <math.h>
+#include <string.h>
+#include "coll.h"
+#include "wl_int.h"
+
+/* Everything an op list needs, resolved once per call. */
+typedef struct lctx {
+	const scenario *s;
+	const hw_gpu *g;
+	hw_precision prec;
+	scn_model m;
+	double T;            /* tokens in the micro-batch: b * seq */
+	double b, sq, h, f, t;
+	double A;            /* local attention heads */
+	double hd;           /* head dimension */
+	double nq, nkv;      /* local widths of Q and of K (= V) */
+	double X;            /* elements of a sequence-sharded activation (T h, /t with SP) */
+	double E;            /* bytes per activation element */
+	bool sp, flash, drop, bias;
+} lctx;
+
+typedef struct oplist {
+	wl_op *ops;
+	int n, max;
+	const lctx *c;
+	wl_op scratch;       /* written instead when ops is full or the op is void */
+} oplist;
+
+static void ctx_init(lctx *c, const scenario *s)
+{
+	memset(c, 0, sizeof *c);
+	c->s = s;
+	c->g = &s->cluster.gpu;
+	c->prec = s->training.precision;
+	wl__model(&s->model, &c->m);
+	c->b = wl__micro(s);
+	c->t = wl__tp(s);
+	c->E = wl__prec_bytes(c->prec);
+	if (c->prec == PREC_FP8)
+		c->E = 2;   /* activations stay 16-bit in fp8 recipes */
+	if (c->m.custom)
+		return;
+	c->sq = c->m.seq_len;
+	c->h = c->m.hidden;
+	c->f = c->m.ffn_hidden;
+	c->T = c->b * c->sq;
+	c->hd = c->h / c->m.heads;
+	c->A = c->m.heads / c->t;
+	c->nq = c->h / c->t;
+	double kv_local = c->m.kv_heads / c->t;
+	if (kv_local < 1)
+		kv_local = 1;       /* fewer KV heads than TP ranks: replicated */
+	c->nkv = kv_local * c->hd;
+	c->sp = s->training.sequence_parallel && c->t > 1;
+	c->X = c->T * c->h / (c->sp ? c->t : 1);
+	c->flash = wl_flash_attention(s);
+	c->drop = wl__dropout(&c->m);
+	c->bias = !c->m.gated_mlp;
+}
+
+static wl_op *push(oplist *l, wl_op_kind kind, const char *name)
+{
+	if (l->n >= l->max) {
+		memset(&l->scratch, 0, sizeof l->scratch);
+		return &l->scratch;
+	}
+	wl_op *o = &l->ops[l->n++];
+	memset(o, 0, sizeof *o);
+	o->kind = kind;
+	o->name = name;
+	o->batch = 1;
+	return o;
+}
+
+static void gemm(oplist *l, const char *name, double m, double n, double k)
+{
+	wl_op *o = push(l, OP_GEMM, name);
+	o->m = m, o->n = n, o->k = k;
+	o->flops = 2 * m * n * k;
+	o->bytes = l->c->E * (m * k + k * n + m * n);
+	o->time_s = wl_gemm_time(l->c->g, l->c->prec, m, n, k);
+}
+
+static void bgemm(oplist *l, const char *name, double batch, double m, double n, double k)
+{
+	wl_op *o = push(l, OP_GEMM, name);
+	o->m = m, o->n = n, o->k = k, o->batch = batch;
+	o->flops = 2 * batch * m * n * k;
+	o->bytes = l->c->E * batch * (m * k + k * n + m * n);
+	o->time_s = wl__bgemm_time(l->c->g, l->c->prec, batch, m, n, k);
+}
+
+static void mem(oplist *l, const char *name, double bytes)
+{
+	if (bytes <= 0)
+		return;
+	wl_op *o = push(l, OP_MEMBOUND, name);
+	o->bytes = bytes;
+	o->time_s = wl_membound_time(l->c->g, bytes);
+}
+
+/* Appends a TP collective (none when tp = 1: then returns a scratch op). */
+static wl_op *tpcomm(oplist *l, const char *name, coll_op op)
+{
+	if (l->c->t <= 1)
+		return &l->scratch;
+	wl_op *o = push(l, OP_TP_COMM, name);
+	o->coll = op;
+	o->bytes = l->c->T * l->c->h * l->c->E;   /* nccl-tests S: the full b*s*h tensor */
+	return o;
+}
+
+static void flash(oplist *l, const char *name, bool backward)
+{
+	const lctx *c = l->c;
+	/* Executed FLOPs: QK^T and PV over the causal half of the score matrix
+	 * (blocks above the diagonal skipped; diagonal blocks of 128 done in
+	 * full); the backward recomputes QK^T and PV: 2.5x the forward. */
+	double causal = 0.5 * (1 + 128.0 / c->sq);
+	if (causal > 1)
+		causal = 1;
+	double fl = 4 * c->b * c->sq * c->sq * c->A * c->hd * causal * (backward ? 2.5 : 1);
+	wl_op *o = push(l, OP_ATTN, name);
+	o->flops = fl;
+	o->bytes = c->E * c->T * (c->nq * 2 + c->nkv * 2) * (backward ? 2 : 1);
+	o->time_s = wl_attn_time(c->g, c->prec, fl, backward);
+}
+
+/* Attention core forward: scores, softmax, dropout, context (Megatron's
+ * CoreAttention), or one flash kernel. Also what selective recompute re-runs. */
+static void core_fwd(oplist *l)
+{
+	const lctx *c = l->c;
+	double S = c->b * c->A * c->sq * c->sq;    /* score elements */
+	if (c->flash) {
+		flash(l, "flash_attn", false);
+		return;
+	}
+	bgemm(l, "scores", c->b * c->A, c->sq, c->sq, c->hd);
+	mem(l, "softmax", 2 * S * c->E);          /* fused scale+mask+softmax: read, write */
+	if (c->drop)
+		mem(l, "attn_dropout", S * (2 * c->E + 1));   /* read, write, 1-byte mask */
+	bgemm(l, "context", c->b * c->A, c->sq, c->hd, c->sq);
+	mem(l, "context_copy", 2 * c->T * c->nq * c->E);  /* [b,a,s,d] -> [s,b,h] */
+}
+
+static void core_bwd(oplist *l)
+{
+	const lctx *c = l->c;
+	double S = c->b * c->A * c->sq * c->sq;
+	if (c->flash) {
+		flash(l, "flash_attn_bwd", true);
+		return;
+	}
+	mem(l, "context_copy_bwd", 2 * c->T * c->nq * c->E);
+	bgemm(l, "context_dgrad_p", c->b * c->A, c->sq, c->sq, c->hd);
+	bgemm(l, "context_dgrad_v", c->b * c->A, c->sq, c->hd, c->sq);
+	if (c->drop)
+		mem(l, "attn_dropout_bwd", S * (2 * c->E + 1));
+	mem(l, "softmax_bwd", 3 * S * c->E);     /* read y, dy; write dx */
+	bgemm(l, "scores_dgrad_q", c->b * c->A, c->sq, c->hd, c->sq);
+	bgemm(l, "scores_dgrad_k", c->b * c->A, c->sq, c->hd, c->sq);
+}
+
+/* Bias + dropout + residual add (Megatron's fused kernel): read the GEMM
+ * output and the residual, write the sum and a 1-byte mask; without
+ * dropout and bias (Llama) a plain residual add. */
+static double bda_bytes(const lctx *c)
+{
+	return c->drop ? c->X * (3 * c->E + 1) : 3 * c->X * c->E;
+}
+
+static void layer_fwd(oplist *l)
+{
+	const lctx *c = l->c;
+	double nqkv = c->nq + 2 * c->nkv;
+	double n1 = (c->m.gated_mlp ? 2 : 1) * c->f / c->t;
+	mem(l, "ln1", 2 * c->X * c->E);
+	if (c->sp)
+		tpcomm(l, "tp_ag_attn", COLL_ALL_GATHER);
+	gemm(l, "qkv", c->T, nqkv, c->h);
+	if (c->bias)
+		mem(l, "qkv_bias", 2 * c->T * nqkv * c->E);
+	else
+		mem(l, "rotary", 2 * c->T * (c->nq + c->nkv) * c->E);
+	core_fwd(l);
+	gemm(l, "proj", c->T, c->h, c->nq);
+	tpcomm(l, c->sp ? "tp_rs_attn" : "tp_ar_attn", c->sp ? COLL_REDUCE_SCATTER : COLL_ALL_REDUCE);
+	mem(l, "bias_dropout_add", bda_bytes(c));
+	mem(l, "ln2", 2 * c->X * c->E);
+	if (c->sp)
+		tpcomm(l, "tp_ag_mlp", COLL_ALL_GATHER);
+	gemm(l, "fc1", c->T, n1, c->h);
+	mem(l, c->m.gated_mlp ? "swiglu" : "bias_gelu",
+	    (c->m.gated_mlp ? 3 : 2) * c->T * c->f / c->t * c->E);
+	gemm(l, "fc2", c->T, c->h, c->f / c->t);
+	tpcomm(l, c->sp ? "tp_rs_mlp" : "tp_ar_mlp", c->sp ? COLL_REDUCE_SCATTER : COLL_ALL_REDUCE);
+	mem(l, "bias_dropout_add", bda_bytes(c));
+}
+
+/* Backward of a linear layer y = x W^T (x: m x k, W: n x k): dgrad dx = dy W
+ * (m x k, inner n) and wgrad dW = dy^T x (n x k, inner m). */
+static void linear_bwd(oplist *l, const char *dname, const char *wname, double m, double n, double k)
+{
+	gemm(l, dname, m, k, n);
+	gemm(l, wname, n, k, m);
+}
+
+/* Whether the training stack is the post-2021 Megatron generation: bf16
+ * (and fp8) runs come with it (bf16 support, apex's fused weight-gradient
+ * kernels and the async TP communication arrived together in Megatron-LM in
+ * the second half of 2021); fp16 runs are taken as the 2020-21 code.
+ * Derived, not a scenario key: see docs/workload.md. */
+static bool modern_stack(const lctx *c)
+{
+	return c->prec == PREC_BF16 || c->prec == PREC_FP8;
+}
+
+/* Backward of a column-parallel linear (QKV, fc1) and of the TP operator
+ * before it. Modern: [SP: re-gather the input, async, during dgrad], dgrad,
+ * the input-gradient all-reduce (SP: reduce-scatter) async during wgrad,
+ * wgrad. Old: dgrad, wgrad, then the blocking all-reduce. */
+static void column_bwd(oplist *l, const char *dname, const char *wname, double n, double k,
+                       const char *ag_name, const char *red_name)
+{
+	const lctx *c = l->c;
+	coll_op red = c->sp ? COLL_REDUCE_SCATTER : COLL_ALL_REDUCE;
+	if (!modern_stack(c)) {
+		if (c->sp)
+			tpcomm(l, ag_name, COLL_ALL_GATHER);
+		linear_bwd(l, dname, wname, c->T, n, k);
+		tpcomm(l, red_name, red);
+		return;
+	}
+	if (c->sp)
+		tpcomm(l, ag_name, COLL_ALL_GATHER)->async = true;
+	gemm(l, dname, c->T, k, n);
+	tpcomm(l, red_name, red)->async = true;
+	gemm(l, wname, n, k, c->T);
+}
+
+static void layer_bwd(oplist *l)
+{
+	const lctx *c = l->c;
+	double nqkv = c->nq + 2 * c->nkv;
+	double n1 = (c->m.gated_mlp ? 2 : 1) * c->f / c->t;
+	double F = c->T * c->f / c->t;
+	/* Dropout backward reads dy and the mask, writes dx; the bias gradient
+	 * is one more read of dy. The residual branch passes dy through. */
+	mem(l, "bias_dropout_add_bwd", c->drop ? c->X * (3 * c->E + 1) : 0);
+	if (c->sp)   /* backward of the forward reduce-scatter */
+		tpcomm(l, "tp_ag_mlp_bwd", COLL_ALL_GATHER);
+	linear_bwd(l, "fc2_dgrad", "fc2_wgrad", c->T, c->h, c->f / c->t);
+	mem(l, c->m.gated_mlp ? "swiglu_bwd" : "bias_gelu_bwd", (c->m.gated_mlp ? 5 : 4) * F * c->E);
+	column_bwd(l, "fc1_dgrad", "fc1_wgrad", n1, c->h, "tp_ag_mlp_input",
+	           c->sp ? "tp_rs_mlp_bwd" : "tp_ar_mlp_bwd");
+	mem(l, "ln2_bwd", 6 * c->X * c->E);   /* read x, dy; write dx; add to the residual grad */
+	mem(l, "bias_dropout_add_bwd", c->drop ? c->X * (3 * c->E + 1) : 0);
+	if (c->sp)
+		tpcomm(l, "tp_ag_attn_bwd", COLL_ALL_GATHER);
+	linear_bwd(l, "proj_dgrad", "proj_wgrad", c->T, c->h, c->nq);
+	core_bwd(l);
+	if (c->bias)
+		mem(l, "qkv_bias_bwd", c->T * nqkv * c->E);
+	else
+		mem(l, "rotary_bwd", 2 * c->T * (c->nq + c->nkv) * c->E);
+	column_bwd(l, "qkv_dgrad", "qkv_wgrad", nqkv, c->h, "tp_ag_attn_input",
+	           c->sp ? "tp_rs_attn_bwd" : "tp_ar_attn_bwd");
+	mem(l, "ln1_bwd", 6 * c->X * c->E);
+}
+
+/* Bytes per parameter of accumulating a micro-batch's weight gradient into
+ * the gradient buffer. bf16 (and fp8) Megatron keeps fp32 main grads that the
+ * wgrad GEMM accumulates into directly (gradient_accumulation_fusion): no
+ * extra pass. fp16 and fp32 training accumulate through autograd's in-place
+ * add (Megatron 2020-21 LocalDDP hook main_grad.add_(grad), PyTorch
+ * AccumulateGrad): read grad, read and write the buffer = 3 elements. */
+static double accum_bytes_per_param(const lctx *c)
+{
+	if (modern_stack(c))
+		return 0;
+	return 3 * c->E;
+}
+
+static void custom_ops(oplist *l, int layer, wl_pass pass)
+{
+	const lctx *c = l->c;
+	if (layer < 0 || layer >= c->m.nlayers_custom)
+		return;
+	const scn_layer *cl = &c->m.custom_layers[layer];
+	double fl = c->b * cl->fwd_flops / c->t;
+	double side = cbrt(fl / 2);            /* an equivalent cubic GEMM */
+	double act = c->b * cl->act_bytes / c->t;
+	if (pass == WL_RECOMPUTE && c->s->training.recompute != RECOMPUTE_FULL)
+		return;
+	int n = pass == WL_BWD ? 2 : 1;
+	for (int i = 0; i < n; i++) {
+		if (fl > 0)
+			gemm(l, pass == WL_BWD ? (i ? "wgrad" : "dgrad") : "fwd", side, side, side);
+		mem(l, pass == WL_BWD ? "act_bwd" : "act", act);
+	}
+	if (c->t > 1 && act > 0) {
+		wl_op *o = push(l, OP_TP_COMM, "tp_ar");
+		o->coll = COLL_ALL_REDUCE;
+		o->bytes = c->b * cl->act_bytes;
+	}
+}
+
+int wl_layer_ops(const scenario *s, int layer, wl_pass pass, wl_op *ops, int max)
+{
+	lctx c;
+	ctx_init(&c, s);
+	oplist l = {.ops = ops, .max = max, .c = &c};
+	if (c.m.custom) {
+		custom_ops(&l, layer, pass);
+		return l.n;
+	}
+	switch (pass) {
+	case WL_FWD:
+		layer_fwd(&l);
+		break;
+	case WL_BWD:
+		layer_bwd(&l);
+		mem(&l, "grad_accum", wl_layer_params(&c.m, layer) / c.t * accum_bytes_per_param(&c));
+		break;
+	case WL_RECOMPUTE:
+		if (s->training.recompute == RECOMPUTE_FULL)
+			layer_fwd(&l);
+		else if (s->training.recompute == RECOMPUTE_SELECTIVE)
+			core_fwd(&l);
+		break;
+	}
+	return l.n;
+}
+
+bool wl_flash_attention(const scenario *s)
+{
+	const hw_gpu *g = &s->cluster.gpu;
+	if (!wl__has_flash(g))
+		return false;
+	if (g->arch >= ARCH_HOPPER && g->arch != ARCH_CDNA3)
+		return true;
+	/* the Llama generation (gated MLP or grouped-query attention) */
+	return s->model.gated_mlp || (s->model.kv_heads > 0 && s->model.kv_heads < s->model.heads);
+}
+
+/* Sums an op list into the cost fields of one pass. */
+static void sum_ops(const wl_op *ops, int n, double *time_s, double *flops, double *mem_s, int *ntp,
+                    int *coll, double *tp_bytes)
+{
+	for (int i = 0; i < n; i++) {
+		const wl_op *o = &ops[i];
+		if (o->kind == OP_TP_COMM) {
+			(*ntp)++;
+			if (coll && *ntp == 1)
+				*coll = o->coll == COLL_REDUCE_SCATTER ? COLL_ALL_GATHER : o->coll;
+			if (tp_bytes)
+				*tp_bytes = o->bytes;
+			continue;
+		}
+		*time_s += o->time_s;
+		*flops += o->flops;
+		if (o->kind == OP_MEMBOUND && mem_s)
+			*mem_s += o->time_s;
+	}
+}
+
+/* Embedding (first stage) or final norm + logits + loss (last stage). The
+ * vocabulary-parallel loss also all-reduces three T-float vectors (max, sum,
+ * target logit); latency only, left out of the cost. */
+static void head_ops(oplist *l, bool first, wl_pass pass)
+{
+	const lctx *c = l->c;
+	double vt = c->m.vocab / c->t;
+	double L = c->T * vt;                  /* logit elements on this GPU */
+	double emb_params = c->m.vocab * c->h / c->t;
+	if (pass == WL_RECOMPUTE)
+		return;
+	if (first && pass == WL_FWD) {
+		mem(l, "embedding", 2 * c->T * c->h * c->E);  /* gather rows, write the output */
+		tpcomm(l, c->sp ? "tp_rs_embedding" : "tp_ar_embedding",
+		       c->sp ? COLL_REDUCE_SCATTER : COLL_ALL_REDUCE);
+		mem(l, "embedding_dropout", c->bias ? c->X * (3 * c->E + 1) : 0);
+	} else if (first) {
+		if (c->sp)
+			tpcomm(l, "tp_ag_embedding_bwd", COLL_ALL_GATHER);
+		/* dense gradient of the vocabulary slice: zero it, scatter-add rows */
+		mem(l, "embedding_bwd", emb_params * c->E + 3 * c->T * c->h * c->E);
+		mem(l, "grad_accum", emb_params * accum_bytes_per_param(c));
+	} else if (pass == WL_FWD) {
+		mem(l, "final_norm", 2 * c->X * c->E);
+		if (c->sp)
+			tpcomm(l, "tp_ag_logits", COLL_ALL_GATHER);
+		gemm(l, "logits", c->T, vt, c->h);
+		/* Megatron's vocab-parallel cross entropy on an fp32 copy: convert
+		 * (2+4), max (4), subtract (8), exp (8), sum (4), normalize (8). */
+		mem(l, "cross_entropy", 38 * L);
+	} else {
+		mem(l, "cross_entropy_bwd", 14 * L);   /* scale softmax (8), back to 16-bit (6) */
+		linear_bwd(l, "logits_dgrad", "logits_wgrad", c->T, vt, c->h);
+		tpcomm(l, c->sp ? "tp_rs_logits_bwd" : "tp_ar_logits_bwd",
+		       c->sp ? COLL_REDUCE_SCATTER : COLL_ALL_REDUCE);
+		mem(l, "final_norm_bwd", 3 * c->X * c->E);
+		mem(l, "grad_accum", emb_params * accum_bytes_per_param(c));
+	}
+}
+
+/* Async collectives of a backward list and the compute of the GEMM each
+ * overlaps (the next compute op). */
+static void async_windows(const wl_op *ops, int n, wl_layer_cost *out)
+{
+	double win = 0;
+	int na = 0;
+	for (int i = 0; i < n; i++) {
+		if (ops[i].kind != OP_TP_COMM || !ops[i].async)
+			continue;
+		for (int j = i + 1; j < n; j++)
+			if (ops[j].kind != OP_TP_COMM) {
+				win += ops[j].time_s;
+				break;
+			}
+		na++;
+	}
+	out->n_tp_bwd_async = na;
+	out->tp_async_window_s = na ? win / na : 0;
+}
+
+static double find_time(const wl_op *ops, int n, const char *name)
+{
+	double t = 0;
+	for (int i = 0; i < n; i++)
+		if (!strcmp(ops[i].name, name))
+			t += ops[i].time_s;
+	return t;
+}
+
+/* Fills *out from the three op lists of a layer or head. */
+static void cost_from_ops(const lctx *c, const wl_op *f, int nf, const wl_op *b, int nb,
+                          const wl_op *r, int nr, wl_layer_cost *out)
+{
+	memset(out, 0, sizeof *out);
+	out->tp_coll_fwd = out->tp_coll_bwd = COLL_ALL_REDUCE;
+	sum_ops(f, nf, &out->fwd_s, &out->fwd_flops, &out->membound_fwd_s, &out->n_tp_fwd,
+	        &out->tp_coll_fwd, &out->tp_bytes);
+	sum_ops(b, nb, &out->bwd_s, &out->bwd_flops, &out->membound_bwd_s, &out->n_tp_bwd,
+	        &out->tp_coll_bwd, &out->tp_bytes);
+	double rmem = 0;
+	sum_ops(r, nr, &out->recompute_s, &out->recompute_flops, &rmem, &out->n_tp_recompute,
+	        NULL, NULL);
+	(void)rmem;
+	out->grad_accum_s = find_time(b, nb, "grad_accum");
+	async_windows(b, nb, out);
+	if (c->sp) {
+		out->tp_coll_fwd = COLL_ALL_GATHER;
+		out->tp_coll_bwd = COLL_ALL_GATHER;
+	}
+	if (out->tp_bytes <= 0)
+		out->tp_bytes = c->T * c->h * c->E;
+}
+
+void wl_layer_cost_get(const scenario *s, int layer, wl_layer_cost *out)
+{
+	wl_op f[WL_MAX_OPS], b[WL_MAX_OPS], r[WL_MAX_OPS];
+	lctx c;
+	ctx_init(&c, s);
+	int nf = wl_layer_ops(s, layer, WL_FWD, f, WL_MAX_OPS);
+	int nb = wl_layer_ops(s, layer, WL_BWD, b, WL_MAX_OPS);
+	int nr = wl_layer_ops(s, layer, WL_RECOMPUTE, r, WL_MAX_OPS);
+	cost_from_ops(&c, f, nf, b, nb, r, nr, out);
+	if (c.m.custom) {
+		if (layer >= 0 && layer < c.m.nlayers_custom) {
+			out->params = c.m.custom_layers[layer].params / c.t;
+			out->act_bytes = c.b * c.m.custom_layers[layer].act_bytes / c.t;
+			out->tp_bytes = c.b * c.m.custom_layers[layer].act_bytes;
+		}
+		return;
+	}
+	out->params = wl_layer_params(&c.m, layer) / c.t;
+	out->act_bytes = wl__layer_act_bytes(s, &c.m, c.flash);
+}
+
+void wl_head_cost(const scenario *s, bool first_stage, wl_layer_cost *out)
+{
+	wl_op f[WL_MAX_OPS], b[WL_MAX_OPS];
+	lctx c;
+	ctx_init(&c, s);
+	memset(out, 0, sizeof *out);
+	if (c.m.custom)
+		return;
+	oplist lf = {.ops = f, .max = WL_MAX_OPS, .c = &c};
+	oplist lb = {.ops = b, .max = WL_MAX_OPS, .c = &c};
+	head_ops(&lf, first_stage, WL_FWD);
+	head_ops(&lb, first_stage, WL_BWD);
+	cost_from_ops(&c, f, lf.n, b, lb.n, NULL, 0, out);
+	out->params = c.m.vocab * c.h / c.t;
+	out->act_bytes = first_stage ? c.X * (c.E + 1) : c.T * c.m.vocab / c.t * 4;
+}

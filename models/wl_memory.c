@@ -1,0 +1,156 @@
+/* wl_memory.c: memory per GPU: model states (weights, gradients, optimizer
+ * with ZeRO sharding), activations kept for the backward pass (Korthikanti et
+ * al. 2022 Table 2, generalized to GQA, gated MLPs, no-dropout models and
+ * flash attention) times the micro-batches a pipeline stage holds in flight,
+ * and what does not fit. Sources: cost-models.md 2.3-2.4. */
+#include <math.h>
+#include "wl_int.h"
+
+/* Model-state bytes per parameter: weights, gradients, optimizer (incl.
+ * fp32 master weights). Megatron: bf16 2+4+12 = 18 (fp32 main grads), fp16
+ * 2+2+16 = 20, fp32 4+4+8 = 16 (dist_optimizer.md, cost-models.md 2.3). */
+void wl__state_bytes(const scenario *s, double *w, double *g, double *o)
+{
+	switch (s->training.precision) {
+	case PREC_FP32:
+	case PREC_TF32:
+		*w = 4, *g = 4, *o = 8;
+		break;
+	case PREC_FP16:
+		*w = 2, *g = 2, *o = 16;
+		break;
+	default:                 /* bf16, fp8 (a bf16 copy and fp32 master kept) */
+		*w = 2, *g = 4, *o = 12;
+		break;
+	}
+	double total = s->training.optimizer_bytes_per_param;
+	if (total > 0) {
+		*o = total - *w - *g;
+		if (*o < 0)
+			*o = 0;
+	}
+}
+
+/* CUDA context, cuBLAS workspace and NCCL buffers held outside the
+ * framework's tensors: about 1 GB on an A100 process (UNVERIFIED; PyTorch
+ * reports ~0.3-0.5 GB of context, NCCL a few hundred MB of buffers). */
+#define RUNTIME_RESERVE_BYTES 1e9
+
+/* Activation bytes kept by one transformer layer for one micro-batch of b
+ * sequences on one GPU (Korthikanti Table 2 in units of s*b*h with 16-bit
+ * activations and 1-byte dropout masks): LayerNorm inputs 4, QKV input 2,
+ * MLP input 2, two dropout masks 2 (replicated across TP unless SP); Q 2,
+ * K and V 2*kv/heads each, out-proj input 2, MLP activation input 2f/h
+ * (x2 gated), fc2 input 2f/h (sharded); attention scores 5as/h (softmax
+ * output 2, dropout mask 1, dropout output 2; 2 without dropout; none with
+ * flash attention or selective recompute). Full recompute keeps the layer
+ * input only (2, /t with SP). */
+double wl__layer_act_bytes(const scenario *s, const scn_model *m, bool flash)
+{
+	double sq = m->seq_len, b = wl__micro(s), h = m->hidden, t = wl__tp(s);
+	double sbh = sq * b * h;
+	bool sp = s->training.sequence_parallel && t > 1;
+	double elem = wl__prec_bytes(s->training.precision) / 2.0;
+	if (s->training.recompute == RECOMPUTE_FULL)
+		return 2 * elem * sbh / (sp ? t : 1);
+	bool drop = wl__dropout(m);
+	double kv = (double)m->kv_heads / m->heads, f = (double)m->ffn_hidden / h;
+	double repl = elem * (4 + 2 + 2) + (drop ? 2 : 0);
+	double shard = elem * (2 + 4 * kv + 2 + 2 * f * (m->gated_mlp ? 2 : 1) + 2 * f);
+	double scores = 0;
+	if (!flash && s->training.recompute != RECOMPUTE_SELECTIVE)
+		scores = (drop ? 2 * elem + 1 + 2 * elem : 2 * elem) * m->heads * sq / h;
+	if (flash)   /* softmax statistics: fp32 per head and token */
+		scores = 4.0 * m->heads / h;
+	double per = (sp ? repl / t : repl) + (shard + scores) / t;
+	return per * sbh;
+}
+
+static double custom_act_bytes(const scenario *s, const scn_model *m, int first, int n)
+{
+	double a = 0;
+	for (int i = 0; i < n && first + i < m->nlayers_custom; i++)
+		a += m->custom_layers[first + i].act_bytes;
+	return a * wl__micro(s) / wl__tp(s);
+}
+
+/* Micro-batches whose activations stage `stage` holds at the peak: GPipe all
+ * m; 1F1B min(m, p - stage); interleaved 1F1B x (1 + (p-1)/(p v))
+ * (Megatron theoretical_memory_usage.py, cost-models.md 2.4). */
+static double in_flight(const scenario *s, int stage)
+{
+	int p = wl__pp(s), m = wl__nmicro(s);
+	if (p == 1)
+		return 1;
+	if (s->training.schedule == SCHED_GPIPE)
+		return m;
+	double n = p - stage < m ? p - stage : m;
+	int v = s->training.virtual_stages;
+	if (s->training.schedule == SCHED_INTERLEAVED && v > 1)
+		n *= 1 + (p - 1.0) / ((double)p * v);
+	return n;
+}
+
+static int first_layer(const scenario *s, int stage)
+{
+	int f = 0;
+	for (int i = 0; i < stage; i++)
+		f += wl_stage_layers(s, i);
+	return f;
+}
+
+void wl_memory_stage(const scenario *s, int stage, wl_memory *out)
+{
+	scn_model m;
+	wl__model(&s->model, &m);
+	double w, g, o;
+	wl__state_bytes(s, &w, &g, &o);
+	double params = wl_stage_params(s, stage);
+	double d = wl__dp(s);
+	int zero = s->training.zero;
+	out->weights = params * w / (zero >= 3 ? d : 1);
+	out->gradients = params * g / (zero >= 2 ? d : 1);
+	out->optimizer = params * o / (zero >= 1 ? d : 1);
+
+	int n = wl_stage_layers(s, stage);
+	double act;
+	double other = RUNTIME_RESERVE_BYTES;
+	if (m.custom) {
+		act = custom_act_bytes(s, &m, first_layer(s, stage), n) * in_flight(s, stage);
+	} else {
+		bool flash = wl_flash_attention(s);
+		act = wl__layer_act_bytes(s, &m, flash) * n * in_flight(s, stage);
+		double b = wl__micro(s), sq = m.seq_len, h = m.hidden, t = wl__tp(s);
+		if (s->training.recompute == RECOMPUTE_FULL) {
+			/* the layer being recomputed holds its full activations */
+			scenario tmp = *s;
+			tmp.training.recompute = RECOMPUTE_NONE;
+			other += wl__layer_act_bytes(&tmp, &m, flash);
+		}
+		if (stage == 0)   /* embedding output and its dropout mask */
+			act += sq * b * h * 3 * in_flight(s, stage) /
+			       (s->training.sequence_parallel ? t : 1);
+		if (stage == wl__pp(s) - 1)   /* 16-bit logits + fp32 copy for the loss */
+			other += sq * b * m.vocab / t * 6;
+	}
+	out->activations = act;
+	out->other = other;
+	out->total = out->weights + out->gradients + out->optimizer + act + other;
+	out->capacity = s->cluster.gpu.hbm_bytes;
+	out->fits = out->capacity <= 0 || out->total <= out->capacity;
+}
+
+void wl_memory_get(const scenario *s, wl_memory *out)
+{
+	/* The first stage holds the most micro-batches in flight; with an
+	 * untied output layer or a big vocabulary the last one may weigh more:
+	 * report the heavier of the two. */
+	wl_memory_stage(s, 0, out);
+	int p = wl__pp(s);
+	if (p > 1) {
+		wl_memory last;
+		wl_memory_stage(s, p - 1, &last);
+		if (last.total > out->total)
+			*out = last;
+	}
+}

@@ -1,0 +1,325 @@
+/* workload.c: what a training step computes and holds: parameter counts, FLOPs
+ * in the model (MFU) and hardware (HFU) conventions and in the Megatron paper
+ * conventions, the split of layers over pipeline stages, memory per GPU, the
+ * optimizer step and checkpoint sizes. Per-operation costs are in wl_layer.c,
+ * operation times in compute.c. Formulas: shared/reference/cost-models.md 2. */
+#include <math.h>
+#include <string.h>
+#include "wl_int.h"
+
+/* Megatron GPT vocabulary (GPT-2 BPE 50257 padded to a multiple of 1024);
+ * used when a generic model gives none. */
+#define DEFAULT_VOCAB 51200
+#define DEFAULT_SEQ 2048
+
+double wl__prec_bytes(hw_precision p)
+{
+	switch (p) {
+	case PREC_FP32:
+	case PREC_TF32:
+		return 4;
+	case PREC_FP8:
+		return 1;
+	default:
+		return 2;
+	}
+}
+
+/* ---- model shape ---- */
+
+static int round_up(double v, int mult)
+{
+	int r = (int)ceil(v / mult) * mult;
+	return r < mult ? mult : r;
+}
+
+/* Derives layers/hidden/heads from a parameter count with the aspect ratio
+ * of the GPT-3 family (hidden = 128 x layers: 175B is 96 x 12288) and heads
+ * of dimension 128; hidden rounded to a multiple of 128. */
+static void shape_from_params(scn_model *m)
+{
+	double n = m->params;
+	double v = m->vocab, s = m->seq_len;
+	double h = cbrt(128.0 * n / 12.0);
+	for (int it = 0; it < 20; it++) {       /* account for embeddings */
+		double rest = n - (v + s) * h;
+		if (rest < n * 0.05)
+			rest = n * 0.05;
+		h = cbrt(128.0 * rest / 12.0);
+	}
+	int hid = round_up(h, 128);
+	double per_layer = 12.0 * hid * hid + 13.0 * hid;
+	int layers = (int)lround((n - (v + s) * hid) / per_layer);
+	m->hidden = hid;
+	m->layers = layers < 1 ? 1 : layers;
+	m->heads = hid / 128;
+}
+
+int wl_model_resolve(scn_model *m)
+{
+	if (m->custom)
+		return m->nlayers_custom > 0 ? 0 : -1;
+	if (m->seq_len <= 0)
+		m->seq_len = DEFAULT_SEQ;
+	if (m->vocab <= 0)
+		m->vocab = DEFAULT_VOCAB;
+	if (m->hidden <= 0 || m->layers <= 0) {
+		if (m->params <= 0)
+			return -1;
+		shape_from_params(m);
+	}
+	if (m->heads <= 0)
+		m->heads = m->hidden >= 128 ? m->hidden / 128 : 1;
+	if (m->kv_heads <= 0 || m->kv_heads > m->heads)
+		m->kv_heads = m->heads;
+	if (m->ffn_hidden <= 0)   /* Llama: 2/3 of 4h, to a multiple of 256 */
+		m->ffn_hidden = m->gated_mlp ? round_up(8.0 * m->hidden / 3.0, 256) : 4 * m->hidden;
+	return 0;
+}
+
+void wl__model(const scn_model *m, scn_model *out)
+{
+	*out = *m;
+	wl_model_resolve(out);
+}
+
+/* Non-gated models are GPT-style as Megatron builds them: learned position
+ * embeddings, biases, LayerNorm, dropout, and the output layer tied to the
+ * word embedding (Megatron's default). Gated models are Llama-style: rotary
+ * positions, no biases, RMSNorm, no dropout, untied output layer. */
+static bool tied(const scn_model *m)
+{
+	return !m->gated_mlp;
+}
+
+/* ---- parameters ---- */
+
+double wl_layer_params(const scn_model *m0, int layer)
+{
+	scn_model m;
+	wl__model(m0, &m);
+	if (m.custom) {
+		if (layer < 0 || layer >= m.nlayers_custom)
+			return 0;
+		return m.custom_layers[layer].params;
+	}
+	double h = m.hidden, f = m.ffn_hidden;
+	double kvd = (double)m.kv_heads * h / m.heads;
+	double bias = m.gated_mlp ? 0 : 1;
+	double attn = h * (h + 2 * kvd) + h * h + bias * (h + 2 * kvd + h);
+	double mlp = m.gated_mlp ? 3 * h * f : 2 * h * f + bias * (f + h);
+	double norms = m.gated_mlp ? 2 * h : 4 * h;
+	return attn + mlp + norms;
+}
+
+double wl_embedding_params(const scn_model *m0)
+{
+	scn_model m;
+	wl__model(m0, &m);
+	if (m.custom)
+		return 0;
+	double h = m.hidden;
+	double word = (double)m.vocab * h;
+	double pos = m.gated_mlp ? 0 : (double)m.seq_len * h;
+	double out = tied(&m) ? 0 : word;
+	double final_norm = m.gated_mlp ? h : 2 * h;
+	return word + pos + out + final_norm;
+}
+
+double wl_params(const scn_model *m0)
+{
+	scn_model m;
+	wl__model(m0, &m);
+	if (m.custom) {
+		double p = 0;
+		for (int i = 0; i < m.nlayers_custom; i++)
+			p += m.custom_layers[i].params;
+		return p;
+	}
+	return m.layers * wl_layer_params(&m, 0) + wl_embedding_params(&m);
+}
+
+/* ---- FLOPs ---- */
+
+/* Forward FLOPs of one transformer layer for one sequence, attention s^2
+ * terms counted in full (no causal halving: see docs/workload.md). */
+static double layer_fwd_flops(const scn_model *m)
+{
+	double h = m->hidden, f = m->ffn_hidden, s = m->seq_len;
+	double kvd = (double)m->kv_heads * h / m->heads;
+	double qkv = 2 * s * h * (h + 2 * kvd);
+	double proj = 2 * s * h * h;
+	double mlp = 2 * s * h * f * (m->gated_mlp ? 3 : 2);
+	double core = 4 * s * s * h;       /* QK^T and attention x V */
+	return qkv + proj + mlp + core;
+}
+
+static double logits_fwd_flops(const scn_model *m)
+{
+	return 2.0 * m->seq_len * m->hidden * m->vocab;
+}
+
+static double custom_fwd_flops(const scn_model *m)
+{
+	double f = 0;
+	for (int i = 0; i < m->nlayers_custom; i++)
+		f += m->custom_layers[i].fwd_flops;
+	return f;
+}
+
+double wl_model_flops_per_seq(const scn_model *m0)
+{
+	scn_model m;
+	wl__model(m0, &m);
+	if (m.custom)
+		return 3 * custom_fwd_flops(&m);
+	return 3 * (m.layers * layer_fwd_flops(&m) + logits_fwd_flops(&m));
+}
+
+double wl_hw_flops_per_seq(const scn_model *m0, scn_recompute rc)
+{
+	scn_model m;
+	wl__model(m0, &m);
+	double f = wl_model_flops_per_seq(&m);
+	if (m.custom)
+		return rc == RECOMPUTE_FULL ? f + custom_fwd_flops(&m) : f;
+	if (rc == RECOMPUTE_FULL)
+		f += m.layers * layer_fwd_flops(&m);
+	else if (rc == RECOMPUTE_SELECTIVE)
+		f += m.layers * 4.0 * m.seq_len * m.seq_len * m.hidden;
+	return f;
+}
+
+double wl_paper_model_flops_per_seq(const scn_model *m0)
+{
+	scn_model m;
+	wl__model(m0, &m);
+	if (m.custom)
+		return wl_model_flops_per_seq(&m);
+	double s = m.seq_len, h = m.hidden, l = m.layers, v = m.vocab;
+	return 72 * s * l * h * h * (1 + s / (6 * h) + v / (12 * l * h));
+}
+
+double wl_paper_hw_flops_per_seq(const scn_model *m0, scn_recompute rc)
+{
+	scn_model m;
+	wl__model(m0, &m);
+	if (m.custom)
+		return wl_hw_flops_per_seq(&m, rc);
+	double s = m.seq_len, h = m.hidden, l = m.layers, v = m.vocab;
+	if (rc == RECOMPUTE_FULL)
+		return 96 * s * l * h * h * (1 + s / (6 * h) + v / (16 * l * h));
+	if (rc == RECOMPUTE_SELECTIVE)
+		return 72 * s * l * h * h * (1 + s / (3 * h) + v / (12 * l * h));
+	return wl_paper_model_flops_per_seq(&m);
+}
+
+double wl_step_model_flops(const scenario *s)
+{
+	return s->training.global_batch * wl_model_flops_per_seq(&s->model);
+}
+
+double wl_step_hw_flops(const scenario *s)
+{
+	return s->training.global_batch * wl_hw_flops_per_seq(&s->model, s->training.recompute);
+}
+
+double wl_peak_flops(const scenario *s)
+{
+	return wl__peak(&s->cluster.gpu, s->training.precision);
+}
+
+/* ---- pipeline stages ---- */
+
+static int nlayers(const scn_model *m)
+{
+	return m->custom ? m->nlayers_custom : m->layers;
+}
+
+int wl_stage_layers(const scenario *s, int stage)
+{
+	scn_model m;
+	wl__model(&s->model, &m);
+	int p = wl__pp(s), l = nlayers(&m);
+	if (stage < 0 || stage >= p)
+		return 0;
+	int base = l / p, rem = l % p;
+	if (rem == 0)
+		return base;
+	int nshort = p - rem;
+	/* Rank of `stage` in the order 0, p-1, 1, p-2, ...: the first nshort are short. */
+	int order = stage < p - 1 - stage ? 2 * stage : 2 * (p - 1 - stage) + 1;
+	return order < nshort ? base : base + 1;
+}
+
+/* First layer index of a stage (layers are contiguous per stage). */
+static int stage_first_layer(const scenario *s, int stage)
+{
+	int first = 0;
+	for (int i = 0; i < stage; i++)
+		first += wl_stage_layers(s, i);
+	return first;
+}
+
+double wl_stage_params(const scenario *s, int stage)
+{
+	scn_model m;
+	wl__model(&s->model, &m);
+	int p = wl__pp(s), t = wl__tp(s);
+	int n = wl_stage_layers(s, stage), first = stage_first_layer(s, stage);
+	double params = 0;
+	for (int i = 0; i < n; i++)
+		params += wl_layer_params(&m, m.custom ? first + i : 0);
+	params /= t;
+	if (m.custom)
+		return params;
+	double h = m.hidden, word = (double)m.vocab * h / t;
+	if (stage == 0)
+		params += word + (m.gated_mlp ? 0 : (double)m.seq_len * h);
+	if (stage == p - 1) {
+		params += m.gated_mlp ? h : 2 * h;          /* final norm */
+		if (!tied(&m) || p > 1)
+			params += word;   /* untied output, or the tied copy on the last stage */
+	}
+	return params;
+}
+
+double wl_dp_grad_bytes(const scenario *s, int stage)
+{
+	return wl_stage_params(s, stage) * wl__prec_bytes(s->training.grad_reduce.dtype);
+}
+
+/* Adam step, memory bound (apex/Megatron multi-tensor Adam with fp32 master
+ * weights): read the fp32 gradient 4, read+write master 8, m 8, v 8, write
+ * the 16-bit weight 2, plus one read of the gradients for the clipping norm
+ * 4 = 34 B/param [DERIVED]; fp32 training has no separate master: 32. */
+double wl_optimizer_bytes(const scenario *s, int stage)
+{
+	double per = (s->training.precision == PREC_FP32 || s->training.precision == PREC_TF32)
+	             ? 32 : 34;
+	double params = wl_stage_params(s, stage);
+	if (s->training.zero >= 1)
+		params /= wl__dp(s);
+	return params * per;
+}
+
+double wl_optimizer_time(const scenario *s, int stage)
+{
+	return wl_membound_time(&s->cluster.gpu, wl_optimizer_bytes(s, stage));
+}
+
+/* ---- checkpoints ---- */
+
+/* Full (resumable) checkpoint: 16-bit weights 2 + fp32 master 4 + Adam m 4 +
+ * v 4 = 14 B/param; weights only: 2 B/param [DERIVED, cost-models.md 11].
+ * A sharded checkpoint writes the same bytes in total, one shard per rank. */
+double wl_checkpoint_bytes(const scenario *s, scn_ckpt_content what)
+{
+	double n = wl_params(&s->model);
+	double wbytes = wl__prec_bytes(s->training.precision);
+	if (s->training.precision == PREC_FP8)
+		wbytes = 2;
+	if (what == CKPT_WEIGHTS)
+		return n * wbytes;
+	return n * (wbytes + 12);
+}

@@ -1,0 +1,36 @@
+# timeline.gp: a per-GPU timeline of one simulated step: one row per GPU
+# stream, one colour per kind of work (compute, TP/PP/DP communication,
+# bubble, stalls). Written by `trainsim plot --kind timeline`; redraw:
+#   gnuplot -c timeline.gp DATA.dat OUT.png
+# DATA: one block per category (two blank lines apart), each starting with
+# the category's name; columns: start (s), end (s), row, row label.
+if (ARGC < 2) { print "usage: gnuplot -c timeline.gp DATA.dat OUT.png|svg"; exit status 2 }
+
+stats ARG1 using 3 nooutput
+nb = STATS_blocks
+nrows = STATS_max + 1
+
+ext = ARG2[strlen(ARG2)-2:]   # gnuplot strings count from 1
+height = 200 + 22 * nrows
+if (height > 4000) { height = 4000 }
+if (ext eq "svg") {
+	set terminal svg size 1200,height dynamic enhanced font "sans,11"
+} else {
+	if (strstrt(GPVAL_TERMINALS, "pngcairo") > 0) {
+		set terminal pngcairo size 1200,height enhanced font "sans,10"
+	} else {
+		set terminal png size 1200,height
+	}
+}
+set output ARG2
+
+set title "Timeline of one step"
+set xlabel "time since the start of the step"
+set format x "%.1s %cs"   # SI prefixes: 2.5 ms, 50.0 s
+set yrange [nrows-0.5:-0.5]
+set ytics noenhanced
+set grid xtics
+set key outside right top vertical noenhanced
+set style fill solid 0.9 noborder
+plot for [i=0:nb-1] ARG1 index i using (($1+$2)/2):3:(($2-$1)/2):(0.4):ytic(4) \
+	with boxxyerror lc i+1 title columnheader(1)

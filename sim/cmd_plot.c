@@ -1,0 +1,217 @@
+/* cmd_plot.c: `trainsim plot`: writes the data (.dat) and the gnuplot script
+ * (.gp) beside the picture, so that a user can restyle and redraw it, then
+ * runs gnuplot on them with an argv array (never a shell). */
+#include <stdlib.h>
+#include <string.h>
+#include <errno.h>
+#include <unistd.h>
+#include "config.h"
+#include "cli.h"
+#include "plot.h"
+#include "report.h"
+#include "extprog.h"
+
+typedef struct plot_opts {
+	const char *results, *kind, *out, *x, *series;
+} plot_opts;
+
+typedef struct plot_paths {
+	char dat[4096], gp[4096], tmp[4096];
+	const char *dat_base, *gp_base, *out_base;
+} plot_paths;
+
+static void plot_usage(FILE *out)
+{
+	fprintf(out,
+	"usage: trainsim plot RESULTS --kind speed|split|timeline -o FILE.png|svg [--x KEY] [--series KEY]\n"
+	"  speed     utilization (MFU, nvidia-smi) and step time against x (default: the\n"
+	"            NIC speed), one line per series (default: the other varied keys)\n"
+	"  split     stacked bars of the time split of each configuration\n"
+	"  timeline  per-GPU timeline of one step; RESULTS is a trace from\n"
+	"            `trainsim run SCENARIO --trace FILE.json`\n"
+	"The data (FILE.dat) and the script (KIND.gp) stay beside the picture:\n"
+	"  gnuplot -c KIND.gp FILE.dat FILE.png     redraws it after an edit.\n"
+	"gnuplot: $TRAINSIM_GNUPLOT, else %s.\n", GNUPLOT_PATH);
+}
+
+static int plot_parse(int argc, char **argv, plot_opts *o)
+{
+	*o = (plot_opts){0};
+	for (int i = 1; i < argc; i++) {
+		const char *a = argv[i];
+		const char **dst = !strcmp(a, "--kind") ? &o->kind
+		                 : !strcmp(a, "-o") || !strcmp(a, "--out") ? &o->out
+		                 : !strcmp(a, "--x") ? &o->x
+		                 : !strcmp(a, "--series") ? &o->series : NULL;
+		if (!strcmp(a, "-h") || !strcmp(a, "--help"))
+			return 1;
+		if (dst && i + 1 < argc) {
+			*dst = argv[++i];
+		} else if (a[0] == '-' && a[1]) {
+			fprintf(stderr, "plot: unknown option or missing value: %s\n", a);
+			return -1;
+		} else if (o->results) {
+			fprintf(stderr, "plot: one results file only (got %s and %s)\n", o->results, a);
+			return -1;
+		} else {
+			o->results = a;
+		}
+	}
+	const char *bad = !o->results ? "a results file is needed"
+	                : !o->kind ? "--kind speed|split|timeline is needed"
+	                : !plot_script(o->kind) ? "--kind: expected speed, split or timeline"
+	                : !o->out ? "-o FILE.png|svg is needed" : NULL;
+	if (bad) {
+		fprintf(stderr, "plot: %s\n", bad);
+		return -1;
+	}
+	return 0;
+}
+
+static const char *base_name(const char *path)
+{
+	const char *s = strrchr(path, '/');
+	return s ? s + 1 : path;
+}
+
+/* out = DIR/NAME.png -> DIR/NAME.dat, DIR/KIND.gp, DIR/NAME.tmp-PID.png */
+static int plot_paths_make(const plot_opts *o, plot_paths *p)
+{
+	size_t n = strlen(o->out);
+	const char *ext = n > 4 ? o->out + n - 4 : "";
+	if (strcmp(ext, ".png") && strcmp(ext, ".svg")) {
+		fprintf(stderr, "plot: -o %s: expected a name ending in .png or .svg\n", o->out);
+		return -1;
+	}
+	int dir = (int)(base_name(o->out) - o->out);
+	int stem = (int)(n - 4);
+	bool fit = snprintf(p->dat, sizeof p->dat, "%.*s.dat", stem, o->out) < (int)sizeof p->dat;
+	fit &= snprintf(p->gp, sizeof p->gp, "%.*s%s.gp", dir, o->out, o->kind) < (int)sizeof p->gp;
+	fit &= snprintf(p->tmp, sizeof p->tmp, "%.*s.tmp-%ld%s", stem, o->out, (long)getpid(), ext)
+	       < (int)sizeof p->tmp;
+	if (!fit) {
+		fprintf(stderr, "plot: -o: path too long\n");
+		return -1;
+	}
+	p->dat_base = base_name(p->dat);
+	p->gp_base = base_name(p->gp);
+	p->out_base = base_name(o->out);
+	return 0;
+}
+
+typedef int (*fill_fn)(FILE *out, void *ctx);
+
+/* Writes a file whole or not at all (report_file: temporary name, rename). */
+static int write_whole(const char *path, fill_fn fill, void *ctx)
+{
+	char msg[512];
+	report_file *f = report_file_open(path, msg, sizeof msg);
+	if (!f) {
+		fprintf(stderr, "plot: %s\n", msg);
+		return -1;
+	}
+	if (fill(report_file_stream(f), ctx) < 0) {
+		report_file_abort(f);
+		return -1;
+	}
+	if (report_file_commit(f, msg, sizeof msg) < 0) {
+		fprintf(stderr, "plot: %s\n", msg);
+		return -1;
+	}
+	return 0;
+}
+
+typedef struct dat_job {
+	const plot_opts *o;
+	const plot_paths *p;
+	plot_axis axis;
+} dat_job;
+
+static int fill_script(FILE *out, void *ctx)
+{
+	fputs(plot_script(ctx), out);
+	return ferror(out) ? -1 : 0;
+}
+
+static int fill_dat(FILE *out, void *ctx)
+{
+	dat_job *j = ctx;
+	fprintf(out, "# trainsim plot --kind %s, from %s\n", j->o->kind, j->o->results);
+	if (!strcmp(j->o->kind, "timeline")) {
+		fprintf(out, "# redraw: gnuplot -c %s %s %s\n", j->p->gp_base, j->p->dat_base,
+		        j->p->out_base);
+		return plot_write_timeline(j->o->results, out, stderr);
+	}
+	plot_table *t = plot_table_load(j->o->results, stderr);
+	if (!t)
+		return -1;
+	int rc;
+	if (!strcmp(j->o->kind, "speed")) {
+		/* The axis is known only once the data is read: the redraw line follows it. */
+		char *body = NULL;
+		size_t len = 0;
+		FILE *mem = open_memstream(&body, &len);
+		rc = mem ? plot_write_speed(t, j->o->x, j->o->series, mem, &j->axis, stderr) : -1;
+		if (mem && fclose(mem) != 0)
+			rc = -1;
+		if (rc == 0) {
+			fprintf(out, "# redraw: gnuplot -c %s %s %s '%s' %s\n", j->p->gp_base,
+			        j->p->dat_base, j->p->out_base, j->axis.label, j->axis.log ? "log" : "linear");
+			fwrite(body, 1, len, out);
+		}
+		free(body);
+	} else {
+		fprintf(out, "# redraw: gnuplot -c %s %s %s\n", j->p->gp_base, j->p->dat_base,
+		        j->p->out_base);
+		rc = plot_write_split(t, out, stderr);
+	}
+	plot_table_free(t);
+	return rc == 0 && !ferror(out) ? 0 : -1;
+}
+
+static int run_gnuplot(const plot_opts *o, const plot_paths *p, const plot_axis *axis)
+{
+	const char *gp = getenv("TRAINSIM_GNUPLOT");
+	if (!gp || !*gp)
+		gp = GNUPLOT_PATH;
+	char *argv[] = {(char *)gp, "-c", (char *)p->gp, (char *)p->dat, (char *)p->tmp,
+	                (char *)axis->label, axis->log ? "log" : "linear", NULL};
+	if (strcmp(o->kind, "speed"))
+		argv[5] = NULL;
+	int rc = extprog_run(argv, stderr);
+	if (rc == EXTPROG_ENOENT) {
+		fprintf(stderr, "plot: gnuplot is needed to draw %s (Debian: apt-get install gnuplot-nox;"
+		        " or set TRAINSIM_GNUPLOT). The data and the script are written:\n"
+		        "  %s\n  %s\nDraw it later with: gnuplot -c %s %s %s\n", o->out, p->dat, p->gp,
+		        p->gp, p->dat, o->out);
+	}
+	if (rc == EXTPROG_OK && rename(p->tmp, o->out) < 0) {
+		fprintf(stderr, "plot: %s: %s\n", o->out, strerror(errno));
+		rc = EXTPROG_EFAIL;
+	}
+	if (rc != EXTPROG_OK)
+		unlink(p->tmp);
+	return rc == EXTPROG_OK ? 0 : 1;
+}
+
+int cmd_plot(int argc, char **argv)
+{
+	plot_opts o;
+	plot_paths p;
+	int rc = plot_parse(argc, argv, &o);
+	if (rc) {
+		plot_usage(rc > 0 ? stdout : stderr);
+		return rc > 0 ? 0 : 2;
+	}
+	if (plot_paths_make(&o, &p) < 0)
+		return 2;
+	dat_job job = {.o = &o, .p = &p};
+	if (write_whole(p.dat, fill_dat, &job) < 0)
+		return 1;
+	if (write_whole(p.gp, fill_script, (void *)o.kind) < 0)
+		return 1;
+	if (run_gnuplot(&o, &p, &job.axis))
+		return 1;
+	fprintf(stderr, "plot: wrote %s (data %s, script %s)\n", o.out, p.dat, p.gp);
+	return 0;
+}

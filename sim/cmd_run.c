@@ -1,0 +1,302 @@
+/* cmd_run.c: the `run`, `check`, `explain` and `list` commands: argument
+ * parsing, loading the scenario, running the step model and handing the
+ * result to the renderers. Exit status: 0 ok, 1 bad input or failed run,
+ * 2 usage error (cli.h). */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include "cli.h"
+#include "explain.h"
+#include "hw.h"
+#include "json.h"
+#include "report.h"
+#include "scn.h"
+#include "step.h"
+#include "topo.h"
+#include "trace.h"
+
+#define RUN_USAGE "usage: trainsim run SCENARIO [--set KEY=VALUE]... [--format text|json|csv] " \
+	"[--trace FILE] [--explain] [--max-events N] [-q]\n"
+#define CHECK_USAGE "usage: trainsim check SCENARIO [--set KEY=VALUE]... [-q]\n"
+#define EXPLAIN_USAGE "usage: trainsim explain SCENARIO [--set KEY=VALUE]... [--max-events N] [-q]\n"
+#define LIST_USAGE "usage: trainsim list gpus|nics|topologies\n"
+
+enum { FMT_TEXT, FMT_JSON, FMT_CSV };
+
+typedef struct run_args {
+	const char *path;
+	const char **sets;       /* points into argv; owned array */
+	int nsets;
+	int format;
+	const char *trace;
+	bool explain;
+	bool quiet;
+	uint64_t max_events;
+} run_args;
+
+/* Which options a command accepts. */
+enum { OPT_FORMAT = 1, OPT_TRACE = 2, OPT_EXPLAIN = 4, OPT_MAX_EVENTS = 8 };
+
+static int usage_error(const char *usage, const char *fmt, const char *arg)
+{
+	fprintf(stderr, "trainsim: ");
+	fprintf(stderr, fmt, arg);
+	fprintf(stderr, "\n%s", usage);
+	return 2;
+}
+
+/* The value of option argv[*i] ("--opt VALUE" or "--opt=VALUE"), or NULL. */
+static const char *opt_value(int argc, char **argv, int *i, const char *name)
+{
+	size_t n = strlen(name);
+	if (strncmp(argv[*i], name, n) != 0)
+		return NULL;
+	if (argv[*i][n] == '=')
+		return argv[*i] + n + 1;
+	if (argv[*i][n] != '\0' || *i + 1 >= argc)
+		return NULL;
+	return argv[++*i];
+}
+
+static bool is_opt(const char *arg, const char *name)
+{
+	size_t n = strlen(name);
+	return !strncmp(arg, name, n) && (arg[n] == '\0' || arg[n] == '=');
+}
+
+static int parse_format(const char *v, int *out)
+{
+	static const char *const names[] = {"text", "json", "csv"};
+	for (int k = 0; k < 3; k++)
+		if (!strcmp(v, names[k])) {
+			*out = k;
+			return 0;
+		}
+	return -1;
+}
+
+static int parse_count(const char *v, uint64_t *out)
+{
+	char *end;
+	errno = 0;
+	unsigned long long n = strtoull(v, &end, 10);
+	if (errno || end == v || *end || v[0] == '-')
+		return -1;
+	*out = n;
+	return 0;
+}
+
+/* One option at argv[*i]; 0, or the exit status of a usage error. */
+static int parse_opt(int argc, char **argv, int *i, run_args *a, unsigned allowed,
+                     const char *usage)
+{
+	const char *arg = argv[*i], *v;
+	if (is_opt(arg, "--set")) {
+		if (!(v = opt_value(argc, argv, i, "--set")) || !strchr(v, '='))
+			return usage_error(usage, "--set needs KEY=VALUE, as in --set %s", "cluster.nodes=4");
+		a->sets[a->nsets++] = v;
+	} else if ((allowed & OPT_FORMAT) && is_opt(arg, "--format")) {
+		if (!(v = opt_value(argc, argv, i, "--format")) || parse_format(v, &a->format))
+			return usage_error(usage, "--format takes text, json or csv%s", "");
+	} else if ((allowed & OPT_TRACE) && is_opt(arg, "--trace")) {
+		if (!(v = opt_value(argc, argv, i, "--trace")) || !*v)
+			return usage_error(usage, "--trace needs a file name%s", "");
+		a->trace = v;
+	} else if ((allowed & OPT_EXPLAIN) && !strcmp(arg, "--explain")) {
+		a->explain = true;
+	} else if ((allowed & OPT_MAX_EVENTS) && is_opt(arg, "--max-events")) {
+		if (!(v = opt_value(argc, argv, i, "--max-events")) || parse_count(v, &a->max_events))
+			return usage_error(usage, "--max-events needs a whole number, as in %s",
+				"--max-events 100000000");
+	} else if (!strcmp(arg, "-q") || !strcmp(arg, "--quiet")) {
+		a->quiet = true;
+	} else {
+		return usage_error(usage, "unknown option '%s'", arg);
+	}
+	return 0;
+}
+
+/* Parses argv[1..] of a command. Returns 0, or an exit status (2: usage; -1
+ * with *done set for --help). The caller frees a->sets. */
+static int parse_args(int argc, char **argv, run_args *a, unsigned allowed, const char *usage)
+{
+	memset(a, 0, sizeof *a);
+	a->format = FMT_TEXT;
+	a->sets = calloc((size_t)argc + 1, sizeof *a->sets);
+	if (!a->sets)
+		return 1;
+	for (int i = 1; i < argc; i++) {
+		const char *arg = argv[i];
+		if (!strcmp(arg, "-h") || !strcmp(arg, "--help")) {
+			fputs(usage, stdout);
+			return -1;
+		}
+		if (arg[0] == '-' && arg[1] != '\0') {
+			int rc = parse_opt(argc, argv, &i, a, allowed, usage);
+			if (rc)
+				return rc;
+		} else if (!a->path) {
+			a->path = arg;
+		} else {
+			return usage_error(usage, "one scenario at a time (got a second: '%s')", arg);
+		}
+	}
+	if (!a->path)
+		return usage_error(usage, "no scenario given%s", "");
+	return 0;
+}
+
+static double now_s(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec + ts.tv_nsec * 1e-9;
+}
+
+/* Loads the scenario and simulates it. 0, or 1 after printing why. */
+static int simulate(const run_args *a, scenario *s, step_result *r, double *wall_s)
+{
+	char err[512] = "";
+	if (scn_load(a->path, a->sets, a->nsets, s, stderr, a->quiet) != 0)
+		return 1;
+	step_opts o = {.want_timeline = a->trace != NULL, .max_events = a->max_events};
+	memset(r, 0, sizeof *r);
+	double t0 = now_s();
+	if (step_run(s, &o, r, err, sizeof err) != 0) {
+		fprintf(stderr, "%s: %s\n", a->path, err[0] ? err : "the simulation failed");
+		step_result_release(r);
+		scn_release(s);
+		return 1;
+	}
+	*wall_s = now_s() - t0;
+	return 0;
+}
+
+static int print_report(const run_args *a, const scenario *s, const step_result *r, double wall_s)
+{
+	int rc = 0;
+	if (a->format == FMT_JSON) {
+		json *j = json_new(stdout, true);
+		if (!j)
+			return -1;
+		report_json(j, s, r);
+		rc = json_free(j);
+		fputc('\n', stdout);
+	} else if (a->format == FMT_CSV) {
+		rc = report_csv_header(stdout, NULL, 0);
+		rc |= report_csv_row(stdout, NULL, 0, s, r);
+	} else {
+		report_opts o = {.wall_s = a->quiet ? 0 : wall_s};
+		rc = report_text(stdout, s, r, &o);
+	}
+	if (!a->quiet && a->format != FMT_TEXT)   /* wall time never goes into the data */
+		fprintf(stderr, "trainsim: simulated %llu events in %.3f s\n",
+			(unsigned long long)r->events, wall_s);
+	return rc;
+}
+
+static int run_explain(const run_args *a, const scenario *s, const step_result *r, FILE *out)
+{
+	explain_src src = {.path = a->path, .sets = a->sets, .nsets = a->nsets};
+	return explain_write(out, s, r, &src);
+}
+
+int cmd_run(int argc, char **argv)
+{
+	run_args a;
+	scenario s;
+	step_result r;
+	double wall_s = 0;
+	char err[512];
+	int rc = parse_args(argc, argv, &a,
+		OPT_FORMAT | OPT_TRACE | OPT_EXPLAIN | OPT_MAX_EVENTS, RUN_USAGE);
+	if (rc)
+		goto out_args;
+	if ((rc = simulate(&a, &s, &r, &wall_s)) != 0)
+		goto out_args;
+	if (a.trace && trace_write_file(a.trace, &s, &r, err, sizeof err) != 0) {
+		fprintf(stderr, "trainsim: %s\n", err);
+		rc = 1;
+		goto out_result;
+	}
+	if (print_report(&a, &s, &r, wall_s) != 0)
+		rc = 1;
+	if (a.explain) {
+		FILE *out = a.format == FMT_TEXT ? stdout : stderr;   /* keep JSON/CSV clean */
+		fputc('\n', out);
+		if (run_explain(&a, &s, &r, out) != 0)
+			rc = 1;
+	}
+	if (fflush(stdout) != 0) {
+		fprintf(stderr, "trainsim: writing the report failed: %s\n", strerror(errno));
+		rc = 1;
+	}
+out_result:
+	step_result_release(&r);
+	scn_release(&s);
+out_args:
+	free(a.sets);
+	return rc < 0 ? 0 : rc;
+}
+
+int cmd_explain(int argc, char **argv)
+{
+	run_args a;
+	scenario s;
+	step_result r;
+	double wall_s;
+	int rc = parse_args(argc, argv, &a, OPT_MAX_EVENTS, EXPLAIN_USAGE);
+	if (rc)
+		goto out_args;
+	if ((rc = simulate(&a, &s, &r, &wall_s)) != 0)
+		goto out_args;
+	if (run_explain(&a, &s, &r, stdout) != 0 || fflush(stdout) != 0)
+		rc = 1;
+	step_result_release(&r);
+	scn_release(&s);
+out_args:
+	free(a.sets);
+	return rc < 0 ? 0 : rc;
+}
+
+int cmd_check(int argc, char **argv)
+{
+	run_args a;
+	scenario s;
+	int rc = parse_args(argc, argv, &a, 0, CHECK_USAGE);
+	if (rc)
+		goto out_args;
+	if (scn_load(a.path, a.sets, a.nsets, &s, stderr, a.quiet) != 0) {
+		rc = 1;
+		goto out_args;
+	}
+	printf("%s: ok (%d GPUs, %d x %d x %d)\n", a.path, scn_gpus(&s), s.training.tp,
+		s.training.pp, report_dp(&s));
+	if (s.n_warnings > 0 && !a.quiet)
+		fprintf(stderr, "%s: %d warning%s above\n", a.path, s.n_warnings,
+			s.n_warnings == 1 ? "" : "s");
+	scn_release(&s);
+out_args:
+	free(a.sets);
+	return rc < 0 ? 0 : rc;
+}
+
+int cmd_list(int argc, char **argv)
+{
+	if (argc == 2 && (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help"))) {
+		fputs(LIST_USAGE, stdout);
+		return 0;
+	}
+	if (argc != 2)
+		return usage_error(LIST_USAGE, "list what?%s", "");
+	if (!strcmp(argv[1], "gpus"))
+		hw_list_gpus(stdout);
+	else if (!strcmp(argv[1], "nics"))
+		hw_list_nics(stdout);
+	else if (!strcmp(argv[1], "topologies"))
+		topo_list(stdout);
+	else
+		return usage_error(LIST_USAGE, "nothing called '%s' to list", argv[1]);
+	return fflush(stdout) ? 1 : 0;
+}

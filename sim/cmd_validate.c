@@ -1,0 +1,283 @@
+/* cmd_validate.c: `trainsim validate`: simulates every row of published.csv
+ * that describes a training run (or a kernel the workload models) and prints
+ * published against predicted, the error per row, per family and for the goal
+ * families; rows it cannot simulate are listed with the reason. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <math.h>
+#include "cli.h"
+#include "json.h"
+#include "validate.h"
+
+typedef struct outcome {
+	const val_row *row;
+	char config[96];
+	int status;              /* 0 predicted, 1 not simulated, 2 simulation failed */
+	double published, predicted, err_pct;   /* in the published unit */
+	bool param_source;
+	char why[200];
+} outcome;
+
+static const char *default_paths[] = {
+	"tests/validation/published.csv",
+	"../tests/validation/published.csv",
+	TRAINSIM_DATADIR "/validation/published.csv",
+};
+
+/* The CSV to read when none is given: $TRAINSIM_DATADIR, the source tree
+ * (cwd or the build directory below it, or $top_srcdir), the installed copy. */
+static const char *default_path(char *buf, size_t n)
+{
+	const char *env[] = {"TRAINSIM_DATADIR", "top_srcdir"};
+	const char *sub[] = {"/validation/published.csv", "/tests/validation/published.csv"};
+	for (int i = 0; i < 2; i++) {
+		const char *d = getenv(env[i]);
+		if (!d || !*d)
+			continue;
+		snprintf(buf, n, "%s%s", d, sub[i]);
+		FILE *f = fopen(buf, "r");
+		if (f) {
+			fclose(f);
+			return buf;
+		}
+	}
+	for (size_t i = 0; i < sizeof default_paths / sizeof default_paths[0]; i++) {
+		FILE *f = fopen(default_paths[i], "r");
+		if (f) {
+			fclose(f);
+			return default_paths[i];
+		}
+	}
+	return NULL;
+}
+
+static bool selected(const char *id, const char *only)
+{
+	if (!only)
+		return true;
+	char buf[256];
+	snprintf(buf, sizeof buf, "%s", only);
+	for (char *save = NULL, *tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save))
+		if (!strncmp(id, tok, strlen(tok)))
+			return true;
+	return false;
+}
+
+static void evaluate(const val_row *r, val_cache *cache, outcome *o)
+{
+	val_case c;
+	memset(o, 0, sizeof *o);
+	o->row = r;
+	o->published = r->value;
+	if (val_build(r, &c, o->why, sizeof o->why) < 0) {
+		o->status = 1;
+		return;
+	}
+	snprintf(o->config, sizeof o->config, "%s", c.config);
+	o->param_source = c.param_source;
+	double pred;
+	char err[200];
+	if (val_predict(&c, cache, &pred, err, sizeof err) < 0) {
+		o->status = 2;
+		snprintf(o->why, sizeof o->why, "simulation failed: %s", err);
+	} else {
+		o->predicted = pred / c.unit_scale;
+		o->err_pct = 100 * (o->predicted - o->published) / o->published;
+	}
+	scn_release(&c.s);
+}
+
+typedef struct famstat {
+	char family[40];
+	int n;
+	double sum_abs, worst;
+	const char *worst_id;
+} famstat;
+
+static void stat_add(famstat *f, const outcome *o)
+{
+	f->n++;
+	f->sum_abs += fabs(o->err_pct);
+	if (fabs(o->err_pct) >= fabs(f->worst) || !f->worst_id) {
+		f->worst = o->err_pct;
+		f->worst_id = o->row->id;
+	}
+}
+
+static void print_stats(FILE *out, const outcome *o, size_t n)
+{
+	famstat fams[64], goal = {"goal", 0, 0, 0, NULL};
+	int nf = 0;
+	for (size_t i = 0; i < n; i++) {
+		if (o[i].status != 0 || o[i].param_source)
+			continue;
+		int k;
+		for (k = 0; k < nf; k++)
+			if (!strcmp(fams[k].family, o[i].row->family))
+				break;
+		if (k == nf && nf < 64) {
+			memset(&fams[nf], 0, sizeof fams[nf]);
+			snprintf(fams[nf].family, sizeof fams[nf].family, "%s", o[i].row->family);
+			nf++;
+		}
+		if (k < 64)
+			stat_add(&fams[k], &o[i]);
+		if (val_goal_family(o[i].row->family))
+			stat_add(&goal, &o[i]);
+	}
+	fprintf(out, "\n%-12s %5s %10s  %s\n", "family", "rows", "mean|err|", "worst");
+	for (int k = 0; k < nf; k++)
+		fprintf(out, "%-12s %5d %9.1f%%  %+.1f%% (%s)\n", fams[k].family, fams[k].n,
+			fams[k].sum_abs / fams[k].n, fams[k].worst, fams[k].worst_id);
+	if (goal.n)
+		fprintf(out, "\ngoal families MEG21T1 + KOR22 (issue 4: mean <= 3%%, worst <= 6%%): "
+			"%d rows, mean |error| %.1f%%, worst %+.1f%% (%s)\n", goal.n,
+			goal.sum_abs / goal.n, goal.worst, goal.worst_id);
+}
+
+/* Not-simulated rows, runs of one family with one reason folded into a line. */
+static void print_skipped(FILE *out, const outcome *o, size_t n)
+{
+	bool any = false;
+	for (size_t i = 0; i < n;) {
+		if (o[i].status == 0) {
+			i++;
+			continue;
+		}
+		size_t j = i + 1;
+		while (j < n && o[j].status == o[i].status && !strcmp(o[j].why, o[i].why) &&
+		       !strcmp(o[j].row->family, o[i].row->family))
+			j++;
+		if (!any)
+			fprintf(out, "\nnot simulated (%s):\n", "reason");
+		any = true;
+		if (j - i == 1)
+			fprintf(out, "  %-24s %-28s %s\n", o[i].row->id, o[i].row->metric, o[i].why);
+		else
+			fprintf(out, "  %s..%s (%zu rows)  %s\n", o[i].row->id, o[j - 1].row->id + strlen(o[i].row->family) + 1,
+				j - i, o[i].why);
+		i = j;
+	}
+}
+
+static void print_text(FILE *out, const char *path, const outcome *o, size_t n)
+{
+	fprintf(out, "trainsim validate: %s\n", path);
+	fprintf(out, "'*' = a value the row does not give was inferred (docs/validation.md); "
+		"'(param)' = the row set a model constant, agreement by construction\n\n");
+	fprintf(out, "%-12s %-52s %-26s %11s %11s %8s\n", "id", "config", "metric", "published",
+		"predicted", "error");
+	for (size_t i = 0; i < n; i++) {
+		if (o[i].status != 0)
+			continue;
+		fprintf(out, "%-12s %-52s %-26.26s %11.4g %11.4g %+7.1f%%%s\n", o[i].row->id, o[i].config,
+			o[i].row->metric, o[i].published, o[i].predicted, o[i].err_pct,
+			o[i].param_source ? " (param)" : "");
+	}
+	print_stats(out, o, n);
+	print_skipped(out, o, n);
+}
+
+static void csv_field(FILE *out, const char *s, bool last)
+{
+	if (strpbrk(s, ",\"\n")) {
+		fputc('"', out);
+		for (; *s; s++) {
+			if (*s == '"')
+				fputc('"', out);
+			fputc(*s, out);
+		}
+		fputc('"', out);
+	} else {
+		fputs(s, out);
+	}
+	fputc(last ? '\n' : ',', out);
+}
+
+static void print_csv(FILE *out, const outcome *o, size_t n)
+{
+	static const char *status[] = {"ok", "not_simulated", "failed"};
+	fprintf(out, "id,family,config,metric,unit,published,predicted,error_pct,status,note\n");
+	for (size_t i = 0; i < n; i++) {
+		char pub[32], pred[32] = "", err[32] = "";
+		json_fmt_num(pub, sizeof pub, o[i].published);
+		if (o[i].status == 0) {
+			json_fmt_num(pred, sizeof pred, o[i].predicted);
+			json_fmt_num(err, sizeof err, round(o[i].err_pct * 100) / 100);
+		}
+		csv_field(out, o[i].row->id, false);
+		csv_field(out, o[i].row->family, false);
+		csv_field(out, o[i].config, false);
+		csv_field(out, o[i].row->metric, false);
+		csv_field(out, o[i].row->unit, false);
+		csv_field(out, pub, false);
+		csv_field(out, pred, false);
+		csv_field(out, err, false);
+		csv_field(out, status[o[i].status], false);
+		csv_field(out, o[i].status ? o[i].why : o[i].param_source ? "param source" : "", true);
+	}
+}
+
+static int usage(void)
+{
+	fprintf(stderr, "usage: trainsim validate [PUBLISHED.csv] [--format text|csv] "
+		"[--only PREFIX[,PREFIX...]]\n");
+	return 2;
+}
+
+int cmd_validate(int argc, char **argv)
+{
+	const char *path = NULL, *only = NULL;
+	bool csv = false;
+	for (int i = 1; i < argc; i++) {
+		if (!strcmp(argv[i], "--format") && i + 1 < argc) {
+			const char *f = argv[++i];
+			if (strcmp(f, "text") && strcmp(f, "csv")) {
+				fprintf(stderr, "trainsim validate: --format takes text or csv, not '%s'\n", f);
+				return 2;
+			}
+			csv = !strcmp(f, "csv");
+		} else if (!strcmp(argv[i], "--only") && i + 1 < argc) {
+			only = argv[++i];
+		} else if (argv[i][0] == '-' || path) {
+			return usage();
+		} else {
+			path = argv[i];
+		}
+	}
+	char buf[512];
+	if (!path && !(path = default_path(buf, sizeof buf))) {
+		fprintf(stderr, "trainsim validate: no published.csv found (looked in $TRAINSIM_DATADIR, "
+			"tests/validation/, ../tests/validation/, %s); give its path\n", TRAINSIM_DATADIR);
+		return 1;
+	}
+	val_row *rows;
+	size_t n;
+	char err[512];
+	if (val_read(path, &rows, &n, err, sizeof err) < 0) {
+		fprintf(stderr, "trainsim validate: %s\n", err);
+		return 1;
+	}
+	outcome *o = calloc(n ? n : 1, sizeof *o);
+	val_cache *cache = val_cache_new();
+	int rc = 1;
+	if (!o || !cache) {
+		fprintf(stderr, "trainsim validate: out of memory\n");
+		goto out_free;
+	}
+	size_t m = 0;
+	for (size_t i = 0; i < n; i++)
+		if (selected(rows[i].id, only))
+			evaluate(&rows[i], cache, &o[m++]);
+	if (csv)
+		print_csv(stdout, o, m);
+	else
+		print_text(stdout, path, o, m);
+	rc = fflush(stdout) ? 1 : 0;
+out_free:
+	val_cache_free(cache);
+	free(o);
+	free(rows);
+	return rc;
+}

@@ -1,0 +1,561 @@
+/* explain.c: the step in plain words, for students and for whoever must
+ * decide what to fix first. Where it can, it simulates the alternatives it
+ * names (one node, each candidate fix) instead of guessing their effect. */
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include "explain.h"
+#include "report.h"
+#include "scn.h"
+#include "units.h"
+
+#define MAX_FIX 5
+#define MAX_FIX_SETS 3
+#define SIGNIFICANT 0.05     /* a loss under 5 % of the step is not worth a fix */
+
+typedef struct fix {
+	char what[160];
+	char set[MAX_FIX_SETS][80];
+	int nset;
+	bool ran;
+	bool hardware;           /* tried after the software fixes */
+	double step_s, tokens_per_s;
+} fix;
+
+typedef struct ctx {
+	FILE *out;
+	const scenario *s;
+	const step_result *r;
+	const explain_src *src;
+	fix fixes[MAX_FIX];
+	int nfix;
+	int section;             /* number of the last section printed */
+} ctx;
+
+/* Prints a paragraph wrapped at REPORT_WRAP columns; continuation lines are
+ * indented by `indent` spaces, the first line by `first`. */
+static void para(FILE *out, int first, int indent, const char *fmt, ...)
+{
+	char buf[2048];
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(buf, sizeof buf, fmt, ap);
+	va_end(ap);
+	report_wrap(out, first, indent, buf);
+}
+
+/* Quantities keep their number and unit on one line. */
+static const char *glue(char *b)
+{
+	for (char *p = b; *p; p++)
+		if (*p == ' ')
+			*p = REPORT_NBSP;
+	return b;
+}
+
+static const char *fmt_t(char *b, size_t n, double v)
+{
+	unit_fmt(b, n, v, UNIT_TIME);
+	return glue(b);
+}
+
+static const char *fmt_b(char *b, size_t n, double v)
+{
+	unit_fmt(b, n, v, UNIT_BYTES);
+	return glue(b);
+}
+
+static const char *fmt_bw(char *b, size_t n, double v)
+{
+	unit_fmt(b, n, v, UNIT_BANDWIDTH);
+	return glue(b);
+}
+
+static double frac(const step_result *r, step_split k)
+{
+	return r->step_time_s > 0 ? r->split_s[k] / r->step_time_s : 0;
+}
+
+static const char *const loss_words[SPLIT__N] = {
+	"computing", "exposed tensor-parallel communication", "exposed pipeline send/receive",
+	"the pipeline bubble", "exposed data-parallel gradient reduction",
+	"waiting for training data", "checkpoint stalls", "the optimizer step",
+	"other idle time (waiting for slower GPUs)",
+};
+
+/* Losses (everything but compute), largest first. */
+static int losses(const step_result *r, int *order)
+{
+	int n = 0;
+	for (int k = 1; k < SPLIT__N; k++)
+		if (r->split_s[k] > 0)
+			order[n++] = k;
+	for (int i = 1; i < n; i++)
+		for (int j = i; j > 0 && r->split_s[order[j]] > r->split_s[order[j - 1]]; j--) {
+			int t = order[j];
+			order[j] = order[j - 1];
+			order[j - 1] = t;
+		}
+	return n;
+}
+
+/* ---- variants: the same scenario with a few more overrides ---- */
+
+static int run_variant(const explain_src *src, char (*extra)[80], int nextra, step_result *vr)
+{
+	int n = src->nsets + nextra, rc = -1;
+	const char **sets = malloc(sizeof *sets * (size_t)(n > 0 ? n : 1));
+	char *sink_buf = NULL;
+	size_t sink_len = 0;
+	FILE *sink = open_memstream(&sink_buf, &sink_len);   /* the loader's messages */
+	scenario v;
+	if (!sets || !sink)
+		goto out;
+	for (int i = 0; i < src->nsets; i++)
+		sets[i] = src->sets[i];
+	for (int i = 0; i < nextra; i++)
+		sets[src->nsets + i] = extra[i];
+	if (scn_load(src->path, sets, n, &v, sink, true) != 0)
+		goto out;
+	step_opts o = {.want_timeline = false, .max_events = 0};
+	char err[256];
+	memset(vr, 0, sizeof *vr);
+	rc = step_run(&v, &o, vr, err, sizeof err);
+	scn_release(&v);
+out:
+	if (sink)
+		fclose(sink);
+	free(sink_buf);
+	free(sets);
+	return rc < 0 ? -1 : 0;
+}
+
+static fix *add_fix(ctx *c, const char *what)
+{
+	if (c->nfix >= MAX_FIX)
+		return NULL;
+	fix *f = &c->fixes[c->nfix++];
+	memset(f, 0, sizeof *f);
+	snprintf(f->what, sizeof f->what, "%s", what);
+	return f;
+}
+
+static void fix_set(fix *f, const char *fmt, ...)
+{
+	va_list ap;
+	if (!f || f->nset >= MAX_FIX_SETS)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(f->set[f->nset++], sizeof f->set[0], fmt, ap);
+	va_end(ap);
+}
+
+static void fixes_dp(ctx *c)
+{
+	const scn_training *t = &c->s->training;
+	const scn_grad_reduce *g = &t->grad_reduce;
+	if (!g->overlap)
+		fix_set(add_fix(c, "overlap the gradient reduction with the backward pass"),
+			"training.grad_reduce.overlap=true");
+	fix_set(add_fix(c, "accumulate gradients over twice as many micro-batches, a larger global "
+		"batch (check that convergence allows it)"), "training.global_batch=%d",
+		2 * t->global_batch);
+	if (g->compression == COMPRESS_NONE)
+		fix_set(add_fix(c, g->dtype == PREC_FP32 ? "send gradients as fp16"
+			: "compress gradients to int8 (with error feedback)"),
+			"training.grad_reduce.compression=%s", g->dtype == PREC_FP32 ? "fp16" : "int8");
+	if (c->s->cluster.nodes > 1 && g->algorithm != GRAD_ALGO_HIERARCHICAL)
+		fix_set(add_fix(c, "reduce inside each node over NVLink first (hierarchical all-reduce)"),
+			"training.grad_reduce.algorithm=hierarchical");
+}
+
+static void fixes_pp(ctx *c)
+{
+	const scn_training *t = &c->s->training;
+	if (t->micro_batch >= 2)
+		fix_set(add_fix(c, "halve the micro-batch, which doubles the micro-batches that fill "
+			"the pipeline"), "training.micro_batch=%d", t->micro_batch / 2);
+	else
+		fix_set(add_fix(c, "double the global batch, which doubles the micro-batches that "
+			"fill the pipeline"), "training.global_batch=%d", 2 * t->global_batch);
+	if (t->schedule != SCHED_INTERLEAVED) {
+		fix *f = add_fix(c, "interleave the pipeline (2 virtual stages per GPU)");
+		fix_set(f, "training.schedule=interleaved");
+		fix_set(f, "training.virtual_stages=2");
+	}
+}
+
+static void fixes_tp(ctx *c)
+{
+	const scn_training *t = &c->s->training;
+	int g = c->s->cluster.gpus_per_node;
+	if (t->tp > g && t->tp % g == 0) {
+		fix *f = add_fix(c, "keep tensor parallelism inside a node and make up the "
+			"difference with pipeline stages");
+		fix_set(f, "training.tp=%d", g);
+		fix_set(f, "training.pp=%d", t->pp * (t->tp / g));
+	} else if (!t->sequence_parallel) {
+		fix_set(add_fix(c, "turn on sequence parallelism"), "training.sequence_parallel=true");
+	}
+}
+
+static void fixes_storage(ctx *c, step_split k)
+{
+	const scn_training *t = &c->s->training;
+	if (k == SPLIT_DATA_STALL) {
+		if (c->s->cluster.cache.present && t->data.source == DATA_STORAGE) {
+			fix *f = add_fix(c, "read from the node-local NVMe cache, once it holds the "
+				"data set (after the first epoch)");
+			fix_set(f, "training.data.source=local_cache");
+			fix_set(f, "training.data.cache_warm=true");
+		}
+		fix_set(add_fix(c, "prefetch more batches"), "training.data.prefetch=%d",
+			4 * (t->data.prefetch > 0 ? t->data.prefetch : 1));
+		return;
+	}
+	if (t->checkpoint.mode == CKPT_SYNC)
+		fix_set(add_fix(c, "write checkpoints asynchronously (snapshot to host memory, then "
+			"write while training continues)"), "training.checkpoint.mode=async");
+	int every = c->r->best_checkpoint_every > t->checkpoint.every ? c->r->best_checkpoint_every
+		: 4 * t->checkpoint.every;
+	fix_set(add_fix(c, "checkpoint less often"), "training.checkpoint.every=%d", every);
+}
+
+/* The hardware answer, tried last: four times the NICs, or the storage. */
+static void fix_hardware(ctx *c, step_split k)
+{
+	const scn_cluster *cl = &c->s->cluster;
+	fix *f;
+	if (k == SPLIT_DATA_STALL || k == SPLIT_CHECKPOINT) {
+		if (!(f = add_fix(c, "buy storage four times as fast")))
+			return;
+		f->hardware = true;
+		fix_set(f, "cluster.storage.bandwidth=%gGB/s", 4 * cl->storage.bandwidth_Bps / 1e9);
+		return;
+	}
+	if (cl->nodes <= 1 || !(f = add_fix(c, "buy NICs four times as fast")))
+		return;
+	f->hardware = true;
+	fix_set(f, "cluster.nic.speed=%gGbps", 4 * cl->nic.speed_Bps * 8 / 1e9);
+}
+
+static void plan_fixes(ctx *c, const int *order, int nloss)
+{
+	for (int i = 0; i < nloss && i < 2; i++) {
+		step_split k = (step_split)order[i];
+		if (frac(c->r, k) < SIGNIFICANT)
+			break;
+		if (k == SPLIT_DP_COMM)
+			fixes_dp(c);
+		else if (k == SPLIT_PP_BUBBLE || k == SPLIT_PP_COMM)
+			fixes_pp(c);
+		else if (k == SPLIT_TP_COMM)
+			fixes_tp(c);
+		else if (k == SPLIT_DATA_STALL || k == SPLIT_CHECKPOINT)
+			fixes_storage(c, k);
+	}
+	if (nloss > 0 && frac(c->r, (step_split)order[0]) >= SIGNIFICANT &&
+	    order[0] != SPLIT_PP_BUBBLE && order[0] != SPLIT_OPTIMIZER && order[0] != SPLIT_IDLE)
+		fix_hardware(c, (step_split)order[0]);
+}
+
+static void try_fixes(ctx *c)
+{
+	for (int i = 0; i < c->nfix && c->src; i++) {
+		fix *f = &c->fixes[i];
+		step_result vr;
+		memset(&vr, 0, sizeof vr);
+		if (run_variant(c->src, f->set, f->nset, &vr) == 0) {
+			f->ran = true;
+			f->step_s = vr.step_time_s;
+			f->tokens_per_s = vr.tokens_per_s;
+		}
+		step_result_release(&vr);
+	}
+}
+
+
+/* ---- the account ---- */
+
+static void section(ctx *c, const char *title)
+{
+	fprintf(c->out, "\n%d. %s\n", ++c->section, title);
+}
+
+static void intro(ctx *c)
+{
+	const scenario *s = c->s;
+	fprintf(c->out, "What happens in one step of \"%s\"\n", s->name[0] ? s->name : s->path);
+	para(c->out, 2, 2, "%d GPUs (%d node%s x %d %s), tp %d x pp %d x dp %d.", c->r->gpus,
+		s->cluster.nodes, s->cluster.nodes == 1 ? "" : "s", s->cluster.gpus_per_node,
+		s->cluster.gpu.name, s->training.tp, s->training.pp, report_dp(s));
+	if (!c->r->memory.fits)
+		para(c->out, 2, 2, "Warning: this layout does not fit in GPU memory (%.1fx the "
+			"capacity); the times below assume it did.",
+			c->r->memory.capacity > 0 ? c->r->memory.total / c->r->memory.capacity : 0);
+}
+
+static void where(ctx *c, const int *order, int nloss)
+{
+	char a[32], b[32], l[3][96];
+	const step_result *r = c->r;
+	int n = 0;
+	for (int i = 0; i < nloss && n < 3; i++) {
+		if (frac(r, (step_split)order[i]) < 0.01)
+			break;
+		snprintf(l[n++], sizeof l[0], "%s %s (%.0f\a%%)", loss_words[order[i]],
+			fmt_t(a, sizeof a, r->split_s[order[i]]), 100 * frac(r, (step_split)order[i]));
+	}
+	section(c, "Where the time goes");
+	para(c->out, 3, 3, "A step takes %s. Each GPU computes for %s of it (%.0f\a%%).",
+		fmt_t(a, sizeof a, r->step_time_s), fmt_t(b, sizeof b, r->split_s[SPLIT_COMPUTE]),
+		100 * frac(r, SPLIT_COMPUTE));
+	if (n == 0)
+		para(c->out, 3, 3, "Nothing else takes more than 1\a%% of the step.");
+	else
+		para(c->out, 3, 3, "The biggest loss%s: %s%s%s%s%s.", n > 1 ? "es" : "", l[0],
+			n > 1 ? "; " : "", n > 1 ? l[1] : "", n > 2 ? "; " : "", n > 2 ? l[2] : "");
+}
+
+static void saturated_comm(ctx *c, step_split k)
+{
+	const scenario *s = c->s;
+	char a[32], b[32];
+	double nic_Bps = s->cluster.nic.count * s->cluster.nic.speed_Bps;
+	if (k == SPLIT_TP_COMM && s->training.tp > s->cluster.gpus_per_node)
+		para(c->out, 3, 3, "The NICs: the tensor-parallel groups (tp %d) span nodes of %d GPUs, "
+			"so the all-reduces of every layer leave the node through %s per node instead of "
+			"staying on NVLink, many times faster.", s->training.tp,
+			s->cluster.gpus_per_node, fmt_bw(a, sizeof a, nic_Bps));
+	else if (k == SPLIT_TP_COMM)
+		para(c->out, 3, 3, "The links inside the node: tensor parallelism runs collectives in "
+			"every layer, forward and backward, over %s.",
+			s->cluster.intra.kind == INTRA_PCIE ? "PCIe" : "NVLink");
+	else if (k == SPLIT_PP_COMM)
+		para(c->out, 3, 3, "The links between pipeline stages: activations and their "
+			"gradients cross them for every micro-batch.");
+	else if (s->cluster.nodes > 1)
+		para(c->out, 3, 3, "The network between nodes: each node's %d GPUs share %d NIC%s "
+			"(%s in all), and the gradient all-reduce moves %s per GPU through them every step.",
+			s->cluster.gpus_per_node, s->cluster.nic.count, s->cluster.nic.count == 1 ? "" : "s",
+			fmt_bw(a, sizeof a, nic_Bps), fmt_b(b, sizeof b, c->r->dp_bytes_per_gpu));
+	else
+		para(c->out, 3, 3, "The links inside the node, which carry the gradient all-reduce "
+			"of %s per GPU.", fmt_b(b, sizeof b, c->r->dp_bytes_per_gpu));
+}
+
+static void saturated(ctx *c, const int *order, int nloss)
+{
+	const scenario *s = c->s;
+	char a[32], b[32];
+	section(c, "What is saturated");
+	if (nloss == 0 || frac(c->r, SPLIT_COMPUTE) >= 0.7 ||
+	    frac(c->r, (step_split)order[0]) < SIGNIFICANT) {
+		para(c->out, 3, 3, "The GPUs' math units: the step is compute-bound, which is where "
+			"a training job should be. Faster GPUs, a larger micro-batch or better kernels "
+			"are what would move it.");
+		return;
+	}
+	step_split k = (step_split)order[0];
+	int p = s->training.pp, m = 0;
+	int per = (s->training.micro_batch > 0 ? s->training.micro_batch : 1) * report_dp(s);
+	m = s->training.global_batch / per > 0 ? s->training.global_batch / per : 1;
+	switch (k) {
+	case SPLIT_TP_COMM: case SPLIT_PP_COMM: case SPLIT_DP_COMM:
+		saturated_comm(c, k);
+		break;
+	case SPLIT_PP_BUBBLE:
+		para(c->out, 3, 3, "No resource: the GPUs wait for the pipeline to fill and drain. "
+			"With p = %d stages and m = %d micro-batches the bubble is about "
+			"(p-1)/(m+p-1) = %.0f\a%% of the time (less with interleaving).", p, m,
+			100.0 * (p - 1) / (m + p - 1));
+		break;
+	case SPLIT_DATA_STALL:
+		para(c->out, 3, 3, "Storage: a step reads %s and the storage system delivers %s to "
+			"the whole cluster, shared by every node.",
+			fmt_b(a, sizeof a, c->r->data_bytes_per_step),
+			fmt_bw(b, sizeof b, s->cluster.storage.bandwidth_Bps));
+		break;
+	case SPLIT_CHECKPOINT:
+		para(c->out, 3, 3, "Storage writes: a checkpoint of %s takes %s to write, and "
+			"training waits for it.", fmt_b(a, sizeof a, c->r->checkpoint.bytes),
+			fmt_t(b, sizeof b, c->r->checkpoint.write_s));
+		break;
+	case SPLIT_OPTIMIZER:
+		para(c->out, 3, 3, "GPU memory bandwidth: the optimizer step streams every "
+			"parameter's state through HBM.");
+		break;
+	default:
+		para(c->out, 3, 3, "Nothing in particular: GPUs wait for slower ones (stragglers, "
+			"jitter) or for a more loaded pipeline stage.");
+		break;
+	}
+}
+
+static void util_vs_mfu(ctx *c)
+{
+	const step_result *r = c->r;
+	section(c, "Busy is not the same as useful");
+	para(c->out, 3, 3, "nvidia-smi would show these GPUs %.0f\a%% utilized: it counts any "
+		"kernel running, and communication kernels run (and spin, waiting for the network) "
+		"as much as compute kernels. MFU, the share of the GPUs' peak FLOP/s that does the "
+		"model's arithmetic, is %.0f\a%%%s.", 100 * r->gpu_util, 100 * r->mfu,
+		r->gpu_util - r->mfu > 0.3 ? ": a GPU that looks busy is no proof of a healthy job"
+		: "");
+}
+
+static void ring(ctx *c)
+{
+	const step_result *r = c->r;
+	char a[32], b[32], d[32], e[32], f[32];
+	int dp = report_dp(c->s), n = report_ring_ranks(c->s, r);
+	if (dp <= 1 || r->dp_naive_s <= 0)
+		return;
+	section(c, "Why the gradient all-reduce takes about twice size/bandwidth");
+	para(c->out, 3, 3, "Each GPU holds %s of gradients. Sending them once at %s would take "
+		"%s, the naive figure. A ring all-reduce is a reduce-scatter followed by an "
+		"all-gather: in each half every GPU sends and receives (n-1)/n of the buffer, so "
+		"2(n-1)/n in all, which is %.2f for a ring of n = %d. Here the all-reduce takes %s "
+		"alone, %.2f times the naive figure; %s of it is left exposed in the step.",
+		fmt_b(a, sizeof a, r->dp_bytes_per_gpu),
+		fmt_bw(b, sizeof b, r->dp_bytes_per_gpu / r->dp_naive_s),
+		fmt_t(d, sizeof d, r->dp_naive_s), 2.0 * (n - 1) / n, n,
+		fmt_t(e, sizeof e, r->dp_allreduce_s), r->dp_allreduce_s / r->dp_naive_s,
+		fmt_t(f, sizeof f, r->split_s[SPLIT_DP_COMM]));
+}
+
+/* Step (c) of the path: the same per-GPU work on one node. */
+static void one_node(ctx *c)
+{
+	const scenario *s = c->s;
+	const scn_training *t = &s->training;
+	char a[32], b[32], sets[3][80];
+	int g = s->cluster.gpus_per_node, mp = t->tp * t->pp;
+	if (s->cluster.nodes <= 1) {
+		para(c->out, 3, 6, "c. One node against many: this job runs on a single node, so "
+			"the network between nodes plays no part.");
+		return;
+	}
+	if (mp > g || g % mp != 0 || !c->src) {
+		para(c->out, 3, 6, "c. One node against many: one model replica (tp x pp = %d GPUs) "
+			"does not fit in one node of %d, so compare a step on the fewest nodes that hold "
+			"a replica with this one.", mp, g);
+		return;
+	}
+	int dp1 = g / mp;
+	int per = (t->micro_batch > 0 ? t->micro_batch : 1);
+	int mbs = t->global_batch / (per * report_dp(s));
+	snprintf(sets[0], sizeof sets[0], "cluster.nodes=1");
+	snprintf(sets[1], sizeof sets[1], "training.dp=%d", dp1);
+	snprintf(sets[2], sizeof sets[2], "training.global_batch=%d", (mbs > 0 ? mbs : 1) * per * dp1);
+	step_result vr;
+	memset(&vr, 0, sizeof vr);
+	if (run_variant(c->src, sets, 3, &vr) != 0) {
+		para(c->out, 3, 6, "c. One node against many: the one-node variant could not be "
+			"simulated.");
+	} else {
+		double x = vr.step_time_s > 0 ? c->r->step_time_s / vr.step_time_s : 0;
+		para(c->out, 3, 6, "c. One node against many: with the same work per GPU, a step on "
+			"one node takes %s; on %d nodes it takes %s (%.2fx). %s", fmt_t(a, sizeof a,
+			vr.step_time_s), s->cluster.nodes, fmt_t(b, sizeof b, c->r->step_time_s), x,
+			x > 1.2 ? "The difference is the price of leaving the node: look at the network."
+			: "Scaling out costs little here: the network is not the problem.");
+	}
+	step_result_release(&vr);
+}
+
+static void path(ctx *c)
+{
+	const scenario *s = c->s;
+	const step_result *r = c->r;
+	char a[32], b[32];
+	hw_nic nic = s->cluster.nic;
+	hw_nic_defaults(&nic, s->cluster.gpus_per_node);
+	section(c, "The diagnosis path, in the order to check a real cluster");
+	para(c->out, 3, 6, "a. GPU utilization (nvidia-smi, DCGM): expect about %.0f\a%%, with "
+		"MFU %.0f\a%%. Much lower utilization points at the input pipeline or the host.",
+		100 * r->gpu_util, 100 * r->mfu);
+	if (s->cluster.nodes > 1)
+		para(c->out, 3, 6, "b. Point-to-point bandwidth between two nodes (ib_write_bw, "
+			"iperf3): each %g Gb/s %s NIC should move about %s. Far less means a "
+			"configuration problem (MTU, RDMA, PCIe placement) to fix before anything else.",
+			nic.speed_Bps * 8 / 1e9, nic.transport == TRANSPORT_RDMA ? "RDMA" : "TCP",
+			fmt_bw(a, sizeof a, nic.speed_Bps * (nic.efficiency > 0 ? nic.efficiency : 1)));
+	else
+		para(c->out, 3, 6, "b. Point-to-point bandwidth: inside one node, between GPU pairs "
+			"(nccl-tests sendrecv_perf).");
+	one_node(c);
+	int dp = report_dp(s);
+	if (dp > 1 && r->dp_allreduce_s > 0) {
+		double algbw = r->dp_bytes_per_gpu / r->dp_allreduce_s;
+		para(c->out, 3, 6, "d. All-reduce bandwidth (nccl-tests all_reduce_perf, or `trainsim "
+			"nccl %s --op all_reduce`): the gradient all-reduce here reaches an algorithm "
+			"bandwidth of %s, bus bandwidth %s.", s->path[0] ? s->path : "SCENARIO",
+			fmt_bw(a, sizeof a, algbw), fmt_bw(b, sizeof b, algbw * 2.0 * (dp - 1) / dp));
+	}
+	para(c->out, 3, 6, "e. Software before hardware: overlap communication with compute, "
+		"accumulate gradients, compress them, then consider faster links.");
+}
+
+/* Is fix i a better first step than fix best? Software wins over hardware. */
+static bool better(const ctx *c, int best, int i)
+{
+	if (best < 0)
+		return true;
+	const fix *b = &c->fixes[best], *f = &c->fixes[i];
+	if (b->hardware != f->hardware)
+		return b->hardware;
+	return f->tokens_per_s > b->tokens_per_s;
+}
+
+static void next(ctx *c)
+{
+	char a[32];
+	int best = -1;
+	section(c, "What to try next");
+	if (c->nfix == 0) {
+		para(c->out, 3, 3, "No loss is large enough to be worth a change of layout or "
+			"hardware.");
+		return;
+	}
+	for (int i = 0; i < c->nfix; i++) {
+		const fix *f = &c->fixes[i];
+		char sets[3 * 88] = "";
+		for (int k = 0; k < f->nset; k++) {
+			strcat(sets, " --set ");
+			strcat(sets, f->set[k]);
+		}
+		if (!f->ran) {
+			para(c->out, 3, 5, "- %s (%s): could not be simulated.", f->what, sets + 1);
+			continue;
+		}
+		double x = c->r->tokens_per_s > 0 ? f->tokens_per_s / c->r->tokens_per_s : 0;
+		para(c->out, 3, 5, "- %s (%s): %s per step, %.2fx the tokens/s.", f->what, sets + 1,
+			fmt_t(a, sizeof a, f->step_s), x);
+		if (x > 1.02 && better(c, best, i))
+			best = i;
+	}
+	if (best >= 0)
+		para(c->out, 3, 3, "Start with: %s.%s", c->fixes[best].what,
+			c->fixes[best].hardware ? " No software change above helps enough, so this "
+			"is a case for faster hardware." : "");
+	else
+		para(c->out, 3, 3, "None of these gains more than 2\a%%: the layout is close to what "
+			"this hardware allows.");
+}
+
+int explain_write(FILE *out, const scenario *s, const step_result *r, const explain_src *src)
+{
+	ctx c = {.out = out, .s = s, .r = r, .src = src && src->path ? src : NULL};
+	int order[SPLIT__N], nloss = losses(r, order);
+	intro(&c);
+	where(&c, order, nloss);
+	saturated(&c, order, nloss);
+	util_vs_mfu(&c);
+	ring(&c);
+	path(&c);
+	plan_fixes(&c, order, nloss);
+	try_fixes(&c);
+	next(&c);
+	return ferror(out) ? -1 : 0;
+}

@@ -1,0 +1,109 @@
+/* flow_int.h: what flow.c (links, flow records, events) and flow_plan.c (the
+ * max-min re-plan of one connected component) share. Not for other modules. */
+#ifndef TRAINSIM_FLOW_INT_H
+#define TRAINSIM_FLOW_INT_H
+
+#include "flow.h"
+
+/* One hop of a flow's route, and the flow's index in that link's list. */
+typedef struct {
+	int link;
+	int pos;
+} flowi_hop;
+
+/* An entry of a link's list of transmitting flows: which flow, which hop. */
+typedef struct {
+	int flow;
+	int hop;
+} flowi_ref;
+
+typedef struct {
+	double capacity_Bps, latency_s;
+	int fanin, kind;
+	double bytes, busy_s, busy_since_s;
+	flowi_ref *flows;       /* transmitting flows that cross this link */
+	int nflows, capflows;
+	/* Re-plan scratch. */
+	uint32_t mark;          /* epoch of the re-plan that last reached it */
+	bool dirty, saturated;
+	int nopen;              /* hops of unfrozen flows on it */
+	uint32_t ver;           /* bumps on each change: older heap entries are stale */
+	double left_Bps, open_w; /* capacity left and weight of unfrozen flows */
+} flowi_link;
+
+enum { FLOWI_FREE, FLOWI_SENDING, FLOWI_LANDING };
+
+typedef struct {
+	double bytes, remaining, rate_Bps, cap_Bps, mult, last_s, latency_s;
+	double plan_rate_Bps;   /* the rate the re-plan in progress gives it */
+	flow_done_fn done;
+	void *ctx;
+	uint64_t arg;
+	uint32_t hops;          /* offset of the route in the hop pool */
+	int nhops;
+	uint32_t version;       /* bumps when the completion event is replaced */
+	uint32_t mark;          /* epoch of the re-plan that last reached it */
+	int state;
+	bool frozen, scheduled;
+	int next_free;
+} flowi_rec;
+
+/* Progressive-filling heap entry: a link (id >= 0, with its version) or a
+ * flow's rate cap (id = -1 - flow). */
+typedef struct {
+	double level_Bps;
+	int id;
+	uint32_t ver;
+} flowi_bound;
+
+struct flownet {
+	sim *s;
+	flowi_link *links;
+	int nlinks, caplinks;
+	flowi_rec *flows;
+	int nflows, capflows, free_flow, nactive;
+	flowi_hop *hop_pool;
+	uint32_t nhop_pool, caphop_pool;
+	int64_t hop_free[32];   /* free lists of route blocks, by log2 size */
+	/* Re-plan state. */
+	bool replan_pending;
+	uint32_t epoch;
+	int *dirty, ndirty, capdirty;           /* links changed since the last re-plan */
+	int *comp_links, ncomp_links, capcomp_links;
+	int *comp_flows, ncomp_flows, capcomp_flows;
+	flowi_bound *heap;
+	int nheap, capheap;
+	/* Totals. */
+	double bytes_started, bytes_delivered;
+	uint64_t replans;
+};
+
+/* Grows *arr (of elements of `size` bytes, capacity *cap) to hold `need`;
+ * 0 or SIM_ENOMEM. */
+int flowi_reserve(void **arr, int *cap, int need, size_t size);
+
+/* Weight of flow f on link l: the siblings it stands for that share l. */
+static inline double flowi_weight(const flownet *n, const flowi_rec *f, int l)
+{
+	double fanin = (double)n->links[l].fanin;
+	return f->mult < fanin ? f->mult : fanin;
+}
+
+static inline flowi_hop *flowi_hops(const flownet *n, const flowi_rec *f)
+{
+	return n->hop_pool + f->hops;
+}
+
+/* Brings f's remaining bytes and its links' byte counts up to sim_now. */
+void flowi_settle(flownet *n, flowi_rec *f);
+
+/* Replaces flow id's completion event by one at now + remaining / rate.
+ * flow.c. Returns 0 or SIM_ENOMEM. */
+int flowi_schedule_end(flownet *n, int id);
+
+/* Re-plans the rates of every flow connected (through shared links,
+ * transitively) to the dirty links, and reschedules the completions whose
+ * rate changed. flow_plan.c. Returns 0 or SIM_ENOMEM. */
+int flowi_replan(flownet *n);
+
+#endif

@@ -1,0 +1,55 @@
+/* plot.h: the data behind `trainsim plot`: a sweep's results read back, the
+ * .dat files that the scripts of plots/ read, and those scripts themselves
+ * (embedded at build time, so the program can copy them beside a picture). */
+#ifndef TRAINSIM_PLOT_H
+#define TRAINSIM_PLOT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdio.h>
+
+/* A results file of `trainsim sweep` (CSV with its header), rows sorted by
+ * index. The varied keys are the columns between `index` and `status`. */
+typedef struct plot_table plot_table;
+
+/* NULL with a message on err (not CSV, no index/status column, bad quoting). */
+plot_table *plot_table_load(const char *path, FILE *err);
+void plot_table_free(plot_table *t);
+size_t plot_table_nrows(const plot_table *t);
+size_t plot_table_ncols(const plot_table *t);
+const char *plot_table_colname(const plot_table *t, size_t col);
+/* Column index of `name`, or -1. */
+int plot_table_find(const plot_table *t, const char *name);
+const char *plot_table_cell(const plot_table *t, size_t row, size_t col);
+/* The varied keys: columns [first, first + n). */
+void plot_table_keys(const plot_table *t, size_t *first, size_t *n);
+
+typedef struct plot_axis {
+	char label[160];      /* x axis title */
+	bool log;             /* a log x axis suits the values */
+} plot_axis;
+
+/* Writes the data of the speed plot: one block per series (the rows sharing
+ * the values of the series keys), each sorted along x. x_key NULL: the
+ * varied key that ends in "nic.speed", else the first. series_key NULL: every
+ * other varied key; "" for a single series. Bandwidths on x are converted to
+ * Gb/s. Returns 0, or -1 with a message on err. */
+int plot_write_speed(const plot_table *t, const char *x_key, const char *series_key, FILE *out,
+                     plot_axis *axis, FILE *err);
+
+/* Writes the data of the stacked bars: a header line, then one line per
+ * configuration with its label and the split_s.* columns that are not zero
+ * in every row. */
+int plot_write_split(const plot_table *t, FILE *out, FILE *err);
+
+/* Writes the data of the timeline from a Chrome trace (trainsim run --trace;
+ * "X" events: ts and dur in microseconds, pid = GPU, tid = stream, cat = the
+ * kind of work): one block per category, one row per (pid, tid) track;
+ * times in seconds from the first event. */
+int plot_write_timeline(const char *trace_path, FILE *out, FILE *err);
+
+/* The gnuplot script of a kind ("speed", "split", "timeline"), or NULL.
+ * Generated from plots/<kind>.gp into plot_scripts.c. */
+const char *plot_script(const char *kind);
+
+#endif

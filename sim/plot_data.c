@@ -1,0 +1,269 @@
+/* plot_data.c: the .dat files of the speed and split plots, from a sweep's
+ * results table. Each is plain text that gnuplot reads and a user can edit;
+ * the layout of each is described at the top of its script in plots/. */
+#include <stdlib.h>
+#include <string.h>
+#include <math.h>
+#include "plot.h"
+#include "units.h"
+
+/* A string as a gnuplot data field: in double quotes, with no quote inside. */
+static void put_quoted(FILE *out, const char *s)
+{
+	fputc('"', out);
+	for (; *s; s++)
+		fputc(*s == '"' || *s == '\\' ? '\'' : *s, out);
+	fputc('"', out);
+}
+
+static const char *last_part(const char *key)
+{
+	const char *dot = strrchr(key, '.');
+	return dot ? dot + 1 : key;
+}
+
+static bool plain_number(const char *s, double *v)
+{
+	char *end;
+	*v = strtod(s, &end);
+	return end != s && !*end && isfinite(*v);
+}
+
+/* Rows with numbers: finished points, including those that do not fit. */
+static bool row_has_numbers(const plot_table *t, size_t row, int status_col, int need_col)
+{
+	const char *st = plot_table_cell(t, row, (size_t)status_col);
+	const char *v = plot_table_cell(t, row, (size_t)need_col);
+	return (!strcmp(st, "ok") || !strcmp(st, "no_fit")) && v && *v;
+}
+
+/* "tp=8 pp=4" from the given columns of a row. */
+static void row_label(const plot_table *t, size_t row, const int *cols, size_t n, char *buf,
+                      size_t cap)
+{
+	size_t len = 0;
+	buf[0] = 0;
+	for (size_t i = 0; i < n && len < cap; i++)
+		len += (size_t)snprintf(buf + len, cap - len, "%s%s=%s", i ? " " : "",
+		                        last_part(plot_table_colname(t, (size_t)cols[i])),
+		                        plot_table_cell(t, row, (size_t)cols[i]));
+}
+
+/* ---- speed ---- */
+
+typedef struct speed_pt {
+	size_t series;
+	double x;
+	size_t row;
+} speed_pt;
+
+static int pt_cmp(const void *a, const void *b)
+{
+	const speed_pt *p = a, *q = b;
+	if (p->series != q->series)
+		return p->series < q->series ? -1 : 1;
+	if (p->x != q->x)
+		return p->x < q->x ? -1 : 1;
+	return p->row < q->row ? -1 : p->row > q->row;
+}
+
+static int choose_x(const plot_table *t, const char *x_key, FILE *err)
+{
+	size_t kf, nk;
+	plot_table_keys(t, &kf, &nk);
+	if (x_key) {
+		int c = plot_table_find(t, x_key);
+		if (c < 0)
+			fprintf(err, "plot: --x %s: no such column in the results\n", x_key);
+		return c;
+	}
+	for (size_t i = kf; i < kf + nk; i++) {
+		const char *name = plot_table_colname(t, i);
+		size_t n = strlen(name);
+		if (n >= 9 && !strcmp(name + n - 9, "nic.speed"))
+			return (int)i;
+	}
+	if (nk == 0)
+		fprintf(err, "plot: the results vary no key; name the x axis with --x COLUMN\n");
+	return nk ? (int)kf : -1;
+}
+
+/* Series columns: the named ones (comma-separated), or every varied key but x. */
+static int choose_series(const plot_table *t, const char *series_key, int xc, int *cols,
+                         size_t *n, FILE *err)
+{
+	size_t kf, nk;
+	plot_table_keys(t, &kf, &nk);
+	*n = 0;
+	if (!series_key) {
+		for (size_t i = kf; i < kf + nk && *n < 32; i++)
+			if ((int)i != xc)
+				cols[(*n)++] = (int)i;
+		return 0;
+	}
+	char buf[1024];
+	snprintf(buf, sizeof buf, "%s", series_key);
+	for (char *save = NULL, *k = strtok_r(buf, ",", &save); k && *n < 32;
+	     k = strtok_r(NULL, ",", &save)) {
+		int c = plot_table_find(t, k);
+		if (c < 0) {
+			fprintf(err, "plot: --series %s: no such column in the results\n", k);
+			return -1;
+		}
+		cols[(*n)++] = c;
+	}
+	return 0;
+}
+
+/* x values: plain numbers, else bandwidths (in Gb/s), else categories in
+ * order of appearance. Fills pts[i].x and the axis. */
+static void x_values(const plot_table *t, int xc, speed_pt *pts, size_t n, plot_axis *axis)
+{
+	const char *name = plot_table_colname(t, (size_t)xc);
+	bool plain = true, bandwidth = true;
+	for (size_t i = 0; i < n && plain; i++)
+		plain = plain_number(plot_table_cell(t, pts[i].row, (size_t)xc), &pts[i].x);
+	for (size_t i = 0; i < n && !plain && bandwidth; i++) {
+		char e[200];
+		bandwidth = unit_parse(plot_table_cell(t, pts[i].row, (size_t)xc), UNIT_BANDWIDTH,
+		                       &pts[i].x, e, sizeof e) == 0;
+		pts[i].x = pts[i].x * 8 / 1e9;   /* bytes/s -> Gb/s */
+	}
+	if (plain || bandwidth) {
+		snprintf(axis->label, sizeof axis->label, "%s%s",
+		         strstr(name, "nic.speed") ? "NIC speed" : name, plain ? "" : " (Gb/s)");
+	} else {
+		/* Categories: the position of the value's first appearance. */
+		size_t ncat = 0;
+		for (size_t i = 0; i < n; i++) {
+			const char *v = plot_table_cell(t, pts[i].row, (size_t)xc);
+			size_t j = 0;
+			while (strcmp(plot_table_cell(t, pts[j].row, (size_t)xc), v))
+				j++;
+			pts[i].x = j == i ? (double)ncat++ : pts[j].x;
+		}
+		snprintf(axis->label, sizeof axis->label, "%s", name);
+	}
+	double lo = INFINITY, hi = 0;
+	for (size_t i = 0; i < n; i++) {
+		lo = fmin(lo, pts[i].x);
+		hi = fmax(hi, pts[i].x);
+	}
+	axis->log = (plain || bandwidth) && n && lo > 0 && hi / lo >= 8;
+}
+
+static void speed_blocks(FILE *out, const plot_table *t, const speed_pt *pts, size_t n,
+                         const int *sc, size_t nsc, int xc)
+{
+	int st = plot_table_find(t, "step_time_s"), mfu = plot_table_find(t, "mfu");
+	int util = plot_table_find(t, "gpu_util"), name = plot_table_find(t, "scenario");
+	for (size_t i = 0; i < n; i++) {
+		if (i == 0 || pts[i].series != pts[i - 1].series) {
+			/* A single series is named after the scenario. */
+			char label[512];
+			row_label(t, pts[i].row, sc, nsc, label, sizeof label);
+			fputs(i ? "\n\n" : "", out);
+			put_quoted(out, nsc ? label : name >= 0 ? plot_table_cell(t, pts[i].row, (size_t)name)
+			                                        : "all points");
+			fputc('\n', out);
+		}
+		size_t r = pts[i].row;
+		fprintf(out, "%.10g %s %s %s ", pts[i].x, plot_table_cell(t, r, (size_t)st),
+		        plot_table_cell(t, r, (size_t)mfu), plot_table_cell(t, r, (size_t)util));
+		put_quoted(out, plot_table_cell(t, r, (size_t)xc));
+		fputc('\n', out);
+	}
+}
+
+int plot_write_speed(const plot_table *t, const char *x_key, const char *series_key, FILE *out,
+                     plot_axis *axis, FILE *err)
+{
+	int status = plot_table_find(t, "status"), st = plot_table_find(t, "step_time_s");
+	if (st < 0 || plot_table_find(t, "mfu") < 0 || plot_table_find(t, "gpu_util") < 0) {
+		fprintf(err, "plot: the results lack step_time_s, mfu or gpu_util\n");
+		return -1;
+	}
+	int xc = choose_x(t, x_key, err), sc[32];
+	size_t nsc;
+	if (xc < 0 || choose_series(t, series_key && *series_key ? series_key : NULL, xc, sc, &nsc,
+	                            err) < 0)
+		return -1;
+	if (series_key && !*series_key)
+		nsc = 0;
+	size_t nr = plot_table_nrows(t), n = 0, nseries = 0;
+	speed_pt *pts = calloc(nr + 1, sizeof *pts);
+	char (*labels)[512] = calloc(nr + 1, sizeof *labels);   /* one per series */
+	if (!pts || !labels)
+		goto out_free;
+	for (size_t r = 0; r < nr; r++) {
+		if (!row_has_numbers(t, r, status, st))
+			continue;
+		row_label(t, r, sc, nsc, labels[nseries], sizeof labels[nseries]);
+		size_t s = 0;
+		while (strcmp(labels[s], labels[nseries]))   /* series in order of appearance */
+			s++;
+		nseries += s == nseries;
+		pts[n++] = (speed_pt){.series = s, .row = r};
+	}
+	if (n == 0) {
+		fprintf(err, "plot: no row with numbers (status ok or no_fit) to plot\n");
+		goto out_free;
+	}
+	x_values(t, xc, pts, n, axis);
+	qsort(pts, n, sizeof *pts, pt_cmp);
+	speed_blocks(out, t, pts, n, sc, nsc, xc);
+	free(labels);
+	free(pts);
+	return ferror(out) ? -1 : 0;
+out_free:
+	free(labels);
+	free(pts);
+	return -1;
+}
+
+/* ---- split ---- */
+
+int plot_write_split(const plot_table *t, FILE *out, FILE *err)
+{
+	int status = plot_table_find(t, "status"), cols[64];
+	size_t ncols = 0, kf, nk, nr = plot_table_nrows(t);
+	plot_table_keys(t, &kf, &nk);
+	int keys[32];
+	for (size_t i = 0; i < nk && i < 32; i++)
+		keys[i] = (int)(kf + i);
+	nk = nk < 32 ? nk : 32;
+	/* The split_* columns that are not zero in every row. */
+	for (size_t c = 0; c < plot_table_ncols(t) && ncols < 64; c++) {
+		if (strncmp(plot_table_colname(t, c), "split_s.", 8))
+			continue;
+		bool used = false;
+		for (size_t r = 0; r < nr && !used; r++)
+			used = row_has_numbers(t, r, status, (int)c) && strtod(plot_table_cell(t, r, c), NULL) != 0;
+		if (used)
+			cols[ncols++] = (int)c;
+	}
+	if (ncols == 0) {
+		fprintf(err, "plot: no row with a time split to plot\n");
+		return -1;
+	}
+	fputs("configuration", out);
+	for (size_t i = 0; i < ncols; i++)
+		fprintf(out, " %s", plot_table_colname(t, (size_t)cols[i]) + 8);
+	fputc('\n', out);
+	for (size_t r = 0; r < nr; r++) {
+		if (!row_has_numbers(t, r, status, cols[0]))
+			continue;
+		char label[512];
+		if (nk == 1)
+			snprintf(label, sizeof label, "%s", plot_table_cell(t, r, kf));
+		else if (nk == 0)
+			snprintf(label, sizeof label, "point %s", plot_table_cell(t, r, 0));
+		else
+			row_label(t, r, keys, nk, label, sizeof label);
+		put_quoted(out, label);
+		for (size_t i = 0; i < ncols; i++)
+			fprintf(out, " %s", plot_table_cell(t, r, (size_t)cols[i]));
+		fputc('\n', out);
+	}
+	return ferror(out) ? -1 : 0;
+}

@@ -1,0 +1,192 @@
+/* plot_trace.c: the .dat file of the timeline plot, from a Chrome trace (the
+ * format `trainsim run --trace` writes, which Perfetto also opens). Reading
+ * the standard format, rather than a private one, lets the plot draw any
+ * trace of that shape, and keeps `run` free of plotting concerns. */
+#include <stdlib.h>
+#include <string.h>
+#include "plot.h"
+#include "jsonr.h"
+#include "step.h"
+
+#define TRACE_MAX_BYTES (512u << 20)
+
+typedef struct tl_event {
+	double pid, tid, ts_us, dur_us;
+	const char *cat;
+	size_t track;
+} tl_event;
+
+typedef struct tl_track {
+	double pid, tid;
+	const char *pname, *tname;
+} tl_track;
+
+typedef struct tl {
+	tl_event *ev;
+	size_t nev;
+	tl_track *tr;
+	size_t ntr;
+	const char **cats;
+	size_t ncat;
+} tl;
+
+static int track_cmp(const void *a, const void *b)
+{
+	const tl_track *x = a, *y = b;
+	if (x->pid != y->pid)
+		return x->pid < y->pid ? -1 : 1;
+	return x->tid < y->tid ? -1 : x->tid > y->tid;
+}
+
+/* The canonical categories first (the step's time split), others by name. */
+static int cat_rank(const char *c)
+{
+	for (int k = 0; k < SPLIT__N; k++)
+		if (!strcmp(c, step_split_name((step_split)k)))
+			return k;
+	return SPLIT__N;
+}
+
+static int cat_cmp(const void *a, const void *b)
+{
+	const char *x = *(const char *const *)a, *y = *(const char *const *)b;
+	int rx = cat_rank(x), ry = cat_rank(y);
+	return rx != ry ? (rx < ry ? -1 : 1) : strcmp(x, y);
+}
+
+static tl_track *track_find(tl *t, double pid, double tid)
+{
+	tl_track key = {.pid = pid, .tid = tid};
+	return bsearch(&key, t->tr, t->ntr, sizeof *t->tr, track_cmp);
+}
+
+/* Complete ("X") events, and the set of tracks and categories they use. */
+static int collect(tl *t, const jsonr *events)
+{
+	size_t n = jsonr_len(events);
+	t->ev = calloc(n + 1, sizeof *t->ev);
+	t->tr = calloc(n + 1, sizeof *t->tr);
+	t->cats = calloc(n + 1, sizeof *t->cats);
+	if (!t->ev || !t->tr || !t->cats)
+		return -1;
+	for (size_t i = 0; i < n; i++) {
+		const jsonr *e = jsonr_at(events, i);
+		const char *ph = jsonr_str(jsonr_get(e, "ph"));
+		if (!ph || strcmp(ph, "X"))
+			continue;
+		const char *cat = jsonr_str(jsonr_get(e, "cat"));
+		if (!cat && !(cat = jsonr_str(jsonr_get(e, "name"))))
+			cat = "other";
+		tl_event ev = {jsonr_num(jsonr_get(e, "pid"), 0), jsonr_num(jsonr_get(e, "tid"), 0),
+		               jsonr_num(jsonr_get(e, "ts"), 0), jsonr_num(jsonr_get(e, "dur"), 0), cat, 0};
+		t->ev[t->nev++] = ev;
+		t->tr[t->ntr++] = (tl_track){ev.pid, ev.tid, NULL, NULL};
+		t->cats[t->ncat++] = cat;
+	}
+	qsort(t->tr, t->ntr, sizeof *t->tr, track_cmp);
+	qsort(t->cats, t->ncat, sizeof *t->cats, cat_cmp);
+	size_t k = 0;
+	for (size_t i = 0; i < t->ntr; i++)
+		if (!k || track_cmp(&t->tr[k - 1], &t->tr[i]))
+			t->tr[k++] = t->tr[i];
+	t->ntr = k;
+	k = 0;
+	for (size_t i = 0; i < t->ncat; i++)
+		if (!k || strcmp(t->cats[k - 1], t->cats[i]))
+			t->cats[k++] = t->cats[i];
+	t->ncat = k;
+	for (size_t i = 0; i < t->nev; i++)
+		t->ev[i].track = (size_t)(track_find(t, t->ev[i].pid, t->ev[i].tid) - t->tr);
+	return 0;
+}
+
+/* Names from metadata events: process_name (a GPU) and thread_name (a stream). */
+static void names(tl *t, const jsonr *events)
+{
+	for (size_t i = 0; i < jsonr_len(events); i++) {
+		const jsonr *e = jsonr_at(events, i);
+		const char *ph = jsonr_str(jsonr_get(e, "ph")), *what = jsonr_str(jsonr_get(e, "name"));
+		const char *name = jsonr_str(jsonr_get(jsonr_get(e, "args"), "name"));
+		if (!ph || strcmp(ph, "M") || !what || !name)
+			continue;
+		double pid = jsonr_num(jsonr_get(e, "pid"), 0), tid = jsonr_num(jsonr_get(e, "tid"), 0);
+		bool proc = !strcmp(what, "process_name");
+		for (size_t k = 0; k < t->ntr; k++) {
+			tl_track *tr = &t->tr[k];
+			if (proc && tr->pid == pid)
+				tr->pname = name;
+			else if (!proc && !strcmp(what, "thread_name") && tr->pid == pid && tr->tid == tid)
+				tr->tname = name;
+		}
+	}
+}
+
+static void put_label(FILE *out, const tl_track *tr)
+{
+	char buf[256];
+	if (tr->pname)
+		snprintf(buf, sizeof buf, "%s", tr->pname);
+	else
+		snprintf(buf, sizeof buf, "pid %g", tr->pid);
+	size_t n = strlen(buf);
+	if (tr->tname)
+		snprintf(buf + n, sizeof buf - n, " %s", tr->tname);
+	else
+		snprintf(buf + n, sizeof buf - n, " tid %g", tr->tid);
+	fputc('"', out);
+	for (const char *s = buf; *s; s++)
+		fputc(*s == '"' || *s == '\\' ? '\'' : *s, out);
+	fputc('"', out);
+}
+
+static void write_blocks(const tl *t, FILE *out)
+{
+	double t0 = t->nev ? t->ev[0].ts_us : 0;
+	for (size_t i = 0; i < t->nev; i++)
+		if (t->ev[i].ts_us < t0)
+			t0 = t->ev[i].ts_us;
+	for (size_t c = 0; c < t->ncat; c++) {
+		fprintf(out, "%s\"%s\"\n", c ? "\n\n" : "", t->cats[c]);
+		for (size_t i = 0; i < t->nev; i++) {
+			const tl_event *e = &t->ev[i];
+			if (strcmp(e->cat, t->cats[c]))
+				continue;
+			fprintf(out, "%.9g %.9g %zu ", (e->ts_us - t0) / 1e6, (e->ts_us + e->dur_us - t0) / 1e6,
+			        e->track);
+			put_label(out, &t->tr[e->track]);
+			fputc('\n', out);
+		}
+	}
+}
+
+int plot_write_timeline(const char *trace_path, FILE *out, FILE *err)
+{
+	jsonr *root = jsonr_load_file(trace_path, TRACE_MAX_BYTES, err);
+	if (!root)
+		return -1;
+	const jsonr *events = jsonr_type_of(root) == JSONR_ARR ? root : jsonr_get(root, "traceEvents");
+	tl t = {0};
+	int rc = -1;
+	if (!events || jsonr_type_of(events) != JSONR_ARR) {
+		fprintf(err, "%s: not a Chrome trace (no traceEvents array); write one with "
+		        "`trainsim run SCENARIO --trace FILE.json`\n", trace_path);
+		goto out_free;
+	}
+	if (collect(&t, events) < 0) {
+		fprintf(err, "plot: out of memory\n");
+		goto out_free;
+	}
+	if (t.nev == 0) {
+		fprintf(err, "%s: the trace holds no complete (\"X\") event to draw\n", trace_path);
+		goto out_free;
+	}
+	names(&t, events);
+	write_blocks(&t, out);
+	rc = ferror(out) ? -1 : 0;
+out_free:
+	free(t.ev);
+	free(t.tr);
+	free(t.cats);
+	jsonr_free(root);
+	return rc;
+}

@@ -1,0 +1,495 @@
+/* report.c: the machine-readable renderers of a step_result (JSON object and
+ * CSV rows, from one column table so that header and row cannot disagree)
+ * and output files that appear whole or not at all. Text is report_text.c. */
+#include <errno.h>
+#include <fcntl.h>
+#include <stddef.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include "config.h"
+#include "report.h"
+
+int report_dp(const scenario *s)
+{
+	const scn_training *t = &s->training;
+	if (t->dp > 0)
+		return t->dp;
+	int mp = (t->tp > 0 ? t->tp : 1) * (t->pp > 0 ? t->pp : 1);
+	int dp = scn_gpus(s) / mp;
+	return dp > 0 ? dp : 1;
+}
+
+int report_ring_ranks(const scenario *s, const step_result *r)
+{
+	if (r && r->dp_ring_n > 0)
+		return r->dp_ring_n;
+	int dp = report_dp(s), nodes = s->cluster.nodes;
+	if (s->training.grad_reduce.algorithm == GRAD_ALGO_HIERARCHICAL && nodes > 1 && dp > nodes)
+		return nodes;
+	return dp;
+}
+
+void report_wrap(FILE *out, int first, int indent, const char *text)
+{
+	int col = fprintf(out, "%*s", first, "");
+	bool first_word = true;
+	for (const char *p = text; *p;) {
+		while (*p == ' ')
+			p++;
+		if (!*p)
+			break;
+		size_t w = strcspn(p, " ");
+		if (!first_word && col + 1 + (int)w > REPORT_WRAP)
+			col = fprintf(out, "\n%*s", indent, "") - 1;
+		else if (!first_word)
+			col += fprintf(out, " ");
+		for (size_t i = 0; i < w; i++)
+			fputc(p[i] == REPORT_NBSP ? ' ' : p[i], out);
+		col += (int)w;
+		p += w;
+		first_word = false;
+	}
+	fputc('\n', out);
+}
+
+/* Micro-batches each pipeline runs per step (gradient accumulation steps). */
+static int micro_batches(const scenario *s)
+{
+	const scn_training *t = &s->training;
+	int per = (t->micro_batch > 0 ? t->micro_batch : 1) * report_dp(s);
+	return t->global_batch / per > 0 ? t->global_batch / per : 1;
+}
+
+static void json_layout(json *j, const scenario *s, const step_result *r)
+{
+	const scn_training *t = &s->training;
+	json_key(j, "layout");
+	json_obj_begin(j);
+	json_kint(j, "tp", t->tp);
+	json_kint(j, "pp", t->pp);
+	json_kint(j, "dp", report_dp(s));
+	json_kint(j, "micro_batch", t->micro_batch);
+	json_kint(j, "global_batch", t->global_batch);
+	json_kint(j, "micro_batches", r->micro_batches > 0 ? r->micro_batches : micro_batches(s));
+	json_obj_end(j);
+}
+
+static void json_memory(json *j, const wl_memory *m)
+{
+	json_key(j, "memory");
+	json_obj_begin(j);
+	json_knum(j, "per_gpu_bytes", m->total);
+	json_knum(j, "capacity_bytes", m->capacity);
+	json_kbool(j, "fits", m->fits);
+	json_knum(j, "weights", m->weights);
+	json_knum(j, "gradients", m->gradients);
+	json_knum(j, "optimizer", m->optimizer);
+	json_knum(j, "activations", m->activations);
+	json_knum(j, "other", m->other);
+	json_obj_end(j);
+}
+
+static void json_split(json *j, const step_result *r)
+{
+	json_key(j, "split_s");
+	json_obj_begin(j);
+	for (int k = 0; k < SPLIT__N; k++)
+		json_knum(j, step_split_name((step_split)k), r->split_s[k]);
+	json_obj_end(j);
+}
+
+static void json_checkpoint(json *j, const step_result *r)
+{
+	const step_checkpoint *c = &r->checkpoint;
+	json_key(j, "checkpoint");
+	json_obj_begin(j);
+	json_knum(j, "bytes", c->bytes);
+	json_knum(j, "write_s", c->write_s);
+	json_knum(j, "stall_s", c->stall_s);
+	json_kint(j, "every", c->every);
+	json_knum(j, "amortized_s", c->amortized_s);
+	json_obj_end(j);
+}
+
+static void json_reliability(json *j, const scenario *s, const step_result *r)
+{
+	if (r->checkpoint.every > 0)
+		json_checkpoint(j, r);
+	json_knum(j, "goodput", r->goodput);
+	if (r->job_mtbf_s > 0) {
+		json_knum(j, "job_mtbf_s", r->job_mtbf_s);
+		if (r->best_checkpoint_every > 0)
+			json_kint(j, "best_checkpoint_every", r->best_checkpoint_every);
+	}
+	if (s->run.train_tokens > 0)
+		json_knum(j, "time_to_train_s", r->time_to_train_s);
+}
+
+static void json_options(json *j, const scenario *s, const step_result *r)
+{
+	if (s->training.grad_reduce.compression != COMPRESS_NONE) {
+		json_knum(j, "compression_saving_s", r->compression_saving_s);
+		json_knum(j, "compression_cost_s", r->compression_cost_s);
+	}
+	if (s->training.grad_reduce.sync == SYNC_ASYNC) {
+		json_knum(j, "async_speedup", r->async_speedup);
+		json_kint(j, "staleness", r->staleness);
+	}
+}
+
+void report_json_fields(json *j, const scenario *s, const step_result *r)
+{
+	json_kstr(j, "trainsim_version", PACKAGE_VERSION);
+	json_kstr(j, "scenario", s->name);
+	json_kint(j, "gpus", r->gpus);
+	json_kint(j, "nodes", r->nodes);
+	json_kstr(j, "gpu", s->cluster.gpu.name);
+	json_kstr(j, "precision", hw_precision_name(s->training.precision));
+	json_layout(j, s, r);
+	json_kint(j, "steps", r->steps);
+	json_kint(j, "seed", (int64_t)(s->run.seed & INT64_MAX));
+	json_knum(j, "step_time_s", r->step_time_s);
+	if (r->steps > 1) {
+		json_knum(j, "step_p50_s", r->step_p50_s);
+		json_knum(j, "step_p95_s", r->step_p95_s);
+		json_knum(j, "step_p99_s", r->step_p99_s);
+	}
+	json_knum(j, "tokens_per_s", r->tokens_per_s);
+	json_knum(j, "mfu", r->mfu);
+	json_knum(j, "hfu", r->hfu);
+	json_knum(j, "gpu_util", r->gpu_util);
+	json_knum(j, "model_tflops_per_gpu", r->model_tflops_per_gpu);
+	json_knum(j, "hardware_tflops_per_gpu", r->hardware_tflops_per_gpu);
+	json_split(j, r);
+	json_memory(j, &r->memory);
+	json_knum(j, "dp_bytes_per_gpu", r->dp_bytes_per_gpu);
+	json_knum(j, "dp_allreduce_s", r->dp_allreduce_s);
+	json_knum(j, "dp_naive_s", r->dp_naive_s);
+	json_knum(j, "dp_wire_bytes_per_gpu", r->dp_wire_bytes_per_gpu);
+	json_kstr(j, "dp_algorithm", r->dp_algorithm);
+	json_kint(j, "dp_ring_n", report_ring_ranks(s, r));
+	json_kint(j, "dp_syncs_per_step", r->dp_syncs_per_step);
+	json_knum(j, "bubble_ideal", r->bubble_ideal);
+	json_knum(j, "data_bytes_per_step", r->data_bytes_per_step);
+	json_reliability(j, s, r);
+	json_options(j, s, r);
+	json_kstr(j, "bottleneck", r->bottleneck);
+	json_key(j, "notes");
+	json_arr_begin(j);
+	for (int i = 0; i < r->n_notes && i < 4; i++)
+		json_str(j, r->notes[i]);
+	json_arr_end(j);
+	json_kint(j, "events", (int64_t)r->events);
+}
+
+void report_json(json *j, const scenario *s, const step_result *r)
+{
+	json_obj_begin(j);
+	report_json_fields(j, s, r);
+	json_obj_end(j);
+}
+
+/* ---- CSV: one table of columns, named by their JSON path ---- */
+
+typedef void (*col_fn)(const scenario *s, const step_result *r, char *buf, size_t len);
+
+enum col_kind { COL_DBL, COL_INT, COL_SPLIT, COL_FN };
+
+typedef struct csv_col {
+	const char *name;
+	enum col_kind kind;
+	size_t arg;          /* offset into step_result, or split index */
+	col_fn fn;
+} csv_col;
+
+static void fmt_num(char *buf, size_t len, double v)
+{
+	json_fmt_num(buf, len, v);
+}
+
+static void c_scenario(const scenario *s, const step_result *r, char *b, size_t n)
+{
+	snprintf(b, n, "%s", s->name);
+}
+static void c_tp(const scenario *s, const step_result *r, char *b, size_t n)
+{
+	snprintf(b, n, "%d", s->training.tp);
+}
+static void c_pp(const scenario *s, const step_result *r, char *b, size_t n)
+{
+	snprintf(b, n, "%d", s->training.pp);
+}
+static void c_dp(const scenario *s, const step_result *r, char *b, size_t n)
+{
+	snprintf(b, n, "%d", report_dp(s));
+}
+static void c_fits(const scenario *s, const step_result *r, char *b, size_t n)
+{
+	snprintf(b, n, "%s", r->memory.fits ? "true" : "false");
+}
+static void c_pct(const step_result *r, double v, char *b, size_t n)
+{
+	if (r->steps > 1)
+		fmt_num(b, n, v);
+}
+static void c_p50(const scenario *s, const step_result *r, char *b, size_t n)
+{
+	c_pct(r, r->step_p50_s, b, n);
+}
+static void c_p95(const scenario *s, const step_result *r, char *b, size_t n)
+{
+	c_pct(r, r->step_p95_s, b, n);
+}
+static void c_p99(const scenario *s, const step_result *r, char *b, size_t n)
+{
+	c_pct(r, r->step_p99_s, b, n);
+}
+static void c_ckpt(const step_result *r, double v, char *b, size_t n)
+{
+	if (r->checkpoint.every > 0)
+		fmt_num(b, n, v);
+}
+static void c_ckpt_bytes(const scenario *s, const step_result *r, char *b, size_t n)
+{
+	c_ckpt(r, r->checkpoint.bytes, b, n);
+}
+static void c_ckpt_write(const scenario *s, const step_result *r, char *b, size_t n)
+{
+	c_ckpt(r, r->checkpoint.write_s, b, n);
+}
+static void c_ckpt_amort(const scenario *s, const step_result *r, char *b, size_t n)
+{
+	c_ckpt(r, r->checkpoint.amortized_s, b, n);
+}
+static void c_mtbf(const scenario *s, const step_result *r, char *b, size_t n)
+{
+	if (r->job_mtbf_s > 0)
+		fmt_num(b, n, r->job_mtbf_s);
+}
+static void c_best(const scenario *s, const step_result *r, char *b, size_t n)
+{
+	if (r->job_mtbf_s > 0 && r->best_checkpoint_every > 0)
+		snprintf(b, n, "%d", r->best_checkpoint_every);
+}
+static void c_ttt(const scenario *s, const step_result *r, char *b, size_t n)
+{
+	if (s->run.train_tokens > 0)
+		fmt_num(b, n, r->time_to_train_s);
+}
+static void c_events(const scenario *s, const step_result *r, char *b, size_t n)
+{
+	snprintf(b, n, "%llu", (unsigned long long)r->events);
+}
+static void c_bottleneck(const scenario *s, const step_result *r, char *b, size_t n)
+{
+	snprintf(b, n, "%s", r->bottleneck);
+}
+
+#define D(name, field) {name, COL_DBL, offsetof(step_result, field), NULL}
+#define I(name, field) {name, COL_INT, offsetof(step_result, field), NULL}
+#define S(k) {"split_s.", COL_SPLIT, k, NULL}
+#define F(name, fn) {name, COL_FN, 0, fn}
+
+static const csv_col csv_cols[] = {
+	F("scenario", c_scenario), I("gpus", gpus), I("nodes", nodes),
+	F("layout.tp", c_tp), F("layout.pp", c_pp), F("layout.dp", c_dp), I("steps", steps),
+	D("step_time_s", step_time_s), D("tokens_per_s", tokens_per_s), D("mfu", mfu),
+	D("hfu", hfu), D("gpu_util", gpu_util), D("model_tflops_per_gpu", model_tflops_per_gpu),
+	D("hardware_tflops_per_gpu", hardware_tflops_per_gpu),
+	S(SPLIT_COMPUTE), S(SPLIT_TP_COMM), S(SPLIT_PP_COMM), S(SPLIT_PP_BUBBLE), S(SPLIT_DP_COMM),
+	S(SPLIT_DATA_STALL), S(SPLIT_CHECKPOINT), S(SPLIT_OPTIMIZER), S(SPLIT_IDLE),
+	D("memory.per_gpu_bytes", memory.total), D("memory.capacity_bytes", memory.capacity),
+	F("memory.fits", c_fits), D("dp_bytes_per_gpu", dp_bytes_per_gpu),
+	D("dp_allreduce_s", dp_allreduce_s), D("dp_naive_s", dp_naive_s),
+	D("dp_wire_bytes_per_gpu", dp_wire_bytes_per_gpu),
+	F("step_p50_s", c_p50), F("step_p95_s", c_p95), F("step_p99_s", c_p99),
+	F("checkpoint.bytes", c_ckpt_bytes), F("checkpoint.write_s", c_ckpt_write),
+	F("checkpoint.amortized_s", c_ckpt_amort), D("goodput", goodput),
+	F("job_mtbf_s", c_mtbf), F("best_checkpoint_every", c_best),
+	F("time_to_train_s", c_ttt), F("events", c_events), F("bottleneck", c_bottleneck),
+};
+#define N_COLS (sizeof csv_cols / sizeof csv_cols[0])
+
+#undef D
+#undef I
+#undef S
+#undef F
+
+int report_csv_columns(int nkeys)
+{
+	return nkeys + (int)N_COLS + 1;    /* + error */
+}
+
+void report_csv_field(FILE *out, const char *text)
+{
+	if (!text)
+		text = "";
+	if (!strpbrk(text, ",\"\r\n")) {
+		fputs(text, out);
+		return;
+	}
+	fputc('"', out);
+	for (const char *p = text; *p; p++) {
+		if (*p == '"')
+			fputc('"', out);
+		fputc(*p, out);
+	}
+	fputc('"', out);
+}
+
+static void csv_keys(FILE *out, const char *const *keys, int n)
+{
+	for (int i = 0; i < n; i++) {
+		report_csv_field(out, keys[i]);
+		fputc(',', out);
+	}
+}
+
+static int csv_end(FILE *out)
+{
+	fputc('\n', out);          /* LF line ends, as pandas, R and gnuplot expect */
+	return ferror(out) ? -1 : 0;
+}
+
+int report_csv_header(FILE *out, const char *const *keys, int nkeys)
+{
+	csv_keys(out, keys, nkeys);
+	for (size_t c = 0; c < N_COLS; c++) {
+		if (csv_cols[c].kind == COL_SPLIT) {
+			fputs(csv_cols[c].name, out);
+			fputs(step_split_name((step_split)csv_cols[c].arg), out);
+		} else {
+			report_csv_field(out, csv_cols[c].name);
+		}
+		fputc(',', out);
+	}
+	fputs("error", out);
+	return csv_end(out);
+}
+
+static void csv_cell(FILE *out, const csv_col *c, const scenario *s, const step_result *r)
+{
+	char buf[sizeof r->bottleneck + 8];
+	const char *base = (const char *)r;
+	buf[0] = '\0';
+	switch (c->kind) {
+	case COL_DBL:
+		fmt_num(buf, sizeof buf, *(const double *)(base + c->arg));
+		break;
+	case COL_INT:
+		snprintf(buf, sizeof buf, "%d", *(const int *)(base + c->arg));
+		break;
+	case COL_SPLIT:
+		fmt_num(buf, sizeof buf, r->split_s[c->arg]);
+		break;
+	case COL_FN:
+		c->fn(s, r, buf, sizeof buf);
+		break;
+	}
+	report_csv_field(out, buf);
+}
+
+int report_csv_row(FILE *out, const char *const *values, int nvalues,
+                   const scenario *s, const step_result *r)
+{
+	csv_keys(out, values, nvalues);
+	for (size_t c = 0; c < N_COLS; c++) {
+		csv_cell(out, &csv_cols[c], s, r);
+		fputc(',', out);
+	}
+	return csv_end(out);
+}
+
+int report_csv_row_error(FILE *out, const char *const *values, int nvalues,
+                         const char *reason)
+{
+	csv_keys(out, values, nvalues);
+	for (size_t c = 0; c < N_COLS; c++)
+		fputc(',', out);
+	report_csv_field(out, reason && *reason ? reason : "failed");
+	return csv_end(out);
+}
+
+/* ---- output files that appear whole or not at all ---- */
+
+struct report_file {
+	FILE *fp;
+	char *path;
+	char *tmp;
+};
+
+report_file *report_file_open(const char *path, char *err, size_t errlen)
+{
+	report_file *f = calloc(1, sizeof *f);
+	size_t len = strlen(path) + 48;
+	if (!f || !(f->path = strdup(path)) || !(f->tmp = malloc(len)))
+		goto out_nomem;
+	for (int attempt = 0; attempt < 100; attempt++) {
+		/* O_EXCL: never clobber another writer's temporary */
+		snprintf(f->tmp, len, "%s.tmp.%ld.%d", path, (long)getpid(), attempt);
+		int fd = open(f->tmp, O_WRONLY | O_CREAT | O_EXCL, 0666);
+		if (fd < 0 && errno == EEXIST)
+			continue;
+		if (fd < 0)
+			break;
+		f->fp = fdopen(fd, "w");
+		if (f->fp)
+			return f;
+		close(fd);
+		unlink(f->tmp);
+		break;
+	}
+	snprintf(err, errlen, "%s: cannot create: %s", path, strerror(errno));
+	goto out_free;
+out_nomem:
+	snprintf(err, errlen, "%s: out of memory", path);
+out_free:
+	if (f) {
+		free(f->tmp);
+		free(f->path);
+	}
+	free(f);
+	return NULL;
+}
+
+FILE *report_file_stream(report_file *f)
+{
+	return f->fp;
+}
+
+static void file_free(report_file *f)
+{
+	free(f->tmp);
+	free(f->path);
+	free(f);
+}
+
+int report_file_commit(report_file *f, char *err, size_t errlen)
+{
+	int bad = ferror(f->fp) || fflush(f->fp) != 0;
+	int saved = errno;
+	if (fclose(f->fp) != 0 && !bad) {
+		bad = 1;
+		saved = errno;
+	}
+	if (!bad && rename(f->tmp, f->path) != 0) {
+		bad = 1;
+		saved = errno;
+	}
+	if (bad) {
+		snprintf(err, errlen, "%s: write failed: %s", f->path, strerror(saved));
+		unlink(f->tmp);
+	}
+	file_free(f);
+	return bad ? -1 : 0;
+}
+
+void report_file_abort(report_file *f)
+{
+	if (!f)
+		return;
+	fclose(f->fp);
+	unlink(f->tmp);
+	file_free(f);
+}

@@ -1,0 +1,76 @@
+/* report.h: the numbers of one simulated configuration (a scenario and its
+ * step_result) in the three output formats: a text report for people, one
+ * JSON object (the contract of SCENARIO.md) and CSV rows. `run` and `sweep`
+ * share these renderers, so a number reads the same wherever it appears. */
+#ifndef TRAINSIM_REPORT_H
+#define TRAINSIM_REPORT_H
+
+#include <stdbool.h>
+#include <stdio.h>
+#include "json.h"
+#include "scenario.h"
+#include "step.h"
+
+typedef struct report_opts {
+	double wall_s;      /* text only: simulator wall time to print; <= 0 = none */
+} report_opts;
+
+/* The human report: header, step time, throughput, MFU/HFU/utilization, the
+ * time split with bars, memory (a layout that does not fit is shown
+ * prominently, the times are still given), DP gradient reduction, checkpoint
+ * and goodput lines, bottleneck and notes. o may be NULL. Returns 0, or -1 if
+ * a write failed. */
+int report_text(FILE *out, const scenario *s, const step_result *r, const report_opts *o);
+
+/* Writes the report's members into an object the caller has opened (the
+ * sweep puts its varied keys first). Deterministic: no wall-clock fields. */
+void report_json_fields(json *j, const scenario *s, const step_result *r);
+/* One complete object: {report_json_fields}. */
+void report_json(json *j, const scenario *s, const step_result *r);
+
+/* CSV (RFC 4180; numbers formatted as in JSON). A header names the varied
+ * keys first, then the fixed columns of every report, the last being
+ * `error` (empty on a good row). Rows must pass as many values as the header
+ * had keys. Each returns 0, or -1 if a write failed. */
+int report_csv_columns(int nkeys);    /* columns of a header with nkeys keys */
+int report_csv_header(FILE *out, const char *const *keys, int nkeys);
+int report_csv_row(FILE *out, const char *const *values, int nvalues,
+                   const scenario *s, const step_result *r);
+/* A configuration that could not run (bad layout, limits): the varied values,
+ * empty fixed columns and the reason in `error`. */
+int report_csv_row_error(FILE *out, const char *const *values, int nvalues,
+                         const char *reason);
+/* One CSV field, quoted when it holds a comma, quote or line break. */
+void report_csv_field(FILE *out, const char *text);
+
+/* Data-parallel degree of the scenario (derived from the GPU count when the
+ * scenario leaves it 0). */
+int report_dp(const scenario *s);
+
+/* n of the 2(n-1)/n factor of the gradient all-reduce: what the step model
+ * resolved (r->dp_ring_n) when r is given and knows it; otherwise the DP
+ * group for a ring (NCCL's ring passes through each node once, so every edge
+ * between nodes carries 2(n-1)/n of the buffer) and the nodes it spans for a
+ * hierarchical all-reduce, whose inter-node rings join one GPU per node. */
+int report_ring_ranks(const scenario *s, const step_result *r);
+
+/* Writes text wrapped at REPORT_WRAP columns: the first line indented by
+ * `first` spaces, the others by `indent`; ends with a newline. REPORT_NBSP
+ * in text is printed as a space that never breaks ("1.5<NBSP>s"). */
+#define REPORT_NBSP '\a'
+#define REPORT_WRAP 88
+void report_wrap(FILE *out, int first, int indent, const char *text);
+
+/* Output files that appear whole or not at all: written to a temporary name
+ * in the same directory and renamed over `path` on commit. */
+typedef struct report_file report_file;
+/* NULL with a message in err when the file cannot be created. */
+report_file *report_file_open(const char *path, char *err, size_t errlen);
+FILE *report_file_stream(report_file *f);
+/* Flushes, closes and renames; frees f. Returns 0, or -1 with a message in
+ * err (the temporary is removed and `path` left untouched). */
+int report_file_commit(report_file *f, char *err, size_t errlen);
+/* Closes and removes the temporary; frees f. NULL is allowed. */
+void report_file_abort(report_file *f);
+
+#endif

@@ -1,0 +1,275 @@
+/* report_text.c: the report a person reads after `trainsim run`: what was
+ * simulated, how fast, how busy, where the time went (a table with bars),
+ * memory, the gradient reduction and its 2(n-1)/n factor, reliability. */
+#include <math.h>
+#include <string.h>
+#include "report.h"
+#include "topo.h"
+#include "units.h"
+
+#define BAR_WIDTH 30
+
+static const char *const intra_names[] = {"nvswitch", "nvlink-mesh", "pcie"};
+static const char *const sched_names[] = {"gpipe", "1f1b", "interleaved"};
+static const char *const recompute_names[] = {"none", "selective", "full"};
+static const char *const algo_names[] = {"auto", "ring", "tree", "hierarchical", "ps", "nvls"};
+static const char *const compress_names[] = {"none", "fp16", "int8", "1bit"};
+
+/* What each category of the split means, in a few words. */
+static const char *const split_what[SPLIT__N] = {
+	"compute kernels", "exposed TP comm", "exposed PP send/recv", "pipeline bubble",
+	"exposed DP gradients", "waiting for data", "checkpoint stall", "optimizer step",
+	"other idle",
+};
+
+#define NAME(table, i) ((unsigned)(i) < sizeof table / sizeof table[0] ? table[i] : "?")
+
+static const char *fmt_time(char *buf, size_t len, double s)
+{
+	unit_fmt(buf, len, s, UNIT_TIME);
+	return buf;
+}
+
+static const char *fmt_bytes(char *buf, size_t len, double b)
+{
+	unit_fmt(buf, len, b, UNIT_BYTES);
+	return buf;
+}
+
+static const char *fmt_bw(char *buf, size_t len, double Bps)
+{
+	unit_fmt(buf, len, Bps, UNIT_BANDWIDTH);
+	return buf;
+}
+
+/* Long durations (time to train, MTBF) read best in hours or days. */
+static const char *fmt_long(char *buf, size_t len, double s)
+{
+	if (s >= 2 * 86400)
+		snprintf(buf, len, "%.1f days", s / 86400);
+	else if (s >= 2 * 3600)
+		snprintf(buf, len, "%.1f h", s / 3600);
+	else
+		fmt_time(buf, len, s);
+	return buf;
+}
+
+static void header(FILE *out, const scenario *s, const step_result *r)
+{
+	const scn_cluster *c = &s->cluster;
+	const scn_training *t = &s->training;
+	int dp = report_dp(s);
+	int per = (t->micro_batch > 0 ? t->micro_batch : 1) * dp;
+	fprintf(out, "%s\n", s->name[0] ? s->name : s->path);
+	fprintf(out, "  cluster   %d node%s x %d %s (%s)", c->nodes, c->nodes == 1 ? "" : "s",
+		c->gpus_per_node, c->gpu.name, NAME(intra_names, c->intra.kind));
+	if (c->nodes > 1)
+		fprintf(out, ", %d x %g Gb/s %s NIC%s per node, %s", c->nic.count,
+			c->nic.speed_Bps * 8 / 1e9, c->nic.transport == TRANSPORT_RDMA ? "RDMA" : "TCP",
+			c->nic.count == 1 ? "" : "s", topo_name(c->fabric.topology));
+	fprintf(out, "\n  layout    tp %d x pp %d x dp %d = %d GPUs", t->tp, t->pp, dp, r->gpus);
+	if (t->pp > 1) {
+		fprintf(out, ", %s schedule", NAME(sched_names, t->schedule));
+		if (t->schedule == SCHED_INTERLEAVED)
+			fprintf(out, " (%d virtual stages)", t->virtual_stages);
+	}
+	fprintf(out, "\n  batch     %d sequences of %d tokens per step; micro-batch %d, %d per pipeline\n",
+		t->global_batch, s->model.seq_len, t->micro_batch,
+		t->global_batch / per > 0 ? t->global_batch / per : 1);
+	fprintf(out, "  training  %s, recompute %s, ZeRO %d; gradients: %s all-reduce, %s",
+		hw_precision_name(t->precision), NAME(recompute_names, t->recompute), t->zero,
+		NAME(algo_names, t->grad_reduce.algorithm),
+		t->grad_reduce.overlap ? "overlapped with backward" : "after backward");
+	if (t->grad_reduce.compression != COMPRESS_NONE)
+		fprintf(out, ", %s compression", NAME(compress_names, t->grad_reduce.compression));
+	fputc('\n', out);
+}
+
+static void memory_warning(FILE *out, const scenario *s, const wl_memory *m)
+{
+	char need[32], have[32];
+	if (m->fits)
+		return;
+	fprintf(out, "\n!!! DOES NOT FIT IN MEMORY: %s per GPU needed, the %s has %s (%.1fx over).\n",
+		fmt_bytes(need, sizeof need, m->total), s->cluster.gpu.name,
+		fmt_bytes(have, sizeof have, m->capacity), m->capacity > 0 ? m->total / m->capacity : 0);
+	fprintf(out, "!!! The times below are computed as if it fit: shard the model (tp, pp, ZeRO)\n"
+		"!!! or recompute activations before running this layout for real.\n");
+}
+
+static void speed(FILE *out, const scenario *s, const step_result *r)
+{
+	char a[32], b[32], c[32];
+	const char *prec = hw_precision_name(s->training.precision);
+	fprintf(out, "\nstep time         %s", fmt_time(a, sizeof a, r->step_time_s));
+	if (r->steps > 1)
+		fprintf(out, "   (mean of %d steps; p50 %s, p95 %s, p99 %s)", r->steps,
+			fmt_time(a, sizeof a, r->step_p50_s), fmt_time(b, sizeof b, r->step_p95_s),
+			fmt_time(c, sizeof c, r->step_p99_s));
+	fprintf(out, "\nthroughput        %.0f tokens/s\n", r->tokens_per_s);
+	fprintf(out, "MFU               %5.1f %%   model FLOPs / (step time x GPUs x dense %s peak)\n",
+		100 * r->mfu, prec);
+	fprintf(out, "HFU               %5.1f %%   the same with recomputation counted\n", 100 * r->hfu);
+	fprintf(out, "GPU utilization   %5.1f %%   what nvidia-smi shows: some kernel was running,\n"
+		"                            communication kernels included; it is not MFU\n",
+		100 * r->gpu_util);
+	fprintf(out, "TFLOP/s per GPU   %.1f model, %.1f hardware, of %.1f peak (%s dense)\n",
+		r->model_tflops_per_gpu, r->hardware_tflops_per_gpu,
+		s->cluster.gpu.peak_flops[s->training.precision] / 1e12, prec);
+}
+
+/* The unit of the split table, chosen once so the column adds up by eye. */
+static void split_unit(double step_s, double *scale, const char **unit)
+{
+	if (step_s >= 1) {
+		*scale = 1;
+		*unit = "s";
+	} else if (step_s >= 1e-3) {
+		*scale = 1e3;
+		*unit = "ms";
+	} else {
+		*scale = 1e6;
+		*unit = "us";
+	}
+}
+
+static void bar(FILE *out, double frac)
+{
+	int n = (int)lround(frac * BAR_WIDTH);
+	n = n < 0 ? 0 : n > BAR_WIDTH ? BAR_WIDTH : n;
+	fputc('|', out);
+	for (int i = 0; i < BAR_WIDTH; i++)
+		fputc(i < n ? '#' : ' ', out);
+	fputc('|', out);
+}
+
+static void split_table(FILE *out, const step_result *r)
+{
+	double scale, total = 0;
+	const char *unit;
+	split_unit(r->step_time_s, &scale, &unit);
+	fprintf(out, "\nwhere the time goes (per GPU, averaged over GPUs)\n");
+	for (int k = 0; k < SPLIT__N; k++) {
+		double v = r->split_s[k];
+		double frac = r->step_time_s > 0 ? v / r->step_time_s : 0;
+		total += v;
+		fprintf(out, "  %-11s %-21s %10.3f %-2s %5.1f %%  ", step_split_name((step_split)k),
+			split_what[k], v * scale, unit, 100 * frac);
+		bar(out, frac);
+		fputc('\n', out);
+	}
+	fprintf(out, "  %-33s %10.3f %-2s %5.1f %%\n", "total", total * scale, unit,
+		r->step_time_s > 0 ? 100 * total / r->step_time_s : 0);
+}
+
+static void memory(FILE *out, const scenario *s, const wl_memory *m)
+{
+	char a[32], b[32], c[32], d[32], e[32];
+	fprintf(out, "\nmemory per GPU    %s of %s: %s\n", fmt_bytes(a, sizeof a, m->total),
+		fmt_bytes(b, sizeof b, m->capacity), m->fits ? "fits" : "DOES NOT FIT");
+	fprintf(out, "  weights %s, gradients %s, optimizer %s, activations %s",
+		fmt_bytes(a, sizeof a, m->weights), fmt_bytes(b, sizeof b, m->gradients),
+		fmt_bytes(c, sizeof c, m->optimizer), fmt_bytes(d, sizeof d, m->activations));
+	fprintf(out, ", other %s\n", fmt_bytes(e, sizeof e, m->other));
+}
+
+/* Why the measured ratio exceeds 2(n-1)/n between nodes: the NIC's
+ * achievable fraction of line rate (TCP falls as GPUs share it). */
+static void nic_gap(FILE *out, const scenario *s, const step_result *r, double factor)
+{
+	hw_nic nic = s->cluster.nic;
+	int g = s->cluster.gpus_per_node;
+	if (s->cluster.nodes <= 1 || r->dp_naive_s <= 0)
+		return;
+	hw_nic_defaults(&nic, g);
+	double eff = hw_nic_efficiency(&nic, g);
+	double ratio = r->dp_allreduce_s / r->dp_naive_s;
+	if (eff <= 0 || ratio < 1.1 * factor)
+		return;
+	fprintf(out, "    the rest: a %s NIC with %d GPUs behind it achieves %.2f of its line rate,\n"
+		"    so expect about %.2f / %.2f = %.2f; latency and contention add the remainder\n",
+		nic.transport == TRANSPORT_RDMA ? "RDMA" : "TCP", g, eff, factor, eff, factor / eff);
+}
+
+static void dp_section(FILE *out, const scenario *s, const step_result *r)
+{
+	char a[32], b[32], c[32];
+	int dp = report_dp(s), n = report_ring_ranks(s, r);
+	double factor = n > 0 ? 2.0 * (n - 1) / n : 0;
+	if (dp <= 1 || r->dp_bytes_per_gpu <= 0)
+		return;
+	fprintf(out, "\ndata-parallel gradient reduction (dp %d, %s)\n", dp, r->dp_algorithm[0]
+		? r->dp_algorithm : NAME(algo_names, s->training.grad_reduce.algorithm));
+	fprintf(out, "  gradient bytes per GPU   %s", fmt_bytes(a, sizeof a, r->dp_bytes_per_gpu));
+	if (s->training.grad_reduce.compression != COMPRESS_NONE)
+		fprintf(out, " (on the wire, %s compression)",
+			NAME(compress_names, s->training.grad_reduce.compression));
+	if (r->dp_syncs_per_step > 1)
+		fprintf(out, ", reduced %d times per step", r->dp_syncs_per_step);
+	fprintf(out, "\n  all-reduce, alone        %s\n", fmt_time(a, sizeof a, r->dp_allreduce_s));
+	if (r->dp_naive_s > 0) {
+		fprintf(out, "  naive size / bandwidth   %s   (%s at %s)\n",
+			fmt_time(a, sizeof a, r->dp_naive_s), fmt_bytes(b, sizeof b, r->dp_bytes_per_gpu),
+			fmt_bw(c, sizeof c, r->dp_bytes_per_gpu / r->dp_naive_s));
+		fprintf(out, "  ratio                    %.2f; a ring over n = %d gives 2(n-1)/n = %.2f:\n"
+			"    a ring all-reduce is a reduce-scatter then an all-gather, and in each half\n"
+			"    every GPU sends (n-1)/n of the buffer, so about twice the naive figure\n",
+			r->dp_allreduce_s / r->dp_naive_s, n, factor);
+		nic_gap(out, s, r, factor);
+	}
+	fprintf(out, "  exposed in the step      %s%s\n", fmt_time(a, sizeof a, r->split_s[SPLIT_DP_COMM]),
+		s->training.grad_reduce.overlap ? " (the rest hides behind the backward pass)" : "");
+}
+
+static void reliability(FILE *out, const scenario *s, const step_result *r)
+{
+	char a[32], b[32], c[32], d[32];
+	const step_checkpoint *k = &r->checkpoint;
+	if (k->every > 0)
+		fprintf(out, "\ncheckpoint        every %d steps: %s written in %s, %s stall (%s) = %s per step\n",
+			k->every, fmt_bytes(a, sizeof a, k->bytes), fmt_time(b, sizeof b, k->write_s),
+			fmt_time(c, sizeof c, k->stall_s),
+			s->training.checkpoint.mode == CKPT_ASYNC ? "async" : "sync",
+			fmt_time(d, sizeof d, k->amortized_s));
+	if (r->job_mtbf_s > 0) {
+		fprintf(out, "failures          a failure every %s on this job; goodput %.1f %%",
+			fmt_long(a, sizeof a, r->job_mtbf_s), 100 * r->goodput);
+		if (r->best_checkpoint_every > 0)
+			fprintf(out, "; best checkpoint interval %d steps", r->best_checkpoint_every);
+		fputc('\n', out);
+	}
+	if (s->run.train_tokens > 0)
+		fprintf(out, "time to train     %s for %.3g tokens\n",
+			fmt_long(a, sizeof a, r->time_to_train_s), s->run.train_tokens);
+	if (s->training.grad_reduce.sync == SYNC_ASYNC && r->async_speedup > 0)
+		fprintf(out, "asynchronous DP   %.2fx faster than synchronous, gradients %d step%s stale\n",
+			r->async_speedup, r->staleness, r->staleness == 1 ? "" : "s");
+}
+
+static void verdict(FILE *out, const step_result *r, const report_opts *o)
+{
+	char line[sizeof r->bottleneck + 16];
+	snprintf(line, sizeof line, "bottleneck: %s", r->bottleneck[0] ? r->bottleneck : "none found");
+	fputc('\n', out);
+	report_wrap(out, 0, 2, line);
+	for (int i = 0; i < r->n_notes && i < 4; i++) {
+		snprintf(line, sizeof line, "note: %s", r->notes[i]);
+		report_wrap(out, 0, 2, line);
+	}
+	if (o && o->wall_s > 0)
+		fprintf(out, "\n(simulated %llu events in %.3f s)\n", (unsigned long long)r->events,
+			o->wall_s);
+}
+
+int report_text(FILE *out, const scenario *s, const step_result *r, const report_opts *o)
+{
+	header(out, s, r);
+	memory_warning(out, s, &r->memory);
+	speed(out, s, r);
+	split_table(out, r);
+	memory(out, s, &r->memory);
+	dp_section(out, s, r);
+	reliability(out, s, r);
+	verdict(out, r, o);
+	return ferror(out) ? -1 : 0;
+}

@@ -1,0 +1,83 @@
+/* scn.c: the scenario's documented defaults (docs/scenario.md), its release,
+ * and scn_load: read the file, apply --set overrides, map and check. Sources:
+ * "cm" is ../shared/reference/cost-models.md; UNVERIFIED marks an unchecked default. */
+#include <stdlib.h>
+#include <string.h>
+#include "scn_int.h"
+
+void scn_defaults(scenario *s)
+{
+	memset(s, 0, sizeof *s); /* also zeroes padding, so that equal scenarios memcmp equal */
+	s->schema_version = 1;
+	scn_cluster *c = &s->cluster;
+	c->nodes = 1;
+	c->gpus_per_node = 8;                    /* DGX/HGX nodes */
+	c->intra.kind = INTRA_NVSWITCH;          /* bandwidth, latency 0: from the GPU */
+	c->nic.count = 8;                        /* = gpus_per_node unless given */
+	c->nic.speed_Bps = 200e9 / 8;            /* DGX A100: 8 x 200 Gb/s HDR, 1:1 (cm 1.6, UNVERIFIED there) */
+	c->nic.transport = TRANSPORT_RDMA;
+	c->fabric.topology = TOPO_SINGLE_SWITCH;
+	c->fabric.nodes_per_leaf = 16;
+	c->fabric.oversubscription = 1;
+	c->fabric.switch_latency_s = 600e-9;    /* SCENARIO.md's example value; UNVERIFIED */
+	c->fabric.zones = 1;
+	c->fabric.zone_latency_s = 1e-3;        /* one way between availability zones; UNVERIFIED */
+	c->storage.bandwidth_Bps = 100e9;       /* SCENARIO.md's example; UNVERIFIED */
+	c->storage.latency_s = 1e-3;            /* idem */
+	c->storage.network = STORAGE_NET_FRONTEND;
+	c->storage.frontend_Bps = 100e9 / 8;    /* a 100GbE frontend port; UNVERIFIED */
+	c->cache.bandwidth_Bps = 8e9;           /* SCENARIO.md; NVMe Gen4 5-7 GB/s per drive (cm 5, UNVERIFIED) */
+	c->cache.capacity_bytes = 30e12;        /* DGX H100: 8 x 3.84 TB NVMe; UNVERIFIED */
+	c->host_memory_bytes = 1024.0 * 1024 * 1024 * 1024; /* DGX A100: 1 TB of DDR4; UNVERIFIED */
+	s->model.vocab = 51200;                 /* GPT-2 BPE padded (Megatron) */
+	scn_training *t = &s->training;
+	t->precision = PREC_BF16;
+	t->micro_batch = 1;
+	t->tp = 1;
+	t->pp = 1;
+	t->schedule = SCHED_1F1B;
+	t->virtual_stages = 1;
+	t->recompute = RECOMPUTE_NONE;
+	t->placement = PLACE_TP_PP_DP;
+	t->grad_reduce.algorithm = GRAD_ALGO_AUTO;
+	t->grad_reduce.bucket_bytes = 25e6;     /* PyTorch DDP's bucket_cap_mb = 25 */
+	t->grad_reduce.overlap = true;
+	t->grad_reduce.dtype = PREC_FP32;       /* Megatron reduces fp32 main grads */
+	t->grad_reduce.compression = COMPRESS_NONE;
+	t->grad_reduce.sync = SYNC_SYNC;
+	t->data.source = DATA_MEMORY;
+	t->data.prefetch = 2;
+	t->checkpoint.mode = CKPT_SYNC;
+	t->checkpoint.content = CKPT_FULL;
+	t->failures.restart_s = 15 * 60;
+	s->run.steps = 1;
+	s->run.seed = 1;
+	s->run.variability.straggler_slowdown = 1;
+}
+
+void scn_release(scenario *s)
+{
+	if (!s)
+		return;
+	free(s->model.custom_layers);
+	s->model.custom_layers = NULL;
+	s->model.nlayers_custom = 0;
+	s->model.custom = false;
+}
+
+int scn_load(const char *path, const char *const *sets, int nsets, scenario *out, FILE *err,
+             bool quiet)
+{
+	int rc = -1;
+	scn_defaults(out);
+	scn_doc *d = scn_doc_load_file(path, err);
+	if (!d)
+		return -1;
+	for (int i = 0; i < nsets; i++)
+		if (scn_doc_set(d, sets[i], err) < 0)
+			goto out_free_doc;
+	rc = scn_from_doc(d, out, err, quiet);
+out_free_doc:
+	scn_doc_free(d);
+	return rc;
+}

@@ -1,0 +1,223 @@
+/* scn_check.c: what one key cannot say alone: defaults derived from other
+ * keys (dp, nic.count, kv_heads, ffn_hidden, sample_bytes) and the checks
+ * across keys (tp*pp divides the GPUs, batch divisibility, heads % tp, ...).
+ * Runs only when every key mapped cleanly, so that errors do not cascade. */
+#include <inttypes.h>
+#include <math.h>
+#include <string.h>
+#include "scn_int.h"
+
+#define MAX_GPUS 1000000          /* beyond any cluster built so far, by ~10x */
+#define MAX_MICROBATCHES 1e7      /* per step and pipeline: keeps a run in seconds */
+
+/* The node of the first path given that exists (to point errors at), and
+ * that path in *used; falls back to the section of the last one. */
+static const scn_node *at(const scn_doc *d, const char **used, const char *p1,
+                          const char *p2)
+{
+	const scn_node *n = scn__doc_path(d, p1);
+	*used = p1;
+	if (!n && p2) {
+		n = scn__doc_path(d, p2);
+		*used = p2;
+	}
+	if (!n) {
+		char sec[64];
+		const char *dot = strchr(p1, '.');
+		snprintf(sec, sizeof sec, "%.*s", dot ? (int)(dot - p1) : (int)strlen(p1), p1);
+		n = scn__doc_path(d, sec);
+		*used = p1;
+	}
+	return n;
+}
+
+#define ERR(c, d, p1, p2, ...)                                                   \
+	do {                                                                     \
+		const char *used_;                                               \
+		const scn_node *n_ = at(d, &used_, p1, p2);                      \
+		scn__error(c, n_, false, used_, __VA_ARGS__);                    \
+	} while (0)
+
+static bool given(const scn_doc *d, const char *path)
+{
+	return scn__doc_path(d, path) != NULL;
+}
+
+/* Defaults that depend on other keys. */
+static void derive(scenario *s, const scn_doc *d)
+{
+	scn_model *m = &s->model;
+	if (!given(d, "cluster.nic.count"))
+		s->cluster.nic.count = s->cluster.gpus_per_node;
+	if (!m->kv_heads)
+		m->kv_heads = m->heads;
+	if (!m->ffn_hidden && m->hidden) {
+		/* gated (SwiGLU) MLPs keep the parameter count of 4h with 2/3 of
+		 * the width, rounded up to a multiple of 256 (LLaMA's reference
+		 * code, multiple_of = 256: 4096 -> 11008) */
+		m->ffn_hidden = m->gated_mlp ? 256 * (int)ceil(8.0 * m->hidden / 3 / 256)
+		                             : 4 * m->hidden;
+	}
+	if (!m->seq_len && m->custom)
+		m->seq_len = 1;
+	if (!s->training.grad_reduce.ps_servers)
+		s->training.grad_reduce.ps_servers = s->cluster.nodes;
+	if (!s->training.data.sample_bytes && !m->custom)
+		/* token ids: 2 bytes when the vocabulary fits in 65,536, else 4
+		 * (cost-models.md, data loading; Megatron's indexed dataset) */
+		s->training.data.sample_bytes = (double)m->seq_len * (m->vocab <= 65536 ? 2 : 4);
+}
+
+static void check_model(scn_ctx *c, scenario *s, const scn_doc *d)
+{
+	scn_model *m = &s->model;
+	const scn_section *ms = NULL;
+	for (size_t i = 0; i < scn__root.nrows; i++)
+		if (!strcmp(scn__root.rows[i].key, "model"))
+			ms = scn__root.rows[i].sub;
+	if (m->custom) {
+		for (size_t i = 0; i < ms->nrows; i++) {
+			char p[64];
+			snprintf(p, sizeof p, "model.%s", ms->rows[i].key);
+			if ((ms->rows[i].flags & FL_TRANSFORMER) && given(d, p))
+				ERR(c, d, p, NULL, "not used with model.custom (a custom model is its "
+				    "list of layers); remove one of the two");
+		}
+		return;
+	}
+	if (!m->params) {
+		static const char *const need[] = {"layers", "hidden", "heads"};
+		static const char *const ex[] = {"layers: 80", "hidden: 10240", "heads: 80"};
+		for (int i = 0; i < 3; i++) {
+			char p[64];
+			snprintf(p, sizeof p, "model.%s", need[i]);
+			if (!given(d, p))
+				ERR(c, d, p, NULL, "missing; add e.g. '%s' (or describe the model by "
+				    "model.params or model.custom)", ex[i]);
+		}
+	}
+	if (!m->seq_len)
+		ERR(c, d, "model.seq_len", NULL, "missing; add e.g. 'seq_len: 2048'");
+	if (m->heads && m->hidden % m->heads)
+		ERR(c, d, "model.heads", NULL, "hidden (=%d) must be divisible by heads (=%d)",
+		    m->hidden, m->heads);
+	if (m->heads && (m->kv_heads > m->heads || m->heads % m->kv_heads))
+		ERR(c, d, "model.kv_heads", NULL, "kv_heads (=%d) must divide heads (=%d)",
+		    m->kv_heads, m->heads);
+}
+
+static void check_cluster(scn_ctx *c, scenario *s, const scn_doc *d)
+{
+	scn_cluster *k = &s->cluster;
+	const hw_gpu *g = &k->gpu;
+	hw_precision p = s->training.precision;
+	if (g->peak_flops[p] <= 0)
+		ERR(c, d, "training.precision", NULL, "the GPU %s has no %s peak; choose another "
+		    "precision or give cluster.gpu.%s", g->name, scn__precision_names[p],
+		    scn__precision_names[p]);
+	/* AWS p5 has 32 NICs for 8 GPUs; more than 4 per GPU is a typo */
+	if (k->nic.count > 4 * k->gpus_per_node)
+		ERR(c, d, "cluster.nic.count", NULL, "%d NICs per node is more than 4 per GPU "
+		    "(%d for %d GPUs per node)", k->nic.count, 4 * k->gpus_per_node,
+		    k->gpus_per_node);
+	if (k->intra.kind != INTRA_PCIE && !k->intra.bandwidth_Bps && !g->nvlink_Bps)
+		ERR(c, d, "cluster.intra_node", NULL, "%s needs a GPU with NVLink and %s has none; "
+		    "use intra_node: pcie or give intra_node.bandwidth",
+		    k->intra.kind == INTRA_NVSWITCH ? "nvswitch" : "nvlink-mesh", g->name);
+	if (k->fabric.topology == TOPO_ZONES) {
+		if (k->fabric.zones < 2)
+			ERR(c, d, "cluster.fabric.zones", "cluster.fabric.topology",
+			    "topology zones needs zones >= 2, e.g. 'zones: 2'");
+		else if (k->nodes % k->fabric.zones)
+			ERR(c, d, "cluster.fabric.zones", NULL, "zones (=%d) must divide nodes (=%d)",
+			    k->fabric.zones, k->nodes);
+		if (!k->fabric.zone_bandwidth_Bps)
+			ERR(c, d, "cluster.fabric.zone_bandwidth", "cluster.fabric.topology",
+			    "topology zones needs zone_bandwidth, e.g. 'zone_bandwidth: 100Gbps'");
+	}
+	if (s->training.data.source == DATA_LOCAL_CACHE && !k->cache.present)
+		ERR(c, d, "training.data.source", NULL, "local_cache needs a cluster.local_cache "
+		    "section, e.g. 'local_cache: {bandwidth: 8GB/s, capacity: 30TB}'");
+	if (s->training.grad_reduce.algorithm == GRAD_ALGO_NVLS && g->nvls_eff <= 0)
+		ERR(c, d, "training.grad_reduce.algorithm", NULL, "nvls needs NVLink SHARP "
+		    "(Hopper or later NVSwitch) and %s has none; use ring, tree or auto", g->name);
+}
+
+/* Pipeline schedule and layer split (uneven splits are allowed). */
+static void check_pipeline(scn_ctx *c, scenario *s, const scn_doc *d)
+{
+	scn_training *t = &s->training;
+	int layers = s->model.layers;
+	if (t->pp > 1 && !layers)
+		ERR(c, d, "training.pp", NULL, "pp > 1 needs model.layers to split the model into "
+		    "stages");
+	else if (t->pp > layers && layers)
+		ERR(c, d, "training.pp", NULL, "pp (=%d) exceeds the layer count %d; each stage "
+		    "needs at least one layer", t->pp, layers);
+	if (t->schedule == SCHED_INTERLEAVED) {
+		if (t->virtual_stages < 2)
+			ERR(c, d, "training.virtual_stages", "training.schedule", "the interleaved "
+			    "schedule needs virtual_stages >= 2, e.g. 'virtual_stages: 2'");
+		if (t->pp < 2)
+			ERR(c, d, "training.schedule", NULL, "interleaved needs pp >= 2; use 1f1b");
+		else if (t->virtual_stages >= 2 && (long)t->pp * t->virtual_stages > layers)
+			ERR(c, d, "training.virtual_stages", NULL, "pp*virtual_stages (=%ld) exceeds "
+			    "the layer count %d; each model chunk needs a layer",
+			    (long)t->pp * t->virtual_stages, layers);
+	} else if (t->virtual_stages != 1) {
+		scn__warn(c, scn__doc_path(d, "training.virtual_stages"), "training.virtual_stages",
+		          "has no effect unless schedule is interleaved");
+	}
+}
+
+static void check_parallel(scn_ctx *c, scenario *s, const scn_doc *d)
+{
+	scn_training *t = &s->training;
+	long long gpus = (long long)s->cluster.nodes * s->cluster.gpus_per_node;
+	long long tpp = (long long)t->tp * t->pp;
+	if (gpus > MAX_GPUS) {
+		ERR(c, d, "cluster.nodes", NULL, "nodes*gpus_per_node (=%lld) exceeds the limit "
+		    "of 1,000,000 GPUs", gpus);
+		return;
+	}
+	if (gpus % tpp) {
+		ERR(c, d, "training.tp", "training.pp", "tp*pp (=%lld) must divide the GPU count "
+		    "%lld", tpp, gpus);
+		return;
+	}
+	int dp = (int)(gpus / tpp);
+	if (t->dp && t->dp != dp)
+		ERR(c, d, "training.dp", NULL, "dp (=%d) must equal GPUs/(tp*pp) = %lld/%lld = %d; "
+		    "remove dp or set it to %d", t->dp, gpus, tpp, dp, dp);
+	t->dp = dp;
+	if (s->model.heads && s->model.heads % t->tp)
+		ERR(c, d, "training.tp", NULL, "model.heads (=%d) must be divisible by tp (=%d)",
+		    s->model.heads, t->tp);
+	long long mbdp = (long long)t->micro_batch * dp;
+	if (t->global_batch % mbdp) {
+		long long lo = t->global_batch / mbdp * mbdp;
+		ERR(c, d, "training.global_batch", NULL, "global_batch (=%d) must be a multiple "
+		    "of micro_batch*dp (=%d*%d=%lld), e.g. %lld", t->global_batch, t->micro_batch,
+		    dp, mbdp, lo ? lo : mbdp);
+	} else if (t->global_batch / mbdp > MAX_MICROBATCHES) {
+		ERR(c, d, "training.global_batch", NULL, "%lld micro-batches per step exceeds the "
+		    "limit of 1e7; raise micro_batch", t->global_batch / mbdp);
+	}
+	if (t->sequence_parallel && t->tp == 1)
+		scn__warn(c, scn__doc_path(d, "training.sequence_parallel"),
+		          "training.sequence_parallel", "has no effect with tp 1");
+}
+
+void scn__check(scn_ctx *c, scenario *s, const scn_doc *d)
+{
+	derive(s, d);
+	check_model(c, s, d);
+	check_cluster(c, s, d);
+	check_parallel(c, s, d);
+	check_pipeline(c, s, d);
+	if (s->model.custom && !s->training.data.sample_bytes &&
+	    s->training.data.source != DATA_MEMORY)
+		ERR(c, d, "training.data.sample_bytes", "training.data.source", "a custom model "
+		    "read from %s needs sample_bytes, e.g. 'sample_bytes: 110KB'",
+		    s->training.data.source == DATA_STORAGE ? "storage" : "local_cache");
+}

@@ -1,0 +1,326 @@
+/* sweep_file.c: results files of sweeps: reading the index of a row, taking
+ * up an interrupted file for --resume, and merging shard files. Rows are
+ * whole lines (written with one write() each), so a line without its newline
+ * can only be the trace of an interruption, and is dropped. */
+#include <stdlib.h>
+#include <string.h>
+#include <errno.h>
+#include <unistd.h>
+#include <sys/types.h>
+#include "report.h"
+#include "sweep.h"
+
+int sweep_write_all(int fd, const char *buf, size_t len)
+{
+	while (len) {
+		ssize_t n = write(fd, buf, len);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			return -1;
+		buf += n;
+		len -= (size_t)n;
+	}
+	return 0;
+}
+
+bool sweep_line_index(const char *line, size_t len, size_t *index)
+{
+	static const char jkey[] = "{\"index\":";
+	const char *p = line, *end = line + len;
+	if (len >= sizeof jkey - 1 && !memcmp(line, jkey, sizeof jkey - 1)) {
+		p += sizeof jkey - 1;
+		while (p < end && *p == ' ')
+			p++;
+	}
+	if (p == end || *p < '0' || *p > '9')
+		return false;
+	size_t v = 0;
+	for (; p < end && *p >= '0' && *p <= '9'; p++) {
+		if (v > (SIZE_MAX - 9) / 10)
+			return false;
+		v = v * 10 + (size_t)(*p - '0');
+	}
+	if (p == end || (*p != ',' && *p != '}'))
+		return false;
+	*index = v;
+	return true;
+}
+
+static bool blank(const char *s)
+{
+	return s[strspn(s, " \t\r\n")] == 0;
+}
+
+/* Checks one row of an existing file against the plan; marks it done. */
+static int resume_row(const char *line, size_t n, const char *path, long lineno,
+                      const sweep_plan *p, sweep_format f, bool *done, FILE *err)
+{
+	size_t index;
+	if (!sweep_line_index(line, n, &index)) {
+		fprintf(err, "%s:%ld: not a row of a trainsim sweep in %s; resume needs a file this "
+		        "sweep wrote, with the same --format\n", path, lineno, f == SWEEP_CSV ? "CSV" : "JSON");
+		return -1;
+	}
+	if (index >= sweep_plan_npoints(p)) {
+		fprintf(err, "%s:%ld: row of point %zu, but this sweep has %zu points: the file belongs "
+		        "to another sweep; use another --out\n", path, lineno, index, sweep_plan_npoints(p));
+		return -1;
+	}
+	char *prefix = sweep_row_prefix(p, f, index);
+	if (!prefix) {
+		fprintf(err, "%s: out of memory\n", path);
+		return -1;
+	}
+	size_t plen = strlen(prefix);
+	bool same = n > plen && !memcmp(line, prefix, plen) && line[plen] == ',';
+	if (!same)
+		fprintf(err, "%s:%ld: point %zu has other values than in this sweep (expected a row "
+		        "starting '%s'): the file belongs to another sweep; use another --out\n",
+		        path, lineno, index, prefix);
+	free(prefix);
+	if (!same)
+		return -1;
+	done[index] = true;
+	return 0;
+}
+
+long sweep_resume_scan(int fd, const char *path, const sweep_plan *p, sweep_format f,
+                       const char *header, bool *done, FILE *err)
+{
+	int dfd = dup(fd);
+	FILE *in = dfd >= 0 ? fdopen(dfd, "r") : NULL;
+	if (!in) {
+		fprintf(err, "%s: %s\n", path, strerror(errno));
+		if (dfd >= 0)
+			close(dfd);
+		return -1;
+	}
+	rewind(in);
+	char *line = NULL;
+	size_t cap = 0;
+	ssize_t n;
+	off_t whole = 0;          /* end of the last complete line */
+	long lineno = 0, rows = 0;
+	bool partial = false;
+	while ((n = getline(&line, &cap, in)) > 0) {
+		if (line[n - 1] != '\n') {
+			partial = true;
+			break;
+		}
+		lineno++;
+		if (lineno == 1 && f == SWEEP_CSV) {
+			if (strcmp(line, header)) {
+				fprintf(err, "%s:1: its header differs from this sweep's; resume needs the same "
+				        "--vary keys in the same order and --format csv\n  file:  %s  sweep: %s",
+				        path, line, header);
+				goto out_fail;
+			}
+		} else if (!blank(line)) {
+			if (resume_row(line, (size_t)n, path, lineno, p, f, done, err) < 0)
+				goto out_fail;
+			rows++;
+		}
+		whole += n;
+	}
+	if (ferror(in)) {
+		fprintf(err, "%s: %s\n", path, strerror(errno));
+		goto out_fail;
+	}
+	if (partial) {
+		fprintf(err, "%s: dropped a half-written last line (an interrupted run); its point "
+		        "runs again\n", path);
+		if (ftruncate(fd, whole) < 0) {
+			fprintf(err, "%s: cannot truncate: %s\n", path, strerror(errno));
+			goto out_fail;
+		}
+	}
+	free(line);
+	fclose(in);
+	return rows;
+out_fail:
+	free(line);
+	fclose(in);
+	return -1;
+}
+
+/* ---- merge ---- */
+
+typedef struct merge_row {
+	size_t index;
+	size_t seq;           /* input order, for a stable sort */
+	char *line;
+	size_t len;
+	const char *path;
+	long lineno;
+} merge_row;
+
+typedef struct merge_set {
+	merge_row *rows;
+	size_t n, cap;
+	char *header;         /* CSV header line of the first input; NULL for JSON */
+	int format;           /* -1 unknown yet, else sweep_format */
+	const char *header_path;
+} merge_set;
+
+static int merge_push(merge_set *m, merge_row r)
+{
+	if (m->n == m->cap) {
+		size_t cap = m->cap ? 2 * m->cap : 256;
+		merge_row *nr = realloc(m->rows, cap * sizeof *nr);
+		if (!nr)
+			return -1;
+		m->rows = nr;
+		m->cap = cap;
+	}
+	r.seq = m->n;
+	m->rows[m->n++] = r;
+	return 0;
+}
+
+/* The first line of a file decides its format: '{' = JSON Lines, else a
+ * CSV header, which must equal the first file's. */
+static int merge_first_line(merge_set *m, const char *line, const char *path, bool *is_header,
+                            FILE *err)
+{
+	int f = line[0] == '{' ? SWEEP_JSON : SWEEP_CSV;
+	*is_header = f == SWEEP_CSV;
+	if (m->format >= 0 && m->format != f) {
+		fprintf(err, "merge: %s is %s but %s is %s; merge files of one format\n", path,
+		        f == SWEEP_CSV ? "CSV" : "JSON Lines", m->header_path,
+		        m->format == SWEEP_CSV ? "CSV" : "JSON Lines");
+		return -1;
+	}
+	if (m->format < 0) {
+		m->format = f;
+		m->header_path = path;
+		if (f == SWEEP_CSV && !(m->header = strdup(line))) {
+			fprintf(err, "merge: out of memory\n");
+			return -1;
+		}
+	} else if (f == SWEEP_CSV && strcmp(m->header, line)) {
+		fprintf(err, "merge: the header of %s differs from that of %s: different sweeps\n",
+		        path, m->header_path);
+		return -1;
+	}
+	return 0;
+}
+
+static int merge_read(merge_set *m, const char *path, FILE *err)
+{
+	FILE *in = fopen(path, "r");
+	if (!in) {
+		fprintf(err, "merge: %s: %s\n", path, strerror(errno));
+		return -1;
+	}
+	char *line = NULL;
+	size_t cap = 0;
+	ssize_t n;
+	long lineno = 0;
+	int rc = -1;
+	while ((n = getline(&line, &cap, in)) > 0) {
+		lineno++;
+		if (line[n - 1] != '\n') {
+			fprintf(err, "merge: %s:%ld: dropped a half-written last line\n", path, lineno);
+			break;
+		}
+		bool is_header = false;
+		if (lineno == 1 && merge_first_line(m, line, path, &is_header, err) < 0)
+			goto out;
+		/* Headers further down come from plain concatenation (cat a.csv b.csv). */
+		if (is_header || blank(line) || (m->header && !strcmp(line, m->header)))
+			continue;
+		merge_row r = {.path = path, .lineno = lineno, .len = (size_t)n};
+		if (!sweep_line_index(line, (size_t)n, &r.index)) {
+			fprintf(err, "merge: %s:%ld: not a row of a trainsim sweep\n", path, lineno);
+			goto out;
+		}
+		if (!(r.line = strndup(line, (size_t)n)) || merge_push(m, r) < 0) {
+			free(r.line);
+			fprintf(err, "merge: out of memory\n");
+			goto out;
+		}
+	}
+	rc = ferror(in) ? -1 : 0;
+	if (rc)
+		fprintf(err, "merge: %s: %s\n", path, strerror(errno));
+out:
+	free(line);
+	fclose(in);
+	return rc;
+}
+
+static int row_cmp(const void *a, const void *b)
+{
+	const merge_row *x = a, *y = b;
+	if (x->index != y->index)
+		return x->index < y->index ? -1 : 1;
+	return x->seq < y->seq ? -1 : x->seq > y->seq;
+}
+
+/* Sorts and drops duplicates; two different rows for one index are an error. */
+static int merge_dedup(merge_set *m, FILE *err)
+{
+	qsort(m->rows, m->n, sizeof *m->rows, row_cmp);
+	size_t out = 0;
+	for (size_t i = 0; i < m->n; i++) {
+		merge_row *r = &m->rows[i];
+		if (out && m->rows[out - 1].index == r->index) {
+			merge_row *kept = &m->rows[out - 1];
+			bool same = kept->len == r->len && !memcmp(kept->line, r->line, r->len);
+			if (!same) {
+				fprintf(err, "merge: point %zu differs between %s:%ld and %s:%ld: rows of "
+				        "different sweeps or versions; not merged\n", r->index, kept->path,
+				        kept->lineno, r->path, r->lineno);
+				for (size_t j = i; j < m->n; j++)   /* not yet kept nor freed */
+					free(m->rows[j].line);
+				m->n = out;
+				return -1;
+			}
+			free(r->line);
+			continue;
+		}
+		m->rows[out++] = *r;
+	}
+	m->n = out;
+	return 0;
+}
+
+/* Writes the set whole or not at all (a temporary file renamed over `out`). */
+static int merge_write(const merge_set *m, const char *out, FILE *err)
+{
+	char msg[512];
+	report_file *rf = report_file_open(out, msg, sizeof msg);
+	if (!rf) {
+		fprintf(err, "merge: %s\n", msg);
+		return -1;
+	}
+	FILE *f = report_file_stream(rf);
+	if (m->header)
+		fputs(m->header, f);
+	for (size_t i = 0; i < m->n; i++)
+		fwrite(m->rows[i].line, 1, m->rows[i].len, f);
+	if (report_file_commit(rf, msg, sizeof msg) < 0) {
+		fprintf(err, "merge: %s\n", msg);
+		return -1;
+	}
+	return 0;
+}
+
+int sweep_merge(const char *out, const char *const *in, size_t nin, FILE *err)
+{
+	merge_set m = {.format = -1};
+	int rc = -1;
+	for (size_t i = 0; i < nin; i++)
+		if (merge_read(&m, in[i], err) < 0)
+			goto out_free;
+	if (merge_dedup(&m, err) < 0)
+		goto out_free;
+	rc = merge_write(&m, out, err);
+out_free:
+	for (size_t i = 0; i < m.n; i++)
+		free(m.rows[i].line);
+	free(m.rows);
+	free(m.header);
+	return rc;
+}

@@ -1,0 +1,165 @@
+#!/bin/sh
+# check_cli.sh: the trainsim command line as a user scripts it: exit codes,
+# usage errors, --set, bad files reported as file:line:col, valid and
+# byte-identical JSON for one seed, CSV, atomic --trace, explain, list.
+# Run by `make check` (top_srcdir/top_builddir come from the harness).
+set -u
+top_srcdir=${top_srcdir:-.}
+top_builddir=${top_builddir:-.}
+TS=$top_builddir/trainsim
+[ -x "$TS" ] || { echo "no $TS: build it first"; exit 99; }
+
+SCN=$top_srcdir/scenarios/default.yaml
+[ -f "$SCN" ] || SCN=$top_srcdir/scenarios/teach/dp-slow-ethernet.yaml
+
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/check_cli.XXXXXX") || exit 99
+trap 'rm -rf "$tmp"' EXIT INT TERM
+n=0
+failed=0
+
+ok() { n=$((n + 1)); echo "ok $n - $1"; }
+not_ok() {
+	n=$((n + 1)); failed=$((failed + 1)); echo "not ok $n - $1"
+	sed 's/^/#   /' "$tmp/err" 2>/dev/null | head -20
+}
+
+# expect STATUS DESCRIPTION COMMAND...: runs COMMAND, stdout in $tmp/out,
+# stderr in $tmp/err, and checks its exit status.
+expect() {
+	want=$1 desc=$2
+	shift 2
+	"$@" >"$tmp/out" 2>"$tmp/err"
+	rc=$?
+	if [ "$rc" -eq "$want" ]; then ok "$desc"; else not_ok "$desc (exit $rc, want $want)"; fi
+}
+
+# has FILE PATTERN DESCRIPTION: fixed-string search.
+has() {
+	if grep -F -q -- "$2" "$1"; then ok "$3"; else not_ok "$3 (no '$2' in $(basename "$1"))"; fi
+}
+
+if command -v python3 >/dev/null 2>&1; then PY=python3; else PY=; fi
+
+# json_check FILE DESCRIPTION: strict parse; every SCENARIO.md field present;
+# the split sums to the step time. Without python3 the C tests cover JSON.
+json_check() {
+	if [ -z "$PY" ]; then ok "$2 # SKIP no python3"; return; fi
+	if $PY - "$1" >"$tmp/err" 2>&1 <<'EOF'
+import json, math, sys
+def no_const(c): raise ValueError("non-standard constant " + c)
+r = json.load(open(sys.argv[1]), parse_constant=no_const)
+need = ["trainsim_version", "scenario", "gpus", "nodes", "step_time_s", "tokens_per_s",
+        "mfu", "hfu", "gpu_util", "model_tflops_per_gpu", "hardware_tflops_per_gpu",
+        "split_s", "memory", "bottleneck"]
+missing = [k for k in need if k not in r]
+split = ["compute", "tp_comm", "pp_comm", "pp_bubble", "dp_comm", "data_stall",
+         "checkpoint", "optimizer", "idle"]
+missing += ["split_s." + k for k in split if k not in r["split_s"]]
+missing += ["memory." + k for k in ("per_gpu_bytes", "capacity_bytes", "fits")
+            if k not in r["memory"]]
+assert not missing, "missing: %s" % missing
+total = sum(r["split_s"][k] for k in split)
+assert math.isclose(total, r["step_time_s"], rel_tol=1e-6), (total, r["step_time_s"])
+assert r["step_time_s"] > 0 and 0 <= r["mfu"] <= 1 and 0 <= r["gpu_util"] <= 1
+assert isinstance(r["memory"]["fits"], bool)
+EOF
+	then ok "$2"; else not_ok "$2"; fi
+}
+
+# --- usage errors: exit 2 with the usage line
+expect 2 "no command" "$TS"
+expect 2 "run without a scenario" "$TS" run
+has "$tmp/err" "usage: trainsim run SCENARIO" "the usage line is printed"
+expect 2 "unknown format" "$TS" run "$SCN" --format xml
+expect 2 "unknown option" "$TS" run "$SCN" --frobnicate
+expect 2 "--set without =" "$TS" run "$SCN" --set cluster.nodes
+expect 2 "two scenarios" "$TS" run "$SCN" "$SCN"
+expect 2 "--max-events not a number" "$TS" run "$SCN" --max-events lots
+expect 2 "list what" "$TS" list
+expect 2 "list something unknown" "$TS" list fruit
+
+# --- check and list
+expect 0 "check the default scenario" "$TS" check "$SCN"
+if grep -E -q "^$SCN: ok \([0-9]+ GPUs, [0-9]+ x [0-9]+ x [0-9]+\)$" "$tmp/out"; then
+	ok "check prints 'SCENARIO: ok (N GPUs, tp x pp x dp)'"
+else
+	not_ok "check output: $(cat "$tmp/out")"
+fi
+for f in "$top_srcdir"/scenarios/teach/*.yaml; do
+	expect 0 "check $(basename "$f")" "$TS" check -q "$f"
+done
+expect 0 "list gpus" "$TS" list gpus
+has "$tmp/out" "A100" "the GPU catalog names the A100"
+expect 0 "list nics" "$TS" list nics
+expect 0 "list topologies" "$TS" list topologies
+has "$tmp/out" "fat-tree" "fat-tree is a topology"
+
+# --- run: text, JSON, CSV
+expect 0 "run, text" "$TS" run "$SCN"
+has "$tmp/out" "where the time goes" "text report has the time split"
+has "$tmp/out" "nvidia-smi" "text report says what nvidia-smi shows"
+has "$tmp/out" "bottleneck:" "text report names the bottleneck"
+expect 0 "run, json" "$TS" run "$SCN" --format json -q
+cp "$tmp/out" "$tmp/a.json"
+json_check "$tmp/a.json" "JSON parses and has every SCENARIO.md field"
+expect 0 "run, json, again" "$TS" run "$SCN" --format json -q
+if cmp -s "$tmp/a.json" "$tmp/out"; then ok "same seed: byte-identical JSON"
+else not_ok "same seed: JSON differs"; fi
+expect 0 "run, csv" "$TS" run "$SCN" --format csv -q
+if [ "$(wc -l <"$tmp/out")" -eq 2 ]; then ok "CSV: header and one row"
+else not_ok "CSV has $(wc -l <"$tmp/out") lines"; fi
+if [ -n "$PY" ]; then
+	if $PY -c 'import csv,sys; r=list(csv.reader(open(sys.argv[1]))); assert len(r)==2 and len(r[0])==len(r[1]) and r[0][-1]=="error", r[0]' "$tmp/out" 2>"$tmp/err"
+	then ok "CSV header and row have as many columns"; else not_ok "CSV columns"; fi
+fi
+
+# --- --set: overrides with the loader's validation
+expect 0 "--set cluster.nodes=2" "$TS" run "$SCN" --set cluster.nodes=2 --format json -q
+has "$tmp/out" '"nodes": 2' "--set changed the node count"
+expect 0 "--set=KEY=VALUE form" "$TS" run "$SCN" --set=run.seed=2 --format json -q
+expect 1 "--set with a bad unit" "$TS" run "$SCN" --set cluster.nic.speed=fast
+has "$tmp/err" "speed" "the bad --set names its key"
+expect 1 "--set of an unknown key" "$TS" run "$SCN" --set cluster.nick.speed=100Gbps
+
+# --- bad files: file:line:col, exit 1
+expect 1 "a file that does not exist" "$TS" run "$tmp/missing.yaml"
+has "$tmp/err" "missing.yaml" "the message names the file"
+cp "$SCN" "$tmp/unknown.yaml"
+printf '\nbogus_key: 1\n' >>"$tmp/unknown.yaml"
+line=$(wc -l <"$tmp/unknown.yaml" | tr -d ' ')
+expect 1 "an unknown top-level key" "$TS" run "$tmp/unknown.yaml"
+has "$tmp/err" "$tmp/unknown.yaml:$line:1:" "unknown key reported at file:line:col"
+printf 'schema_version: 1\nname: broken\ncluster: {nodes: 2\n' >"$tmp/syntax.yaml"
+expect 1 "a YAML syntax error" "$TS" check "$tmp/syntax.yaml"
+if grep -E -q "syntax.yaml:[0-9]+:[0-9]+:" "$tmp/err"; then ok "syntax error at file:line:col"
+else not_ok "syntax error location"; fi
+
+# --- --trace: valid JSON, atomic
+expect 0 "run --trace" "$TS" run "$SCN" -q --trace "$tmp/trace.json"
+if [ -s "$tmp/trace.json" ]; then ok "trace written"; else not_ok "no trace file"; fi
+if [ -n "$PY" ]; then
+	if $PY - "$tmp/trace.json" 2>"$tmp/err" <<'EOF'
+import json, sys
+t = json.load(open(sys.argv[1]))
+ev = t["traceEvents"]
+named = {(e["pid"], e["tid"]) for e in ev if e["ph"] == "M" and e["name"] == "thread_name"}
+used = {(e["pid"], e["tid"]) for e in ev if e["ph"] == "X"}
+assert used and used == named, (sorted(used), sorted(named))
+assert all(e["dur"] >= 0 for e in ev if e["ph"] == "X")
+EOF
+	then ok "trace: valid JSON, one named track per GPU stream"; else not_ok "trace content"; fi
+fi
+if ls "$tmp" | grep -q '\.tmp\.'; then not_ok "a temporary file was left behind"
+else ok "no temporary left behind"; fi
+expect 1 "--trace into a missing directory" "$TS" run "$SCN" -q --trace "$tmp/nodir/t.json"
+if [ -e "$tmp/nodir/t.json" ]; then not_ok "half-written trace"; else ok "no trace on failure"; fi
+
+# --- explain
+expect 0 "explain" "$TS" explain "$SCN"
+has "$tmp/out" "nvidia-smi" "explain contrasts nvidia-smi and MFU"
+has "$tmp/out" "What to try next" "explain suggests a next step"
+expect 0 "run --explain" "$TS" run "$SCN" --explain -q
+has "$tmp/out" "Busy is not the same as useful" "run --explain appends the account"
+
+echo "1..$n"
+[ "$failed" -eq 0 ]

@@ -1,0 +1,397 @@
+/* check_coll.c: collectives as flows: NCCL's latency table, bandwidth of each
+ * algorithm on the link model, rails across nodes, trees' two-node gain,
+ * NVLS, parameter server against ring, contention on an oversubscribed
+ * fat-tree, siblings (mult) on shared links, concurrency, the tuner's
+ * choices, determinism, and the cost of a 4096-GPU all-reduce. */
+#include <check.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include "coll.h"
+#include "coll_impl.h"
+
+#define GiB 1073741824.0
+
+static scn_cluster dgx(int nodes, const char *gpu, double nic_gbps, int nics)
+{
+	scn_cluster c;
+	memset(&c, 0, sizeof c);
+	c.nodes = nodes;
+	c.gpus_per_node = 8;
+	c.gpu = *hw_gpu_find(gpu);
+	c.intra.kind = INTRA_NVSWITCH;
+	c.nic.count = nics;
+	c.nic.speed_Bps = nic_gbps * 1e9 / 8;
+	c.nic.transport = TRANSPORT_RDMA;
+	c.fabric.topology = TOPO_SINGLE_SWITCH;
+	c.fabric.nodes_per_leaf = nodes;
+	c.fabric.oversubscription = 1;
+	c.fabric.switch_latency_s = 600e-9;
+	c.fabric.zones = 1;
+	c.storage.network = STORAGE_NET_FRONTEND;
+	return c;
+}
+
+typedef struct job { double t_done; int count; } job;
+
+static void job_done(sim *s, void *ctx, uint64_t arg)
+{
+	(void)arg;
+	job *j = ctx;
+	j->t_done = sim_now(s);
+	j->count++;
+}
+
+/* Runs `copies` identical collectives at once over ranks first..first+n-1;
+ * returns the time the last one ended; events executed in *events. */
+static double run_ex(const scn_cluster *c, coll_op op, coll_algo algo, int first, int n,
+                     double bytes, double mult, int copies, uint64_t *events)
+{
+	char err[256];
+	sim *s = sim_new(1, 0);
+	flownet *net = flow_new(s);
+	cluster *cl = cluster_build(c, net, err, sizeof err);
+	ck_assert_msg(cl != NULL, "%s", err);
+	coll_ctx *cc = coll_ctx_new(cl, s);
+	int *ranks = malloc((size_t)n * sizeof(int));
+	for (int i = 0; i < n; i++)
+		ranks[i] = first + i;
+	coll_req req = {.op = op, .algo = algo, .ranks = ranks, .n = n, .bytes = bytes,
+	                .mult = mult, .ps_servers = 1};
+	job j = {0, 0};
+	for (int k = 0; k < copies; k++)
+		ck_assert_int_eq(coll_start(cc, &req, job_done, &j, 0), 0);
+	ck_assert_int_eq(sim_run(s), SIM_OK);
+	ck_assert_int_eq(j.count, copies);
+	if (events)
+		*events = sim_events(s);
+	free(ranks);
+	coll_ctx_free(cc);
+	cluster_free(cl);
+	flow_free(net);
+	sim_free(s);
+	return j.t_done;
+}
+
+static double run1(const scn_cluster *c, coll_op op, coll_algo algo, int n, double bytes)
+{
+	return run_ex(c, op, algo, 0, n, bytes, 1, 1, NULL);
+}
+
+static double busbw(coll_op op, int n, double bytes, double t)
+{
+	return bytes / t * coll_busbw_factor(op, n);
+}
+
+START_TEST(names_and_factors)
+{
+	ck_assert_int_eq(coll_op_parse("allreduce"), COLL_ALL_REDUCE);
+	ck_assert_int_eq(coll_op_parse("all_to_all"), COLL_ALL_TO_ALL);
+	ck_assert_int_eq(coll_op_parse("alltoall"), COLL_ALL_TO_ALL);
+	ck_assert_int_eq(coll_op_parse("reducescatter"), COLL_REDUCE_SCATTER);
+	ck_assert_int_eq(coll_op_parse("nope"), -1);
+	ck_assert_str_eq(coll_op_name(COLL_SENDRECV), "sendrecv");
+	ck_assert_str_eq(coll_algo_name(ALGO_NVLS), "nvls");
+	ck_assert_double_eq_tol(coll_busbw_factor(COLL_ALL_REDUCE, 8), 1.75, 1e-12);
+	ck_assert_double_eq_tol(coll_busbw_factor(COLL_ALL_GATHER, 8), 0.875, 1e-12);
+	ck_assert_double_eq_tol(coll_busbw_factor(COLL_ALL_TO_ALL, 4), 0.75, 1e-12);
+	ck_assert_double_eq(coll_busbw_factor(COLL_BROADCAST, 8), 1);
+	ck_assert_double_eq(coll_busbw_factor(COLL_SENDRECV, 2), 1);
+}
+END_TEST
+
+/* cost-models.md 1.3 worked examples of NCCL's latency model. */
+START_TEST(nccl_latency_table)
+{
+	coll_shape sh;
+	memset(&sh, 0, sizeof sh);
+	sh.n = 8, sh.nnodes = 1, sh.ppn = 8, sh.nrails = 1, sh.nvlink = true, sh.arch = ARCH_AMPERE;
+	ck_assert_double_eq_tol(coll__nccl_latency(&sh, COLL_ALL_REDUCE, ALGO_RING, PROTO_LL, 8), 15.0e-6, 1e-9);
+	ck_assert_double_eq_tol(coll__nccl_latency(&sh, COLL_ALL_REDUCE, ALGO_RING, PROTO_LL128, 8), 40.6e-6, 1e-9);
+	ck_assert_double_eq_tol(coll__nccl_latency(&sh, COLL_ALL_REDUCE, ALGO_RING, PROTO_SIMPLE, 8), 56.0e-6, 1e-9);
+	sh.n = 128, sh.nnodes = 16, sh.nrails = 8;
+	ck_assert_double_eq_tol(coll__nccl_latency(&sh, COLL_ALL_REDUCE, ALGO_RING, PROTO_LL, 8), 311.6e-6, 1e-9);
+	ck_assert_double_eq_tol(coll__nccl_latency(&sh, COLL_ALL_REDUCE, ALGO_RING, PROTO_LL128, 8), 559.6e-6, 1e-9);
+	ck_assert_double_eq_tol(coll__nccl_latency(&sh, COLL_ALL_REDUCE, ALGO_RING, PROTO_SIMPLE, 8), 1190e-6, 1e-9);
+	ck_assert_double_eq_tol(coll__nccl_latency(&sh, COLL_ALL_REDUCE, ALGO_RING, PROTO_SIMPLE, GiB), 1666e-6, 1e-9);
+	ck_assert_double_eq_tol(coll__nccl_latency(&sh, COLL_ALL_REDUCE, ALGO_TREE, PROTO_LL, 8), 55.2e-6, 1e-9);
+	ck_assert_double_eq_tol(coll__nccl_latency(&sh, COLL_ALL_REDUCE, ALGO_TREE, PROTO_LL128, 8), 99.5e-6, 1e-9);
+	ck_assert_double_eq_tol(coll__nccl_latency(&sh, COLL_ALL_REDUCE, ALGO_TREE, PROTO_SIMPLE, 8), 176.4e-6, 1e-9);
+	ck_assert(coll__nccl_latency(&sh, COLL_ALL_REDUCE, ALGO_NVLS, PROTO_LL, 8) < 0);
+	ck_assert_double_eq(coll__payload(PROTO_LL), 0.5);
+}
+END_TEST
+
+/* One node: 2(n-1)/n S over 240 GB/s of NVLink plus NCCL's 56 us (Simple). */
+START_TEST(ring_one_node)
+{
+	scn_cluster c = dgx(1, "A100", 200, 8);
+	double t = run1(&c, COLL_ALL_REDUCE, ALGO_RING, 8, GiB);
+	ck_assert_double_eq_tol(t, 1.75 * GiB / 240e9 + 56e-6, 1e-6);
+	double tg = run1(&c, COLL_ALL_GATHER, ALGO_RING, 8, GiB);
+	ck_assert(fabs(busbw(COLL_ALL_GATHER, 8, GiB, tg) / 240e9 - 1) < 0.01);
+	double tb = run1(&c, COLL_BROADCAST, ALGO_RING, 8, GiB);
+	ck_assert(fabs(busbw(COLL_BROADCAST, 8, GiB, tb) / 240e9 - 1) < 0.01);
+}
+END_TEST
+
+/* Across nodes one ring per rail: busbw = 8 NICs x 25 GB/s x 0.94; with one
+ * NIC per node the same ring gets one NIC's worth. */
+START_TEST(rings_per_rail)
+{
+	scn_cluster c = dgx(4, "A100", 200, 8);
+	double t = run1(&c, COLL_ALL_REDUCE, ALGO_RING, 32, 4 * GiB);
+	double bw = busbw(COLL_ALL_REDUCE, 32, 4 * GiB, t);
+	ck_assert_msg(fabs(bw / 188e9 - 1) < 0.02, "busbw %g", bw);
+	c.nic.count = 1;
+	double t1 = run1(&c, COLL_ALL_REDUCE, ALGO_RING, 32, 4 * GiB);
+	ck_assert_msg(t1 / t > 7.5 && t1 / t < 8.5, "one NIC / eight: %g", t1 / t);
+}
+END_TEST
+
+/* Two nodes: a tree sends S/2 per NIC and direction where a ring sends about
+ * S, "up to 2x the network bandwidth" (NCCL-NV-004, NVIDIA/nccl #209). */
+START_TEST(tree_two_nodes)
+{
+	scn_cluster c = dgx(2, "A100", 100, 1);
+	double tr = run1(&c, COLL_ALL_REDUCE, ALGO_RING, 16, GiB);
+	double tt = run1(&c, COLL_ALL_REDUCE, ALGO_TREE, 16, GiB);
+	ck_assert_msg(tr / tt > 1.7 && tr / tt < 2.0, "ring/tree %g", tr / tt);
+	c = dgx(8, "A100", 100, 1);        /* more nodes: no gain at large sizes */
+	tr = run1(&c, COLL_ALL_REDUCE, ALGO_RING, 64, GiB);
+	tt = run1(&c, COLL_ALL_REDUCE, ALGO_TREE, 64, GiB);
+	ck_assert_msg(tr / tt < 1.3, "ring/tree %g", tr / tt);
+}
+END_TEST
+
+START_TEST(nvls_h100)
+{
+	scn_cluster c = dgx(1, "H100", 400, 8);
+	double t = run1(&c, COLL_ALL_REDUCE, ALGO_AUTO, 8, 8 * GiB);
+	double bw = busbw(COLL_ALL_REDUCE, 8, 8 * GiB, t);
+	ck_assert_msg(fabs(bw / 480e9 - 1) < 0.05, "NVLS busbw %g (NCCL-NV-002: 480)", bw);
+	double tr = run1(&c, COLL_ALL_REDUCE, ALGO_RING, 8, 8 * GiB);
+	ck_assert_msg(fabs(busbw(COLL_ALL_REDUCE, 8, 8 * GiB, tr) / 370e9 - 1) < 0.02,
+	              "ring busbw (NCCL-NV-001: 370)");
+}
+END_TEST
+
+START_TEST(ps_against_ring)
+{
+	scn_cluster c = dgx(8, "A100", 100, 1);
+	c.gpus_per_node = 1;
+	double tr = run1(&c, COLL_ALL_REDUCE, ALGO_RING, 8, GiB);
+	double tp = run1(&c, COLL_ALL_REDUCE, ALGO_PS, 8, GiB);
+	ck_assert_msg(tp / tr > 6, "one server vs ring: %g", tp / tr);
+	/* as many shards as workers: the same bytes per NIC as a ring */
+	char err[128];
+	int ranks[8] = {0, 1, 2, 3, 4, 5, 6, 7};
+	coll_req req = {.op = COLL_ALL_REDUCE, .algo = ALGO_PS, .ranks = ranks, .n = 8,
+	                .bytes = GiB, .mult = 1, .ps_servers = 8};
+	double t8 = coll_time_isolated(&c, &req, err, sizeof err);
+	ck_assert_msg(t8 / tr > 0.8 && t8 / tr < 1.25, "8 shards vs ring: %g", t8 / tr);
+}
+END_TEST
+
+START_TEST(hierarchical)
+{
+	scn_cluster c = dgx(4, "A100", 200, 8);
+	double tr = run1(&c, COLL_ALL_REDUCE, ALGO_RING, 32, GiB);
+	double th = run1(&c, COLL_ALL_REDUCE, ALGO_HIERARCHICAL, 32, GiB);
+	/* NIC bytes as a ring's, plus NVLink phases in series */
+	ck_assert_msg(th / tr > 1.0 && th / tr < 2.0, "hierarchical / ring %g", th / tr);
+}
+END_TEST
+
+/* Contention where it is: an all_to_all across two leaves suffers 4:1
+ * oversubscription, inside one leaf it does not, and a ring all-reduce
+ * across the same leaves (a few crossing flows) barely notices. */
+START_TEST(fat_tree_contention)
+{
+	scn_cluster c = dgx(8, "A100", 200, 8);
+	c.fabric.topology = TOPO_FAT_TREE;
+	c.fabric.nodes_per_leaf = 4;
+	double t[2][3];
+	for (int k = 0; k < 2; k++) {
+		c.fabric.oversubscription = k ? 4 : 1;
+		t[k][0] = run1(&c, COLL_ALL_TO_ALL, ALGO_AUTO, 64, GiB);
+		t[k][1] = run1(&c, COLL_ALL_TO_ALL, ALGO_AUTO, 32, GiB);
+		t[k][2] = run1(&c, COLL_ALL_REDUCE, ALGO_RING, 64, GiB);
+	}
+	printf("fat-tree 4:1 / 1:1 time: a2a across leaves x%.2f, a2a in one leaf x%.4f, "
+	       "ring all_reduce across leaves x%.4f\n", t[1][0] / t[0][0], t[1][1] / t[0][1],
+	       t[1][2] / t[0][2]);
+	ck_assert_msg(t[1][0] / t[0][0] > 1.8, "a2a across leaves: 4:1 / 1:1 = %g", t[1][0] / t[0][0]);
+	ck_assert_msg(fabs(t[1][1] / t[0][1] - 1) < 1e-6, "a2a in one leaf: %g", t[1][1] / t[0][1]);
+	ck_assert_msg(t[1][2] / t[0][2] < 1.05, "ring across leaves: %g", t[1][2] / t[0][2]);
+}
+END_TEST
+
+/* Siblings on parallel rails (mult) share an aggregated zone link; two
+ * concurrent collectives on the same GPUs share their links. */
+START_TEST(siblings_and_concurrency)
+{
+	scn_cluster c = dgx(2, "H100", 400, 8);
+	c.fabric.topology = TOPO_ZONES;
+	c.fabric.zones = 2;
+	c.fabric.zone_bandwidth_Bps = 100e9 / 8;
+	c.fabric.zone_latency_s = 1e-3;
+	int n = 2;
+	/* GPU 0 -> GPU 8 crosses the zone link */
+	char err[128];
+	int ranks[2] = {0, 8};
+	coll_req req = {.op = COLL_SENDRECV, .ranks = ranks, .n = n, .root = 1, .bytes = GiB,
+	                .mult = 1};
+	double a = coll_time_isolated(&c, &req, err, sizeof err);
+	req.mult = 4;
+	double b = coll_time_isolated(&c, &req, err, sizeof err);
+	ck_assert_msg(b / a > 3.8 && b / a < 4.1, "4 siblings on the zone link: %g", b / a);
+	ck_assert(a > 1e-3 + GiB / 12.5e9);
+	scn_cluster d = dgx(1, "A100", 200, 8);
+	double one = run_ex(&d, COLL_ALL_REDUCE, ALGO_RING, 0, 8, GiB, 1, 1, NULL);
+	double two = run_ex(&d, COLL_ALL_REDUCE, ALGO_RING, 0, 8, GiB, 1, 2, NULL);
+	ck_assert_msg(two / one > 1.9 && two / one < 2.05, "two at once: %g", two / one);
+}
+END_TEST
+
+/* Zones joined by a WAN link: bandwidth and latency both suffer. */
+START_TEST(cross_zone)
+{
+	scn_cluster c = dgx(4, "A100", 200, 8);
+	double big = run1(&c, COLL_ALL_REDUCE, ALGO_AUTO, 32, GiB);
+	double small = run1(&c, COLL_ALL_REDUCE, ALGO_AUTO, 32, 8);
+	c.fabric.topology = TOPO_ZONES;
+	c.fabric.zones = 2;
+	c.fabric.zone_bandwidth_Bps = 100e9 / 8;
+	c.fabric.zone_latency_s = 2e-3;
+	double big_z = run1(&c, COLL_ALL_REDUCE, ALGO_AUTO, 32, GiB);
+	double small_z = run1(&c, COLL_ALL_REDUCE, ALGO_AUTO, 32, 8);
+	ck_assert_msg(big_z / big > 10, "1 GiB across zones: x%g", big_z / big);
+	/* the all-rails traffic shares one 12.5 GB/s zone link (LL128's payload
+	 * fraction when the WAN latency makes NCCL's model prefer it) */
+	double z = busbw(COLL_ALL_REDUCE, 32, GiB, big_z) / 12.5e9;
+	ck_assert_msg(z > 0.85 && z < 1.02, "busbw / zone link = %g", z);
+	ck_assert_msg(small_z > 2 * 2e-3 && small < 100e-6, "8 B: %g s vs %g s", small_z, small);
+}
+END_TEST
+
+START_TEST(tuner_choices)
+{
+	char err[128];
+	sim *s = sim_new(1, 0);
+	flownet *net = flow_new(s);
+	scn_cluster h = dgx(1, "H100", 400, 8), a = dgx(16, "A100", 200, 8);
+	cluster *ch = cluster_build(&h, net, err, sizeof err);
+	cluster *ca = cluster_build(&a, net, err, sizeof err);
+	coll_ctx *xh = coll_ctx_new(ch, s), *xa = coll_ctx_new(ca, s);
+	int ranks[128];
+	for (int i = 0; i < 128; i++)
+		ranks[i] = i;
+	coll_req r = {.op = COLL_ALL_REDUCE, .ranks = ranks, .n = 8, .bytes = 8, .mult = 1};
+	ck_assert_int_eq(coll_pick(xh, &r), ALGO_RING);
+	r.bytes = GiB;
+	ck_assert_int_eq(coll_pick(xh, &r), ALGO_NVLS);
+	ck_assert_int_eq(coll_pick(xa, &r), ALGO_RING);      /* Ampere: no NVLS */
+	r.n = 128;
+	r.bytes = 65536;
+	ck_assert_int_eq(coll_pick(xa, &r), ALGO_TREE);
+	r.bytes = 8 * GiB;
+	ck_assert_int_eq(coll_pick(xa, &r), ALGO_RING);
+	r.algo = ALGO_NVLS;                                  /* cannot: falls back */
+	ck_assert_int_ne(coll_pick(xa, &r), ALGO_NVLS);
+	r.algo = ALGO_AUTO;
+	r.bytes = 8;
+	/* cost-models' 55.2 us plus the route latency (NIC 0.6 us + switch 0.6 us)
+	 * on each of the 2 log2(16) network hops, as NCCL's latencyInter */
+	ck_assert_double_eq_tol(coll_latency(xa, &r, ALGO_TREE), 55.2e-6 + 8 * 1.2e-6, 1e-9);
+	char buf[32];
+	r.n = 8;
+	r.bytes = GiB;
+	coll_describe(xh, &r, buf, sizeof buf);
+	ck_assert_str_eq(buf, "nvls/Simple");
+	coll_ctx_free(xh);
+	coll_ctx_free(xa);
+	cluster_free(ch);
+	cluster_free(ca);
+	flow_free(net);
+	sim_free(s);
+}
+END_TEST
+
+START_TEST(edge_cases_and_determinism)
+{
+	scn_cluster c = dgx(2, "A100", 200, 8);
+	ck_assert_double_eq(run1(&c, COLL_ALL_REDUCE, ALGO_AUTO, 1, GiB), 0);
+	double t0 = run1(&c, COLL_ALL_REDUCE, ALGO_AUTO, 16, 0);
+	ck_assert(t0 > 5e-6 && t0 < 200e-6);
+	double x = run1(&c, COLL_ALL_TO_ALL, ALGO_AUTO, 16, 123456789);
+	double y = run1(&c, COLL_ALL_TO_ALL, ALGO_AUTO, 16, 123456789);
+	ck_assert(x == y);
+	char err[128];
+	int bad[2] = {0, 99};
+	coll_req req = {.op = COLL_ALL_REDUCE, .ranks = bad, .n = 2, .bytes = 8, .mult = 1};
+	ck_assert(coll_time_isolated(&c, &req, err, sizeof err) < 0);
+	/* reduce_scatter, reduce and sendrecv ring shift complete */
+	ck_assert(run1(&c, COLL_REDUCE_SCATTER, ALGO_AUTO, 16, GiB) > 0);
+	ck_assert(run1(&c, COLL_REDUCE, ALGO_AUTO, 16, GiB) > 0);
+	ck_assert(run1(&c, COLL_SENDRECV, ALGO_AUTO, 16, GiB) > 0);
+}
+END_TEST
+
+static double wall(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec + ts.tv_nsec * 1e-9;
+}
+
+/* Events grow linearly with the GPUs, and 4096 GPUs take well under a
+ * second (bound loose for a shared machine and sanitizers). */
+START_TEST(scale)
+{
+	scn_cluster c = dgx(64, "H100", 400, 8);
+	uint64_t e1, e2, e4;
+	run_ex(&c, COLL_ALL_REDUCE, ALGO_RING, 0, 512, GiB, 1, 1, &e1);
+	c.nodes = 128;
+	run_ex(&c, COLL_ALL_REDUCE, ALGO_RING, 0, 1024, GiB, 1, 1, &e2);
+	double r = (double)e2 / e1;
+	ck_assert_msg(r > 1.8 && r < 2.2, "events 1024/512 GPUs: %g (%llu, %llu)", r,
+	              (unsigned long long)e2, (unsigned long long)e1);
+	c.nodes = 512;
+	double t0 = wall();
+	run_ex(&c, COLL_ALL_REDUCE, ALGO_RING, 0, 4096, GiB, 1, 1, &e4);
+	double dt = wall() - t0;
+	printf("scale: ring all_reduce over 4096 GPUs: %.3f s wall, %llu events "
+	       "(512 GPUs: %llu, 1024: %llu)\n", dt, (unsigned long long)e4,
+	       (unsigned long long)e1, (unsigned long long)e2);
+	ck_assert_msg(dt < 3.0, "4096-GPU ring all_reduce took %g s", dt);
+}
+END_TEST
+
+int main(void)
+{
+	Suite *s = suite_create("coll");
+	TCase *tc = tcase_create("core");
+	tcase_set_timeout(tc, 120);
+	tcase_add_test(tc, names_and_factors);
+	tcase_add_test(tc, nccl_latency_table);
+	tcase_add_test(tc, ring_one_node);
+	tcase_add_test(tc, rings_per_rail);
+	tcase_add_test(tc, tree_two_nodes);
+	tcase_add_test(tc, nvls_h100);
+	tcase_add_test(tc, ps_against_ring);
+	tcase_add_test(tc, hierarchical);
+	tcase_add_test(tc, fat_tree_contention);
+	tcase_add_test(tc, siblings_and_concurrency);
+	tcase_add_test(tc, cross_zone);
+	tcase_add_test(tc, tuner_choices);
+	tcase_add_test(tc, edge_cases_and_determinism);
+	tcase_add_test(tc, scale);
+	suite_add_tcase(s, tc);
+	SRunner *sr = srunner_create(s);
+	srunner_run_all(sr, CK_NORMAL);
+	int failed = srunner_ntests_failed(sr);
+	srunner_free(sr);
+	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}

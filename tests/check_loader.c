@@ -1,0 +1,558 @@
+/* check_loader.c: the scenario loader. Every tests/good and scenarios/ file
+ * loads and round-trips through scn_write_yaml to an identical struct; every
+ * tests/bad file fails with the exact "file:line:col: message" first line
+ * listed in tests/bad/EXPECTED; --set overrides; defaults; limits. */
+#include <check.h>
+#include <dirent.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include "scn_int.h"
+
+static const char *srcdir(void)
+{
+	const char *d = getenv("top_srcdir");
+	return d && *d ? d : ".";
+}
+
+/* Runs fn with a memory stream as its error stream; returns what was written
+ * (caller frees). */
+typedef struct captured {
+	char *text;
+	size_t len;
+	FILE *f;
+} captured;
+
+static void cap_open(captured *c)
+{
+	c->text = NULL;
+	c->len = 0;
+	c->f = open_memstream(&c->text, &c->len);
+	ck_assert_ptr_nonnull(c->f);
+}
+
+static char *cap_close(captured *c)
+{
+	fclose(c->f);
+	return c->text;
+}
+
+static int load_path(const char *path, const char *const *sets, int n, scenario *s, char **msg)
+{
+	captured c;
+	cap_open(&c);
+	int rc = scn_load(path, sets, n, s, c.f, false);
+	char *t = cap_close(&c);
+	if (msg)
+		*msg = t;
+	else
+		free(t);
+	return rc;
+}
+
+static int load_text(const char *text, const char *const *sets, int n, scenario *s, char **msg)
+{
+	captured c;
+	cap_open(&c);
+	int rc = -1;
+	scn_doc *d = scn_doc_load_string(text, strlen(text), "t.yaml", c.f);
+	if (d) {
+		rc = 0;
+		for (int i = 0; i < n && rc == 0; i++)
+			rc = scn_doc_set(d, sets[i], c.f);
+		if (rc == 0)
+			rc = scn_from_doc(d, s, c.f, false);
+		scn_doc_free(d);
+	}
+	char *t = cap_close(&c);
+	if (msg)
+		*msg = t;
+	else
+		free(t);
+	return rc;
+}
+
+/* Field-wise first (to name a difference), then byte-wise: memcmp catches a
+ * field that the tables forgot (neither written nor compared). */
+static void assert_same(const scenario *a, const scenario *b, const char *what)
+{
+	char diff[256] = "";
+	ck_assert_msg(scn__section_equal(&scn__root, a, b, diff, sizeof diff, ""),
+	              "%s: round trip changed %s", what, diff);
+	scenario x = *a, y = *b;
+	ck_assert_int_eq(x.model.nlayers_custom, y.model.nlayers_custom);
+	if (x.model.nlayers_custom)
+		ck_assert(!memcmp(x.model.custom_layers, y.model.custom_layers,
+		                  sizeof(scn_layer) * (size_t)x.model.nlayers_custom));
+	x.model.custom_layers = y.model.custom_layers = NULL;
+	memcpy(y.path, x.path, sizeof x.path);
+	ck_assert_msg(!memcmp(&x, &y, sizeof x), "%s: structs differ byte-wise", what);
+}
+
+static void round_trip(const char *path)
+{
+	scenario a, b;
+	char *msg, *yaml = NULL;
+	size_t len = 0;
+	ck_assert_msg(load_path(path, NULL, 0, &a, &msg) == 0, "%s does not load:\n%s", path, msg);
+	free(msg);
+	FILE *f = open_memstream(&yaml, &len);
+	ck_assert_int_eq(scn_write_yaml(&a, f), 0);
+	fclose(f);
+	ck_assert_msg(load_text(yaml, NULL, 0, &b, &msg) == 0, "%s: written form does not load:"
+	              "\n%s\n%s", path, msg, yaml);
+	free(msg);
+	assert_same(&a, &b, path);
+	/* writing again gives the same text: the normal form is a fixed point */
+	char *yaml2 = NULL;
+	f = open_memstream(&yaml2, &len);
+	scn_write_yaml(&b, f);
+	fclose(f);
+	ck_assert_str_eq(yaml, yaml2);
+	free(yaml);
+	free(yaml2);
+	scn_release(&a);
+	scn_release(&b);
+}
+
+/* Round-trips every .yaml under srcdir/sub, subdirectories included. */
+static int round_trip_dir(const char *sub)
+{
+	char dir[512], path[1024];
+	snprintf(dir, sizeof dir, "%s/%s", srcdir(), sub);
+	DIR *d = opendir(dir);
+	ck_assert_msg(d != NULL, "cannot open %s", dir);
+	int n = 0;
+	for (struct dirent *e; (e = readdir(d));) {
+		size_t l = strlen(e->d_name);
+		struct stat st;
+		snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
+		if (e->d_name[0] != '.' && stat(path, &st) == 0 && S_ISDIR(st.st_mode)) {
+			snprintf(path, sizeof path, "%s/%s", sub, e->d_name);
+			n += round_trip_dir(path);
+			continue;
+		}
+		if (l < 6 || strcmp(e->d_name + l - 5, ".yaml"))
+			continue;
+		snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
+		round_trip(path);
+		n++;
+	}
+	closedir(d);
+	return n;
+}
+
+START_TEST(good_files_round_trip)
+{
+	ck_assert_int_ge(round_trip_dir("tests/good"), 9);
+}
+END_TEST
+
+START_TEST(shipped_scenarios_round_trip)
+{
+	ck_assert_int_ge(round_trip_dir("scenarios"), 11);  /* teach/ included */
+}
+END_TEST
+
+/* tests/bad/EXPECTED: file<TAB>line:col<TAB>substring of the first message.
+ * Each line is checked, and every .yaml of the directory must be listed. */
+START_TEST(bad_corpus)
+{
+	char path[1024], line[1024];
+	snprintf(path, sizeof path, "%s/tests/bad/EXPECTED", srcdir());
+	FILE *f = fopen(path, "r");
+	ck_assert_msg(f != NULL, "cannot open %s", path);
+	int n = 0;
+	char listed[8192] = "";
+	while (fgets(line, sizeof line, f)) {
+		if (line[0] == '#' || line[0] == '\n')
+			continue;
+		line[strcspn(line, "\n")] = '\0';
+		char *file = strtok(line, "\t"), *lc = strtok(NULL, "\t"), *want = strtok(NULL, "");
+		ck_assert_msg(file && lc && want, "bad EXPECTED line %d", n + 1);
+		snprintf(path, sizeof path, "%s/tests/bad/%s", srcdir(), file);
+		strncat(listed, file, sizeof listed - strlen(listed) - 2);
+		strcat(listed, "\n");
+		scenario s;
+		char *msg;
+		ck_assert_msg(load_path(path, NULL, 0, &s, &msg) == -1, "%s loaded", file);
+		char prefix[1100];
+		snprintf(prefix, sizeof prefix, "%s:%s: ", path, lc);
+		char *nl = strchr(msg, '\n');
+		ck_assert_msg(nl != NULL, "%s: no message", file);
+		*nl = '\0';
+		ck_assert_msg(!strncmp(msg, prefix, strlen(prefix)), "%s: first line '%s' does not "
+		              "start with '%s'", file, msg, prefix);
+		ck_assert_msg(strstr(msg + strlen(prefix), want), "%s: '%s' lacks '%s'", file, msg,
+		              want);
+		free(msg);
+		n++;
+	}
+	fclose(f);
+	ck_assert_int_ge(n, 40);
+	snprintf(path, sizeof path, "%s/tests/bad", srcdir());
+	DIR *d = opendir(path);
+	ck_assert_ptr_nonnull(d);
+	for (struct dirent *e; (e = readdir(d));) {
+		size_t l = strlen(e->d_name);
+		if (l < 6 || strcmp(e->d_name + l - 5, ".yaml"))
+			continue;
+		char key[300];
+		snprintf(key, sizeof key, "%s\n", e->d_name);
+		ck_assert_msg(strstr(listed, key), "%s is not in tests/bad/EXPECTED", e->d_name);
+	}
+	closedir(d);
+}
+END_TEST
+
+static const char base_yaml[] =
+	"cluster: {nodes: 4, gpu: A100-SXM4-80GB}\n"
+	"model: {layers: 24, hidden: 2048, heads: 16, seq_len: 2048}\n"
+	"training:\n  global_batch: 64\n";
+
+START_TEST(defaults_and_derived)
+{
+	scenario s;
+	ck_assert_int_eq(load_text(base_yaml, NULL, 0, &s, NULL), 0);
+	ck_assert_int_eq(s.schema_version, 1);
+	ck_assert_int_eq(s.cluster.gpus_per_node, 8);
+	ck_assert_str_eq(s.cluster.gpu.name, "A100-SXM4-80GB");
+	ck_assert_double_eq(s.cluster.gpu.peak_flops[PREC_BF16], 312e12);
+	ck_assert_int_eq(s.cluster.intra.kind, INTRA_NVSWITCH);
+	ck_assert_int_eq(s.cluster.nic.count, 8);           /* = gpus_per_node */
+	ck_assert_double_eq(s.cluster.nic.speed_Bps, 25e9);  /* 200Gbps */
+	ck_assert_int_eq(s.cluster.nic.transport, TRANSPORT_RDMA);
+	ck_assert_int_eq(s.cluster.fabric.topology, TOPO_SINGLE_SWITCH);
+	ck_assert_double_eq(s.cluster.fabric.oversubscription, 1);
+	ck_assert_double_eq_tol(s.cluster.fabric.switch_latency_s, 600e-9, 1e-20);
+	ck_assert_double_eq(s.cluster.storage.bandwidth_Bps, 100e9);
+	ck_assert_double_eq(s.cluster.storage.latency_s, 1e-3);
+	ck_assert_double_eq(s.cluster.storage.frontend_Bps, 12.5e9);
+	ck_assert(!s.cluster.cache.present);
+	ck_assert_int_eq(s.model.kv_heads, 16);
+	ck_assert_int_eq(s.model.ffn_hidden, 4 * 2048);
+	ck_assert_int_eq(s.model.vocab, 51200);
+	ck_assert_int_eq(s.training.precision, PREC_BF16);
+	ck_assert_int_eq(s.training.micro_batch, 1);
+	ck_assert_int_eq(s.training.tp, 1);
+	ck_assert_int_eq(s.training.pp, 1);
+	ck_assert_int_eq(s.training.dp, 32);                 /* 32 GPUs / (1*1) */
+	ck_assert_int_eq(s.training.schedule, SCHED_1F1B);
+	ck_assert_int_eq(s.training.virtual_stages, 1);
+	ck_assert_int_eq(s.training.recompute, RECOMPUTE_NONE);
+	ck_assert_int_eq(s.training.zero, 0);
+	ck_assert_int_eq(s.training.grad_reduce.algorithm, GRAD_ALGO_AUTO);
+	ck_assert_double_eq(s.training.grad_reduce.bucket_bytes, 25e6);
+	ck_assert(s.training.grad_reduce.overlap);
+	ck_assert_int_eq(s.training.grad_reduce.dtype, PREC_FP32);
+	ck_assert_int_eq(s.training.grad_reduce.compression, COMPRESS_NONE);
+	ck_assert_int_eq(s.training.grad_reduce.ps_servers, 4);
+	ck_assert_int_eq(s.training.data.source, DATA_MEMORY);
+	ck_assert_double_eq(s.training.data.sample_bytes, 2048 * 2);
+	ck_assert_int_eq(s.training.checkpoint.every, 0);
+	ck_assert_double_eq(s.training.failures.restart_s, 900);
+	ck_assert_int_eq(s.run.steps, 1);
+	ck_assert_uint_eq(s.run.seed, 1);
+	ck_assert_double_eq(s.run.variability.straggler_slowdown, 1);
+	ck_assert_int_eq(s.n_warnings, 0);
+	scn_release(&s);
+}
+END_TEST
+
+START_TEST(default_yaml_values)
+{
+	char path[1024];
+	scenario s;
+	snprintf(path, sizeof path, "%s/scenarios/default.yaml", srcdir());
+	ck_assert_int_eq(load_path(path, NULL, 0, &s, NULL), 0);
+	ck_assert_int_eq(scn_gpus(&s), 32);
+	ck_assert_int_eq(s.cluster.nic.count, 1);
+	ck_assert_double_eq(s.cluster.nic.speed_Bps, 12.5e9);
+	ck_assert_int_eq(s.training.grad_reduce.dtype, PREC_FP16);
+	ck_assert_int_eq(s.training.dp, 32);
+	/* ~100e9 parameters: 12 L h^2 + V h */
+	double p = 12.0 * s.model.layers * s.model.hidden * s.model.hidden +
+	           (double)s.model.vocab * s.model.hidden;
+	ck_assert_double_eq_tol(p, 100e9, 2e9);
+	scn_release(&s);
+	const char *ten[] = {"cluster.nic.speed=10GbE"};
+	ck_assert_int_eq(load_path(path, ten, 1, &s, NULL), 0);
+	ck_assert_double_eq(s.cluster.nic.speed_Bps, 1.25e9);
+	scn_release(&s);
+}
+END_TEST
+
+START_TEST(set_overrides)
+{
+	scenario s;
+	char *msg;
+	const char *sets[] = {
+		"cluster.nic.speed=100Gbps",            /* new nested section */
+		"training.grad_reduce.algorithm=tree",
+		"training.tp=2", "training.global_batch=128",
+		"cluster.gpu.bf16=400TFLOPS",           /* a name becomes {base: name, ...} */
+		"cluster.intra_node={kind: nvswitch, bandwidth: 250GB/s}",
+		"name=swept 'run'"};
+	ck_assert_int_eq(load_text(base_yaml, sets, 7, &s, &msg), 0);
+	free(msg);
+	ck_assert_double_eq(s.cluster.nic.speed_Bps, 12.5e9);
+	ck_assert_int_eq(s.training.grad_reduce.algorithm, GRAD_ALGO_TREE);
+	ck_assert_int_eq(s.training.dp, 16);
+	ck_assert_double_eq(s.cluster.gpu.peak_flops[PREC_BF16], 400e12);
+	ck_assert_double_eq(s.cluster.gpu.hbm_bytes, 80 * 1073741824.0);  /* from the base */
+	ck_assert_str_eq(s.cluster.gpu.name, "A100-SXM4-80GB");
+	ck_assert_double_eq(s.cluster.intra.bandwidth_Bps, 250e9);
+	ck_assert_str_eq(s.name, "swept 'run'");
+	scn_release(&s);
+}
+END_TEST
+
+/* A --set error: the first line of the message. */
+static void set_fails(const char *assignment, const char *want)
+{
+	scenario s;
+	char *msg;
+	const char *sets[] = {assignment};
+	ck_assert_int_eq(load_text(base_yaml, sets, 1, &s, &msg), -1);
+	ck_assert_msg(strstr(msg, want), "--set %s: '%s' lacks '%s'", assignment, msg, want);
+	ck_assert_msg(!strncmp(msg, "--set: ", 7), "'%s' does not start with --set:", msg);
+	free(msg);
+}
+
+START_TEST(set_errors)
+{
+	set_fails("training.micro_bach=2",
+	          "--set: training.micro_bach: unknown key 'micro_bach' in training; did you mean "
+	          "'micro_batch'?");
+	set_fails("clustr.nodes=2", "unknown key 'clustr' in the top level; did you mean 'cluster'?");
+	set_fails("cluster.nic.speed=200", "--set: cluster.nic.speed: '200' has no unit; expected "
+	          "a bandwidth with a unit such as 200Gbps or 25GB/s");
+	set_fails("training.tp=two", "--set: training.tp: 'two' is not a number; expected an "
+	          "integer in 1..1000000");
+	set_fails("training.tp=0", "expected an integer in 1..1000000, not '0'");
+	set_fails("training.tp=3", "--set: training.tp: tp*pp (=3) must divide the GPU count 32");
+	set_fails("training.schedule=zigzag", "'zigzag' is not one of gpipe|1f1b|interleaved");
+	set_fails("training.overlap=true", "unknown key 'overlap' in training");
+	set_fails("nodes", "is not KEY=VALUE");
+	set_fails("=4", "is not KEY=VALUE");
+	set_fails("cluster..nodes=4", "is not KEY=VALUE");
+	set_fails("cluster.nodes=", "no value after '='");
+	set_fails("cluster.nodes=[1,", "YAML syntax error");
+	set_fails("cluster.nodes=[1, 2]", "--set: cluster.nodes: expected a single value, not a list");
+	set_fails("cluster.nodes.x=1", "'cluster.nodes' is a single value and has no key 'x'");
+	set_fails("model.custom.0.flops=1G", "'model.custom' has no item 0 to change");
+	set_fails("model.custom.x=1", "'model.custom' is a list; give an index");
+	set_fails("name.x=1", "'name' is a single value");
+	set_fails("cluster.gpu=B300", "unknown GPU 'B300'");
+}
+END_TEST
+
+START_TEST(set_on_list_item_and_clone)
+{
+	static const char custom[] =
+		"cluster: {nodes: 1, gpu: A100}\n"
+		"model:\n  custom:\n    - {name: a, flops: 1G, params: 10, activations: 1KB}\n"
+		"    - {name: b, flops: 2G, params: 20, activations: 2KB}\n"
+		"training: {global_batch: 8}\n";
+	captured c;
+	cap_open(&c);
+	scn_doc *d = scn_doc_load_string(custom, sizeof custom - 1, "c.yaml", c.f);
+	ck_assert_ptr_nonnull(d);
+	scn_doc *d2 = scn_doc_clone(d);
+	ck_assert_ptr_nonnull(d2);
+	ck_assert_int_eq(scn_doc_set(d2, "model.custom.1.flops=5G", c.f), 0);
+	ck_assert_int_eq(scn_doc_set(d2, "model.custom.0={name: z, flops: 7G}", c.f), 0);
+	ck_assert_int_eq(scn_doc_set(d2, "model.custom.2={name: q, flops: 1}", c.f), -1);
+	scenario s1, s2;
+	ck_assert_int_eq(scn_from_doc(d, &s1, c.f, false), 0);
+	ck_assert_int_eq(scn_from_doc(d2, &s2, c.f, false), 0);
+	ck_assert(s1.model.custom && s2.model.custom);
+	ck_assert_int_eq(s1.model.nlayers_custom, 2);
+	ck_assert_int_eq(s1.model.layers, 2);
+	ck_assert_int_eq(s1.model.seq_len, 1);
+	ck_assert_double_eq(s1.model.custom_layers[1].fwd_flops, 2e9);  /* the original is untouched */
+	ck_assert_double_eq(s2.model.custom_layers[1].fwd_flops, 5e9);
+	ck_assert_str_eq(s2.model.custom_layers[0].name, "z");
+	ck_assert_double_eq(s2.model.custom_layers[0].act_bytes, 0);
+	ck_assert_double_eq(s1.model.custom_layers[0].act_bytes, 1000);
+	scn_release(&s1);
+	scn_release(&s2);
+	scn_doc_free(d);
+	scn_doc_free(d2);
+	free(cap_close(&c));
+}
+END_TEST
+
+START_TEST(reports_every_error_up_to_20)
+{
+	char text[4096] = "cluster:\n  nodes: 1\n  gpu: A100\n";
+	for (int i = 0; i < 25; i++)
+		snprintf(text + strlen(text), sizeof text - strlen(text), "  bogus_%02d: 1\n", i);
+	scenario s;
+	char *msg;
+	ck_assert_int_eq(load_text(text, NULL, 0, &s, &msg), -1);
+	int lines = 0;
+	for (char *p = msg; (p = strchr(p, '\n')); p++)
+		lines++;
+	ck_assert_int_eq(lines, 21);   /* 20 errors and "too many errors" */
+	ck_assert_ptr_nonnull(strstr(msg, "t.yaml:4:3: cluster.bogus_00: unknown key 'bogus_00'"));
+	ck_assert_ptr_nonnull(strstr(msg, "t.yaml: too many errors; stopped after 20"));
+	ck_assert_ptr_null(strstr(msg, "bogus_20"));
+	free(msg);
+}
+END_TEST
+
+START_TEST(several_errors_in_one_file)
+{
+	static const char text[] =
+		"cluster: {nodes: 0, gpu: A100, nic: {speed: 25}}\n"
+		"model: {layers: 24, hidden: 2048, heads: 16, seq_len: 2048}\n"
+		"training: {global_batch: 64, micro_bach: 2}\n";
+	scenario s;
+	char *msg;
+	ck_assert_int_eq(load_text(text, NULL, 0, &s, &msg), -1);
+	ck_assert_str_eq(msg,
+		"t.yaml:1:18: cluster.nodes: expected an integer in 1..1000000, not '0'\n"
+		"t.yaml:1:45: cluster.nic.speed: '25' has no unit; expected a bandwidth with a unit "
+		"such as 200Gbps or 25GB/s\n"
+		"t.yaml:3:30: training.micro_bach: unknown key 'micro_bach' in training; did you mean "
+		"'micro_batch'?\n"
+		"t.yaml: 3 errors\n");
+	free(msg);
+}
+END_TEST
+
+START_TEST(warnings_counted)
+{
+	const char *sets[] = {"training.virtual_stages=2", "training.sequence_parallel=true"};
+	scenario s;
+	char *msg;
+	ck_assert_int_eq(load_text(base_yaml, sets, 2, &s, &msg), 0);
+	ck_assert_int_eq(s.n_warnings, 2);
+	ck_assert_ptr_nonnull(strstr(msg, "--set: warning: training.virtual_stages: has no effect "
+	                             "unless schedule is interleaved"));
+	free(msg);
+	scn_release(&s);
+	captured c;
+	cap_open(&c);
+	scn_doc *d = scn_doc_load_string(base_yaml, sizeof base_yaml - 1, "t.yaml", c.f);
+	scn_doc_set(d, sets[0], c.f);
+	ck_assert_int_eq(scn_from_doc(d, &s, c.f, true), 0);   /* quiet */
+	ck_assert_int_eq(s.n_warnings, 1);
+	scn_doc_free(d);
+	msg = cap_close(&c);
+	ck_assert_str_eq(msg, "");
+	free(msg);
+}
+END_TEST
+
+/* Each key flagged "no effect yet" in the tables warns once when given. */
+static void no_effect_rows(const scn_section *sec, const char *path, int *n)
+{
+	for (size_t i = 0; i < sec->nrows; i++) {
+		const scn_field *f = &sec->rows[i];
+		char p[256], set[300];
+		snprintf(p, sizeof p, "%s%s%s", path, path[0] ? "." : "", f->key);
+		if (f->type == F_SECTION) {
+			no_effect_rows(f->sub, p, n);
+			continue;
+		}
+		if (!(f->flags & FL_NO_EFFECT))
+			continue;
+		snprintf(set, sizeof set, "%s=%s", p, f->type == F_BOOL ? "true"
+		         : (f->flags & FL_ZERO_OK) || f->min == 0 ? "0" : "1");
+		const char *sets[] = {set};
+		scenario s;
+		char *msg;
+		ck_assert_msg(load_text(base_yaml, sets, 1, &s, &msg) == 0, "%s: %s", set, msg);
+		ck_assert_int_eq(s.n_warnings, 1);
+		ck_assert_ptr_nonnull(strstr(msg, "accepted but not modelled yet"));
+		free(msg);
+		scn_release(&s);
+		(*n)++;
+	}
+}
+
+START_TEST(no_effect_keys_warn)
+{
+	int n = 0;
+	no_effect_rows(&scn__root, "", &n);
+	ck_assert_int_ge(n, 0); /* the list shrinks as models land */
+}
+END_TEST
+
+/* Limits that would need huge files: built here. */
+START_TEST(limits)
+{
+	scenario s;
+	char *msg;
+	size_t n = 1000001, len = 2 * n + 16;
+	char *big = malloc(len);
+	strcpy(big, "a: [");
+	char *p = big + 4;
+	for (size_t i = 0; i < n; i++) {
+		*p++ = '1';
+		*p++ = ',';
+	}
+	strcpy(p - 1, "]\n");
+	ck_assert_int_eq(load_text(big, NULL, 0, &s, &msg), -1);
+	ck_assert_ptr_nonnull(strstr(msg, "more than 1000000 YAML nodes"));
+	free(msg);
+	memset(big, 'x', 70000);
+	memcpy(big, "name: ", 6);
+	big[70000] = '\0';
+	ck_assert_int_eq(load_text(big, NULL, 0, &s, &msg), -1);
+	ck_assert_str_eq(msg, "t.yaml:1:7: a value longer than 65536 bytes; a scenario needs "
+	                      "short values\n");
+	free(msg);
+	free(big);
+}
+END_TEST
+
+START_TEST(missing_file)
+{
+	scenario s;
+	char *msg;
+	ck_assert_int_eq(load_path("/nonexistent/x.yaml", NULL, 0, &s, &msg), -1);
+	ck_assert_ptr_nonnull(strstr(msg, "/nonexistent/x.yaml: cannot open: "));
+	free(msg);
+}
+END_TEST
+
+START_TEST(edit_distance)
+{
+	ck_assert_uint_eq(scn__edit_distance("micro_bach", "micro_batch"), 1);
+	ck_assert_uint_eq(scn__edit_distance("tp", "pt"), 1);
+	ck_assert_uint_eq(scn__edit_distance("", "abc"), 3);
+	ck_assert_uint_eq(scn__edit_distance("kitten", "sitting"), 3);
+}
+END_TEST
+
+int main(void)
+{
+	Suite *s = suite_create("loader");
+	TCase *tc = tcase_create("core");
+	tcase_set_timeout(tc, 60);
+	tcase_add_test(tc, good_files_round_trip);
+	tcase_add_test(tc, shipped_scenarios_round_trip);
+	tcase_add_test(tc, bad_corpus);
+	tcase_add_test(tc, defaults_and_derived);
+	tcase_add_test(tc, default_yaml_values);
+	tcase_add_test(tc, set_overrides);
+	tcase_add_test(tc, set_errors);
+	tcase_add_test(tc, set_on_list_item_and_clone);
+	tcase_add_test(tc, reports_every_error_up_to_20);
+	tcase_add_test(tc, several_errors_in_one_file);
+	tcase_add_test(tc, warnings_counted);
+	tcase_add_test(tc, no_effect_keys_warn);
+	tcase_add_test(tc, limits);
+	tcase_add_test(tc, missing_file);
+	tcase_add_test(tc, edit_distance);
+	suite_add_tcase(s, tc);
+	SRunner *sr = srunner_create(s);
+	srunner_run_all(sr, CK_NORMAL);
+	int failed = srunner_ntests_failed(sr);
+	srunner_free(sr);
+	return failed ? 1 : 0;
+}

@@ -1,0 +1,506 @@
+/* check_report.c: the renderers of a hand-made step_result: JSON holds every
+ * field of SCENARIO.md and is valid, the text split adds up, CSV header and
+ * rows agree, traces have one track per GPU stream, output files are atomic. */
+#include <check.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include "config.h"
+#include "jsonv.h"
+#include "report.h"
+#include "trace.h"
+
+static scenario S;
+static step_result R;
+static step_interval TL[8];
+
+/* A 2-node, 16-GPU data-parallel scenario and a result whose split sums to
+ * the step time (2.5 s), filled by hand. */
+static void setup(void)
+{
+	static const double split[SPLIT__N] = {1.5, 0.1, 0.05, 0.15, 0.4, 0.1, 0.05, 0.1, 0.05};
+	memset(&S, 0, sizeof S);
+	memset(&R, 0, sizeof R);
+	S.schema_version = 1;
+	snprintf(S.name, sizeof S.name, "test, \"quoted\" scenario");
+	snprintf(S.path, sizeof S.path, "test.yaml");
+	S.cluster.nodes = 2;
+	S.cluster.gpus_per_node = 8;
+	snprintf(S.cluster.gpu.name, sizeof S.cluster.gpu.name, "A100-SXM4-80GB");
+	S.cluster.gpu.peak_flops[PREC_BF16] = 312e12;
+	S.cluster.nic.count = 1;
+	S.cluster.nic.speed_Bps = 100e9 / 8;
+	S.model.seq_len = 2048;
+	S.training.precision = PREC_BF16;
+	S.training.global_batch = 64;
+	S.training.micro_batch = 2;
+	S.training.tp = 1;
+	S.training.pp = 1;
+	S.training.grad_reduce.overlap = true;
+	S.run.steps = 1;
+	S.run.seed = 7;
+
+	R.gpus = 16;
+	R.nodes = 2;
+	R.steps = 1;
+	R.step_time_s = 2.5;
+	R.tokens_per_s = 64 * 2048 / 2.5;
+	R.mfu = 0.42;
+	R.hfu = 0.55;
+	R.gpu_util = 0.93;
+	R.model_tflops_per_gpu = 131.04;
+	R.hardware_tflops_per_gpu = 171.6;
+	memcpy(R.split_s, split, sizeof split);
+	R.memory = (wl_memory){.weights = 14e9, .gradients = 14e9, .optimizer = 84e9,
+		.activations = 10e9, .other = 1e9, .total = 123e9, .capacity = 80e9, .fits = false};
+	R.dp_bytes_per_gpu = 14e9;
+	R.dp_naive_s = 1.12;
+	R.dp_allreduce_s = 2.1;
+	R.goodput = 1;
+	R.events = 12345;
+	snprintf(R.bottleneck, sizeof R.bottleneck, "the NICs, during the gradient all-reduce");
+	snprintf(R.notes[0], sizeof R.notes[0], "a note, with a comma");
+	R.n_notes = 1;
+}
+
+static void teardown(void)
+{
+}
+
+/* Renders with f into a string (caller frees). */
+static char *render_json(bool pretty)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+	ck_assert_ptr_nonnull(f);
+	json *j = json_new(f, pretty);
+	report_json(j, &S, &R);
+	ck_assert_int_eq(json_free(j), 0);
+	fclose(f);
+	return buf;
+}
+
+static jv *parse_or_fail(const char *text)
+{
+	char err[128];
+	jv *v = jv_parse(text, err, sizeof err);
+	ck_assert_msg(v != NULL, "invalid JSON (%s): %.400s", err, text);
+	return v;
+}
+
+static double num(const jv *root, const char *path)
+{
+	const jv *v = jv_get(root, path);
+	ck_assert_msg(v && v->type == JV_NUM, "%s missing or not a number", path);
+	return v->num;
+}
+
+START_TEST(json_has_contract_fields)
+{
+	static const char *const numbers[] = {"gpus", "nodes", "step_time_s", "tokens_per_s",
+		"mfu", "hfu", "gpu_util", "model_tflops_per_gpu", "hardware_tflops_per_gpu",
+		"memory.per_gpu_bytes", "memory.capacity_bytes", "dp_allreduce_s", "dp_naive_s",
+		"dp_bytes_per_gpu", "goodput", "events", "memory.weights", "memory.gradients",
+		"memory.optimizer", "memory.activations"};
+	static const char *const splits[] = {"compute", "tp_comm", "pp_comm", "pp_bubble",
+		"dp_comm", "data_stall", "checkpoint", "optimizer", "idle"};
+	for (int pretty = 0; pretty < 2; pretty++) {
+		char *text = render_json(pretty);
+		jv *v = parse_or_fail(text);
+		for (size_t i = 0; i < sizeof numbers / sizeof numbers[0]; i++)
+			num(v, numbers[i]);
+		ck_assert_str_eq(jv_get(v, "trainsim_version")->str, PACKAGE_VERSION);
+		ck_assert_str_eq(jv_get(v, "scenario")->str, S.name);
+		ck_assert_str_eq(jv_get(v, "bottleneck")->str, R.bottleneck);
+		ck_assert_int_eq(jv_get(v, "memory.fits")->type, JV_BOOL);
+		ck_assert(!jv_get(v, "memory.fits")->b);
+		ck_assert_int_eq(jv_get(v, "notes")->type, JV_ARR);
+		ck_assert_uint_eq(jv_get(v, "notes")->n, 1);
+		double sum = 0;
+		char path[64];
+		for (size_t k = 0; k < SPLIT__N; k++) {
+			snprintf(path, sizeof path, "split_s.%s", splits[k]);
+			ck_assert_double_eq_tol(num(v, path), R.split_s[k], 1e-12);
+			sum += num(v, path);
+		}
+		ck_assert_uint_eq(jv_get(v, "split_s")->n, SPLIT__N);
+		ck_assert_double_eq_tol(sum, num(v, "step_time_s"), 1e-9);
+		ck_assert_double_eq_tol(num(v, "step_time_s"), 2.5, 1e-15);
+		ck_assert_double_eq_tol(num(v, "mfu"), 0.42, 1e-15);
+		ck_assert_double_eq_tol(num(v, "memory.per_gpu_bytes"), 123e9, 1e-3);
+		ck_assert_int_eq((int)num(v, "gpus"), 16);
+		ck_assert_int_eq((int)num(v, "layout.dp"), 16);
+		ck_assert_int_eq((int)num(v, "layout.micro_batches"), 2);
+		/* one step, no checkpoint, no failures, no token target: absent */
+		ck_assert_ptr_null(jv_get(v, "step_p50_s"));
+		ck_assert_ptr_null(jv_get(v, "checkpoint"));
+		ck_assert_ptr_null(jv_get(v, "job_mtbf_s"));
+		ck_assert_ptr_null(jv_get(v, "time_to_train_s"));
+		jv_free(v);
+		free(text);
+	}
+}
+END_TEST
+
+START_TEST(json_optional_fields)
+{
+	R.steps = 10;
+	R.step_p50_s = 2.4;
+	R.step_p95_s = 2.7;
+	R.step_p99_s = 2.9;
+	R.checkpoint = (step_checkpoint){.bytes = 1.6e12, .write_s = 80, .stall_s = 80,
+		.every = 500, .amortized_s = 0.16};
+	R.job_mtbf_s = 36000;
+	R.goodput = 0.91;
+	R.best_checkpoint_every = 350;
+	S.run.train_tokens = 300e9;
+	R.time_to_train_s = 1e6;
+	char *text = render_json(true);
+	jv *v = parse_or_fail(text);
+	ck_assert_double_eq_tol(num(v, "step_p99_s"), 2.9, 1e-15);
+	ck_assert_double_eq_tol(num(v, "step_p50_s"), 2.4, 1e-15);
+	ck_assert_double_eq_tol(num(v, "checkpoint.bytes"), 1.6e12, 1);
+	ck_assert_double_eq_tol(num(v, "checkpoint.write_s"), 80, 1e-12);
+	ck_assert_int_eq((int)num(v, "checkpoint.every"), 500);
+	ck_assert_double_eq_tol(num(v, "checkpoint.amortized_s"), 0.16, 1e-15);
+	ck_assert_double_eq_tol(num(v, "goodput"), 0.91, 1e-15);
+	ck_assert_double_eq_tol(num(v, "job_mtbf_s"), 36000, 1e-9);
+	ck_assert_int_eq((int)num(v, "best_checkpoint_every"), 350);
+	ck_assert_double_eq_tol(num(v, "time_to_train_s"), 1e6, 1e-6);
+	jv_free(v);
+	free(text);
+}
+END_TEST
+
+START_TEST(json_valid_with_nan_and_deterministic)
+{
+	R.hfu = NAN;
+	R.dp_naive_s = INFINITY;
+	char *a = render_json(true), *b = render_json(true);
+	ck_assert_str_eq(a, b);
+	jv *v = parse_or_fail(a);
+	ck_assert_int_eq(jv_get(v, "hfu")->type, JV_NULL);
+	ck_assert_int_eq(jv_get(v, "dp_naive_s")->type, JV_NULL);
+	jv_free(v);
+	free(a);
+	free(b);
+}
+END_TEST
+
+static char *render_text(void)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+	report_opts o = {.wall_s = 0};
+	ck_assert_int_eq(report_text(f, &S, &R, &o), 0);
+	fclose(f);
+	return buf;
+}
+
+START_TEST(text_split_rows_sum)
+{
+	char *text = render_text();
+	const char *p = strstr(text, "where the time goes");
+	ck_assert_ptr_nonnull(p);
+	p = strchr(p, '\n') + 1;
+	double sum_v = 0, sum_pct = 0, total_v = -1, total_pct = -1;
+	int rows = 0;
+	while (*p) {
+		const char *eol = strchr(p, '\n');
+		char line[256], unit[8];
+		double v, pct;
+		snprintf(line, sizeof line, "%.*s", (int)(eol - p), p);
+		const char *numbers = line + 35;     /* after the key and description */
+		ck_assert_int_eq(sscanf(numbers, "%lf %7s %lf", &v, unit, &pct), 3);
+		ck_assert_str_eq(unit, "s");
+		if (strncmp(line, "  total", 7) == 0) {
+			total_v = v;
+			total_pct = pct;
+			break;
+		}
+		ck_assert_ptr_nonnull(strchr(line, '|'));
+		sum_v += v;
+		sum_pct += pct;
+		rows++;
+		p = eol + 1;
+	}
+	ck_assert_int_eq(rows, SPLIT__N);
+	ck_assert_double_eq_tol(total_v, 2.5, 1e-9);
+	ck_assert_double_eq_tol(total_pct, 100.0, 1e-9);
+	ck_assert_double_eq_tol(sum_v, total_v, SPLIT__N * 0.0005);
+	ck_assert_double_eq_tol(sum_pct, 100.0, SPLIT__N * 0.05);
+	/* compute is 60 % of the step: 18 of 30 bar characters */
+	const char *row = strstr(text, "  compute ");
+	ck_assert_ptr_nonnull(row);
+	ck_assert_ptr_nonnull(strstr(row, "|##################            |"));
+	free(text);
+}
+END_TEST
+
+START_TEST(text_shows_misfit_and_ring_factor)
+{
+	char *text = render_text();
+	ck_assert_ptr_nonnull(strstr(text, "DOES NOT FIT"));
+	ck_assert_ptr_nonnull(strstr(text, "step time"));   /* times still reported */
+	ck_assert_ptr_nonnull(strstr(text, "2(n-1)/n"));
+	ck_assert_ptr_nonnull(strstr(text, "ratio                    1.88; a ring over n = 16 gives 2(n-1)/n = 1.88"));
+	ck_assert_ptr_nonnull(strstr(text, "nvidia-smi"));
+	ck_assert_ptr_nonnull(strstr(text, "bottleneck: the NICs"));
+	free(text);
+	R.memory.fits = true;
+	R.memory.total = 60e9;
+	text = render_text();
+	ck_assert_ptr_null(strstr(text, "DOES NOT FIT"));
+	free(text);
+}
+END_TEST
+
+/* Splits one CSV record (RFC 4180) and returns its field count. */
+static int csv_count(const char *line, char fields[][128], int max)
+{
+	int n = 0;
+	const char *p = line;
+	for (;;) {
+		char *out = n < max ? fields[n] : NULL;
+		size_t k = 0;
+		if (*p == '"') {
+			for (p++; *p && !(*p == '"' && p[1] != '"'); p++) {
+				if (*p == '"')
+					p++;
+				if (out && k < 127)
+					out[k++] = *p;
+			}
+			ck_assert_int_eq(*p, '"');
+			p++;
+		} else {
+			for (; *p && *p != ',' && *p != '\n'; p++)
+				if (out && k < 127)
+					out[k++] = *p;
+		}
+		if (out)
+			out[k] = '\0';
+		n++;
+		if (*p != ',')
+			break;
+		p++;
+	}
+	ck_assert_msg(*p == '\n', "record must end in a newline");
+	return n;
+}
+
+static char *render_csv(int mode)
+{
+	static const char *const keys[] = {"cluster.nic.speed", "training.tp"};
+	static const char *const vals[] = {"100Gbps", "2"};
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+	if (mode == 0)
+		ck_assert_int_eq(report_csv_header(f, keys, 2), 0);
+	else if (mode == 1)
+		ck_assert_int_eq(report_csv_row(f, vals, 2, &S, &R), 0);
+	else
+		ck_assert_int_eq(report_csv_row_error(f, vals, 2, "tp, pp do not divide 16"), 0);
+	fclose(f);
+	return buf;
+}
+
+START_TEST(csv_header_and_rows_agree)
+{
+	static char h[128][128], r[128][128], e[128][128];
+	char *head = render_csv(0), *row = render_csv(1), *err = render_csv(2);
+	int nh = csv_count(head, h, 128), nr = csv_count(row, r, 128), ne = csv_count(err, e, 128);
+	ck_assert_int_eq(nh, report_csv_columns(2));
+	ck_assert_int_eq(nr, nh);
+	ck_assert_int_eq(ne, nh);
+	ck_assert_str_eq(h[0], "cluster.nic.speed");
+	ck_assert_str_eq(h[2], "scenario");
+	ck_assert_str_eq(h[nh - 1], "error");
+	ck_assert_str_eq(r[0], "100Gbps");
+	ck_assert_str_eq(r[2], S.name);            /* quoted: holds a comma and quotes */
+	ck_assert_str_eq(r[nh - 1], "");
+	ck_assert_str_eq(e[nh - 1], "tp, pp do not divide 16");
+	for (int c = 0; c < nh; c++) {
+		if (!strcmp(h[c], "step_time_s"))
+			ck_assert_double_eq_tol(atof(r[c]), 2.5, 1e-15);
+		if (!strcmp(h[c], "memory.fits"))
+			ck_assert_str_eq(r[c], "false");
+		if (!strcmp(h[c], "step_p50_s"))     /* one step: no percentiles */
+			ck_assert_str_eq(r[c], "");
+		if (c >= 2 && c < nh - 1)
+			ck_assert_str_eq(e[c], "");
+	}
+	int splits = 0;
+	double sum = 0;
+	for (int c = 0; c < nh; c++)
+		if (!strncmp(h[c], "split_s.", 8)) {
+			splits++;
+			sum += atof(r[c]);
+		}
+	ck_assert_int_eq(splits, SPLIT__N);
+	ck_assert_double_eq_tol(sum, 2.5, 1e-9);
+	free(head);
+	free(row);
+	free(err);
+}
+END_TEST
+
+/* Two GPUs: GPU 0 on streams compute, tp and dp; GPU 1 on compute and pp. */
+static void timeline(void)
+{
+	static const step_interval iv[] = {
+		{0, 0, SPLIT_COMPUTE, 0.000, 0.001, 0, "fwd"},
+		{0, 1, SPLIT_TP_COMM, 0.001, 0.0015, 0, "tp all_reduce"},
+		{0, 0, SPLIT_COMPUTE, 0.0015, 0.003, 0, "bwd"},
+		{0, 3, SPLIT_DP_COMM, 0.002, 0.004, -1, "dp all_reduce"},
+		{1, 0, SPLIT_COMPUTE, 0.001, 0.002, 0, "fwd"},
+		{1, 2, SPLIT_PP_COMM, 0.002, 0.0025, 0, ""},
+		{1, 0, SPLIT_COMPUTE, 0.0025, 0.004, 0, "bwd"},
+	};
+	memcpy(TL, iv, sizeof iv);
+	R.timeline = TL;
+	R.n_timeline = sizeof iv / sizeof iv[0];
+	R.timeline_gpus = 2;
+}
+
+static const jv *member(const jv *o, const char *key)
+{
+	return jv_get(o, key);
+}
+
+START_TEST(trace_one_track_per_stream)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	timeline();
+	FILE *f = open_memstream(&buf, &len);
+	ck_assert_int_eq(trace_write(f, &S, &R), 0);
+	fclose(f);
+	jv *v = parse_or_fail(buf);
+	const jv *ev = jv_get(v, "traceEvents");
+	ck_assert_ptr_nonnull(ev);
+	int named[2][TRACE_STREAMS + 1] = {{0}}, procs = 0, complete = 0;
+	for (size_t i = 0; i < ev->n; i++) {
+		const jv *e = ev->items[i];
+		const char *ph = member(e, "ph")->str;
+		int pid = (int)member(e, "pid")->num, tid = (int)member(e, "tid")->num;
+		if (!strcmp(ph, "M") && !strcmp(member(e, "name")->str, "thread_name"))
+			named[pid][tid]++;
+		if (!strcmp(ph, "M") && !strcmp(member(e, "name")->str, "process_name"))
+			procs++;
+		if (!strcmp(ph, "X")) {
+			complete++;
+			ck_assert_int_eq(named[pid][tid], 1);     /* metadata comes first */
+			ck_assert(member(e, "dur")->num > 0);
+		}
+	}
+	ck_assert_int_eq(procs, 2);
+	ck_assert_int_eq(complete, 7);
+	int tracks = 0;
+	for (int g = 0; g < 2; g++)
+		for (int t = 0; t <= TRACE_STREAMS; t++)
+			tracks += named[g][t];
+	ck_assert_int_eq(tracks, 5);
+	ck_assert_int_eq(named[0][3], 1);
+	ck_assert_int_eq(named[1][2], 1);
+	ck_assert_int_eq(named[1][1], 0);
+	/* microseconds: the dp all-reduce runs 2000..4000 us */
+	const jv *dp = ev->items[ev->n - 4];
+	ck_assert_str_eq(member(dp, "name")->str, "dp all_reduce");
+	ck_assert_double_eq_tol(member(dp, "ts")->num, 2000, 1e-6);
+	ck_assert_double_eq_tol(member(dp, "dur")->num, 2000, 1e-6);
+	ck_assert_str_eq(jv_get(v, "otherData.trainsim_version")->str, PACKAGE_VERSION);
+	jv_free(v);
+	free(buf);
+}
+END_TEST
+
+static void tmp_path(char *buf, size_t len, const char *name)
+{
+	const char *dir = getenv("top_builddir");
+	snprintf(buf, len, "%s/check_report_%ld_%s", dir ? dir : ".", (long)getpid(), name);
+}
+
+static int count_leftovers(const char *path)
+{
+	char probe[600];
+	int n = 0;
+	for (int k = 0; k < 4; k++) {
+		snprintf(probe, sizeof probe, "%s.tmp.%ld.%d", path, (long)getpid(), k);
+		n += access(probe, F_OK) == 0;
+	}
+	return n;
+}
+
+START_TEST(trace_file_is_atomic)
+{
+	char path[512], err[256], bad[512];
+	struct stat st;
+	tmp_path(path, sizeof path, "trace.json");
+	timeline();
+	ck_assert_int_eq(trace_write_file(path, &S, &R, err, sizeof err), 0);
+	ck_assert_int_eq(stat(path, &st), 0);
+	ck_assert(st.st_size > 100);
+	ck_assert_int_eq(count_leftovers(path), 0);
+	/* no timeline: an error, and the earlier file is left as it was */
+	R.timeline = NULL;
+	R.n_timeline = 0;
+	ck_assert_int_eq(trace_write_file(path, &S, &R, err, sizeof err), -1);
+	ck_assert_ptr_nonnull(strstr(err, "timeline"));
+	struct stat st2;
+	ck_assert_int_eq(stat(path, &st2), 0);
+	ck_assert_int_eq(st2.st_size, st.st_size);
+	unlink(path);
+	/* a directory that does not exist */
+	timeline();
+	tmp_path(bad, sizeof bad, "no/such/dir/trace.json");
+	ck_assert_int_eq(trace_write_file(bad, &S, &R, err, sizeof err), -1);
+	ck_assert_ptr_nonnull(strstr(err, "cannot create"));
+	ck_assert_int_ne(access(bad, F_OK), 0);
+}
+END_TEST
+
+START_TEST(report_file_abort_leaves_nothing)
+{
+	char path[512], err[256];
+	tmp_path(path, sizeof path, "abort.csv");
+	report_file *f = report_file_open(path, err, sizeof err);
+	ck_assert_ptr_nonnull(f);
+	fputs("half,written\n", report_file_stream(f));
+	ck_assert_int_ne(access(path, F_OK), 0);    /* not visible before commit */
+	report_file_abort(f);
+	ck_assert_int_ne(access(path, F_OK), 0);
+	ck_assert_int_eq(count_leftovers(path), 0);
+}
+END_TEST
+
+static Suite *suite(void)
+{
+	Suite *s = suite_create("report");
+	TCase *tc = tcase_create("renderers");
+	tcase_add_checked_fixture(tc, setup, teardown);
+	tcase_add_test(tc, json_has_contract_fields);
+	tcase_add_test(tc, json_optional_fields);
+	tcase_add_test(tc, json_valid_with_nan_and_deterministic);
+	tcase_add_test(tc, text_split_rows_sum);
+	tcase_add_test(tc, text_shows_misfit_and_ring_factor);
+	tcase_add_test(tc, csv_header_and_rows_agree);
+	tcase_add_test(tc, trace_one_track_per_stream);
+	tcase_add_test(tc, trace_file_is_atomic);
+	tcase_add_test(tc, report_file_abort_leaves_nothing);
+	suite_add_tcase(s, tc);
+	return s;
+}
+
+int main(void)
+{
+	SRunner *sr = srunner_create(suite());
+	srunner_run_all(sr, CK_NORMAL);
+	int failed = srunner_ntests_failed(sr);
+	srunner_free(sr);
+	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}

@@ -1,0 +1,249 @@
+/* check_sched.c: pipeline schedules (op order, completeness, bubbles of the
+ * network-free replay) and the parallel plan (placement, layer split). */
+#include <check.h>
+#include <stdlib.h>
+#include <string.h>
+#include "schedule.h"
+#include "plan.h"
+
+static sched build(scn_schedule k, int pp, int m, int v)
+{
+	sched s;
+	char err[256];
+	ck_assert_int_eq(sched_build(&s, k, pp, m, v, err, sizeof err), 0);
+	return s;
+}
+
+/* "F0 F1 B0 ..." of one stage, for readable order assertions. */
+static void order(const sched *s, int st, char *buf, size_t n)
+{
+	buf[0] = '\0';
+	const sched_op *ops = sched_stage_ops(s, st);
+	for (int i = 0; i < s->ops_per_stage; i++) {
+		char one[24];
+		if (s->v > 1)
+			snprintf(one, sizeof one, "%s%c%d.%d", i ? " " : "",
+				 ops[i].kind == SCHED_F ? 'F' : 'B', ops[i].mb, ops[i].chunk);
+		else
+			snprintf(one, sizeof one, "%s%c%d", i ? " " : "",
+				 ops[i].kind == SCHED_F ? 'F' : 'B', ops[i].mb);
+		strncat(buf, one, n - strlen(buf) - 1);
+	}
+}
+
+START_TEST(test_1f1b_order)
+{
+	sched s = build(SCHED_1F1B, 4, 6, 1);
+	char b[512];
+	order(&s, 0, b, sizeof b);
+	ck_assert_str_eq(b, "F0 F1 F2 F3 B0 F4 B1 F5 B2 B3 B4 B5");
+	order(&s, 3, b, sizeof b);
+	ck_assert_str_eq(b, "F0 B0 F1 B1 F2 B2 F3 B3 F4 B4 F5 B5");
+	order(&s, 2, b, sizeof b);
+	ck_assert_str_eq(b, "F0 F1 B0 F2 B1 F3 B2 F4 B3 F5 B4 B5");
+	sched_release(&s);
+	s = build(SCHED_GPIPE, 2, 3, 1);
+	order(&s, 1, b, sizeof b);
+	ck_assert_str_eq(b, "F0 F1 F2 B2 B1 B0");
+	sched_release(&s);
+}
+END_TEST
+
+/* Megatron's interleaved order for pp=2, v=2, m=4: stage 0 warms up with
+ * (2-0-1)*2 + (2-1)*2 = 4 forwards: chunk 0 on mb 0,1, chunk 1 on mb 0,1. */
+START_TEST(test_interleaved_order)
+{
+	sched s = build(SCHED_INTERLEAVED, 2, 4, 2);
+	char b[512];
+	order(&s, 0, b, sizeof b);
+	ck_assert_str_eq(b, "F0.0 F1.0 F0.1 F1.1 F2.0 B0.1 F3.0 B1.1 F2.1 B0.0 F3.1 B1.0 "
+			    "B2.1 B3.1 B2.0 B3.0");
+	order(&s, 1, b, sizeof b);
+	ck_assert_str_eq(b, "F0.0 F1.0 F0.1 B0.1 F1.1 B1.1 F2.0 B0.0 F3.0 B1.0 F2.1 B2.1 "
+			    "F3.1 B3.1 B2.0 B3.0");
+	sched_release(&s);
+	/* interleaved with one chunk is 1F1B */
+	s = build(SCHED_INTERLEAVED, 4, 8, 1);
+	ck_assert_int_eq(s.kind, SCHED_1F1B);
+	sched_release(&s);
+}
+END_TEST
+
+/* Every stage runs every (F|B, mb, chunk) once, each B after its F. */
+START_TEST(test_complete)
+{
+	const scn_schedule kinds[] = {SCHED_GPIPE, SCHED_1F1B, SCHED_INTERLEAVED};
+	for (int k = 0; k < 3; k++)
+		for (int pp = 1; pp <= 8; pp *= 2)
+			for (int m = pp; m <= 4 * pp; m += pp) {
+				sched s = build(kinds[k], pp, m, 3);
+				for (int st = 0; st < pp; st++) {
+					int *seen = calloc((size_t)(2 * m * s.v), sizeof(int));
+					const sched_op *ops = sched_stage_ops(&s, st);
+					for (int i = 0; i < s.ops_per_stage; i++) {
+						int f = (ops[i].chunk * m + ops[i].mb) * 2;
+						if (ops[i].kind == SCHED_F)
+							seen[f]++;
+						else {
+							ck_assert_int_eq(seen[f], 1);
+							seen[f + 1]++;
+						}
+					}
+					for (int i = 0; i < 2 * m * s.v; i++)
+						ck_assert_int_eq(seen[i], 1);
+					free(seen);
+				}
+				sched_release(&s);
+			}
+}
+END_TEST
+
+/* Free transfers, equal stages: 1F1B and GPipe take (m+p-1)(tf+tb), so the
+ * bubble is (p-1)/(m+p-1) of the step. */
+START_TEST(test_bubble_1f1b_gpipe)
+{
+	const int ps[] = {2, 4, 8}, ms[] = {1, 4, 8, 32};
+	for (int a = 0; a < 3; a++)
+		for (int b = 0; b < 4; b++) {
+			int p = ps[a], m = ms[b];
+			for (int k = 0; k < 2; k++) {
+				sched s = build(k ? SCHED_GPIPE : SCHED_1F1B, p, m, 1);
+				double mk;
+				ck_assert_int_eq(sched_replay(&s, 1.0, 2.0, &mk), 0);
+				ck_assert_double_eq_tol(mk, (m + p - 1) * 3.0, 1e-9);
+				double bubble = (mk - m * 3.0) / mk;
+				ck_assert_double_eq_tol(bubble, (p - 1.0) / (m + p - 1.0), 1e-12);
+				sched_release(&s);
+			}
+		}
+}
+END_TEST
+
+/* Interleaving v chunks (each 1/v of the stage's work) divides the bubble
+ * by v: makespan = m(tf+tb) + (p-1)(tf+tb)/v when m is a multiple of p. */
+START_TEST(test_bubble_interleaved)
+{
+	const int ps[] = {2, 4, 8}, vs[] = {2, 3, 4};
+	for (int a = 0; a < 3; a++)
+		for (int c = 0; c < 3; c++) {
+			int p = ps[a], v = vs[c];
+			for (int m = 2 * p; m <= 4 * p; m += 2 * p) {
+				sched s = build(SCHED_INTERLEAVED, p, m, v);
+				double mk, mk1;
+				ck_assert_int_eq(sched_replay(&s, 1.0 / v, 1.0 / v, &mk), 0);
+				ck_assert_double_eq_tol(mk, m * 2.0 + (p - 1) * 2.0 / v, 1e-9);
+				sched_release(&s);
+				s = build(SCHED_1F1B, p, m, 1);
+				ck_assert_int_eq(sched_replay(&s, 1.0, 1.0, &mk1), 0);
+				ck_assert(mk < mk1);
+				sched_release(&s);
+			}
+		}
+}
+END_TEST
+
+/* A last group of micro-batches shorter than pp keeps the pattern; the
+ * replay either finishes or reports the deadlock. */
+START_TEST(test_interleaved_uneven)
+{
+	sched s = build(SCHED_INTERLEAVED, 4, 10, 2);
+	double mk;
+	int rc = sched_replay(&s, 1.0, 2.0, &mk);
+	ck_assert(rc == 0 || rc == -1);
+	if (rc == 0)
+		ck_assert(mk >= 10 * 3.0);
+	sched_release(&s);
+	char err[256];
+	ck_assert_int_lt(sched_build(&s, SCHED_1F1B, 0, 4, 1, err, sizeof err), 0);
+	ck_assert_ptr_nonnull(strstr(err, "pp"));
+}
+END_TEST
+
+START_TEST(test_split_layers)
+{
+	int c[64];
+	plan_split_layers(126, 16, c);
+	ck_assert_int_eq(c[0], 7);
+	ck_assert_int_eq(c[15], 7);
+	for (int i = 1; i < 15; i++)
+		ck_assert_int_eq(c[i], 8);
+	plan_split_layers(128, 64, c);
+	for (int i = 0; i < 64; i++)
+		ck_assert_int_eq(c[i], 2);
+	plan_split_layers(10, 4, c);   /* 2 3 3 2 */
+	ck_assert_int_eq(c[0] + c[3], 4);
+	ck_assert_int_eq(c[1], 3);
+	ck_assert_int_eq(c[2], 3);
+	plan_split_layers(9, 4, c);    /* 2 2 2 3: three short ones from the ends inward */
+	ck_assert_int_eq(c[0], 2);
+	ck_assert_int_eq(c[3], 2);
+	ck_assert_int_eq(c[1], 2);
+	ck_assert_int_eq(c[2], 3);
+}
+END_TEST
+
+static scenario layout(int nodes, int gpn, int tp, int pp, int dp, scn_placement pl)
+{
+	scenario s;
+	memset(&s, 0, sizeof s);
+	s.cluster.nodes = nodes;
+	s.cluster.gpus_per_node = gpn;
+	s.model.layers = 32;
+	s.training.tp = tp;
+	s.training.pp = pp;
+	s.training.dp = dp;
+	s.training.placement = pl;
+	s.training.schedule = SCHED_1F1B;
+	return s;
+}
+
+START_TEST(test_placement)
+{
+	plan p;
+	char err[256];
+	scenario s = layout(4, 8, 8, 2, 2, PLACE_TP_PP_DP);
+	ck_assert_int_eq(plan_init(&p, &s, err, sizeof err), 0);
+	ck_assert_int_eq(plan_gpu(&p, 3, 1, 0), 11);   /* stage 1 is the next node */
+	ck_assert_int_eq(plan_gpu(&p, 0, 0, 1), 16);   /* replica 1 after both stages */
+	for (int g = 0; g < 32; g++) {
+		int t, st, d;
+		plan_coords(&p, g, &t, &st, &d);
+		ck_assert_int_eq(plan_gpu(&p, t, st, d), g);
+	}
+	plan_release(&p);
+	s = layout(4, 8, 8, 2, 2, PLACE_TP_DP_PP);
+	ck_assert_int_eq(plan_init(&p, &s, err, sizeof err), 0);
+	ck_assert_int_eq(plan_gpu(&p, 0, 0, 1), 8);    /* replica 1 is the next node */
+	ck_assert_int_eq(plan_gpu(&p, 0, 1, 0), 16);
+	plan_release(&p);
+	s = layout(4, 8, 8, 3, 0, PLACE_TP_PP_DP);
+	ck_assert_int_lt(plan_init(&p, &s, err, sizeof err), 0);
+	ck_assert_ptr_nonnull(strstr(err, "does not divide"));
+	s = layout(4, 8, 1, 32, 1, PLACE_TP_PP_DP);
+	s.training.schedule = SCHED_INTERLEAVED;
+	s.training.virtual_stages = 2;
+	ck_assert_int_lt(plan_init(&p, &s, err, sizeof err), 0);
+	ck_assert_ptr_nonnull(strstr(err, "needs a layer"));
+}
+END_TEST
+
+int main(void)
+{
+	Suite *s = suite_create("sched");
+	TCase *tc = tcase_create("core");
+	tcase_set_timeout(tc, 60);
+	tcase_add_test(tc, test_1f1b_order);
+	tcase_add_test(tc, test_interleaved_order);
+	tcase_add_test(tc, test_complete);
+	tcase_add_test(tc, test_bubble_1f1b_gpipe);
+	tcase_add_test(tc, test_bubble_interleaved);
+	tcase_add_test(tc, test_interleaved_uneven);
+	tcase_add_test(tc, test_split_layers);
+	tcase_add_test(tc, test_placement);
+	suite_add_tcase(s, tc);
+	SRunner *sr = srunner_create(s);
+	srunner_run_all(sr, CK_NORMAL);
+	int failed = srunner_ntests_failed(sr);
+	srunner_free(sr);
+	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}

@@ -1,0 +1,393 @@
+/* check_step.c: the training step on the event engine: pipeline bubbles
+ * against (p-1)/(m+p-1) with free communication, the time split, NIC
+ * monotonicity, gradient accumulation, the DP all-reduce of the seeds'
+ * 100B example, compression, memory, determinism and jitter. */
+#include <check.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include "step.h"
+#include "scn.h"
+
+static scn_layer equal_layers[64];
+
+/* A cluster of A100 nodes with a small GPT; callers adjust. */
+static scenario base(int nodes, int tp, int pp)
+{
+	scenario s;
+	scn_defaults(&s);
+	s.cluster.nodes = nodes;
+	s.cluster.gpus_per_node = 8;
+	s.cluster.nic.count = 8;
+	s.cluster.gpu = *hw_gpu_find("A100-SXM4-80GB");
+	s.model.layers = 16;
+	s.model.hidden = 2048;
+	s.model.heads = 16;
+	s.model.seq_len = 1024;
+	s.model.vocab = 51200;
+	s.training.tp = tp;
+	s.training.pp = pp;
+	s.training.global_batch = 8 * nodes * 8 / (tp * pp);
+	s.training.micro_batch = 1;
+	return s;
+}
+
+/* Free communication: links a million times faster than needed, picosecond
+ * latencies, and a custom model of equal layers without embeddings. */
+static scenario free_comm(int pp, int m, int layers)
+{
+	scenario s = base(pp, 1, pp);
+	s.cluster.gpus_per_node = 1;
+	s.cluster.nic.count = 1;
+	s.cluster.nic.speed_Bps = 1e16;
+	s.cluster.nic.latency_s = 1e-15;
+	s.cluster.intra.bandwidth_Bps = 1e16;
+	s.cluster.intra.latency_s = 1e-15;
+	s.cluster.fabric.switch_latency_s = 0;
+	s.model.custom = true;
+	s.model.nlayers_custom = layers;
+	for (int i = 0; i < layers; i++)
+		equal_layers[i] = (scn_layer){"blk", 2e13, 1000, 1000};
+	s.model.custom_layers = equal_layers;
+	s.training.dp = 1;
+	s.training.global_batch = m;
+	return s;
+}
+
+static step_result run_ok(const scenario *s)
+{
+	step_result r;
+	char err[512] = "";
+	int rc = step_run(s, &(step_opts){0}, &r, err, sizeof err);
+	ck_assert_msg(rc == 0, "step_run: %s", err);
+	double sum = 0;
+	for (int k = 0; k < SPLIT__N; k++) {
+		ck_assert(r.split_s[k] >= -1e-12);
+		sum += r.split_s[k];
+	}
+	ck_assert_double_eq_tol(sum, r.step_time_s, 1e-9 * r.step_time_s);
+	return r;
+}
+
+static double bubble_of(const step_result *r)
+{
+	double busy = r->split_s[SPLIT_COMPUTE];
+	double wait = r->split_s[SPLIT_PP_BUBBLE] + r->split_s[SPLIT_PP_COMM];
+	return wait / (busy + wait);
+}
+
+START_TEST(test_bubble_1f1b)
+{
+	const int ps[] = {2, 4, 8, 4}, ms[] = {4, 8, 8, 32};
+	for (int i = 0; i < 4; i++) {
+		scenario s = free_comm(ps[i], ms[i], 16);
+		s.training.schedule = SCHED_1F1B;
+		step_result r = run_ok(&s);
+		double want = (ps[i] - 1.0) / (ms[i] + ps[i] - 1.0);
+		ck_assert_double_eq_tol(bubble_of(&r), want, 1e-4);
+		ck_assert_double_eq_tol(r.bubble_ideal, want, 1e-12);
+		ck_assert_int_eq(r.micro_batches, ms[i]);
+		/* GPipe idles exactly as long */
+		s.training.schedule = SCHED_GPIPE;
+		step_result g = run_ok(&s);
+		ck_assert_double_eq_tol(bubble_of(&g), want, 1e-4);
+		ck_assert_double_eq_tol(g.step_time_s, r.step_time_s, 1e-6 * r.step_time_s);
+		step_result_release(&r);
+		step_result_release(&g);
+	}
+}
+END_TEST
+
+START_TEST(test_bubble_interleaved)
+{
+	const int vs[] = {2, 4};
+	scenario s = free_comm(4, 8, 16);
+	step_result base1 = run_ok(&s);
+	for (int i = 0; i < 2; i++) {
+		s.training.schedule = SCHED_INTERLEAVED;
+		s.training.virtual_stages = vs[i];
+		step_result r = run_ok(&s);
+		double want = 3.0 / (vs[i] * 8.0 + 3.0);
+		ck_assert_double_eq_tol(bubble_of(&r), want, 1e-4);
+		ck_assert(bubble_of(&r) < bubble_of(&base1) - 0.05);
+		ck_assert(r.step_time_s < base1.step_time_s);
+	}
+}
+END_TEST
+
+/* The seeds' 100B example: fp16 gradients, data-parallel on 4 x 8 A100,
+ * one NIC per node (scenarios/dp-100b-*.yaml), here over RDMA. */
+static scenario dp100b(double gbps)
+{
+	scenario s = base(4, 1, 1);
+	s.cluster.nic.count = 1;
+	s.cluster.nic.speed_Bps = gbps * 1e9 / 8;
+	s.model.layers = 80;
+	s.model.hidden = 10240;
+	s.model.heads = 80;
+	s.model.seq_len = 2048;
+	s.training.precision = PREC_FP16;
+	s.training.global_batch = 32;
+	s.training.grad_reduce.dtype = PREC_FP16;
+	s.training.grad_reduce.algorithm = GRAD_ALGO_HIERARCHICAL;
+	s.training.grad_reduce.bucket_bytes = 1e9;
+	return s;
+}
+
+START_TEST(test_faster_nic_never_slower)
+{
+	const double speeds[] = {10, 25, 100, 400};
+	double prev = INFINITY;
+	for (int i = 0; i < 4; i++) {
+		scenario s = dp100b(speeds[i]);
+		s.cluster.nic.transport = TRANSPORT_TCP;
+		step_result r = run_ok(&s);
+		ck_assert_msg(r.step_time_s <= prev * (1 + 1e-9), "%g Gb/s: %g s after %g s",
+			      speeds[i], r.step_time_s, prev);
+		prev = r.step_time_s;
+	}
+	/* and on a 3D-parallel layout over RDMA */
+	prev = INFINITY;
+	for (int i = 0; i < 4; i++) {
+		scenario s = base(4, 4, 2);
+		s.cluster.nic.speed_Bps = speeds[i] * 1e9 / 8;
+		step_result r = run_ok(&s);
+		ck_assert(r.step_time_s <= prev * (1 + 1e-9));
+		prev = r.step_time_s;
+	}
+}
+END_TEST
+
+/* A ring all-reduce of S bytes over n = 32 GPUs, node-major, one NIC per
+ * node: each NIC carries 2(n-1)/n S at its achievable rate. */
+START_TEST(test_dp_allreduce_100b)
+{
+	scenario s = dp100b(10);
+	s.training.grad_reduce.algorithm = GRAD_ALGO_RING;
+	step_result r = run_ok(&s);
+	double S = r.dp_bytes_per_gpu;
+	ck_assert(S > 195e9 && S < 210e9);   /* ~101e9 params x 2 B */
+	hw_nic nic = s.cluster.nic;
+	hw_nic_defaults(&nic, 8);
+	double B = nic.speed_Bps * nic.efficiency;
+	double want = 2.0 * 31 / 32 * S / B;
+	ck_assert_double_eq_tol(r.dp_allreduce_s, want, 0.1 * want);
+	ck_assert_ptr_nonnull(strstr(r.bottleneck, "1.94x"));
+	ck_assert_double_eq_tol(r.dp_naive_s, S / 1.25e9, 1e-6 * r.dp_naive_s);
+	/* the reduction cannot hide behind ~8 s of compute: it dominates */
+	ck_assert(r.split_s[SPLIT_DP_COMM] > 0.5 * r.step_time_s);
+	ck_assert_ptr_nonnull(strstr(r.bottleneck, "all-reduce"));
+	ck_assert_int_eq(r.memory.fits, false);
+}
+END_TEST
+
+/* Gradient accumulation: one reduction per step whatever the number of
+ * micro-batches, so fewer synchronizations per token. */
+START_TEST(test_accumulation)
+{
+	const int ms[] = {1, 4, 16};
+	double prev_per_token = INFINITY, prev_exposed = INFINITY;
+	for (int i = 0; i < 3; i++) {
+		scenario s = base(2, 1, 1);
+		s.cluster.nic.speed_Bps = 10e9 / 8;
+		s.training.global_batch = 16 * ms[i];
+		step_result r = run_ok(&s);
+		ck_assert_int_eq(r.micro_batches, ms[i]);
+		ck_assert_int_eq(r.dp_syncs_per_step, 1);
+		double tokens = (double)s.training.global_batch * s.model.seq_len;
+		double per_token = r.dp_syncs_per_step / tokens;
+		ck_assert(per_token < prev_per_token);
+		ck_assert(r.split_s[SPLIT_DP_COMM] / tokens < prev_exposed);
+		prev_per_token = per_token;
+		prev_exposed = r.split_s[SPLIT_DP_COMM] / tokens;
+	}
+}
+END_TEST
+
+START_TEST(test_compression_bytes)
+{
+	const scn_compression c[] = {COMPRESS_NONE, COMPRESS_FP16, COMPRESS_INT8, COMPRESS_1BIT};
+	const double factor[] = {1, 2, 4, 32};   /* against fp32 gradients */
+	double none = 0;
+	for (int i = 0; i < 4; i++) {
+		scenario s = base(2, 1, 1);
+		s.cluster.nic.speed_Bps = 10e9 / 8;
+		s.training.grad_reduce.dtype = PREC_FP32;
+		s.training.grad_reduce.compression = c[i];
+		step_result r = run_ok(&s);
+		if (i == 0)
+			none = r.dp_bytes_per_gpu;
+		ck_assert_double_eq_tol(r.dp_bytes_per_gpu, none / factor[i], 1e-9 * none);
+		if (i > 0) {
+			ck_assert(r.compression_cost_s > 0);
+			/* 10 Gb/s is slow enough for compression to pay off */
+			ck_assert(r.compression_saving_s > 0);
+			ck_assert_int_ge(r.n_notes, 1);
+		}
+	}
+}
+END_TEST
+
+START_TEST(test_175b_does_not_fit)
+{
+	scenario s = base(1, 1, 1);
+	s.model.layers = 96;
+	s.model.hidden = 12288;
+	s.model.heads = 96;
+	s.model.seq_len = 2048;
+	s.training.global_batch = 8;
+	s.training.grad_reduce.bucket_bytes = 4e9;
+	step_result r = run_ok(&s);
+	ck_assert_int_eq(r.memory.fits, false);
+	ck_assert(r.memory.total > 80e9);
+	ck_assert(r.step_time_s > 0);
+	ck_assert_ptr_nonnull(strstr(r.notes[0], "does not fit"));
+}
+END_TEST
+
+static scenario jittery(int nodes, int steps, uint64_t seed)
+{
+	scenario s = base(nodes, 8, 1);
+	s.model.layers = 8;
+	s.training.global_batch = nodes * 4;
+	s.run.steps = steps;
+	s.run.seed = seed;
+	s.run.variability.compute_cv = 0.05;
+	return s;
+}
+
+START_TEST(test_same_seed_same_numbers)
+{
+	scenario s = jittery(4, 8, 7);
+	step_result a = run_ok(&s), b = run_ok(&s);
+	ck_assert(a.step_time_s == b.step_time_s);
+	ck_assert(a.step_p99_s == b.step_p99_s);
+	ck_assert(memcmp(a.split_s, b.split_s, sizeof a.split_s) == 0);
+	ck_assert_int_eq(a.steps, 8);
+	ck_assert(a.step_p99_s >= a.step_p50_s);
+	s.run.seed = 8;
+	step_result c = run_ok(&s);
+	ck_assert(c.step_time_s != a.step_time_s);
+}
+END_TEST
+
+/* The slowest of more replicas is slower: p99 grows with the GPU count. */
+START_TEST(test_p99_grows_with_gpus)
+{
+	scenario s2 = jittery(2, 40, 3), s64 = jittery(64, 40, 3);
+	step_result a = run_ok(&s2), b = run_ok(&s64);
+	ck_assert_msg(b.step_p99_s > a.step_p99_s, "p99 %g s on 16 GPUs, %g s on 512",
+		      a.step_p99_s, b.step_p99_s);
+	ck_assert(b.step_p50_s > a.step_p50_s);
+}
+END_TEST
+
+START_TEST(test_limits)
+{
+	scenario s = base(2, 2, 2);
+	step_result r;
+	char err[512];
+	step_opts o = {.max_events = 1000};
+	ck_assert_int_lt(step_run(&s, &o, &r, err, sizeof err), 0);
+	ck_assert_ptr_nonnull(strstr(err, "--max-events"));
+	s.training.global_batch = 7;
+	ck_assert_int_lt(step_run(&s, &(step_opts){0}, &r, err, sizeof err), 0);
+	ck_assert_ptr_nonnull(strstr(err, "global_batch"));
+}
+END_TEST
+
+START_TEST(test_timeline)
+{
+	scenario s = base(2, 4, 2);
+	s.run.steps = 2;
+	step_result r;
+	char err[512];
+	ck_assert_int_eq(step_run(&s, &(step_opts){.want_timeline = true}, &r, err, sizeof err), 0);
+	ck_assert_int_eq(r.timeline_gpus, 2);
+	ck_assert(r.n_timeline > 10);
+	bool streams[4] = {0};
+	double t_first = INFINITY, t_last = 0;
+	for (size_t i = 0; i < r.n_timeline; i++) {
+		const step_interval *iv = &r.timeline[i];
+		ck_assert(iv->t1 > iv->t0);
+		ck_assert(iv->gpu >= 0 && iv->gpu < 2);
+		ck_assert(iv->stream >= 0 && iv->stream <= 3);
+		streams[iv->stream] = true;
+		t_first = fmin(t_first, iv->t0);
+		t_last = fmax(t_last, iv->t1);
+	}
+	ck_assert(streams[0] && streams[1] && streams[2] && streams[3]);
+	/* the last of the two steps */
+	ck_assert_double_eq_tol(t_last - t_first, r.step_time_s, 0.05 * r.step_time_s);
+	step_result_release(&r);
+	ck_assert_ptr_null(r.timeline);
+}
+END_TEST
+
+/* A 3D layout with everything on: the split adds up, the metrics are sane,
+ * overlap helps, ZeRO-3 moves 1.5x the bytes of DDP, async DP is faster. */
+START_TEST(test_3d_layout)
+{
+	scenario s = base(4, 4, 4);
+	s.training.schedule = SCHED_INTERLEAVED;
+	s.training.virtual_stages = 2;
+	s.training.global_batch = 32;
+	s.training.recompute = RECOMPUTE_FULL;
+	s.training.sequence_parallel = true;
+	step_result r = run_ok(&s);
+	ck_assert(r.mfu > 0.05 && r.mfu < 0.8);
+	ck_assert(r.hfu > r.mfu);
+	ck_assert(r.gpu_util >= r.split_s[SPLIT_COMPUTE] / r.step_time_s - 1e-9);
+	ck_assert(r.gpu_util <= 1 + 1e-9);
+	ck_assert(r.split_s[SPLIT_TP_COMM] > 0);
+	ck_assert(r.tokens_per_s > 0);
+	ck_assert(strlen(r.bottleneck) > 20);
+
+	scenario d = base(2, 1, 1);
+	d.cluster.nic.speed_Bps = 25e9 / 8;
+	d.training.global_batch = 16;
+	step_result on = run_ok(&d);
+	d.training.grad_reduce.overlap = false;
+	step_result off = run_ok(&d);
+	ck_assert(on.step_time_s <= off.step_time_s);
+	d.training.grad_reduce.overlap = true;
+	d.training.grad_reduce.dtype = PREC_BF16;   /* same bytes for grads and params */
+	step_result bf = run_ok(&d);
+	d.training.zero = 3;
+	step_result z3 = run_ok(&d);
+	ck_assert_double_eq_tol(z3.dp_wire_bytes_per_gpu, 1.5 * bf.dp_wire_bytes_per_gpu,
+				1e-9 * z3.dp_wire_bytes_per_gpu);
+	d.training.zero = 0;
+	d.training.grad_reduce.sync = SYNC_ASYNC;
+	d.run.steps = 3;
+	step_result as = run_ok(&d);
+	ck_assert_int_eq(as.staleness, 1);
+	ck_assert(as.async_speedup > 1.0);
+	ck_assert(as.step_time_s < on.step_time_s);
+}
+END_TEST
+
+int main(void)
+{
+	Suite *s = suite_create("step");
+	TCase *tc = tcase_create("core");
+	tcase_set_timeout(tc, 300);
+	tcase_add_test(tc, test_bubble_1f1b);
+	tcase_add_test(tc, test_bubble_interleaved);
+	tcase_add_test(tc, test_faster_nic_never_slower);
+	tcase_add_test(tc, test_dp_allreduce_100b);
+	tcase_add_test(tc, test_accumulation);
+	tcase_add_test(tc, test_compression_bytes);
+	tcase_add_test(tc, test_175b_does_not_fit);
+	tcase_add_test(tc, test_same_seed_same_numbers);
+	tcase_add_test(tc, test_p99_grows_with_gpus);
+	tcase_add_test(tc, test_limits);
+	tcase_add_test(tc, test_timeline);
+	tcase_add_test(tc, test_3d_layout);
+	suite_add_tcase(s, tc);
+	SRunner *sr = srunner_create(s);
+	srunner_run_all(sr, CK_NORMAL);
+	int failed = srunner_ntests_failed(sr);
+	srunner_free(sr);
+	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}

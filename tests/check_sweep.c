@@ -1,0 +1,666 @@
+/* check_sweep.c: the pure logic of sweeps (plan, shards, rows, resume,
+ * merge), the worker pool, spawning programs, the JSON reader and the data
+ * files of the plots. The end-to-end command tests are in check_sweep.sh. */
+#include <check.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <sys/wait.h>
+#include "sweep.h"
+#include "pool.h"
+#include "extprog.h"
+#include "jsonr.h"
+#include "plot.h"
+
+static FILE *quiet(void)
+{
+	static FILE *null;
+	if (!null)
+		null = fopen("/dev/null", "w");
+	return null;
+}
+
+/* A scratch file with the given content; the name is static storage. */
+static const char *scratch(const char *name, const char *content)
+{
+	static char path[8][256];
+	static int k;
+	char *p = path[k++ % 8];
+	snprintf(p, 256, "%s/check_sweep_%ld_%s", getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp",
+	         (long)getpid(), name);
+	if (content) {
+		FILE *f = fopen(p, "w");
+		ck_assert_ptr_nonnull(f);
+		fputs(content, f);
+		fclose(f);
+	}
+	return p;
+}
+
+static char *slurp(const char *path)
+{
+	FILE *f = fopen(path, "r");
+	if (!f)
+		return NULL;
+	char *buf = calloc(1, 1 << 20);
+	size_t n = fread(buf, 1, (1 << 20) - 1, f);
+	buf[n] = 0;
+	fclose(f);
+	return buf;
+}
+
+/* ---- plan ---- */
+
+START_TEST(plan_cross_product_order)
+{
+	sweep_plan *p = sweep_plan_new();
+	ck_assert_int_eq(sweep_plan_add(p, "a=1,2,3", quiet()), 0);
+	ck_assert_int_eq(sweep_plan_add(p, "b.c=x,y", quiet()), 0);
+	ck_assert_uint_eq(sweep_plan_npoints(p), 6);
+	ck_assert_uint_eq(sweep_plan_naxes(p), 2);
+	ck_assert_str_eq(sweep_plan_key(p, 1), "b.c");
+	/* First --vary outermost, last fastest. */
+	const char *want[6][2] = {{"1", "x"}, {"1", "y"}, {"2", "x"}, {"2", "y"}, {"3", "x"}, {"3", "y"}};
+	for (size_t i = 0; i < 6; i++) {
+		ck_assert_str_eq(sweep_plan_value(p, i, 0), want[i][0]);
+		ck_assert_str_eq(sweep_plan_value(p, i, 1), want[i][1]);
+	}
+	ck_assert_ptr_null(sweep_plan_value(p, 6, 0));
+	sweep_plan_free(p);
+}
+END_TEST
+
+START_TEST(plan_brackets_keep_commas)
+{
+	sweep_plan *p = sweep_plan_new();
+	ck_assert_int_eq(sweep_plan_add(p, "k=[1,2],[3,4],{a: 1, b: 2},'x,y'", quiet()), 0);
+	ck_assert_uint_eq(sweep_plan_npoints(p), 4);
+	ck_assert_str_eq(sweep_plan_value(p, 0, 0), "[1,2]");
+	ck_assert_str_eq(sweep_plan_value(p, 1, 0), "[3,4]");
+	ck_assert_str_eq(sweep_plan_value(p, 2, 0), "{a: 1, b: 2}");
+	ck_assert_str_eq(sweep_plan_value(p, 3, 0), "'x,y'");
+	sweep_plan_free(p);
+}
+END_TEST
+
+START_TEST(plan_errors)
+{
+	const char *bad[] = {"novalue", "=1,2", "a=", "a=1,,2", "a=1,", "a=[1,2", "a=1]", "a=\"x",
+	                     "a=x\ny"};
+	for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+		sweep_plan *p = sweep_plan_new();
+		ck_assert_msg(sweep_plan_add(p, bad[i], quiet()) < 0, "accepted %s", bad[i]);
+		ck_assert_uint_eq(sweep_plan_npoints(p), 1);
+		sweep_plan_free(p);
+	}
+	sweep_plan *p = sweep_plan_new();
+	ck_assert_int_eq(sweep_plan_add(p, "a=1,2", quiet()), 0);
+	ck_assert_int_lt(sweep_plan_add(p, "a=3", quiet()), 0);          /* varied twice */
+	/* 10^8 points: refused up front, the plan unchanged. */
+	char big[2200] = "b=0";
+	for (int v = 1; v < 500; v++)
+		snprintf(big + strlen(big), sizeof big - strlen(big), ",%d", v);
+	ck_assert_int_eq(sweep_plan_add(p, big, quiet()), 0);
+	big[0] = 'c';
+	ck_assert_int_eq(sweep_plan_add(p, big, quiet()), 0);
+	ck_assert_uint_eq(sweep_plan_npoints(p), 500000);
+	big[0] = 'd';
+	ck_assert_int_lt(sweep_plan_add(p, big, quiet()), 0);
+	ck_assert_uint_eq(sweep_plan_npoints(p), 500000);
+	sweep_plan_free(p);
+}
+END_TEST
+
+/* ---- shards ---- */
+
+START_TEST(shard_parse)
+{
+	sweep_shard s;
+	ck_assert_int_eq(sweep_shard_parse("2/8", &s, quiet()), 0);
+	ck_assert_uint_eq(s.k, 2);
+	ck_assert_uint_eq(s.n, 8);
+	ck_assert_int_eq(sweep_shard_parse("1/1", &s, quiet()), 0);
+	const char *bad[] = {"0/2", "3/2", "1/0", "a/b", "1/2x", "-1/2", "1/-2", "1", "/2", "1/",
+	                     "99999999999999999999/2"};
+	for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++)
+		ck_assert_msg(sweep_shard_parse(bad[i], &s, quiet()) < 0, "accepted %s", bad[i]);
+}
+END_TEST
+
+START_TEST(shards_partition_the_points)
+{
+	for (unsigned n = 1; n <= 5; n++)
+		for (size_t i = 0; i < 100; i++) {
+			int owners = 0;
+			for (unsigned k = 1; k <= n; k++)
+				owners += sweep_shard_has(&(sweep_shard){k, n}, i);
+			ck_assert_int_eq(owners, 1);
+		}
+	/* Round robin: consecutive points go to different shards. */
+	ck_assert(sweep_shard_has(&(sweep_shard){1, 2}, 0));
+	ck_assert(sweep_shard_has(&(sweep_shard){2, 2}, 1));
+	ck_assert(sweep_shard_has(&(sweep_shard){1, 2}, 2));
+}
+END_TEST
+
+/* ---- rows ---- */
+
+START_TEST(line_index)
+{
+	size_t i = 99;
+	ck_assert(sweep_line_index("12,a,b\n", 7, &i));
+	ck_assert_uint_eq(i, 12);
+	ck_assert(sweep_line_index("{\"index\":7,\"a\":1}\n", 18, &i));
+	ck_assert_uint_eq(i, 7);
+	ck_assert(!sweep_line_index("index,a\n", 8, &i));
+	ck_assert(!sweep_line_index("12\n", 3, &i));
+	ck_assert(!sweep_line_index("\n", 1, &i));
+	ck_assert(!sweep_line_index("99999999999999999999999,x\n", 26, &i));
+	ck_assert(!sweep_line_index("{\"other\":7,\"a\":1}\n", 18, &i));
+}
+END_TEST
+
+static sweep_plan *plan_ab(void)
+{
+	sweep_plan *p = sweep_plan_new();
+	ck_assert_int_eq(sweep_plan_add(p, "a=1,2,3", quiet()), 0);
+	ck_assert_int_eq(sweep_plan_add(p, "b=x,\"y,z\"", quiet()), 0);
+	return p;
+}
+
+START_TEST(row_prefix_and_values)
+{
+	sweep_plan *p = plan_ab();
+	char *pre = sweep_row_prefix(p, SWEEP_CSV, 3);
+	ck_assert_str_eq(pre, "3,2,\"\"\"y,z\"\"\"");   /* the value "y,z" with its quotes, quoted */
+	free(pre);
+	pre = sweep_row_prefix(p, SWEEP_JSON, 4);
+	ck_assert_str_eq(pre, "{\"index\":4,\"a\":3,\"b\":\"x\"");
+	free(pre);
+	const char *names[4], *vals[4];
+	char idx[24];
+	ck_assert_int_eq(sweep_csv_names(p, names), 4);
+	ck_assert_str_eq(names[0], "index");
+	ck_assert_str_eq(names[2], "b");
+	ck_assert_str_eq(names[3], "status");
+	ck_assert_int_eq(sweep_csv_values(p, 5, "ok", idx, vals), 4);
+	ck_assert_str_eq(vals[0], "5");
+	ck_assert_str_eq(vals[1], "3");
+	ck_assert_str_eq(vals[3], "ok");
+	sweep_plan_free(p);
+}
+END_TEST
+
+/* ---- resume ---- */
+
+static sweep_plan *plan_speed(void)
+{
+	sweep_plan *p = sweep_plan_new();
+	ck_assert_int_eq(sweep_plan_add(p, "cluster.nic.speed=10Gbps,25Gbps,100Gbps", quiet()), 0);
+	return p;
+}
+
+START_TEST(resume_marks_rows_and_drops_half_line)
+{
+	sweep_plan *p = plan_speed();
+	const char *head = "index,cluster.nic.speed,status,x\n";
+	const char *path = scratch("resume.csv", "index,cluster.nic.speed,status,x\n"
+	                           "2,100Gbps,ok,1\n0,10Gbps,ok,3\n1,25Gb");
+	int fd = open(path, O_RDWR | O_APPEND);
+	bool done[3] = {0};
+	ck_assert_int_eq(sweep_resume_scan(fd, path, p, SWEEP_CSV, head, done, quiet()), 2);
+	ck_assert(done[0] && !done[1] && done[2]);
+	close(fd);
+	char *text = slurp(path);
+	ck_assert_str_eq(text, "index,cluster.nic.speed,status,x\n2,100Gbps,ok,1\n0,10Gbps,ok,3\n");
+	free(text);
+	unlink(path);
+	sweep_plan_free(p);
+}
+END_TEST
+
+START_TEST(resume_refuses_other_sweeps)
+{
+	sweep_plan *p = plan_speed();
+	const char *head = "index,cluster.nic.speed,status,x\n";
+	const char *cases[] = {
+		"index,cluster.nic.count,status,x\n",                        /* other header */
+		"index,cluster.nic.speed,status,x\n1,100Gbps,ok,1\n",         /* other values */
+		"index,cluster.nic.speed,status,x\n7,10Gbps,ok,1\n",          /* beyond the plan */
+		"index,cluster.nic.speed,status,x\ngarbage\n",
+		"{\"index\":0,\"cluster.nic.speed\":\"10Gbps\",\"status\":\"ok\"}\n",
+	};
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		const char *path = scratch("other.csv", cases[i]);
+		int fd = open(path, O_RDWR | O_APPEND);
+		bool done[3] = {0};
+		ck_assert_msg(sweep_resume_scan(fd, path, p, SWEEP_CSV, head, done, quiet()) < 0,
+		              "accepted case %zu", i);
+		close(fd);
+		unlink(path);
+	}
+	/* An empty file is a fresh start. */
+	const char *path = scratch("empty.csv", "");
+	int fd = open(path, O_RDWR | O_APPEND);
+	bool done[3] = {0};
+	ck_assert_int_eq(sweep_resume_scan(fd, path, p, SWEEP_CSV, head, done, quiet()), 0);
+	close(fd);
+	unlink(path);
+	sweep_plan_free(p);
+}
+END_TEST
+
+START_TEST(resume_json_lines)
+{
+	sweep_plan *p = plan_speed();
+	const char *path = scratch("resume.jsonl",
+	        "{\"index\":1,\"cluster.nic.speed\":\"25Gbps\",\"status\":\"ok\"}\n"
+	        "{\"index\":0,\"cluster.nic.speed\":\"10Gbps\",\"sta");
+	int fd = open(path, O_RDWR | O_APPEND);
+	bool done[3] = {0};
+	ck_assert_int_eq(sweep_resume_scan(fd, path, p, SWEEP_JSON, "", done, quiet()), 1);
+	ck_assert(!done[0] && done[1] && !done[2]);
+	close(fd);
+	unlink(path);
+	sweep_plan_free(p);
+}
+END_TEST
+
+/* ---- merge ---- */
+
+START_TEST(merge_sorts_dedups_and_drops_half_lines)
+{
+	const char *a = scratch("a.csv", "index,k,status\n2,z,ok\n0,x,ok\n");
+	const char *b = scratch("b.csv", "index,k,status\n1,y,ok\n2,z,ok\n3,w,o");
+	const char *out = scratch("merged.csv", NULL);
+	const char *in[] = {a, b};
+	ck_assert_int_eq(sweep_merge(out, in, 2, quiet()), 0);
+	char *text = slurp(out);
+	ck_assert_str_eq(text, "index,k,status\n0,x,ok\n1,y,ok\n2,z,ok\n");
+	free(text);
+	/* Merging its own output again changes nothing. */
+	const char *again[] = {out, a};
+	ck_assert_int_eq(sweep_merge(out, again, 2, quiet()), 0);
+	text = slurp(out);
+	ck_assert_str_eq(text, "index,k,status\n0,x,ok\n1,y,ok\n2,z,ok\n");
+	free(text);
+	unlink(a);
+	unlink(b);
+	unlink(out);
+}
+END_TEST
+
+START_TEST(merge_refuses_conflicts)
+{
+	const char *a = scratch("a.csv", "index,k,status\n0,x,ok\n");
+	const char *b = scratch("b.csv", "index,k,status\n0,x,invalid\n");
+	const char *c = scratch("c.csv", "index,other,status\n1,x,ok\n");
+	const char *d = scratch("d.jsonl", "{\"index\":1,\"k\":\"y\"}\n");
+	const char *out = scratch("merged.csv", NULL);
+	unlink(out);
+	const char *ab[] = {a, b}, *ac[] = {a, c}, *ad[] = {a, d}, *missing[] = {a, "/nonexistent"};
+	ck_assert_int_lt(sweep_merge(out, ab, 2, quiet()), 0);
+	ck_assert_int_lt(sweep_merge(out, ac, 2, quiet()), 0);
+	ck_assert_int_lt(sweep_merge(out, ad, 2, quiet()), 0);
+	ck_assert_int_lt(sweep_merge(out, missing, 2, quiet()), 0);
+	ck_assert_int_ne(access(out, F_OK), 0);      /* nothing half-written appeared */
+	unlink(a);
+	unlink(b);
+	unlink(c);
+	unlink(d);
+}
+END_TEST
+
+START_TEST(merge_json_lines)
+{
+	const char *a = scratch("a.jsonl", "{\"index\":1,\"k\":\"y\"}\n");
+	const char *b = scratch("b.jsonl", "{\"index\":0,\"k\":\"x\"}\n{\"index\":1,\"k\":\"y\"}\n");
+	const char *out = scratch("merged.jsonl", NULL);
+	const char *in[] = {a, b};
+	ck_assert_int_eq(sweep_merge(out, in, 2, quiet()), 0);
+	char *text = slurp(out);
+	ck_assert_str_eq(text, "{\"index\":0,\"k\":\"x\"}\n{\"index\":1,\"k\":\"y\"}\n");
+	free(text);
+	unlink(a);
+	unlink(b);
+	unlink(out);
+}
+END_TEST
+
+/* ---- pool ---- */
+
+typedef struct collect {
+	char *rows[64];
+	char *died[64];
+	int seen[64];
+	int n, stop_after;
+	volatile sig_atomic_t stop;
+} collect;
+
+static int eval_square(void *ctx, size_t job, char **line, size_t *len)
+{
+	if (job == 13)
+		return -1;                       /* a worker that fails */
+	if (job == 21)
+		raise(SIGSEGV);                  /* a worker that crashes */
+	if (!(*line = malloc(48)))
+		return -1;
+	*len = (size_t)snprintf(*line, 48, "%zu,%zu\n", job, job * job);
+	return 0;
+}
+
+static int sink_collect(void *ctx, size_t job, const char *line, size_t len, const char *died)
+{
+	collect *c = ctx;
+	c->seen[job]++;
+	c->n++;
+	if (line)
+		c->rows[job] = strndup(line, len);
+	else
+		c->died[job] = strdup(died);
+	if (c->stop_after && c->n >= c->stop_after)
+		c->stop = 1;
+	return 0;
+}
+
+static void run_pool(int workers, collect *c, size_t njobs)
+{
+	size_t jobs[64];
+	for (size_t i = 0; i < njobs; i++)
+		jobs[i] = i;
+	pool_cfg cfg = {.workers = workers, .eval = eval_square, .sink = sink_collect, .sink_ctx = c,
+	                .stop = &c->stop};
+	int rc = pool_run(&cfg, jobs, njobs, quiet());
+	ck_assert_int_eq(rc, c->stop_after ? POOL_STOPPED : POOL_DONE);
+	/* Every worker was reaped. */
+	ck_assert_int_eq(waitpid(-1, NULL, WNOHANG), -1);
+	ck_assert_int_eq(errno, ECHILD);
+}
+
+static void collect_free(collect *c)
+{
+	for (int i = 0; i < 64; i++) {
+		free(c->rows[i]);
+		free(c->died[i]);
+	}
+}
+
+START_TEST(pool_every_job_once_any_worker_count)
+{
+	collect one = {0}, three = {0};
+	run_pool(1, &one, 40);
+	run_pool(3, &three, 40);
+	for (int i = 0; i < 40; i++) {
+		ck_assert_int_eq(one.seen[i], 1);
+		ck_assert_int_eq(three.seen[i], 1);
+		if (i == 13 || i == 21) {
+			ck_assert_ptr_nonnull(one.died[i]);
+			ck_assert_ptr_nonnull(three.died[i]);
+			ck_assert_ptr_null(three.rows[i]);
+			continue;
+		}
+		char want[32];
+		snprintf(want, sizeof want, "%d,%d\n", i, i * i);
+		ck_assert_str_eq(one.rows[i], want);
+		ck_assert_str_eq(three.rows[i], want);
+	}
+	ck_assert_ptr_nonnull(strstr(three.died[13], "status 3"));
+	ck_assert_ptr_nonnull(strstr(three.died[21], "signal"));
+	collect_free(&one);
+	collect_free(&three);
+}
+END_TEST
+
+START_TEST(pool_stops_when_asked)
+{
+	collect c = {.stop_after = 5};
+	run_pool(2, &c, 60);
+	ck_assert_int_ge(c.n, 5);
+	ck_assert_int_lt(c.n, 60);
+	for (int i = 0; i < 60; i++)
+		ck_assert_int_le(c.seen[i], 1);
+	collect_free(&c);
+}
+END_TEST
+
+START_TEST(pool_no_jobs)
+{
+	pool_cfg cfg = {.workers = 4, .eval = eval_square, .sink = sink_collect};
+	ck_assert_int_eq(pool_run(&cfg, NULL, 0, quiet()), POOL_DONE);
+}
+END_TEST
+
+/* ---- spawn ---- */
+
+START_TEST(spawn_status)
+{
+	char *ok[] = {"true", NULL}, *fail[] = {"false", NULL};
+	char *missing[] = {"/nonexistent/trainsim-no-such-program", NULL};
+	ck_assert_int_eq(extprog_run(ok, quiet()), EXTPROG_OK);
+	ck_assert_int_eq(extprog_run(fail, quiet()), EXTPROG_EFAIL);
+	ck_assert_int_eq(extprog_run(missing, quiet()), EXTPROG_ENOENT);
+	/* Arguments are passed as they are: no shell sees them. */
+	const char *mark = scratch("spawn-mark", NULL);
+	unlink(mark);
+	char cmd[300];
+	snprintf(cmd, sizeof cmd, "x; touch %s", mark);
+	char *test[] = {"test", cmd, "=", cmd, NULL};
+	ck_assert_int_eq(extprog_run(test, quiet()), EXTPROG_OK);
+	ck_assert_int_ne(access(mark, F_OK), 0);
+}
+END_TEST
+
+/* ---- JSON reader ---- */
+
+START_TEST(jsonr_values)
+{
+	const char *text = "{\"a\": [1, -2.5e3, true, false, null], \"s\": \"x\\\"y\\u00e9\\ud83d\\ude00\\n\","
+	                   " \"o\": {\"k\": 0.25}, \"a\": 2}";
+	jsonr *v = jsonr_parse(text, strlen(text), "t", quiet());
+	ck_assert_ptr_nonnull(v);
+	ck_assert_int_eq(jsonr_type_of(v), JSONR_OBJ);
+	ck_assert_uint_eq(jsonr_len(v), 4);
+	const jsonr *a = jsonr_get(v, "a");              /* the first of a duplicated key */
+	ck_assert_uint_eq(jsonr_len(a), 5);
+	ck_assert_double_eq(jsonr_num(jsonr_at(a, 1), 0), -2500);
+	ck_assert(jsonr_bool(jsonr_at(a, 2), false));
+	ck_assert_int_eq(jsonr_type_of(jsonr_at(a, 4)), JSONR_NULL);
+	ck_assert_ptr_null(jsonr_at(a, 5));
+	ck_assert_str_eq(jsonr_str(jsonr_get(v, "s")), "x\"y\xc3\xa9\xf0\x9f\x98\x80\n");
+	ck_assert_double_eq(jsonr_num(jsonr_get(jsonr_get(v, "o"), "k"), 0), 0.25);
+	ck_assert_str_eq(jsonr_key_at(v, 2), "o");
+	ck_assert_double_eq(jsonr_num(jsonr_get(v, "missing"), 7), 7);
+	jsonr_free(v);
+}
+END_TEST
+
+START_TEST(jsonr_rejects)
+{
+	const char *bad[] = {"", "{", "[1,]", "{\"a\":1,}", "01", "1.", "-", "NaN", "[1 2]",
+	                     "\"a\tb\"", "\"\\x\"", "\"\\ud800\"", "{\"a\" 1}", "[1] x", "tru",
+	                     "{a:1}", "\"abc"};
+	for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+		jsonr *v = jsonr_parse(bad[i], strlen(bad[i]), "t", quiet());
+		ck_assert_msg(v == NULL, "accepted <%s>", bad[i]);
+	}
+	char deep[300];
+	memset(deep, '[', 200);   /* deeper than JSONR_MAX_DEPTH: refused, not recursed */
+	deep[200] = 0;
+	ck_assert_ptr_null(jsonr_parse(deep, 200, "deep", quiet()));
+}
+END_TEST
+
+/* ---- plots ---- */
+
+static const char *results_csv =
+	"index,cluster.nic.speed,training.tp,status,step_time_s,mfu,gpu_util,split_s.compute,"
+	"split_s.dp_comm,split_s.idle,error\n"
+	"3,100Gbps,8,ok,1.5,0.4,0.9,1,0.5,0,\n"
+	"0,10Gbps,4,ok,4,0.1,0.5,1,3,0,\n"
+	"1,10Gbps,8,no_fit,3,0.15,0.6,1,2,0,\n"
+	"2,100Gbps,4,invalid,,,,,,,\"bad, layout\"\n";
+
+START_TEST(plot_table_reads_results)
+{
+	const char *path = scratch("results.csv", results_csv);
+	plot_table *t = plot_table_load(path, quiet());
+	ck_assert_ptr_nonnull(t);
+	ck_assert_uint_eq(plot_table_nrows(t), 4);
+	ck_assert_uint_eq(plot_table_ncols(t), 11);
+	size_t kf, nk;
+	plot_table_keys(t, &kf, &nk);
+	ck_assert_uint_eq(kf, 1);
+	ck_assert_uint_eq(nk, 2);
+	ck_assert_str_eq(plot_table_cell(t, 0, 0), "0");              /* sorted by index */
+	ck_assert_str_eq(plot_table_cell(t, 3, 1), "100Gbps");
+	ck_assert_str_eq(plot_table_cell(t, 2, 10), "bad, layout");
+	ck_assert_int_eq(plot_table_find(t, "mfu"), 5);
+	plot_table_free(t);
+	const char *notcsv = scratch("notcsv.csv", "{\"index\":0}\n");
+	ck_assert_ptr_null(plot_table_load(notcsv, quiet()));
+	unlink(notcsv);
+	unlink(path);
+}
+END_TEST
+
+START_TEST(plot_speed_data)
+{
+	const char *path = scratch("results.csv", results_csv);
+	plot_table *t = plot_table_load(path, quiet());
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *mem = open_memstream(&buf, &len);
+	plot_axis axis;
+	ck_assert_int_eq(plot_write_speed(t, NULL, NULL, mem, &axis, quiet()), 0);
+	fclose(mem);
+	/* Series tp=4 (first seen) then tp=8; the invalid row is left out;
+	 * bandwidths in Gb/s on a log axis. */
+	ck_assert_str_eq(buf, "\"tp=4\"\n10 4 0.1 0.5 \"10Gbps\"\n\n\n"
+	                      "\"tp=8\"\n10 3 0.15 0.6 \"10Gbps\"\n100 1.5 0.4 0.9 \"100Gbps\"\n");
+	ck_assert_str_eq(axis.label, "NIC speed (Gb/s)");
+	ck_assert(axis.log);
+	free(buf);
+	buf = NULL;
+	mem = open_memstream(&buf, &len);
+	ck_assert_int_eq(plot_write_speed(t, "training.tp", "", mem, &axis, quiet()), 0);
+	fclose(mem);
+	ck_assert_str_eq(buf, "\"all points\"\n4 4 0.1 0.5 \"4\"\n8 3 0.15 0.6 \"8\"\n"
+	                      "8 1.5 0.4 0.9 \"8\"\n");
+	ck_assert(!axis.log);
+	free(buf);
+	ck_assert_int_lt(plot_write_speed(t, "nope", NULL, quiet(), &axis, quiet()), 0);
+	plot_table_free(t);
+	unlink(path);
+}
+END_TEST
+
+START_TEST(plot_split_data)
+{
+	const char *path = scratch("results.csv", results_csv);
+	plot_table *t = plot_table_load(path, quiet());
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *mem = open_memstream(&buf, &len);
+	ck_assert_int_eq(plot_write_split(t, mem, quiet()), 0);
+	fclose(mem);
+	/* split_s.idle is zero everywhere: left out. */
+	ck_assert_str_eq(buf, "configuration compute dp_comm\n"
+	                      "\"speed=10Gbps tp=4\" 1 3\n\"speed=10Gbps tp=8\" 1 2\n"
+	                      "\"speed=100Gbps tp=8\" 1 0.5\n");
+	free(buf);
+	plot_table_free(t);
+	unlink(path);
+}
+END_TEST
+
+START_TEST(plot_timeline_data)
+{
+	const char *path = scratch("trace.json",
+	        "{\"traceEvents\":["
+	        "{\"name\":\"process_name\",\"ph\":\"M\",\"pid\":1,\"tid\":0,\"args\":{\"name\":\"GPU 1\"}},"
+	        "{\"name\":\"thread_name\",\"ph\":\"M\",\"pid\":1,\"tid\":3,\"args\":{\"name\":\"dp\"}},"
+	        "{\"name\":\"fwd\",\"cat\":\"compute\",\"ph\":\"X\",\"pid\":1,\"tid\":0,\"ts\":1000,\"dur\":500},"
+	        "{\"name\":\"ar\",\"cat\":\"dp_comm\",\"ph\":\"X\",\"pid\":1,\"tid\":3,\"ts\":1500,\"dur\":250},"
+	        "{\"name\":\"fwd\",\"cat\":\"compute\",\"ph\":\"X\",\"pid\":0,\"tid\":0,\"ts\":1200,\"dur\":100}"
+	        "]}");
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *mem = open_memstream(&buf, &len);
+	ck_assert_int_eq(plot_write_timeline(path, mem, quiet()), 0);
+	fclose(mem);
+	ck_assert_str_eq(buf, "\"compute\"\n0 0.0005 1 \"GPU 1 tid 0\"\n0.0002 0.0003 0 \"pid 0 tid 0\"\n"
+	                      "\n\n\"dp_comm\"\n0.0005 0.00075 2 \"GPU 1 dp\"\n");
+	free(buf);
+	const char *empty = scratch("empty.json", "{\"traceEvents\":[]}");
+	ck_assert_int_lt(plot_write_timeline(empty, quiet(), quiet()), 0);
+	const char *notrace = scratch("notrace.json", "{\"step_time_s\":1}");
+	ck_assert_int_lt(plot_write_timeline(notrace, quiet(), quiet()), 0);
+	unlink(path);
+	unlink(empty);
+	unlink(notrace);
+}
+END_TEST
+
+START_TEST(plot_scripts_embedded)
+{
+	const char *kinds[] = {"speed", "split", "timeline"};
+	for (int i = 0; i < 3; i++) {
+		const char *s = plot_script(kinds[i]);
+		ck_assert_ptr_nonnull(s);
+		ck_assert_ptr_nonnull(strstr(s, "ARG1"));
+		ck_assert_ptr_nonnull(strstr(s, "set output ARG2"));
+	}
+	ck_assert_ptr_null(plot_script("pie"));
+}
+END_TEST
+
+static Suite *suite(void)
+{
+	Suite *s = suite_create("sweep");
+	TCase *t = tcase_create("plan");
+	tcase_add_test(t, plan_cross_product_order);
+	tcase_add_test(t, plan_brackets_keep_commas);
+	tcase_add_test(t, plan_errors);
+	tcase_add_test(t, shard_parse);
+	tcase_add_test(t, shards_partition_the_points);
+	tcase_add_test(t, line_index);
+	tcase_add_test(t, row_prefix_and_values);
+	suite_add_tcase(s, t);
+	t = tcase_create("files");
+	tcase_add_test(t, resume_marks_rows_and_drops_half_line);
+	tcase_add_test(t, resume_refuses_other_sweeps);
+	tcase_add_test(t, resume_json_lines);
+	tcase_add_test(t, merge_sorts_dedups_and_drops_half_lines);
+	tcase_add_test(t, merge_refuses_conflicts);
+	tcase_add_test(t, merge_json_lines);
+	suite_add_tcase(s, t);
+	t = tcase_create("processes");
+	tcase_set_timeout(t, 60);
+	tcase_add_test(t, pool_every_job_once_any_worker_count);
+	tcase_add_test(t, pool_stops_when_asked);
+	tcase_add_test(t, pool_no_jobs);
+	tcase_add_test(t, spawn_status);
+	suite_add_tcase(s, t);
+	t = tcase_create("plots");
+	tcase_add_test(t, jsonr_values);
+	tcase_add_test(t, jsonr_rejects);
+	tcase_add_test(t, plot_table_reads_results);
+	tcase_add_test(t, plot_speed_data);
+	tcase_add_test(t, plot_split_data);
+	tcase_add_test(t, plot_timeline_data);
+	tcase_add_test(t, plot_scripts_embedded);
+	suite_add_tcase(s, t);
+	return s;
+}
+
+int main(void)
+{
+	SRunner *r = srunner_create(suite());
+	srunner_run_all(r, CK_NORMAL);
+	int failed = srunner_ntests_failed(r);
+	srunner_free(r);
+	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}

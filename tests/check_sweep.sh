@@ -1,0 +1,142 @@
+#!/bin/sh
+# check_sweep.sh: `trainsim sweep`, `merge` and `plot` end to end: the NIC
+# sweep of the 100B scenario gives five rows and a picture in one command;
+# an interrupted sweep, resumed, holds every row exactly once; -j 1, -j 2
+# and shards merged give the same content; invalid points are rows; plot
+# without gnuplot says so and still leaves the data and the script.
+set -u
+top_srcdir=$(cd "${top_srcdir:-.}" && pwd)
+top_builddir=$(cd "${top_builddir:-.}" && pwd)
+ts=${TRAINSIM:-$top_builddir/trainsim}
+scn=$top_srcdir/scenarios/dp-100b-10gbe.yaml
+speeds=10Gbps,25Gbps,100Gbps,200Gbps,400Gbps
+
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+cd "$tmp" || exit 99
+failed=0
+pass() { echo "ok: $1"; }
+fail() { echo "FAIL: $1"; failed=$((failed + 1)); }
+
+# Rows of a CSV results file (all lines but the header).
+rows() { tail -n +2 "$1"; }
+# The indices of a results file, sorted, one per line.
+indices() { rows "$1" | cut -d, -f1 | sort -n; }
+
+# 1. Five NIC speeds: five rows, one per index, and a PNG, in one command.
+if "$ts" sweep "$scn" --vary cluster.nic.speed=$speeds -j 2 --out nic.csv --plot nic.png \
+	2>nic.err; then
+	n=$(rows nic.csv | wc -l)
+	[ "$n" -eq 5 ] && [ "$(indices nic.csv | tr '\n' ' ')" = "0 1 2 3 4 " ] &&
+		pass "NIC sweep: five rows, indices 0-4" || fail "NIC sweep: $n rows"
+	head -c 4 nic.png | od -c | grep -q 'P   N   G' && pass "NIC sweep: PNG written" ||
+		fail "NIC sweep: no PNG"
+	[ -s nic.dat ] && [ -s speed.gp ] && pass "plot: data and script beside the picture" ||
+		fail "plot: nic.dat or speed.gp missing"
+	grep -q "$(printf '\r')" nic.err && fail "progress bar drawn on a non-terminal" ||
+		pass "no progress bar when stderr is not a terminal"
+	# Step time falls as the NIC gets faster (x sorted in the data file).
+	awk '!/^#/ && NF >= 4 && $1 + 0 > 0 { if (prev != "" && $2 > prev) bad = 1; prev = $2 }
+	     END { exit bad }' nic.dat && pass "step time does not grow with NIC speed" ||
+		fail "step time grows with NIC speed"
+else
+	fail "NIC sweep exited $?: $(cat nic.err)"
+fi
+
+# 2. Determinism: -j 1, -j 2 and two shards merged give the same rows.
+vary="--vary cluster.nic.speed=10Gbps,100Gbps --vary training.micro_batch=1,2,3"
+"$ts" sweep "$scn" $vary -j 1 --out j1.csv 2>/dev/null &&
+"$ts" sweep "$scn" $vary -j 2 --out j2.csv 2>/dev/null &&
+"$ts" sweep "$scn" $vary -j 2 --shard 1/2 --out sh1.csv 2>/dev/null &&
+"$ts" sweep "$scn" $vary -j 1 --shard 2/2 --out sh2.csv 2>/dev/null &&
+"$ts" merge j1s.csv j1.csv && "$ts" merge j2s.csv j2.csv && "$ts" merge shs.csv sh1.csv sh2.csv ||
+	fail "determinism sweeps failed"
+if [ -s j1s.csv ] && cmp -s j1s.csv j2s.csv && cmp -s j1s.csv shs.csv; then
+	pass "-j 1, -j 2 and shards 1/2 + 2/2 give identical content"
+else
+	fail "-j or shards change the content"
+fi
+[ "$(rows j1s.csv | wc -l)" -eq 6 ] && [ "$(rows sh1.csv | wc -l)" -eq 3 ] &&
+	pass "shards split the points" || fail "shard sizes"
+# Plain concatenation, then merge, also works (duplicates dropped).
+cat sh1.csv sh2.csv sh1.csv > cat.csv
+"$ts" merge catm.csv cat.csv 2>/dev/null
+cmp -s catm.csv j1s.csv && pass "merge of concatenated shards" || fail "merge of concatenation"
+
+# 3. Interrupted (SIGINT) and resumed: every row exactly once.
+big="--vary cluster.nic.speed=10Gbps,25Gbps,40Gbps,50Gbps,100Gbps,200Gbps,400Gbps,800Gbps
+     --vary training.micro_batch=1,2,4,8 --vary run.seed=1,2,3,4,5,6,7,8"
+total=256
+"$ts" sweep "$scn" $big -j 2 --out int.csv 2>int.err &
+pid=$!
+# Interrupt once a few rows are in (or give up after 30 s).
+lines() { if [ -f "$1" ]; then wc -l < "$1"; else echo 0; fi; }
+tries=0
+while [ "$(lines int.csv)" -lt 4 ] && [ $tries -lt 3000 ] && kill -0 $pid 2>/dev/null; do
+	sleep 0.01
+	tries=$((tries + 1))
+done
+kill -INT $pid 2>/dev/null
+wait $pid
+st=$?
+got=$(rows int.csv | wc -l)
+if [ $st -eq 130 ] && [ "$got" -lt $total ]; then
+	pass "SIGINT stops the sweep (exit 130) after $got of $total rows"
+	grep -q -- "--resume" int.err && pass "the interrupted sweep says how to resume" ||
+		fail "no resume hint: $(cat int.err)"
+else
+	fail "interrupt: exit $st with $got of $total rows (too fast to interrupt?)"
+fi
+# A kill -9 in the middle of a write leaves a half line: resume drops it.
+printf '9999,half-writ' >> int.csv
+"$ts" sweep "$scn" $big -j 2 --out int.csv 2>/dev/null &&
+	fail "an existing file was reused without --resume" ||
+	pass "an existing file needs --resume"
+if "$ts" sweep "$scn" $big -j 2 --out int.csv --resume 2>res.err; then
+	dup=$(indices int.csv | uniq -d | wc -l)
+	n=$(indices int.csv | uniq | wc -l)
+	[ "$dup" -eq 0 ] && [ "$n" -eq $total ] && [ "$(rows int.csv | wc -l)" -eq $total ] &&
+		pass "resumed sweep: each of the $total rows exactly once" ||
+		fail "resumed sweep: $n distinct of $total, $dup duplicated"
+	grep -q 'half-writ' int.csv && fail "the half line survived" || pass "half line dropped"
+	grep -q 'dropped a half-written' res.err && pass "resume says it dropped the half line" ||
+		fail "resume is silent about the half line"
+else
+	fail "resume failed: $(cat res.err)"
+fi
+"$ts" sweep "$scn" $big -j 2 --out int.csv --resume 2>/dev/null &&
+	[ "$(rows int.csv | wc -l)" -eq $total ] && pass "resuming a finished sweep adds nothing" ||
+	fail "resuming a finished sweep"
+# Resuming with another sweep's file is refused.
+"$ts" sweep "$scn" --vary cluster.nic.speed=1Gbps,2Gbps --out int.csv --resume 2>/dev/null &&
+	fail "resume accepted another sweep's file" || pass "resume refuses another sweep's file"
+
+# 4. Invalid points are rows; a sweep of nothing but invalid points fails.
+"$ts" sweep "$scn" --vary training.tp=1,3 -j 1 --out inv.csv 2>/dev/null &&
+	grep -q '^1,3,invalid,' inv.csv && [ "$(rows inv.csv | wc -l)" -eq 2 ] &&
+	pass "an invalid layout is a row with status invalid" || fail "invalid layout row"
+"$ts" sweep "$scn" --vary cluster.nic.sped=10Gbps,25Gbps --out typo.csv 2>typo.err &&
+	fail "a sweep of invalid points succeeded" || {
+	grep -q 'every point was invalid' typo.err && pass "all invalid: exit 1 with the reason" ||
+		fail "all invalid: $(cat typo.err)"
+}
+"$ts" sweep "$scn" --vary cluster.nic.speed=10Gbps --format json -j 1 > one.jsonl 2>/dev/null &&
+	grep -q '^{"index":0,"cluster.nic.speed":"10Gbps","status":"' one.jsonl &&
+	[ "$(wc -l < one.jsonl)" -eq 1 ] && pass "JSON Lines to stdout" || fail "JSON Lines"
+
+# 5. Plots: split bars; without gnuplot a clear message, data and script kept.
+if [ -s nic.csv ]; then
+	"$ts" plot nic.csv --kind split -o split.svg 2>/dev/null && grep -q '<svg' split.svg &&
+		pass "split plot (SVG)" || fail "split plot"
+	TRAINSIM_GNUPLOT=/nonexistent/gnuplot "$ts" plot nic.csv --kind speed -o nogp.png 2>nogp.err
+	st=$?
+	[ $st -eq 1 ] && grep -q 'gnuplot' nogp.err && [ -s nogp.dat ] && [ ! -e nogp.png ] &&
+		pass "no gnuplot: exit 1, a message, the data kept" || fail "no gnuplot: exit $st"
+fi
+if "$ts" run "$scn" --trace trace.json >/dev/null 2>&1; then
+	"$ts" plot trace.json --kind timeline -o tl.png 2>tl.err && [ -s tl.png ] && [ -s tl.dat ] &&
+		pass "timeline plot from a trace" || fail "timeline plot: $(cat tl.err)"
+fi
+
+echo "$failed failed"
+[ $failed -eq 0 ]

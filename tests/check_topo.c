@@ -1,0 +1,316 @@
+/* check_topo.c: the hardware catalog and the cluster builder: catalog values
+ * and lookups, link counts that grow linearly, routes of every topology
+ * (NVLink, PXN, leaf/spine, rails, zones, storage, local NVMe), caps and
+ * latencies. */
+#include <check.h>
+#include <stdlib.h>
+#include <string.h>
+#include "hw.h"
+#include "topo.h"
+
+static scn_cluster dgx(int nodes, const char *gpu, double nic_gbps)
+{
+	scn_cluster c;
+	memset(&c, 0, sizeof c);
+	c.nodes = nodes;
+	c.gpus_per_node = 8;
+	c.gpu = *hw_gpu_find(gpu);
+	c.intra.kind = INTRA_NVSWITCH;
+	c.nic.count = 8;
+	c.nic.speed_Bps = nic_gbps * 1e9 / 8;
+	c.nic.transport = TRANSPORT_RDMA;
+	c.fabric.topology = TOPO_SINGLE_SWITCH;
+	c.fabric.nodes_per_leaf = nodes;
+	c.fabric.oversubscription = 1;
+	c.fabric.switch_latency_s = 600e-9;
+	c.fabric.zones = 1;
+	c.storage.bandwidth_Bps = 100e9;
+	c.storage.latency_s = 1e-3;
+	c.storage.network = STORAGE_NET_FRONTEND;
+	c.storage.frontend_Bps = 25e9;
+	return c;
+}
+
+typedef struct env { sim *s; flownet *net; cluster *cl; char err[256]; } env;
+
+static void env_build(env *e, const scn_cluster *c)
+{
+	e->s = sim_new(1, 0);
+	ck_assert_ptr_nonnull(e->s);
+	e->net = flow_new(e->s);
+	ck_assert_ptr_nonnull(e->net);
+	e->cl = cluster_build(c, e->net, e->err, sizeof e->err);
+	ck_assert_msg(e->cl != NULL, "cluster_build: %s", e->err);
+}
+
+static void env_free(env *e)
+{
+	cluster_free(e->cl);
+	flow_free(e->net);
+	sim_free(e->s);
+}
+
+static int count_kind(const env *e, const int *links, int n, int kind)
+{
+	int k = 0;
+	for (int i = 0; i < n; i++)
+		k += flow_link_kind(e->net, links[i]) == kind;
+	return k;
+}
+
+START_TEST(catalog_values)
+{
+	const hw_gpu *a = hw_gpu_find("a100");       /* alias, any case */
+	ck_assert_ptr_nonnull(a);
+	ck_assert_str_eq(a->name, "A100-SXM4-80GB");
+	ck_assert_double_eq_tol(a->peak_flops[PREC_BF16], 312e12, 1e9);
+	ck_assert_double_eq_tol(a->nvlink_Bps * a->nvlink_eff, 240e9, 1e6);  /* NCCL 20 x 12 */
+	const hw_gpu *h = hw_gpu_find("H100");
+	ck_assert_str_eq(h->name, "H100-SXM5-80GB");
+	ck_assert_double_eq_tol(h->peak_flops[PREC_BF16], 989.4e12, 1e9);
+	ck_assert_double_eq_tol(h->nvlink_Bps * h->nvlink_eff, 370.8e9, 1e6); /* 20.6 x 18 */
+	ck_assert_double_eq_tol(h->nvls_eff, 0.85, 1e-12);
+	ck_assert_double_eq_tol(hw_gpu_find("B200")->nvls_eff, 0.74, 1e-12);
+	ck_assert_double_eq(hw_gpu_find("V100-SXM2-32GB")->peak_flops[PREC_BF16], 0);
+	ck_assert_ptr_nonnull(hw_gpu_find("mi300x"));
+	ck_assert_ptr_nonnull(hw_gpu_find("L40S"));
+	ck_assert_ptr_null(hw_gpu_find("Z9000"));
+	ck_assert_int_ge((int)hw_gpu_count(), 10);
+	for (size_t i = 0; i < hw_gpu_count(); i++) {
+		const hw_gpu *g = hw_gpu_at(i);
+		ck_assert(g->peak_flops[PREC_FP32] > 0 && g->hbm_bytes > 0 && g->hbm_Bps > 0);
+		ck_assert(g->gemm_eff > 0.4 && g->gemm_eff < 1 && g->hbm_eff > 0 && g->hbm_eff <= 1);
+	}
+	ck_assert_double_eq(hw_precision_bytes(PREC_BF16), 2);
+	ck_assert_double_eq(hw_precision_bytes(PREC_TF32), 4);
+	ck_assert_str_eq(hw_precision_name(PREC_FP8), "fp8");
+}
+END_TEST
+
+START_TEST(catalog_suggest)
+{
+	ck_assert_str_eq(hw_gpu_suggest("A100-SXM4-80G"), "A100-SXM4-80GB");
+	ck_assert_str_eq(hw_gpu_suggest("h200-sxm-141G"), "H200-SXM-141GB");
+	ck_assert_ptr_null(hw_gpu_suggest("quantum computer"));
+}
+END_TEST
+
+START_TEST(pcie_and_nics)
+{
+	ck_assert_double_eq_tol(hw_pcie_Bps(5), 55.4e9, 1e6);    /* measured H200 H2D */
+	ck_assert(hw_pcie_Bps(4) > 25e9 && hw_pcie_Bps(4) < 30e9);
+	ck_assert(hw_pcie_Bps(3) < hw_pcie_Bps(4) && hw_pcie_Bps(5) < hw_pcie_Bps(6));
+	hw_nic r = {.count = 1, .speed_Bps = 50e9, .transport = TRANSPORT_RDMA};
+	hw_nic t = {.count = 1, .speed_Bps = 4e9, .transport = TRANSPORT_TCP};
+	hw_nic_defaults(&r, 8);
+	hw_nic_defaults(&t, 8);
+	ck_assert_double_eq_tol(r.efficiency * 50, 47, 0.01);     /* NCCL-NV-003 */
+	ck_assert(r.latency_s > 0 && t.latency_s > r.latency_s);
+	ck_assert_double_eq_tol(hw_nic_efficiency(&t, 1), 0.96, 1e-12);
+	ck_assert_double_eq_tol(hw_nic_efficiency(&r, 8), 0.94, 1e-12);   /* RDMA: no sharing law */
+	double e8 = hw_nic_efficiency(&t, 8);
+	ck_assert_msg(e8 > 0.4 && e8 < 0.6, "TCP with 8 GPUs per NIC: %g", e8);
+	hw_nic keep = {.speed_Bps = 1, .transport = TRANSPORT_TCP, .efficiency = 0.7, .latency_s = 1};
+	hw_nic_defaults(&keep, 8);
+	ck_assert_double_eq(keep.efficiency, 0.7);
+}
+END_TEST
+
+START_TEST(routes_nvswitch_and_pxn)
+{
+	scn_cluster c = dgx(2, "A100", 200);
+	env e;
+	env_build(&e, &c);
+	int l[CLUSTER_MAX_ROUTE];
+	int n = cluster_route(e.cl, 1, 2, -1, l, CLUSTER_MAX_ROUTE);
+	ck_assert_int_eq(n, 2);
+	ck_assert_int_eq(count_kind(&e, l, n, LINK_NVLINK), 2);
+	ck_assert_int_eq(cluster_route(e.cl, 3, 3, -1, l, CLUSTER_MAX_ROUTE), 0);
+	/* own rail: PCIe, NIC, NIC, PCIe */
+	n = cluster_route(e.cl, 3, 11, -1, l, CLUSTER_MAX_ROUTE);
+	ck_assert_int_eq(n, 4);
+	ck_assert_int_eq(count_kind(&e, l, n, LINK_NIC), 2);
+	/* rail 5 from GPU 3 to GPU 11: NVLink to GPU 5 and from GPU 13 (PXN) */
+	n = cluster_route(e.cl, 3, 11, 5, l, CLUSTER_MAX_ROUTE);
+	ck_assert_int_eq(n, 8);
+	ck_assert_int_eq(count_kind(&e, l, n, LINK_NVLINK), 4);
+	ck_assert_int_eq(cluster_rail_of(e.cl, 13), 5);
+	ck_assert_int_eq(cluster_rail_gpu(e.cl, 1, 5), 13);
+	ck_assert_double_eq_tol(cluster_flow_cap(e.cl, 0, 8), 25e9 * 0.94, 1);
+	ck_assert_double_eq_tol(cluster_flow_cap(e.cl, 0, 1), 240e9, 1);
+	ck_assert_double_eq_tol(cluster_route_latency(e.cl, 0, 8, -1),
+	                        cluster_spec(e.cl)->nic.latency_s + 600e-9, 1e-12);
+	ck_assert_int_lt(cluster_route(e.cl, 0, 99, -1, l, CLUSTER_MAX_ROUTE), 0);
+	env_free(&e);
+}
+END_TEST
+
+START_TEST(routes_fattree_rail_zones)
+{
+	scn_cluster c = dgx(8, "H100", 400);
+	c.fabric.topology = TOPO_FAT_TREE;
+	c.fabric.nodes_per_leaf = 4;
+	c.fabric.oversubscription = 4;
+	env e;
+	env_build(&e, &c);
+	int l[CLUSTER_MAX_ROUTE];
+	int n = cluster_route(e.cl, 0, 8, -1, l, CLUSTER_MAX_ROUTE);     /* same leaf */
+	ck_assert_int_eq(count_kind(&e, l, n, LINK_FABRIC), 0);
+	n = cluster_route(e.cl, 0, 40, -1, l, CLUSTER_MAX_ROUTE);        /* leaf 0 -> 1 */
+	ck_assert_int_eq(count_kind(&e, l, n, LINK_FABRIC), 2);
+	for (int i = 0; i < n; i++)
+		if (flow_link_kind(e.net, l[i]) == LINK_FABRIC)      /* 4 nodes x 50 GB/s / 4 */
+			ck_assert_double_eq_tol(flow_link_capacity(e.net, l[i]), 50e9, 1);
+	ck_assert_double_eq_tol(cluster_route_latency(e.cl, 0, 40, -1),
+	                        cluster_spec(e.cl)->nic.latency_s + 3 * 600e-9, 1e-12);
+	env_free(&e);
+
+	c.fabric.topology = TOPO_RAIL_OPTIMIZED;
+	env_build(&e, &c);
+	n = cluster_route(e.cl, 0, 40, 0, l, CLUSTER_MAX_ROUTE);    /* same rail, other group */
+	ck_assert_int_eq(count_kind(&e, l, n, LINK_FABRIC), 2);
+	n = cluster_route(e.cl, 0, 8, 0, l, CLUSTER_MAX_ROUTE);     /* same rail and group */
+	ck_assert_int_eq(count_kind(&e, l, n, LINK_FABRIC), 0);
+	n = cluster_route(e.cl, 0, 9, -1, l, CLUSTER_MAX_ROUTE);    /* rail 0 -> rail 1 */
+	ck_assert_int_eq(count_kind(&e, l, n, LINK_FABRIC), 2);
+	env_free(&e);
+
+	c.fabric.topology = TOPO_ZONES;
+	c.fabric.zones = 2;
+	c.fabric.zone_bandwidth_Bps = 100e9 / 8;
+	c.fabric.zone_latency_s = 1e-3;
+	env_build(&e, &c);
+	n = cluster_route(e.cl, 0, 40, -1, l, CLUSTER_MAX_ROUTE);
+	ck_assert_int_eq(count_kind(&e, l, n, LINK_ZONE), 1);
+	ck_assert(cluster_route_latency(e.cl, 0, 40, -1) > 1e-3);
+	n = cluster_route(e.cl, 0, 8, -1, l, CLUSTER_MAX_ROUTE);
+	ck_assert_int_eq(count_kind(&e, l, n, LINK_ZONE), 0);
+	/* storage in zone 0: a node of zone 1 reaches it over the zone link */
+	n = cluster_route_storage(e.cl, 40, false, l, CLUSTER_MAX_ROUTE);
+	ck_assert_int_eq(count_kind(&e, l, n, LINK_ZONE), 0);   /* frontend network */
+	env_free(&e);
+	c.storage.network = STORAGE_NET_SHARED;
+	env_build(&e, &c);
+	n = cluster_route_storage(e.cl, 40, true, l, CLUSTER_MAX_ROUTE);
+	ck_assert_int_eq(count_kind(&e, l, n, LINK_ZONE), 1);
+	ck_assert_int_eq(count_kind(&e, l, n, LINK_NIC), 1);
+	env_free(&e);
+}
+END_TEST
+
+START_TEST(storage_and_local)
+{
+	scn_cluster c = dgx(2, "A100", 200);
+	env e;
+	env_build(&e, &c);
+	int l[CLUSTER_MAX_ROUTE];
+	int n = cluster_route_storage(e.cl, 9, false, l, CLUSTER_MAX_ROUTE);
+	ck_assert_int_eq(n, 3);                            /* storage, frontend, PCIe */
+	ck_assert_int_eq(count_kind(&e, l, n, LINK_STORAGE), 2);
+	ck_assert_double_eq_tol(flow_link_capacity(e.net, l[0]), 100e9, 1);
+	ck_assert_double_eq_tol(flow_link_capacity(e.net, l[1]), 25e9, 1);
+	ck_assert_double_eq_tol(flow_link_latency(e.net, l[0]), 1e-3, 1e-12);
+	ck_assert_int_eq(cluster_route_local(e.cl, 9, true, false, l, CLUSTER_MAX_ROUTE), 1);
+	ck_assert_int_lt(cluster_route_local(e.cl, 9, true, true, l, CLUSTER_MAX_ROUTE), 0);
+	env_free(&e);
+	c.cache.present = true;
+	c.cache.bandwidth_Bps = 8e9;
+	env_build(&e, &c);
+	n = cluster_route_local(e.cl, 9, true, true, l, CLUSTER_MAX_ROUTE);
+	ck_assert_int_eq(n, 2);
+	ck_assert_double_eq_tol(flow_link_capacity(e.net, l[0]), 8e9, 1);
+	env_free(&e);
+}
+END_TEST
+
+START_TEST(mesh_and_pcie)
+{
+	scn_cluster c = dgx(1, "MI300X", 400);
+	c.intra.kind = INTRA_NVLINK_MESH;
+	env e;
+	env_build(&e, &c);
+	int l[CLUSTER_MAX_ROUTE];
+	ck_assert_int_eq(cluster_route(e.cl, 2, 5, -1, l, CLUSTER_MAX_ROUTE), 1);
+	ck_assert_double_eq_tol(flow_link_capacity(e.net, l[0]), 448e9 * 0.8 / 7, 1);
+	env_free(&e);
+	c = dgx(1, "L40S", 100);
+	c.intra.kind = INTRA_PCIE;
+	env_build(&e, &c);
+	int n = cluster_route(e.cl, 2, 5, -1, l, CLUSTER_MAX_ROUTE);
+	ck_assert_int_eq(count_kind(&e, l, n, LINK_PCIE), 2);
+	ck_assert_double_eq_tol(cluster_intra_Bps(e.cl), hw_pcie_Bps(4), 1);
+	env_free(&e);
+}
+END_TEST
+
+START_TEST(bad_specs)
+{
+	char err[256] = "";
+	sim *s = sim_new(1, 0);
+	flownet *net = flow_new(s);
+	scn_cluster c = dgx(0, "A100", 200);
+	ck_assert_ptr_null(cluster_build(&c, net, err, sizeof err));
+	ck_assert(strstr(err, "nodes") != NULL);
+	c = dgx(2, "L40S", 200);                     /* no NVLink on an NVSwitch node */
+	ck_assert_ptr_null(cluster_build(&c, net, err, sizeof err));
+	ck_assert(strstr(err, "pcie") != NULL);
+	c = dgx(4, "A100", 200);
+	c.fabric.topology = TOPO_ZONES;
+	c.fabric.zones = 2;
+	ck_assert_ptr_null(cluster_build(&c, net, err, sizeof err));
+	ck_assert(strstr(err, "zone_bandwidth") != NULL);
+	flow_free(net);
+	sim_free(s);
+}
+END_TEST
+
+/* Links grow as O(nodes * (gpus + nics)): doubling the nodes at most doubles
+ * them (a 1024-node fat-tree stays well under 100k links). */
+START_TEST(link_count_linear)
+{
+	int counts[2];
+	for (int k = 0; k < 2; k++) {
+		scn_cluster c = dgx(512 << k, "H100", 400);
+		c.fabric.topology = TOPO_FAT_TREE;
+		c.fabric.nodes_per_leaf = 16;
+		env e;
+		env_build(&e, &c);
+		counts[k] = flow_link_count(e.net);
+		env_free(&e);
+	}
+	ck_assert_int_le(counts[1], 2 * counts[0] + 8);
+	ck_assert_int_ge(counts[1], 2 * counts[0] - 8);
+	ck_assert_int_lt(counts[1], 1024 * 60);
+}
+END_TEST
+
+START_TEST(topology_names)
+{
+	ck_assert_str_eq(topo_name(TOPO_FAT_TREE), "fat-tree");
+	ck_assert_str_eq(topo_name(TOPO_RAIL_OPTIMIZED), "rail-optimized");
+	ck_assert_str_eq(topo_name(TOPO_ZONES), "zones");
+	ck_assert_str_eq(topo_name(TOPO_SINGLE_SWITCH), "single-switch");
+}
+END_TEST
+
+int main(void)
+{
+	Suite *s = suite_create("topo");
+	TCase *tc = tcase_create("core");
+	tcase_add_test(tc, catalog_values);
+	tcase_add_test(tc, catalog_suggest);
+	tcase_add_test(tc, pcie_and_nics);
+	tcase_add_test(tc, routes_nvswitch_and_pxn);
+	tcase_add_test(tc, routes_fattree_rail_zones);
+	tcase_add_test(tc, storage_and_local);
+	tcase_add_test(tc, mesh_and_pcie);
+	tcase_add_test(tc, bad_specs);
+	tcase_add_test(tc, link_count_linear);
+	tcase_add_test(tc, topology_names);
+	suite_add_tcase(s, tc);
+	SRunner *sr = srunner_create(s);
+	srunner_run_all(sr, CK_NORMAL);
+	int failed = srunner_ntests_failed(sr);
+	srunner_free(sr);
+	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}

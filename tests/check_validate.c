@@ -1,0 +1,226 @@
+/* check_validate.c: published.csv read and turned into scenarios: quoting,
+ * hardware read from free text, layouts (interleaving, SP, ZeRO, recompute),
+ * units, the publication's FLOP conventions, and the reasons rows are not
+ * simulated. */
+#include <check.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "validate.h"
+#include "workload.h"
+
+static val_row *rows;
+static size_t nrows;
+
+static void load(void)
+{
+	const char *top = getenv("top_srcdir");
+	char path[512], err[512];
+	snprintf(path, sizeof path, "%s/tests/validation/published.csv", top ? top : ".");
+	ck_assert_msg(val_read(path, &rows, &nrows, err, sizeof err) == 0, "%s", err);
+	ck_assert_uint_gt(nrows, 200);
+}
+
+static void unload(void)
+{
+	free(rows);
+	rows = NULL;
+}
+
+static const val_row *row(const char *id)
+{
+	for (size_t i = 0; i < nrows; i++)
+		if (!strcmp(rows[i].id, id))
+			return &rows[i];
+	ck_abort_msg("row %s not in published.csv", id);
+	return NULL;
+}
+
+START_TEST(t_csv_quoting)
+{
+	const char *text = "id,source,hardware,gpus,metric,value,unit\n"
+	                   "X-001,\"a, \"\"quoted\"\" source\",\"DGX A100 (8x A100,\nNVLink)\",16,mfu,51.4,%\n"
+	                   "\n"
+	                   "X-002,s,,,iteration_time,,s\n";
+	val_row *r;
+	size_t n;
+	char err[256];
+	ck_assert_int_eq(val_parse(text, "t.csv", &r, &n, err, sizeof err), 0);
+	ck_assert_uint_eq(n, 2);
+	ck_assert_str_eq(r[0].source, "a, \"quoted\" source");
+	ck_assert_str_eq(r[0].hardware, "DGX A100 (8x A100,\nNVLink)");
+	ck_assert_str_eq(r[0].family, "X");
+	ck_assert_int_eq(r[0].gpus, 16);
+	ck_assert(r[0].has_value);
+	ck_assert_double_eq_tol(r[0].value, 51.4, 1e-12);
+	ck_assert(!r[1].has_value);
+	ck_assert_int_eq(r[1].layers, 0);
+	free(r);
+	ck_assert_int_eq(val_parse("id,metric,value\n\"open", "t.csv", &r, &n, err, sizeof err), -1);
+	ck_assert_ptr_nonnull(strstr(err, "unterminated"));
+	ck_assert_int_eq(val_parse("a,b\n", "t.csv", &r, &n, err, sizeof err), -1);
+}
+END_TEST
+
+/* MEG21T1-021: 76B on 1024 A100 (128 DGX A100), TP8 PP4 DP32, 5 layers per
+ * virtual stage of 60 layers on 4 stages -> 3 chunks, local DDP, fp16. */
+START_TEST(t_megatron_row)
+{
+	val_case c;
+	char why[256];
+	ck_assert_int_eq(val_build(row("MEG21T1-021"), &c, why, sizeof why), 0);
+	const scenario *s = &c.s;
+	ck_assert_str_eq(s->cluster.gpu.name, "A100-SXM4-80GB");
+	ck_assert_int_eq(s->cluster.gpus_per_node, 8);
+	ck_assert_int_eq(s->cluster.nodes, 128);
+	ck_assert_int_eq(s->cluster.nic.count, 8);
+	ck_assert_double_eq_tol(s->cluster.nic.speed_Bps, 25e9, 1);
+	ck_assert_int_eq(s->cluster.nic.transport, TRANSPORT_RDMA);
+	ck_assert_int_eq(s->training.tp, 8);
+	ck_assert_int_eq(s->training.pp, 4);
+	ck_assert_int_eq(s->training.dp, 32);
+	ck_assert_int_eq(s->training.virtual_stages, 3);
+	ck_assert_int_eq(s->training.schedule, SCHED_INTERLEAVED);
+	ck_assert_int_eq(s->training.recompute, RECOMPUTE_FULL);
+	ck_assert_int_eq(s->training.precision, PREC_FP16);
+	ck_assert_int_eq(s->training.grad_reduce.dtype, PREC_FP16);
+	ck_assert(!s->training.grad_reduce.overlap);
+	ck_assert(!s->training.sequence_parallel);
+	ck_assert_int_eq(s->model.vocab, 51200);
+	ck_assert_int_eq(c.metric, VM_HW_TFLOPS);
+	ck_assert_double_eq_tol(c.published_si, 140e12, 1);
+	ck_assert(!c.assumed);
+	/* DDP=torch rows overlap the gradient all-reduce with the backward */
+	ck_assert_int_eq(val_build(row("MEG21T1-001"), &c, why, sizeof why), 0);
+	ck_assert(c.s.training.grad_reduce.overlap);
+	ck_assert_int_eq(c.s.cluster.nodes, 4);
+}
+END_TEST
+
+/* The derived iteration times of MEG21T1 are the paper formula (96 B s l h^2
+ * (1 + s/6h + V/16lh)) over n x TFLOP/s: our convention reproduces them. */
+START_TEST(t_paper_convention)
+{
+	static const char *pairs[][2] = {{"MEG21T1-001", "MEG21T1-004"}, {"MEG21T1-025", "MEG21T1-028"},
+	                                 {"MEG21T1-037", "MEG21T1-040"}};
+	for (int i = 0; i < 3; i++) {
+		val_case tf, it;
+		char why[256];
+		ck_assert_int_eq(val_build(row(pairs[i][0]), &tf, why, sizeof why), 0);
+		ck_assert_int_eq(val_build(row(pairs[i][1]), &it, why, sizeof why), 0);
+		ck_assert_int_eq(it.metric, VM_ITER_TIME);
+		double flops = wl_paper_hw_flops_per_seq(&tf.s.model, RECOMPUTE_FULL) *
+		               tf.s.training.global_batch;
+		double t = flops / (tf.published_si * scn_gpus(&tf.s));
+		ck_assert_double_eq_tol(t / it.published_si, 1.0, 0.01);
+	}
+}
+END_TEST
+
+START_TEST(t_korthikanti_rows)
+{
+	val_case c;
+	char why[256];
+	ck_assert_int_eq(val_build(row("KOR22-006"), &c, why, sizeof why), 0);
+	ck_assert(c.s.training.sequence_parallel);
+	ck_assert_int_eq(c.s.training.recompute, RECOMPUTE_SELECTIVE);
+	ck_assert_int_eq(c.s.training.virtual_stages, 3);
+	ck_assert_int_eq(c.s.training.precision, PREC_BF16);
+	ck_assert_int_eq(c.s.training.grad_reduce.dtype, PREC_FP32);
+	ck_assert_int_eq(c.metric, VM_MFU);
+	ck_assert_double_eq_tol(c.published_si, 51.4, 1e-9);
+	ck_assert_int_eq(val_build(row("KOR22-008"), &c, why, sizeof why), 0);
+	ck_assert(!c.s.training.sequence_parallel);
+	ck_assert_int_eq(c.s.training.recompute, RECOMPUTE_FULL);
+	ck_assert_int_eq(val_build(row("KOR22-010"), &c, why, sizeof why), 0);
+	ck_assert_int_eq(c.metric, VM_RECOMPUTE_GAIN);
+	ck_assert_int_eq(c.s.training.recompute, RECOMPUTE_SELECTIVE);
+	/* KOR22L: one layer, per-layer times in ms */
+	ck_assert_int_eq(val_build(row("KOR22L-008"), &c, why, sizeof why), 0);
+	ck_assert_int_eq(c.metric, VM_LAYER_BWD);
+	ck_assert_int_eq(c.s.training.recompute, RECOMPUTE_FULL);
+	ck_assert_double_eq_tol(c.published_si, 19.5e-3, 1e-12);
+	ck_assert_int_eq(val_build(row("KOR22L-004"), &c, why, sizeof why), 0);
+	ck_assert_int_eq(c.s.training.recompute, RECOMPUTE_NONE);
+	ck_assert(c.s.training.sequence_parallel);
+}
+END_TEST
+
+/* Other hardware read from text: BLOOM's Jean Zay (4 x 100 Gb/s OmniPath,
+ * ZeRO-1, its 250880 vocabulary), a DGX-2 V100 with inferred batch. */
+START_TEST(t_other_hardware)
+{
+	val_case c;
+	char why[256];
+	ck_assert_int_eq(val_build(row("BLOOM-001"), &c, why, sizeof why), 0);
+	ck_assert_int_eq(c.s.cluster.nic.count, 4);
+	ck_assert_double_eq_tol(c.s.cluster.nic.speed_Bps, 100e9 / 8, 1);
+	ck_assert_int_eq(c.s.cluster.nodes, 48);
+	ck_assert_int_eq(c.s.training.zero, 1);
+	ck_assert_int_eq(c.s.model.vocab, 250880);
+	ck_assert(!c.s.training.sequence_parallel);   /* "DeepSpeed" is not "SP" */
+	ck_assert_int_eq(val_build(row("BLOOM-004"), &c, why, sizeof why), 0);
+	ck_assert_int_eq(c.metric, VM_CKPT_SIZE);
+	ck_assert_double_eq_tol(c.published_si, 2.3e12, 1);
+
+	ck_assert_int_eq(val_build(row("MEG20-001"), &c, why, sizeof why), 0);
+	ck_assert_str_eq(c.s.cluster.gpu.name, "V100-SXM2-32GB");
+	ck_assert_int_eq(c.s.cluster.gpus_per_node, 1);
+	ck_assert_int_eq(c.s.training.micro_batch, 8);
+	ck_assert(c.assumed);
+	ck_assert_int_eq(c.metric, VM_ITER_TIME);
+	ck_assert_double_eq_tol(c.published_si, 1.121, 1e-12);
+	ck_assert_int_eq(val_build(row("MEG20-025"), &c, why, sizeof why), 0);
+	ck_assert_int_eq(c.s.cluster.nodes, 16);
+	ck_assert_int_eq(c.s.cluster.nic.count, 8);
+	ck_assert_double_eq_tol(c.s.cluster.nic.speed_Bps, 25e9, 1);
+
+	ck_assert_int_eq(val_build(row("HW-AZ-001"), &c, why, sizeof why), 0);
+	ck_assert_int_eq(c.metric, VM_GEMM);
+	ck_assert_double_eq_tol(c.gemm_k, 16384, 1e-9);
+	ck_assert(c.param_source);
+}
+END_TEST
+
+START_TEST(t_not_simulated)
+{
+	val_case c;
+	char why[256];
+	ck_assert_int_eq(val_build(row("ADLR20-002"), &c, why, sizeof why), -1);
+	ck_assert_ptr_nonnull(strstr(why, "model shape"));
+	ck_assert_int_eq(val_build(row("KOR22-021"), &c, why, sizeof why), -1);
+	ck_assert_ptr_nonnull(strstr(why, "global_batch"));
+	ck_assert_int_eq(val_build(row("MEG21JAN-009"), &c, why, sizeof why), -1);
+	ck_assert_ptr_nonnull(strstr(why, "micro_batch"));
+	ck_assert_int_eq(val_build(row("NCCL-AZ-001"), &c, why, sizeof why), -1);
+	ck_assert_ptr_nonnull(strstr(why, "trainsim nccl"));
+	ck_assert_int_eq(val_build(row("MEG20-003"), &c, why, sizeof why), -1);
+	ck_assert_ptr_nonnull(strstr(why, "relative"));
+	/* every row has an outcome: built, or a reason */
+	for (size_t i = 0; i < nrows; i++) {
+		why[0] = 0;
+		if (val_build(&rows[i], &c, why, sizeof why) < 0)
+			ck_assert_msg(why[0], "%s: no reason", rows[i].id);
+	}
+}
+END_TEST
+
+int main(void)
+{
+	Suite *s = suite_create("validate");
+	TCase *tc = tcase_create("rows");
+	tcase_add_checked_fixture(tc, load, unload);
+	tcase_add_test(tc, t_csv_quoting);
+	tcase_add_test(tc, t_megatron_row);
+	tcase_add_test(tc, t_paper_convention);
+	tcase_add_test(tc, t_korthikanti_rows);
+	tcase_add_test(tc, t_other_hardware);
+	tcase_add_test(tc, t_not_simulated);
+	suite_add_tcase(s, tc);
+	SRunner *sr = srunner_create(s);
+	srunner_run_all(sr, CK_NORMAL);
+	int nf = srunner_ntests_failed(sr);
+	srunner_free(sr);
+	return nf ? 1 : 0;
+}

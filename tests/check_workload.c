@@ -1,0 +1,397 @@
+/* check_workload.c: the transformer workload against hand-computed values:
+ * parameter counts, FLOPs in every convention, per-layer operations and TP
+ * collectives, memory per GPU, checkpoint sizes and the GEMM efficiency model
+ * against the A100 measurements it was derived from. */
+#include <check.h>
+#include <math.h>
+#include <string.h>
+#include "coll.h"
+#include "workload.h"
+
+/* A GPT scenario on DGX A100 nodes, built without the loader. */
+static void gpt(scenario *s, int layers, int hidden, int heads, int seq)
+{
+	memset(s, 0, sizeof *s);
+	const hw_gpu *g = hw_gpu_find("A100-SXM4-80GB");
+	ck_assert_ptr_nonnull(g);
+	s->cluster.gpu = *g;
+	s->cluster.nodes = 1;
+	s->cluster.gpus_per_node = 8;
+	s->model.layers = layers;
+	s->model.hidden = hidden;
+	s->model.heads = heads;
+	s->model.seq_len = seq;
+	s->model.vocab = 51200;
+	s->training.precision = PREC_BF16;
+	s->training.global_batch = 8;
+	s->training.micro_batch = 1;
+	s->training.tp = 1;
+	s->training.pp = 1;
+	s->training.dp = 1;
+	s->training.schedule = SCHED_1F1B;
+	s->training.grad_reduce.dtype = PREC_FP32;
+}
+
+/* Tiny model, by hand: l=2, h=64, a=4, s=16, V=128, f=4h=256.
+ * Layer params 12h^2 + 13h = 49152 + 832 = 49984; embeddings V h + s h =
+ * 8192 + 1024 = 9216; final LayerNorm 2h = 128; total 109312.
+ * Forward FLOPs per sequence per layer 24 s h^2 + 4 s^2 h = 1572864 + 65536;
+ * logits 2 s h V = 262144; model FLOPs = 3 (2 x 1638400 + 262144) = 10616832. */
+START_TEST(t_tiny_by_hand)
+{
+	scenario s;
+	gpt(&s, 2, 64, 4, 16);
+	s.model.vocab = 128;
+	ck_assert_double_eq_tol(wl_layer_params(&s.model, 0), 49984, 1e-9);
+	ck_assert_double_eq_tol(wl_embedding_params(&s.model), 9216 + 128, 1e-9);
+	ck_assert_double_eq_tol(wl_params(&s.model), 109312, 1e-9);
+	ck_assert_double_eq_tol(wl_model_flops_per_seq(&s.model), 10616832, 1e-6);
+	/* full recompute adds one forward of each layer: + 2 x 1638400 */
+	ck_assert_double_eq_tol(wl_hw_flops_per_seq(&s.model, RECOMPUTE_FULL),
+	                        10616832 + 3276800, 1e-6);
+	/* selective adds the attention core 4 s^2 h per layer: + 2 x 65536 */
+	ck_assert_double_eq_tol(wl_hw_flops_per_seq(&s.model, RECOMPUTE_SELECTIVE),
+	                        10616832 + 131072, 1e-6);
+}
+END_TEST
+
+/* GPT-3 175B: 1.076e12 FLOP per token (cost-models.md 2.1), and our count
+ * equals the Megatron paper formula term by term for f = 4h, tied logits. */
+START_TEST(t_gpt3_flops)
+{
+	scenario s;
+	gpt(&s, 96, 12288, 96, 2048);
+	double per_tok = wl_model_flops_per_seq(&s.model) / 2048;
+	ck_assert_double_eq_tol(per_tok / 1e12, 1.076, 0.001);
+	ck_assert_double_eq_tol(wl_model_flops_per_seq(&s.model) / wl_paper_model_flops_per_seq(&s.model),
+	                        1.0, 1e-12);
+	ck_assert_double_eq_tol(wl_hw_flops_per_seq(&s.model, RECOMPUTE_FULL) /
+	                        wl_paper_hw_flops_per_seq(&s.model, RECOMPUTE_FULL), 1.0, 1e-12);
+	/* full recompute x1.332 (cost-models.md 2.1) */
+	ck_assert_double_eq_tol(wl_paper_hw_flops_per_seq(&s.model, RECOMPUTE_FULL) /
+	                        wl_paper_model_flops_per_seq(&s.model), 1.332, 0.001);
+	/* Korthikanti's HFU for selective recompute: KOR22-006/007 51.4% -> 52.8% */
+	double r = wl_paper_hw_flops_per_seq(&s.model, RECOMPUTE_SELECTIVE) /
+	           wl_paper_model_flops_per_seq(&s.model);
+	ck_assert_double_eq_tol(51.4 * r, 52.8, 0.05);
+	/* Megatron paper parameter count: 145.6B for l=80, h=12288 (MEG21T1) */
+	gpt(&s, 80, 12288, 96, 2048);
+	ck_assert_double_eq_tol(wl_params(&s.model) / 1e9, 145.6, 0.05);
+}
+END_TEST
+
+/* Llama-style (gated, untied, no biases) with and without GQA. Llama 2 7B
+ * (h 4096, l 32, f 11008, V 32000): 6.738B; 70B (h 8192, l 80, 64 heads, 8 KV
+ * heads, f 28672): 68.98B (Meta's model cards). */
+START_TEST(t_llama_params)
+{
+	scenario s;
+	gpt(&s, 32, 4096, 32, 4096);
+	s.model.gated_mlp = true;
+	s.model.ffn_hidden = 11008;
+	s.model.vocab = 32000;
+	ck_assert_double_eq_tol(wl_params(&s.model) / 1e9, 6.738, 0.002);
+	gpt(&s, 80, 8192, 64, 4096);
+	s.model.gated_mlp = true;
+	s.model.kv_heads = 8;
+	s.model.ffn_hidden = 28672;
+	s.model.vocab = 32000;
+	ck_assert_double_eq_tol(wl_params(&s.model) / 1e9, 68.98, 0.01);
+	/* default gated FFN: 8h/3 to a multiple of 256 = 11008 for h = 4096 */
+	scn_model m = {.layers = 32, .hidden = 4096, .heads = 32, .gated_mlp = true};
+	ck_assert_int_eq(wl_model_resolve(&m), 0);
+	ck_assert_int_eq(m.ffn_hidden, 11008);
+	ck_assert_int_eq(m.kv_heads, 32);
+}
+END_TEST
+
+START_TEST(t_generic_from_params)
+{
+	scn_model m = {.params = 175e9, .seq_len = 2048, .vocab = 51200};
+	ck_assert_int_eq(wl_model_resolve(&m), 0);
+	ck_assert_int_eq(m.hidden % 128, 0);
+	ck_assert_int_eq(m.heads, m.hidden / 128);
+	ck_assert_double_eq_tol(wl_params(&m) / 175e9, 1.0, 0.03);
+	ck_assert_int_ge(m.hidden, 10240);
+	ck_assert_int_le(m.hidden, 14336);
+	scn_model none = {0};
+	ck_assert_int_eq(wl_model_resolve(&none), -1);
+}
+END_TEST
+
+/* TP collectives per layer (cost-models.md 3.1): 2+2 all-reduce; with SP
+ * 4 forward, 6 backward (2 RS + 2 AG + 2 re-gathers); full recompute repeats
+ * the forward's 2. Each moves the full b s h tensor. Backward GEMM FLOPs are
+ * twice the forward's. */
+START_TEST(t_tp_collectives)
+{
+	scenario s;
+	gpt(&s, 4, 6144, 64, 2048);
+	s.training.tp = 8;
+	s.training.micro_batch = 4;
+	wl_layer_cost c;
+	wl_layer_cost_get(&s, 0, &c);
+	ck_assert_int_eq(c.n_tp_fwd, 2);
+	ck_assert_int_eq(c.n_tp_bwd, 2);
+	ck_assert_int_eq(c.n_tp_recompute, 0);
+	ck_assert_int_eq(c.tp_coll_fwd, COLL_ALL_REDUCE);
+	ck_assert_double_eq_tol(c.tp_bytes, 4.0 * 2048 * 6144 * 2, 1);
+	ck_assert_double_eq_tol(c.bwd_flops / c.fwd_flops, 2.0, 1e-9);
+	/* forward FLOPs per GPU = (24 b s h^2 + 4 b s^2 h) / t */
+	double b = 4, sq = 2048, h = 6144;
+	ck_assert_double_eq_tol(c.fwd_flops / ((24 * b * sq * h * h + 4 * b * sq * sq * h) / 8), 1.0, 1e-9);
+	/* bf16 = the async generation: both backward all-reduces overlap a wgrad GEMM */
+	ck_assert_int_eq(c.n_tp_bwd_async, 2);
+	ck_assert(c.tp_async_window_s > 0);
+	ck_assert_double_eq_tol(c.grad_accum_s, 0, 1e-12);
+
+	s.training.sequence_parallel = true;
+	wl_layer_cost_get(&s, 0, &c);
+	ck_assert_int_eq(c.n_tp_fwd, 4);
+	ck_assert_int_eq(c.n_tp_bwd, 6);
+	ck_assert_int_eq(c.tp_coll_fwd, COLL_ALL_GATHER);
+	ck_assert_int_eq(c.n_tp_bwd_async, 4);
+
+	s.training.sequence_parallel = false;
+	s.training.recompute = RECOMPUTE_FULL;
+	s.training.precision = PREC_FP16;
+	wl_layer_cost full;
+	wl_layer_cost_get(&s, 0, &full);
+	ck_assert_int_eq(full.n_tp_recompute, 2);
+	ck_assert_int_eq(full.n_tp_bwd_async, 0);
+	ck_assert_double_eq_tol(full.recompute_s, full.fwd_s, 1e-12);
+	ck_assert_double_eq_tol(full.recompute_flops, full.fwd_flops, 1e-3);
+	ck_assert(full.grad_accum_s > 0);   /* fp16: autograd's accumulation pass */
+
+	s.training.recompute = RECOMPUTE_SELECTIVE;
+	wl_layer_cost sel;
+	wl_layer_cost_get(&s, 0, &sel);
+	ck_assert_int_eq(sel.n_tp_recompute, 0);
+	ck_assert_double_eq_tol(sel.recompute_flops, 4 * b * sq * sq * h / 8, 1);
+	ck_assert(sel.recompute_s > 0 && sel.recompute_s < 0.3 * sel.fwd_s);
+}
+END_TEST
+
+/* Flash attention is derived: not for GPT on V100/A100 (Megatron 2020-22),
+ * yes on Hopper, and for the Llama generation (gated or GQA) on Ampere. */
+START_TEST(t_flash_choice)
+{
+	scenario s;
+	gpt(&s, 2, 4096, 32, 2048);
+	ck_assert(!wl_flash_attention(&s));
+	s.model.gated_mlp = true;
+	ck_assert(wl_flash_attention(&s));
+	s.model.gated_mlp = false;
+	s.model.kv_heads = 8;
+	ck_assert(wl_flash_attention(&s));
+	s.model.kv_heads = 0;
+	s.cluster.gpu = *hw_gpu_find("H100-SXM5-80GB");
+	ck_assert(wl_flash_attention(&s));
+	s.cluster.gpu = *hw_gpu_find("V100-SXM2-32GB");
+	s.model.gated_mlp = true;
+	ck_assert(!wl_flash_attention(&s));
+	/* with flash the layer keeps no s^2 activations and runs faster */
+	gpt(&s, 2, 4096, 32, 4096);
+	wl_layer_cost plain, fl;
+	wl_layer_cost_get(&s, 0, &plain);
+	s.cluster.gpu = *hw_gpu_find("A100-SXM4-80GB");
+	s.model.kv_heads = 8;
+	wl_layer_cost_get(&s, 0, &fl);
+	ck_assert(fl.act_bytes < plain.act_bytes);
+	ck_assert(fl.fwd_s < plain.fwd_s);
+}
+END_TEST
+
+/* Memory: Korthikanti Table 2 by hand, model states, the 175B verdicts. */
+START_TEST(t_memory)
+{
+	scenario s;
+	/* 175B (GPT-3 shape) on one GPU: 175e9 x 18 B alone is 3.1 TB */
+	gpt(&s, 96, 12288, 96, 2048);
+	wl_memory mem;
+	wl_memory_get(&s, &mem);
+	ck_assert(!mem.fits);
+	ck_assert_double_eq_tol(mem.weights + mem.gradients + mem.optimizer,
+	                        18 * wl_params(&s.model), 1e3);
+	ck_assert_double_eq_tol(mem.capacity, 80.0 * 1024 * 1024 * 1024, 1);
+
+	/* KOR22-006 layout (TP8 PP8, SP + selective, interleaved v=3) fits */
+	s.cluster.nodes = 8;
+	s.training.tp = 8;
+	s.training.pp = 8;
+	s.training.global_batch = 64;
+	s.training.sequence_parallel = true;
+	s.training.recompute = RECOMPUTE_SELECTIVE;
+	s.training.schedule = SCHED_INTERLEAVED;
+	s.training.virtual_stages = 3;
+	wl_memory_get(&s, &mem);
+	ck_assert(mem.fits);
+	/* activations: 34 s b h / t per layer x 12 layers x 8 in flight x (1 + 7/24) */
+	double per_layer = 34.0 * 2048 * 12288 / 8;
+	ck_assert_double_eq_tol(mem.activations / (per_layer * 12 * 8 * (1 + 7.0 / 24)), 1.0, 0.01);
+
+	/* TP without SP, no recompute: s b h (10 + 24/t + 5 a s/(h t)) per layer */
+	gpt(&s, 8, 6144, 64, 2048);
+	s.training.tp = 8;
+	wl_layer_cost c;
+	wl_layer_cost_get(&s, 0, &c);
+	double sbh = 2048.0 * 6144;
+	ck_assert_double_eq_tol(c.act_bytes / (sbh * (10 + 24.0 / 8 + 5.0 * 64 * 2048 / (6144 * 8))),
+	                        1.0, 1e-9);
+	/* full recompute keeps the layer input: 2 s b h */
+	s.training.recompute = RECOMPUTE_FULL;
+	wl_layer_cost_get(&s, 0, &c);
+	ck_assert_double_eq_tol(c.act_bytes, 2 * sbh, 1e-3);
+
+	/* Megatron distributed optimizer (ZeRO-1) in bf16: 6 + 12/d B/param */
+	gpt(&s, 8, 4096, 32, 2048);
+	s.cluster.nodes = 8;
+	s.training.dp = 64;
+	s.training.zero = 1;
+	wl_memory_get(&s, &mem);
+	double n = wl_stage_params(&s, 0);
+	ck_assert_double_eq_tol((mem.weights + mem.gradients + mem.optimizer) / n, 6 + 12.0 / 64, 1e-9);
+	s.training.zero = 3;
+	wl_memory_get(&s, &mem);
+	ck_assert_double_eq_tol((mem.weights + mem.gradients + mem.optimizer) / n, 18.0 / 64, 1e-9);
+}
+END_TEST
+
+/* 126 layers on 16 stages: the first and last one layer short (Llama 3). */
+START_TEST(t_stage_layers)
+{
+	scenario s;
+	gpt(&s, 126, 1024, 8, 2048);
+	s.training.pp = 16;
+	int total = 0;
+	for (int i = 0; i < 16; i++) {
+		int n = wl_stage_layers(&s, i);
+		ck_assert_int_eq(n, (i == 0 || i == 15) ? 7 : 8);
+		total += n;
+	}
+	ck_assert_int_eq(total, 126);
+	s.model.layers = 128;
+	for (int i = 0; i < 16; i++)
+		ck_assert_int_eq(wl_stage_layers(&s, i), 8);
+	/* the tied word embedding sits on the first and the last stage */
+	double emb = 51200.0 * 1024;
+	ck_assert_double_eq_tol(wl_stage_params(&s, 0) - wl_stage_params(&s, 1),
+	                        emb + 2048.0 * 1024, 1);
+	ck_assert_double_eq_tol(wl_stage_params(&s, 15) - wl_stage_params(&s, 1), emb + 2 * 1024, 1);
+}
+END_TEST
+
+/* The GEMM model reproduces the A100 measurements its size curve comes
+ * from (HW-AZ-001/002: 256.5 and 253.7 TFLOP/s) within 1%, and charges
+ * wave quantization. */
+START_TEST(t_gemm_model)
+{
+	const hw_gpu *g = hw_gpu_find("A100-SXM4-80GB");
+	double n = 16384;
+	double tf = 2 * n * n * n / wl_gemm_time(g, PREC_FP16, n, n, n) / 1e12;
+	ck_assert_double_eq_tol(tf, 256.5, 2.5);
+	n = 8192;
+	tf = 2 * n * n * n / wl_gemm_time(g, PREC_FP16, n, n, n) / 1e12;
+	ck_assert_double_eq_tol(tf, 253.7, 2.5);
+	/* 12 x 9 = 108 tiles of 256x128: one full wave; 8% more rows need 117
+	 * tiles, a second, mostly empty wave (or smaller, slower tiles) */
+	double t108 = wl_gemm_time(g, PREC_BF16, 3072, 1152, 8192);
+	double t117 = wl_gemm_time(g, PREC_BF16, 3328, 1152, 8192);
+	ck_assert(t117 > 1.4 * t108);
+	/* a thin GEMM is memory bound: no faster than its bytes over HBM */
+	double t = wl_gemm_time(g, PREC_BF16, 65536, 65536, 16);
+	ck_assert(t >= 2.0 * 65536 * 65536 / (g->hbm_Bps * g->hbm_eff));
+	ck_assert_double_eq_tol(wl_membound_time(g, 1e9), 2e-6 + 1e9 / (g->hbm_Bps * g->hbm_eff), 1e-12);
+}
+END_TEST
+
+START_TEST(t_checkpoint_and_optimizer)
+{
+	scenario s;
+	gpt(&s, 96, 12288, 96, 2048);
+	double n = wl_params(&s.model);
+	ck_assert_double_eq_tol(wl_checkpoint_bytes(&s, CKPT_FULL), 14 * n, 1);
+	ck_assert_double_eq_tol(wl_checkpoint_bytes(&s, CKPT_WEIGHTS), 2 * n, 1);
+	/* Adam: 34 B/param, sharded over DP by ZeRO-1 */
+	ck_assert_double_eq_tol(wl_optimizer_bytes(&s, 0), 34 * n, 1);
+	s.cluster.nodes = 4;
+	s.training.dp = 32;
+	s.training.zero = 1;
+	ck_assert_double_eq_tol(wl_optimizer_bytes(&s, 0), 34 * n / 32, 1);
+	/* DP gradient bytes in the reduce dtype (fp32: Megatron's bf16 default) */
+	ck_assert_double_eq_tol(wl_dp_grad_bytes(&s, 0), 4 * n, 1);
+}
+END_TEST
+
+/* A custom (non-transformer) model: backward = 2 x forward, no recompute
+ * FLOPs unless full, params and FLOPs add up, MFU FLOPs per sample. */
+START_TEST(t_custom)
+{
+	scn_layer layers[3] = {
+		{"conv1", 2e9, 1e6, 4e6}, {"conv2", 4e9, 2e6, 2e6}, {"fc", 1e8, 4e6, 1e4}};
+	scenario s;
+	gpt(&s, 0, 0, 0, 0);
+	s.model.custom = true;
+	s.model.nlayers_custom = 3;
+	s.model.custom_layers = layers;
+	s.training.micro_batch = 32;
+	ck_assert_double_eq_tol(wl_params(&s.model), 7e6, 1e-6);
+	ck_assert_double_eq_tol(wl_model_flops_per_seq(&s.model), 3 * 6.1e9, 1);
+	ck_assert_double_eq_tol(wl_hw_flops_per_seq(&s.model, RECOMPUTE_FULL), 4 * 6.1e9, 1);
+	wl_layer_cost c;
+	wl_layer_cost_get(&s, 1, &c);
+	ck_assert_double_eq_tol(c.fwd_flops, 32 * 4e9, 1);
+	ck_assert_double_eq_tol(c.bwd_flops, 64 * 4e9, 1);
+	ck_assert_double_eq_tol(c.params, 2e6, 1e-9);
+	ck_assert_double_eq_tol(c.act_bytes, 32 * 2e6, 1e-6);
+	ck_assert(c.fwd_s > 0 && c.bwd_s > 1.5 * c.fwd_s);
+	wl_memory mem;
+	wl_memory_get(&s, &mem);
+	ck_assert(mem.fits);
+	ck_assert_double_eq_tol(mem.activations, 32 * (4e6 + 2e6 + 1e4), 1);
+}
+END_TEST
+
+/* Head: logits GEMM 2 b s h V / t forward on the last stage, one TP
+ * collective each way; the embedding's all-reduce in the forward. */
+START_TEST(t_head)
+{
+	scenario s;
+	gpt(&s, 4, 4096, 32, 2048);
+	s.training.tp = 4;
+	wl_layer_cost last, first;
+	wl_head_cost(&s, false, &last);
+	wl_head_cost(&s, true, &first);
+	ck_assert_double_eq_tol(last.fwd_flops, 2.0 * 2048 * 4096 * 51200 / 4, 1);
+	ck_assert_double_eq_tol(last.bwd_flops, 2 * last.fwd_flops, 1);
+	ck_assert_int_eq(last.n_tp_fwd, 0);   /* f operator: identity forward */
+	ck_assert_int_eq(last.n_tp_bwd, 1);
+	ck_assert_int_eq(first.n_tp_fwd, 1);
+	ck_assert_int_eq(first.n_tp_bwd, 0);
+	ck_assert(first.fwd_s > 0 && first.fwd_s < last.fwd_s);
+}
+END_TEST
+
+int main(void)
+{
+	Suite *s = suite_create("workload");
+	TCase *tc = tcase_create("core");
+	tcase_add_test(tc, t_tiny_by_hand);
+	tcase_add_test(tc, t_gpt3_flops);
+	tcase_add_test(tc, t_llama_params);
+	tcase_add_test(tc, t_generic_from_params);
+	tcase_add_test(tc, t_tp_collectives);
+	tcase_add_test(tc, t_flash_choice);
+	tcase_add_test(tc, t_memory);
+	tcase_add_test(tc, t_stage_layers);
+	tcase_add_test(tc, t_gemm_model);
+	tcase_add_test(tc, t_checkpoint_and_optimizer);
+	tcase_add_test(tc, t_custom);
+	tcase_add_test(tc, t_head);
+	suite_add_tcase(s, tc);
+	SRunner *sr = srunner_create(s);
+	srunner_run_all(sr, CK_NORMAL);
+	int nf = srunner_ntests_failed(sr);
+	srunner_free(sr);
+	return nf ? 1 : 0;
+}
