@@ -276,6 +276,7 @@ static void teardown(stp_run *r)
 	free(r->E);
 	free(r->lc);
 	free(r->act_bytes);
+	free(r->tpl);
 	free(r->tl);
 	if (r->store)
 		store_free(r->store);
