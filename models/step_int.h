@@ -92,7 +92,6 @@ typedef struct stp_stage {
 	double since, acc[SPLIT__N], acc0[SPLIT__N], acc1[SPLIT__N];
 	int nbusy;
 	double busy_since, busy_s, busy0, busy1;
-	double ops_end_t;        /* when the step's ops finished */
 	/* data-parallel stream */
 	stp_fifo dq, side;
 	bool dp_running, dp_timer;
@@ -138,7 +137,6 @@ typedef struct stp_run {
 	int cur_step, in_ops, at_barrier, done_count;
 	int ops_end_count[3];
 	double *E;                       /* boundary of each step */
-	double t_win0;
 	bool failed;
 	char err[256];
 	/* variability */
@@ -147,7 +145,7 @@ typedef struct stp_run {
 	int n_fast, n_slow;
 	bool rep_slow;
 	/* counters for the result */
-	double dp_collectives, compress_s, tp_colls;
+	double dp_collectives, compress_s;
 	double est_events;
 	/* timeline */
 	step_interval *tl;
