@@ -369,6 +369,12 @@ int coll__shape(coll_ctx *cc, coll_run *r)
 	if (sh->nnodes == 1 || sh->nrails < 1)
 		sh->nrails = 1;
 	shape_bandwidths(cc, sh);
+	/* A ring's dependency chain crosses each node-to-node edge about twice,
+	 * so NCCL's per-step count is applied to the mean edge latency. */
+	sh->inter_lat_s = 0;
+	for (int j = 0; sh->nnodes > 1 && j < sh->nnodes; j++)
+		sh->inter_lat_s += cluster_route_latency(cc->cl, sh->members[sh->node_start[j]],
+			sh->members[sh->node_start[(j + 1) % sh->nnodes]], -1) / sh->nnodes;
 	return 0;
 }
 

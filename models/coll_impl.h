@@ -29,6 +29,8 @@ typedef struct coll_shape {
 	double intra_Bps;      /* one GPU's intra-node achievable bandwidth */
 	double nic_Bps;        /* one NIC's achievable rate with ppn GPUs sharing */
 	double nvls_eff;       /* 0 = no NVLS here */
+	double inter_lat_s;    /* mean route latency between neighbouring nodes (NIC,
+	                        * switches, zone links): NCCL's graph latencyInter */
 	hw_arch arch;
 	bool nvlink;           /* intra-node hw is NVLink (NCCL's NVLINK hw class) */
 	bool mesh;             /* nvlink-mesh */

@@ -82,6 +82,13 @@ bool coll__proto_ok(const coll_shape *sh, coll_algo algo, int proto)
 	return true;
 }
 
+/* NCCL adds the topology's latencyInter to each network hop, twice for Simple
+ * ("flush extra latency"); here it is the physical route latency. */
+static double graph_inter_us(const coll_shape *sh, int p)
+{
+	return sh->inter_lat_s * 1e6 * (p == PROTO_SIMPLE ? 2 : 1);
+}
+
 static int log2i(int n)
 {
 	int l = 0;
@@ -94,7 +101,8 @@ static double ring_lat(const coll_shape *sh, coll_op op, int p, double bytes)
 {
 	int n = sh->n, nodes = sh->nnodes, hw = sh->nvlink ? HW_NVLINK : HW_PCI;
 	double lat = base_us[A_RING][p], intra = hw_us[hw][A_RING][p];
-	double inter = (sh->ppn == 1 ? hw_us[HW_NET][A_TREE][p] : hw_us[HW_NET][A_RING][p]);
+	double inter = (sh->ppn == 1 ? hw_us[HW_NET][A_TREE][p] : hw_us[HW_NET][A_RING][p]) +
+	               graph_inter_us(sh, p);
 	if (op == COLL_BROADCAST || op == COLL_REDUCE) {
 		int h = nodes > 1 ? HW_NET : hw;
 		double hop = p == PROTO_SIMPLE ? hw_us[h][A_TREE][PROTO_SIMPLE] : hw_us[h][A_RING][p];
@@ -121,7 +129,7 @@ double coll__nccl_latency(const coll_shape *sh, coll_op op, coll_algo algo, int 
 	if ((unsigned)p >= PROTO__N)
 		return -1;
 	int hw = sh->nvlink ? HW_NVLINK : HW_PCI;
-	double inter_tree = hw_us[HW_NET][A_TREE][p];
+	double inter_tree = hw_us[HW_NET][A_TREE][p] + graph_inter_us(sh, p);
 	double us;
 	switch (algo) {
 	case ALGO_TREE:
@@ -137,7 +145,8 @@ double coll__nccl_latency(const coll_shape *sh, coll_op op, coll_algo algo, int 
 	case ALGO_HIERARCHICAL: {
 		/* intra reduce-scatter + inter all-reduce (one GPU per node) + intra
 		 * all-gather: three ring calls, each with its own base latency */
-		double intra = hw_us[hw][A_RING][p], inter = hw_us[HW_NET][A_TREE][p];
+		double intra = hw_us[hw][A_RING][p], inter = hw_us[HW_NET][A_TREE][p] +
+		               graph_inter_us(sh, p);
 		int m = sh->ppn, k = sh->nnodes;
 		us = 0;
 		if (m > 1)
@@ -148,13 +157,13 @@ double coll__nccl_latency(const coll_shape *sh, coll_op op, coll_algo algo, int 
 	}
 	case ALGO_PS:
 		/* push then pull: two rounds of point-to-point sends */
-		us = 2 * (base_us[A_RING][p] + (sh->nnodes > 1 ? hw_us[HW_NET][A_RING][p]
-		                                               : hw_us[hw][A_RING][p]));
+		us = 2 * (base_us[A_RING][p] + (sh->nnodes > 1 ? hw_us[HW_NET][A_RING][p] +
+		          graph_inter_us(sh, p) : hw_us[hw][A_RING][p]));
 		break;
 	default:
 		if (op == COLL_SENDRECV || op == COLL_ALL_TO_ALL)
-			us = base_us[A_RING][p] + (sh->nnodes > 1 ? hw_us[HW_NET][A_RING][p]
-			                                          : hw_us[hw][A_RING][p]);
+			us = base_us[A_RING][p] + (sh->nnodes > 1 ? hw_us[HW_NET][A_RING][p] +
+			     graph_inter_us(sh, p) : hw_us[hw][A_RING][p]);
 		else
 			us = ring_lat(sh, op, p, bytes);
 		break;

@@ -37,6 +37,10 @@ static void max_lognormal_moments(double mu, double sigma, int n, double *mean, 
 	*var = fmax(0.0, m2 - m1 * m1);
 }
 
+/* GSL streams of the step: its own namespace (ASCII "STP" in the top bits),
+ * so that other models drawing per GPU get independent generators. */
+#define STP_RNG(id) ((0x535450ULL << 40) | (uint64_t)(id))
+
 int stp_var_init(stp_run *r)
 {
 	const scn_variability *v = &r->s->run.variability;
@@ -58,11 +62,15 @@ int stp_var_init(stp_run *r)
 	r->rep_slow = false;
 	for (int i = 0; i < r->pp; i++) {
 		stp_stage *st = &r->st[i];
-		st->rng = sim_rng(r->sim, (uint64_t)st->gpu);
+		st->rng = sim_rng(r->sim, STP_RNG(st->gpu));
+		if (!st->rng)
+			return -2;
 		st->slow = f > 0 && gsl_rng_uniform(st->rng) < p_stage;
 		r->rep_slow |= st->slow;
 	}
-	gsl_rng *g = sim_rng(r->sim, (uint64_t)r->pl.gpus + 1);   /* the other replicas */
+	gsl_rng *g = sim_rng(r->sim, STP_RNG(r->pl.gpus));   /* the other replicas */
+	if (!g)
+		return -2;
 	r->n_slow = (f > 0 && r->dp > 1) ? (int)gsl_ran_binomial(g, p_rep, (unsigned)(r->dp - 1)) : 0;
 	r->n_fast = r->dp - 1 - r->n_slow;
 	return 0;

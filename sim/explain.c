@@ -9,7 +9,6 @@
 #include "scn.h"
 #include "units.h"
 
-#define WRAP 88
 #define MAX_FIX 5
 #define MAX_FIX_SETS 3
 #define SIGNIFICANT 0.05     /* a loss under 5 % of the step is not worth a fix */
@@ -33,7 +32,7 @@ typedef struct ctx {
 	int section;             /* number of the last section printed */
 } ctx;
 
-/* Prints a paragraph wrapped at WRAP columns; continuation lines are
+/* Prints a paragraph wrapped at REPORT_WRAP columns; continuation lines are
  * indented by `indent` spaces, the first line by `first`. */
 static void para(FILE *out, int first, int indent, const char *fmt, ...)
 {
@@ -42,41 +41,34 @@ static void para(FILE *out, int first, int indent, const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(buf, sizeof buf, fmt, ap);
 	va_end(ap);
-	int col = fprintf(out, "%*s", first, "");
-	bool first_word = true;
-	for (const char *p = buf; *p;) {
-		while (*p == ' ')
-			p++;
-		if (!*p)
-			break;
-		size_t w = strcspn(p, " ");
-		if (!first_word && col + 1 + (int)w > WRAP)
-			col = fprintf(out, "\n%*s", indent, "") - 1;
-		else if (!first_word)
-			col += fprintf(out, " ");
-		col += fprintf(out, "%.*s", (int)w, p);
-		p += w;
-		first_word = false;
-	}
-	fputc('\n', out);
+	report_wrap(out, first, indent, buf);
+}
+
+/* Quantities keep their number and unit on one line. */
+static const char *glue(char *b)
+{
+	for (char *p = b; *p; p++)
+		if (*p == ' ')
+			*p = REPORT_NBSP;
+	return b;
 }
 
 static const char *fmt_t(char *b, size_t n, double v)
 {
 	unit_fmt(b, n, v, UNIT_TIME);
-	return b;
+	return glue(b);
 }
 
 static const char *fmt_b(char *b, size_t n, double v)
 {
 	unit_fmt(b, n, v, UNIT_BYTES);
-	return b;
+	return glue(b);
 }
 
 static const char *fmt_bw(char *b, size_t n, double v)
 {
 	unit_fmt(b, n, v, UNIT_BANDWIDTH);
-	return b;
+	return glue(b);
 }
 
 static double frac(const step_result *r, step_split k)
@@ -165,8 +157,8 @@ static void fixes_dp(ctx *c)
 	if (!g->overlap)
 		fix_set(add_fix(c, "overlap the gradient reduction with the backward pass"),
 			"training.grad_reduce.overlap=true");
-	fix_set(add_fix(c, "accumulate gradients over twice as many micro-batches (a larger global "
-		"batch: check that convergence allows it)"), "training.global_batch=%d",
+	fix_set(add_fix(c, "accumulate gradients over twice as many micro-batches, a larger global "
+		"batch (check that convergence allows it)"), "training.global_batch=%d",
 		2 * t->global_batch);
 	if (g->compression == COMPRESS_NONE)
 		fix_set(add_fix(c, g->dtype == PREC_FP32 ? "send gradients as fp16"
@@ -211,6 +203,12 @@ static void fixes_storage(ctx *c, step_split k)
 {
 	const scn_training *t = &c->s->training;
 	if (k == SPLIT_DATA_STALL) {
+		if (c->s->cluster.cache.present && t->data.source == DATA_STORAGE) {
+			fix *f = add_fix(c, "read from the node-local NVMe cache, once it holds the "
+				"data set (after the first epoch)");
+			fix_set(f, "training.data.source=local_cache");
+			fix_set(f, "training.data.cache_warm=true");
+		}
 		fix_set(add_fix(c, "prefetch more batches"), "training.data.prefetch=%d",
 			4 * (t->data.prefetch > 0 ? t->data.prefetch : 1));
 		return;
@@ -223,15 +221,22 @@ static void fixes_storage(ctx *c, step_split k)
 	fix_set(add_fix(c, "checkpoint less often"), "training.checkpoint.every=%d", every);
 }
 
-/* The hardware answer, tried last: four times the NIC speed. */
-static void fix_hardware(ctx *c)
+/* The hardware answer, tried last: four times the NICs, or the storage. */
+static void fix_hardware(ctx *c, step_split k)
 {
-	const hw_nic *n = &c->s->cluster.nic;
+	const scn_cluster *cl = &c->s->cluster;
 	fix *f;
-	if (c->s->cluster.nodes <= 1 || !(f = add_fix(c, "buy NICs four times as fast")))
+	if (k == SPLIT_DATA_STALL || k == SPLIT_CHECKPOINT) {
+		if (!(f = add_fix(c, "buy storage four times as fast")))
+			return;
+		f->hardware = true;
+		fix_set(f, "cluster.storage.bandwidth=%gGB/s", 4 * cl->storage.bandwidth_Bps / 1e9);
+		return;
+	}
+	if (cl->nodes <= 1 || !(f = add_fix(c, "buy NICs four times as fast")))
 		return;
 	f->hardware = true;
-	fix_set(f, "cluster.nic.speed=%gGbps", 4 * n->speed_Bps * 8 / 1e9);
+	fix_set(f, "cluster.nic.speed=%gGbps", 4 * cl->nic.speed_Bps * 8 / 1e9);
 }
 
 static void plan_fixes(ctx *c, const int *order, int nloss)
@@ -250,8 +255,8 @@ static void plan_fixes(ctx *c, const int *order, int nloss)
 			fixes_storage(c, k);
 	}
 	if (nloss > 0 && frac(c->r, (step_split)order[0]) >= SIGNIFICANT &&
-	    (order[0] == SPLIT_DP_COMM || order[0] == SPLIT_TP_COMM || order[0] == SPLIT_PP_COMM))
-		fix_hardware(c);
+	    order[0] != SPLIT_PP_BUBBLE && order[0] != SPLIT_OPTIMIZER && order[0] != SPLIT_IDLE)
+		fix_hardware(c, (step_split)order[0]);
 }
 
 static void try_fixes(ctx *c)
@@ -298,15 +303,15 @@ static void where(ctx *c, const int *order, int nloss)
 	for (int i = 0; i < nloss && n < 3; i++) {
 		if (frac(r, (step_split)order[i]) < 0.01)
 			break;
-		snprintf(l[n++], sizeof l[0], "%s %s (%.0f %%)", loss_words[order[i]],
+		snprintf(l[n++], sizeof l[0], "%s %s (%.0f\a%%)", loss_words[order[i]],
 			fmt_t(a, sizeof a, r->split_s[order[i]]), 100 * frac(r, (step_split)order[i]));
 	}
 	section(c, "Where the time goes");
-	para(c->out, 3, 3, "A step takes %s. Each GPU computes for %s of it (%.0f %%).",
+	para(c->out, 3, 3, "A step takes %s. Each GPU computes for %s of it (%.0f\a%%).",
 		fmt_t(a, sizeof a, r->step_time_s), fmt_t(b, sizeof b, r->split_s[SPLIT_COMPUTE]),
 		100 * frac(r, SPLIT_COMPUTE));
 	if (n == 0)
-		para(c->out, 3, 3, "Nothing else takes more than 1 %% of the step.");
+		para(c->out, 3, 3, "Nothing else takes more than 1\a%% of the step.");
 	else
 		para(c->out, 3, 3, "The biggest loss%s: %s%s%s%s%s.", n > 1 ? "es" : "", l[0],
 			n > 1 ? "; " : "", n > 1 ? l[1] : "", n > 2 ? "; " : "", n > 2 ? l[2] : "");
@@ -362,7 +367,7 @@ static void saturated(ctx *c, const int *order, int nloss)
 	case SPLIT_PP_BUBBLE:
 		para(c->out, 3, 3, "No resource: the GPUs wait for the pipeline to fill and drain. "
 			"With p = %d stages and m = %d micro-batches the bubble is about "
-			"(p-1)/(m+p-1) = %.0f %% of the time (less with interleaving).", p, m,
+			"(p-1)/(m+p-1) = %.0f\a%% of the time (less with interleaving).", p, m,
 			100.0 * (p - 1) / (m + p - 1));
 		break;
 	case SPLIT_DATA_STALL:
@@ -391,10 +396,10 @@ static void util_vs_mfu(ctx *c)
 {
 	const step_result *r = c->r;
 	section(c, "Busy is not the same as useful");
-	para(c->out, 3, 3, "nvidia-smi would show these GPUs %.0f %% utilized: it counts any "
+	para(c->out, 3, 3, "nvidia-smi would show these GPUs %.0f\a%% utilized: it counts any "
 		"kernel running, and communication kernels run (and spin, waiting for the network) "
 		"as much as compute kernels. MFU, the share of the GPUs' peak FLOP/s that does the "
-		"model's arithmetic, is %.0f %%%s.", 100 * r->gpu_util, 100 * r->mfu,
+		"model's arithmetic, is %.0f\a%%%s.", 100 * r->gpu_util, 100 * r->mfu,
 		r->gpu_util - r->mfu > 0.3 ? ": a GPU that looks busy is no proof of a healthy job"
 		: "");
 }
@@ -402,8 +407,8 @@ static void util_vs_mfu(ctx *c)
 static void ring(ctx *c)
 {
 	const step_result *r = c->r;
-	char a[32], b[32], d[32], e[32];
-	int dp = report_dp(c->s), n = report_ring_ranks(c->s);
+	char a[32], b[32], d[32], e[32], f[32];
+	int dp = report_dp(c->s), n = report_ring_ranks(c->s, r);
 	if (dp <= 1 || r->dp_naive_s <= 0)
 		return;
 	section(c, "Why the gradient all-reduce takes about twice size/bandwidth");
@@ -416,7 +421,7 @@ static void ring(ctx *c)
 		fmt_bw(b, sizeof b, r->dp_bytes_per_gpu / r->dp_naive_s),
 		fmt_t(d, sizeof d, r->dp_naive_s), 2.0 * (n - 1) / n, n,
 		fmt_t(e, sizeof e, r->dp_allreduce_s), r->dp_allreduce_s / r->dp_naive_s,
-		fmt_t(a, sizeof a, r->split_s[SPLIT_DP_COMM]));
+		fmt_t(f, sizeof f, r->split_s[SPLIT_DP_COMM]));
 }
 
 /* Step (c) of the path: the same per-GPU work on one node. */
@@ -467,8 +472,8 @@ static void path(ctx *c)
 	hw_nic nic = s->cluster.nic;
 	hw_nic_defaults(&nic, s->cluster.gpus_per_node);
 	section(c, "The diagnosis path, in the order to check a real cluster");
-	para(c->out, 3, 6, "a. GPU utilization (nvidia-smi, DCGM): expect about %.0f %%, with "
-		"MFU %.0f %%. Much lower utilization points at the input pipeline or the host.",
+	para(c->out, 3, 6, "a. GPU utilization (nvidia-smi, DCGM): expect about %.0f\a%%, with "
+		"MFU %.0f\a%%. Much lower utilization points at the input pipeline or the host.",
 		100 * r->gpu_util, 100 * r->mfu);
 	if (s->cluster.nodes > 1)
 		para(c->out, 3, 6, "b. Point-to-point bandwidth between two nodes (ib_write_bw, "
@@ -535,7 +540,7 @@ static void next(ctx *c)
 			c->fixes[best].hardware ? " No software change above helps enough, so this "
 			"is a case for faster hardware." : "");
 	else
-		para(c->out, 3, 3, "None of these gains more than 2 %%: the layout is close to what "
+		para(c->out, 3, 3, "None of these gains more than 2\a%%: the layout is close to what "
 			"this hardware allows.");
 }
 

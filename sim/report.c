@@ -20,12 +20,37 @@ int report_dp(const scenario *s)
 	return dp > 0 ? dp : 1;
 }
 
-int report_ring_ranks(const scenario *s)
+int report_ring_ranks(const scenario *s, const step_result *r)
 {
+	if (r && r->dp_ring_n > 0)
+		return r->dp_ring_n;
 	int dp = report_dp(s), nodes = s->cluster.nodes;
 	if (s->training.grad_reduce.algorithm == GRAD_ALGO_HIERARCHICAL && nodes > 1 && dp > nodes)
 		return nodes;
 	return dp;
+}
+
+void report_wrap(FILE *out, int first, int indent, const char *text)
+{
+	int col = fprintf(out, "%*s", first, "");
+	bool first_word = true;
+	for (const char *p = text; *p;) {
+		while (*p == ' ')
+			p++;
+		if (!*p)
+			break;
+		size_t w = strcspn(p, " ");
+		if (!first_word && col + 1 + (int)w > REPORT_WRAP)
+			col = fprintf(out, "\n%*s", indent, "") - 1;
+		else if (!first_word)
+			col += fprintf(out, " ");
+		for (size_t i = 0; i < w; i++)
+			fputc(p[i] == REPORT_NBSP ? ' ' : p[i], out);
+		col += (int)w;
+		p += w;
+		first_word = false;
+	}
+	fputc('\n', out);
 }
 
 /* Micro-batches each pipeline runs per step (gradient accumulation steps). */
@@ -36,7 +61,7 @@ static int micro_batches(const scenario *s)
 	return t->global_batch / per > 0 ? t->global_batch / per : 1;
 }
 
-static void json_layout(json *j, const scenario *s)
+static void json_layout(json *j, const scenario *s, const step_result *r)
 {
 	const scn_training *t = &s->training;
 	json_key(j, "layout");
@@ -46,7 +71,7 @@ static void json_layout(json *j, const scenario *s)
 	json_kint(j, "dp", report_dp(s));
 	json_kint(j, "micro_batch", t->micro_batch);
 	json_kint(j, "global_batch", t->global_batch);
-	json_kint(j, "micro_batches", micro_batches(s));
+	json_kint(j, "micro_batches", r->micro_batches > 0 ? r->micro_batches : micro_batches(s));
 	json_obj_end(j);
 }
 
@@ -103,8 +128,10 @@ static void json_reliability(json *j, const scenario *s, const step_result *r)
 
 static void json_options(json *j, const scenario *s, const step_result *r)
 {
-	if (s->training.grad_reduce.compression != COMPRESS_NONE)
+	if (s->training.grad_reduce.compression != COMPRESS_NONE) {
 		json_knum(j, "compression_saving_s", r->compression_saving_s);
+		json_knum(j, "compression_cost_s", r->compression_cost_s);
+	}
 	if (s->training.grad_reduce.sync == SYNC_ASYNC) {
 		json_knum(j, "async_speedup", r->async_speedup);
 		json_kint(j, "staleness", r->staleness);
@@ -119,7 +146,7 @@ void report_json_fields(json *j, const scenario *s, const step_result *r)
 	json_kint(j, "nodes", r->nodes);
 	json_kstr(j, "gpu", s->cluster.gpu.name);
 	json_kstr(j, "precision", hw_precision_name(s->training.precision));
-	json_layout(j, s);
+	json_layout(j, s, r);
 	json_kint(j, "steps", r->steps);
 	json_kint(j, "seed", (int64_t)(s->run.seed & INT64_MAX));
 	json_knum(j, "step_time_s", r->step_time_s);
@@ -139,6 +166,11 @@ void report_json_fields(json *j, const scenario *s, const step_result *r)
 	json_knum(j, "dp_bytes_per_gpu", r->dp_bytes_per_gpu);
 	json_knum(j, "dp_allreduce_s", r->dp_allreduce_s);
 	json_knum(j, "dp_naive_s", r->dp_naive_s);
+	json_knum(j, "dp_wire_bytes_per_gpu", r->dp_wire_bytes_per_gpu);
+	json_kstr(j, "dp_algorithm", r->dp_algorithm);
+	json_kint(j, "dp_ring_n", report_ring_ranks(s, r));
+	json_kint(j, "dp_syncs_per_step", r->dp_syncs_per_step);
+	json_knum(j, "bubble_ideal", r->bubble_ideal);
 	json_knum(j, "data_bytes_per_step", r->data_bytes_per_step);
 	json_reliability(j, s, r);
 	json_options(j, s, r);
@@ -270,6 +302,7 @@ static const csv_col csv_cols[] = {
 	D("memory.per_gpu_bytes", memory.total), D("memory.capacity_bytes", memory.capacity),
 	F("memory.fits", c_fits), D("dp_bytes_per_gpu", dp_bytes_per_gpu),
 	D("dp_allreduce_s", dp_allreduce_s), D("dp_naive_s", dp_naive_s),
+	D("dp_wire_bytes_per_gpu", dp_wire_bytes_per_gpu),
 	F("step_p50_s", c_p50), F("step_p95_s", c_p95), F("step_p99_s", c_p99),
 	F("checkpoint.bytes", c_ckpt_bytes), F("checkpoint.write_s", c_ckpt_write),
 	F("checkpoint.amortized_s", c_ckpt_amort), D("goodput", goodput),

@@ -47,11 +47,19 @@ void report_csv_field(FILE *out, const char *text);
  * scenario leaves it 0). */
 int report_dp(const scenario *s);
 
-/* n of the 2(n-1)/n factor of the gradient all-reduce: the DP group for a
- * ring (NCCL's ring passes through each node once, so every edge between
- * nodes carries 2(n-1)/n of the buffer); the nodes it spans for a
+/* n of the 2(n-1)/n factor of the gradient all-reduce: what the step model
+ * resolved (r->dp_ring_n) when r is given and knows it; otherwise the DP
+ * group for a ring (NCCL's ring passes through each node once, so every edge
+ * between nodes carries 2(n-1)/n of the buffer) and the nodes it spans for a
  * hierarchical all-reduce, whose inter-node rings join one GPU per node. */
-int report_ring_ranks(const scenario *s);
+int report_ring_ranks(const scenario *s, const step_result *r);
+
+/* Writes text wrapped at REPORT_WRAP columns: the first line indented by
+ * `first` spaces, the others by `indent`; ends with a newline. REPORT_NBSP
+ * in text is printed as a space that never breaks ("1.5<NBSP>s"). */
+#define REPORT_NBSP '\a'
+#define REPORT_WRAP 88
+void report_wrap(FILE *out, int first, int indent, const char *text);
 
 /* Output files that appear whole or not at all: written to a temporary name
  * in the same directory and renamed over `path` on commit. */

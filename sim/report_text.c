@@ -173,18 +173,39 @@ static void memory(FILE *out, const scenario *s, const wl_memory *m)
 	fprintf(out, ", other %s\n", fmt_bytes(e, sizeof e, m->other));
 }
 
+/* Why the measured ratio exceeds 2(n-1)/n between nodes: the NIC's
+ * achievable fraction of line rate (TCP falls as GPUs share it). */
+static void nic_gap(FILE *out, const scenario *s, const step_result *r, double factor)
+{
+	hw_nic nic = s->cluster.nic;
+	int g = s->cluster.gpus_per_node;
+	if (s->cluster.nodes <= 1 || r->dp_naive_s <= 0)
+		return;
+	hw_nic_defaults(&nic, g);
+	double eff = hw_nic_efficiency(&nic, g);
+	double ratio = r->dp_allreduce_s / r->dp_naive_s;
+	if (eff <= 0 || ratio < 1.1 * factor)
+		return;
+	fprintf(out, "    the rest: a %s NIC with %d GPUs behind it achieves %.2f of its line rate,\n"
+		"    so expect about %.2f / %.2f = %.2f; latency and contention add the remainder\n",
+		nic.transport == TRANSPORT_RDMA ? "RDMA" : "TCP", g, eff, factor, eff, factor / eff);
+}
+
 static void dp_section(FILE *out, const scenario *s, const step_result *r)
 {
 	char a[32], b[32], c[32];
-	int dp = report_dp(s), n = report_ring_ranks(s);
+	int dp = report_dp(s), n = report_ring_ranks(s, r);
+	double factor = n > 0 ? 2.0 * (n - 1) / n : 0;
 	if (dp <= 1 || r->dp_bytes_per_gpu <= 0)
 		return;
-	fprintf(out, "\ndata-parallel gradient reduction (dp %d, %s)\n", dp,
-		NAME(algo_names, s->training.grad_reduce.algorithm));
+	fprintf(out, "\ndata-parallel gradient reduction (dp %d, %s)\n", dp, r->dp_algorithm[0]
+		? r->dp_algorithm : NAME(algo_names, s->training.grad_reduce.algorithm));
 	fprintf(out, "  gradient bytes per GPU   %s", fmt_bytes(a, sizeof a, r->dp_bytes_per_gpu));
 	if (s->training.grad_reduce.compression != COMPRESS_NONE)
 		fprintf(out, " (on the wire, %s compression)",
 			NAME(compress_names, s->training.grad_reduce.compression));
+	if (r->dp_syncs_per_step > 1)
+		fprintf(out, ", reduced %d times per step", r->dp_syncs_per_step);
 	fprintf(out, "\n  all-reduce, alone        %s\n", fmt_time(a, sizeof a, r->dp_allreduce_s));
 	if (r->dp_naive_s > 0) {
 		fprintf(out, "  naive size / bandwidth   %s   (%s at %s)\n",
@@ -193,7 +214,8 @@ static void dp_section(FILE *out, const scenario *s, const step_result *r)
 		fprintf(out, "  ratio                    %.2f; a ring over n = %d gives 2(n-1)/n = %.2f:\n"
 			"    a ring all-reduce is a reduce-scatter then an all-gather, and in each half\n"
 			"    every GPU sends (n-1)/n of the buffer, so about twice the naive figure\n",
-			r->dp_allreduce_s / r->dp_naive_s, n, 2.0 * (n - 1) / n);
+			r->dp_allreduce_s / r->dp_naive_s, n, factor);
+		nic_gap(out, s, r, factor);
 	}
 	fprintf(out, "  exposed in the step      %s%s\n", fmt_time(a, sizeof a, r->split_s[SPLIT_DP_COMM]),
 		s->training.grad_reduce.overlap ? " (the rest hides behind the backward pass)" : "");
@@ -201,14 +223,14 @@ static void dp_section(FILE *out, const scenario *s, const step_result *r)
 
 static void reliability(FILE *out, const scenario *s, const step_result *r)
 {
-	char a[32], b[32], c[32];
+	char a[32], b[32], c[32], d[32];
 	const step_checkpoint *k = &r->checkpoint;
 	if (k->every > 0)
 		fprintf(out, "\ncheckpoint        every %d steps: %s written in %s, %s stall (%s) = %s per step\n",
 			k->every, fmt_bytes(a, sizeof a, k->bytes), fmt_time(b, sizeof b, k->write_s),
 			fmt_time(c, sizeof c, k->stall_s),
 			s->training.checkpoint.mode == CKPT_ASYNC ? "async" : "sync",
-			fmt_time(a, sizeof a, k->amortized_s));
+			fmt_time(d, sizeof d, k->amortized_s));
 	if (r->job_mtbf_s > 0) {
 		fprintf(out, "failures          a failure every %s on this job; goodput %.1f %%",
 			fmt_long(a, sizeof a, r->job_mtbf_s), 100 * r->goodput);
@@ -226,9 +248,14 @@ static void reliability(FILE *out, const scenario *s, const step_result *r)
 
 static void verdict(FILE *out, const step_result *r, const report_opts *o)
 {
-	fprintf(out, "\nbottleneck: %s\n", r->bottleneck[0] ? r->bottleneck : "none found");
-	for (int i = 0; i < r->n_notes && i < 4; i++)
-		fprintf(out, "note: %s\n", r->notes[i]);
+	char line[sizeof r->bottleneck + 16];
+	snprintf(line, sizeof line, "bottleneck: %s", r->bottleneck[0] ? r->bottleneck : "none found");
+	fputc('\n', out);
+	report_wrap(out, 0, 2, line);
+	for (int i = 0; i < r->n_notes && i < 4; i++) {
+		snprintf(line, sizeof line, "note: %s", r->notes[i]);
+		report_wrap(out, 0, 2, line);
+	}
 	if (o && o->wall_s > 0)
 		fprintf(out, "\n(simulated %llu events in %.3f s)\n", (unsigned long long)r->events,
 			o->wall_s);
