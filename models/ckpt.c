@@ -14,7 +14,6 @@
 typedef struct writer {
 	int gpu;
 	double bytes;
-	double cap_Bps;              /* share of the node's per-client limit */
 	int nsnap, nwrite;           /* async: snapshot route, background route */
 	int snap[CLUSTER_MAX_ROUTE];
 	int write[2 * CLUSTER_MAX_ROUTE];
@@ -79,13 +78,10 @@ static int writers_build(ckrun *k, double bytes, char *err, size_t errlen)
 	const scenario *s = k->s;
 	int tp = s->training.tp > 0 ? s->training.tp : 1;
 	int pp = s->training.pp > 0 ? s->training.pp : 1;
-	int gpn = s->cluster.gpus_per_node > 0 ? s->cluster.gpus_per_node : 1;
 	bool all = all_write(s);
 	k->nw = all ? scn_gpus(s) : tp * pp;
 	k->w = calloc((size_t)k->nw, sizeof *k->w);
-	int *on_node = calloc((size_t)s->cluster.nodes, sizeof *on_node);
-	if (!k->w || !on_node) {
-		free(on_node);
+	if (!k->w) {
 		snprintf(err, errlen, "out of memory");
 		return -1;
 	}
@@ -93,12 +89,10 @@ static int writers_build(ckrun *k, double bytes, char *err, size_t errlen)
 		writer *w = &k->w[i];
 		w->gpu = all ? i : store_gpu_of(s, i % tp, i / tp, 0);
 		w->bytes = bytes / k->nw;
-		on_node[w->gpu / gpn]++;
 		int tmp[CLUSTER_MAX_ROUTE];
 		int ns = cluster_route_local(k->cl, w->gpu, false, false, w->snap, CLUSTER_MAX_ROUTE);
 		int nt = cluster_route_storage(k->cl, w->gpu, true, tmp, CLUSTER_MAX_ROUTE);
 		if (ns < 0 || nt < 0) {
-			free(on_node);
 			snprintf(err, errlen, "no route from GPU %d to storage (error %d)", w->gpu,
 			         ns < 0 ? ns : nt);
 			return -1;
@@ -112,10 +106,6 @@ static int writers_build(ckrun *k, double bytes, char *err, size_t errlen)
 			w->nwrite = route_append(w->write, ns, tmp, nt, 2 * CLUSTER_MAX_ROUTE);
 		}
 	}
-	double pc = s->cluster.storage.per_client_Bps;
-	for (int i = 0; i < k->nw; i++)
-		k->w[i].cap_Bps = pc > 0 ? pc / on_node[k->w[i].gpu / gpn] : 0;
-	free(on_node);
 	return 0;
 }
 
@@ -129,7 +119,9 @@ static void on_write_done(sim *e, void *ctx, uint64_t arg)
 static void start_write(ckrun *k, int i)
 {
 	writer *w = &k->w[i];
-	if (flow_start(k->net, w->write, w->nwrite, w->bytes, w->cap_Bps, 1.0, on_write_done, k,
+	/* no per-flow cap: the per-client limit is a link of the node's storage
+	 * route (topo.c), shared by the node's writers */
+	if (flow_start(k->net, w->write, w->nwrite, w->bytes, 0, 1.0, on_write_done, k,
 	               (uint64_t)i) < 0) {
 		k->err = -1;
 		on_write_done(k->e, k, (uint64_t)i);
@@ -312,8 +304,12 @@ int store_checkpoint_cost(const scenario *s, const store_ckpt_opts *o, store_ckp
 	}
 	k.snaps_left = k.async ? k.nw : 0;
 	k.writes_left = k.nw;
-	/* One request latency before the first byte (large sequential writes). */
-	k.delay_s = s->cluster.storage.latency_s;
+	/* One request latency before the first byte (large sequential writes),
+	 * less what the route's links already charge. */
+	double on_route = 0;
+	for (int i = 0; i < k.w[0].nwrite; i++)
+		on_route += flow_link_latency(k.net, k.w[0].write[i]);
+	k.delay_s = fmax(0.0, s->cluster.storage.latency_s - on_route);
 	if (sim_after(k.e, k.async ? 0 : k.delay_s, SIM_PRIO_NORMAL, start_all, &k, 0) < 0)
 		goto out;
 	if (!k.async && k.with_dp && dp_start(&k) < 0)

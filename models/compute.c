@@ -16,6 +16,7 @@ typedef struct arch_params {
 	double hbm_eff;          /* fallback when the catalog gives none */
 	double flash_fwd_eff;    /* fused attention forward, fraction of dense peak */
 	double flash_bwd_eff;    /* fused attention backward */
+	double fp8_ratio;        /* fp8 MAMF / bf16 MAMF: fp8 GEMMs reach less of their peak */
 } arch_params;
 
 /* SM counts: NVIDIA Volta (V100: 80), Ampere (A100: 108), Hopper (H100 SXM: 132)
@@ -34,14 +35,16 @@ typedef struct arch_params {
  * hd64 s8192); backward taken as 0.8x forward (FlashAttention-2 paper reports
  * the backward slower than the forward; UNVERIFIED factor). Hopper 0.55/0.44:
  * FA3 reaches 0.75 at best (cost-models 4.2) and FA2 0.35; a mid value for
- * the cuDNN/FA3 kernels frameworks use (UNVERIFIED). Blackwell as Hopper. */
+ * the cuDNN/FA3 kernels frameworks use (UNVERIFIED). Blackwell as Hopper.
+ * fp8 ratio: cost-models 4.2 FP8 MAMF over bf16 MAMF: H100 70.9/80.3 = 0.883,
+ * B200 76.3/77.6 = 0.983; Ada 0.9 UNVERIFIED. */
 static const arch_params arch_table[] = {
-	{ARCH_VOLTA, 80, 128, 128, 0.85, 0.83, 0.0, 0.0},
-	{ARCH_AMPERE, 108, 256, 128, 0.869, 0.83, 0.575, 0.46},
-	{ARCH_ADA, 142, 256, 128, 0.80, 0.83, 0.50, 0.40},
-	{ARCH_HOPPER, 132, 128, 256, 0.803, 0.83, 0.55, 0.44},
-	{ARCH_BLACKWELL, 148, 128, 256, 0.776, 0.83, 0.55, 0.44},
-	{ARCH_CDNA3, 304, 256, 256, 0.514, 0.83, 0.35, 0.28},
+	{ARCH_VOLTA, 80, 128, 128, 0.85, 0.83, 0.0, 0.0, 1},
+	{ARCH_AMPERE, 108, 256, 128, 0.869, 0.83, 0.575, 0.46, 1},
+	{ARCH_ADA, 142, 256, 128, 0.80, 0.83, 0.50, 0.40, 0.9},
+	{ARCH_HOPPER, 132, 128, 256, 0.803, 0.83, 0.55, 0.44, 0.883},
+	{ARCH_BLACKWELL, 148, 128, 256, 0.776, 0.83, 0.55, 0.44, 0.983},
+	{ARCH_CDNA3, 304, 256, 256, 0.514, 0.83, 0.35, 0.28, 1},
 };
 
 /* Gap between two dependent kernels on one stream as the GPU sees it (launch
@@ -57,7 +60,7 @@ static const arch_params *arch_of(const hw_gpu *g)
 	return &arch_table[1];
 }
 
-static int sms_of(const hw_gpu *g)
+int wl__sms(const hw_gpu *g)
 {
 	/* H100 PCIe has 114 SMs (Hopper whitepaper) against 132 on SXM. */
 	if (g->arch == ARCH_HOPPER && (strstr(g->name, "PCIe") || strstr(g->name, "PCIE")))
@@ -122,7 +125,7 @@ static double tiling_eff(double m, double n, double tm, double tn, int sms)
 static double shape_eff(const hw_gpu *g, double m, double n)
 {
 	const arch_params *a = arch_of(g);
-	int sms = sms_of(g);
+	int sms = wl__sms(g);
 	double tm = a->tile_m, tn = a->tile_n;
 	double best = tiling_eff(m, n, tm, tn, sms);
 	double e;
@@ -143,7 +146,8 @@ double wl_gemm_time(const hw_gpu *g, hw_precision p, double m, double n, double 
 	if (m <= 0 || n <= 0 || k <= 0)
 		return 0;
 	double flops = 2 * m * n * k;
-	double t_math = flops / (peak_of(g, p) * gemm_eff_of(g) * k_eff(k) * shape_eff(g, m, n));
+	double eff = gemm_eff_of(g) * (p == PREC_FP8 ? arch_of(g)->fp8_ratio : 1);
+	double t_math = flops / (peak_of(g, p) * eff * k_eff(k) * shape_eff(g, m, n));
 	/* Roofline: A and B read once, C written once (16-bit elements). */
 	double bytes = 2 * (m * k + k * n + m * n);
 	double t_mem = bytes / hbm_Bps_of(g);
@@ -156,8 +160,10 @@ double wl__bgemm_time(const hw_gpu *g, hw_precision p, double batch, double m, d
 {
 	if (batch <= 0 || m <= 0 || n <= 0 || k <= 0)
 		return 0;
+	if (p == PREC_FP8)
+		p = PREC_BF16;   /* attention stays in bf16 in fp8 recipes */
 	const arch_params *a = arch_of(g);
-	int sms = sms_of(g);
+	int sms = wl__sms(g);
 	double tiles = batch * ceil(m / a->tile_m) * ceil(n / a->tile_n);
 	double waves = ceil(tiles / sms);
 	double eff = batch * m * n / (waves * sms * a->tile_m * a->tile_n);
@@ -178,6 +184,8 @@ double wl_membound_time(const hw_gpu *g, double bytes)
 double wl_attn_time(const hw_gpu *g, hw_precision p, double flops, bool backward)
 {
 	const arch_params *a = arch_of(g);
+	if (p == PREC_FP8)
+		p = PREC_BF16;   /* fp8 recipes (Transformer Engine) keep attention in bf16 */
 	double eff = backward ? a->flash_bwd_eff : a->flash_fwd_eff;
 	if (eff <= 0)
 		eff = 0.3;

@@ -75,6 +75,7 @@ static void fill_interleaved(const sched *s, int st, sched_op *ops)
 		warm = total;   /* Megatron: all warm-up when m equals pp */
 	else
 		warm = (s->pp - st - 1) * 2 + (s->v - 1) * s->pp;
+	warm += s->warm_extra;
 	if (warm > total)
 		warm = total;
 	int n = 0, f = 0, b = 0, c, mb;
@@ -153,6 +154,16 @@ int sched_build(sched *out, scn_schedule kind, int pp, int m, int v, char *err, 
 	}
 	for (int st = 0; st < pp; st++)
 		d->fill(out, st, out->ops + (size_t)st * (size_t)out->ops_per_stage);
+	/* Interleaving with m not a multiple of pp: Megatron's warm-up can
+	 * deadlock on the short last group; warm up more (pp, 2pp, ... more
+	 * forwards, at last all of them, which cannot deadlock) until it does not. */
+	double mk;
+	while (kind == SCHED_INTERLEAVED && m % pp != 0 && out->warm_extra < 2 * m * v &&
+	       sched_replay(out, 1.0, 2.0, &mk) < 0) {
+		out->warm_extra = out->warm_extra ? 2 * out->warm_extra : pp;
+		for (int st = 0; st < pp; st++)
+			d->fill(out, st, out->ops + (size_t)st * (size_t)out->ops_per_stage);
+	}
 	return 0;
 }
 

@@ -24,14 +24,15 @@ typedef struct sched {
 	scn_schedule kind;
 	int pp, m, v;            /* stages, micro-batches per step, chunks per stage */
 	int ops_per_stage;       /* 2 * m * v */
+	int warm_extra;          /* interleaved: forwards added to Megatron's warm-up */
 	sched_op *ops;           /* stage st: ops[st * ops_per_stage + i] */
 } sched;
 
 /* Builds the op lists of `kind` for pp stages, m micro-batches and v chunks
  * per stage (v > 1 only for SCHED_INTERLEAVED; interleaved with v == 1 is
- * 1F1B). Returns 0, or a negative error with a message in err (limits, or an
- * interleaved layout whose op order would deadlock). Release with
- * sched_release. */
+ * 1F1B). Interleaving with m not a multiple of pp warms up with more
+ * forwards when Megatron's count would deadlock (warm_extra). Returns 0, or a
+ * negative error with a message in err (limits). Release with sched_release. */
 int sched_build(sched *out, scn_schedule kind, int pp, int m, int v, char *err, size_t errlen);
 void sched_release(sched *s);
 const char *sched_name(scn_schedule kind);

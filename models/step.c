@@ -47,23 +47,31 @@ static int setup_layout(stp_run *r, const scenario *s, char *err, size_t errlen)
 			 "larger micro_batch", r->m, STP_MAX_MICROBATCHES);
 		return -1;
 	}
+	/* chunks per stage as the schedule will have them (interleaved only) */
+	r->v = r->pl.v;
+	r->G = r->pp * r->v;
+	r->async = s->training.grad_reduce.sync == SYNC_ASYNC && r->dp > 1;
+	int steps = s->run.steps > 0 ? s->run.steps : 1;
+	/* async: steps 0 and 1 start without waiting for an update (transient), the
+	 * measured steps follow, and one more keeps the stages busy to the end */
+	r->K = r->async ? steps + 3 : steps;
+	return 0;
+}
+
+static int setup_schedule(stp_run *r, char *err, size_t errlen)
+{
+	const scenario *s = r->s;
 	if (sched_build(&r->sc, s->training.schedule, r->pp, r->m, r->pl.v, err, errlen) < 0)
 		return -1;
 	r->v = r->sc.v;
 	r->G = r->pp * r->v;
 	double mk;
 	if (r->sc.kind == SCHED_INTERLEAVED && r->m % r->pp != 0 &&
-	    sched_replay(&r->sc, 1.0, 2.0, &mk) < 0) {
+	    sched_replay(&r->sc, 1.0, 2.0, &mk) < 0) {   /* cannot happen: all warm-up */
 		snprintf(err, errlen, "the interleaved schedule deadlocks with %d micro-batches on %d "
-			 "stages; use a multiple of pp micro-batches per step (Megatron's rule)",
-			 r->m, r->pp);
+			 "stages; use a multiple of pp micro-batches per step", r->m, r->pp);
 		return -1;
 	}
-	r->async = s->training.grad_reduce.sync == SYNC_ASYNC && r->dp > 1;
-	int steps = s->run.steps > 0 ? s->run.steps : 1;
-	/* async: steps 0 and 1 start without waiting for an update (transient), the
-	 * measured steps follow, and one more keeps the stages busy to the end */
-	r->K = r->async ? steps + 3 : steps;
 	return 0;
 }
 
@@ -141,18 +149,38 @@ static double estimate_events(const stp_run *r)
 	return ev * r->K;
 }
 
-static int setup_engine(stp_run *r, const step_opts *o, char *err, size_t errlen)
+/* Memory the step's own tables take (schedule, arrivals, timeline), against
+ * run.max_memory (default 4 GiB); the cluster's links are the network's. */
+#define STP_DEFAULT_MAX_MEMORY (4.0 * 1024 * 1024 * 1024)
+
+static int check_limits(stp_run *r, const step_opts *o, uint64_t *cap, char *err, size_t errlen)
 {
 	const scenario *s = r->s;
-	uint64_t cap = (o && o->max_events) ? o->max_events
-		       : s->run.max_events ? s->run.max_events : SIM_DEFAULT_MAX_EVENTS;
+	*cap = (o && o->max_events) ? o->max_events
+	       : s->run.max_events ? s->run.max_events : SIM_DEFAULT_MAX_EVENTS;
 	r->est_events = estimate_events(r);
-	if (r->est_events > (double)cap) {
+	if (r->est_events > (double)*cap) {
 		snprintf(err, errlen, "simulating this step needs at least %.3g events, above the "
 			 "limit of %llu events (--max-events / run.max_events); raise the limit or "
-			 "simulate a smaller layout", r->est_events, (unsigned long long)cap);
+			 "simulate a smaller layout", r->est_events, (unsigned long long)*cap);
 		return SIM_ELIMIT;
 	}
+	double mem = 16.0 * r->m * r->v * r->pp + 2.0 * r->G * r->m * (r->want_timeline ? 9 : 1);
+	if (r->want_timeline)
+		mem += r->est_events / r->K * sizeof(step_interval);
+	double lim = s->run.max_memory_bytes > 0 ? s->run.max_memory_bytes : STP_DEFAULT_MAX_MEMORY;
+	if (mem > lim) {
+		snprintf(err, errlen, "simulating this step needs about %.3g GB of tables, above the "
+			 "limit of %.3g GB (run.max_memory); raise it or use fewer micro-batches",
+			 mem / 1e9, lim / 1e9);
+		return -1;
+	}
+	return 0;
+}
+
+static int setup_engine(stp_run *r, uint64_t cap, char *err, size_t errlen)
+{
+	const scenario *s = r->s;
 	r->sim = sim_new(s->run.seed, cap);
 	r->net = r->sim ? flow_new(r->sim) : NULL;
 	if (!r->net) {
@@ -248,6 +276,7 @@ static void teardown(stp_run *r)
 	free(r->E);
 	free(r->lc);
 	free(r->act_bytes);
+	free(r->tpl);
 	free(r->tl);
 	if (r->store)
 		store_free(r->store);
@@ -358,8 +387,14 @@ static void collect_dp(stp_run *r, step_result *res)
 		coll_busbw_factor(z ? COLL_REDUCE_SCATTER : COLL_ALL_REDUCE, r->dp) * S +
 		(z == 1 || z == 2 ? coll_busbw_factor(COLL_ALL_GATHER, r->dp) * P : 0) +
 		(z >= 3 ? 2.0 * r->m * coll_busbw_factor(COLL_ALL_GATHER, r->dp) * P : 0);
-	bool inter = cluster_node_of(r->cl, st->dp_ranks[0]) != cluster_node_of(r->cl, st->dp_ranks[r->dp - 1]);
-	double bw = inter ? s->cluster.nic.speed_Bps
+	/* naive: the gradients once over the NIC bandwidth this DP group has in a
+	 * node (its k GPUs there get k/gpus_per_node of the node's NICs; the seeds'
+	 * 100B example: one NIC per node, 200 GB / 1.25 GB/s = 160 s) */
+	int k = 0, gpn = s->cluster.gpus_per_node;
+	for (int d = 0; d < r->dp; d++)
+		k += cluster_node_of(r->cl, st->dp_ranks[d]) == cluster_node_of(r->cl, st->dp_ranks[0]);
+	bool inter = k < r->dp;
+	double bw = inter ? s->cluster.nic.speed_Bps * s->cluster.nic.count * k / gpn
 		    : (s->cluster.intra.bandwidth_Bps > 0 ? s->cluster.intra.bandwidth_Bps
 							  : s->cluster.gpu.nvlink_Bps);
 	res->dp_naive_s = bw > 0 ? S / bw : 0;
@@ -403,8 +438,13 @@ static int simulate(const scenario *s, const step_opts *o, bool nested, step_res
 	int rc = setup_layout(r, s, err, errlen);
 	if (!rc)
 		rc = setup_costs(r, err, errlen);
+	uint64_t cap = 0;
 	if (!rc)
-		rc = setup_engine(r, o, err, errlen);
+		rc = check_limits(r, o, &cap, err, errlen);
+	if (!rc)
+		rc = setup_schedule(r, err, errlen);
+	if (!rc)
+		rc = setup_engine(r, cap, err, errlen);
 	if (!rc)
 		rc = setup_stages(r, err, errlen);
 	if (rc)

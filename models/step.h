@@ -45,7 +45,7 @@ typedef struct step_result {
 	/* DP gradient reduction: bytes per GPU per step and its unhidden time. */
 	double dp_bytes_per_gpu;
 	double dp_allreduce_s;            /* one full reduction alone (not overlapped) */
-	double dp_naive_s;                /* size / NIC bandwidth, the naive figure */
+	double dp_naive_s;                /* size / NIC bandwidth of the DP group, the naive figure */
 	double dp_wire_bytes_per_gpu;     /* bytes each GPU sends for DP per step (ring factors,
 	                                     ZeRO gathers included) */
 	char dp_algorithm[16];            /* what the DP reduction resolved to ("ring", ...) */

@@ -155,7 +155,6 @@ static void on_compute_done(sim *s, void *ctx, uint64_t arg)
 static void on_tp_done(sim *s, void *ctx, uint64_t arg)
 {
 	on_compute_done(s, ctx, arg);
-	((stp_run *)ctx)->tp_colls += 1;
 }
 
 static void on_tpa_done(sim *s, void *ctx, uint64_t arg)
@@ -164,7 +163,6 @@ static void on_tpa_done(sim *s, void *ctx, uint64_t arg)
 	stp_stage *st = &r->st[arg];
 	stp_busy(r, st, -1);
 	st->tpa_out--;
-	r->tp_colls += 1;
 	stp_record(r, st->idx, 1, SPLIT_TP_COMM, st->tpa_t0, sim_now(s), 11 << 27);
 	if (st->run == RUN_NONE)
 		stp_advance(r, st);
@@ -262,7 +260,6 @@ static void boundary(stp_run *r, int step);
 
 static void end_ops(stp_run *r, stp_stage *st)
 {
-	st->ops_end_t = sim_now(r->sim);
 	stp_ops_finished(r, st);
 	r->in_ops--;
 	if (++r->ops_end_count[st->step % 3] == r->pp) {
@@ -366,10 +363,11 @@ static void release_barrier(stp_run *r)
 			stp_advance(r, &r->st[i]);
 }
 
+/* Step `step` ended (sync: every stage done; async: every stage's ops done):
+ * its time, and snapshots of the accounting at the measured window's ends. */
 static void boundary(stp_run *r, int step)
 {
-	double now = sim_now(r->sim);
-	r->E[step] = now;
+	r->E[step] = sim_now(r->sim);
 	bool lo = r->async && step == 1, hi = step == (r->async ? r->K - 2 : r->K - 1);
 	if (!lo && !hi)
 		return;
@@ -384,8 +382,6 @@ static void boundary(stp_run *r, int step)
 			st->busy1 = st->busy_s;
 		}
 	}
-	if (lo)
-		r->t_win0 = now;
 }
 
 static void stage_done(stp_run *r, stp_stage *st)

@@ -92,7 +92,6 @@ typedef struct stp_stage {
 	double since, acc[SPLIT__N], acc0[SPLIT__N], acc1[SPLIT__N];
 	int nbusy;
 	double busy_since, busy_s, busy0, busy1;
-	double ops_end_t;        /* when the step's ops finished */
 	/* data-parallel stream */
 	stp_fifo dq, side;
 	bool dp_running, dp_timer;
@@ -138,7 +137,6 @@ typedef struct stp_run {
 	int cur_step, in_ops, at_barrier, done_count;
 	int ops_end_count[3];
 	double *E;                       /* boundary of each step */
-	double t_win0;
 	bool failed;
 	char err[256];
 	/* variability */
@@ -147,7 +145,7 @@ typedef struct stp_run {
 	int n_fast, n_slow;
 	bool rep_slow;
 	/* counters for the result */
-	double dp_collectives, compress_s, tp_colls;
+	double dp_collectives, compress_s;
 	double est_events;
 	/* timeline */
 	step_interval *tl;
@@ -156,42 +154,68 @@ typedef struct stp_run {
 } stp_run;
 
 /* step_exec.c */
+/* Moves the stage's compute stream into category `cat` (timeline label lab)
+ * at sim_now, closing the previous interval into acc[] (and the timeline). */
 void stp_enter(stp_run *r, stp_stage *st, int cat, int lab);
+/* One more (+1) or one less (-1) kernel running on the GPU, for gpu_util. */
 void stp_busy(stp_run *r, stp_stage *st, int delta);
+/* Brings acc[] and busy_s up to sim_now (window boundaries). */
 void stp_flush(stp_run *r, stp_stage *st);
+/* Moves the stage on as far as it can at sim_now: side tasks first, then its
+ * op list or its end-of-step phases; returns when it started something or must
+ * wait. Idempotent: callers poke it whenever something it may wait for ends. */
 void stp_advance(stp_run *r, stp_stage *st);
+/* Resets the stage's position for step `step` and issues the data read. */
 void stp_start_step(stp_run *r, stp_stage *st, int step);
+/* Appends a timeline interval when the timeline is wanted and t1 > t_rec. */
 void stp_record(stp_run *r, int gpu_idx, int stream, int cat, double t0, double t1, int lab);
 
 /* step_seg.c */
+/* Builds every layer's and head's segment templates; 0 or negative. */
 int stp_templates(stp_run *r, char *err, size_t errlen);
+/* Segments the longest op of any chunk needs (the size of stp_stage.segs). */
 int stp_seg_capacity(const stp_run *r);
+/* Fills st->segs for op (issuing its ZeRO-3 gathers). */
 void stp_fill_segments(stp_run *r, stp_stage *st, const sched_op *op);
+/* TP collectives of one micro-batch through the whole model. */
 double stp_tp_collectives(const stp_run *r);
 
 /* step_dp.c */
-int stp_fifo_push(stp_fifo *f, const stp_task *t);
+int stp_fifo_push(stp_fifo *f, const stp_task *t);   /* 0, or -1 out of memory */
 void stp_fifo_free(stp_fifo *f);
+/* `bytes` of gradients are ready (last micro-batch only): fill buckets. */
 void stp_grad_ready(stp_run *r, stp_stage *st, double bytes, bool last_mb);
+/* The stage's ops of this step are done: flush the remaining buckets. */
 void stp_ops_finished(stp_run *r, stp_stage *st);
+/* Queues a ZeRO-3 parameter all-gather; its seq is st->dp_issued after. */
 void stp_z3_issue(stp_run *r, stp_stage *st, double bytes);
+/* A side task (compression, async optimizer) ended on the compute stream. */
 void stp_side_done(stp_run *r, stp_stage *st, const stp_task *t);
+/* Every bucket of `step` has been reduced. */
 bool stp_update_ready(const stp_run *r, const stp_stage *st, int step);
+/* PH_PAG / PH_TAIL: true while the stage must still wait for DP work; else
+ * moves it to PH_DONE. */
 bool stp_dp_idle_wait(stp_run *r, stp_stage *st);
-void stp_start_optimizer_phase(stp_run *r, stp_stage *st);
+/* The synchronous optimizer step ended: ZeRO-1/2 gather, or done. */
 void stp_optimizer_done(stp_run *r, stp_stage *st);
+/* Starts the DP stream's next collective if it is idle and may start. */
 void stp_dp_pump(stp_run *r, stp_stage *st);
 
 /* step_var.c */
+/* Jitter parameters and persistent stragglers; 0 or negative (no memory). */
 int stp_var_init(stp_run *r);
+/* Draws the step's slowest-replica quantiles of a stage. */
 void stp_var_step_begin(stp_run *r, stp_stage *st);
+/* Duration of a compute task of nominal_s on the stage, jitter applied. */
 double stp_var_compute(stp_run *r, stp_stage *st, double nominal_s);
+/* How much later than now the slowest other replica is ready (>= 0). */
 double stp_var_lateness(const stp_run *r, const stp_stage *st);
 
 /* step_report.c */
 /* sentence: the bottleneck sentence (after the split is final); else the
  * notes of the step model (memory, compression, async DP, variability). */
 void stp_report(const scenario *s, step_result *res, bool sentence);
+/* Appends a note (printf format) if there is room. */
 void stp_note(step_result *res, const char *fmt, ...);
 
 #endif

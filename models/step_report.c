@@ -50,22 +50,28 @@ static void nic_name(char *b, size_t n, const scn_cluster *c)
 
 static void why_dp(const scenario *s, step_result *r, double x, double pct)
 {
-	char a[32], g[32], t[32], nv[32], nic[48], what[64];
+	char a[32], g[32], t[32], nv[32], nic[48], what[64], eff[96] = "";
 	int n = r->dp_ring_n > 1 ? r->dp_ring_n : 2;
 	bool z = s->training.zero > 0;
 	double f = z ? 1.0 * (n - 1) / n : 2.0 * (n - 1) / n;
 	snprintf(what, sizeof what, "a %s %s", r->dp_algorithm,
 		 z ? "reduce-scatter (and all-gather)" : "all-reduce");
 	nic_name(nic, sizeof nic, &s->cluster);
+	/* what the factor does not explain: the achievable fraction of line rate */
+	double ideal = f * r->dp_naive_s;
+	if (ideal > 0 && r->dp_allreduce_s > 1.15 * ideal)
+		snprintf(eff, sizeof eff, " (the links reach ~%.0f%% of line rate%s)",
+			 100 * ideal / r->dp_allreduce_s,
+			 s->cluster.nic.transport == TRANSPORT_TCP ? " over TCP" : "");
 	snprintf(r->bottleneck, sizeof r->bottleneck,
 		 "Gradient %s is exposed for %s (%.0f%% of the step): %s moves %s = %.3gx the %s "
-		 "of gradients through each NIC, so on %s (%.3g GB/s) it takes ~%s vs the naive %s; "
+		 "of gradients through each NIC, so on %s (%.3g GB/s) it takes ~%s vs the naive %s%s; "
 		 "a faster NIC, gradient accumulation (more micro-batches per step) or compression "
 		 "would shrink it.",
 		 z ? "reduction" : "all-reduce", fmt_s(a, sizeof a, x), pct, what,
 		 z ? "(n-1)/n" : "2(n-1)/n", f, fmt_b(g, sizeof g, r->dp_bytes_per_gpu), nic,
 		 s->cluster.nic.speed_Bps / 1e9, fmt_s(t, sizeof t, r->dp_allreduce_s),
-		 fmt_s(nv, sizeof nv, r->dp_naive_s));
+		 fmt_s(nv, sizeof nv, r->dp_naive_s), eff);
 }
 
 static void why_other(const scenario *s, step_result *r, int k, double x, double pct)

@@ -74,16 +74,18 @@ int store_gpu_of(const scenario *s, int t, int p, int d)
 	return t + tp * (p + pp * d);
 }
 
-/* Per-node bandwidth from the node to storage (the frontend NIC, or the
- * training NICs at their achievable fraction), capped by the per-client limit. */
-static double node_storage_Bps(const scn_cluster *c)
+/* Per-node bandwidth from the node to storage for `streams` GPUs reading or
+ * writing: the frontend NIC, or on shared NICs each GPU's own rail (at most
+ * all the node's NICs), capped by the per-client limit. */
+static double node_storage_Bps(const scn_cluster *c, int streams)
 {
 	double bw;
 	if (c->storage.network == STORAGE_NET_FRONTEND && c->storage.frontend_Bps > 0) {
 		bw = c->storage.frontend_Bps;
 	} else {
 		double eff = c->nic.efficiency > 0 ? c->nic.efficiency : 1.0;
-		bw = c->nic.count * c->nic.speed_Bps * eff;
+		int nics = c->nic.count > 0 ? c->nic.count : 1;
+		bw = (streams < nics ? streams : nics) * c->nic.speed_Bps * eff;
 	}
 	if (c->storage.per_client_Bps > 0 && c->storage.per_client_Bps < bw)
 		bw = c->storage.per_client_Bps;
@@ -129,6 +131,7 @@ int store_data_plan_get(const scenario *s, store_data_plan *p, char *err, size_t
 			p->reader_nodes++;
 		last = node;
 	}
+	int per_node = (dp + p->reader_nodes - 1) / p->reader_nodes;
 	double samples = (double)s->training.global_batch / dp;
 	p->rounds = (int)ceil(samples / STORE_READ_CONCURRENCY);
 	if (p->rounds < 1)
@@ -142,7 +145,8 @@ int store_data_plan_get(const scenario *s, store_data_plan *p, char *err, size_t
 	} else if (p->source == DATA_LOCAL_CACHE) {
 		double hit = cache_hit_fraction(s, p->reader_nodes);
 		double nvme = c->cache.bandwidth_Bps * p->reader_nodes;
-		double remote = fmin(c->storage.bandwidth_Bps, node_storage_Bps(c) * p->reader_nodes);
+		double remote = fmin(c->storage.bandwidth_Bps,
+		                     node_storage_Bps(c, per_node) * p->reader_nodes);
 		/* hits and misses run in parallel: the slower share decides */
 		double t_hit = hit / nvme, t_miss = hit < 1 ? (1 - hit) / remote : 0;
 		bw = 1.0 / fmax(t_hit, t_miss);
@@ -155,13 +159,13 @@ int store_data_plan_get(const scenario *s, store_data_plan *p, char *err, size_t
 		}
 	} else {
 		double agg = c->storage.bandwidth_Bps;
-		double nodes = node_storage_Bps(c) * p->reader_nodes;
+		double nodes = node_storage_Bps(c, per_node) * p->reader_nodes;
 		bw = agg;
 		p->bottleneck = "storage aggregate bandwidth";
 		if (nodes < bw) {
 			bw = nodes;
 			p->bottleneck = c->storage.per_client_Bps > 0 &&
-			                c->storage.per_client_Bps <= node_storage_Bps(c)
+			                c->storage.per_client_Bps <= node_storage_Bps(c, per_node)
 			                ? "per-client storage limit"
 			                : c->storage.network == STORAGE_NET_FRONTEND
 			                ? "frontend NICs" : "training NICs";
@@ -233,8 +237,6 @@ static double route_latency(flownet *net, const int *l, int n)
 static int readers_build(store *st, char *err, size_t errlen)
 {
 	const scenario *s = st->s;
-	const scn_cluster *c = &s->cluster;
-	int gpn = c->gpus_per_node > 0 ? c->gpus_per_node : 1;
 	st->nreaders = st->plan.readers;
 	st->readers = calloc((size_t)st->nreaders, sizeof *st->readers);
 	if (!st->readers)
@@ -245,9 +247,6 @@ static int readers_build(store *st, char *err, size_t errlen)
 	for (int r = 0; r < st->nreaders; r++) {
 		reader *rd = &st->readers[r];
 		rd->gpu = store_gpu_of(s, 0, 0, r);
-		int on_node = 0;   /* readers sharing this node's per-client limit */
-		for (int q = 0; q < st->nreaders; q++)
-			on_node += store_gpu_of(s, 0, 0, q) / gpn == rd->gpu / gpn;
 		bool remote = st->plan.source == DATA_STORAGE;
 		bool nvme = st->plan.source == DATA_LOCAL_CACHE;
 		int n = data_route(st->cl, rd->gpu, remote, nvme, rd->links[0], 2 * CLUSTER_MAX_ROUTE);
@@ -257,8 +256,9 @@ static int readers_build(store *st, char *err, size_t errlen)
 		}
 		rd->nlinks[0] = n;
 		rd->bytes[0] = st->plan.bytes_per_reader * hit;
-		double pc = c->storage.per_client_Bps;
-		rd->cap_Bps[0] = remote && pc > 0 ? pc / on_node : 0;
+		/* the per-client limit is a link of the node's storage route (topo.c),
+		 * shared max-min fairly by the node's readers: no per-flow cap */
+		rd->cap_Bps[0] = 0;
 		if (r == 0)
 			lat_on_route = route_latency(st->net, rd->links[0], n);
 		if (hit < 1) {   /* misses of a cache too small for the data set */
@@ -269,7 +269,7 @@ static int readers_build(store *st, char *err, size_t errlen)
 			}
 			rd->nlinks[1] = n;
 			rd->bytes[1] = st->plan.bytes_per_reader * (1 - hit);
-			rd->cap_Bps[1] = pc > 0 ? pc / on_node : 0;
+			rd->cap_Bps[1] = 0;
 		}
 	}
 	/* The per-request latency is paid per round of requests; whatever the

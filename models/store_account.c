@@ -93,21 +93,26 @@ static void ckpt_note(const scenario *s, step_result *r, const store_ckpt_result
 		         shared ? "a separate frontend NIC" : "the shared training NICs", x);
 	}
 	int other = ck->every >= 1000 ? ck->every / 10 : ck->every * 10;
-	char y[32], extra[160] = "";
+	char y[32], st[32], how[200];
 	unit_fmt(y, sizeof y, ck->stall_s / other, UNIT_TIME);
-	if (async && d->dp_with_ckpt_s > d->dp_alone_s) {
-		char z[32];
+	unit_fmt(st, sizeof st, ck->stall_s, UNIT_TIME);
+	if (async) {
+		char z[32], extra[112] = "";
 		unit_fmt(z, sizeof z, d->dp_with_ckpt_s - d->dp_alone_s, UNIT_TIME);
-		FMT(extra, ", its background writes slow each overlapped gradient "
-		         "reduction by %s", z);
+		if (d->dp_with_ckpt_s > d->dp_alone_s)
+			FMT(extra, ", and its background writes slow each overlapped gradient reduction "
+			    "by %s", z);
+		FMT(how, "training blocks %s for the snapshot, the write takes %s (limit: %s)%s",
+		    st, w, d->bottleneck, extra);
+	} else {
+		FMT(how, "training waits %s for the write (limit: %s)", w, d->bottleneck);
 	}
-	FMT(text, "Checkpoint: %s every %d steps, %s over the %s, written in %s (limit: %s)%s%s, "
-	         "%s per step (%.2f%%)%s, every %d steps %s.", b, ck->every,
-	         async ? "async" : d->async_fallback ? "async falling back to sync (host memory)"
-	                                             : "sync",
-	         shared ? "shared training NICs" : "frontend network", w, d->bottleneck,
-	         async ? ", blocking for the snapshot" : "", extra, am,
-	         100 * ck->amortized_s / r->step_time_s, alt, other, y);
+	FMT(text, "Checkpoint: %s every %d steps, %s over the %s: %s; %s per step (%.2f%%)%s, "
+	    "and every %d steps %s.", b, ck->every,
+	    async ? "async" : d->async_fallback ? "async falling back to sync (host memory too small)"
+	                                        : "sync",
+	    shared ? "shared training NICs" : "frontend network", how, am,
+	    100 * ck->amortized_s / r->step_time_s, alt, other, y);
 	add_note(r, text);
 }
 
@@ -118,7 +123,7 @@ static void fail_note(const scenario *s, step_result *r, const store_fail_result
 		FMT(best, "; best interval by simulation %d steps (%.0f-%.0f), "
 		         "Young %.0f, Daly %.0f", f->best_every, f->best_every_lo, f->best_every_hi,
 		         f->young_every, f->daly_every);
-	FMT(text, "Failures: job MTBF %.2f h, goodput %.1f%% +- %.1f%% (lost work %.1f%%, restarts "
+	FMT(text, "Failures: job MTBF %.2f h, goodput %.1f%% +- %.2f%% (lost work %.1f%%, restarts "
 	         "%.1f%%, checkpoints %.1f%%)%s; published for Llama 3 405B on 16,384 H100: "
 	         "3.1 h and >90%%.", f->job_mtbf_s / 3600, 100 * f->goodput, 100 * f->goodput_ci,
 	         100 * f->lost_work_frac, 100 * f->restart_frac, 100 * f->ckpt_frac, best);

@@ -139,6 +139,15 @@ static int predict_step(const val_case *c, val_cache *cache, double *pred, char 
 	case VM_MFU:
 		*pred = 100 * paper_flops(s, false) / (t * gpus * peak);
 		break;
+	case VM_MODEL_TFLOPS:
+		*pred = paper_flops(s, false) / (t * gpus);
+		break;
+	case VM_TOKENS:
+		*pred = (double)s->training.global_batch * s->model.seq_len / t;
+		break;
+	case VM_SAMPLES:
+		*pred = s->training.global_batch / t;
+		break;
 	case VM_HFU:
 		*pred = 100 * hw / peak;
 		break;

@@ -283,13 +283,72 @@ static int training_of(const val_row *r, scenario *s, bool layer_only, bool *ass
 	return 0;
 }
 
-static int model_of(const val_row *r, scenario *s, char *why, size_t n)
+/* Llama-family shapes the CSV has no columns for (GQA KV heads, gated FFN
+ * width, vocabulary), by family name and hidden size, from Meta's published
+ * model configurations (params.json / model cards). */
+typedef struct zoo_model {
+	const char *family;    /* matched in source, hardware or other_parallel */
+	int hidden, ffn, kv_heads, vocab;
+} zoo_model;
+
+static const zoo_model zoo[] = {
+	{"Llama 3", 4096, 14336, 8, 128256}, {"Llama 3", 8192, 28672, 8, 128256},
+	{"Llama 3", 16384, 53248, 8, 128256},
+	{"Llama 2", 4096, 11008, 32, 32000}, {"Llama 2", 5120, 13824, 40, 32000},
+	{"Llama 2", 8192, 28672, 8, 32000},
+	{"Llama", 4096, 11008, 32, 32000}, {"Llama", 5120, 13824, 40, 32000},
+	{"Llama", 6656, 17920, 52, 32000}, {"Llama", 8192, 22016, 64, 32000},
+};
+
+/* "Llama 3", "Llama-3", "LLaMA3" all match the family "Llama 3". */
+static bool names(const val_row *r, const char *family)
 {
+	const char *fields[] = {r->source, r->hardware, r->other, r->id};
+	char alt[2][32];
+	snprintf(alt[0], sizeof alt[0], "%s", family);
+	snprintf(alt[1], sizeof alt[1], "%s", family);
+	char *sp = strchr(alt[0], ' ');
+	if (sp)
+		*sp = '-';
+	sp = strchr(alt[1], ' ');
+	if (sp)
+		memmove(sp, sp + 1, strlen(sp));
+	for (size_t i = 0; i < sizeof fields / sizeof fields[0]; i++)
+		if (has(fields[i], family) || has(fields[i], alt[0]) || has(fields[i], alt[1]))
+			return true;
+	return false;
+}
+
+/* "kv_heads=8", "GQA 8", "num_query_groups 8" in other_parallel. */
+static int kv_heads_of(const char *o)
+{
+	const char *keys[] = {"kv_heads", "GQA", "query_groups"};
+	for (size_t i = 0; i < sizeof keys / sizeof keys[0]; i++) {
+		const char *p = find(o, keys[i]);
+		if (!p)
+			continue;
+		p += strlen(keys[i]);
+		while (*p && !isdigit((unsigned char)*p) && (p - o) < 200 && *p != ';')
+			p++;
+		if (isdigit((unsigned char)*p))
+			return atoi(p);
+	}
+	return 0;
+}
+
+static int model_of(const val_row *r, scenario *s, bool params_only, char *why, size_t n)
+{
+	scn_model *m = &s->model;
+	if (params_only && (r->layers <= 0 || r->hidden <= 0) && r->params_b > 0) {
+		m->params = r->params_b * 1e9;   /* a generic shape: only the count matters */
+		m->seq_len = r->seq_len > 0 ? r->seq_len : 2048;
+		m->vocab = vocab_of(r);
+		return wl_model_resolve(m);
+	}
 	if (r->layers <= 0 || r->hidden <= 0 || r->heads <= 0 || r->seq_len <= 0) {
 		snprintf(why, n, "model shape (layers, hidden, heads, seq_len) missing");
 		return -1;
 	}
-	scn_model *m = &s->model;
 	m->layers = r->layers;
 	m->hidden = r->hidden;
 	m->heads = r->heads;
@@ -297,7 +356,22 @@ static int model_of(const val_row *r, scenario *s, char *why, size_t n)
 	m->seq_len = r->seq_len;
 	m->vocab = vocab_of(r);
 	m->ffn_hidden = 4 * r->hidden;
-	return 0;
+	for (size_t i = 0; i < sizeof zoo / sizeof zoo[0]; i++)
+		if (zoo[i].hidden == r->hidden && names(r, zoo[i].family)) {
+			m->gated_mlp = true;
+			m->ffn_hidden = zoo[i].ffn;
+			m->kv_heads = zoo[i].kv_heads;
+			m->vocab = zoo[i].vocab;
+			break;
+		}
+	if (has(r->other, "SwiGLU") || has(r->other, "gated"))
+		m->gated_mlp = true;
+	int kv = kv_heads_of(r->other);
+	if (kv > 0 && kv <= r->heads)
+		m->kv_heads = kv;
+	if (m->gated_mlp && m->ffn_hidden == 4 * r->hidden && !names(r, "Llama"))
+		m->ffn_hidden = 0;      /* resolved: 8h/3 to a multiple of 256 */
+	return wl_model_resolve(m);
 }
 
 /* ---- metrics ---- */
@@ -315,7 +389,14 @@ static const metric_name metric_names[] = {
 	{"step_time", VM_ITER_TIME}, {"layer_forward_time", VM_LAYER_FWD},
 	{"layer_backward_time", VM_LAYER_BWD}, {"layer_fwd_bwd_time", VM_LAYER_FWDBWD},
 	{"throughput_increase_vs_full_recompute", VM_RECOMPUTE_GAIN},
-	{"checkpoint_size_full", VM_CKPT_SIZE}, {"hbm_triad_bw", VM_HBM_BW},
+	{"checkpoint_size_full", VM_CKPT_SIZE}, {"checkpoint_size", VM_CKPT_SIZE},
+	{"hbm_triad_bw", VM_HBM_BW}, {"step_time_s", VM_ITER_TIME},
+	{"iteration_time_s", VM_ITER_TIME}, {"time_per_iteration", VM_ITER_TIME},
+	{"hardware_tflops_per_gpu", VM_HW_TFLOPS}, {"model_tflops_per_gpu", VM_MODEL_TFLOPS},
+	{"mfu_pct", VM_MFU}, {"hfu_pct", VM_HFU}, {"tokens_per_s", VM_TOKENS},
+	{"tokens_per_sec", VM_TOKENS}, {"throughput_tokens_per_s", VM_TOKENS},
+	{"samples_per_s", VM_SAMPLES}, {"samples_per_sec", VM_SAMPLES},
+	{"sequences_per_s", VM_SAMPLES},
 };
 
 static val_metric metric_of(const char *name)
@@ -333,10 +414,11 @@ static val_metric metric_of(const char *name)
 /* Why a metric is not predicted here, for the list of rows not simulated. */
 static const char *not_predicted(const char *name)
 {
-	if (has(name, "busbw") || has(name, "allreduce") || has(name, "nvlink") || has(name, "nic"))
-		return "a collective/link benchmark: compare with `trainsim nccl`";
 	if (has(name, "interrupt") || has(name, "failure") || has(name, "mtbf") || has(name, "hours"))
 		return "failure statistics, not a step";
+	if (has(name, "busbw") || has(name, "allreduce") || has(name, "nvlink") || has(name, "nic") ||
+	    has(name, "bisection"))
+		return "a collective/link benchmark: compare with `trainsim nccl`";
 	if (has(name, "checkpoint") || has(name, "save") || has(name, "load") || has(name, "nvme") ||
 	    has(name, "h2d"))
 		return "storage/checkpoint I/O, not predicted by validate";
@@ -351,7 +433,7 @@ static double unit_scale(const char *u)
 	static const struct { const char *p; double f; } units[] = {
 		{"ms", 1e-3}, {"us", 1e-6}, {"TFLOP/s", 1e12}, {"PFLOP/s", 1e15},
 		{"GFLOP/s", 1e9}, {"TB/s", 1e12}, {"GB/s", 1e9}, {"TB", 1e12}, {"GB", 1e9},
-		{"s", 1}, {"%", 1}};
+		{"tokens/s", 1}, {"samples/s", 1}, {"s", 1}, {"%", 1}};
 	while (isspace((unsigned char)*u))
 		u++;
 	for (size_t i = 0; i < sizeof units / sizeof units[0]; i++)
@@ -444,8 +526,14 @@ int val_build(const val_row *r, val_case *c, char *why, size_t n)
 		return kernel_of(r, c, why, n);
 	bool layer_only = c->metric == VM_LAYER_FWD || c->metric == VM_LAYER_BWD ||
 	                  c->metric == VM_LAYER_FWDBWD;
-	if (model_of(r, &c->s, why, n) < 0)
+	if (model_of(r, &c->s, c->metric == VM_CKPT_SIZE, why, n) < 0)
 		return -1;
+	if (c->metric == VM_CKPT_SIZE && c->s.model.params > 0) {
+		snprintf(c->config, sizeof c->config, "%.0fB params (generic shape) %s", r->params_b,
+		         hw_precision_name(c->s.training.precision));
+		c->assumed = true;
+		return 0;
+	}
 	if (training_of(r, &c->s, layer_only, &c->assumed, why, n) < 0)
 		return -1;
 	describe(r, c);

@@ -50,7 +50,10 @@ typedef enum {
 	VM_CKPT_SIZE,      /* bytes of a full checkpoint */
 	VM_GEMM,           /* TFLOP/s of one GEMM */
 	VM_HBM_BW,         /* streaming HBM bandwidth */
-	VM_FLASH_FWD       /* TFLOP/s of a flash-attention forward */
+	VM_FLASH_FWD,      /* TFLOP/s of a flash-attention forward */
+	VM_MODEL_TFLOPS,   /* model TFLOP/s per GPU (no recompute) */
+	VM_TOKENS,         /* tokens per second, whole job */
+	VM_SAMPLES         /* sequences per second, whole job */
 } val_metric;
 
 /* A row made ready to simulate. */

@@ -10,6 +10,8 @@
 double wl__bgemm_time(const hw_gpu *g, hw_precision p, double batch, double m, double n, double k);
 /* Whether the GPU has a fused attention kernel (Ampere and later). */
 bool wl__has_flash(const hw_gpu *g);
+/* Streaming multiprocessors (CUs) of the GPU. */
+int wl__sms(const hw_gpu *g);
 /* Dense peak in precision p, falling back to fp16 where p has no entry. */
 double wl__peak(const hw_gpu *g, hw_precision p);
 /* Bytes of one element stored in precision p (local: no link dependency). */

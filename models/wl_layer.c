@@ -212,6 +212,14 @@ static void linear_bwd(oplist *l, const char *dname, const char *wname, double m
 	gemm(l, wname, n, k, m);
 }
 
+/* LayerNorm backward (apex fused kernels): the input gradient reads x and
+ * dy and writes dx (3), the gamma/beta partial sums read x and dy again (2);
+ * then the residual stream's two gradients are added (read 2, write 1). */
+static double ln_bwd_bytes(const lctx *c)
+{
+	return (3 + 2 + 3) * c->X * c->E;
+}
+
 /* Whether the training stack is the post-2021 Megatron generation: bf16
  * (and fp8) runs come with it (bf16 support, apex's fused weight-gradient
  * kernels and the async TP communication arrived together in Megatron-LM in
@@ -220,6 +228,32 @@ static void linear_bwd(oplist *l, const char *dname, const char *wname, double m
 static bool modern_stack(const lctx *c)
 {
 	return c->prec == PREC_BF16 || c->prec == PREC_FP8;
+}
+
+/* CTAs an NCCL collective occupies while it runs inside one node: one per
+ * channel, 16 channels on NVLink/NVSwitch nodes (UNVERIFIED: NCCL's tuning
+ * gives 16-32 channels to intra-node rings on A100/H100). */
+#define NCCL_CTAS 16.0
+
+/* An async TP collective runs beside the GEMM just pushed: that GEMM loses
+ * the SMs NCCL holds for as long as both run. The collective's duration is
+ * estimated here from the intra-node bandwidth (the step simulates the
+ * collective itself; this only charges the GEMM). */
+static void share_sms(oplist *l, coll_op op)
+{
+	const lctx *c = l->c;
+	if (c->t <= 1 || l->n == 0)
+		return;
+	wl_op *g = &l->ops[l->n - 1];
+	double bw = c->s->cluster.intra.bandwidth_Bps;
+	if (bw <= 0)
+		bw = c->g->nvlink_Bps * (c->g->nvlink_eff > 0 ? c->g->nvlink_eff : 0.8);
+	if (bw <= 0)
+		bw = 25e9;          /* PCIe 4 x16 achievable (cost-models 11) */
+	double f = (op == COLL_ALL_REDUCE ? 2.0 : 1.0) * (c->t - 1) / c->t;
+	double t_coll = c->T * c->h * c->E * f / bw;
+	double both = t_coll < g->time_s ? t_coll : g->time_s;
+	g->time_s += both * NCCL_CTAS / wl__sms(c->g);
 }
 
 /* Backward of a column-parallel linear (QKV, fc1) and of the TP operator
@@ -241,8 +275,11 @@ static void column_bwd(oplist *l, const char *dname, const char *wname, double n
 	if (c->sp)
 		tpcomm(l, ag_name, COLL_ALL_GATHER)->async = true;
 	gemm(l, dname, c->T, k, n);
+	if (c->sp)
+		share_sms(l, COLL_ALL_GATHER);
 	tpcomm(l, red_name, red)->async = true;
 	gemm(l, wname, n, k, c->T);
+	share_sms(l, red);
 }
 
 static void layer_bwd(oplist *l)
@@ -260,7 +297,7 @@ static void layer_bwd(oplist *l)
 	mem(l, c->m.gated_mlp ? "swiglu_bwd" : "bias_gelu_bwd", (c->m.gated_mlp ? 5 : 4) * F * c->E);
 	column_bwd(l, "fc1_dgrad", "fc1_wgrad", n1, c->h, "tp_ag_mlp_input",
 	           c->sp ? "tp_rs_mlp_bwd" : "tp_ar_mlp_bwd");
-	mem(l, "ln2_bwd", 6 * c->X * c->E);   /* read x, dy; write dx; add to the residual grad */
+	mem(l, "ln2_bwd", ln_bwd_bytes(c));
 	mem(l, "bias_dropout_add_bwd", c->drop ? c->X * (3 * c->E + 1) : 0);
 	if (c->sp)
 		tpcomm(l, "tp_ag_attn_bwd", COLL_ALL_GATHER);
@@ -270,9 +307,12 @@ static void layer_bwd(oplist *l)
 		mem(l, "qkv_bias_bwd", c->T * nqkv * c->E);
 	else
 		mem(l, "rotary_bwd", 2 * c->T * (c->nq + c->nkv) * c->E);
+	/* the gradient of the fused QKV output assembled from its three parts
+	 * (backward of the split into Q, K, V views): read and write it once */
+	mem(l, "qkv_split_bwd", 2 * c->T * nqkv * c->E);
 	column_bwd(l, "qkv_dgrad", "qkv_wgrad", nqkv, c->h, "tp_ag_attn_input",
 	           c->sp ? "tp_rs_attn_bwd" : "tp_ar_attn_bwd");
-	mem(l, "ln1_bwd", 6 * c->X * c->E);
+	mem(l, "ln1_bwd", ln_bwd_bytes(c));
 }
 
 /* Bytes per parameter of accumulating a micro-batch's weight gradient into

@@ -190,11 +190,20 @@ double wl_hw_flops_per_seq(const scn_model *m0, scn_recompute rc)
 	return f;
 }
 
+/* The paper formulas describe Megatron's GPT (f = 4h, one KV head per head,
+ * no gating); for any other shape our exact count is used instead (for GPT
+ * the two agree term by term: check_workload). */
+static bool gpt_shaped(const scn_model *m)
+{
+	return !m->custom && !m->gated_mlp && m->kv_heads == m->heads &&
+	       m->ffn_hidden == 4 * m->hidden;
+}
+
 double wl_paper_model_flops_per_seq(const scn_model *m0)
 {
 	scn_model m;
 	wl__model(m0, &m);
-	if (m.custom)
+	if (!gpt_shaped(&m))
 		return wl_model_flops_per_seq(&m);
 	double s = m.seq_len, h = m.hidden, l = m.layers, v = m.vocab;
 	return 72 * s * l * h * h * (1 + s / (6 * h) + v / (12 * l * h));
@@ -204,7 +213,7 @@ double wl_paper_hw_flops_per_seq(const scn_model *m0, scn_recompute rc)
 {
 	scn_model m;
 	wl__model(m0, &m);
-	if (m.custom)
+	if (!gpt_shaped(&m))
 		return wl_hw_flops_per_seq(&m, rc);
 	double s = m.seq_len, h = m.hidden, l = m.layers, v = m.vocab;
 	if (rc == RECOMPUTE_FULL)
@@ -289,14 +298,29 @@ double wl_dp_grad_bytes(const scenario *s, int stage)
 	return wl_stage_params(s, stage) * wl__prec_bytes(s->training.grad_reduce.dtype);
 }
 
-/* Adam step, memory bound (apex/Megatron multi-tensor Adam with fp32 master
- * weights): read the fp32 gradient 4, read+write master 8, m 8, v 8, write
- * the 16-bit weight 2, plus one read of the gradients for the clipping norm
- * 4 = 34 B/param [DERIVED]; fp32 training has no separate master: 32. */
+/* The optimizer step of Megatron's mixed-precision optimizer with apex's
+ * multi-tensor kernels, memory bound, per parameter [DERIVED from the
+ * sequence of kernels]: gradient norm for clipping (read fp32 grad 4), fused
+ * Adam (read grad, master, m, v; write master, m, v: 28), copy the master
+ * into the 16-bit weight (read 4, write 2), zero the fp32 gradient buffer (4)
+ * = 42 B for bf16. fp16 adds copying the fp16 grads to fp32 (2 + 4) and the
+ * unscale / inf check (read + write 4 + 4), minus the zeroing of a 16-bit
+ * buffer instead of fp32 (2): 54 B. fp32: norm 4, Adam 28, zero 4 = 36 B. */
 double wl_optimizer_bytes(const scenario *s, int stage)
 {
-	double per = (s->training.precision == PREC_FP32 || s->training.precision == PREC_TF32)
-	             ? 32 : 34;
+	double per;
+	switch (s->training.precision) {
+	case PREC_FP32:
+	case PREC_TF32:
+		per = 36;
+		break;
+	case PREC_FP16:
+		per = 54;
+		break;
+	default:
+		per = 42;
+		break;
+	}
 	double params = wl_stage_params(s, stage);
 	if (s->training.zero >= 1)
 		params /= wl__dp(s);

@@ -1,51 +1,20 @@
-/* engine.c: the discrete-event core behind engine.h. A 4-ary heap of small
- * (time, prio, slot) entries over a pool of event payloads, a lazy pop that
- * lets the running event's successor replace it in one sift, and a lazily
- * filled table of per-stream GSL generators. */
-#include "engine.h"
+/* engine.c: the discrete-event core behind engine.h: the run loop, pooled
+ * event records, the 4-ary heap that holds the near future in exact (time,
+ * prio, sequence) order (engine_ladder.c keeps the rest), and a lazily filled
+ * table of per-stream GSL generators. */
+#include "engine_int.h"
 
 #include <assert.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
-
-/* The heap is split in two parallel arrays: the keys, 16 bytes each so that
- * the four children of a node fill one cache line, and the pool slots of the
- * payloads, touched only when an entry moves. `ps` packs the priority (biased,
- * top 8 bits) above the insertion sequence (low 56 bits), so that comparing
- * (t, ps) is comparing (time, prio, sequence). */
-typedef struct {
-	double t;
-	uint64_t ps;
-} sim_key;
-
-typedef struct {
-	sim_fn fn;
-	void *ctx;
-	uint64_t arg;
-} sim_ev;
 
 #define SIM_PRIO_BIAS 128
 #define SIM_SEQ_BITS 56
 
-typedef struct {
+struct sim_rngent {
 	uint64_t stream;
 	gsl_rng *rng;
-} sim_rngent;
-
-struct sim {
-	double now;
-	uint64_t seed, seq, events, max_events;
-	bool stopped;
-	bool top_dead;          /* heap[0] already ran; the next push may replace it */
-	void *key_mem;          /* aligned allocation behind key */
-	sim_key *key;           /* key[0] is the root; children of i: 4i+1..4i+4 */
-	uint32_t *hslot;        /* pool slot of the entry at each heap position */
-	uint32_t n, cap;        /* heap entries / capacity of heap, pool and free list */
-	sim_ev *pool;
-	uint32_t *free_slots;
-	uint32_t nfree, npool;
-	sim_rngent *rngs;       /* open addressing, linear probing, rng NULL = empty */
-	size_t nrngs, caprngs;
 };
 
 #define SIM_HEAP_ALIGN 64
@@ -76,6 +45,7 @@ sim *sim_new(uint64_t seed, uint64_t max_events)
 		return NULL;
 	s->seed = seed;
 	s->max_events = max_events ? max_events : SIM_DEFAULT_MAX_EVENTS;
+	simq_init(s);
 	return s;
 }
 
@@ -87,6 +57,7 @@ void sim_free(sim *s)
 		if (s->rngs[i].rng)
 			gsl_rng_free(s->rngs[i].rng);
 	free(s->rngs);
+	simq_free(s);
 	free(s->key_mem);
 	free(s->hslot);
 	free(s->pool);
@@ -99,12 +70,16 @@ uint64_t sim_events(const sim *s) { return s->events; }
 uint64_t sim_max_events(const sim *s) { return s->max_events; }
 void sim_stop(sim *s) { s->stopped = true; }
 
-/* Grows heap, pool and free list together (they never hold more than the
- * number of pending events, plus the one running). */
-static int sim_grow(sim *s)
+/* Grows heap, pool and free list together to hold `need` events: the pool
+ * holds the payloads of the events in the heap (the ladder keeps its own). */
+int simi_reserve(sim *s, uint64_t need)
 {
-	uint32_t ncap = s->cap ? s->cap * 2 : 1024;
-	if (ncap <= s->cap)
+	if (need <= s->cap)
+		return SIM_OK;
+	uint64_t ncap = s->cap ? s->cap : 1024;
+	while (ncap < need)
+		ncap *= 2;
+	if (ncap > UINT32_MAX / 2)
 		return SIM_ENOMEM;
 	size_t bytes = (size_t)(ncap + SIM_HEAP_SKEW) * sizeof(sim_key);
 	bytes = (bytes + SIM_HEAP_ALIGN - 1) / SIM_HEAP_ALIGN * SIM_HEAP_ALIGN;
@@ -128,7 +103,7 @@ static int sim_grow(sim *s)
 	free(s->key_mem);
 	s->key_mem = mem;
 	s->key = key;
-	s->cap = ncap;
+	s->cap = (uint32_t)ncap;
 	return SIM_OK;
 }
 
@@ -211,30 +186,47 @@ static void sim_pop_root(sim *s)
 		sim_sift_down(s, s->key[s->n], s->hslot[s->n]);
 }
 
+static inline uint32_t sim_slot_take(sim *s, const sim_ev *ev)
+{
+	uint32_t slot = s->nfree ? s->free_slots[--s->nfree] : s->npool++;
+	s->pool[slot] = *ev;
+	return slot;
+}
+
+void simi_heap_push(sim *s, sim_key k, const sim_ev *ev)
+{
+	assert(s->n < s->cap);
+	uint32_t slot = sim_slot_take(s, ev);
+	s->n++;
+	sim_sift_up(s, s->n - 1, k, slot);
+}
+
 int sim_at(sim *s, double t, int prio, sim_fn fn, void *ctx, uint64_t arg)
 {
 	assert(t >= s->now && "event scheduled in the past (or at NaN)");
+	assert(t < INFINITY && "event scheduled at infinity");
 	assert(prio >= -SIM_PRIO_BIAS && prio < SIM_PRIO_BIAS);
 	assert(s->seq < (1ULL << SIM_SEQ_BITS));
 	assert(fn);
-	if (s->nfree == 0 && s->npool == s->cap) {
-		int rc = sim_grow(s);
-		if (rc)
-			return rc;
-	}
-	uint32_t slot = s->nfree ? s->free_slots[--s->nfree] : s->npool++;
-	s->pool[slot] = (sim_ev){ fn, ctx, arg };
 	/* + 0.0 turns -0.0 into +0.0 so that equal instants compare equal. */
-	sim_key k = { t + 0.0, (uint64_t)(prio + SIM_PRIO_BIAS) << SIM_SEQ_BITS | s->seq++ };
+	sim_key k = { t + 0.0, (uint64_t)(prio + SIM_PRIO_BIAS) << SIM_SEQ_BITS | s->seq };
+	int placed = simq_put(s, k, fn, ctx, arg);
+	if (placed < 0)
+		return placed;
+	s->seq++;
+	if (placed)
+		return SIM_OK;
+	sim_ev ev = { fn, ctx, arg };
 	if (s->top_dead) {
-		/* The running event still holds the root: its successor takes its
-		 * place, which costs one sift instead of a pop and a push. */
+		/* The running event still holds the root (its slot is free): its
+		 * successor takes its place, one sift instead of a pop and a push. */
 		s->top_dead = false;
-		sim_sift_down(s, k, slot);
-	} else {
-		s->n++;
-		sim_sift_up(s, s->n - 1, k, slot);
+		sim_sift_down(s, k, sim_slot_take(s, &ev));
+		return SIM_OK;
 	}
+	if (simi_reserve(s, (uint64_t)s->n + 1))
+		return SIM_ENOMEM;
+	simi_heap_push(s, k, &ev);
 	return SIM_OK;
 }
 
@@ -247,18 +239,22 @@ int sim_after(sim *s, double dt, int prio, sim_fn fn, void *ctx, uint64_t arg)
 int sim_run(sim *s)
 {
 	s->stopped = false;
-	int rc = SIM_OK;
 	for (;;) {
 		if (s->top_dead) {
 			s->top_dead = false;
 			sim_pop_root(s);
 		}
-		if (s->stopped || s->n == 0)
-			break;
-		if (s->events >= s->max_events) {
-			rc = SIM_ELIMIT;
-			break;
+		if (s->stopped)
+			return SIM_OK;
+		if (s->n == 0) {
+			int rc = simq_refill(s);
+			if (rc)
+				return rc;
+			if (s->n == 0)
+				return SIM_OK;
 		}
+		if (s->events >= s->max_events)
+			return SIM_ELIMIT;
 		uint32_t slot = s->hslot[0];
 		sim_ev ev = s->pool[slot];
 		s->free_slots[s->nfree++] = slot;
@@ -267,7 +263,6 @@ int sim_run(sim *s)
 		s->events++;
 		ev.fn(s, ev.ctx, ev.arg);
 	}
-	return rc;
 }
 
 static size_t sim_rng_hash(uint64_t key, size_t mask)
@@ -278,7 +273,7 @@ static size_t sim_rng_hash(uint64_t key, size_t mask)
 static int sim_rng_grow(sim *s)
 {
 	size_t ncap = s->caprngs ? s->caprngs * 2 : 16;
-	sim_rngent *t = calloc(ncap, sizeof *t);
+	struct sim_rngent *t = calloc(ncap, sizeof *t);
 	if (!t)
 		return SIM_ENOMEM;
 	for (size_t i = 0; i < s->caprngs; i++) {
@@ -312,7 +307,7 @@ gsl_rng *sim_rng(sim *s, uint64_t stream)
 	 * half in so that both halves of the mix matter. */
 	uint64_t m = sim_seed_mix(s->seed, stream);
 	gsl_rng_set(r, (unsigned long)((m ^ (m >> 32)) & 0xFFFFFFFFULL));
-	s->rngs[j] = (sim_rngent){ stream, r };
+	s->rngs[j] = (struct sim_rngent){ stream, r };
 	s->nrngs++;
 	return r;
 }

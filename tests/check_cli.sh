@@ -154,6 +154,40 @@ else ok "no temporary left behind"; fi
 expect 1 "--trace into a missing directory" "$TS" run "$SCN" -q --trace "$tmp/nodir/t.json"
 if [ -e "$tmp/nodir/t.json" ]; then not_ok "half-written trace"; else ok "no trace on failure"; fi
 
+# --- the teaching set shows what scenarios/README.md promises
+# teach FILE KEY [COND]: KEY is the largest loss of the split; COND is a
+# Python condition on the report r, its split s and step time t.
+teach() {
+	f=$top_srcdir/scenarios/teach/$1
+	if [ -z "$PY" ]; then ok "teach $1 # SKIP no python3"; return; fi
+	"$TS" run "$f" --format json -q >"$tmp/teach.json" 2>"$tmp/err" || { not_ok "run $1"; return; }
+	if $PY - "$tmp/teach.json" "$2" "${3:-True}" >"$tmp/err" 2>&1 <<'EOF'
+import json, sys
+r = json.load(open(sys.argv[1]))
+t, s = r["step_time_s"], r["split_s"]
+loss = max((k for k in s if k != "compute"), key=lambda k: s[k])
+assert loss == sys.argv[2], "largest loss is %s, not %s: %s" % (loss, sys.argv[2], s)
+assert eval(sys.argv[3]), sys.argv[3]
+EOF
+	then ok "teach $1: $2 is the largest loss"; else not_ok "teach $1"; fi
+}
+teach dp-slow-ethernet.yaml dp_comm 's["dp_comm"] > s["compute"] and r["gpu_util"] > r["mfu"] + 0.3'
+teach pipeline-bubble.yaml pp_bubble 'abs(s["pp_bubble"] / t - 7 / 11) < 0.1'
+teach tp-across-nodes.yaml tp_comm 's["tp_comm"] / t > 0.2'
+teach storage-bound.yaml data_stall 's["data_stall"] / t > 0.5'
+teach checkpoint-storm.yaml checkpoint \
+	'r["best_checkpoint_every"] > r["checkpoint"]["every"] and r["goodput"] < 1'
+tp=$top_srcdir/scenarios/teach/tp-across-nodes.yaml
+"$TS" run "$tp" --format csv -q >"$tmp/tp16.csv" 2>/dev/null
+"$TS" run "$tp" --format csv -q --set training.tp=8 --set training.pp=2 >"$tmp/tp8.csv" 2>/dev/null
+if [ -n "$PY" ]; then
+	if $PY -c 'import csv, sys
+a, b = (next(csv.DictReader(open(f))) for f in sys.argv[1:3])
+assert float(b["step_time_s"]) < float(a["step_time_s"]), (a["step_time_s"], b["step_time_s"])' \
+		"$tmp/tp16.csv" "$tmp/tp8.csv" 2>"$tmp/err"
+	then ok "teach: tp 8 inside the node beats tp 16 across nodes"; else not_ok "teach: tp 8 vs 16"; fi
+fi
+
 # --- explain
 expect 0 "explain" "$TS" explain "$SCN"
 has "$tmp/out" "nvidia-smi" "explain contrasts nvidia-smi and MFU"

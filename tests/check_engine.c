@@ -171,6 +171,127 @@ START_TEST(test_hold_model_sorted)
 }
 END_TEST
 
+/* Differential test of the queue: every event, when it runs, must be the
+ * smallest (time, prio, insertion order) pending in a plain binary heap kept
+ * beside the engine. Delays mix zero, tiny, ordinary and huge values and
+ * bursts of same-time events, to drive the ladder through its rungs. */
+typedef struct {
+	double t;
+	int prio;
+	uint64_t id;
+} refev;
+
+typedef struct {
+	refev *h;
+	size_t n, cap;
+	uint64_t next_id, ran, budget;
+	gsl_rng *r;
+	bool ok;
+} refq;
+
+static bool ref_less(refev a, refev b)
+{
+	if (a.t != b.t)
+		return a.t < b.t;
+	if (a.prio != b.prio)
+		return a.prio < b.prio;
+	return a.id < b.id;
+}
+
+static void ref_push(refq *q, refev e)
+{
+	if (q->n == q->cap) {
+		q->cap = q->cap ? 2 * q->cap : 1024;
+		q->h = realloc(q->h, q->cap * sizeof *q->h);
+	}
+	size_t i = q->n++;
+	while (i > 0 && ref_less(e, q->h[(i - 1) / 2])) {
+		q->h[i] = q->h[(i - 1) / 2];
+		i = (i - 1) / 2;
+	}
+	q->h[i] = e;
+}
+
+static refev ref_pop(refq *q)
+{
+	refev top = q->h[0], last = q->h[--q->n];
+	size_t i = 0;
+	for (;;) {
+		size_t c = 2 * i + 1;
+		if (c >= q->n)
+			break;
+		if (c + 1 < q->n && ref_less(q->h[c + 1], q->h[c]))
+			c++;
+		if (!ref_less(q->h[c], last))
+			break;
+		q->h[i] = q->h[c];
+		i = c;
+	}
+	if (q->n)
+		q->h[i] = last;
+	return top;
+}
+
+static void on_ref(sim *s, void *ctx, uint64_t arg);
+
+static void ref_sched(sim *s, refq *q, double t, int prio)
+{
+	refev e = { t + 0.0, prio, q->next_id++ };
+	ref_push(q, e);
+	ck_assert_int_eq(sim_at(s, t, prio, on_ref, q, e.id), 0);
+}
+
+static double ref_delay(gsl_rng *r)
+{
+	double u = gsl_rng_uniform(r);
+	if (u < 0.2)
+		return 0;
+	if (u < 0.3)
+		return 1e-12 * gsl_rng_uniform(r);
+	if (u < 0.95)
+		return gsl_ran_exponential(r, 1.0);
+	return 1e3 * gsl_rng_uniform(r);
+}
+
+static void on_ref(sim *s, void *ctx, uint64_t arg)
+{
+	refq *q = ctx;
+	static const int prios[4] = { -5, SIM_PRIO_EARLY, SIM_PRIO_NORMAL, SIM_PRIO_LATE };
+	refev want = ref_pop(q);
+	if (want.id != arg || want.t != sim_now(s))
+		q->ok = false;
+	q->ran++;
+	if (q->ran > q->budget)
+		return;
+	int spawn = (int)gsl_rng_uniform_int(q->r, 3);   /* 0, 1 or 2: about one */
+	if (q->ran % 50000 == 0)
+		spawn = 3000;   /* a burst at one instant */
+	for (int i = 0; i < spawn; i++) {
+		double dt = spawn > 2 ? 0.5 : ref_delay(q->r);
+		ref_sched(s, q, sim_now(s) + dt, prios[gsl_rng_uniform_int(q->r, 4)]);
+	}
+}
+
+START_TEST(test_queue_against_reference)
+{
+	sim *s = sim_new(5, 0);
+	refq q = { .r = sim_rng(s, 9), .budget = 400000, .ok = true };
+	static const int prios[4] = { -5, SIM_PRIO_EARLY, SIM_PRIO_NORMAL, SIM_PRIO_LATE };
+	for (int i = 0; i < 20000; i++)
+		ref_sched(s, &q, ref_delay(q.r), prios[gsl_rng_uniform_int(q.r, 4)]);
+	for (int i = 0; i < 2000; i++)   /* a crowd at t = 0, -0.0 among them */
+		ref_sched(s, &q, i % 2 ? 0.0 : -0.0, prios[gsl_rng_uniform_int(q.r, 4)]);
+	ck_assert_int_eq(sim_run(s), SIM_OK);
+	ck_assert(q.ok);
+	ck_assert_uint_eq(q.n, 0);
+	ck_assert_uint_eq(q.ran, q.next_id);
+	ck_assert_uint_gt(q.ran, 400000);
+	ck_assert_uint_eq(sim_events(s), q.ran);
+	free(q.h);
+	sim_free(s);
+}
+END_TEST
+
 START_TEST(test_cap_gives_elimit)
 {
 	sim *s = sim_new(1, 10);
@@ -309,6 +430,7 @@ int main(void)
 	tcase_add_test(tc, test_same_time_from_handler);
 	tcase_add_test(tc, test_million_random_sorted);
 	tcase_add_test(tc, test_hold_model_sorted);
+	tcase_add_test(tc, test_queue_against_reference);
 	tcase_add_test(tc, test_cap_gives_elimit);
 	tcase_add_test(tc, test_stop_and_resume);
 	tcase_add_test_raise_signal(tc, test_past_asserts, SIGABRT);

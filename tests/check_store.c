@@ -116,23 +116,28 @@ START_TEST(shared_nic_slows_the_reduction_frontend_does_not)
 	store_ckpt_result sh, fe;
 	store_ckpt_opts o = { .with_dp_traffic = true };
 	char err[256];
+	/* async: background writes from host memory during the next reduction */
 	contention_case(&s, STORAGE_NET_SHARED);
+	s.training.checkpoint.mode = CKPT_ASYNC;
 	ck_assert_int_eq(store_checkpoint_cost(&s, &o, &sh, err, sizeof err), 0);
 	contention_case(&s, STORAGE_NET_FRONTEND);
+	s.training.checkpoint.mode = CKPT_ASYNC;
 	ck_assert_int_eq(store_checkpoint_cost(&s, &o, &fe, err, sizeof err), 0);
 	ck_assert(sh.dp_alone_s > 0);
 	ck_assert_double_eq_tol(sh.dp_alone_s, fe.dp_alone_s, 1e-9);
-	ck_assert(sh.dp_with_ckpt_s > sh.dp_alone_s * 1.10);            /* slowed */
-	ck_assert_double_eq_tol(fe.dp_with_ckpt_s, fe.dp_alone_s, fe.dp_alone_s * 1e-6);
-	/* the same holds for async background writes */
+	ck_assert_msg(sh.dp_with_ckpt_s > sh.dp_alone_s * 1.2, "shared: %g vs %g alone",
+	              sh.dp_with_ckpt_s, sh.dp_alone_s);                 /* slowed */
+	ck_assert_double_eq_tol(fe.dp_with_ckpt_s, fe.dp_alone_s, fe.dp_alone_s * 1e-6);  /* not */
+	/* sync: the GPU->host copy crosses the GPU's PCIe link, which GPUDirect
+	 * RDMA to the NIC shares, so even a frontend write slows the reduction a
+	 * little; the shared NICs slow it much more */
 	contention_case(&s, STORAGE_NET_SHARED);
-	s.training.checkpoint.mode = CKPT_ASYNC;
 	ck_assert_int_eq(store_checkpoint_cost(&s, &o, &sh, err, sizeof err), 0);
-	ck_assert(sh.dp_with_ckpt_s > sh.dp_alone_s * 1.05);
 	contention_case(&s, STORAGE_NET_FRONTEND);
-	s.training.checkpoint.mode = CKPT_ASYNC;
 	ck_assert_int_eq(store_checkpoint_cost(&s, &o, &fe, err, sizeof err), 0);
-	ck_assert_double_eq_tol(fe.dp_with_ckpt_s, fe.dp_alone_s, fe.dp_alone_s * 1e-6);
+	ck_assert(sh.dp_with_ckpt_s > sh.dp_alone_s * 1.2);
+	ck_assert(fe.dp_with_ckpt_s < sh.dp_with_ckpt_s);
+	ck_assert(fe.dp_with_ckpt_s - fe.dp_alone_s < 0.5 * (sh.dp_with_ckpt_s - sh.dp_alone_s));
 	/* and the step pays for it: async on shared NICs costs more per step */
 	step_checkpoint a, b;
 	contention_case(&s, STORAGE_NET_SHARED);
@@ -351,7 +356,7 @@ START_TEST(llama3_job_mtbf_and_goodput)
 	double published_mtbf = 54 * 24 * 3600.0 / 419;
 	char err[256];
 	step_checkpoint ck;
-	const double step_s = 6.0;   /* about what the step model gives; goodput barely depends on it */
+	const double step_s = 9.85;  /* what the step model gives; goodput barely depends on it */
 	ck_assert_int_eq(store_checkpoint(&s, step_s, &ck, NULL, err, sizeof err), 0);
 	store_fail_opts o = { .search_best = true };
 	store_fail_result r;

@@ -206,17 +206,95 @@ START_TEST(t_not_simulated)
 }
 END_TEST
 
+
+/* Rows the CSV may hold beyond ours: a Llama 3 run on H100 (shape from the
+ * model family, flash attention, bf16 generation), other metric names. */
+START_TEST(t_other_models)
+{
+	const char *text =
+		"id,source,hardware,gpus,model_params_b,layers,hidden,heads,seq_len,global_batch,"
+		"micro_batch,tp,pp,dp,other_parallel,precision,recompute,metric,value,unit,verified\n"
+		"L3-001,Meta Llama 3 paper,\"DGX H100 (8x H100 80GB NVLink4, 8x400Gb/s NDR IB)\",1024,70,"
+		"80,8192,64,8192,512,1,8,4,32,interleaved m=2,bf16,selective,tokens_per_sec,1,tokens/s,x\n"
+		"G-001,x,A100-SXM4-80GB,8,1,2,2048,16,2048,8,1,1,1,8,kv_heads=4; SwiGLU,bf16,none,"
+		"model_tflops_per_gpu,100,TFLOP/s,x\n";
+	val_row *r;
+	size_t n;
+	char err[256], why[256];
+	ck_assert_int_eq(val_parse(text, "t.csv", &r, &n, err, sizeof err), 0);
+	val_case c;
+	ck_assert_int_eq(val_build(&r[0], &c, why, sizeof why), 0);
+	ck_assert_str_eq(c.s.cluster.gpu.name, "H100-SXM5-80GB");
+	ck_assert_double_eq_tol(c.s.cluster.nic.speed_Bps, 50e9, 1);
+	ck_assert(c.s.model.gated_mlp);
+	ck_assert_int_eq(c.s.model.kv_heads, 8);
+	ck_assert_int_eq(c.s.model.ffn_hidden, 28672);
+	ck_assert_int_eq(c.s.model.vocab, 128256);
+	ck_assert_int_eq(c.s.training.virtual_stages, 2);
+	ck_assert_int_eq(c.metric, VM_TOKENS);
+	ck_assert(wl_flash_attention(&c.s));
+	ck_assert_int_eq(val_build(&r[1], &c, why, sizeof why), 0);
+	ck_assert_int_eq(c.metric, VM_MODEL_TFLOPS);
+	ck_assert_int_eq(c.s.model.kv_heads, 4);
+	ck_assert(c.s.model.gated_mlp);
+	ck_assert_int_eq(c.s.model.ffn_hidden, 5632);   /* 8h/3 = 5461 -> 256 multiple */
+	/* non-GPT shapes: the paper formulas fall back to the exact count */
+	ck_assert_double_eq_tol(wl_paper_model_flops_per_seq(&c.s.model),
+	                        wl_model_flops_per_seq(&c.s.model), 1);
+	free(r);
+}
+END_TEST
+
+/* End to end through the step simulation: kernels by the compute model,
+ * one layer by its costs and the TP collectives, a whole Megatron run. The
+ * tolerances are the model's present accuracy on these rows (docs/validation.md),
+ * not a goal. */
+START_TEST(t_predict)
+{
+	val_cache *cache = val_cache_new();
+	static const struct { const char *id; double tol_pct; } cases[] = {
+		{"HW-AZ-001", 1}, {"HW-AZ-002", 1}, {"KOR22L-009", 8}, {"KOR22L-003", 8},
+		{"KOR22-018", 8}, {"MEG21T1-037", 10}, {"MEG21TXT-007", 5}};
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		val_case c;
+		char why[256], err[256];
+		double pred;
+		ck_assert_int_eq(val_build(row(cases[i].id), &c, why, sizeof why), 0);
+		ck_assert_msg(val_predict(&c, cache, &pred, err, sizeof err) == 0, "%s: %s",
+		              cases[i].id, err);
+		double e = 100 * (pred - c.published_si) / c.published_si;
+		ck_assert_msg(fabs(e) <= cases[i].tol_pct, "%s: %+.1f%% (tolerance %.0f%%)",
+		              cases[i].id, e, cases[i].tol_pct);
+	}
+	/* a run's rows share one simulation: the derived time and the TFLOP/s of
+	 * MEG21T1-037 agree with each other exactly as the paper formula says */
+	val_case a, b;
+	char why[256], err[256];
+	double ta, fb;
+	ck_assert_int_eq(val_build(row("MEG21T1-040"), &a, why, sizeof why), 0);
+	ck_assert_int_eq(val_build(row("MEG21T1-037"), &b, why, sizeof why), 0);
+	ck_assert_int_eq(val_predict(&a, cache, &ta, err, sizeof err), 0);
+	ck_assert_int_eq(val_predict(&b, cache, &fb, err, sizeof err), 0);
+	double flops = wl_paper_hw_flops_per_seq(&b.s.model, RECOMPUTE_FULL) * 3072;
+	ck_assert_double_eq_tol(flops / (ta * 3072) / fb, 1.0, 1e-9);
+	val_cache_free(cache);
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("validate");
 	TCase *tc = tcase_create("rows");
 	tcase_add_checked_fixture(tc, load, unload);
+	tcase_set_timeout(tc, 300);   /* the step simulations of t_predict */
 	tcase_add_test(tc, t_csv_quoting);
 	tcase_add_test(tc, t_megatron_row);
 	tcase_add_test(tc, t_paper_convention);
 	tcase_add_test(tc, t_korthikanti_rows);
 	tcase_add_test(tc, t_other_hardware);
 	tcase_add_test(tc, t_not_simulated);
+	tcase_add_test(tc, t_other_models);
+	tcase_add_test(tc, t_predict);
 	suite_add_tcase(s, tc);
 	SRunner *sr = srunner_create(s);
 	srunner_run_all(sr, CK_NORMAL);
