@@ -6,6 +6,7 @@
  * heap sorts by (time, prio, sequence), and buckets only partition time. */
 #include "engine_int.h"
 
+#include <float.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -138,11 +139,11 @@ static int simq_rung_build(sim *s, int r, simq_chain src, double tmin, double tm
 	simq_rung *g = &s->rungs[r];
 	uint32_t nb = src.count / (r == 0 ? SIMQ_TOP_EVENTS : SIMQ_BUCKET_EVENTS);
 	nb = nb < 1 ? 1 : nb > SIMQ_MAX_BUCKETS ? SIMQ_MAX_BUCKETS : nb;
-	double inv = tmax > tmin ? (double)nb / (tmax - tmin) : 0;
-	if (!isfinite(inv) || !(inv > 0)) {
-		nb = 1;
-		inv = 0;   /* one bucket for all */
-	}
+	/* All at one instant (or nearly): the steepest map, so that only that
+	 * instant lands in bucket 0 and anything later goes past the rung. */
+	double inv = tmax > tmin ? (double)nb / (tmax - tmin) : DBL_MAX;
+	if (!(inv <= DBL_MAX))
+		inv = DBL_MAX;
 	/* Rounding may put tmax at x = nb: narrow until it falls inside. */
 	while ((tmax - tmin) * inv >= (double)nb)
 		inv *= 1 - 0x1p-40;
