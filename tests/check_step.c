@@ -428,6 +428,50 @@ START_TEST(test_metrics_after_stalls)
 }
 END_TEST
 
+/* Link noise: link_cv 0 is the network without noise (nothing drawn); with
+ * link_cv > 0 the same seed repeats bit for bit, and the mean step grows or
+ * stays (a ring or a collective waits for its slowest flow). */
+static bool same_result(const step_result *a, const step_result *b)
+{
+	return a->step_time_s == b->step_time_s && a->step_p99_s == b->step_p99_s &&
+	       a->gpu_util == b->gpu_util && a->events == b->events &&
+	       memcmp(a->split_s, b->split_s, sizeof a->split_s) == 0;
+}
+
+START_TEST(test_link_noise)
+{
+	scenario s = base(4, 2, 2);
+	s.cluster.nic.speed_Bps = 25e9 / 8;   /* DP and PP traffic matter */
+	s.training.global_batch = 32;
+	s.run.steps = 6;
+	s.run.seed = 7;
+	step_result off = run_ok(&s);
+	s.run.variability.link_cv = 0;
+	step_result zero = run_ok(&s);
+	ck_assert(same_result(&off, &zero));
+	s.run.variability.compute_cv = 0.05;   /* link noise off: jitter draws unchanged */
+	step_result j0 = run_ok(&s);
+	s.run.variability.link_cv = 0.2;
+	step_result j1 = run_ok(&s);
+	ck_assert(j1.step_time_s >= j0.step_time_s);
+	s.run.variability.compute_cv = 0;
+	step_result a = run_ok(&s), b = run_ok(&s);
+	ck_assert(same_result(&a, &b));
+	ck_assert_msg(a.step_time_s >= off.step_time_s, "link_cv 0.2: %g s, none: %g s",
+		      a.step_time_s, off.step_time_s);
+	ck_assert(a.step_p99_s >= a.step_p50_s);
+	ck_assert(a.step_p99_s > a.step_p50_s);   /* the steps differ now */
+	s.run.seed = 8;
+	step_result c = run_ok(&s);
+	ck_assert(c.step_time_s != a.step_time_s);
+	ck_assert(c.step_time_s >= off.step_time_s);
+	bool noted = false;
+	for (int i = 0; i < a.n_notes; i++)
+		noted |= strstr(a.notes[i], "Variability") != NULL;
+	ck_assert(noted);
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("step");
@@ -446,6 +490,7 @@ int main(void)
 	tcase_add_test(tc, test_timeline);
 	tcase_add_test(tc, test_3d_layout);
 	tcase_add_test(tc, test_metrics_after_stalls);
+	tcase_add_test(tc, test_link_noise);
 	suite_add_tcase(s, tc);
 	SRunner *sr = srunner_create(s);
 	srunner_run_all(sr, CK_NORMAL);
