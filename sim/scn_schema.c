@@ -218,8 +218,7 @@ static const scn_field run_rows[] = {
 	U64("seed", scn_run, seed),
 	DBL("train_tokens", scn_run, train_tokens, 0, 1e18, FL_GT_MIN | FL_ZERO_OK),
 	U64("max_events", scn_run, max_events),
-	UNI("max_memory", scn_run, max_memory_bytes, UNIT_BYTES, 0, BIG,
-	    FL_GT_MIN | FL_ZERO_OK | FL_NO_EFFECT), /* no guard reads it yet */
+	UNI("max_memory", scn_run, max_memory_bytes, UNIT_BYTES, 0, BIG, FL_GT_MIN | FL_ZERO_OK),
 	SUB("variability", scn_run, variability, var_sec, 0, NULL),
 };
 static const scn_section run_sec = SEC("run", run_rows);

@@ -485,7 +485,7 @@ END_TEST
 /* Keys that once warned "no effect" and are modelled now: no warning. */
 START_TEST(modelled_keys_do_not_warn)
 {
-	const char *keys[] = {"run.variability.link_cv=0.1"};
+	const char *keys[] = {"run.variability.link_cv=0.1", "run.max_memory=16GiB"};
 	for (size_t i = 0; i < sizeof keys / sizeof keys[0]; i++) {
 		scenario s;
 		char *msg;
