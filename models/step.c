@@ -354,7 +354,13 @@ static int collect_steps(stp_run *r, step_result *res, stp_raw *raw)
 	for (int i = 0; i < r->pp; i++)
 		busy += r->st[i].busy1 - r->st[i].busy0;
 	assert(fabs(sum - res->step_time_s) <= 1e-9 * fmax(res->step_time_s, 1e-300));
-	res->split_s[SPLIT_IDLE] += res->step_time_s - sum;   /* rounding only */
+	/* rounding only; into the largest part (at least step/SPLIT__N), not into
+	 * idle, which is often 0 and would go negative (-2.2e-16) */
+	int big = 0;
+	for (int k = 1; k < SPLIT__N; k++)
+		if (res->split_s[k] > res->split_s[big])
+			big = k;
+	res->split_s[big] += res->step_time_s - sum;
 	if (raw) {
 		raw->t = t;
 		raw->n = n;

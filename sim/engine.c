@@ -149,11 +149,10 @@ static inline uint32_t sim_min_child(const sim_key *h, uint32_t c, uint32_t end)
 	return best;
 }
 
-/* Fills the hole at the root with (k, slot). Bottom-up (Floyd): the hole
- * first sinks to a leaf along the smaller children, then k rises from there.
- * A new event usually belongs near the bottom (in a hold model its rank among
- * the pending events is uniform), so this skips the comparisons against k on
- * the way down. */
+/* Fills the hole at the root with (k, slot), moving it down past smaller
+ * children. Top-down, stopping early: in a simulation most new events belong
+ * near the top (a re-plan at this instant, a delivery a hop later), and the
+ * ladder keeps the heap small, so the path down is short and in cache. */
 static void sim_sift_down(sim *s, sim_key k, uint32_t slot)
 {
 	uint32_t i = 0, n = s->n;
@@ -161,22 +160,13 @@ static void sim_sift_down(sim *s, sim_key k, uint32_t slot)
 		uint32_t c = 4 * i + 1;
 		if (c >= n)
 			break;
-		/* The grandchildren are 16 contiguous keys (four cache lines):
-		 * fetch them while this level is compared, since the path down
-		 * through a large heap is a chain of cache misses otherwise. */
-		uint32_t g = 4 * c + 1;
-		if (g < n) {
-			__builtin_prefetch(&s->key[g]);
-			__builtin_prefetch(&s->key[g + 4]);
-			__builtin_prefetch(&s->key[g + 8]);
-			__builtin_prefetch(&s->key[g + 12]);
-			__builtin_prefetch(&s->hslot[g]);
-		}
 		uint32_t best = sim_min_child(s->key, c, c + 4 < n ? c + 4 : n);
+		if (!sim_before(s->key[best], k))
+			break;
 		sim_put(s, i, s->key[best], s->hslot[best]);
 		i = best;
 	}
-	sim_sift_up(s, i, k, slot);
+	sim_put(s, i, k, slot);
 }
 
 static void sim_pop_root(sim *s)
