@@ -301,7 +301,18 @@ static double wall_now(void)
 	return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
 }
 
-static int collect_steps(stp_run *r, step_result *res)
+/* What the simulation measured before any stall is added: the simulated
+ * step times (sorted) and the time a GPU ran kernels per step. The derived
+ * metrics are computed from it once, after the data and checkpoint stalls
+ * (finalize). */
+typedef struct stp_raw {
+	double *t;               /* sorted simulated step times, n of them */
+	int n;
+	double mean_s;           /* their mean */
+	double busy_s;           /* per simulated GPU per step: some kernel running */
+} stp_raw;
+
+static int collect_steps(stp_run *r, step_result *res, stp_raw *raw)
 {
 	int n = r->async ? r->K - 3 : r->K;
 	double *t = malloc(sizeof(double) * (size_t)n);
@@ -313,10 +324,6 @@ static int collect_steps(stp_run *r, step_result *res)
 	res->steps = n;
 	res->step_time_s = (hi - lo) / n;
 	gsl_sort(t, 1, (size_t)n);
-	res->step_p50_s = gsl_stats_quantile_from_sorted_data(t, 1, (size_t)n, 0.50);
-	res->step_p95_s = gsl_stats_quantile_from_sorted_data(t, 1, (size_t)n, 0.95);
-	res->step_p99_s = gsl_stats_quantile_from_sorted_data(t, 1, (size_t)n, 0.99);
-	free(t);
 	double sum = 0, busy = 0;
 	for (int k = 0; k < SPLIT__N; k++) {
 		double a = 0;
@@ -327,17 +334,27 @@ static int collect_steps(stp_run *r, step_result *res)
 	}
 	for (int i = 0; i < r->pp; i++)
 		busy += r->st[i].busy1 - r->st[i].busy0;
-	res->gpu_util = hi > lo ? busy / r->pp / (hi - lo) : 0;
 	assert(fabs(sum - res->step_time_s) <= 1e-9 * fmax(res->step_time_s, 1e-300));
-	res->split_s[SPLIT_IDLE] += res->step_time_s - sum;   /* rounding only */
+	/* rounding only; into the largest part (at least step/SPLIT__N), not into
+	 * idle, which is often 0 and would go negative (-2.2e-16) */
+	int big = 0;
+	for (int k = 1; k < SPLIT__N; k++)
+		if (res->split_s[k] > res->split_s[big])
+			big = k;
+	res->split_s[big] += res->step_time_s - sum;
+	if (raw) {
+		raw->t = t;
+		raw->n = n;
+		raw->mean_s = res->step_time_s;
+		raw->busy_s = busy / r->pp / n;
+	} else {
+		free(t);
+	}
 	/* data: the loader's steady-state stall, on every GPU (the whole pipeline
-	 * waits for the first stage's batch) */
+	 * waits for the first stage's batch); no kernel runs during it */
 	double stall = r->store ? store_data_steady_stall(r->store, res->step_time_s) : 0;
 	res->split_s[SPLIT_DATA_STALL] += stall;
 	res->step_time_s += stall;
-	res->step_p50_s += stall;
-	res->step_p95_s += stall;
-	res->step_p99_s += stall;
 	if (r->want_timeline) {
 		double from = r->async ? r->E[r->K - 3] : r->t_rec;
 		size_t k = 0;
@@ -419,8 +436,11 @@ static bool finished(const stp_run *r)
 	return r->async || r->cur_step == r->K - 1;
 }
 
+/* One simulation of the scenario into res (split and step time, data stall
+ * included). raw, when not NULL, receives what finalize needs (the caller
+ * frees raw->t). */
 static int simulate(const scenario *s, const step_opts *o, bool nested, step_result *res,
-		    char *err, size_t errlen)
+		    stp_raw *raw, char *err, size_t errlen)
 {
 	stp_run *r = calloc(1, sizeof *r);
 	if (!r) {
@@ -461,7 +481,7 @@ static int simulate(const scenario *s, const step_opts *o, bool nested, step_res
 			 "that never came (schedule deadlock)");
 		rc = -1;
 	} else {
-		rc = collect_steps(r, res);
+		rc = collect_steps(r, res, raw);
 		if (!rc)
 			collect_dp(r, res);
 		res->events = sim_events(r->sim);
@@ -472,7 +492,12 @@ out:
 	return rc;
 }
 
-static void metrics(const scenario *s, step_result *res)
+/* Every metric derived from the step time, computed once from the final step
+ * time (data stall and checkpoint share in): every simulated step pays the
+ * same steady data stall and amortized checkpoint, so the percentiles are the
+ * simulated ones shifted by them, and the GPU runs kernels only in the
+ * simulated part. */
+static void finalize(const scenario *s, step_result *res, const stp_raw *raw)
 {
 	const scn_training *t = &s->training;
 	res->gpus = scn_gpus(s);
@@ -480,8 +505,14 @@ static void metrics(const scenario *s, step_result *res)
 	double step = res->step_time_s;
 	double tokens = (double)t->global_batch * (s->model.custom ? 1 : s->model.seq_len);
 	double fm = wl_step_model_flops(s), fh = wl_step_hw_flops(s), peak = wl_peak_flops(s);
-	if (step <= 0)
+	if (step <= 0 || raw->n < 1)
 		return;
+	double extra = step - raw->mean_s;   /* data stall + checkpoint share */
+	size_t n = (size_t)raw->n;
+	res->step_p50_s = gsl_stats_quantile_from_sorted_data(raw->t, 1, n, 0.50) + extra;
+	res->step_p95_s = gsl_stats_quantile_from_sorted_data(raw->t, 1, n, 0.95) + extra;
+	res->step_p99_s = gsl_stats_quantile_from_sorted_data(raw->t, 1, n, 0.99) + extra;
+	res->gpu_util = fmin(1.0, raw->busy_s / step);
 	res->tokens_per_s = tokens / step;
 	res->model_tflops_per_gpu = fm / (step * res->gpus) / 1e12;
 	res->hardware_tflops_per_gpu = fh / (step * res->gpus) / 1e12;
@@ -498,7 +529,8 @@ int step_run(const scenario *s0, const step_opts *o, step_result *r, char *err, 
 		snprintf(err, errlen, "model: give its shape (layers, hidden) or its params");
 		return -1;
 	}
-	int rc = simulate(s, o, false, r, err, errlen);
+	stp_raw raw = {0};
+	int rc = simulate(s, o, false, r, &raw, err, errlen);
 	if (rc < 0)
 		return rc;
 	step_result alt;
@@ -507,25 +539,31 @@ int step_run(const scenario *s0, const step_opts *o, step_result *r, char *err, 
 		scenario c = *s;
 		c.training.grad_reduce.compression = COMPRESS_NONE;
 		memset(&alt, 0, sizeof alt);
-		if (simulate(&c, o, true, &alt, err, errlen) == 0)
+		if (simulate(&c, o, true, &alt, NULL, err, errlen) == 0)
 			r->compression_saving_s = alt.step_time_s - r->step_time_s;
 	}
 	if (g->sync == SYNC_ASYNC && r->dp_syncs_per_step > 0) {
 		scenario c = *s;
 		c.training.grad_reduce.sync = SYNC_SYNC;
 		memset(&alt, 0, sizeof alt);
-		if (simulate(&c, o, true, &alt, err, errlen) == 0 && r->step_time_s > 0)
+		if (simulate(&c, o, true, &alt, NULL, err, errlen) == 0 && r->step_time_s > 0)
 			r->async_speedup = alt.step_time_s / r->step_time_s;
 		r->staleness = 1;
 	}
 	if (errlen)
 		err[0] = '\0';
 	wl_memory_get(s, &r->memory);
-	stp_report(s, r, false);
-	if (store_account(s, r, err, errlen) < 0)   /* checkpoints, failures, goodput */
+	stp_report(s, r);
+	rc = store_account(s, r, err, errlen);   /* checkpoints, failures, goodput */
+	if (rc == 0) {
+		finalize(s, r, &raw);
+		stp_report_final(s, r);
+	} else {
+		step_result_release(r);
+	}
+	free(raw.t);
+	if (rc < 0)
 		return -1;
-	metrics(s, r);
-	stp_report(s, r, true);
 	r->sim_wall_s = wall_now() - t0;
 	return 0;
 }

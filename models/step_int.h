@@ -224,9 +224,12 @@ double stp_var_compute(stp_run *r, stp_stage *st, double nominal_s);
 double stp_var_lateness(const stp_run *r, const stp_stage *st);
 
 /* step_report.c */
-/* sentence: the bottleneck sentence (after the split is final); else the
- * notes of the step model (memory, compression, async DP, variability). */
-void stp_report(const scenario *s, step_result *res, bool sentence);
+/* The notes of the step model that do not depend on the final step time
+ * (memory, compression, async DP). */
+void stp_report(const scenario *s, step_result *res);
+/* After every metric is final (stalls in): the variability note (its
+ * percentiles) and the bottleneck sentence. */
+void stp_report_final(const scenario *s, step_result *res);
 /* Appends a note (printf format) if there is room. */
 void stp_note(step_result *res, const char *fmt, ...);
 

@@ -169,19 +169,30 @@ static void notes(const scenario *s, step_result *r)
 		stp_note(r, "Asynchronous DP overlaps each step's gradient reduction with the next "
 			 "step's compute (%.2fx the synchronous speed); updates are %d step stale, which "
 			 "can slow or destabilize convergence.", r->async_speedup, r->staleness);
+}
+
+/* Percentiles of the final step times (stalls in). */
+static void variability_note(const scenario *s, step_result *r)
+{
+	char a[32], b[32];
 	const scn_variability *v = &s->run.variability;
-	if (v->compute_cv > 0 || (v->straggler_fraction > 0 && v->straggler_slowdown > 1))
+	if (v->compute_cv > 0 ||
+	    (v->straggler_fraction > 0 && v->straggler_slowdown > 1))
 		stp_note(r, "Variability over %d steps: p50 %s, p99 %s; each DP reduction waits for "
 			 "the slowest replica (drawn, see docs/step.md).", r->steps,
 			 fmt_s(a, sizeof a, r->step_p50_s), fmt_s(b, sizeof b, r->step_p99_s));
 }
 
-void stp_report(const scenario *s, step_result *res, bool sentence)
+void stp_report(const scenario *s, step_result *res)
+{
+	if (res->step_time_s > 0)
+		notes(s, res);
+}
+
+void stp_report_final(const scenario *s, step_result *res)
 {
 	if (res->step_time_s <= 0)
 		return;
-	if (sentence)
-		bottleneck(s, res);
-	else
-		notes(s, res);
+	variability_note(s, res);
+	bottleneck(s, res);
 }

@@ -388,10 +388,38 @@ static int begin_read(store *st, int step)
 	return 0;
 }
 
+/* Doubles the ring, each batch moving to its step's new slot. The live
+ * batches span fewer steps than the old ring has slots, so they land on
+ * distinct slots; where an old, consumed batch collides, the newer one stays.
+ * Returns 0, or -1 out of memory. */
+static int ring_grow(store *st)
+{
+	int n = 2 * st->nring;
+	batch *ring = malloc(sizeof *ring * (size_t)n);
+	if (!ring)
+		return -1;
+	for (int i = 0; i < n; i++)
+		ring[i].step = -1;
+	for (int i = 0; i < st->nring; i++) {
+		const batch *b = &st->ring[i];
+		if (b->step >= 0 && b->step > ring[b->step % n].step)
+			ring[b->step % n] = *b;
+	}
+	free(st->ring);
+	st->ring = ring;
+	st->nring = n;
+	return 0;
+}
+
+/* The step does not wait for its batch in the simulation (docs/step.md), so
+ * when storage is slower than the step the issued reads queue up behind the
+ * one in flight: the ring grows to hold them rather than overtake a read. */
 static int issue_read(store *st, int step)
 {
+	while (slot(st, step)->step >= 0 && !slot(st, step)->ready)
+		if (ring_grow(st) < 0)
+			return -1;
 	batch *b = slot(st, step);
-	assert(b->step < 0 || b->ready);   /* the ring never overtakes a read */
 	memset(b, 0, sizeof *b);
 	b->step = step;
 	if (st->plan.bytes_per_step <= 0 || st->nreaders == 0) {

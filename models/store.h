@@ -166,8 +166,10 @@ double store_daly_s(double delta_s, double mtbf_s);
  * amortized checkpoint stall to r->split_s[SPLIT_CHECKPOINT] and to
  * r->step_time_s, fills data_bytes_per_step, goodput, job_mtbf_s,
  * best_checkpoint_every, time_to_train_s, and appends notes (one sentence
- * each for data, checkpoint and failures when they matter). Returns 0 or
- * negative with err. */
+ * each for data, checkpoint and failures when they matter). It leaves the
+ * metrics derived from the step time (gpu_util, MFU, throughput,
+ * percentiles) to the caller, which computes them once from the final step
+ * time afterwards. Returns 0 or negative with err. */
 int store_account(const scenario *s, step_result *r, char *err, size_t errlen);
 
 #endif

@@ -140,6 +140,8 @@ int store_account(const scenario *s, step_result *r, char *err, size_t errlen)
 	store_ckpt_result d;
 	if (store_checkpoint(s, step_s, &r->checkpoint, &d, err, errlen) < 0)
 		return -1;
+	/* the step's derived metrics (gpu_util, MFU, percentiles) are computed by
+	 * the caller after this, from the final step time */
 	r->split_s[SPLIT_CHECKPOINT] += r->checkpoint.amortized_s;
 	r->step_time_s += r->checkpoint.amortized_s;
 

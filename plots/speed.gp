@@ -10,12 +10,12 @@ xscale = ARGC >= 4 ? ARG4 : "log"
 
 ext = ARG2[strlen(ARG2)-2:]   # gnuplot strings count from 1
 if (ext eq "svg") {
-	set terminal svg size 900,800 dynamic enhanced font "sans,12"
+	set terminal svg size 900,900 dynamic enhanced font "sans,12"
 } else {
 	if (strstrt(GPVAL_TERMINALS, "pngcairo") > 0) {
-		set terminal pngcairo size 900,800 enhanced font "sans,11"
+		set terminal pngcairo size 900,900 enhanced font "sans,11"
 	} else {
-		set terminal png size 900,800
+		set terminal png size 900,900
 	}
 }
 set output ARG2
@@ -24,27 +24,29 @@ stats ARG1 using 1 nooutput
 nb = STATS_blocks
 
 set grid
-set key outside right top vertical noenhanced
-# Same margins in both panels so that their x axes line up; offsets keep the
+# The key goes under the top panel (series names can be long); both panels
+# keep the same side margins so that their x axes line up; offsets keep the
 # first and last tick labels off the border.
 set lmargin 10
-set rmargin at screen 0.68
+set rmargin 4
 set offsets graph 0.04, graph 0.04, 0, 0
 if (xscale eq "log") { set logscale x 10 }
 set autoscale xfix
-set multiplot layout 2,1 title "Utilization and step time against NIC speed"
+set multiplot layout 2,1 title "Utilization and step time against ".xlabel noenhanced
 
+set key below vertical maxrows 6 noenhanced
 set ylabel "utilization (%)"
-set yrange [0:*]
+set yrange [0:105]
 set format x ""
 plot for [i=0:nb-1] ARG1 index i using 1:($3*100):xtic(5) with linespoints lc i+1 dt 1 pt 7 \
 	title "MFU ".columnheader(1), \
      for [i=0:nb-1] ARG1 index i using 1:($4*100) with linespoints lc i+1 dt 2 pt 6 \
 	title "nvidia-smi util ".columnheader(1)
 
+unset key
 set ylabel "step time (s)"
+set yrange [0:*]
 set xlabel xlabel
 set format x "% g"
-plot for [i=0:nb-1] ARG1 index i using 1:2:xtic(5) with linespoints lc i+1 dt 1 pt 7 \
-	title columnheader(1)
+plot for [i=0:nb-1] ARG1 index i using 1:2:xtic(5) with linespoints lc i+1 dt 1 pt 7
 unset multiplot

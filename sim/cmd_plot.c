@@ -74,6 +74,12 @@ static const char *base_name(const char *path)
 	return s ? s + 1 : path;
 }
 
+/* A path as the user wrote it: without the "./" added for gnuplot. */
+static const char *shown(const char *path)
+{
+	return strncmp(path, "./", 2) ? path : path + 2;
+}
+
 /* out = DIR/NAME.png -> DIR/NAME.dat, DIR/KIND.gp, DIR/NAME.tmp-PID.png */
 static int plot_paths_make(const plot_opts *o, plot_paths *p)
 {
@@ -85,10 +91,17 @@ static int plot_paths_make(const plot_opts *o, plot_paths *p)
 	}
 	int dir = (int)(base_name(o->out) - o->out);
 	int stem = (int)(n - 4);
-	bool fit = snprintf(p->dat, sizeof p->dat, "%.*s.dat", stem, o->out) < (int)sizeof p->dat;
-	fit &= snprintf(p->gp, sizeof p->gp, "%.*s%s.gp", dir, o->out, o->kind) < (int)sizeof p->gp;
-	fit &= snprintf(p->tmp, sizeof p->tmp, "%.*s.tmp-%ld%s", stem, o->out, (long)getpid(), ext)
-	       < (int)sizeof p->tmp;
+	/* gnuplot gives names meaning by their first character: '|' pipes the
+	 * output to a shell command, '<' reads data from one, '+', '-' and '~'
+	 * are special too. "./" before a relative name keeps every name we hand
+	 * it a plain file (-o '|touch x.png' ran `touch` through /bin/sh). */
+	const char *pre = o->out[0] == '/' ? "" : "./";
+	bool fit = snprintf(p->dat, sizeof p->dat, "%s%.*s.dat", pre, stem, o->out)
+	           < (int)sizeof p->dat;
+	fit &= snprintf(p->gp, sizeof p->gp, "%s%.*s%s.gp", pre, dir, o->out, o->kind)
+	       < (int)sizeof p->gp;
+	fit &= snprintf(p->tmp, sizeof p->tmp, "%s%.*s.tmp-%ld%s", pre, stem, o->out,
+	                (long)getpid(), ext) < (int)sizeof p->tmp;
 	if (!fit) {
 		fprintf(stderr, "plot: -o: path too long\n");
 		return -1;
@@ -182,8 +195,8 @@ static int run_gnuplot(const plot_opts *o, const plot_paths *p, const plot_axis 
 	if (rc == EXTPROG_ENOENT) {
 		fprintf(stderr, "plot: gnuplot is needed to draw %s (Debian: apt-get install gnuplot-nox;"
 		        " or set TRAINSIM_GNUPLOT). The data and the script are written:\n"
-		        "  %s\n  %s\nDraw it later with: gnuplot -c %s %s %s\n", o->out, p->dat, p->gp,
-		        p->gp, p->dat, o->out);
+		        "  %s\n  %s\nDraw it later with: gnuplot -c %s %s %s\n", o->out, shown(p->dat),
+		        shown(p->gp), shown(p->gp), shown(p->dat), o->out);
 	}
 	if (rc == EXTPROG_OK && rename(p->tmp, o->out) < 0) {
 		fprintf(stderr, "plot: %s: %s\n", o->out, strerror(errno));
@@ -212,6 +225,6 @@ int cmd_plot(int argc, char **argv)
 		return 1;
 	if (run_gnuplot(&o, &p, &job.axis))
 		return 1;
-	fprintf(stderr, "plot: wrote %s (data %s, script %s)\n", o.out, p.dat, p.gp);
+	fprintf(stderr, "plot: wrote %s (data %s, script %s)\n", o.out, shown(p.dat), shown(p.gp));
 	return 0;
 }

@@ -240,7 +240,7 @@ static void progress_draw(sweep_ctx *c, bool final)
 }
 
 /* Counts the row's status (the field after the index and the keys). */
-static void count_status(sweep_ctx *c, size_t index, const char *line)
+static void count_status(sweep_ctx *c, size_t index, const char *line, size_t len)
 {
 	char *prefix = sweep_row_prefix(c->plan, c->o->format, index);
 	if (!prefix)
@@ -257,8 +257,20 @@ static void count_status(sweep_ctx *c, size_t index, const char *line)
 		c->n_nofit++;
 		return;
 	}
-	if (c->n_invalid++ == 0)
-		snprintf(c->first_reason, sizeof c->first_reason, "%s", line);
+	if (c->n_invalid++ > 0)
+		return;
+	/* The reason is the last field; the report's fields before it are
+	 * empty (CSV) or absent (JSON: "error":"..."}). */
+	const char *end = line + len - 1, *r = strstr(st, "\"error\":\"");
+	if (c->o->format == SWEEP_CSV) {
+		for (r = st + strcspn(st, ","); r < end && *r == ','; r++)
+			;
+	} else if (r) {
+		r += 9;
+		end -= end - r >= 2 && end[-1] == '}' && end[-2] == '"' ? 2 : 0;
+	}
+	if (r && r < end)
+		snprintf(c->first_reason, sizeof c->first_reason, "%.*s", (int)(end - r), r);
 }
 
 /* Parent side (pool_sink_fn): one write() per row, so a row is whole or absent. */
@@ -277,7 +289,7 @@ static int sink_row(void *ctx, size_t index, const char *line, size_t len, const
 		fprintf(stderr, "sweep: writing %s: %s\n", c->o->out ? c->o->out : "stdout",
 		        strerror(errno));
 	else
-		count_status(c, index, line);
+		count_status(c, index, line, len);
 	free(own);
 	c->finished++;
 	progress_draw(c, false);
@@ -522,7 +534,7 @@ static int sweep_report(const sweep_ctx *c, int pool_rc)
 	fprintf(stderr, "sweep: %zu points: %zu ok, %zu no_fit, %zu invalid -> %s\n", c->finished,
 	        c->n_ok, c->n_nofit, c->n_invalid, where);
 	if (c->finished && c->n_invalid == c->finished) {
-		fprintf(stderr, "sweep: every point was invalid; the first: %s", c->first_reason);
+		fprintf(stderr, "sweep: every point was invalid; the first: %s\n", c->first_reason);
 		return 1;
 	}
 	return 0;
@@ -539,7 +551,8 @@ static int sweep_main(sweep_ctx *c)
 	if (!(todo = todo_list(c, done, &ntodo)))
 		goto out_free;
 	c->total = ntodo;
-	c->progress = isatty(STDERR_FILENO) && ntodo > 0;
+	/* A bar only on a terminal, and not when rows go to that terminal too. */
+	c->progress = isatty(STDERR_FILENO) && ntodo > 0 && (c->o->out || !isatty(STDOUT_FILENO));
 	clock_gettime(CLOCK_MONOTONIC, &c->t0);
 	c->last_draw = (struct timespec){0, 0};
 	catch_signals();

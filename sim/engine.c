@@ -70,12 +70,16 @@ uint64_t sim_events(const sim *s) { return s->events; }
 uint64_t sim_max_events(const sim *s) { return s->max_events; }
 void sim_stop(sim *s) { s->stopped = true; }
 
-/* Grows heap, pool and free list together (they never hold more than the
- * number of pending events, plus the one running). */
-static int sim_grow(sim *s)
+/* Grows heap, pool and free list together to hold `need` events: the pool
+ * holds the payloads of the events in the heap (the ladder keeps its own). */
+int simi_reserve(sim *s, uint64_t need)
 {
-	uint32_t ncap = s->cap ? s->cap * 2 : 1024;
-	if (ncap <= s->cap)
+	if (need <= s->cap)
+		return SIM_OK;
+	uint64_t ncap = s->cap ? s->cap : 1024;
+	while (ncap < need)
+		ncap *= 2;
+	if (ncap > UINT32_MAX / 2)
 		return SIM_ENOMEM;
 	size_t bytes = (size_t)(ncap + SIM_HEAP_SKEW) * sizeof(sim_key);
 	bytes = (bytes + SIM_HEAP_ALIGN - 1) / SIM_HEAP_ALIGN * SIM_HEAP_ALIGN;
@@ -99,7 +103,7 @@ static int sim_grow(sim *s)
 	free(s->key_mem);
 	s->key_mem = mem;
 	s->key = key;
-	s->cap = ncap;
+	s->cap = (uint32_t)ncap;
 	return SIM_OK;
 }
 
@@ -145,11 +149,10 @@ static inline uint32_t sim_min_child(const sim_key *h, uint32_t c, uint32_t end)
 	return best;
 }
 
-/* Fills the hole at the root with (k, slot). Bottom-up (Floyd): the hole
- * first sinks to a leaf along the smaller children, then k rises from there.
- * A new event usually belongs near the bottom (in a hold model its rank among
- * the pending events is uniform), so this skips the comparisons against k on
- * the way down. */
+/* Fills the hole at the root with (k, slot), moving it down past smaller
+ * children. Top-down, stopping early: in a simulation most new events belong
+ * near the top (a re-plan at this instant, a delivery a hop later), and the
+ * ladder keeps the heap small, so the path down is short and in cache. */
 static void sim_sift_down(sim *s, sim_key k, uint32_t slot)
 {
 	uint32_t i = 0, n = s->n;
@@ -157,22 +160,13 @@ static void sim_sift_down(sim *s, sim_key k, uint32_t slot)
 		uint32_t c = 4 * i + 1;
 		if (c >= n)
 			break;
-		/* The grandchildren are 16 contiguous keys (four cache lines):
-		 * fetch them while this level is compared, since the path down
-		 * through a large heap is a chain of cache misses otherwise. */
-		uint32_t g = 4 * c + 1;
-		if (g < n) {
-			__builtin_prefetch(&s->key[g]);
-			__builtin_prefetch(&s->key[g + 4]);
-			__builtin_prefetch(&s->key[g + 8]);
-			__builtin_prefetch(&s->key[g + 12]);
-			__builtin_prefetch(&s->hslot[g]);
-		}
 		uint32_t best = sim_min_child(s->key, c, c + 4 < n ? c + 4 : n);
+		if (!sim_before(s->key[best], k))
+			break;
 		sim_put(s, i, s->key[best], s->hslot[best]);
 		i = best;
 	}
-	sim_sift_up(s, i, k, slot);
+	sim_put(s, i, k, slot);
 }
 
 static void sim_pop_root(sim *s)
@@ -182,8 +176,17 @@ static void sim_pop_root(sim *s)
 		sim_sift_down(s, s->key[s->n], s->hslot[s->n]);
 }
 
-void simi_heap_push(sim *s, sim_key k, uint32_t slot)
+static inline uint32_t sim_slot_take(sim *s, const sim_ev *ev)
 {
+	uint32_t slot = s->nfree ? s->free_slots[--s->nfree] : s->npool++;
+	s->pool[slot] = *ev;
+	return slot;
+}
+
+void simi_heap_push(sim *s, sim_key k, const sim_ev *ev)
+{
+	assert(s->n < s->cap);
+	uint32_t slot = sim_slot_take(s, ev);
 	s->n++;
 	sim_sift_up(s, s->n - 1, k, slot);
 }
@@ -195,30 +198,25 @@ int sim_at(sim *s, double t, int prio, sim_fn fn, void *ctx, uint64_t arg)
 	assert(prio >= -SIM_PRIO_BIAS && prio < SIM_PRIO_BIAS);
 	assert(s->seq < (1ULL << SIM_SEQ_BITS));
 	assert(fn);
-	if (s->nfree == 0 && s->npool == s->cap) {
-		int rc = sim_grow(s);
-		if (rc)
-			return rc;
-	}
-	uint32_t slot = s->nfree ? s->free_slots[--s->nfree] : s->npool++;
 	/* + 0.0 turns -0.0 into +0.0 so that equal instants compare equal. */
-	sim_key k = { t + 0.0, (uint64_t)(prio + SIM_PRIO_BIAS) << SIM_SEQ_BITS | s->seq++ };
-	s->pool[slot] = (sim_ev){ fn, ctx, arg };
-	int placed = simq_put(s, k, slot);
-	if (placed < 0) {
-		s->free_slots[s->nfree++] = slot;
+	sim_key k = { t + 0.0, (uint64_t)(prio + SIM_PRIO_BIAS) << SIM_SEQ_BITS | s->seq };
+	int placed = simq_put(s, k, fn, ctx, arg);
+	if (placed < 0)
 		return placed;
-	}
+	s->seq++;
 	if (placed)
 		return SIM_OK;
+	sim_ev ev = { fn, ctx, arg };
 	if (s->top_dead) {
-		/* The running event still holds the root: its successor takes its
-		 * place, which costs one sift instead of a pop and a push. */
+		/* The running event still holds the root (its slot is free): its
+		 * successor takes its place, one sift instead of a pop and a push. */
 		s->top_dead = false;
-		sim_sift_down(s, k, slot);
-	} else {
-		simi_heap_push(s, k, slot);
+		sim_sift_down(s, k, sim_slot_take(s, &ev));
+		return SIM_OK;
 	}
+	if (simi_reserve(s, (uint64_t)s->n + 1))
+		return SIM_ENOMEM;
+	simi_heap_push(s, k, &ev);
 	return SIM_OK;
 }
 
@@ -240,23 +238,20 @@ int sim_run(sim *s)
 			return SIM_OK;
 		if (s->n == 0) {
 			int rc = simq_refill(s);
-			assert(rc == SIM_OK && "out of memory refining the event queue");
-			(void)rc;
+			if (rc)
+				return rc;
 			if (s->n == 0)
 				return SIM_OK;
 		}
 		if (s->events >= s->max_events)
 			return SIM_ELIMIT;
 		uint32_t slot = s->hslot[0];
-		sim_ev *ev = &s->pool[slot];
-		sim_fn fn = ev->fn;
-		void *ctx = ev->ctx;
-		uint64_t arg = ev->arg;
+		sim_ev ev = s->pool[slot];
 		s->free_slots[s->nfree++] = slot;
 		s->now = s->key[0].t;
 		s->top_dead = true;
 		s->events++;
-		fn(s, ctx, arg);
+		ev.fn(s, ev.ctx, ev.arg);
 	}
 }
 

@@ -38,7 +38,8 @@ int sim_at(sim *s, double t, int prio, sim_fn fn, void *ctx, uint64_t arg);
 int sim_after(sim *s, double dt, int prio, sim_fn fn, void *ctx, uint64_t arg);
 
 /* Runs events until the queue is empty, sim_stop is called, or the event cap
- * is hit. Returns SIM_OK, or SIM_ELIMIT when the cap stopped the run. */
+ * is hit. Returns SIM_OK, or SIM_ELIMIT when the cap stopped the run (or
+ * SIM_ENOMEM if the queue could not grow; the run can then be resumed). */
 int sim_run(sim *s);
 void sim_stop(sim *s);
 

@@ -14,17 +14,19 @@ typedef struct {
 	uint64_t ps;
 } sim_key;
 
-/* What an event does; pooled, found through its slot. */
+/* What an event does. Events in the heap keep it in the pool, found through
+ * their slot; the pool is as small as the heap, so it stays in cache. */
 typedef struct {
 	sim_fn fn;
 	void *ctx;
 	uint64_t arg;
 } sim_ev;
 
-/* A pending event outside the heap: its key and its slot. */
+/* A pending event in the ladder, payload included, so that draining a
+ * bucket reads memory in order and never jumps into the pool. */
 typedef struct {
 	sim_key key;
-	uint32_t slot;
+	sim_ev ev;
 } simq_item;
 
 #define SIMQ_NIL UINT32_MAX
@@ -89,8 +91,10 @@ struct sim {
 	size_t nrngs, caprngs;
 };
 
-/* engine.c: inserts into the heap. */
-void simi_heap_push(sim *s, sim_key k, uint32_t slot);
+/* engine.c: makes room in the heap and its pool for `need` events (0 or
+ * SIM_ENOMEM); inserts into the heap, which must have room. */
+int simi_reserve(sim *s, uint64_t need);
+void simi_heap_push(sim *s, sim_key k, const sim_ev *ev);
 
 /* engine_ladder.c. */
 void simq_init(sim *s);
@@ -98,7 +102,7 @@ void simq_free(sim *s);
 /* Files an event in the ladder. Returns 1 if it did, 0 if the event is
  * earlier than every undrained bucket (it belongs in the heap), or
  * SIM_ENOMEM. */
-int simq_put(sim *s, sim_key k, uint32_t slot);
+int simq_put(sim *s, sim_key k, sim_fn fn, void *ctx, uint64_t arg);
 /* With the heap empty, moves the next events of the ladder into it. 0, or
  * SIM_ENOMEM. */
 int simq_refill(sim *s);

@@ -199,6 +199,13 @@ static int flow_link_join(flownet *n, int id, int h)
 		k->busy_since_s = sim_now(n->s);
 	hop->pos = k->nflows;
 	k->flows[k->nflows++] = (flowi_ref){ id, h };
+	flowi_rec *f = &n->flows[id];
+	double w = flowi_weight(n, f, hop->link);
+	k->weight += w;
+	if (f->cap_Bps > 0)
+		k->cap_load_Bps += f->cap_Bps * w;
+	else
+		k->nuncapped++;
 	flow_mark_dirty(n, hop->link);
 	return SIM_OK;
 }
@@ -213,8 +220,17 @@ static void flow_link_leave(flownet *n, int id, int h)
 		k->flows[hop->pos] = last;
 		flowi_hops(n, &n->flows[last.flow])[last.hop].pos = hop->pos;
 	}
-	if (k->nflows == 0)
+	flowi_rec *f = &n->flows[id];
+	double w = flowi_weight(n, f, hop->link);
+	k->weight -= w;
+	if (f->cap_Bps > 0)
+		k->cap_load_Bps -= f->cap_Bps * w;
+	else
+		k->nuncapped--;
+	if (k->nflows == 0) {
 		k->busy_s += sim_now(n->s) - k->busy_since_s;
+		k->weight = k->cap_load_Bps = 0;   /* no rounding residue when idle */
+	}
 	flow_mark_dirty(n, hop->link);
 }
 

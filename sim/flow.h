@@ -38,13 +38,17 @@ double flow_link_busy_s(const flownet *n, int link);
  * rate_cap_Bps bounds its rate (0 = none: a per-flow limit such as a TCP
  * window or a NIC's achievable fraction); mult >= 1 as above. A flow with no
  * links or no bytes completes after the route latency. done(s, ctx, arg) is
- * called on completion. Returns a flow id >= 0 or a negative error. */
+ * called on completion. Returns a flow id >= 0 or a negative error
+ * (SIM_EINVAL for a bad link, bytes < 0, mult < 1...). An id is reused once
+ * its flow has been delivered. */
 int flow_start(flownet *n, const int *route, int nlinks, double bytes,
                double rate_cap_Bps, double mult, flow_done_fn done, void *ctx,
                uint64_t arg);
 
-/* Current rate of an active flow (bytes/s), 0 if finished. */
+/* Current rate of an active flow (bytes/s), 0 if finished. A new flow gets
+ * its rate at the re-plan closing its instant (SIM_PRIO_LATE). */
 double flow_rate(const flownet *n, int flow);
+/* Flows started and not yet delivered (sending, or in their route latency). */
 int flow_active_count(const flownet *n);
 /* Totals for invariant checks: bytes handed to flow_start, bytes delivered. */
 double flow_bytes_started(const flownet *n);

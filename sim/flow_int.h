@@ -23,6 +23,9 @@ typedef struct {
 	double bytes, busy_s, busy_since_s;
 	flowi_ref *flows;       /* transmitting flows that cross this link */
 	int nflows, capflows;
+	double weight;          /* sum of their weights on it */
+	double cap_load_Bps;    /* sum of cap * weight over the capped ones */
+	int nuncapped;          /* flows on it without a rate cap */
 	/* Re-plan scratch. */
 	uint32_t mark;          /* epoch of the re-plan that last reached it */
 	bool dirty, saturated;

@@ -7,14 +7,14 @@
 
 #define RESERVE(arr, cap, need) flowi_reserve((void **)&(arr), &(cap), (need), sizeof *(arr))
 
-/* Min-heap of bounds on the fill level, keyed by level_Bps. */
+/* Min-heap (4-ary) of bounds on the fill level, keyed by level_Bps. */
 static void plan_push(flownet *n, double level_Bps, int id, uint32_t ver)
 {
 	flowi_bound *h = n->heap, b = { level_Bps, id, ver };
 	int i = n->nheap++;
 	assert(n->nheap <= n->capheap);
 	while (i > 0) {
-		int p = (i - 1) / 2;
+		int p = (i - 1) / 4;
 		if (h[p].level_Bps <= level_Bps)
 			break;
 		h[i] = h[p];
@@ -23,20 +23,34 @@ static void plan_push(flownet *n, double level_Bps, int id, uint32_t ver)
 	h[i] = b;
 }
 
+/* Index of the lowest of h[c..end-1]; selected by arithmetic on the
+ * comparisons, since which child is lowest is unpredictable. */
+static inline int plan_min_child(const flowi_bound *h, int c, int end)
+{
+	if (end - c == 4) {
+		int a = c + (h[c + 1].level_Bps < h[c].level_Bps);
+		int b = c + 2 + (h[c + 3].level_Bps < h[c + 2].level_Bps);
+		return h[b].level_Bps < h[a].level_Bps ? b : a;
+	}
+	int best = c;
+	for (int k = c + 1; k < end; k++)
+		best = h[k].level_Bps < h[best].level_Bps ? k : best;
+	return best;
+}
+
 static flowi_bound plan_pop(flownet *n)
 {
 	flowi_bound *h = n->heap, top = h[0], last = h[--n->nheap];
 	int i = 0, m = n->nheap;
 	for (;;) {
-		int c = 2 * i + 1;
+		int c = 4 * i + 1;
 		if (c >= m)
 			break;
-		if (c + 1 < m && h[c + 1].level_Bps < h[c].level_Bps)
-			c++;
-		if (last.level_Bps <= h[c].level_Bps)
+		int best = plan_min_child(h, c, c + 4 < m ? c + 4 : m);
+		if (last.level_Bps <= h[best].level_Bps)
 			break;
-		h[i] = h[c];
-		i = c;
+		h[i] = h[best];
+		i = best;
 	}
 	if (m > 0)
 		h[i] = last;
@@ -63,8 +77,18 @@ static void plan_new_epoch(flownet *n)
 	n->epoch = 1;
 }
 
+/* Can link k ever limit its flows? Not when every flow on it has a rate cap
+ * and all of them at their caps still fit: then its flows' rates are set
+ * elsewhere, and it neither couples them nor needs a place in the fill. */
+static bool plan_can_bind(const flowi_link *k)
+{
+	return k->nuncapped > 0 || k->cap_load_Bps > k->capacity_Bps;
+}
+
 /* Breadth-first from the dirty links over link -> flows -> links: fills
- * comp_links and comp_flows. 0 or SIM_ENOMEM. */
+ * comp_links and comp_flows. A link that cannot bind does not couple its
+ * flows, so the search goes through it only if it is dirty (a flow joined
+ * or left it). 0 or SIM_ENOMEM. */
 static int plan_collect(flownet *n)
 {
 	if (RESERVE(n->comp_links, n->capcomp_links, n->nlinks) ||
@@ -72,13 +96,12 @@ static int plan_collect(flownet *n)
 		return SIM_ENOMEM;
 	plan_new_epoch(n);
 	n->ncomp_links = n->ncomp_flows = 0;
-	for (int i = 0; i < n->ndirty; i++) {
-		n->links[n->dirty[i]].dirty = false;
+	for (int i = 0; i < n->ndirty; i++)
 		plan_visit_link(n, n->dirty[i]);
-	}
-	n->ndirty = 0;
 	for (int i = 0; i < n->ncomp_links; i++) {
 		const flowi_link *k = &n->links[n->comp_links[i]];
+		if (!k->dirty && !plan_can_bind(k))
+			continue;
 		for (int j = 0; j < k->nflows; j++) {
 			flowi_rec *f = &n->flows[k->flows[j].flow];
 			if (f->mark == n->epoch)
@@ -90,6 +113,9 @@ static int plan_collect(flownet *n)
 				plan_visit_link(n, hops[h].link);
 		}
 	}
+	for (int i = 0; i < n->ndirty; i++)
+		n->links[n->dirty[i]].dirty = false;
+	n->ndirty = 0;
 	return SIM_OK;
 }
 
@@ -124,10 +150,10 @@ static void plan_init(flownet *n)
 		k->saturated = false;
 		k->left_Bps = k->capacity_Bps;
 		k->nopen = k->nflows;
-		k->open_w = 0;
-		for (int j = 0; j < k->nflows; j++)
-			k->open_w += flowi_weight(n, &n->flows[k->flows[j].flow], l);
-		if (k->nopen > 0)
+		k->open_w = k->weight;
+		/* A link that cannot bind may carry flows outside the component:
+		 * it must never freeze them, and it never would. */
+		if (k->nopen > 0 && plan_can_bind(k))
 			plan_push(n, plan_link_level(k), l, k->ver);
 	}
 	for (int i = 0; i < n->ncomp_flows; i++) {

@@ -200,7 +200,7 @@ static int worker_read(pool *p, worker *w)
 		w->buf = nb;
 		w->cap = cap;
 	}
-	ssize_t n = read(w->res_fd, w->buf + w->len, w->cap - w->len);
+	ssize_t n = read(w->res_fd, w->buf + w->len, w->cap - w->len - 1);   /* 1: the NUL */
 	if (n < 0)
 		return errno == EINTR ? 0 : -1;
 	if (n == 0)
@@ -210,6 +210,7 @@ static int worker_read(pool *p, worker *w)
 	if (!nl)
 		return 0;
 	size_t linelen = (size_t)(nl - w->buf) + 1;
+	w->buf[linelen] = 0;
 	if (!w->busy || linelen != w->len) {
 		fprintf(p->err, "sweep: a worker sent an unexpected line (a bug)\n");
 		return -1;

@@ -14,7 +14,8 @@
  * failure that should end the worker (out of memory). */
 typedef int (*pool_eval_fn)(void *ctx, size_t job, char **line, size_t *len);
 
-/* Runs in the parent for each finished job, in the order jobs finish. When
+/* Runs in the parent for each finished job, in the order jobs finish; the
+ * line (len bytes, its newline included) is followed by a NUL. When
  * the worker died on the job, line is NULL and `died` says how ("killed by
  * signal 11 (Segmentation fault)"). Returns 0, or negative to stop the pool
  * (an output error). */

@@ -86,7 +86,7 @@ static void perr(parse *p, int line, int col, const char *fmt, ...)
 	else
 		fprintf(p->err, "%s:%d:%d: ", p->name, line, col);
 	va_start(ap, fmt);
-	vfprintf(p->err, fmt, ap);
+	scn__vput_clean(p->err, fmt, ap);
 	va_end(ap);
 	fputc('\n', p->err);
 }
@@ -216,6 +216,12 @@ static int on_scalar(parse *p, const yaml_event_t *ev)
 	if (ev->data.scalar.length > SCN_MAX_SCALAR) {
 		perr(p, (int)m.line + 1, (int)m.column + 1,
 		     "a value longer than %d bytes; a scenario needs short values", SCN_MAX_SCALAR);
+		return -1;
+	}
+	/* "\0" in a quoted scalar: C strings would silently cut the value there */
+	if (memchr(ev->data.scalar.value, '\0', ev->data.scalar.length)) {
+		perr(p, (int)m.line + 1, (int)m.column + 1,
+		     "a NUL character (\\0) inside a value or key; remove it");
 		return -1;
 	}
 	if (in_key_position(p))

@@ -64,6 +64,12 @@ size_t scn__edit_distance(const char *a, const char *b);
  * message ("unknown key 'spead' in cluster.nic; did you mean 'speed'?"). */
 int scn__schema_path(const char *dotted, char *err, size_t errlen);
 
+/* Message text with control characters escaped (\n, \t, \xNN), so that a
+ * value quoted in a message keeps it on one line and cannot send escape
+ * sequences to a terminal (scn_map.c). */
+void scn__put_clean(FILE *f, const char *s);
+void scn__vput_clean(FILE *f, const char *fmt, va_list ap);
+
 /* Error reporting while mapping: counts, stops printing after SCN_MAX_ERRORS. */
 typedef struct scn_ctx {
 	FILE *err;

@@ -11,6 +11,37 @@
 #include <string.h>
 #include "scn_int.h"
 
+void scn__put_clean(FILE *f, const char *s)
+{
+	for (; *s; s++) {
+		unsigned char ch = (unsigned char)*s;
+		if (ch == '\n')
+			fputs("\\n", f);
+		else if (ch == '\t')
+			fputs("\\t", f);
+		else if (ch < 0x20 || ch == 0x7f)
+			fprintf(f, "\\x%02x", ch);
+		else
+			fputc(ch, f);
+	}
+}
+
+void scn__vput_clean(FILE *f, const char *fmt, va_list ap)
+{
+	char small[512];
+	va_list aq;
+	va_copy(aq, ap);
+	int n = vsnprintf(small, sizeof small, fmt, aq);
+	va_end(aq);
+	if (n < 0)
+		return;
+	char *big = (size_t)n < sizeof small ? NULL : malloc((size_t)n + 1);
+	if (big)
+		vsnprintf(big, (size_t)n + 1, fmt, ap);
+	scn__put_clean(f, big ? big : small); /* out of memory: the first 511 bytes */
+	free(big);
+}
+
 static void vreport(scn_ctx *c, const scn_node *at, bool at_key, const char *path,
                     const char *kind, const char *fmt, va_list ap)
 {
@@ -23,9 +54,11 @@ static void vreport(scn_ctx *c, const scn_node *at, bool at_key, const char *pat
 		fprintf(c->err, "%s:1:1: ", c->file);
 	if (kind)
 		fprintf(c->err, "%s", kind);
-	if (path && path[0])
-		fprintf(c->err, "%s: ", path);
-	vfprintf(c->err, fmt, ap);
+	if (path && path[0]) {
+		scn__put_clean(c->err, path);
+		fputs(": ", c->err);
+	}
+	scn__vput_clean(c->err, fmt, ap);
 	fputc('\n', c->err);
 }
 

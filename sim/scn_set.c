@@ -136,8 +136,12 @@ int scn_doc_set(scn_doc *d, const char *assignment, FILE *err)
 	const char *eq = strchr(assignment, '=');
 	size_t kl = eq ? (size_t)(eq - assignment) : 0;
 	if (!eq || !valid_path(assignment, kl) || kl >= sizeof path) {
-		fprintf(err, "--set: '%.80s' is not KEY=VALUE with a dotted key; e.g. "
-		        "--set cluster.nic.speed=100Gbps\n", assignment);
+		char head[81]; /* the start of it, escaped: it may hold any byte */
+		snprintf(head, sizeof head, "%s", assignment);
+		fputs("--set: '", err);
+		scn__put_clean(err, head);
+		fputs("' is not KEY=VALUE with a dotted key; e.g. --set cluster.nic.speed=100Gbps\n",
+		      err);
 		return -1;
 	}
 	memcpy(path, assignment, kl);

@@ -302,6 +302,46 @@ START_TEST(test_chain_batches_replans)
 }
 END_TEST
 
+/* Link 1 (10 B/s) carries A and B, both capped at 3: the caps fit, so link 1
+ * cannot bind and A's rate comes from link 2 (4 B/s, shared with C): A = C
+ * = 2, B = 3. At t=1, D (cap 6) joins link 1: 3 + 3 + 6 > 10, link 1 now
+ * binds: A stays 2, B 3, D gets the rest, 5. */
+static void on_start_capped(sim *s, void *ctx, uint64_t arg)
+{
+	void **a = ctx;
+	int *ids = a[1], l1 = 0;
+	ids[3] = flow_start(a[0], &l1, 1, 100, 6, 1, NULL, NULL, 0);
+	ck_assert_int_ge(ids[3], 0);
+}
+
+START_TEST(test_capped_links)
+{
+	sim *s = sim_new(1, 0);
+	flownet *n = flow_new(s);
+	int l1 = flow_link_add(n, 10, 0, 1, 0), l2 = flow_link_add(n, 4, 0, 1, 0);
+	int ra[2] = { l1, l2 }, ids[4];
+	ids[0] = flow_start(n, ra, 2, 100, 3, 1, NULL, NULL, 0);
+	ids[1] = flow_start(n, &l1, 1, 100, 3, 1, NULL, NULL, 0);
+	ids[2] = flow_start(n, &l2, 1, 100, 0, 1, NULL, NULL, 0);
+	void *args[2] = { n, ids };
+	sim_at(s, 1.0, SIM_PRIO_NORMAL, on_start_capped, args, 0);
+	probe p1 = { n, ids, 3, { 0 } }, p2 = { n, ids, 4, { 0 } };
+	sim_at(s, 0.5, SIM_PRIO_NORMAL, on_probe, &p1, 0);
+	sim_at(s, 1.5, SIM_PRIO_NORMAL, on_probe, &p2, 0);
+	ck_assert_int_eq(sim_run(s), SIM_OK);
+	assert_rel(p1.rate[0], 2);
+	assert_rel(p1.rate[1], 3);
+	assert_rel(p1.rate[2], 2);
+	assert_rel(p2.rate[0], 2);
+	assert_rel(p2.rate[1], 3);
+	assert_rel(p2.rate[2], 2);
+	assert_rel(p2.rate[3], 5);
+	assert_rel(flow_bytes_delivered(n), 400);
+	flow_free(n);
+	sim_free(s);
+}
+END_TEST
+
 /* Random traffic: checks at random instants that the rates are feasible and
  * max-min fair (every flow is at its cap, or crosses a saturated link on
  * which no flow has a higher rate), and at the end that every byte arrived. */
@@ -376,7 +416,7 @@ static void on_wave(sim *s, void *ctx, uint64_t arg)
 
 START_TEST(test_random_invariants)
 {
-	sim *s = sim_new(11, 0);
+	sim *s = sim_new(11 + (uint64_t)_i, 0);
 	gsl_rng *r = sim_rng(s, 1);
 	world *w = calloc(1, sizeof *w);
 	w->net = flow_new(s);
@@ -397,7 +437,10 @@ START_TEST(test_random_invariants)
 					again |= w->route[f][g] == w->route[f][h];
 			} while (again);
 		}
-		w->cap[f] = gsl_rng_uniform(r) < 0.3 ? 1e8 * (1 + gsl_rng_uniform_int(r, 20)) : 0;
+		/* Run 0: a few flows capped. Run 1: all capped, low enough that
+		 * on some links the caps fit (those links never bind). */
+		w->cap[f] = _i == 0 ? (gsl_rng_uniform(r) < 0.3 ? 1e8 * (1 + gsl_rng_uniform_int(r, 20)) : 0)
+				    : 1e6 * (1 + gsl_rng_uniform_int(r, 30));
 		w->mult[f] = gsl_rng_uniform(r) < 0.3 ? 1 + gsl_rng_uniform_int(r, 8) : 1;
 		w->live[f] = true;
 		w->id[f] = -1;
@@ -442,7 +485,8 @@ int main(void)
 	tcase_add_test(tc, test_ring);
 	tcase_add_test(tc, test_zero_and_empty);
 	tcase_add_test(tc, test_chain_batches_replans);
-	tcase_add_test(tc, test_random_invariants);
+	tcase_add_loop_test(tc, test_random_invariants, 0, 2);
+	tcase_add_test(tc, test_capped_links);
 	suite_add_tcase(su, tc);
 	SRunner *sr = srunner_create(su);
 	srunner_run_all(sr, CK_NORMAL);

@@ -9,6 +9,14 @@
 #include "step.h"
 #include "scn.h"
 
+static void load_teach(const char *name, const char *const *sets, int nsets, scenario *s)
+{
+	const char *top = getenv("top_srcdir");
+	char path[512];
+	snprintf(path, sizeof path, "%s/scenarios/teach/%s", top ? top : ".", name);
+	ck_assert_int_eq(scn_load(path, sets, nsets, s, stderr, true), 0);
+}
+
 static scn_layer equal_layers[64];
 
 /* A cluster of A100 nodes with a small GPT; callers adjust. */
@@ -412,6 +420,59 @@ START_TEST(test_3d_layout)
 }
 END_TEST
 
+/* Every derived metric follows the final step time, stalls included: no
+ * kernel runs while the GPUs wait for data or for a checkpoint, so gpu_util
+ * is at most the share of the step that is neither; throughput, MFU and the
+ * percentiles use the same step time. */
+static void assert_consistent(const scenario *s, const step_result *r)
+{
+	double T = r->step_time_s;
+	double stall = r->split_s[SPLIT_DATA_STALL] + r->split_s[SPLIT_CHECKPOINT];
+	ck_assert_msg(r->gpu_util <= 1 - stall / T + 1e-9, "gpu_util %g with %g of %g s stalled",
+		      r->gpu_util, stall, T);
+	ck_assert(r->gpu_util >= r->split_s[SPLIT_COMPUTE] / T - 1e-9);
+	double tokens = (double)s->training.global_batch * s->model.seq_len;
+	ck_assert_double_eq_tol(r->tokens_per_s, tokens / T, 1e-9 * r->tokens_per_s);
+	ck_assert_double_eq_tol(r->mfu, r->model_tflops_per_gpu * 1e12 / wl_peak_flops(s),
+				1e-9 * r->mfu);
+	ck_assert_double_eq_tol(r->model_tflops_per_gpu * 1e12 * T * r->gpus,
+				wl_step_model_flops(s), 1e-9 * wl_step_model_flops(s));
+	if (s->run.variability.compute_cv == 0 && s->run.variability.link_cv == 0) {
+		/* identical steps: every percentile is the mean */
+		ck_assert_double_eq_tol(r->step_p50_s, T, 1e-9 * T);
+		ck_assert_double_eq_tol(r->step_p99_s, T, 1e-9 * T);
+	}
+	ck_assert(r->step_p50_s >= stall);
+}
+
+START_TEST(test_metrics_after_stalls)
+{
+	scenario s;
+	load_teach("storage-bound.yaml", NULL, 0, &s);
+	step_result r = run_ok(&s);
+	ck_assert_msg(r.split_s[SPLIT_DATA_STALL] > 0.5 * r.step_time_s, "data stall %g of %g s",
+		      r.split_s[SPLIT_DATA_STALL], r.step_time_s);
+	assert_consistent(&s, &r);
+	/* a checkpoint every step on top of the data stall, several steps */
+	const char *sets[] = {"training.checkpoint.every=1", "run.steps=3"};
+	load_teach("storage-bound.yaml", sets, 2, &s);
+	r = run_ok(&s);
+	ck_assert(r.split_s[SPLIT_CHECKPOINT] > 0);
+	assert_consistent(&s, &r);
+	load_teach("checkpoint-storm.yaml", NULL, 0, &s);
+	r = run_ok(&s);
+	ck_assert(r.split_s[SPLIT_CHECKPOINT] > 0.2 * r.step_time_s);
+	assert_consistent(&s, &r);
+	/* with jitter, the percentiles carry the stall too */
+	const char *jit[] = {"run.variability.compute_cv=0.05", "run.steps=6"};
+	load_teach("storage-bound.yaml", jit, 2, &s);
+	r = run_ok(&s);
+	assert_consistent(&s, &r);
+	ck_assert(r.step_p99_s >= r.step_p50_s);
+	ck_assert(r.step_p50_s > r.split_s[SPLIT_DATA_STALL]);
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("step");
@@ -431,6 +492,7 @@ int main(void)
 	tcase_add_test(tc, test_limits);
 	tcase_add_test(tc, test_timeline);
 	tcase_add_test(tc, test_3d_layout);
+	tcase_add_test(tc, test_metrics_after_stalls);
 	suite_add_tcase(s, tc);
 	SRunner *sr = srunner_create(s);
 	srunner_run_all(sr, CK_NORMAL);

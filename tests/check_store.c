@@ -246,6 +246,71 @@ START_TEST(data_stall_zero_when_fast_grows_when_bottleneck)
 }
 END_TEST
 
+/* The step does not wait for its batch: it issues the next read every period
+ * whatever the loader's progress, so with slow storage reads queue up (the
+ * ring once overtook an unfinished read and aborted). Every batch is still
+ * read, one after the other, and every ready callback fires, in step order. */
+typedef struct freerun {
+	store *st;
+	double period_s;
+	int steps, k, ready_n, ready_last;
+} freerun;
+
+static void fr_ready(sim *e, void *ctx, uint64_t arg)
+{
+	(void)e;
+	freerun *d = ctx;
+	ck_assert_int_eq((int)arg, d->ready_last + 1);
+	d->ready_last = (int)arg;
+	d->ready_n++;
+}
+
+static void fr_step(sim *e, void *ctx, uint64_t arg)
+{
+	(void)arg;
+	freerun *d = ctx;
+	ck_assert_int_eq(store_data_issue(d->st, d->k, fr_ready, d, (uint64_t)d->k), 0);
+	if (++d->k < d->steps)
+		ck_assert_int_eq(sim_after(e, d->period_s, SIM_PRIO_NORMAL, fr_step, d, 0), 0);
+}
+
+START_TEST(data_reads_queue_when_the_step_runs_ahead)
+{
+	scenario s;
+	base(&s, 4);
+	s.training.data.source = DATA_STORAGE;
+	s.training.data.sample_bytes = 2e6;       /* 1.024 GB per step */
+	s.cluster.storage.bandwidth_Bps = 1e9;    /* ~1 s per batch */
+	const int prefetch[] = {0, 1, 2};
+	for (size_t i = 0; i < 3; i++) {
+		s.training.data.prefetch = prefetch[i];
+		char err[256];
+		sim *e = sim_new(1, 0);
+		flownet *net = flow_new(e);
+		cluster *cl = cluster_build(&s.cluster, net, err, sizeof err);
+		ck_assert_msg(cl != NULL, "%s", err);
+		freerun d = { .period_s = 0.1, .steps = 20, .ready_last = -1 };
+		d.st = store_new(&s, cl, e, err, sizeof err);
+		ck_assert_msg(d.st != NULL, "%s", err);
+		fr_step(e, &d, 0);
+		ck_assert_int_eq(sim_run(e), SIM_OK);
+		ck_assert_int_eq(d.ready_n, d.steps);
+		store_data_stats st;
+		store_data_stats_get(d.st, &st);
+		/* every issued read (the batches prefetched beyond the last step too) */
+		ck_assert_int_eq(st.batches_read, d.steps);
+		/* one at a time: each read takes its own ~1.02 s, not a shared slice */
+		ck_assert_double_eq_tol(st.read_s_mean, 1.024, 0.05);
+		ck_assert_double_eq_tol(store_data_steady_stall(d.st, 0.1),
+		                        prefetch[i] ? st.read_s_mean - 0.1 : st.read_s_mean, 1e-12);
+		store_free(d.st);
+		cluster_free(cl);
+		flow_free(net);
+		sim_free(e);
+	}
+}
+END_TEST
+
 START_TEST(data_plan_sources)
 {
 	scenario s;
@@ -454,6 +519,7 @@ static Suite *suite(void)
 	suite_add_tcase(su, c);
 	c = tcase_create("data");
 	tcase_add_test(c, data_stall_zero_when_fast_grows_when_bottleneck);
+	tcase_add_test(c, data_reads_queue_when_the_step_runs_ahead);
 	tcase_add_test(c, data_plan_sources);
 	suite_add_tcase(su, c);
 	c = tcase_create("failures");

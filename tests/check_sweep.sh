@@ -58,6 +58,13 @@ else
 fi
 [ "$(rows j1s.csv | wc -l)" -eq 6 ] && [ "$(rows sh1.csv | wc -l)" -eq 3 ] &&
 	pass "shards split the points" || fail "shard sizes"
+# The same for JSON Lines.
+"$ts" sweep "$scn" $vary -j 1 --format json --out j1.jsonl 2>/dev/null &&
+"$ts" sweep "$scn" $vary -j 2 --format json --shard 1/2 --out jsh1.jsonl 2>/dev/null &&
+"$ts" sweep "$scn" $vary -j 2 --format json --shard 2/2 --out jsh2.jsonl 2>/dev/null &&
+"$ts" merge j1s.jsonl j1.jsonl && "$ts" merge jshs.jsonl jsh1.jsonl jsh2.jsonl &&
+	[ "$(wc -l < j1s.jsonl)" -eq 6 ] && cmp -s j1s.jsonl jshs.jsonl &&
+	pass "JSON Lines: -j 1 and shards give identical content" || fail "JSON Lines determinism"
 # Plain concatenation, then merge, also works (duplicates dropped).
 cat sh1.csv sh2.csv sh1.csv > cat.csv
 "$ts" merge catm.csv cat.csv 2>/dev/null

@@ -1,0 +1,35 @@
+#!/bin/sh
+# valgrind.sh: runs every Check test program of the build under valgrind
+# (memcheck, full leak check, CK_FORK=no so that the tests run in the process
+# valgrind watches); any invalid access or leak fails. `make valgrind` runs it
+# after building the tests; slow, so not part of `make check`.
+set -u
+top_srcdir=${top_srcdir:-.}
+top_builddir=${top_builddir:-.}
+export top_srcdir top_builddir
+command -v valgrind >/dev/null 2>&1 || { echo "valgrind.sh: valgrind is not installed"; exit 77; }
+CK_FORK=no
+CK_DEFAULT_TIMEOUT=0   # no timer: valgrind is 20-50x slower than the test's budget
+export CK_FORK CK_DEFAULT_TIMEOUT
+
+passed=0
+failed=0
+for t in "$top_builddir"/tests/check_*; do
+	case $t in *.c|*.o|*.sh|*.log|*.trs) continue ;; esac
+	[ -x "$t" ] || continue
+	name=$(basename "$t")
+	log=$top_builddir/tests/$name.valgrind.log
+	if valgrind --quiet --error-exitcode=1 --leak-check=full --show-leak-kinds=definite,indirect,possible \
+		--errors-for-leak-kinds=definite,indirect,possible --track-origins=yes \
+		--log-file="$log" "$t" >"$log.out" 2>&1; then
+		passed=$((passed + 1))
+		echo "ok - $name: $(grep -h -E 'Checks: ' "$log.out" | tail -1)"
+	else
+		failed=$((failed + 1))
+		echo "FAIL - $name (valgrind log: $log)"
+		head -40 "$log"
+		tail -5 "$log.out"
+	fi
+done
+echo "$passed passed, $failed failed"
+[ $failed -eq 0 ] && [ $passed -gt 0 ]
