@@ -30,6 +30,7 @@ static const char *const intra_names[] = {"nvswitch", "nvlink-mesh", "pcie", NUL
 static const char *const transport_names[] = {"rdma", "tcp", NULL};
 static const char *const topology_names[] = {"single-switch", "fat-tree", "rail-optimized",
                                              "zones", NULL};
+static const char *const fabric_place_names[] = {"packed", "spread", NULL};
 static const char *const storage_net_names[] = {"frontend", "shared", NULL};
 static const char *const schedule_names[] = {"gpipe", "1f1b", "interleaved", NULL};
 static const char *const recompute_names[] = {"none", "selective", "full", NULL};
@@ -90,6 +91,9 @@ static const scn_field fabric_rows[] = {
 	INT("zones", scn_fabric, zones, 1, SCN_MAX_ZONES, 0),
 	UNI("zone_bandwidth", scn_fabric, zone_bandwidth_Bps, UNIT_BANDWIDTH, 0, 1e13, FL_GT_MIN),
 	UNI("zone_latency", scn_fabric, zone_latency_s, UNIT_TIME, 0, 10, FL_ZERO_OK),
+	ENUM("placement", scn_fabric, placement, fabric_place_names, 0),
+	INT("leaves", scn_fabric, leaves, 1, 1e6, FL_ZERO_OK),
+	DBL("background_load", scn_fabric, background_load, 0, 0.95, 0),
 };
 static const scn_section fabric_sec = SEC("fabric", fabric_rows);
 
