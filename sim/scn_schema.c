@@ -213,7 +213,7 @@ static const scn_field var_rows[] = {
 	DBL("compute_cv", scn_variability, compute_cv, 0, 1, 0),
 	DBL("straggler_fraction", scn_variability, straggler_fraction, 0, 1, 0),
 	DBL("straggler_slowdown", scn_variability, straggler_slowdown, 1, 100, 0),
-	DBL("link_cv", scn_variability, link_cv, 0, 1, FL_NO_EFFECT), /* no model reads it yet */
+	DBL("link_cv", scn_variability, link_cv, 0, 1, 0),
 };
 static const scn_section var_sec = SEC("variability", var_rows);
 
@@ -222,8 +222,7 @@ static const scn_field run_rows[] = {
 	U64("seed", scn_run, seed),
 	DBL("train_tokens", scn_run, train_tokens, 0, 1e18, FL_GT_MIN | FL_ZERO_OK),
 	U64("max_events", scn_run, max_events),
-	UNI("max_memory", scn_run, max_memory_bytes, UNIT_BYTES, 0, BIG,
-	    FL_GT_MIN | FL_ZERO_OK | FL_NO_EFFECT), /* no guard reads it yet */
+	UNI("max_memory", scn_run, max_memory_bytes, UNIT_BYTES, 0, BIG, FL_GT_MIN | FL_ZERO_OK),
 	SUB("variability", scn_run, variability, var_sec, 0, NULL),
 };
 static const scn_section run_sec = SEC("run", run_rows);
