@@ -123,6 +123,51 @@ START_TEST(test_bubble_interleaved)
 }
 END_TEST
 
+/* Megatron's blocking calls (schedule.h) on 2 stages and 2 micro-batches,
+ * every transfer taking d, forward 1 and backward 2 units: GPipe (sends leave
+ * at once) ends at 9 + 2d; 1F1B with Megatron's calls at 9 + 3d, since stage 0
+ * waits for its first activation's send before the second forward and stage
+ * 1 receives the second activation only in the call after its first backward
+ * (send_backward_recv_forward). The free-communication run gives the 9 units. */
+START_TEST(test_blocking_calls)
+{
+	scenario s = free_comm(2, 2, 16);
+	s.training.schedule = SCHED_GPIPE;
+	step_result g0 = run_ok(&s);
+	s.training.schedule = SCHED_1F1B;
+	step_result f0 = run_ok(&s);
+	ck_assert_double_eq_tol(f0.step_time_s, g0.step_time_s, 1e-6 * g0.step_time_s);
+	/* a slow pipeline link: d is a few percent of a forward */
+	s.cluster.nic.speed_Bps = 1e4;
+	step_result f1 = run_ok(&s);
+	s.training.schedule = SCHED_GPIPE;
+	step_result g1 = run_ok(&s);
+	double d2 = g1.step_time_s - g0.step_time_s, d3 = f1.step_time_s - f0.step_time_s;
+	ck_assert(d2 > 1e-3 * g0.step_time_s);
+	ck_assert_double_eq_tol(d3, 1.5 * d2, 1e-6 * d2);
+	ck_assert(f1.split_s[SPLIT_PP_COMM] > g1.split_s[SPLIT_PP_COMM]);
+}
+END_TEST
+
+/* Megatron's scatter-gather: without sequence parallelism each received
+ * activation piece is all-gathered over the TP group inside the call; with
+ * it the message is already the rank's shard. Same bytes on the wire, more
+ * pipeline-communication time without SP. */
+START_TEST(test_scatter_gather)
+{
+	scenario s = base(2, 8, 2);
+	s.training.dp = 1;
+	s.training.global_batch = 8;
+	s.training.recompute = RECOMPUTE_SELECTIVE;
+	s.training.sequence_parallel = true;
+	step_result sp = run_ok(&s);
+	s.training.sequence_parallel = false;
+	step_result no = run_ok(&s);
+	ck_assert(no.split_s[SPLIT_PP_COMM] > sp.split_s[SPLIT_PP_COMM]);
+	ck_assert(no.split_s[SPLIT_PP_COMM] > 0);
+}
+END_TEST
+
 /* The seeds' 100B example: fp16 gradients, data-parallel on 4 x 8 A100,
  * one NIC per node (scenarios/dp-100b-*.yaml), here over RDMA. */
 static scenario dp100b(double gbps)
@@ -435,6 +480,8 @@ int main(void)
 	tcase_set_timeout(tc, 300);
 	tcase_add_test(tc, test_bubble_1f1b);
 	tcase_add_test(tc, test_bubble_interleaved);
+	tcase_add_test(tc, test_blocking_calls);
+	tcase_add_test(tc, test_scatter_gather);
 	tcase_add_test(tc, test_faster_nic_never_slower);
 	tcase_add_test(tc, test_dp_allreduce_100b);
 	tcase_add_test(tc, test_accumulation);
