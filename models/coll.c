@@ -256,12 +256,12 @@ static void flow_done(sim *s, void *ctx, uint64_t arg)
 	(void)rc;
 }
 
-/* Concurrent flows one phase of one collective may start. Flow records and
- * their share of the re-plan take about 200 bytes each (7.2 GB measured for
- * the 33.5M flows of an all_to_all over 2048 nodes x 8 rails), so the limit
- * keeps a phase under about 1 GB; without it such a request ran the machine
- * out of memory and aborted in the re-plan. */
-#define COLL_MAX_PHASE_FLOWS (1 << 22)
+/* Concurrent flows one phase of one collective may start: a backstop behind
+ * memest (which refuses above --max-memory before anything runs). An
+ * all_to_all over 2048 nodes x 8 rails is 33.5M flows (7.2 GB measured); past
+ * 2^26 the int counters here and the re-plan's scratch are near their ends,
+ * and without any limit such a request aborted in flow_on_replan. */
+#define COLL_MAX_PHASE_FLOWS (1 << 26)
 
 int coll__flow(coll_run *r, int a, int b, int rail, double data_bytes, double extra_cap_Bps)
 {
@@ -594,8 +594,8 @@ double coll_time_isolated(const scn_cluster *c, const coll_req *req, char *err, 
 	}
 	int rc = coll_start(cc, req, isolated_done, &t, 0);
 	if (rc == SIM_ELIMIT) {
-		snprintf(err, errlen, "%s over %d GPUs needs more than %d concurrent flows, the limit "
-		         "of one collective (about 1 GB of memory); use fewer GPUs (--gpus)",
+		snprintf(err, errlen, "%s over %d GPUs needs more than %d concurrent flows, the most "
+		         "one collective can hold; use fewer GPUs (--gpus)",
 		         coll_op_name(req->op), req->n, COLL_MAX_PHASE_FLOWS);
 		goto out;
 	}

@@ -1,5 +1,7 @@
 /* sched.c: GPipe, 1F1B and interleaved 1F1B (Megatron-LM's ordering) as
  * per-stage op lists, registered in one table, and a network-free replay. */
+#include <math.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -95,6 +97,108 @@ static void fill_interleaved(const sched *s, int st, sched_op *ops)
 	}
 }
 
+/* ---- Megatron's point-to-point calls ---- */
+
+/* 1F1B (forward_backward_pipelining_without_interleaving): recv_forward
+ * before the first op; between two ops of one kind two helper calls in a row
+ * (send_forward then recv_forward in the warm-up, send_backward then
+ * recv_backward in the cool-down); between a forward and a backward one
+ * combined call (send_forward_recv_backward, send_backward_recv_forward);
+ * send_backward after the last op. */
+static void calls_1f1b(const sched *s, const sched_op *ops, uint8_t *c)
+{
+	int n = s->ops_per_stage;
+	c[0] = SCHED_CALL_RECV0;
+	for (int i = 1; i < n; i++)
+		c[i] = (uint8_t)(SCHED_CALL_SEND1 | SCHED_CALL_RECV0 |
+				 (ops[i].kind == ops[i - 1].kind ? SCHED_CALL_SEQ : 0));
+	c[n] = SCHED_CALL_SEND1;
+}
+
+/* Interleaved 1F1B (forward_backward_pipelining_with_interleaving): recv_forward
+ * before the first op; after each warm-up forward send_forward_recv_forward,
+ * the last one also receiving the first backward's gradient
+ * (send_forward_backward_recv_forward_backward); in the steady state a forward
+ * and a backward run back to back and one call sends both outputs and
+ * receives the next forward's input and the next backward's gradient; in the
+ * cool-down send_backward_recv_backward. With all forwards in the warm-up
+ * (m = pp), the last forward is sent alone and the first gradient received by
+ * a separate recv_backward. */
+static void calls_interleaved(const sched *s, const sched_op *ops, uint8_t *c)
+{
+	int n = s->ops_per_stage, total = n / 2, lead = 0;
+	while (lead < n && ops[lead].kind == SCHED_F)
+		lead++;
+	bool all = lead == total;
+	int w = all ? total : lead - 1;   /* warm-up forwards */
+	int cool = 2 * total - w;         /* index of the first cool-down backward */
+	memset(c, 0, (size_t)n + 1);
+	c[0] = (uint8_t)(SCHED_CALL_RECV0 | (w == 0 && !all ? SCHED_CALL_RECV1 : 0));
+	for (int i = 1; i <= n; i++) {
+		if (i < w) {
+			c[i] = SCHED_CALL_SEND1 | SCHED_CALL_RECV0;
+		} else if (i == w) {
+			c[i] = (uint8_t)(SCHED_CALL_SEND1 | SCHED_CALL_RECV0 |
+					 (all ? SCHED_CALL_SEQ : SCHED_CALL_RECV1));
+		} else if (!all && i <= cool && (i - w) % 2 == 0) {   /* after a steady backward */
+			c[i] = SCHED_CALL_SEND2 | SCHED_CALL_SEND1;
+			if (i < n)
+				c[i] |= (uint8_t)(SCHED_CALL_RECV0 |
+						  (ops[i].kind == SCHED_F ? SCHED_CALL_RECV1 : 0));
+		} else if (!all && i <= cool) {                        /* between F and B */
+			c[i] = 0;
+		} else {                                               /* cool-down */
+			c[i] = (uint8_t)(SCHED_CALL_SEND1 | (i < n ? SCHED_CALL_RECV0 : 0));
+		}
+	}
+}
+
+static void build_calls(sched *s)
+{
+	size_t per = (size_t)s->ops_per_stage + 1;
+	for (int st = 0; st < s->pp; st++) {
+		const sched_op *ops = sched_stage_ops(s, st);
+		uint8_t *c = s->calls + (size_t)st * per;
+		if (s->kind == SCHED_INTERLEAVED)
+			calls_interleaved(s, ops, c);
+		else
+			calls_1f1b(s, ops, c);
+	}
+}
+
+/* Index of the transfer op makes (out) or needs (in) on stage st; -1 when it
+ * stays on the stage or there is none (first chunk's input, last chunk's
+ * forward output, ...). */
+static long xfer(const sched *s, int st, const sched_op *op, bool out)
+{
+	int G = s->pp * s->v, gc = op->chunk * s->pp + st, dir = op->kind == SCHED_F ? 0 : 1;
+	int to;
+	if (out)
+		to = dir == 0 ? gc + 1 : gc - 1;
+	else
+		to = gc;
+	if (to < 0 || to >= G || (!out && (dir == 0 ? gc == 0 : gc == G - 1)))
+		return -1;
+	return ((long)dir * G + to) * s->m + op->mb;
+}
+
+void sched_call_transfers(const sched *s, int st, int i, long send[2], int *ns, long recv[2],
+			  int *nr)
+{
+	int f = sched_call(s, st, i), n = s->ops_per_stage;
+	const sched_op *ops = sched_stage_ops(s, st);
+	long x;
+	*ns = *nr = 0;
+	if ((f & SCHED_CALL_SEND2) && i >= 2 && (x = xfer(s, st, &ops[i - 2], true)) >= 0)
+		send[(*ns)++] = x;
+	if ((f & SCHED_CALL_SEND1) && i >= 1 && (x = xfer(s, st, &ops[i - 1], true)) >= 0)
+		send[(*ns)++] = x;
+	if ((f & SCHED_CALL_RECV0) && i < n && (x = xfer(s, st, &ops[i], false)) >= 0)
+		recv[(*nr)++] = x;
+	if ((f & SCHED_CALL_RECV1) && i + 1 < n && (x = xfer(s, st, &ops[i + 1], false)) >= 0)
+		recv[(*nr)++] = x;
+}
+
 static const struct sched_def {
 	scn_schedule kind;
 	const char *name;
@@ -117,6 +221,49 @@ const char *sched_name(scn_schedule kind)
 {
 	const struct sched_def *d = sched_find(kind);
 	return d ? d->name : "?";
+}
+
+static void refill(sched *s, const struct sched_def *d)
+{
+	for (int st = 0; st < s->pp; st++)
+		d->fill(s, st, s->ops + (size_t)st * (size_t)s->ops_per_stage);
+	if (s->calls)
+		build_calls(s);
+}
+
+/* Above this many ops the uneven warm-up takes the first count that does not
+ * deadlock instead of the fastest (each candidate is one replay). */
+#define SCHED_MAX_SEARCH_OPS 4000000LL
+
+/* Interleaving with m not a multiple of pp (Megatron refuses it): Megatron's
+ * warm-up can deadlock on the short last group, and with its blocking calls
+ * a warm-up that does not deadlock can still stall stages on the short
+ * group. Candidates: pp, 2pp, 4pp, ... more forwards, at last all of them
+ * (which cannot deadlock); keep the one whose replay (forward 1, backward 2)
+ * is shortest, the smallest on ties. */
+static void uneven_warmup(sched *s, const struct sched_def *d)
+{
+	long long ops = 2LL * s->m * s->v * s->pp;
+	int best = -1, total = s->m * s->v;
+	double best_mk = 0, mk;
+	for (int e = 0;; e = e ? 2 * e : s->pp) {
+		s->warm_extra = e;
+		refill(s, d);
+		if (sched_replay(s, 1.0, 2.0, &mk) == 0) {
+			if (best < 0 || mk < best_mk - 1e-9) {
+				best = e;
+				best_mk = mk;
+			}
+			if (ops > SCHED_MAX_SEARCH_OPS)
+				break;
+		}
+		if (e >= 2 * total)
+			break;
+	}
+	if (best >= 0 && best != s->warm_extra) {
+		s->warm_extra = best;
+		refill(s, d);
+	}
 }
 
 /* Limits of the op encoding (chunk in 8 bits) and of memory (2*m*v*pp ops). */
@@ -152,31 +299,143 @@ int sched_build(sched *out, scn_schedule kind, int pp, int m, int v, char *err, 
 		snprintf(err, errlen, "out of memory for the pipeline schedule");
 		return -2;
 	}
+	if (kind != SCHED_GPIPE) {
+		out->calls = malloc((size_t)(out->ops_per_stage + 1) * (size_t)pp);
+		if (!out->calls) {
+			sched_release(out);
+			snprintf(err, errlen, "out of memory for the pipeline schedule");
+			return -2;
+		}
+	}
 	for (int st = 0; st < pp; st++)
 		d->fill(out, st, out->ops + (size_t)st * (size_t)out->ops_per_stage);
-	/* Interleaving with m not a multiple of pp: Megatron's warm-up can
-	 * deadlock on the short last group; warm up more (pp, 2pp, ... more
-	 * forwards, at last all of them, which cannot deadlock) until it does not. */
-	double mk;
-	while (kind == SCHED_INTERLEAVED && m % pp != 0 && out->warm_extra < 2 * m * v &&
-	       sched_replay(out, 1.0, 2.0, &mk) < 0) {
-		out->warm_extra = out->warm_extra ? 2 * out->warm_extra : pp;
-		for (int st = 0; st < pp; st++)
-			d->fill(out, st, out->ops + (size_t)st * (size_t)out->ops_per_stage);
-	}
+	if (out->calls)
+		build_calls(out);
+	if (kind == SCHED_INTERLEAVED && m % pp != 0)
+		uneven_warmup(out, d);
 	return 0;
 }
 
 void sched_release(sched *s)
 {
 	free(s->ops);
+	free(s->calls);
 	s->ops = NULL;
+	s->calls = NULL;
+}
+
+/* Replay with Megatron's calls: a transfer starts (and, being free, ends)
+ * once both ends have posted it; a call ends when all its posted transfers
+ * have; with SEQ the receives are posted after the sends ended. Phases of a
+ * stage at its call point i: 0 not begun, 1 waiting for the sends (SEQ),
+ * 2 waiting for all, 3 done (its op i may run). */
+typedef struct rp_stage {
+	int i, ph, ns, nr;
+	long send[2], recv[2];
+	double clock;
+} rp_stage;
+
+static bool rp_posted(const double *ps, const double *pr, const long *x, int n, double *t)
+{
+	for (int k = 0; k < n; k++) {
+		if (ps[x[k]] < 0 || pr[x[k]] < 0)
+			return false;
+		*t = fmax(*t, fmax(ps[x[k]], pr[x[k]]));
+	}
+	return true;
+}
+
+/* Moves stage st as far as it can; true if it moved. -1 in *bad when an op
+ * would run without its input (calls that miss a transfer). */
+static bool rp_move(const sched *s, int st, rp_stage *q, double *ps, double *pr, double t_f,
+		    double t_b, int *bad)
+{
+	const sched_op *ops = sched_stage_ops(s, st);
+	int n = s->ops_per_stage;
+	bool moved = false;
+	for (;;) {
+		if (q->ph == 0) {
+			bool seq = sched_call(s, st, q->i) & SCHED_CALL_SEQ;
+			sched_call_transfers(s, st, q->i, q->send, &q->ns, q->recv, &q->nr);
+			for (int k = 0; k < q->ns; k++)
+				ps[q->send[k]] = q->clock;
+			if (!seq)
+				for (int k = 0; k < q->nr; k++)
+					pr[q->recv[k]] = q->clock;
+			q->ph = seq ? 1 : 2;
+			moved = true;
+		}
+		if (q->ph == 1 || q->ph == 2) {
+			double t = q->clock;
+			if (!rp_posted(ps, pr, q->send, q->ns, &t) ||
+			    (q->ph == 2 && !rp_posted(ps, pr, q->recv, q->nr, &t)))
+				return moved;
+			q->clock = t;
+			if (q->ph == 1) {
+				for (int k = 0; k < q->nr; k++)
+					pr[q->recv[k]] = q->clock;
+				q->ph = 2;
+				continue;
+			}
+			q->ph = 3;
+		}
+		if (q->i == n)
+			return moved;
+		const sched_op *op = &ops[q->i];
+		long in = xfer(s, st, op, false);
+		if (in >= 0 && (ps[in] < 0 || pr[in] < 0)) {
+			*bad = 1;
+			return moved;
+		}
+		q->clock += op->kind == SCHED_F ? t_f : t_b;
+		q->i++;
+		q->ph = 0;
+		moved = true;
+	}
+}
+
+static int replay_calls(const sched *s, double t_f, double t_b, double *makespan_s)
+{
+	size_t n = 2 * (size_t)s->pp * (size_t)s->v * (size_t)s->m;
+	double *ps = malloc(sizeof(double) * n), *pr = malloc(sizeof(double) * n);
+	rp_stage *q = calloc((size_t)s->pp, sizeof *q);
+	int rc = -1, bad = 0;
+	if (!ps || !pr || !q)
+		goto out_free;
+	for (size_t k = 0; k < n; k++)
+		ps[k] = pr[k] = -1.0;
+	bool progress = true;
+	int remaining = s->pp;
+	while (remaining > 0 && progress && !bad) {
+		progress = false;
+		remaining = 0;
+		for (int st = 0; st < s->pp; st++) {
+			if (rp_move(s, st, &q[st], ps, pr, t_f, t_b, &bad))
+				progress = true;
+			if (q[st].i < s->ops_per_stage || q[st].ph != 3)
+				remaining++;
+		}
+	}
+	if (remaining == 0 && !bad) {
+		double mk = 0;
+		for (int st = 0; st < s->pp; st++)
+			mk = fmax(mk, q[st].clock);
+		*makespan_s = mk;
+		rc = 0;
+	}
+out_free:
+	free(ps);
+	free(pr);
+	free(q);
+	return rc;
 }
 
 /* Completion times of every (chunk, micro-batch) forward and backward, in
  * global chunk order; a stage advances while its next op's input is known. */
 int sched_replay(const sched *s, double t_f, double t_b, double *makespan_s)
 {
+	if (s->calls)
+		return replay_calls(s, t_f, t_b, makespan_s);
 	int G = s->pp * s->v, m = s->m;
 	size_t n = (size_t)G * (size_t)m;
 	double *fdone = malloc(sizeof(double) * n), *bdone = malloc(sizeof(double) * n);

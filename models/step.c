@@ -12,6 +12,7 @@
 #include <gsl/gsl_sort.h>
 #include <gsl/gsl_statistics_double.h>
 #include "step_int.h"
+#include "memest.h"
 
 static const char *const split_names[SPLIT__N] = {
 	"compute", "tp_comm", "pp_comm", "pp_bubble", "dp_comm",
@@ -149,9 +150,34 @@ static double estimate_events(const stp_run *r)
 	return ev * r->K;
 }
 
-/* Memory the step's own tables take (schedule, arrivals, timeline), against
- * run.max_memory (default 4 GiB); the cluster's links are the network's. */
-#define STP_DEFAULT_MAX_MEMORY (4.0 * 1024 * 1024 * 1024)
+/* Ranks of the DP group of stage 0 on the node of its first rank. */
+static int dp_per_node(const stp_run *r)
+{
+	int gpn = r->s->cluster.gpus_per_node, node = plan_gpu(&r->pl, 0, 0, 0) / gpn, k = 0;
+	for (int d = 0; d < r->dp && k < gpn; d++)
+		k += plan_gpu(&r->pl, 0, 0, d) / gpn == node;
+	return k;
+}
+
+/* The simulator's memory for this step, before anything is allocated: the
+ * cluster's links, the flows in flight at the peak (every stage's DP
+ * collective and TP collectives, pipeline transfers, data reads) with their
+ * events, the loader's readers, the step's tables and the timeline. */
+static double estimate_memory(const stp_run *r)
+{
+	const scn_cluster *c = &r->s->cluster;
+	int gpn = c->gpus_per_node;
+	coll_op dp_op = r->s->training.zero ? COLL_REDUCE_SCATTER : COLL_ALL_REDUCE;
+	double flows = r->pp * (memest_coll_flows(c, dp_op, r->dp, dp_per_node(r)) +
+				2 * memest_coll_flows(c, COLL_ALL_REDUCE, r->tp, r->tp < gpn ? r->tp : gpn));
+	flows += 2.0 * r->G + 2.0 * r->dp;
+	double mem = memest_cluster(c) + memest_flows(flows);
+	mem += 320.0 * r->dp;   /* the loader's readers (their routes) */
+	mem += 16.0 * r->m * r->v * r->pp + 2.0 * r->G * r->m * (r->want_timeline ? 9 : 1);
+	if (r->want_timeline)
+		mem += r->est_events / r->K * sizeof(step_interval);
+	return mem;
+}
 
 static int check_limits(stp_run *r, const step_opts *o, uint64_t *cap, char *err, size_t errlen)
 {
@@ -165,16 +191,9 @@ static int check_limits(stp_run *r, const step_opts *o, uint64_t *cap, char *err
 			 "simulate a smaller layout", r->est_events, (unsigned long long)*cap);
 		return SIM_ELIMIT;
 	}
-	double mem = 16.0 * r->m * r->v * r->pp + 2.0 * r->G * r->m * (r->want_timeline ? 9 : 1);
-	if (r->want_timeline)
-		mem += r->est_events / r->K * sizeof(step_interval);
-	double lim = s->run.max_memory_bytes > 0 ? s->run.max_memory_bytes : STP_DEFAULT_MAX_MEMORY;
-	if (mem > lim) {
-		snprintf(err, errlen, "simulating this step needs about %.3g GB of tables, above the "
-			 "limit of %.3g GB (run.max_memory); raise it or use fewer micro-batches",
-			 mem / 1e9, lim / 1e9);
-		return -1;
-	}
+	double lim = memest_limit(s, o ? o->max_memory_bytes : 0);
+	if (memest_check("simulating this step", estimate_memory(r), lim, err, errlen) < 0)
+		return SIM_ELIMIT;
 	return 0;
 }
 

@@ -80,10 +80,13 @@ typedef struct step_result {
 typedef struct step_opts {
 	bool want_timeline;
 	uint64_t max_events;      /* 0 = scenario's or default */
+	double max_memory_bytes;  /* 0 = scenario's run.max_memory or the default 4 GiB */
 } step_opts;
 
 /* Simulates the scenario. Returns 0, or a negative error with a message in
- * err (limits hit, layouts that cannot run). The result owns its timeline;
+ * err (limits hit, layouts that cannot run). Before allocating, the events and
+ * the simulator's memory it needs are estimated and a layout above the limits
+ * (max_events, max_memory_bytes) is refused with SIM_ELIMIT. The result owns its timeline;
  * release it with step_result_release. */
 int step_run(const scenario *s, const step_opts *o, step_result *r, char *err, size_t errlen);
 void step_result_release(step_result *r);

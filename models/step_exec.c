@@ -97,38 +97,78 @@ void stp_flush(stp_run *r, stp_stage *st)
 	stp_busy(r, st, 0);
 }
 
-/* ---- pipeline transfers ---- */
+/* ---- pipeline transfers ----
+ * Without calls (GPipe) a transfer starts when its op ends and the next op
+ * waits for its own input only. With Megatron's calls (1F1B, interleaved:
+ * sched.calls) a stage posts the sends and receives of each call, a
+ * transfer starts once both ends have posted it (NCCL send/recv), and the
+ * stage waits until every transfer of its call has arrived; with Megatron's
+ * scatter-gather (TP > 1 without sequence parallelism) each received piece
+ * is then all-gathered over the TP group before the call returns. */
+
+static void xfer_ends(stp_run *r, size_t idx, stp_stage **src, stp_stage **dst, int *dir, int *gc)
+{
+	size_t per_dir = (size_t)r->G * (size_t)r->m;
+	*dir = (int)(idx / per_dir);
+	*gc = (int)((idx / (size_t)r->m) % (size_t)r->G);
+	*dst = &r->st[*gc % r->pp];
+	*src = &r->st[(*dir == 0 ? *gc - 1 : *gc + 1) % r->pp];
+}
+
+/* Whether a stage waiting in its call has one of its transfers on the wire. */
+static bool call_on_wire(const stp_run *r, const stp_stage *st)
+{
+	for (int k = 0; k < st->call_ns; k++)
+		if ((r->arr[st->call_send[k]] & (STP_ARR_FLY | STP_ARR_DONE)) == STP_ARR_FLY)
+			return true;
+	for (int k = 0; k < st->call_nr && st->call_ph == 2; k++)
+		if ((r->arr[st->call_recv[k]] & (STP_ARR_FLY | STP_ARR_DONE)) == STP_ARR_FLY)
+			return true;
+	return false;
+}
 
 static void on_arrival(sim *s, void *ctx, uint64_t idx)
 {
 	stp_run *r = ctx;
-	size_t per_dir = (size_t)r->G * (size_t)r->m;
-	int dir = (int)(idx / per_dir), gc = (int)((idx / (size_t)r->m) % (size_t)r->G);
-	int mb = (int)(idx % (size_t)r->m);
-	stp_stage *dst = &r->st[gc % r->pp];
-	stp_stage *src = &r->st[(dir == 0 ? gc - 1 : gc + 1) % r->pp];
+	stp_stage *src, *dst;
+	int dir, gc, mb = (int)(idx % (size_t)r->m);
+	xfer_ends(r, idx, &src, &dst, &dir, &gc);
 	stp_busy(r, src, -1);
 	stp_busy(r, dst, -1);
-	r->arr[idx] = 2;
+	r->arr[idx] |= STP_ARR_DONE;
 	if (r->want_timeline && r->arr_t0)
-		stp_record(r, src->idx, 2, dir == 0 ? SPLIT_PP_COMM : SPLIT_PP_COMM, r->arr_t0[idx],
-			   sim_now(s), lab_make(6 + dir, plan_chunk_local(&r->pl, gc), mb));
-	if (dst->wait_idx == (long)idx) {
+		stp_record(r, src->idx, 2, SPLIT_PP_COMM, r->arr_t0[idx], sim_now(s),
+			   lab_make(6 + dir, plan_chunk_local(&r->pl, gc), mb));
+	if (r->sc.calls) {
+		src->call_pend--;
+		dst->call_pend--;
+		if (src->run == RUN_NONE)
+			stp_advance(r, src);
+		if (dst->run == RUN_NONE)
+			stp_advance(r, dst);
+	} else if (dst->wait_idx == (long)idx) {
 		dst->wait_idx = -1;
 		stp_advance(r, dst);
 	}
 }
 
-static void send_pp(stp_run *r, stp_stage *src, int dir, int gc, int mb)
+static void start_transfer(stp_run *r, size_t idx)
 {
-	stp_stage *dst = &r->st[gc % r->pp];
-	size_t idx = arr_index(r, dir, gc, mb);
-	assert(r->arr[idx] == 0);
-	r->arr[idx] = 1;
+	stp_stage *src, *dst;
+	int dir, gc;
+	xfer_ends(r, idx, &src, &dst, &dir, &gc);
+	r->arr[idx] |= STP_ARR_FLY;
 	if (r->arr_t0)
 		r->arr_t0[idx] = sim_now(r->sim);
-	if (dst->wait_idx == (long)idx && dst->run == RUN_NONE)
+	if (r->sc.calls) {
+		/* both ends wait in their calls: now for the wire */
+		if (src->run == RUN_NONE && src->call_ph)
+			stp_enter(r, src, SPLIT_PP_COMM, src->lab);
+		if (dst->run == RUN_NONE && dst->call_ph)
+			stp_enter(r, dst, SPLIT_PP_COMM, dst->lab);
+	} else if (dst->wait_idx == (long)idx && dst->run == RUN_NONE) {
 		stp_enter(r, dst, SPLIT_PP_COMM, dst->lab);
+	}
 	stp_busy(r, src, +1);
 	stp_busy(r, dst, +1);
 	const int *route = dir == 0 ? src->route_f : src->route_b;
@@ -137,6 +177,95 @@ static void send_pp(stp_run *r, stp_stage *src, int dir, int gc, int mb)
 	double bytes = r->act_bytes[dir == 0 ? gc - 1 : gc];
 	if (flow_start(r->net, route, n, bytes, cap, (double)r->tp, on_arrival, r, idx) < 0)
 		fail(r, "could not start a pipeline transfer (flow_start failed)");
+}
+
+/* Without calls: the output of an op leaves at once. */
+static void send_pp(stp_run *r, int dir, int gc, int mb)
+{
+	size_t idx = arr_index(r, dir, gc, mb);
+	assert(r->arr[idx] == 0);
+	r->arr[idx] = STP_ARR_SEND;
+	start_transfer(r, idx);
+}
+
+/* With calls: one end posts its side of transfer idx. */
+static void post(stp_run *r, stp_stage *st, long idx, uint8_t side)
+{
+	assert(!(r->arr[idx] & side));
+	r->arr[idx] |= side;
+	st->call_pend++;
+	if ((r->arr[idx] & (STP_ARR_SEND | STP_ARR_RECV)) == (STP_ARR_SEND | STP_ARR_RECV))
+		start_transfer(r, (size_t)idx);
+}
+
+/* Megatron's scatter-gather (p2p_communication.py, 2021-22): each TP rank
+ * sends 1/tp of the activation; the receivers all-gather it over the TP
+ * group. Not with sequence parallelism (the message is already the rank's
+ * sequence shard) nor for custom layers. */
+static bool pp_gather(const stp_run *r)
+{
+	return r->tp > 1 && !r->s->training.sequence_parallel && !r->s->model.custom;
+}
+
+static void on_call_ag_done(sim *s, void *ctx, uint64_t arg)
+{
+	stp_run *r = ctx;
+	stp_stage *st = &r->st[arg];
+	(void)s;
+	stp_busy(r, st, -1);
+	st->run = RUN_NONE;
+	st->call_ag--;
+	stp_advance(r, st);
+}
+
+/* The stage's call before its op op_i: true once it has ended; false when
+ * the stage waits for it or runs one of its all-gathers. */
+static bool do_call(stp_run *r, stp_stage *st)
+{
+	int f = sched_call(&r->sc, st->idx, st->op_i);
+	if (st->call_ph == 0) {
+		sched_call_transfers(&r->sc, st->idx, st->op_i, st->call_send, &st->call_ns,
+				     st->call_recv, &st->call_nr);
+		st->call_ph = (f & SCHED_CALL_SEQ) && st->call_nr > 0 && st->call_ns > 0 ? 1 : 2;
+		for (int k = 0; k < st->call_ns; k++)
+			post(r, st, st->call_send[k], STP_ARR_SEND);
+		for (int k = 0; k < st->call_nr && st->call_ph == 2; k++)
+			post(r, st, st->call_recv[k], STP_ARR_RECV);
+	}
+	while (st->call_ph == 1 || st->call_ph == 2) {
+		if (st->call_pend > 0) {
+			stp_enter(r, st, call_on_wire(r, st) ? SPLIT_PP_COMM : SPLIT_PP_BUBBLE,
+				  lab_make(LAB_WAIT, 0, 0));
+			return false;
+		}
+		if (st->call_ph == 1) {
+			st->call_ph = 2;
+			for (int k = 0; k < st->call_nr; k++)
+				post(r, st, st->call_recv[k], STP_ARR_RECV);
+			continue;
+		}
+		st->call_ph = 3;
+		st->call_ag = pp_gather(r) ? st->call_nr : 0;
+	}
+	if (st->call_ag > 0) {
+		long idx = st->call_recv[st->call_nr - st->call_ag];
+		stp_stage *src, *dst;
+		int dir, gc;
+		xfer_ends(r, (size_t)idx, &src, &dst, &dir, &gc);
+		coll_req req = {.op = COLL_ALL_GATHER, .algo = ALGO_AUTO, .ranks = st->tp_ranks,
+				.n = r->tp, .bytes = r->act_bytes[dir == 0 ? gc - 1 : gc] * r->tp,
+				.mult = 1.0};
+		stp_enter(r, st, SPLIT_PP_COMM,
+			  lab_make(6 + dir, plan_chunk_local(&r->pl, gc), (int)(idx % (long)r->m)));
+		stp_busy(r, st, +1);
+		st->run = RUN_TP;
+		if (coll_start(r->cc, &req, on_call_ag_done, r, (uint64_t)st->idx) < 0)
+			fail(r, "could not start a pipeline all-gather (coll_start failed)");
+		return false;
+	}
+	st->call_ph = 0;
+	st->call_ok = true;
+	return true;
 }
 
 /* ---- the op walk ---- */
@@ -233,26 +362,32 @@ static bool op_ready(stp_run *r, stp_stage *st, const sched_op *op)
 	if ((op->kind == SCHED_F && gc == 0) || (op->kind == SCHED_B && gc == r->G - 1))
 		return true;
 	size_t idx = arr_index(r, op->kind == SCHED_F ? 0 : 1, gc, op->mb);
-	if (r->arr[idx] == 2) {
+	if (r->arr[idx] & STP_ARR_DONE) {
 		r->arr[idx] = 0;
 		st->wait_idx = -1;
 		return true;
 	}
+	if (r->sc.calls) {   /* its call should have received it */
+		fail(r, "a pipeline op would start before its call received its input");
+		return false;
+	}
 	st->wait_idx = (long)idx;
-	stp_enter(r, st, r->arr[idx] == 1 ? SPLIT_PP_COMM : SPLIT_PP_BUBBLE, lab);
+	stp_enter(r, st, r->arr[idx] & STP_ARR_FLY ? SPLIT_PP_COMM : SPLIT_PP_BUBBLE, lab);
 	return false;
 }
 
 static void finish_op(stp_run *r, stp_stage *st, const sched_op *op)
 {
 	int gc = plan_chunk_global(&r->pl, st->idx, op->chunk);
+	if (op->kind == SCHED_B)
+		st->b_done[op->chunk]++;
+	if (r->sc.calls)   /* sent by the next call */
+		return;
 	if (op->kind == SCHED_F) {
 		if (gc < r->G - 1)
-			send_pp(r, st, 0, gc + 1, op->mb);
-	} else {
-		st->b_done[op->chunk]++;
-		if (gc > 0)
-			send_pp(r, st, 1, gc - 1, op->mb);
+			send_pp(r, 0, gc + 1, op->mb);
+	} else if (gc > 0) {
+		send_pp(r, 1, gc - 1, op->mb);
 	}
 }
 
@@ -289,9 +424,12 @@ static bool ops_move(stp_run *r, stp_stage *st)
 		finish_op(r, st, op);
 		st->op_active = false;
 		st->op_i++;
+		st->call_ok = false;
 		op = &st->ops[st->op_i < r->sc.ops_per_stage ? st->op_i : 0];
 	}
 	if (!st->op_active) {
+		if (r->sc.calls && !st->call_ok && !do_call(r, st))
+			return false;
 		if (st->op_i == r->sc.ops_per_stage) {
 			end_ops(r, st);
 			return true;
@@ -475,6 +613,10 @@ void stp_start_step(stp_run *r, stp_stage *st, int step)
 	st->phase = PH_OPS;
 	st->counted = false;
 	st->wait_idx = -1;
+	st->call_ok = false;
+	st->call_ph = 0;
+	st->call_pend = 0;
+	st->call_ag = 0;
 	memset(st->b_done, 0, sizeof(int) * (size_t)r->v);
 	st->bucket_fill = 0;
 	st->deferred = 0;

@@ -20,6 +20,11 @@
 /* Micro-batches per step the timeline labels can hold (19 bits). */
 #define STP_MAX_MICROBATCHES 500000
 
+/* State of a pipeline transfer (stp_run.arr): posted by its sender, posted
+ * by its receiver (schedules with Megatron's calls), on the wire, arrived.
+ * The receiving op clears it. */
+enum { STP_ARR_SEND = 1, STP_ARR_RECV = 2, STP_ARR_FLY = 4, STP_ARR_DONE = 8 };
+
 /* Segments of one scheduled op on the compute stream: compute, a blocking TP
  * collective, an async TP collective (started, waited for by the next
  * SEG_TPW), a ZeRO-3 parameter gather to wait for, gradients ready. */
@@ -86,6 +91,13 @@ typedef struct stp_stage {
 	stp_seg *segs;
 	int *b_done;             /* B ops done this step per local chunk */
 	long wait_idx;           /* arrival index waited on, -1 none */
+	/* Megatron's blocking call before op op_i (schedules with calls) */
+	bool call_ok;            /* the call before op_i has ended */
+	uint8_t call_ph;         /* 0 not begun, 1 sends posted (SEQ), 2 all posted, 3 gathers */
+	int call_ns, call_nr;    /* its transfers (arrival indices) */
+	long call_send[2], call_recv[2];
+	int call_pend;           /* posted transfers not arrived yet */
+	int call_ag;             /* scatter-gather all-gathers still to run */
 	bool counted;            /* reached PH_DONE this step */
 	/* accounting */
 	int cat, lab;
@@ -130,7 +142,7 @@ typedef struct stp_run {
 	int ntpl, tpl_cap;
 	stp_stage *st;
 	int seg_cap;
-	uint8_t *arr;                    /* [dir][gc][mb]: 0 none, 1 in flight, 2 arrived */
+	uint8_t *arr;                    /* [dir][gc][mb]: STP_ARR_* flags, 0 none */
 	double *arr_t0;                  /* transfer start times, for the timeline only */
 	double *act_bytes;               /* message from chunk c to c+1, per TP rank */
 	double wire_per_byte;            /* compressed wire bytes per gradient-dtype byte */

@@ -174,13 +174,17 @@ static void notes(const scenario *s, step_result *r)
 /* Percentiles of the final step times (stalls in). */
 static void variability_note(const scenario *s, step_result *r)
 {
-	char a[32], b[32];
+	char a[32], b[32], ln[112] = "";
 	const scn_variability *v = &s->run.variability;
-	if (v->compute_cv > 0 ||
-	    (v->straggler_fraction > 0 && v->straggler_slowdown > 1))
-		stp_note(r, "Variability over %d steps: p50 %s, p99 %s; each DP reduction waits for "
-			 "the slowest replica (drawn, see docs/step.md).", r->steps,
-			 fmt_s(a, sizeof a, r->step_p50_s), fmt_s(b, sizeof b, r->step_p99_s));
+	if (!(v->compute_cv > 0 || v->link_cv > 0 ||
+	      (v->straggler_fraction > 0 && v->straggler_slowdown > 1)))
+		return;
+	if (v->link_cv > 0)
+		snprintf(ln, sizeof ln, ", and every transfer's bandwidth varies (CV %.0f%%), so each "
+			 "collective waits for its slowest flow", 100 * v->link_cv);
+	stp_note(r, "Variability over %d steps: p50 %s, p99 %s; each DP reduction waits for the "
+		 "slowest replica%s (drawn, see docs/step.md).", r->steps,
+		 fmt_s(a, sizeof a, r->step_p50_s), fmt_s(b, sizeof b, r->step_p99_s), ln);
 }
 
 void stp_report(const scenario *s, step_result *res)

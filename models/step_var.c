@@ -5,7 +5,9 @@
  * Replicas other than the simulated one are not simulated: the DP reduction
  * of a stage waits for the slowest of them, whose lateness is drawn from the
  * normal approximation (CLT) of their accumulated jitter plus persistent
- * stragglers (cost-models.md 9). See docs/step.md. */
+ * stragglers (cost-models.md 9). Link noise (run.variability.link_cv) is the
+ * flow network's (flow_set_noise), fed from a stream of the step. See
+ * docs/step.md. */
 #include <math.h>
 #include <gsl/gsl_cdf.h>
 #include <gsl/gsl_randist.h>
@@ -40,10 +42,17 @@ static void max_lognormal_moments(double mu, double sigma, int n, double *mean, 
 /* GSL streams of the step: its own namespace (ASCII "STP" in the top bits),
  * so that other models drawing per GPU get independent generators. */
 #define STP_RNG(id) ((0x535450ULL << 40) | (uint64_t)(id))
+/* The flows' bandwidth noise: the stream after the other replicas'. */
+#define STP_RNG_LINKS(gpus) STP_RNG((uint64_t)(gpus) + 1)
 
 int stp_var_init(stp_run *r)
 {
 	const scn_variability *v = &r->s->run.variability;
+	/* link noise: every flow of the step (TP, PP, DP, data reads) draws its
+	 * bandwidth factor from one stream of its own */
+	if (v->link_cv > 0 &&
+	    flow_set_noise(r->net, v->link_cv, sim_rng(r->sim, STP_RNG_LINKS(r->pl.gpus))) < 0)
+		return -2;
 	double cv = v->compute_cv > 0 ? v->compute_cv : 0;
 	double f = v->straggler_fraction > 0 ? fmin(v->straggler_fraction, 1.0) : 0;
 	r->v_slowdown = v->straggler_slowdown > 1 ? v->straggler_slowdown : 1;

@@ -59,12 +59,49 @@ int topo__add_leaves(cluster *cl, int nleaves, int nplanes, double cap_Bps, char
 		return -1;
 	}
 	double sw = cl->spec.fabric.switch_latency_s;
+	cap_Bps *= 1 - cl->spec.fabric.background_load;
 	for (size_t i = 0; i < n; i++) {
 		/* up: the spine hop; down: the destination leaf hop */
 		cl->leaf_up[i] = topo__link(cl, cap_Bps, sw, 1, LINK_FABRIC, err, errlen);
 		cl->leaf_down[i] = topo__link(cl, cap_Bps, sw, 1, LINK_FABRIC, err, errlen);
 		if (cl->leaf_up[i] < 0 || cl->leaf_down[i] < 0)
 			return -1;
+	}
+	return 0;
+}
+
+int topo__leaf_of(const cluster *cl, int node)
+{
+	const scn_fabric *f = &cl->spec.fabric;
+	return f->placement == FABRIC_SPREAD ? node % f->leaves : node / f->nodes_per_leaf;
+}
+
+int topo__leaf_groups(const cluster *cl)
+{
+	const scn_fabric *f = &cl->spec.fabric;
+	return f->placement == FABRIC_SPREAD ? f->leaves
+	     : (cl->nodes + f->nodes_per_leaf - 1) / f->nodes_per_leaf;
+}
+
+/* Resolves the placement keys once nodes_per_leaf is clamped: the spread
+ * job's leaf count (default: as few leaves as packed uses) and the
+ * background load. A job may not need more nodes than its leaves hold. */
+static int resolve_placement(scn_fabric *f, int nodes, char *err, size_t errlen)
+{
+	if (f->background_load < 0)
+		f->background_load = 0;
+	if (f->background_load > 0.95)
+		f->background_load = 0.95;
+	if (f->placement != FABRIC_SPREAD)
+		return 0;
+	if (f->leaves < 1)
+		f->leaves = (nodes + f->nodes_per_leaf - 1) / f->nodes_per_leaf;
+	if (f->leaves > nodes)
+		f->leaves = nodes;
+	if ((long long)f->leaves * f->nodes_per_leaf < nodes) {
+		snprintf(err, errlen, "fabric.leaves (=%d) x nodes_per_leaf (=%d) cannot hold %d"
+		         " nodes", f->leaves, f->nodes_per_leaf, nodes);
+		return -1;
 	}
 	return 0;
 }
@@ -234,6 +271,10 @@ cluster *cluster_build(const scn_cluster *c, flownet *net, char *err, size_t err
 		cl->spec.fabric.nodes_per_leaf = c->nodes;
 	if (cl->spec.fabric.oversubscription < 1)
 		cl->spec.fabric.oversubscription = 1;
+	if (resolve_placement(&cl->spec.fabric, c->nodes, err, errlen)) {
+		free(cl);
+		return NULL;
+	}
 	cl->net = net;
 	cl->ops = topo_find(c->fabric.topology);
 	cl->nodes = c->nodes;

@@ -48,8 +48,16 @@ struct cluster {
 /* Helpers the topologies share (topo.c). */
 int topo__link(cluster *cl, double cap_Bps, double lat_s, int fanin, int kind, char *err,
                size_t errlen);
+/* Adds nleaves x nplanes leaf uplinks/downlinks of cap_Bps each, less the
+ * fabric's background_load (the share other tenants' traffic takes). */
 int topo__add_leaves(cluster *cl, int nleaves, int nplanes, double cap_Bps, char *err,
                      size_t errlen);
+/* The job's placement in a leaf-spine (fat-tree, rail-optimized): the leaf
+ * (or group of rail leaves) of `node`, and how many there are. packed:
+ * consecutive nodes fill a leaf; spread: nodes dealt round-robin over
+ * spec.fabric.leaves leaves (resolved by cluster_build). */
+int topo__leaf_of(const cluster *cl, int node);
+int topo__leaf_groups(const cluster *cl);
 static inline int topo__push(int *links, int n, int max, int link)
 {
 	if (n < 0 || n >= max)

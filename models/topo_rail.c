@@ -1,18 +1,19 @@
-/* topo_rail.c: rail-optimized. Nodes come in groups of nodes_per_leaf; NIC k
- * of every node of a group sits on the group's leaf k ("rail k"). Same rail,
- * same group: one leaf hop. Another rail or group: leaf -> spine -> leaf,
- * through the leaf's uplinks (nodes_per_leaf * speed / oversubscription). */
+/* topo_rail.c: rail-optimized. Nodes come in groups of nodes_per_leaf (which
+ * nodes: topo__leaf_of, packed or spread); NIC k of every node of a group sits
+ * on the group's leaf k ("rail k"). Same rail, same group: one leaf hop.
+ * Another rail or group: leaf -> spine -> leaf, through the leaf's uplinks
+ * (nodes_per_leaf * speed / oversubscription, less the background load). */
 #include "topo_impl.h"
 
 static int rail_leaf(const cluster *cl, int node, int rail)
 {
-	return (node / cl->spec.fabric.nodes_per_leaf) * cl->nics + rail;
+	return topo__leaf_of(cl, node) * cl->nics + rail;
 }
 
 static int rail_build(cluster *cl, char *err, size_t errlen)
 {
 	int npl = cl->spec.fabric.nodes_per_leaf;
-	int groups = (cl->nodes + npl - 1) / npl;
+	int groups = topo__leaf_groups(cl);
 	double cap = npl * cl->spec.nic.speed_Bps / cl->spec.fabric.oversubscription;
 	return topo__add_leaves(cl, groups * cl->nics, 1, cap, err, errlen);
 }

@@ -446,7 +446,7 @@ static double unit_scale(const char *u)
  * their agreement is by construction, and the report says so. */
 static bool param_source(const char *id)
 {
-	static const char *ids[] = {"HW-AZ-001", "HW-AZ-002", "HW-AZ-004"};
+	static const char *ids[] = {"HW-AZ-001", "HW-AZ-002", "HW-AZ-003", "HW-AZ-004"};
 	for (size_t i = 0; i < sizeof ids / sizeof ids[0]; i++)
 		if (!strcmp(id, ids[i]))
 			return true;

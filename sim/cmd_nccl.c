@@ -8,12 +8,14 @@
 #include "cli.h"
 #include "coll.h"
 #include "json.h"
+#include "memest.h"
 #include "scn.h"
 #include "units.h"
 
 #define NCCL_USAGE "usage: trainsim nccl SCENARIO [--op OP] [-b MIN] [-e MAX] [-f FACTOR] " \
 	"[-i STEP]\n       [--gpus N] [--algo auto|ring|tree|hierarchical|ps|nvls] [-g GPUS_PER_THREAD]\n" \
-	"       [--root R] [--ps-servers N] [--format text|json] [--set KEY=VALUE]... [-q]\n" \
+	"       [--root R] [--ps-servers N] [--format text|json] [--set KEY=VALUE]...\n" \
+	"       [--max-memory SIZE] [-q]\n" \
 	"OP: all_reduce all_gather reduce_scatter all_to_all broadcast reduce sendrecv\n"
 
 #define ELEM_BYTES 4.0   /* nccl-tests' default type: float */
@@ -24,6 +26,7 @@ typedef struct nccl_args {
 	int nsets;
 	int op, algo, gpus, per_thread, root, ps_servers;
 	double min_b, max_b, factor, step_b;
+	double max_memory_bytes;     /* --max-memory; 0 = run.max_memory or the default */
 	bool json, quiet;
 } nccl_args;
 
@@ -91,6 +94,10 @@ static int parse_opt(int argc, char **argv, int *i, nccl_args *a)
 		if (!v || (strcmp(v, "text") && strcmp(v, "json")))
 			return usage("--format takes text or json%s", "");
 		a->json = !strcmp(v, "json");
+	} else if (!strcmp(o, "--max-memory")) {
+		if (!v || unit_parse(v, UNIT_BYTES, &a->max_memory_bytes, err, sizeof err) ||
+		    !(a->max_memory_bytes > 0))
+			return usage("--max-memory needs a size, as in --max-memory 16GiB%s", "");
 	} else if (!strcmp(o, "--set")) {
 		if (!v || !strchr(v, '='))
 			return usage("--set needs KEY=VALUE, as in --set %s", "cluster.nodes=4");
@@ -280,6 +287,18 @@ int cmd_nccl(int argc, char **argv)
 	if (!ranks || (rc = pick_ranks(&a, &s, ranks, &req)) != 0)
 		goto out;
 	rc = 1;
+	/* refused before anything big is built: an all_to_all over thousands of
+	 * nodes is one flow per node pair and rail */
+	double need = 2 * memest_cluster(&s.cluster) +
+	              memest_flows(memest_coll_flows(&s.cluster, req.op, req.n,
+	                                             req.n < s.cluster.gpus_per_node
+	                                             ? req.n : s.cluster.gpus_per_node));
+	char what[96];
+	snprintf(what, sizeof what, "%s over %d GPUs", coll_op_name(req.op), req.n);
+	if (memest_check(what, need, memest_limit(&s, a.max_memory_bytes), err, sizeof err) < 0) {
+		fprintf(stderr, "%s: %s\n", a.path, err);
+		goto out;
+	}
 	/* one cluster for naming the algorithm per size; each size runs alone */
 	if (!(sm = sim_new(1, 0)) || !(net = flow_new(sm)) ||
 	    !(cl = cluster_build(&s.cluster, net, err, sizeof err)) || !(cc = coll_ctx_new(cl, sm))) {

@@ -15,11 +15,13 @@
 #include "step.h"
 #include "topo.h"
 #include "trace.h"
+#include "units.h"
 
 #define RUN_USAGE "usage: trainsim run SCENARIO [--set KEY=VALUE]... [--format text|json|csv] " \
-	"[--trace FILE] [--explain] [--max-events N] [-q]\n"
+	"[--trace FILE] [--explain] [--max-events N] [--max-memory SIZE] [-q]\n"
 #define CHECK_USAGE "usage: trainsim check SCENARIO [--set KEY=VALUE]... [-q]\n"
-#define EXPLAIN_USAGE "usage: trainsim explain SCENARIO [--set KEY=VALUE]... [--max-events N] [-q]\n"
+#define EXPLAIN_USAGE "usage: trainsim explain SCENARIO [--set KEY=VALUE]... [--max-events N] " \
+	"[--max-memory SIZE] [-q]\n"
 #define LIST_USAGE "usage: trainsim list gpus|nics|topologies\n"
 
 enum { FMT_TEXT, FMT_JSON, FMT_CSV };
@@ -33,10 +35,11 @@ typedef struct run_args {
 	bool explain;
 	bool quiet;
 	uint64_t max_events;
+	double max_memory_bytes;  /* --max-memory; 0 = run.max_memory or the default */
 } run_args;
 
 /* Which options a command accepts. */
-enum { OPT_FORMAT = 1, OPT_TRACE = 2, OPT_EXPLAIN = 4, OPT_MAX_EVENTS = 8 };
+enum { OPT_FORMAT = 1, OPT_TRACE = 2, OPT_EXPLAIN = 4, OPT_MAX_EVENTS = 8, OPT_MAX_MEMORY = 16 };
 
 static int usage_error(const char *usage, const char *fmt, const char *arg)
 {
@@ -109,6 +112,13 @@ static int parse_opt(int argc, char **argv, int *i, run_args *a, unsigned allowe
 		if (!(v = opt_value(argc, argv, i, "--max-events")) || parse_count(v, &a->max_events))
 			return usage_error(usage, "--max-events needs a whole number, as in %s",
 				"--max-events 100000000");
+	} else if ((allowed & OPT_MAX_MEMORY) && is_opt(arg, "--max-memory")) {
+		char e[128];
+		if (!(v = opt_value(argc, argv, i, "--max-memory")) ||
+		    unit_parse(v, UNIT_BYTES, &a->max_memory_bytes, e, sizeof e) ||
+		    !(a->max_memory_bytes > 0))
+			return usage_error(usage, "--max-memory needs a size, as in %s",
+				"--max-memory 16GiB");
 	} else if (!strcmp(arg, "-q") || !strcmp(arg, "--quiet")) {
 		a->quiet = true;
 	} else {
@@ -160,7 +170,8 @@ static int simulate(const run_args *a, scenario *s, step_result *r, double *wall
 	char err[512] = "";
 	if (scn_load(a->path, a->sets, a->nsets, s, stderr, a->quiet) != 0)
 		return 1;
-	step_opts o = {.want_timeline = a->trace != NULL, .max_events = a->max_events};
+	step_opts o = {.want_timeline = a->trace != NULL, .max_events = a->max_events,
+		       .max_memory_bytes = a->max_memory_bytes};
 	memset(r, 0, sizeof *r);
 	double t0 = now_s();
 	if (step_run(s, &o, r, err, sizeof err) != 0) {
@@ -210,7 +221,7 @@ int cmd_run(int argc, char **argv)
 	double wall_s = 0;
 	char err[512];
 	int rc = parse_args(argc, argv, &a,
-		OPT_FORMAT | OPT_TRACE | OPT_EXPLAIN | OPT_MAX_EVENTS, RUN_USAGE);
+		OPT_FORMAT | OPT_TRACE | OPT_EXPLAIN | OPT_MAX_EVENTS | OPT_MAX_MEMORY, RUN_USAGE);
 	if (rc)
 		goto out_args;
 	if ((rc = simulate(&a, &s, &r, &wall_s)) != 0)
@@ -246,7 +257,7 @@ int cmd_explain(int argc, char **argv)
 	scenario s;
 	step_result r;
 	double wall_s;
-	int rc = parse_args(argc, argv, &a, OPT_MAX_EVENTS, EXPLAIN_USAGE);
+	int rc = parse_args(argc, argv, &a, OPT_MAX_EVENTS | OPT_MAX_MEMORY, EXPLAIN_USAGE);
 	if (rc)
 		goto out_args;
 	if ((rc = simulate(&a, &s, &r, &wall_s)) != 0)

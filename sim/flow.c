@@ -7,6 +7,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <gsl/gsl_randist.h>
 
 /* Below this fraction of its size, what a flow has left is rounding dust. */
 #define FLOW_REL_TOL 1e-12
@@ -101,7 +102,7 @@ double flow_link_bytes(const flownet *n, int l)
 	for (int i = 0; i < k->nflows; i++) {
 		const flowi_rec *f = &n->flows[k->flows[i].flow];
 		double sent = f->rate_Bps * (now - f->last_s);
-		b += (sent < f->remaining ? sent : f->remaining) * flowi_weight(n, f, l);
+		b += (sent < f->remaining ? sent : f->remaining) * f->scale * flowi_weight(n, f, l);
 	}
 	return b;
 }
@@ -114,11 +115,21 @@ double flow_link_busy_s(const flownet *n, int l)
 	return k->busy_s + (k->nflows ? sim_now(n->s) - k->busy_since_s : 0);
 }
 
+int flow_set_noise(flownet *n, double cv, gsl_rng *rng)
+{
+	if (!(cv >= 0) || !isfinite(cv) || (cv > 0 && !rng))
+		return SIM_EINVAL;
+	n->noise_sigma = sqrt(log1p(cv * cv));
+	n->noise_mu = -0.5 * n->noise_sigma * n->noise_sigma;
+	n->noise_rng = cv > 0 ? rng : NULL;
+	return SIM_OK;
+}
+
 double flow_rate(const flownet *n, int id)
 {
 	if (id < 0 || id >= n->nflows || n->flows[id].state != FLOWI_SENDING)
 		return 0;
-	return n->flows[id].rate_Bps;
+	return n->flows[id].rate_Bps * n->flows[id].scale;
 }
 
 int flow_active_count(const flownet *n) { return n->nactive; }
@@ -268,12 +279,12 @@ void flowi_settle(flownet *n, flowi_rec *f)
 	if (!(dt > 0) || f->rate_Bps <= 0)
 		return;
 	double sent = f->rate_Bps * dt;
-	if (sent >= f->remaining || f->remaining - sent <= FLOW_REL_TOL * f->bytes)
+	if (sent >= f->remaining || f->remaining - sent <= FLOW_REL_TOL * (f->bytes / f->scale))
 		sent = f->remaining;
 	f->remaining -= sent;
 	const flowi_hop *hops = flowi_hops(n, f);
 	for (int h = 0; h < f->nhops; h++)
-		n->links[hops[h].link].bytes += sent * flowi_weight(n, f, hops[h].link);
+		n->links[hops[h].link].bytes += sent * f->scale * flowi_weight(n, f, hops[h].link);
 }
 
 static void flow_on_delivered(sim *s, void *ctx, uint64_t arg)
@@ -300,7 +311,8 @@ static void flow_finish(flownet *n, int id)
 		flowi_settle(n, f);
 		const flowi_hop *hops = flowi_hops(n, f);
 		for (int h = 0; h < f->nhops; h++)    /* what dust settle left */
-			n->links[hops[h].link].bytes += f->remaining * flowi_weight(n, f, hops[h].link);
+			n->links[hops[h].link].bytes +=
+				f->remaining * f->scale * flowi_weight(n, f, hops[h].link);
 		for (int h = f->nhops - 1; h >= 0; h--)
 			flow_link_leave(n, id, h);
 		flow_hops_release(n, f->hops, f->nhops);
@@ -330,7 +342,8 @@ int flowi_schedule_end(flownet *n, int id)
 	flowi_rec *f = &n->flows[id];
 	f->version++;
 	f->scheduled = true;
-	double dt = f->remaining <= FLOW_REL_TOL * f->bytes ? 0 : f->remaining / f->rate_Bps;
+	double dt = f->remaining <= FLOW_REL_TOL * (f->bytes / f->scale) ? 0
+		    : f->remaining / f->rate_Bps;
 	return sim_after(n->s, dt, SIM_PRIO_NORMAL, flow_on_end, n,
 			 (uint64_t)id << 32 | f->version);
 }
@@ -363,8 +376,12 @@ int flow_start(flownet *n, const int *route, int nlinks, double bytes,
 	double lat = 0;
 	for (int h = 0; h < nlinks; h++)
 		lat += n->links[route[h]].latency_s;
-	*f = (flowi_rec){ .bytes = bytes, .remaining = bytes, .cap_Bps = rate_cap_Bps,
-		.mult = mult, .last_s = sim_now(n->s), .latency_s = lat, .done = done,
+	/* noise: X bytes per byte of link time, the cap X times higher (the same
+	 * in link time); drawn only with noise on, so cv 0 changes nothing */
+	double scale = n->noise_rng ? exp(n->noise_mu + n->noise_sigma *
+					  gsl_ran_ugaussian(n->noise_rng)) : 1.0;
+	*f = (flowi_rec){ .bytes = bytes, .remaining = bytes / scale, .scale = scale,
+		.cap_Bps = rate_cap_Bps, .mult = mult, .last_s = sim_now(n->s), .latency_s = lat, .done = done,
 		.ctx = ctx, .arg = arg, .version = f->version, .state = FLOWI_LANDING };
 	n->nactive++;
 	n->bytes_started += bytes;

@@ -45,6 +45,17 @@ int flow_start(flownet *n, const int *route, int nlinks, double bytes,
                double rate_cap_Bps, double mult, flow_done_fn done, void *ctx,
                uint64_t arg);
 
+/* Per-flow bandwidth noise. From this call on, each flow started draws a
+ * lognormal factor X of mean 1 and coefficient of variation cv from rng
+ * (sigma^2 = ln(1 + cv^2), mu = -sigma^2 / 2) and moves as if every link of
+ * its route, and its rate cap, were X times as fast for it: at the share a
+ * re-plan gives it, it sends X bytes per byte of link time (its link byte
+ * counts stay its real bytes). cv = 0 turns it off and draws nothing, so the
+ * flows are exactly those of a network without noise. rng is not owned
+ * (sim_rng's); draws happen in flow_start order, so a run repeats per seed.
+ * Returns 0, or SIM_EINVAL (cv < 0, or cv > 0 without rng). */
+int flow_set_noise(flownet *n, double cv, gsl_rng *rng);
+
 /* Current rate of an active flow (bytes/s), 0 if finished. A new flow gets
  * its rate at the re-plan closing its instant (SIM_PRIO_LATE). */
 double flow_rate(const flownet *n, int flow);

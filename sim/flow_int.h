@@ -38,6 +38,9 @@ enum { FLOWI_FREE, FLOWI_SENDING, FLOWI_LANDING };
 
 typedef struct {
 	double bytes, remaining, rate_Bps, cap_Bps, mult, last_s, latency_s;
+	double scale;           /* bytes per byte of link time: its noise factor
+	                           (1 without noise); remaining, rates and the cap
+	                           are in link time, bytes in real bytes */
 	double plan_rate_Bps;   /* the rate the re-plan in progress gives it */
 	flow_done_fn done;
 	void *ctx;
@@ -76,6 +79,9 @@ struct flownet {
 	int *comp_flows, ncomp_flows, capcomp_flows;
 	flowi_bound *heap;
 	int nheap, capheap;
+	/* Per-flow bandwidth noise (flow_set_noise): lognormal parameters. */
+	gsl_rng *noise_rng;
+	double noise_mu, noise_sigma;
 	/* Totals. */
 	double bytes_started, bytes_delivered;
 	uint64_t replans;

@@ -12,7 +12,7 @@ struct command {
 };
 
 static const struct command commands[] = {
-	{"run", cmd_run, "run SCENARIO [--set KEY=VALUE]... [--format text|json|csv] [--trace FILE] [--explain] [--max-events N] [-q]"},
+	{"run", cmd_run, "run SCENARIO [--set KEY=VALUE]... [--format text|json|csv] [--trace FILE] [--explain] [--max-events N] [--max-memory SIZE] [-q]"},
 	{"check", cmd_check, "check SCENARIO [--set KEY=VALUE]...     validate only"},
 	{"explain", cmd_explain, "explain SCENARIO [--set KEY=VALUE]...   the step in plain words"},
 	{"nccl", cmd_nccl, "nccl SCENARIO --op all_reduce [-b 8] [-e 8G] [-f 2] [--gpus N] [--format text|json]"},

@@ -25,6 +25,7 @@ typedef enum { CKPT_FULL, CKPT_WEIGHTS, CKPT_SHARDED } scn_ckpt_content;
 typedef enum { STORAGE_NET_FRONTEND, STORAGE_NET_SHARED } scn_storage_net;
 typedef enum { PLACE_TP_PP_DP, PLACE_TP_DP_PP } scn_placement;
 typedef enum { SYNC_SYNC, SYNC_ASYNC } scn_dp_sync;
+typedef enum { FABRIC_PACKED, FABRIC_SPREAD } scn_fabric_placement;
 
 typedef struct scn_fabric {
 	scn_topology topology;
@@ -34,6 +35,9 @@ typedef struct scn_fabric {
 	int zones;                   /* TOPO_ZONES: nodes split evenly over zones */
 	double zone_bandwidth_Bps;   /* between two zones, per direction */
 	double zone_latency_s;
+	scn_fabric_placement placement; /* fat-tree / rail: job's nodes filling leaves, or dealt */
+	int leaves;                  /* spread: leaves the job spans; 0 = ceil(nodes/nodes_per_leaf) */
+	double background_load;      /* 0..0.95 of each leaf uplink taken by other tenants */
 } scn_fabric;
 
 typedef struct scn_storage {

@@ -106,6 +106,34 @@ static void check_model(scn_ctx *c, scenario *s, const scn_doc *d)
 		    m->kv_heads, m->heads);
 }
 
+/* Job placement in the fabric (cluster.fabric.placement, leaves,
+ * background_load): what the topology can hold, and keys without effect. */
+static void check_placement(scn_ctx *c, const scn_cluster *k, const scn_doc *d)
+{
+	const scn_fabric *f = &k->fabric;
+	bool leafy = f->topology == TOPO_FAT_TREE || f->topology == TOPO_RAIL_OPTIMIZED;
+	if (f->placement == FABRIC_SPREAD && !leafy)
+		scn__warn(c, scn__doc_path(d, "cluster.fabric.placement"), "cluster.fabric.placement",
+		          "spread has no effect unless topology is fat-tree or rail-optimized");
+	if (f->leaves && f->placement != FABRIC_SPREAD)
+		scn__warn(c, scn__doc_path(d, "cluster.fabric.leaves"), "cluster.fabric.leaves",
+		          "has no effect unless placement is spread");
+	if (f->background_load > 0 && f->topology == TOPO_SINGLE_SWITCH)
+		scn__warn(c, scn__doc_path(d, "cluster.fabric.background_load"),
+		          "cluster.fabric.background_load", "has no effect with topology "
+		          "single-switch (no leaf uplinks)");
+	if (f->placement != FABRIC_SPREAD || !leafy || !f->leaves)
+		return;
+	if (f->leaves > k->nodes)
+		ERR(c, d, "cluster.fabric.leaves", NULL, "leaves (=%d) exceeds nodes (=%d); every "
+		    "leaf the job spans holds at least one of its nodes", f->leaves, k->nodes);
+	else if ((long long)f->leaves * f->nodes_per_leaf < k->nodes)
+		ERR(c, d, "cluster.fabric.leaves", NULL, "%d leaves of nodes_per_leaf %d hold %lld "
+		    "nodes, fewer than nodes (=%d); use at least %d leaves", f->leaves,
+		    f->nodes_per_leaf, (long long)f->leaves * f->nodes_per_leaf, k->nodes,
+		    (k->nodes + f->nodes_per_leaf - 1) / f->nodes_per_leaf);
+}
+
 static void check_cluster(scn_ctx *c, scenario *s, const scn_doc *d)
 {
 	scn_cluster *k = &s->cluster;
@@ -135,6 +163,7 @@ static void check_cluster(scn_ctx *c, scenario *s, const scn_doc *d)
 			ERR(c, d, "cluster.fabric.zone_bandwidth", "cluster.fabric.topology",
 			    "topology zones needs zone_bandwidth, e.g. 'zone_bandwidth: 100Gbps'");
 	}
+	check_placement(c, k, d);
 	if (s->training.data.source == DATA_LOCAL_CACHE && !k->cache.present)
 		ERR(c, d, "training.data.source", NULL, "local_cache needs a cluster.local_cache "
 		    "section, e.g. 'local_cache: {bandwidth: 8GB/s, capacity: 30TB}'");

@@ -30,6 +30,7 @@ static const char *const intra_names[] = {"nvswitch", "nvlink-mesh", "pcie", NUL
 static const char *const transport_names[] = {"rdma", "tcp", NULL};
 static const char *const topology_names[] = {"single-switch", "fat-tree", "rail-optimized",
                                              "zones", NULL};
+static const char *const fabric_place_names[] = {"packed", "spread", NULL};
 static const char *const storage_net_names[] = {"frontend", "shared", NULL};
 static const char *const schedule_names[] = {"gpipe", "1f1b", "interleaved", NULL};
 static const char *const recompute_names[] = {"none", "selective", "full", NULL};
@@ -90,6 +91,9 @@ static const scn_field fabric_rows[] = {
 	INT("zones", scn_fabric, zones, 1, SCN_MAX_ZONES, 0),
 	UNI("zone_bandwidth", scn_fabric, zone_bandwidth_Bps, UNIT_BANDWIDTH, 0, 1e13, FL_GT_MIN),
 	UNI("zone_latency", scn_fabric, zone_latency_s, UNIT_TIME, 0, 10, FL_ZERO_OK),
+	ENUM("placement", scn_fabric, placement, fabric_place_names, 0),
+	INT("leaves", scn_fabric, leaves, 1, 1e6, FL_ZERO_OK),
+	DBL("background_load", scn_fabric, background_load, 0, 0.95, 0),
 };
 static const scn_section fabric_sec = SEC("fabric", fabric_rows);
 
@@ -209,7 +213,7 @@ static const scn_field var_rows[] = {
 	DBL("compute_cv", scn_variability, compute_cv, 0, 1, 0),
 	DBL("straggler_fraction", scn_variability, straggler_fraction, 0, 1, 0),
 	DBL("straggler_slowdown", scn_variability, straggler_slowdown, 1, 100, 0),
-	DBL("link_cv", scn_variability, link_cv, 0, 1, FL_NO_EFFECT), /* no model reads it yet */
+	DBL("link_cv", scn_variability, link_cv, 0, 1, 0),
 };
 static const scn_section var_sec = SEC("variability", var_rows);
 
@@ -218,8 +222,7 @@ static const scn_field run_rows[] = {
 	U64("seed", scn_run, seed),
 	DBL("train_tokens", scn_run, train_tokens, 0, 1e18, FL_GT_MIN | FL_ZERO_OK),
 	U64("max_events", scn_run, max_events),
-	UNI("max_memory", scn_run, max_memory_bytes, UNIT_BYTES, 0, BIG,
-	    FL_GT_MIN | FL_ZERO_OK | FL_NO_EFFECT), /* no guard reads it yet */
+	UNI("max_memory", scn_run, max_memory_bytes, UNIT_BYTES, 0, BIG, FL_GT_MIN | FL_ZERO_OK),
 	SUB("variability", scn_run, variability, var_sec, 0, NULL),
 };
 static const scn_section run_sec = SEC("run", run_rows);

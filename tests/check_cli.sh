@@ -188,6 +188,47 @@ assert float(b["step_time_s"]) < float(a["step_time_s"]), (a["step_time_s"], b["
 	then ok "teach: tp 8 inside the node beats tp 16 across nodes"; else not_ok "teach: tp 8 vs 16"; fi
 fi
 
+# --- limits: absurd inputs are refused at once, with a message naming the limit
+# quick STATUS DESCRIPTION COMMAND...: expect, within 30 s where timeout exists.
+if command -v timeout >/dev/null 2>&1; then TO="timeout 30"; else TO=; fi
+quick() { want=$1 desc=$2; shift 2; expect "$want" "$desc" $TO "$@"; }
+expect 2 "--max-memory not a size" "$TS" run "$SCN" --max-memory lots
+quick 1 "--max-memory below the need" "$TS" run "$SCN" --max-memory 1kB -q
+has "$tmp/err" "of memory; the limit is 1 KB (run.max_memory or --max-memory)" \
+	"the memory refusal names the limit"
+quick 1 "run.max_memory below the need" "$TS" run "$SCN" --set run.max_memory=2kB -q
+has "$tmp/err" "needs about" "run.max_memory is a real limit"
+quick 0 "--max-memory above the need" "$TS" run "$SCN" --max-memory 1GiB -q
+expect 0 "run.max_memory does not warn" "$TS" check "$SCN" --set run.max_memory=8GiB
+if grep -q "not modelled" "$tmp/err"; then not_ok "run.max_memory warns"; else ok "no warning"; fi
+quick 1 "10^9 GPUs" "$TS" run "$SCN" --set cluster.nodes=1000000 --set cluster.gpus_per_node=1000
+has "$tmp/err" "exceeds the limit of 1,000,000 GPUs" "10^9 GPUs: the GPU limit is named"
+quick 1 "10^12 samples per step" "$TS" run "$SCN" --set training.global_batch=1000000000000
+has "$tmp/err" "1..1000000000" "10^12 samples: the range is named"
+quick 1 "10^9 micro-batches" "$TS" run "$SCN" --set training.global_batch=1000000000
+has "$tmp/err" "exceeds the limit of 1e7" "10^9 micro-batches: the limit is named"
+quick 1 "10^6 GPUs in one DP group" "$TS" run "$SCN" --set cluster.nodes=125000 \
+	--set cluster.nic.count=8 --set training.global_batch=1000000 --set model.layers=2 \
+	--set model.hidden=1024 --set model.heads=8
+has "$tmp/err" "the limit is 4 GiB (run.max_memory or --max-memory)" "10^6 GPUs: memory limit"
+cat >"$tmp/a2a.yaml" <<'EOF'
+schema_version: 1
+name: 16K GPUs on 1 Mbps NICs
+cluster:
+  nodes: 2048
+  gpus_per_node: 8
+  gpu: H100-SXM5-80GB
+  nic: {count: 8, speed: 1Mbps}
+  fabric: {topology: fat-tree, nodes_per_leaf: 16}
+model: {layers: 2, hidden: 1024, heads: 8, seq_len: 1024, vocab: 51200}
+training: {global_batch: 16384, micro_batch: 1}
+EOF
+quick 1 "all_to_all over 16K GPUs on 1 Mbps NICs" "$TS" nccl "$tmp/a2a.yaml" --op all_to_all \
+	-b 1G -e 1G
+has "$tmp/err" "all_to_all over 16384 GPUs needs about" "the all_to_all is refused up front"
+has "$tmp/err" "the limit is 4 GiB (run.max_memory or --max-memory)" "... naming the limit"
+expect 2 "nccl --max-memory not a size" "$TS" nccl "$tmp/a2a.yaml" --max-memory x
+
 # --- explain
 expect 0 "explain" "$TS" explain "$SCN"
 has "$tmp/out" "nvidia-smi" "explain contrasts nvidia-smi and MFU"

@@ -472,6 +472,95 @@ START_TEST(test_random_invariants)
 }
 END_TEST
 
+/* Per-flow bandwidth noise (flow_set_noise). Flows run one after the other
+ * on one link (capacity C, no latency), each started by the previous one's
+ * end; x[i] = the rate flow i got over C (or over its cap). */
+typedef struct {
+	flownet *net;
+	int link, n, k;
+	double cap, S, t0, *x;
+} noiseq;
+
+static void on_noiseq(sim *s, void *ctx, uint64_t arg)
+{
+	(void)arg;
+	noiseq *q = ctx;
+	double now = sim_now(s);
+	if (q->k > 0)
+		q->x[q->k - 1] = q->S / (now - q->t0) / (q->cap > 0 ? q->cap : 1e9);
+	q->t0 = now;
+	if (q->k++ < q->n)
+		ck_assert_int_ge(flow_start(q->net, &q->link, 1, q->S, q->cap, 1, on_noiseq, q, 0), 0);
+}
+
+/* Runs n flows with noise cv from a generator seeded `seed` (no call to
+ * flow_set_noise when cv < 0); returns the link's byte count. */
+static double noise_run(double cv, double cap, unsigned long seed, int n, double *x)
+{
+	sim *s = sim_new(1, 0);
+	flownet *net = flow_new(s);
+	gsl_rng *g = gsl_rng_alloc(gsl_rng_mt19937);
+	gsl_rng_set(g, seed);
+	if (cv >= 0)
+		ck_assert_int_eq(flow_set_noise(net, cv, g), SIM_OK);
+	noiseq q = { net, flow_link_add(net, 1e9, 0, 1, 0), n, 0, cap, 1e6, 0, x };
+	on_noiseq(s, &q, 0);
+	ck_assert_int_eq(sim_run(s), SIM_OK);
+	ck_assert_int_eq(q.k, n + 1);
+	double b = flow_link_bytes(net, q.link);
+	assert_rel(flow_bytes_delivered(net), flow_bytes_started(net));
+	if (cv == 0) {   /* nothing drawn: the generator is where it started */
+		gsl_rng *h = gsl_rng_alloc(gsl_rng_mt19937);
+		gsl_rng_set(h, seed);
+		ck_assert_uint_eq(gsl_rng_get(g), gsl_rng_get(h));
+		gsl_rng_free(h);
+	}
+	gsl_rng_free(g);
+	flow_free(net);
+	sim_free(s);
+	return b;
+}
+
+START_TEST(test_noise)
+{
+	enum { N = 4000 };
+	static double a[N], b[N];
+	/* cv 0: exactly the network without noise */
+	noise_run(-1, 0, 5, 50, a);
+	noise_run(0, 0, 5, 50, b);
+	for (int i = 0; i < 50; i++) {
+		ck_assert(a[i] == b[i]);
+		assert_rel(a[i], 1.0);
+	}
+	/* cv 0.3: the rate is C X, X of mean 1 and CV 0.3; the cap scales too */
+	const double cv = 0.3, caps[] = {0, 2.5e8};
+	for (int c = 0; c < 2; c++) {
+		double bytes = noise_run(cv, caps[c], 11, N, a);
+		assert_rel(bytes, N * 1e6);   /* real bytes, whatever the factor */
+		double m = 0, v = 0;
+		for (int i = 0; i < N; i++)
+			m += a[i] / N;
+		for (int i = 0; i < N; i++)
+			v += (a[i] - m) * (a[i] - m) / (N - 1);
+		ck_assert_msg(fabs(m - 1) < 4 * cv / sqrt(N), "mean factor %g", m);
+		ck_assert_msg(fabs(sqrt(v) / m - cv) < 0.03, "cv %g", sqrt(v) / m);
+		/* the same seed repeats the same factors; another seed does not */
+		noise_run(cv, caps[c], 11, N, b);
+		for (int i = 0; i < N; i++)
+			ck_assert(a[i] == b[i]);
+		noise_run(cv, caps[c], 12, 10, b);
+		ck_assert(a[0] != b[0]);
+	}
+	sim *s = sim_new(1, 0);
+	flownet *net = flow_new(s);
+	ck_assert_int_eq(flow_set_noise(net, -0.1, NULL), SIM_EINVAL);
+	ck_assert_int_eq(flow_set_noise(net, 0.1, NULL), SIM_EINVAL);
+	ck_assert_int_eq(flow_set_noise(net, 0, NULL), SIM_OK);
+	flow_free(net);
+	sim_free(s);
+}
+END_TEST
+
 int main(void)
 {
 	Suite *su = suite_create("flow");
@@ -487,6 +576,7 @@ int main(void)
 	tcase_add_test(tc, test_chain_batches_replans);
 	tcase_add_loop_test(tc, test_random_invariants, 0, 2);
 	tcase_add_test(tc, test_capped_links);
+	tcase_add_test(tc, test_noise);
 	suite_add_tcase(su, tc);
 	SRunner *sr = srunner_create(su);
 	srunner_run_all(sr, CK_NORMAL);

@@ -482,6 +482,22 @@ START_TEST(no_effect_keys_warn)
 }
 END_TEST
 
+/* Keys that once warned "no effect" and are modelled now: no warning. */
+START_TEST(modelled_keys_do_not_warn)
+{
+	const char *keys[] = {"run.variability.link_cv=0.1", "run.max_memory=16GiB"};
+	for (size_t i = 0; i < sizeof keys / sizeof keys[0]; i++) {
+		scenario s;
+		char *msg;
+		ck_assert_msg(load_text(base_yaml, &keys[i], 1, &s, &msg) == 0, "%s: %s", keys[i], msg);
+		ck_assert_msg(s.n_warnings == 0, "%s: %s", keys[i], msg);
+		ck_assert_ptr_null(strstr(msg, "not modelled"));
+		free(msg);
+		scn_release(&s);
+	}
+}
+END_TEST
+
 /* Limits that would need huge files: built here. */
 START_TEST(limits)
 {
@@ -546,6 +562,7 @@ int main(void)
 	tcase_add_test(tc, several_errors_in_one_file);
 	tcase_add_test(tc, warnings_counted);
 	tcase_add_test(tc, no_effect_keys_warn);
+	tcase_add_test(tc, modelled_keys_do_not_warn);
 	tcase_add_test(tc, limits);
 	tcase_add_test(tc, missing_file);
 	tcase_add_test(tc, edit_distance);

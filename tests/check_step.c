@@ -6,6 +6,9 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
+#include "engine.h"
+#include "memest.h"
 #include "step.h"
 #include "scn.h"
 
@@ -120,6 +123,51 @@ START_TEST(test_bubble_interleaved)
 		ck_assert(bubble_of(&r) < bubble_of(&base1) - 0.05);
 		ck_assert(r.step_time_s < base1.step_time_s);
 	}
+}
+END_TEST
+
+/* Megatron's blocking calls (schedule.h) on 2 stages and 2 micro-batches,
+ * every transfer taking d, forward 1 and backward 2 units: GPipe (sends leave
+ * at once) ends at 9 + 2d; 1F1B with Megatron's calls at 9 + 3d, since stage 0
+ * waits for its first activation's send before the second forward and stage
+ * 1 receives the second activation only in the call after its first backward
+ * (send_backward_recv_forward). The free-communication run gives the 9 units. */
+START_TEST(test_blocking_calls)
+{
+	scenario s = free_comm(2, 2, 16);
+	s.training.schedule = SCHED_GPIPE;
+	step_result g0 = run_ok(&s);
+	s.training.schedule = SCHED_1F1B;
+	step_result f0 = run_ok(&s);
+	ck_assert_double_eq_tol(f0.step_time_s, g0.step_time_s, 1e-6 * g0.step_time_s);
+	/* a slow pipeline link: d is a few percent of a forward */
+	s.cluster.nic.speed_Bps = 1e4;
+	step_result f1 = run_ok(&s);
+	s.training.schedule = SCHED_GPIPE;
+	step_result g1 = run_ok(&s);
+	double d2 = g1.step_time_s - g0.step_time_s, d3 = f1.step_time_s - f0.step_time_s;
+	ck_assert(d2 > 1e-3 * g0.step_time_s);
+	ck_assert_double_eq_tol(d3, 1.5 * d2, 1e-6 * d2);
+	ck_assert(f1.split_s[SPLIT_PP_COMM] > g1.split_s[SPLIT_PP_COMM]);
+}
+END_TEST
+
+/* Megatron's scatter-gather: without sequence parallelism each received
+ * activation piece is all-gathered over the TP group inside the call; with
+ * it the message is already the rank's shard. Same bytes on the wire, more
+ * pipeline-communication time without SP. */
+START_TEST(test_scatter_gather)
+{
+	scenario s = base(2, 8, 2);
+	s.training.dp = 1;
+	s.training.global_batch = 8;
+	s.training.recompute = RECOMPUTE_SELECTIVE;
+	s.training.sequence_parallel = true;
+	step_result sp = run_ok(&s);
+	s.training.sequence_parallel = false;
+	step_result no = run_ok(&s);
+	ck_assert(no.split_s[SPLIT_PP_COMM] > sp.split_s[SPLIT_PP_COMM]);
+	ck_assert(no.split_s[SPLIT_PP_COMM] > 0);
 }
 END_TEST
 
@@ -428,6 +476,136 @@ START_TEST(test_metrics_after_stalls)
 }
 END_TEST
 
+/* Link noise: link_cv 0 is the network without noise (nothing drawn); with
+ * link_cv > 0 the same seed repeats bit for bit, and the mean step grows or
+ * stays (a ring or a collective waits for its slowest flow). */
+static bool same_result(const step_result *a, const step_result *b)
+{
+	return a->step_time_s == b->step_time_s && a->step_p99_s == b->step_p99_s &&
+	       a->gpu_util == b->gpu_util && a->events == b->events &&
+	       memcmp(a->split_s, b->split_s, sizeof a->split_s) == 0;
+}
+
+START_TEST(test_link_noise)
+{
+	scenario s = base(4, 2, 2);
+	s.cluster.nic.speed_Bps = 25e9 / 8;   /* DP and PP traffic matter */
+	s.training.global_batch = 32;
+	s.run.steps = 6;
+	s.run.seed = 7;
+	step_result off = run_ok(&s);
+	s.run.variability.link_cv = 0;
+	step_result zero = run_ok(&s);
+	ck_assert(same_result(&off, &zero));
+	s.run.variability.compute_cv = 0.05;   /* link noise off: jitter draws unchanged */
+	step_result j0 = run_ok(&s);
+	s.run.variability.link_cv = 0.2;
+	step_result j1 = run_ok(&s);
+	ck_assert(j1.step_time_s >= j0.step_time_s);
+	s.run.variability.compute_cv = 0;
+	step_result a = run_ok(&s), b = run_ok(&s);
+	ck_assert(same_result(&a, &b));
+	ck_assert_msg(a.step_time_s >= off.step_time_s, "link_cv 0.2: %g s, none: %g s",
+		      a.step_time_s, off.step_time_s);
+	ck_assert(a.step_p99_s >= a.step_p50_s);
+	ck_assert(a.step_p99_s > a.step_p50_s);   /* the steps differ now */
+	s.run.seed = 8;
+	step_result c = run_ok(&s);
+	ck_assert(c.step_time_s != a.step_time_s);
+	ck_assert(c.step_time_s >= off.step_time_s);
+	bool noted = false;
+	for (int i = 0; i < a.n_notes; i++)
+		noted |= strstr(a.notes[i], "Variability") != NULL;
+	ck_assert(noted);
+}
+END_TEST
+
+/* run.max_memory / --max-memory: the simulator's memory is estimated before
+ * anything is allocated, and absurd inputs are refused at once with a message
+ * naming the limit. */
+static double wall(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+static void refused(const scenario *s, const step_opts *o, const char *what)
+{
+	step_result r;
+	char err[512] = "";
+	double t0 = wall();
+	ck_assert_int_eq(step_run(s, o, &r, err, sizeof err), SIM_ELIMIT);
+	ck_assert_msg(wall() - t0 < 2.0, "refused after %g s", wall() - t0);
+	ck_assert_msg(strstr(err, what) != NULL, "'%s' not in: %s", what, err);
+}
+
+START_TEST(test_memory_limit)
+{
+	scenario s = base(2, 2, 2);
+	step_opts o = {.max_memory_bytes = 1000};
+	refused(&s, &o, "needs about ");
+	refused(&s, &o, "of memory; the limit is 1 KB (run.max_memory or --max-memory)");
+	s.run.max_memory_bytes = 1024;   /* the scenario's own limit */
+	refused(&s, &(step_opts){0}, "the limit is 1.02 KB");
+	o.max_memory_bytes = 1e9;        /* the command line wins */
+	step_result r;
+	char e[512];
+	ck_assert_int_eq(step_run(&s, &o, &r, e, sizeof e), 0);
+	ck_assert(r.step_time_s > 0);
+	s.run.max_memory_bytes = 0;      /* the default, 4 GiB */
+	ck_assert_int_eq(step_run(&s, &(step_opts){0}, &r, e, sizeof e), 0);
+	/* 10^6 GPUs in one data-parallel group of 8 rails: ~18 GB of flows, above
+	 * the default 4 GiB */
+	scenario big = base(125000, 1, 1);
+	big.model.layers = 2;
+	big.model.hidden = 1024;
+	big.model.heads = 8;
+	big.training.global_batch = 1000000;
+	refused(&big, &(step_opts){0}, "the limit is 4 GiB (run.max_memory or --max-memory)");
+	/* 10^9 GPUs: the event estimate refuses first; with the event cap lifted,
+	 * the memory estimate (the links alone are ~1 TB) */
+	scenario huge = base(125000000, 8, 1);
+	huge.model.layers = 2;
+	huge.model.hidden = 1024;
+	huge.model.heads = 8;
+	huge.training.global_batch = 125000000;
+	refused(&huge, &(step_opts){0}, "--max-events");
+	refused(&huge, &(step_opts){.max_events = UINT64_MAX}, "the limit is 4 GiB");
+	/* 2e9 micro-batches per step (global batch of 2e9 samples, micro-batch 1) */
+	scenario mb = base(1, 1, 1);
+	mb.cluster.gpus_per_node = 1;
+	mb.cluster.nic.count = 1;
+	mb.training.global_batch = 2000000000;
+	step_result rr;
+	char err[256];
+	ck_assert_int_lt(step_run(&mb, &(step_opts){0}, &rr, err, sizeof err), 0);
+	ck_assert_ptr_nonnull(strstr(err, "above the limit of 500000"));
+}
+END_TEST
+
+/* An all_to_all over 16,384 GPUs (2,048 nodes, 8 rails) is one flow per node
+ * pair and rail: ~33 M flows, refused by `trainsim nccl` before it starts. */
+START_TEST(test_memest_all_to_all)
+{
+	scenario s = base(2048, 1, 1);
+	s.cluster.nic.speed_Bps = 1e6 / 8;   /* 1 Mbps: the time changes, not the flows */
+	double f = memest_coll_flows(&s.cluster, COLL_ALL_TO_ALL, 16384, 8);
+	ck_assert(f >= 2048.0 * 2047 * 8);
+	double need = memest_cluster(&s.cluster) + memest_flows(f);
+	char err[256];
+	ck_assert_int_lt(memest_check("all_to_all over 16384 GPUs", need, memest_limit(&s, 0), err,
+				      sizeof err), 0);
+	ck_assert_ptr_nonnull(strstr(err, "all_to_all over 16384 GPUs needs about "));
+	ck_assert_ptr_nonnull(strstr(err, "the limit is 4 GiB"));
+	/* a ring all-reduce over the same GPUs is O(n) flows: accepted */
+	f = memest_coll_flows(&s.cluster, COLL_ALL_REDUCE, 16384, 8);
+	ck_assert_int_eq(memest_check("x", memest_cluster(&s.cluster) + memest_flows(f),
+				      memest_limit(&s, 0), err, sizeof err), 0);
+	ck_assert(memest_limit(&s, 2e9) == 2e9);
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("step");
@@ -435,6 +613,8 @@ int main(void)
 	tcase_set_timeout(tc, 300);
 	tcase_add_test(tc, test_bubble_1f1b);
 	tcase_add_test(tc, test_bubble_interleaved);
+	tcase_add_test(tc, test_blocking_calls);
+	tcase_add_test(tc, test_scatter_gather);
 	tcase_add_test(tc, test_faster_nic_never_slower);
 	tcase_add_test(tc, test_dp_allreduce_100b);
 	tcase_add_test(tc, test_accumulation);
@@ -446,6 +626,9 @@ int main(void)
 	tcase_add_test(tc, test_timeline);
 	tcase_add_test(tc, test_3d_layout);
 	tcase_add_test(tc, test_metrics_after_stalls);
+	tcase_add_test(tc, test_link_noise);
+	tcase_add_test(tc, test_memory_limit);
+	tcase_add_test(tc, test_memest_all_to_all);
 	suite_add_tcase(s, tc);
 	SRunner *sr = srunner_create(s);
 	srunner_run_all(sr, CK_NORMAL);

@@ -1,10 +1,13 @@
 /* check_topo.c: the hardware catalog and the cluster builder: catalog values
  * and lookups, link counts that grow linearly, routes of every topology
  * (NVLink, PXN, leaf/spine, rails, zones, storage, local NVMe), caps and
- * latencies. */
+ * latencies; job placement (packed vs spread over leaves) and background
+ * load on leaf uplinks. */
 #include <check.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include "coll.h"
 #include "hw.h"
 #include "topo.h"
 
@@ -284,6 +287,142 @@ START_TEST(link_count_linear)
 }
 END_TEST
 
+/* Fabric links crossed by the cross-node ring 0 -> 1 -> ... -> nodes-1 -> 0
+ * on rail 0 (NCCL's ring of one rail). */
+static int ring_fabric_links(const env *e, int nodes)
+{
+	int l[CLUSTER_MAX_ROUTE], k = 0;
+	for (int i = 0; i < nodes; i++) {
+		int n = cluster_route(e->cl, i * 8, ((i + 1) % nodes) * 8, 0, l, CLUSTER_MAX_ROUTE);
+		ck_assert_int_gt(n, 0);
+		k += count_kind(e, l, n, LINK_FABRIC);
+	}
+	return k;
+}
+
+/* 8 nodes, 4 per leaf. packed: nodes 0-3 on leaf 0, the ring crosses the
+ * spine twice (3->4, 7->0), 2 links each; spread over the same 2 leaves:
+ * every edge crosses. Rail-optimized groups follow the same map. */
+START_TEST(placement_spread_routes)
+{
+	scn_cluster c = dgx(8, "H100", 400);
+	c.fabric.topology = TOPO_FAT_TREE;
+	c.fabric.nodes_per_leaf = 4;
+	c.fabric.oversubscription = 4;
+	env e;
+	env_build(&e, &c);
+	ck_assert_int_eq(ring_fabric_links(&e, 8), 2 * 2);
+	env_free(&e);
+	c.fabric.placement = FABRIC_SPREAD;          /* leaves 0: ceil(8 / 4) = 2 */
+	env_build(&e, &c);
+	ck_assert_int_eq(ring_fabric_links(&e, 8), 8 * 2);
+	int l[CLUSTER_MAX_ROUTE];
+	int n = cluster_route(e.cl, 0, 16, 0, l, CLUSTER_MAX_ROUTE);   /* nodes 0, 2: leaf 0 */
+	ck_assert_int_eq(count_kind(&e, l, n, LINK_FABRIC), 0);
+	env_free(&e);
+	c.fabric.leaves = 8;                         /* one node per leaf */
+	env_build(&e, &c);
+	ck_assert_int_eq(ring_fabric_links(&e, 8), 8 * 2);
+	n = cluster_route(e.cl, 0, 16, 0, l, CLUSTER_MAX_ROUTE);
+	ck_assert_int_eq(count_kind(&e, l, n, LINK_FABRIC), 2);
+	env_free(&e);
+	c.fabric.leaves = 2;
+	c.fabric.topology = TOPO_RAIL_OPTIMIZED;
+	env_build(&e, &c);
+	ck_assert_int_eq(ring_fabric_links(&e, 8), 8 * 2);
+	env_free(&e);
+	c.fabric.placement = FABRIC_PACKED;
+	env_build(&e, &c);
+	ck_assert_int_eq(ring_fabric_links(&e, 8), 2 * 2);
+	env_free(&e);
+	/* a spread job needs leaves enough to hold its nodes */
+	char err[256] = "";
+	sim *s = sim_new(1, 0);
+	flownet *net = flow_new(s);
+	c.fabric.topology = TOPO_FAT_TREE;
+	c.fabric.placement = FABRIC_SPREAD;
+	c.fabric.leaves = 1;
+	ck_assert_ptr_null(cluster_build(&c, net, err, sizeof err));
+	ck_assert(strstr(err, "leaves") != NULL);
+	flow_free(net);
+	sim_free(s);
+}
+END_TEST
+
+/* A data-parallel all-reduce over all 64 GPUs of 8 DGX H100 (one ring per
+ * rail, 1 GiB). At 4:1 a leaf's uplinks per plane carry one node's NIC:
+ * packed, one ring flow per leaf and plane crosses and fits; spread, four do
+ * and share it, so the cross-node part runs ~4x slower. Non-blocking, the
+ * placement does not matter. */
+static double allreduce_s(const scn_cluster *c)
+{
+	int ranks[64];
+	for (int i = 0; i < 64; i++)
+		ranks[i] = i;
+	coll_req req = {.op = COLL_ALL_REDUCE, .algo = ALGO_RING, .ranks = ranks, .n = 64,
+	                .bytes = 1073741824.0, .mult = 1};
+	char err[256] = "";
+	double t = coll_time_isolated(c, &req, err, sizeof err);
+	ck_assert_msg(t > 0, "coll_time_isolated: %s", err);
+	return t;
+}
+
+START_TEST(placement_spread_slower_oversubscribed)
+{
+	scn_cluster c = dgx(8, "H100", 400);
+	c.fabric.topology = TOPO_FAT_TREE;
+	c.fabric.nodes_per_leaf = 4;
+	c.fabric.oversubscription = 4;
+	double packed = allreduce_s(&c);
+	c.fabric.placement = FABRIC_SPREAD;
+	double spread = allreduce_s(&c);
+	ck_assert_msg(spread > 2.5 * packed, "4:1: spread %g s vs packed %g s", spread, packed);
+	ck_assert_msg(spread < 4.5 * packed, "4:1: spread %g s vs packed %g s", spread, packed);
+	c.fabric.oversubscription = 1;
+	double spread1 = allreduce_s(&c);
+	c.fabric.placement = FABRIC_PACKED;
+	double packed1 = allreduce_s(&c);
+	ck_assert_double_eq_tol(spread1 / packed1, 1, 0.01);
+	ck_assert_double_eq_tol(packed / packed1, 1, 0.01);
+}
+END_TEST
+
+/* background_load takes its share of every leaf uplink: the capacity left
+ * is (1 - load) x nodes_per_leaf x speed / oversubscription, and an
+ * all-reduce bound by the uplinks takes 1 / (1 - load) as long. */
+START_TEST(background_load_uplinks)
+{
+	scn_cluster c = dgx(8, "H100", 400);
+	c.fabric.topology = TOPO_FAT_TREE;
+	c.fabric.nodes_per_leaf = 4;
+	c.fabric.oversubscription = 4;
+	c.fabric.placement = FABRIC_SPREAD;
+	double t0 = allreduce_s(&c);
+	double load[] = {0.5, 0.75};
+	for (int k = 0; k < 2; k++) {
+		c.fabric.background_load = load[k];
+		env e;
+		env_build(&e, &c);
+		int l[CLUSTER_MAX_ROUTE];
+		int n = cluster_route(e.cl, 0, 8, 0, l, CLUSTER_MAX_ROUTE);
+		ck_assert_int_eq(count_kind(&e, l, n, LINK_FABRIC), 2);
+		for (int i = 0; i < n; i++)
+			if (flow_link_kind(e.net, l[i]) == LINK_FABRIC)   /* 4 x 50 GB/s / 4 */
+				ck_assert_double_eq_tol(flow_link_capacity(e.net, l[i]),
+				                        50e9 * (1 - load[k]), 1);
+		env_free(&e);
+		double t = allreduce_s(&c);
+		ck_assert_msg(fabs(t / t0 - 1 / (1 - load[k])) < 0.05 / (1 - load[k]),
+		              "load %g: %g s vs %g s unloaded", load[k], t, t0);
+	}
+	/* single-switch: no uplinks, nothing to load */
+	c = dgx(8, "H100", 400);
+	double s0 = allreduce_s(&c);
+	c.fabric.background_load = 0.5;
+	ck_assert_double_eq_tol(allreduce_s(&c), s0, s0 * 1e-9);
+}
+END_TEST
+
 START_TEST(topology_names)
 {
 	ck_assert_str_eq(topo_name(TOPO_FAT_TREE), "fat-tree");
@@ -307,6 +446,9 @@ int main(void)
 	tcase_add_test(tc, bad_specs);
 	tcase_add_test(tc, link_count_linear);
 	tcase_add_test(tc, topology_names);
+	tcase_add_test(tc, placement_spread_routes);
+	tcase_add_test(tc, placement_spread_slower_oversubscribed);
+	tcase_add_test(tc, background_load_uplinks);
 	suite_add_tcase(s, tc);
 	SRunner *sr = srunner_create(s);
 	srunner_run_all(sr, CK_NORMAL);

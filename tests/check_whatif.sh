@@ -1,0 +1,142 @@
+#!/bin/sh
+# check_whatif.sh: the shipped what-if studies (docs/whatif.md) still show
+# their effect, in the right direction: spine slower than rack, two zones
+# slower than one, compression and async DP faster when DP is exposed, more
+# accumulation fewer DP syncs per token, custom workloads run with a split
+# that sums to the step time. Reads `trainsim run --format json` with awk
+# (python3 is not guaranteed). Run by `make check`; a few seconds.
+set -u
+top_srcdir=${top_srcdir:-.}
+top_builddir=${top_builddir:-.}
+TS=$top_builddir/trainsim
+[ -x "$TS" ] || { echo "no $TS: build it first"; exit 99; }
+W=$top_srcdir/scenarios/whatif
+S=$top_srcdir/scenarios
+
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/check_whatif.XXXXXX") || exit 99
+trap 'rm -rf "$tmp"' EXIT INT TERM
+n=0
+failed=0
+
+ok() { n=$((n + 1)); echo "ok $n - $1"; }
+not_ok() { n=$((n + 1)); failed=$((failed + 1)); echo "not ok $n - $1"; }
+
+# run NAME SCENARIO [--set ...]: the JSON report of one run, flattened by
+# flat() into $tmp/NAME ("dotted.key value" per line).
+run() {
+	name=$1
+	shift
+	if "$TS" run "$@" --format json -q >"$tmp/$name.json" 2>"$tmp/$name.err"; then
+		flat <"$tmp/$name.json" >"$tmp/$name"
+		ok "run $name"
+	else
+		not_ok "run $name (exit $?)"
+		sed 's/^/#   /' "$tmp/$name.err" | head -5
+		: >"$tmp/$name"
+	fi
+}
+
+# trainsim's JSON has one member per line; nested objects and arrays open at
+# the end of a line and close at the start of one. Keeps numbers only.
+flat() {
+	awk '
+	/^[ \t]*[}\]]/ { if (d > 0) d--; next }
+	match($0, /^[ \t]*"[^"]+":/) {
+		k = substr($0, RSTART, RLENGTH); sub(/^[ \t]*"/, "", k); sub(/":$/, "", k)
+		v = substr($0, RSTART + RLENGTH); sub(/^[ \t]+/, "", v); sub(/,$/, "", v)
+		if (v == "{" || v == "[") { p[++d] = k; next }
+		path = ""
+		for (i = 1; i <= d; i++) path = path p[i] "."
+		if (v ~ /^-?[0-9]/) print path k, v
+	}'
+}
+
+# get NAME KEY: a number of a run (empty if absent).
+get() { awk -v k="$2" '$1 == k { print $2; exit }' "$tmp/$1"; }
+
+# holds DESCRIPTION AWK-CONDITION a=X b=Y ...: checks a numeric relation.
+holds() {
+	desc=$1 cond=$2
+	shift 2
+	if awk "$@" "BEGIN { exit !($cond) }" </dev/null 2>/dev/null; then
+		ok "$desc"
+	else
+		not_ok "$desc ($*)"
+	fi
+}
+
+# One rack vs the spine, 4:1 oversubscribed: the spread job is slower and
+# the difference is DP communication; non-blocking, placement does not matter.
+run rack "$W/placement-rack.yaml"
+run spine "$W/placement-spine.yaml"
+run spine_1to1 "$W/placement-spine.yaml" --set cluster.fabric.oversubscription=1
+run rack_busy "$W/placement-rack.yaml" --set cluster.fabric.background_load=0.5
+holds "spine slower than rack at 4:1" "b > 1.3 * a" \
+	-v a="$(get rack step_time_s)" -v b="$(get spine step_time_s)"
+holds "spine's extra time is dp_comm" "b - a > 0.8 * (t - s)" \
+	-v a="$(get rack split_s.dp_comm)" -v b="$(get spine split_s.dp_comm)" \
+	-v s="$(get rack step_time_s)" -v t="$(get spine step_time_s)"
+holds "non-blocking: spine as fast as rack" "b < 1.01 * a && b > 0.99 * a" \
+	-v a="$(get rack step_time_s)" -v b="$(get spine_1to1 step_time_s)"
+holds "other tenants' load on the uplinks slows the rack job" "b > 1.1 * a" \
+	-v a="$(get rack step_time_s)" -v b="$(get rack_busy step_time_s)"
+
+# Two availability zones on a 100 Gb/s, 1 ms link vs one zone.
+run zones2 "$W/zones-2az.yaml"
+run zones1 "$W/zones-2az.yaml" --set cluster.fabric.topology=fat-tree
+holds "two zones slower than one" "b > 2 * a" \
+	-v a="$(get zones1 step_time_s)" -v b="$(get zones2 step_time_s)"
+holds "the all-reduce alone is slower across zones" "b > 5 * a" \
+	-v a="$(get zones1 dp_allreduce_s)" -v b="$(get zones2 dp_allreduce_s)"
+
+# Gradient compression on 25GbE, a DP-bound 1.3B model.
+run comp_none "$W/compression-25gbe.yaml" --set training.grad_reduce.compression=none
+run comp_int8 "$W/compression-25gbe.yaml" --set training.grad_reduce.compression=int8
+run comp_1bit "$W/compression-25gbe.yaml" --set training.grad_reduce.compression=1bit
+holds "int8 faster than none on 25GbE" "b < 0.8 * a" \
+	-v a="$(get comp_none step_time_s)" -v b="$(get comp_int8 step_time_s)"
+holds "1bit faster than int8" "c < b" \
+	-v b="$(get comp_int8 step_time_s)" -v c="$(get comp_1bit step_time_s)"
+holds "int8 halves the gradient bytes" "b > 0.49 * a && b < 0.51 * a" \
+	-v a="$(get comp_none dp_bytes_per_gpu)" -v b="$(get comp_int8 dp_bytes_per_gpu)"
+holds "the report says int8 paid off" "s > 0" -v s="$(get comp_int8 compression_saving_s)"
+
+# Asynchronous vs synchronous DP where the reduction is exposed.
+run sync "$W/async-dp.yaml" --set training.grad_reduce.sync=sync
+run async "$W/async-dp.yaml"
+holds "sync exposes DP communication" "d > 0.05 * t" \
+	-v d="$(get sync split_s.dp_comm)" -v t="$(get sync step_time_s)"
+holds "async faster than sync" "b < a" \
+	-v a="$(get sync step_time_s)" -v b="$(get async step_time_s)"
+holds "async reports its speedup and 1 step of staleness" "x > 1 && s == 1" \
+	-v x="$(get async async_speedup)" -v s="$(get async staleness)"
+
+# Gradient accumulation on 25GbE: 1 vs 8 micro-batches per step.
+run acc1 "$W/accumulation-25gbe.yaml"
+run acc8 "$W/accumulation-25gbe.yaml" --set training.global_batch=1024
+holds "8 micro-batches per step" "m == 8" -v m="$(get acc8 layout.micro_batches)"
+holds "more accumulation: fewer DP syncs per token" "s8 / (g8 * 2048) < s1 / (g1 * 2048)" \
+	-v s1="$(get acc1 dp_syncs_per_step)" -v g1="$(get acc1 layout.global_batch)" \
+	-v s8="$(get acc8 dp_syncs_per_step)" -v g8="$(get acc8 layout.global_batch)"
+holds "more accumulation: more tokens/s on a slow network" "b > 2 * a" \
+	-v a="$(get acc1 tokens_per_s)" -v b="$(get acc8 tokens_per_s)"
+
+# Custom (non-transformer) workloads run, and their split sums to the step.
+for w in resnet50 dlrm; do
+	run "$w" "$S/custom-$w.yaml"
+	holds "$w: split sums to the step time" \
+		"t > 0 && c > 0 && (c+tp+pc+pb+dc+ds+ck+o+i - t) < 1e-9 * t && (t - (c+tp+pc+pb+dc+ds+ck+o+i)) < 1e-9 * t" \
+		-v t="$(get "$w" step_time_s)" -v c="$(get "$w" split_s.compute)" \
+		-v tp="$(get "$w" split_s.tp_comm)" -v pc="$(get "$w" split_s.pp_comm)" \
+		-v pb="$(get "$w" split_s.pp_bubble)" -v dc="$(get "$w" split_s.dp_comm)" \
+		-v ds="$(get "$w" split_s.data_stall)" -v ck="$(get "$w" split_s.checkpoint)" \
+		-v o="$(get "$w" split_s.optimizer)" -v i="$(get "$w" split_s.idle)"
+done
+run resnet50_100g "$S/custom-resnet50.yaml" --set cluster.nic.speed=100Gbps
+holds "resnet50: 100GbE faster than 25GbE" "b < a" \
+	-v a="$(get resnet50 step_time_s)" -v b="$(get resnet50_100g step_time_s)"
+holds "dlrm: the dense embedding gradients dominate the step" "d > 0.9 * t" \
+	-v d="$(get dlrm split_s.dp_comm)" -v t="$(get dlrm step_time_s)"
+
+echo "1..$n"
+[ "$failed" -eq 0 ]
