@@ -131,16 +131,16 @@ static double stage_params(const stp_run *r, int st)
 }
 
 /* A lower bound of the events one step takes (two per flow of a ring
- * collective), to refuse absurd inputs before allocating for them. */
+ * collective), to refuse absurd inputs before allocating for them. The
+ * buckets of a stage may all be reduced as one collective (coalescing,
+ * step_dp.c), so the bound counts one reduction per stage (and one
+ * parameter gather with ZeRO-1/2), not one per bucket. */
 static double estimate_events(const stp_run *r)
 {
 	double ev = stp_tp_collectives(r) * r->m * (2.0 * r->tp + 2) + 2.0 * r->m * r->v * r->pp * 2;
 	ev += 2.0 * r->m * (r->G - 1) * 2;
 	if (r->dp > 1) {
-		double dp_colls = 0;
-		for (int st = 0; st < r->pp; st++)
-			dp_colls += ceil(stage_params(r, st) *
-					 hw_precision_bytes(r->s->training.grad_reduce.dtype) / r->bucket_bytes);
+		double dp_colls = r->pp;
 		if (r->s->training.zero >= 1)
 			dp_colls *= 2;
 		if (r->s->training.zero >= 3)

@@ -108,6 +108,9 @@ typedef struct stp_stage {
 	stp_fifo dq, side;
 	bool dp_running, dp_timer;
 	uint64_t dp_issued, dp_done;
+	size_t dp_batch;         /* queued tasks the running collective stands for */
+	int red_step1;           /* 1 + step of the last gradient reduction started; 0 none */
+	double grad_seen;        /* gradient bytes produced so far this step */
 	double dp_t0;
 	double bucket_fill;      /* uncompressed gradient bytes not yet in a bucket */
 	double deferred;         /* overlap off: buckets held until the backward ends */
