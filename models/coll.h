@@ -43,6 +43,18 @@ void coll_ctx_free(coll_ctx *cc);
  * finished. Returns 0 or a negative error. */
 int coll_start(coll_ctx *cc, const coll_req *req, coll_done_fn done, void *ctx, uint64_t arg);
 
+/* Starts `count` (>= 1) identical collectives of req, issued back to back on
+ * one stream (NCCL runs them in order on one communicator), as ONE pattern of
+ * flows of count x req->bytes: the algorithm and protocol are those of one
+ * collective of req->bytes, and the latency of every one of them is paid
+ * (count x max(NCCL latency, route latency), minus what the flows already
+ * paid). The bandwidth term is the same as running them one after the other;
+ * what differs is only that the short latency gaps between them are at the end
+ * (other traffic sees the stream's flows without those gaps). done() once, when
+ * the last would have ended. coll_start is count 1. 0 or a negative error. */
+int coll_start_batch(coll_ctx *cc, const coll_req *req, double count, coll_done_fn done,
+                     void *ctx, uint64_t arg);
+
 /* The algorithm ALGO_AUTO resolves to for this request. */
 coll_algo coll_pick(const coll_ctx *cc, const coll_req *req);
 /* Writes what req resolves to as "algorithm/protocol" ("ring/LL128",

@@ -53,28 +53,90 @@ static void on_dp_timer(sim *s, void *ctx, uint64_t arg)
 }
 
 static void check_async(stp_run *r, stp_stage *st);
+static void dp_pump(stp_run *r, stp_stage *st, bool may_hold);
 
 static void on_dp_done(sim *s, void *ctx, uint64_t arg)
 {
 	stp_run *r = ctx;
 	stp_stage *st = &r->st[arg];
 	stp_task t = st->dq.v[st->dq.head];
-	st->dq.head = (st->dq.head + 1) % st->dq.cap;
-	st->dq.n--;
+	size_t k = st->dp_batch;
+	st->dq.head = (st->dq.head + k) % st->dq.cap;
+	st->dq.n -= k;
 	st->dp_running = false;
-	st->dp_done++;
-	r->dp_collectives += 1;
+	st->dp_done += k;
+	if (t.step >= 0)   /* not async DP's primed step */
+		r->dp_collectives += (double)k;
 	stp_busy(r, st, -1);
 	int lab = t.kind == DPT_BUCKET ? (r->s->training.zero ? 9 : 8) : 10;
 	stp_record(r, st->idx, 3, SPLIT_DP_COMM, st->dp_t0, sim_now(s), lab << 27);
 	if (r->async)
 		check_async(r, st);
-	stp_dp_pump(r, st);
+	dp_pump(r, st, false);   /* take what is ready, as without the hold */
 	if (st->run == RUN_NONE)
 		stp_advance(r, st);
 }
 
+/* Coalescing: how many tasks from the head of the queue run as one
+ * collective. When the stream becomes free with several gradient buckets (or
+ * ZeRO parameter gathers) of the same step and size already waiting, NCCL
+ * would run them back to back on this stream; coll_start_batch runs them as
+ * one pattern of flows of their total size, with the algorithm and protocol of
+ * one bucket and the latency of each (docs/step.md, "Coalescing"). ZeRO-3
+ * gathers are never merged: a layer waits for its own. */
+static size_t dp_ready_run(const stp_stage *st, double now)
+{
+	const stp_fifo *q = &st->dq;
+	const stp_task *t = &q->v[q->head];
+	size_t k = 1;
+	if (t->kind == DPT_Z3AG)
+		return 1;
+	while (k < q->n) {
+		const stp_task *u = &q->v[(q->head + k) % q->cap];
+		if (u->kind != t->kind || u->step != t->step || u->bytes != t->bytes ||
+		    u->not_before > now)
+			break;
+		k++;
+	}
+	return k;
+}
+
+/* The hold (docs/step.md, "Coalescing"): over a DP group of at least
+ * STP_HOLD_MIN_DP ranks a reduction costs thousands of flow events, and when
+ * the network keeps up with the backward every burst of buckets would be
+ * reduced alone. There an idle stream does not start a new reduction of the
+ * step until the ready buckets hold 1/STP_HOLD_PARTS of the gradients the
+ * backward has yet to produce (none near its end), or the backward is over.
+ * Never for the step's first reduction, never when the stream has just become
+ * free (it takes what is ready, as without the hold), never with anything
+ * but this step's buckets in the queue (nothing waits behind a hold), never
+ * with ZeRO-3 (its gathers share the queue). */
+#define STP_HOLD_MIN_DP 256
+#define STP_HOLD_PARTS 32.0
+
+static bool dp_hold(const stp_run *r, const stp_stage *st, size_t k)
+{
+	const stp_fifo *q = &st->dq;
+	const stp_task *t = &q->v[q->head];
+	if (r->dp < STP_HOLD_MIN_DP || t->kind != DPT_BUCKET || r->s->training.zero >= 3 ||
+	    t->step != st->step || st->red_step1 != t->step + 1 || st->upd[t->step % 3].ops_done)
+		return false;
+	for (size_t i = k; i < q->n; i++) {
+		const stp_task *u = &q->v[(q->head + i) % q->cap];
+		if (u->kind != DPT_BUCKET || u->step != t->step)
+			return false;
+	}
+	double togo = st->params * hw_precision_bytes(r->s->training.grad_reduce.dtype) -
+		      st->grad_seen;
+	return (double)k * t->bytes < togo * r->wire_per_byte / STP_HOLD_PARTS;
+}
+
 void stp_dp_pump(stp_run *r, stp_stage *st)
+{
+	dp_pump(r, st, true);
+}
+
+static void dp_pump(stp_run *r, stp_stage *st, bool may_hold)
 {
 	if (st->dp_running || st->dq.n == 0 || r->failed)
 		return;
@@ -89,39 +151,85 @@ void stp_dp_pump(stp_run *r, stp_stage *st)
 		}
 		return;
 	}
+	size_t k = dp_ready_run(st, now);
+	if (may_hold && dp_hold(r, st, k))
+		return;
 	coll_op op = COLL_ALL_GATHER;
 	if (t->kind == DPT_BUCKET)
 		op = r->s->training.zero ? COLL_REDUCE_SCATTER : COLL_ALL_REDUCE;
 	coll_req req = {.op = op, .algo = r->dp_algo, .ranks = st->dp_ranks, .n = r->dp,
 			.bytes = t->bytes, .mult = (double)r->tp,
 			.ps_servers = r->s->training.grad_reduce.ps_servers};
+	st->dp_batch = k;
+	if (t->kind == DPT_BUCKET)
+		st->red_step1 = t->step + 1;
 	st->dp_running = true;
 	st->dp_t0 = now;
 	stp_busy(r, st, +1);
-	if (coll_start(r->cc, &req, on_dp_done, r, (uint64_t)st->idx) < 0)
+	if (coll_start_batch(r->cc, &req, (double)st->dp_batch, on_dp_done, r,
+			     (uint64_t)st->idx) < 0)
 		dp_fail(r, "could not start a data-parallel collective (coll_start failed)");
 }
 
+/* Queues a task; pump: start the stream now if it is idle. Callers that queue
+ * several tasks at one instant pump once after the last, so that they run as
+ * one collective (coalescing) instead of the first alone. */
 static uint64_t dp_enqueue(stp_run *r, stp_stage *st, int kind, int step, double bytes,
-			   double not_before)
+			   double not_before, bool pump)
 {
 	stp_task t = {.kind = (uint8_t)kind, .step = step, .bytes = bytes,
 		      .not_before = not_before, .seq = ++st->dp_issued};
 	if (stp_fifo_push(&st->dq, &t) < 0)
 		dp_fail(r, "out of memory for the data-parallel queue");
-	stp_dp_pump(r, st);
+	if (pump)
+		stp_dp_pump(r, st);
 	return t.seq;
 }
 
 /* ---- gradient buckets ---- */
 
-static void bucket_to_dp(stp_run *r, stp_stage *st, int step, double bytes)
+static bool zero12(const stp_run *r);
+
+/* Async ZeRO-1/2: a step's update is its reduce-scatter, the optimizer on the
+ * shard, then the parameter all-gather, one update after the other on the
+ * stream: the buckets of step `step` wait (st->held) until the gather of step
+ * step - 1 is queued. Without it a gather queued behind part of the next
+ * step's buckets delays every other update (steps alternate short and long). */
+static bool async_held(const stp_run *r, const stp_stage *st, int step)
 {
-	double late = stp_var_lateness(r, st);
-	st->upd[step % 3].last_seq = dp_enqueue(r, st, DPT_BUCKET, step, bytes * r->wire_per_byte,
-						sim_now(r->sim) + late);
+	const stp_update *p = &st->upd[STP_SLOT(step - 1)];
+	return r->async && zero12(r) && p->step == step - 1 && p->state < 2;
 }
 
+static void release_held(stp_run *r, stp_stage *st)
+{
+	stp_fifo *h = &st->held;
+	for (; h->n > 0; h->n--) {
+		stp_task t = h->v[h->head];
+		h->head = (h->head + 1) % h->cap;
+		stp_update *u = &st->upd[STP_SLOT(t.step)];
+		u->held--;
+		u->last_seq = dp_enqueue(r, st, t.kind, t.step, t.bytes, t.not_before, false);
+	}
+	stp_dp_pump(r, st);
+}
+
+static void bucket_to_dp(stp_run *r, stp_stage *st, int step, double bytes, bool pump)
+{
+	double late = stp_var_lateness(r, st);
+	if (async_held(r, st, step)) {
+		stp_task t = {.kind = DPT_BUCKET, .step = step, .bytes = bytes * r->wire_per_byte,
+			      .not_before = sim_now(r->sim) + late};
+		if (stp_fifo_push(&st->held, &t) < 0)
+			dp_fail(r, "out of memory for the data-parallel queue");
+		st->upd[STP_SLOT(step)].held++;
+		return;
+	}
+	st->upd[step % 3].last_seq = dp_enqueue(r, st, DPT_BUCKET, step, bytes * r->wire_per_byte,
+						sim_now(r->sim) + late, pump);
+}
+
+/* Queues a closed bucket (or its compression) without pumping the stream. */
 static void emit_bucket(stp_run *r, stp_stage *st, double bytes)
 {
 	stp_update *u = &st->upd[st->step % 3];
@@ -132,7 +240,7 @@ static void emit_bucket(stp_run *r, stp_stage *st, double bytes)
 		u->compress_pending++;
 		return;
 	}
-	bucket_to_dp(r, st, st->step, bytes);
+	bucket_to_dp(r, st, st->step, bytes, false);
 }
 
 void stp_grad_ready(stp_run *r, stp_stage *st, double bytes, bool last_mb)
@@ -140,6 +248,7 @@ void stp_grad_ready(stp_run *r, stp_stage *st, double bytes, bool last_mb)
 	if (r->dp <= 1 || !last_mb)
 		return;
 	st->bucket_fill += bytes;
+	st->grad_seen += bytes;
 	while (st->bucket_fill >= r->bucket_bytes * (1 - 1e-12)) {
 		st->bucket_fill -= r->bucket_bytes;
 		if (r->s->training.grad_reduce.overlap)
@@ -149,6 +258,7 @@ void stp_grad_ready(stp_run *r, stp_stage *st, double bytes, bool last_mb)
 	}
 	if (st->bucket_fill < 0)
 		st->bucket_fill = 0;
+	stp_dp_pump(r, st);
 }
 
 void stp_ops_finished(stp_run *r, stp_stage *st)
@@ -161,23 +271,25 @@ void stp_ops_finished(stp_run *r, stp_stage *st)
 	}
 	st->deferred = 0;
 	st->bucket_fill = 0;
+	st->grad_seen = 0;
 	st->upd[st->step % 3].ops_done = true;
+	stp_dp_pump(r, st);
 	if (r->async)
 		check_async(r, st);
 }
 
 void stp_z3_issue(stp_run *r, stp_stage *st, double bytes)
 {
-	dp_enqueue(r, st, DPT_Z3AG, st->step, bytes, 0);
+	dp_enqueue(r, st, DPT_Z3AG, st->step, bytes, 0, true);
 }
 
 /* ---- updates: reduction done, optimizer, parameter all-gather ---- */
 
 bool stp_update_ready(const stp_run *r, const stp_stage *st, int step)
 {
-	const stp_update *u = &st->upd[step % 3];
+	const stp_update *u = &st->upd[STP_SLOT(step)];
 	(void)r;
-	return u->step == step && u->ops_done && u->compress_pending == 0 &&
+	return u->step == step && u->ops_done && u->compress_pending == 0 && u->held == 0 &&
 	       st->dp_done >= u->last_seq;
 }
 
@@ -194,7 +306,9 @@ static uint64_t param_allgather(stp_run *r, stp_stage *st, int step)
 	double gb = hw_precision_bytes(r->s->training.grad_reduce.dtype);
 	double total = st->params * pb, chunk = r->bucket_bytes / gb * pb, seq = 0;
 	for (double done = 0; done < total; done += chunk)
-		seq = (double)dp_enqueue(r, st, DPT_PARAMAG, step, fmin(chunk, total - done), 0);
+		seq = (double)dp_enqueue(r, st, DPT_PARAMAG, step, fmin(chunk, total - done), 0,
+					 false);
+	stp_dp_pump(r, st);
 	return (uint64_t)seq;
 }
 
@@ -202,7 +316,7 @@ static void check_async(stp_run *r, stp_stage *st)
 {
 	for (int k = 1; k <= 2; k++) {
 		int step = st->upd_done + k;
-		stp_update *u = &st->upd[step % 3];
+		stp_update *u = &st->upd[STP_SLOT(step)];
 		if (u->step != step)
 			continue;
 		if (u->state == 0 && stp_update_ready(r, st, step)) {
@@ -221,13 +335,14 @@ static void check_async(stp_run *r, stp_stage *st)
 
 void stp_side_done(stp_run *r, stp_stage *st, const stp_task *t)
 {
-	stp_update *u = &st->upd[t->step % 3];
+	stp_update *u = &st->upd[STP_SLOT(t->step)];
 	if (t->kind == SIDE_COMPRESS) {
 		u->compress_pending--;
-		bucket_to_dp(r, st, t->step, t->bytes);
+		bucket_to_dp(r, st, t->step, t->bytes, true);
 	} else if (zero12(r)) {
 		u->last_seq = param_allgather(r, st, t->step);
 		u->state = 2;
+		release_held(r, st);
 	} else {
 		u->state = 3;
 		st->upd_done = t->step;
@@ -245,6 +360,27 @@ void stp_optimizer_done(stp_run *r, stp_stage *st)
 	} else {
 		st->phase = PH_DONE;
 	}
+}
+
+/* Async DP starts where its staleness bound leads when the reduction is the
+ * bottleneck: the reduction of a step -1 (the stage's whole gradients, in
+ * buckets, already compressed) has just begun, and step 1 waits for its
+ * update. Started empty, the DP stream would fill up to the bound only by
+ * the difference of reduction and compute per step, tens of steps when they
+ * are close (docs/step.md). */
+void stp_async_prime(stp_run *r, stp_stage *st)
+{
+	if (!r->async)
+		return;
+	st->upd_done = -2;
+	stp_update *u = &st->upd[STP_SLOT(-1)];
+	*u = (stp_update){.step = -1, .ops_done = true};
+	double total = st->params * hw_precision_bytes(r->s->training.grad_reduce.dtype);
+	for (double done = 0; done < total; done += r->bucket_bytes)
+		u->last_seq = dp_enqueue(r, st, DPT_BUCKET, -1,
+					 fmin(r->bucket_bytes, total - done) * r->wire_per_byte, 0,
+					 false);
+	stp_dp_pump(r, st);
 }
 
 bool stp_dp_idle_wait(stp_run *r, stp_stage *st)
