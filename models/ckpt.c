@@ -61,18 +61,6 @@ static int route_strip_pcie(flownet *net, int *l, int n)
 	return m;
 }
 
-static int route_append(int *a, int na, const int *b, int nb, int max)
-{
-	for (int i = 0; i < nb; i++) {
-		bool dup = false;
-		for (int j = 0; j < na && !dup; j++)
-			dup = a[j] == b[i];
-		if (!dup && na < max)
-			a[na++] = b[i];
-	}
-	return na;
-}
-
 static int writers_build(ckrun *k, double bytes, char *err, size_t errlen)
 {
 	const scenario *s = k->s;
@@ -103,7 +91,7 @@ static int writers_build(ckrun *k, double bytes, char *err, size_t errlen)
 			w->nwrite = route_strip_pcie(k->net, w->write, nt);
 		} else {          /* GPU -> host -> storage, streamed */
 			memcpy(w->write, w->snap, sizeof(int) * (size_t)ns);
-			w->nwrite = route_append(w->write, ns, tmp, nt, 2 * CLUSTER_MAX_ROUTE);
+			w->nwrite = cluster_route_append(w->write, ns, tmp, nt, 2 * CLUSTER_MAX_ROUTE);
 		}
 	}
 	return 0;
@@ -142,7 +130,7 @@ static int dp_start(ckrun *k)
 	const scenario *s = k->s;
 	int tp = s->training.tp > 0 ? s->training.tp : 1;
 	int pp = s->training.pp > 0 ? s->training.pp : 1;
-	int dp = store_dp(s);
+	int dp = scn_dp(s);
 	if (dp < 2)
 		return 0;
 	int *ranks = malloc(sizeof(int) * (size_t)dp);
@@ -299,7 +287,7 @@ int store_checkpoint_cost(const scenario *s, const store_ckpt_opts *o, store_ckp
 			int tmp[CLUSTER_MAX_ROUTE];
 			int nt = cluster_route_storage(k.cl, w->gpu, true, tmp, CLUSTER_MAX_ROUTE);
 			memcpy(w->write, w->snap, sizeof(int) * (size_t)w->nsnap);
-			w->nwrite = route_append(w->write, w->nsnap, tmp, nt, 2 * CLUSTER_MAX_ROUTE);
+			w->nwrite = cluster_route_append(w->write, w->nsnap, tmp, nt, 2 * CLUSTER_MAX_ROUTE);
 		}
 	}
 	k.snaps_left = k.async ? k.nw : 0;
@@ -322,7 +310,7 @@ int store_checkpoint_cost(const scenario *s, const store_ckpt_opts *o, store_ckp
 	r->write_s = k.t_write + (k.async ? k.delay_s : 0);
 	r->stall_s = k.async ? r->snapshot_s : r->write_s;
 	r->bottleneck = write_bottleneck(s, r);
-	if (k.with_dp && store_dp(s) > 1) {
+	if (k.with_dp && scn_dp(s) > 1) {
 		r->dp_with_ckpt_s = k.t_dp - k.t_dp0;
 		r->dp_alone_s = dp_alone(s, err, errlen);
 		if (r->dp_alone_s < 0)
@@ -348,7 +336,7 @@ int store_checkpoint(const scenario *s, double step_time_s, step_checkpoint *ck,
 	bool async = s->training.checkpoint.mode == CKPT_ASYNC;
 	store_ckpt_opts o = {
 		.with_dp_traffic = async && s->cluster.storage.network == STORAGE_NET_SHARED &&
-		                   store_dp(s) > 1,
+		                   scn_dp(s) > 1,
 	};
 	if (store_checkpoint_cost(s, &o, r, err, errlen) < 0)
 		return -1;

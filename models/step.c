@@ -53,9 +53,11 @@ static int setup_layout(stp_run *r, const scenario *s, char *err, size_t errlen)
 	r->G = r->pp * r->v;
 	r->async = s->training.grad_reduce.sync == SYNC_ASYNC && r->dp > 1;
 	int steps = s->run.steps > 0 ? s->run.steps : 1;
-	/* async: steps 0 and 1 start without waiting for an update (transient), the
-	 * measured steps follow, and one more keeps the stages busy to the end */
-	r->K = r->async ? steps + 3 : steps;
+	/* async: warm-up steps, the measured steps (an even number: stages whose
+	 * reductions share links can settle into two alternating step lengths),
+	 * and one more that keeps the stages busy to the end of the window */
+	r->warm = r->async ? STP_ASYNC_WARMUP : 0;
+	r->K = r->async ? r->warm + steps + steps % 2 + 1 : steps;
 	return 0;
 }
 
@@ -288,6 +290,7 @@ static void teardown(stp_run *r)
 		free(st->b_done);
 		stp_fifo_free(&st->dq);
 		stp_fifo_free(&st->side);
+		stp_fifo_free(&st->held);
 	}
 	free(r->st);
 	free(r->arr);
@@ -333,14 +336,17 @@ typedef struct stp_raw {
 
 static int collect_steps(stp_run *r, step_result *res, stp_raw *raw)
 {
-	int n = r->async ? r->K - 3 : r->K;
+	/* async: the window runs from the end of the last warm-up step's ops to
+	 * the end of the last measured step's ops (step.md) */
+	int w = r->warm, n = r->async ? r->K - w - 1 : r->K;
 	double *t = malloc(sizeof(double) * (size_t)n);
 	if (!t)
 		return -2;
 	for (int i = 0; i < n; i++)
-		t[i] = r->async ? r->E[i + 2] - r->E[i + 1] : r->E[i] - (i ? r->E[i - 1] : 0);
-	double lo = r->async ? r->E[1] : 0, hi = r->async ? r->E[r->K - 2] : r->E[r->K - 1];
+		t[i] = r->async ? r->E[w + i] - r->E[w + i - 1] : r->E[i] - (i ? r->E[i - 1] : 0);
+	double lo = r->async ? r->E[w - 1] : 0, hi = r->E[r->async ? r->K - 2 : r->K - 1];
 	res->steps = n;
+	res->staleness = r->async ? r->stale_max : 0;
 	res->step_time_s = (hi - lo) / n;
 	gsl_sort(t, 1, (size_t)n);
 	double sum = 0, busy = 0;
@@ -483,8 +489,10 @@ static int simulate(const scenario *s, const step_opts *o, bool nested, step_res
 	if (rc)
 		goto out;
 	r->t_rec = (r->async || r->K == 1) ? -1 : INFINITY;
-	for (int i = 0; i < r->pp; i++)
+	for (int i = 0; i < r->pp; i++) {
 		stp_start_step(r, &r->st[i], 0);
+		stp_async_prime(r, &r->st[i]);
+	}
 	for (int i = 0; i < r->pp && !r->failed; i++)
 		stp_advance(r, &r->st[i]);
 	rc = r->failed ? -1 : sim_run(r->sim);
@@ -567,7 +575,6 @@ int step_run(const scenario *s0, const step_opts *o, step_result *r, char *err, 
 		memset(&alt, 0, sizeof alt);
 		if (simulate(&c, o, true, &alt, NULL, err, errlen) == 0 && r->step_time_s > 0)
 			r->async_speedup = alt.step_time_s / r->step_time_s;
-		r->staleness = 1;
 	}
 	if (errlen)
 		err[0] = '\0';

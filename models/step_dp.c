@@ -65,7 +65,8 @@ static void on_dp_done(sim *s, void *ctx, uint64_t arg)
 	st->dq.n -= k;
 	st->dp_running = false;
 	st->dp_done += k;
-	r->dp_collectives += (double)k;
+	if (t.step >= 0)   /* not async DP's primed step */
+		r->dp_collectives += (double)k;
 	stp_busy(r, st, -1);
 	int lab = t.kind == DPT_BUCKET ? (r->s->training.zero ? 9 : 8) : 10;
 	stp_record(r, st->idx, 3, SPLIT_DP_COMM, st->dp_t0, sim_now(s), lab << 27);
@@ -187,9 +188,43 @@ static uint64_t dp_enqueue(stp_run *r, stp_stage *st, int kind, int step, double
 
 /* ---- gradient buckets ---- */
 
+static bool zero12(const stp_run *r);
+
+/* Async ZeRO-1/2: a step's update is its reduce-scatter, the optimizer on the
+ * shard, then the parameter all-gather, one update after the other on the
+ * stream: the buckets of step `step` wait (st->held) until the gather of step
+ * step - 1 is queued. Without it a gather queued behind part of the next
+ * step's buckets delays every other update (steps alternate short and long). */
+static bool async_held(const stp_run *r, const stp_stage *st, int step)
+{
+	const stp_update *p = &st->upd[STP_SLOT(step - 1)];
+	return r->async && zero12(r) && p->step == step - 1 && p->state < 2;
+}
+
+static void release_held(stp_run *r, stp_stage *st)
+{
+	stp_fifo *h = &st->held;
+	for (; h->n > 0; h->n--) {
+		stp_task t = h->v[h->head];
+		h->head = (h->head + 1) % h->cap;
+		stp_update *u = &st->upd[STP_SLOT(t.step)];
+		u->held--;
+		u->last_seq = dp_enqueue(r, st, t.kind, t.step, t.bytes, t.not_before, false);
+	}
+	stp_dp_pump(r, st);
+}
+
 static void bucket_to_dp(stp_run *r, stp_stage *st, int step, double bytes, bool pump)
 {
 	double late = stp_var_lateness(r, st);
+	if (async_held(r, st, step)) {
+		stp_task t = {.kind = DPT_BUCKET, .step = step, .bytes = bytes * r->wire_per_byte,
+			      .not_before = sim_now(r->sim) + late};
+		if (stp_fifo_push(&st->held, &t) < 0)
+			dp_fail(r, "out of memory for the data-parallel queue");
+		st->upd[STP_SLOT(step)].held++;
+		return;
+	}
 	st->upd[step % 3].last_seq = dp_enqueue(r, st, DPT_BUCKET, step, bytes * r->wire_per_byte,
 						sim_now(r->sim) + late, pump);
 }
@@ -252,9 +287,9 @@ void stp_z3_issue(stp_run *r, stp_stage *st, double bytes)
 
 bool stp_update_ready(const stp_run *r, const stp_stage *st, int step)
 {
-	const stp_update *u = &st->upd[step % 3];
+	const stp_update *u = &st->upd[STP_SLOT(step)];
 	(void)r;
-	return u->step == step && u->ops_done && u->compress_pending == 0 &&
+	return u->step == step && u->ops_done && u->compress_pending == 0 && u->held == 0 &&
 	       st->dp_done >= u->last_seq;
 }
 
@@ -281,7 +316,7 @@ static void check_async(stp_run *r, stp_stage *st)
 {
 	for (int k = 1; k <= 2; k++) {
 		int step = st->upd_done + k;
-		stp_update *u = &st->upd[step % 3];
+		stp_update *u = &st->upd[STP_SLOT(step)];
 		if (u->step != step)
 			continue;
 		if (u->state == 0 && stp_update_ready(r, st, step)) {
@@ -300,13 +335,14 @@ static void check_async(stp_run *r, stp_stage *st)
 
 void stp_side_done(stp_run *r, stp_stage *st, const stp_task *t)
 {
-	stp_update *u = &st->upd[t->step % 3];
+	stp_update *u = &st->upd[STP_SLOT(t->step)];
 	if (t->kind == SIDE_COMPRESS) {
 		u->compress_pending--;
 		bucket_to_dp(r, st, t->step, t->bytes, true);
 	} else if (zero12(r)) {
 		u->last_seq = param_allgather(r, st, t->step);
 		u->state = 2;
+		release_held(r, st);
 	} else {
 		u->state = 3;
 		st->upd_done = t->step;
@@ -324,6 +360,27 @@ void stp_optimizer_done(stp_run *r, stp_stage *st)
 	} else {
 		st->phase = PH_DONE;
 	}
+}
+
+/* Async DP starts where its staleness bound leads when the reduction is the
+ * bottleneck: the reduction of a step -1 (the stage's whole gradients, in
+ * buckets, already compressed) has just begun, and step 1 waits for its
+ * update. Started empty, the DP stream would fill up to the bound only by
+ * the difference of reduction and compute per step, tens of steps when they
+ * are close (docs/step.md). */
+void stp_async_prime(stp_run *r, stp_stage *st)
+{
+	if (!r->async)
+		return;
+	st->upd_done = -2;
+	stp_update *u = &st->upd[STP_SLOT(-1)];
+	*u = (stp_update){.step = -1, .ops_done = true};
+	double total = st->params * hw_precision_bytes(r->s->training.grad_reduce.dtype);
+	for (double done = 0; done < total; done += r->bucket_bytes)
+		u->last_seq = dp_enqueue(r, st, DPT_BUCKET, -1,
+					 fmin(r->bucket_bytes, total - done) * r->wire_per_byte, 0,
+					 false);
+	stp_dp_pump(r, st);
 }
 
 bool stp_dp_idle_wait(stp_run *r, stp_stage *st)

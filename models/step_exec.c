@@ -354,8 +354,8 @@ static void start_side(stp_run *r, stp_stage *st)
 static bool op_ready(stp_run *r, stp_stage *st, const sched_op *op)
 {
 	int lab = lab_make(LAB_WAIT, op->chunk, op->mb);
-	if (r->async && st->op_i == 0 && st->step >= 2 && st->upd_done < st->step - 2) {
-		stp_enter(r, st, SPLIT_DP_COMM, lab);
+	if (r->async && st->op_i == 0 && st->upd_done < st->step - 1 - STP_ASYNC_STALENESS) {
+		stp_enter(r, st, SPLIT_DP_COMM, lab);   /* the staleness bound */
 		return false;
 	}
 	int gc = plan_chunk_global(&r->pl, st->idx, op->chunk);
@@ -436,6 +436,9 @@ static bool ops_move(stp_run *r, stp_stage *st)
 		}
 		if (!op_ready(r, st, op))
 			return false;
+		if (r->async && st->op_i == 0 && st->step >= r->warm &&
+		    st->step - 1 - st->upd_done > r->stale_max)
+			r->stale_max = st->step - 1 - st->upd_done;   /* updates it lacks */
 		stp_fill_segments(r, st, op);
 		st->op_active = true;
 		if (st->nseg == 0)
@@ -506,7 +509,7 @@ static void release_barrier(stp_run *r)
 static void boundary(stp_run *r, int step)
 {
 	r->E[step] = sim_now(r->sim);
-	bool lo = r->async && step == 1, hi = step == (r->async ? r->K - 2 : r->K - 1);
+	bool lo = r->async && step == r->warm - 1, hi = step == (r->async ? r->K - 2 : r->K - 1);
 	if (!lo && !hi)
 		return;
 	for (int i = 0; i < r->pp; i++) {

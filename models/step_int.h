@@ -20,6 +20,17 @@
 /* Micro-batches per step the timeline labels can hold (19 bits). */
 #define STP_MAX_MICROBATCHES 500000
 
+/* Asynchronous DP (grad_reduce.sync: async): the forward of step t starts
+ * only once the update of step t - 1 - STP_ASYNC_STALENESS is applied, so
+ * step t+1 computes beside step t's reduction but step t+2 waits for its
+ * update. The DP streams start with a step -1's reduction in flight
+ * (stp_async_prime), and the first STP_ASYNC_WARMUP steps are simulated but
+ * not measured, while the pipeline and the DP streams settle (docs/step.md). */
+#define STP_ASYNC_STALENESS 1
+#define STP_ASYNC_WARMUP 3
+/* The update slot of a step (stp_stage.upd); async DP's primed step is -1. */
+#define STP_SLOT(step) (((step) + 3) % 3)
+
 /* State of a pipeline transfer (stp_run.arr): posted by its sender, posted
  * by its receiver (schedules with Megatron's calls), on the wire, arrived.
  * The receiving op clears it. */
@@ -72,6 +83,7 @@ typedef struct stp_update {
 	int step;
 	bool ops_done;           /* every bucket of the step has been closed */
 	int compress_pending;    /* buckets still being compressed */
+	int held;                /* async ZeRO-1/2: buckets held behind the last gather */
 	uint64_t last_seq;       /* DP seq of the step's last bucket or param AG */
 	int state;               /* 0 reducing, 1 optimizer queued, 2 param AG, 3 done */
 } stp_update;
@@ -106,6 +118,7 @@ typedef struct stp_stage {
 	double busy_since, busy_s, busy0, busy1;
 	/* data-parallel stream */
 	stp_fifo dq, side;
+	stp_fifo held;           /* async ZeRO-1/2: closed buckets not queued yet */
 	bool dp_running, dp_timer;
 	uint64_t dp_issued, dp_done;
 	size_t dp_batch;         /* queued tasks the running collective stands for */
@@ -114,8 +127,8 @@ typedef struct stp_stage {
 	double dp_t0;
 	double bucket_fill;      /* uncompressed gradient bytes not yet in a bucket */
 	double deferred;         /* overlap off: buckets held until the backward ends */
-	stp_update upd[3];   /* by step % 3: async keeps two steps in flight */
-	int upd_done;            /* last step whose update is complete, -1 none */
+	stp_update upd[3];   /* by STP_SLOT(step): async keeps two steps in flight */
+	int upd_done;            /* last step whose update is complete: -1 none; async -2 */
 	double opt_s;            /* optimizer step time */
 	double params;           /* parameters held per GPU (before ZeRO sharding) */
 	/* variability */
@@ -136,6 +149,8 @@ typedef struct stp_run {
 	sched sc;
 	int tp, pp, dp, v, m, G, K;      /* K: steps simulated */
 	bool async;
+	int warm;                        /* steps before the measured window (async) */
+	int stale_max;                   /* async: most updates a step's forward lacked */
 	stp_cost *lc;                    /* per layer */
 	stp_cost head_first, head_last;
 	stp_seg *tpl;                    /* segment templates of every layer and pass */
@@ -215,6 +230,8 @@ bool stp_dp_idle_wait(stp_run *r, stp_stage *st);
 void stp_optimizer_done(stp_run *r, stp_stage *st);
 /* Starts the DP stream's next collective if it is idle and may start. */
 void stp_dp_pump(stp_run *r, stp_stage *st);
+/* Async DP, before step 0: queues the reduction of a step -1 (docs/step.md). */
+void stp_async_prime(stp_run *r, stp_stage *st);
 
 /* step_var.c */
 /* Jitter parameters and persistent stragglers; 0 or negative (no memory). */

@@ -55,22 +55,13 @@ struct store {
 	double read_s_sum;
 };
 
-int store_dp(const scenario *s)
-{
-	const scn_training *t = &s->training;
-	if (t->dp > 0)
-		return t->dp;
-	int mp = (t->tp > 0 ? t->tp : 1) * (t->pp > 0 ? t->pp : 1);
-	int dp = scn_gpus(s) / mp;
-	return dp > 0 ? dp : 1;
-}
 
 int store_gpu_of(const scenario *s, int t, int p, int d)
 {
 	int tp = s->training.tp > 0 ? s->training.tp : 1;
 	int pp = s->training.pp > 0 ? s->training.pp : 1;
 	if (s->training.placement == PLACE_TP_DP_PP)
-		return t + tp * (d + store_dp(s) * p);
+		return t + tp * (d + scn_dp(s) * p);
 	return t + tp * (p + pp * d);
 }
 
@@ -119,7 +110,7 @@ int store_data_plan_get(const scenario *s, store_data_plan *p, char *err, size_t
 		p->cold_cache = true;
 		p->source = DATA_STORAGE;   /* first epoch: the cache fills from storage */
 	}
-	int dp = store_dp(s);
+	int dp = scn_dp(s);
 	p->readers = dp;
 	p->bytes_per_step = (double)s->training.global_batch * d->sample_bytes;
 	p->bytes_per_reader = p->bytes_per_step / dp;
@@ -184,20 +175,6 @@ int store_data_plan_get(const scenario *s, store_data_plan *p, char *err, size_t
 	return 0;
 }
 
-/* Appends route b to a, skipping links already in a (a storage route may
- * already end on the GPU's PCIe link). Returns the new length. */
-static int route_join(int *a, int na, const int *b, int nb, int max)
-{
-	for (int i = 0; i < nb; i++) {
-		bool dup = false;
-		for (int j = 0; j < na && !dup; j++)
-			dup = a[j] == b[i];
-		if (!dup && na < max)
-			a[na++] = b[i];
-	}
-	return na;
-}
-
 static bool route_has_kind(flownet *net, const int *l, int n, int kind)
 {
 	for (int i = 0; i < n; i++)
@@ -223,7 +200,7 @@ static int data_route(cluster *cl, int g, bool remote, bool nvme, int *links, in
 	}
 	if (m < 0)
 		return m;
-	return route_join(links, n, tmp, m, max);
+	return cluster_route_append(links, n, tmp, m, max);
 }
 
 static double route_latency(flownet *net, const int *l, int n)

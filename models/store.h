@@ -14,8 +14,6 @@
 
 /* ---------------------------------------------------------------- layout */
 
-/* Data-parallel degree of the scenario (dp given, or GPUs / (tp * pp)). */
-int store_dp(const scenario *s);
 /* GPU id of (tensor rank t, pipeline stage p, data-parallel replica d) under
  * the scenario's placement; TP is always innermost. */
 int store_gpu_of(const scenario *s, int t, int p, int d);

@@ -457,3 +457,15 @@ int cluster_route_local(const cluster *cl, int gpu, bool to_gpu, bool nvme, int 
 		n = topo__push(links, n, max, cl->nvme_wr[node]);
 	return n;
 }
+
+int cluster_route_append(int *a, int na, const int *b, int nb, int max)
+{
+	for (int i = 0; i < nb; i++) {
+		bool dup = false;
+		for (int j = 0; j < na && !dup; j++)
+			dup = a[j] == b[i];
+		if (!dup && na < max)
+			a[na++] = b[i];
+	}
+	return na;
+}

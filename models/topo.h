@@ -65,6 +65,11 @@ int cluster_route_local(const cluster *cl, int gpu, bool to_gpu, bool nvme, int 
 void topo_list(FILE *out);
 const char *topo_name(scn_topology t);
 
+/* Appends route b[0..nb-1] to a[0..na-1], skipping links already in a (a
+ * storage route may already end on the GPU's PCIe link) and stopping at max.
+ * Returns the new length. */
+int cluster_route_append(int *a, int na, const int *b, int nb, int max);
+
 #define CLUSTER_MAX_ROUTE 16
 
 #endif

@@ -283,7 +283,7 @@ int cmd_check(int argc, char **argv)
 		goto out_args;
 	}
 	printf("%s: ok (%d GPUs, %d x %d x %d)\n", a.path, scn_gpus(&s), s.training.tp,
-		s.training.pp, report_dp(&s));
+		s.training.pp, scn_dp(&s));
 	if (s.n_warnings > 0 && !a.quiet)
 		fprintf(stderr, "%s: %d warning%s above\n", a.path, s.n_warnings,
 			s.n_warnings == 1 ? "" : "s");

@@ -288,7 +288,7 @@ static void intro(ctx *c)
 	fprintf(c->out, "What happens in one step of \"%s\"\n", s->name[0] ? s->name : s->path);
 	para(c->out, 2, 2, "%d GPUs (%d node%s x %d %s), tp %d x pp %d x dp %d.", c->r->gpus,
 		s->cluster.nodes, s->cluster.nodes == 1 ? "" : "s", s->cluster.gpus_per_node,
-		s->cluster.gpu.name, s->training.tp, s->training.pp, report_dp(s));
+		s->cluster.gpu.name, s->training.tp, s->training.pp, scn_dp(s));
 	if (!c->r->memory.fits)
 		para(c->out, 2, 2, "Warning: this layout does not fit in GPU memory (%.1fx the "
 			"capacity); the times below assume it did.",
@@ -358,7 +358,7 @@ static void saturated(ctx *c, const int *order, int nloss)
 	}
 	step_split k = (step_split)order[0];
 	int p = s->training.pp, m = 0;
-	int per = (s->training.micro_batch > 0 ? s->training.micro_batch : 1) * report_dp(s);
+	int per = (s->training.micro_batch > 0 ? s->training.micro_batch : 1) * scn_dp(s);
 	m = s->training.global_batch / per > 0 ? s->training.global_batch / per : 1;
 	switch (k) {
 	case SPLIT_TP_COMM: case SPLIT_PP_COMM: case SPLIT_DP_COMM:
@@ -408,7 +408,7 @@ static void ring(ctx *c)
 {
 	const step_result *r = c->r;
 	char a[32], b[32], d[32], e[32], f[32];
-	int dp = report_dp(c->s), n = report_ring_ranks(c->s, r);
+	int dp = scn_dp(c->s), n = report_ring_ranks(c->s, r);
 	if (dp <= 1 || r->dp_naive_s <= 0)
 		return;
 	section(c, "Why the gradient all-reduce takes about twice size/bandwidth");
@@ -444,7 +444,7 @@ static void one_node(ctx *c)
 	}
 	int dp1 = g / mp;
 	int per = (t->micro_batch > 0 ? t->micro_batch : 1);
-	int mbs = t->global_batch / (per * report_dp(s));
+	int mbs = t->global_batch / (per * scn_dp(s));
 	snprintf(sets[0], sizeof sets[0], "cluster.nodes=1");
 	snprintf(sets[1], sizeof sets[1], "training.dp=%d", dp1);
 	snprintf(sets[2], sizeof sets[2], "training.global_batch=%d", (mbs > 0 ? mbs : 1) * per * dp1);
@@ -485,7 +485,7 @@ static void path(ctx *c)
 		para(c->out, 3, 6, "b. Point-to-point bandwidth: inside one node, between GPU pairs "
 			"(nccl-tests sendrecv_perf).");
 	one_node(c);
-	int dp = report_dp(s);
+	int dp = scn_dp(s);
 	if (dp > 1 && r->dp_allreduce_s > 0) {
 		double algbw = r->dp_bytes_per_gpu / r->dp_allreduce_s;
 		para(c->out, 3, 6, "d. All-reduce bandwidth (nccl-tests all_reduce_perf, or `trainsim "

@@ -10,21 +10,11 @@
 #include "config.h"
 #include "report.h"
 
-int report_dp(const scenario *s)
-{
-	const scn_training *t = &s->training;
-	if (t->dp > 0)
-		return t->dp;
-	int mp = (t->tp > 0 ? t->tp : 1) * (t->pp > 0 ? t->pp : 1);
-	int dp = scn_gpus(s) / mp;
-	return dp > 0 ? dp : 1;
-}
-
 int report_ring_ranks(const scenario *s, const step_result *r)
 {
 	if (r && r->dp_ring_n > 0)
 		return r->dp_ring_n;
-	int dp = report_dp(s), nodes = s->cluster.nodes;
+	int dp = scn_dp(s), nodes = s->cluster.nodes;
 	if (s->training.grad_reduce.algorithm == GRAD_ALGO_HIERARCHICAL && nodes > 1 && dp > nodes)
 		return nodes;
 	return dp;
@@ -57,7 +47,7 @@ void report_wrap(FILE *out, int first, int indent, const char *text)
 static int micro_batches(const scenario *s)
 {
 	const scn_training *t = &s->training;
-	int per = (t->micro_batch > 0 ? t->micro_batch : 1) * report_dp(s);
+	int per = (t->micro_batch > 0 ? t->micro_batch : 1) * scn_dp(s);
 	return t->global_batch / per > 0 ? t->global_batch / per : 1;
 }
 
@@ -68,7 +58,7 @@ static void json_layout(json *j, const scenario *s, const step_result *r)
 	json_obj_begin(j);
 	json_kint(j, "tp", t->tp);
 	json_kint(j, "pp", t->pp);
-	json_kint(j, "dp", report_dp(s));
+	json_kint(j, "dp", scn_dp(s));
 	json_kint(j, "micro_batch", t->micro_batch);
 	json_kint(j, "global_batch", t->global_batch);
 	json_kint(j, "micro_batches", r->micro_batches > 0 ? r->micro_batches : micro_batches(s));
@@ -222,7 +212,7 @@ static void c_pp(const scenario *s, const step_result *r, char *b, size_t n)
 }
 static void c_dp(const scenario *s, const step_result *r, char *b, size_t n)
 {
-	snprintf(b, n, "%d", report_dp(s));
+	snprintf(b, n, "%d", scn_dp(s));
 }
 static void c_fits(const scenario *s, const step_result *r, char *b, size_t n)
 {

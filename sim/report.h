@@ -43,10 +43,6 @@ int report_csv_row_error(FILE *out, const char *const *values, int nvalues,
 /* One CSV field, quoted when it holds a comma, quote or line break. */
 void report_csv_field(FILE *out, const char *text);
 
-/* Data-parallel degree of the scenario (derived from the GPU count when the
- * scenario leaves it 0). */
-int report_dp(const scenario *s);
-
 /* n of the 2(n-1)/n factor of the gradient all-reduce: what the step model
  * resolved (r->dp_ring_n) when r is given and knows it; otherwise the DP
  * group for a ring (NCCL's ring passes through each node once, so every edge

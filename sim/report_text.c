@@ -58,7 +58,7 @@ static void header(FILE *out, const scenario *s, const step_result *r)
 {
 	const scn_cluster *c = &s->cluster;
 	const scn_training *t = &s->training;
-	int dp = report_dp(s);
+	int dp = scn_dp(s);
 	int per = (t->micro_batch > 0 ? t->micro_batch : 1) * dp;
 	fprintf(out, "%s\n", s->name[0] ? s->name : s->path);
 	fprintf(out, "  cluster   %d node%s x %d %s (%s)", c->nodes, c->nodes == 1 ? "" : "s",
@@ -194,7 +194,7 @@ static void nic_gap(FILE *out, const scenario *s, const step_result *r, double f
 static void dp_section(FILE *out, const scenario *s, const step_result *r)
 {
 	char a[32], b[32], c[32];
-	int dp = report_dp(s), n = report_ring_ranks(s, r);
+	int dp = scn_dp(s), n = report_ring_ranks(s, r);
 	double factor = n > 0 ? 2.0 * (n - 1) / n : 0;
 	if (dp <= 1 || r->dp_bytes_per_gpu <= 0)
 		return;

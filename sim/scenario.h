@@ -173,5 +173,16 @@ static inline int scn_gpus(const scenario *s)
 {
 	return s->cluster.nodes * s->cluster.gpus_per_node;
 }
+/* Data-parallel degree: the loader derives training.dp, but scenarios built in
+ * memory (validation, tests) may leave it 0: then GPUs / (tp * pp). */
+static inline int scn_dp(const scenario *s)
+{
+	const scn_training *t = &s->training;
+	if (t->dp > 0)
+		return t->dp;
+	int mp = (t->tp > 0 ? t->tp : 1) * (t->pp > 0 ? t->pp : 1);
+	int dp = scn_gpus(s) / mp;
+	return dp > 0 ? dp : 1;
+}
 
 #endif

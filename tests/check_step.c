@@ -1,7 +1,8 @@
 /* check_step.c: the training step on the event engine: pipeline bubbles
  * against (p-1)/(m+p-1) with free communication, the time split, NIC
  * monotonicity, gradient accumulation, the DP all-reduce of the seeds'
- * 100B example, compression, memory, determinism and jitter. */
+ * 100B example, compression, memory, determinism and jitter, and
+ * asynchronous DP against its staleness bound. */
 #include <check.h>
 #include <math.h>
 #include <stdlib.h>
@@ -606,6 +607,106 @@ START_TEST(test_memest_all_to_all)
 }
 END_TEST
 
+/* Asynchronous DP on the shipped what-if scenario (1.3B GPT, pure DP over 4
+ * nodes with one TCP NIC each) at a NIC speed, for run.steps steps, with
+ * more settings after. */
+static step_result async_run(const char *speed, int steps, const char *more)
+{
+	const char *top = getenv("top_srcdir");
+	char path[512], sp[64], st[64];
+	snprintf(path, sizeof path, "%s/scenarios/whatif/async-dp.yaml", top ? top : ".");
+	snprintf(sp, sizeof sp, "cluster.nic.speed=%s", speed);
+	snprintf(st, sizeof st, "run.steps=%d", steps);
+	const char *sets[] = {sp, st, "training.grad_reduce.sync=async", more};
+	scenario s;
+	ck_assert_int_eq(scn_load(path, sets, more ? 4 : 3, &s, stderr, true), 0);
+	return run_ok(&s);
+}
+
+/* A reduction much longer than the compute: with staleness 1 the forward of
+ * step t+2 waits for step t's update, so the step is the reduction (plus at
+ * most the optimizer), never shorter than the reduction alone, from the
+ * first measured step on (the warm-up is not measured). */
+START_TEST(test_async_reduction_bound)
+{
+	step_result a1 = async_run("25Gbps", 1, NULL);
+	double R = a1.dp_allreduce_s, C = a1.split_s[SPLIT_COMPUTE];
+	double O = a1.split_s[SPLIT_OPTIMIZER];
+	ck_assert(R > 2.5 * C);
+	ck_assert_msg(a1.step_time_s >= R, "async step %g below the reduction %g", a1.step_time_s, R);
+	ck_assert_msg(a1.step_time_s <= 1.05 * R + O, "async step %g, reduction %g", a1.step_time_s,
+		      R);
+	ck_assert_int_eq(a1.staleness, 1);
+	const int steps[] = {3, 10};
+	for (int i = 0; i < 2; i++) {
+		step_result a = async_run("25Gbps", steps[i], NULL);
+		ck_assert_int_eq(a.steps, steps[i] + steps[i] % 2);
+		ck_assert_double_eq_tol(a.step_time_s, a1.step_time_s, 0.01 * a1.step_time_s);
+		ck_assert(a.step_time_s >= R);
+		ck_assert_int_eq(a.staleness, 1);
+	}
+	/* just above the compute: the reductions need many steps to pile up to
+	 * the bound from an empty stream; the measured step is already there */
+	step_result b1 = async_run("75Gbps", 1, NULL), b10 = async_run("75Gbps", 10, NULL);
+	ck_assert(b1.dp_allreduce_s > b1.split_s[SPLIT_COMPUTE] + b1.split_s[SPLIT_OPTIMIZER]);
+	ck_assert(b1.step_time_s >= b1.dp_allreduce_s);
+	ck_assert_double_eq_tol(b10.step_time_s, b1.step_time_s, 0.01 * b1.step_time_s);
+	/* ZeRO-1: reduce-scatter, optimizer, parameter all-gather per update */
+	step_result z1 = async_run("50Gbps", 1, "training.zero=1");
+	step_result z3 = async_run("50Gbps", 3, "training.zero=1");
+	ck_assert(z1.step_time_s >= z1.dp_allreduce_s);
+	ck_assert_double_eq_tol(z3.step_time_s, z1.step_time_s, 0.01 * z1.step_time_s);
+	/* four pipeline stages whose reductions share the NICs alternate between
+	 * two step lengths: an even number of steps is measured */
+	const char *pp4 = "training.pp=4";
+	scenario p;
+	const char *top = getenv("top_srcdir");
+	char path[512];
+	snprintf(path, sizeof path, "%s/scenarios/whatif/async-dp.yaml", top ? top : ".");
+	const char *sets[] = {"cluster.nic.speed=5Gbps", pp4, "training.global_batch=512",
+			      "training.schedule=1f1b", "run.steps=1"};
+	ck_assert_int_eq(scn_load(path, sets, 5, &p, stderr, true), 0);
+	step_result p1 = run_ok(&p);
+	p.run.steps = 7;
+	step_result p7 = run_ok(&p);
+	ck_assert_double_eq_tol(p7.step_time_s, p1.step_time_s, 0.01 * p1.step_time_s);
+	ck_assert_int_eq(p1.staleness, 1);
+}
+END_TEST
+
+/* A reduction shorter than the compute: async hides it all, the step is the
+ * compute and the optimizer, and the speedup over synchronous DP is what the
+ * synchronous step exposes: (C + R_exposed + O) / (C + O). */
+START_TEST(test_async_hides_short_reduction)
+{
+	step_result a = async_run("100Gbps", 1, NULL);
+	step_result a10 = async_run("100Gbps", 10, NULL);
+	double C = a.split_s[SPLIT_COMPUTE], O = a.split_s[SPLIT_OPTIMIZER];
+	ck_assert(a.dp_allreduce_s < C);
+	ck_assert_double_eq_tol(a.step_time_s, C + O, 0.01 * a.step_time_s);
+	ck_assert(a.split_s[SPLIT_DP_COMM] < 0.01 * a.step_time_s);
+	ck_assert_double_eq_tol(a10.step_time_s, a.step_time_s, 0.01 * a.step_time_s);
+	ck_assert_int_eq(a.staleness, 1);
+
+	const char *top = getenv("top_srcdir");
+	char path[512];
+	snprintf(path, sizeof path, "%s/scenarios/whatif/async-dp.yaml", top ? top : ".");
+	const char *sets[] = {"cluster.nic.speed=100Gbps", "run.steps=1",
+			      "training.grad_reduce.sync=sync"};
+	scenario s;
+	ck_assert_int_eq(scn_load(path, sets, 3, &s, stderr, true), 0);
+	step_result sy = run_ok(&s);
+	double exposed = sy.split_s[SPLIT_DP_COMM];
+	ck_assert(exposed > 0.1 * sy.step_time_s);
+	ck_assert_int_eq(sy.staleness, 0);
+	ck_assert_double_eq_tol(a.async_speedup, sy.step_time_s / a.step_time_s,
+				1e-9 * a.async_speedup);
+	double want = (sy.split_s[SPLIT_COMPUTE] + exposed + sy.split_s[SPLIT_OPTIMIZER]) /
+		      (sy.split_s[SPLIT_COMPUTE] + sy.split_s[SPLIT_OPTIMIZER]);
+	ck_assert_double_eq_tol(a.async_speedup, want, 0.01 * want);
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("step");
@@ -629,6 +730,8 @@ int main(void)
 	tcase_add_test(tc, test_link_noise);
 	tcase_add_test(tc, test_memory_limit);
 	tcase_add_test(tc, test_memest_all_to_all);
+	tcase_add_test(tc, test_async_reduction_bound);
+	tcase_add_test(tc, test_async_hides_short_reduction);
 	suite_add_tcase(s, tc);
 	SRunner *sr = srunner_create(s);
 	srunner_run_all(sr, CK_NORMAL);
