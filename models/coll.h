@@ -49,9 +49,11 @@ int coll_start(coll_ctx *cc, const coll_req *req, coll_done_fn done, void *ctx, 
  * collective of req->bytes, and the latency of every one of them is paid
  * (count x max(NCCL latency, route latency), minus what the flows already
  * paid). The bandwidth term is the same as running them one after the other;
- * what differs is only that the short latency gaps between them are at the end
- * (other traffic sees the stream's flows without those gaps). done() once, when
- * the last would have ended. coll_start is count 1. 0 or a negative error. */
+ * what differs: the short latency gaps between them are at the end (other
+ * traffic sees the stream's flows without those gaps), and a phase ends with
+ * its last delivery once rather than once per collective (less than the
+ * spread of its route latencies each). done() once, when the last would have
+ * ended. coll_start is count 1. 0 or a negative error. */
 int coll_start_batch(coll_ctx *cc, const coll_req *req, double count, coll_done_fn done,
                      void *ctx, uint64_t arg);
 

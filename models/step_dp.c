@@ -119,7 +119,8 @@ static bool dp_hold(const stp_run *r, const stp_stage *st, size_t k)
 	const stp_fifo *q = &st->dq;
 	const stp_task *t = &q->v[q->head];
 	if (r->dp < STP_HOLD_MIN_DP || t->kind != DPT_BUCKET || r->s->training.zero >= 3 ||
-	    t->step != st->step || st->red_step1 != t->step + 1 || st->upd[t->step % 3].ops_done)
+	    t->step < 0 || t->step != st->step || st->red_step1 != t->step + 1 ||
+	    st->upd[STP_SLOT(t->step)].ops_done)
 		return false;
 	for (size_t i = k; i < q->n; i++) {
 		const stp_task *u = &q->v[(q->head + i) % q->cap];

@@ -339,6 +339,87 @@ START_TEST(edge_cases_and_determinism)
 }
 END_TEST
 
+/* Chains `count` collectives back to back: each starts when the previous ends. */
+typedef struct chain { coll_ctx *cc; coll_req req; int left; double t_done; } chain;
+
+static void chain_next(sim *s, void *ctx, uint64_t arg)
+{
+	(void)arg;
+	chain *c = ctx;
+	c->t_done = sim_now(s);
+	if (c->left-- > 0)
+		ck_assert_int_eq(coll_start(c->cc, &c->req, chain_next, c, 0), 0);
+}
+
+/* count collectives of `bytes`: back to back (batch false) or as one
+ * coll_start_batch; returns when the last ended, events in *events. */
+static double run_count(const scn_cluster *c, coll_op op, coll_algo algo, int n, double bytes,
+                        int count, bool batch, uint64_t *events)
+{
+	char err[256];
+	sim *s = sim_new(1, 0);
+	flownet *net = flow_new(s);
+	cluster *cl = cluster_build(c, net, err, sizeof err);
+	ck_assert_msg(cl != NULL, "%s", err);
+	coll_ctx *cc = coll_ctx_new(cl, s);
+	int *ranks = malloc((size_t)n * sizeof(int));
+	for (int i = 0; i < n; i++)
+		ranks[i] = i;
+	chain ch = {cc, {.op = op, .algo = algo, .ranks = ranks, .n = n, .bytes = bytes, .mult = 2,
+	                 .ps_servers = 1}, batch ? 0 : count - 1, -1};
+	if (batch)
+		ck_assert_int_eq(coll_start_batch(cc, &ch.req, count, chain_next, &ch, 0), 0);
+	else
+		ck_assert_int_eq(coll_start(cc, &ch.req, chain_next, &ch, 0), 0);
+	ck_assert_int_eq(sim_run(s), SIM_OK);
+	*events = sim_events(s);
+	free(ranks);
+	coll_ctx_free(cc);
+	cluster_free(cl);
+	flow_free(net);
+	sim_free(s);
+	return ch.t_done;
+}
+
+/* Coalescing (docs/step.md): k collectives as one batch take as long as k
+ * back to back -- the same bandwidth term, every latency paid (k x NCCL's, or
+ * the route latency where that is longer) -- for every algorithm, for
+ * latency-bound (4 KB) and bandwidth-bound (25 MB) sizes, in a tenth of the
+ * events or less. A batch of 1 is coll_start, bit for bit. */
+START_TEST(batch_equals_back_to_back)
+{
+	scn_cluster c = dgx(4, "A100", 200, 8);
+	const coll_algo algos[] = {ALGO_AUTO, ALGO_RING, ALGO_TREE, ALGO_HIERARCHICAL, ALGO_PS};
+	const coll_op ops[] = {COLL_ALL_REDUCE, COLL_REDUCE_SCATTER, COLL_ALL_GATHER};
+	const double sizes[] = {4096, 25e6};
+	for (size_t a = 0; a < sizeof algos / sizeof algos[0]; a++)
+		for (size_t o = 0; o < 3; o++)
+			for (size_t z = 0; z < 2; z++) {
+				if (algos[a] == ALGO_PS && ops[o] != COLL_ALL_REDUCE)
+					continue;
+				uint64_t e_seq, e_batch, e_one;
+				double seq = run_count(&c, ops[o], algos[a], 32, sizes[z], 40, false, &e_seq);
+				double bat = run_count(&c, ops[o], algos[a], 32, sizes[z], 40, true, &e_batch);
+				/* a phase ends with its last delivery, max(bytes/rate +
+				 * route latency) over its flows: once per batch, once per
+				 * collective back to back; the two differ by less than
+				 * the spread of route latencies, < 1 us per collective */
+				ck_assert_msg(fabs(bat - seq) <= 1e-9 * seq + 40 * 1e-6, "%s %s %g B: "
+				              "batch %.12g s, back to back %.12g s",
+				              coll_algo_name(algos[a]), coll_op_name(ops[o]), sizes[z], bat,
+				              seq);
+				if (sizes[z] > 1e6)
+					ck_assert_msg(fabs(bat - seq) <= 1e-9 * seq, "%s %s: %.12g vs %.12g s",
+					              coll_algo_name(algos[a]), coll_op_name(ops[o]), bat, seq);
+				ck_assert(e_batch * 10 < e_seq);
+				double one = run_count(&c, ops[o], algos[a], 32, sizes[z], 1, true, &e_one);
+				ck_assert(one == run_count(&c, ops[o], algos[a], 32, sizes[z], 1, false,
+				                           &e_one));
+			}
+	ck_assert_int_eq(coll_start_batch(NULL, NULL, 0, NULL, NULL, 0), SIM_EINVAL);
+}
+END_TEST
+
 static double wall(void)
 {
 	struct timespec ts;
@@ -388,6 +469,7 @@ int main(void)
 	tcase_add_test(tc, tuner_choices);
 	tcase_add_test(tc, edge_cases_and_determinism);
 	tcase_add_test(tc, scale);
+	tcase_add_test(tc, batch_equals_back_to_back);
 	suite_add_tcase(s, tc);
 	SRunner *sr = srunner_create(s);
 	srunner_run_all(sr, CK_NORMAL);

@@ -70,8 +70,14 @@ cat sh1.csv sh2.csv sh1.csv > cat.csv
 "$ts" merge catm.csv cat.csv 2>/dev/null
 cmp -s catm.csv j1s.csv && pass "merge of concatenated shards" || fail "merge of concatenation"
 
-# 3. Interrupted (SIGINT) and resumed: every row exactly once.
-big="--vary cluster.nic.speed=10Gbps,25Gbps,40Gbps,50Gbps,100Gbps,200Gbps,400Gbps,800Gbps
+# 3. Interrupted (SIGINT) and resumed: every row exactly once. The points
+# must take long enough to interrupt (tens of ms each): a pipeline of 4
+# stages x 32 micro-batches, since the pure-DP step is now a few ms (its
+# buckets coalesce, docs/step.md), and every point valid, so that the rest
+# after the interrupt is not all invalid (a sweep of only invalid points
+# exits 1).
+big="--set training.tp=8 --set training.pp=4 --set training.global_batch=256
+     --vary cluster.nic.speed=10Gbps,25Gbps,40Gbps,50Gbps,100Gbps,200Gbps,400Gbps,800Gbps
      --vary training.micro_batch=1,2,4,8 --vary run.seed=1,2,3,4,5,6,7,8"
 total=256
 "$ts" sweep "$scn" $big -j 2 --out int.csv 2>int.err &
