@@ -149,14 +149,14 @@ static void bottleneck(const scenario *s, step_result *r)
 
 static void notes(const scenario *s, step_result *r)
 {
-	char a[32], b[32], c[32];
+	char a[32], b[32], c[32], d[32], e[32], f[32];
 	const wl_memory *m = &r->memory;
 	if (!m->fits)
-		stp_note(r, "Memory: %s per GPU needed, %s available (weights %s, gradients %.3g GB, "
-			 "optimizer %.3g GB, activations %.3g GB): this layout does not fit; the times "
+		stp_note(r, "Memory: %s per GPU needed, %s available (weights %s, gradients %s, "
+			 "optimizer %s, activations %s): this layout does not fit; the times "
 			 "are given anyway.", fmt_b(a, sizeof a, m->total), fmt_b(b, sizeof b, m->capacity),
-			 fmt_b(c, sizeof c, m->weights), m->gradients / 1e9, m->optimizer / 1e9,
-			 m->activations / 1e9);
+			 fmt_b(c, sizeof c, m->weights), fmt_b(d, sizeof d, m->gradients),
+			 fmt_b(e, sizeof e, m->optimizer), fmt_b(f, sizeof f, m->activations));
 	const scn_grad_reduce *g = &s->training.grad_reduce;
 	if (g->compression != COMPRESS_NONE && r->dp_syncs_per_step > 0)
 		stp_note(r, "Gradient compression costs %s of compute per step and %s %s per step "
