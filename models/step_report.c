@@ -84,10 +84,13 @@ static void why_other(const scenario *s, step_result *r, int k, double x, double
 	size_t n = sizeof r->bottleneck;
 	switch (k) {
 	case SPLIT_PP_BUBBLE:
+		/* the simulated share leads; the textbook figure is only a comparison
+		 * (unequal stages and hop latency can make the bubble far larger) */
 		snprintf(b, n, "The pipeline bubble takes %s (%.0f%% of the step): with %d stages and "
-			 "%d micro-batches per step the schedule idles about (p-1)/(v*m+p-1) = %.0f%% "
-			 "of each GPU's time; more micro-batches per step, interleaving "
-			 "(virtual_stages) or fewer stages would shrink it.",
+			 "%d micro-batches per step the simulated schedule leaves each GPU idle "
+			 "that share of its time (the textbook (p-1)/(v*m+p-1), which assumes equal "
+			 "stages and free transfers, gives %.0f%%); more micro-batches per step, "
+			 "interleaving (virtual_stages) or fewer stages would shrink it.",
 			 a, pct, t->pp, r->micro_batches, 100 * r->bubble_ideal);
 		break;
 	case SPLIT_PP_COMM:

@@ -54,6 +54,8 @@ static void vreport(scn_ctx *c, const scn_node *at, bool at_key, const char *pat
 		fprintf(c->err, "%s:1:1: ", c->file);
 	if (kind)
 		fprintf(c->err, "%s", kind);
+	else if (path && !strncmp(path, "warning", 7) && strchr(".[", path[7]))
+		fputs("error: ", c->err); /* a key named 'warning' must not read as one */
 	if (path && path[0]) {
 		scn__put_clean(c->err, path);
 		fputs(": ", c->err);

@@ -403,6 +403,18 @@ START_TEST(reports_every_error_up_to_20)
 }
 END_TEST
 
+/* An error about a key named 'warning' must not read like a warning. */
+START_TEST(key_named_warning_is_an_error)
+{
+	scenario s;
+	char *msg;
+	ck_assert_int_eq(load_text("warning: 1\ncluster: {nodes: 1, gpu: A100}\n", NULL, 0, &s,
+	                           &msg), -1);
+	ck_assert_ptr_nonnull(strstr(msg, "t.yaml:1:1: error: warning: unknown key 'warning'"));
+	free(msg);
+}
+END_TEST
+
 START_TEST(several_errors_in_one_file)
 {
 	static const char text[] =
@@ -561,6 +573,7 @@ int main(void)
 	tcase_add_test(tc, reports_every_error_up_to_20);
 	tcase_add_test(tc, several_errors_in_one_file);
 	tcase_add_test(tc, warnings_counted);
+	tcase_add_test(tc, key_named_warning_is_an_error);
 	tcase_add_test(tc, no_effect_keys_warn);
 	tcase_add_test(tc, modelled_keys_do_not_warn);
 	tcase_add_test(tc, limits);

@@ -129,6 +129,33 @@ START_TEST(test_bubble_interleaved)
 }
 END_TEST
 
+/* Many stages of tiny layers with the embedding and logits on the end stages:
+ * the simulated bubble is far above (p-1)/(m+p-1), and the sentence must quote
+ * the simulated share, the textbook figure only as a comparison. */
+START_TEST(test_bubble_sentence_simulated_share)
+{
+	scenario s = base(64, 1, 64);
+	s.cluster.gpus_per_node = 1;
+	s.cluster.nic.count = 1;
+	s.model.layers = 64;
+	s.model.hidden = 256;
+	s.model.heads = 4;
+	s.training.schedule = SCHED_1F1B;
+	s.training.global_batch = 512;
+	step_result r = run_ok(&s);
+	double pct = 100 * r.split_s[SPLIT_PP_BUBBLE] / r.step_time_s;
+	ck_assert_msg(pct > 100 * r.bubble_ideal + 20, "bubble %g%% ideal %g%%", pct,
+		      100 * r.bubble_ideal);
+	char want[128];
+	snprintf(want, sizeof want, "(%.0f%% of the step)", pct);
+	ck_assert_msg(strstr(r.bottleneck, want) != NULL, "%s", r.bottleneck);
+	snprintf(want, sizeof want, "free transfers, gives %.0f%%)", 100 * r.bubble_ideal);
+	ck_assert_msg(strstr(r.bottleneck, want) != NULL, "%s", r.bottleneck);
+	ck_assert_ptr_null(strstr(r.bottleneck, "idles about"));
+	step_result_release(&r);
+}
+END_TEST
+
 /* Megatron's blocking calls (schedule.h) on 2 stages and 2 micro-batches,
  * every transfer taking d, forward 1 and backward 2 units: GPipe (sends leave
  * at once) ends at 9 + 2d; 1F1B with Megatron's calls at 9 + 3d, since stage 0
@@ -716,6 +743,7 @@ int main(void)
 	tcase_set_timeout(tc, 300);
 	tcase_add_test(tc, test_bubble_1f1b);
 	tcase_add_test(tc, test_bubble_interleaved);
+	tcase_add_test(tc, test_bubble_sentence_simulated_share);
 	tcase_add_test(tc, test_blocking_calls);
 	tcase_add_test(tc, test_scatter_gather);
 	tcase_add_test(tc, test_faster_nic_never_slower);
