@@ -55,7 +55,7 @@ static int check_lines(const char *msg, const char *name, int allow_set)
 		FUZZ_ASSERT(text || stop, "message without 'file:line:col: ': %.*s",
 		            (int)(nl - line), line);
 		/* a warning reads "warning: PATH: ..."; an error about a key named
-		 * 'warning' reads the same way ("warning: unknown key 'warning' ...") */
+		 * 'warning' now reads "error: warning: ..." (older: without "error: ") */
 		if (!stop && (strncmp(line + text, "warning: ", 9) ||
 		              !strncmp(line + text, "warning: unknown key 'warning'", 30)))
 			errors++;
