@@ -106,9 +106,18 @@ static void why_other(const scenario *s, step_result *r, int k, double x, double
 			 t->tp > s->cluster.gpus_per_node ? ", across nodes" : " over the intra-node links");
 		break;
 	case SPLIT_OPTIMIZER:
-		snprintf(b, n, "The optimizer step takes %s (%.0f%% of the step): it is bound by HBM "
-			 "bandwidth over every parameter a GPU holds; ZeRO-1 (distributed optimizer) "
-			 "would shard it over the data-parallel ranks.", a, pct);
+		/* ZeRO-1 only helps when there are DP ranks and it is not on already */
+		if (t->zero == 0 && scn_dp(s) > 1)
+			snprintf(b, n, "The optimizer step takes %s (%.0f%% of the step): it is bound "
+				 "by HBM bandwidth over every parameter a GPU holds; ZeRO-1 "
+				 "(distributed optimizer) would shard it over the %d data-parallel "
+				 "ranks.", a, pct, scn_dp(s));
+		else
+			snprintf(b, n, "The optimizer step takes %s (%.0f%% of the step): it is bound "
+				 "by HBM bandwidth over the parameters a GPU updates%s; more "
+				 "data-parallel ranks to shard it over, or a GPU with faster HBM, would "
+				 "shrink it.", a, pct, t->zero > 0 ? " (already sharded by ZeRO)"
+				 : " (one data-parallel rank: nothing to shard over)");
 		break;
 	case SPLIT_IDLE:
 		snprintf(b, n, "GPUs wait %s (%.0f%% of the step) for the slowest pipeline stage or "

@@ -156,6 +156,22 @@ START_TEST(test_bubble_sentence_simulated_share)
 }
 END_TEST
 
+/* One GPU: the optimizer is the largest non-compute share, and ZeRO-1 has no
+ * data-parallel ranks to shard it over, so the sentence must not offer it. */
+START_TEST(test_optimizer_sentence_single_rank)
+{
+	const char *sets[] = {"cluster.gpus_per_node=1", "training.pp=1"};
+	scenario s;
+	load_teach("pipeline-bubble.yaml", sets, 2, &s);
+	step_result r = run_ok(&s);
+	ck_assert_msg(strstr(r.bottleneck, "The optimizer step takes") != NULL, "%s", r.bottleneck);
+	ck_assert_msg(strstr(r.bottleneck, "ZeRO-1") == NULL, "%s", r.bottleneck);
+	ck_assert_ptr_nonnull(strstr(r.bottleneck, "one data-parallel rank"));
+	step_result_release(&r);
+	scn_release(&s);
+}
+END_TEST
+
 /* Megatron's blocking calls (schedule.h) on 2 stages and 2 micro-batches,
  * every transfer taking d, forward 1 and backward 2 units: GPipe (sends leave
  * at once) ends at 9 + 2d; 1F1B with Megatron's calls at 9 + 3d, since stage 0
@@ -744,6 +760,7 @@ int main(void)
 	tcase_add_test(tc, test_bubble_1f1b);
 	tcase_add_test(tc, test_bubble_interleaved);
 	tcase_add_test(tc, test_bubble_sentence_simulated_share);
+	tcase_add_test(tc, test_optimizer_sentence_single_rank);
 	tcase_add_test(tc, test_blocking_calls);
 	tcase_add_test(tc, test_scatter_gather);
 	tcase_add_test(tc, test_faster_nic_never_slower);
