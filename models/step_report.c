@@ -94,16 +94,21 @@ static void why_other(const scenario *s, step_result *r, int k, double x, double
 			 a, pct, t->pp, r->micro_batches, 100 * r->bubble_ideal);
 		break;
 	case SPLIT_PP_COMM:
+		/* one node: the stages talk over the intra-node links, not the NICs */
+		if (s->cluster.nodes > 1)
+			snprintf(nic + strlen(nic), sizeof nic - strlen(nic), " between nodes");
+		else
+			snprintf(nic, sizeof nic, "the intra-node links");
 		snprintf(b, n, "Pipeline transfers are exposed for %s (%.0f%% of the step): stages "
-			 "wait for activations and gradients on the wire (%s between nodes); a faster "
+			 "wait for activations and gradients on the wire (%s); a faster "
 			 "network, fewer stages or larger micro-batches would shrink it.", a, pct, nic);
 		break;
 	case SPLIT_TP_COMM:
 		snprintf(b, n, "Tensor-parallel collectives block compute for %s (%.0f%% of the step): "
 			 "%d ranks exchange activations several times per layer and micro-batch%s; a "
-			 "smaller tp, TP inside the NVLink domain, or overlapping TP communication "
-			 "would shrink it.", a, pct, t->tp,
-			 t->tp > s->cluster.gpus_per_node ? ", across nodes" : " over the intra-node links");
+			 "smaller tp, %soverlapping TP communication would shrink it.", a, pct, t->tp,
+			 t->tp > s->cluster.gpus_per_node ? ", across nodes" : " over the intra-node links",
+			 t->tp > s->cluster.gpus_per_node ? "TP inside the NVLink domain, or " : "or ");
 		break;
 	case SPLIT_OPTIMIZER:
 		/* ZeRO-1 only helps when there are DP ranks and it is not on already */

@@ -172,6 +172,29 @@ START_TEST(test_optimizer_sentence_single_rank)
 }
 END_TEST
 
+/* One node over slow intra-node links: pipeline transfers and TP collectives
+ * lead, and the sentences must not blame the NICs nor offer to move TP inside
+ * the NVLink domain it is already in. */
+START_TEST(test_comm_sentences_one_node)
+{
+	scenario s = base(1, 1, 8);
+	s.model.layers = 8;
+	s.training.global_batch = 64;
+	s.cluster.intra.bandwidth_Bps = 1e8;
+	step_result r = run_ok(&s);
+	ck_assert_msg(strstr(r.bottleneck, "Pipeline transfers") != NULL, "%s", r.bottleneck);
+	ck_assert_msg(strstr(r.bottleneck, "the intra-node links") != NULL, "%s", r.bottleneck);
+	ck_assert_ptr_null(strstr(r.bottleneck, "between nodes"));
+	step_result_release(&r);
+	scenario t = base(1, 8, 1);
+	t.cluster.intra.bandwidth_Bps = 1e8;
+	r = run_ok(&t);
+	ck_assert_msg(strstr(r.bottleneck, "Tensor-parallel") != NULL, "%s", r.bottleneck);
+	ck_assert_msg(strstr(r.bottleneck, "NVLink domain") == NULL, "%s", r.bottleneck);
+	step_result_release(&r);
+}
+END_TEST
+
 /* Megatron's blocking calls (schedule.h) on 2 stages and 2 micro-batches,
  * every transfer taking d, forward 1 and backward 2 units: GPipe (sends leave
  * at once) ends at 9 + 2d; 1F1B with Megatron's calls at 9 + 3d, since stage 0
@@ -761,6 +784,7 @@ int main(void)
 	tcase_add_test(tc, test_bubble_interleaved);
 	tcase_add_test(tc, test_bubble_sentence_simulated_share);
 	tcase_add_test(tc, test_optimizer_sentence_single_rank);
+	tcase_add_test(tc, test_comm_sentences_one_node);
 	tcase_add_test(tc, test_blocking_calls);
 	tcase_add_test(tc, test_scatter_gather);
 	tcase_add_test(tc, test_faster_nic_never_slower);
