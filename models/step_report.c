@@ -106,9 +106,9 @@ static void why_other(const scenario *s, step_result *r, int k, double x, double
 	case SPLIT_TP_COMM:
 		snprintf(b, n, "Tensor-parallel collectives block compute for %s (%.0f%% of the step): "
 			 "%d ranks exchange activations several times per layer and micro-batch%s; a "
-			 "smaller tp, %soverlapping TP communication would shrink it.", a, pct, t->tp,
+			 "smaller tp%soverlapping TP communication would shrink it.", a, pct, t->tp,
 			 t->tp > s->cluster.gpus_per_node ? ", across nodes" : " over the intra-node links",
-			 t->tp > s->cluster.gpus_per_node ? "TP inside the NVLink domain, or " : "or ");
+			 t->tp > s->cluster.gpus_per_node ? ", TP inside the NVLink domain, or " : " or ");
 		break;
 	case SPLIT_OPTIMIZER:
 		/* ZeRO-1 only helps when there are DP ranks and it is not on already */

@@ -191,6 +191,7 @@ START_TEST(test_comm_sentences_one_node)
 	r = run_ok(&t);
 	ck_assert_msg(strstr(r.bottleneck, "Tensor-parallel") != NULL, "%s", r.bottleneck);
 	ck_assert_msg(strstr(r.bottleneck, "NVLink domain") == NULL, "%s", r.bottleneck);
+	ck_assert_msg(strstr(r.bottleneck, "a smaller tp or overlapping") != NULL, "%s", r.bottleneck);
 	step_result_release(&r);
 }
 END_TEST
