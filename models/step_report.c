@@ -62,7 +62,20 @@ static void why_dp(const scenario *s, step_result *r, double x, double pct)
 	if (ideal > 0 && r->dp_allreduce_s > 1.15 * ideal)
 		snprintf(eff, sizeof eff, " (the links reach ~%.0f%% of line rate%s)",
 			 100 * ideal / r->dp_allreduce_s,
-			 s->cluster.nic.transport == TRANSPORT_TCP ? " over TCP" : "");
+			 s->cluster.nic.transport == TRANSPORT_TCP && s->cluster.nodes > 1
+			 ? " over TCP" : "");
+	if (s->cluster.nodes == 1) {   /* one node: no NIC carries the reduction */
+		snprintf(r->bottleneck, sizeof r->bottleneck,
+			 "Gradient %s is exposed for %s (%.0f%% of the step): %s moves %s = %.3gx "
+			 "the %s of gradients over the intra-node links, where it takes ~%s vs "
+			 "the naive %s%s; faster intra-node links, gradient accumulation (more "
+			 "micro-batches per step) or compression would shrink it.",
+			 z ? "reduction" : "all-reduce", fmt_s(a, sizeof a, x), pct, what,
+			 z ? "(n-1)/n" : "2(n-1)/n", f, fmt_b(g, sizeof g, r->dp_bytes_per_gpu),
+			 fmt_s(t, sizeof t, r->dp_allreduce_s), fmt_s(nv, sizeof nv, r->dp_naive_s),
+			 eff);
+		return;
+	}
 	snprintf(r->bottleneck, sizeof r->bottleneck,
 		 "Gradient %s is exposed for %s (%.0f%% of the step): %s moves %s = %.3gx the %s "
 		 "of gradients through each NIC, so on %s (%.3g GB/s) it takes ~%s vs the naive %s%s; "

@@ -193,6 +193,14 @@ START_TEST(test_comm_sentences_one_node)
 	ck_assert_msg(strstr(r.bottleneck, "NVLink domain") == NULL, "%s", r.bottleneck);
 	ck_assert_msg(strstr(r.bottleneck, "a smaller tp or overlapping") != NULL, "%s", r.bottleneck);
 	step_result_release(&r);
+	/* data parallel inside the node: no NIC carries the all-reduce */
+	scenario u = base(1, 1, 1);
+	u.cluster.intra.bandwidth_Bps = 1e8;
+	r = run_ok(&u);
+	ck_assert_msg(strstr(r.bottleneck, "Gradient all-reduce") != NULL, "%s", r.bottleneck);
+	ck_assert_msg(strstr(r.bottleneck, "over the intra-node links") != NULL, "%s", r.bottleneck);
+	ck_assert_msg(strstr(r.bottleneck, "NIC") == NULL, "%s", r.bottleneck);
+	step_result_release(&r);
 }
 END_TEST
 
