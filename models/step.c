@@ -430,9 +430,13 @@ static void collect_dp(stp_run *r, step_result *res)
 	for (int d = 0; d < r->dp; d++)
 		k += cluster_node_of(r->cl, st->dp_ranks[d]) == cluster_node_of(r->cl, st->dp_ranks[0]);
 	bool inter = k < r->dp;
-	double bw = inter ? s->cluster.nic.speed_Bps * s->cluster.nic.count * k / gpn
-		    : (s->cluster.intra.bandwidth_Bps > 0 ? s->cluster.intra.bandwidth_Bps
-							  : s->cluster.gpu.nvlink_Bps);
+	/* inside a node: the given intra-node bandwidth, else PCIe's when the node
+	 * has no NVLink (as the topology builds it), else the GPU's NVLink */
+	const scn_cluster *c = &s->cluster;
+	double bw = inter ? c->nic.speed_Bps * c->nic.count * k / gpn
+		    : c->intra.bandwidth_Bps > 0 ? c->intra.bandwidth_Bps
+		    : c->intra.kind == INTRA_PCIE ? hw_pcie_Bps(c->gpu.pcie_gen > 0 ? c->gpu.pcie_gen : 4)
+		    : c->gpu.nvlink_Bps;
 	res->dp_naive_s = bw > 0 ? S / bw : 0;
 	coll_req req = {.op = z ? COLL_REDUCE_SCATTER : COLL_ALL_REDUCE, .algo = r->dp_algo,
 			.ranks = st->dp_ranks, .n = r->dp, .bytes = S, .mult = (double)r->tp,

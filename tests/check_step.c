@@ -201,6 +201,14 @@ START_TEST(test_comm_sentences_one_node)
 	ck_assert_msg(strstr(r.bottleneck, "over the intra-node links") != NULL, "%s", r.bottleneck);
 	ck_assert_msg(strstr(r.bottleneck, "NIC") == NULL, "%s", r.bottleneck);
 	step_result_release(&r);
+	/* a PCIe node: the naive figure is over PCIe, not the GPU's NVLink */
+	u.cluster.intra.kind = INTRA_PCIE;
+	u.cluster.intra.bandwidth_Bps = 0;
+	r = run_ok(&u);
+	double pcie = hw_pcie_Bps(u.cluster.gpu.pcie_gen > 0 ? u.cluster.gpu.pcie_gen : 4);
+	ck_assert_double_eq_tol(r.dp_naive_s, r.dp_bytes_per_gpu / pcie, 1e-9 * r.dp_naive_s);
+	ck_assert(r.dp_allreduce_s > r.dp_naive_s);
+	step_result_release(&r);
 }
 END_TEST
 
