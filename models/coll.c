@@ -157,11 +157,16 @@ static void run_finish(sim *s, void *ctx, uint64_t arg)
 static void flow_done(sim *s, void *ctx, uint64_t arg);
 
 /* Counts the phase's flows through each NIC (both directions) when `add`,
- * or clears the counters again. */
+ * or clears the counters again. A flow standing for `mult` siblings counts
+ * once per sibling that shares its NIC (cluster_gpus_per_nic). */
 static void nic_count(coll_run *r, bool add)
 {
 	coll_ctx *cc = r->cc;
 	int gpn = r->sh.gpn, nics = r->sh.nics;
+	int fan = cluster_gpus_per_nic(cc->cl);
+	int w = r->req.mult < fan ? (int)r->req.mult : fan;
+	if (w < 1)
+		w = 1;
 	for (int i = 0; i < r->npf; i++) {
 		const struct coll_pflow *f = &r->pf[i];
 		if (f->a / gpn == f->b / gpn)
@@ -169,8 +174,8 @@ static void nic_count(coll_run *r, bool add)
 		int ra = f->rail >= 0 ? f->rail % nics : coll__rail(&r->sh, f->a);
 		int rb = f->rail >= 0 ? f->rail % nics : coll__rail(&r->sh, f->b);
 		int *tx = &cc->nic_tx[f->a / gpn * nics + ra], *rx = &cc->nic_rx[f->b / gpn * nics + rb];
-		*tx = add ? *tx + 1 : 0;
-		*rx = add ? *rx + 1 : 0;
+		*tx = add ? *tx + w : 0;
+		*rx = add ? *rx + w : 0;
 	}
 }
 

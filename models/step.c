@@ -230,6 +230,10 @@ static int setup_route(stp_run *r, stp_stage *st, int to, int *links, int *n, do
 		return -1;
 	}
 	*cap = cluster_flow_cap(r->cl, st->gpu, dst);
+	/* the flow stands for its tp siblings: those on the same NIC share it */
+	int fan = cluster_gpus_per_nic(r->cl);
+	if (cluster_node_of(r->cl, st->gpu) != cluster_node_of(r->cl, dst))
+		*cap /= r->tp < fan ? r->tp : fan;
 	return 0;
 }
 

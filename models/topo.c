@@ -200,10 +200,11 @@ static int build_nics(cluster *cl, char *err, size_t errlen)
 		return -1;
 	}
 	double speed = c->nic.speed_Bps > 0 ? c->nic.speed_Bps : UNLIMITED_Bps;
+	int fan = cluster_gpus_per_nic(cl);
 	for (size_t i = 0; i < n; i++) {
 		/* tx: the per-message overhead; rx: the first switch hop */
-		cl->nic_tx[i] = topo__link(cl, speed, c->nic.latency_s, 1, LINK_NIC, err, errlen);
-		cl->nic_rx[i] = topo__link(cl, speed, c->fabric.switch_latency_s, 1, LINK_NIC, err,
+		cl->nic_tx[i] = topo__link(cl, speed, c->nic.latency_s, fan, LINK_NIC, err, errlen);
+		cl->nic_rx[i] = topo__link(cl, speed, c->fabric.switch_latency_s, fan, LINK_NIC, err,
 		                           errlen);
 		if (cl->nic_tx[i] < 0 || cl->nic_rx[i] < 0)
 			return -1;
@@ -331,6 +332,12 @@ double cluster_intra_Bps(const cluster *cl)
 int cluster_rail_of(const cluster *cl, int gpu)
 {
 	return (gpu % cl->gpn) * cl->nics / cl->gpn;
+}
+
+int cluster_gpus_per_nic(const cluster *cl)
+{
+	int f = (cl->gpn + cl->nics - 1) / cl->nics;
+	return f > 1 ? f : 1;
 }
 
 int cluster_rail_gpu(const cluster *cl, int node, int rail)

@@ -33,6 +33,10 @@ int cluster_rail_of(const cluster *cl, int gpu);
 /* NICs per node (>= 1), and the GPU of `node` that sits next to NIC `rail`
  * (the one PXN moves data to): node * gpn + rail * gpn / nics. */
 int cluster_nics(const cluster *cl);
+/* GPUs that share one NIC: ceil(gpus_per_node / nics), 1 when every GPU has
+ * its own. It is the NIC links' fanin: a flow standing for `mult` tensor-
+ * parallel siblings (contiguous GPUs) loads its NIC min(mult, this) times. */
+int cluster_gpus_per_nic(const cluster *cl);
 int cluster_rail_gpu(const cluster *cl, int node, int rail);
 /* Achievable intra-node bandwidth of one GPU per direction (bytes/s): NVLink
  * raw x nvlink_eff for NVSwitch and mesh nodes (all its links), PCIe

@@ -169,6 +169,37 @@ START_TEST(test_hold_many_ranks)
 }
 END_TEST
 
+/* One replica simulates one GPU per stage and lets it stand for its tp
+ * siblings. With 4 NICs for 8 GPUs, GPUs 0 and 1 (siblings of one stage)
+ * share NIC 0, so the stage's gradients cross it twice: the all-reduce
+ * between the two nodes takes twice as long as with a NIC per GPU. Before
+ * the NIC links knew their fanin, the representative had NIC 0 to itself
+ * and the two layouts reduced equally fast (BLOOM's Jean Zay nodes: 4 NICs
+ * for 8 GPUs). */
+START_TEST(test_siblings_share_nics)
+{
+	double dp[2];
+	for (int i = 0; i < 2; i++) {
+		scenario s = dp100b(1e9);
+		s.cluster.nodes = 2;
+		s.cluster.nic.count = i ? 4 : 8;
+		s.cluster.nic.speed_Bps = 200e9 / 8;
+		s.cluster.nic.transport = TRANSPORT_RDMA;
+		s.training.tp = 4;
+		s.training.pp = 2;
+		s.training.micro_batch = 1;
+		s.training.global_batch = 2;
+		s.training.grad_reduce.overlap = false;
+		s.training.grad_reduce.algorithm = GRAD_ALGO_RING;
+		step_result r = run_ok(&s, 0);
+		dp[i] = r.split_s[SPLIT_DP_COMM];
+	}
+	ck_assert_msg(dp[0] > 0.5, "DP exposed %g s", dp[0]);
+	ck_assert_msg(dp[1] / dp[0] > 1.85 && dp[1] / dp[0] < 2.1,
+	              "4 NICs: %g s, 8 NICs: %g s", dp[1], dp[0]);
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("step_dp");
@@ -178,6 +209,7 @@ int main(void)
 	tcase_add_test(tc, test_estimate_counts_reductions);
 	tcase_add_test(tc, test_zero1_and_no_overlap);
 	tcase_add_test(tc, test_hold_many_ranks);
+	tcase_add_test(tc, test_siblings_share_nics);
 	suite_add_tcase(s, tc);
 	SRunner *sr = srunner_create(s);
 	srunner_run_all(sr, CK_NORMAL);
