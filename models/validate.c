@@ -121,32 +121,49 @@ static int gpus_per_node(const char *hw, const gpu_map *m)
 	return n > 0 && n <= 64 ? n : m->gpus_per_node;
 }
 
+/* The first line rate written in the text: a number, blanks allowed, then
+ * Gb/s, Gbps, Gbit/s or GbE ("8x200Gb/s", "4x 100 Gbps EFA", "2x 100GbE").
+ * Returns its Gb/s (0 if none) and where the number starts. */
+static double line_rate(const char *hw, const char **at)
+{
+	static const char *const units[] = {"Gb/s", "Gbps", "Gbit", "GbE", "Gb "};
+	for (const char *p = hw; *p; p++) {
+		if (!isdigit((unsigned char)*p) || (p > hw && (isdigit((unsigned char)p[-1]) ||
+		                                               p[-1] == '.')))
+			continue;
+		const char *q = p;
+		while (isdigit((unsigned char)*q) || *q == '.')
+			q++;
+		while (*q == ' ')
+			q++;
+		for (size_t i = 0; i < sizeof units / sizeof units[0]; i++)
+			if (!strncmp(q, units[i], strlen(units[i]))) {
+				*at = p;
+				return atof(p);
+			}
+	}
+	return 0;
+}
+
 /* NICs per node and line rate from "8x200Gb/s HDR", "8x HDR 200Gb/s",
- * "4 OmniPath links/node (OPA; 100Gb/s each)", "HDR IB" ... */
+ * "4 OmniPath links/node (OPA; 100Gb/s each)", "2x 100GbE", "HDR IB" ...
+ * With no count: 8 (the DGX-style node) for InfiniBand/RDMA text, 1 for an
+ * Ethernet line rate alone ("100GbE": a commodity node's one NIC). */
 static void nic_of(const char *hw, const gpu_map *m, hw_nic *nic)
 {
-	double gbps = 0;
-	int count = 0;
-	const char *p = find(hw, "Gb/s");
-	if (!p)
-		p = find(hw, "Gbps");
-	if (p) {
-		const char *q = p;
-		while (q > hw && isdigit((unsigned char)q[-1]))
-			q--;
-		gbps = atof(q);
-		count = number_before(hw, q, true);
-	}
+	const char *at = NULL;
+	double gbps = line_rate(hw, &at);
+	int count = at ? number_before(hw, at, true) : 0;
 	const char *links = find(hw, " links");
 	if (!count && links)
 		count = number_before(hw, links, true);
 	if (gbps <= 0)
 		gbps = has(hw, "NDR") ? 400 : has(hw, "HDR") ? 200 : has(hw, "EDR") ? 100 : m->nic_Gbps;
+	bool tcp = has(hw, "TCP") || has(hw, "GbE") || (has(hw, "Ethernet") && !has(hw, "RoCE"));
 	if (count <= 0 || count > 32)
-		count = 8;
+		count = tcp && at && has(at, "GbE") ? 1 : 8;
 	nic->count = count;
 	nic->speed_Bps = gbps * 1e9 / 8;
-	bool tcp = has(hw, "TCP") || has(hw, "GbE") || (has(hw, "Ethernet") && !has(hw, "RoCE"));
 	nic->transport = tcp ? TRANSPORT_TCP : TRANSPORT_RDMA;
 }
 

@@ -183,6 +183,46 @@ START_TEST(t_other_hardware)
 }
 END_TEST
 
+/* Line rates written with a blank or as Ethernet ("4x 100 Gbps EFA",
+ * "2x 100GbE"): before, a blank before Gbps lost the rate and the count,
+ * and GbE was not read at all (8 x 200 Gb/s was assumed). */
+START_TEST(t_nic_text)
+{
+	static const struct {
+		const char *hw;
+		int count;
+		double gbps;
+		bool tcp;
+	} cases[] = {
+		{"AWS p4d.24xlarge: 8x A100 40GB, 4x 100 Gbps EFA", 4, 100, false},
+		{"8x H100, 4x 200 Gbps NIC", 4, 200, false},
+		{"8x L40S, 2x 100GbE", 2, 100, true},
+		{"A100 PCIe 80GB, 100GbE", 1, 100, true},
+		{"DGX A100 (8x200Gb/s HDR)", 8, 200, false},
+		{"DGX H100", 8, 400, false},
+	};
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		char text[1024], err[256], why[256];
+		snprintf(text, sizeof text,
+			 "id,source,hardware,gpus,model_params_b,layers,hidden,heads,seq_len,"
+			 "global_batch,micro_batch,tp,pp,dp,other_parallel,precision,recompute,"
+			 "metric,value,unit,verified\n"
+			 "N-%03zu,x,\"%s\",16,1,2,2048,16,2048,16,1,1,1,16,,bf16,none,"
+			 "iteration_time,1,s,x\n", i, cases[i].hw);
+		val_row *r;
+		size_t n;
+		ck_assert_int_eq(val_parse(text, "t.csv", &r, &n, err, sizeof err), 0);
+		val_case c;
+		ck_assert_msg(val_build(&r[0], &c, why, sizeof why) == 0, "%s", why);
+		ck_assert_msg(c.s.cluster.nic.count == cases[i].count, "%s: %d NICs", cases[i].hw,
+		              c.s.cluster.nic.count);
+		ck_assert_double_eq_tol(c.s.cluster.nic.speed_Bps, cases[i].gbps * 1e9 / 8, 1);
+		ck_assert_int_eq(c.s.cluster.nic.transport == TRANSPORT_TCP, cases[i].tcp);
+		free(r);
+	}
+}
+END_TEST
+
 START_TEST(t_not_simulated)
 {
 	val_case c;
@@ -346,6 +386,7 @@ int main(void)
 	tcase_add_test(tc, t_other_hardware);
 	tcase_add_test(tc, t_not_simulated);
 	tcase_add_test(tc, t_other_models);
+	tcase_add_test(tc, t_nic_text);
 	tcase_add_test(tc, t_metric_spellings);
 	tcase_add_test(tc, t_predict);
 	suite_add_tcase(s, tc);
