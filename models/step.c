@@ -434,6 +434,7 @@ static void collect_dp(stp_run *r, step_result *res)
 	for (int d = 0; d < r->dp; d++)
 		k += cluster_node_of(r->cl, st->dp_ranks[d]) == cluster_node_of(r->cl, st->dp_ranks[0]);
 	bool inter = k < r->dp;
+	res->dp_crosses_nodes = inter;   /* the report names NICs or intra-node links by it */
 	/* inside a node: the given intra-node bandwidth, else PCIe's when the node
 	 * has no NVLink (as the topology builds it), else the GPU's NVLink */
 	const scn_cluster *c = &s->cluster;

@@ -51,6 +51,8 @@ typedef struct step_result {
 	char dp_algorithm[16];            /* what the DP reduction resolved to ("ring", ...) */
 	int dp_ring_n;                    /* n of its 2(n-1)/n factor: DP ranks, or nodes when
 	                                     hierarchical */
+	bool dp_crosses_nodes;            /* the DP group spans nodes (NICs carry its reduction);
+	                                     false inside one node, or dp 1 */
 	int dp_syncs_per_step;            /* gradient reductions per step: 1 with accumulation */
 	double dp_collectives_per_step;   /* DP collective calls per simulated GPU per step */
 	int micro_batches;                /* per replica per step (gradient accumulation) */

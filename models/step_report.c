@@ -48,9 +48,22 @@ static void nic_name(char *b, size_t n, const scn_cluster *c)
 		snprintf(b, n, "%g Gb/s RDMA", gbps);
 }
 
+/* The links a node's GPUs talk over, as the topology builds them (topo.c). */
+static const char *intra_name(const scn_cluster *c)
+{
+	switch (c->intra.kind) {
+	case INTRA_PCIE:
+		return "PCIe";
+	case INTRA_NVLINK_MESH:
+		return "an NVLink mesh";
+	default:
+		return "NVLink through NVSwitch";
+	}
+}
+
 static void why_dp(const scenario *s, step_result *r, double x, double pct)
 {
-	char a[32], g[32], t[32], nv[32], nic[48], what[64], eff[96] = "";
+	char a[32], g[32], t[32], nv[32], nic[48], what[64], eff[96] = "", links[112];
 	int n = r->dp_ring_n > 1 ? r->dp_ring_n : 2;
 	bool z = s->training.zero > 0;
 	double f = z ? 1.0 * (n - 1) / n : 2.0 * (n - 1) / n;
@@ -62,18 +75,22 @@ static void why_dp(const scenario *s, step_result *r, double x, double pct)
 	if (ideal > 0 && r->dp_allreduce_s > 1.15 * ideal)
 		snprintf(eff, sizeof eff, " (the links reach ~%.0f%% of line rate%s)",
 			 100 * ideal / r->dp_allreduce_s,
-			 s->cluster.nic.transport == TRANSPORT_TCP && s->cluster.nodes > 1
+			 s->cluster.nic.transport == TRANSPORT_TCP && r->dp_crosses_nodes
 			 ? " over TCP" : "");
-	if (s->cluster.nodes == 1) {   /* one node: no NIC carries the reduction */
+	/* a DP group inside one node (one node, or stages placed node by node on
+	 * several): no NIC carries the reduction */
+	if (!r->dp_crosses_nodes) {
+		snprintf(links, sizeof links, "%s%s", intra_name(&s->cluster), s->cluster.nodes > 1
+			 ? "; each data-parallel group lies inside one node" : "");
 		snprintf(r->bottleneck, sizeof r->bottleneck,
 			 "Gradient %s is exposed for %s (%.0f%% of the step): %s moves %s = %.3gx "
-			 "the %s of gradients over the intra-node links, where it takes ~%s vs "
-			 "the naive %s%s; faster intra-node links, gradient accumulation (more "
+			 "the %s of gradients over the intra-node links (%s), where it takes ~%s "
+			 "vs the naive %s%s; faster intra-node links, gradient accumulation (more "
 			 "micro-batches per step) or compression would shrink it.",
 			 z ? "reduction" : "all-reduce", fmt_s(a, sizeof a, x), pct, what,
 			 z ? "(n-1)/n" : "2(n-1)/n", f, fmt_b(g, sizeof g, r->dp_bytes_per_gpu),
-			 fmt_s(t, sizeof t, r->dp_allreduce_s), fmt_s(nv, sizeof nv, r->dp_naive_s),
-			 eff);
+			 links, fmt_s(t, sizeof t, r->dp_allreduce_s),
+			 fmt_s(nv, sizeof nv, r->dp_naive_s), eff);
 		return;
 	}
 	snprintf(r->bottleneck, sizeof r->bottleneck,

@@ -150,8 +150,22 @@ static void fix_set(fix *f, const char *fmt, ...)
 	va_end(ap);
 }
 
+/* The links a node's GPUs talk over, as the topology builds them (topo.c). */
+static const char *intra_links(const scn_cluster *cl)
+{
+	switch (cl->intra.kind) {
+	case INTRA_PCIE:
+		return "PCIe";
+	case INTRA_NVLINK_MESH:
+		return "an NVLink mesh";
+	default:
+		return "NVLink through NVSwitch";
+	}
+}
+
 static void fixes_dp(ctx *c)
 {
+	char what[160];
 	const scn_training *t = &c->s->training;
 	const scn_grad_reduce *g = &t->grad_reduce;
 	if (!g->overlap)
@@ -164,9 +178,12 @@ static void fixes_dp(ctx *c)
 		fix_set(add_fix(c, g->dtype == PREC_FP32 ? "send gradients as fp16"
 			: "compress gradients to int8 (with error feedback)"),
 			"training.grad_reduce.compression=%s", g->dtype == PREC_FP32 ? "fp16" : "int8");
-	if (c->s->cluster.nodes > 1 && g->algorithm != GRAD_ALGO_HIERARCHICAL)
-		fix_set(add_fix(c, "reduce inside each node over NVLink first (hierarchical all-reduce)"),
-			"training.grad_reduce.algorithm=hierarchical");
+	/* a DP group inside one node has no inter-node step to save */
+	if (c->r->dp_crosses_nodes && g->algorithm != GRAD_ALGO_HIERARCHICAL) {
+		snprintf(what, sizeof what, "reduce inside each node over %s first (hierarchical "
+			 "all-reduce)", intra_links(&c->s->cluster));
+		fix_set(add_fix(c, what), "training.grad_reduce.algorithm=hierarchical");
+	}
 }
 
 static void fixes_pp(ctx *c)
@@ -233,7 +250,9 @@ static void fix_hardware(ctx *c, step_split k)
 		fix_set(f, "cluster.storage.bandwidth=%gGB/s", 4 * cl->storage.bandwidth_Bps / 1e9);
 		return;
 	}
-	if (cl->nodes <= 1 || !(f = add_fix(c, "buy NICs four times as fast")))
+	/* NICs do not carry a DP reduction whose group lies inside one node */
+	if (cl->nodes <= 1 || (k == SPLIT_DP_COMM && !c->r->dp_crosses_nodes) ||
+	    !(f = add_fix(c, "buy NICs four times as fast")))
 		return;
 	f->hardware = true;
 	fix_set(f, "cluster.nic.speed=%gGbps", 4 * cl->nic.speed_Bps * 8 / 1e9);
@@ -334,14 +353,16 @@ static void saturated_comm(ctx *c, step_split k)
 	else if (k == SPLIT_PP_COMM)
 		para(c->out, 3, 3, "The links between pipeline stages: activations and their "
 			"gradients cross them for every micro-batch.");
-	else if (s->cluster.nodes > 1)
+	else if (c->r->dp_crosses_nodes)
 		para(c->out, 3, 3, "The network between nodes: each node's %d GPUs share %d NIC%s "
 			"(%s in all), and the gradient all-reduce moves %s per GPU through them every step.",
 			s->cluster.gpus_per_node, s->cluster.nic.count, s->cluster.nic.count == 1 ? "" : "s",
 			fmt_bw(a, sizeof a, nic_Bps), fmt_b(b, sizeof b, c->r->dp_bytes_per_gpu));
 	else
-		para(c->out, 3, 3, "The links inside the node, which carry the gradient all-reduce "
-			"of %s per GPU.", fmt_b(b, sizeof b, c->r->dp_bytes_per_gpu));
+		para(c->out, 3, 3, "The links inside the node (%s), which carry the gradient "
+			"all-reduce of %s per GPU%s.", intra_links(&s->cluster),
+			fmt_b(b, sizeof b, c->r->dp_bytes_per_gpu), s->cluster.nodes > 1
+			? ": each data-parallel group lies inside one node" : "");
 }
 
 static void saturated(ctx *c, const int *order, int nloss)

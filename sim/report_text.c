@@ -179,7 +179,8 @@ static void nic_gap(FILE *out, const scenario *s, const step_result *r, double f
 {
 	hw_nic nic = s->cluster.nic;
 	int g = s->cluster.gpus_per_node;
-	if (s->cluster.nodes <= 1 || r->dp_naive_s <= 0)
+	/* a DP group inside one node: its naive figure is over the intra-node links */
+	if (!r->dp_crosses_nodes || r->dp_naive_s <= 0)
 		return;
 	hw_nic_defaults(&nic, g);
 	double eff = hw_nic_efficiency(&nic, g);

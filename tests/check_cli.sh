@@ -38,6 +38,11 @@ has() {
 	if grep -F -q -- "$2" "$1"; then ok "$3"; else not_ok "$3 (no '$2' in $(basename "$1"))"; fi
 }
 
+# lacks FILE PATTERN DESCRIPTION: the fixed string must not be there.
+lacks() {
+	if grep -F -q -- "$2" "$1"; then not_ok "$3 ('$2' in $(basename "$1"))"; else ok "$3"; fi
+}
+
 if command -v python3 >/dev/null 2>&1; then PY=python3; else PY=; fi
 
 # json_check FILE DESCRIPTION: strict parse; every SCENARIO.md field present;
@@ -235,6 +240,23 @@ has "$tmp/out" "nvidia-smi" "explain contrasts nvidia-smi and MFU"
 has "$tmp/out" "What to try next" "explain suggests a next step"
 expect 0 "run --explain" "$TS" run "$SCN" --explain -q
 has "$tmp/out" "Busy is not the same as useful" "run --explain appends the account"
+
+# DP inside one node of two (tp-dp-pp puts each stage's 8 GPUs on one node):
+# every sentence about the gradient all-reduce names the PCIe links, no NIC
+dpn=$top_srcdir/scenarios/teach/dp-slow-ethernet.yaml
+set -- --set cluster.nodes=2 --set training.pp=2 --set training.placement=tp-dp-pp \
+	--set cluster.intra_node.kind=pcie --set cluster.intra_node.bandwidth=1GB/s \
+	--set training.global_batch=512
+expect 0 "explain, DP group inside a node of two" "$TS" explain "$dpn" "$@"
+has "$tmp/out" "The links inside the node (PCIe)" "... the PCIe links are what is saturated"
+lacks "$tmp/out" "The network between nodes" "... not the network between nodes"
+lacks "$tmp/out" "hierarchical" "... no hierarchical all-reduce to save a node crossing"
+lacks "$tmp/out" "buy NICs" "... no faster NICs for a reduction they do not carry"
+expect 0 "run, DP group inside a node of two" "$TS" run "$dpn" "$@"
+tr '\n' ' ' <"$tmp/out" | tr -s ' ' >"$tmp/flat"
+has "$tmp/flat" "over the intra-node links (PCIe" "... the bottleneck names the PCIe links"
+lacks "$tmp/flat" "through each NIC" "... and no NIC"
+set --
 
 echo "1..$n"
 [ "$failed" -eq 0 ]

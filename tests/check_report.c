@@ -58,6 +58,7 @@ static void setup(void)
 	R.dp_bytes_per_gpu = 14e9;
 	R.dp_naive_s = 1.12;
 	R.dp_allreduce_s = 2.1;
+	R.dp_crosses_nodes = true;   /* pure DP over two nodes */
 	R.goodput = 1;
 	R.events = 12345;
 	snprintf(R.bottleneck, sizeof R.bottleneck, "the NICs, during the gradient all-reduce");
@@ -255,6 +256,24 @@ START_TEST(text_shows_misfit_and_ring_factor)
 	R.memory.total = 60e9;
 	text = render_text();
 	ck_assert_ptr_null(strstr(text, "DOES NOT FIT"));
+	free(text);
+}
+END_TEST
+
+/* The NIC's share of line rate explains the ratio only when the NICs carry
+ * the reduction: a DP group inside one node (tp-dp-pp on two nodes) has its
+ * naive figure over the intra-node links, and no NIC sentence. */
+START_TEST(text_nic_gap_only_across_nodes)
+{
+	S.cluster.nic.transport = TRANSPORT_TCP;
+	R.dp_allreduce_s = 2 * 1.12 * 1.875;   /* twice the ring factor */
+	char *text = render_text();
+	ck_assert_msg(strstr(text, "the rest: a TCP NIC") != NULL, "%s", text);
+	free(text);
+	R.dp_crosses_nodes = false;
+	text = render_text();
+	ck_assert_msg(strstr(text, "the rest:") == NULL, "%s", text);
+	ck_assert_msg(strstr(text, "NIC with") == NULL, "%s", text);
 	free(text);
 }
 END_TEST
@@ -488,6 +507,7 @@ static Suite *suite(void)
 	tcase_add_test(tc, json_valid_with_nan_and_deterministic);
 	tcase_add_test(tc, text_split_rows_sum);
 	tcase_add_test(tc, text_shows_misfit_and_ring_factor);
+	tcase_add_test(tc, text_nic_gap_only_across_nodes);
 	tcase_add_test(tc, csv_header_and_rows_agree);
 	tcase_add_test(tc, trace_one_track_per_stream);
 	tcase_add_test(tc, trace_file_is_atomic);

@@ -212,6 +212,35 @@ START_TEST(test_comm_sentences_one_node)
 }
 END_TEST
 
+/* Two nodes, tp 1 x pp 2 x dp 8 placed tp-dp-pp: each stage fills one node,
+ * so its data-parallel group lies inside that node and the all-reduce runs
+ * over PCIe; no NIC carries it. Placed tp-pp-dp, the same group spans both
+ * nodes and the NIC sentence is the right one. */
+START_TEST(test_dp_sentence_group_inside_node)
+{
+	scenario s = base(2, 1, 2);
+	s.training.placement = PLACE_TP_DP_PP;
+	s.training.grad_reduce.overlap = false;
+	s.cluster.intra.kind = INTRA_PCIE;
+	s.cluster.intra.bandwidth_Bps = 1e8;
+	step_result r = run_ok(&s);
+	ck_assert(!r.dp_crosses_nodes);
+	ck_assert_msg(strstr(r.bottleneck, "Gradient all-reduce") != NULL, "%s", r.bottleneck);
+	ck_assert_msg(strstr(r.bottleneck, "over the intra-node links (PCIe") != NULL, "%s",
+		      r.bottleneck);
+	ck_assert_msg(strstr(r.bottleneck, "NIC") == NULL, "%s", r.bottleneck);
+	ck_assert_msg(strstr(r.bottleneck, "RDMA") == NULL, "%s", r.bottleneck);
+	step_result_release(&r);
+	s.training.placement = PLACE_TP_PP_DP;
+	s.cluster.nic.speed_Bps = 1e8;
+	r = run_ok(&s);
+	ck_assert(r.dp_crosses_nodes);
+	ck_assert_msg(strstr(r.bottleneck, "Gradient all-reduce") != NULL, "%s", r.bottleneck);
+	ck_assert_msg(strstr(r.bottleneck, "through each NIC") != NULL, "%s", r.bottleneck);
+	step_result_release(&r);
+}
+END_TEST
+
 /* Megatron's blocking calls (schedule.h) on 2 stages and 2 micro-batches,
  * every transfer taking d, forward 1 and backward 2 units: GPipe (sends leave
  * at once) ends at 9 + 2d; 1F1B with Megatron's calls at 9 + 3d, since stage 0
@@ -802,6 +831,7 @@ int main(void)
 	tcase_add_test(tc, test_bubble_sentence_simulated_share);
 	tcase_add_test(tc, test_optimizer_sentence_single_rank);
 	tcase_add_test(tc, test_comm_sentences_one_node);
+	tcase_add_test(tc, test_dp_sentence_group_inside_node);
 	tcase_add_test(tc, test_blocking_calls);
 	tcase_add_test(tc, test_scatter_gather);
 	tcase_add_test(tc, test_faster_nic_never_slower);
