@@ -143,10 +143,11 @@ static int predict_step(const val_case *c, val_cache *cache, double *pred, char 
 		*pred = paper_flops(s, false) / (t * gpus);
 		break;
 	case VM_TOKENS:
-		*pred = (double)s->training.global_batch * s->model.seq_len / t;
+		*pred = (double)s->training.global_batch * s->model.seq_len / t /
+		        (c->per_gpu ? gpus : 1);
 		break;
 	case VM_SAMPLES:
-		*pred = s->training.global_batch / t;
+		*pred = s->training.global_batch / t / (c->per_gpu ? gpus : 1);
 		break;
 	case VM_HFU:
 		*pred = 100 * hw / peak;

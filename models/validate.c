@@ -121,32 +121,49 @@ static int gpus_per_node(const char *hw, const gpu_map *m)
 	return n > 0 && n <= 64 ? n : m->gpus_per_node;
 }
 
+/* The first line rate written in the text: a number, blanks allowed, then
+ * Gb/s, Gbps, Gbit/s or GbE ("8x200Gb/s", "4x 100 Gbps EFA", "2x 100GbE").
+ * Returns its Gb/s (0 if none) and where the number starts. */
+static double line_rate(const char *hw, const char **at)
+{
+	static const char *const units[] = {"Gb/s", "Gbps", "Gbit", "GbE", "Gb "};
+	for (const char *p = hw; *p; p++) {
+		if (!isdigit((unsigned char)*p) || (p > hw && (isdigit((unsigned char)p[-1]) ||
+		                                               p[-1] == '.')))
+			continue;
+		const char *q = p;
+		while (isdigit((unsigned char)*q) || *q == '.')
+			q++;
+		while (*q == ' ')
+			q++;
+		for (size_t i = 0; i < sizeof units / sizeof units[0]; i++)
+			if (!strncmp(q, units[i], strlen(units[i]))) {
+				*at = p;
+				return atof(p);
+			}
+	}
+	return 0;
+}
+
 /* NICs per node and line rate from "8x200Gb/s HDR", "8x HDR 200Gb/s",
- * "4 OmniPath links/node (OPA; 100Gb/s each)", "HDR IB" ... */
+ * "4 OmniPath links/node (OPA; 100Gb/s each)", "2x 100GbE", "HDR IB" ...
+ * With no count: 8 (the DGX-style node) for InfiniBand/RDMA text, 1 for an
+ * Ethernet line rate alone ("100GbE": a commodity node's one NIC). */
 static void nic_of(const char *hw, const gpu_map *m, hw_nic *nic)
 {
-	double gbps = 0;
-	int count = 0;
-	const char *p = find(hw, "Gb/s");
-	if (!p)
-		p = find(hw, "Gbps");
-	if (p) {
-		const char *q = p;
-		while (q > hw && isdigit((unsigned char)q[-1]))
-			q--;
-		gbps = atof(q);
-		count = number_before(hw, q, true);
-	}
+	const char *at = NULL;
+	double gbps = line_rate(hw, &at);
+	int count = at ? number_before(hw, at, true) : 0;
 	const char *links = find(hw, " links");
 	if (!count && links)
 		count = number_before(hw, links, true);
 	if (gbps <= 0)
 		gbps = has(hw, "NDR") ? 400 : has(hw, "HDR") ? 200 : has(hw, "EDR") ? 100 : m->nic_Gbps;
+	bool tcp = has(hw, "TCP") || has(hw, "GbE") || (has(hw, "Ethernet") && !has(hw, "RoCE"));
 	if (count <= 0 || count > 32)
-		count = 8;
+		count = tcp && at && has(at, "GbE") ? 1 : 8;
 	nic->count = count;
 	nic->speed_Bps = gbps * 1e9 / 8;
-	bool tcp = has(hw, "TCP") || has(hw, "GbE") || (has(hw, "Ethernet") && !has(hw, "RoCE"));
 	nic->transport = tcp ? TRANSPORT_TCP : TRANSPORT_RDMA;
 }
 
@@ -399,7 +416,41 @@ static const metric_name metric_names[] = {
 	{"sequences_per_s", VM_SAMPLES},
 };
 
-static val_metric metric_of(const char *name)
+/* Other publications spell the same metrics their own way ("TFLOPs/GPU",
+ * "tokens_per_sec_per_gpu", "elapsed_time_per_iteration_ms", "MFU (%)"):
+ * after the exact names, words. A metric qualified by a condition the
+ * simulator does not model (with/without fusion, relative to another row,
+ * peak or average over a run) stays unpredicted. */
+static val_metric metric_words(const char *name, const char *unit)
+{
+	static const char *const qualified[] = {"fusion", "_vs_", "speedup", "improvement", "eff",
+	                                        "variation", "_ratio", "ratio_", "busbw", "steps_per",
+	                                        "iters_per", "it/s", "_at_", "days", "hours"};
+	for (size_t i = 0; i < sizeof qualified / sizeof qualified[0]; i++)
+		if (has(name, qualified[i]))
+			return VM_NONE;
+	if (has(name, "mfu"))
+		return VM_MFU;
+	if (has(name, "hfu"))
+		return VM_HFU;
+	if (has(name, "tflop") || has(name, "pflop"))
+		return has(name, "model") ? VM_MODEL_TFLOPS
+		     : has(name, "pflop") || has(name, "aggregate") ? VM_AGG_PFLOPS : VM_HW_TFLOPS;
+	if (has(name, "token"))
+		return VM_TOKENS;
+	if (has(name, "sample") || has(name, "sequences") || has(name, "seqs_per"))
+		return VM_SAMPLES;
+	if ((has(name, "iteration") || has(name, "step") || has(name, "iter")) &&
+	    (has(name, "time") || has(name, "sec") || has(name, "_s")))
+		return VM_ITER_TIME;
+	if (has(name, "throughput") || has(name, "speed"))   /* the unit says of what */
+		return has(unit, "token") ? VM_TOKENS
+		     : has(unit, "sample") || has(unit, "seq") ? VM_SAMPLES
+		     : has(unit, "TFLOP") ? VM_HW_TFLOPS : VM_NONE;
+	return VM_NONE;
+}
+
+static val_metric metric_of(const char *name, const char *unit)
 {
 	for (size_t i = 0; i < sizeof metric_names / sizeof metric_names[0]; i++)
 		if (!strcasecmp(name, metric_names[i].name))
@@ -408,7 +459,15 @@ static val_metric metric_of(const char *name)
 		return VM_GEMM;
 	if (!strncasecmp(name, "flash_attn", 10) && has(name, "fwd"))
 		return VM_FLASH_FWD;
-	return VM_NONE;
+	return metric_words(name, unit);
+}
+
+/* Tokens or samples per second published per GPU: the metric or the unit
+ * says so ("tokens_per_sec_per_gpu", "tokens/s/GPU", "per GPU"). */
+static bool per_gpu(const val_row *r)
+{
+	return has(r->metric, "per_gpu") || has(r->metric, "/gpu") || has(r->metric, "per gpu") ||
+	       has(r->unit, "/gpu") || has(r->unit, "per gpu") || has(r->unit, "per-gpu");
 }
 
 /* Why a metric is not predicted here, for the list of rows not simulated. */
@@ -427,19 +486,39 @@ static const char *not_predicted(const char *name)
 	return "metric not predicted by validate";
 }
 
-/* Published unit -> SI factor, from the unit's leading token. */
-static double unit_scale(const char *u)
+/* Published unit -> SI factor, from the unit's leading token (any case:
+ * "TFLOP/s", "TFLOPS", "TFLOPs/GPU"; "ms", "msec"; "k tokens/s"). An empty or
+ * unknown unit takes the metric's usual one: TFLOP/s for TFLOP/s metrics,
+ * PFLOP/s for aggregates, seconds for times; MFU, HFU and % of peak given
+ * as a fraction (<= 1 with no '%') are scaled to percent. */
+static double unit_scale(const char *u, val_metric m, double value)
 {
 	static const struct { const char *p; double f; } units[] = {
-		{"ms", 1e-3}, {"us", 1e-6}, {"TFLOP/s", 1e12}, {"PFLOP/s", 1e15},
-		{"GFLOP/s", 1e9}, {"TB/s", 1e12}, {"GB/s", 1e9}, {"TB", 1e12}, {"GB", 1e9},
-		{"tokens/s", 1}, {"samples/s", 1}, {"s", 1}, {"%", 1}};
+		{"msec", 1e-3}, {"ms", 1e-3}, {"usec", 1e-6}, {"us", 1e-6}, {"\xc2\xb5s", 1e-6},
+		 {"TFLOP", 1e12}, {"PFLOP", 1e15}, {"GFLOP", 1e9},
+		{"TB/s", 1e12}, {"GB/s", 1e9}, {"TB", 1e12}, {"GB", 1e9}, {"k tokens", 1e3},
+		{"ktokens", 1e3}, {"k tok", 1e3}, {"M tokens", 1e6}, {"tokens", 1}, {"tok/s", 1},
+		{"samples", 1}, {"seq", 1}, {"min", 60}, {"hour", 3600}, {"sec", 1}, {"s", 1},
+		{"%", 1}};
 	while (isspace((unsigned char)*u))
 		u++;
+	bool pct = m == VM_MFU || m == VM_HFU || m == VM_PCT_PEAK || m == VM_RECOMPUTE_GAIN;
+	if (pct)
+		return !strchr(u, '%') && value > 0 && value <= 1 ? 100 : 1;
 	for (size_t i = 0; i < sizeof units / sizeof units[0]; i++)
-		if (!strncmp(u, units[i].p, strlen(units[i].p)))
+		if (!strncasecmp(u, units[i].p, strlen(units[i].p)))
 			return units[i].f;
-	return 1;
+	switch (m) {
+	case VM_HW_TFLOPS:
+	case VM_MODEL_TFLOPS:
+	case VM_GEMM:
+	case VM_FLASH_FWD:
+		return 1e12;
+	case VM_AGG_PFLOPS:
+		return 1e15;
+	default:
+		return 1;
+	}
 }
 
 /* Rows whose measurement set a constant of the compute model (compute.c):
@@ -508,7 +587,7 @@ int val_build(const val_row *r, val_case *c, char *why, size_t n)
 	memset(c, 0, sizeof *c);
 	scn_defaults(&c->s);
 	snprintf(c->s.name, sizeof c->s.name, "%s", r->id);
-	c->metric = metric_of(r->metric);
+	c->metric = metric_of(r->metric, r->unit);
 	if (c->metric == VM_NONE) {
 		snprintf(why, n, "%s", not_predicted(r->metric));
 		return -1;
@@ -517,7 +596,8 @@ int val_build(const val_row *r, val_case *c, char *why, size_t n)
 		snprintf(why, n, "no published value");
 		return -1;
 	}
-	c->unit_scale = unit_scale(r->unit);
+	c->unit_scale = unit_scale(r->unit, c->metric, r->value);
+	c->per_gpu = (c->metric == VM_TOKENS || c->metric == VM_SAMPLES) && per_gpu(r);
 	c->published_si = r->value * c->unit_scale;
 	c->param_source = param_source(r->id);
 	if (cluster_of(r, &c->s, why, n) < 0)

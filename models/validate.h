@@ -66,6 +66,7 @@ typedef struct val_case {
 	bool assumed;           /* a value was inferred (marked '*' in config) */
 	double gemm_m, gemm_n, gemm_k, attn_hd, attn_seq;   /* kernel rows */
 	bool param_source;      /* the row is a source of a model parameter */
+	bool per_gpu;           /* VM_TOKENS / VM_SAMPLES published per GPU */
 } val_case;
 
 /* Builds the case of a row. Returns 0, or -1 with why the row cannot be

@@ -183,6 +183,46 @@ START_TEST(t_other_hardware)
 }
 END_TEST
 
+/* Line rates written with a blank or as Ethernet ("4x 100 Gbps EFA",
+ * "2x 100GbE"): before, a blank before Gbps lost the rate and the count,
+ * and GbE was not read at all (8 x 200 Gb/s was assumed). */
+START_TEST(t_nic_text)
+{
+	static const struct {
+		const char *hw;
+		int count;
+		double gbps;
+		bool tcp;
+	} cases[] = {
+		{"AWS p4d.24xlarge: 8x A100 40GB, 4x 100 Gbps EFA", 4, 100, false},
+		{"8x H100, 4x 200 Gbps NIC", 4, 200, false},
+		{"8x L40S, 2x 100GbE", 2, 100, true},
+		{"A100 PCIe 80GB, 100GbE", 1, 100, true},
+		{"DGX A100 (8x200Gb/s HDR)", 8, 200, false},
+		{"DGX H100", 8, 400, false},
+	};
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		char text[1024], err[256], why[256];
+		snprintf(text, sizeof text,
+			 "id,source,hardware,gpus,model_params_b,layers,hidden,heads,seq_len,"
+			 "global_batch,micro_batch,tp,pp,dp,other_parallel,precision,recompute,"
+			 "metric,value,unit,verified\n"
+			 "N-%03zu,x,\"%s\",16,1,2,2048,16,2048,16,1,1,1,16,,bf16,none,"
+			 "iteration_time,1,s,x\n", i, cases[i].hw);
+		val_row *r;
+		size_t n;
+		ck_assert_int_eq(val_parse(text, "t.csv", &r, &n, err, sizeof err), 0);
+		val_case c;
+		ck_assert_msg(val_build(&r[0], &c, why, sizeof why) == 0, "%s", why);
+		ck_assert_msg(c.s.cluster.nic.count == cases[i].count, "%s: %d NICs", cases[i].hw,
+		              c.s.cluster.nic.count);
+		ck_assert_double_eq_tol(c.s.cluster.nic.speed_Bps, cases[i].gbps * 1e9 / 8, 1);
+		ck_assert_int_eq(c.s.cluster.nic.transport == TRANSPORT_TCP, cases[i].tcp);
+		free(r);
+	}
+}
+END_TEST
+
 START_TEST(t_not_simulated)
 {
 	val_case c;
@@ -245,6 +285,58 @@ START_TEST(t_other_models)
 }
 END_TEST
 
+/* Other publications' spellings of the same metrics and units: TFLOPS in
+ * capitals or with no unit, MFU as a fraction, tokens per second per GPU,
+ * an iteration time in msec; conditional metrics stay unpredicted. */
+START_TEST(t_metric_spellings)
+{
+	static const struct {
+		const char *metric, *unit;
+		double value;
+		val_metric want;
+		double scale;
+		bool per_gpu;
+	} cases[] = {
+		{"TFLOPs/GPU", "TFLOPS", 400, VM_HW_TFLOPS, 1e12, false},
+		{"hardware_tflops", "", 400, VM_HW_TFLOPS, 1e12, false},
+		{"model_TFLOPS_per_GPU", "tflop/s", 300, VM_MODEL_TFLOPS, 1e12, false},
+		{"bf16_MFU", "", 0.43, VM_MFU, 100, false},
+		{"MFU", "%", 43, VM_MFU, 1, false},
+		{"tokens_per_sec_per_gpu", "tokens/s", 3000, VM_TOKENS, 1, true},
+		{"throughput", "k tokens/s/GPU", 3, VM_TOKENS, 1e3, true},
+		{"elapsed_time_per_iteration", "msec", 7000, VM_ITER_TIME, 1e-3, false},
+		{"samples_per_second", "", 20, VM_SAMPLES, 1, false},
+		{"tflops_per_gpu_without_fusion", "TFLOP/s", 113, VM_NONE, 0, false},
+		{"est_train_days_at_140TFLOPs", "days", 34, VM_NONE, 0, false},
+		{"steps_per_sec", "", 0.2, VM_NONE, 0, false},
+	};
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		char text[1024], err[256], why[256];
+		snprintf(text, sizeof text,
+			 "id,source,hardware,gpus,model_params_b,layers,hidden,heads,seq_len,"
+			 "global_batch,micro_batch,tp,pp,dp,other_parallel,precision,recompute,"
+			 "metric,value,unit,verified\n"
+			 "S-%03zu,x,DGX A100 80GB,8,1,2,2048,16,2048,8,1,1,1,8,,bf16,none,%s,%g,%s,x\n",
+			 i, cases[i].metric, cases[i].value, cases[i].unit);
+		val_row *r;
+		size_t n;
+		ck_assert_int_eq(val_parse(text, "t.csv", &r, &n, err, sizeof err), 0);
+		val_case c;
+		int rc = val_build(&r[0], &c, why, sizeof why);
+		if (cases[i].want == VM_NONE) {
+			ck_assert_msg(rc == -1, "%s: predicted as %d", cases[i].metric, c.metric);
+		} else {
+			ck_assert_msg(rc == 0, "%s: %s", cases[i].metric, why);
+			ck_assert_msg(c.metric == cases[i].want, "%s: metric %d", cases[i].metric,
+			              c.metric);
+			ck_assert_double_eq_tol(c.unit_scale, cases[i].scale, 1e-9 * cases[i].scale);
+			ck_assert_int_eq(c.per_gpu, cases[i].per_gpu);
+		}
+		free(r);
+	}
+}
+END_TEST
+
 /* End to end through the step simulation: kernels by the compute model,
  * one layer by its costs and the TP collectives, a whole Megatron run. The
  * tolerances are the model's present accuracy on these rows (docs/validation.md),
@@ -294,6 +386,8 @@ int main(void)
 	tcase_add_test(tc, t_other_hardware);
 	tcase_add_test(tc, t_not_simulated);
 	tcase_add_test(tc, t_other_models);
+	tcase_add_test(tc, t_nic_text);
+	tcase_add_test(tc, t_metric_spellings);
 	tcase_add_test(tc, t_predict);
 	suite_add_tcase(s, tc);
 	SRunner *sr = srunner_create(s);
