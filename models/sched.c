@@ -1,5 +1,6 @@
 /* sched.c: GPipe, 1F1B and interleaved 1F1B (Megatron-LM's ordering) as
  * per-stage op lists, registered in one table, and a network-free replay. */
+#include <limits.h>
 #include <math.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -71,12 +72,14 @@ static void interleaved_kth(const sched *s, int k, bool backward, int *chunk, in
 
 static void fill_interleaved(const sched *s, int st, sched_op *ops)
 {
-	int total = s->m * s->v;
-	int warm;
+	int total = s->ops_per_stage / 2;   /* m v; sched_build keeps 2 m v in an int */
+	/* in 64 bits: the (v-1) pp term and a warm-up candidate near 4 m v may
+	 * pass INT_MAX before the cap at total */
+	long long warm;
 	if (s->m == s->pp)
 		warm = total;   /* Megatron: all warm-up when m equals pp */
 	else
-		warm = (s->pp - st - 1) * 2 + (s->v - 1) * s->pp;
+		warm = (s->pp - st - 1) * 2LL + (s->v - 1) * (long long)s->pp;
 	warm += s->warm_extra;
 	if (warm > total)
 		warm = total;
@@ -243,11 +246,13 @@ static void refill(sched *s, const struct sched_def *d)
  * is shortest, the smallest on ties. */
 static void uneven_warmup(sched *s, const struct sched_def *d)
 {
-	long long ops = 2LL * s->m * s->v * s->pp;
-	int best = -1, total = s->m * s->v;
+	long long ops = (long long)s->ops_per_stage * s->pp, best = -1;
+	long long total = s->ops_per_stage / 2;   /* m v, as fill_interleaved counts it */
 	double best_mk = 0, mk;
-	for (int e = 0;; e = e ? 2 * e : s->pp) {
-		s->warm_extra = e;
+	/* e doubles up to 4 m v, past INT_MAX near the limit: every e >= total
+	 * means all forwards in the warm-up, so one stored as INT_MAX is the same */
+	for (long long e = 0;; e = e ? 2 * e : s->pp) {
+		s->warm_extra = e < INT_MAX ? (int)e : INT_MAX;
 		refill(s, d);
 		if (sched_replay(s, 1.0, 2.0, &mk) == 0) {
 			if (best < 0 || mk < best_mk - 1e-9) {
@@ -261,14 +266,16 @@ static void uneven_warmup(sched *s, const struct sched_def *d)
 			break;
 	}
 	if (best >= 0 && best != s->warm_extra) {
-		s->warm_extra = best;
+		s->warm_extra = best < INT_MAX ? (int)best : INT_MAX;
 		refill(s, d);
 	}
 }
 
 /* Limits of the op encoding (chunk in 8 bits) and of memory (2*m*v*pp ops). */
 #define SCHED_MAX_V 255
+#ifndef SCHED_MAX_OPS           /* tests/check_sched_limits.c lifts it */
 #define SCHED_MAX_OPS 100000000LL
+#endif
 
 int sched_build(sched *out, scn_schedule kind, int pp, int m, int v, char *err, size_t errlen)
 {
@@ -283,17 +290,27 @@ int sched_build(sched *out, scn_schedule kind, int pp, int m, int v, char *err, 
 			 "1 <= virtual_stages <= %d (got pp=%d m=%d v=%d)", SCHED_MAX_V, pp, m, v);
 		return -1;
 	}
-	if (2LL * m * v * pp > SCHED_MAX_OPS) {
-		snprintf(err, errlen, "pipeline schedule of %lld operations (2 x %d micro-batches x "
-			 "%d chunks x %d stages) is above the limit of %lld", 2LL * m * v * pp, m, v,
+	/* 2 m v pp compared by division: the product could pass LLONG_MAX were the
+	 * loader's limits raised (it is printed as a double, exact below 2^53) */
+	if (2LL * m * v > SCHED_MAX_OPS / pp) {
+		snprintf(err, errlen, "pipeline schedule of %.0f operations (2 x %d micro-batches x "
+			 "%d chunks x %d stages) is above the limit of %lld", 2.0 * m * v * pp, m, v,
 			 pp, SCHED_MAX_OPS);
+		return -1;
+	}
+	/* A stage counts its ops (2 m v) and the global chunks (pp v) in ints;
+	 * SCHED_MAX_OPS keeps both far below INT_MAX, this holds if it is raised. */
+	if (2LL * m * v > INT_MAX || (long long)pp * v > INT_MAX) {
+		snprintf(err, errlen, "pipeline schedule: 2 x %d micro-batches x %d chunks per stage "
+			 "= %lld operations on one stage (or %lld chunks in all), more than an int "
+			 "counts (%d)", m, v, 2LL * m * v, (long long)pp * v, INT_MAX);
 		return -1;
 	}
 	out->kind = kind;
 	out->pp = pp;
 	out->m = m;
 	out->v = v;
-	out->ops_per_stage = 2 * m * v;
+	out->ops_per_stage = (int)(2LL * m * v);
 	out->ops = malloc(sizeof(sched_op) * (size_t)out->ops_per_stage * (size_t)pp);
 	if (!out->ops) {
 		snprintf(err, errlen, "out of memory for the pipeline schedule");

@@ -174,11 +174,17 @@ static void memory(FILE *out, const scenario *s, const wl_memory *m)
 }
 
 /* Why the measured ratio exceeds 2(n-1)/n between nodes: the NIC's
- * achievable fraction of line rate (TCP falls as GPUs share it). */
+ * achievable fraction of line rate. The GPUs behind one NIC are
+ * ceil(gpus_per_node / NICs), as the topology shares it (cluster_gpus_per_nic);
+ * TCP's fraction falls with all the node's GPUs in the communicator, whose
+ * proxy threads compete for the host (hw_nic_efficiency), not only those on
+ * one NIC. */
 static void nic_gap(FILE *out, const scenario *s, const step_result *r, double factor)
 {
 	hw_nic nic = s->cluster.nic;
 	int g = s->cluster.gpus_per_node;
+	int nics = nic.count > 0 ? nic.count : 1;
+	int per = (g + nics - 1) / nics > 1 ? (g + nics - 1) / nics : 1;
 	/* a DP group inside one node: its naive figure is over the intra-node links */
 	if (!r->dp_crosses_nodes || r->dp_naive_s <= 0)
 		return;
@@ -187,9 +193,20 @@ static void nic_gap(FILE *out, const scenario *s, const step_result *r, double f
 	double ratio = r->dp_allreduce_s / r->dp_naive_s;
 	if (eff <= 0 || ratio < 1.1 * factor)
 		return;
-	fprintf(out, "    the rest: a %s NIC with %d GPUs behind it achieves %.2f of its line rate,\n"
-		"    so expect about %.2f / %.2f = %.2f; latency and contention add the remainder\n",
-		nic.transport == TRANSPORT_RDMA ? "RDMA" : "TCP", g, eff, factor, eff, factor / eff);
+	const char *tr = nic.transport == TRANSPORT_RDMA ? "RDMA" : "TCP";
+	if (nics == 1)
+		fprintf(out, "    the rest: a %s NIC with %d GPU%s behind it achieves %.2f of its "
+			"line rate,\n", tr, per, per == 1 ? "" : "s", eff);
+	else if (nic.transport == TRANSPORT_TCP && per < g)
+		fprintf(out, "    the rest: each of the node's %d %s NICs has %d GPU%s behind it and "
+			"achieves\n    %.2f of its line rate (TCP's share falls as %d GPUs compete "
+			"for the node's cores),\n", nics, tr, per,
+			per == 1 ? "" : "s", eff, g);
+	else
+		fprintf(out, "    the rest: each of the node's %d %s NICs has %d GPU%s behind it and "
+			"achieves\n    %.2f of its line rate,\n", nics, tr, per, per == 1 ? "" : "s", eff);
+	fprintf(out, "    so expect about %.2f / %.2f = %.2f; latency and contention add the "
+		"remainder\n", factor, eff, factor / eff);
 }
 
 static void dp_section(FILE *out, const scenario *s, const step_result *r)

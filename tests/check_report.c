@@ -278,6 +278,45 @@ START_TEST(text_nic_gap_only_across_nodes)
 }
 END_TEST
 
+/* The NIC line counts the GPUs behind one NIC, ceil(gpus_per_node / NICs),
+ * not the node's: 8 with one NIC, 2 with four, 1 with eight. TCP's share of
+ * line rate falls with the node's GPUs in the communicator (hw.c), the same
+ * 0.50 for all three, and the sentence says so where a NIC serves fewer. */
+START_TEST(text_nic_gap_gpus_per_nic)
+{
+	static const struct {
+		int nics;
+		const char *has, *note;
+	} c[] = {
+		{1, "the rest: a TCP NIC with 8 GPUs behind it achieves 0.50 of its line rate,", NULL},
+		{4, "the rest: each of the node's 4 TCP NICs has 2 GPUs behind it and achieves\n"
+		    "    0.50 of its line rate", "GPUs compete for the node's cores"},
+		{8, "the rest: each of the node's 8 TCP NICs has 1 GPU behind it and achieves\n"
+		    "    0.50 of its line rate", "GPUs compete for the node's cores"},
+	};
+	S.cluster.nic.transport = TRANSPORT_TCP;
+	R.dp_allreduce_s = 2 * 1.12 * 1.875;
+	for (size_t i = 0; i < sizeof c / sizeof c[0]; i++) {
+		S.cluster.nic.count = c[i].nics;
+		char *text = render_text();
+		ck_assert_msg(strstr(text, c[i].has) != NULL, "%d NICs:\n%s", c[i].nics, text);
+		ck_assert_msg(c[i].nics == 1 || strstr(text, "8 GPUs behind") == NULL, "%s", text);
+		if (c[i].note)
+			ck_assert_msg(strstr(text, c[i].note) != NULL, "%s", text);
+		ck_assert_msg(strstr(text, "1.88 / 0.50 = 3.73") != NULL, "%s", text);
+		free(text);
+	}
+	/* RDMA keeps its single-flow share whatever shares the NIC */
+	S.cluster.nic.transport = TRANSPORT_RDMA;
+	S.cluster.nic.count = 4;
+	char *text = render_text();
+	ck_assert_msg(strstr(text, "each of the node's 4 RDMA NICs has 2 GPUs behind it and "
+			      "achieves\n    0.94 of its line rate,\n") != NULL, "%s", text);
+	ck_assert_msg(strstr(text, "GPUs compete for the node's cores") == NULL, "%s", text);
+	free(text);
+}
+END_TEST
+
 /* Splits one CSV record (RFC 4180) and returns its field count. */
 static int csv_count(const char *line, char fields[][128], int max)
 {
@@ -508,6 +547,7 @@ static Suite *suite(void)
 	tcase_add_test(tc, text_split_rows_sum);
 	tcase_add_test(tc, text_shows_misfit_and_ring_factor);
 	tcase_add_test(tc, text_nic_gap_only_across_nodes);
+	tcase_add_test(tc, text_nic_gap_gpus_per_nic);
 	tcase_add_test(tc, csv_header_and_rows_agree);
 	tcase_add_test(tc, trace_one_track_per_stream);
 	tcase_add_test(tc, trace_file_is_atomic);
