@@ -559,6 +559,8 @@ int coll_start_batch(coll_ctx *cc, const coll_req *req, double count, coll_done_
 	r->phase = 0;
 	r->route_lat_s = 0;
 	r->ops = choose(r, &r->proto, &r->latency_s);
+	/* what the kernel pays beyond NCCL's model (chosen by the model alone) */
+	r->latency_s += coll__slice_sync_s(&r->sh, req->op, r->ops->algo, r->proto, req->bytes);
 	r->count = count;
 	r->req.bytes *= count;   /* the flows carry all of them; chosen for one */
 	r->payload = coll__payload(r->proto);

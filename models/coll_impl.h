@@ -120,6 +120,12 @@ double coll__payload(int proto);
 double coll__tuner_factor(const coll_shape *sh, coll_algo algo, int proto);
 /* NCCL's cap on LL busbw (bytes/s), llMaxBws; 0 = none. */
 double coll__ll_cap(const coll_shape *sh, int proto);
+/* NCCL's collective channels inside one node (its topology search). */
+int coll__node_channels(const coll_shape *sh);
+/* Time a Simple ring inside one NVLink node spends handing slices over beyond
+ * the per-step latency NCCL's model charges (coll_lat.c); 0 otherwise. */
+double coll__slice_sync_s(const coll_shape *sh, coll_op op, coll_algo algo, int proto,
+                          double bytes);
 const char *coll__proto_name(int proto);
 
 /* Rings and trees across nodes, one per rail (coll_ring.c): the member index

@@ -170,3 +170,89 @@ double coll__nccl_latency(const coll_shape *sh, coll_op op, coll_algo algo, int 
 	}
 	return us * 1e-6;
 }
+
+/* NCCL's collective channels inside one node, as its topology search makes
+ * them (src/graph/search.cc, connect.cc; NCCL 2.17-2.29): going down the
+ * arch's speed array from the first speed <= bw (the GPU's NVLink bandwidth
+ * in NCCL's units, 20 GB/s per sm80 link, 20.6 sm90, 40.1 sm100), each
+ * speed s fits floor(bw / s) channels and the best total is kept (ties to
+ * the higher s); the search stops once the total reaches bw or the next
+ * speed is below 0.49 of the best one's;
+ * ncclTopoDupChannels doubles the channels when s >= 25 (on sm90+ not when
+ * s < 50 with more than 4 channels), ncclTopoPostset doubles them again.
+ * 8 x A100 (240 GB/s): 6 x 40 -> 24; 8 x H100 (370.8): 6 x 60 -> 24; H800
+ * (164.8): 4 x 40 -> 16; B200 (721.8): 8 x 90 -> 32. NCCL's own logs show
+ * 24 on HGX A100 (nccl-tests #100), 24 on 8 x H100 (nccl #2094), 16 on
+ * H800 (nccl #892). */
+int coll__node_channels(const coll_shape *sh)
+{
+	static const double sm80[] = {40, 30, 20, 18, 15, 12, 10, 9, 7, 6, 5, 4, 3};
+	static const double sm90[] = {60, 50, 40, 30, 24, 20, 15, 12, 11, 6, 3};
+	static const double sm100[] = {90, 80, 70, 60, 50, 45, 40, 30, 24, 20, 19, 18};
+	const double *sp = sm80;
+	size_t ns = sizeof sm80 / sizeof sm80[0];
+	if (sh->arch == ARCH_HOPPER)
+		sp = sm90, ns = sizeof sm90 / sizeof sm90[0];
+	else if (sh->arch == ARCH_BLACKWELL)
+		sp = sm100, ns = sizeof sm100 / sizeof sm100[0];
+	double bw = sh->intra_Bps / 1e9, best = 0, s = sp[ns - 1];
+	int nch = 1;
+	for (size_t i = 0; i < ns; i++) {
+		if (sp[i] > bw + 1e-9)
+			continue;            /* the search starts at the first speed <= bw */
+		if (best > 0 && (best >= bw - 1e-9 || sp[i] / s <= 0.49))
+			break;               /* optimal, or below half the best speed */
+		int c = (int)floor(bw / sp[i] + 1e-9);
+		if (c > 32)
+			c = 32;              /* the search's MAXCHANNELS / 2 */
+		if (c * sp[i] > best + 1e-9) {
+			best = c * sp[i];
+			s = sp[i];
+			nch = c;
+		}
+	}
+	bool dup = s >= 25 && !(sh->arch >= ARCH_HOPPER && sh->arch != ARCH_CDNA3 && s < 50 && nch > 4);
+	if (dup)
+		nch *= 2;
+	nch *= 2;
+	return nch > 64 ? 64 : nch;
+}
+
+/* Simple protocol, as the device code runs it (src/device/all_reduce.h,
+ * prims_simple.h, collectives.h): a ring all-reduce (all-gather,
+ * reduce-scatter) walks its 2(n-1) (n-1) steps once per loop of
+ * nChannels x n x chunk bytes, chunk = 4 of the 8 FIFO steps of the 4 MiB
+ * buffer = 2 MiB, handed over in 2 slices (the last loop's smaller chunk in
+ * slices of at least 32 KiB). Every slice waits for its peer's flag and posts
+ * its own after a memory fence; NCCL's cost model charges that handshake,
+ * hwLat (3.4 us on NVLink), once per step, but the kernel pays it per slice
+ * and per loop, and inside an NVLink node no transport hides it: per channel
+ * steps x slices x loops handshakes. Charged here beyond the model's once
+ * per step. It explains the A100 asymptote (8 x A100 busbw 240 GB/s in
+ * NCCL's model, 231.6 measured at 8 GiB by NCCL-AZ-015: this gives 232) and
+ * a third of the mid-size deficit. Networks hide it behind the proxy's
+ * pipelining (their efficiency is measured whole, hw.c), PCIe nodes have no
+ * measurement to check it: neither is charged. */
+#define SIMPLE_CHUNK_B (4.0 * 524288.0)
+#define SIMPLE_MIN_SLICE_B 32768.0
+double coll__slice_sync_s(const coll_shape *sh, coll_op op, coll_algo algo, int proto,
+                          double bytes)
+{
+	if (proto != PROTO_SIMPLE || sh->nnodes != 1 || !sh->nvlink || sh->n < 2 ||
+	    (algo != ALGO_RING && algo != ALGO_AUTO) ||
+	    (op != COLL_ALL_REDUCE && op != COLL_ALL_GATHER && op != COLL_REDUCE_SCATTER))
+		return 0;
+	int n = sh->n, nch = coll__node_channels(sh);
+	int steps = op == COLL_ALL_REDUCE ? 2 * (n - 1) : n - 1;
+	double loop = (double)nch * n * SIMPLE_CHUNK_B;
+	double full = floor(bytes / loop), rem = bytes - full * loop;
+	double slices = 2 * full;
+	if (rem > 0) {
+		double chunk = ceil(rem / ((double)nch * n));
+		double sl = ceil(chunk / SIMPLE_MIN_SLICE_B);
+		slices += sl < 1 ? 1 : sl > 2 ? 2 : sl;
+	}
+	if (slices <= 1)
+		return 0;
+	return (slices - 1) * steps * hw_us[HW_NVLINK][A_RING][PROTO_SIMPLE] * 1e-6;
+}

@@ -123,14 +123,19 @@ START_TEST(nccl_latency_table)
 }
 END_TEST
 
-/* One node: 2(n-1)/n S over 240 GB/s of NVLink plus NCCL's 56 us (Simple). */
+/* One node: 2(n-1)/n S over 240 GB/s of NVLink plus NCCL's 56 us (Simple),
+ * plus the slice handshakes NCCL's model leaves out: 1 GiB over 24 channels
+ * x 8 ranks x 2 MiB chunks is 2 full loops and a partial one, 6 slices per
+ * channel and step where the model counts 1: 5 x 14 x 3.4 us more. An
+ * all-gather pays 7 steps of them: 3% of its busbw. */
 START_TEST(ring_one_node)
 {
 	scn_cluster c = dgx(1, "A100", 200, 8);
 	double t = run1(&c, COLL_ALL_REDUCE, ALGO_RING, 8, GiB);
-	ck_assert_double_eq_tol(t, 1.75 * GiB / 240e9 + 56e-6, 1e-6);
+	ck_assert_double_eq_tol(t, 1.75 * GiB / 240e9 + 56e-6 + 5 * 14 * 3.4e-6, 1e-6);
 	double tg = run1(&c, COLL_ALL_GATHER, ALGO_RING, 8, GiB);
-	ck_assert(fabs(busbw(COLL_ALL_GATHER, 8, GiB, tg) / 240e9 - 1) < 0.01);
+	double bg = busbw(COLL_ALL_GATHER, 8, GiB, tg) / 240e9;
+	ck_assert_msg(bg > 0.955 && bg < 0.975, "all-gather busbw / 240 GB/s: %g", bg);
 	double tb = run1(&c, COLL_BROADCAST, ALGO_RING, 8, GiB);
 	ck_assert(fabs(busbw(COLL_BROADCAST, 8, GiB, tb) / 240e9 - 1) < 0.01);
 }
@@ -171,9 +176,40 @@ START_TEST(nvls_h100)
 	double t = run1(&c, COLL_ALL_REDUCE, ALGO_AUTO, 8, 8 * GiB);
 	double bw = busbw(COLL_ALL_REDUCE, 8, 8 * GiB, t);
 	ck_assert_msg(fabs(bw / 480e9 - 1) < 0.05, "NVLS busbw %g (NCCL-NV-002: 480)", bw);
+	/* a ring: NCCL's model 18 x 20.6 = 370.8 GB/s less the slice handshakes
+	 * (24 channels, 2 MiB chunks: 95 us per 1.9 ms loop); NCCL-NV-001's
+	 * "~370" is that model figure, docs/network.md */
 	double tr = run1(&c, COLL_ALL_REDUCE, ALGO_RING, 8, 8 * GiB);
-	ck_assert_msg(fabs(busbw(COLL_ALL_REDUCE, 8, 8 * GiB, tr) / 370e9 - 1) < 0.02,
-	              "ring busbw (NCCL-NV-001: 370)");
+	double br = busbw(COLL_ALL_REDUCE, 8, 8 * GiB, tr);
+	ck_assert_msg(br > 345e9 && br < 360e9, "ring busbw %g", br);
+}
+END_TEST
+
+/* NCCL's channels in one node, as its search makes them (coll_lat.c) and
+ * its logs show: 24 on 8 x A100 and 8 x H100, 16 on H800 (8 NVLinks), 32 on
+ * B200; the slice handshakes stop at the node's edge and at LL/LL128. */
+START_TEST(node_channels)
+{
+	coll_shape sh = {.n = 8, .nnodes = 1, .ppn = 8, .nvlink = true};
+	sh.arch = ARCH_AMPERE, sh.intra_Bps = 300e9 * 0.8;
+	ck_assert_int_eq(coll__node_channels(&sh), 24);
+	double a = coll__slice_sync_s(&sh, COLL_ALL_REDUCE, ALGO_RING, PROTO_SIMPLE, 8 * GiB);
+	/* 8 GiB / (24 x 8 x 2 MiB) = 21.3 loops: 44 slices, 43 beyond the model */
+	ck_assert_double_eq_tol(a, 43 * 14 * 3.4e-6, 1e-9);
+	ck_assert_double_eq(coll__slice_sync_s(&sh, COLL_ALL_REDUCE, ALGO_RING, PROTO_LL128,
+	                                       8 * GiB), 0);
+	/* 64 KiB: one loop whose 341-byte chunks are one slice: nothing beyond */
+	ck_assert_double_eq(coll__slice_sync_s(&sh, COLL_ALL_REDUCE, ALGO_RING, PROTO_SIMPLE,
+	                                       65536), 0);
+	sh.arch = ARCH_HOPPER, sh.intra_Bps = 450e9 * 20.6 / 25;
+	ck_assert_int_eq(coll__node_channels(&sh), 24);
+	sh.intra_Bps = 200e9 * 20.6 / 25;   /* H800: 8 NVLinks */
+	ck_assert_int_eq(coll__node_channels(&sh), 16);
+	sh.arch = ARCH_BLACKWELL, sh.intra_Bps = 900e9 * 40.1 / 50;
+	ck_assert_int_eq(coll__node_channels(&sh), 32);
+	sh.nnodes = 2;
+	ck_assert_double_eq(coll__slice_sync_s(&sh, COLL_ALL_REDUCE, ALGO_RING, PROTO_SIMPLE,
+	                                       8 * GiB), 0);
 }
 END_TEST
 
@@ -461,6 +497,7 @@ int main(void)
 	tcase_add_test(tc, rings_per_rail);
 	tcase_add_test(tc, tree_two_nodes);
 	tcase_add_test(tc, nvls_h100);
+	tcase_add_test(tc, node_channels);
 	tcase_add_test(tc, ps_against_ring);
 	tcase_add_test(tc, hierarchical);
 	tcase_add_test(tc, fat_tree_contention);
