@@ -169,6 +169,53 @@ static int predict_step(const val_case *c, val_cache *cache, double *pred, char 
 	return 0;
 }
 
+/* What nccl-tests prints for one size: bus or algorithm bandwidth (B/s), or
+ * the time (s), over all the case's GPUs. */
+static int predict_coll_size(const val_case *c, val_metric m, double bytes, double *pred,
+                             char *err, size_t n)
+{
+	const scn_cluster *k = &c->s.cluster;
+	int ngpu = k->nodes * k->gpus_per_node;
+	int *ranks = malloc((size_t)ngpu * sizeof *ranks);
+	if (!ranks) {
+		snprintf(err, n, "out of memory");
+		return -1;
+	}
+	for (int i = 0; i < ngpu; i++)
+		ranks[i] = i;
+	coll_req req = {.op = (coll_op)c->coll_op, .algo = (coll_algo)c->coll_algo, .ranks = ranks,
+	                .n = ngpu, .bytes = bytes, .mult = 1};
+	if (req.op == COLL_SENDRECV) {
+		/* point to point: GPU 0 to the first GPU of the next node (or GPU 1) */
+		req.n = 2;
+		ranks[1] = k->nodes > 1 ? k->gpus_per_node : 1;
+	}
+	double t = coll_nccl_tests_time(k, &req, c->gpus_per_thread, err, n);
+	int nr = req.n;
+	free(ranks);
+	if (t <= 0)
+		return -1;
+	*pred = m == VM_COLL_TIME ? t : m == VM_COLL_ALGBW ? bytes / t
+	      : bytes / t * coll_busbw_factor(req.op, nr);
+	return 0;
+}
+
+static int predict_coll(const val_case *c, double *pred, char *err, size_t n)
+{
+	if (c->metric != VM_COLL_AVG_BUSBW)
+		return predict_coll_size(c, c->metric, c->coll_bytes, pred, err, n);
+	double sum = 0;
+	int k = 0;
+	for (double b = c->coll_bytes; b <= c->coll_bytes_hi * 1.0001 && k < 64; b *= 2, k++) {
+		double v;
+		if (predict_coll_size(c, VM_COLL_BUSBW, b, &v, err, n) < 0)
+			return -1;
+		sum += v;
+	}
+	*pred = sum / k;
+	return 0;
+}
+
 int val_predict(const val_case *c, val_cache *cache, double *pred, char *err, size_t n)
 {
 	const hw_gpu *g = &c->s.cluster.gpu;
@@ -193,6 +240,11 @@ int val_predict(const val_case *c, val_cache *cache, double *pred, char *err, si
 	case VM_CKPT_SIZE:
 		*pred = wl_checkpoint_bytes(&c->s, CKPT_FULL);
 		return 0;
+	case VM_COLL_BUSBW:
+	case VM_COLL_ALGBW:
+	case VM_COLL_TIME:
+	case VM_COLL_AVG_BUSBW:
+		return predict_coll(c, pred, err, n);
 	case VM_LAYER_FWD:
 	case VM_LAYER_BWD:
 	case VM_LAYER_FWDBWD:

@@ -147,8 +147,8 @@ static double line_rate(const char *hw, const char **at)
 
 /* NICs per node and line rate from "8x200Gb/s HDR", "8x HDR 200Gb/s",
  * "4 OmniPath links/node (OPA; 100Gb/s each)", "2x 100GbE", "HDR IB" ...
- * With no count: 8 (the DGX-style node) for InfiniBand/RDMA text, 1 for an
- * Ethernet line rate alone ("100GbE": a commodity node's one NIC). */
+ * With no count: 8 (the DGX-style node) for InfiniBand/RDMA text, 1 for TCP
+ * or plain Ethernet ("100GbE": a commodity node's one NIC). */
 static void nic_of(const char *hw, const gpu_map *m, hw_nic *nic)
 {
 	const char *at = NULL;
@@ -161,7 +161,7 @@ static void nic_of(const char *hw, const gpu_map *m, hw_nic *nic)
 		gbps = has(hw, "NDR") ? 400 : has(hw, "HDR") ? 200 : has(hw, "EDR") ? 100 : m->nic_Gbps;
 	bool tcp = has(hw, "TCP") || has(hw, "GbE") || (has(hw, "Ethernet") && !has(hw, "RoCE"));
 	if (count <= 0 || count > 32)
-		count = tcp && at && has(at, "GbE") ? 1 : 8;
+		count = tcp ? 1 : 8;
 	nic->count = count;
 	nic->speed_Bps = gbps * 1e9 / 8;
 	nic->transport = tcp ? TRANSPORT_TCP : TRANSPORT_RDMA;
@@ -186,7 +186,69 @@ static int cluster_of(const val_row *r, scenario *s, char *why, size_t n)
 	nic_of(r->hardware, m, &c->nic);
 	c->intra.kind = has(r->hardware, "PCIe") && !has(r->hardware, "NVLink") ? INTRA_PCIE
 	                                                                       : INTRA_NVSWITCH;
+	/* V100 nodes other than DGX-2 (DGX-1, cloud V100 x 8) join their GPUs by
+	 * an NVLink hybrid cube mesh, not a switch (NVIDIA DGX-1 data sheet) */
+	if (c->intra.kind == INTRA_NVSWITCH && !strcmp(m->catalog, "V100") &&
+	    !has(r->hardware, "NVSwitch") && !has(r->hardware, "DGX-2"))
+		c->intra.kind = INTRA_NVLINK_MESH;
 	c->fabric.topology = c->nodes > 1 ? TOPO_FAT_TREE : TOPO_SINGLE_SWITCH;
+	return 0;
+}
+
+/* The GPUs of a collective benchmark: "2 nodes x 8 GPU" in other_parallel
+ * or the hardware text; else the row's gpus; else one node. nccl-tests -g:
+ * "-g N" in the row's text, or Azure's AI-benchmarking-guide, whose
+ * NCCLBandwidth.py runs -g 8 (docs/network.md); else one GPU per process. */
+static int coll_cluster_of(const val_row *r, val_case *c, char *why, size_t n)
+{
+	const char *texts[] = {r->other, r->hardware};
+	int nodes = 0, gpn = 0;
+	for (int i = 0; i < 2 && !nodes; i++) {
+		const char *p = find(texts[i], "nodes x");
+		if (!p)
+			p = find(texts[i], "node x");
+		if (p) {
+			nodes = number_before(texts[i], p, false);
+			const char *q = strchr(p, 'x') + 1;
+			gpn = atoi(q);
+		}
+	}
+	val_row rr = *r;
+	if (nodes > 0 && gpn > 0)
+		rr.gpus = nodes * gpn;
+	if (rr.gpus <= 0) {
+		const gpu_map *m = gpu_of(r->hardware);
+		rr.gpus = m ? gpus_per_node(r->hardware, m) : 8;
+	}
+	if (cluster_of(&rr, &c->s, why, n) < 0) {
+		snprintf(why, n, "a link benchmark without a GPU model: compare with `trainsim nccl`");
+		return -1;
+	}
+	if (nodes > 0 && gpn > 0) {
+		c->s.cluster.nodes = nodes;
+		c->s.cluster.gpus_per_node = gpn;
+		c->s.cluster.fabric.topology = nodes > 1 ? TOPO_FAT_TREE : TOPO_SINGLE_SWITCH;
+	}
+	c->gpus_per_thread = 1;
+	const char *g = find(r->source, "-g ");
+	if (!g)
+		g = find(r->other, "-g ");
+	if (g && atoi(g + 3) > 1)
+		c->gpus_per_thread = atoi(g + 3);
+	else if (has(r->source, "AI-benchmarking-guide"))
+		c->gpus_per_thread = 8;
+	int ngpu = c->s.cluster.nodes * c->s.cluster.gpus_per_node;
+	char g_opt[16] = "";
+	if (c->gpus_per_thread > 1)
+		snprintf(g_opt, sizeof g_opt, ", -g %d", c->gpus_per_thread);
+	snprintf(c->config, sizeof c->config, "%s %s%s%d x %d %s%s", coll_op_name(c->coll_op),
+	         c->coll_algo == ALGO_AUTO ? "" : coll_algo_name(c->coll_algo),
+	         c->coll_algo == ALGO_AUTO ? "" : " ", c->s.cluster.nodes,
+	         c->s.cluster.gpus_per_node, c->s.cluster.gpu.name, g_opt);
+	if (ngpu < 2 && c->coll_op != COLL_SENDRECV) {
+		snprintf(why, n, "a collective needs at least 2 GPUs");
+		return -1;
+	}
 	return 0;
 }
 
@@ -462,6 +524,80 @@ static val_metric metric_of(const char *name, const char *unit)
 	return metric_words(name, unit);
 }
 
+/* nccl-tests' size labels: "1K", "67M", "8G", "16GB", "8B", "2048": powers
+ * of two printed in decimal units (65536 -> "65K"). */
+static double coll_size(const char *s)
+{
+	char *end;
+	double v = strtod(s, &end);
+	if (end == s || !(v > 0))
+		return 0;
+	char u = (char)toupper((unsigned char)*end);
+	double mult = u == 'K' ? 1e3 : u == 'M' ? 1e6 : u == 'G' ? 1e9 : u == 'T' ? 1e12 : 1;
+	double b = v * mult;
+	return mult > 1 ? pow(2, round(log2(b))) : b;
+}
+
+/* A collective benchmark row: "<op>_busbw@<size>" (also algbw, time,
+ * latency), "<op>_avg_busbw_<from>-<to>" (nccl-tests' average over a x2
+ * sweep), "<op>_small_msg_latency" (8 B), "<op>_busbw_large_msg" (1 GiB),
+ * "<algo>_effective_nvlink_busbw" / "<op>_peak_busbw_<algo>" (8 GiB, the
+ * top of nccl-tests' usual sweep). The op defaults to all_reduce. Returns
+ * the metric, VM_NONE if the name is none of these. */
+static val_metric coll_metric(const char *name, val_case *c)
+{
+	static const struct { const char *p; coll_op op; } ops[] = {
+		{"allreduce", COLL_ALL_REDUCE}, {"all_reduce", COLL_ALL_REDUCE},
+		{"allgather", COLL_ALL_GATHER}, {"all_gather", COLL_ALL_GATHER},
+		{"reducescatter", COLL_REDUCE_SCATTER}, {"reduce_scatter", COLL_REDUCE_SCATTER},
+		{"alltoall", COLL_ALL_TO_ALL}, {"all_to_all", COLL_ALL_TO_ALL},
+		{"broadcast", COLL_BROADCAST}, {"bcast", COLL_BROADCAST},
+		{"sendrecv", COLL_SENDRECV}, {"reduce", COLL_REDUCE}};
+	if (!has(name, "busbw") && !has(name, "algbw") && !has(name, "latency") &&
+	    !(strchr(name, '@') && has(name, "time")))
+		return VM_NONE;
+	if (has(name, "_vs_") || has(name, "factor") || has(name, "bisection") || has(name, "_max_"))
+		return VM_NONE;
+	c->coll_op = COLL_ALL_REDUCE;
+	for (size_t i = 0; i < sizeof ops / sizeof ops[0]; i++)
+		if (has(name, ops[i].p)) {
+			c->coll_op = ops[i].op;
+			break;
+		}
+	c->coll_algo = has(name, "nvls") ? ALGO_NVLS : has(name, "ring") ? ALGO_RING
+	             : has(name, "tree") ? ALGO_TREE : ALGO_AUTO;
+	const char *at = strchr(name, '@');
+	if (at) {
+		c->coll_bytes = coll_size(at + 1);
+		if (c->coll_bytes <= 0)
+			return VM_NONE;
+		return has(name, "algbw") ? VM_COLL_ALGBW : has(name, "busbw") ? VM_COLL_BUSBW
+		                                                                 : VM_COLL_TIME;
+	}
+	const char *avg = find(name, "avg_busbw_");
+	if (avg) {
+		const char *dash = strchr(avg + 10, '-');
+		c->coll_bytes = coll_size(avg + 10);
+		c->coll_bytes_hi = dash ? coll_size(dash + 1) : 0;
+		if (c->coll_bytes <= 0 || c->coll_bytes_hi < c->coll_bytes)
+			return VM_NONE;
+		return VM_COLL_AVG_BUSBW;
+	}
+	if (has(name, "small_msg") && has(name, "latency")) {
+		c->coll_bytes = 8;
+		return VM_COLL_TIME;
+	}
+	if (has(name, "large_msg")) {
+		c->coll_bytes = 1073741824.0;
+		return has(name, "algbw") ? VM_COLL_ALGBW : VM_COLL_BUSBW;
+	}
+	if (has(name, "peak_busbw") || has(name, "effective_nvlink_busbw")) {
+		c->coll_bytes = 8589934592.0;
+		return VM_COLL_BUSBW;
+	}
+	return VM_NONE;
+}
+
 /* Tokens or samples per second published per GPU: the metric or the unit
  * says so ("tokens_per_sec_per_gpu", "tokens/s/GPU", "per GPU"). */
 static bool per_gpu(const val_row *r)
@@ -502,6 +638,8 @@ static double unit_scale(const char *u, val_metric m, double value)
 		{"%", 1}};
 	while (isspace((unsigned char)*u))
 		u++;
+	if (!strncmp(u, "Gbit", 4) || !strncmp(u, "Gb/s", 4) || !strncmp(u, "Gbps", 4))
+		return 1e9 / 8;      /* bits: case matters here (GB/s is bytes) */
 	bool pct = m == VM_MFU || m == VM_HFU || m == VM_PCT_PEAK || m == VM_RECOMPUTE_GAIN;
 	if (pct)
 		return !strchr(u, '%') && value > 0 && value <= 1 ? 100 : 1;
@@ -516,6 +654,12 @@ static double unit_scale(const char *u, val_metric m, double value)
 		return 1e12;
 	case VM_AGG_PFLOPS:
 		return 1e15;
+	case VM_COLL_BUSBW:
+	case VM_COLL_ALGBW:
+	case VM_COLL_AVG_BUSBW:
+		return 1e9;          /* nccl-tests prints GB/s */
+	case VM_COLL_TIME:
+		return 1e-6;         /* and microseconds */
 	default:
 		return 1;
 	}
@@ -525,7 +669,9 @@ static double unit_scale(const char *u, val_metric m, double value)
  * their agreement is by construction, and the report says so. */
 static bool param_source(const char *id)
 {
-	static const char *ids[] = {"HW-AZ-001", "HW-AZ-002", "HW-AZ-003", "HW-AZ-004"};
+	/* NCCL-TCP: hw.c's TCP efficiency and its sharing law (NVIDIA/nccl #209) */
+	static const char *ids[] = {"HW-AZ-001", "HW-AZ-002", "HW-AZ-003", "HW-AZ-004",
+	                            "NCCL-TCP-001", "NCCL-TCP-002", "NCCL-TCP-003"};
 	for (size_t i = 0; i < sizeof ids / sizeof ids[0]; i++)
 		if (!strcmp(id, ids[i]))
 			return true;
@@ -588,6 +734,8 @@ int val_build(const val_row *r, val_case *c, char *why, size_t n)
 	scn_defaults(&c->s);
 	snprintf(c->s.name, sizeof c->s.name, "%s", r->id);
 	c->metric = metric_of(r->metric, r->unit);
+	if (c->metric == VM_NONE)
+		c->metric = coll_metric(r->metric, c);
 	if (c->metric == VM_NONE) {
 		snprintf(why, n, "%s", not_predicted(r->metric));
 		return -1;
@@ -600,6 +748,17 @@ int val_build(const val_row *r, val_case *c, char *why, size_t n)
 	c->per_gpu = (c->metric == VM_TOKENS || c->metric == VM_SAMPLES) && per_gpu(r);
 	c->published_si = r->value * c->unit_scale;
 	c->param_source = param_source(r->id);
+	if (c->metric >= VM_COLL_BUSBW && c->metric <= VM_COLL_AVG_BUSBW) {
+		/* nccl-tests rounds a tiny busbw to 0.00; the row then quotes the
+		 * time ("GB/s (time 13.03 us)"): compare that instead */
+		const char *tm = find(r->unit, "time ");
+		if (r->value == 0 && c->metric != VM_COLL_TIME && tm && atof(tm + 5) > 0) {
+			c->metric = VM_COLL_TIME;
+			c->unit_scale = has(tm, "ms") ? 1e-3 : 1e-6;
+			c->published_si = atof(tm + 5) * c->unit_scale;
+		}
+		return coll_cluster_of(r, c, why, n);
+	}
 	if (cluster_of(r, &c->s, why, n) < 0)
 		return -1;
 	if (c->metric == VM_GEMM || c->metric == VM_FLASH_FWD || c->metric == VM_HBM_BW)
@@ -618,6 +777,11 @@ int val_build(const val_row *r, val_case *c, char *why, size_t n)
 		return -1;
 	describe(r, c);
 	return 0;
+}
+
+bool val_coll_goal_family(const char *family)
+{
+	return !strcmp(family, "NCCL-AZ") || !strcmp(family, "NCCL-DGXH100");
 }
 
 bool val_goal_family(const char *family)

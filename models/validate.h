@@ -53,7 +53,11 @@ typedef enum {
 	VM_FLASH_FWD,      /* TFLOP/s of a flash-attention forward */
 	VM_MODEL_TFLOPS,   /* model TFLOP/s per GPU (no recompute) */
 	VM_TOKENS,         /* tokens per second, whole job */
-	VM_SAMPLES         /* sequences per second, whole job */
+	VM_SAMPLES,        /* sequences per second, whole job */
+	VM_COLL_BUSBW,     /* nccl-tests bus bandwidth of one collective size */
+	VM_COLL_ALGBW,     /* nccl-tests algorithm bandwidth */
+	VM_COLL_TIME,      /* nccl-tests time of one collective */
+	VM_COLL_AVG_BUSBW  /* nccl-tests "Avg bus bandwidth" over a size sweep (x2 steps) */
 } val_metric;
 
 /* A row made ready to simulate. */
@@ -67,6 +71,10 @@ typedef struct val_case {
 	double gemm_m, gemm_n, gemm_k, attn_hd, attn_seq;   /* kernel rows */
 	bool param_source;      /* the row is a source of a model parameter */
 	bool per_gpu;           /* VM_TOKENS / VM_SAMPLES published per GPU */
+	int coll_op, coll_algo; /* VM_COLL_*: coll_op / coll_algo of coll.h */
+	double coll_bytes;      /* its size (the sweep's first for VM_COLL_AVG_BUSBW) */
+	double coll_bytes_hi;   /* VM_COLL_AVG_BUSBW: the sweep's last size */
+	int gpus_per_thread;    /* nccl-tests -g (1: one GPU per process) */
 } val_case;
 
 /* Builds the case of a row. Returns 0, or -1 with why the row cannot be
@@ -83,5 +91,7 @@ int val_predict(const val_case *c, val_cache *cache, double *pred_si, char *err,
 
 /* The published family of each id prefix the goal of issue 4 is about. */
 bool val_goal_family(const char *family);
+/* The families of issue 3's goal: all_reduce busbw by size on one node. */
+bool val_coll_goal_family(const char *family);
 
 #endif

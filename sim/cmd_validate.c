@@ -16,6 +16,8 @@ typedef struct outcome {
 	int status;              /* 0 predicted, 1 not simulated, 2 simulation failed */
 	double published, predicted, err_pct;   /* in the published unit */
 	bool param_source;
+	val_metric metric;
+	double coll_bytes;       /* VM_COLL_*: the collective's size */
 	char why[200];
 } outcome;
 
@@ -86,12 +88,15 @@ static void evaluate(const val_row *r, val_cache *cache, outcome *o)
 	}
 	snprintf(o->config, sizeof o->config, "%s", c.config);
 	o->param_source = c.param_source;
+	o->metric = c.metric;
+	o->coll_bytes = c.coll_bytes;
 	double pred;
 	char err[160];
 	if (val_predict(&c, cache, &pred, err, sizeof err) < 0) {
 		o->status = 2;
 		snprintf(o->why, sizeof o->why, "simulation failed: %s", err);
 	} else {
+		o->published = c.published_si / c.unit_scale;
 		o->predicted = pred / c.unit_scale;
 		o->err_pct = error_pct(c.metric, o->predicted, o->published);
 	}
@@ -113,6 +118,33 @@ static void stat_add(famstat *f, const outcome *o)
 		f->worst = o->err_pct;
 		f->worst_id = o->row->id;
 	}
+}
+
+/* Issue 3's goal: all_reduce bus bandwidth by size on one node (NCCL-AZ,
+ * NCCL-DGXH100), as the geometric mean of |ln(predicted / published)|
+ * (expressed as a %) over every size and over sizes >= 64 MB. */
+static void print_coll_goal(FILE *out, const outcome *o, size_t n)
+{
+	double sum = 0, sum_big = 0;
+	int k = 0, k_big = 0;
+	for (size_t i = 0; i < n; i++) {
+		if (o[i].status != 0 || o[i].param_source || o[i].metric != VM_COLL_BUSBW ||
+		    !val_coll_goal_family(o[i].row->family) || !strchr(o[i].row->metric, '@') ||
+		    !(o[i].published > 0) || !(o[i].predicted > 0))
+			continue;
+		double l = fabs(log(o[i].predicted / o[i].published));
+		sum += l, k++;
+		if (o[i].coll_bytes >= 67108864.0)
+			sum_big += l, k_big++;
+	}
+	if (!k)
+		return;
+	fprintf(out, "goal families NCCL-AZ + NCCL-DGXH100 all_reduce busbw (issue 3: geometric "
+		"mean <= 15%% all sizes, <= 5%% >= 64 MB): %d rows %.1f%%", k,
+		100 * (exp(sum / k) - 1));
+	if (k_big)
+		fprintf(out, ", %d rows >= 64 MB %.1f%%", k_big, 100 * (exp(sum_big / k_big) - 1));
+	fputc('\n', out);
 }
 
 static void print_stats(FILE *out, const outcome *o, size_t n)
@@ -144,6 +176,7 @@ static void print_stats(FILE *out, const outcome *o, size_t n)
 		fprintf(out, "\ngoal families MEG21T1 + KOR22 (issue 4: mean <= 3%%, worst <= 6%%): "
 			"%d rows, mean |error| %.1f%%, worst %+.1f%% (%s)\n", goal.n,
 			goal.sum_abs / goal.n, goal.worst, goal.worst_id);
+	print_coll_goal(out, o, n);
 }
 
 /* Not-simulated rows, runs of one family with one reason folded into a line. */
