@@ -1,7 +1,8 @@
 #!/bin/sh
 # check_cli.sh: the trainsim command line as a user scripts it: exit codes,
 # usage errors, --set, bad files reported as file:line:col, valid and
-# byte-identical JSON for one seed, CSV, atomic --trace, explain, list.
+# byte-identical JSON for one seed, CSV, atomic --trace, explain, list;
+# the counts docs/robustness.md cites.
 # Run by `make check` (top_srcdir/top_builddir come from the harness).
 set -u
 top_srcdir=${top_srcdir:-.}
@@ -257,6 +258,27 @@ tr '\n' ' ' <"$tmp/out" | tr -s ' ' >"$tmp/flat"
 has "$tmp/flat" "over the intra-node links (PCIe" "... the bottleneck names the PCIe links"
 lacks "$tmp/flat" "through each NIC" "... and no NIC"
 set --
+
+# --- docs/robustness.md: the counts it cites are the tree's
+rob=$top_srcdir/docs/robustness.md
+# same NUMBER WANT DESCRIPTION
+same() { if [ "$1" = "$2" ]; then ok "$3 ($2)"; else not_ok "$3 (the page says '$1', the tree has $2)"; fi; }
+progs=$(cat "$top_srcdir"/*/*.am "$top_srcdir"/tests/fuzz/*.am | tr -d '\\' |
+	sed -n 's/^check_PROGRAMS *+= *//p' | tr ' \t' '\n\n' | grep -c '^tests/check_')
+same "$(sed -n 's/.*the \([0-9]*\) Check programs.*/\1/p' "$rob")" "$progs" \
+	"robustness.md: the Check programs valgrind runs"
+bad=$(ls "$top_srcdir"/tests/bad/*.yaml | wc -l | tr -d ' ')
+same "$(sed -n 's/.*(`tests\/bad\/`, \([0-9]*\) files).*/\1/p' "$rob")" "$bad" \
+	"robustness.md: the files of tests/bad"
+same "$(sed -n '/^## Bad scenario files/,/^## Limits of the loader/p' "$rob" |
+	awk -F'|' '$3 ~ /^ *[0-9]+ *$/ { n += $3 } END { print n + 0 }')" "$bad" \
+	"robustness.md: the classes of bad files add up"
+for c in loader units; do
+	same "$(awk -F'|' -v c="corpus/$c" 'index($2, c) { gsub(/ /, "", $3); print $3 }' "$rob")" \
+		"$(ls "$top_srcdir/tests/fuzz/corpus/$c" | wc -l | tr -d ' ')" "robustness.md: corpus/$c"
+done
+same "$(awk -F'|' '$2 ~ /^ *regressions:/ { gsub(/ /, "", $3); print $3 }' "$rob")" \
+	"$(ls "$top_srcdir/tests/fuzz/regressions" | wc -l | tr -d ' ')" "robustness.md: regressions"
 
 echo "1..$n"
 [ "$failed" -eq 0 ]
