@@ -65,6 +65,11 @@ void coll_describe(const coll_ctx *cc, const coll_req *req, char *buf, size_t le
 /* NCCL-model latency of the request (seconds), excluding bandwidth time. */
 double coll_latency(const coll_ctx *cc, const coll_req *req, coll_algo algo);
 
+/* Thread blocks (one per NCCL channel, each on its own SM) a collective of
+ * `ranks` GPUs of one node holds while it runs: NCCL's channel count for
+ * the node (24 on 8 x A100 or H100), 16 for an NVLS all-reduce. */
+int coll_node_ctas(const scn_cluster *c, int ranks, coll_op op);
+
 /* Runs one collective alone on a fresh engine and returns its duration in
  * seconds (negative on error): the building block of `trainsim nccl`. */
 double coll_time_isolated(const scn_cluster *c, const coll_req *req, char *err, size_t errlen);

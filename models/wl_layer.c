@@ -230,13 +230,12 @@ static bool modern_stack(const lctx *c)
 	return c->prec == PREC_BF16 || c->prec == PREC_FP8;
 }
 
-/* CTAs an NCCL collective occupies while it runs inside one node: one per
- * channel, 16 channels on NVLink/NVSwitch nodes (UNVERIFIED: NCCL's tuning
- * gives 16-32 channels to intra-node rings on A100/H100). */
-#define NCCL_CTAS 16.0
-
 /* An async TP collective runs beside the GEMM just pushed: that GEMM loses
- * the SMs NCCL holds for as long as both run. The collective's duration is
+ * the SMs NCCL holds for as long as both run, one per NCCL channel
+ * (coll_node_ctas: 24 on 8 x A100 or H100, as NCCL's logs show, 16 for an
+ * NVLS all-reduce; Megatron even delays the GEMM a few us so that NCCL's
+ * kernel is resident first, "to have gather scheduled first and have GPU
+ * resources allocated"). The collective's duration is
  * estimated here from the intra-node bandwidth (the step simulates the
  * collective itself; this only charges the GEMM). */
 static void share_sms(oplist *l, coll_op op)
@@ -253,7 +252,7 @@ static void share_sms(oplist *l, coll_op op)
 	double f = (op == COLL_ALL_REDUCE ? 2.0 : 1.0) * (c->t - 1) / c->t;
 	double t_coll = c->T * c->h * c->E * f / bw;
 	double both = t_coll < g->time_s ? t_coll : g->time_s;
-	g->time_s += both * NCCL_CTAS / wl__sms(c->g);
+	g->time_s += both * coll_node_ctas(&c->s->cluster, (int)c->t, op) / wl__sms(c->g);
 }
 
 /* Backward of a column-parallel linear (QKV, fc1) and of the TP operator

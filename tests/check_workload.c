@@ -119,6 +119,39 @@ START_TEST(t_generic_from_params)
 }
 END_TEST
 
+/* An async TP collective beside a GEMM takes one SM per NCCL channel for as
+ * long as both run: 24 channels on 8 x A100 (NCCL's search and logs), so
+ * the data-gradient GEMM of QKV beside the SP re-gather is slower by
+ * min(t_gather, t_gemm) x 24 / 108. H100: 24 for rings, 16 for NVLS. */
+START_TEST(t_sm_sharing)
+{
+	scenario s;
+	gpt(&s, 4, 6144, 64, 2048);
+	s.cluster.intra.kind = INTRA_NVSWITCH;
+	s.training.tp = 8;
+	s.training.micro_batch = 4;
+	s.training.sequence_parallel = true;
+	ck_assert_int_eq(coll_node_ctas(&s.cluster, 8, COLL_ALL_GATHER), 24);
+	wl_op ops[WL_MAX_OPS];
+	int n = wl_layer_ops(&s, 0, WL_BWD, ops, WL_MAX_OPS);
+	const wl_op *q = NULL;
+	for (int i = 0; i < n; i++)
+		if (!strcmp(ops[i].name, "qkv_dgrad"))
+			q = &ops[i];
+	ck_assert_ptr_nonnull(q);
+	double T = 4 * 2048.0, h = 6144, nqkv = 3 * 6144 / 8.0;
+	double gemm = wl_gemm_time(&s.cluster.gpu, PREC_BF16, T, h, nqkv);
+	double gather = T * h * 2 * 7.0 / 8 / (300e9 * 0.8);
+	double both = gather < gemm ? gather : gemm;
+	ck_assert_double_eq_tol(q->time_s, gemm + both * 24 / 108, 1e-9);
+
+	scn_cluster h100 = s.cluster;
+	h100.gpu = *hw_gpu_find("H100-SXM5-80GB");
+	ck_assert_int_eq(coll_node_ctas(&h100, 8, COLL_ALL_GATHER), 24);
+	ck_assert_int_eq(coll_node_ctas(&h100, 8, COLL_ALL_REDUCE), 16);
+}
+END_TEST
+
 /* TP collectives per layer (cost-models.md 3.1): 2+2 all-reduce; with SP
  * 4 forward, 6 backward (2 RS + 2 AG + 2 re-gathers); full recompute repeats
  * the forward's 2. Each moves the full b s h tensor. Backward GEMM FLOPs are
@@ -381,6 +414,7 @@ int main(void)
 	tcase_add_test(tc, t_llama_params);
 	tcase_add_test(tc, t_generic_from_params);
 	tcase_add_test(tc, t_tp_collectives);
+	tcase_add_test(tc, t_sm_sharing);
 	tcase_add_test(tc, t_flash_choice);
 	tcase_add_test(tc, t_memory);
 	tcase_add_test(tc, t_stage_layers);
