@@ -313,6 +313,29 @@ static int virtual_stages(const val_row *r, bool *assumed)
 	return 2;
 }
 
+/* ZeRO stage from "ZeRO-1", "ZeRO 3", "ZeRO stage 2", "zero3"; PyTorch FSDP
+ * full sharding is stage 3, SHARD_GRAD_OP stage 2 (the FSDP documentation's
+ * own correspondence). 0 when none is named. */
+static int zero_of(const char *o)
+{
+	for (const char *p = find(o, "zero"); p; p = find(p + 4, "zero")) {
+		const char *q = p + 4;
+		while (*q == '-' || *q == ' ' || *q == '_')
+			q++;
+		if (!strncasecmp(q, "stage", 5))
+			q += 5;
+		while (*q == '-' || *q == ' ' || *q == '_')
+			q++;
+		if (*q >= '1' && *q <= '3')
+			return *q - '0';
+	}
+	if (has(o, "SHARD_GRAD_OP"))
+		return 2;
+	if (has(o, "FSDP") || has(o, "FULL_SHARD"))
+		return 3;
+	return 0;
+}
+
 static int training_of(const val_row *r, scenario *s, bool layer_only, bool *assumed, char *why,
                        size_t n)
 {
@@ -352,8 +375,7 @@ static int training_of(const val_row *r, scenario *s, bool layer_only, bool *ass
 	                       has(r->recompute, "sequence parallel"));
 	t->virtual_stages = virtual_stages(r, assumed);
 	t->schedule = t->virtual_stages > 1 ? SCHED_INTERLEAVED : SCHED_1F1B;
-	const char *z = find(r->other, "ZeRO-");
-	t->zero = z ? atoi(z + 5) : 0;
+	t->zero = zero_of(r->other);
 	/* PyTorch DDP overlaps bucket all-reduces with the backward; Megatron's
 	 * local DDP (and its later default) reduces after it. fp16 Megatron
 	 * reduces fp16 gradients; bf16 Megatron fp32 main grads (cost-models 3.3). */

@@ -285,6 +285,34 @@ START_TEST(t_collective_rows)
 }
 END_TEST
 
+/* ZeRO stages as other publications write them; FSDP's full sharding is
+ * stage 3, SHARD_GRAD_OP stage 2. */
+START_TEST(t_zero_text)
+{
+	static const struct { const char *other; int zero; } cases[] = {
+		{"ZeRO-1 (BF16Optimizer)", 1}, {"ZeRO stage 2", 2}, {"DeepSpeed zero3", 3},
+		{"FSDP full shard", 3}, {"FSDP SHARD_GRAD_OP", 2}, {"SP; interleaved", 0},
+	};
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		char text[1024], err[256], why[256];
+		snprintf(text, sizeof text,
+			 "id,source,hardware,gpus,model_params_b,layers,hidden,heads,seq_len,"
+			 "global_batch,micro_batch,tp,pp,dp,other_parallel,precision,recompute,"
+			 "metric,value,unit,verified\n"
+			 "Z-%03zu,x,DGX A100,16,1,2,2048,16,2048,16,1,1,1,16,%s,bf16,none,"
+			 "iteration_time,1,s,x\n", i, cases[i].other);
+		val_row *r;
+		size_t n;
+		ck_assert_int_eq(val_parse(text, "t.csv", &r, &n, err, sizeof err), 0);
+		val_case c;
+		ck_assert_msg(val_build(&r[0], &c, why, sizeof why) == 0, "%s", why);
+		ck_assert_msg(c.s.training.zero == cases[i].zero, "%s: ZeRO %d", cases[i].other,
+		              c.s.training.zero);
+		free(r);
+	}
+}
+END_TEST
+
 START_TEST(t_not_simulated)
 {
 	val_case c;
@@ -448,6 +476,7 @@ int main(void)
 	tcase_add_test(tc, t_other_hardware);
 	tcase_add_test(tc, t_not_simulated);
 	tcase_add_test(tc, t_other_models);
+	tcase_add_test(tc, t_zero_text);
 	tcase_add_test(tc, t_collective_rows);
 	tcase_add_test(tc, t_nic_text);
 	tcase_add_test(tc, t_metric_spellings);
