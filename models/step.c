@@ -403,11 +403,28 @@ static int collect_steps(stp_run *r, step_result *res, stp_raw *raw)
 	return 0;
 }
 
+/* Whether a pipeline transfer of the simulated replica leaves its node:
+ * chunk c-1 sends to chunk c, so stage i to stage i+1, and the last stage to
+ * the first when stages hold several chunks (interleaved). The stages' GPUs
+ * are those setup_route routes between, so the sentence follows the model. */
+static bool pp_crosses_nodes(const stp_run *r)
+{
+	for (int i = 0; i < r->pp; i++) {
+		int j = (i + 1) % r->pp;
+		if (j == 0 && r->v <= 1)
+			continue;
+		if (cluster_node_of(r->cl, r->st[i].gpu) != cluster_node_of(r->cl, r->st[j].gpu))
+			return true;
+	}
+	return false;
+}
+
 /* The stage whose GPUs hold the most gradient bytes sets the DP figures. */
 static void collect_dp(stp_run *r, step_result *res)
 {
 	const scenario *s = r->s;
 	res->micro_batches = r->m;
+	res->pp_crosses_nodes = pp_crosses_nodes(r);   /* the report names NICs or links by it */
 	res->bubble_ideal = (double)(r->pp - 1) / ((double)r->v * r->m + r->pp - 1);
 	res->dp_collectives_per_step = r->dp_collectives / r->pp / r->K;
 	res->compression_cost_s = r->compress_s / r->pp / r->K;

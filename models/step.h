@@ -53,6 +53,9 @@ typedef struct step_result {
 	                                     hierarchical */
 	bool dp_crosses_nodes;            /* the DP group spans nodes (NICs carry its reduction);
 	                                     false inside one node, or dp 1 */
+	bool pp_crosses_nodes;            /* some pipeline transfer of the simulated replica goes
+	                                     from one node to another (NICs carry it); false when
+	                                     each pipeline lies inside one node, or pp 1 */
 	int dp_syncs_per_step;            /* gradient reductions per step: 1 with accumulation */
 	double dp_collectives_per_step;   /* DP collective calls per simulated GPU per step */
 	int micro_batches;                /* per replica per step (gradient accumulation) */

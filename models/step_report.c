@@ -106,7 +106,7 @@ static void why_dp(const scenario *s, step_result *r, double x, double pct)
 
 static void why_other(const scenario *s, step_result *r, int k, double x, double pct)
 {
-	char a[32], nic[48];
+	char a[32], nic[48], wire[128];
 	const scn_training *t = &s->training;
 	fmt_s(a, sizeof a, x);
 	nic_name(nic, sizeof nic, &s->cluster);
@@ -124,14 +124,17 @@ static void why_other(const scenario *s, step_result *r, int k, double x, double
 			 a, pct, t->pp, r->micro_batches, 100 * r->bubble_ideal);
 		break;
 	case SPLIT_PP_COMM:
-		/* one node: the stages talk over the intra-node links, not the NICs */
-		if (s->cluster.nodes > 1)
-			snprintf(nic + strlen(nic), sizeof nic - strlen(nic), " between nodes");
+		/* consecutive stages on one node (one node, or each pipeline placed
+		 * inside a node of several): they talk over the intra-node links */
+		if (r->pp_crosses_nodes)
+			snprintf(wire, sizeof wire, "%s between nodes", nic);
 		else
-			snprintf(nic, sizeof nic, "the intra-node links");
+			snprintf(wire, sizeof wire, "the intra-node links, %s%s", intra_name(&s->cluster),
+				 s->cluster.nodes > 1 ? "; each pipeline lies inside one node" : "");
 		snprintf(b, n, "Pipeline transfers are exposed for %s (%.0f%% of the step): stages "
-			 "wait for activations and gradients on the wire (%s); a faster "
-			 "network, fewer stages or larger micro-batches would shrink it.", a, pct, nic);
+			 "wait for activations and gradients on the wire (%s); %s, fewer stages or "
+			 "larger micro-batches would shrink it.", a, pct, wire,
+			 r->pp_crosses_nodes ? "a faster network" : "faster intra-node links");
 		break;
 	case SPLIT_TP_COMM:
 		snprintf(b, n, "Tensor-parallel collectives block compute for %s (%.0f%% of the step): "

@@ -250,8 +250,10 @@ static void fix_hardware(ctx *c, step_split k)
 		fix_set(f, "cluster.storage.bandwidth=%gGB/s", 4 * cl->storage.bandwidth_Bps / 1e9);
 		return;
 	}
-	/* NICs do not carry a DP reduction whose group lies inside one node */
+	/* NICs do not carry a DP reduction whose group lies inside one node, nor
+	 * the transfers of pipelines that each lie inside one node */
 	if (cl->nodes <= 1 || (k == SPLIT_DP_COMM && !c->r->dp_crosses_nodes) ||
+	    (k == SPLIT_PP_COMM && !c->r->pp_crosses_nodes) ||
 	    !(f = add_fix(c, "buy NICs four times as fast")))
 		return;
 	f->hardware = true;

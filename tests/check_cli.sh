@@ -259,6 +259,21 @@ has "$tmp/flat" "over the intra-node links (PCIe" "... the bottleneck names the 
 lacks "$tmp/flat" "through each NIC" "... and no NIC"
 set --
 
+# Each pipeline inside one node of two (tp 1 x pp 8 x dp 2 placed tp-pp-dp):
+# activations cross NVLink only, so no sentence sends them through a NIC
+ppn=$top_srcdir/scenarios/teach/pipeline-bubble.yaml
+set -- --set cluster.nodes=2 --set training.pp=8 --set training.placement=tp-pp-dp \
+	--set cluster.intra_node.bandwidth=1GB/s --set training.global_batch=64 \
+	--set training.schedule=1f1b
+expect 0 "explain, each pipeline inside a node of two" "$TS" explain "$ppn" "$@"
+has "$tmp/out" "The links between pipeline stages" "... the pipeline transfers are what is saturated"
+lacks "$tmp/out" "buy NICs" "... no faster NICs for transfers they do not carry"
+expect 0 "run, each pipeline inside a node of two" "$TS" run "$ppn" "$@"
+tr '\n' ' ' <"$tmp/out" | tr -s ' ' >"$tmp/flat"
+has "$tmp/flat" "on the wire (the intra-node links, NVLink" "... the bottleneck names the NVLink links"
+lacks "$tmp/flat" "between nodes" "... and no NIC between nodes"
+set --
+
 # --- docs/robustness.md: the counts it cites are the tree's
 rob=$top_srcdir/docs/robustness.md
 # same NUMBER WANT DESCRIPTION

@@ -241,6 +241,51 @@ START_TEST(test_dp_sentence_group_inside_node)
 }
 END_TEST
 
+/* Two nodes, tp 1 x pp 8 x dp 2 placed tp-pp-dp: each pipeline fills one
+ * node, so every activation crosses the intra-node links and no NIC carries
+ * a pipeline transfer, although the cluster has two nodes. With pp 2 placed
+ * tp-dp-pp, the two stages sit on different nodes and the NIC sentence is the
+ * right one. tp 2 x pp 4 x dp 2 behaves the same. */
+START_TEST(test_pp_sentence_pipeline_inside_node)
+{
+	scenario s = base(2, 1, 8);
+	s.training.placement = PLACE_TP_PP_DP;
+	s.cluster.intra.bandwidth_Bps = 1e8;
+	s.training.global_batch = 64;
+	step_result r = run_ok(&s);
+	ck_assert(!r.pp_crosses_nodes);
+	ck_assert_msg(strstr(r.bottleneck, "Pipeline transfers") != NULL, "%s", r.bottleneck);
+	ck_assert_msg(strstr(r.bottleneck, "the intra-node links, NVLink through NVSwitch; each "
+			     "pipeline lies inside one node") != NULL, "%s", r.bottleneck);
+	ck_assert_msg(strstr(r.bottleneck, "faster intra-node links") != NULL, "%s", r.bottleneck);
+	ck_assert_msg(strstr(r.bottleneck, "RDMA") == NULL, "%s", r.bottleneck);
+	ck_assert_msg(strstr(r.bottleneck, "between nodes") == NULL, "%s", r.bottleneck);
+	step_result_release(&r);
+	scenario x = base(2, 1, 2);   /* tp-dp-pp: stage 0 on node 0, stage 1 on node 1 */
+	x.training.placement = PLACE_TP_DP_PP;
+	x.cluster.nic.speed_Bps = 1e8;
+	r = run_ok(&x);
+	ck_assert(r.pp_crosses_nodes);
+	ck_assert_msg(strstr(r.bottleneck, "Pipeline transfers") != NULL, "%s", r.bottleneck);
+	ck_assert_msg(strstr(r.bottleneck, "RDMA between nodes") != NULL, "%s", r.bottleneck);
+	step_result_release(&r);
+	scenario t = base(2, 2, 4);
+	t.training.placement = PLACE_TP_PP_DP;
+	r = run_ok(&t);
+	ck_assert(!r.pp_crosses_nodes);
+	step_result_release(&r);
+	t.training.placement = PLACE_TP_DP_PP;
+	r = run_ok(&t);
+	ck_assert(r.pp_crosses_nodes);
+	step_result_release(&r);
+	/* one pipeline stage: nothing to transfer */
+	scenario u = base(2, 1, 1);
+	r = run_ok(&u);
+	ck_assert(!r.pp_crosses_nodes);
+	step_result_release(&r);
+}
+END_TEST
+
 /* Megatron's blocking calls (schedule.h) on 2 stages and 2 micro-batches,
  * every transfer taking d, forward 1 and backward 2 units: GPipe (sends leave
  * at once) ends at 9 + 2d; 1F1B with Megatron's calls at 9 + 3d, since stage 0
@@ -832,6 +877,7 @@ int main(void)
 	tcase_add_test(tc, test_optimizer_sentence_single_rank);
 	tcase_add_test(tc, test_comm_sentences_one_node);
 	tcase_add_test(tc, test_dp_sentence_group_inside_node);
+	tcase_add_test(tc, test_pp_sentence_pipeline_inside_node);
 	tcase_add_test(tc, test_blocking_calls);
 	tcase_add_test(tc, test_scatter_gather);
 	tcase_add_test(tc, test_faster_nic_never_slower);
