@@ -419,6 +419,21 @@ static bool pp_crosses_nodes(const stp_run *r)
 	return false;
 }
 
+/* Most ranks of st's DP group on one node, the ppn coll.c gives TCP's share
+ * of line rate (hw_nic_efficiency). plan_gpu grows with the replica, so a
+ * node's ranks are consecutive in dp_ranks: the longest run is the answer. */
+static int dp_ranks_per_node(const stp_run *r, const stp_stage *st)
+{
+	int most = 0, run = 0;
+	for (int d = 0; d < r->dp; d++) {
+		bool same = d > 0 && cluster_node_of(r->cl, st->dp_ranks[d]) ==
+				     cluster_node_of(r->cl, st->dp_ranks[d - 1]);
+		run = same ? run + 1 : 1;
+		most = run > most ? run : most;
+	}
+	return most;
+}
+
 /* The stage whose GPUs hold the most gradient bytes sets the DP figures. */
 static void collect_dp(stp_run *r, step_result *res)
 {
@@ -452,6 +467,7 @@ static void collect_dp(stp_run *r, step_result *res)
 		k += cluster_node_of(r->cl, st->dp_ranks[d]) == cluster_node_of(r->cl, st->dp_ranks[0]);
 	bool inter = k < r->dp;
 	res->dp_crosses_nodes = inter;   /* the report names NICs or intra-node links by it */
+	res->dp_ranks_per_node = dp_ranks_per_node(r, st);
 	/* inside a node: the given intra-node bandwidth, else PCIe's when the node
 	 * has no NVLink (as the topology builds it), else the GPU's NVLink */
 	const scn_cluster *c = &s->cluster;

@@ -53,6 +53,10 @@ typedef struct step_result {
 	                                     hierarchical */
 	bool dp_crosses_nodes;            /* the DP group spans nodes (NICs carry its reduction);
 	                                     false inside one node, or dp 1 */
+	int dp_ranks_per_node;            /* most ranks of that DP group on one node: the GPUs
+	                                     whose proxy threads share the node's NICs in its
+	                                     collective (hw_nic_efficiency, as coll.c's ppn);
+	                                     0 when dp 1 */
 	bool pp_crosses_nodes;            /* some pipeline transfer of the simulated replica goes
 	                                     from one node to another (NICs carry it); false when
 	                                     each pipeline lies inside one node, or pp 1 */

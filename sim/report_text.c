@@ -176,35 +176,37 @@ static void memory(FILE *out, const scenario *s, const wl_memory *m)
 /* Why the measured ratio exceeds 2(n-1)/n between nodes: the NIC's
  * achievable fraction of line rate. The GPUs behind one NIC are
  * ceil(gpus_per_node / NICs), as the topology shares it (cluster_gpus_per_nic);
- * TCP's fraction falls with all the node's GPUs in the communicator, whose
- * proxy threads compete for the host (hw_nic_efficiency), not only those on
- * one NIC. */
+ * TCP's fraction falls with the DP group's GPUs on a node (its ppn, as the
+ * collective model takes it: hw_nic_efficiency), whose proxy threads compete
+ * for the host, not with those on one NIC nor all the node's (tp > 1 leaves
+ * gpus_per_node / tp of a group on a node). */
 static void nic_gap(FILE *out, const scenario *s, const step_result *r, double factor)
 {
 	hw_nic nic = s->cluster.nic;
-	int g = s->cluster.gpus_per_node;
+	int g = s->cluster.gpus_per_node, ppn = r->dp_ranks_per_node;
 	int nics = nic.count > 0 ? nic.count : 1;
 	int per = (g + nics - 1) / nics > 1 ? (g + nics - 1) / nics : 1;
+	char note[112] = "";
 	/* a DP group inside one node: its naive figure is over the intra-node links */
-	if (!r->dp_crosses_nodes || r->dp_naive_s <= 0)
+	if (!r->dp_crosses_nodes || r->dp_naive_s <= 0 || ppn < 1)
 		return;
 	hw_nic_defaults(&nic, g);
-	double eff = hw_nic_efficiency(&nic, g);
+	double eff = hw_nic_efficiency(&nic, ppn);
 	double ratio = r->dp_allreduce_s / r->dp_naive_s;
 	if (eff <= 0 || ratio < 1.1 * factor)
 		return;
 	const char *tr = nic.transport == TRANSPORT_RDMA ? "RDMA" : "TCP";
+	if (nic.transport == TRANSPORT_TCP && ppn != per)
+		snprintf(note, sizeof note, ppn == 1 ? "\n    (one GPU of a data-parallel group per "
+			 "node: TCP's single-flow share)" : "\n    (TCP's share falls as a data-parallel "
+			 "group's %d GPUs compete for the node's cores)", ppn);
 	if (nics == 1)
 		fprintf(out, "    the rest: a %s NIC with %d GPU%s behind it achieves %.2f of its "
-			"line rate,\n", tr, per, per == 1 ? "" : "s", eff);
-	else if (nic.transport == TRANSPORT_TCP && per < g)
-		fprintf(out, "    the rest: each of the node's %d %s NICs has %d GPU%s behind it and "
-			"achieves\n    %.2f of its line rate (TCP's share falls as %d GPUs compete "
-			"for the node's cores),\n", nics, tr, per,
-			per == 1 ? "" : "s", eff, g);
+			"line rate%s,\n", tr, per, per == 1 ? "" : "s", eff, note);
 	else
 		fprintf(out, "    the rest: each of the node's %d %s NICs has %d GPU%s behind it and "
-			"achieves\n    %.2f of its line rate,\n", nics, tr, per, per == 1 ? "" : "s", eff);
+			"achieves\n    %.2f of its line rate%s,\n", nics, tr, per, per == 1 ? "" : "s",
+			eff, note);
 	fprintf(out, "    so expect about %.2f / %.2f = %.2f; latency and contention add the "
 		"remainder\n", factor, eff, factor / eff);
 }

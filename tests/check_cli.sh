@@ -274,6 +274,19 @@ has "$tmp/flat" "on the wire (the intra-node links, NVLink" "... the bottleneck 
 lacks "$tmp/flat" "between nodes" "... and no NIC between nodes"
 set --
 
+# TCP with tp 2: a data-parallel group holds 4 of a node's 8 GPUs, and the
+# text report's NIC share (hence its 'expect about X') is the one the
+# simulated all-reduce runs at, so X and the measured ratio agree
+expect 0 "run, TCP DP with tp 2" "$TS" run "$top_srcdir/scenarios/dp-100b-10gbe.yaml" \
+	--set training.tp=2
+has "$tmp/out" "achieves 0.69 of its line rate" "... TCP's share for 4 GPUs of a group per node"
+ratio=$(sed -n 's/^  ratio *\([0-9.]*\);.*/\1/p' "$tmp/out")
+expect_x=$(sed -n 's/.*so expect about [0-9.]* \/ [0-9.]* = \([0-9.]*\);.*/\1/p' "$tmp/out")
+if [ -n "$ratio" ] && [ -n "$expect_x" ] &&
+	awk -v a="$ratio" -v b="$expect_x" 'BEGIN { d = a - b; exit !(d < 0.05 * a && -d < 0.05 * a) }'
+then ok "... expects $expect_x, within 5% of the simulated ratio $ratio"
+else not_ok "... expects '$expect_x', not within 5% of the simulated ratio '$ratio'"; fi
+
 # --- docs/robustness.md: the counts it cites are the tree's
 rob=$top_srcdir/docs/robustness.md
 # same NUMBER WANT DESCRIPTION

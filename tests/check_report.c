@@ -59,6 +59,7 @@ static void setup(void)
 	R.dp_naive_s = 1.12;
 	R.dp_allreduce_s = 2.1;
 	R.dp_crosses_nodes = true;   /* pure DP over two nodes */
+	R.dp_ranks_per_node = 8;     /* ... of 8 GPUs each */
 	R.goodput = 1;
 	R.events = 12345;
 	snprintf(R.bottleneck, sizeof R.bottleneck, "the NICs, during the gradient all-reduce");
@@ -280,7 +281,7 @@ END_TEST
 
 /* The NIC line counts the GPUs behind one NIC, ceil(gpus_per_node / NICs),
  * not the node's: 8 with one NIC, 2 with four, 1 with eight. TCP's share of
- * line rate falls with the node's GPUs in the communicator (hw.c), the same
+ * line rate falls with the DP group's GPUs on a node (hw.c; 8 here), the same
  * 0.50 for all three, and the sentence says so where a NIC serves fewer. */
 START_TEST(text_nic_gap_gpus_per_nic)
 {
@@ -313,6 +314,29 @@ START_TEST(text_nic_gap_gpus_per_nic)
 	ck_assert_msg(strstr(text, "each of the node's 4 RDMA NICs has 2 GPUs behind it and "
 			      "achieves\n    0.94 of its line rate,\n") != NULL, "%s", text);
 	ck_assert_msg(strstr(text, "GPUs compete for the node's cores") == NULL, "%s", text);
+	free(text);
+}
+END_TEST
+
+/* TCP's share of line rate falls with the DP group's GPUs on a node, as the
+ * collective model takes it (coll.c's ppn), not with the node's: with tp 2 a
+ * group has 4 of the node's 8 GPUs, 0.96 / (1 + 0.13 x 3) = 0.69, and the
+ * sentence's expected ratio follows. RDMA keeps its share either way. */
+START_TEST(text_nic_gap_dp_ranks_per_node)
+{
+	S.cluster.nic.transport = TRANSPORT_TCP;
+	S.training.tp = 2;
+	R.dp_ranks_per_node = 4;
+	R.dp_allreduce_s = 2 * 1.12 * 1.875;
+	char *text = render_text();
+	ck_assert_msg(strstr(text, "the rest: a TCP NIC with 8 GPUs behind it achieves 0.69 of its "
+			      "line rate\n    (TCP's share falls as a data-parallel group's 4 GPUs "
+			      "compete for the node's cores),\n") != NULL, "%s", text);
+	ck_assert_msg(strstr(text, "1.75 / 0.69 = 2.53") != NULL, "%s", text);   /* dp 8 */
+	free(text);
+	S.cluster.nic.transport = TRANSPORT_RDMA;
+	text = render_text();
+	ck_assert_msg(strstr(text, "achieves 0.94 of its line rate,\n") != NULL, "%s", text);
 	free(text);
 }
 END_TEST
@@ -548,6 +572,7 @@ static Suite *suite(void)
 	tcase_add_test(tc, text_shows_misfit_and_ring_factor);
 	tcase_add_test(tc, text_nic_gap_only_across_nodes);
 	tcase_add_test(tc, text_nic_gap_gpus_per_nic);
+	tcase_add_test(tc, text_nic_gap_dp_ranks_per_node);
 	tcase_add_test(tc, csv_header_and_rows_agree);
 	tcase_add_test(tc, trace_one_track_per_stream);
 	tcase_add_test(tc, trace_file_is_atomic);

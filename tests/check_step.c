@@ -241,6 +241,30 @@ START_TEST(test_dp_sentence_group_inside_node)
 }
 END_TEST
 
+/* The DP group's GPUs on one node, the ppn of its collective (TCP's share of
+ * line rate falls with it): all 8 without tp, 4 with tp 2, 1 with tp 8; 8
+ * when tp-dp-pp puts each stage's group inside one node. */
+START_TEST(test_dp_ranks_per_node)
+{
+	static const struct { int tp, pp; scn_placement place; int want; } c[] = {
+		{1, 1, PLACE_TP_PP_DP, 8}, {2, 1, PLACE_TP_PP_DP, 4}, {8, 1, PLACE_TP_PP_DP, 1},
+		{2, 2, PLACE_TP_PP_DP, 2}, {1, 2, PLACE_TP_DP_PP, 8},
+	};
+	for (size_t i = 0; i < sizeof c / sizeof c[0]; i++) {
+		scenario s = base(2, c[i].tp, c[i].pp);
+		s.training.placement = c[i].place;
+		step_result r = run_ok(&s);
+		ck_assert_msg(r.dp_ranks_per_node == c[i].want, "case %zu: %d, want %d", i,
+			      r.dp_ranks_per_node, c[i].want);
+		step_result_release(&r);
+	}
+	scenario s = base(1, 8, 1);   /* dp 1: no group */
+	step_result r = run_ok(&s);
+	ck_assert_int_eq(r.dp_ranks_per_node, 0);
+	step_result_release(&r);
+}
+END_TEST
+
 /* Two nodes, tp 1 x pp 8 x dp 2 placed tp-pp-dp: each pipeline fills one
  * node, so every activation crosses the intra-node links and no NIC carries
  * a pipeline transfer, although the cluster has two nodes. With pp 2 placed
@@ -878,6 +902,7 @@ int main(void)
 	tcase_add_test(tc, test_comm_sentences_one_node);
 	tcase_add_test(tc, test_dp_sentence_group_inside_node);
 	tcase_add_test(tc, test_pp_sentence_pipeline_inside_node);
+	tcase_add_test(tc, test_dp_ranks_per_node);
 	tcase_add_test(tc, test_blocking_calls);
 	tcase_add_test(tc, test_scatter_gather);
 	tcase_add_test(tc, test_faster_nic_never_slower);
