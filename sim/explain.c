@@ -280,6 +280,37 @@ static void plan_fixes(ctx *c, const int *order, int nloss)
 		fix_hardware(c, (step_split)order[0]);
 }
 
+static bool same_sets(const fix *a, const fix *b)
+{
+	if (a->nset != b->nset)
+		return false;
+	for (int i = 0; i < a->nset; i++) {
+		int k = 0;
+		while (k < b->nset && strcmp(a->set[i], b->set[k]) != 0)
+			k++;
+		if (k == b->nset)
+			return false;
+	}
+	return true;
+}
+
+/* The same overrides are the same experiment: when the pipeline bubble and
+ * the pipeline transfers are the two largest losses both ask for the pipeline
+ * fixes, and gradient accumulation is the bubble's 'double the global batch'.
+ * Keeps the first of each, in order. */
+static void drop_duplicate_fixes(ctx *c)
+{
+	int n = 0;
+	for (int i = 0; i < c->nfix; i++) {
+		int k = 0;
+		while (k < n && !same_sets(&c->fixes[k], &c->fixes[i]))
+			k++;
+		if (k == n)
+			c->fixes[n++] = c->fixes[i];
+	}
+	c->nfix = n;
+}
+
 static void try_fixes(ctx *c)
 {
 	for (int i = 0; i < c->nfix && c->src; i++) {
@@ -578,6 +609,7 @@ int explain_write(FILE *out, const scenario *s, const step_result *r, const expl
 	ring(&c);
 	path(&c);
 	plan_fixes(&c, order, nloss);
+	drop_duplicate_fixes(&c);
 	try_fixes(&c);
 	next(&c);
 	return ferror(out) ? -1 : 0;

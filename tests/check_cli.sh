@@ -274,6 +274,28 @@ has "$tmp/flat" "on the wire (the intra-node links, NVLink" "... the bottleneck 
 lacks "$tmp/flat" "between nodes" "... and no NIC between nodes"
 set --
 
+# The pipeline bubble and the pipeline transfers as the two largest losses,
+# in either order: explain lists each pipeline fix once
+# count FILE PATTERN: occurrences of the fixed string in FILE (lines joined)
+count() { tr '\n' ' ' <"$1" | tr -s ' ' | grep -o -F -- "$2" | wc -l | tr -d ' '; }
+for first in bubble transfers; do
+	if [ "$first" = bubble ]; then
+		set -- --set cluster.intra_node.bandwidth=0.5GB/s
+	else
+		set -- --set cluster.nodes=2 --set training.pp=8 --set training.placement=tp-pp-dp \
+			--set cluster.intra_node.bandwidth=1GB/s --set training.global_batch=64 \
+			--set training.schedule=1f1b
+	fi
+	expect 0 "explain, pipeline $first first" "$TS" explain "$ppn" "$@"
+	has "$tmp/out" "exposed pipeline send/receive" "... the transfers are a large loss"
+	for fx in "- double the global batch" "- interleave the pipeline"; do
+		c=$(count "$tmp/out" "$fx")
+		if [ "$c" -eq 1 ]; then ok "... '$fx' listed once"
+		else not_ok "... '$fx' listed $c times, want once"; fi
+	done
+done
+set --
+
 # TCP with tp 2: a data-parallel group holds 4 of a node's 8 GPUs, and the
 # text report's NIC share (hence its 'expect about X') is the one the
 # simulated all-reduce runs at, so X and the measured ratio agree
