@@ -176,7 +176,7 @@ static int predict_coll_size(const val_case *c, val_metric m, double bytes, doub
 {
 	const scn_cluster *k = &c->s.cluster;
 	int ngpu = k->nodes * k->gpus_per_node;
-	int *ranks = malloc((size_t)ngpu * sizeof *ranks);
+	int *ranks = malloc((size_t)(ngpu > 2 ? ngpu : 2) * sizeof *ranks);
 	if (!ranks) {
 		snprintf(err, n, "out of memory");
 		return -1;

@@ -48,6 +48,20 @@ static bool has_word(const char *hay, const char *word)
 	return false;
 }
 
+/* `word` as a token of a metric name, any case: bounded by the ends or by
+ * anything but a letter or digit ("ring" in "ring_busbw", not in "during"). */
+static bool has_token(const char *hay, const char *word)
+{
+	size_t n = strlen(word);
+	for (const char *p = hay; (p = find(p, word)); p++) {
+		bool left = p == hay || !isalnum((unsigned char)p[-1]);
+		bool right = !isalnum((unsigned char)p[n]);
+		if (left && right)
+			return true;
+	}
+	return false;
+}
+
 /* The integer written just before position `at` in `text`, skipping blanks,
  * an 'x' (as in "8x") and alphabetic tokens if `skip_words` ("8x HDR 200");
  * 0 if none. */
@@ -126,10 +140,25 @@ static int gpus_per_node(const char *hw, const gpu_map *m)
  * Returns its Gb/s (0 if none) and where the number starts. */
 static double line_rate(const char *hw, const char **at)
 {
-	static const char *const units[] = {"Gb/s", "Gbps", "Gbit", "GbE", "Gb "};
+	static const char *const units[] = {"Gb/s", "Gbps", "Gbit", "GbE"};
+	static const char *const not_nic[] = {"NVLink", "NVL", "PCIe", "HBM", "memory"};
 	for (const char *p = hw; *p; p++) {
 		if (!isdigit((unsigned char)*p) || (p > hw && (isdigit((unsigned char)p[-1]) ||
 		                                               p[-1] == '.')))
+			continue;
+		/* a GPU link's rate ("NVLink 4800 Gb/s per GPU") is not the NIC's: look
+		 * back to the last separator */
+		char before[24];
+		size_t k = 0;
+		while (k < sizeof before - 1 && p - k > hw && !strchr(",;()", p[-(long)k - 1]))
+			k++;
+		memcpy(before, p - k, k);
+		before[k] = '\0';
+		bool skip = false;
+		for (size_t i = 0; i < sizeof not_nic / sizeof not_nic[0]; i++)
+			if (has(before, not_nic[i]))
+				skip = true;
+		if (skip)
 			continue;
 		const char *q = p;
 		while (isdigit((unsigned char)*q) || *q == '.')
@@ -159,7 +188,8 @@ static void nic_of(const char *hw, const gpu_map *m, hw_nic *nic)
 		count = number_before(hw, links, true);
 	if (gbps <= 0)
 		gbps = has(hw, "NDR") ? 400 : has(hw, "HDR") ? 200 : has(hw, "EDR") ? 100 : m->nic_Gbps;
-	bool tcp = has(hw, "TCP") || has(hw, "GbE") || (has(hw, "Ethernet") && !has(hw, "RoCE"));
+	bool tcp = has(hw, "TCP") || has(hw, "Socket") ||
+	           ((has(hw, "GbE") || has(hw, "Ethernet")) && !has(hw, "RoCE") && !has(hw, "RDMA"));
 	if (count <= 0 || count > 32)
 		count = tcp ? 1 : 8;
 	nic->count = count;
@@ -195,6 +225,21 @@ static int cluster_of(const val_row *r, scenario *s, char *why, size_t n)
 	return 0;
 }
 
+/* nccl-tests' "-g N" (GPUs per thread) in free text, case-sensitive ("-G" is
+ * its CUDA-graph option) and as an option (after a blank or a bracket);
+ * 0 when absent, at most 64. */
+static int dash_g(const char *t)
+{
+	for (const char *p = strstr(t, "-g "); p; p = strstr(p + 1, "-g ")) {
+		if (p > t && isalnum((unsigned char)p[-1]))
+			continue;
+		int g = atoi(p + 3);
+		if (g >= 1)
+			return g > 64 ? 64 : g;
+	}
+	return 0;
+}
+
 /* The GPUs of a collective benchmark: "2 nodes x 8 GPU" in other_parallel
  * or the hardware text; else the row's gpus; else one node. nccl-tests -g:
  * "-g N" in the row's text, or Azure's AI-benchmarking-guide, whose
@@ -205,13 +250,18 @@ static int coll_cluster_of(const val_row *r, val_case *c, char *why, size_t n)
 	int nodes = 0, gpn = 0;
 	for (int i = 0; i < 2 && !nodes; i++) {
 		const char *p = find(texts[i], "nodes x");
+		size_t len = 7;
 		if (!p)
-			p = find(texts[i], "node x");
+			p = find(texts[i], "node x"), len = 6;
 		if (p) {
 			nodes = number_before(texts[i], p, false);
-			const char *q = strchr(p, 'x') + 1;
-			gpn = atoi(q);
+			gpn = atoi(p + len);
 		}
+	}
+	if (nodes > 0 && (gpn < 1 || gpn > 64 || nodes > 4096)) {
+		snprintf(why, n, "%d nodes x %d GPUs: a collective benchmark is read for 1-4096 nodes "
+		         "of 1-64 GPUs", nodes, gpn);
+		return -1;
 	}
 	val_row rr = *r;
 	if (nodes > 0 && gpn > 0)
@@ -229,15 +279,15 @@ static int coll_cluster_of(const val_row *r, val_case *c, char *why, size_t n)
 		c->s.cluster.gpus_per_node = gpn;
 		c->s.cluster.fabric.topology = nodes > 1 ? TOPO_FAT_TREE : TOPO_SINGLE_SWITCH;
 	}
-	c->gpus_per_thread = 1;
-	const char *g = find(r->source, "-g ");
+	c->gpus_per_thread = has(r->source, "AI-benchmarking-guide") ? 8 : 1;
+	int g = dash_g(r->source);
 	if (!g)
-		g = find(r->other, "-g ");
-	if (g && atoi(g + 3) > 1)
-		c->gpus_per_thread = atoi(g + 3);
-	else if (has(r->source, "AI-benchmarking-guide"))
-		c->gpus_per_thread = 8;
+		g = dash_g(r->other);
+	if (g)
+		c->gpus_per_thread = g;
 	int ngpu = c->s.cluster.nodes * c->s.cluster.gpus_per_node;
+	if (c->gpus_per_thread > c->s.cluster.gpus_per_node)
+		c->gpus_per_thread = c->s.cluster.gpus_per_node;
 	char g_opt[16] = "";
 	if (c->gpus_per_thread > 1)
 		snprintf(g_opt, sizeof g_opt, ", -g %d", c->gpus_per_thread);
@@ -245,8 +295,12 @@ static int coll_cluster_of(const val_row *r, val_case *c, char *why, size_t n)
 	         c->coll_algo == ALGO_AUTO ? "" : coll_algo_name(c->coll_algo),
 	         c->coll_algo == ALGO_AUTO ? "" : " ", c->s.cluster.nodes,
 	         c->s.cluster.gpus_per_node, c->s.cluster.gpu.name, g_opt);
-	if (ngpu < 2 && c->coll_op != COLL_SENDRECV) {
+	if (ngpu < 2) {
 		snprintf(why, n, "a collective needs at least 2 GPUs");
+		return -1;
+	}
+	if (ngpu > 16384) {
+		snprintf(why, n, "%d GPUs: a collective benchmark is simulated up to 16384", ngpu);
 		return -1;
 	}
 	return 0;
@@ -326,12 +380,14 @@ static int zero_of(const char *o)
 			q += 5;
 		while (*q == '-' || *q == ' ' || *q == '_')
 			q++;
-		if (*q >= '1' && *q <= '3')
+		if (*q >= '1' && *q <= '3' && !isalnum((unsigned char)q[1]))
 			return *q - '0';
 	}
+	if (has(o, "NO_SHARD"))
+		return 0;
 	if (has(o, "SHARD_GRAD_OP"))
 		return 2;
-	if (has(o, "FSDP") || has(o, "FULL_SHARD"))
+	if (has(o, "FSDP") || has(o, "FULL_SHARD") || has(o, "HYBRID_SHARD"))
 		return 3;
 	return 0;
 }
@@ -505,30 +561,70 @@ static const metric_name metric_names[] = {
  * after the exact names, words. A metric qualified by a condition the
  * simulator does not model (with/without fusion, relative to another row,
  * peak or average over a run) stays unpredicted. */
+/* "/s" or "/sec" as a unit's denominator (not "/step", "/seq"). */
+static bool slash_second(const char *t)
+{
+	for (const char *p = strchr(t, '/'); p; p = strchr(p + 1, '/'))
+		if ((p[1] == 's' || p[1] == 'S') &&
+		    (!isalpha((unsigned char)p[2]) || !strncasecmp(p + 1, "sec", 3)))
+			return true;
+	return false;
+}
+
+/* A rate: the name or the unit says "per second" in one of its spellings
+ * (not "per_step" or "per_sample": those are counts). */
+static bool per_second(const char *name, const char *unit)
+{
+	if (has_token(name, "per_s") || has_token(name, "per_sec") ||
+	    has_token(name, "per_second") || has_token(name, "ps") || slash_second(name) ||
+	    has(name, "throughput"))
+		return true;
+	return slash_second(unit) || has(unit, "per s") || has(unit, "/min") || has(unit, "/h") ||
+	       has(unit, "/day") || has(unit, "-hour");
+}
+
+/* A qualifier that makes a name something else than the whole step's figure:
+ * a part of the step, a count, another workload, a condition. */
+static bool qualified(const char *name)
+{
+	static const char *const q[] = {"fusion", "_vs_", "speedup", "improvement", "eff",
+		"variation", "_ratio", "ratio_", "busbw", "steps_per", "iters_per", "it/s", "_at_",
+		"days", "hours", "optimizer", "data", "loader", "bubble", "checkpoint", "ckpt", "eval",
+		"warmup", "total", "max", "min_", "batch", "inference", "decode", "generation",
+		"prefill", "tokenizer", "forward", "backward", "fwd", "bwd", "comm", "allreduce",
+		"all_reduce", "layer", "kernel", "attention", "startup", "init"};
+	for (size_t i = 0; i < sizeof q / sizeof q[0]; i++)
+		if (has(name, q[i]))
+			return true;
+	return false;
+}
+
 static val_metric metric_words(const char *name, const char *unit)
 {
-	static const char *const qualified[] = {"fusion", "_vs_", "speedup", "improvement", "eff",
-	                                        "variation", "_ratio", "ratio_", "busbw", "steps_per",
-	                                        "iters_per", "it/s", "_at_", "days", "hours"};
-	for (size_t i = 0; i < sizeof qualified / sizeof qualified[0]; i++)
-		if (has(name, qualified[i]))
-			return VM_NONE;
-	if (has(name, "mfu"))
+	if (qualified(name))
+		return VM_NONE;
+	if (has_token(name, "mfu") || has(name, "mfu_") || has(name, "_mfu"))
 		return VM_MFU;
-	if (has(name, "hfu"))
+	if (has_token(name, "hfu") || has(name, "hfu_") || has(name, "_hfu"))
 		return VM_HFU;
 	if (has(name, "tflop") || has(name, "pflop"))
 		return has(name, "model") ? VM_MODEL_TFLOPS
 		     : has(name, "pflop") || has(name, "aggregate") ? VM_AGG_PFLOPS : VM_HW_TFLOPS;
-	if (has(name, "token"))
+	if (has_token(name, "tps") || (has(name, "token") && per_second(name, unit)))
 		return VM_TOKENS;
-	if (has(name, "sample") || has(name, "sequences") || has(name, "seqs_per"))
+	if ((has(name, "sample") || has(name, "sequences") || has(name, "seqs")) &&
+	    per_second(name, unit))
 		return VM_SAMPLES;
-	if ((has(name, "iteration") || has(name, "step") || has(name, "iter")) &&
-	    (has(name, "time") || has(name, "sec") || has(name, "_s")))
-		return VM_ITER_TIME;
+	static const char *const step_time[] = {"iteration_time", "step_time", "iter_time",
+		"time_per_iter", "time_per_step", "sec_per_iter", "sec_per_step", "seconds_per_iter",
+		"seconds_per_step"};
+	for (size_t i = 0; i < sizeof step_time / sizeof step_time[0]; i++)
+		if (has(name, step_time[i]))
+			return VM_ITER_TIME;
+	if (has_token(name, "s_per_iter") || has_token(name, "s_per_step"))
+		return VM_ITER_TIME;      /* not "tokens_per_step" */
 	if (has(name, "throughput") || has(name, "speed"))   /* the unit says of what */
-		return has(unit, "token") ? VM_TOKENS
+		return has(unit, "token") || has(unit, "tok/") ? VM_TOKENS
 		     : has(unit, "sample") || has(unit, "seq") ? VM_SAMPLES
 		     : has(unit, "TFLOP") ? VM_HW_TFLOPS : VM_NONE;
 	return VM_NONE;
@@ -547,17 +643,26 @@ static val_metric metric_of(const char *name, const char *unit)
 }
 
 /* nccl-tests' size labels: "1K", "67M", "8G", "16GB", "8B", "2048": powers
- * of two printed in decimal units (65536 -> "65K"). */
+ * of two printed in decimal units (65536 -> "65K"); a label 8% or more from
+ * any power of two ("96M") is read in binary units (96 MiB). */
 static double coll_size(const char *s)
 {
 	char *end;
 	double v = strtod(s, &end);
-	if (end == s || !(v > 0))
+	if (end == s || !(v > 0) || !(v < 1e15))
 		return 0;
 	char u = (char)toupper((unsigned char)*end);
 	double mult = u == 'K' ? 1e3 : u == 'M' ? 1e6 : u == 'G' ? 1e9 : u == 'T' ? 1e12 : 1;
 	double b = v * mult;
-	return mult > 1 ? pow(2, round(log2(b))) : b;
+	if (b < 1 || b > 1099511627776.0)
+		return 0;           /* 1 B to 1 TiB: what nccl-tests can run */
+	if (mult == 1)
+		return b;
+	double p2 = pow(2, round(log2(b)));
+	if (fabs(b / p2 - 1) < 0.08)
+		return p2;          /* "67M" = 2^26: a power of two printed in decimal */
+	return v * (u == 'K' ? 1024.0 : u == 'M' ? 1048576.0 : u == 'G' ? 1073741824.0
+	                                                      : 1099511627776.0);
 }
 
 /* A collective benchmark row: "<op>_busbw@<size>" (also algbw, time,
@@ -570,24 +675,27 @@ static val_metric coll_metric(const char *name, val_case *c)
 {
 	static const struct { const char *p; coll_op op; } ops[] = {
 		{"allreduce", COLL_ALL_REDUCE}, {"all_reduce", COLL_ALL_REDUCE},
-		{"allgather", COLL_ALL_GATHER}, {"all_gather", COLL_ALL_GATHER},
+		{"all-reduce", COLL_ALL_REDUCE}, {"allgather", COLL_ALL_GATHER},
+		{"all_gather", COLL_ALL_GATHER}, {"all-gather", COLL_ALL_GATHER},
 		{"reducescatter", COLL_REDUCE_SCATTER}, {"reduce_scatter", COLL_REDUCE_SCATTER},
-		{"alltoall", COLL_ALL_TO_ALL}, {"all_to_all", COLL_ALL_TO_ALL},
+		{"reduce-scatter", COLL_REDUCE_SCATTER}, {"alltoall", COLL_ALL_TO_ALL},
+		{"all_to_all", COLL_ALL_TO_ALL}, {"all-to-all", COLL_ALL_TO_ALL},
 		{"broadcast", COLL_BROADCAST}, {"bcast", COLL_BROADCAST},
 		{"sendrecv", COLL_SENDRECV}, {"reduce", COLL_REDUCE}};
-	if (!has(name, "busbw") && !has(name, "algbw") && !has(name, "latency") &&
-	    !(strchr(name, '@') && has(name, "time")))
+	bool bw = has(name, "busbw") || has(name, "algbw");
+	if (!bw && !has(name, "latency") && !(strchr(name, '@') && has(name, "time")))
 		return VM_NONE;
 	if (has(name, "_vs_") || has(name, "factor") || has(name, "bisection") || has(name, "_max_"))
 		return VM_NONE;
-	c->coll_op = COLL_ALL_REDUCE;
-	for (size_t i = 0; i < sizeof ops / sizeof ops[0]; i++)
-		if (has(name, ops[i].p)) {
-			c->coll_op = ops[i].op;
-			break;
-		}
-	c->coll_algo = has(name, "nvls") ? ALGO_NVLS : has(name, "ring") ? ALGO_RING
-	             : has(name, "tree") ? ALGO_TREE : ALGO_AUTO;
+	int op = -1;
+	for (size_t i = 0; i < sizeof ops / sizeof ops[0] && op < 0; i++)
+		if (has(name, ops[i].p))
+			op = (int)ops[i].op;
+	if (op < 0 && !bw)
+		return VM_NONE;     /* "decode_time@2K" is no collective */
+	c->coll_op = op < 0 ? COLL_ALL_REDUCE : op;
+	c->coll_algo = has_token(name, "nvls") ? ALGO_NVLS : has_token(name, "ring") ? ALGO_RING
+	             : has_token(name, "tree") ? ALGO_TREE : ALGO_AUTO;
 	const char *at = strchr(name, '@');
 	if (at) {
 		c->coll_bytes = coll_size(at + 1);
@@ -645,29 +753,46 @@ static const char *not_predicted(const char *name)
 }
 
 /* Published unit -> SI factor, from the unit's leading token (any case:
- * "TFLOP/s", "TFLOPS", "TFLOPs/GPU"; "ms", "msec"; "k tokens/s"). An empty or
- * unknown unit takes the metric's usual one: TFLOP/s for TFLOP/s metrics,
- * PFLOP/s for aggregates, seconds for times; MFU, HFU and % of peak given
- * as a fraction (<= 1 with no '%') are scaled to percent. */
+ * "TFLOP/s", "TFLOPS", "TFLOPs/GPU"; "ms", "msec", "milliseconds", "us", "µs";
+ * "k tokens/s", "Mtok/s"; "MB/s"), a lower-case b meaning bits ("Gb/s",
+ * "gbps"), and a rate's denominator ("/min", "/hour", "-hour", "/day"). An
+ * empty or unknown unit takes the metric's usual one: TFLOP/s for TFLOP/s
+ * metrics, PFLOP/s for aggregates, seconds for times, GB/s and us for
+ * nccl-tests rows; MFU, HFU and % of peak given as a fraction (<= 1 with no
+ * '%') are scaled to percent. */
 static double unit_scale(const char *u, val_metric m, double value)
 {
 	static const struct { const char *p; double f; } units[] = {
-		{"msec", 1e-3}, {"ms", 1e-3}, {"usec", 1e-6}, {"us", 1e-6}, {"\xc2\xb5s", 1e-6},
-		 {"TFLOP", 1e12}, {"PFLOP", 1e15}, {"GFLOP", 1e9},
-		{"TB/s", 1e12}, {"GB/s", 1e9}, {"TB", 1e12}, {"GB", 1e9}, {"k tokens", 1e3},
-		{"ktokens", 1e3}, {"k tok", 1e3}, {"M tokens", 1e6}, {"tokens", 1}, {"tok/s", 1},
-		{"samples", 1}, {"seq", 1}, {"min", 60}, {"hour", 3600}, {"sec", 1}, {"s", 1},
-		{"%", 1}};
+		{"milliseconds", 1e-3}, {"millisecond", 1e-3}, {"millisec", 1e-3}, {"msec", 1e-3},
+		{"ms", 1e-3}, {"microseconds", 1e-6}, {"microsec", 1e-6}, {"usec", 1e-6},
+		{"us", 1e-6}, {"\xc2\xb5s", 1e-6}, {"\xce\xbcs", 1e-6}, {"TFLOP", 1e12},
+		{"PFLOP", 1e15}, {"GFLOP", 1e9}, {"TB/s", 1e12}, {"GB/s", 1e9}, {"MB/s", 1e6},
+		{"TB", 1e12}, {"GB", 1e9}, {"MB", 1e6}, {"k tokens", 1e3}, {"ktokens", 1e3},
+		{"k tok", 1e3}, {"ktok", 1e3}, {"M tokens", 1e6}, {"Mtokens", 1e6}, {"M tok", 1e6},
+		{"Mtok", 1e6}, {"tokens", 1}, {"tok", 1}, {"k samples", 1e3}, {"samples", 1},
+		{"seq", 1}, {"minutes", 60}, {"min", 60}, {"hours", 3600}, {"hour", 3600},
+		{"seconds", 1}, {"second", 1}, {"sec", 1}, {"s", 1}, {"%", 1}};
 	while (isspace((unsigned char)*u))
 		u++;
-	if (!strncmp(u, "Gbit", 4) || !strncmp(u, "Gb/s", 4) || !strncmp(u, "Gbps", 4))
-		return 1e9 / 8;      /* bits: case matters here (GB/s is bytes) */
+	if ((u[0] == 'G' || u[0] == 'g') && u[1] == 'b')
+		return 1e9 / 8;      /* bits: a lower-case b (GB/s is bytes) */
 	bool pct = m == VM_MFU || m == VM_HFU || m == VM_PCT_PEAK || m == VM_RECOMPUTE_GAIN;
 	if (pct)
 		return !strchr(u, '%') && value > 0 && value <= 1 ? 100 : 1;
+	double per = 1;          /* a rate's denominator in seconds */
+	if (m == VM_TOKENS || m == VM_SAMPLES) {
+		if (has(u, "/min"))
+			per = 60;
+		else if (has(u, "/day"))
+			per = 86400;
+		else if (has(u, "/h") || has(u, "-hour") || has(u, "per hour"))
+			per = 3600;
+	}
 	for (size_t i = 0; i < sizeof units / sizeof units[0]; i++)
 		if (!strncasecmp(u, units[i].p, strlen(units[i].p)))
-			return units[i].f;
+			return units[i].f / per;
+	if (u[0] == 'h' && !isalpha((unsigned char)u[1]))
+		return 3600;
 	switch (m) {
 	case VM_HW_TFLOPS:
 	case VM_MODEL_TFLOPS:
@@ -683,7 +808,7 @@ static double unit_scale(const char *u, val_metric m, double value)
 	case VM_COLL_TIME:
 		return 1e-6;         /* and microseconds */
 	default:
-		return 1;
+		return 1 / per;
 	}
 }
 
@@ -766,6 +891,14 @@ int val_build(const val_row *r, val_case *c, char *why, size_t n)
 		snprintf(why, n, "no published value");
 		return -1;
 	}
+	const char *quoted = find(r->unit, "time ");
+	if (!(r->value > 0) && c->metric != VM_RECOMPUTE_GAIN &&
+	    !(c->metric >= VM_COLL_BUSBW && c->metric <= VM_COLL_AVG_BUSBW && r->value == 0 &&
+	      quoted && atof(quoted + 5) > 0)) {
+		snprintf(why, n, "published value %g: not a positive quantity to compare with",
+		         r->value);
+		return -1;
+	}
 	c->unit_scale = unit_scale(r->unit, c->metric, r->value);
 	c->per_gpu = (c->metric == VM_TOKENS || c->metric == VM_SAMPLES) && per_gpu(r);
 	c->published_si = r->value * c->unit_scale;
@@ -775,9 +908,13 @@ int val_build(const val_row *r, val_case *c, char *why, size_t n)
 		 * time ("GB/s (time 13.03 us)"): compare that instead */
 		const char *tm = find(r->unit, "time ");
 		if (r->value == 0 && c->metric != VM_COLL_TIME && tm && atof(tm + 5) > 0) {
+			char *end;
+			double v = strtod(tm + 5, &end);
+			while (*end == ' ')
+				end++;
 			c->metric = VM_COLL_TIME;
-			c->unit_scale = has(tm, "ms") ? 1e-3 : 1e-6;
-			c->published_si = atof(tm + 5) * c->unit_scale;
+			c->unit_scale = unit_scale(end, VM_COLL_TIME, v);
+			c->published_si = v * c->unit_scale;
 		}
 		return coll_cluster_of(r, c, why, n);
 	}

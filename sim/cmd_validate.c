@@ -8,6 +8,7 @@
 #include <math.h>
 #include "cli.h"
 #include "json.h"
+#include "coll.h"
 #include "validate.h"
 
 typedef struct outcome {
@@ -17,6 +18,7 @@ typedef struct outcome {
 	double published, predicted, err_pct;   /* in the published unit */
 	bool param_source;
 	val_metric metric;
+	int coll_op;             /* VM_COLL_*: coll_op of coll.h */
 	double coll_bytes;       /* VM_COLL_*: the collective's size */
 	char why[200];
 } outcome;
@@ -90,6 +92,7 @@ static void evaluate(const val_row *r, val_cache *cache, outcome *o)
 	o->param_source = c.param_source;
 	o->metric = c.metric;
 	o->coll_bytes = c.coll_bytes;
+	o->coll_op = c.coll_op;
 	double pred;
 	char err[160];
 	if (val_predict(&c, cache, &pred, err, sizeof err) < 0) {
@@ -129,6 +132,7 @@ static void print_coll_goal(FILE *out, const outcome *o, size_t n)
 	int k = 0, k_big = 0;
 	for (size_t i = 0; i < n; i++) {
 		if (o[i].status != 0 || o[i].param_source || o[i].metric != VM_COLL_BUSBW ||
+		    o[i].coll_op != COLL_ALL_REDUCE ||
 		    !val_coll_goal_family(o[i].row->family) || !strchr(o[i].row->metric, '@') ||
 		    !(o[i].published > 0) || !(o[i].predicted > 0))
 			continue;

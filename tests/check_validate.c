@@ -201,6 +201,10 @@ START_TEST(t_nic_text)
 		{"A100 PCIe 80GB, 100GbE", 1, 100, true},
 		{"DGX A100 (8x200Gb/s HDR)", 8, 200, false},
 		{"DGX H100", 8, 400, false},
+		/* a memory size or a GPU link rate is not the NIC's; RoCE is RDMA */
+		{"A100 80 Gb HBM2e, 8x HDR IB", 8, 200, false},
+		{"A100 (NVLink 4800 Gb/s per GPU), 8x HDR 200Gb/s IB", 8, 200, false},
+		{"A100 8x 400GbE RoCE", 8, 400, false},
 	};
 	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
 		char text[1024], err[256], why[256];
@@ -266,7 +270,16 @@ START_TEST(t_collective_rows)
 		"id,source,hardware,gpus,model_params_b,layers,hidden,heads,seq_len,global_batch,"
 		"micro_batch,tp,pp,dp,other_parallel,precision,recompute,metric,value,unit,verified\n"
 		"C-001,x,DGX H100,16,,,,,,,,,,,2 nodes x 8 GPU,,,allgather_busbw@1G,300,GB/s,x\n"
-		"C-002,x,DGX A100 (8x200Gb/s HDR),,,,,,,,,,,,,,,reduce_scatter_time@64M,400,us,x\n";
+		"C-002,x,DGX A100 (8x200Gb/s HDR),,,,,,,,,,,,,,,reduce_scatter_time@64M,400,us,x\n"
+		/* rows that must not be read as collectives, or not as these */
+		"C-003,x,DGX A100,8,,,,,,,,,,,,,,decode_time@2K,3,ms,x\n"
+		"C-004,x,DGX A100,1,,,,,,,,,,,,,,sendrecv_busbw@1G,20,GB/s,x\n"
+		"C-005,x,DGX A100,8,,,,,,,,,,,,,,allreduce_busbw@1G,0,GB/s (time ),x\n"
+		"C-006,x,DGX A100,8,,,,,,,,,,,,,,allreduce_busbw@inf,1,GB/s,x\n"
+		"C-007,x,DGX A100,8,,,,,,,,,,,2 NODES X 4 GPU,,,all-gather_busbw_during_backward@1G,"
+		"100,GB/s,x\n"
+		"C-008,all_reduce_perf -G 20 -g 2,DGX A100,8,,,,,,,,,,,,,,allreduce_busbw@1G,0,"
+		"GB/s (time 13.03 us; algorithms auto),x\n";
 	val_row *r;
 	size_t n;
 	ck_assert_int_eq(val_parse(text, "t.csv", &r, &n, err, sizeof err), 0);
@@ -281,6 +294,17 @@ START_TEST(t_collective_rows)
 	ck_assert_int_eq(c.metric, VM_COLL_TIME);
 	ck_assert_double_eq_tol(c.unit_scale, 1e-6, 1e-15);
 	ck_assert_int_eq(c.s.cluster.nodes * c.s.cluster.gpus_per_node, 8);
+	for (int i = 2; i <= 5; i++)
+		ck_assert_msg(val_build(&r[i], &c, why, sizeof why) == -1, "row %s built", r[i].id);
+	ck_assert_int_eq(val_build(&r[6], &c, why, sizeof why), 0);
+	ck_assert_int_eq(c.coll_op, COLL_ALL_GATHER);
+	ck_assert_int_eq(c.coll_algo, ALGO_AUTO);     /* "during" holds no ring */
+	ck_assert_int_eq(c.s.cluster.nodes, 2);
+	ck_assert_int_eq(c.s.cluster.gpus_per_node, 4);
+	ck_assert_int_eq(val_build(&r[7], &c, why, sizeof why), 0);
+	ck_assert_int_eq(c.gpus_per_thread, 2);        /* -G is CUDA graphs, not -g */
+	ck_assert_int_eq(c.metric, VM_COLL_TIME);
+	ck_assert_double_eq_tol(c.published_si, 13.03e-6, 1e-12);   /* us, not "algorithms" */
 	free(r);
 }
 END_TEST
@@ -292,6 +316,7 @@ START_TEST(t_zero_text)
 	static const struct { const char *other; int zero; } cases[] = {
 		{"ZeRO-1 (BF16Optimizer)", 1}, {"ZeRO stage 2", 2}, {"DeepSpeed zero3", 3},
 		{"FSDP full shard", 3}, {"FSDP SHARD_GRAD_OP", 2}, {"SP; interleaved", 0},
+		{"FSDP NO_SHARD", 0}, {"zero_1f1b schedule", 0},
 	};
 	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
 		char text[1024], err[256], why[256];
@@ -399,6 +424,19 @@ START_TEST(t_metric_spellings)
 		{"tflops_per_gpu_without_fusion", "TFLOP/s", 113, VM_NONE, 0, false},
 		{"est_train_days_at_140TFLOPs", "days", 34, VM_NONE, 0, false},
 		{"steps_per_sec", "", 0.2, VM_NONE, 0, false},
+		/* parts of a step, counts and other workloads are not the step */
+		{"optimizer_step_time", "ms", 68, VM_NONE, 0, false},
+		{"total_steps", "steps", 1e5, VM_NONE, 0, false},
+		{"pipeline_bubble_time_per_iter", "s", 0.2, VM_NONE, 0, false},
+		{"tokens_per_step", "tokens", 4e6, VM_NONE, 0, false},
+		{"total_tokens", "tokens", 1.8e12, VM_NONE, 0, false},
+		{"inference_tokens_per_s", "tokens/s", 5e3, VM_NONE, 0, false},
+		/* units by their words, rates by their denominators */
+		{"iteration_time", "milliseconds", 1420, VM_ITER_TIME, 1e-3, false},
+		{"iteration_time", "\xce\xbcs", 1.42e6, VM_ITER_TIME, 1e-6, false},
+		{"throughput", "samples/min", 100, VM_SAMPLES, 1.0 / 60, false},
+		{"tokens_per_s", "Mtok/s", 5, VM_TOKENS, 1e6, false},
+		{"tokens_per_gpu_per_day", "tokens/day", 1e9, VM_TOKENS, 1.0 / 86400, true},
 	};
 	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
 		char text[1024], err[256], why[256];
