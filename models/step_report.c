@@ -48,19 +48,6 @@ static void nic_name(char *b, size_t n, const scn_cluster *c)
 		snprintf(b, n, "%g Gb/s RDMA", gbps);
 }
 
-/* The links a node's GPUs talk over, as the topology builds them (topo.c). */
-static const char *intra_name(const scn_cluster *c)
-{
-	switch (c->intra.kind) {
-	case INTRA_PCIE:
-		return "PCIe";
-	case INTRA_NVLINK_MESH:
-		return "an NVLink mesh";
-	default:
-		return "NVLink through NVSwitch";
-	}
-}
-
 static void why_dp(const scenario *s, step_result *r, double x, double pct)
 {
 	char a[32], g[32], t[32], nv[32], nic[48], what[64], eff[96] = "", links[112];
@@ -80,7 +67,7 @@ static void why_dp(const scenario *s, step_result *r, double x, double pct)
 	/* a DP group inside one node (one node, or stages placed node by node on
 	 * several): no NIC carries the reduction */
 	if (!r->dp_crosses_nodes) {
-		snprintf(links, sizeof links, "%s%s", intra_name(&s->cluster), s->cluster.nodes > 1
+		snprintf(links, sizeof links, "%s%s", cluster_intra_phrase(&s->cluster), s->cluster.nodes > 1
 			 ? "; each data-parallel group lies inside one node" : "");
 		snprintf(r->bottleneck, sizeof r->bottleneck,
 			 "Gradient %s is exposed for %s (%.0f%% of the step): %s moves %s = %.3gx "
@@ -129,7 +116,7 @@ static void why_other(const scenario *s, step_result *r, int k, double x, double
 		if (r->pp_crosses_nodes)
 			snprintf(wire, sizeof wire, "%s between nodes", nic);
 		else
-			snprintf(wire, sizeof wire, "the intra-node links, %s%s", intra_name(&s->cluster),
+			snprintf(wire, sizeof wire, "the intra-node links, %s%s", cluster_intra_phrase(&s->cluster),
 				 s->cluster.nodes > 1 ? "; each pipeline lies inside one node" : "");
 		snprintf(b, n, "Pipeline transfers are exposed for %s (%.0f%% of the step): stages "
 			 "wait for activations and gradients on the wire (%s); %s, fewer stages or "

@@ -476,3 +476,15 @@ int cluster_route_append(int *a, int na, const int *b, int nb, int max)
 	}
 	return na;
 }
+
+const char *cluster_intra_phrase(const scn_cluster *c)
+{
+	switch (c->intra.kind) {
+	case INTRA_PCIE:
+		return "PCIe";
+	case INTRA_NVLINK_MESH:
+		return "an NVLink mesh";
+	default:
+		return "NVLink through NVSwitch";
+	}
+}

@@ -68,6 +68,9 @@ int cluster_route_local(const cluster *cl, int gpu, bool to_gpu, bool nvme, int 
 /* Registered topologies, for `trainsim list topologies`. */
 void topo_list(FILE *out);
 const char *topo_name(scn_topology t);
+/* The links a node's GPUs talk over, in words for reports: "PCIe", "an
+ * NVLink mesh", "NVLink through NVSwitch" (as cluster_build makes them). */
+const char *cluster_intra_phrase(const scn_cluster *c);
 
 /* Appends route b[0..nb-1] to a[0..na-1], skipping links already in a (a
  * storage route may already end on the GPU's PCIe link) and stopping at max.

@@ -6,6 +6,7 @@
 #include <string.h>
 #include "explain.h"
 #include "report.h"
+#include "topo.h"
 #include "scn.h"
 #include "units.h"
 
@@ -150,19 +151,6 @@ static void fix_set(fix *f, const char *fmt, ...)
 	va_end(ap);
 }
 
-/* The links a node's GPUs talk over, as the topology builds them (topo.c). */
-static const char *intra_links(const scn_cluster *cl)
-{
-	switch (cl->intra.kind) {
-	case INTRA_PCIE:
-		return "PCIe";
-	case INTRA_NVLINK_MESH:
-		return "an NVLink mesh";
-	default:
-		return "NVLink through NVSwitch";
-	}
-}
-
 static void fixes_dp(ctx *c)
 {
 	char what[160];
@@ -181,7 +169,7 @@ static void fixes_dp(ctx *c)
 	/* a DP group inside one node has no inter-node step to save */
 	if (c->r->dp_crosses_nodes && g->algorithm != GRAD_ALGO_HIERARCHICAL) {
 		snprintf(what, sizeof what, "reduce inside each node over %s first (hierarchical "
-			 "all-reduce)", intra_links(&c->s->cluster));
+			 "all-reduce)", cluster_intra_phrase(&c->s->cluster));
 		fix_set(add_fix(c, what), "training.grad_reduce.algorithm=hierarchical");
 	}
 }
@@ -393,7 +381,7 @@ static void saturated_comm(ctx *c, step_split k)
 			fmt_bw(a, sizeof a, nic_Bps), fmt_b(b, sizeof b, c->r->dp_bytes_per_gpu));
 	else
 		para(c->out, 3, 3, "The links inside the node (%s), which carry the gradient "
-			"all-reduce of %s per GPU%s.", intra_links(&s->cluster),
+			"all-reduce of %s per GPU%s.", cluster_intra_phrase(&s->cluster),
 			fmt_b(b, sizeof b, c->r->dp_bytes_per_gpu), s->cluster.nodes > 1
 			? ": each data-parallel group lies inside one node" : "");
 }

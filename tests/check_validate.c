@@ -38,6 +38,24 @@ static const val_row *row(const char *id)
 	return NULL;
 }
 
+/* Builds the case of one CSV data row (the header is added); returns
+ * val_build's result, with why filled on -1. */
+#define HEADER "id,source,hardware,gpus,model_params_b,layers,hidden,heads,seq_len," \
+	"global_batch,micro_batch,tp,pp,dp,other_parallel,precision,recompute,metric,value," \
+	"unit,verified\n"
+static int build_row(const char *row, val_case *c, char *why, size_t n)
+{
+	char text[2048], err[256];
+	snprintf(text, sizeof text, HEADER "%s\n", row);
+	val_row *r;
+	size_t nr;
+	ck_assert_msg(val_parse(text, "t.csv", &r, &nr, err, sizeof err) == 0, "%s", err);
+	ck_assert_int_eq(nr, 1);
+	int rc = val_build(&r[0], c, why, n);
+	free(r);
+	return rc;
+}
+
 START_TEST(t_csv_quoting)
 {
 	const char *text = "id,source,hardware,gpus,metric,value,unit\n"
@@ -207,23 +225,15 @@ START_TEST(t_nic_text)
 		{"A100 8x 400GbE RoCE", 8, 400, false},
 	};
 	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
-		char text[1024], err[256], why[256];
-		snprintf(text, sizeof text,
-			 "id,source,hardware,gpus,model_params_b,layers,hidden,heads,seq_len,"
-			 "global_batch,micro_batch,tp,pp,dp,other_parallel,precision,recompute,"
-			 "metric,value,unit,verified\n"
-			 "N-%03zu,x,\"%s\",16,1,2,2048,16,2048,16,1,1,1,16,,bf16,none,"
-			 "iteration_time,1,s,x\n", i, cases[i].hw);
-		val_row *r;
-		size_t n;
-		ck_assert_int_eq(val_parse(text, "t.csv", &r, &n, err, sizeof err), 0);
+		char row[512], why[256];
+		snprintf(row, sizeof row, "N-%03zu,x,\"%s\",16,1,2,2048,16,2048,16,1,1,1,16,,bf16,none,"
+			 "iteration_time,1,s,x", i, cases[i].hw);
 		val_case c;
-		ck_assert_msg(val_build(&r[0], &c, why, sizeof why) == 0, "%s", why);
+		ck_assert_msg(build_row(row, &c, why, sizeof why) == 0, "%s", why);
 		ck_assert_msg(c.s.cluster.nic.count == cases[i].count, "%s: %d NICs", cases[i].hw,
 		              c.s.cluster.nic.count);
 		ck_assert_double_eq_tol(c.s.cluster.nic.speed_Bps, cases[i].gbps * 1e9 / 8, 1);
 		ck_assert_int_eq(c.s.cluster.nic.transport == TRANSPORT_TCP, cases[i].tcp);
-		free(r);
 	}
 }
 END_TEST
@@ -319,21 +329,13 @@ START_TEST(t_zero_text)
 		{"FSDP NO_SHARD", 0}, {"zero_1f1b schedule", 0},
 	};
 	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
-		char text[1024], err[256], why[256];
-		snprintf(text, sizeof text,
-			 "id,source,hardware,gpus,model_params_b,layers,hidden,heads,seq_len,"
-			 "global_batch,micro_batch,tp,pp,dp,other_parallel,precision,recompute,"
-			 "metric,value,unit,verified\n"
-			 "Z-%03zu,x,DGX A100,16,1,2,2048,16,2048,16,1,1,1,16,%s,bf16,none,"
-			 "iteration_time,1,s,x\n", i, cases[i].other);
-		val_row *r;
-		size_t n;
-		ck_assert_int_eq(val_parse(text, "t.csv", &r, &n, err, sizeof err), 0);
+		char row[512], why[256];
+		snprintf(row, sizeof row, "Z-%03zu,x,DGX A100,16,1,2,2048,16,2048,16,1,1,1,16,%s,bf16,"
+			 "none,iteration_time,1,s,x", i, cases[i].other);
 		val_case c;
-		ck_assert_msg(val_build(&r[0], &c, why, sizeof why) == 0, "%s", why);
+		ck_assert_msg(build_row(row, &c, why, sizeof why) == 0, "%s", why);
 		ck_assert_msg(c.s.training.zero == cases[i].zero, "%s: ZeRO %d", cases[i].other,
 		              c.s.training.zero);
-		free(r);
 	}
 }
 END_TEST
@@ -439,18 +441,11 @@ START_TEST(t_metric_spellings)
 		{"tokens_per_gpu_per_day", "tokens/day", 1e9, VM_TOKENS, 1.0 / 86400, true},
 	};
 	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
-		char text[1024], err[256], why[256];
-		snprintf(text, sizeof text,
-			 "id,source,hardware,gpus,model_params_b,layers,hidden,heads,seq_len,"
-			 "global_batch,micro_batch,tp,pp,dp,other_parallel,precision,recompute,"
-			 "metric,value,unit,verified\n"
-			 "S-%03zu,x,DGX A100 80GB,8,1,2,2048,16,2048,8,1,1,1,8,,bf16,none,%s,%g,%s,x\n",
-			 i, cases[i].metric, cases[i].value, cases[i].unit);
-		val_row *r;
-		size_t n;
-		ck_assert_int_eq(val_parse(text, "t.csv", &r, &n, err, sizeof err), 0);
+		char row[512], why[256];
+		snprintf(row, sizeof row, "S-%03zu,x,DGX A100 80GB,8,1,2,2048,16,2048,8,1,1,1,8,,bf16,"
+			 "none,%s,%g,%s,x", i, cases[i].metric, cases[i].value, cases[i].unit);
 		val_case c;
-		int rc = val_build(&r[0], &c, why, sizeof why);
+		int rc = build_row(row, &c, why, sizeof why);
 		if (cases[i].want == VM_NONE) {
 			ck_assert_msg(rc == -1, "%s: predicted as %d", cases[i].metric, c.metric);
 		} else {
@@ -460,7 +455,6 @@ START_TEST(t_metric_spellings)
 			ck_assert_double_eq_tol(c.unit_scale, cases[i].scale, 1e-9 * cases[i].scale);
 			ck_assert_int_eq(c.per_gpu, cases[i].per_gpu);
 		}
-		free(r);
 	}
 }
 END_TEST
