@@ -68,6 +68,11 @@ int wl__sms(const hw_gpu *g)
 	return arch_of(g)->sms;
 }
 
+int wl_gpu_sms(const hw_gpu *g)
+{
+	return wl__sms(g);
+}
+
 static double peak_of(const hw_gpu *g, hw_precision p)
 {
 	double f = g->peak_flops[p];

@@ -237,6 +237,40 @@ static int setup_route(stp_run *r, stp_stage *st, int to, int *links, int *n, do
 	return 0;
 }
 
+/* Most ranks of st's DP group on one node, the ppn coll.c gives TCP's share
+ * of line rate (hw_nic_efficiency). plan_gpu grows with the replica, so a
+ * node's ranks are consecutive in dp_ranks: the longest run is the answer. */
+static int dp_ranks_per_node(const stp_run *r, const stp_stage *st)
+{
+	int most = 0, run = 0;
+	for (int d = 0; d < r->dp; d++) {
+		bool same = d > 0 && cluster_node_of(r->cl, st->dp_ranks[d]) ==
+				     cluster_node_of(r->cl, st->dp_ranks[d - 1]);
+		run = same ? run + 1 : 1;
+		most = run > most ? run : most;
+	}
+	return most;
+}
+
+/* The SMs a DP collective of st holds while it runs, over the GPU's SMs:
+ * one per NCCL channel. Inside a node, NCCL's channels there
+ * (coll_node_ctas); across nodes about two per NIC its rings use ("two
+ * channels per NIC makes the NIC utilization closer to peak", sjeaugey,
+ * NVIDIA/nccl #438; cost-models 1.5), the group's ranks on a node reaching
+ * min(ranks, NICs) of them. */
+static double dp_sm_share(const stp_run *r, const stp_stage *st)
+{
+	int sms = wl_gpu_sms(&r->s->cluster.gpu);
+	if (r->dp <= 1 || sms <= 0)
+		return 0;
+	int ppn = dp_ranks_per_node(r, st), nics = cluster_nics(r->cl);
+	int ctas = ppn >= r->dp
+	    ? coll_node_ctas(&r->s->cluster, ppn,
+	                     r->s->training.zero ? COLL_REDUCE_SCATTER : COLL_ALL_REDUCE)
+	    : 2 * (ppn < nics ? ppn : nics);
+	return (double)ctas / sms;
+}
+
 static int setup_stages(stp_run *r, char *err, size_t errlen)
 {
 	r->st = calloc((size_t)r->pp, sizeof *r->st);
@@ -263,6 +297,7 @@ static int setup_stages(stp_run *r, char *err, size_t errlen)
 			st->tp_ranks[t] = plan_gpu(&r->pl, t, i, 0);
 		for (int d = 0; d < r->dp; d++)
 			st->dp_ranks[d] = plan_gpu(&r->pl, 0, i, d);
+		st->dp_sm_share = dp_sm_share(r, st);
 		st->params = stage_params(r, i);
 		st->opt_s = wl_optimizer_time(r->s, i);
 		st->upd_done = -1;
@@ -417,21 +452,6 @@ static bool pp_crosses_nodes(const stp_run *r)
 			return true;
 	}
 	return false;
-}
-
-/* Most ranks of st's DP group on one node, the ppn coll.c gives TCP's share
- * of line rate (hw_nic_efficiency). plan_gpu grows with the replica, so a
- * node's ranks are consecutive in dp_ranks: the longest run is the answer. */
-static int dp_ranks_per_node(const stp_run *r, const stp_stage *st)
-{
-	int most = 0, run = 0;
-	for (int d = 0; d < r->dp; d++) {
-		bool same = d > 0 && cluster_node_of(r->cl, st->dp_ranks[d]) ==
-				     cluster_node_of(r->cl, st->dp_ranks[d - 1]);
-		run = same ? run + 1 : 1;
-		most = run > most ? run : most;
-	}
-	return most;
 }
 
 /* The stage whose GPUs hold the most gradient bytes sets the DP figures. */

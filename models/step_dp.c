@@ -65,6 +65,12 @@ static void on_dp_done(sim *s, void *ctx, uint64_t arg)
 	st->dq.n -= k;
 	st->dp_running = false;
 	st->dp_done += k;
+	/* NCCL's kernel held one SM per channel while it ran; the compute that
+	 * ran beside it (overlapped buckets, ZeRO gathers) was that much slower:
+	 * owed by the stage's next compute op (run_compute) */
+	double overlap = stp_compute_so_far(st, sim_now(s)) - st->dp_comp0;
+	if (overlap > 0)
+		st->sm_debt += overlap * st->dp_sm_share;
 	if (t.step >= 0)   /* not async DP's primed step */
 		r->dp_collectives += (double)k;
 	stp_busy(r, st, -1);
@@ -166,6 +172,7 @@ static void dp_pump(stp_run *r, stp_stage *st, bool may_hold)
 		st->red_step1 = t->step + 1;
 	st->dp_running = true;
 	st->dp_t0 = now;
+	st->dp_comp0 = stp_compute_so_far(st, now);
 	stp_busy(r, st, +1);
 	if (coll_start_batch(r->cc, &req, (double)st->dp_batch, on_dp_done, r,
 			     (uint64_t)st->idx) < 0)

@@ -88,6 +88,11 @@ void stp_busy(stp_run *r, stp_stage *st, int delta)
 	assert(st->nbusy >= 0);
 }
 
+double stp_compute_so_far(const stp_stage *st, double now)
+{
+	return st->acc[SPLIT_COMPUTE] + (st->cat == SPLIT_COMPUTE ? now - st->since : 0);
+}
+
 void stp_flush(stp_run *r, stp_stage *st)
 {
 	double now = sim_now(r->sim);
@@ -325,6 +330,11 @@ static void on_opt_done(sim *s, void *ctx, uint64_t arg)
 static void run_compute(stp_run *r, stp_stage *st, int cat, int lab, double nominal_s,
 			sim_fn done, int run)
 {
+	if (cat == SPLIT_COMPUTE) {
+		/* the SMs a finished DP collective held while compute ran (stp_dp.c) */
+		nominal_s += st->sm_debt;
+		st->sm_debt = 0;
+	}
 	double dt = stp_var_compute(r, st, nominal_s);
 	stp_enter(r, st, cat, lab);
 	stp_busy(r, st, +1);
@@ -625,6 +635,7 @@ void stp_start_step(stp_run *r, stp_stage *st, int step)
 	st->deferred = 0;
 	st->upd[step % 3] = (stp_update){.step = step};
 	st->step_t0 = sim_now(r->sim);
+	st->sm_debt = 0;     /* owed only to this step's compute */
 	if (!r->async && st->idx == 0) {
 		r->in_ops = r->pp;
 		r->done_count = 0;

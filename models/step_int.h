@@ -125,6 +125,9 @@ typedef struct stp_stage {
 	int red_step1;           /* 1 + step of the last gradient reduction started; 0 none */
 	double grad_seen;        /* gradient bytes produced so far this step */
 	double dp_t0;
+	double dp_comp0;         /* compute time so far when the running DP collective began */
+	double sm_debt;          /* compute time owed to SMs a DP collective held (stp_dp) */
+	double dp_sm_share;      /* SMs its DP collectives hold / the GPU's SMs */
 	double bucket_fill;      /* uncompressed gradient bytes not yet in a bucket */
 	double deferred;         /* overlap off: buckets held until the backward ends */
 	stp_update upd[3];   /* by STP_SLOT(step): async keeps two steps in flight */
@@ -189,6 +192,8 @@ typedef struct stp_run {
 void stp_enter(stp_run *r, stp_stage *st, int cat, int lab);
 /* One more (+1) or one less (-1) kernel running on the GPU, for gpu_util. */
 void stp_busy(stp_run *r, stp_stage *st, int delta);
+/* Compute time (SPLIT_COMPUTE) the stage has spent this run up to now. */
+double stp_compute_so_far(const stp_stage *st, double now);
 /* Brings acc[] and busy_s up to sim_now (window boundaries). */
 void stp_flush(stp_run *r, stp_stage *st);
 /* Moves the stage on as far as it can at sim_now: side tasks first, then its

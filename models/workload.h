@@ -98,6 +98,8 @@ void wl_head_cost(const scenario *s, bool first_stage, wl_layer_cost *out);
  * operation moving `bytes` through HBM. */
 double wl_gemm_time(const hw_gpu *g, hw_precision p, double m, double n, double k);
 double wl_membound_time(const hw_gpu *g, double bytes);
+/* Streaming multiprocessors (CUs) of the GPU. */
+int wl_gpu_sms(const hw_gpu *g);
 
 /* Memory per GPU. */
 typedef struct wl_memory {

@@ -815,7 +815,7 @@ START_TEST(test_async_reduction_bound)
 	step_result a1 = async_run("25Gbps", 1, NULL);
 	double R = a1.dp_allreduce_s, C = a1.split_s[SPLIT_COMPUTE];
 	double O = a1.split_s[SPLIT_OPTIMIZER];
-	ck_assert(R > 2.5 * C);
+	ck_assert_msg(R > 2 * C, "reduction %g, compute %g", R, C);
 	ck_assert_msg(a1.step_time_s >= R, "async step %g below the reduction %g", a1.step_time_s, R);
 	ck_assert_msg(a1.step_time_s <= 1.05 * R + O, "async step %g, reduction %g", a1.step_time_s,
 		      R);
@@ -830,7 +830,7 @@ START_TEST(test_async_reduction_bound)
 	}
 	/* just above the compute: the reductions need many steps to pile up to
 	 * the bound from an empty stream; the measured step is already there */
-	step_result b1 = async_run("75Gbps", 1, NULL), b10 = async_run("75Gbps", 10, NULL);
+	step_result b1 = async_run("50Gbps", 1, NULL), b10 = async_run("50Gbps", 10, NULL);
 	ck_assert(b1.dp_allreduce_s > b1.split_s[SPLIT_COMPUTE] + b1.split_s[SPLIT_OPTIMIZER]);
 	ck_assert(b1.step_time_s >= b1.dp_allreduce_s);
 	ck_assert_double_eq_tol(b10.step_time_s, b1.step_time_s, 0.01 * b1.step_time_s);
@@ -859,7 +859,9 @@ END_TEST
 
 /* A reduction shorter than the compute: async hides it all, the step is the
  * compute and the optimizer, and the speedup over synchronous DP is what the
- * synchronous step exposes: (C + R_exposed + O) / (C + O). */
+ * synchronous step exposes, (C + R_exposed + O) / (C + O), less what the
+ * reduction running beside all of the compute costs it: NCCL's SMs are
+ * taken for the whole step rather than for the end of the backward. */
 START_TEST(test_async_hides_short_reduction)
 {
 	step_result a = async_run("100Gbps", 1, NULL);
@@ -880,12 +882,16 @@ START_TEST(test_async_hides_short_reduction)
 	ck_assert_int_eq(scn_load(path, sets, 3, &s, stderr, true), 0);
 	step_result sy = run_ok(&s);
 	double exposed = sy.split_s[SPLIT_DP_COMM];
-	ck_assert(exposed > 0.1 * sy.step_time_s);
+	ck_assert(exposed > 0.05 * sy.step_time_s);
 	ck_assert_int_eq(sy.staleness, 0);
 	ck_assert_double_eq_tol(a.async_speedup, sy.step_time_s / a.step_time_s,
 				1e-9 * a.async_speedup);
-	double want = (sy.split_s[SPLIT_COMPUTE] + exposed + sy.split_s[SPLIT_OPTIMIZER]) /
-		      (sy.split_s[SPLIT_COMPUTE] + sy.split_s[SPLIT_OPTIMIZER]);
+	double Cs = sy.split_s[SPLIT_COMPUTE], Os = sy.split_s[SPLIT_OPTIMIZER];
+	double bound = (Cs + exposed + Os) / (Cs + Os);
+	ck_assert_msg(a.async_speedup > 1 && a.async_speedup < bound, "speedup %g, bound %g",
+		      a.async_speedup, bound);
+	ck_assert(C >= Cs);   /* the SMs NCCL holds, for longer */
+	double want = (Cs + exposed + Os) / (C + O);
 	ck_assert_double_eq_tol(a.async_speedup, want, 0.01 * want);
 }
 END_TEST

@@ -200,6 +200,26 @@ START_TEST(test_siblings_share_nics)
 }
 END_TEST
 
+/* An overlapped gradient reduction runs NCCL's kernel beside the backward:
+ * one SM per channel (24 of the A100's 108) is not computing meanwhile, so
+ * the compute of a step whose reduction overlaps the whole backward grows by
+ * up to 24/108 of the backward; reduced after the backward, it does not. */
+START_TEST(test_overlap_takes_sms)
+{
+	/* fast NICs and 25 MB buckets: the reductions end during the backward */
+	scenario on = dp100b(25e6), off = dp100b(25e6);
+	on.cluster.nic.count = off.cluster.nic.count = 8;
+	on.cluster.nic.speed_Bps = off.cluster.nic.speed_Bps = 400e9 / 8;
+	on.cluster.nic.transport = off.cluster.nic.transport = TRANSPORT_RDMA;
+	off.training.grad_reduce.overlap = false;
+	step_result a = run_ok(&on, 0), b = run_ok(&off, 0);
+	double extra = a.split_s[SPLIT_COMPUTE] - b.split_s[SPLIT_COMPUTE];
+	double c = b.split_s[SPLIT_COMPUTE];
+	ck_assert_msg(extra > 0.05 * c && extra < 24.0 / 108 * c, "compute %g s, %g s more",
+	              c, extra);
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("step_dp");
@@ -210,6 +230,7 @@ int main(void)
 	tcase_add_test(tc, test_zero1_and_no_overlap);
 	tcase_add_test(tc, test_hold_many_ranks);
 	tcase_add_test(tc, test_siblings_share_nics);
+	tcase_add_test(tc, test_overlap_takes_sms);
 	suite_add_tcase(s, tc);
 	SRunner *sr = srunner_create(s);
 	srunner_run_all(sr, CK_NORMAL);
