@@ -915,6 +915,7 @@ int val_build(const val_row *r, val_case *c, char *why, size_t n)
 			c->metric = VM_COLL_TIME;
 			c->unit_scale = unit_scale(end, VM_COLL_TIME, v);
 			c->published_si = v * c->unit_scale;
+			c->unit = c->unit_scale == 1e-3 ? "ms" : c->unit_scale == 1 ? "s" : "us";
 		}
 		return coll_cluster_of(r, c, why, n);
 	}

@@ -75,6 +75,7 @@ typedef struct val_case {
 	double coll_bytes;      /* its size (the sweep's first for VM_COLL_AVG_BUSBW) */
 	double coll_bytes_hi;   /* VM_COLL_AVG_BUSBW: the sweep's last size */
 	int gpus_per_thread;    /* nccl-tests -g (1: one GPU per process) */
+	const char *unit;       /* the unit compared in, when not the row's (static) */
 } val_case;
 
 /* Builds the case of a row. Returns 0, or -1 with why the row cannot be

@@ -16,6 +16,7 @@ typedef struct outcome {
 	char config[96];
 	int status;              /* 0 predicted, 1 not simulated, 2 simulation failed */
 	double published, predicted, err_pct;   /* in the published unit */
+	const char *unit;        /* that unit: the row's, or what it was compared in */
 	bool param_source;
 	val_metric metric;
 	int coll_op;             /* VM_COLL_*: coll_op of coll.h */
@@ -91,6 +92,7 @@ static void evaluate(const val_row *r, val_cache *cache, outcome *o)
 	snprintf(o->config, sizeof o->config, "%s", c.config);
 	o->param_source = c.param_source;
 	o->metric = c.metric;
+	o->unit = c.unit;
 	o->coll_bytes = c.coll_bytes;
 	o->coll_op = c.coll_op;
 	double pred;
@@ -259,7 +261,7 @@ static void print_csv(FILE *out, const outcome *o, size_t n)
 		csv_field(out, o[i].row->family, false);
 		csv_field(out, o[i].config, false);
 		csv_field(out, o[i].row->metric, false);
-		csv_field(out, o[i].row->unit, false);
+		csv_field(out, o[i].unit ? o[i].unit : o[i].row->unit, false);
 		csv_field(out, pub, false);
 		csv_field(out, pred, false);
 		csv_field(out, err, false);
