@@ -114,6 +114,13 @@ static int setup_costs(stp_run *r, char *err, size_t errlen)
 					  [GRAD_ALGO_HIERARCHICAL] = ALGO_HIERARCHICAL,
 					  [GRAD_ALGO_PS] = ALGO_PS, [GRAD_ALGO_NVLS] = ALGO_NVLS};
 	r->dp_algo = algos[g->algorithm];
+	/* GPT ties its output layer to the embedding (Llama does not; workload.c):
+	 * with pp > 1 the two copies live on the first and last stage, and
+	 * Megatron all-reduces their gradients between the two before the
+	 * optimizer (_allreduce_embedding_grads / finalize_model_grads) */
+	r->emb_bytes = 0;
+	if (r->pp > 1 && !s->model.custom && !s->model.gated_mlp && !r->async)
+		r->emb_bytes = (double)s->model.vocab * s->model.hidden / r->tp * db;
 	return 0;
 }
 

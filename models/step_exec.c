@@ -504,6 +504,41 @@ static bool ops_move(stp_run *r, stp_stage *st)
 
 /* ---- phases after the op list ---- */
 
+static void release_barrier(stp_run *r);
+
+static void on_emb_done(sim *s, void *ctx, uint64_t arg)
+{
+	(void)s, (void)arg;
+	stp_run *r = ctx;
+	r->emb_running = false;
+	for (int i = 0; i < r->pp; i += r->pp - 1)
+		stp_busy(r, &r->st[i], -1);
+	release_barrier(r);
+}
+
+/* Every stage is at the barrier before the optimizer; GPT's tied embedding
+ * gradients are all-reduced between the first and the last stage first (its
+ * tp siblings on their own rails, mult = tp). False when there is none. */
+static bool start_embedding_reduce(stp_run *r)
+{
+	if (r->emb_bytes <= 0)
+		return false;
+	int ranks[2] = {r->st[0].gpu, r->st[r->pp - 1].gpu};
+	coll_req req = {.op = COLL_ALL_REDUCE, .algo = ALGO_AUTO, .ranks = ranks, .n = 2,
+	                .bytes = r->emb_bytes, .mult = (double)r->tp};
+	r->emb_running = true;
+	for (int i = 0; i < r->pp; i += r->pp - 1) {
+		stp_busy(r, &r->st[i], +1);
+		if (r->st[i].run == RUN_NONE)   /* already waiting at the barrier */
+			stp_enter(r, &r->st[i], SPLIT_DP_COMM, lab_make(LAB_WAIT, 0, 0));
+	}
+	if (coll_start(r->cc, &req, on_emb_done, r, 0) < 0) {
+		fail(r, "could not start the embedding all-reduce (coll_start failed)");
+		return false;
+	}
+	return true;
+}
+
 static void release_barrier(stp_run *r)
 {
 	r->at_barrier = 0;
@@ -567,12 +602,17 @@ static bool phase_move(stp_run *r, stp_stage *st)
 		}
 		st->phase = PH_BARRIER;
 		if (++r->at_barrier == r->pp) {
+			if (start_embedding_reduce(r))
+				return true;
 			release_barrier(r);
 			return st->run == RUN_NONE && st->phase == PH_OPT;
 		}
 		return true;
 	case PH_BARRIER:
-		stp_enter(r, st, r->in_ops > 0 ? SPLIT_PP_BUBBLE : SPLIT_IDLE, wait);
+		if (r->emb_running && (st->idx == 0 || st->idx == r->pp - 1))
+			stp_enter(r, st, SPLIT_DP_COMM, wait);   /* their gradients on the wire */
+		else
+			stp_enter(r, st, r->in_ops > 0 ? SPLIT_PP_BUBBLE : SPLIT_IDLE, wait);
 		return false;
 	case PH_OPT:
 		st->phase = PH_PAG;   /* stp_optimizer_done may move it on */

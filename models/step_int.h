@@ -168,6 +168,8 @@ typedef struct stp_run {
 	coll_algo dp_algo;
 	/* progress */
 	int cur_step, in_ops, at_barrier, done_count;
+	double emb_bytes;                /* tied embedding gradients per GPU; 0 none */
+	bool emb_running;                /* their all-reduce, first and last stage */
 	int ops_end_count[3];
 	double *E;                       /* boundary of each step */
 	bool failed;

@@ -265,6 +265,27 @@ START_TEST(test_dp_ranks_per_node)
 }
 END_TEST
 
+/* GPT ties its output layer to the embedding: with two stages each holds a
+ * copy, and their gradients are all-reduced between the first and the last
+ * stage before the optimizer (Megatron's embedding group), exposed as DP
+ * communication even with dp = 1: vocab x hidden fp32 gradients over
+ * NVLink. An untied (Llama-style) model has none. */
+START_TEST(test_tied_embedding_reduce)
+{
+	scenario s = base(1, 1, 2);
+	s.cluster.gpus_per_node = 2;
+	s.training.global_batch = 8;
+	step_result r = run_ok(&s);
+	double S = 51200.0 * 2048 * 4, t = r.split_s[SPLIT_DP_COMM];
+	ck_assert_msg(t > 0.8 * S / 240e9 && t < 2.0 * S / 240e9, "exposed %g s for %g B", t, S);
+	step_result_release(&r);
+	s.model.gated_mlp = true;
+	r = run_ok(&s);
+	ck_assert_double_eq_tol(r.split_s[SPLIT_DP_COMM], 0, 1e-12);
+	step_result_release(&r);
+}
+END_TEST
+
 /* Two nodes, tp 1 x pp 8 x dp 2 placed tp-pp-dp: each pipeline fills one
  * node, so every activation crosses the intra-node links and no NIC carries
  * a pipeline transfer, although the cluster has two nodes. With pp 2 placed
@@ -276,6 +297,7 @@ START_TEST(test_pp_sentence_pipeline_inside_node)
 	s.training.placement = PLACE_TP_PP_DP;
 	s.cluster.intra.bandwidth_Bps = 1e8;
 	s.training.global_batch = 64;
+	s.model.vocab = 1024;   /* the tied embedding's all-reduce would cross the slow links too */
 	step_result r = run_ok(&s);
 	ck_assert(!r.pp_crosses_nodes);
 	ck_assert_msg(strstr(r.bottleneck, "Pipeline transfers") != NULL, "%s", r.bottleneck);
@@ -288,6 +310,7 @@ START_TEST(test_pp_sentence_pipeline_inside_node)
 	scenario x = base(2, 1, 2);   /* tp-dp-pp: stage 0 on node 0, stage 1 on node 1 */
 	x.training.placement = PLACE_TP_DP_PP;
 	x.cluster.nic.speed_Bps = 1e8;
+	x.model.vocab = 1024;
 	r = run_ok(&x);
 	ck_assert(r.pp_crosses_nodes);
 	ck_assert_msg(strstr(r.bottleneck, "Pipeline transfers") != NULL, "%s", r.bottleneck);
@@ -908,6 +931,7 @@ int main(void)
 	tcase_add_test(tc, test_comm_sentences_one_node);
 	tcase_add_test(tc, test_dp_sentence_group_inside_node);
 	tcase_add_test(tc, test_pp_sentence_pipeline_inside_node);
+	tcase_add_test(tc, test_tied_embedding_reduce);
 	tcase_add_test(tc, test_dp_ranks_per_node);
 	tcase_add_test(tc, test_blocking_calls);
 	tcase_add_test(tc, test_scatter_gather);
