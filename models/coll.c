@@ -345,11 +345,7 @@ int coll_node_ctas(const scn_cluster *c, int ranks, coll_op op)
 	sh.n = ranks, sh.nnodes = 1, sh.ppn = ranks;
 	sh.arch = c->gpu.arch;
 	sh.nvlink = c->intra.kind != INTRA_PCIE;
-	double raw = c->intra.bandwidth_Bps > 0 ? c->intra.bandwidth_Bps : c->gpu.nvlink_Bps;
-	double eff = c->gpu.nvlink_eff > 0 ? c->gpu.nvlink_eff : 1.0;
-	sh.intra_Bps = sh.nvlink ? raw * eff : hw_pcie_Bps(c->gpu.pcie_gen > 0 ? c->gpu.pcie_gen : 4);
-	if (c->intra.bandwidth_Bps > 0 && !sh.nvlink)
-		sh.intra_Bps = c->intra.bandwidth_Bps;
+	sh.intra_Bps = cluster_spec_intra_Bps(c);
 	/* NVLS all-reduces run on NCCL_NVLS_NCHANNELS = 16 (src/transport/nvls.cc) */
 	if (op == COLL_ALL_REDUCE && c->intra.kind == INTRA_NVSWITCH && c->gpu.nvls_eff > 0 &&
 	    ranks > 2)

@@ -257,6 +257,21 @@ static int build_storage(cluster *cl, char *err, size_t errlen)
 	return 0;
 }
 
+/* One GPU's NVLink bandwidth (raw x NCCL's per-link fraction, or the given
+ * intra-node bandwidth) and its PCIe bandwidth, from the spec alone. */
+static double spec_nvl_Bps(const scn_cluster *c)
+{
+	double raw = c->intra.bandwidth_Bps > 0 ? c->intra.bandwidth_Bps : c->gpu.nvlink_Bps;
+	return raw * (c->gpu.nvlink_eff > 0 ? c->gpu.nvlink_eff : 1.0);
+}
+
+static double spec_pcie_Bps(const scn_cluster *c)
+{
+	if (c->intra.kind == INTRA_PCIE && c->intra.bandwidth_Bps > 0)
+		return c->intra.bandwidth_Bps;
+	return hw_pcie_Bps(c->gpu.pcie_gen > 0 ? c->gpu.pcie_gen : 4);
+}
+
 cluster *cluster_build(const scn_cluster *c, flownet *net, char *err, size_t errlen)
 {
 	if (check_spec(c, err, errlen))
@@ -282,12 +297,8 @@ cluster *cluster_build(const scn_cluster *c, flownet *net, char *err, size_t err
 	cl->gpn = c->gpus_per_node;
 	cl->nics = c->nic.count > 0 ? c->nic.count : 1;
 	cl->ngpus = c->nodes * c->gpus_per_node;
-	double nvl_raw = c->intra.bandwidth_Bps > 0 ? c->intra.bandwidth_Bps : c->gpu.nvlink_Bps;
-	double eff = c->gpu.nvlink_eff > 0 ? c->gpu.nvlink_eff : 1.0;
-	cl->nvl_Bps = nvl_raw * eff;
-	cl->pcie_Bps = hw_pcie_Bps(c->gpu.pcie_gen > 0 ? c->gpu.pcie_gen : 4);
-	if (c->intra.kind == INTRA_PCIE && c->intra.bandwidth_Bps > 0)
-		cl->pcie_Bps = c->intra.bandwidth_Bps;
+	cl->nvl_Bps = spec_nvl_Bps(c);
+	cl->pcie_Bps = spec_pcie_Bps(c);
 	if (build_intra(cl, err, errlen) || build_nics(cl, err, errlen) ||
 	    cl->ops->build(cl, err, errlen) || build_storage(cl, err, errlen)) {
 		cluster_free(cl);
@@ -327,6 +338,11 @@ int cluster_nics(const cluster *cl) { return cl->nics; }
 double cluster_intra_Bps(const cluster *cl)
 {
 	return cl->spec.intra.kind == INTRA_PCIE ? cl->pcie_Bps : cl->nvl_Bps;
+}
+
+double cluster_spec_intra_Bps(const scn_cluster *c)
+{
+	return c->intra.kind == INTRA_PCIE ? spec_pcie_Bps(c) : spec_nvl_Bps(c);
 }
 
 int cluster_rail_of(const cluster *cl, int gpu)

@@ -42,6 +42,8 @@ int cluster_rail_gpu(const cluster *cl, int node, int rail);
  * raw x nvlink_eff for NVSwitch and mesh nodes (all its links), PCIe
  * otherwise. */
 double cluster_intra_Bps(const cluster *cl);
+/* The same from the spec, before any cluster is built. */
+double cluster_spec_intra_Bps(const scn_cluster *c);
 
 /* Route from GPU a to GPU b into links[0..max-1]; returns the number of links
  * or a negative error. Between nodes, `rail` >= 0 sends through that NIC of

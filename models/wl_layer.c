@@ -244,9 +244,7 @@ static void share_sms(oplist *l, coll_op op)
 	if (c->t <= 1 || l->n == 0)
 		return;
 	wl_op *g = &l->ops[l->n - 1];
-	double bw = c->s->cluster.intra.bandwidth_Bps;
-	if (bw <= 0)
-		bw = c->g->nvlink_Bps * (c->g->nvlink_eff > 0 ? c->g->nvlink_eff : 0.8);
+	double bw = cluster_spec_intra_Bps(&c->s->cluster);
 	if (bw <= 0)
 		bw = 25e9;          /* PCIe 4 x16 achievable (cost-models 11) */
 	double f = (op == COLL_ALL_REDUCE ? 2.0 : 1.0) * (c->t - 1) / c->t;
