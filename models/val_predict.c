@@ -152,6 +152,17 @@ static int predict_step(const val_case *c, val_cache *cache, double *pred, char 
 	case VM_HFU:
 		*pred = 100 * hw / peak;
 		break;
+	case VM_SCALING_EFF: {
+		double tb;
+		if (!c->has_base) {
+			snprintf(err, n, "no baseline row linked (val_link_baseline)");
+			return -1;
+		}
+		if (step_time(&c->base, cache, &tb, err, n) < 0)
+			return -1;
+		*pred = 100 * (c->work / (t * gpus)) / (c->base_work / (tb * scn_gpus(&c->base)));
+		break;
+	}
 	case VM_RECOMPUTE_GAIN: {
 		scenario full = *s;
 		full.training.recompute = RECOMPUTE_FULL;

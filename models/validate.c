@@ -320,7 +320,9 @@ static int vocab_of(const val_row *r)
 static scn_recompute recompute_of(const char *t, bool *assumed)
 {
 	if (!*t) {
-		*assumed = true;     /* Megatron's 2019-21 scripts checkpoint activations */
+		/* Megatron's 2019-21 (fp16) scripts checkpoint activations; bf16
+		 * and fp8 rows take fit_memory's choice instead */
+		*assumed = true;
 		return RECOMPUTE_FULL;
 	}
 	if (has(t, "selective"))
@@ -392,6 +394,37 @@ static int zero_of(const char *o)
 	return 0;
 }
 
+/* A bf16 or fp8 row that does not say how it saves memory: the cheapest
+ * savings that make the layout fit, as a user of today's Megatron adds them,
+ * cumulatively: sequence parallelism (with tp > 1; no extra traffic), the
+ * distributed optimizer (ZeRO-1: the same bytes on the wire, the optimizer
+ * state sharded), selective recomputation (--recompute-activations), full
+ * recomputation. Only what the row leaves open is chosen; when nothing fits,
+ * all of it. fp16 rows (the 2019-21 Megatron: none of these but full
+ * recomputation) keep recompute_of's full. Returns whether anything changed. */
+static bool fit_memory(scenario *s, bool sp_open, bool zero_open, bool recompute_open)
+{
+	scn_training *t = &s->training;
+	if (recompute_open)
+		t->recompute = RECOMPUTE_NONE;
+	for (int step = 0;; step++) {
+		wl_memory m;
+		wl_memory_get(s, &m);
+		if (m.fits)
+			return step > 0;
+		if (sp_open && !t->sequence_parallel)
+			t->sequence_parallel = true;
+		else if (zero_open && t->zero < 1)
+			t->zero = 1;
+		else if (recompute_open && t->recompute == RECOMPUTE_NONE)
+			t->recompute = RECOMPUTE_SELECTIVE;
+		else if (recompute_open && t->recompute == RECOMPUTE_SELECTIVE)
+			t->recompute = RECOMPUTE_FULL;
+		else
+			return step > 0;
+	}
+}
+
 static int training_of(const val_row *r, scenario *s, bool layer_only, bool *assumed, char *why,
                        size_t n)
 {
@@ -426,9 +459,12 @@ static int training_of(const val_row *r, scenario *s, bool layer_only, bool *ass
 	}
 	t->precision = precision_of(r->precision, assumed);
 	t->recompute = recompute_of(r->recompute, assumed);
-	t->sequence_parallel = r->tp > 1 && (has_word(r->other, "SP") || has_word(r->recompute, "SP") ||
-	                       has(r->other, "sequence parallel") ||
-	                       has(r->recompute, "sequence parallel"));
+	bool no_sp = has(r->other, "no SP") || has(r->other, "without SP") ||
+	             has(r->other, "no sequence parallel") || has(r->other, "without sequence");
+	t->sequence_parallel = r->tp > 1 && !no_sp &&
+	                       (has_word(r->other, "SP") || has_word(r->recompute, "SP") ||
+	                        has(r->other, "sequence parallel") ||
+	                        has(r->recompute, "sequence parallel"));
 	t->virtual_stages = virtual_stages(r, assumed);
 	t->schedule = t->virtual_stages > 1 ? SCHED_INTERLEAVED : SCHED_1F1B;
 	t->zero = zero_of(r->other);
@@ -437,6 +473,13 @@ static int training_of(const val_row *r, scenario *s, bool layer_only, bool *ass
 	 * reduces fp16 gradients; bf16 Megatron fp32 main grads (cost-models 3.3). */
 	t->grad_reduce.overlap = has(r->other, "DDP=torch");
 	t->grad_reduce.dtype = t->precision == PREC_FP16 ? PREC_FP16 : PREC_FP32;
+	if (t->precision != PREC_FP16 && !layer_only) {
+		bool zero_open = !t->zero && !has(r->other, "zero") && !has(r->other, "FSDP") &&
+		                 !has(r->other, "distributed optimizer");
+		bool sp_open = r->tp > 1 && !t->sequence_parallel && !no_sp;
+		if (fit_memory(s, sp_open, zero_open, !*r->recompute) || !*r->recompute)
+			*assumed = true;
+	}
 	return 0;
 }
 
@@ -639,6 +682,8 @@ static val_metric metric_of(const char *name, const char *unit)
 		return VM_GEMM;
 	if (!strncasecmp(name, "flash_attn", 10) && has(name, "fwd"))
 		return VM_FLASH_FWD;
+	if (has(name, "scaling") && has(name, "eff"))
+		return VM_SCALING_EFF;   /* weak/strong scaling efficiency, "..._vs_1gpu" */
 	return metric_words(name, unit);
 }
 
@@ -739,7 +784,8 @@ static bool per_gpu(const val_row *r)
 /* Why a metric is not predicted here, for the list of rows not simulated. */
 static const char *not_predicted(const char *name)
 {
-	if (has(name, "interrupt") || has(name, "failure") || has(name, "mtbf") || has(name, "hours"))
+	if (has(name, "interrupt") || has(name, "failure") || has(name, "mtbf") || has(name, "hours") ||
+	    has(name, "effective_training") || has(name, "goodput"))
 		return "failure statistics, not a step";
 	if (has(name, "busbw") || has(name, "allreduce") || has(name, "nvlink") || has(name, "nic") ||
 	    has(name, "bisection"))
@@ -776,7 +822,8 @@ static double unit_scale(const char *u, val_metric m, double value)
 		u++;
 	if ((u[0] == 'G' || u[0] == 'g') && u[1] == 'b')
 		return 1e9 / 8;      /* bits: a lower-case b (GB/s is bytes) */
-	bool pct = m == VM_MFU || m == VM_HFU || m == VM_PCT_PEAK || m == VM_RECOMPUTE_GAIN;
+	bool pct = m == VM_MFU || m == VM_HFU || m == VM_PCT_PEAK || m == VM_RECOMPUTE_GAIN ||
+	           m == VM_SCALING_EFF;
 	if (pct)
 		return !strchr(u, '%') && value > 0 && value <= 1 ? 100 : 1;
 	double per = 1;          /* a rate's denominator in seconds */
@@ -869,8 +916,11 @@ static void describe(const val_row *r, val_case *c)
 		snprintf(v, sizeof v, "v%d", t->virtual_stages);
 	const char *rc = t->recompute == RECOMPUTE_FULL ? "full"
 	               : t->recompute == RECOMPUTE_SELECTIVE ? "sel" : "none";
-	snprintf(c->config, sizeof c->config, "l%d h%d TP%d%s PP%d%s DP%d mb%d B%d %s %s%s",
-	         r->layers, r->hidden, t->tp, t->sequence_parallel ? "+SP" : "", t->pp, v, t->dp,
+	char z[16] = "";
+	if (t->zero > 0)
+		snprintf(z, sizeof z, " Z%d", t->zero);
+	snprintf(c->config, sizeof c->config, "l%d h%d TP%d%s PP%d%s DP%d%s mb%d B%d %s %s%s",
+	         r->layers, r->hidden, t->tp, t->sequence_parallel ? "+SP" : "", t->pp, v, t->dp, z,
 	         t->micro_batch, t->global_batch, rc, hw_precision_name(t->precision),
 	         c->assumed ? " *" : "");
 }
@@ -936,6 +986,88 @@ int val_build(const val_row *r, val_case *c, char *why, size_t n)
 	if (training_of(r, &c->s, layer_only, &c->assumed, why, n) < 0)
 		return -1;
 	describe(r, c);
+	return 0;
+}
+
+/* ---- scaling efficiency: a row against its series' baseline ---- */
+
+/* Work of one step in the convention of weak-scaling tables (Megatron's
+ * README: parameters x sequences per GPU and second against the 1-GPU
+ * run): parameters x global batch x sequence length. */
+static double step_work(const scenario *s)
+{
+	return wl_params(&s->model) * s->training.global_batch * s->model.seq_len;
+}
+
+static bool step_metric(val_metric m)
+{
+	return m != VM_NONE && m != VM_GEMM && m != VM_HBM_BW && m != VM_FLASH_FWD &&
+	       m != VM_CKPT_SIZE && m != VM_LAYER_FWD && m != VM_LAYER_BWD &&
+	       m != VM_LAYER_FWDBWD && !(m >= VM_COLL_BUSBW && m <= VM_COLL_AVG_BUSBW);
+}
+
+/* Whether rows[j] can be the baseline of c (row r): the same source, a step
+ * layout that builds, the same GPU. Its case is left in *cj (released by the
+ * caller when true). */
+static bool baseline_candidate(const val_row *r, const val_case *c, const val_row *rj,
+                               val_case *cj)
+{
+	char why[200];
+	if (strcmp(r->source, rj->source) || rj->gpus <= 0)
+		return false;
+	if (val_build(rj, cj, why, sizeof why) < 0)
+		return false;
+	if (!step_metric(cj->metric) || strcmp(cj->s.cluster.gpu.name, c->s.cluster.gpu.name)) {
+		scn_release(&cj->s);
+		return false;
+	}
+	return true;
+}
+
+static bool is_hundred(const val_row *r)
+{
+	return r->has_value && fabs(r->value - 100) < 0.05;
+}
+
+int val_link_baseline(const val_row *rows, size_t n, size_t i, val_case *c, char *why,
+                      size_t whylen)
+{
+	const val_row *r = &rows[i];
+	long best = -1;
+	int best_rank = 0;
+	/* rank: the series' 100% row of this metric (fewest GPUs) beats any
+	 * other; then the fewest GPUs, the same shape first, the smaller model */
+	for (size_t j = 0; j < n; j++) {
+		val_case cj;
+		if (j == i || !baseline_candidate(r, c, &rows[j], &cj))
+			continue;
+		bool hundred = is_hundred(&rows[j]) && !strcasecmp(rows[j].metric, r->metric);
+		bool shape = rows[j].layers == r->layers && rows[j].hidden == r->hidden;
+		int rank = (hundred ? 0 : 1) * 4 + (shape ? 0 : 1);
+		if (best < 0 || rank / 4 < best_rank / 4 ||
+		    (rank / 4 == best_rank / 4 && (rows[j].gpus < rows[best].gpus ||
+		     (rows[j].gpus == rows[best].gpus && (rank < best_rank ||
+		      (rank == best_rank && step_work(&cj.s) < c->base_work)))))) {
+			if (c->has_base)
+				scn_release(&c->base);
+			best = (long)j, best_rank = rank;
+			c->base = cj.s;
+			c->base_work = step_work(&cj.s);
+			c->has_base = true;
+		} else {
+			scn_release(&cj.s);
+		}
+	}
+	bool self = is_hundred(r) && (best < 0 || best_rank / 4 > 0 || rows[best].gpus >= r->gpus);
+	if (best < 0 || self || rows[best].gpus >= r->gpus) {
+		if (c->has_base)
+			scn_release(&c->base);
+		c->has_base = false;
+		snprintf(why, whylen, self ? "the baseline of its scaling series (100%% by definition)"
+		         : "no row with fewer GPUs in its series to scale from");
+		return -1;
+	}
+	c->work = step_work(&c->s);
 	return 0;
 }
 

@@ -57,7 +57,8 @@ typedef enum {
 	VM_COLL_BUSBW,     /* nccl-tests bus bandwidth of one collective size */
 	VM_COLL_ALGBW,     /* nccl-tests algorithm bandwidth */
 	VM_COLL_TIME,      /* nccl-tests time of one collective */
-	VM_COLL_AVG_BUSBW  /* nccl-tests "Avg bus bandwidth" over a size sweep (x2 steps) */
+	VM_COLL_AVG_BUSBW, /* nccl-tests "Avg bus bandwidth" over a size sweep (x2 steps) */
+	VM_SCALING_EFF     /* % work per GPU-second against the series' baseline row */
 } val_metric;
 
 /* A row made ready to simulate. */
@@ -76,11 +77,23 @@ typedef struct val_case {
 	double coll_bytes_hi;   /* VM_COLL_AVG_BUSBW: the sweep's last size */
 	int gpus_per_thread;    /* nccl-tests -g (1: one GPU per process) */
 	const char *unit;       /* the unit compared in, when not the row's (static) */
+	scenario base;          /* VM_SCALING_EFF: the baseline row's layout */
+	double work, base_work; /* VM_SCALING_EFF: parameters x sequences per step */
+	bool has_base;          /* base is set (val_link_baseline) */
 } val_case;
 
 /* Builds the case of a row. Returns 0, or -1 with why the row cannot be
  * simulated in `why` (not a training run, missing fields, unknown hardware). */
 int val_build(const val_row *r, val_case *c, char *why, size_t whylen);
+
+/* A scaling-efficiency row (VM_SCALING_EFF) is measured against another row
+ * of its series: the same source and GPU, the series' 100% row of the same
+ * metric, else the fewest GPUs (the same model shape first). Finds it among
+ * rows[0..n) for rows[i], whose case is c, and sets c->base. Returns 0, or -1
+ * with why (no baseline; or rows[i] is the baseline itself, 100% by
+ * definition). */
+int val_link_baseline(const val_row *rows, size_t n, size_t i, val_case *c, char *why,
+                      size_t whylen);
 
 /* Predicts the metric of a built case, in SI units. Simulations are cached
  * in `cache` (may be NULL) by layout, so rows of one run simulate once.

@@ -79,14 +79,23 @@ static bool selected(const char *id, const char *only)
 	return false;
 }
 
-static void evaluate(const val_row *r, val_cache *cache, outcome *o)
+/* Row i of rows[0..n): built, predicted (a scaling efficiency against its
+ * series' baseline row), compared. */
+static void evaluate(const val_row *rows, size_t n, size_t i, val_cache *cache, outcome *o)
 {
+	const val_row *r = &rows[i];
 	val_case c;
 	memset(o, 0, sizeof *o);
 	o->row = r;
 	o->published = r->value;
 	if (val_build(r, &c, o->why, sizeof o->why) < 0) {
 		o->status = 1;
+		return;
+	}
+	if (c.metric == VM_SCALING_EFF &&
+	    val_link_baseline(rows, n, i, &c, o->why, sizeof o->why) < 0) {
+		o->status = 1;
+		scn_release(&c.s);
 		return;
 	}
 	snprintf(o->config, sizeof o->config, "%s", c.config);
@@ -106,6 +115,8 @@ static void evaluate(const val_row *r, val_cache *cache, outcome *o)
 		o->err_pct = error_pct(c.metric, o->predicted, o->published);
 	}
 	scn_release(&c.s);
+	if (c.has_base)
+		scn_release(&c.base);
 }
 
 typedef struct famstat {
@@ -320,7 +331,7 @@ int cmd_validate(int argc, char **argv)
 	size_t m = 0;
 	for (size_t i = 0; i < n; i++)
 		if (selected(rows[i].id, only))
-			evaluate(&rows[i], cache, &o[m++]);
+			evaluate(rows, n, i, cache, &o[m++]);
 	if (csv)
 		print_csv(stdout, o, m);
 	else

@@ -352,8 +352,10 @@ START_TEST(t_not_simulated)
 	ck_assert_ptr_nonnull(strstr(why, "micro_batch"));
 	ck_assert_int_eq(val_build(row("NCCL-NV-003"), &c, why, sizeof why), -1);
 	ck_assert_ptr_nonnull(strstr(why, "trainsim nccl"));
-	ck_assert_int_eq(val_build(row("MEG20-003"), &c, why, sizeof why), -1);
-	ck_assert_ptr_nonnull(strstr(why, "relative"));
+	ck_assert_int_eq(val_build(row("LLAMA3F-023"), &c, why, sizeof why), -1);
+	ck_assert_ptr_nonnull(strstr(why, "failure"));
+	ck_assert_int_eq(val_build(row("MEG21TXT-010"), &c, why, sizeof why), -1);
+	ck_assert_ptr_nonnull(strstr(why, "not predicted"));
 	/* every row has an outcome: built, or a reason */
 	for (size_t i = 0; i < nrows; i++) {
 		why[0] = 0;
@@ -495,6 +497,117 @@ START_TEST(t_predict)
 }
 END_TEST
 
+/* Index of a row of published.csv. */
+static size_t row_index(const char *id)
+{
+	return (size_t)(row(id) - rows);
+}
+
+/* Scaling efficiency is measured against the series' baseline: the 100% row
+ * of the same metric and GPU (V100 and A100 series of one table kept apart),
+ * else the fewest GPUs of the source and GPU; the baseline itself and a row
+ * with nothing to scale from are not compared. */
+START_TEST(t_scaling_rows)
+{
+	val_case c;
+	char why[256], err[256];
+	/* V100 weak scaling, 2 GPUs: against MEG20-003's layout (1 V100) */
+	ck_assert_int_eq(val_build(row("MEG20-009"), &c, why, sizeof why), 0);
+	ck_assert_int_eq(c.metric, VM_SCALING_EFF);
+	ck_assert_msg(val_link_baseline(rows, nrows, row_index("MEG20-009"), &c, why,
+	                                sizeof why) == 0, "%s", why);
+	ck_assert_int_eq(scn_gpus(&c.base), 1);
+	ck_assert_str_eq(c.base.cluster.gpu.name, c.s.cluster.gpu.name);
+	ck_assert_int_eq(c.base.model.hidden, 1920);
+	ck_assert_int_eq(c.base.training.micro_batch, 8);
+	/* the prediction is the ratio of work per GPU-second of the two runs */
+	val_cache *cache = val_cache_new();
+	double eff;
+	ck_assert_msg(val_predict(&c, cache, &eff, err, sizeof err) == 0, "%s", err);
+	val_case a, b;
+	double ta, tb;
+	ck_assert_int_eq(val_build(row("MEG20-007"), &a, why, sizeof why), 0);
+	ck_assert_int_eq(val_build(row("MEG20-001"), &b, why, sizeof why), 0);
+	ck_assert_int_eq(val_predict(&a, cache, &ta, err, sizeof err), 0);
+	ck_assert_int_eq(val_predict(&b, cache, &tb, err, sizeof err), 0);
+	double expect = 100 * (wl_params(&a.s.model) / (2 * ta)) / (wl_params(&b.s.model) / tb);
+	ck_assert_double_eq_tol(eff, expect, 1e-9 * expect);
+	ck_assert(eff > 80 && eff < 100);
+	scn_release(&c.base);
+	/* the A100 cluster series has no 100% row: the 1-GPU A100 run */
+	ck_assert_int_eq(val_build(row("MEG20-036"), &c, why, sizeof why), 0);
+	ck_assert_int_eq(val_link_baseline(rows, nrows, row_index("MEG20-036"), &c, why,
+	                                   sizeof why), 0);
+	ck_assert_int_eq(scn_gpus(&c.base), 1);
+	ck_assert_str_eq(c.base.cluster.gpu.name, "A100-SXM4-80GB");
+	ck_assert_int_eq(c.base.training.micro_batch, 16);
+	scn_release(&c.base);
+	/* the baseline itself */
+	ck_assert_int_eq(val_build(row("MEG20-006"), &c, why, sizeof why), 0);
+	ck_assert_int_eq(val_link_baseline(rows, nrows, row_index("MEG20-006"), &c, why,
+	                                   sizeof why), -1);
+	ck_assert_ptr_nonnull(strstr(why, "baseline"));
+	/* a series of one row */
+	const char *text = HEADER
+		"S-001,only source,A100-SXM4-80GB,16,1,2,2048,16,2048,16,1,1,1,16,,bf16,none,"
+		"strong_scaling_efficiency,90,%,x\n";
+	val_row *r;
+	size_t nr;
+	ck_assert_int_eq(val_parse(text, "t.csv", &r, &nr, err, sizeof err), 0);
+	ck_assert_int_eq(val_build(&r[0], &c, why, sizeof why), 0);
+	ck_assert_int_eq(c.metric, VM_SCALING_EFF);
+	ck_assert_int_eq(val_link_baseline(r, nr, 0, &c, why, sizeof why), -1);
+	ck_assert_ptr_nonnull(strstr(why, "fewer GPUs"));
+	free(r);
+	val_cache_free(cache);
+}
+END_TEST
+
+/* A bf16 row that does not say how it saves memory gets the cheapest
+ * savings that fit, in the order a Megatron user adds them: none for a small
+ * model; SP, the distributed optimizer, then recomputation for a big one. A
+ * saving the row names stays as named; fp16 rows keep full recomputation. */
+START_TEST(t_memory_inference)
+{
+	static const char *small =
+		"M-001,x,A100-SXM4-80GB,8,1,2,2048,16,2048,8,1,8,1,1,,bf16,,iteration_time,1,s,x";
+	static const char *big =
+		"M-002,x,\"DGX H100 (8x H100 80GB, 8x400Gb/s NDR IB)\",8192,405,126,16384,128,8192,2048,1,"
+		"8,16,64,,bf16,,MFU,43,%,x";
+	static const char *big_stated =
+		"M-003,x,\"DGX H100 (8x H100 80GB, 8x400Gb/s NDR IB)\",8192,405,126,16384,128,8192,2048,1,"
+		"8,16,64,no SP,bf16,full,MFU,43,%,x";
+	static const char *old =
+		"M-004,x,A100-SXM4-80GB,8,1,2,2048,16,2048,8,1,8,1,1,,fp16,,iteration_time,1,s,x";
+	val_case c;
+	char why[256];
+	wl_memory m;
+	ck_assert_msg(build_row(small, &c, why, sizeof why) == 0, "%s", why);
+	ck_assert_int_eq(c.s.training.recompute, RECOMPUTE_NONE);
+	ck_assert(!c.s.training.sequence_parallel);
+	ck_assert_int_eq(c.s.training.zero, 0);
+	ck_assert(c.assumed);
+	ck_assert_msg(build_row(big, &c, why, sizeof why) == 0, "%s", why);
+	wl_memory_get(&c.s, &m);
+	ck_assert(m.fits);
+	ck_assert(c.s.training.sequence_parallel);
+	ck_assert_int_eq(c.s.training.zero, 1);
+	/* without SP and with the optimizer unsharded it would not fit */
+	scenario plain = c.s;
+	plain.training.sequence_parallel = false;
+	plain.training.zero = 0;
+	plain.training.recompute = RECOMPUTE_NONE;
+	wl_memory_get(&plain, &m);
+	ck_assert(!m.fits);
+	ck_assert_msg(build_row(big_stated, &c, why, sizeof why) == 0, "%s", why);
+	ck_assert(!c.s.training.sequence_parallel);
+	ck_assert_int_eq(c.s.training.recompute, RECOMPUTE_FULL);
+	ck_assert_msg(build_row(old, &c, why, sizeof why) == 0, "%s", why);
+	ck_assert_int_eq(c.s.training.recompute, RECOMPUTE_FULL);
+	ck_assert(!c.s.training.sequence_parallel);
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("validate");
@@ -513,6 +626,8 @@ int main(void)
 	tcase_add_test(tc, t_nic_text);
 	tcase_add_test(tc, t_metric_spellings);
 	tcase_add_test(tc, t_predict);
+	tcase_add_test(tc, t_scaling_rows);
+	tcase_add_test(tc, t_memory_inference);
 	suite_add_tcase(s, tc);
 	SRunner *sr = srunner_create(s);
 	srunner_run_all(sr, CK_NORMAL);
