@@ -469,9 +469,12 @@ static int training_of(const val_row *r, scenario *s, bool layer_only, bool *ass
 	t->schedule = t->virtual_stages > 1 ? SCHED_INTERLEAVED : SCHED_1F1B;
 	t->zero = zero_of(r->other);
 	/* PyTorch DDP overlaps bucket all-reduces with the backward; Megatron's
-	 * local DDP (and its later default) reduces after it. fp16 Megatron
+	 * local DDP (and its later default) reduces after it, unless told to
+	 * overlap (--overlap-grad-reduce, "overlapped DP"). fp16 Megatron
 	 * reduces fp16 gradients; bf16 Megatron fp32 main grads (cost-models 3.3). */
-	t->grad_reduce.overlap = has(r->other, "DDP=torch");
+	t->grad_reduce.overlap = has(r->other, "DDP=torch") ||
+	                         (has(r->other, "overlap") && !has(r->other, "no overlap") &&
+	                          !has(r->other, "without overlap"));
 	t->grad_reduce.dtype = t->precision == PREC_FP16 ? PREC_FP16 : PREC_FP32;
 	if (t->precision != PREC_FP16 && !layer_only) {
 		bool zero_open = !t->zero && !has(r->other, "zero") && !has(r->other, "FSDP") &&

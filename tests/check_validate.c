@@ -605,6 +605,18 @@ START_TEST(t_memory_inference)
 	ck_assert_msg(build_row(old, &c, why, sizeof why) == 0, "%s", why);
 	ck_assert_int_eq(c.s.training.recompute, RECOMPUTE_FULL);
 	ck_assert(!c.s.training.sequence_parallel);
+	ck_assert(!c.s.training.grad_reduce.overlap);
+	/* Megatron's DP reduction overlaps the backward only when told to */
+	static const struct { const char *other; bool overlap; } ov[] = {
+		{"DDP=torch", true}, {"--overlap-grad-reduce", true}, {"overlapped DP; SP", true},
+		{"no overlap", false}, {"DDP=local", false}};
+	for (size_t i = 0; i < sizeof ov / sizeof ov[0]; i++) {
+		char row[256];
+		snprintf(row, sizeof row, "O-%03zu,x,A100-SXM4-80GB,16,1,2,2048,16,2048,16,1,1,1,16,%s,"
+			 "bf16,none,iteration_time,1,s,x", i, ov[i].other);
+		ck_assert_msg(build_row(row, &c, why, sizeof why) == 0, "%s", why);
+		ck_assert_msg(c.s.training.grad_reduce.overlap == ov[i].overlap, "%s", ov[i].other);
+	}
 }
 END_TEST
 
