@@ -352,7 +352,7 @@ static hw_precision precision_of(const char *t, bool *assumed)
 /* Virtual pipeline stages: "interleaved m=3" (Korthikanti: model chunks),
  * "interleaved vpp: 5 layers/virtual stage" (Megatron's
  * --num-layers-per-virtual-pipeline-stage), bare "interleaved": 2. */
-static int virtual_stages(const val_row *r, bool *assumed)
+static int virtual_stages(const val_row *r, int pp, bool *assumed)
 {
 	const char *o = r->other;
 	if (!has(o, "interleaved"))
@@ -362,7 +362,6 @@ static int virtual_stages(const val_row *r, bool *assumed)
 		return atoi(p + 2);
 	p = find(o, "layer");
 	int per = p ? number_before(o, p, false) : 0;
-	int pp = r->pp > 0 ? r->pp : 1;
 	if (per > 0 && r->layers % (pp * per) == 0)
 		return r->layers / (pp * per);
 	*assumed = true;
@@ -429,43 +428,64 @@ static int training_of(const val_row *r, scenario *s, bool layer_only, bool *ass
                        size_t n)
 {
 	scn_training *t = &s->training;
-	if (r->tp <= 0 || r->pp <= 0 || r->dp <= 0) {
+	int tp = r->tp, pp = r->pp, dp = r->dp;
+	/* A data-parallel framework named without model parallelism (FSDP,
+	 * ZeRO, DDP) has tp = pp = 1; with the GPU count, the one size left
+	 * out is the GPUs over the others. */
+	bool dp_only = zero_of(r->other) > 0 || has(r->other, "FSDP") || has(r->other, "DDP") ||
+	               has(r->other, "data parallel");
+	if (dp_only && tp <= 0 && pp <= 0)
+		tp = pp = 1, *assumed = true;
+	if (r->gpus > 0 && (tp <= 0) + (pp <= 0) + (dp <= 0) == 1) {
+		int known = (tp > 0 ? tp : 1) * (pp > 0 ? pp : 1) * (dp > 0 ? dp : 1);
+		int left = r->gpus / known;
+		if (left >= 1 && left * known == r->gpus) {
+			if (tp <= 0)
+				tp = left;
+			else if (pp <= 0)
+				pp = left;
+			else
+				dp = left;
+			*assumed = true;
+		}
+	}
+	if (tp <= 0 || pp <= 0 || dp <= 0) {
 		snprintf(why, n, "tp, pp or dp missing");
 		return -1;
 	}
-	t->tp = r->tp, t->pp = r->pp, t->dp = r->dp;
-	if (!layer_only && r->tp * r->pp * r->dp != scn_gpus(s)) {
-		snprintf(why, n, "tp x pp x dp = %d differs from gpus = %d", r->tp * r->pp * r->dp,
+	t->tp = tp, t->pp = pp, t->dp = dp;
+	if (!layer_only && tp * pp * dp != scn_gpus(s)) {
+		snprintf(why, n, "tp x pp x dp = %d differs from gpus = %d", tp * pp * dp,
 		         scn_gpus(s));
 		return -1;
 	}
 	t->global_batch = r->global_batch;
 	t->micro_batch = r->micro_batch;
-	if (t->micro_batch <= 0 && r->pp == 1 && r->global_batch > 0) {
-		t->micro_batch = r->global_batch / r->dp;    /* no accumulation */
+	if (t->micro_batch <= 0 && pp == 1 && r->global_batch > 0) {
+		t->micro_batch = r->global_batch / dp;    /* no accumulation */
 		*assumed = true;
 	}
 	if (layer_only && t->global_batch <= 0)
-		t->global_batch = t->micro_batch * r->dp;
+		t->global_batch = t->micro_batch * dp;
 	if (t->global_batch <= 0 || t->micro_batch <= 0) {
 		snprintf(why, n, "%s missing", t->global_batch <= 0 ? "global_batch" :
 		         "micro_batch (a pipeline run needs it)");
 		return -1;
 	}
-	if (t->global_batch % (t->micro_batch * r->dp)) {
+	if (t->global_batch % (t->micro_batch * dp)) {
 		snprintf(why, n, "global_batch %d is not a multiple of micro_batch x dp = %d",
-		         t->global_batch, t->micro_batch * r->dp);
+		         t->global_batch, t->micro_batch * dp);
 		return -1;
 	}
 	t->precision = precision_of(r->precision, assumed);
 	t->recompute = recompute_of(r->recompute, assumed);
 	bool no_sp = has(r->other, "no SP") || has(r->other, "without SP") ||
 	             has(r->other, "no sequence parallel") || has(r->other, "without sequence");
-	t->sequence_parallel = r->tp > 1 && !no_sp &&
+	t->sequence_parallel = tp > 1 && !no_sp &&
 	                       (has_word(r->other, "SP") || has_word(r->recompute, "SP") ||
 	                        has(r->other, "sequence parallel") ||
 	                        has(r->recompute, "sequence parallel"));
-	t->virtual_stages = virtual_stages(r, assumed);
+	t->virtual_stages = virtual_stages(r, pp, assumed);
 	t->schedule = t->virtual_stages > 1 ? SCHED_INTERLEAVED : SCHED_1F1B;
 	t->zero = zero_of(r->other);
 	/* PyTorch DDP overlaps bucket all-reduces with the backward; Megatron's
@@ -479,7 +499,7 @@ static int training_of(const val_row *r, scenario *s, bool layer_only, bool *ass
 	if (t->precision != PREC_FP16 && !layer_only) {
 		bool zero_open = !t->zero && !has(r->other, "zero") && !has(r->other, "FSDP") &&
 		                 !has(r->other, "distributed optimizer");
-		bool sp_open = r->tp > 1 && !t->sequence_parallel && !no_sp;
+		bool sp_open = tp > 1 && !t->sequence_parallel && !no_sp;
 		if (fit_memory(s, sp_open, zero_open, !*r->recompute) || !*r->recompute)
 			*assumed = true;
 	}

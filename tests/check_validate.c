@@ -606,6 +606,26 @@ START_TEST(t_memory_inference)
 	ck_assert_int_eq(c.s.training.recompute, RECOMPUTE_FULL);
 	ck_assert(!c.s.training.sequence_parallel);
 	ck_assert(!c.s.training.grad_reduce.overlap);
+	/* a data-parallel framework without model-parallel sizes: tp = pp = 1;
+	 * one size left out is the GPUs over the others; two are not guessed */
+	static const struct { const char *sizes, *other; int tp, pp, dp; } lay[] = {
+		{",,", "FSDP full shard", 1, 1, 16}, {"2,1,", "", 2, 1, 8}, {"4,,2", "", 4, 2, 2},
+		{",1,", "", 0, 0, 0}, {",,", "", 0, 0, 0}, {"3,1,", "", 0, 0, 0}};
+	for (size_t i = 0; i < sizeof lay / sizeof lay[0]; i++) {
+		char row[256];
+		snprintf(row, sizeof row, "P-%03zu,x,A100-SXM4-80GB,16,1,2,2048,16,2048,64,1,%s,%s,"
+			 "bf16,none,iteration_time,1,s,x", i, lay[i].sizes, lay[i].other);
+		int rc = build_row(row, &c, why, sizeof why);
+		if (!lay[i].tp) {
+			ck_assert_msg(rc == -1 && strstr(why, "missing"), "%s: %s", lay[i].sizes, why);
+			continue;
+		}
+		ck_assert_msg(rc == 0, "%s: %s", lay[i].sizes, why);
+		ck_assert_int_eq(c.s.training.tp, lay[i].tp);
+		ck_assert_int_eq(c.s.training.pp, lay[i].pp);
+		ck_assert_int_eq(c.s.training.dp, lay[i].dp);
+		ck_assert(c.assumed);
+	}
 	/* Megatron's DP reduction overlaps the backward only when told to */
 	static const struct { const char *other; bool overlap; } ov[] = {
 		{"DDP=torch", true}, {"--overlap-grad-reduce", true}, {"overlapped DP; SP", true},
