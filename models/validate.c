@@ -1052,42 +1052,78 @@ static bool is_hundred(const val_row *r)
 	return r->has_value && fabs(r->value - 100) < 0.05;
 }
 
+/* Order of preference among the baseline candidates of row r: the series'
+ * 100% row of r's metric first; then the fewest GPUs; the same shape; the
+ * smaller step (layers x hidden^2 x tokens, from the row's own fields). */
+typedef struct base_key {
+	size_t j;
+	int hundred, shape, gpus;
+	double size;
+} base_key;
+
+static int base_key_cmp(const void *pa, const void *pb)
+{
+	const base_key *a = pa, *b = pb;
+	if (a->hundred != b->hundred)
+		return a->hundred - b->hundred;
+	if (a->gpus != b->gpus)
+		return a->gpus < b->gpus ? -1 : 1;
+	if (a->shape != b->shape)
+		return a->shape - b->shape;
+	if (a->size != b->size)
+		return a->size < b->size ? -1 : 1;
+	return a->j < b->j ? -1 : a->j > b->j;
+}
+
 int val_link_baseline(const val_row *rows, size_t n, size_t i, val_case *c, char *why,
                       size_t whylen)
 {
 	const val_row *r = &rows[i];
-	long best = -1;
-	int best_rank = 0;
-	/* rank: the series' 100% row of this metric (fewest GPUs) beats any
-	 * other; then the fewest GPUs, the same shape first, the smaller model */
-	for (size_t j = 0; j < n; j++) {
-		val_case cj;
-		if (j == i || !baseline_candidate(r, c, &rows[j], &cj))
-			continue;
-		bool hundred = is_hundred(&rows[j]) && !strcasecmp(rows[j].metric, r->metric);
-		bool shape = rows[j].layers == r->layers && rows[j].hidden == r->hidden;
-		int rank = (hundred ? 0 : 1) * 4 + (shape ? 0 : 1);
-		if (best < 0 || rank / 4 < best_rank / 4 ||
-		    (rank / 4 == best_rank / 4 && (rows[j].gpus < rows[best].gpus ||
-		     (rows[j].gpus == rows[best].gpus && (rank < best_rank ||
-		      (rank == best_rank && step_work(&cj.s) < c->base_work)))))) {
-			if (c->has_base)
-				scn_release(&c->base);
-			best = (long)j, best_rank = rank;
-			c->base = cj.s;
-			c->base_work = step_work(&cj.s);
-			c->has_base = true;
-		} else {
-			scn_release(&cj.s);
-		}
+	c->has_base = false;
+	/* candidates from the rows' own fields (cheap), sorted; then built in
+	 * that order until one is a step layout on the same GPU */
+	base_key *k = malloc((n ? n : 1) * sizeof *k);
+	if (!k) {
+		snprintf(why, whylen, "out of memory");
+		return -1;
 	}
-	bool self = is_hundred(r) && (best < 0 || best_rank / 4 > 0 || rows[best].gpus >= r->gpus);
-	if (best < 0 || self || rows[best].gpus >= r->gpus) {
+	size_t nk = 0;
+	for (size_t j = 0; j < n; j++) {
+		const val_row *q = &rows[j];
+		if (j == i || q->gpus <= 0 || strcmp(q->source, r->source))
+			continue;
+		bool hundred = is_hundred(q) && !strcasecmp(q->metric, r->metric);
+		if (!hundred && q->gpus >= r->gpus)
+			continue;
+		k[nk++] = (base_key){j, hundred ? 0 : 1, q->layers == r->layers && q->hidden == r->hidden
+		                     ? 0 : 1, q->gpus, (double)q->layers * q->hidden * q->hidden *
+		                     q->seq_len * (q->global_batch > 0 ? q->global_batch : 1)};
+	}
+	qsort(k, nk, sizeof *k, base_key_cmp);
+	long best = -1;
+	for (size_t a = 0; a < nk && best < 0; a++) {
+		val_case cj;
+		if (!baseline_candidate(r, c, &rows[k[a].j], &cj))
+			continue;
+		const val_row *q = &rows[k[a].j];
+		/* row r, a 100% row itself, is its series' baseline unless a 100%
+		 * row of fewer GPUs comes first */
+		if (is_hundred(r) && !(k[a].hundred == 0 && q->gpus < r->gpus)) {
+			scn_release(&cj.s);
+			break;
+		}
+		best = (long)k[a].j;
+		c->base = cj.s;
+		c->base_work = step_work(&cj.s);
+		c->has_base = true;
+	}
+	free(k);
+	if (best < 0 || rows[best].gpus >= r->gpus) {
 		if (c->has_base)
 			scn_release(&c->base);
 		c->has_base = false;
-		snprintf(why, whylen, self ? "the baseline of its scaling series (100%% by definition)"
-		         : "no row with fewer GPUs in its series to scale from");
+		snprintf(why, whylen, is_hundred(r) ? "the baseline of its scaling series (100%% by "
+		         "definition)" : "no row with fewer GPUs in its series to scale from");
 		return -1;
 	}
 	c->work = step_work(&c->s);
