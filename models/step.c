@@ -561,6 +561,7 @@ static int simulate(const scenario *s, const step_opts *o, bool nested, step_res
 	for (int i = 0; i < r->pp; i++) {
 		stp_start_step(r, &r->st[i], 0);
 		stp_async_prime(r, &r->st[i]);
+		stp_pg_prime(r, &r->st[i]);
 	}
 	for (int i = 0; i < r->pp && !r->failed; i++)
 		stp_advance(r, &r->st[i]);

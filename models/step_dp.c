@@ -359,10 +359,31 @@ void stp_side_done(stp_run *r, stp_stage *st, const stp_task *t)
 		check_async(r, st);
 }
 
+/* Megatron's --overlap-param-gather (with the distributed optimizer and
+ * synchronous updates): the parameters an update produced are gathered
+ * while the next step computes, bucket by bucket ahead of the forward pass,
+ * instead of between the optimizer and the next step. In the steady state a
+ * step's stream carries the gather of the update before it: queued when the
+ * step starts, ahead of its gradient buckets, and waited for with them before
+ * the optimizer. The forward does not wait for its bucket here; a gather
+ * longer than the step's compute shows up as DP time at the end. */
+static bool pg_overlap(const stp_run *r)
+{
+	return zero12(r) && !r->async && r->s->training.grad_reduce.overlap_param_gather;
+}
+
+void stp_pg_prime(stp_run *r, stp_stage *st)
+{
+	if (pg_overlap(r))
+		st->upd[st->step % 3].last_seq = param_allgather(r, st, st->step);
+}
+
 void stp_optimizer_done(stp_run *r, stp_stage *st)
 {
 	stp_update *u = &st->upd[st->step % 3];
-	if (zero12(r)) {
+	if (pg_overlap(r)) {
+		st->phase = PH_PAG;    /* its gather went before the reduction */
+	} else if (zero12(r)) {
 		u->last_seq = param_allgather(r, st, st->step);
 		st->phase = PH_PAG;
 	} else {

@@ -584,8 +584,10 @@ static void stage_done(stp_run *r, stp_stage *st)
 	r->cur_step++;
 	if (r->want_timeline && r->cur_step == r->K - 1)
 		r->t_rec = sim_now(r->sim);
-	for (int i = 0; i < r->pp; i++)
+	for (int i = 0; i < r->pp; i++) {
 		stp_start_step(r, &r->st[i], r->cur_step);
+		stp_pg_prime(r, &r->st[i]);
+	}
 	for (int i = 0; i < r->pp; i++)
 		if (r->st[i].run == RUN_NONE)
 			stp_advance(r, &r->st[i]);

@@ -239,6 +239,9 @@ void stp_optimizer_done(stp_run *r, stp_stage *st);
 void stp_dp_pump(stp_run *r, stp_stage *st);
 /* Async DP, before step 0: queues the reduction of a step -1 (docs/step.md). */
 void stp_async_prime(stp_run *r, stp_stage *st);
+/* overlap_param_gather: queue the gather of the previous update at the start
+ * of the stage's step (steady state). */
+void stp_pg_prime(stp_run *r, stp_stage *st);
 
 /* step_var.c */
 /* Jitter parameters and persistent stragglers; 0 or negative (no memory). */

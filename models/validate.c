@@ -424,11 +424,36 @@ static bool fit_memory(scenario *s, bool sp_open, bool zero_open, bool recompute
 	}
 }
 
+static bool names(const val_row *r, const char *family);
+
+/* Context parallelism named in other_parallel: "CP2", "CP=4", "cp 2",
+ * "context parallel 2"; 1 when none. */
+static int cp_of(const char *o)
+{
+	const char *keys[] = {"CP", "context parallel"};
+	for (size_t k = 0; k < 2; k++)
+		for (const char *p = find(o, keys[k]); p; p = find(p + 1, keys[k])) {
+			if (p > o && isalnum((unsigned char)p[-1]))
+				continue;
+			const char *q = p + strlen(keys[k]);
+			while (*q == '=' || *q == ' ' || *q == ':' || (k == 1 && isalpha((unsigned char)*q)))
+				q++;
+			if (isdigit((unsigned char)*q) && atoi(q) > 1)
+				return atoi(q);
+		}
+	return 1;
+}
+
 static int training_of(const val_row *r, scenario *s, bool layer_only, bool *assumed, char *why,
                        size_t n)
 {
 	scn_training *t = &s->training;
 	int tp = r->tp, pp = r->pp, dp = r->dp;
+	int cp = cp_of(r->other);
+	if (cp > 1) {
+		snprintf(why, n, "context parallelism (CP%d) is not modelled", cp);
+		return -1;
+	}
 	/* A data-parallel framework named without model parallelism (FSDP,
 	 * ZeRO, DDP) has tp = pp = 1; with the GPU count, the one size left
 	 * out is the GPUs over the others. */
@@ -496,6 +521,34 @@ static int training_of(const val_row *r, scenario *s, bool layer_only, bool *ass
 	                         (has(r->other, "overlap") && !has(r->other, "no overlap") &&
 	                          !has(r->other, "without overlap"));
 	t->grad_reduce.dtype = t->precision == PREC_FP16 ? PREC_FP16 : PREC_FP32;
+	bool named_zero = t->zero || has(r->other, "zero") || has(r->other, "FSDP");
+	bool no_overlap = has(r->other, "no overlap") || has(r->other, "without overlap");
+	/* --overlap-param-gather needs the distributed optimizer, which the row
+	 * then implies */
+	if (has(r->other, "param_gather") || has(r->other, "param-gather") ||
+	    has(r->other, "param gather")) {
+		if (!named_zero)
+			t->zero = 1;
+		t->grad_reduce.overlap = true;
+	}
+	/* NVIDIA NeMo's published runs (its performance recipes on Megatron-core):
+	 * the distributed optimizer with the gradient reduce-scatter and the
+	 * parameter all-gather overlapped layer by layer (NeMo user guide,
+	 * "Communication Overlap"), sequence parallelism with tp > 1 */
+	bool nemo = names(r, "NeMo");
+	if (nemo && !no_overlap) {
+		if (!named_zero)
+			t->zero = 1;
+		t->grad_reduce.overlap = true;
+		if (tp > 1 && !no_sp)
+			t->sequence_parallel = true;
+		*assumed = true;
+	}
+	t->grad_reduce.overlap_param_gather = t->grad_reduce.overlap && !no_overlap &&
+	                                      (t->zero == 1 || t->zero == 2) &&
+	                                      (nemo || has(r->other, "param_gather") ||
+	                                       has(r->other, "param-gather") ||
+	                                       has(r->other, "param gather"));
 	if (t->precision != PREC_FP16 && !layer_only) {
 		bool zero_open = !t->zero && !has(r->other, "zero") && !has(r->other, "FSDP") &&
 		                 !has(r->other, "distributed optimizer");

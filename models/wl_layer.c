@@ -78,13 +78,18 @@ static wl_op *push(oplist *l, wl_op_kind kind, const char *name)
 	return o;
 }
 
-static void gemm(oplist *l, const char *name, double m, double n, double k)
+static void gemm_p(oplist *l, const char *name, double m, double n, double k, hw_precision p)
 {
 	wl_op *o = push(l, OP_GEMM, name);
 	o->m = m, o->n = n, o->k = k;
 	o->flops = 2 * m * n * k;
 	o->bytes = l->c->E * (m * k + k * n + m * n);
-	o->time_s = wl_gemm_time(l->c->g, l->c->prec, m, n, k);
+	o->time_s = wl_gemm_time(l->c->g, p, m, n, k);
+}
+
+static void gemm(oplist *l, const char *name, double m, double n, double k)
+{
+	gemm_p(l, name, m, n, k, l->c->prec);
 }
 
 static void bgemm(oplist *l, const char *name, double batch, double m, double n, double k)
@@ -103,6 +108,24 @@ static void mem(oplist *l, const char *name, double bytes)
 	wl_op *o = push(l, OP_MEMBOUND, name);
 	o->bytes = bytes;
 	o->time_s = wl_membound_time(l->c->g, bytes);
+}
+
+/* fp8 training (Transformer Engine) feeds every linear layer's GEMMs fp8
+ * copies of their 16-bit operands, in both layouts (the wgrad GEMM needs
+ * the transpose): fp8_cast_transpose_fused reads an input once (2 B) and
+ * writes it twice in fp8 (1 + 1 B) before the forward GEMM, and
+ * fp8_cast_transpose_bgrad_fused does the same to the output gradient
+ * before the backward GEMMs (TE pytorch/module/linear.py, cpp_extensions/
+ * transpose.py). Behind a norm (LayerNormLinear: QKV, fc1) the norm kernel
+ * writes its output in fp8 directly, one byte less than 16-bit, and only the
+ * fp8 transpose (read 1, write 1 B) is added. Weights are cast once per step
+ * and the output layer runs in 16-bit: neither is charged here. */
+static void fp8_cast(oplist *l, const char *name, double elems, bool behind_norm)
+{
+	const lctx *c = l->c;
+	if (c->prec != PREC_FP8)
+		return;
+	mem(l, name, behind_norm ? 2 * elems - c->X : 4 * elems);
 }
 
 /* Appends a TP collective (none when tp = 1: then returns a scratch op). */
@@ -184,21 +207,25 @@ static void layer_fwd(oplist *l)
 	mem(l, "ln1", 2 * c->X * c->E);
 	if (c->sp)
 		tpcomm(l, "tp_ag_attn", COLL_ALL_GATHER);
+	fp8_cast(l, "fp8_cast_qkv_input", c->T * c->h, true);
 	gemm(l, "qkv", c->T, nqkv, c->h);
 	if (c->bias)
 		mem(l, "qkv_bias", 2 * c->T * nqkv * c->E);
 	else
 		mem(l, "rotary", 2 * c->T * (c->nq + c->nkv) * c->E);
 	core_fwd(l);
+	fp8_cast(l, "fp8_cast_proj_input", c->T * c->nq, false);
 	gemm(l, "proj", c->T, c->h, c->nq);
 	tpcomm(l, c->sp ? "tp_rs_attn" : "tp_ar_attn", c->sp ? COLL_REDUCE_SCATTER : COLL_ALL_REDUCE);
 	mem(l, "bias_dropout_add", bda_bytes(c));
 	mem(l, "ln2", 2 * c->X * c->E);
 	if (c->sp)
 		tpcomm(l, "tp_ag_mlp", COLL_ALL_GATHER);
+	fp8_cast(l, "fp8_cast_fc1_input", c->T * c->h, true);
 	gemm(l, "fc1", c->T, n1, c->h);
 	mem(l, c->m.gated_mlp ? "swiglu" : "bias_gelu",
 	    (c->m.gated_mlp ? 3 : 2) * c->T * c->f / c->t * c->E);
+	fp8_cast(l, "fp8_cast_fc2_input", c->T * c->f / c->t, false);
 	gemm(l, "fc2", c->T, c->h, c->f / c->t);
 	tpcomm(l, c->sp ? "tp_rs_mlp" : "tp_ar_mlp", c->sp ? COLL_REDUCE_SCATTER : COLL_ALL_REDUCE);
 	mem(l, "bias_dropout_add", bda_bytes(c));
@@ -206,10 +233,24 @@ static void layer_fwd(oplist *l)
 
 /* Backward of a linear layer y = x W^T (x: m x k, W: n x k): dgrad dx = dy W
  * (m x k, inner n) and wgrad dW = dy^T x (n x k, inner m). */
+static void linear_bwd_p(oplist *l, const char *dname, const char *wname, double m, double n,
+                         double k, hw_precision p)
+{
+	gemm_p(l, dname, m, k, n, p);
+	gemm_p(l, wname, n, k, m, p);
+}
+
 static void linear_bwd(oplist *l, const char *dname, const char *wname, double m, double n, double k)
 {
-	gemm(l, dname, m, k, n);
-	gemm(l, wname, n, k, m);
+	linear_bwd_p(l, dname, wname, m, n, k, l->c->prec);
+}
+
+/* The output layer's precision: fp8 recipes keep it 16-bit (Megatron-core
+ * builds it as its own ColumnParallelLinear, outside Transformer Engine's
+ * fp8 layers). */
+static hw_precision head_prec(const lctx *c)
+{
+	return c->prec == PREC_FP8 ? PREC_BF16 : c->prec;
 }
 
 /* LayerNorm backward (apex fused kernels): the input gradient reads x and
@@ -269,6 +310,7 @@ static void column_bwd(oplist *l, const char *dname, const char *wname, double n
 		tpcomm(l, red_name, red);
 		return;
 	}
+	fp8_cast(l, "fp8_cast_grad", c->T * n, false);
 	if (c->sp)
 		tpcomm(l, ag_name, COLL_ALL_GATHER)->async = true;
 	gemm(l, dname, c->T, k, n);
@@ -290,6 +332,7 @@ static void layer_bwd(oplist *l)
 	mem(l, "bias_dropout_add_bwd", c->drop ? c->X * (3 * c->E + 1) : 0);
 	if (c->sp)   /* backward of the forward reduce-scatter */
 		tpcomm(l, "tp_ag_mlp_bwd", COLL_ALL_GATHER);
+	fp8_cast(l, "fp8_cast_fc2_grad", c->T * c->h, false);
 	linear_bwd(l, "fc2_dgrad", "fc2_wgrad", c->T, c->h, c->f / c->t);
 	mem(l, c->m.gated_mlp ? "swiglu_bwd" : "bias_gelu_bwd", (c->m.gated_mlp ? 5 : 4) * F * c->E);
 	column_bwd(l, "fc1_dgrad", "fc1_wgrad", n1, c->h, "tp_ag_mlp_input",
@@ -298,6 +341,7 @@ static void layer_bwd(oplist *l)
 	mem(l, "bias_dropout_add_bwd", c->drop ? c->X * (3 * c->E + 1) : 0);
 	if (c->sp)
 		tpcomm(l, "tp_ag_attn_bwd", COLL_ALL_GATHER);
+	fp8_cast(l, "fp8_cast_proj_grad", c->T * c->h, false);
 	linear_bwd(l, "proj_dgrad", "proj_wgrad", c->T, c->h, c->nq);
 	core_bwd(l);
 	if (c->bias)
@@ -434,13 +478,13 @@ static void head_ops(oplist *l, bool first, wl_pass pass)
 		mem(l, "final_norm", 2 * c->X * c->E);
 		if (c->sp)
 			tpcomm(l, "tp_ag_logits", COLL_ALL_GATHER);
-		gemm(l, "logits", c->T, vt, c->h);
+		gemm_p(l, "logits", c->T, vt, c->h, head_prec(c));
 		/* Megatron's vocab-parallel cross entropy on an fp32 copy: convert
 		 * (2+4), max (4), subtract (8), exp (8), sum (4), normalize (8). */
 		mem(l, "cross_entropy", 38 * L);
 	} else {
 		mem(l, "cross_entropy_bwd", 14 * L);   /* scale softmax (8), back to 16-bit (6) */
-		linear_bwd(l, "logits_dgrad", "logits_wgrad", c->T, vt, c->h);
+		linear_bwd_p(l, "logits_dgrad", "logits_wgrad", c->T, vt, c->h, head_prec(c));
 		tpcomm(l, c->sp ? "tp_rs_logits_bwd" : "tp_ar_logits_bwd",
 		       c->sp ? COLL_REDUCE_SCATTER : COLL_ALL_REDUCE);
 		mem(l, "final_norm_bwd", 3 * c->X * c->E);

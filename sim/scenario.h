@@ -92,6 +92,7 @@ typedef struct scn_grad_reduce {
 	scn_grad_algo algorithm;
 	double bucket_bytes;
 	bool overlap;
+	bool overlap_param_gather;   /* ZeRO-1/2: the all-gather hides behind the forward */
 	hw_precision dtype;
 	scn_compression compression;
 	scn_dp_sync sync;            /* async: step t+1 computes while step t reduces */

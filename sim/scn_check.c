@@ -167,6 +167,15 @@ static void check_cluster(scn_ctx *c, scenario *s, const scn_doc *d)
 	if (s->training.data.source == DATA_LOCAL_CACHE && !k->cache.present)
 		ERR(c, d, "training.data.source", NULL, "local_cache needs a cluster.local_cache "
 		    "section, e.g. 'local_cache: {bandwidth: 8GB/s, capacity: 30TB}'");
+	const scn_training *t = &s->training;
+	if (t->grad_reduce.overlap_param_gather && t->zero != 1 && t->zero != 2)
+		ERR(c, d, "training.grad_reduce.overlap_param_gather", "training.zero",
+		    "overlap_param_gather needs the distributed optimizer (zero: 1 or 2), which "
+		    "gathers the updated parameters; zero is %d", t->zero);
+	else if (t->grad_reduce.overlap_param_gather && t->grad_reduce.sync == SYNC_ASYNC)
+		ERR(c, d, "training.grad_reduce.overlap_param_gather", "training.grad_reduce.sync",
+		    "overlap_param_gather applies to synchronous updates; with sync: async the "
+		    "gather already trails the step");
 	if (s->training.grad_reduce.algorithm == GRAD_ALGO_NVLS && g->nvls_eff <= 0)
 		ERR(c, d, "training.grad_reduce.algorithm", NULL, "nvls needs NVLink SHARP "
 		    "(Hopper or later NVSwitch) and %s has none; use ring, tree or auto", g->name);

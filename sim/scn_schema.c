@@ -155,6 +155,7 @@ static const scn_field grad_rows[] = {
 	ENUM("algorithm", scn_grad_reduce, algorithm, algo_names, 0),
 	UNI("bucket", scn_grad_reduce, bucket_bytes, UNIT_BYTES, 0, 1e13, FL_GT_MIN),
 	BOOL("overlap", scn_grad_reduce, overlap, 0),
+	BOOL("overlap_param_gather", scn_grad_reduce, overlap_param_gather, 0),
 	ENUM("dtype", scn_grad_reduce, dtype, scn__precision_names, 0),
 	ENUM("compression", scn_grad_reduce, compression, compression_names, 0),
 	ENUM("sync", scn_grad_reduce, sync, sync_names, 0),

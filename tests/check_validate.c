@@ -626,6 +626,18 @@ START_TEST(t_memory_inference)
 		ck_assert_int_eq(c.s.training.dp, lay[i].dp);
 		ck_assert(c.assumed);
 	}
+	/* context parallelism is refused with its name; CPU is not CP */
+	static const struct { const char *other; bool refused; } cps[] = {
+		{"CP2", true}, {"TP2; CP=4", true}, {"context parallel size 2", true},
+		{"CPU offload 2", false}, {"CP1", false}, {"ckpt 2", false}};
+	for (size_t i = 0; i < sizeof cps / sizeof cps[0]; i++) {
+		char row[256];
+		snprintf(row, sizeof row, "C-%03zu,x,A100-SXM4-80GB,16,1,2,2048,16,2048,16,1,1,1,16,%s,"
+			 "bf16,none,iteration_time,1,s,x", i, cps[i].other);
+		int rc = build_row(row, &c, why, sizeof why);
+		ck_assert_msg(cps[i].refused ? rc == -1 && strstr(why, "context parallelism")
+		                             : rc == 0, "%s: %s", cps[i].other, why);
+	}
 	/* Megatron's DP reduction overlaps the backward only when told to */
 	static const struct { const char *other; bool overlap; } ov[] = {
 		{"DDP=torch", true}, {"--overlap-grad-reduce", true}, {"overlapped DP; SP", true},
@@ -637,6 +649,39 @@ START_TEST(t_memory_inference)
 		ck_assert_msg(build_row(row, &c, why, sizeof why) == 0, "%s", why);
 		ck_assert_msg(c.s.training.grad_reduce.overlap == ov[i].overlap, "%s", ov[i].other);
 	}
+}
+END_TEST
+
+/* NVIDIA NeMo's published runs (tests/validation/h100-nemo.csv): its
+ * recipes' distributed optimizer with both DP collectives overlapped and SP
+ * with tp > 1; fp8 rows; context-parallel rows refused with that reason. */
+START_TEST(t_nemo_rows)
+{
+	const char *top = getenv("top_srcdir");
+	char path[512], err[512], why[256];
+	snprintf(path, sizeof path, "%s/tests/validation/h100-nemo.csv", top ? top : ".");
+	val_row *r;
+	size_t n;
+	ck_assert_msg(val_read(path, &r, &n, err, sizeof err) == 0, "%s", err);
+	ck_assert_uint_ge(n, 7);
+	int built = 0;
+	for (size_t i = 0; i < n; i++) {
+		val_case c;
+		if (val_build(&r[i], &c, why, sizeof why) < 0) {
+			ck_assert_msg(strstr(why, "context parallelism"), "%s: %s", r[i].id, why);
+			continue;
+		}
+		built++;
+		ck_assert_str_eq(c.s.cluster.gpu.name, "H100-SXM5-80GB");
+		ck_assert_int_eq(c.s.training.precision, PREC_FP8);
+		ck_assert_int_eq(c.s.training.zero, 1);
+		ck_assert(c.s.training.grad_reduce.overlap);
+		ck_assert(c.s.training.grad_reduce.overlap_param_gather);
+		ck_assert(c.s.training.sequence_parallel == (c.s.training.tp > 1));
+		ck_assert(c.assumed);
+	}
+	ck_assert_int_ge(built, 7);
+	free(r);
 }
 END_TEST
 
@@ -660,6 +705,7 @@ int main(void)
 	tcase_add_test(tc, t_predict);
 	tcase_add_test(tc, t_scaling_rows);
 	tcase_add_test(tc, t_memory_inference);
+	tcase_add_test(tc, t_nemo_rows);
 	suite_add_tcase(s, tc);
 	SRunner *sr = srunner_create(s);
 	srunner_run_all(sr, CK_NORMAL);

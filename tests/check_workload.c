@@ -405,6 +405,52 @@ START_TEST(t_head)
 }
 END_TEST
 
+/* Sum of the bytes of the memory-bound ops whose name starts with `prefix`. */
+static double op_bytes(const scenario *s, wl_pass pass, const char *prefix, int *count)
+{
+	wl_op ops[WL_MAX_OPS];
+	int n = wl_layer_ops(s, 0, pass, ops, WL_MAX_OPS);
+	double b = 0;
+	*count = 0;
+	for (int i = 0; i < n; i++)
+		if (ops[i].kind == OP_MEMBOUND && !strncmp(ops[i].name, prefix, strlen(prefix))) {
+			b += ops[i].bytes;
+			(*count)++;
+		}
+	return b;
+}
+
+/* fp8 training (Transformer Engine): each linear layer's input is cast to
+ * fp8 in both layouts before its forward GEMM (4 B per element: read 2,
+ * write 1 + 1; behind a norm 2 B per element less the norm's saved byte)
+ * and its output gradient before the backward GEMMs; bf16 has no casts. The
+ * output layer stays 16-bit: its GEMM takes the bf16 time. */
+START_TEST(t_fp8_casts)
+{
+	scenario s;
+	gpt(&s, 2, 4096, 32, 2048);
+	s.cluster.gpu = *hw_gpu_find("H100-SXM5-80GB");
+	int n;
+	ck_assert_double_eq(op_bytes(&s, WL_FWD, "fp8_cast", &n), 0);
+	ck_assert_int_eq(n, 0);
+	wl_layer_cost bf_head;
+	wl_head_cost(&s, false, &bf_head);
+	s.training.precision = PREC_FP8;
+	double T = 2048, h = 4096, f = 4 * h;
+	/* qkv, fc1 behind a norm: 2 T h - T h each; proj 4 T h; fc2 4 T f */
+	ck_assert_double_eq_tol(op_bytes(&s, WL_FWD, "fp8_cast", &n),
+	                        2 * (2 * T * h - T * h) + 4 * T * h + 4 * T * f, 1);
+	ck_assert_int_eq(n, 4);
+	/* output gradients: fc2 and proj T h, fc1 T f, qkv 3 T h */
+	ck_assert_double_eq_tol(op_bytes(&s, WL_BWD, "fp8_cast", &n),
+	                        4 * (T * h + T * h + T * f + 3 * T * h), 1);
+	ck_assert_int_eq(n, 4);
+	wl_layer_cost f8_head;
+	wl_head_cost(&s, false, &f8_head);
+	ck_assert_double_eq_tol(f8_head.fwd_s, bf_head.fwd_s, 1e-12);
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("workload");
@@ -422,6 +468,7 @@ int main(void)
 	tcase_add_test(tc, t_checkpoint_and_optimizer);
 	tcase_add_test(tc, t_custom);
 	tcase_add_test(tc, t_head);
+	tcase_add_test(tc, t_fp8_casts);
 	suite_add_tcase(s, tc);
 	SRunner *sr = srunner_create(s);
 	srunner_run_all(sr, CK_NORMAL);
