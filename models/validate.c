@@ -426,6 +426,33 @@ static bool fit_memory(scenario *s, bool sp_open, bool zero_open, bool recompute
 
 static bool names(const val_row *r, const char *family);
 
+/* A mixture-of-experts run: "MoE", "experts", "EP8" / "EP=8" in the row, or a
+ * model family that is one (Mixtral, DeepSeek-V2/V3, Switch, GLaM). */
+static bool moe_of(const val_row *r)
+{
+	const char *fields[] = {r->other, r->source, r->id};
+	for (size_t i = 0; i < sizeof fields / sizeof fields[0]; i++) {
+		const char *o = fields[i];
+		if (has_word(o, "MoE") || has(o, "mixture of experts") || has(o, "mixture-of-experts") ||
+		    has(o, "Mixtral") || has(o, "DeepSeek-V") || has(o, "DeepSeekMoE") ||
+		    has(o, "Switch Transformer") || has(o, "GLaM"))
+			return true;
+	}
+	const char *o = r->other;
+	if (has(o, "experts"))
+		return true;
+	for (const char *p = find(o, "EP"); p; p = find(p + 1, "EP")) {
+		if (p > o && isalnum((unsigned char)p[-1]))
+			continue;
+		const char *q = p + 2;
+		while (*q == '=' || *q == ' ' || *q == ':')
+			q++;
+		if (isdigit((unsigned char)*q) && atoi(q) > 1)
+			return true;
+	}
+	return false;
+}
+
 /* Context parallelism named in other_parallel: "CP2", "CP=4", "cp 2",
  * "context parallel 2"; 1 when none. */
 static int cp_of(const char *o)
@@ -452,6 +479,11 @@ static int training_of(const val_row *r, scenario *s, bool layer_only, bool *ass
 	int cp = cp_of(r->other);
 	if (cp > 1) {
 		snprintf(why, n, "context parallelism (CP%d) is not modelled", cp);
+		return -1;
+	}
+	if (moe_of(r)) {
+		snprintf(why, n, "a mixture-of-experts model (experts, expert parallelism) is not "
+		         "modelled: simulating it as dense would count every expert's FLOPs");
 		return -1;
 	}
 	/* A data-parallel framework named without model parallelism (FSDP,

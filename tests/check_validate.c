@@ -638,6 +638,19 @@ START_TEST(t_memory_inference)
 		ck_assert_msg(cps[i].refused ? rc == -1 && strstr(why, "context parallelism")
 		                             : rc == 0, "%s: %s", cps[i].other, why);
 	}
+	/* mixture-of-experts runs are refused, not simulated as dense models */
+	static const struct { const char *other; bool refused; } moe[] = {
+		{"MoE 8 experts", true}, {"TP2; EP8", true}, {"EP=4", true}, {"Mixtral 8x7B", true},
+		{"DeepSeek-V3", true}, {"deep EP1", false}, {"SP; interleaved", false},
+		{"EPOCH 2", false}};
+	for (size_t i = 0; i < sizeof moe / sizeof moe[0]; i++) {
+		char row[256];
+		snprintf(row, sizeof row, "E-%03zu,x,A100-SXM4-80GB,16,1,2,2048,16,2048,16,1,1,1,16,%s,"
+			 "bf16,none,iteration_time,1,s,x", i, moe[i].other);
+		int rc = build_row(row, &c, why, sizeof why);
+		ck_assert_msg(moe[i].refused ? rc == -1 && strstr(why, "mixture-of-experts")
+		                             : rc == 0, "%s: %s", moe[i].other, why);
+	}
 	/* Megatron's DP reduction overlaps the backward only when told to */
 	static const struct { const char *other; bool overlap; } ov[] = {
 		{"DDP=torch", true}, {"--overlap-grad-reduce", true}, {"overlapped DP; SP", true},
