@@ -31,15 +31,17 @@ static int check_layout(plan *p, const scenario *s, char *err, size_t errlen)
 			 "(got tp=%d pp=%d dp=%d)", t->tp, t->pp, t->dp);
 		return -1;
 	}
-	if (gpus % (t->tp * t->pp) != 0) {
-		snprintf(err, errlen, "tp x pp = %d x %d does not divide the %d GPUs of the cluster",
-			 t->tp, t->pp, gpus);
+	int cp = scn_cp(s);
+	if (gpus % (t->tp * cp * t->pp) != 0) {
+		snprintf(err, errlen, "tp x cp x pp = %d x %d x %d does not divide the %d GPUs of "
+			 "the cluster", t->tp, cp, t->pp, gpus);
 		return -1;
 	}
-	p->dp = t->dp ? t->dp : gpus / (t->tp * t->pp);
-	if ((long)t->tp * t->pp * p->dp != gpus) {
-		snprintf(err, errlen, "tp x pp x dp = %d x %d x %d = %ld, but the cluster has %d GPUs",
-			 t->tp, t->pp, p->dp, (long)t->tp * t->pp * p->dp, gpus);
+	p->cp = cp;
+	p->dp = t->dp ? t->dp : gpus / (t->tp * cp * t->pp);
+	if ((long)t->tp * cp * t->pp * p->dp != gpus) {
+		snprintf(err, errlen, "tp x cp x pp x dp = %d x %d x %d x %d = %ld, but the cluster "
+			 "has %d GPUs", t->tp, cp, t->pp, p->dp, (long)t->tp * cp * t->pp * p->dp, gpus);
 		return -1;
 	}
 	return 0;
@@ -86,17 +88,26 @@ void plan_release(plan *p)
 	p->chunk_first = p->chunk_layers = NULL;
 }
 
-int plan_gpu(const plan *p, int t, int st, int d)
+int plan_gpu_cp(const plan *p, int t, int c, int st, int d)
 {
+	int inner = t + p->tp * c, group = p->tp * (p->cp > 1 ? p->cp : 1);
 	if (p->order == PLACE_TP_DP_PP)
-		return t + p->tp * (d + p->dp * st);
-	return t + p->tp * (st + p->pp * d);
+		return inner + group * (d + p->dp * st);
+	return inner + group * (st + p->pp * d);
 }
 
-void plan_coords(const plan *p, int gpu, int *t, int *st, int *d)
+int plan_gpu(const plan *p, int t, int st, int d)
 {
+	return plan_gpu_cp(p, t, 0, st, d);
+}
+
+void plan_coords_cp(const plan *p, int gpu, int *t, int *c, int *st, int *d)
+{
+	int cp = p->cp > 1 ? p->cp : 1;
 	*t = gpu % p->tp;
-	int rest = gpu / p->tp;
+	if (c)
+		*c = gpu / p->tp % cp;
+	int rest = gpu / (p->tp * cp);
 	if (p->order == PLACE_TP_DP_PP) {
 		*d = rest % p->dp;
 		*st = rest / p->dp;
@@ -104,4 +115,15 @@ void plan_coords(const plan *p, int gpu, int *t, int *st, int *d)
 		*st = rest % p->pp;
 		*d = rest / p->pp;
 	}
+}
+
+void plan_coords(const plan *p, int gpu, int *t, int *st, int *d)
+{
+	plan_coords_cp(p, gpu, t, NULL, st, d);
+}
+
+int plan_grad_gpu(const plan *p, int st, int j)
+{
+	int cp = p->cp > 1 ? p->cp : 1;
+	return plan_gpu_cp(p, 0, j % cp, st, j / cp);
 }

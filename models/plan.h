@@ -9,8 +9,9 @@
 
 typedef struct plan {
 	int tp, pp, dp;
+	int cp;                  /* context-parallel ranks of one sequence (1: none) */
 	int v;                   /* virtual stages (model chunks) per pipeline stage */
-	int gpus;                /* tp * pp * dp */
+	int gpus;                /* tp * cp * pp * dp */
 	scn_placement order;     /* PLACE_TP_PP_DP or PLACE_TP_DP_PP */
 	int layers;              /* transformer layers, or custom layers */
 	int nchunks;             /* pp * v, in model order */
@@ -24,12 +25,20 @@ typedef struct plan {
 int plan_init(plan *p, const scenario *s, char *err, size_t errlen);
 void plan_release(plan *p);
 
-/* GPU id of tensor rank t, pipeline stage st, data-parallel replica d. TP
- * ranks are always consecutive GPUs (inside a node when tp divides
- * gpus_per_node); `order` says whether PP or DP comes next. */
+/* GPU id of tensor rank t, context rank c, pipeline stage st, data-parallel
+ * replica d. TP ranks are always consecutive GPUs (inside a node when tp
+ * divides gpus_per_node), CP ranks next (Megatron's order tp-cp-...), then
+ * `order` says whether PP or DP comes next. */
+int plan_gpu_cp(const plan *p, int t, int c, int st, int d);
+/* The same with context rank 0. */
 int plan_gpu(const plan *p, int t, int st, int d);
-/* Inverse of plan_gpu. */
+/* Inverse of plan_gpu_cp (c may be NULL when cp is 1). */
 void plan_coords(const plan *p, int gpu, int *t, int *st, int *d);
+void plan_coords_cp(const plan *p, int gpu, int *t, int *c, int *st, int *d);
+/* The gradient-reduction group of stage st (tensor rank 0): its dp x cp
+ * GPUs, j = c + cp * d (the CP ranks of a replica hold the same weights). */
+static inline int plan_grad_ranks(const plan *p) { return p->dp * p->cp; }
+int plan_grad_gpu(const plan *p, int st, int j);
 
 /* Global chunk c (model order) lives on stage c % pp as its local chunk c / pp
  * (Megatron's interleaving: stage s holds chunks s, s+pp, s+2pp, ...). */

@@ -35,14 +35,18 @@ static int setup_layout(stp_run *r, const scenario *s, char *err, size_t errlen)
 		return -1;
 	r->tp = r->pl.tp;
 	r->pp = r->pl.pp;
-	r->dp = r->pl.dp;
+	r->cp = r->pl.cp;
+	r->dpb = r->pl.dp;
+	/* the CP ranks of a replica hold the same weights: gradients are reduced
+	 * over dp x cp GPUs, samples shared out over dp replicas */
+	r->dp = r->pl.dp * r->pl.cp;
 	int mb = s->training.micro_batch, gbs = s->training.global_batch;
-	if (mb < 1 || gbs < 1 || gbs % (mb * r->dp) != 0) {
+	if (mb < 1 || gbs < 1 || gbs % (mb * r->dpb) != 0) {
 		snprintf(err, errlen, "training.global_batch (%d) must be a positive multiple of "
-			 "micro_batch x dp = %d x %d", gbs, mb, r->dp);
+			 "micro_batch x dp = %d x %d", gbs, mb, r->dpb);
 		return -1;
 	}
-	r->m = gbs / (mb * r->dp);
+	r->m = gbs / (mb * r->dpb);
 	if (r->m > STP_MAX_MICROBATCHES) {
 		snprintf(err, errlen, "%d micro-batches per step is above the limit of %d; use a "
 			 "larger micro_batch", r->m, STP_MAX_MICROBATCHES);
@@ -101,7 +105,7 @@ static int setup_costs(stp_run *r, char *err, size_t errlen)
 		} else {
 			b = (double)s->training.micro_batch * s->model.seq_len * s->model.hidden * elem;
 		}
-		r->act_bytes[gc] = b / r->tp;
+		r->act_bytes[gc] = b / r->tp / r->cp;   /* each CP rank sends its part */
 	}
 	const scn_grad_reduce *g = &s->training.grad_reduce;
 	double db = hw_precision_bytes(g->dtype);
@@ -164,7 +168,7 @@ static int dp_per_node(const stp_run *r)
 {
 	int gpn = r->s->cluster.gpus_per_node, node = plan_gpu(&r->pl, 0, 0, 0) / gpn, k = 0;
 	for (int d = 0; d < r->dp && k < gpn; d++)
-		k += plan_gpu(&r->pl, 0, 0, d) / gpn == node;
+		k += plan_grad_gpu(&r->pl, 0, d) / gpn == node;
 	return k;
 }
 
@@ -296,14 +300,17 @@ static int setup_stages(stp_run *r, char *err, size_t errlen)
 		st->ops = sched_stage_ops(&r->sc, i);
 		st->tp_ranks = malloc(sizeof(int) * (size_t)r->tp);
 		st->dp_ranks = malloc(sizeof(int) * (size_t)r->dp);
+		st->cp_ranks = malloc(sizeof(int) * (size_t)r->cp);
 		st->segs = malloc(sizeof(stp_seg) * (size_t)r->seg_cap);
 		st->b_done = calloc((size_t)r->v, sizeof(int));
-		if (!st->tp_ranks || !st->dp_ranks || !st->segs || !st->b_done)
+		if (!st->tp_ranks || !st->dp_ranks || !st->cp_ranks || !st->segs || !st->b_done)
 			goto oom;
 		for (int t = 0; t < r->tp; t++)
 			st->tp_ranks[t] = plan_gpu(&r->pl, t, i, 0);
 		for (int d = 0; d < r->dp; d++)
-			st->dp_ranks[d] = plan_gpu(&r->pl, 0, i, d);
+			st->dp_ranks[d] = plan_grad_gpu(&r->pl, i, d);
+		for (int c = 0; c < r->cp; c++)
+			st->cp_ranks[c] = plan_gpu_cp(&r->pl, 0, c, i, 0);
 		st->dp_sm_share = dp_sm_share(r, st);
 		st->params = stage_params(r, i);
 		st->opt_s = wl_optimizer_time(r->s, i);
@@ -332,6 +339,7 @@ static void teardown(stp_run *r)
 		stp_stage *st = &r->st[i];
 		free(st->tp_ranks);
 		free(st->dp_ranks);
+		free(st->cp_ranks);
 		free(st->segs);
 		free(st->b_done);
 		stp_fifo_free(&st->dq);

@@ -427,6 +427,17 @@ static void end_ops(stp_run *r, stp_stage *st)
 
 /* One move of a stage in its op list; false when it started something or
  * must wait. */
+/* The collective of a TP segment: on the stage's TP group, or (STP_COLL_CP)
+ * on its context-parallel group, whose flows stand for the tp - 1 TP
+ * siblings' exchanges too (they share NICs when the group crosses nodes). */
+static void seg_coll(const stp_run *r, const stp_stage *st, const stp_seg *sg, coll_req *req)
+{
+	bool cp = sg->coll & STP_COLL_CP;
+	*req = (coll_req){.op = (coll_op)(sg->coll & ~STP_COLL_CP), .algo = ALGO_AUTO,
+	                  .ranks = cp ? st->cp_ranks : st->tp_ranks, .n = cp ? r->cp : r->tp,
+	                  .bytes = sg->val, .mult = cp ? (double)r->tp : 1.0};
+}
+
 static bool ops_move(stp_run *r, stp_stage *st)
 {
 	const sched_op *op = &st->ops[st->op_i < r->sc.ops_per_stage ? st->op_i : 0];
@@ -461,8 +472,8 @@ static bool ops_move(stp_run *r, stp_stage *st)
 		run_compute(r, st, SPLIT_COMPUTE, lab, sg->val, on_compute_done, RUN_COMPUTE);
 		return false;
 	case SEG_TP: {
-		coll_req req = {.op = (coll_op)sg->coll, .algo = ALGO_AUTO, .ranks = st->tp_ranks,
-				.n = r->tp, .bytes = sg->val, .mult = 1.0};
+		coll_req req;
+		seg_coll(r, st, sg, &req);
 		stp_enter(r, st, SPLIT_TP_COMM, lab_make(11, op->chunk, op->mb));
 		stp_busy(r, st, +1);
 		st->run = RUN_TP;
@@ -471,8 +482,8 @@ static bool ops_move(stp_run *r, stp_stage *st)
 		return false;
 	}
 	case SEG_TPA: {
-		coll_req req = {.op = (coll_op)sg->coll, .algo = ALGO_AUTO, .ranks = st->tp_ranks,
-				.n = r->tp, .bytes = sg->val, .mult = 1.0};
+		coll_req req;
+		seg_coll(r, st, sg, &req);
 		stp_busy(r, st, +1);
 		st->tpa_out++;
 		st->tpa_t0 = sim_now(r->sim);

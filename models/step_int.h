@@ -44,6 +44,8 @@ enum { PASS_F, PASS_R, PASS_B };
 /* Flavour of a compute interval, for the timeline labels. */
 enum { LAB_F, LAB_B, LAB_R, LAB_OPT, LAB_COMPRESS, LAB_WAIT };
 
+/* stp_seg.coll of a collective on the context-parallel group, not the TP one */
+#define STP_COLL_CP 0x80
 typedef struct stp_seg {
 	uint8_t kind, lab, coll;
 	double val;              /* seconds (compute), bytes (TP, grad), task seq (Z3) */
@@ -90,7 +92,8 @@ typedef struct stp_update {
 
 typedef struct stp_stage {
 	int idx, gpu;
-	int *tp_ranks, *dp_ranks;
+	int *tp_ranks, *dp_ranks;   /* dp_ranks: the gradient group, dp x cp GPUs */
+	int *cp_ranks;              /* the context-parallel group (cp GPUs) */
 	int route_f[CLUSTER_MAX_ROUTE], nroute_f;   /* to the next stage */
 	int route_b[CLUSTER_MAX_ROUTE], nroute_b;   /* to the previous stage */
 	double cap_f, cap_b;
@@ -150,7 +153,8 @@ typedef struct stp_run {
 	store *store;                    /* data loader: reads as flows on the same links */
 	plan pl;
 	sched sc;
-	int tp, pp, dp, v, m, G, K;      /* K: steps simulated */
+	int tp, pp, dp, v, m, G, K;      /* K: steps simulated; dp: gradient group, dp x cp */
+	int cp, dpb;                     /* context ranks; replicas taking samples (dp / cp) */
 	bool async;
 	int warm;                        /* steps before the measured window (async) */
 	int stale_max;                   /* async: most updates a step's forward lacked */

@@ -69,9 +69,11 @@ static int layer_pass(stp_run *r, int layer, int pass, stp_cost *c)
 	for (int i = 0; i < n && !rc; i++) {
 		const wl_op *o = &ops[i];
 		if (o->kind == OP_TP_COMM) {
-			if (r->tp > 1)
-				rc = tpl_push(r, o->async ? SEG_TPA : SEG_TP, lab, o->coll, o->bytes, false);
-			wait |= o->async && r->tp > 1;
+			bool on = o->cp_group ? r->cp > 1 : r->tp > 1;
+			int coll = o->coll | (o->cp_group ? STP_COLL_CP : 0);
+			if (on)
+				rc = tpl_push(r, o->async ? SEG_TPA : SEG_TP, lab, coll, o->bytes, false);
+			wait |= o->async && on;
 			continue;
 		}
 		/* the compute op right after an async collective is the window it hides in */

@@ -58,11 +58,13 @@ struct store {
 
 int store_gpu_of(const scenario *s, int t, int p, int d)
 {
+	/* plan_gpu's placement, context rank 0: tp x cp GPUs per group */
 	int tp = s->training.tp > 0 ? s->training.tp : 1;
 	int pp = s->training.pp > 0 ? s->training.pp : 1;
+	int group = tp * scn_cp(s);
 	if (s->training.placement == PLACE_TP_DP_PP)
-		return t + tp * (d + scn_dp(s) * p);
-	return t + tp * (p + pp * d);
+		return t + group * (d + scn_dp(s) * p);
+	return t + group * (p + pp * d);
 }
 
 /* Per-node bandwidth from the node to storage for `streams` GPUs reading or

@@ -477,10 +477,6 @@ static int training_of(const val_row *r, scenario *s, bool layer_only, bool *ass
 	scn_training *t = &s->training;
 	int tp = r->tp, pp = r->pp, dp = r->dp;
 	int cp = cp_of(r->other);
-	if (cp > 1) {
-		snprintf(why, n, "context parallelism (CP%d) is not modelled", cp);
-		return -1;
-	}
 	if (moe_of(r)) {
 		snprintf(why, n, "a mixture-of-experts model (experts, expert parallelism) is not "
 		         "modelled: simulating it as dense would count every expert's FLOPs");
@@ -494,7 +490,7 @@ static int training_of(const val_row *r, scenario *s, bool layer_only, bool *ass
 	if (dp_only && tp <= 0 && pp <= 0)
 		tp = pp = 1, *assumed = true;
 	if (r->gpus > 0 && (tp <= 0) + (pp <= 0) + (dp <= 0) == 1) {
-		int known = (tp > 0 ? tp : 1) * (pp > 0 ? pp : 1) * (dp > 0 ? dp : 1);
+		int known = (tp > 0 ? tp : 1) * (pp > 0 ? pp : 1) * (dp > 0 ? dp : 1) * cp;
 		int left = r->gpus / known;
 		if (left >= 1 && left * known == r->gpus) {
 			if (tp <= 0)
@@ -510,10 +506,16 @@ static int training_of(const val_row *r, scenario *s, bool layer_only, bool *ass
 		snprintf(why, n, "tp, pp or dp missing");
 		return -1;
 	}
-	t->tp = tp, t->pp = pp, t->dp = dp;
-	if (!layer_only && tp * pp * dp != scn_gpus(s)) {
-		snprintf(why, n, "tp x pp x dp = %d differs from gpus = %d", tp * pp * dp,
-		         scn_gpus(s));
+	/* Megatron counts dp without the CP ranks (tp x cp x pp x dp = GPUs); a
+	 * row whose dp already holds them is read the same way */
+	if (cp > 1 && tp * pp * dp == scn_gpus(s) && dp % cp == 0) {
+		dp /= cp;
+		*assumed = true;
+	}
+	t->tp = tp, t->pp = pp, t->dp = dp, t->cp = cp;
+	if (!layer_only && tp * cp * pp * dp != scn_gpus(s)) {
+		snprintf(why, n, "tp x %spp x dp = %d differs from gpus = %d", cp > 1 ? "cp x " : "",
+		         tp * cp * pp * dp, scn_gpus(s));
 		return -1;
 	}
 	t->global_batch = r->global_batch;
@@ -1027,8 +1029,11 @@ static void describe(const val_row *r, val_case *c)
 	char z[16] = "";
 	if (t->zero > 0)
 		snprintf(z, sizeof z, " Z%d", t->zero);
-	snprintf(c->config, sizeof c->config, "l%d h%d TP%d%s PP%d%s DP%d%s mb%d B%d %s %s%s",
-	         r->layers, r->hidden, t->tp, t->sequence_parallel ? "+SP" : "", t->pp, v, t->dp, z,
+	char cp[16] = "";
+	if (t->cp > 1)
+		snprintf(cp, sizeof cp, " CP%d", t->cp);
+	snprintf(c->config, sizeof c->config, "l%d h%d TP%d%s%s PP%d%s DP%d%s mb%d B%d %s %s%s",
+	         r->layers, r->hidden, t->tp, t->sequence_parallel ? "+SP" : "", cp, t->pp, v, t->dp, z,
 	         t->micro_batch, t->global_batch, rc, hw_precision_name(t->precision),
 	         c->assumed ? " *" : "");
 }

@@ -30,13 +30,24 @@ static inline int wl__pp(const scenario *s)
 	return s->training.pp > 0 ? s->training.pp : 1;
 }
 
-/* DP degree: given, or what the GPU count leaves after TP x PP. */
+/* DP degree (replicas taking distinct samples): given, or what the GPU count
+ * leaves after TP x CP x PP. */
 static inline int wl__dp(const scenario *s)
 {
-	if (s->training.dp > 0)
-		return s->training.dp;
-	int d = scn_gpus(s) / (wl__tp(s) * wl__pp(s));
-	return d > 0 ? d : 1;
+	return scn_dp(s);
+}
+
+/* Context-parallel degree. */
+static inline int wl__cp(const scenario *s)
+{
+	return scn_cp(s);
+}
+
+/* GPUs holding the same weights, over which gradients are reduced and the
+ * distributed optimizer shards: dp x cp. */
+static inline int wl__dp_grad(const scenario *s)
+{
+	return scn_dp(s) * scn_cp(s);
 }
 
 static inline int wl__micro(const scenario *s)

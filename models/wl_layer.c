@@ -15,8 +15,9 @@ typedef struct lctx {
 	const hw_gpu *g;
 	hw_precision prec;
 	scn_model m;
-	double T;            /* tokens in the micro-batch: b * seq */
+	double T;            /* tokens of the micro-batch on this GPU: b * seq / cp */
 	double b, sq, h, f, t;
+	double cp;           /* context-parallel ranks (1: none) */
 	double A;            /* local attention heads */
 	double hd;           /* head dimension */
 	double nq, nkv;      /* local widths of Q and of K (= V) */
@@ -49,7 +50,8 @@ static void ctx_init(lctx *c, const scenario *s)
 	c->sq = c->m.seq_len;
 	c->h = c->m.hidden;
 	c->f = c->m.ffn_hidden;
-	c->T = c->b * c->sq;
+	c->cp = wl__cp(s);
+	c->T = c->b * c->sq / c->cp;
 	c->hd = c->h / c->m.heads;
 	c->A = c->m.heads / c->t;
 	c->nq = c->h / c->t;
@@ -139,6 +141,25 @@ static wl_op *tpcomm(oplist *l, const char *name, coll_op op)
 	return o;
 }
 
+/* Context parallelism's K/V exchange (Megatron's ring attention, TE's
+ * "p2p" CP): each of the cp - 1 ring steps sends the GPU's K and V chunk to
+ * the next rank while the attention runs on the chunk received, so that the
+ * traffic is a ring all-gather of the whole sequence's K and V (local heads)
+ * overlapping the attention kernel; the backward sends K and V around again
+ * and their gradients back (an all-gather and a reduce-scatter). S as
+ * nccl-tests counts it: 2 (K, V) x b s x local KV width. */
+static void cpcomm(oplist *l, const char *name, coll_op op)
+{
+	const lctx *c = l->c;
+	if (c->cp <= 1)
+		return;
+	wl_op *o = push(l, OP_TP_COMM, name);
+	o->coll = op;
+	o->cp_group = true;
+	o->async = true;
+	o->bytes = 2 * c->b * c->sq * c->nkv * c->E;
+}
+
 static void flash(oplist *l, const char *name, bool backward)
 {
 	const lctx *c = l->c;
@@ -148,7 +169,10 @@ static void flash(oplist *l, const char *name, bool backward)
 	double causal = 0.5 * (1 + 128.0 / c->sq);
 	if (causal > 1)
 		causal = 1;
-	double fl = 4 * c->b * c->sq * c->sq * c->A * c->hd * causal * (backward ? 2.5 : 1);
+	/* with context parallelism a GPU's T = b s / cp queries meet all s keys
+	 * (Megatron splits each sequence in 2 cp chunks, a GPU taking one from
+	 * each end, so that every GPU has the same causal share) */
+	double fl = 4 * c->T * c->sq * c->A * c->hd * causal * (backward ? 2.5 : 1);
 	wl_op *o = push(l, OP_ATTN, name);
 	o->flops = fl;
 	o->bytes = c->E * c->T * (c->nq * 2 + c->nkv * 2) * (backward ? 2 : 1);
@@ -160,35 +184,40 @@ static void flash(oplist *l, const char *name, bool backward)
 static void core_fwd(oplist *l)
 {
 	const lctx *c = l->c;
-	double S = c->b * c->A * c->sq * c->sq;    /* score elements */
+	double S = c->T * c->A * c->sq;            /* score elements on this GPU */
+	double qrows = c->sq / c->cp;
+	cpcomm(l, "cp_kv_ag", COLL_ALL_GATHER);
 	if (c->flash) {
 		flash(l, "flash_attn", false);
 		return;
 	}
-	bgemm(l, "scores", c->b * c->A, c->sq, c->sq, c->hd);
+	bgemm(l, "scores", c->b * c->A, qrows, c->sq, c->hd);
 	mem(l, "softmax", 2 * S * c->E);          /* fused scale+mask+softmax: read, write */
 	if (c->drop)
 		mem(l, "attn_dropout", S * (2 * c->E + 1));   /* read, write, 1-byte mask */
-	bgemm(l, "context", c->b * c->A, c->sq, c->hd, c->sq);
+	bgemm(l, "context", c->b * c->A, qrows, c->hd, c->sq);
 	mem(l, "context_copy", 2 * c->T * c->nq * c->E);  /* [b,a,s,d] -> [s,b,h] */
 }
 
 static void core_bwd(oplist *l)
 {
 	const lctx *c = l->c;
-	double S = c->b * c->A * c->sq * c->sq;
+	double S = c->T * c->A * c->sq;
+	double qrows = c->sq / c->cp;
+	cpcomm(l, "cp_kv_ag_bwd", COLL_ALL_GATHER);
+	cpcomm(l, "cp_dkv_rs_bwd", COLL_REDUCE_SCATTER);
 	if (c->flash) {
 		flash(l, "flash_attn_bwd", true);
 		return;
 	}
 	mem(l, "context_copy_bwd", 2 * c->T * c->nq * c->E);
-	bgemm(l, "context_dgrad_p", c->b * c->A, c->sq, c->sq, c->hd);
-	bgemm(l, "context_dgrad_v", c->b * c->A, c->sq, c->hd, c->sq);
+	bgemm(l, "context_dgrad_p", c->b * c->A, qrows, c->sq, c->hd);
+	bgemm(l, "context_dgrad_v", c->b * c->A, c->sq, c->hd, qrows);
 	if (c->drop)
 		mem(l, "attn_dropout_bwd", S * (2 * c->E + 1));
 	mem(l, "softmax_bwd", 3 * S * c->E);     /* read y, dy; write dx */
-	bgemm(l, "scores_dgrad_q", c->b * c->A, c->sq, c->hd, c->sq);
-	bgemm(l, "scores_dgrad_k", c->b * c->A, c->sq, c->hd, c->sq);
+	bgemm(l, "scores_dgrad_q", c->b * c->A, qrows, c->hd, c->sq);
+	bgemm(l, "scores_dgrad_k", c->b * c->A, c->sq, c->hd, qrows);
 }
 
 /* Bias + dropout + residual add (Megatron's fused kernel): read the GEMM
@@ -437,6 +466,8 @@ static void sum_ops(const wl_op *ops, int n, double *time_s, double *flops, doub
 {
 	for (int i = 0; i < n; i++) {
 		const wl_op *o = &ops[i];
+		if (o->kind == OP_TP_COMM && o->cp_group)
+			continue;   /* the K/V exchange: the step engine's, not a TP count */
 		if (o->kind == OP_TP_COMM) {
 			(*ntp)++;
 			if (coll && *ntp == 1)
@@ -499,7 +530,7 @@ static void async_windows(const wl_op *ops, int n, wl_layer_cost *out)
 	double win = 0;
 	int na = 0;
 	for (int i = 0; i < n; i++) {
-		if (ops[i].kind != OP_TP_COMM || !ops[i].async)
+		if (ops[i].kind != OP_TP_COMM || !ops[i].async || ops[i].cp_group)
 			continue;
 		for (int j = i + 1; j < n; j++)
 			if (ops[j].kind != OP_TP_COMM) {

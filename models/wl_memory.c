@@ -106,7 +106,7 @@ void wl_memory_stage(const scenario *s, int stage, wl_memory *out)
 	double w, g, o;
 	wl__state_bytes(s, &w, &g, &o);
 	double params = wl_stage_params(s, stage);
-	double d = wl__dp(s);
+	double d = wl__dp_grad(s);   /* ZeRO shards over every GPU with the same weights */
 	int zero = s->training.zero;
 	out->weights = params * w / (zero >= 3 ? d : 1);
 	out->gradients = params * g / (zero >= 2 ? d : 1);
@@ -133,6 +133,10 @@ void wl_memory_stage(const scenario *s, int stage, wl_memory *out)
 		if (stage == wl__pp(s) - 1)   /* 16-bit logits + fp32 copy for the loss */
 			other += sq * b * m.vocab / t * 6;
 	}
+	/* context parallelism: each GPU holds its 1/cp of every sequence (and of
+	 * the attention scores' rows) */
+	act /= wl__cp(s);
+	other = RUNTIME_RESERVE_BYTES + (other - RUNTIME_RESERVE_BYTES) / wl__cp(s);
 	out->activations = act;
 	out->other = other;
 	out->total = out->weights + out->gradients + out->optimizer + act + other;

@@ -323,7 +323,7 @@ double wl_optimizer_bytes(const scenario *s, int stage)
 	}
 	double params = wl_stage_params(s, stage);
 	if (s->training.zero >= 1)
-		params /= wl__dp(s);
+		params /= wl__dp_grad(s);
 	return params * per;
 }
 

@@ -35,6 +35,7 @@ typedef struct wl_op {
 	double time_s;           /* compute time on one GPU; 0 for OP_TP_COMM */
 	const char *name;        /* static string: "qkv", "softmax", "tp_ar", ... */
 	bool async;              /* OP_TP_COMM: overlaps the next compute op */
+	bool cp_group;           /* OP_TP_COMM on the context-parallel group (K/V exchange) */
 } wl_op;
 
 #define WL_MAX_OPS 64

@@ -329,6 +329,11 @@ static void intro(ctx *c)
 	para(c->out, 2, 2, "%d GPUs (%d node%s x %d %s), tp %d x pp %d x dp %d.", c->r->gpus,
 		s->cluster.nodes, s->cluster.nodes == 1 ? "" : "s", s->cluster.gpus_per_node,
 		s->cluster.gpu.name, s->training.tp, s->training.pp, scn_dp(s));
+	if (scn_cp(s) > 1)
+		para(c->out, 2, 2, "Context parallelism: each sequence is split over %d GPUs (cp %d); "
+			"they exchange the attention's keys and values every layer, while it runs, "
+			"and their gradients are reduced with the data-parallel replicas' (%d GPUs "
+			"hold the same weights).", scn_cp(s), scn_cp(s), scn_dp(s) * scn_cp(s));
 	if (!c->r->memory.fits)
 		para(c->out, 2, 2, "Warning: this layout does not fit in GPU memory (%.1fx the "
 			"capacity); the times below assume it did.",

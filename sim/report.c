@@ -59,6 +59,7 @@ static void json_layout(json *j, const scenario *s, const step_result *r)
 	json_kint(j, "tp", t->tp);
 	json_kint(j, "pp", t->pp);
 	json_kint(j, "dp", scn_dp(s));
+	json_kint(j, "cp", scn_cp(s));
 	json_kint(j, "micro_batch", t->micro_batch);
 	json_kint(j, "global_batch", t->global_batch);
 	json_kint(j, "micro_batches", r->micro_batches > 0 ? r->micro_batches : micro_batches(s));

@@ -67,7 +67,12 @@ static void header(FILE *out, const scenario *s, const step_result *r)
 		fprintf(out, ", %d x %g Gb/s %s NIC%s per node, %s", c->nic.count,
 			c->nic.speed_Bps * 8 / 1e9, c->nic.transport == TRANSPORT_RDMA ? "RDMA" : "TCP",
 			c->nic.count == 1 ? "" : "s", topo_name(c->fabric.topology));
-	fprintf(out, "\n  layout    tp %d x pp %d x dp %d = %d GPUs", t->tp, t->pp, dp, r->gpus);
+	if (scn_cp(s) > 1)
+		fprintf(out, "\n  layout    tp %d x cp %d x pp %d x dp %d = %d GPUs", t->tp, scn_cp(s),
+			t->pp, dp, r->gpus);
+	else
+		fprintf(out, "\n  layout    tp %d x pp %d x dp %d = %d GPUs", t->tp, t->pp, dp,
+			r->gpus);
 	if (t->pp > 1) {
 		fprintf(out, ", %s schedule", NAME(sched_names, t->schedule));
 		if (t->schedule == SCHED_INTERLEAVED)

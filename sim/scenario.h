@@ -125,6 +125,7 @@ typedef struct scn_training {
 	int global_batch;            /* sequences per step */
 	int micro_batch;
 	int tp, pp, dp;              /* dp derived when 0 */
+	int cp;                      /* context parallel: each sequence split over cp GPUs */
 	scn_schedule schedule;
 	int virtual_stages;
 	bool sequence_parallel;
@@ -174,14 +175,19 @@ static inline int scn_gpus(const scenario *s)
 {
 	return s->cluster.nodes * s->cluster.gpus_per_node;
 }
+/* Context-parallel degree (1 when unset). */
+static inline int scn_cp(const scenario *s)
+{
+	return s->training.cp > 1 ? s->training.cp : 1;
+}
 /* Data-parallel degree: the loader derives training.dp, but scenarios built in
- * memory (validation, tests) may leave it 0: then GPUs / (tp * pp). */
+ * memory (validation, tests) may leave it 0: then GPUs / (tp * cp * pp). */
 static inline int scn_dp(const scenario *s)
 {
 	const scn_training *t = &s->training;
 	if (t->dp > 0)
 		return t->dp;
-	int mp = (t->tp > 0 ? t->tp : 1) * (t->pp > 0 ? t->pp : 1);
+	int mp = (t->tp > 0 ? t->tp : 1) * (t->pp > 0 ? t->pp : 1) * scn_cp(s);
 	int dp = scn_gpus(s) / mp;
 	return dp > 0 ? dp : 1;
 }

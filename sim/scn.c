@@ -37,6 +37,7 @@ void scn_defaults(scenario *s)
 	t->precision = PREC_BF16;
 	t->micro_batch = 1;
 	t->tp = 1;
+	t->cp = 1;
 	t->pp = 1;
 	t->schedule = SCHED_1F1B;
 	t->virtual_stages = 1;

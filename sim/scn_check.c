@@ -212,21 +212,32 @@ static void check_parallel(scn_ctx *c, scenario *s, const scn_doc *d)
 {
 	scn_training *t = &s->training;
 	long long gpus = (long long)s->cluster.nodes * s->cluster.gpus_per_node;
-	long long tpp = (long long)t->tp * t->pp;
+	long long tpp = (long long)t->tp * t->pp * scn_cp(s);
 	if (gpus > MAX_GPUS) {
 		ERR(c, d, "cluster.nodes", NULL, "nodes*gpus_per_node (=%lld) exceeds the limit "
 		    "of 1,000,000 GPUs", gpus);
 		return;
 	}
 	if (gpus % tpp) {
-		ERR(c, d, "training.tp", "training.pp", "tp*pp (=%lld) must divide the GPU count "
-		    "%lld", tpp, gpus);
+		if (scn_cp(s) > 1)
+			ERR(c, d, "training.cp", "training.tp", "tp*cp*pp (=%lld) must divide the GPU "
+			    "count %lld", tpp, gpus);
+		else
+			ERR(c, d, "training.tp", "training.pp", "tp*pp (=%lld) must divide the GPU "
+			    "count %lld", tpp, gpus);
 		return;
 	}
 	int dp = (int)(gpus / tpp);
 	if (t->dp && t->dp != dp)
-		ERR(c, d, "training.dp", NULL, "dp (=%d) must equal GPUs/(tp*pp) = %lld/%lld = %d; "
-		    "remove dp or set it to %d", t->dp, gpus, tpp, dp, dp);
+		ERR(c, d, "training.dp", NULL, "dp (=%d) must equal GPUs/(tp*%spp) = %lld/%lld = %d; "
+		    "remove dp or set it to %d", t->dp, scn_cp(s) > 1 ? "cp*" : "", gpus, tpp, dp, dp);
+	if (scn_cp(s) > 1 && s->model.custom)
+		ERR(c, d, "training.cp", NULL, "context parallelism splits a transformer's "
+		    "sequences; a custom layer list has none: use cp: 1");
+	else if (scn_cp(s) > 1 && s->model.seq_len % (2 * scn_cp(s)))
+		ERR(c, d, "training.cp", "model.seq_len", "seq_len (=%d) must be a multiple of "
+		    "2*cp (=%d): each GPU takes two chunks of every sequence, one from each end, "
+		    "to balance the causal attention", s->model.seq_len, 2 * scn_cp(s));
 	t->dp = dp;
 	if (s->model.heads && s->model.heads % t->tp)
 		ERR(c, d, "training.tp", NULL, "model.heads (=%d) must be divisible by tp (=%d)",

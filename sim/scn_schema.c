@@ -194,6 +194,7 @@ static const scn_field training_rows[] = {
 	INT("micro_batch", scn_training, micro_batch, 1, 1e6, 0),
 	INT("tp", scn_training, tp, 1, 1e6, 0),
 	INT("pp", scn_training, pp, 1, 1e5, 0),
+	INT("cp", scn_training, cp, 1, 1e5, 0),
 	INT("dp", scn_training, dp, 1, 1e6, 0),
 	ENUM("schedule", scn_training, schedule, schedule_names, 0),
 	INT("virtual_stages", scn_training, virtual_stages, 1, 1000, 0),

@@ -286,6 +286,35 @@ START_TEST(test_placement)
 }
 END_TEST
 
+/* Context parallelism: the CP ranks of a TP group come right after it (tp 2 x
+ * cp 2 fill 4 GPUs of a node), then stages and replicas; the gradient group
+ * of a stage holds every (cp, dp) pair of its tensor rank 0. */
+START_TEST(test_placement_cp)
+{
+	plan p;
+	char err[256];
+	scenario s = layout(4, 8, 2, 2, 0, PLACE_TP_PP_DP);
+	s.training.cp = 2;
+	ck_assert_int_eq(plan_init(&p, &s, err, sizeof err), 0);
+	ck_assert_int_eq(p.dp, 4);                          /* 32 / (2 x 2 x 2) */
+	ck_assert_int_eq(plan_gpu_cp(&p, 1, 1, 0, 0), 3);   /* t 1, c 1 */
+	ck_assert_int_eq(plan_gpu_cp(&p, 0, 0, 1, 0), 4);   /* stage 1 after the CP ranks */
+	ck_assert_int_eq(plan_gpu_cp(&p, 0, 0, 0, 1), 8);   /* replica 1 after both stages */
+	for (int g = 0; g < 32; g++) {
+		int t, c, st, d;
+		plan_coords_cp(&p, g, &t, &c, &st, &d);
+		ck_assert_int_eq(plan_gpu_cp(&p, t, c, st, d), g);
+	}
+	ck_assert_int_eq(plan_grad_ranks(&p), 8);
+	ck_assert_int_eq(plan_grad_gpu(&p, 0, 1), 2);       /* c 1 of replica 0 */
+	ck_assert_int_eq(plan_grad_gpu(&p, 1, 2), 12);      /* stage 1, replica 1 */
+	plan_release(&p);
+	s.training.cp = 3;
+	ck_assert_int_lt(plan_init(&p, &s, err, sizeof err), 0);
+	ck_assert_ptr_nonnull(strstr(err, "does not divide"));
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("sched");
@@ -300,6 +329,7 @@ int main(void)
 	tcase_add_test(tc, test_interleaved_uneven);
 	tcase_add_test(tc, test_split_layers);
 	tcase_add_test(tc, test_placement);
+	tcase_add_test(tc, test_placement_cp);
 	suite_add_tcase(s, tc);
 	SRunner *sr = srunner_create(s);
 	srunner_run_all(sr, CK_NORMAL);

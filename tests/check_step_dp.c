@@ -169,6 +169,67 @@ START_TEST(test_overlap_param_gather)
 }
 END_TEST
 
+/* Loads a scenario from YAML text (with --set-style overrides). */
+static int load_yaml(const char *y, const char *const *sets, int nsets, scenario *out, char *err,
+                     size_t n)
+{
+	FILE *e = fmemopen(err, n, "w");
+	scn_doc *d = scn_doc_load_string(y, strlen(y), "t.yaml", e);
+	int rc = d ? 0 : -1;
+	for (int i = 0; i < nsets && !rc; i++)
+		rc = scn_doc_set(d, sets[i], e);
+	if (!rc)
+		rc = scn_from_doc(d, out, e, true);
+	fclose(e);
+	scn_doc_free(d);
+	return rc;
+}
+
+/* Context parallelism on 2 x 8 H100: with cp 2 each GPU takes half of
+ * twice as many sequences, the same compute for the same global batch;
+ * gradients are reduced over all 16 GPUs either way (the same wire bytes per
+ * GPU); activations halve. With the CP pair on two nodes behind a slow NIC
+ * the K/V exchange no longer hides behind the attention. Bad cp values are
+ * refused. */
+START_TEST(test_context_parallel)
+{
+	const char *y =
+		"cluster: {nodes: 2, gpus_per_node: 8, gpu: H100-SXM5-80GB,\n"
+		"          nic: {count: 8, speed: 400Gbps, transport: rdma}}\n"
+		"model: {layers: 8, hidden: 4096, heads: 32, kv_heads: 8, ffn_hidden: 14336,\n"
+		"        gated_mlp: true, seq_len: 8192, vocab: 128256}\n"
+		"training: {precision: bf16, global_batch: 16, micro_batch: 1, zero: 1}\n";
+	char err[512];
+	scenario a, b, c;
+	ck_assert_msg(load_yaml(y, NULL, 0, &a, err, sizeof err) == 0, "%s", err);
+	const char *cp2[] = {"training.cp=2"};
+	ck_assert_msg(load_yaml(y, cp2, 1, &b, err, sizeof err) == 0, "%s", err);
+	ck_assert_int_eq(b.training.dp, 8);
+	step_result ra = run_ok(&a, 0), rb = run_ok(&b, 0);
+	ck_assert_double_eq_tol(rb.split_s[SPLIT_COMPUTE], ra.split_s[SPLIT_COMPUTE],
+	                        0.05 * ra.split_s[SPLIT_COMPUTE]);
+	ck_assert_double_eq_tol(rb.dp_wire_bytes_per_gpu, ra.dp_wire_bytes_per_gpu,
+	                        1e-9 * ra.dp_wire_bytes_per_gpu);
+	ck_assert(rb.memory.activations < 0.6 * ra.memory.activations);
+	ck_assert(rb.split_s[SPLIT_TP_COMM] < 0.01 * rb.step_time_s);   /* NVLink: hidden */
+	/* tp 8 x cp 2: the pair is on two nodes, here behind 10 Gb/s NICs */
+	const char *far[] = {"training.cp=2", "training.tp=8", "cluster.nic.speed=10Gbps",
+	                     "training.global_batch=2"};
+	ck_assert_msg(load_yaml(y, far, 4, &c, err, sizeof err) == 0, "%s", err);
+	step_result rc = run_ok(&c, 0);
+	ck_assert(rc.split_s[SPLIT_TP_COMM] > 0.05 * rc.step_time_s);
+	step_result_release(&ra);
+	step_result_release(&rb);
+	step_result_release(&rc);
+	const char *odd[] = {"training.cp=3"};
+	ck_assert_int_eq(load_yaml(y, odd, 1, &c, err, sizeof err), -1);
+	ck_assert_msg(strstr(err, "tp*cp*pp"), "%s", err);
+	const char *seq[] = {"training.cp=2", "model.seq_len=8190"};
+	ck_assert_int_eq(load_yaml(y, seq, 2, &c, err, sizeof err), -1);
+	ck_assert_msg(strstr(err, "2*cp"), "%s", err);
+}
+END_TEST
+
 /* 256 GPUs, pure DP, 96 layers, fast RDMA: the network keeps up with the
  * backward, so each layer's burst of buckets would be reduced alone over 256
  * ranks; the hold gathers bursts. Every bucket is still counted, and the
@@ -268,6 +329,7 @@ int main(void)
 	tcase_add_test(tc, test_siblings_share_nics);
 	tcase_add_test(tc, test_overlap_takes_sms);
 	tcase_add_test(tc, test_overlap_param_gather);
+	tcase_add_test(tc, test_context_parallel);
 	suite_add_tcase(s, tc);
 	SRunner *sr = srunner_create(s);
 	srunner_run_all(sr, CK_NORMAL);

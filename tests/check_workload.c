@@ -451,6 +451,53 @@ START_TEST(t_fp8_casts)
 }
 END_TEST
 
+/* Context parallelism: a GPU holds b s / cp tokens of every sequence, so
+ * its layer FLOPs (GEMMs and attention, whose queries meet all s keys) and
+ * activations are 1/cp; its K/V travel around the CP group as a ring
+ * all-gather (2 b s x local KV width x 2 B) beside the attention, K/V and
+ * their gradients again in the backward. Not counted as TP collectives. */
+START_TEST(t_context_parallel)
+{
+	scenario s;
+	gpt(&s, 4, 4096, 32, 8192);
+	s.cluster.gpu = *hw_gpu_find("H100-SXM5-80GB");
+	s.model.kv_heads = 8;
+	s.model.gated_mlp = true;
+	s.model.ffn_hidden = 14336;
+	s.model.vocab = 128256;
+	ck_assert(wl_flash_attention(&s));
+	wl_layer_cost one, two;
+	wl_memory m1, m2;
+	wl_layer_cost_get(&s, 0, &one);
+	wl_memory_get(&s, &m1);
+	s.training.cp = 2;
+	wl_layer_cost_get(&s, 0, &two);
+	wl_memory_get(&s, &m2);
+	ck_assert_double_eq_tol(two.fwd_flops, one.fwd_flops / 2, 1e-6 * one.fwd_flops);
+	ck_assert_double_eq_tol(two.bwd_flops, one.bwd_flops / 2, 1e-6 * one.bwd_flops);
+	ck_assert_int_eq(two.n_tp_fwd, 0);
+	ck_assert_int_eq(two.n_tp_bwd, 0);
+	ck_assert_double_eq_tol(m2.activations, m1.activations / 2, 1);
+	ck_assert_double_eq_tol(m2.weights, m1.weights, 1);
+	wl_op ops[WL_MAX_OPS];
+	int nkv = 0, n = wl_layer_ops(&s, 0, WL_FWD, ops, WL_MAX_OPS);
+	for (int i = 0; i < n; i++)
+		if (ops[i].kind == OP_TP_COMM && ops[i].cp_group) {
+			nkv++;
+			ck_assert(ops[i].async);
+			ck_assert_int_eq(ops[i].coll, COLL_ALL_GATHER);
+			ck_assert_double_eq_tol(ops[i].bytes, 2.0 * 8192 * 8 * 128 * 2, 1);
+			ck_assert_int_eq(ops[i + 1].kind, OP_ATTN);   /* beside the attention */
+		}
+	ck_assert_int_eq(nkv, 1);
+	n = wl_layer_ops(&s, 0, WL_BWD, ops, WL_MAX_OPS);
+	nkv = 0;
+	for (int i = 0; i < n; i++)
+		nkv += ops[i].kind == OP_TP_COMM && ops[i].cp_group;
+	ck_assert_int_eq(nkv, 2);
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("workload");
@@ -469,6 +516,7 @@ int main(void)
 	tcase_add_test(tc, t_custom);
 	tcase_add_test(tc, t_head);
 	tcase_add_test(tc, t_fp8_casts);
+	tcase_add_test(tc, t_context_parallel);
 	suite_add_tcase(s, tc);
 	SRunner *sr = srunner_create(s);
 	srunner_run_all(sr, CK_NORMAL);
