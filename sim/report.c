@@ -215,6 +215,10 @@ static void c_dp(const scenario *s, const step_result *r, char *b, size_t n)
 {
 	snprintf(b, n, "%d", scn_dp(s));
 }
+static void c_cp(const scenario *s, const step_result *r, char *b, size_t n)
+{
+	snprintf(b, n, "%d", scn_cp(s));
+}
 static void c_fits(const scenario *s, const step_result *r, char *b, size_t n)
 {
 	snprintf(b, n, "%s", r->memory.fits ? "true" : "false");
@@ -299,6 +303,7 @@ static const csv_col csv_cols[] = {
 	F("checkpoint.amortized_s", c_ckpt_amort), D("goodput", goodput),
 	F("job_mtbf_s", c_mtbf), F("best_checkpoint_every", c_best),
 	F("time_to_train_s", c_ttt), F("events", c_events), F("bottleneck", c_bottleneck),
+	F("layout.cp", c_cp),   /* added after the others: columns keep their places */
 };
 #define N_COLS (sizeof csv_cols / sizeof csv_cols[0])
 
