@@ -2,7 +2,8 @@
 # check_whatif.sh: the shipped what-if studies (docs/whatif.md) still show
 # their effect, in the right direction: spine slower than rack, two zones
 # slower than one, compression and async DP faster when DP is exposed, more
-# accumulation fewer DP syncs per token, custom workloads run with a split
+# accumulation fewer DP syncs per token, context parallelism across nodes
+# exposing its K/V exchange, custom workloads run with a split
 # that sums to the step time. Reads `trainsim run --format json` with awk
 # (python3 is not guaranteed). Run by `make check`; a few seconds.
 set -u
@@ -137,6 +138,25 @@ holds "resnet50: 100GbE faster than 25GbE" "b < a" \
 	-v a="$(get resnet50 step_time_s)" -v b="$(get resnet50_100g step_time_s)"
 holds "dlrm: the dense embedding gradients dominate the step" "d > 0.9 * t" \
 	-v d="$(get dlrm split_s.dp_comm)" -v t="$(get dlrm step_time_s)"
+
+# Long context: at 128K tokens memory decides (cp 8 without recomputation does
+# not fit, full recomputation does); at 16K on 25 GbE the K/V exchange of a CP
+# group spanning two nodes is exposed, one inside a node is not.
+run lc8 "$W/long-context.yaml"
+run lc8_full "$W/long-context.yaml" --set training.recompute=full
+holds "128K, cp 8, no recomputation: does not fit" "a > c" \
+	-v a="$(get lc8 memory.per_gpu_bytes)" -v c="$(get lc8 memory.capacity_bytes)"
+holds "128K, cp 8, full recomputation: fits" "a < c" \
+	-v a="$(get lc8_full memory.per_gpu_bytes)" -v c="$(get lc8_full memory.capacity_bytes)"
+for cp in 8 16; do
+	run "lc16k_$cp" "$W/long-context.yaml" --set model.seq_len=16384 \
+		--set training.recompute=full --set training.cp=$cp --set cluster.nic.speed=25Gbps
+done
+holds "16K on 25 GbE: cp across nodes exposes the K/V exchange" "b > 20 * a && b > 0.3 * t" \
+	-v a="$(get lc16k_8 split_s.tp_comm)" -v b="$(get lc16k_16 split_s.tp_comm)" \
+	-v t="$(get lc16k_16 step_time_s)"
+holds "16K on 25 GbE: cp inside a node is faster" "a < b" \
+	-v a="$(get lc16k_8 step_time_s)" -v b="$(get lc16k_16 step_time_s)"
 
 echo "1..$n"
 [ "$failed" -eq 0 ]
