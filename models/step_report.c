@@ -124,6 +124,20 @@ static void why_other(const scenario *s, step_result *r, int k, double x, double
 			 r->pp_crosses_nodes ? "a faster network" : "faster intra-node links");
 		break;
 	case SPLIT_TP_COMM:
+		if (scn_cp(s) > 1) {
+			/* the exposed K/V exchange of context parallelism is counted here too */
+			bool far = t->tp * scn_cp(s) > s->cluster.gpus_per_node;
+			snprintf(b, n, "%s compute for %s (%.0f%% of the step): the attention "
+				 "no longer hides the ring that passes the keys and values of each "
+				 "sequence around its %d context-parallel GPUs%s; %s would shrink it.",
+				 t->tp > 1 ? "Tensor-parallel collectives and the context-parallel "
+				 "K/V exchange block" : "The context-parallel K/V exchange blocks", a, pct,
+				 scn_cp(s),
+				 far ? ", across nodes" : " over the intra-node links",
+				 far ? "keeping tp x cp inside a node, a faster network or longer "
+				 "sequences" : "a smaller cp or longer sequences");
+			break;
+		}
 		snprintf(b, n, "Tensor-parallel collectives block compute for %s (%.0f%% of the step): "
 			 "%d ranks exchange activations several times per layer and micro-batch%s; a "
 			 "smaller tp%soverlapping TP communication would shrink it.", a, pct, t->tp,

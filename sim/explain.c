@@ -193,13 +193,24 @@ static void fixes_pp(ctx *c)
 static void fixes_tp(ctx *c)
 {
 	const scn_training *t = &c->s->training;
-	int g = c->s->cluster.gpus_per_node;
+	int g = c->s->cluster.gpus_per_node, cp = scn_cp(c->s);
+	if (cp > 1 && t->tp * cp > g && g % t->tp == 0 && (g / t->tp) > 1 && cp % (g / t->tp) == 0) {
+		/* the K/V ring crosses nodes: keep cp inside a node, the rest as replicas */
+		int inside = g / t->tp, dp = scn_dp(c->s) * (cp / inside);
+		int mb = t->micro_batch > 0 ? t->micro_batch : 1;
+		fix *f = add_fix(c, "keep context parallelism inside a node (the sequences' other "
+			"parts become data-parallel replicas: more memory per GPU)");
+		fix_set(f, "training.cp=%d", inside);
+		if (t->global_batch % (mb * dp))   /* every replica needs whole micro-batches */
+			fix_set(f, "training.global_batch=%d", t->global_batch * (cp / inside));
+		return;
+	}
 	if (t->tp > g && t->tp % g == 0) {
 		fix *f = add_fix(c, "keep tensor parallelism inside a node and make up the "
 			"difference with pipeline stages");
 		fix_set(f, "training.tp=%d", g);
 		fix_set(f, "training.pp=%d", t->pp * (t->tp / g));
-	} else if (!t->sequence_parallel) {
+	} else if (!t->sequence_parallel && t->tp > 1) {
 		fix_set(add_fix(c, "turn on sequence parallelism"), "training.sequence_parallel=true");
 	}
 }
@@ -367,7 +378,18 @@ static void saturated_comm(ctx *c, step_split k)
 	const scenario *s = c->s;
 	char a[32], b[32];
 	double nic_Bps = s->cluster.nic.count * s->cluster.nic.speed_Bps;
-	if (k == SPLIT_TP_COMM && s->training.tp > s->cluster.gpus_per_node)
+	int tpcp = s->training.tp * scn_cp(s);
+	if (k == SPLIT_TP_COMM && scn_cp(s) > 1 && tpcp > s->cluster.gpus_per_node)
+		para(c->out, 3, 3, "The NICs: each sequence is split over %d GPUs (tp %d x cp %d) on "
+			"several nodes of %d, so the keys and values of every layer go around the "
+			"context-parallel ring through %s per node, and the attention no longer hides "
+			"them.", tpcp, s->training.tp, scn_cp(s), s->cluster.gpus_per_node,
+			fmt_bw(a, sizeof a, nic_Bps));
+	else if (k == SPLIT_TP_COMM && scn_cp(s) > 1)
+		para(c->out, 3, 3, "The links inside the node: the context-parallel ring passes the "
+			"keys and values of every layer over %s, faster than the attention needs them.",
+			s->cluster.intra.kind == INTRA_PCIE ? "PCIe" : "NVLink");
+	else if (k == SPLIT_TP_COMM && s->training.tp > s->cluster.gpus_per_node)
 		para(c->out, 3, 3, "The NICs: the tensor-parallel groups (tp %d) span nodes of %d GPUs, "
 			"so the all-reduces of every layer leave the node through %s per node instead of "
 			"staying on NVLink, many times faster.", s->training.tp,

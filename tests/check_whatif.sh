@@ -157,6 +157,23 @@ holds "16K on 25 GbE: cp across nodes exposes the K/V exchange" "b > 20 * a && b
 	-v t="$(get lc16k_16 step_time_s)"
 holds "16K on 25 GbE: cp inside a node is faster" "a < b" \
 	-v a="$(get lc16k_8 step_time_s)" -v b="$(get lc16k_16 step_time_s)"
+# ... and the report and explain name the exchange, not tensor parallelism
+lc_set="--set model.seq_len=16384 --set training.recompute=full --set training.cp=16"
+lc_set="$lc_set --set cluster.nic.speed=25Gbps"
+# shellcheck disable=SC2086
+if "$TS" run "$W/long-context.yaml" $lc_set 2>/dev/null | tr '\n' ' ' | tr -s ' ' |
+	grep -q "bottleneck: The context-parallel K/V exchange blocks"; then
+	ok "bottleneck names the K/V exchange"
+else
+	not_ok "bottleneck names the K/V exchange"
+fi
+# shellcheck disable=SC2086
+if "$TS" explain "$W/long-context.yaml" $lc_set 2>/dev/null | grep -q -- "--set training.cp=8" &&
+	! "$TS" explain "$W/long-context.yaml" $lc_set 2>/dev/null | grep -q "sequence parallelism"; then
+	ok "explain: keep cp inside a node, no sequence parallelism with tp 1"
+else
+	not_ok "explain: keep cp inside a node, no sequence parallelism with tp 1"
+fi
 
 echo "1..$n"
 [ "$failed" -eq 0 ]
