@@ -28,7 +28,8 @@ typedef struct arch_params {
  * Hopper/Blackwell 128x256 (sm90 wgmma kernels); names as they appear in Nsight
  * traces, UNVERIFIED as the heuristic's choice for every shape.
  * gemm_eff fallbacks: cost-models.md 4.2 MAMF table (A100 0.869, H100 0.803,
- * B200 0.776, MI300X 0.514); V100 0.85 UNVERIFIED.
+ * B200 0.776, MI300X 0.514); V100 0.85 UNVERIFIED (the catalog's V100 entry
+ * has its own, from a measured 8192^3 GEMM: hw.c).
  * hbm_eff fallback: HW-AZ-003 A100-80GB triad 1.7 TB/s of 2.039 TB/s = 0.83,
  * used for every kind (UNVERIFIED elsewhere).
  * Flash attention: Ampere forward 179.5 TFLOP/s of 312 = 0.575 (HW-AZ-004, FA2

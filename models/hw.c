@@ -24,7 +24,13 @@ static const hw_gpu gpus[] = {
 	 /* 15.7 fp32, 125 fp16 tensor: V100 data sheet (cm 1.6 "V100 SEC");
 	  * no tf32/bf16/fp8 on Volta */
 	 {15.7 * T, 0, 125 * T, 0, 0},
-	 0.80,                   /* UNVERIFIED: no MAMF row for V100 */
+	 /* [DERIVED, user-reported] cuBLAS fp16 M=N=K=8192 on a V100 (PCIe,
+	  * volta_h884gemm_128x128): ~101 of 112 TFLOP/s, 0.90 of peak (NVIDIA
+	  * developer forum, "Understanding IPC and issue slot utilization when
+	  * using Tensor Cores", 2019). No MAMF table row for V100: this is the
+	  * value for which compute.c's model (x SUSTAIN, size curve, tiling)
+	  * gives that GEMM 0.90 of peak. Was an UNVERIFIED 0.80. */
+	 0.976,
 	 32 * GiB, 900 * GBs,    /* cm 1.6 HBM "V100 0.9 TB/s" */
 	 0.90,
 	 150 * GBs, 20.0 / 25.0, /* cm 1.6: 6 links x 25 GB/s; NCCL SM70 20.0 */
