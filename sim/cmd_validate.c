@@ -228,13 +228,22 @@ static void print_text(FILE *out, const char *path, const outcome *o, size_t n)
 	fprintf(out, "trainsim validate: %s\n", path);
 	fprintf(out, "'*' = a value the row does not give was inferred (docs/validation.md); "
 		"'(param)' = the row set a model constant, agreement by construction\n\n");
-	fprintf(out, "%-12s %-52s %-26s %11s %11s %8s\n", "id", "config", "metric", "published",
-		"predicted", "error");
+	/* columns as wide as their longest entry (ids and layouts vary by source) */
+	int wid = 12, wcfg = 52;
 	for (size_t i = 0; i < n; i++) {
 		if (o[i].status != 0)
 			continue;
-		fprintf(out, "%-12s %-52s %-26.26s %11.4g %11.4g %+7.1f%%%s\n", o[i].row->id, o[i].config,
-			o[i].row->metric, o[i].published, o[i].predicted, o[i].err_pct,
+		int a = (int)strlen(o[i].row->id), b = (int)strlen(o[i].config);
+		wid = a > wid ? a : wid;
+		wcfg = b > wcfg ? b : wcfg;
+	}
+	fprintf(out, "%-*s %-*s %-26s %11s %11s %8s\n", wid, "id", wcfg, "config", "metric",
+		"published", "predicted", "error");
+	for (size_t i = 0; i < n; i++) {
+		if (o[i].status != 0)
+			continue;
+		fprintf(out, "%-*s %-*s %-26.26s %11.4g %11.4g %+7.1f%%%s\n", wid, o[i].row->id, wcfg,
+			o[i].config, o[i].row->metric, o[i].published, o[i].predicted, o[i].err_pct,
 			o[i].param_source ? " (param)" : "");
 	}
 	print_stats(out, o, n);
