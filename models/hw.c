@@ -51,6 +51,16 @@ static const hw_gpu gpus[] = {
 	                          * ND A100 v4) = 0.834 of spec */
 	 300 * GBs, 20.0 / 25.0,
 	 0, 4},
+	{"A800-SXM4-80GB", ARCH_AMPERE,
+	 /* the A100 SXM4 80GB die and memory with 8 NVLink links instead of 12:
+	  * "NVLink 400 GB/s" bidirectional (NVIDIA A800 product brief), i.e.
+	  * 200 GB/s per direction; compute and HBM as the A100 80GB data sheet */
+	 {19.5 * T, 156 * T, 312 * T, 312 * T, 0},
+	 0.869,                  /* the A100 SXM MAMF (same die, cm 4.2) */
+	 80 * GiB, 2039 * GBs,
+	 1.7 / 2.039,            /* the A100 80GB triad (HW-AZ-003), same memory */
+	 200 * GBs, 20.0 / 25.0, /* 8 links x 25 GB/s; NCCL SM80 20.0 per link */
+	 0, 4},
 	{"A100-PCIE-80GB", ARCH_AMPERE,
 	 {19.5 * T, 156 * T, 312 * T, 312 * T, 0},
 	 0.811,                  /* cm 4.2 A100 PCIe MAMF 252.9 / 312 */
@@ -66,6 +76,17 @@ static const hw_gpu gpus[] = {
 	 0.90,
 	 450 * GBs, 20.6 / 25.0, /* cm 1.6: 18 links x 25 GB/s; NCCL SM90 20.6 */
 	 0.85, 5},               /* cm 1.3 nvlsEfficiency Hopper */
+	{"H800-SXM5-80GB", ARCH_HOPPER,
+	 /* the H100 SXM5 with 8 NVLink links instead of 18: "NVLink 400 GB/s"
+	  * bidirectional (NVIDIA H800 product brief), 200 GB/s per direction;
+	  * NCCL sees 164.8 GB/s (8 x 20.6) and opens 16 channels (nccl #892);
+	  * tensor-core peaks and HBM3 as the H100 SXM5 */
+	 {66.9 * T, 494.5 * T, 989.4 * T, 989.4 * T, 1978.9 * T},
+	 0.803,                  /* the H100 SXM MAMF (same die, cm 4.2) */
+	 80 * GiB, 3352 * GBs,
+	 0.90,
+	 200 * GBs, 20.6 / 25.0,
+	 0.85, 5},
 	{"H100-PCIE-80GB", ARCH_HOPPER,
 	 /* cm 1.6 "H100 PCIe 756 / 1513 / 378"; 51.2 fp32: H100 PCIe data sheet */
 	 {51.2 * T, 378 * T, 756 * T, 756 * T, 1513 * T},
@@ -123,6 +144,8 @@ static const struct { const char *alias, *name; } aliases[] = {
 	{"H100", "H100-SXM5-80GB"},
 	{"H100-SXM", "H100-SXM5-80GB"},
 	{"H100-PCIE", "H100-PCIE-80GB"},
+	{"A800", "A800-SXM4-80GB"},
+	{"H800", "H800-SXM5-80GB"},
 	{"H200", "H200-SXM-141GB"},
 	{"B200-SXM", "B200"},
 	{"MI300", "MI300X"},

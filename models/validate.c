@@ -98,6 +98,8 @@ typedef struct gpu_map {
  * data sheets). The catalog has one V100 (SXM2 32GB) for DGX-1/DGX-2. */
 static const gpu_map gpu_maps[] = {
 	{"H200", NULL, "H200", 400, 8},
+	{"H800", NULL, "H800", 400, 8},
+	{"A800", NULL, "A800", 200, 8},
 	{"H100", "PCIe", "H100-PCIE", 400, 8},
 	{"H100", NULL, "H100", 400, 8},
 	{"B200", NULL, "B200", 400, 8},
@@ -214,8 +216,8 @@ static int cluster_of(const val_row *r, scenario *s, char *why, size_t n)
 	c->gpus_per_node = gpn;
 	c->nodes = (gpus + gpn - 1) / gpn;
 	nic_of(r->hardware, m, &c->nic);
-	c->intra.kind = has(r->hardware, "PCIe") && !has(r->hardware, "NVLink") ? INTRA_PCIE
-	                                                                       : INTRA_NVSWITCH;
+	c->intra.kind = (has(r->hardware, "PCIe") && !has(r->hardware, "NVLink")) ||
+	                g->nvlink_Bps <= 0 ? INTRA_PCIE : INTRA_NVSWITCH;   /* L40S: no NVLink */
 	/* V100 nodes other than DGX-2 (DGX-1, cloud V100 x 8) join their GPUs by
 	 * an NVLink hybrid cube mesh, not a switch (NVIDIA DGX-1 data sheet) */
 	if (c->intra.kind == INTRA_NVSWITCH && !strcmp(m->catalog, "V100") &&

@@ -199,6 +199,26 @@ START_TEST(t_other_hardware)
 	ck_assert_int_eq(c.metric, VM_GEMM);
 	ck_assert_double_eq_tol(c.gemm_k, 16384, 1e-9);
 	ck_assert(c.param_source);
+
+	/* export parts with fewer NVLink links, and a GPU without NVLink */
+	static const struct { const char *hw, *gpu; double nvlink; int intra; } parts[] = {
+		{"8x A800 80GB SXM, 4x200G IB", "A800-SXM4-80GB", 200e9, INTRA_NVSWITCH},
+		{"8x H800 80GB SXM, 8x400G IB", "H800-SXM5-80GB", 200e9, INTRA_NVSWITCH},
+		{"8x L40S, 2x 100GbE", "L40S", 0, INTRA_PCIE}};
+	for (size_t i = 0; i < sizeof parts / sizeof parts[0]; i++) {
+		char r[256];
+		snprintf(r, sizeof r, "X-%03zu,x,\"%s\",16,1,2,2048,16,2048,16,1,1,1,16,,bf16,none,"
+			 "iteration_time,1,s,x", i, parts[i].hw);
+		ck_assert_msg(build_row(r, &c, why, sizeof why) == 0, "%s: %s", parts[i].hw, why);
+		ck_assert_str_eq(c.s.cluster.gpu.name, parts[i].gpu);
+		ck_assert_double_eq_tol(c.s.cluster.gpu.nvlink_Bps, parts[i].nvlink, 1);
+		ck_assert_int_eq(c.s.cluster.intra.kind, parts[i].intra);
+		val_cache *cache = val_cache_new();
+		double t;
+		ck_assert_msg(val_predict(&c, cache, &t, why, sizeof why) == 0, "%s", why);
+		ck_assert(t > 0);
+		val_cache_free(cache);
+	}
 }
 END_TEST
 
