@@ -130,7 +130,7 @@ static int dp_start(ckrun *k)
 	const scenario *s = k->s;
 	int tp = s->training.tp > 0 ? s->training.tp : 1;
 	int pp = s->training.pp > 0 ? s->training.pp : 1;
-	int dp = scn_dp(s);
+	int dp = scn_dp_grad(s);   /* every GPU that holds the same weights */
 	if (dp < 2)
 		return 0;
 	int *ranks = malloc(sizeof(int) * (size_t)dp);
@@ -147,7 +147,7 @@ static int dp_start(ckrun *k)
 	int rc = 0;
 	for (int p = 0; p < pp && rc == 0; p++) {
 		for (int d = 0; d < dp; d++)
-			ranks[d] = store_gpu_of(s, 0, p, d);
+			ranks[d] = store_grad_gpu(s, p, d);
 		coll_req rq = { .op = COLL_ALL_REDUCE, .algo = algo[s->training.grad_reduce.algorithm],
 		                .ranks = ranks, .n = dp, .bytes = grad, .mult = tp,
 		                .ps_servers = s->training.grad_reduce.ps_servers };
@@ -310,7 +310,7 @@ int store_checkpoint_cost(const scenario *s, const store_ckpt_opts *o, store_ckp
 	r->write_s = k.t_write + (k.async ? k.delay_s : 0);
 	r->stall_s = k.async ? r->snapshot_s : r->write_s;
 	r->bottleneck = write_bottleneck(s, r);
-	if (k.with_dp && scn_dp(s) > 1) {
+	if (k.with_dp && scn_dp_grad(s) > 1) {
 		r->dp_with_ckpt_s = k.t_dp - k.t_dp0;
 		r->dp_alone_s = dp_alone(s, err, errlen);
 		if (r->dp_alone_s < 0)
@@ -336,7 +336,7 @@ int store_checkpoint(const scenario *s, double step_time_s, step_checkpoint *ck,
 	bool async = s->training.checkpoint.mode == CKPT_ASYNC;
 	store_ckpt_opts o = {
 		.with_dp_traffic = async && s->cluster.storage.network == STORAGE_NET_SHARED &&
-		                   scn_dp(s) > 1,
+		                   scn_dp_grad(s) > 1,
 	};
 	if (store_checkpoint_cost(s, &o, r, err, errlen) < 0)
 		return -1;

@@ -202,6 +202,11 @@ double wl_attn_time(const hw_gpu *g, hw_precision p, double flops, bool backward
 
 /* Whether the GPU has a fused attention kernel at all (FlashAttention needs
  * Ampere or later; Volta has none). */
+bool wl_gpu_fused_attention(const hw_gpu *g)
+{
+	return wl__has_flash(g);
+}
+
 bool wl__has_flash(const hw_gpu *g)
 {
 	return arch_of(g)->flash_fwd_eff > 0;

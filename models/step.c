@@ -150,7 +150,8 @@ static double stage_params(const stp_run *r, int st)
  * parameter gather with ZeRO-1/2), not one per bucket. */
 static double estimate_events(const stp_run *r)
 {
-	double ev = stp_tp_collectives(r) * r->m * (2.0 * r->tp + 2) + 2.0 * r->m * r->v * r->pp * 2;
+	int group = r->tp > r->cp ? r->tp : r->cp;   /* TP collectives, or CP's K/V exchange */
+	double ev = stp_tp_collectives(r) * r->m * (2.0 * group + 2) + 2.0 * r->m * r->v * r->pp * 2;
 	ev += 2.0 * r->m * (r->G - 1) * 2;
 	if (r->dp > 1) {
 		double dp_colls = r->pp;
@@ -241,10 +242,11 @@ static int setup_route(stp_run *r, stp_stage *st, int to, int *links, int *n, do
 		return -1;
 	}
 	*cap = cluster_flow_cap(r->cl, st->gpu, dst);
-	/* the flow stands for its tp siblings: those on the same NIC share it */
-	int fan = cluster_gpus_per_nic(r->cl);
+	/* the flow stands for its tp x cp siblings (each sends its share at the
+	 * same time): those on the same NIC share it */
+	int fan = cluster_gpus_per_nic(r->cl), sib = r->tp * r->cp;
 	if (cluster_node_of(r->cl, st->gpu) != cluster_node_of(r->cl, dst))
-		*cap /= r->tp < fan ? r->tp : fan;
+		*cap /= sib < fan ? sib : fan;
 	return 0;
 }
 

@@ -365,8 +365,10 @@ void stp_side_done(stp_run *r, stp_stage *st, const stp_task *t)
  * instead of between the optimizer and the next step. In the steady state a
  * step's stream carries the gather of the update before it: queued when the
  * step starts, ahead of its gradient buckets, and waited for with them before
- * the optimizer. The forward does not wait for its bucket here; a gather
- * longer than the step's compute shows up as DP time at the end. */
+ * the optimizer. The forward does not wait for its bucket here, so the
+ * gather may also hide behind the backward: optimistic when it takes longer
+ * than the forward pass; one longer than the step's compute shows up as DP
+ * time at the end. */
 static bool pg_overlap(const stp_run *r)
 {
 	return zero12(r) && !r->async && r->s->training.grad_reduce.overlap_param_gather;

@@ -180,7 +180,7 @@ static void start_transfer(stp_run *r, size_t idx)
 	int n = dir == 0 ? src->nroute_f : src->nroute_b;
 	double cap = dir == 0 ? src->cap_f : src->cap_b;
 	double bytes = r->act_bytes[dir == 0 ? gc - 1 : gc];
-	if (flow_start(r->net, route, n, bytes, cap, (double)r->tp, on_arrival, r, idx) < 0)
+	if (flow_start(r->net, route, n, bytes, cap, (double)(r->tp * r->cp), on_arrival, r, idx) < 0)
 		fail(r, "could not start a pipeline transfer (flow_start failed)");
 }
 
@@ -529,14 +529,14 @@ static void on_emb_done(sim *s, void *ctx, uint64_t arg)
 
 /* Every stage is at the barrier before the optimizer; GPT's tied embedding
  * gradients are all-reduced between the first and the last stage first (its
- * tp siblings on their own rails, mult = tp). False when there is none. */
+ * tp x cp siblings on their own rails, mult = tp x cp). False when there is none. */
 static bool start_embedding_reduce(stp_run *r)
 {
 	if (r->emb_bytes <= 0)
 		return false;
 	int ranks[2] = {r->st[0].gpu, r->st[r->pp - 1].gpu};
 	coll_req req = {.op = COLL_ALL_REDUCE, .algo = ALGO_AUTO, .ranks = ranks, .n = 2,
-	                .bytes = r->emb_bytes, .mult = (double)r->tp};
+	                .bytes = r->emb_bytes, .mult = (double)(r->tp * r->cp)};
 	r->emb_running = true;
 	for (int i = 0; i < r->pp; i += r->pp - 1) {
 		stp_busy(r, &r->st[i], +1);

@@ -146,11 +146,11 @@ static void why_other(const scenario *s, step_result *r, int k, double x, double
 		break;
 	case SPLIT_OPTIMIZER:
 		/* ZeRO-1 only helps when there are DP ranks and it is not on already */
-		if (t->zero == 0 && scn_dp(s) > 1)
+		if (t->zero == 0 && scn_dp_grad(s) > 1)
 			snprintf(b, n, "The optimizer step takes %s (%.0f%% of the step): it is bound "
 				 "by HBM bandwidth over every parameter a GPU holds; ZeRO-1 "
-				 "(distributed optimizer) would shard it over the %d data-parallel "
-				 "ranks.", a, pct, scn_dp(s));
+				 "(distributed optimizer) would shard it over the %d GPUs that hold "
+				 "the same weights.", a, pct, scn_dp_grad(s));
 		else
 			snprintf(b, n, "The optimizer step takes %s (%.0f%% of the step): it is bound "
 				 "by HBM bandwidth over the parameters a GPU updates%s; more "

@@ -56,15 +56,25 @@ struct store {
 };
 
 
-int store_gpu_of(const scenario *s, int t, int p, int d)
+/* plan_gpu_cp's placement: tp x cp GPUs per group, then PP and DP */
+static int gpu_of_cp(const scenario *s, int t, int c, int p, int d)
 {
-	/* plan_gpu's placement, context rank 0: tp x cp GPUs per group */
 	int tp = s->training.tp > 0 ? s->training.tp : 1;
 	int pp = s->training.pp > 0 ? s->training.pp : 1;
-	int group = tp * scn_cp(s);
+	int inner = t + tp * c, group = tp * scn_cp(s);
 	if (s->training.placement == PLACE_TP_DP_PP)
-		return t + group * (d + scn_dp(s) * p);
-	return t + group * (p + pp * d);
+		return inner + group * (d + scn_dp(s) * p);
+	return inner + group * (p + pp * d);
+}
+
+int store_gpu_of(const scenario *s, int t, int p, int d)
+{
+	return gpu_of_cp(s, t, 0, p, d);
+}
+
+int store_grad_gpu(const scenario *s, int p, int j)
+{
+	return gpu_of_cp(s, 0, j % scn_cp(s), p, j / scn_cp(s));
 }
 
 /* Per-node bandwidth from the node to storage for `streams` GPUs reading or

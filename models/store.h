@@ -17,6 +17,9 @@
 /* GPU id of (tensor rank t, pipeline stage p, data-parallel replica d) under
  * the scenario's placement; TP is always innermost. */
 int store_gpu_of(const scenario *s, int t, int p, int d);
+/* GPU j of stage p's gradient group (tensor rank 0): context rank j % cp of
+ * replica j / cp, j < scn_dp_grad(s). */
+int store_grad_gpu(const scenario *s, int p, int j);
 
 /* ---------------------------------------------------------- data loading */
 

@@ -370,12 +370,54 @@ static int virtual_stages(const val_row *r, int pp, bool *assumed)
 	return 2;
 }
 
-/* ZeRO stage from "ZeRO-1", "ZeRO 3", "ZeRO stage 2", "zero3"; PyTorch FSDP
- * full sharding is stage 3, SHARD_GRAD_OP stage 2 (the FSDP documentation's
- * own correspondence). 0 when none is named. */
-static int zero_of(const char *o)
+/* Whether the text says `phrase` without negating it: an occurrence not
+ * preceded (within the few characters before it) by "no", "non", "not",
+ * "without" or "disable". */
+static bool affirmed(const char *o, const char *phrase)
+{
+	static const char *const neg[] = {"no ", "no-", "non-", "non ", "not ", "without ",
+		"disable", "w/o "};
+	size_t len = strlen(phrase);
+	for (const char *p = find(o, phrase); p; p = find(p + len, phrase)) {
+		const char *from = p - o > 12 ? p - 12 : o;
+		bool negated = false;
+		for (size_t i = 0; i < sizeof neg / sizeof neg[0] && !negated; i++) {
+			const char *q = find(from, neg[i]);
+			negated = q && q < p;
+		}
+		if (!negated)
+			return true;
+	}
+	return false;
+}
+
+/* The same for a whole word (SP, ZeRO). */
+static bool affirmed_word(const char *o, const char *word)
+{
+	size_t len = strlen(word);
+	for (const char *p = find(o, word); p; p = find(p + len, word)) {
+		bool start = p == o || !isalnum((unsigned char)p[-1]);
+		bool end = !isalnum((unsigned char)p[len]);
+		if (!start || !end)
+			continue;
+		char buf[64];
+		size_t off = (size_t)(p - o) > 12 ? 12 : (size_t)(p - o);
+		snprintf(buf, sizeof buf, "%.*s%s", (int)off, p - off, word);
+		if (affirmed(buf, word))
+			return true;
+	}
+	return false;
+}
+
+/* ZeRO stage named in other_parallel: "ZeRO-1", "ZeRO 3", "ZeRO stage 2",
+ * "zero3"; Megatron's distributed optimizer is stage 1; PyTorch FSDP full
+ * sharding stage 3, SHARD_GRAD_OP 2. -1 when none is named (0 for an explicit
+ * stage 0 or NO_SHARD). */
+static int zero_named(const char *o)
 {
 	for (const char *p = find(o, "zero"); p; p = find(p + 4, "zero")) {
+		if (p > o && isalnum((unsigned char)p[-1]))
+			continue;
 		const char *q = p + 4;
 		while (*q == '-' || *q == ' ' || *q == '_')
 			q++;
@@ -383,7 +425,7 @@ static int zero_of(const char *o)
 			q += 5;
 		while (*q == '-' || *q == ' ' || *q == '_')
 			q++;
-		if (*q >= '1' && *q <= '3' && !isalnum((unsigned char)q[1]))
+		if (*q >= '0' && *q <= '3' && !isalnum((unsigned char)q[1]))
 			return *q - '0';
 	}
 	if (has(o, "NO_SHARD"))
@@ -392,7 +434,17 @@ static int zero_of(const char *o)
 		return 2;
 	if (has(o, "FSDP") || has(o, "FULL_SHARD") || has(o, "HYBRID_SHARD"))
 		return 3;
-	return 0;
+	if (affirmed(o, "distributed optimizer") || affirmed(o, "distributed-optimizer") ||
+	    affirmed(o, "distributed_optimizer"))
+		return 1;
+	return -1;
+}
+
+/* The ZeRO stage a row runs with: the one named, else 0. */
+static int zero_of(const char *o)
+{
+	int z = zero_named(o);
+	return z > 0 ? z : 0;
 }
 
 /* A bf16 or fp8 row that does not say how it saves memory: the cheapest
@@ -432,7 +484,7 @@ static bool names(const val_row *r, const char *family);
  * model family that is one (Mixtral, DeepSeek-V2/V3, Switch, GLaM). */
 static bool moe_of(const val_row *r)
 {
-	const char *fields[] = {r->other, r->source, r->id};
+	const char *fields[] = {r->other, r->id};   /* not the source: a title may cite one */
 	for (size_t i = 0; i < sizeof fields / sizeof fields[0]; i++) {
 		const char *o = fields[i];
 		if (has_word(o, "MoE") || has(o, "mixture of experts") || has(o, "mixture-of-experts") ||
@@ -456,18 +508,29 @@ static bool moe_of(const val_row *r)
 }
 
 /* Context parallelism named in other_parallel: "CP2", "CP=4", "cp 2",
- * "context parallel 2"; 1 when none. */
+ * "TP2xCP2", "context parallel 2", "context parallelism 4",
+ * "--context-parallel-size 2", "context_parallel_size=2"; 1 when none. */
 static int cp_of(const char *o)
 {
-	const char *keys[] = {"CP", "context parallel"};
-	for (size_t k = 0; k < 2; k++)
+	static const char *const keys[] = {"CP", "context parallel", "context-parallel",
+		"context_parallel"};
+	static const char *const words[] = {"ism", "-size", "_size", " size"};
+	for (size_t k = 0; k < sizeof keys / sizeof keys[0]; k++)
 		for (const char *p = find(o, keys[k]); p; p = find(p + 1, keys[k])) {
-			if (p > o && isalnum((unsigned char)p[-1]))
+			/* "CP" starts a token, or follows the x of "TP2xCP2" */
+			if (k == 0 && p > o && isalnum((unsigned char)p[-1]) &&
+			    !(tolower((unsigned char)p[-1]) == 'x' && p - o > 1 &&
+			      isdigit((unsigned char)p[-2])))
 				continue;
 			const char *q = p + strlen(keys[k]);
-			while (*q == '=' || *q == ' ' || *q == ':' || (k == 1 && isalpha((unsigned char)*q)))
+			for (size_t w = 0; k > 0 && w < sizeof words / sizeof words[0]; w++)
+				if (!strncasecmp(q, words[w], strlen(words[w]))) {
+					q += strlen(words[w]);
+					break;
+				}
+			while (*q == '=' || *q == ' ' || *q == ':')
 				q++;
-			if (isdigit((unsigned char)*q) && atoi(q) > 1)
+			if (isdigit((unsigned char)*q) && atoi(q) > 1 && !isalpha((unsigned char)q[1]))
 				return atoi(q);
 		}
 	return 1;
@@ -540,12 +603,13 @@ static int training_of(const val_row *r, scenario *s, bool layer_only, bool *ass
 	}
 	t->precision = precision_of(r->precision, assumed);
 	t->recompute = recompute_of(r->recompute, assumed);
-	bool no_sp = has(r->other, "no SP") || has(r->other, "without SP") ||
-	             has(r->other, "no sequence parallel") || has(r->other, "without sequence");
-	t->sequence_parallel = tp > 1 && !no_sp &&
-	                       (has_word(r->other, "SP") || has_word(r->recompute, "SP") ||
-	                        has(r->other, "sequence parallel") ||
-	                        has(r->recompute, "sequence parallel"));
+	bool sp_said = affirmed_word(r->other, "SP") || affirmed_word(r->recompute, "SP") ||
+	               affirmed(r->other, "sequence parallel") ||
+	               affirmed(r->recompute, "sequence parallel") ||
+	               affirmed(r->other, "sequence-parallel");
+	bool no_sp = !sp_said && (has_word(r->other, "SP") || has(r->other, "sequence parallel") ||
+	                          has(r->other, "sequence-parallel"));   /* named, negated */
+	t->sequence_parallel = tp > 1 && sp_said;
 	t->virtual_stages = virtual_stages(r, pp, assumed);
 	t->schedule = t->virtual_stages > 1 ? SCHED_INTERLEAVED : SCHED_1F1B;
 	t->zero = zero_of(r->other);
@@ -553,16 +617,26 @@ static int training_of(const val_row *r, scenario *s, bool layer_only, bool *ass
 	 * local DDP (and its later default) reduces after it, unless told to
 	 * overlap (--overlap-grad-reduce, "overlapped DP"). fp16 Megatron
 	 * reduces fp16 gradients; bf16 Megatron fp32 main grads (cost-models 3.3). */
-	t->grad_reduce.overlap = has(r->other, "DDP=torch") ||
-	                         (has(r->other, "overlap") && !has(r->other, "no overlap") &&
-	                          !has(r->other, "without overlap"));
+	static const char *const dp_overlap[] = {"overlap-grad-reduce", "overlap_grad_reduce",
+		"overlap grad", "overlapped DP", "DP overlap", "overlapped gradient",
+		"gradient overlap", "overlapped all-reduce", "overlapped allreduce"};
+	static const char *const pg_overlap[] = {"overlap-param-gather", "overlap_param_gather",
+		"param gather overlap", "overlapped param", "param-gather overlap"};
+	bool dp_said = has(r->other, "DDP=torch"), no_overlap = false, pg_said = false;
+	for (size_t i = 0; i < sizeof dp_overlap / sizeof dp_overlap[0]; i++) {
+		dp_said |= affirmed(r->other, dp_overlap[i]);
+		no_overlap |= has(r->other, dp_overlap[i]) && !affirmed(r->other, dp_overlap[i]);
+	}
+	for (size_t i = 0; i < sizeof pg_overlap / sizeof pg_overlap[0]; i++)
+		pg_said |= affirmed(r->other, pg_overlap[i]);
+	no_overlap |= has(r->other, "no overlap") || has(r->other, "without overlap") ||
+	              has(r->other, "non-overlap");
+	t->grad_reduce.overlap = dp_said && !no_overlap;
 	t->grad_reduce.dtype = t->precision == PREC_FP16 ? PREC_FP16 : PREC_FP32;
-	bool named_zero = t->zero || has(r->other, "zero") || has(r->other, "FSDP");
-	bool no_overlap = has(r->other, "no overlap") || has(r->other, "without overlap");
-	/* --overlap-param-gather needs the distributed optimizer, which the row
-	 * then implies */
-	if (has(r->other, "param_gather") || has(r->other, "param-gather") ||
-	    has(r->other, "param gather")) {
+	bool named_zero = zero_named(r->other) >= 0;
+	/* --overlap-param-gather needs the distributed optimizer and
+	 * --overlap-grad-reduce, which the row then implies */
+	if (pg_said && !no_overlap) {
 		if (!named_zero)
 			t->zero = 1;
 		t->grad_reduce.overlap = true;
@@ -581,13 +655,9 @@ static int training_of(const val_row *r, scenario *s, bool layer_only, bool *ass
 		*assumed = true;
 	}
 	t->grad_reduce.overlap_param_gather = t->grad_reduce.overlap && !no_overlap &&
-	                                      (t->zero == 1 || t->zero == 2) &&
-	                                      (nemo || has(r->other, "param_gather") ||
-	                                       has(r->other, "param-gather") ||
-	                                       has(r->other, "param gather"));
+	                                      (t->zero == 1 || t->zero == 2) && (nemo || pg_said);
 	if (t->precision != PREC_FP16 && !layer_only) {
-		bool zero_open = !t->zero && !has(r->other, "zero") && !has(r->other, "FSDP") &&
-		                 !has(r->other, "distributed optimizer");
+		bool zero_open = !t->zero && !named_zero;
 		bool sp_open = tp > 1 && !t->sequence_parallel && !no_sp;
 		if (fit_memory(s, sp_open, zero_open, !*r->recompute) || !*r->recompute)
 			*assumed = true;
@@ -1185,8 +1255,8 @@ int val_link_baseline(const val_row *rows, size_t n, size_t i, val_case *c, char
 		if (j == i || q->gpus <= 0 || strcmp(q->source, r->source))
 			continue;
 		bool hundred = is_hundred(q) && !strcasecmp(q->metric, r->metric);
-		if (!hundred && q->gpus >= r->gpus)
-			continue;
+		if (q->gpus >= r->gpus)
+			continue;   /* a baseline runs on fewer GPUs */
 		k[nk++] = (base_key){j, hundred ? 0 : 1, q->layers == r->layers && q->hidden == r->hidden
 		                     ? 0 : 1, q->gpus, (double)q->layers * q->hidden * q->hidden *
 		                     q->seq_len * (q->global_batch > 0 ? q->global_batch : 1)};
@@ -1197,10 +1267,9 @@ int val_link_baseline(const val_row *rows, size_t n, size_t i, val_case *c, char
 		val_case cj;
 		if (!baseline_candidate(r, c, &rows[k[a].j], &cj))
 			continue;
-		const val_row *q = &rows[k[a].j];
 		/* row r, a 100% row itself, is its series' baseline unless a 100%
-		 * row of fewer GPUs comes first */
-		if (is_hundred(r) && !(k[a].hundred == 0 && q->gpus < r->gpus)) {
+		 * row of fewer GPUs (sorted first) is one */
+		if (is_hundred(r) && k[a].hundred != 0) {
 			scn_release(&cj.s);
 			break;
 		}
@@ -1210,7 +1279,7 @@ int val_link_baseline(const val_row *rows, size_t n, size_t i, val_case *c, char
 		c->has_base = true;
 	}
 	free(k);
-	if (best < 0 || rows[best].gpus >= r->gpus) {
+	if (best < 0) {
 		if (c->has_base)
 			scn_release(&c->base);
 		c->has_base = false;

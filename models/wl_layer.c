@@ -456,6 +456,10 @@ bool wl_flash_attention(const scenario *s)
 		return false;
 	if (g->arch >= ARCH_HOPPER && g->arch != ARCH_CDNA3)
 		return true;
+	/* Megatron's context parallelism runs on Transformer Engine's fused
+	 * attention, whatever the model */
+	if (scn_cp(s) > 1)
+		return true;
 	/* the Llama generation (gated MLP or grouped-query attention) */
 	return s->model.gated_mlp || (s->model.kv_heads > 0 && s->model.kv_heads < s->model.heads);
 }

@@ -101,6 +101,8 @@ double wl_gemm_time(const hw_gpu *g, hw_precision p, double m, double n, double 
 double wl_membound_time(const hw_gpu *g, double bytes);
 /* Streaming multiprocessors (CUs) of the GPU. */
 int wl_gpu_sms(const hw_gpu *g);
+/* Whether the GPU runs fused (flash) attention kernels (Ampere and later). */
+bool wl_gpu_fused_attention(const hw_gpu *g);
 
 /* Memory per GPU. */
 typedef struct wl_memory {

@@ -282,8 +282,12 @@ int cmd_check(int argc, char **argv)
 		rc = 1;
 		goto out_args;
 	}
-	printf("%s: ok (%d GPUs, %d x %d x %d)\n", a.path, scn_gpus(&s), s.training.tp,
-		s.training.pp, scn_dp(&s));
+	if (scn_cp(&s) > 1)
+		printf("%s: ok (%d GPUs, tp %d x cp %d x pp %d x dp %d)\n", a.path, scn_gpus(&s),
+		       s.training.tp, scn_cp(&s), s.training.pp, scn_dp(&s));
+	else
+		printf("%s: ok (%d GPUs, %d x %d x %d)\n", a.path, scn_gpus(&s), s.training.tp,
+		       s.training.pp, scn_dp(&s));
 	if (s.n_warnings > 0 && !a.quiet)
 		fprintf(stderr, "%s: %d warning%s above\n", a.path, s.n_warnings,
 			s.n_warnings == 1 ? "" : "s");

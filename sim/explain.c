@@ -337,9 +337,15 @@ static void intro(ctx *c)
 {
 	const scenario *s = c->s;
 	fprintf(c->out, "What happens in one step of \"%s\"\n", s->name[0] ? s->name : s->path);
-	para(c->out, 2, 2, "%d GPUs (%d node%s x %d %s), tp %d x pp %d x dp %d.", c->r->gpus,
-		s->cluster.nodes, s->cluster.nodes == 1 ? "" : "s", s->cluster.gpus_per_node,
-		s->cluster.gpu.name, s->training.tp, s->training.pp, scn_dp(s));
+	if (scn_cp(s) > 1)
+		para(c->out, 2, 2, "%d GPUs (%d node%s x %d %s), tp %d x cp %d x pp %d x dp %d.",
+			c->r->gpus, s->cluster.nodes, s->cluster.nodes == 1 ? "" : "s",
+			s->cluster.gpus_per_node, s->cluster.gpu.name, s->training.tp, scn_cp(s),
+			s->training.pp, scn_dp(s));
+	else
+		para(c->out, 2, 2, "%d GPUs (%d node%s x %d %s), tp %d x pp %d x dp %d.", c->r->gpus,
+			s->cluster.nodes, s->cluster.nodes == 1 ? "" : "s", s->cluster.gpus_per_node,
+			s->cluster.gpu.name, s->training.tp, s->training.pp, scn_dp(s));
 	if (scn_cp(s) > 1)
 		para(c->out, 2, 2, "Context parallelism: each sequence is split over %d GPUs (cp %d); "
 			"they exchange the attention's keys and values every layer, while it runs, "
@@ -477,7 +483,7 @@ static void ring(ctx *c)
 {
 	const step_result *r = c->r;
 	char a[32], b[32], d[32], e[32], f[32];
-	int dp = scn_dp(c->s), n = report_ring_ranks(c->s, r);
+	int dp = scn_dp_grad(c->s), n = report_ring_ranks(c->s, r);
 	if (dp <= 1 || r->dp_naive_s <= 0)
 		return;
 	section(c, "Why the gradient all-reduce takes about twice size/bandwidth");
@@ -554,7 +560,7 @@ static void path(ctx *c)
 		para(c->out, 3, 6, "b. Point-to-point bandwidth: inside one node, between GPU pairs "
 			"(nccl-tests sendrecv_perf).");
 	one_node(c);
-	int dp = scn_dp(s);
+	int dp = scn_dp_grad(s);
 	if (dp > 1 && r->dp_allreduce_s > 0) {
 		double algbw = r->dp_bytes_per_gpu / r->dp_allreduce_s;
 		para(c->out, 3, 6, "d. All-reduce bandwidth (nccl-tests all_reduce_perf, or `trainsim "

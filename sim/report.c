@@ -14,7 +14,7 @@ int report_ring_ranks(const scenario *s, const step_result *r)
 {
 	if (r && r->dp_ring_n > 0)
 		return r->dp_ring_n;
-	int dp = scn_dp(s), nodes = s->cluster.nodes;
+	int dp = scn_dp_grad(s), nodes = s->cluster.nodes;
 	if (s->training.grad_reduce.algorithm == GRAD_ALGO_HIERARCHICAL && nodes > 1 && dp > nodes)
 		return nodes;
 	return dp;

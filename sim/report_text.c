@@ -219,11 +219,16 @@ static void nic_gap(FILE *out, const scenario *s, const step_result *r, double f
 static void dp_section(FILE *out, const scenario *s, const step_result *r)
 {
 	char a[32], b[32], c[32];
-	int dp = scn_dp(s), n = report_ring_ranks(s, r);
+	int dp = scn_dp_grad(s), n = report_ring_ranks(s, r);
 	double factor = n > 0 ? 2.0 * (n - 1) / n : 0;
 	if (dp <= 1 || r->dp_bytes_per_gpu <= 0)
 		return;
-	fprintf(out, "\ndata-parallel gradient reduction (dp %d, %s)\n", dp, r->dp_algorithm[0]
+	char group[32];
+	if (scn_cp(s) > 1)
+		snprintf(group, sizeof group, "dp %d x cp %d", scn_dp(s), scn_cp(s));
+	else
+		snprintf(group, sizeof group, "dp %d", dp);
+	fprintf(out, "\ndata-parallel gradient reduction (%s, %s)\n", group, r->dp_algorithm[0]
 		? r->dp_algorithm : NAME(algo_names, s->training.grad_reduce.algorithm));
 	fprintf(out, "  gradient bytes per GPU   %s", fmt_bytes(a, sizeof a, r->dp_bytes_per_gpu));
 	if (s->training.grad_reduce.compression != COMPRESS_NONE)

@@ -191,5 +191,11 @@ static inline int scn_dp(const scenario *s)
 	int dp = scn_gpus(s) / mp;
 	return dp > 0 ? dp : 1;
 }
+/* GPUs that hold the same weights and reduce their gradients together:
+ * the data-parallel replicas times the context-parallel ranks. */
+static inline int scn_dp_grad(const scenario *s)
+{
+	return scn_dp(s) * scn_cp(s);
+}
 
 #endif

@@ -6,6 +6,7 @@
 #include <math.h>
 #include <string.h>
 #include "scn_int.h"
+#include "workload.h"
 
 #define MAX_GPUS 1000000          /* beyond any cluster built so far, by ~10x */
 #define MAX_MICROBATCHES 1e7      /* per step and pipeline: keeps a run in seconds */
@@ -172,6 +173,10 @@ static void check_cluster(scn_ctx *c, scenario *s, const scn_doc *d)
 		ERR(c, d, "training.grad_reduce.overlap_param_gather", "training.zero",
 		    "overlap_param_gather needs the distributed optimizer (zero: 1 or 2), which "
 		    "gathers the updated parameters; zero is %d", t->zero);
+	else if (t->grad_reduce.overlap_param_gather && !t->grad_reduce.overlap)
+		ERR(c, d, "training.grad_reduce.overlap_param_gather", "training.grad_reduce.overlap",
+		    "overlap_param_gather needs overlap: true (Megatron requires "
+		    "--overlap-grad-reduce with --overlap-param-gather)");
 	else if (t->grad_reduce.overlap_param_gather && t->grad_reduce.sync == SYNC_ASYNC)
 		ERR(c, d, "training.grad_reduce.overlap_param_gather", "training.grad_reduce.sync",
 		    "overlap_param_gather applies to synchronous updates; with sync: async the "
@@ -234,6 +239,10 @@ static void check_parallel(scn_ctx *c, scenario *s, const scn_doc *d)
 	if (scn_cp(s) > 1 && s->model.custom)
 		ERR(c, d, "training.cp", NULL, "context parallelism splits a transformer's "
 		    "sequences; a custom layer list has none: use cp: 1");
+	else if (scn_cp(s) > 1 && !wl_gpu_fused_attention(&s->cluster.gpu))
+		ERR(c, d, "training.cp", "cluster.gpu", "context parallelism runs on fused "
+		    "(flash) attention, which %s has not; use cp: 1 or an Ampere or later GPU",
+		    s->cluster.gpu.name);
 	else if (scn_cp(s) > 1 && s->model.seq_len % (2 * scn_cp(s)))
 		ERR(c, d, "training.cp", "model.seq_len", "seq_len (=%d) must be a multiple of "
 		    "2*cp (=%d): each GPU takes two chunks of every sequence, one from each end, "

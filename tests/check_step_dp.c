@@ -221,6 +221,21 @@ START_TEST(test_context_parallel)
 	step_result_release(&ra);
 	step_result_release(&rb);
 	step_result_release(&rc);
+	/* pipeline messages: tp 8 or cp 8, the 8 GPUs of a stage send the same
+	 * bytes in all through the node's one NIC */
+	const char *pt[] = {"training.tp=8", "training.pp=2", "cluster.nic.count=1",
+	                    "cluster.nic.speed=25Gbps", "training.global_batch=8"};
+	const char *pc[] = {"training.cp=8", "training.pp=2", "cluster.nic.count=1",
+	                    "cluster.nic.speed=25Gbps", "training.global_batch=8"};
+	scenario st, sc;
+	ck_assert_msg(load_yaml(y, pt, 5, &st, err, sizeof err) == 0, "%s", err);
+	ck_assert_msg(load_yaml(y, pc, 5, &sc, err, sizeof err) == 0, "%s", err);
+	step_result rt = run_ok(&st, 0), rcp = run_ok(&sc, 0);
+	ck_assert(rt.split_s[SPLIT_PP_COMM] > 0);
+	ck_assert_msg(rcp.split_s[SPLIT_PP_COMM] > 0.5 * rt.split_s[SPLIT_PP_COMM],
+	              "pp_comm tp8 %g, cp8 %g", rt.split_s[SPLIT_PP_COMM], rcp.split_s[SPLIT_PP_COMM]);
+	step_result_release(&rt);
+	step_result_release(&rcp);
 	const char *odd[] = {"training.cp=3"};
 	ck_assert_int_eq(load_yaml(y, odd, 1, &c, err, sizeof err), -1);
 	ck_assert_msg(strstr(err, "tp*cp*pp"), "%s", err);

@@ -647,10 +647,13 @@ START_TEST(t_memory_inference)
 		ck_assert(c.assumed);
 	}
 	/* context parallelism as publications write it (dp without the CP ranks,
-	 * or with them); CPU is not CP */
+	 * or with them); CPU is not CP, nor a number that is not its size */
 	static const struct { const char *other; int cp, dp; } cps[] = {
 		{"CP2", 2, 8}, {"TP1; CP=4", 4, 4}, {"context parallel size 2", 2, 8},
-		{"CPU offload 2", 1, 16}, {"CP1", 1, 16}, {"ckpt 2", 1, 16}};
+		{"CPU offload 2", 1, 16}, {"CP1", 1, 16}, {"ckpt 2", 1, 16},
+		{"--context-parallel-size 2", 2, 8}, {"TP1xCP2", 2, 8},
+		{"context parallelism for 128K sequences", 1, 16},
+		{"context parallel over 2 nodes", 1, 16}, {"context_parallel_size=4", 4, 4}};
 	for (size_t i = 0; i < sizeof cps / sizeof cps[0]; i++) {
 		char row[256];
 		snprintf(row, sizeof row, "C-%03zu,x,A100-SXM4-80GB,16,1,2,2048,16,2048,16,1,1,1,16,%s,"
@@ -659,7 +662,39 @@ START_TEST(t_memory_inference)
 		ck_assert_int_eq(scn_cp(&c.s), cps[i].cp);
 		ck_assert_int_eq(c.s.training.dp, cps[i].dp);
 	}
-	/* mixture-of-experts runs are refused, not simulated as dense models */
+	/* ZeRO and the distributed optimizer as written; a zero bubble is not
+	 * ZeRO; a negated param-gather overlap sets nothing */
+	static const struct { const char *other; int zero; bool pg; } zs[] = {
+		{"distributed optimizer", 1, false}, {"--use-distributed-optimizer", 1, false},
+		{"zero bubble schedule", 0, false}, {"ZeRO-0", 0, false},
+		{"without param gather overlap", 0, false},
+		{"--overlap-grad-reduce --overlap-param-gather", 1, true}};
+	for (size_t i = 0; i < sizeof zs / sizeof zs[0]; i++) {
+		char row[256];
+		snprintf(row, sizeof row, "Z-%03zu,x,A100-SXM4-80GB,16,1,2,2048,16,2048,16,1,1,1,16,%s,"
+			 "bf16,none,iteration_time,1,s,x", i, zs[i].other);
+		ck_assert_msg(build_row(row, &c, why, sizeof why) == 0, "%s: %s", zs[i].other, why);
+		ck_assert_msg(c.s.training.zero == zs[i].zero, "%s: zero %d", zs[i].other,
+		              c.s.training.zero);
+		ck_assert_msg(c.s.training.grad_reduce.overlap_param_gather == zs[i].pg, "%s",
+		              zs[i].other);
+	}
+	/* SP said, or negated as a whole word only */
+	static const struct { const char *other; bool sp; } sps[] = {
+		{"SP; no spikes", true}, {"no SP", false}, {"without sequence parallel", false},
+		{"sequence-parallel", true}, {"DeepSpeed", false}};
+	for (size_t i = 0; i < sizeof sps / sizeof sps[0]; i++) {
+		char row[256];
+		snprintf(row, sizeof row, "S-%03zu,x,A100-SXM4-80GB,16,1,2,2048,16,2048,16,1,2,1,8,%s,"
+			 "bf16,none,iteration_time,1,s,x", i, sps[i].other);
+		ck_assert_msg(build_row(row, &c, why, sizeof why) == 0, "%s: %s", sps[i].other, why);
+		ck_assert_msg(c.s.training.sequence_parallel == sps[i].sp, "%s", sps[i].other);
+	}
+	/* mixture-of-experts runs are refused, not simulated as dense models; a
+	 * dense row whose source cites one is not */
+	ck_assert_msg(build_row("E-100,\"compared with Mixtral 8x7B\",A100-SXM4-80GB,16,1,2,2048,16,"
+	                        "2048,16,1,1,1,16,,bf16,none,iteration_time,1,s,x", &c, why,
+	                        sizeof why) == 0, "%s", why);
 	static const struct { const char *other; bool refused; } moe[] = {
 		{"MoE 8 experts", true}, {"TP2; EP8", true}, {"EP=4", true}, {"Mixtral 8x7B", true},
 		{"DeepSeek-V3", true}, {"deep EP1", false}, {"SP; interleaved", false},
@@ -675,7 +710,9 @@ START_TEST(t_memory_inference)
 	/* Megatron's DP reduction overlaps the backward only when told to */
 	static const struct { const char *other; bool overlap; } ov[] = {
 		{"DDP=torch", true}, {"--overlap-grad-reduce", true}, {"overlapped DP; SP", true},
-		{"no overlap", false}, {"DDP=local", false}};
+		{"no overlap", false}, {"DDP=local", false}, {"non-overlapped DP", false},
+		{"--tp-comm-overlap", false}, {"no DP overlap", false},
+		{"--overlap-param-gather", true}};
 	for (size_t i = 0; i < sizeof ov / sizeof ov[0]; i++) {
 		char row[256];
 		snprintf(row, sizeof row, "O-%03zu,x,A100-SXM4-80GB,16,1,2,2048,16,2048,16,1,1,1,16,%s,"
