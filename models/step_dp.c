@@ -95,7 +95,7 @@ static size_t dp_ready_run(const stp_stage *st, double now)
 	const stp_fifo *q = &st->dq;
 	const stp_task *t = &q->v[q->head];
 	size_t k = 1;
-	if (t->kind == DPT_Z3AG)
+	if (t->kind == DPT_Z3AG || t->kind == DPT_PGAG)
 		return 1;
 	while (k < q->n) {
 		const stp_task *u = &q->v[(q->head + k) % q->cap];
@@ -374,10 +374,67 @@ static bool pg_overlap(const stp_run *r)
 	return zero12(r) && !r->async && r->s->training.grad_reduce.overlap_param_gather;
 }
 
+/* The stage's layers in forward order (local chunks in turn), calling fn
+ * with each layer's parameters per GPU; the embedding goes with the first
+ * layer and the output layer with the last, as Megatron's buckets do. */
+static int pg_layers(const stp_run *r, const stp_stage *st, int gc_stop, int l_stop,
+                     double *bytes_out, int max)
+{
+	double pb = hw_precision_bytes(r->s->training.precision);
+	int n = 0, nl = 0;
+	for (int c = 0; c < r->v; c++)
+		nl += r->pl.chunk_layers[plan_chunk_global(&r->pl, st->idx, c)];
+	for (int c = 0; c < r->v; c++) {
+		int g = plan_chunk_global(&r->pl, st->idx, c);
+		int first = r->pl.chunk_first[g], last = first + r->pl.chunk_layers[g];
+		for (int k = first; k < last; k++, n++) {
+			if (g == gc_stop && k == l_stop)
+				return n;
+			if (bytes_out && n < max) {
+				double p = r->lc[k].params;
+				if (n == 0 && st->idx == 0)
+					p += r->head_first.params;
+				if (n == nl - 1 && st->idx == r->pp - 1)
+					p += r->head_last.params;
+				bytes_out[n] = p * pb;
+			}
+		}
+	}
+	return n;
+}
+
 void stp_pg_prime(stp_run *r, stp_stage *st)
 {
-	if (pg_overlap(r))
-		st->upd[st->step % 3].last_seq = param_allgather(r, st, st->step);
+	st->pg_n = 0;
+	if (!pg_overlap(r))
+		return;
+	int nl = pg_layers(r, st, -1, -1, NULL, 0);
+	double *b = malloc(sizeof *b * (size_t)(nl > 0 ? nl : 1));
+	if (!b) {
+		dp_fail(r, "out of memory for the parameter gathers");
+		return;
+	}
+	pg_layers(r, st, -1, -1, b, nl);
+	uint64_t before = st->dp_issued, seq = 0;
+	for (int i = 0; i < nl; i++)
+		seq = dp_enqueue(r, st, DPT_PGAG, st->step, b[i], 0, false);
+	free(b);
+	stp_dp_pump(r, st);
+	if (nl > 0)
+		st->upd[st->step % 3].last_seq = seq;
+	st->pg_first = before + 1;
+	st->pg_n = nl;
+}
+
+/* Megatron (NeMo: "chunked by the granularity of a Transformer layer")
+ * gathers a layer's parameters ahead of its forward: a pre-hook waits for
+ * that layer's gather, the next layers' already on the wire. */
+uint64_t stp_pg_layer_seq(const stp_run *r, const stp_stage *st, int gc, int l)
+{
+	if (st->pg_n <= 0)
+		return 0;
+	int k = pg_layers(r, st, gc, l, NULL, 0);
+	return k < st->pg_n ? st->pg_first + (uint64_t)k : 0;
 }
 
 void stp_optimizer_done(stp_run *r, stp_stage *st)

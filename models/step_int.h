@@ -61,7 +61,7 @@ typedef struct stp_cost {
 } stp_cost;
 
 /* A task of the data-parallel stream, or a side task of the compute stream. */
-enum { DPT_BUCKET, DPT_Z3AG, DPT_PARAMAG };
+enum { DPT_BUCKET, DPT_Z3AG, DPT_PARAMAG, DPT_PGAG };   /* PGAG: overlapped, per layer */
 enum { SIDE_COMPRESS, SIDE_OPT };
 typedef struct stp_task {
 	uint8_t kind;
@@ -124,6 +124,8 @@ typedef struct stp_stage {
 	stp_fifo held;           /* async ZeRO-1/2: closed buckets not queued yet */
 	bool dp_running, dp_timer;
 	uint64_t dp_issued, dp_done;
+	uint64_t pg_first;       /* overlap_param_gather: DP seq of this step's first gather */
+	int pg_n;                /* ... and the number of its buckets (0: none) */
 	size_t dp_batch;         /* queued tasks the running collective stands for */
 	int red_step1;           /* 1 + step of the last gradient reduction started; 0 none */
 	double grad_seen;        /* gradient bytes produced so far this step */
@@ -246,6 +248,10 @@ void stp_async_prime(stp_run *r, stp_stage *st);
 /* overlap_param_gather: queue the gather of the previous update at the start
  * of the stage's step (steady state). */
 void stp_pg_prime(stp_run *r, stp_stage *st);
+/* The DP seq the forward of layer l (in global chunk gc of stage st) waits
+ * for in the step's first micro-batch: the gather of its parameters, layer by
+ * layer in forward order; 0 when nothing to wait for. */
+uint64_t stp_pg_layer_seq(const stp_run *r, const stp_stage *st, int gc, int l);
 
 /* step_var.c */
 /* Jitter parameters and persistent stragglers; 0 or negative (no memory). */

@@ -203,6 +203,9 @@ void stp_fill_segments(stp_run *r, stp_stage *st, const sched_op *op)
 		for (int l = first; l < first + nl; l++) {
 			if (z3)
 				z3_wait(r, st, &r->lc[l]);
+			uint64_t pg = op->mb == 0 ? stp_pg_layer_seq(r, st, gc, l) : 0;
+			if (pg > 0)   /* overlap_param_gather: this layer's bucket */
+				st->segs[st->nseg++] = (stp_seg){SEG_Z3WAIT, LAB_WAIT, 0, (double)pg};
 			copy_pass(r, st, &r->lc[l], PASS_F, false);
 		}
 		if (gc == r->G - 1)
