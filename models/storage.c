@@ -122,20 +122,23 @@ int store_data_plan_get(const scenario *s, store_data_plan *p, char *err, size_t
 		p->cold_cache = true;
 		p->source = DATA_STORAGE;   /* first epoch: the cache fills from storage */
 	}
-	int dp = scn_dp(s);
+	/* one reader per replica, and with context parallelism per CP rank too:
+	 * Megatron loads a replica's samples on each CP rank's TP rank 0 and
+	 * keeps that rank's part of each sequence (get_batch_on_this_cp_rank) */
+	int dp = scn_dp_grad(s);
 	p->readers = dp;
-	p->bytes_per_step = (double)s->training.global_batch * d->sample_bytes;
+	p->bytes_per_step = (double)s->training.global_batch * d->sample_bytes * scn_cp(s);
 	p->bytes_per_reader = p->bytes_per_step / dp;
 	int gpn = c->gpus_per_node > 0 ? c->gpus_per_node : 1;
 	int last = -1;
 	for (int r = 0; r < dp; r++) {   /* readers are in node order for both placements */
-		int node = store_gpu_of(s, 0, 0, r) / gpn;
+		int node = store_grad_gpu(s, 0, r) / gpn;
 		if (node != last)
 			p->reader_nodes++;
 		last = node;
 	}
 	int per_node = (dp + p->reader_nodes - 1) / p->reader_nodes;
-	double samples = (double)s->training.global_batch / dp;
+	double samples = (double)s->training.global_batch / scn_dp(s);
 	p->rounds = (int)ceil(samples / STORE_READ_CONCURRENCY);
 	if (p->rounds < 1)
 		p->rounds = 1;
@@ -235,7 +238,7 @@ static int readers_build(store *st, char *err, size_t errlen)
 	double lat_on_route = 0;
 	for (int r = 0; r < st->nreaders; r++) {
 		reader *rd = &st->readers[r];
-		rd->gpu = store_gpu_of(s, 0, 0, r);
+		rd->gpu = store_grad_gpu(s, 0, r);
 		bool remote = st->plan.source == DATA_STORAGE;
 		bool nvme = st->plan.source == DATA_LOCAL_CACHE;
 		int n = data_route(st->cl, rd->gpu, remote, nvme, rd->links[0], 2 * CLUSTER_MAX_ROUTE);
