@@ -409,6 +409,19 @@ static bool affirmed_word(const char *o, const char *word)
 	return false;
 }
 
+/* After a key found at p in o: NULL when the key is the end of a longer
+ * word, else the text after the separators that follow it ("ZeRO-1",
+ * "EP=8", "zero: 2"). */
+static const char *token_tail(const char *o, const char *p, size_t len)
+{
+	if (p > o && isalnum((unsigned char)p[-1]))
+		return NULL;
+	const char *q = p + len;
+	while (*q == '-' || *q == ' ' || *q == '_' || *q == '=' || *q == ':')
+		q++;
+	return q;
+}
+
 /* ZeRO stage named in other_parallel: "ZeRO-1", "ZeRO 3", "ZeRO stage 2",
  * "zero3"; Megatron's distributed optimizer is stage 1; PyTorch FSDP full
  * sharding stage 3, SHARD_GRAD_OP 2. -1 when none is named (0 for an explicit
@@ -416,15 +429,12 @@ static bool affirmed_word(const char *o, const char *word)
 static int zero_named(const char *o)
 {
 	for (const char *p = find(o, "zero"); p; p = find(p + 4, "zero")) {
-		if (p > o && isalnum((unsigned char)p[-1]))
+		const char *q = token_tail(o, p, 4);
+		if (!q)
 			continue;
-		const char *q = p + 4;
-		while (*q == '-' || *q == ' ' || *q == '_')
-			q++;
 		if (!strncasecmp(q, "stage", 5))
-			q += 5;
-		while (*q == '-' || *q == ' ' || *q == '_')
-			q++;
+			for (q += 5; *q == '-' || *q == ' ' || *q == '_' || *q == '=' || *q == ':'; q++)
+				;
 		if (*q >= '0' && *q <= '3' && !isalnum((unsigned char)q[1]))
 			return *q - '0';
 	}
@@ -496,12 +506,8 @@ static bool moe_of(const val_row *r)
 	if (has(o, "experts"))
 		return true;
 	for (const char *p = find(o, "EP"); p; p = find(p + 1, "EP")) {
-		if (p > o && isalnum((unsigned char)p[-1]))
-			continue;
-		const char *q = p + 2;
-		while (*q == '=' || *q == ' ' || *q == ':')
-			q++;
-		if (isdigit((unsigned char)*q) && atoi(q) > 1)
+		const char *q = token_tail(o, p, 2);
+		if (q && isdigit((unsigned char)*q) && atoi(q) > 1)
 			return true;
 	}
 	return false;

@@ -666,6 +666,7 @@ START_TEST(t_memory_inference)
 	 * ZeRO; a negated param-gather overlap sets nothing */
 	static const struct { const char *other; int zero; bool pg; } zs[] = {
 		{"distributed optimizer", 1, false}, {"--use-distributed-optimizer", 1, false},
+		{"zerostage2", 2, false}, {"ZeRO=3", 3, false}, {"zero: 1", 1, false},
 		{"zero bubble schedule", 0, false}, {"ZeRO-0", 0, false},
 		{"without param gather overlap", 0, false},
 		{"--overlap-grad-reduce --overlap-param-gather", 1, true}};
