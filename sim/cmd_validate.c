@@ -9,6 +9,7 @@
 #include "cli.h"
 #include "json.h"
 #include "coll.h"
+#include "scn.h"
 #include "validate.h"
 
 typedef struct outcome {
@@ -293,13 +294,41 @@ static void print_csv(FILE *out, const outcome *o, size_t n)
 static int usage(void)
 {
 	fprintf(stderr, "usage: trainsim validate [PUBLISHED.csv] [--format text|csv] "
-		"[--only PREFIX[,PREFIX...]]\n");
+		"[--only PREFIX[,PREFIX...]] [--show ID]\n");
 	return 2;
+}
+
+/* --show ID: the scenario a row becomes (with its inferred values), as YAML
+ * that `trainsim run` takes, or why the row is not simulated. */
+static int show_row(const val_row *rows, size_t n, const char *id)
+{
+	for (size_t i = 0; i < n; i++) {
+		if (strcmp(rows[i].id, id))
+			continue;
+		val_case c;
+		char why[256];
+		if (val_build(&rows[i], &c, why, sizeof why) < 0 ||
+		    (c.metric == VM_SCALING_EFF &&
+		     val_link_baseline(rows, n, i, &c, why, sizeof why) < 0)) {
+			printf("# %s: not simulated: %s\n", id, why);
+			return 0;
+		}
+		printf("# %s (line %d): %s, compared as %s%s\n", id, rows[i].line, c.config,
+		       rows[i].metric, c.assumed ? "; '*' values the row does not give were "
+		       "inferred (docs/validation.md)" : "");
+		int rc = scn_write_yaml(&c.s, stdout) < 0 ? 1 : 0;
+		scn_release(&c.s);
+		if (c.has_base)
+			scn_release(&c.base);
+		return rc;
+	}
+	fprintf(stderr, "trainsim validate: no row '%s' in the file\n", id);
+	return 1;
 }
 
 int cmd_validate(int argc, char **argv)
 {
-	const char *path = NULL, *only = NULL;
+	const char *path = NULL, *only = NULL, *show = NULL;
 	bool csv = false;
 	for (int i = 1; i < argc; i++) {
 		if (!strcmp(argv[i], "--format") && i + 1 < argc) {
@@ -311,6 +340,8 @@ int cmd_validate(int argc, char **argv)
 			csv = !strcmp(f, "csv");
 		} else if (!strcmp(argv[i], "--only") && i + 1 < argc) {
 			only = argv[++i];
+		} else if (!strcmp(argv[i], "--show") && i + 1 < argc) {
+			show = argv[++i];
 		} else if (argv[i][0] == '-' || path) {
 			return usage();
 		} else {
@@ -329,6 +360,11 @@ int cmd_validate(int argc, char **argv)
 	if (val_read(path, &rows, &n, err, sizeof err) < 0) {
 		fprintf(stderr, "trainsim validate: %s\n", err);
 		return 1;
+	}
+	if (show) {
+		int src = show_row(rows, n, show);
+		free(rows);
+		return src;
 	}
 	outcome *o = calloc(n ? n : 1, sizeof *o);
 	val_cache *cache = val_cache_new();

@@ -19,7 +19,7 @@ static const struct command commands[] = {
 	{"sweep", cmd_sweep, "sweep SCENARIO --vary KEY=V1,V2,... [--vary ...] [-j N] [--out FILE] [--resume] [--shard K/N]"},
 	{"merge", cmd_merge, "merge OUT FILE...                        join sweep shards"},
 	{"plot", cmd_plot, "plot RESULTS --kind speed|split|timeline -o FILE.png|svg"},
-	{"validate", cmd_validate, "validate [PUBLISHED.csv] [--format text|csv]"},
+	{"validate", cmd_validate, "validate [PUBLISHED.csv] [--format text|csv] [--only PREFIX] [--show ID]"},
 	{"list", cmd_list, "list gpus|nics|topologies"},
 };
 

@@ -331,5 +331,15 @@ done
 same "$(awk -F'|' '$2 ~ /^ *regressions:/ { gsub(/ /, "", $3); print $3 }' "$rob")" \
 	"$(ls "$top_srcdir/tests/fuzz/regressions" | wc -l | tr -d ' ')" "robustness.md: regressions"
 
+# validate --show: the scenario a published row becomes loads and runs as is
+PUB=$top_srcdir/tests/validation/published.csv
+expect 0 "validate --show prints a row's scenario" "$TS" validate "$PUB" --show KOR22-004
+cp "$tmp/out" "$tmp/row.yaml"
+has "$tmp/row.yaml" "sequence_parallel: true" "validate --show: the row's SP"
+expect 0 "the shown scenario loads" "$TS" check "$tmp/row.yaml"
+expect 0 "validate --show: a row not simulated says why" "$TS" validate "$PUB" --show MEG20-003
+has "$tmp/out" "not simulated: the baseline" "validate --show: the reason"
+expect 1 "validate --show: an unknown id" "$TS" validate "$PUB" --show NO-SUCH-ROW
+
 echo "1..$n"
 [ "$failed" -eq 0 ]
