@@ -111,6 +111,16 @@ static const hw_gpu gpus[] = {
 	 0.90,
 	 900 * GBs, 40.1 / 50.0, /* cm 1.6: 18 links x 50 GB/s; NCCL SM100 40.1 */
 	 0.74, 5},               /* cm 1.3 nvlsEfficiency Blackwell; host PCIe Gen5 (UNVERIFIED) */
+	{"GB200", ARCH_BLACKWELL,
+	 /* one Blackwell GPU of a GB200 superchip: cm 1.6 "GB200 (per chip)
+	  * 2500 / 5000 / 1250"; fp32 as B200 (UNVERIFIED) */
+	 {75 * T, 1250 * T, 2500 * T, 2500 * T, 5000 * T},
+	 0.729,                  /* cm 4.2 GB200 MAMF 1822 / 2500 */
+	 186 * GiB, 8000 * GBs,  /* cm 1.6 "GB200 8.0 (186 GB)" */
+	 0.90,
+	 900 * GBs, 40.1 / 50.0, /* NVLink5 18 x 50 GB/s, the B200 row of cm 1.6; an
+	                          * NVL72 rack is one NVLink domain of 72 GPUs */
+	 0.74, 5},               /* cm 1.3 nvlsEfficiency Blackwell */
 	{"L40S", ARCH_ADA,
 	 /* L40S data sheet dense columns: fp32 91.6, tf32 183, fp16/bf16
 	  * 362.05, fp8 733 (sparse values are twice these) */
@@ -146,6 +156,7 @@ static const struct { const char *alias, *name; } aliases[] = {
 	{"H100-PCIE", "H100-PCIE-80GB"},
 	{"A800", "A800-SXM4-80GB"},
 	{"H800", "H800-SXM5-80GB"},
+	{"GB200-NVL72", "GB200"},
 	{"H200", "H200-SXM-141GB"},
 	{"B200-SXM", "B200"},
 	{"MI300", "MI300X"},

@@ -102,6 +102,7 @@ static const gpu_map gpu_maps[] = {
 	{"A800", NULL, "A800", 200, 8},
 	{"H100", "PCIe", "H100-PCIE", 400, 8},
 	{"H100", NULL, "H100", 400, 8},
+	{"GB200", NULL, "GB200", 400, 72},   /* NVL72: one NVLink domain of 72 */
 	{"B200", NULL, "B200", 400, 8},
 	{"A100", "PCIe", "A100-PCIE", 200, 8},
 	{"A100", "40GB", "A100-40GB", 200, 8},
@@ -180,7 +181,9 @@ static double line_rate(const char *hw, const char **at)
  * "4 OmniPath links/node (OPA; 100Gb/s each)", "2x 100GbE", "HDR IB" ...
  * With no count: 8 (the DGX-style node) for InfiniBand/RDMA text, 1 for TCP
  * or plain Ethernet ("100GbE": a commodity node's one NIC). */
-static void nic_of(const char *hw, const gpu_map *m, hw_nic *nic)
+/* The NICs of a node of gpn GPUs: what the text says, else one per GPU (DGX
+ * A100/H100, GB200 trays), or 8 for a DGX-2's 16 GPUs; one for TCP. */
+static void nic_of(const char *hw, const gpu_map *m, int gpn, hw_nic *nic)
 {
 	const char *at = NULL;
 	double gbps = line_rate(hw, &at);
@@ -192,8 +195,8 @@ static void nic_of(const char *hw, const gpu_map *m, hw_nic *nic)
 		gbps = has(hw, "NDR") ? 400 : has(hw, "HDR") ? 200 : has(hw, "EDR") ? 100 : m->nic_Gbps;
 	bool tcp = has(hw, "TCP") || has(hw, "Socket") ||
 	           ((has(hw, "GbE") || has(hw, "Ethernet")) && !has(hw, "RoCE") && !has(hw, "RDMA"));
-	if (count <= 0 || count > 32)
-		count = tcp ? 1 : 8;
+	if (count <= 0 || count > 4 * gpn)
+		count = tcp ? 1 : m->gpus_per_node == 16 ? 8 : gpn;
 	nic->count = count;
 	nic->speed_Bps = gbps * 1e9 / 8;
 	nic->transport = tcp ? TRANSPORT_TCP : TRANSPORT_RDMA;
@@ -213,9 +216,13 @@ static int cluster_of(const val_row *r, scenario *s, char *why, size_t n)
 	int gpus = r->gpus > 0 ? r->gpus : 1;
 	if (gpus < gpn)
 		gpn = gpus;          /* part of one node */
+	/* a job that does not fill whole NVLink domains (128 GPUs of NVL72
+	 * racks): domains of the largest size that divides the job */
+	while (gpn > 1 && gpus % gpn)
+		gpn--;
 	c->gpus_per_node = gpn;
 	c->nodes = (gpus + gpn - 1) / gpn;
-	nic_of(r->hardware, m, &c->nic);
+	nic_of(r->hardware, m, gpn, &c->nic);
 	c->intra.kind = (has(r->hardware, "PCIe") && !has(r->hardware, "NVLink")) ||
 	                g->nvlink_Bps <= 0 ? INTRA_PCIE : INTRA_NVSWITCH;   /* L40S: no NVLink */
 	/* V100 nodes other than DGX-2 (DGX-1, cloud V100 x 8) join their GPUs by

@@ -219,6 +219,15 @@ START_TEST(t_other_hardware)
 		ck_assert(t > 0);
 		val_cache_free(cache);
 	}
+	/* GB200 NVL72: 128 GPUs make nodes of 64 (the largest size dividing the
+	 * job), one NIC per GPU */
+	ck_assert_msg(build_row("G-001,x,\"DGX-GB200 (GB200 NVL72)\",128,1,2,2048,16,2048,128,1,1,1,"
+	                        "128,,bf16,none,iteration_time,1,s,x", &c, why, sizeof why) == 0,
+	              "%s", why);
+	ck_assert_str_eq(c.s.cluster.gpu.name, "GB200");
+	ck_assert_int_eq(c.s.cluster.gpus_per_node, 64);
+	ck_assert_int_eq(c.s.cluster.nodes, 2);
+	ck_assert_int_eq(c.s.cluster.nic.count, 64);
 }
 END_TEST
 
