@@ -374,55 +374,47 @@ static bool pg_overlap(const stp_run *r)
 	return zero12(r) && !r->async && r->s->training.grad_reduce.overlap_param_gather;
 }
 
-/* The stage's layers in forward order (local chunks in turn), calling fn
- * with each layer's parameters per GPU; the embedding goes with the first
- * layer and the output layer with the last, as Megatron's buckets do. */
-static int pg_layers(const stp_run *r, const stp_stage *st, int gc_stop, int l_stop,
-                     double *bytes_out, int max)
+/* Position of layer l (global chunk gc) among the stage's layers in forward
+ * order, local chunks in turn; the stage's layer count when not found. */
+static int pg_layer_index(const stp_run *r, const stp_stage *st, int gc, int l)
 {
-	double pb = hw_precision_bytes(r->s->training.precision);
-	int n = 0, nl = 0;
-	for (int c = 0; c < r->v; c++)
-		nl += r->pl.chunk_layers[plan_chunk_global(&r->pl, st->idx, c)];
+	int n = 0;
 	for (int c = 0; c < r->v; c++) {
 		int g = plan_chunk_global(&r->pl, st->idx, c);
 		int first = r->pl.chunk_first[g], last = first + r->pl.chunk_layers[g];
-		for (int k = first; k < last; k++, n++) {
-			if (g == gc_stop && k == l_stop)
+		for (int k = first; k < last; k++, n++)
+			if (g == gc && k == l)
 				return n;
-			if (bytes_out && n < max) {
-				double p = r->lc[k].params;
-				if (n == 0 && st->idx == 0)
-					p += r->head_first.params;
-				if (n == nl - 1 && st->idx == r->pp - 1)
-					p += r->head_last.params;
-				bytes_out[n] = p * pb;
-			}
-		}
 	}
 	return n;
 }
 
+/* One gather per layer, in forward order; the embedding goes with the first
+ * layer and the output layer with the last, as Megatron's buckets do. */
 void stp_pg_prime(stp_run *r, stp_stage *st)
 {
 	st->pg_n = 0;
 	if (!pg_overlap(r))
 		return;
-	int nl = pg_layers(r, st, -1, -1, NULL, 0);
-	double *b = malloc(sizeof *b * (size_t)(nl > 0 ? nl : 1));
-	if (!b) {
-		dp_fail(r, "out of memory for the parameter gathers");
-		return;
+	double pb = hw_precision_bytes(r->s->training.precision);
+	int nl = pg_layer_index(r, st, -1, -1), n = 0;
+	uint64_t first = st->dp_issued + 1, seq = 0;
+	for (int c = 0; c < r->v; c++) {
+		int g = plan_chunk_global(&r->pl, st->idx, c);
+		int lo = r->pl.chunk_first[g], hi = lo + r->pl.chunk_layers[g];
+		for (int k = lo; k < hi; k++, n++) {
+			double p = r->lc[k].params;
+			if (n == 0 && st->idx == 0)
+				p += r->head_first.params;
+			if (n == nl - 1 && st->idx == r->pp - 1)
+				p += r->head_last.params;
+			seq = dp_enqueue(r, st, DPT_PGAG, st->step, p * pb, 0, false);
+		}
 	}
-	pg_layers(r, st, -1, -1, b, nl);
-	uint64_t before = st->dp_issued, seq = 0;
-	for (int i = 0; i < nl; i++)
-		seq = dp_enqueue(r, st, DPT_PGAG, st->step, b[i], 0, false);
-	free(b);
 	stp_dp_pump(r, st);
 	if (nl > 0)
 		st->upd[st->step % 3].last_seq = seq;
-	st->pg_first = before + 1;
+	st->pg_first = first;
 	st->pg_n = nl;
 }
 
@@ -433,7 +425,7 @@ uint64_t stp_pg_layer_seq(const stp_run *r, const stp_stage *st, int gc, int l)
 {
 	if (st->pg_n <= 0)
 		return 0;
-	int k = pg_layers(r, st, gc, l, NULL, 0);
+	int k = pg_layer_index(r, st, gc, l);
 	return k < st->pg_n ? st->pg_first + (uint64_t)k : 0;
 }
 

@@ -307,10 +307,14 @@ static int show_row(const val_row *rows, size_t n, const char *id)
 			continue;
 		val_case c;
 		char why[256];
-		if (val_build(&rows[i], &c, why, sizeof why) < 0 ||
-		    (c.metric == VM_SCALING_EFF &&
-		     val_link_baseline(rows, n, i, &c, why, sizeof why) < 0)) {
+		if (val_build(&rows[i], &c, why, sizeof why) < 0) {
 			printf("# %s: not simulated: %s\n", id, why);
+			return 0;
+		}
+		if (c.metric == VM_SCALING_EFF &&
+		    val_link_baseline(rows, n, i, &c, why, sizeof why) < 0) {
+			printf("# %s: not simulated: %s\n", id, why);
+			scn_release(&c.s);
 			return 0;
 		}
 		printf("# %s (line %d): %s, compared as %s%s\n", id, rows[i].line, c.config,
