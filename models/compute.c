@@ -7,6 +7,36 @@
 #include <string.h>
 #include "wl_int.h"
 
+/* Size curve. Each output tile pays a fixed cost (pipeline fill, epilogue)
+ * worth K0 elements of its k loop: efficiency k / (k + K0). The two A100
+ * GEMMs of HW-AZ (8192^3: 253.7, 16384^3: 256.5 TFLOP/s, both a whole
+ * number of waves) give K0 = 184 and an asymptote of 266.7 TFLOP/s = 0.855
+ * of peak... see SUSTAIN_AMPERE below. [DERIVED from HW-AZ-001/002] */
+#define K0 184.0
+/* A fixed large shape run for a while reaches less than the best shape of a
+ * sweep: HW-AZ's asymptote 0.831 of peak against the MAMF 0.869 of the same
+ * GPU kind gives 0.957, applied to every kind's catalog (MAMF) value.
+ * [DERIVED from HW-AZ-001/002 and cost-models.md 4.2] */
+#define SUSTAIN_AMPERE 0.957
+
+/* Hopper, measured on an NVIDIA H200 SXM (the H100 SXM's die, SM count and
+ * 700 W limit) lent to this project, 2026-11-29, by bench/device/
+ * h200_kernels.py (PyTorch 2.11, cuBLAS of CUDA 13.0, random bf16/fp8 data;
+ * tests/validation/h200-kernels.csv holds every row). Under a sustained
+ * GEMM load the SM clock settles at 1425-1485 MHz against the power cap
+ * (nvidia-smi: SW power cap, 684-690 W), not the 1980 MHz boost: an
+ * 8192^3 bf16 GEMM run for 12 s holds 663-670 TFLOP/s, where a short burst
+ * on a cool GPU reaches 782 (4096^3). Training keeps the GPU at its cap, so
+ * the sustained rate is the one to model.
+ * H200_SUSTAIN: the median over the 96 bf16 GEMMs of the transformer-layer
+ * shapes measured (5B..175B layers, forward, dgrad and wgrad; 641-701
+ * TFLOP/s) divided by this model with SUSTAIN 1, i.e. sustained over MAMF.
+ * H200_FP8_RATIO: the same median for the 96 fp8 GEMMs (cuBLASLt scaled
+ * matmul, fast accumulation: 1108-1358 TFLOP/s), divided by the bf16 one.
+ * Both [MEASURED, H200; H100 SXM by the same die, UNVERIFIED there]. */
+#define H200_SUSTAIN 0.907
+#define H200_FP8_RATIO 0.978
+
 /* Per-architecture constants of the efficiency model. */
 typedef struct arch_params {
 	hw_arch arch;
@@ -17,6 +47,9 @@ typedef struct arch_params {
 	double flash_fwd_eff;    /* fused attention forward, fraction of dense peak */
 	double flash_bwd_eff;    /* fused attention backward */
 	double fp8_ratio;        /* fp8 MAMF / bf16 MAMF: fp8 GEMMs reach less of their peak */
+	double sustain;          /* sustained large GEMMs / the MAMF (clocks under load) */
+	double attn_k0_fwd;      /* fused attention size curve (0: none), keys x hd/128 */
+	double attn_k0_bwd;
 } arch_params;
 
 /* SM counts: NVIDIA Volta (V100: 80), Ampere (A100: 108), Hopper (H100 SXM: 132)
@@ -34,23 +67,36 @@ typedef struct arch_params {
  * used for every kind (UNVERIFIED elsewhere).
  * Flash attention: Ampere forward 179.5 TFLOP/s of 312 = 0.575 (HW-AZ-004, FA2
  * hd64 s8192); backward taken as 0.8x forward (FlashAttention-2 paper reports
- * the backward slower than the forward; UNVERIFIED factor). Hopper 0.55/0.44:
- * FA3 reaches 0.75 at best (cost-models 4.2) and FA2 0.35; a mid value for
- * the cuDNN/FA3 kernels frameworks use (UNVERIFIED). Blackwell as Hopper.
- * fp8 ratio: cost-models 4.2 FP8 MAMF over bf16 MAMF: H100 70.9/80.3 = 0.883,
- * B200 76.3/77.6 = 0.983; Ada 0.9 UNVERIFIED. */
+ * the backward slower than the forward; UNVERIFIED factor). Hopper [MEASURED
+ * on the H200, bench/device/h200_kernels.py]: cuDNN's fused attention (what
+ * Transformer Engine and PyTorch run on Hopper), causal bf16, 8 shapes from
+ * s 2048 to 8192, head dim 64 and 128: forward 0.42-0.60 of peak, backward
+ * (2.5x the forward's FLOPs) 0.33-0.50, growing with the keys a query
+ * meets. Fitted (least squares in log) as E k / (k + k0), k = mean keys
+ * per query x hd / 128, on the FLOPs executed (the causal half plus the
+ * diagonal blocks, as flash() counts them): forward E 0.647, k0 400,
+ * backward E 0.562, k0 490; the 8 shapes within 10% and 7%. Blackwell keeps
+ * the earlier Hopper guess 0.55/0.44 (between FA2's 0.35 and FA3's 0.75 of
+ * peak, cost-models 4.2; UNVERIFIED), no size curve.
+ * fp8 ratio: Hopper measured (H200_FP8_RATIO above; the MAMF table's 70.9/80.3
+ * = 0.883 had fp8 layer GEMMs 2% slow); B200 cost-models 4.2 FP8 MAMF over
+ * bf16 MAMF 76.3/77.6 = 0.983; Ada 0.9 UNVERIFIED.
+ * sustain: Ampere (and, UNVERIFIED, every kind not measured) SUSTAIN_AMPERE,
+ * Hopper H200_SUSTAIN. */
 static const arch_params arch_table[] = {
-	{ARCH_VOLTA, 80, 128, 128, 0.85, 0.83, 0.0, 0.0, 1},
-	{ARCH_AMPERE, 108, 256, 128, 0.869, 0.83, 0.575, 0.46, 1},
-	{ARCH_ADA, 142, 256, 128, 0.80, 0.83, 0.50, 0.40, 0.9},
-	{ARCH_HOPPER, 132, 128, 256, 0.803, 0.83, 0.55, 0.44, 0.883},
-	{ARCH_BLACKWELL, 148, 128, 256, 0.776, 0.83, 0.55, 0.44, 0.983},
-	{ARCH_CDNA3, 304, 256, 256, 0.514, 0.83, 0.35, 0.28, 1},
+	{ARCH_VOLTA, 80, 128, 128, 0.85, 0.83, 0.0, 0.0, 1, SUSTAIN_AMPERE, 0, 0},
+	{ARCH_AMPERE, 108, 256, 128, 0.869, 0.83, 0.575, 0.46, 1, SUSTAIN_AMPERE, 0, 0},
+	{ARCH_ADA, 142, 256, 128, 0.80, 0.83, 0.50, 0.40, 0.9, SUSTAIN_AMPERE, 0, 0},
+	{ARCH_HOPPER, 132, 128, 256, 0.803, 0.83, 0.647, 0.562, H200_FP8_RATIO, H200_SUSTAIN, 400, 490},
+	{ARCH_BLACKWELL, 148, 128, 256, 0.776, 0.83, 0.55, 0.44, 0.983, SUSTAIN_AMPERE, 0, 0},
+	{ARCH_CDNA3, 304, 256, 256, 0.514, 0.83, 0.35, 0.28, 1, SUSTAIN_AMPERE, 0, 0},
 };
 
 /* Gap between two dependent kernels on one stream as the GPU sees it (launch
  * latency hidden by asynchronous launch, the drain/fill of the SMs is not):
- * a few microseconds (UNVERIFIED; Nsight traces of Megatron show 2-5 us). */
+ * a few microseconds (UNVERIFIED; Nsight traces of Megatron show 2-5 us; on
+ * the H200 a CUDA graph of 400 tiny kernels runs 0.94 us a kernel, an upper
+ * bound of the GPU-side gap). */
 #define KERNEL_GAP_S 2e-6
 
 static const arch_params *arch_of(const hw_gpu *g)
@@ -86,26 +132,19 @@ static double peak_of(const hw_gpu *g, hw_precision p)
 	return f > 0 ? f : 1e12;
 }
 
-/* Size curve. Each output tile pays a fixed cost (pipeline fill, epilogue)
- * worth K0 elements of its k loop: efficiency k / (k + K0). The two A100
- * GEMMs of HW-AZ (8192^3: 253.7, 16384^3: 256.5 TFLOP/s, both a whole
- * number of waves) give K0 = 184 and an asymptote of 266.7 TFLOP/s = 0.855
- * of peak... see SUSTAIN below. [DERIVED from HW-AZ-001/002] */
-#define K0 184.0
-/* A fixed large shape run for a while reaches less than the best shape of a
- * sweep: HW-AZ's asymptote 0.831 of peak against the MAMF 0.869 of the same
- * GPU kind gives 0.957, applied to every kind's catalog (MAMF) value.
- * [DERIVED from HW-AZ-001/002 and cost-models.md 4.2] */
-#define SUSTAIN 0.957
-
-static double k_eff(double k)
+/* The fixed cost per tile is a time: an fp8 tile runs its k loop twice as
+ * fast as a 16-bit one, so the same cost is worth twice the k elements (the
+ * H200 fp8 GEMMs with k = 2048 reach 0.89-0.93 of those with k >= 4096,
+ * the bf16 ones 0.97: tests/validation/h200-kernels.csv). */
+static double k_eff(double k, hw_precision p)
 {
-	return k / (k + K0);
+	double k0 = p == PREC_FP8 ? 2 * K0 : K0;
+	return k / (k + k0);
 }
 
 static double gemm_eff_of(const hw_gpu *g)
 {
-	return SUSTAIN * (g->gemm_eff > 0 ? g->gemm_eff : arch_of(g)->gemm_eff);
+	return arch_of(g)->sustain * (g->gemm_eff > 0 ? g->gemm_eff : arch_of(g)->gemm_eff);
 }
 
 static double hbm_Bps_of(const hw_gpu *g)
@@ -153,7 +192,7 @@ double wl_gemm_time(const hw_gpu *g, hw_precision p, double m, double n, double 
 		return 0;
 	double flops = 2 * m * n * k;
 	double eff = gemm_eff_of(g) * (p == PREC_FP8 ? arch_of(g)->fp8_ratio : 1);
-	double t_math = flops / (peak_of(g, p) * eff * k_eff(k) * shape_eff(g, m, n));
+	double t_math = flops / (peak_of(g, p) * eff * k_eff(k, p) * shape_eff(g, m, n));
 	/* Roofline: A and B read once, C written once (16-bit elements). */
 	double bytes = 2 * (m * k + k * n + m * n);
 	double t_mem = bytes / hbm_Bps_of(g);
@@ -174,7 +213,7 @@ double wl__bgemm_time(const hw_gpu *g, hw_precision p, double batch, double m, d
 	double waves = ceil(tiles / sms);
 	double eff = batch * m * n / (waves * sms * a->tile_m * a->tile_n);
 	double flops = 2 * batch * m * n * k;
-	double t_math = flops / (peak_of(g, p) * gemm_eff_of(g) * k_eff(k) * eff);
+	double t_math = flops / (peak_of(g, p) * gemm_eff_of(g) * k_eff(k, p) * eff);
 	double bytes = 2 * batch * (m * k + k * n + m * n);
 	double t_mem = bytes / hbm_Bps_of(g);
 	return KERNEL_GAP_S + (t_math > t_mem ? t_math : t_mem);
@@ -187,16 +226,23 @@ double wl_membound_time(const hw_gpu *g, double bytes)
 	return KERNEL_GAP_S + bytes / hbm_Bps_of(g);
 }
 
-double wl_attn_time(const hw_gpu *g, hw_precision p, double flops, bool backward)
+double wl_attn_time(const hw_gpu *g, hw_precision p, double flops, bool backward, double keys,
+                    double head_dim)
 {
 	const arch_params *a = arch_of(g);
 	if (p == PREC_FP8)
 		p = PREC_BF16;   /* fp8 recipes (Transformer Engine) keep attention in bf16 */
 	double eff = backward ? a->flash_bwd_eff : a->flash_fwd_eff;
+	double k0 = backward ? a->attn_k0_bwd : a->attn_k0_fwd;
 	if (eff <= 0)
 		eff = 0.3;
 	if (flops <= 0)
 		return 0;
+	/* Size curve (Hopper): each query tile pays a fixed cost worth k0 keys
+	 * of a 128-wide head, so efficiency grows with the keys it meets */
+	double kv = keys * (head_dim > 0 ? head_dim : 128) / 128;
+	if (k0 > 0 && kv > 0)
+		eff *= kv / (kv + k0);
 	return KERNEL_GAP_S + flops / (peak_of(g, p) * eff);
 }
 

@@ -241,11 +241,18 @@ int val_predict(const val_case *c, val_cache *cache, double *pred, char *err, si
 	case VM_HBM_BW:
 		*pred = 1e10 / wl_membound_time(g, 1e10);
 		return 0;
-	case VM_FLASH_FWD: {
-		/* FlashAttention's benchmark: 4 s^2 d per head, batch x heads = 16k
-		 * tokens' worth at s = 8k (the count cancels in the rate) */
-		double fl = 4 * c->attn_seq * c->attn_seq * c->attn_hd * 32;
-		*pred = fl / wl_attn_time(g, p, fl, false);
+	case VM_FLASH_FWD:
+	case VM_FLASH_BWD: {
+		/* FlashAttention's benchmark convention: 4 s^2 d per head forward,
+		 * half of it causal, the backward 2.5x; one head of batch x heads
+		 * (the count cancels in the rate). The kernel executes the causal
+		 * half plus the diagonal blocks of 128, as wl_layer.c counts. The
+		 * kernel runs batch x heads of them (32 unless the row says). */
+		bool back = c->metric == VM_FLASH_BWD;
+		double s = c->attn_seq, half = c->attn_causal ? 0.5 : 1;
+		double fl = 4 * s * s * c->attn_hd * half * (back ? 2.5 : 1) * c->attn_bh;
+		double exec = c->attn_causal ? fl * (1 + 128 / s) : fl;
+		*pred = fl / wl_attn_time(g, p, exec, back, s * half, c->attn_hd);
 		return 0;
 	}
 	case VM_CKPT_SIZE:

@@ -785,7 +785,7 @@ static const metric_name metric_names[] = {
 	{"layer_backward_time", VM_LAYER_BWD}, {"layer_fwd_bwd_time", VM_LAYER_FWDBWD},
 	{"throughput_increase_vs_full_recompute", VM_RECOMPUTE_GAIN},
 	{"checkpoint_size_full", VM_CKPT_SIZE}, {"checkpoint_size", VM_CKPT_SIZE},
-	{"hbm_triad_bw", VM_HBM_BW}, {"step_time_s", VM_ITER_TIME},
+	{"hbm_triad_bw", VM_HBM_BW}, {"hbm_copy_bw", VM_HBM_BW}, {"step_time_s", VM_ITER_TIME},
 	{"iteration_time_s", VM_ITER_TIME}, {"time_per_iteration", VM_ITER_TIME},
 	{"hardware_tflops_per_gpu", VM_HW_TFLOPS}, {"model_tflops_per_gpu", VM_MODEL_TFLOPS},
 	{"mfu_pct", VM_MFU}, {"hfu_pct", VM_HFU}, {"tokens_per_s", VM_TOKENS},
@@ -877,6 +877,8 @@ static val_metric metric_of(const char *name, const char *unit)
 		return VM_GEMM;
 	if (!strncasecmp(name, "flash_attn", 10) && has(name, "fwd"))
 		return VM_FLASH_FWD;
+	if (!strncasecmp(name, "flash_attn", 10) && has(name, "bwd"))
+		return VM_FLASH_BWD;
 	if (has(name, "scaling") && has(name, "eff"))
 		return VM_SCALING_EFF;   /* weak/strong scaling efficiency, "..._vs_1gpu" */
 	return metric_words(name, unit);
@@ -1040,6 +1042,7 @@ static double unit_scale(const char *u, val_metric m, double value)
 	case VM_MODEL_TFLOPS:
 	case VM_GEMM:
 	case VM_FLASH_FWD:
+	case VM_FLASH_BWD:
 		return 1e12;
 	case VM_AGG_PFLOPS:
 		return 1e15;
@@ -1056,8 +1059,13 @@ static double unit_scale(const char *u, val_metric m, double value)
 
 /* Rows whose measurement set a constant of the compute model (compute.c):
  * their agreement is by construction, and the report says so. */
-static bool param_source(const char *id)
+static bool param_source(const char *id, val_metric m)
 {
+	/* H200K: the GEMM and fused-attention rows measured on the lent H200 set
+	 * compute.c's Hopper constants (H200_SUSTAIN, H200_FP8_RATIO, the
+	 * attention size curve); its copy and layer rows set nothing */
+	if (!strncmp(id, "H200K-", 6) && (m == VM_GEMM || m == VM_FLASH_FWD || m == VM_FLASH_BWD))
+		return true;
 	/* NCCL-TCP: hw.c's TCP efficiency and its sharing law (NVIDIA/nccl #209) */
 	static const char *ids[] = {"HW-AZ-001", "HW-AZ-002", "HW-AZ-003", "HW-AZ-004",
 	                            "NCCL-TCP-001", "NCCL-TCP-002", "NCCL-TCP-003"};
@@ -1067,7 +1075,19 @@ static bool param_source(const char *id)
 	return false;
 }
 
-/* "gemm_fp16_16384^3" or "gemm_bf16_8192x4096x1024"; "flash_attn2_fwd_hd64_s8192". */
+/* The number right after `tag` in a kernel name ("_s" in "..._s8192_b1"):
+ * the first occurrence followed by a digit; 0 when there is none. */
+static double num_after(const char *name, const char *tag)
+{
+	size_t n = strlen(tag);
+	for (const char *p = find(name, tag); p; p = find(p + 1, tag))
+		if (isdigit((unsigned char)p[n]))
+			return atof(p + n);
+	return 0;
+}
+
+/* "gemm_fp16_16384^3" or "gemm_bf16_8192x4096x1024"; "flash_attn2_fwd_hd64_s8192",
+ * "flash_attn_cudnn_causal_bwd_hd128_s4096_b2_h32". */
 static int kernel_of(const val_row *r, val_case *c, char *why, size_t n)
 {
 	const char *name = r->metric;
@@ -1087,16 +1107,19 @@ static int kernel_of(const val_row *r, val_case *c, char *why, size_t n)
 		c->gemm_m = m, c->gemm_n = nn, c->gemm_k = k;
 		snprintf(c->config, sizeof c->config, "%s gemm %.0fx%.0fx%.0f", c->s.cluster.gpu.name,
 		         m, nn, k);
-	} else if (c->metric == VM_FLASH_FWD) {
-		const char *hd = find(name, "hd"), *sq = find(name, "_s");
-		c->attn_hd = hd ? atof(hd + 2) : 0;
-		c->attn_seq = sq ? atof(sq + 2) : 0;
+	} else if (c->metric == VM_FLASH_FWD || c->metric == VM_FLASH_BWD) {
+		c->attn_hd = num_after(name, "hd");
+		c->attn_seq = num_after(name, "_s");
+		c->attn_causal = has(name, "causal");
+		double b = num_after(name, "_b"), h = num_after(name, "_h");
+		c->attn_bh = (b > 0 ? b : 1) * (h > 0 ? h : 32);
 		if (c->attn_hd <= 0 || c->attn_seq <= 0) {
 			snprintf(why, n, "head dim / sequence not readable in '%s'", name);
 			return -1;
 		}
-		snprintf(c->config, sizeof c->config, "%s flash fwd hd%.0f s%.0f", c->s.cluster.gpu.name,
-		         c->attn_hd, c->attn_seq);
+		snprintf(c->config, sizeof c->config, "%s flash %s%s hd%.0f s%.0f",
+		         c->s.cluster.gpu.name, c->metric == VM_FLASH_FWD ? "fwd" : "bwd",
+		         c->attn_causal ? " causal" : "", c->attn_hd, c->attn_seq);
 	} else {
 		snprintf(c->config, sizeof c->config, "%s HBM stream", c->s.cluster.gpu.name);
 	}
@@ -1150,7 +1173,7 @@ int val_build(const val_row *r, val_case *c, char *why, size_t n)
 	c->unit_scale = unit_scale(r->unit, c->metric, r->value);
 	c->per_gpu = (c->metric == VM_TOKENS || c->metric == VM_SAMPLES) && per_gpu(r);
 	c->published_si = r->value * c->unit_scale;
-	c->param_source = param_source(r->id);
+	c->param_source = param_source(r->id, c->metric);
 	if (c->metric >= VM_COLL_BUSBW && c->metric <= VM_COLL_AVG_BUSBW) {
 		/* nccl-tests rounds a tiny busbw to 0.00; the row then quotes the
 		 * time ("GB/s (time 13.03 us)"): compare that instead */
@@ -1169,7 +1192,8 @@ int val_build(const val_row *r, val_case *c, char *why, size_t n)
 	}
 	if (cluster_of(r, &c->s, why, n) < 0)
 		return -1;
-	if (c->metric == VM_GEMM || c->metric == VM_FLASH_FWD || c->metric == VM_HBM_BW)
+	if (c->metric == VM_GEMM || c->metric == VM_FLASH_FWD || c->metric == VM_FLASH_BWD ||
+	    c->metric == VM_HBM_BW)
 		return kernel_of(r, c, why, n);
 	bool layer_only = c->metric == VM_LAYER_FWD || c->metric == VM_LAYER_BWD ||
 	                  c->metric == VM_LAYER_FWDBWD;
@@ -1200,6 +1224,7 @@ static double step_work(const scenario *s)
 static bool step_metric(val_metric m)
 {
 	return m != VM_NONE && m != VM_GEMM && m != VM_HBM_BW && m != VM_FLASH_FWD &&
+	       m != VM_FLASH_BWD &&
 	       m != VM_CKPT_SIZE && m != VM_LAYER_FWD && m != VM_LAYER_BWD &&
 	       m != VM_LAYER_FWDBWD && !(m >= VM_COLL_BUSBW && m <= VM_COLL_AVG_BUSBW);
 }

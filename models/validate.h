@@ -51,6 +51,7 @@ typedef enum {
 	VM_GEMM,           /* TFLOP/s of one GEMM */
 	VM_HBM_BW,         /* streaming HBM bandwidth */
 	VM_FLASH_FWD,      /* TFLOP/s of a flash-attention forward */
+	VM_FLASH_BWD,      /* TFLOP/s of its backward (2.5x the forward's FLOPs) */
 	VM_MODEL_TFLOPS,   /* model TFLOP/s per GPU (no recompute) */
 	VM_TOKENS,         /* tokens per second, whole job */
 	VM_SAMPLES,        /* sequences per second, whole job */
@@ -70,6 +71,8 @@ typedef struct val_case {
 	char config[96];        /* short description of the layout */
 	bool assumed;           /* a value was inferred (marked '*' in config) */
 	double gemm_m, gemm_n, gemm_k, attn_hd, attn_seq;   /* kernel rows */
+	double attn_bh;          /* batch x heads of an attention row */
+	bool attn_causal;
 	bool param_source;      /* the row is a source of a model parameter */
 	bool per_gpu;           /* VM_TOKENS / VM_SAMPLES published per GPU */
 	int coll_op, coll_algo; /* VM_COLL_*: coll_op / coll_algo of coll.h */

@@ -158,7 +158,9 @@ double wl_step_hw_flops(const scenario *s);
 double wl_peak_flops(const scenario *s);
 
 /* Time of the fused flash-attention kernel doing `flops` executed FLOPs
- * (forward or backward) on gpu g. */
-double wl_attn_time(const hw_gpu *g, hw_precision p, double flops, bool backward);
+ * (forward or backward) on gpu g, each query meeting `keys` keys on average
+ * (s/2 causal) with heads of head_dim. */
+double wl_attn_time(const hw_gpu *g, hw_precision p, double flops, bool backward, double keys,
+                    double head_dim);
 
 #endif

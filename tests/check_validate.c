@@ -763,6 +763,48 @@ START_TEST(t_nemo_rows)
 }
 END_TEST
 
+/* Kernels and layers measured on the lent H200 (tests/validation/
+ * h200-kernels.csv): GEMM and attention rows set the Hopper constants and are
+ * marked so; attention rows are read with their direction, mask, batch and
+ * heads; the layer rows, which set nothing, are predicted within 5%. */
+START_TEST(t_h200_rows)
+{
+	const char *top = getenv("top_srcdir");
+	char path[512], err[512], why[256];
+	snprintf(path, sizeof path, "%s/tests/validation/h200-kernels.csv", top ? top : ".");
+	val_row *r;
+	size_t n;
+	ck_assert_msg(val_read(path, &r, &n, err, sizeof err) == 0, "%s", err);
+	int gemm = 0, bwd = 0, layers = 0;
+	for (size_t i = 0; i < n; i++) {
+		val_case c;
+		ck_assert_msg(val_build(&r[i], &c, why, sizeof why) == 0, "%s: %s", r[i].id, why);
+		ck_assert_str_eq(c.s.cluster.gpu.name, "H200-SXM-141GB");
+		if (c.metric == VM_GEMM) {
+			gemm++;
+			ck_assert(c.param_source);
+		} else if (c.metric == VM_FLASH_BWD) {
+			bwd++;
+			ck_assert(c.param_source && c.attn_causal);
+			ck_assert(c.attn_hd == 64 || c.attn_hd == 128);
+			ck_assert(c.attn_seq >= 2048 && c.attn_bh >= 16);
+		} else if (c.metric == VM_LAYER_FWD || c.metric == VM_LAYER_FWDBWD) {
+			layers++;
+			ck_assert(!c.param_source);
+			double pred;
+			ck_assert_msg(val_predict(&c, NULL, &pred, why, sizeof why) == 0, "%s", why);
+			double e = pred / c.published_si - 1;
+			ck_assert_msg(fabs(e) < 0.05, "%s: %.4g s against %.4g s", r[i].id, pred,
+			              c.published_si);
+		}
+	}
+	ck_assert_int_ge(gemm, 200);
+	ck_assert_int_eq(bwd, 8);
+	ck_assert_int_eq(layers, 6);
+	free(r);
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("validate");
@@ -784,6 +826,7 @@ int main(void)
 	tcase_add_test(tc, t_scaling_rows);
 	tcase_add_test(tc, t_memory_inference);
 	tcase_add_test(tc, t_nemo_rows);
+	tcase_add_test(tc, t_h200_rows);
 	suite_add_tcase(s, tc);
 	SRunner *sr = srunner_create(s);
 	srunner_run_all(sr, CK_NORMAL);
