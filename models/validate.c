@@ -181,8 +181,9 @@ static double line_rate(const char *hw, const char **at)
  * "4 OmniPath links/node (OPA; 100Gb/s each)", "2x 100GbE", "HDR IB" ...
  * With no count: 8 (the DGX-style node) for InfiniBand/RDMA text, 1 for TCP
  * or plain Ethernet ("100GbE": a commodity node's one NIC). */
-/* The NICs of a node of gpn GPUs: what the text says, else one per GPU (DGX
- * A100/H100, GB200 trays), or 8 for a DGX-2's 16 GPUs; one for TCP. */
+/* The NICs of a node of gpn GPUs: what the text says (a count "per GPU"
+ * times gpn), else one per GPU (DGX A100/H100, GB200 trays), or 8 for a
+ * DGX-2's 16 GPUs; one for TCP. */
 static void nic_of(const char *hw, const gpu_map *m, int gpn, hw_nic *nic)
 {
 	const char *at = NULL;
@@ -193,6 +194,8 @@ static void nic_of(const char *hw, const gpu_map *m, int gpn, hw_nic *nic)
 		count = number_before(hw, links, true);
 	if (gbps <= 0)
 		gbps = has(hw, "NDR") ? 400 : has(hw, "HDR") ? 200 : has(hw, "EDR") ? 100 : m->nic_Gbps;
+	if (has(hw, "per GPU") || has(hw, "/GPU"))   /* "1x400Gb/s NDR IB per GPU" */
+		count = (count > 0 ? count : 1) * gpn;
 	bool tcp = has(hw, "TCP") || has(hw, "Socket") ||
 	           ((has(hw, "GbE") || has(hw, "Ethernet")) && !has(hw, "RoCE") && !has(hw, "RDMA"));
 	if (count <= 0 || count > 4 * gpn)
@@ -678,21 +681,25 @@ static int training_of(const val_row *r, scenario *s, bool layer_only, bool *ass
 	return 0;
 }
 
-/* Llama-family shapes the CSV has no columns for (GQA KV heads, gated FFN
- * width, vocabulary), by family name and hidden size, from Meta's published
- * model configurations (params.json / model cards). */
+/* Model shapes the CSV has no columns for (GQA KV heads, FFN width and
+ * gating, vocabulary), by family name and hidden size: Llama from Meta's
+ * published model configurations (params.json / model cards); Nemotron-4
+ * 15B and 340B from NVIDIA's reports (arXiv 2402.16819, 2406.11704: 48 / 96
+ * heads with 8 KV heads, squared-ReLU MLP of 4h, not gated, 256,000 tokens). */
 typedef struct zoo_model {
 	const char *family;    /* matched in source, hardware or other_parallel */
 	int hidden, ffn, kv_heads, vocab;
+	bool gated;
 } zoo_model;
 
 static const zoo_model zoo[] = {
-	{"Llama 3", 4096, 14336, 8, 128256}, {"Llama 3", 8192, 28672, 8, 128256},
-	{"Llama 3", 16384, 53248, 8, 128256},
-	{"Llama 2", 4096, 11008, 32, 32000}, {"Llama 2", 5120, 13824, 40, 32000},
-	{"Llama 2", 8192, 28672, 8, 32000},
-	{"Llama", 4096, 11008, 32, 32000}, {"Llama", 5120, 13824, 40, 32000},
-	{"Llama", 6656, 17920, 52, 32000}, {"Llama", 8192, 22016, 64, 32000},
+	{"Llama 3", 4096, 14336, 8, 128256, true}, {"Llama 3", 8192, 28672, 8, 128256, true},
+	{"Llama 3", 16384, 53248, 8, 128256, true},
+	{"Llama 2", 4096, 11008, 32, 32000, true}, {"Llama 2", 5120, 13824, 40, 32000, true},
+	{"Llama 2", 8192, 28672, 8, 32000, true},
+	{"Llama", 4096, 11008, 32, 32000, true}, {"Llama", 5120, 13824, 40, 32000, true},
+	{"Llama", 6656, 17920, 52, 32000, true}, {"Llama", 8192, 22016, 64, 32000, true},
+	{"Nemotron", 6144, 24576, 8, 256000, false}, {"Nemotron", 18432, 73728, 8, 256000, false},
 };
 
 /* "Llama 3", "Llama-3", "LLaMA3" all match the family "Llama 3". */
@@ -753,7 +760,7 @@ static int model_of(const val_row *r, scenario *s, bool params_only, char *why, 
 	m->ffn_hidden = 4 * r->hidden;
 	for (size_t i = 0; i < sizeof zoo / sizeof zoo[0]; i++)
 		if (zoo[i].hidden == r->hidden && names(r, zoo[i].family)) {
-			m->gated_mlp = true;
+			m->gated_mlp = zoo[i].gated;
 			m->ffn_hidden = zoo[i].ffn;
 			m->kv_heads = zoo[i].kv_heads;
 			m->vocab = zoo[i].vocab;

@@ -805,6 +805,47 @@ START_TEST(t_h200_rows)
 }
 END_TEST
 
+/* NeMo's Blackwell rows (tests/validation/nemo-blackwell.csv): B200 and
+ * GB200 GPUs, one NIC per GPU when the text says "per GPU" (NVL72 racks),
+ * Nemotron-4 shapes (GQA 8, 4h squared-ReLU MLP, 256K vocabulary), FSDP as
+ * ZeRO-3 without TP or PP. */
+START_TEST(t_blackwell_rows)
+{
+	const char *top = getenv("top_srcdir");
+	char path[512], err[512], why[256];
+	snprintf(path, sizeof path, "%s/tests/validation/nemo-blackwell.csv", top ? top : ".");
+	val_row *r;
+	size_t n;
+	ck_assert_msg(val_read(path, &r, &n, err, sizeof err) == 0, "%s", err);
+	int gb200 = 0, nemotron = 0, fsdp = 0;
+	for (size_t i = 0; i < n; i++) {
+		val_case c;
+		ck_assert_msg(val_build(&r[i], &c, why, sizeof why) == 0, "%s: %s", r[i].id, why);
+		const scn_cluster *k = &c.s.cluster;
+		ck_assert_int_eq(c.s.cluster.gpu.arch, ARCH_BLACKWELL);
+		ck_assert_int_eq(k->nic.count, k->gpus_per_node);
+		if (!strcmp(k->gpu.name, "GB200"))
+			gb200++;
+		if (strstr(r[i].other, "Nemotron")) {
+			nemotron++;
+			ck_assert_int_eq(c.s.model.kv_heads, 8);
+			ck_assert(!c.s.model.gated_mlp);
+			ck_assert_int_eq(c.s.model.ffn_hidden, 4 * c.s.model.hidden);
+			ck_assert_int_eq(c.s.model.vocab, 256000);
+		}
+		if (strstr(r[i].other, "FSDP")) {
+			fsdp++;
+			ck_assert_int_eq(c.s.training.zero, 3);
+			ck_assert_int_eq(c.s.training.tp * c.s.training.pp, 1);
+		}
+	}
+	ck_assert_int_eq(gb200, 6);
+	ck_assert_int_eq(nemotron, 4);
+	ck_assert_int_eq(fsdp, 1);
+	free(r);
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("validate");
@@ -827,6 +868,7 @@ int main(void)
 	tcase_add_test(tc, t_memory_inference);
 	tcase_add_test(tc, t_nemo_rows);
 	tcase_add_test(tc, t_h200_rows);
+	tcase_add_test(tc, t_blackwell_rows);
 	suite_add_tcase(s, tc);
 	SRunner *sr = srunner_create(s);
 	srunner_run_all(sr, CK_NORMAL);
