@@ -22,20 +22,21 @@
 /* Hopper, measured on an NVIDIA H200 SXM (the H100 SXM's die, SM count and
  * 700 W limit) lent to this project, 2026-11-29, by bench/device/
  * h200_kernels.py (PyTorch 2.11, cuBLAS of CUDA 13.0, random bf16/fp8 data;
- * tests/validation/h200-kernels.csv holds every row). Under a sustained
- * GEMM load the SM clock settles at 1425-1485 MHz against the power cap
- * (nvidia-smi: SW power cap, 684-690 W), not the 1980 MHz boost: an
- * 8192^3 bf16 GEMM run for 12 s holds 663-670 TFLOP/s, where a short burst
- * on a cool GPU reaches 782 (4096^3). Training keeps the GPU at its cap, so
- * the sustained rate is the one to model.
+ * tests/validation/h200-kernels.csv holds every row, bench/device/
+ * fit_hopper.py derives these constants from them). Under a sustained GEMM
+ * load the SM clock settles at 1440-1485 MHz against the power cap
+ * (nvidia-smi: SW power cap, 684-690 W), not the 1980 MHz boost: an 8192^3
+ * bf16 GEMM holds 664-673 TFLOP/s, where a short run after a pause reaches
+ * 753 (4096^3). Training keeps the GPU at its cap, so the sustained rate is
+ * the one to model.
  * H200_SUSTAIN: the median over the 96 bf16 GEMMs of the transformer-layer
- * shapes measured (5B..175B layers, forward, dgrad and wgrad; 641-701
- * TFLOP/s) divided by this model with SUSTAIN 1, i.e. sustained over MAMF.
- * H200_FP8_RATIO: the same median for the 96 fp8 GEMMs (cuBLASLt scaled
- * matmul, fast accumulation: 1108-1358 TFLOP/s), divided by the bf16 one.
+ * shapes measured (5B..175B layers, forward, dgrad and wgrad; 636-704
+ * TFLOP/s) of measured over this model with sustain 1: sustained over MAMF.
+ * H200_FP8_RATIO: the same median for their 96 fp8 twins (cuBLASLt scaled
+ * matmul, fast accumulation: 1168-1369 TFLOP/s), over the bf16 one.
  * Both [MEASURED, H200; H100 SXM by the same die, UNVERIFIED there]. */
-#define H200_SUSTAIN 0.907
-#define H200_FP8_RATIO 0.978
+#define H200_SUSTAIN 0.914
+#define H200_FP8_RATIO 0.979
 
 /* Per-architecture constants of the efficiency model. */
 typedef struct arch_params {
@@ -70,12 +71,14 @@ typedef struct arch_params {
  * the backward slower than the forward; UNVERIFIED factor). Hopper [MEASURED
  * on the H200, bench/device/h200_kernels.py]: cuDNN's fused attention (what
  * Transformer Engine and PyTorch run on Hopper), causal bf16, 8 shapes from
- * s 2048 to 8192, head dim 64 and 128: forward 0.42-0.60 of peak, backward
- * (2.5x the forward's FLOPs) 0.33-0.50, growing with the keys a query
- * meets. Fitted (least squares in log) as E k / (k + k0), k = mean keys
- * per query x hd / 128, on the FLOPs executed (the causal half plus the
- * diagonal blocks, as flash() counts them): forward E 0.647, k0 400,
- * backward E 0.562, k0 490; the 8 shapes within 10% and 7%. Blackwell keeps
+ * s 2048 to 8192, head dim 64 and 128: forward 0.41-0.60 of peak, backward
+ * (2.5x the forward's FLOPs) 0.33-0.51, growing with the keys a query
+ * meets. Fitted (least squares in log, bench/device/fit_hopper.py) as
+ * E k / (k + k0), k = mean keys per query x hd / 128 (s/2 causal), on the
+ * FLOPs executed (the causal half plus the diagonal blocks, as flash()
+ * counts them): forward E 0.629, k0 340, backward E 0.577, k0 520; the 8
+ * shapes within 15% and 9% (the batch, which the curve does not see, is
+ * the rest). Blackwell keeps
  * the earlier Hopper guess 0.55/0.44 (between FA2's 0.35 and FA3's 0.75 of
  * peak, cost-models 4.2; UNVERIFIED), no size curve.
  * fp8 ratio: Hopper measured (H200_FP8_RATIO above; the MAMF table's 70.9/80.3
@@ -87,7 +90,7 @@ static const arch_params arch_table[] = {
 	{ARCH_VOLTA, 80, 128, 128, 0.85, 0.83, 0.0, 0.0, 1, SUSTAIN_AMPERE, 0, 0},
 	{ARCH_AMPERE, 108, 256, 128, 0.869, 0.83, 0.575, 0.46, 1, SUSTAIN_AMPERE, 0, 0},
 	{ARCH_ADA, 142, 256, 128, 0.80, 0.83, 0.50, 0.40, 0.9, SUSTAIN_AMPERE, 0, 0},
-	{ARCH_HOPPER, 132, 128, 256, 0.803, 0.83, 0.647, 0.562, H200_FP8_RATIO, H200_SUSTAIN, 400, 490},
+	{ARCH_HOPPER, 132, 128, 256, 0.803, 0.83, 0.629, 0.577, H200_FP8_RATIO, H200_SUSTAIN, 340, 520},
 	{ARCH_BLACKWELL, 148, 128, 256, 0.776, 0.83, 0.55, 0.44, 0.983, SUSTAIN_AMPERE, 0, 0},
 	{ARCH_CDNA3, 304, 256, 256, 0.514, 0.83, 0.35, 0.28, 1, SUSTAIN_AMPERE, 0, 0},
 };
@@ -134,8 +137,9 @@ static double peak_of(const hw_gpu *g, hw_precision p)
 
 /* The fixed cost per tile is a time: an fp8 tile runs its k loop twice as
  * fast as a 16-bit one, so the same cost is worth twice the k elements (the
- * H200 fp8 GEMMs with k = 2048 reach 0.89-0.93 of those with k >= 4096,
- * the bf16 ones 0.97: tests/validation/h200-kernels.csv). */
+ * H200 fp8 GEMMs of layer shapes with k = 2048 reach 0.91-0.95 of the
+ * median with k >= 4096, the bf16 ones 0.94-0.98: tests/validation/
+ * h200-kernels.csv). */
 static double k_eff(double k, hw_precision p)
 {
 	double k0 = p == PREC_FP8 ? 2 * K0 : K0;

@@ -177,6 +177,20 @@ static double line_rate(const char *hw, const char **at)
 	return 0;
 }
 
+/* Whether the NIC's clause, from its rate to the next separator, says the
+ * count is per GPU ("1x400Gb/s NDR IB per GPU"), not per node: bandwidth
+ * text elsewhere ("NVLink 900 GB/s per GPU") does not count. */
+static bool per_gpu_after(const char *at)
+{
+	char clause[96];
+	size_t k = 0;
+	while (k < sizeof clause - 1 && at[k] && !strchr(",;()", at[k]))
+		k++;
+	memcpy(clause, at, k);
+	clause[k] = '\0';
+	return has(clause, "per GPU");
+}
+
 /* NICs per node and line rate from "8x200Gb/s HDR", "8x HDR 200Gb/s",
  * "4 OmniPath links/node (OPA; 100Gb/s each)", "2x 100GbE", "HDR IB" ...
  * With no count: 8 (the DGX-style node) for InfiniBand/RDMA text, 1 for TCP
@@ -194,7 +208,7 @@ static void nic_of(const char *hw, const gpu_map *m, int gpn, hw_nic *nic)
 		count = number_before(hw, links, true);
 	if (gbps <= 0)
 		gbps = has(hw, "NDR") ? 400 : has(hw, "HDR") ? 200 : has(hw, "EDR") ? 100 : m->nic_Gbps;
-	if (has(hw, "per GPU") || has(hw, "/GPU"))   /* "1x400Gb/s NDR IB per GPU" */
+	if (at && per_gpu_after(at))   /* "1x400Gb/s NDR IB per GPU" */
 		count = (count > 0 ? count : 1) * gpn;
 	bool tcp = has(hw, "TCP") || has(hw, "Socket") ||
 	           ((has(hw, "GbE") || has(hw, "Ethernet")) && !has(hw, "RoCE") && !has(hw, "RDMA"));
@@ -1066,12 +1080,15 @@ static double unit_scale(const char *u, val_metric m, double value)
 
 /* Rows whose measurement set a constant of the compute model (compute.c):
  * their agreement is by construction, and the report says so. */
-static bool param_source(const char *id, val_metric m)
+static bool param_source(const val_row *r, val_metric m)
 {
-	/* H200K: the GEMM and fused-attention rows measured on the lent H200 set
-	 * compute.c's Hopper constants (H200_SUSTAIN, H200_FP8_RATIO, the
-	 * attention size curve); its copy and layer rows set nothing */
-	if (!strncmp(id, "H200K-", 6) && (m == VM_GEMM || m == VM_FLASH_FWD || m == VM_FLASH_BWD))
+	const char *id = r->id;
+	/* H200K: the GEMMs of transformer-layer shapes (tagged "model/gemm")
+	 * and the fused-attention rows measured on the lent H200 set compute.c's
+	 * Hopper constants (H200_SUSTAIN, H200_FP8_RATIO, the attention size
+	 * curve); its sweeps, copy and layer rows set nothing */
+	if (!strncmp(id, "H200K-", 6) && ((m == VM_GEMM && strchr(r->other, '/')) ||
+	                                  m == VM_FLASH_FWD || m == VM_FLASH_BWD))
 		return true;
 	/* NCCL-TCP: hw.c's TCP efficiency and its sharing law (NVIDIA/nccl #209) */
 	static const char *ids[] = {"HW-AZ-001", "HW-AZ-002", "HW-AZ-003", "HW-AZ-004",
@@ -1180,7 +1197,7 @@ int val_build(const val_row *r, val_case *c, char *why, size_t n)
 	c->unit_scale = unit_scale(r->unit, c->metric, r->value);
 	c->per_gpu = (c->metric == VM_TOKENS || c->metric == VM_SAMPLES) && per_gpu(r);
 	c->published_si = r->value * c->unit_scale;
-	c->param_source = param_source(r->id, c->metric);
+	c->param_source = param_source(r, c->metric);
 	if (c->metric >= VM_COLL_BUSBW && c->metric <= VM_COLL_AVG_BUSBW) {
 		/* nccl-tests rounds a tiny busbw to 0.00; the row then quotes the
 		 * time ("GB/s (time 13.03 us)"): compare that instead */

@@ -176,7 +176,9 @@ static void flash(oplist *l, const char *name, bool backward)
 	wl_op *o = push(l, OP_ATTN, name);
 	o->flops = fl;
 	o->bytes = c->E * c->T * (c->nq * 2 + c->nkv * 2) * (backward ? 2 : 1);
-	o->time_s = wl_attn_time(c->g, c->prec, fl, backward, c->sq * causal / c->cp, c->hd);
+	/* the size curve takes the mean keys a query meets, s/2 causal (the
+	 * diagonal blocks are work, not keys), s/(2 cp) per ring step with CP */
+	o->time_s = wl_attn_time(c->g, c->prec, fl, backward, 0.5 * c->sq / c->cp, c->hd);
 }
 
 /* Attention core forward: scores, softmax, dropout, context (Megatron's

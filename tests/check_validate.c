@@ -252,6 +252,11 @@ START_TEST(t_nic_text)
 		{"A100 80 Gb HBM2e, 8x HDR IB", 8, 200, false},
 		{"A100 (NVLink 4800 Gb/s per GPU), 8x HDR 200Gb/s IB", 8, 200, false},
 		{"A100 8x 400GbE RoCE", 8, 400, false},
+		/* a count per GPU multiplies by the node's GPUs (the row's 16 GPUs
+		 * are one NVL72 domain); bandwidth quoted per GPU elsewhere does not */
+		{"GB200 NVL72 trays, 1x400Gb/s NDR IB per GPU", 16, 400, false},
+		{"H100 (NVLink4 900 GB/s per GPU); 4x400Gb/s NDR IB per node", 4, 400, false},
+		{"8x H100 80GB/GPU; 4x400Gb/s NDR IB", 4, 400, false},
 	};
 	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
 		char row[512], why[256];
@@ -764,9 +769,10 @@ START_TEST(t_nemo_rows)
 END_TEST
 
 /* Kernels and layers measured on the lent H200 (tests/validation/
- * h200-kernels.csv): GEMM and attention rows set the Hopper constants and are
- * marked so; attention rows are read with their direction, mask, batch and
- * heads; the layer rows, which set nothing, are predicted within 5%. */
+ * h200-kernels.csv): layer-shape GEMM and attention rows set the Hopper
+ * constants and are marked so, the sweeps are not; attention rows are read
+ * with their direction, mask, head dim, batch and heads; the layer rows,
+ * which set nothing, are predicted within 5%. */
 START_TEST(t_h200_rows)
 {
 	const char *top = getenv("top_srcdir");
@@ -775,19 +781,38 @@ START_TEST(t_h200_rows)
 	val_row *r;
 	size_t n;
 	ck_assert_msg(val_read(path, &r, &n, err, sizeof err) == 0, "%s", err);
-	int gemm = 0, bwd = 0, layers = 0;
+	int gemm = 0, sweeps = 0, bwd = 0, layers = 0, seen = 0;
 	for (size_t i = 0; i < n; i++) {
 		val_case c;
 		ck_assert_msg(val_build(&r[i], &c, why, sizeof why) == 0, "%s: %s", r[i].id, why);
 		ck_assert_str_eq(c.s.cluster.gpu.name, "H200-SXM-141GB");
 		if (c.metric == VM_GEMM) {
 			gemm++;
-			ck_assert(c.param_source);
-		} else if (c.metric == VM_FLASH_BWD) {
-			bwd++;
+			/* layer shapes ("model/gemm") set the constants; sweeps do not */
+			ck_assert(c.param_source == (strchr(r[i].other, '/') != NULL));
+			sweeps += !c.param_source;
+		} else if (c.metric == VM_FLASH_FWD || c.metric == VM_FLASH_BWD) {
+			bwd += c.metric == VM_FLASH_BWD;
 			ck_assert(c.param_source && c.attn_causal);
-			ck_assert(c.attn_hd == 64 || c.attn_hd == 128);
-			ck_assert(c.attn_seq >= 2048 && c.attn_bh >= 16);
+			/* direction, head dim, sequence, batch x heads from the name */
+			static const struct {
+				const char *name;
+				double hd, seq, bh;
+			} known[] = {
+				{"flash_attn_cudnn_causal_bwd_hd128_s4096_b2_h16", 128, 4096, 32},
+				{"flash_attn_cudnn_causal_fwd_hd128_s2048_b4_h32", 128, 2048, 128},
+				{"flash_attn_cudnn_causal_fwd_hd64_s4096_b1_h64", 64, 4096, 64},
+				{"flash_attn_cudnn_causal_bwd_hd128_s8192_b1_h16", 128, 8192, 16},
+			};
+			for (size_t j = 0; j < sizeof known / sizeof known[0]; j++)
+				if (!strcmp(r[i].metric, known[j].name)) {
+					seen++;
+					ck_assert_int_eq(c.metric, strstr(known[j].name, "_bwd_")
+					                               ? VM_FLASH_BWD : VM_FLASH_FWD);
+					ck_assert_double_eq(c.attn_hd, known[j].hd);
+					ck_assert_double_eq(c.attn_seq, known[j].seq);
+					ck_assert_double_eq(c.attn_bh, known[j].bh);
+				}
 		} else if (c.metric == VM_LAYER_FWD || c.metric == VM_LAYER_FWDBWD) {
 			layers++;
 			ck_assert(!c.param_source);
@@ -799,7 +824,9 @@ START_TEST(t_h200_rows)
 		}
 	}
 	ck_assert_int_ge(gemm, 200);
+	ck_assert_int_ge(sweeps, 30);
 	ck_assert_int_eq(bwd, 8);
+	ck_assert_int_eq(seen, 4);
 	ck_assert_int_eq(layers, 6);
 	free(r);
 }

@@ -495,6 +495,19 @@ START_TEST(t_context_parallel)
 	for (int i = 0; i < n; i++)
 		nkv += ops[i].kind == OP_TP_COMM && ops[i].cp_group;
 	ck_assert_int_eq(nkv, 2);
+	/* each ring step's attention kernel meets s/(2 cp) keys: on Hopper,
+	 * whose fused attention gains with the keys per query, it runs at a
+	 * lower rate than the whole sequence's kernel */
+	double rate[2];
+	for (int k = 0; k < 2; k++) {
+		s.training.cp = k + 1;
+		n = wl_layer_ops(&s, 0, WL_FWD, ops, WL_MAX_OPS);
+		for (int i = 0; i < n; i++)
+			if (ops[i].kind == OP_ATTN)
+				rate[k] = ops[i].flops / ops[i].time_s;
+	}
+	ck_assert_msg(rate[1] < 0.97 * rate[0] && rate[1] > 0.8 * rate[0], "%g vs %g", rate[1],
+	              rate[0]);
 }
 END_TEST
 

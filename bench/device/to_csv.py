@@ -3,15 +3,17 @@
 `trainsim validate` reads (tests/validation/h200-kernels.csv).
 
 Left out, each for a stated reason:
-- kernels shorter than 30 us: PyTorch's eager launches take 8 us or more each
+- kernels shorter than 40 us: PyTorch's eager launches take 8 us or more each
   on the host (measured: eager_tiny_kernel), so back-to-back timing of so
   short a kernel measures the launch rate, not the GPU;
 - FlashAttention-2 (PyTorch's FLASH_ATTENTION backend): on Hopper, Transformer
   Engine and PyTorch run cuDNN's fused attention, which the model describes;
 - eager layers (their unfused rotary/SwiGLU kernels are not what Megatron
-  runs); compiled layers are kept, their GPU time less the weight-gradient
-  accumulation adds (autograd's grad += that Megatron's fused wgrad into
-  main_grad does not have), which the profile separates.
+  runs); compiled layers are kept: the elapsed time of back-to-back steps
+  (CUDA events; the gaps between kernels included, as in a training step)
+  less the weight-gradient accumulation adds (autograd's grad += that
+  Megatron's fused wgrad into main_grad does not have), which the profile
+  separates. The row says how busy the GPU was.
 Usage: to_csv.py KERNELS.jsonl LAYER.jsonl > h200-kernels.csv
 """
 import csv, json, sys
@@ -22,7 +24,7 @@ SRC = ("measured on the NVIDIA H200 SXM lent to this project, 2026-11-29: "
 HDR = ("id,source,hardware,gpus,model_params_b,layers,hidden,heads,seq_len,global_batch,"
        "micro_batch,tp,pp,dp,other_parallel,precision,recompute,metric,value,unit,verified").split(",")
 GPU = "H200-SXM-141GB"
-MIN_S = 30e-6
+MIN_S = 40e-6
 
 w = csv.writer(sys.stdout, lineterminator="\n")
 w.writerow(HDR)
@@ -74,6 +76,7 @@ for line in open(sys.argv[2]):
                   gb=r["micro_batch"], mb=r["micro_batch"], par=1, prec="bf16", rc="none")
     row(src, note, "layer_forward_time", "%.3f" % (r["compiled_fwd_s"] * 1e3), "ms", **common)
     fb = r["compiled_fwdbwd_s"] - kern.get(r["name"], 0)
-    row(src, note + "; less %.2f ms of weight-gradient accumulation adds"
-        % (kern.get(r["name"], 0) * 1e3), "layer_fwd_bwd_time", "%.3f" % (fb * 1e3), "ms",
-        **common)
+    busy = sum(r["compiled_gpu_s"].values()) / r["compiled_fwdbwd_s"]
+    row(src, note + "; elapsed time of back-to-back steps (GPU busy %.0f%% of it) less "
+        "%.2f ms of weight-gradient accumulation adds" % (100 * busy, kern.get(r["name"], 0) * 1e3),
+        "layer_fwd_bwd_time", "%.3f" % (fb * 1e3), "ms", **common)
