@@ -151,6 +151,11 @@ static double gemm_eff_of(const hw_gpu *g)
 	return arch_of(g)->sustain * (g->gemm_eff > 0 ? g->gemm_eff : arch_of(g)->gemm_eff);
 }
 
+double wl_gpu_held_gemm_eff(const hw_gpu *g)
+{
+	return gemm_eff_of(g);
+}
+
 static double hbm_Bps_of(const hw_gpu *g)
 {
 	double eff = g->hbm_eff > 0 ? g->hbm_eff : arch_of(g)->hbm_eff;

@@ -309,21 +309,24 @@ double hw_nic_efficiency(const hw_nic *nic, int gpus_sharing)
 	return eff;
 }
 
-void hw_list_gpus(FILE *out)
+void hw_list_gpus(FILE *out, double (*held)(const hw_gpu *g))
 {
-	fprintf(out, "%-16s %7s %7s %7s %7s %6s %8s %8s %6s %6s %4s\n", "name", "fp32", "tf32",
-		"bf16", "fp8", "gemm", "HBM", "HBM", "NVLink", "NVLS", "PCIe");
-	fprintf(out, "%-16s %7s %7s %7s %7s %6s %8s %8s %6s %6s %4s\n", "", "TFLOP/s", "TFLOP/s",
-		"TFLOP/s", "TFLOP/s", "eff", "GiB", "GB/s", "GB/s", "eff", "gen");
+	fprintf(out, "%-16s %7s %7s %7s %7s %6s %6s %8s %8s %6s %6s %4s\n", "name", "fp32", "tf32",
+		"bf16", "fp8", "gemm", "gemm", "HBM", "HBM", "NVLink", "NVLS", "PCIe");
+	fprintf(out, "%-16s %7s %7s %7s %7s %6s %6s %8s %8s %6s %6s %4s\n", "", "TFLOP/s", "TFLOP/s",
+		"TFLOP/s", "TFLOP/s", "MAMF", "held", "GiB", "GB/s", "GB/s", "eff", "gen");
 	for (size_t i = 0; i < NGPUS; i++) {
 		const hw_gpu *g = &gpus[i];
 		double bf = g->peak_flops[PREC_BF16] > 0 ? g->peak_flops[PREC_BF16]
 		                                         : g->peak_flops[PREC_FP16];
-		fprintf(out, "%-16s %7.1f %7.1f %7.1f %7.1f %6.3f %8.0f %8.0f %6.0f %6.2f %4d\n",
+		fprintf(out, "%-16s %7.1f %7.1f %7.1f %7.1f %6.3f %6.3f %8.0f %8.0f %6.0f %6.2f %4d\n",
 			g->name, g->peak_flops[PREC_FP32] / T, g->peak_flops[PREC_TF32] / T, bf / T,
-			g->peak_flops[PREC_FP8] / T, g->gemm_eff, g->hbm_bytes / GiB,
-			g->hbm_Bps / GBs, g->nvlink_Bps / GBs, g->nvls_eff, g->pcie_gen);
+			g->peak_flops[PREC_FP8] / T, g->gemm_eff, held ? held(g) : g->gemm_eff,
+			g->hbm_bytes / GiB, g->hbm_Bps / GBs, g->nvlink_Bps / GBs, g->nvls_eff,
+			g->pcie_gen);
 	}
+	fprintf(out, "gemm MAMF: the best shape of a GEMM sweep; held: what a large GEMM holds under a\n"
+		"sustained load (power cap, clocks), the figure the compute model uses\n");
 	fprintf(out, "aliases:");
 	for (size_t i = 0; i < NALIASES; i++)
 		fprintf(out, " %s=%s", aliases[i].alias, aliases[i].name);

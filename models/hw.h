@@ -65,7 +65,9 @@ void hw_nic_defaults(hw_nic *nic, int gpus_per_node);
 double hw_nic_efficiency(const hw_nic *nic, int gpus_sharing);
 
 /* Text listings for `trainsim list gpus|nics`. */
-void hw_list_gpus(FILE *out);
+/* The catalog as a table; `held` (may be NULL) gives the GEMM efficiency a GPU holds
+ * under sustained load (the compute model's, models/compute.c). */
+void hw_list_gpus(FILE *out, double (*held)(const hw_gpu *g));
 void hw_list_nics(FILE *out);
 
 #endif

@@ -101,6 +101,9 @@ double wl_gemm_time(const hw_gpu *g, hw_precision p, double m, double n, double 
 double wl_membound_time(const hw_gpu *g, double bytes);
 /* Streaming multiprocessors (CUs) of the GPU. */
 int wl_gpu_sms(const hw_gpu *g);
+/* The fraction of dense peak a large bf16 GEMM holds under sustained load:
+ * the catalog's MAMF times the architecture's sustained-clock factor. */
+double wl_gpu_held_gemm_eff(const hw_gpu *g);
 /* Whether the GPU runs fused (flash) attention kernels (Ampere and later). */
 bool wl_gpu_fused_attention(const hw_gpu *g);
 

@@ -12,6 +12,7 @@
 #include "json.h"
 #include "report.h"
 #include "scn.h"
+#include "workload.h"
 #include "step.h"
 #include "topo.h"
 #include "trace.h"
@@ -306,7 +307,7 @@ int cmd_list(int argc, char **argv)
 	if (argc != 2)
 		return usage_error(LIST_USAGE, "list what?%s", "");
 	if (!strcmp(argv[1], "gpus"))
-		hw_list_gpus(stdout);
+		hw_list_gpus(stdout, wl_gpu_held_gemm_eff);
 	else if (!strcmp(argv[1], "nics"))
 		hw_list_nics(stdout);
 	else if (!strcmp(argv[1], "topologies"))
