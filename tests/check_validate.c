@@ -827,7 +827,7 @@ START_TEST(t_h200_rows)
 	ck_assert_int_ge(sweeps, 30);
 	ck_assert_int_eq(bwd, 8);
 	ck_assert_int_eq(seen, 4);
-	ck_assert_int_eq(layers, 6);
+	ck_assert_int_eq(layers, 10);
 	free(r);
 }
 END_TEST

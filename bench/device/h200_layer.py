@@ -117,8 +117,8 @@ CONFIGS = [
     # name, hidden, ffn, heads, kv heads, llama, micro-batch, seq, compile
     ("llama2-7b", 4096, 11008, 32, 32, True, 1, 4096, True),
     ("gpt3-5b", 4096, 16384, 32, 32, False, 4, 2048, True),
-    ("llama3-8b", 4096, 14336, 32, 8, True, 1, 8192, False),
-    ("llama2-13b", 5120, 13824, 40, 40, True, 1, 4096, False),
+    ("llama3-8b", 4096, 14336, 32, 8, True, 1, 8192, True),
+    ("llama2-13b", 5120, 13824, 40, 40, True, 1, 4096, True),
     ("llama2-70b", 8192, 28672, 64, 8, True, 1, 4096, True),
 ]
 emit(kind="env", torch=torch.__version__, gpu=torch.cuda.get_device_name(0))
