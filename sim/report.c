@@ -103,6 +103,19 @@ static void json_checkpoint(json *j, const step_result *r)
 	json_obj_end(j);
 }
 
+report_cost report_run_cost(const scenario *s, const step_result *r)
+{
+	report_cost c = {0, 0, 0};
+	double price = s->run.gpu_hour_price, gpus = scn_gpus(s);
+	if (s->run.train_tokens > 0 && r->time_to_train_s > 0)
+		c.gpu_hours = r->time_to_train_s * gpus / 3600;
+	c.cost = c.gpu_hours * price;
+	double good = r->goodput > 0 ? r->goodput : 1;
+	if (price > 0 && r->tokens_per_s > 0)
+		c.per_mtok = price * gpus / 3600 * 1e6 / (r->tokens_per_s * good);
+	return c;
+}
+
 static void json_reliability(json *j, const scenario *s, const step_result *r)
 {
 	if (r->checkpoint.every > 0)
@@ -115,6 +128,13 @@ static void json_reliability(json *j, const scenario *s, const step_result *r)
 	}
 	if (s->run.train_tokens > 0)
 		json_knum(j, "time_to_train_s", r->time_to_train_s);
+	report_cost c = report_run_cost(s, r);
+	if (c.gpu_hours > 0)
+		json_knum(j, "gpu_hours", c.gpu_hours);
+	if (c.cost > 0)
+		json_knum(j, "cost", c.cost);
+	if (c.per_mtok > 0)
+		json_knum(j, "cost_per_mtok", c.per_mtok);
 }
 
 static void json_options(json *j, const scenario *s, const step_result *r)
@@ -272,6 +292,24 @@ static void c_ttt(const scenario *s, const step_result *r, char *b, size_t n)
 	if (s->run.train_tokens > 0)
 		fmt_num(b, n, r->time_to_train_s);
 }
+static void c_gpu_hours(const scenario *s, const step_result *r, char *b, size_t n)
+{
+	report_cost c = report_run_cost(s, r);
+	if (c.gpu_hours > 0)
+		fmt_num(b, n, c.gpu_hours);
+}
+static void c_cost(const scenario *s, const step_result *r, char *b, size_t n)
+{
+	report_cost c = report_run_cost(s, r);
+	if (c.cost > 0)
+		fmt_num(b, n, c.cost);
+}
+static void c_per_mtok(const scenario *s, const step_result *r, char *b, size_t n)
+{
+	report_cost c = report_run_cost(s, r);
+	if (c.per_mtok > 0)
+		fmt_num(b, n, c.per_mtok);
+}
 static void c_events(const scenario *s, const step_result *r, char *b, size_t n)
 {
 	snprintf(b, n, "%llu", (unsigned long long)r->events);
@@ -304,6 +342,7 @@ static const csv_col csv_cols[] = {
 	F("job_mtbf_s", c_mtbf), F("best_checkpoint_every", c_best),
 	F("time_to_train_s", c_ttt), F("events", c_events), F("bottleneck", c_bottleneck),
 	F("layout.cp", c_cp),   /* added after the others: columns keep their places */
+	F("gpu_hours", c_gpu_hours), F("cost", c_cost), F("cost_per_mtok", c_per_mtok),
 };
 #define N_COLS (sizeof csv_cols / sizeof csv_cols[0])
 

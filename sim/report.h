@@ -43,6 +43,15 @@ int report_csv_row_error(FILE *out, const char *const *values, int nvalues,
 /* One CSV field, quoted when it holds a comma, quote or line break. */
 void report_csv_field(FILE *out, const char *text);
 
+/* What the run costs (fields 0 where not asked): GPU-hours of the whole run
+ * (run.train_tokens, failures' lost time included), and at
+ * run.gpu_hour_price its cost and the cost of a million tokens trained
+ * (tokens/s x goodput). */
+typedef struct report_cost {
+	double gpu_hours, cost, per_mtok;
+} report_cost;
+report_cost report_run_cost(const scenario *s, const step_result *r);
+
 /* n of the 2(n-1)/n factor of the gradient all-reduce: what the step model
  * resolved (r->dp_ring_n) when r is given and knows it; otherwise the DP
  * group for a ring (NCCL's ring passes through each node once, so every edge

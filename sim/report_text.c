@@ -268,9 +268,22 @@ static void reliability(FILE *out, const scenario *s, const step_result *r)
 			fprintf(out, "; best checkpoint interval %d steps", r->best_checkpoint_every);
 		fputc('\n', out);
 	}
-	if (s->run.train_tokens > 0)
-		fprintf(out, "time to train     %s for %.3g tokens\n",
-			fmt_long(a, sizeof a, r->time_to_train_s), s->run.train_tokens);
+	report_cost cost = report_run_cost(s, r);
+	if (s->run.train_tokens > 0) {
+		unit_fmt(b, sizeof b, s->run.train_tokens, UNIT_COUNT);
+		unit_fmt(c, sizeof c, cost.gpu_hours, UNIT_COUNT);
+		fprintf(out, "time to train     %s for %s tokens, %s GPU-hours\n",
+			fmt_long(a, sizeof a, r->time_to_train_s), b, c);
+	}
+	if (cost.per_mtok > 0) {
+		fprintf(out, "cost              %.3g per million tokens at %.3g per GPU-hour",
+			cost.per_mtok, s->run.gpu_hour_price);
+		if (cost.cost > 0) {
+			unit_fmt(b, sizeof b, cost.cost, UNIT_COUNT);
+			fprintf(out, "; %s for the whole run", b);
+		}
+		fputc('\n', out);
+	}
 	if (s->training.grad_reduce.sync == SYNC_ASYNC && r->async_speedup > 0)
 		fprintf(out, "asynchronous DP   %.2fx faster than synchronous, gradients %d step%s stale\n",
 			r->async_speedup, r->staleness, r->staleness == 1 ? "" : "s");

@@ -151,6 +151,7 @@ typedef struct scn_run {
 	uint64_t seed;
 	scn_variability variability;
 	double train_tokens;         /* 0 = not asked */
+	double gpu_hour_price;       /* cost of one GPU-hour, any currency; 0 = not asked */
 	uint64_t max_events;         /* 0 = default */
 	double max_memory_bytes;     /* 0 = default */
 } scn_run;

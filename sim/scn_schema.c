@@ -223,6 +223,7 @@ static const scn_field run_rows[] = {
 	INT("steps", scn_run, steps, 1, 1e6, 0),
 	U64("seed", scn_run, seed),
 	DBL("train_tokens", scn_run, train_tokens, 0, 1e18, FL_GT_MIN | FL_ZERO_OK),
+	DBL("gpu_hour_price", scn_run, gpu_hour_price, 0, 1e6, FL_GT_MIN | FL_ZERO_OK),
 	U64("max_events", scn_run, max_events),
 	UNI("max_memory", scn_run, max_memory_bytes, UNIT_BYTES, 0, BIG, FL_GT_MIN | FL_ZERO_OK),
 	SUB("variability", scn_run, variability, var_sec, 0, NULL),

@@ -172,6 +172,20 @@ START_TEST(json_optional_fields)
 	ck_assert_double_eq_tol(num(v, "job_mtbf_s"), 36000, 1e-9);
 	ck_assert_int_eq((int)num(v, "best_checkpoint_every"), 350);
 	ck_assert_double_eq_tol(num(v, "time_to_train_s"), 1e6, 1e-6);
+	/* GPU-hours of the run; no price, no cost */
+	ck_assert_double_eq_tol(num(v, "gpu_hours"), 1e6 * 16 / 3600, 1e-6);
+	ck_assert_ptr_null(jv_get(v, "cost"));
+	ck_assert_ptr_null(jv_get(v, "cost_per_mtok"));
+	jv_free(v);
+	free(text);
+	/* at 2.5 a GPU-hour: the run's cost, and a million tokens' at the
+	 * throughput the failures leave (tokens/s x goodput) */
+	S.run.gpu_hour_price = 2.5;
+	text = render_json(true);
+	v = parse_or_fail(text);
+	ck_assert_double_eq_tol(num(v, "cost"), 2.5 * 1e6 * 16 / 3600, 1e-6);
+	ck_assert_double_eq_tol(num(v, "cost_per_mtok"),
+	                        2.5 * 16 / 3600 * 1e6 / (R.tokens_per_s * 0.91), 1e-9);
 	jv_free(v);
 	free(text);
 }
