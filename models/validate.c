@@ -618,6 +618,13 @@ static int training_of(const val_row *r, scenario *s, bool layer_only, bool *ass
 	if (t->micro_batch <= 0 && pp == 1 && r->global_batch > 0) {
 		t->micro_batch = r->global_batch / dp;    /* no accumulation */
 		*assumed = true;
+	} else if (t->micro_batch <= 0 && pp > 1 && r->global_batch > 0 &&
+	           r->global_batch % dp == 0) {
+		/* a pipeline run fills its stages with micro-batches of one sequence:
+		 * what Megatron's and NeMo's large-model recipes use (the 1T run, GPT-3
+		 * 175B and Llama 3 405B in their papers and tables) */
+		t->micro_batch = 1;
+		*assumed = true;
 	}
 	if (layer_only && t->global_batch <= 0)
 		t->global_batch = t->micro_batch * dp;
