@@ -94,8 +94,10 @@ static int setup_costs(stp_run *r, char *err, size_t errlen)
 	if (stp_templates(r, err, errlen) < 0)
 		return -2;
 	/* pipeline message: b*s*h activations, scattered over the TP ranks
-	 * (Megatron's scatter-gather / sequence parallelism); fp8 runs keep
-	 * activations in bf16 between stages */
+	 * (Megatron's scatter-gather / sequence parallelism), or whole from each
+	 * TP rank (pp_scatter_gather false, a what-if); fp8
+	 * runs keep activations in bf16 between stages */
+	double scatter = s->training.sequence_parallel || s->training.pp_scatter_gather ? r->tp : 1;
 	double elem = s->training.precision == PREC_FP32 ? 4 : 2;
 	for (int gc = 0; gc < r->G; gc++) {
 		double b;
@@ -105,7 +107,7 @@ static int setup_costs(stp_run *r, char *err, size_t errlen)
 		} else {
 			b = (double)s->training.micro_batch * s->model.seq_len * s->model.hidden * elem;
 		}
-		r->act_bytes[gc] = b / r->tp / r->cp;   /* each CP rank sends its part */
+		r->act_bytes[gc] = b / scatter / r->cp;   /* each CP rank sends its part */
 	}
 	const scn_grad_reduce *g = &s->training.grad_reduce;
 	double db = hw_precision_bytes(g->dtype);

@@ -206,10 +206,12 @@ static void post(stp_run *r, stp_stage *st, long idx, uint8_t side)
 /* Megatron's scatter-gather (p2p_communication.py, 2021-22): each TP rank
  * sends 1/tp of the activation; the receivers all-gather it over the TP
  * group. Not with sequence parallelism (the message is already the rank's
- * sequence shard) nor for custom layers. */
+ * sequence shard), nor for custom layers, nor without scatter-gather (each
+ * TP rank then receives the whole activation). */
 static bool pp_gather(const stp_run *r)
 {
-	return r->tp > 1 && !r->s->training.sequence_parallel && !r->s->model.custom;
+	return r->tp > 1 && !r->s->training.sequence_parallel && !r->s->model.custom &&
+	       r->s->training.pp_scatter_gather;
 }
 
 static void on_call_ag_done(sim *s, void *ctx, uint64_t arg)

@@ -129,6 +129,10 @@ typedef struct scn_training {
 	scn_schedule schedule;
 	int virtual_stages;
 	bool sequence_parallel;
+	bool pp_scatter_gather;      /* each TP rank sends 1/tp of a stage's activations and the
+	                              * receivers all-gather them (Megatron's scatter-gather,
+	                              * DeepSpeed's partitioned pipe buffers); false: each TP
+	                              * rank sends them all (a what-if) */
 	scn_recompute recompute;
 	int zero;
 	scn_placement placement;

@@ -43,6 +43,7 @@ void scn_defaults(scenario *s)
 	t->virtual_stages = 1;
 	t->recompute = RECOMPUTE_NONE;
 	t->placement = PLACE_TP_PP_DP;
+	t->pp_scatter_gather = true;
 	t->grad_reduce.algorithm = GRAD_ALGO_AUTO;
 	t->grad_reduce.bucket_bytes = 25e6;     /* PyTorch DDP's bucket_cap_mb = 25 */
 	t->grad_reduce.overlap = true;

@@ -375,6 +375,12 @@ START_TEST(test_scatter_gather)
 	step_result no = run_ok(&s);
 	ck_assert(no.split_s[SPLIT_PP_COMM] > sp.split_s[SPLIT_PP_COMM]);
 	ck_assert(no.split_s[SPLIT_PP_COMM] > 0);
+	/* without scatter-gather every TP rank sends the whole activation: tp
+	 * times the bytes over the nodes' NICs, no gather */
+	s.training.pp_scatter_gather = false;
+	step_result whole = run_ok(&s);
+	ck_assert_msg(whole.split_s[SPLIT_PP_COMM] > no.split_s[SPLIT_PP_COMM], "%g vs %g",
+	              whole.split_s[SPLIT_PP_COMM], no.split_s[SPLIT_PP_COMM]);
 }
 END_TEST
 
