@@ -141,9 +141,11 @@ static int gpus_per_node(const char *hw, const gpu_map *m)
 /* The first line rate written in the text: a number, blanks allowed, then
  * Gb/s, Gbps, Gbit/s or GbE ("8x200Gb/s", "4x 100 Gbps EFA", "2x 100GbE").
  * Returns its Gb/s (0 if none) and where the number starts. */
-static double line_rate(const char *hw, const char **at)
+/* The first NIC rate in the text, in Gb/s; a rate in Tb/s ("3.2 Tbps EFA")
+ * is the node's aggregate, returned in Gb/s with *aggregate set. */
+static double line_rate(const char *hw, const char **at, bool *aggregate)
 {
-	static const char *const units[] = {"Gb/s", "Gbps", "Gbit", "GbE"};
+	static const char *const units[] = {"Gb/s", "Gbps", "Gbit", "GbE", "Tb/s", "Tbps"};
 	static const char *const not_nic[] = {"NVLink", "NVL", "PCIe", "HBM", "memory"};
 	for (const char *p = hw; *p; p++) {
 		if (!isdigit((unsigned char)*p) || (p > hw && (isdigit((unsigned char)p[-1]) ||
@@ -171,7 +173,8 @@ static double line_rate(const char *hw, const char **at)
 		for (size_t i = 0; i < sizeof units / sizeof units[0]; i++)
 			if (!strncmp(q, units[i], strlen(units[i]))) {
 				*at = p;
-				return atof(p);
+				*aggregate = units[i][0] == 'T';
+				return atof(p) * (*aggregate ? 1000 : 1);
 			}
 	}
 	return 0;
@@ -191,24 +194,28 @@ static bool per_gpu_after(const char *at)
 	return has(clause, "per GPU");
 }
 
-/* NICs per node and line rate from "8x200Gb/s HDR", "8x HDR 200Gb/s",
- * "4 OmniPath links/node (OPA; 100Gb/s each)", "2x 100GbE", "HDR IB" ...
- * With no count: 8 (the DGX-style node) for InfiniBand/RDMA text, 1 for TCP
+/* The NICs of a node of gpn GPUs and their line rate, from "8x200Gb/s HDR",
+ * "8x HDR 200Gb/s", "4 OmniPath links/node (OPA; 100Gb/s each)", "2x 100GbE",
+ * "HDR IB", "1x400Gb/s NDR IB per GPU" (a count per GPU times gpn), "3.2 Tbps
+ * EFA" (a node's aggregate: one NIC per GPU sharing it). With no count: one
+ * per GPU (DGX A100/H100, GB200 trays), 8 for a DGX-2's 16 GPUs, one for TCP
  * or plain Ethernet ("100GbE": a commodity node's one NIC). */
-/* The NICs of a node of gpn GPUs: what the text says (a count "per GPU"
- * times gpn), else one per GPU (DGX A100/H100, GB200 trays), or 8 for a
- * DGX-2's 16 GPUs; one for TCP. */
 static void nic_of(const char *hw, const gpu_map *m, int gpn, hw_nic *nic)
 {
 	const char *at = NULL;
-	double gbps = line_rate(hw, &at);
-	int count = at ? number_before(hw, at, true) : 0;
+	bool aggregate = false;
+	double gbps = line_rate(hw, &at, &aggregate);
+	int count = at && !aggregate ? number_before(hw, at, true) : 0;
+	if (aggregate && gbps > 0) {   /* a node's total: one NIC per GPU (AWS p4d/p5) */
+		count = gpn;
+		gbps /= gpn;
+	}
 	const char *links = find(hw, " links");
 	if (!count && links)
 		count = number_before(hw, links, true);
 	if (gbps <= 0)
 		gbps = has(hw, "NDR") ? 400 : has(hw, "HDR") ? 200 : has(hw, "EDR") ? 100 : m->nic_Gbps;
-	if (at && per_gpu_after(at))   /* "1x400Gb/s NDR IB per GPU" */
+	if (at && !aggregate && per_gpu_after(at))   /* "1x400Gb/s NDR IB per GPU" */
 		count = (count > 0 ? count : 1) * gpn;
 	bool tcp = has(hw, "TCP") || has(hw, "Socket") ||
 	           ((has(hw, "GbE") || has(hw, "Ethernet")) && !has(hw, "RoCE") && !has(hw, "RDMA"));

@@ -257,6 +257,9 @@ START_TEST(t_nic_text)
 		{"GB200 NVL72 trays, 1x400Gb/s NDR IB per GPU", 16, 400, false},
 		{"H100 (NVLink4 900 GB/s per GPU); 4x400Gb/s NDR IB per node", 4, 400, false},
 		{"8x H100 80GB/GPU; 4x400Gb/s NDR IB", 4, 400, false},
+		/* a node's aggregate in Tb/s: one NIC per GPU sharing it */
+		{"H100 SXM5 x8, 3.2 Tbps EFA (p5.48xlarge)", 8, 400, false},
+		{"A100 80GB, 1.6 Tb/s InfiniBand per node", 8, 200, false},
 	};
 	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
 		char row[512], why[256];
