@@ -377,6 +377,13 @@ static void where(ctx *c, const int *order, int nloss)
 	else
 		para(c->out, 3, 3, "The biggest loss%s: %s%s%s%s%s.", n > 1 ? "es" : "", l[0],
 			n > 1 ? "; " : "", n > 1 ? l[1] : "", n > 2 ? "; " : "", n > 2 ? l[2] : "");
+	report_cost cost = report_run_cost(c->s, r);
+	if (cost.per_mtok > 0) {
+		double idle = 1 - frac(r, SPLIT_COMPUTE);
+		para(c->out, 3, 3, "At %.3g per GPU-hour a million tokens costs %.3g; %.3g of it "
+			"(%.0f\a%%) pays for GPUs that are not computing.", c->s->run.gpu_hour_price,
+			cost.per_mtok, cost.per_mtok * idle, 100 * idle);
+	}
 }
 
 static void saturated_comm(ctx *c, step_split k)
@@ -605,8 +612,12 @@ static void next(ctx *c)
 			continue;
 		}
 		double x = c->r->tokens_per_s > 0 ? f->tokens_per_s / c->r->tokens_per_s : 0;
-		para(c->out, 3, 5, "- %s (%s): %s per step, %.2fx the tokens/s.", f->what, sets + 1,
-			fmt_t(a, sizeof a, f->step_s), x);
+		double mtok = report_run_cost(c->s, c->r).per_mtok;
+		char price[64] = "";
+		if (mtok > 0 && x > 0 && !f->hardware)   /* the same GPUs: cost scales as 1/x */
+			snprintf(price, sizeof price, ", %.3g per million tokens", mtok / x);
+		para(c->out, 3, 5, "- %s (%s): %s per step, %.2fx the tokens/s%s.", f->what, sets + 1,
+			fmt_t(a, sizeof a, f->step_s), x, price);
 		if (x > 1.02 && better(c, best, i))
 			best = i;
 	}

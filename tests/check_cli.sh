@@ -247,6 +247,13 @@ expect 2 "nccl --max-memory not a size" "$TS" nccl "$tmp/a2a.yaml" --max-memory 
 expect 0 "explain" "$TS" explain "$SCN"
 has "$tmp/out" "nvidia-smi" "explain contrasts nvidia-smi and MFU"
 has "$tmp/out" "What to try next" "explain suggests a next step"
+expect 0 "explain with a GPU-hour price" "$TS" explain "$SCN" --set run.gpu_hour_price=2.5
+has "$tmp/out" "per GPU-hour a million tokens costs" "explain prices a million tokens"
+has "$tmp/out" "pays for GPUs that" "explain prices the idle share"
+expect 0 "run with tokens and a price" "$TS" run "$SCN" --set run.train_tokens=1T \
+	--set run.gpu_hour_price=2.5
+has "$tmp/out" "GPU-hours" "the report gives the run's GPU-hours"
+has "$tmp/out" "for the whole run" "the report gives the run's cost"
 expect 0 "run --explain" "$TS" run "$SCN" --explain -q
 has "$tmp/out" "Busy is not the same as useful" "run --explain appends the account"
 
