@@ -23,12 +23,14 @@ typedef struct plot_paths {
 static void plot_usage(FILE *out)
 {
 	fprintf(out,
-	"usage: trainsim plot RESULTS --kind speed|split|timeline -o FILE.png|svg [--x KEY] [--series KEY]\n"
+	"usage: trainsim plot RESULTS --kind speed|split|timeline|parity -o FILE.png|svg [--x KEY] [--series KEY]\n"
 	"  speed     utilization (MFU, nvidia-smi) and step time against x (default: the\n"
 	"            NIC speed), one line per series (default: the other varied keys)\n"
 	"  split     stacked bars of the time split of each configuration\n"
 	"  timeline  per-GPU timeline of one step; RESULTS is a trace from\n"
 	"            `trainsim run SCENARIO --trace FILE.json`\n"
+	"  parity    predicted against published, one point per row; RESULTS is the CSV\n"
+	"            of `trainsim validate --format csv`\n"
 	"The data (FILE.dat) and the script (KIND.gp) stay beside the picture:\n"
 	"  gnuplot -c KIND.gp FILE.dat FILE.png     redraws it after an edit.\n"
 	"gnuplot: $TRAINSIM_GNUPLOT, else %s.\n", GNUPLOT_PATH);
@@ -58,8 +60,8 @@ static int plot_parse(int argc, char **argv, plot_opts *o)
 		}
 	}
 	const char *bad = !o->results ? "a results file is needed"
-	                : !o->kind ? "--kind speed|split|timeline is needed"
-	                : !plot_script(o->kind) ? "--kind: expected speed, split or timeline"
+	                : !o->kind ? "--kind speed|split|timeline|parity is needed"
+	                : !plot_script(o->kind) ? "--kind: expected speed, split, timeline or parity"
 	                : !o->out ? "-o FILE.png|svg is needed" : NULL;
 	if (bad) {
 		fprintf(stderr, "plot: %s\n", bad);
@@ -176,7 +178,8 @@ static int fill_dat(FILE *out, void *ctx)
 	} else {
 		fprintf(out, "# redraw: gnuplot -c %s %s %s\n", j->p->gp_base, j->p->dat_base,
 		        j->p->out_base);
-		rc = plot_write_split(t, out, stderr);
+		rc = !strcmp(j->o->kind, "parity") ? plot_write_parity(t, out, stderr)
+		                                   : plot_write_split(t, out, stderr);
 	}
 	plot_table_free(t);
 	return rc == 0 && !ferror(out) ? 0 : -1;

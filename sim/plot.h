@@ -23,6 +23,9 @@ int plot_table_find(const plot_table *t, const char *name);
 const char *plot_table_cell(const plot_table *t, size_t row, size_t col);
 /* The varied keys: columns [first, first + n). */
 void plot_table_keys(const plot_table *t, size_t *first, size_t *n);
+/* Whether the file is the CSV of `trainsim validate --format csv` (first
+ * column `id`, with `published` and `predicted`) rather than a sweep's. */
+bool plot_table_is_validation(const plot_table *t);
 
 typedef struct plot_axis {
 	char label[160];      /* x axis title */
@@ -42,13 +45,19 @@ int plot_write_speed(const plot_table *t, const char *x_key, const char *series_
  * in every row. */
 int plot_write_split(const plot_table *t, FILE *out, FILE *err);
 
+/* Writes the data of the parity plot from validate's CSV: one block per
+ * family (its title first), one line per predicted row that is not a
+ * parameter source: published, predicted, error %, id. Returns 0, or -1 with
+ * a message on err (not validate's CSV, nothing predicted). */
+int plot_write_parity(const plot_table *t, FILE *out, FILE *err);
+
 /* Writes the data of the timeline from a Chrome trace (trainsim run --trace;
  * "X" events: ts and dur in microseconds, pid = GPU, tid = stream, cat = the
  * kind of work): one block per category, one row per (pid, tid) track;
  * times in seconds from the first event. */
 int plot_write_timeline(const char *trace_path, FILE *out, FILE *err);
 
-/* The gnuplot script of a kind ("speed", "split", "timeline"), or NULL.
+/* The gnuplot script of a kind ("speed", "split", "timeline", "parity"), or NULL.
  * Generated from plots/<kind>.gp into plot_scripts.c. */
 const char *plot_script(const char *kind);
 

@@ -267,3 +267,56 @@ int plot_write_split(const plot_table *t, FILE *out, FILE *err)
 	}
 	return ferror(out) ? -1 : 0;
 }
+
+/* ---- parity (validation) ---- */
+
+int plot_write_parity(const plot_table *t, FILE *out, FILE *err)
+{
+	if (!plot_table_is_validation(t)) {
+		fprintf(err, "plot: --kind parity reads the CSV of `trainsim validate --format csv`\n");
+		return -1;
+	}
+	int fam = plot_table_find(t, "family"), pub = plot_table_find(t, "published");
+	int pred = plot_table_find(t, "predicted"), st = plot_table_find(t, "status");
+	int note = plot_table_find(t, "note"), id = plot_table_find(t, "id");
+	int ep = plot_table_find(t, "error_pct");
+	size_t n = plot_table_nrows(t), blocks = 0, points = 0;
+	/* families in the order of their first row; rows of a family together */
+	for (size_t i = 0; i < n; i++) {
+		const char *f = fam >= 0 ? plot_table_cell(t, i, (size_t)fam) : "";
+		size_t j = 0;
+		while (j < i && strcmp(fam >= 0 ? plot_table_cell(t, j, (size_t)fam) : "", f))
+			j++;
+		if (j < i)
+			continue;            /* family already written */
+		bool opened = false;
+		for (size_t k = i; k < n; k++) {
+			if (strcmp(fam >= 0 ? plot_table_cell(t, k, (size_t)fam) : "", f) ||
+			    strcmp(plot_table_cell(t, k, (size_t)st), "ok"))
+				continue;
+			if (note >= 0 && !strcmp(plot_table_cell(t, k, (size_t)note), "param source"))
+				continue;    /* agreement by construction */
+			double a = atof(plot_table_cell(t, k, (size_t)pub));
+			double b = atof(plot_table_cell(t, k, (size_t)pred));
+			if (!(a > 0) || !(b > 0) || !isfinite(a) || !isfinite(b))
+				continue;    /* a log-log plot: positive values only */
+			if (!opened) {
+				fputs(blocks ? "\n\n" : "", out);
+				put_quoted(out, *f ? f : "rows");
+				fputc('\n', out);
+				opened = true;
+				blocks++;
+			}
+			fprintf(out, "%.10g %.10g %s ", a, b,
+			        ep >= 0 ? plot_table_cell(t, k, (size_t)ep) : "0");
+			put_quoted(out, plot_table_cell(t, k, (size_t)id));
+			fputc('\n', out);
+			points++;
+		}
+	}
+	if (!points) {
+		fprintf(err, "plot: no predicted row with positive values to plot\n");
+		return -1;
+	}
+	return ferror(out) ? -1 : 0;
+}

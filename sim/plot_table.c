@@ -12,6 +12,7 @@ struct plot_table {
 	size_t *index;        /* per row, for sorting */
 	size_t nrows, cap;
 	size_t key_first, nkeys;
+	bool validation;      /* the CSV of `trainsim validate --format csv` */
 };
 
 /* Splits one CSV line (without its newline) into fields, in place. Returns
@@ -58,9 +59,11 @@ static int table_header(plot_table *t, char *line, const char *path, FILE *err)
 {
 	char *f[1024];
 	long n = csv_split(line, f, 1024);
-	if (n < 0 || strcmp(f[0], "index")) {
-		fprintf(err, "%s:1: not the CSV of a trainsim sweep (its first column is not 'index'); "
-		        "plot reads the CSV that `trainsim sweep` writes\n", path);
+	t->validation = n > 0 && !strcmp(f[0], "id");
+	if (n < 0 || (strcmp(f[0], "index") && !t->validation)) {
+		fprintf(err, "%s:1: not the CSV of a trainsim sweep (its first column is not 'index') "
+		        "nor of trainsim validate ('id'); plot reads the CSV that `trainsim sweep` or "
+		        "`trainsim validate --format csv` writes\n", path);
 		return -1;
 	}
 	t->ncols = (size_t)n;
@@ -74,8 +77,14 @@ static int table_header(plot_table *t, char *line, const char *path, FILE *err)
 		fprintf(err, "%s:1: no 'status' column: not the CSV of a trainsim sweep\n", path);
 		return -1;
 	}
+	if (t->validation && (plot_table_find(t, "published") < 0 ||
+	                      plot_table_find(t, "predicted") < 0)) {
+		fprintf(err, "%s:1: no 'published' and 'predicted' columns: not the CSV of trainsim "
+		        "validate\n", path);
+		return -1;
+	}
 	t->key_first = 1;
-	t->nkeys = (size_t)st - 1;
+	t->nkeys = t->validation ? 0 : (size_t)st - 1;
 	return 0;
 }
 
@@ -83,11 +92,14 @@ static int table_row(plot_table *t, char *line, const char *path, long lineno, F
 {
 	char *f[1024];
 	long n = csv_split(line, f, 1024);
-	char *end;
+	char *end = "";
 	errno = 0;
-	size_t index = n > 0 ? (size_t)strtoull(f[0], &end, 10) : 0;
+	/* validation rows keep their order (line number); sweep rows their index */
+	size_t index = t->validation ? (size_t)lineno
+	             : n > 0 ? (size_t)strtoull(f[0], &end, 10) : 0;
 	if (n != (long)t->ncols || !*f[0] || *end || errno) {
-		fprintf(err, "%s:%ld: expected %zu fields of a sweep row\n", path, lineno, t->ncols);
+		fprintf(err, "%s:%ld: expected %zu fields of a %s row\n", path, lineno, t->ncols,
+		        t->validation ? "validation" : "sweep");
 		return -1;
 	}
 	if (t->nrows == t->cap) {
@@ -226,6 +238,11 @@ int plot_table_find(const plot_table *t, const char *name)
 const char *plot_table_cell(const plot_table *t, size_t row, size_t col)
 {
 	return row < t->nrows && col < t->ncols ? t->cells[row * t->ncols + col] : NULL;
+}
+
+bool plot_table_is_validation(const plot_table *t)
+{
+	return t->validation;
 }
 
 void plot_table_keys(const plot_table *t, size_t *first, size_t *n)

@@ -146,6 +146,16 @@ if [ -s nic.csv ]; then
 	[ $st -eq 1 ] && grep -q 'gnuplot' nogp.err && [ -s nogp.dat ] && [ ! -e nogp.png ] &&
 		pass "no gnuplot: exit 1, a message, the data kept" || fail "no gnuplot: exit $st"
 fi
+# the parity plot of a validation: one block per family, param-source rows left out;
+# a sweep's CSV is refused for it
+if "$ts" validate --only KOR22 --format csv > val.csv 2>/dev/null; then
+	"$ts" plot val.csv --kind parity -o parity.svg 2>par.err && grep -q '<svg' parity.svg &&
+		grep -q '^"KOR22"$' parity.dat && grep -q '^"KOR22L"$' parity.dat &&
+		pass "parity plot of a validation" || fail "parity plot: $(cat par.err)"
+	[ -s nic.csv ] && ! "$ts" plot nic.csv --kind parity -o p2.svg 2>p2.err &&
+		grep -q 'trainsim validate' p2.err && pass "parity needs validate's CSV" ||
+		fail "parity of a sweep: $(cat p2.err)"
+fi
 if "$ts" run "$scn" --trace trace.json >/dev/null 2>&1; then
 	"$ts" plot trace.json --kind timeline -o tl.png 2>tl.err && [ -s tl.png ] && [ -s tl.dat ] &&
 		pass "timeline plot from a trace" || fail "timeline plot: $(cat tl.err)"
