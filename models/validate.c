@@ -139,10 +139,9 @@ static int gpus_per_node(const char *hw, const gpu_map *m)
 }
 
 /* The first line rate written in the text: a number, blanks allowed, then
- * Gb/s, Gbps, Gbit/s or GbE ("8x200Gb/s", "4x 100 Gbps EFA", "2x 100GbE").
- * Returns its Gb/s (0 if none) and where the number starts. */
-/* The first NIC rate in the text, in Gb/s; a rate in Tb/s ("3.2 Tbps EFA")
- * is the node's aggregate, returned in Gb/s with *aggregate set. */
+ * Gb/s, Gbps, Gbit/s, GbE, Tb/s or Tbps ("8x200Gb/s", "4x 100 Gbps EFA",
+ * "2x 100GbE"). Returns its Gb/s (0 if none) and where the number starts; a
+ * rate in Tb/s ("3.2 Tbps EFA") is the node's aggregate: *aggregate set. */
 static double line_rate(const char *hw, const char **at, bool *aggregate)
 {
 	static const char *const units[] = {"Gb/s", "Gbps", "Gbit", "GbE", "Tb/s", "Tbps"};
@@ -625,8 +624,7 @@ static int training_of(const val_row *r, scenario *s, bool layer_only, bool *ass
 	if (t->micro_batch <= 0 && pp == 1 && r->global_batch > 0) {
 		t->micro_batch = r->global_batch / dp;    /* no accumulation */
 		*assumed = true;
-	} else if (t->micro_batch <= 0 && pp > 1 && r->global_batch > 0 &&
-	           r->global_batch % dp == 0) {
+	} else if (t->micro_batch <= 0 && pp > 1 && r->global_batch > 0) {
 		/* a pipeline run fills its stages with micro-batches of one sequence:
 		 * what Megatron's and NeMo's large-model recipes use (the 1T run, GPT-3
 		 * 175B and Llama 3 405B in their papers and tables) */

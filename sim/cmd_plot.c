@@ -160,6 +160,12 @@ static int fill_dat(FILE *out, void *ctx)
 	plot_table *t = plot_table_load(j->o->results, stderr);
 	if (!t)
 		return -1;
+	if (plot_table_is_validation(t) && strcmp(j->o->kind, "parity")) {
+		fprintf(stderr, "plot: %s is the CSV of trainsim validate: draw it with --kind parity\n",
+		        j->o->results);
+		plot_table_free(t);
+		return -1;
+	}
 	int rc;
 	if (!strcmp(j->o->kind, "speed")) {
 		/* The axis is known only once the data is read: the redraw line follows it. */

@@ -21,6 +21,7 @@ typedef struct fix {
 	bool ran;
 	bool hardware;           /* tried after the software fixes */
 	double step_s, tokens_per_s;
+	double per_mtok;         /* cost of a million tokens with the fix (0: not priced) */
 } fix;
 
 typedef struct ctx {
@@ -320,6 +321,8 @@ static void try_fixes(ctx *c)
 			f->ran = true;
 			f->step_s = vr.step_time_s;
 			f->tokens_per_s = vr.tokens_per_s;
+			/* the same GPUs and price: the variant's own accounting */
+			f->per_mtok = report_run_cost(c->s, &vr).per_mtok;
 		}
 		step_result_release(&vr);
 	}
@@ -379,7 +382,7 @@ static void where(ctx *c, const int *order, int nloss)
 			n > 1 ? "; " : "", n > 1 ? l[1] : "", n > 2 ? "; " : "", n > 2 ? l[2] : "");
 	report_cost cost = report_run_cost(c->s, r);
 	if (cost.per_mtok > 0) {
-		double idle = 1 - frac(r, SPLIT_COMPUTE);
+		double idle = 1 - cost.busy_share;   /* failures' lost work included */
 		para(c->out, 3, 3, "At %.3g per GPU-hour a million tokens costs %.3g; %.3g of it "
 			"(%.0f\a%%) pays for GPUs that are not computing.", c->s->run.gpu_hour_price,
 			cost.per_mtok, cost.per_mtok * idle, 100 * idle);
@@ -612,10 +615,9 @@ static void next(ctx *c)
 			continue;
 		}
 		double x = c->r->tokens_per_s > 0 ? f->tokens_per_s / c->r->tokens_per_s : 0;
-		double mtok = report_run_cost(c->s, c->r).per_mtok;
 		char price[64] = "";
-		if (mtok > 0 && x > 0 && !f->hardware)   /* the same GPUs: cost scales as 1/x */
-			snprintf(price, sizeof price, ", %.3g per million tokens", mtok / x);
+		if (f->per_mtok > 0 && !f->hardware)   /* hardware changes the price too */
+			snprintf(price, sizeof price, ", %.3g per million tokens", f->per_mtok);
 		para(c->out, 3, 5, "- %s (%s): %s per step, %.2fx the tokens/s%s.", f->what, sets + 1,
 			fmt_t(a, sizeof a, f->step_s), x, price);
 		if (x > 1.02 && better(c, best, i))

@@ -18,7 +18,7 @@ static const struct command commands[] = {
 	{"nccl", cmd_nccl, "nccl SCENARIO --op all_reduce [-b 8] [-e 8G] [-f 2] [--gpus N] [--format text|json]"},
 	{"sweep", cmd_sweep, "sweep SCENARIO --vary KEY=V1,V2,... [--vary ...] [-j N] [--out FILE] [--resume] [--shard K/N]"},
 	{"merge", cmd_merge, "merge OUT FILE...                        join sweep shards"},
-	{"plot", cmd_plot, "plot RESULTS --kind speed|split|timeline -o FILE.png|svg"},
+	{"plot", cmd_plot, "plot RESULTS --kind speed|split|timeline|parity -o FILE.png|svg"},
 	{"validate", cmd_validate, "validate [PUBLISHED.csv] [--format text|csv] [--only PREFIX] [--show ID]"},
 	{"list", cmd_list, "list gpus|nics|topologies"},
 };

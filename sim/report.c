@@ -105,14 +105,22 @@ static void json_checkpoint(json *j, const step_result *r)
 
 report_cost report_run_cost(const scenario *s, const step_result *r)
 {
-	report_cost c = {0, 0, 0};
+	report_cost c = {0, 0, 0, 0};
 	double price = s->run.gpu_hour_price, gpus = scn_gpus(s);
+	if (r->goodput <= 0 || r->step_time_s <= 0 || r->tokens_per_s <= 0)
+		return c;                   /* failures outrun the work: it never finishes */
+	/* GPU time per token, as the time to train counts it: the step with its
+	 * checkpoint share when failures are off; with failures on, the failure
+	 * model charges the checkpoints itself (in goodput), on the step
+	 * without them */
+	double step = r->step_time_s - (r->job_mtbf_s > 0 ? r->checkpoint.amortized_s : 0);
+	double per_token = step / (r->tokens_per_s * r->step_time_s) / r->goodput;
+	c.busy_share = r->split_s[SPLIT_COMPUTE] * r->goodput / step;
 	if (s->run.train_tokens > 0 && r->time_to_train_s > 0)
 		c.gpu_hours = r->time_to_train_s * gpus / 3600;
 	c.cost = c.gpu_hours * price;
-	double good = r->goodput > 0 ? r->goodput : 1;
-	if (price > 0 && r->tokens_per_s > 0)
-		c.per_mtok = price * gpus / 3600 * 1e6 / (r->tokens_per_s * good);
+	if (price > 0)
+		c.per_mtok = price * gpus / 3600 * 1e6 * per_token;
 	return c;
 }
 

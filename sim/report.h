@@ -43,12 +43,13 @@ int report_csv_row_error(FILE *out, const char *const *values, int nvalues,
 /* One CSV field, quoted when it holds a comma, quote or line break. */
 void report_csv_field(FILE *out, const char *text);
 
-/* What the run costs (fields 0 where not asked): GPU-hours of the whole run
- * (run.train_tokens, failures' lost time included), and at
- * run.gpu_hour_price its cost and the cost of a million tokens trained
- * (tokens/s x goodput). */
+/* What the run costs (fields 0 where not asked, and all 0 when the run never
+ * finishes: goodput 0): GPU-hours of the whole run (run.train_tokens,
+ * failures' lost time included), and at run.gpu_hour_price its cost and the
+ * cost of a million tokens trained, with the same accounting as the time to
+ * train. busy_share: the part of the GPU time paid for that computes. */
 typedef struct report_cost {
-	double gpu_hours, cost, per_mtok;
+	double gpu_hours, cost, per_mtok, busy_share;
 } report_cost;
 report_cost report_run_cost(const scenario *s, const step_result *r);
 

@@ -272,8 +272,12 @@ static void reliability(FILE *out, const scenario *s, const step_result *r)
 	if (s->run.train_tokens > 0) {
 		unit_fmt(b, sizeof b, s->run.train_tokens, UNIT_COUNT);
 		unit_fmt(c, sizeof c, cost.gpu_hours, UNIT_COUNT);
-		fprintf(out, "time to train     %s for %s tokens, %s GPU-hours\n",
-			fmt_long(a, sizeof a, r->time_to_train_s), b, c);
+		if (r->time_to_train_s > 0)
+			fprintf(out, "time to train     %s for %s tokens, %s GPU-hours\n",
+				fmt_long(a, sizeof a, r->time_to_train_s), b, c);
+		else
+			fprintf(out, "time to train     never: failures come faster than the work "
+				"between checkpoints is saved (goodput %.1f %%)\n", 100 * r->goodput);
 	}
 	if (cost.per_mtok > 0) {
 		fprintf(out, "cost              %.3g per million tokens at %.3g per GPU-hour",

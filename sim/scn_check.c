@@ -261,9 +261,10 @@ static void check_parallel(scn_ctx *c, scenario *s, const scn_doc *d)
 		ERR(c, d, "training.global_batch", NULL, "%lld micro-batches per step exceeds the "
 		    "limit of 1e7; raise micro_batch", t->global_batch / mbdp);
 	}
-	if (!t->pp_scatter_gather && (t->tp == 1 || t->pp == 1))
+	if (!t->pp_scatter_gather && (t->tp == 1 || t->pp == 1 || t->sequence_parallel))
 		scn__warn(c, scn__doc_path(d, "training.pp_scatter_gather"),
-		          "training.pp_scatter_gather", "has no effect without tp > 1 and pp > 1");
+		          "training.pp_scatter_gather", "has no effect without tp > 1 and pp > 1, "
+		          "nor with sequence parallelism (the message is the rank's shard)");
 	if (t->sequence_parallel && t->tp == 1)
 		scn__warn(c, scn__doc_path(d, "training.sequence_parallel"),
 		          "training.sequence_parallel", "has no effect with tp 1");

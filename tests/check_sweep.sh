@@ -148,13 +148,19 @@ if [ -s nic.csv ]; then
 fi
 # the parity plot of a validation: one block per family, param-source rows left out;
 # a sweep's CSV is refused for it
-if "$ts" validate --only KOR22 --format csv > val.csv 2>/dev/null; then
+if "$ts" validate "$top_srcdir/tests/validation/published.csv" --only KOR22 --format csv \
+	> val.csv 2>val.err; then
 	"$ts" plot val.csv --kind parity -o parity.svg 2>par.err && grep -q '<svg' parity.svg &&
 		grep -q '^"KOR22"$' parity.dat && grep -q '^"KOR22L"$' parity.dat &&
 		pass "parity plot of a validation" || fail "parity plot: $(cat par.err)"
+	! "$ts" plot val.csv --kind split -o p3.svg 2>p3.err && grep -q 'kind parity' p3.err &&
+		pass "validate's CSV with another kind: the message names parity" ||
+		fail "split of a validation: $(cat p3.err)"
 	[ -s nic.csv ] && ! "$ts" plot nic.csv --kind parity -o p2.svg 2>p2.err &&
 		grep -q 'trainsim validate' p2.err && pass "parity needs validate's CSV" ||
 		fail "parity of a sweep: $(cat p2.err)"
+else
+	fail "validate --format csv for the parity plot: $(cat val.err)"
 fi
 if "$ts" run "$scn" --trace trace.json >/dev/null 2>&1; then
 	"$ts" plot trace.json --kind timeline -o tl.png 2>tl.err && [ -s tl.png ] && [ -s tl.dat ] &&

@@ -77,6 +77,7 @@ for line in open(sys.argv[2]):
     row(src, note, "layer_forward_time", "%.3f" % (r["compiled_fwd_s"] * 1e3), "ms", **common)
     fb = r["compiled_fwdbwd_s"] - kern.get(r["name"], 0)
     busy = sum(r["compiled_gpu_s"].values()) / r["compiled_fwdbwd_s"]
-    row(src, note + "; elapsed time of back-to-back steps (GPU busy %.0f%% of it) less "
-        "%.2f ms of weight-gradient accumulation adds" % (100 * busy, kern.get(r["name"], 0) * 1e3),
+    row(src, note + "; elapsed time of back-to-back steps (a separate profile's kernel sum "
+        "is %.0f%% of it) less %.2f ms of weight-gradient accumulation adds"
+        % (100 * busy, kern.get(r["name"], 0) * 1e3),
         "layer_fwd_bwd_time", "%.3f" % (fb * 1e3), "ms", **common)
