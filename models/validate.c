@@ -367,6 +367,41 @@ static scn_recompute recompute_of(const char *t, bool *assumed)
 	return RECOMPUTE_FULL;
 }
 
+static bool affirmed(const char *o, const char *phrase);
+
+/* Recomputation said in free text (other_parallel) when the recompute
+ * column is empty: "selective recompute", "activation checkpointing",
+ * "--recompute-granularity full", "no activation recomputation". Precise
+ * phrases only: "full shard" (FSDP) or a disk checkpoint say nothing.
+ * Returns whether the text says anything, with the choice in *rc. */
+static bool recompute_in_text(const char *o, scn_recompute *rc)
+{
+	static const char *const sel[] = {"selective recompute", "selective activation",
+		"selective checkpoint", "granularity selective", "granularity=selective"};
+	static const char *const full[] = {"full recompute", "full activation recomputation",
+		"activation checkpointing", "activation recomputation", "activation recompute",
+		"gradient checkpointing", "checkpoint-activations", "checkpoint_activations",
+		"granularity full", "granularity=full", "recompute-activations"};
+	for (size_t i = 0; i < sizeof sel / sizeof sel[0]; i++)
+		if (affirmed(o, sel[i])) {
+			*rc = RECOMPUTE_SELECTIVE;
+			return true;
+		}
+	bool negated = false;
+	for (size_t i = 0; i < sizeof full / sizeof full[0]; i++) {
+		if (affirmed(o, full[i])) {
+			*rc = RECOMPUTE_FULL;
+			return true;
+		}
+		negated |= has(o, full[i]);
+	}
+	if (negated || has(o, "no recompute") || has(o, "without recomputation")) {
+		*rc = RECOMPUTE_NONE;
+		return true;
+	}
+	return false;
+}
+
 static hw_precision precision_of(const char *t, bool *assumed)
 {
 	if (has(t, "bf16"))
@@ -381,23 +416,71 @@ static hw_precision precision_of(const char *t, bool *assumed)
 	return PREC_BF16;
 }
 
-/* Virtual pipeline stages: "interleaved m=3" (Korthikanti: model chunks),
- * "interleaved vpp: 5 layers/virtual stage" (Megatron's
- * --num-layers-per-virtual-pipeline-stage), bare "interleaved": 2. */
+/* The number right after a whole word `tok` (any case; '=', ':', '-' and
+ * blanks between): "VP=6", "VP 6", "vp6", "VPP: 5". 0 when there is none.
+ * *layers: the number is followed by "layer" ("VPP: 5 layers/virtual stage"). */
+static int number_after_word(const char *o, const char *tok, bool *layers)
+{
+	size_t n = strlen(tok);
+	for (const char *p = find(o, tok); p; p = find(p + 1, tok)) {
+		if ((p > o && isalnum((unsigned char)p[-1])) || isalpha((unsigned char)p[n]))
+			continue;
+		const char *q = p + n;
+		while (*q == ' ' || *q == '=' || *q == ':' || *q == '-')
+			q++;
+		if (!isdigit((unsigned char)*q))
+			continue;
+		int v = atoi(q);
+		while (isdigit((unsigned char)*q) || *q == ' ')
+			q++;
+		*layers = !strncasecmp(q, "layer", 5);
+		return v;
+	}
+	return 0;
+}
+
+/* Virtual pipeline stages (model chunks per stage) as publications write
+ * them: "interleaved m=3" (Korthikanti), NeMo's "VP 6" column ("VP=6",
+ * "VPP 6", "vp6"), "virtual pipeline size 6", "6 virtual stages"; or layers
+ * per virtual stage: "interleaved vpp: 5 layers/virtual stage",
+ * "--num-layers-per-virtual-pipeline-stage 5". A bare "interleaved": 2. */
 static int virtual_stages(const val_row *r, int pp, bool *assumed)
 {
 	const char *o = r->other;
-	if (!has(o, "interleaved"))
-		return 1;
-	const char *p = find(o, "m=");
-	if (p && atoi(p + 2) > 0)
-		return atoi(p + 2);
-	p = find(o, "layer");
-	int per = p ? number_before(o, p, false) : 0;
-	if (per > 0 && r->layers % (pp * per) == 0)
-		return r->layers / (pp * per);
-	*assumed = true;
-	return 2;
+	int chunks = 0, per = 0;
+	bool layers = false;
+	static const char *const words[] = {"VPP", "VP", "virtual pipeline model parallel size",
+		"virtual-pipeline-model-parallel-size", "virtual pipeline size",
+		"virtual pipeline stages", "virtual stages", "virtual_stages"};
+	for (size_t i = 0; i < sizeof words / sizeof words[0] && !chunks && !per; i++) {
+		int v = number_after_word(o, words[i], &layers);
+		if (v > 0)
+			*(layers ? &per : &chunks) = v;
+	}
+	const char *p = find(o, "per-virtual-pipeline-stage");
+	if (!p)
+		p = find(o, "per_virtual_pipeline_stage");
+	if (!chunks && !per && p)
+		per = number_after_word(p, p[3] == '-' ? "per-virtual-pipeline-stage"
+		                                       : "per_virtual_pipeline_stage", &layers);
+	p = find(o, " virtual stage");
+	if (!chunks && !per && p && !find(o, "layers/virtual") && !find(o, "layers per virtual"))
+		chunks = number_before(o, p, false);     /* "6 virtual stages" */
+	if (!chunks && !per && has(o, "interleaved")) {
+		p = find(o, "m=");
+		if (p && atoi(p + 2) > 0)
+			chunks = atoi(p + 2);
+		p = find(o, "layer");
+		if (!chunks)
+			per = p ? number_before(o, p, false) : 0;
+		if (!chunks && !per) {
+			*assumed = true;
+			return 2;
+		}
+	}
+	if (per > 0)
+		return r->layers % (pp * per) == 0 ? r->layers / (pp * per) : (*assumed = true, 2);
+	return chunks > 0 ? chunks : 1;
 }
 
 /* Whether the text says `phrase` without negating it: an occurrence not
@@ -644,7 +727,9 @@ static int training_of(const val_row *r, scenario *s, bool layer_only, bool *ass
 		return -1;
 	}
 	t->precision = precision_of(r->precision, assumed);
-	t->recompute = recompute_of(r->recompute, assumed);
+	scn_recompute said_rc;
+	bool rc_said = !*r->recompute && recompute_in_text(r->other, &said_rc);
+	t->recompute = rc_said ? said_rc : recompute_of(r->recompute, assumed);
 	bool sp_said = affirmed_word(r->other, "SP") || affirmed_word(r->recompute, "SP") ||
 	               affirmed(r->other, "sequence parallel") ||
 	               affirmed(r->recompute, "sequence parallel") ||
@@ -701,7 +786,8 @@ static int training_of(const val_row *r, scenario *s, bool layer_only, bool *ass
 	if (t->precision != PREC_FP16 && !layer_only) {
 		bool zero_open = !t->zero && !named_zero;
 		bool sp_open = tp > 1 && !t->sequence_parallel && !no_sp;
-		if (fit_memory(s, sp_open, zero_open, !*r->recompute) || !*r->recompute)
+		bool rc_open = !*r->recompute && !rc_said;
+		if (fit_memory(s, sp_open, zero_open, rc_open) || rc_open)
 			*assumed = true;
 	}
 	return 0;

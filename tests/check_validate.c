@@ -377,6 +377,49 @@ START_TEST(t_zero_text)
 }
 END_TEST
 
+/* Virtual stages and recomputation as publications write them in the free
+ * text: NeMo's VP column, Megatron's flags, Korthikanti's "m=", layers per
+ * virtual stage; a recompute said only in the text when its column is empty
+ * (and "full shard" or a disk checkpoint saying nothing of it). */
+START_TEST(t_layout_text)
+{
+	static const struct {
+		const char *other;
+		int v;
+		scn_recompute rc;
+	} cases[] = {
+		{"VP=6", 6, RECOMPUTE_NONE}, {"VPP 6", 6, RECOMPUTE_NONE}, {"vp6", 6, RECOMPUTE_NONE},
+		{"TP4 PP8 VP6 SP", 6, RECOMPUTE_NONE}, {"virtual pipeline size 6", 6, RECOMPUTE_NONE},
+		{"interleaved; 6 virtual stages", 6, RECOMPUTE_NONE},
+		{"--num-layers-per-virtual-pipeline-stage 2", 6, RECOMPUTE_NONE},
+		{"interleaved m=3", 3, RECOMPUTE_NONE},
+		{"interleaved vpp: 4 layers/virtual stage", 3, RECOMPUTE_NONE},
+		{"interleaved", 2, RECOMPUTE_NONE}, {"VP=1", 1, RECOMPUTE_NONE},
+		{"VPN 6", 1, RECOMPUTE_NONE},
+		{"SP; selective recompute", 1, RECOMPUTE_SELECTIVE},
+		{"activation checkpointing", 1, RECOMPUTE_FULL},
+		{"--recompute-granularity full", 1, RECOMPUTE_FULL},
+		{"no activation checkpointing", 1, RECOMPUTE_NONE},
+		{"FSDP full shard", 1, RECOMPUTE_NONE},
+		{"checkpoint every 500 steps", 1, RECOMPUTE_NONE},
+	};
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		char row[512], why[256];
+		/* 96 layers on 8 stages of an H100 cluster; the row fits without
+		 * recomputation, so an empty recompute column gives none */
+		snprintf(row, sizeof row, "V-%03zu,x,DGX H100 (8x400Gb/s NDR),128,175,96,12288,96,2048,"
+			 "256,1,4,8,4,\"%s\",bf16,,tokens_per_sec_per_gpu,700,tokens/s/GPU,x", i,
+			 cases[i].other);
+		val_case c;
+		ck_assert_msg(build_row(row, &c, why, sizeof why) == 0, "%s", why);
+		ck_assert_msg(c.s.training.virtual_stages == cases[i].v, "%s: v %d", cases[i].other,
+		              c.s.training.virtual_stages);
+		ck_assert_msg(c.s.training.recompute == cases[i].rc, "%s: recompute %d",
+		              cases[i].other, c.s.training.recompute);
+	}
+}
+END_TEST
+
 START_TEST(t_not_simulated)
 {
 	val_case c;
@@ -892,6 +935,7 @@ int main(void)
 	tcase_add_test(tc, t_not_simulated);
 	tcase_add_test(tc, t_other_models);
 	tcase_add_test(tc, t_zero_text);
+	tcase_add_test(tc, t_layout_text);
 	tcase_add_test(tc, t_collective_rows);
 	tcase_add_test(tc, t_nic_text);
 	tcase_add_test(tc, t_metric_spellings);
