@@ -964,6 +964,8 @@ static val_metric metric_words(const char *name, const char *unit)
 		return VM_MFU;
 	if (has_token(name, "hfu") || has(name, "hfu_") || has(name, "_hfu"))
 		return VM_HFU;
+	if (has(name, "flops_utilization") || has(name, "flop_utilization"))
+		return has(name, "hardware") ? VM_HFU : VM_MFU;   /* "model FLOPs utilization" */
 	if (has(name, "tflop") || has(name, "pflop"))
 		return has(name, "model") ? VM_MODEL_TFLOPS
 		     : has(name, "pflop") || has(name, "aggregate") ? VM_AGG_PFLOPS : VM_HW_TFLOPS;
@@ -1000,7 +1002,18 @@ static val_metric metric_of(const char *name, const char *unit)
 		return VM_FLASH_BWD;
 	if (has(name, "scaling") && has(name, "eff"))
 		return VM_SCALING_EFF;   /* weak/strong scaling efficiency, "..._vs_1gpu" */
-	return metric_words(name, unit);
+	/* words as people write them: "iteration time (ms)", "time per step",
+	 * "model FLOPs utilization" read as iteration_time, time_per_step, ... */
+	char norm[256];
+	size_t k = 0;
+	for (const char *p = name; *p && k < sizeof norm - 1; p++) {
+		char c = *p == ' ' || *p == '-' ? '_' : (char)tolower((unsigned char)*p);
+		if (c == '_' && k && norm[k - 1] == '_')
+			continue;
+		norm[k++] = c;
+	}
+	norm[k] = '\0';
+	return metric_words(norm, unit);
 }
 
 /* nccl-tests' size labels: "1K", "67M", "8G", "16GB", "8B", "2048": powers

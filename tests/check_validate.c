@@ -507,6 +507,13 @@ START_TEST(t_metric_spellings)
 		{"throughput", "k tokens/s/GPU", 3, VM_TOKENS, 1e3, true},
 		{"elapsed_time_per_iteration", "msec", 7000, VM_ITER_TIME, 1e-3, false},
 		{"samples_per_second", "", 20, VM_SAMPLES, 1, false},
+		/* words with blanks or hyphens, as tables print them */
+		{"iteration time (ms)", "ms", 20000, VM_ITER_TIME, 1e-3, false},
+		{"time per step", "seconds", 20, VM_ITER_TIME, 1, false},
+		{"step-time", "s", 20, VM_ITER_TIME, 1, false},
+		{"model FLOPs utilization", "%", 40, VM_MFU, 1, false},
+		{"hardware FLOPs utilization", "%", 45, VM_HFU, 1, false},
+		{"optimizer step time", "ms", 68, VM_NONE, 0, false},
 		{"tflops_per_gpu_without_fusion", "TFLOP/s", 113, VM_NONE, 0, false},
 		{"est_train_days_at_140TFLOPs", "days", 34, VM_NONE, 0, false},
 		{"steps_per_sec", "", 0.2, VM_NONE, 0, false},
