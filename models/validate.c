@@ -225,6 +225,8 @@ static void nic_of(const char *hw, const gpu_map *m, int gpn, hw_nic *nic)
 	nic->transport = tcp ? TRANSPORT_TCP : TRANSPORT_RDMA;
 }
 
+static int cp_of(const char *o);
+
 static int cluster_of(const val_row *r, scenario *s, char *why, size_t n)
 {
 	const gpu_map *m = gpu_of(r->hardware);
@@ -236,7 +238,11 @@ static int cluster_of(const val_row *r, scenario *s, char *why, size_t n)
 	scn_cluster *c = &s->cluster;
 	c->gpu = *g;
 	int gpn = gpus_per_node(r->hardware, m);
-	int gpus = r->gpus > 0 ? r->gpus : 1;
+	/* a row without its GPU count that gives every parallel size: their product */
+	int cp = cp_of(r->other);
+	int gpus = r->gpus > 0 ? r->gpus
+	         : r->tp > 0 && r->pp > 0 && r->dp > 0 ? r->tp * r->pp * r->dp * (cp > 1 ? cp : 1)
+	         : 1;
 	if (gpus < gpn)
 		gpn = gpus;          /* part of one node */
 	/* a job that does not fill whole NVLink domains (128 GPUs of NVL72

@@ -417,6 +417,18 @@ START_TEST(t_layout_text)
 		ck_assert_msg(c.s.training.recompute == cases[i].rc, "%s: recompute %d",
 		              cases[i].other, c.s.training.recompute);
 	}
+	/* no GPU count, every parallel size given: their product (x cp) */
+	char row[512], why[256];
+	val_case c;
+	snprintf(row, sizeof row, "V-G,x,\"32 nodes x 8 A100 80GB (8x200Gb/s HDR)\",,175,96,12288,96,"
+		 "2048,1536,1,8,8,4,,bf16,,tflops_per_gpu,150,TFLOP/s,x");
+	ck_assert_msg(build_row(row, &c, why, sizeof why) == 0, "%s", why);
+	ck_assert_int_eq(scn_gpus(&c.s), 256);
+	snprintf(row, sizeof row, "V-C,x,DGX H100,,70,80,8192,64,8192,128,1,4,4,2,CP2,bf16,,"
+		 "tokens_per_sec_per_gpu,1500,tokens/s/GPU,x");
+	ck_assert_msg(build_row(row, &c, why, sizeof why) == 0, "%s", why);
+	ck_assert_int_eq(scn_gpus(&c.s), 64);
+	ck_assert_int_eq(c.s.training.cp, 2);
 }
 END_TEST
 
