@@ -450,25 +450,25 @@ static int number_after_word(const char *o, const char *tok, bool *layers)
  * "VPP 6", "vp6"), "virtual pipeline size 6", "6 virtual stages"; or layers
  * per virtual stage: "interleaved vpp: 5 layers/virtual stage",
  * "--num-layers-per-virtual-pipeline-stage 5". A bare "interleaved": 2. */
-static int virtual_stages(const val_row *r, int pp, bool *assumed)
+static int virtual_stages(const val_row *r, int layers, int pp, bool *assumed)
 {
 	const char *o = r->other;
 	int chunks = 0, per = 0;
-	bool layers = false;
+	bool per_layers = false;
 	static const char *const words[] = {"VPP", "VP", "virtual pipeline model parallel size",
 		"virtual-pipeline-model-parallel-size", "virtual pipeline size",
 		"virtual pipeline stages", "virtual stages", "virtual_stages"};
 	for (size_t i = 0; i < sizeof words / sizeof words[0] && !chunks && !per; i++) {
-		int v = number_after_word(o, words[i], &layers);
+		int v = number_after_word(o, words[i], &per_layers);
 		if (v > 0)
-			*(layers ? &per : &chunks) = v;
+			*(per_layers ? &per : &chunks) = v;
 	}
 	const char *p = find(o, "per-virtual-pipeline-stage");
 	if (!p)
 		p = find(o, "per_virtual_pipeline_stage");
 	if (!chunks && !per && p)
 		per = number_after_word(p, p[3] == '-' ? "per-virtual-pipeline-stage"
-		                                       : "per_virtual_pipeline_stage", &layers);
+		                                       : "per_virtual_pipeline_stage", &per_layers);
 	p = find(o, " virtual stage");
 	if (!chunks && !per && p && !find(o, "layers/virtual") && !find(o, "layers per virtual"))
 		chunks = number_before(o, p, false);     /* "6 virtual stages" */
@@ -485,7 +485,7 @@ static int virtual_stages(const val_row *r, int pp, bool *assumed)
 		}
 	}
 	if (per > 0)
-		return r->layers % (pp * per) == 0 ? r->layers / (pp * per) : (*assumed = true, 2);
+		return layers % (pp * per) == 0 ? layers / (pp * per) : (*assumed = true, 2);
 	return chunks > 0 ? chunks : 1;
 }
 
@@ -743,7 +743,7 @@ static int training_of(const val_row *r, scenario *s, bool layer_only, bool *ass
 	bool no_sp = !sp_said && (has_word(r->other, "SP") || has(r->other, "sequence parallel") ||
 	                          has(r->other, "sequence-parallel"));   /* named, negated */
 	t->sequence_parallel = tp > 1 && sp_said;
-	t->virtual_stages = virtual_stages(r, pp, assumed);
+	t->virtual_stages = virtual_stages(r, s->model.layers, pp, assumed);
 	t->schedule = t->virtual_stages > 1 ? SCHED_INTERLEAVED : SCHED_1F1B;
 	t->zero = zero_of(r->other);
 	/* PyTorch DDP overlaps bucket all-reduces with the backward; Megatron's
@@ -856,28 +856,86 @@ static int kv_heads_of(const char *o)
 	return 0;
 }
 
-static int model_of(const val_row *r, scenario *s, bool params_only, char *why, size_t n)
+/* Published shapes of well-known models, for a row that names its model but
+ * not its shape: GPT-3 (Brown et al. 2020, Table 2.1), Llama (Touvron et al.
+ * 2023a Table 2), Llama 2 (2023b Table 1 and the model cards), Llama 3 (the
+ * Llama 3 Herd paper, Table 3), Nemotron-4 (arXiv 2402.16819, 2406.11704);
+ * seq_len is the model's training sequence. */
+typedef struct named_shape {
+	const char *family;
+	double params_b;
+	int layers, hidden, heads, seq_len;
+} named_shape;
+
+static const named_shape named_shapes[] = {
+	{"GPT-3", 0.125, 12, 768, 12, 2048}, {"GPT-3", 0.35, 24, 1024, 16, 2048},
+	{"GPT-3", 0.76, 24, 1536, 16, 2048}, {"GPT-3", 1.3, 24, 2048, 24, 2048},
+	{"GPT-3", 2.7, 32, 2560, 32, 2048}, {"GPT-3", 6.7, 32, 4096, 32, 2048},
+	{"GPT-3", 13, 40, 5120, 40, 2048}, {"GPT-3", 175, 96, 12288, 96, 2048},
+	{"Llama 3", 8, 32, 4096, 32, 8192}, {"Llama 3", 70, 80, 8192, 64, 8192},
+	{"Llama 3", 405, 126, 16384, 128, 8192},
+	{"Llama 2", 7, 32, 4096, 32, 4096}, {"Llama 2", 13, 40, 5120, 40, 4096},
+	{"Llama 2", 70, 80, 8192, 64, 4096},
+	{"Llama", 7, 32, 4096, 32, 2048}, {"Llama", 13, 40, 5120, 40, 2048},
+	{"Llama", 33, 60, 6656, 52, 2048}, {"Llama", 65, 80, 8192, 64, 2048},
+	{"Nemotron", 15, 32, 6144, 48, 4096}, {"Nemotron", 340, 96, 18432, 96, 4096},
+};
+
+/* The named shape of a row's model: its family named in the text and its
+ * parameter count within 10% (the most specific family first: "Llama 3"
+ * before "Llama"). */
+static const named_shape *named_shape_of(const val_row *r)
+{
+	if (r->params_b <= 0)
+		return NULL;
+	for (size_t i = 0; i < sizeof named_shapes / sizeof named_shapes[0]; i++) {
+		const named_shape *z = &named_shapes[i];
+		char bare[32];    /* "GPT3" for "GPT-3" */
+		size_t k = 0;
+		for (const char *p = z->family; *p && k < sizeof bare - 1; p++)
+			if (*p != '-')
+				bare[k++] = *p;
+		bare[k] = '\0';
+		if (fabs(r->params_b - z->params_b) <= 0.1 * z->params_b &&
+		    (names(r, z->family) || names(r, bare)))
+			return z;
+	}
+	return NULL;
+}
+
+static int model_of(const val_row *r, scenario *s, bool params_only, bool *assumed, char *why,
+                    size_t n)
 {
 	scn_model *m = &s->model;
-	if (params_only && (r->layers <= 0 || r->hidden <= 0) && r->params_b > 0) {
+	int layers = r->layers, hidden = r->hidden, heads = r->heads, seq = r->seq_len;
+	const named_shape *z = layers <= 0 || hidden <= 0 || heads <= 0 || seq <= 0
+	                       ? named_shape_of(r) : NULL;
+	if (z) {   /* fill what the row leaves out from the model's published shape */
+		if (layers <= 0 || hidden <= 0 || heads <= 0)
+			layers = z->layers, hidden = z->hidden, heads = z->heads;
+		if (seq <= 0)
+			seq = z->seq_len;
+		*assumed = true;
+	}
+	if (params_only && (layers <= 0 || hidden <= 0) && r->params_b > 0) {
 		m->params = r->params_b * 1e9;   /* a generic shape: only the count matters */
-		m->seq_len = r->seq_len > 0 ? r->seq_len : 2048;
+		m->seq_len = seq > 0 ? seq : 2048;
 		m->vocab = vocab_of(r);
 		return wl_model_resolve(m);
 	}
-	if (r->layers <= 0 || r->hidden <= 0 || r->heads <= 0 || r->seq_len <= 0) {
+	if (layers <= 0 || hidden <= 0 || heads <= 0 || seq <= 0) {
 		snprintf(why, n, "model shape (layers, hidden, heads, seq_len) missing");
 		return -1;
 	}
-	m->layers = r->layers;
-	m->hidden = r->hidden;
-	m->heads = r->heads;
-	m->kv_heads = r->heads;
-	m->seq_len = r->seq_len;
+	m->layers = layers;
+	m->hidden = hidden;
+	m->heads = heads;
+	m->kv_heads = heads;
+	m->seq_len = seq;
 	m->vocab = vocab_of(r);
-	m->ffn_hidden = 4 * r->hidden;
+	m->ffn_hidden = 4 * hidden;
 	for (size_t i = 0; i < sizeof zoo / sizeof zoo[0]; i++)
-		if (zoo[i].hidden == r->hidden && names(r, zoo[i].family)) {
+		if (zoo[i].hidden == hidden && names(r, zoo[i].family)) {
 			m->gated_mlp = zoo[i].gated;
 			m->ffn_hidden = zoo[i].ffn;
 			m->kv_heads = zoo[i].kv_heads;
@@ -887,9 +945,9 @@ static int model_of(const val_row *r, scenario *s, bool params_only, char *why, 
 	if (has(r->other, "SwiGLU") || has(r->other, "gated"))
 		m->gated_mlp = true;
 	int kv = kv_heads_of(r->other);
-	if (kv > 0 && kv <= r->heads)
+	if (kv > 0 && kv <= heads)
 		m->kv_heads = kv;
-	if (m->gated_mlp && m->ffn_hidden == 4 * r->hidden && !names(r, "Llama"))
+	if (m->gated_mlp && m->ffn_hidden == 4 * hidden && !names(r, "Llama"))
 		m->ffn_hidden = 0;      /* resolved: 8h/3 to a multiple of 256 */
 	return wl_model_resolve(m);
 }
@@ -1282,7 +1340,8 @@ static void describe(const val_row *r, val_case *c)
 	if (t->cp > 1)
 		snprintf(cp, sizeof cp, " CP%d", t->cp);
 	snprintf(c->config, sizeof c->config, "l%d h%d TP%d%s%s PP%d%s DP%d%s mb%d B%d %s %s%s",
-	         r->layers, r->hidden, t->tp, t->sequence_parallel ? "+SP" : "", cp, t->pp, v, t->dp, z,
+	         c->s.model.layers, c->s.model.hidden, t->tp, t->sequence_parallel ? "+SP" : "", cp,
+	         t->pp, v, t->dp, z,
 	         t->micro_batch, t->global_batch, rc, hw_precision_name(t->precision),
 	         c->assumed ? " *" : "");
 }
@@ -1338,7 +1397,7 @@ int val_build(const val_row *r, val_case *c, char *why, size_t n)
 		return kernel_of(r, c, why, n);
 	bool layer_only = c->metric == VM_LAYER_FWD || c->metric == VM_LAYER_BWD ||
 	                  c->metric == VM_LAYER_FWDBWD;
-	if (model_of(r, &c->s, c->metric == VM_CKPT_SIZE, why, n) < 0)
+	if (model_of(r, &c->s, c->metric == VM_CKPT_SIZE, &c->assumed, why, n) < 0)
 		return -1;
 	if (c->metric == VM_CKPT_SIZE && c->s.model.params > 0) {
 		snprintf(c->config, sizeof c->config, "%.0fB params (generic shape) %s", r->params_b,

@@ -429,6 +429,27 @@ START_TEST(t_layout_text)
 	ck_assert_msg(build_row(row, &c, why, sizeof why) == 0, "%s", why);
 	ck_assert_int_eq(scn_gpus(&c.s), 64);
 	ck_assert_int_eq(c.s.training.cp, 2);
+	/* a model named with its size but no shape takes its published shape;
+	 * an unknown one is still refused */
+	snprintf(row, sizeof row, "V-N,x,DGX H100,64,70,,,,,128,1,4,4,4,\"Llama 2 70B; VP 20\","
+		 "bf16,,tokens_per_sec_per_gpu,1500,tokens/s/GPU,x");
+	ck_assert_msg(build_row(row, &c, why, sizeof why) == 0, "%s", why);
+	ck_assert_int_eq(c.s.model.layers, 80);
+	ck_assert_int_eq(c.s.model.hidden, 8192);
+	ck_assert_int_eq(c.s.model.heads, 64);
+	ck_assert_int_eq(c.s.model.kv_heads, 8);
+	ck_assert_int_eq(c.s.model.seq_len, 4096);
+	ck_assert_int_eq(c.s.training.virtual_stages, 20);
+	ck_assert(c.assumed);
+	snprintf(row, sizeof row, "V-G3,x,DGX A100,1024,175,,,,,1536,1,8,16,8,NeMo GPT3-175B,bf16,"
+		 ",tokens_per_sec_per_gpu,500,tokens/s/GPU,x");
+	ck_assert_msg(build_row(row, &c, why, sizeof why) == 0, "%s", why);
+	ck_assert_int_eq(c.s.model.layers, 96);
+	ck_assert_int_eq(c.s.model.seq_len, 2048);
+	snprintf(row, sizeof row, "V-M,x,DGX H100,8,7,,,,,128,1,1,1,8,Mistral 7B,bf16,,"
+		 "tokens_per_sec_per_gpu,10000,tokens/s/GPU,x");
+	ck_assert_int_eq(build_row(row, &c, why, sizeof why), -1);
+	ck_assert_ptr_nonnull(strstr(why, "model shape"));
 }
 END_TEST
 
