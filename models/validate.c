@@ -672,6 +672,14 @@ static int training_of(const val_row *r, scenario *s, bool layer_only, bool *ass
 		         "modelled: simulating it as dense would count every expert's FLOPs");
 		return -1;
 	}
+	/* ZeRO-Offload / -Infinity, FSDP CPU offload: optimizer state or
+	 * parameters live in host memory or on NVMe, moved over PCIe every step */
+	if ((affirmed(r->other, "offload") || has(r->other, "ZeRO-Infinity") ||
+	     has(r->other, "ZeRO Infinity")) && !has(r->other, "no offload")) {
+		snprintf(why, n, "CPU/NVMe offload (ZeRO-Offload, ZeRO-Infinity) is not modelled: the "
+		         "optimizer state would be simulated in GPU memory");
+		return -1;
+	}
 	/* A data-parallel framework named without model parallelism (FSDP,
 	 * ZeRO, DDP) has tp = pp = 1; with the GPU count, the one size left
 	 * out is the GPUs over the others. */

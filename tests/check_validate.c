@@ -450,6 +450,15 @@ START_TEST(t_layout_text)
 		 "tokens_per_sec_per_gpu,10000,tokens/s/GPU,x");
 	ck_assert_int_eq(build_row(row, &c, why, sizeof why), -1);
 	ck_assert_ptr_nonnull(strstr(why, "model shape"));
+	/* optimizer state offloaded to the host is not modelled: refused, not
+	 * simulated in GPU memory; "no offload" is an ordinary row */
+	snprintf(row, sizeof row, "V-O,x,DGX A100,8,13,40,5120,40,2048,64,8,1,1,8,\"ZeRO-2, CPU "
+		 "offload\",fp16,none,samples_per_sec,10,samples/s,x");
+	ck_assert_int_eq(build_row(row, &c, why, sizeof why), -1);
+	ck_assert_ptr_nonnull(strstr(why, "offload"));
+	snprintf(row, sizeof row, "V-O2,x,DGX A100,8,13,40,5120,40,2048,64,8,1,1,8,\"ZeRO-2, no "
+		 "offload\",fp16,none,samples_per_sec,10,samples/s,x");
+	ck_assert_msg(build_row(row, &c, why, sizeof why) == 0, "%s", why);
 }
 END_TEST
 
@@ -752,7 +761,7 @@ START_TEST(t_memory_inference)
 	 * or with them); CPU is not CP, nor a number that is not its size */
 	static const struct { const char *other; int cp, dp; } cps[] = {
 		{"CP2", 2, 8}, {"TP1; CP=4", 4, 4}, {"context parallel size 2", 2, 8},
-		{"CPU offload 2", 1, 16}, {"CP1", 1, 16}, {"ckpt 2", 1, 16},
+		{"CPU pinned memory 2", 1, 16}, {"CP1", 1, 16}, {"ckpt 2", 1, 16},
 		{"--context-parallel-size 2", 2, 8}, {"TP1xCP2", 2, 8},
 		{"context parallelism for 128K sequences", 1, 16},
 		{"context parallel over 2 nodes", 1, 16}, {"context_parallel_size=4", 4, 4}};
