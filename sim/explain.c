@@ -9,6 +9,7 @@
 #include "topo.h"
 #include "scn.h"
 #include "units.h"
+#include "workload.h"
 
 #define MAX_FIX 5
 #define MAX_FIX_SETS 3
@@ -439,6 +440,14 @@ static void saturated(ctx *c, const int *order, int nloss)
 		para(c->out, 3, 3, "The GPUs' math units: the step is compute-bound, which is where "
 			"a training job should be. Faster GPUs, a larger micro-batch or better kernels "
 			"are what would move it.");
+		const hw_gpu *g = &s->cluster.gpu;
+		double held = wl_gpu_held_gemm_eff(g);
+		if (g->gemm_eff > 0 && held < 0.93 * g->gemm_eff)   /* measured: Hopper */
+			para(c->out, 3, 3, "Even a large matrix multiplication holds %.0f\a%% of the "
+				"%s's dense peak here, not the %.0f\a%% of its best benchmark shape: under a "
+				"sustained load the GPU keeps to its power limit by lowering its clock "
+				"(`trainsim list gpus`, docs/workload.md).", 100 * held, g->name,
+				100 * g->gemm_eff);
 		return;
 	}
 	step_split k = (step_split)order[0];

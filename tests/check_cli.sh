@@ -250,6 +250,8 @@ has "$tmp/out" "What to try next" "explain suggests a next step"
 expect 0 "explain with a GPU-hour price" "$TS" explain "$SCN" --set run.gpu_hour_price=2.5
 has "$tmp/out" "per GPU-hour a million tokens costs" "explain prices a million tokens"
 has "$tmp/out" "pays for GPUs that" "explain prices the idle share"
+expect 0 "explain on H100" "$TS" explain "$top_srcdir/scenarios/dgx-h100.yaml"
+has "$tmp/out" "power limit" "explain: a Hopper GEMM holds less than its best shape"
 expect 0 "run with tokens and a price" "$TS" run "$SCN" --set run.train_tokens=1T \
 	--set run.gpu_hour_price=2.5
 has "$tmp/out" "GPU-hours" "the report gives the run's GPU-hours"
