@@ -270,6 +270,11 @@ int plot_write_split(const plot_table *t, FILE *out, FILE *err)
 
 /* ---- parity (validation) ---- */
 
+static const char *cell_or_empty(const plot_table *t, size_t row, int col)
+{
+	return col >= 0 ? plot_table_cell(t, row, (size_t)col) : "";
+}
+
 int plot_write_parity(const plot_table *t, FILE *out, FILE *err)
 {
 	if (!plot_table_is_validation(t)) {
@@ -283,18 +288,17 @@ int plot_write_parity(const plot_table *t, FILE *out, FILE *err)
 	size_t n = plot_table_nrows(t), blocks = 0, points = 0;
 	/* families in the order of their first row; rows of a family together */
 	for (size_t i = 0; i < n; i++) {
-		const char *f = fam >= 0 ? plot_table_cell(t, i, (size_t)fam) : "";
+		const char *f = cell_or_empty(t, i, fam);
 		size_t j = 0;
-		while (j < i && strcmp(fam >= 0 ? plot_table_cell(t, j, (size_t)fam) : "", f))
+		while (j < i && strcmp(cell_or_empty(t, j, fam), f))
 			j++;
 		if (j < i)
 			continue;            /* family already written */
 		bool opened = false;
 		for (size_t k = i; k < n; k++) {
-			if (strcmp(fam >= 0 ? plot_table_cell(t, k, (size_t)fam) : "", f) ||
-			    strcmp(plot_table_cell(t, k, (size_t)st), "ok"))
+			if (strcmp(cell_or_empty(t, k, fam), f) || strcmp(plot_table_cell(t, k, (size_t)st), "ok"))
 				continue;
-			if (note >= 0 && !strcmp(plot_table_cell(t, k, (size_t)note), "param source"))
+			if (!strcmp(cell_or_empty(t, k, note), "param source"))
 				continue;    /* agreement by construction */
 			double a = atof(plot_table_cell(t, k, (size_t)pub));
 			double b = atof(plot_table_cell(t, k, (size_t)pred));
@@ -307,9 +311,9 @@ int plot_write_parity(const plot_table *t, FILE *out, FILE *err)
 				opened = true;
 				blocks++;
 			}
-			fprintf(out, "%.10g %.10g %s ", a, b,
-			        ep >= 0 ? plot_table_cell(t, k, (size_t)ep) : "0");
-			put_quoted(out, plot_table_cell(t, k, (size_t)id));
+			const char *e = cell_or_empty(t, k, ep);
+			fprintf(out, "%.10g %.10g %s ", a, b, *e ? e : "0");
+			put_quoted(out, cell_or_empty(t, k, id));
 			fputc('\n', out);
 			points++;
 		}

@@ -835,17 +835,26 @@ START_TEST(t_memory_inference)
 }
 END_TEST
 
+/* Rows of a CSV under tests/validation/ (top_srcdir, else the current
+ * directory); the caller frees them. */
+static val_row *validation_rows(const char *name, size_t *n)
+{
+	const char *top = getenv("top_srcdir");
+	char path[512], err[512];
+	snprintf(path, sizeof path, "%s/tests/validation/%s", top ? top : ".", name);
+	val_row *r;
+	ck_assert_msg(val_read(path, &r, n, err, sizeof err) == 0, "%s", err);
+	return r;
+}
+
 /* NVIDIA NeMo's published runs (tests/validation/h100-nemo.csv): its
  * recipes' distributed optimizer with both DP collectives overlapped and SP
  * with tp > 1; fp8 rows; the Llama 3 rows with context parallelism. */
 START_TEST(t_nemo_rows)
 {
-	const char *top = getenv("top_srcdir");
-	char path[512], err[512], why[256];
-	snprintf(path, sizeof path, "%s/tests/validation/h100-nemo.csv", top ? top : ".");
-	val_row *r;
+	char why[256];
 	size_t n;
-	ck_assert_msg(val_read(path, &r, &n, err, sizeof err) == 0, "%s", err);
+	val_row *r = validation_rows("h100-nemo.csv", &n);
 	ck_assert_uint_ge(n, 7);
 	int built = 0;
 	for (size_t i = 0; i < n; i++) {
@@ -872,12 +881,9 @@ END_TEST
  * which set nothing, are predicted within 5%. */
 START_TEST(t_h200_rows)
 {
-	const char *top = getenv("top_srcdir");
-	char path[512], err[512], why[256];
-	snprintf(path, sizeof path, "%s/tests/validation/h200-kernels.csv", top ? top : ".");
-	val_row *r;
+	char why[256];
 	size_t n;
-	ck_assert_msg(val_read(path, &r, &n, err, sizeof err) == 0, "%s", err);
+	val_row *r = validation_rows("h200-kernels.csv", &n);
 	int gemm = 0, sweeps = 0, bwd = 0, layers = 0, seen = 0;
 	for (size_t i = 0; i < n; i++) {
 		val_case c;
@@ -935,12 +941,9 @@ END_TEST
  * ZeRO-3 without TP or PP. */
 START_TEST(t_blackwell_rows)
 {
-	const char *top = getenv("top_srcdir");
-	char path[512], err[512], why[256];
-	snprintf(path, sizeof path, "%s/tests/validation/nemo-blackwell.csv", top ? top : ".");
-	val_row *r;
+	char why[256];
 	size_t n;
-	ck_assert_msg(val_read(path, &r, &n, err, sizeof err) == 0, "%s", err);
+	val_row *r = validation_rows("nemo-blackwell.csv", &n);
 	int gb200 = 0, nemotron = 0, fsdp = 0;
 	for (size_t i = 0; i < n; i++) {
 		val_case c;

@@ -12,40 +12,14 @@ sustained GEMM first brings the GPU to its power-capped steady state, and
 nvidia-smi's clocks are logged before each group of rows.
 Usage: python3 bench/device/h200_kernels.py [OUTFILE]
 """
-import json, os, subprocess, sys, time, statistics
+import subprocess, time
 
 import torch
 import torch.nn.functional as F
+from devtime import output, timeit
 
-OUT = sys.argv[1] if len(sys.argv) > 1 else os.path.join(os.environ.get("OUT", "."), "h200_kernels.jsonl")
-fout = open(OUT, "w")
+emit = output("h200_kernels.jsonl")
 dev = torch.device("cuda")
-
-
-def emit(**kw):
-    line = json.dumps(kw)
-    print(line, flush=True)
-    fout.write(line + "\n")
-    fout.flush()
-
-
-def timeit(fn, target_s=0.025, groups=5):
-    for _ in range(3):
-        fn()
-    torch.cuda.synchronize()
-    s, e = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
-    s.record(); fn(); e.record(); torch.cuda.synchronize()
-    one = max(s.elapsed_time(e) / 1e3, 1e-6)
-    reps = int(min(200, max(3, target_s / one)))
-    res = []
-    for _ in range(groups):
-        s.record()
-        for _ in range(reps):
-            fn()
-        e.record()
-        torch.cuda.synchronize()
-        res.append(s.elapsed_time(e) / 1e3 / reps)
-    return statistics.median(res)
 
 
 def smi():

@@ -10,41 +10,19 @@ fuses the elementwise kernels as Megatron's fused kernels do); one profiled
 run splits the GPU time into GEMM, attention and other kernels and idle.
 JSON lines on stdout and in $OUT/h200_layer.jsonl.
 """
-import json, os, sys, time, statistics
+import time
 import torch
 import torch.nn as nn
 import torch.nn.functional as F
+from devtime import output, timeit as _timeit
 
-OUT = sys.argv[1] if len(sys.argv) > 1 else os.path.join(os.environ.get("OUT", "."), "h200_layer.jsonl")
-fout = open(OUT, "w")
+emit = output("h200_layer.jsonl")
 dev = torch.device("cuda")
 torch.manual_seed(0)
 
 
-def emit(**kw):
-    line = json.dumps(kw)
-    print(line, flush=True)
-    fout.write(line + "\n")
-    fout.flush()
-
-
-def timeit(fn, target_s=0.05, groups=5):
-    for _ in range(3):
-        fn()
-    torch.cuda.synchronize()
-    s, e = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
-    s.record(); fn(); e.record(); torch.cuda.synchronize()
-    one = max(s.elapsed_time(e) / 1e3, 1e-6)
-    reps = int(min(100, max(2, target_s / one)))
-    res = []
-    for _ in range(groups):
-        s.record()
-        for _ in range(reps):
-            fn()
-        e.record()
-        torch.cuda.synchronize()
-        res.append(s.elapsed_time(e) / 1e3 / reps)
-    return statistics.median(res)
+def timeit(fn):
+    return _timeit(fn, target_s=0.05, min_reps=2, max_reps=100)
 
 
 class Layer(nn.Module):
