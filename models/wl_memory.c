@@ -75,8 +75,14 @@ static double custom_act_bytes(const scenario *s, const scn_model *m, int first,
 }
 
 /* Micro-batches whose activations stage `stage` holds at the peak: GPipe all
- * m; 1F1B min(m, p - stage); interleaved 1F1B x (1 + (p-1)/(p v))
- * (Megatron theoretical_memory_usage.py, cost-models.md 2.4). */
+ * m; 1F1B min(m, p - stage); interleaved, the chunks Megatron's schedule
+ * runs forward before its first backward on that rank, (p - stage - 1) x 2
+ * + (v - 1) x p warm-up plus the steady one, capped at all m x v chunks
+ * (schedules.py, forward_backward_pipelining_with_interleaving), each 1/v of
+ * the stage. On stage 0 that is p + (p-1)/v, Megatron's own estimate (its
+ * theoretical_memory_usage.py penalty 1 + (p-1)/(p v); cost-models.md 2.4),
+ * which has no cap: with m = p micro-batches every chunk is in flight, the
+ * same m as 1F1B holds. */
 static double in_flight(const scenario *s, int stage)
 {
 	int p = wl__pp(s), m = wl__nmicro(s);
@@ -84,11 +90,14 @@ static double in_flight(const scenario *s, int stage)
 		return 1;
 	if (s->training.schedule == SCHED_GPIPE)
 		return m;
-	double n = p - stage < m ? p - stage : m;
 	int v = s->training.virtual_stages;
-	if (s->training.schedule == SCHED_INTERLEAVED && v > 1)
-		n *= 1 + (p - 1.0) / ((double)p * v);
-	return n;
+	if (s->training.schedule == SCHED_INTERLEAVED && v > 1) {
+		double chunks = 2.0 * (p - stage - 1) + (double)(v - 1) * p + 1;
+		if (chunks > (double)m * v)
+			chunks = (double)m * v;
+		return chunks / v;
+	}
+	return p - stage < m ? p - stage : m;
 }
 
 static int first_layer(const scenario *s, int stage)

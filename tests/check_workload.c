@@ -262,6 +262,16 @@ START_TEST(t_memory)
 	/* activations: 34 s b h / t per layer x 12 layers x 8 in flight x (1 + 7/24) */
 	double per_layer = 34.0 * 2048 * 12288 / 8;
 	ck_assert_double_eq_tol(mem.activations / (per_layer * 12 * 8 * (1 + 7.0 / 24)), 1.0, 0.01);
+	/* with m = p = 8 micro-batches all 24 chunks are in flight, 8 stages'
+	 * worth, as many as 1F1B holds (Megatron's warm-up is capped at m v) */
+	s.training.global_batch = 8;
+	wl_memory_get(&s, &mem);
+	double interleaved = mem.activations;
+	s.training.schedule = SCHED_1F1B;
+	s.training.virtual_stages = 1;
+	wl_memory_get(&s, &mem);
+	ck_assert_double_eq_tol(interleaved / mem.activations, 1.0, 1e-9);
+	ck_assert_double_eq_tol(mem.activations / (per_layer * 12 * 8), 1.0, 0.01);
 
 	/* TP without SP, no recompute: s b h (10 + 24/t + 5 a s/(h t)) per layer */
 	gpt(&s, 8, 6144, 64, 2048);
