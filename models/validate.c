@@ -609,6 +609,73 @@ static bool fit_memory(scenario *s, bool sp_open, bool zero_open, bool recompute
 
 static bool names(const val_row *r, const char *family);
 
+/* Whether the row says which pipeline schedule it ran: virtual stages (read
+ * by virtual_stages), or a schedule by name. */
+static bool schedule_named(const val_row *r)
+{
+	static const char *const words[] = {"interleav", "1F1B", "GPipe", "PipeDream",
+		"zero bubble", "zero-bubble", "ZB-", "virtual", "VPP", "schedule"};
+	for (size_t i = 0; i < sizeof words / sizeof words[0]; i++)
+		if (has(r->other, words[i]))
+			return true;
+	return has_word(r->other, "VP");
+}
+
+/* Step time of a candidate layout, or a huge one when it does not run. */
+static double candidate_time(const scenario *s)
+{
+	step_opts o = {0};
+	step_result res;
+	memset(&res, 0, sizeof res);
+	char e[200];
+	int rc = step_run(s, &o, &res, e, sizeof e);
+	double t = rc == 0 && res.step_time_s > 0 ? res.step_time_s : HUGE_VAL;
+	step_result_release(&res);
+	return t;
+}
+
+/* A bf16/fp8 pipeline row that names no schedule and whose 1F1B schedule
+ * would leave a quarter of the step or more idle ((p-1)/(m+p-1) >= 1/4, m <=
+ * 3(p-1) micro-batches), as a user of today's Megatron runs it: interleaved,
+ * with the number of virtual stages that gives the fastest step that fits.
+ * No tuned run publishes such a bubble: those that interleave say so or run
+ * few micro-batches (Llama 3 405B: 16 per pipeline on 16 stages, its paper's
+ * Figure 6 interleaves; Megatron's and NeMo's large recipes set 1 to 5
+ * layers per virtual stage), those that do not keep m >= 8p (Megatron's 1T:
+ * 512 on 64 stages, bubble 11%). Megatron needs m a multiple of pp and each
+ * stage's layers a multiple of v (unequal stages, as Llama 3's, take any v).
+ * Each candidate gets the memory savings of fit_memory; 1F1B is kept unless a
+ * candidate is faster by more than 0.1%. Returns whether it changed. */
+static bool choose_schedule(scenario *s, bool sp_open, bool zero_open, bool rc_open)
+{
+	scn_training *t = &s->training;
+	int p = t->pp, layers = s->model.layers;
+	long per = (long)t->micro_batch * t->dp;
+	long m = per > 0 ? t->global_batch / per : 0;
+	scenario best = *s;
+	bool changed = fit_memory(&best, sp_open, zero_open, rc_open);
+	if (p <= 1 || m < p || m % p || m > 3L * (p - 1) || layers < 2 * p)
+		return *s = best, changed;
+	double best_t = candidate_time(&best);
+	for (int v = 2; v <= layers / p; v++) {
+		if (layers % p == 0 && (layers / p) % v)
+			continue;
+		scenario c = *s;
+		c.training.schedule = SCHED_INTERLEAVED;
+		c.training.virtual_stages = v;
+		fit_memory(&c, sp_open, zero_open, rc_open);
+		wl_memory mem;
+		wl_memory_get(&c, &mem);
+		if (!mem.fits)
+			continue;
+		double tc = candidate_time(&c);
+		if (tc < best_t * (1 - 1e-3))
+			best = c, best_t = tc, changed = true;
+	}
+	*s = best;
+	return changed;
+}
+
 /* A mixture-of-experts run: "MoE", "experts", "EP8" / "EP=8" in the row, or a
  * model family that is one (Mixtral, DeepSeek-V2/V3, Switch, GLaM). */
 static bool moe_of(const val_row *r)
@@ -735,10 +802,20 @@ static int training_of(const val_row *r, scenario *s, bool layer_only, bool *ass
 		         "micro_batch (a pipeline run needs it)");
 		return -1;
 	}
-	if (t->global_batch % (t->micro_batch * dp)) {
-		snprintf(why, n, "global_batch %d is not a multiple of micro_batch x dp = %d",
-		         t->global_batch, t->micro_batch * dp);
-		return -1;
+	/* A published batch a little off the layout's multiples (GPT-NeoX-20B's
+	 * 1538 on 12 data-parallel ranks of 4 sequences: the run took 1536) runs
+	 * at the nearest multiple, marked inferred; one further off than 5% is a
+	 * row that does not describe its layout. */
+	int per = t->micro_batch * dp;
+	if (t->global_batch % per) {
+		int k = (int)((double)t->global_batch / per + 0.5);
+		if (k < 1 || fabs((double)k * per / t->global_batch - 1) > 0.05) {
+			snprintf(why, n, "global_batch %d is not a multiple of micro_batch x dp = %d "
+			         "(nor within 5%% of one)", t->global_batch, per);
+			return -1;
+		}
+		t->global_batch = k * per;
+		*assumed = true;
 	}
 	t->precision = precision_of(r->precision, assumed);
 	scn_recompute said_rc;
@@ -770,8 +847,9 @@ static int training_of(const val_row *r, scenario *s, bool layer_only, bool *ass
 	}
 	for (size_t i = 0; i < sizeof pg_overlap / sizeof pg_overlap[0]; i++)
 		pg_said |= affirmed(r->other, pg_overlap[i]);
+	/* Megatron's local DDP reduces after the backward */
 	no_overlap |= has(r->other, "no overlap") || has(r->other, "without overlap") ||
-	              has(r->other, "non-overlap");
+	              has(r->other, "non-overlap") || has(r->other, "DDP=local");
 	t->grad_reduce.overlap = dp_said && !no_overlap;
 	t->grad_reduce.dtype = t->precision == PREC_FP16 ? PREC_FP16 : PREC_FP32;
 	bool named_zero = zero_named(r->other) >= 0;
@@ -801,7 +879,18 @@ static int training_of(const val_row *r, scenario *s, bool layer_only, bool *ass
 		bool zero_open = !t->zero && !named_zero;
 		bool sp_open = tp > 1 && !t->sequence_parallel && !no_sp;
 		bool rc_open = !*r->recompute && !rc_said;
-		if (fit_memory(s, sp_open, zero_open, rc_open) || rc_open)
+		/* DeepSpeed's pipeline engine has no interleaved schedule, and its
+		 * ZeRO reduces after the backward unless configured (overlap_comm) */
+		bool deepspeed = names(r, "DeepSpeed");
+		/* today's Megatron and NeMo recipes pass --overlap-grad-reduce;
+		 * PyTorch DDP and FSDP overlap by default */
+		if (dp > 1 && !deepspeed && !no_overlap && !t->grad_reduce.overlap) {
+			t->grad_reduce.overlap = true;
+			*assumed = true;
+		}
+		bool pick = pp > 1 && !deepspeed && !schedule_named(r);
+		if ((pick ? choose_schedule(s, sp_open, zero_open, rc_open)
+		          : fit_memory(s, sp_open, zero_open, rc_open)) || rc_open)
 			*assumed = true;
 	}
 	return 0;

@@ -819,18 +819,21 @@ START_TEST(t_memory_inference)
 		ck_assert_msg(moe[i].refused ? rc == -1 && strstr(why, "mixture-of-experts")
 		                             : rc == 0, "%s: %s", moe[i].other, why);
 	}
-	/* Megatron's DP reduction overlaps the backward only when told to */
-	static const struct { const char *other; bool overlap; } ov[] = {
-		{"DDP=torch", true}, {"--overlap-grad-reduce", true}, {"overlapped DP; SP", true},
-		{"no overlap", false}, {"DDP=local", false}, {"non-overlapped DP", false},
-		{"--tp-comm-overlap", false}, {"no DP overlap", false},
-		{"--overlap-param-gather", true}};
+	/* The DP reduction overlaps the backward when told to; unsaid, a bf16
+	 * row does (today's recipes), an fp16 one (2019-21 Megatron) does not */
+	static const struct { const char *other; bool overlap, fp16; } ov[] = {
+		{"DDP=torch", true, true}, {"--overlap-grad-reduce", true, true},
+		{"overlapped DP; SP", true, true}, {"no overlap", false, false},
+		{"DDP=local", false, false}, {"non-overlapped DP", false, false},
+		{"--tp-comm-overlap", false, true}, {"--tp-comm-overlap", true, false},
+		{"no DP overlap", false, false}, {"--overlap-param-gather", true, false}};
 	for (size_t i = 0; i < sizeof ov / sizeof ov[0]; i++) {
 		char row[256];
 		snprintf(row, sizeof row, "O-%03zu,x,A100-SXM4-80GB,16,1,2,2048,16,2048,16,1,1,1,16,%s,"
-			 "bf16,none,iteration_time,1,s,x", i, ov[i].other);
+			 "%s,none,iteration_time,1,s,x", i, ov[i].other, ov[i].fp16 ? "fp16" : "bf16");
 		ck_assert_msg(build_row(row, &c, why, sizeof why) == 0, "%s", why);
-		ck_assert_msg(c.s.training.grad_reduce.overlap == ov[i].overlap, "%s", ov[i].other);
+		ck_assert_msg(c.s.training.grad_reduce.overlap == ov[i].overlap, "%s %s", ov[i].other,
+		              ov[i].fp16 ? "fp16" : "bf16");
 	}
 }
 END_TEST
@@ -973,6 +976,87 @@ START_TEST(t_blackwell_rows)
 }
 END_TEST
 
+/* A bf16 pipeline row that names no schedule: with few micro-batches per
+ * pipeline (m <= 3(p-1)) it is interleaved with the fastest fitting v; with
+ * many, or named 1F1B, DeepSpeed or fp16, it stays 1F1B. Today's recipes
+ * overlap the gradient reduction (not DeepSpeed, not fp16). A batch a
+ * little off the layout's multiples runs at the nearest one. */
+START_TEST(t_schedule_inference)
+{
+	static const struct {
+		const char *batch, *other, *prec;
+		int v_min, v_max, batch_run;
+		bool overlap;
+	} cases[] = {
+		{"64", "", "bf16", 2, 10, 64, true},        /* m = 16 <= 21 */
+		{"512", "", "bf16", 1, 1, 512, true},       /* m = 128 */
+		{"64", "Megatron-DeepSpeed", "bf16", 1, 1, 64, false},
+		{"64", "1F1B", "bf16", 1, 1, 64, true},
+		{"64", "", "fp16", 1, 1, 64, false},
+		{"66", "", "bf16", 1, 1, 68, true},         /* 17 micro-batches: not a multiple of pp */
+	};
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		char row[512], why[256];
+		snprintf(row, sizeof row, "S-%03zu,x,DGX H100 (8x400Gb/s NDR),256,70,80,8192,64,4096,"
+			 "%s,1,8,8,4,%s,%s,,MFU,40,%%,x", i, cases[i].batch, cases[i].other,
+			 cases[i].prec);
+		val_case c;
+		ck_assert_msg(build_row(row, &c, why, sizeof why) == 0, "%s", why);
+		const scn_training *t = &c.s.training;
+		ck_assert_msg(t->virtual_stages >= cases[i].v_min && t->virtual_stages <= cases[i].v_max,
+		              "case %zu: v = %d", i, t->virtual_stages);
+		ck_assert_int_eq(t->schedule == SCHED_INTERLEAVED, t->virtual_stages > 1);
+		ck_assert_int_eq(t->global_batch, cases[i].batch_run);
+		ck_assert_msg(t->grad_reduce.overlap == cases[i].overlap, "case %zu", i);
+		ck_assert(c.assumed);
+		if (t->virtual_stages > 1) {   /* the choice fits and beats 1F1B */
+			wl_memory mem;
+			wl_memory_get(&c.s, &mem);
+			ck_assert(mem.fits);
+			ck_assert_int_eq(80 % (8 * t->virtual_stages), 0);
+		}
+	}
+	/* 20% off any multiple: not this layout's batch */
+	val_case c;
+	char why[256];
+	ck_assert_int_eq(build_row("S-100,x,DGX H100 (8x400Gb/s NDR),256,70,80,8192,64,4096,60,12,8,8,"
+	                           "4,,bf16,,MFU,40,%,x", &c, why, sizeof why), -1);
+	ck_assert_ptr_nonnull(strstr(why, "within 5%"));
+}
+END_TEST
+
+/* Large published runs added by this project: Llama 3 405B (Table 4) and
+ * MT-NLG 530B (DeepSpeed + Megatron): every row builds, the DeepSpeed rows
+ * keep 1F1B without overlap, the Llama 3 rows take the zoo's GQA shape. */
+START_TEST(t_large_run_rows)
+{
+	char why[256];
+	size_t n;
+	val_row *r = validation_rows("llama3-405b.csv", &n);
+	ck_assert_uint_eq(n, 3);
+	for (size_t i = 0; i < n; i++) {
+		val_case c;
+		ck_assert_msg(val_build(&r[i], &c, why, sizeof why) == 0, "%s: %s", r[i].id, why);
+		ck_assert_int_eq(c.s.model.kv_heads, 8);
+		ck_assert_int_eq(c.s.model.ffn_hidden, 53248);
+		ck_assert_int_eq(c.s.training.tp * c.s.training.cp * c.s.training.pp * c.s.training.dp,
+		                 r[i].gpus);
+		ck_assert(c.s.training.grad_reduce.overlap);
+	}
+	free(r);
+	r = validation_rows("mtnlg-530b.csv", &n);
+	ck_assert_uint_eq(n, 6);
+	for (size_t i = 0; i < n; i++) {
+		val_case c;
+		ck_assert_msg(val_build(&r[i], &c, why, sizeof why) == 0, "%s: %s", r[i].id, why);
+		ck_assert_int_eq(c.s.training.virtual_stages, 1);
+		ck_assert(!c.s.training.grad_reduce.overlap);
+		ck_assert_int_eq(c.s.training.recompute, RECOMPUTE_FULL);
+	}
+	free(r);
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("validate");
@@ -988,6 +1072,8 @@ int main(void)
 	tcase_add_test(tc, t_other_models);
 	tcase_add_test(tc, t_zero_text);
 	tcase_add_test(tc, t_layout_text);
+	tcase_add_test(tc, t_schedule_inference);
+	tcase_add_test(tc, t_large_run_rows);
 	tcase_add_test(tc, t_collective_rows);
 	tcase_add_test(tc, t_nic_text);
 	tcase_add_test(tc, t_metric_spellings);
