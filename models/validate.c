@@ -302,6 +302,27 @@ static int coll_cluster_of(const val_row *r, val_case *c, char *why, size_t n)
 		return -1;
 	}
 	val_row rr = *r;
+	if (c->coll_op == COLL_SENDRECV) {
+		/* a NIC measured alone runs between two of the DGX nodes that ship
+		 * it: ConnectX-7 / NDR in DGX H100, ConnectX-6 / HDR in DGX A100 */
+		if (!gpu_of(r->hardware)) {
+			bool ndr = has(r->hardware, "ConnectX-7") || has(r->hardware, "NDR") ||
+			           has(r->hardware, "CX7");
+			bool hdr = has(r->hardware, "ConnectX-6") || has(r->hardware, "HDR") ||
+			           has(r->hardware, "CX6");
+			if (ndr || hdr) {
+				snprintf(rr.hardware, sizeof rr.hardware, "%s (%.200s)", ndr ?
+				         "DGX H100, 8x H100, 8x400Gb/s NDR IB" :
+				         "DGX A100, 8x A100 80GB, 8x200Gb/s HDR IB", r->hardware);
+				c->assumed = true;
+			}
+		}
+		if (nodes < 1 && r->gpus <= 0) {
+			const gpu_map *m = gpu_of(rr.hardware);
+			nodes = 2;
+			gpn = m ? gpus_per_node(rr.hardware, m) : 8;
+		}
+	}
 	if (nodes > 0 && gpn > 0)
 		rr.gpus = nodes * gpn;
 	if (rr.gpus <= 0) {
@@ -1200,6 +1221,41 @@ static double coll_size(const char *s)
 	                                                      : 1099511627776.0);
 }
 
+/* The first message size written in a metric name without '@': a number,
+ * blanks allowed, then K, M, G or T (KB, MiB, GB, ...), not a line rate
+ * ("400Gbps", "400G_nic": a lower-case b or a letter after the unit). */
+static double size_in_name(const char *name)
+{
+	for (const char *p = name; *p; p++) {
+		if (!isdigit((unsigned char)*p) || (p > name && (isalnum((unsigned char)p[-1]) ||
+		                                                  p[-1] == '.')))
+			continue;
+		const char *q = p;
+		while (isdigit((unsigned char)*q) || *q == '.')
+			q++;
+		while (*q == ' ' || *q == '_')
+			q++;
+		if (!strchr("KMGTkmgt", *q) || !*q)
+			continue;
+		const char *e = q + 1;
+		if (*e == 'i')
+			e++;
+		if (*e == 'B')
+			e++;
+		if (isalpha((unsigned char)*e) || *e == '/')
+			continue;
+		char buf[32];
+		size_t len = (size_t)(q - p) < sizeof buf - 2 ? (size_t)(q - p) : sizeof buf - 2;
+		memcpy(buf, p, len);
+		while (len && (buf[len - 1] == ' ' || buf[len - 1] == '_'))
+			len--;
+		buf[len] = (char)toupper((unsigned char)*q);
+		buf[len + 1] = '\0';
+		return coll_size(buf);
+	}
+	return 0;
+}
+
 /* A collective benchmark row: "<op>_busbw@<size>" (also algbw, time,
  * latency), "<op>_avg_busbw_<from>-<to>" (nccl-tests' average over a x2
  * sweep), "<op>_small_msg_latency" (8 B), "<op>_busbw_large_msg" (1 GiB),
@@ -1218,6 +1274,17 @@ static val_metric coll_metric(const char *name, val_case *c)
 		{"broadcast", COLL_BROADCAST}, {"bcast", COLL_BROADCAST},
 		{"sendrecv", COLL_SENDRECV}, {"reduce", COLL_REDUCE}};
 	bool bw = has(name, "busbw") || has(name, "algbw");
+	/* a point-to-point bandwidth between two nodes (iperf-like, nccl-tests'
+	 * sendrecv, "per NIC achievable"): 1 GiB from GPU 0 to the next node */
+	if ((has(name, "p2p") || has(name, "point_to_point") || has(name, "point-to-point") ||
+	     has(name, "per_nic") || has(name, "nic_achievable") || has(name, "sendrecv")) &&
+	    (bw || has(name, "bw") || has(name, "bandwidth")) && !has(name, "latency")) {
+		c->coll_op = COLL_SENDRECV;
+		c->coll_algo = ALGO_AUTO;
+		double b = strchr(name, '@') ? coll_size(strchr(name, '@') + 1) : size_in_name(name);
+		c->coll_bytes = b > 0 ? b : 1073741824.0;
+		return has(name, "algbw") ? VM_COLL_ALGBW : VM_COLL_BUSBW;
+	}
 	if (!bw && !has(name, "latency") && !(strchr(name, '@') && has(name, "time")))
 		return VM_NONE;
 	if (has(name, "_vs_") || has(name, "factor") || has(name, "bisection") || has(name, "_max_"))
@@ -1252,13 +1319,20 @@ static val_metric coll_metric(const char *name, val_case *c)
 		c->coll_bytes = 8;
 		return VM_COLL_TIME;
 	}
-	if (has(name, "large_msg")) {
+	if (has(name, "large_msg") || has_token(name, "large")) {
 		c->coll_bytes = 1073741824.0;
 		return has(name, "algbw") ? VM_COLL_ALGBW : VM_COLL_BUSBW;
 	}
 	if (has(name, "peak_busbw") || has(name, "effective_nvlink_busbw")) {
 		c->coll_bytes = 8589934592.0;
 		return VM_COLL_BUSBW;
+	}
+	/* "all_reduce busbw 8GB", "alltoall_busbw_1G" */
+	double b = size_in_name(name);
+	if (b > 0) {
+		c->coll_bytes = b;
+		return has(name, "algbw") ? VM_COLL_ALGBW : has(name, "busbw") ? VM_COLL_BUSBW
+		                                                                 : VM_COLL_TIME;
 	}
 	return VM_NONE;
 }

@@ -326,7 +326,12 @@ START_TEST(t_collective_rows)
 		"C-007,x,DGX A100,8,,,,,,,,,,,2 NODES X 4 GPU,,,all-gather_busbw_during_backward@1G,"
 		"100,GB/s,x\n"
 		"C-008,all_reduce_perf -G 20 -g 2,DGX A100,8,,,,,,,,,,,,,,allreduce_busbw@1G,0,"
-		"GB/s (time 13.03 us; algorithms auto),x\n";
+		"GB/s (time 13.03 us; algorithms auto),x\n"
+		/* the size anywhere in the name; a line rate is no size */
+		"C-009,x,DGX H100,16,,,,,,,,,,,,,,all_reduce busbw 8GB,360,GB/s,x\n"
+		"C-010,x,DGX H100,32,,,,,,,,,,,,,,alltoall_busbw_1 GiB,40,GB/s,x\n"
+		"C-011,x,DGX A100,16,,,,,,,,,,,,,,allreduce busbw (large),5,GB/s,x\n"
+		"C-012,x,DGX A100,16,,,,,,,,,,,,,,allreduce_busbw_400Gbps_nic,5,GB/s,x\n";
 	val_row *r;
 	size_t n;
 	ck_assert_int_eq(val_parse(text, "t.csv", &r, &n, err, sizeof err), 0);
@@ -348,6 +353,18 @@ START_TEST(t_collective_rows)
 	ck_assert_int_eq(c.coll_algo, ALGO_AUTO);     /* "during" holds no ring */
 	ck_assert_int_eq(c.s.cluster.nodes, 2);
 	ck_assert_int_eq(c.s.cluster.gpus_per_node, 4);
+	static const struct { int i; coll_op op; double bytes; } sized[] = {
+		{8, COLL_ALL_REDUCE, 8589934592.0}, {9, COLL_ALL_TO_ALL, 1073741824.0},
+		{10, COLL_ALL_REDUCE, 1073741824.0}};
+	for (size_t k = 0; k < sizeof sized / sizeof sized[0]; k++) {
+		val_case cs;
+		ck_assert_msg(val_build(&r[sized[k].i], &cs, why, sizeof why) == 0, "%s: %s",
+		              r[sized[k].i].id, why);
+		ck_assert_int_eq(cs.coll_op, sized[k].op);
+		ck_assert_int_eq(cs.metric, VM_COLL_BUSBW);
+		ck_assert_double_eq(cs.coll_bytes, sized[k].bytes);
+	}
+	ck_assert_int_eq(val_build(&r[11], &c, why, sizeof why), -1);
 	ck_assert_int_eq(val_build(&r[7], &c, why, sizeof why), 0);
 	ck_assert_int_eq(c.gpus_per_thread, 2);        /* -G is CUDA graphs, not -g */
 	ck_assert_int_eq(c.metric, VM_COLL_TIME);
@@ -474,7 +491,18 @@ START_TEST(t_not_simulated)
 	ck_assert_int_eq(val_build(row("MEG21JAN-009"), &c, why, sizeof why), 0);
 	ck_assert_int_eq(c.s.training.micro_batch, 1);
 	ck_assert(c.assumed);
-	ck_assert_int_eq(val_build(row("NCCL-NV-003"), &c, why, sizeof why), -1);
+	/* a NIC measured alone: point to point between two DGX H100 (the
+	 * nodes that ship ConnectX-7), 1 GiB, marked inferred */
+	ck_assert_int_eq(val_build(row("NCCL-NV-003"), &c, why, sizeof why), 0);
+	ck_assert_int_eq(c.coll_op, COLL_SENDRECV);
+	ck_assert_int_eq(c.s.cluster.nodes, 2);
+	ck_assert_int_eq(c.s.cluster.gpu.arch, ARCH_HOPPER);
+	ck_assert(c.assumed);
+	double bw;
+	char perr[200];
+	ck_assert_int_eq(val_predict(&c, NULL, &bw, perr, sizeof perr), 0);
+	ck_assert_double_eq_tol(bw / 47e9, 1.0, 0.05);
+	ck_assert_int_eq(val_build(row("NCCL-NV-004"), &c, why, sizeof why), -1);
 	ck_assert_ptr_nonnull(strstr(why, "trainsim nccl"));
 	ck_assert_int_eq(val_build(row("LLAMA3F-023"), &c, why, sizeof why), -1);
 	ck_assert_ptr_nonnull(strstr(why, "failure"));
