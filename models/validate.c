@@ -220,6 +220,10 @@ static void nic_of(const char *hw, const gpu_map *m, int gpn, hw_nic *nic)
 	           ((has(hw, "GbE") || has(hw, "Ethernet")) && !has(hw, "RoCE") && !has(hw, "RDMA"));
 	if (count <= 0 || count > 4 * gpn)
 		count = tcp ? 1 : m->gpus_per_node == 16 ? 8 : gpn;
+	/* part of a node (one GPU of a DGX-2): at most the 4 NICs per GPU the
+	 * scenario loader accepts */
+	if (count > 4 * gpn)
+		count = 4 * gpn;
 	nic->count = count;
 	nic->speed_Bps = gbps * 1e9 / 8;
 	nic->transport = tcp ? TRANSPORT_TCP : TRANSPORT_RDMA;
@@ -358,6 +362,7 @@ static int coll_cluster_of(const val_row *r, val_case *c, char *why, size_t n)
 		snprintf(why, n, "a collective needs at least 2 GPUs");
 		return -1;
 	}
+
 	if (ngpu > 16384) {
 		snprintf(why, n, "%d GPUs: a collective benchmark is simulated up to 16384", ngpu);
 		return -1;
@@ -1278,7 +1283,8 @@ static val_metric coll_metric(const char *name, val_case *c)
 	 * sendrecv, "per NIC achievable"): 1 GiB from GPU 0 to the next node */
 	if ((has(name, "p2p") || has(name, "point_to_point") || has(name, "point-to-point") ||
 	     has(name, "per_nic") || has(name, "nic_achievable") || has(name, "sendrecv")) &&
-	    (bw || has(name, "bw") || has(name, "bandwidth")) && !has(name, "latency")) {
+	    (bw || has(name, "bw") || has(name, "bandwidth")) && !has(name, "latency") &&
+	    !has(name, "bisection")) {     /* a whole machine's sum, not one pair */
 		c->coll_op = COLL_SENDRECV;
 		c->coll_algo = ALGO_AUTO;
 		double b = strchr(name, '@') ? coll_size(strchr(name, '@') + 1) : size_in_name(name);
@@ -1517,7 +1523,37 @@ static void describe(const val_row *r, val_case *c)
 	         c->assumed ? " *" : "");
 }
 
+/* A row that is no training step (a collective, a kernel, a checkpoint
+ * size) gets a placeholder model and layout that the scenario loader
+ * accepts and the prediction ignores, so that `validate --show` prints a
+ * file `trainsim run` and `trainsim nccl` take. */
+static void placeholder_workload(scenario *s)
+{
+	scn_model *m = &s->model;
+	if (m->layers <= 0 && m->params <= 0 && !m->custom)
+		m->layers = 1, m->hidden = 1024, m->heads = 8, m->seq_len = 2048;
+	scn_training *t = &s->training;
+	if (t->global_batch > 0)
+		return;
+	if (s->cluster.gpu.peak_flops[t->precision] <= 0)
+		t->precision = PREC_FP16;   /* V100: no bf16 */
+	t->tp = t->pp = t->cp = 1;
+	t->dp = scn_gpus(s) > 0 ? scn_gpus(s) : 1;
+	t->micro_batch = 1;
+	t->global_batch = t->dp;
+}
+
+static int build_case(const val_row *r, val_case *c, char *why, size_t n);
+
 int val_build(const val_row *r, val_case *c, char *why, size_t n)
+{
+	int rc = build_case(r, c, why, n);
+	if (rc == 0)
+		placeholder_workload(&c->s);
+	return rc;
+}
+
+static int build_case(const val_row *r, val_case *c, char *why, size_t n)
 {
 	memset(c, 0, sizeof *c);
 	scn_defaults(&c->s);

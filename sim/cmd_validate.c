@@ -320,6 +320,17 @@ static int show_row(const val_row *rows, size_t n, const char *id)
 		printf("# %s (line %d): %s, compared as %s%s\n", id, rows[i].line, c.config,
 		       rows[i].metric, c.assumed ? "; '*' values the row does not give were "
 		       "inferred (docs/validation.md)" : "");
+		if (c.metric >= VM_COLL_BUSBW && c.metric <= VM_COLL_AVG_BUSBW) {
+			char g[16] = "";
+			if (c.gpus_per_thread > 1)
+				snprintf(g, sizeof g, " -g %d", c.gpus_per_thread);
+			printf("# a benchmark row: save this as FILE and run `trainsim nccl FILE --op %s "
+			       "-b %.0f -e %.0f%s%s%s` (the model and training below are placeholders)\n",
+			       coll_op_name(c.coll_op), c.coll_bytes,
+			       c.coll_bytes_hi > c.coll_bytes ? c.coll_bytes_hi : c.coll_bytes, g,
+			       c.coll_algo == ALGO_AUTO ? "" : " --algo ",
+			       c.coll_algo == ALGO_AUTO ? "" : coll_algo_name(c.coll_algo));
+		}
 		int rc = scn_write_yaml(&c.s, stdout) < 0 ? 1 : 0;
 		scn_release(&c.s);
 		if (c.has_base)

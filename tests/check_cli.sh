@@ -357,6 +357,13 @@ expect 0 "the shown scenario loads" "$TS" check "$tmp/row.yaml"
 expect 0 "validate --show: a row not simulated says why" "$TS" validate "$PUB" --show MEG20-003
 has "$tmp/out" "not simulated: the baseline" "validate --show: the reason"
 expect 1 "validate --show: an unknown id" "$TS" validate "$PUB" --show NO-SUCH-ROW
+# a benchmark row: a file trainsim nccl takes, and the command to run
+expect 0 "validate --show: an nccl-tests row" "$TS" validate "$PUB" --show NCCL-AZ-010
+cp "$tmp/out" "$tmp/coll.yaml"
+has "$tmp/coll.yaml" "trainsim nccl FILE --op all_reduce -b 268435456 -e 268435456 -g 8" \
+	"validate --show: the nccl command of a benchmark row"
+expect 0 "the shown benchmark scenario runs in trainsim nccl" "$TS" nccl "$tmp/coll.yaml" \
+	--op all_reduce -b 268435456 -e 268435456 -g 8
 
 echo "1..$n"
 [ "$failed" -eq 0 ]

@@ -7,7 +7,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include "coll.h"
+#include "scn.h"
 #include "validate.h"
 #include "workload.h"
 
@@ -502,6 +504,8 @@ START_TEST(t_not_simulated)
 	char perr[200];
 	ck_assert_int_eq(val_predict(&c, NULL, &bw, perr, sizeof perr), 0);
 	ck_assert_double_eq_tol(bw / 47e9, 1.0, 0.05);
+	/* a machine's bisection sum is no point-to-point pair */
+	ck_assert_int_eq(val_build(row("MEG21TXT-005"), &c, why, sizeof why), -1);
 	ck_assert_int_eq(val_build(row("NCCL-NV-004"), &c, why, sizeof why), -1);
 	ck_assert_ptr_nonnull(strstr(why, "trainsim nccl"));
 	ck_assert_int_eq(val_build(row("LLAMA3F-023"), &c, why, sizeof why), -1);
@@ -1053,6 +1057,56 @@ START_TEST(t_schedule_inference)
 }
 END_TEST
 
+/* Every row that builds becomes a scenario that `validate --show` prints
+ * and `trainsim run` loads: written as YAML and loaded back, it passes the
+ * loader's checks (a row of one GPU of a DGX-2H once got its 8 NICs). */
+START_TEST(t_rows_load_as_yaml)
+{
+	static const char *const files[] = {"published.csv", "h100-nemo.csv",
+		"nemo-blackwell.csv", "h200-kernels.csv", "llama3-405b.csv", "mtnlg-530b.csv"};
+	char path[] = "/tmp/check_validate_XXXXXX";
+	int fd = mkstemp(path);
+	ck_assert_int_ge(fd, 0);
+	close(fd);
+	int built = 0;
+	for (size_t f = 0; f < sizeof files / sizeof files[0]; f++) {
+		size_t n;
+		val_row *r = validation_rows(files[f], &n);
+		for (size_t i = 0; i < n; i++) {
+			val_case c;
+			char why[256];
+			if (val_build(&r[i], &c, why, sizeof why) < 0)
+				continue;
+			built++;
+			FILE *out = fopen(path, "w");
+			ck_assert_ptr_nonnull(out);
+			ck_assert_int_eq(scn_write_yaml(&c.s, out), 0);
+			fclose(out);
+			scenario back;
+			FILE *err = tmpfile();
+			int rc = scn_load(path, NULL, 0, &back, err, true);
+			char msg[512] = "";
+			rewind(err);
+			if (!fgets(msg, sizeof msg, err))
+				msg[0] = 0;
+			fclose(err);
+			ck_assert_msg(rc == 0, "%s (%s): %s", r[i].id, files[f], msg);
+			scn_release(&back);
+		}
+		free(r);
+	}
+	/* a single V100 of a DGX-2H (16 GPUs, 8 NICs) */
+	val_case c;
+	char why[256];
+	ck_assert_int_eq(build_row("D-001,x,\"DGX-2H (16x V100 32GB, NVSwitch; 8x100Gb/s IB)\",1,1.2,"
+	                           "40,1536,16,1024,8,8,1,1,1,,fp16,,TFLOP/s per GPU,39,TFLOP/s,x",
+	                           &c, why, sizeof why), 0);
+	ck_assert_int_le(c.s.cluster.nic.count, 4 * c.s.cluster.gpus_per_node);
+	unlink(path);
+	ck_assert_int_ge(built, 200);
+}
+END_TEST
+
 /* Large published runs added by this project: Llama 3 405B (Table 4) and
  * MT-NLG 530B (DeepSpeed + Megatron): every row builds, the DeepSpeed rows
  * keep 1F1B without overlap, the Llama 3 rows take the zoo's GQA shape. */
@@ -1102,6 +1156,7 @@ int main(void)
 	tcase_add_test(tc, t_layout_text);
 	tcase_add_test(tc, t_schedule_inference);
 	tcase_add_test(tc, t_large_run_rows);
+	tcase_add_test(tc, t_rows_load_as_yaml);
 	tcase_add_test(tc, t_collective_rows);
 	tcase_add_test(tc, t_nic_text);
 	tcase_add_test(tc, t_metric_spellings);
