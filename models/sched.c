@@ -1,5 +1,6 @@
-/* sched.c: GPipe, 1F1B and interleaved 1F1B (Megatron-LM's ordering) as
- * per-stage op lists, registered in one table, and a network-free replay. */
+/* sched.c: GPipe, 1F1B and interleaved 1F1B (Megatron-LM's ordering) and
+ * DeepSpeed's pipeline engine (its TrainSchedule) as per-stage op lists,
+ * registered in one table, and a network-free replay. */
 #include <limits.h>
 #include <math.h>
 #include <stdbool.h>
@@ -45,6 +46,35 @@ static void fill_1f1b(const sched *s, int st, sched_op *ops)
 	}
 	for (; b < s->m; b++)
 		put(&ops[n++], SCHED_B, 0, b);
+}
+
+/* DeepSpeed's TrainSchedule (deepspeed/runtime/pipe/schedule.py): 2 (m + pp
+ * - 1) steps in which every stage runs one forward or one backward or
+ * nothing, forwards on even stages at even steps and on odd stages at odd
+ * steps (a stage alternates), micro-batch ids from the step and the stage
+ * as _even_step_forward_id and its three siblings compute them. Sets *mb to
+ * the step's micro-batch (invalid: < 0 or >= m) and *fwd. */
+static void ds_step(const sched *s, int st, int step, int *mb, bool *fwd)
+{
+	bool even_step = step % 2 == 0, even_stage = st % 2 == 0;
+	*fwd = even_step == even_stage;
+	if (*fwd)
+		*mb = (even_step ? step / 2 : (step - 1) / 2) - st / 2;
+	else if (even_step)
+		*mb = step / 2 - s->pp + (st + 1) / 2;
+	else
+		*mb = (step - 1) / 2 - s->pp + 1 + st / 2;
+}
+
+static void fill_deepspeed(const sched *s, int st, sched_op *ops)
+{
+	int n = 0, steps = 2 * (s->m + s->pp - 1), mb;
+	bool fwd;
+	for (int step = 0; step < steps && n < s->ops_per_stage; step++) {
+		ds_step(s, st, step, &mb, &fwd);
+		if (mb >= 0 && mb < s->m)
+			put(&ops[n++], fwd ? SCHED_F : SCHED_B, 0, mb);
+	}
 }
 
 /* The k-th forward (or backward) of an interleaved stage: micro-batches go in
@@ -156,6 +186,33 @@ static void calls_interleaved(const sched *s, const sched_op *ops, uint8_t *c)
 	}
 }
 
+/* DeepSpeed's instructions, every one blocking (its docstrings: "The
+ * communication is blocking and must be paired with" the neighbour's): the
+ * output of a stage's op leaves in the step after it, the input of an op
+ * arrives in its own step. A forward step receives its activation, then
+ * sends the previous step's gradient (RSEQ); a backward step sends the
+ * previous step's activation, then receives its gradient (SEQ); a send in
+ * an empty step comes before the next op's receive (SEQ). */
+static void calls_deepspeed(const sched *s, int st, const sched_op *ops, uint8_t *c)
+{
+	int n = s->ops_per_stage, steps = 2 * (s->m + s->pp - 1), i = 0, prev_step = -2, mb;
+	bool fwd;
+	memset(c, 0, (size_t)n + 1);
+	for (int step = 0; step < steps && i < n; step++) {
+		ds_step(s, st, step, &mb, &fwd);
+		if (mb < 0 || mb >= s->m)
+			continue;
+		uint8_t f = SCHED_CALL_RECV0;
+		if (i > 0)
+			f |= SCHED_CALL_SEND1 |
+			     (ops[i].kind == SCHED_F && step == prev_step + 1 ? SCHED_CALL_RSEQ
+									      : SCHED_CALL_SEQ);
+		c[i++] = f;
+		prev_step = step;
+	}
+	c[n] = SCHED_CALL_SEND1;
+}
+
 static void build_calls(sched *s)
 {
 	size_t per = (size_t)s->ops_per_stage + 1;
@@ -164,6 +221,8 @@ static void build_calls(sched *s)
 		uint8_t *c = s->calls + (size_t)st * per;
 		if (s->kind == SCHED_INTERLEAVED)
 			calls_interleaved(s, ops, c);
+		else if (s->kind == SCHED_DEEPSPEED)
+			calls_deepspeed(s, st, ops, c);
 		else
 			calls_1f1b(s, ops, c);
 	}
@@ -210,6 +269,7 @@ static const struct sched_def {
 	{SCHED_GPIPE, "gpipe", fill_gpipe},
 	{SCHED_1F1B, "1f1b", fill_1f1b},
 	{SCHED_INTERLEAVED, "interleaved", fill_interleaved},
+	{SCHED_DEEPSPEED, "deepspeed", fill_deepspeed},
 };
 
 static const struct sched_def *sched_find(scn_schedule kind)
@@ -341,11 +401,12 @@ void sched_release(sched *s)
 	s->calls = NULL;
 }
 
-/* Replay with Megatron's calls: a transfer starts (and, being free, ends)
- * once both ends have posted it; a call ends when all its posted transfers
- * have; with SEQ the receives are posted after the sends ended. Phases of a
- * stage at its call point i: 0 not begun, 1 waiting for the sends (SEQ),
- * 2 waiting for all, 3 done (its op i may run). */
+/* Replay with the schedule's calls: a transfer starts (and, being free,
+ * ends) once both ends have posted it; a call ends when all its posted
+ * transfers have; with SEQ the receives are posted after the sends ended,
+ * with RSEQ the sends after the receives. Phases of a stage at its call
+ * point i: 0 not begun, 1 waiting for the first group (SEQ, RSEQ), 2
+ * waiting for all, 3 done (its op i may run). */
 typedef struct rp_stage {
 	int i, ph, ns, nr;
 	long send[2], recv[2];
@@ -371,12 +432,14 @@ static bool rp_move(const sched *s, int st, rp_stage *q, double *ps, double *pr,
 	int n = s->ops_per_stage;
 	bool moved = false;
 	for (;;) {
+		int f = sched_call(s, st, q->i);
+		bool rseq = f & SCHED_CALL_RSEQ, seq = (f & SCHED_CALL_SEQ) || rseq;
 		if (q->ph == 0) {
-			bool seq = sched_call(s, st, q->i) & SCHED_CALL_SEQ;
 			sched_call_transfers(s, st, q->i, q->send, &q->ns, q->recv, &q->nr);
-			for (int k = 0; k < q->ns; k++)
-				ps[q->send[k]] = q->clock;
-			if (!seq)
+			if (!rseq)
+				for (int k = 0; k < q->ns; k++)
+					ps[q->send[k]] = q->clock;
+			if (!seq || rseq)
 				for (int k = 0; k < q->nr; k++)
 					pr[q->recv[k]] = q->clock;
 			q->ph = seq ? 1 : 2;
@@ -384,13 +447,18 @@ static bool rp_move(const sched *s, int st, rp_stage *q, double *ps, double *pr,
 		}
 		if (q->ph == 1 || q->ph == 2) {
 			double t = q->clock;
-			if (!rp_posted(ps, pr, q->send, q->ns, &t) ||
-			    (q->ph == 2 && !rp_posted(ps, pr, q->recv, q->nr, &t)))
+			bool sends = q->ph == 2 || !rseq, recvs = q->ph == 2 || rseq;
+			if ((sends && !rp_posted(ps, pr, q->send, q->ns, &t)) ||
+			    (recvs && !rp_posted(ps, pr, q->recv, q->nr, &t)))
 				return moved;
 			q->clock = t;
 			if (q->ph == 1) {
-				for (int k = 0; k < q->nr; k++)
-					pr[q->recv[k]] = q->clock;
+				if (rseq)
+					for (int k = 0; k < q->ns; k++)
+						ps[q->send[k]] = q->clock;
+				else
+					for (int k = 0; k < q->nr; k++)
+						pr[q->recv[k]] = q->clock;
 				q->ph = 2;
 				continue;
 			}

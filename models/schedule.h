@@ -28,10 +28,12 @@ typedef struct sched_op {
  * forward's output after the backward that follows it), receive the input
  * of op i, of op i+1; SEQ: the sends complete before the receives are
  * posted (two helper calls in a row, as 1F1B's send_forward then
- * recv_forward). Only outputs and inputs that cross to a neighbouring stage
- * are transfers; the others are ignored. */
+ * recv_forward); RSEQ: the receives complete before the sends are posted
+ * (DeepSpeed's forward step: RecvActivation, then SendGrad). Only outputs
+ * and inputs that cross to a neighbouring stage are transfers; the others
+ * are ignored. */
 enum { SCHED_CALL_SEND1 = 1, SCHED_CALL_SEND2 = 2, SCHED_CALL_RECV0 = 4,
-       SCHED_CALL_RECV1 = 8, SCHED_CALL_SEQ = 16 };
+       SCHED_CALL_RECV1 = 8, SCHED_CALL_SEQ = 16, SCHED_CALL_RSEQ = 32 };
 
 typedef struct sched {
 	scn_schedule kind;

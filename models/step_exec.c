@@ -126,7 +126,7 @@ static bool call_on_wire(const stp_run *r, const stp_stage *st)
 	for (int k = 0; k < st->call_ns; k++)
 		if ((r->arr[st->call_send[k]] & (STP_ARR_FLY | STP_ARR_DONE)) == STP_ARR_FLY)
 			return true;
-	for (int k = 0; k < st->call_nr && st->call_ph == 2; k++)
+	for (int k = 0; k < st->call_nr; k++)   /* one not posted yet is not flying */
 		if ((r->arr[st->call_recv[k]] & (STP_ARR_FLY | STP_ARR_DONE)) == STP_ARR_FLY)
 			return true;
 	return false;
@@ -230,13 +230,17 @@ static void on_call_ag_done(sim *s, void *ctx, uint64_t arg)
 static bool do_call(stp_run *r, stp_stage *st)
 {
 	int f = sched_call(&r->sc, st->idx, st->op_i);
+	/* SEQ: the sends complete before the receives are posted; RSEQ (DeepSpeed's
+	 * forward step) the other way round */
+	bool rseq = f & SCHED_CALL_RSEQ;
 	if (st->call_ph == 0) {
 		sched_call_transfers(&r->sc, st->idx, st->op_i, st->call_send, &st->call_ns,
 				     st->call_recv, &st->call_nr);
-		st->call_ph = (f & SCHED_CALL_SEQ) && st->call_nr > 0 && st->call_ns > 0 ? 1 : 2;
-		for (int k = 0; k < st->call_ns; k++)
+		st->call_ph = (f & (SCHED_CALL_SEQ | SCHED_CALL_RSEQ)) && st->call_nr > 0 &&
+			      st->call_ns > 0 ? 1 : 2;
+		for (int k = 0; k < st->call_ns && (st->call_ph == 2 || !rseq); k++)
 			post(r, st, st->call_send[k], STP_ARR_SEND);
-		for (int k = 0; k < st->call_nr && st->call_ph == 2; k++)
+		for (int k = 0; k < st->call_nr && (st->call_ph == 2 || rseq); k++)
 			post(r, st, st->call_recv[k], STP_ARR_RECV);
 	}
 	while (st->call_ph == 1 || st->call_ph == 2) {
@@ -247,8 +251,12 @@ static bool do_call(stp_run *r, stp_stage *st)
 		}
 		if (st->call_ph == 1) {
 			st->call_ph = 2;
-			for (int k = 0; k < st->call_nr; k++)
-				post(r, st, st->call_recv[k], STP_ARR_RECV);
+			if (rseq)
+				for (int k = 0; k < st->call_ns; k++)
+					post(r, st, st->call_send[k], STP_ARR_SEND);
+			else
+				for (int k = 0; k < st->call_nr; k++)
+					post(r, st, st->call_recv[k], STP_ARR_RECV);
 			continue;
 		}
 		st->call_ph = 3;

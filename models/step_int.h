@@ -108,7 +108,8 @@ typedef struct stp_stage {
 	long wait_idx;           /* arrival index waited on, -1 none */
 	/* Megatron's blocking call before op op_i (schedules with calls) */
 	bool call_ok;            /* the call before op_i has ended */
-	uint8_t call_ph;         /* 0 not begun, 1 sends posted (SEQ), 2 all posted, 3 gathers */
+	uint8_t call_ph;         /* 0 not begun, 1 first group posted (SEQ: sends, RSEQ:
+	                            receives), 2 all posted, 3 gathers */
 	int call_ns, call_nr;    /* its transfers (arrival indices) */
 	long call_send[2], call_recv[2];
 	int call_pend;           /* posted transfers not arrived yet */

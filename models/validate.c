@@ -856,6 +856,9 @@ static int training_of(const val_row *r, scenario *s, bool layer_only, bool *ass
 	t->sequence_parallel = tp > 1 && sp_said;
 	t->virtual_stages = virtual_stages(r, s->model.layers, pp, assumed);
 	t->schedule = t->virtual_stages > 1 ? SCHED_INTERLEAVED : SCHED_1F1B;
+	/* DeepSpeed's pipeline engine runs its own TrainSchedule */
+	if (pp > 1 && t->virtual_stages == 1 && names(r, "DeepSpeed") && !schedule_named(r))
+		t->schedule = SCHED_DEEPSPEED;
 	t->zero = zero_of(r->other);
 	/* PyTorch DDP overlaps bucket all-reduces with the backward; Megatron's
 	 * local DDP (and its later default) reduces after it, unless told to
@@ -1508,6 +1511,8 @@ static void describe(const val_row *r, val_case *c)
 	char v[16] = "";
 	if (t->virtual_stages > 1)
 		snprintf(v, sizeof v, "v%d", t->virtual_stages);
+	else if (t->schedule == SCHED_DEEPSPEED && t->pp > 1)
+		snprintf(v, sizeof v, "ds");
 	const char *rc = t->recompute == RECOMPUTE_FULL ? "full"
 	               : t->recompute == RECOMPUTE_SELECTIVE ? "sel" : "none";
 	char z[16] = "";

@@ -10,7 +10,7 @@
 #define BAR_WIDTH 30
 
 static const char *const intra_names[] = {"nvswitch", "nvlink-mesh", "pcie"};
-static const char *const sched_names[] = {"gpipe", "1f1b", "interleaved"};
+static const char *const sched_names[] = {"gpipe", "1f1b", "interleaved", "deepspeed"};
 static const char *const recompute_names[] = {"none", "selective", "full"};
 static const char *const algo_names[] = {"auto", "ring", "tree", "hierarchical", "ps", "nvls"};
 static const char *const compress_names[] = {"none", "fp16", "int8", "1bit"};

@@ -32,7 +32,8 @@ static const char *const topology_names[] = {"single-switch", "fat-tree", "rail-
                                              "zones", NULL};
 static const char *const fabric_place_names[] = {"packed", "spread", NULL};
 static const char *const storage_net_names[] = {"frontend", "shared", NULL};
-static const char *const schedule_names[] = {"gpipe", "1f1b", "interleaved", NULL};
+static const char *const schedule_names[] = {"gpipe", "1f1b", "interleaved", "deepspeed",
+	NULL};
 static const char *const recompute_names[] = {"none", "selective", "full", NULL};
 static const char *const placement_names[] = {"tp-pp-dp", "tp-dp-pp", NULL};
 static const char *const algo_names[] = {"auto", "ring", "tree", "hierarchical", "ps", "nvls",

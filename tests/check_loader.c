@@ -332,7 +332,7 @@ START_TEST(set_errors)
 	          "integer in 1..1000000");
 	set_fails("training.tp=0", "expected an integer in 1..1000000, not '0'");
 	set_fails("training.tp=3", "--set: training.tp: tp*pp (=3) must divide the GPU count 32");
-	set_fails("training.schedule=zigzag", "'zigzag' is not one of gpipe|1f1b|interleaved");
+	set_fails("training.schedule=zigzag", "'zigzag' is not one of gpipe|1f1b|interleaved|deepspeed");
 	set_fails("training.overlap=true", "unknown key 'overlap' in training");
 	set_fails("nodes", "is not KEY=VALUE");
 	set_fails("=4", "is not KEY=VALUE");

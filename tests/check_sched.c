@@ -121,10 +121,11 @@ END_TEST
 /* Every stage runs every (F|B, mb, chunk) once, each B after its F. */
 START_TEST(test_complete)
 {
-	const scn_schedule kinds[] = {SCHED_GPIPE, SCHED_1F1B, SCHED_INTERLEAVED};
-	for (int k = 0; k < 3; k++)
+	const scn_schedule kinds[] = {SCHED_GPIPE, SCHED_1F1B, SCHED_INTERLEAVED,
+		SCHED_DEEPSPEED};
+	for (int k = 0; k < 4; k++)
 		for (int pp = 1; pp <= 8; pp *= 2)
-			for (int m = pp; m <= 4 * pp; m += pp) {
+			for (int m = (k == 3 ? 1 : pp); m <= 4 * pp; m += (k == 3 ? 1 : pp)) {
 				sched s = build(kinds[k], pp, m, 3);
 				for (int st = 0; st < pp; st++) {
 					int *seen = calloc((size_t)(2 * m * s.v), sizeof(int));
@@ -144,6 +145,46 @@ START_TEST(test_complete)
 				}
 				sched_release(&s);
 			}
+}
+END_TEST
+
+/* DeepSpeed's TrainSchedule: 2(m+p-1) steps, a stage forwards at the steps
+ * of its parity; stage 0 of 4 with 6 micro-batches runs F0..F3 at steps 0,
+ * 2, 4, 6 and its first backward at step 7, so its order is 1F1B's; the last
+ * stage alternates from the start. Its blocking calls: a forward step
+ * receives then sends (RSEQ), a backward step sends then receives (SEQ).
+ * Equal stages and free transfers: the same makespan as 1F1B, (m+p-1)(tf+tb),
+ * for any m (not only multiples of p). */
+START_TEST(test_deepspeed)
+{
+	enum { S1 = SCHED_CALL_SEND1, R0 = SCHED_CALL_RECV0, SQ = SCHED_CALL_SEQ,
+	       RS = SCHED_CALL_RSEQ };
+	sched s = build(SCHED_DEEPSPEED, 4, 6, 1);
+	char b[512];
+	order(&s, 0, b, sizeof b);
+	ck_assert_str_eq(b, "F0 F1 F2 F3 B0 F4 B1 F5 B2 B3 B4 B5");
+	order(&s, 3, b, sizeof b);
+	ck_assert_str_eq(b, "F0 B0 F1 B1 F2 B2 F3 B3 F4 B4 F5 B5");
+	/* stage 1 (odd): forwards at odd steps 1, 3, 5, backward B0 at step 6
+	 * right after F2 (send F2's output, then receive B0's gradient: SEQ);
+	 * F3 at step 7 right after B0 (receive, then send B0's gradient: RSEQ) */
+	order(&s, 1, b, sizeof b);
+	ck_assert_str_eq(b, "F0 F1 F2 B0 F3 B1 F4 B2 F5 B3 B4 B5");
+	const int want[] = {R0, S1 | R0 | SQ, S1 | R0 | SQ, S1 | R0 | SQ, S1 | R0 | RS, S1 | R0 | SQ,
+			    S1 | R0 | RS, S1 | R0 | SQ, S1 | R0 | RS, S1 | R0 | SQ, S1 | R0 | SQ,
+			    S1 | R0 | SQ, S1};
+	for (int i = 0; i <= 12; i++)
+		ck_assert_msg(sched_call(&s, 1, i) == want[i], "call %d: %d", i, sched_call(&s, 1, i));
+	sched_release(&s);
+	const int ps[] = {2, 3, 4, 8}, ms[] = {1, 3, 8, 13};
+	for (int a = 0; a < 4; a++)
+		for (int c = 0; c < 4; c++) {
+			double mk;
+			s = build(SCHED_DEEPSPEED, ps[a], ms[c], 1);
+			ck_assert_int_eq(sched_replay(&s, 1.0, 2.0, &mk), 0);
+			ck_assert_double_eq_tol(mk, (ms[c] + ps[a] - 1) * 3.0, 1e-9);
+			sched_release(&s);
+		}
 }
 END_TEST
 
@@ -323,6 +364,7 @@ int main(void)
 	tcase_add_test(tc, test_1f1b_order);
 	tcase_add_test(tc, test_interleaved_order);
 	tcase_add_test(tc, test_megatron_calls);
+	tcase_add_test(tc, test_deepspeed);
 	tcase_add_test(tc, test_complete);
 	tcase_add_test(tc, test_bubble_1f1b_gpipe);
 	tcase_add_test(tc, test_bubble_interleaved);

@@ -359,6 +359,42 @@ START_TEST(test_blocking_calls)
 }
 END_TEST
 
+/* DeepSpeed's TrainSchedule (schedule: deepspeed) with its blocking
+ * instructions: with free transfers the same step as 1F1B, the bubble
+ * (p-1)/(m+p-1) also for m not a multiple of p; on 2 stages x 2
+ * micro-batches with transfers of d it ends at 9 + 4d (GPipe 9 + 2d):
+ * stage 1's forward step receives F1's activation and only then sends B0's
+ * gradient, which stage 0 waits for after its own send of F1. */
+START_TEST(test_deepspeed_schedule)
+{
+	const int ps[] = {4, 4}, ms[] = {8, 5};
+	for (int i = 0; i < 2; i++) {
+		scenario s = free_comm(ps[i], ms[i], 16);
+		s.training.schedule = SCHED_1F1B;
+		step_result f = run_ok(&s);
+		s.training.schedule = SCHED_DEEPSPEED;
+		step_result d = run_ok(&s);
+		ck_assert_double_eq_tol(d.step_time_s, f.step_time_s, 1e-6 * f.step_time_s);
+		ck_assert_double_eq_tol(bubble_of(&d), (ps[i] - 1.0) / (ms[i] + ps[i] - 1.0), 1e-4);
+		step_result_release(&f);
+		step_result_release(&d);
+	}
+	scenario s = free_comm(2, 2, 16);
+	s.training.schedule = SCHED_GPIPE;
+	step_result g0 = run_ok(&s);
+	s.training.schedule = SCHED_DEEPSPEED;
+	step_result d0 = run_ok(&s);
+	ck_assert_double_eq_tol(d0.step_time_s, g0.step_time_s, 1e-6 * g0.step_time_s);
+	s.cluster.nic.speed_Bps = 1e4;
+	step_result d1 = run_ok(&s);
+	s.training.schedule = SCHED_GPIPE;
+	step_result g1 = run_ok(&s);
+	double d2 = g1.step_time_s - g0.step_time_s, d4 = d1.step_time_s - d0.step_time_s;
+	ck_assert(d2 > 1e-3 * g0.step_time_s);
+	ck_assert_double_eq_tol(d4, 2.0 * d2, 1e-6 * d2);
+}
+END_TEST
+
 /* Megatron's scatter-gather: without sequence parallelism each received
  * activation piece is all-gathered over the TP group inside the call; with
  * it the message is already the rank's shard. Same bytes on the wire, more
@@ -940,6 +976,7 @@ int main(void)
 	tcase_add_test(tc, test_tied_embedding_reduce);
 	tcase_add_test(tc, test_dp_ranks_per_node);
 	tcase_add_test(tc, test_blocking_calls);
+	tcase_add_test(tc, test_deepspeed_schedule);
 	tcase_add_test(tc, test_scatter_gather);
 	tcase_add_test(tc, test_faster_nic_never_slower);
 	tcase_add_test(tc, test_dp_allreduce_100b);
