@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include "validate.h"
 
 #define MAX_FIELDS 40
@@ -147,6 +148,9 @@ static int parse_records(csv *cp, char f[][FIELD_MAX], const char *name, val_row
 int val_parse(const char *text, const char *name, val_row **rows, size_t *n, char *err,
               size_t errlen)
 {
+	/* a spreadsheet's UTF-8 byte-order mark before the header */
+	if (!strncmp(text, "\xef\xbb\xbf", 3))
+		text += 3;
 	csv c = {text, text + strlen(text), 1};
 	*rows = NULL;
 	*n = 0;
@@ -158,6 +162,18 @@ int val_parse(const char *text, const char *name, val_row **rows, size_t *n, cha
 	int rc = parse_records(&c, f, name, rows, n, err, errlen);
 	free(f);
 	return rc;
+}
+
+/* A header cell without the blanks around it ("id, source" as some
+ * spreadsheets write it); cut in place. */
+static const char *trim_name(char *cell)
+{
+	while (*cell == ' ' || *cell == '\t')
+		cell++;
+	size_t k = strlen(cell);
+	while (k > 0 && (cell[k - 1] == ' ' || cell[k - 1] == '\t'))
+		cell[--k] = '\0';
+	return cell;
 }
 
 static int parse_records(csv *cp, char f[][FIELD_MAX], const char *name, val_row **rows,
@@ -173,7 +189,7 @@ static int parse_records(csv *cp, char f[][FIELD_MAX], const char *name, val_row
 	for (int i = 0; i < C__N; i++) {
 		col[i] = -1;
 		for (int j = 0; j < nf; j++)
-			if (!strcmp(f[j], columns[i]))
+			if (!strcasecmp(trim_name(f[j]), columns[i]))
 				col[i] = j;
 	}
 	if (col[C_ID] < 0 || col[C_METRIC] < 0 || col[C_VALUE] < 0) {

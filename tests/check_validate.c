@@ -78,6 +78,17 @@ START_TEST(t_csv_quoting)
 	ck_assert(!r[1].has_value);
 	ck_assert_int_eq(r[1].layers, 0);
 	free(r);
+	/* a spreadsheet's byte-order mark, CRLF lines, blanks and capitals in the
+	 * header: the same columns */
+	const char *bom = "\xef\xbb\xbfID, Source ,gpus,Metric,value,unit\r\n"
+	                  "X-003,s,8,iteration_time,1.5,s\r\n";
+	ck_assert_int_eq(val_parse(bom, "t.csv", &r, &n, err, sizeof err), 0);
+	ck_assert_uint_eq(n, 1);
+	ck_assert_str_eq(r[0].id, "X-003");
+	ck_assert_str_eq(r[0].source, "s");
+	ck_assert_str_eq(r[0].metric, "iteration_time");
+	ck_assert_double_eq(r[0].value, 1.5);
+	free(r);
 	ck_assert_int_eq(val_parse("id,metric,value\n\"open", "t.csv", &r, &n, err, sizeof err), -1);
 	ck_assert_ptr_nonnull(strstr(err, "unterminated"));
 	ck_assert_int_eq(val_parse("a,b\n", "t.csv", &r, &n, err, sizeof err), -1);
