@@ -110,11 +110,15 @@ static int layer_times(const scenario *s, double *fwd, double *bwd, char *err, s
 	return 0;
 }
 
-/* FLOPs one step counts in the publication's convention. */
-static double paper_flops(const scenario *s, bool hardware)
+/* FLOPs one step counts in the publication's convention: its formula, and
+ * the causal half of the attention scores only where it counts so. */
+static double paper_flops(const val_case *c, bool hardware)
 {
+	const scenario *s = &c->s;
 	double per = hardware ? wl_paper_hw_flops_per_seq(&s->model, s->training.recompute)
 	                      : wl_paper_model_flops_per_seq(&s->model);
+	if (!hardware && c->causal_count)
+		per -= 0.5 * wl_attn_score_flops_per_seq(&s->model);
 	return per * s->training.global_batch;
 }
 
@@ -125,7 +129,7 @@ static int predict_step(const val_case *c, val_cache *cache, double *pred, char 
 	if (step_time(s, cache, &t, err, n) < 0)
 		return -1;
 	double gpus = scn_gpus(s), peak = wl_peak_flops(s);
-	double hw = paper_flops(s, true) / (t * gpus);
+	double hw = paper_flops(c, true) / (t * gpus);
 	switch (c->metric) {
 	case VM_HW_TFLOPS:
 		*pred = hw;
@@ -137,10 +141,10 @@ static int predict_step(const val_case *c, val_cache *cache, double *pred, char 
 		*pred = hw * gpus;
 		break;
 	case VM_MFU:
-		*pred = 100 * paper_flops(s, false) / (t * gpus * peak);
+		*pred = 100 * paper_flops(c, false) / (t * gpus * peak);
 		break;
 	case VM_MODEL_TFLOPS:
-		*pred = paper_flops(s, false) / (t * gpus);
+		*pred = paper_flops(c, false) / (t * gpus);
 		break;
 	case VM_TOKENS:
 		*pred = (double)s->training.global_batch * s->model.seq_len / t /

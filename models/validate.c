@@ -1619,6 +1619,13 @@ static int build_case(const val_row *r, val_case *c, char *why, size_t n)
 	}
 	if (training_of(r, &c->s, layer_only, &c->assumed, why, n) < 0)
 		return -1;
+	/* NVIDIA's NeMo and Megatron-Bridge tables count model FLOPs with the
+	 * causal half of the attention scores (Megatron-Bridge 25.11: 744 TFLOP/s
+	 * at 14451 tokens/s for Llama 3 8B at 8192 tokens = 51.5 GFLOP a token,
+	 * the causal count; 57.9 in full); a row may also say "causal" */
+	c->causal_count = ((names(r, "NeMo") || names(r, "Megatron-Bridge")) &&
+	                   !has(r->unit, "full attention") && !has(r->other, "full attention")) ||
+	                  affirmed(r->unit, "causal") || affirmed(r->metric, "causal");
 	describe(r, c);
 	return 0;
 }

@@ -73,6 +73,8 @@ typedef struct val_case {
 	double gemm_m, gemm_n, gemm_k, attn_hd, attn_seq;   /* kernel rows */
 	double attn_bh;          /* batch x heads of an attention row */
 	bool attn_causal;
+	bool causal_count;      /* the publication counts the causal half of the
+	                           attention scores (NVIDIA NeMo / Megatron-Bridge) */
 	bool param_source;      /* the row is a source of a model parameter */
 	bool per_gpu;           /* VM_TOKENS / VM_SAMPLES published per GPU */
 	int coll_op, coll_algo; /* VM_COLL_*: coll_op / coll_algo of coll.h */

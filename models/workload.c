@@ -176,6 +176,18 @@ double wl_model_flops_per_seq(const scn_model *m0)
 	return 3 * (m.layers * layer_fwd_flops(&m) + logits_fwd_flops(&m));
 }
 
+/* The attention-score FLOPs of one sequence's step (QK^T and attention x V,
+ * forward and backward: 3 x layers x 4 s^2 h), all of which the full count
+ * above includes; a count of the causal half takes half of them off. */
+double wl_attn_score_flops_per_seq(const scn_model *m0)
+{
+	scn_model m;
+	wl__model(m0, &m);
+	if (m.custom)
+		return 0;
+	return 3.0 * m.layers * 4.0 * m.seq_len * m.seq_len * m.hidden;
+}
+
 double wl_hw_flops_per_seq(const scn_model *m0, scn_recompute rc)
 {
 	scn_model m;

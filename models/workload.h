@@ -20,6 +20,10 @@ double wl_embedding_params(const scn_model *m);
 double wl_model_flops_per_seq(const scn_model *m);
 /* Hardware FLOPs per sequence, counting recomputation. */
 double wl_hw_flops_per_seq(const scn_model *m, scn_recompute rc);
+/* The attention-score part (QK^T, attention x V; forward and backward) of
+ * the counts above, in full: a count of the causal half is that much less
+ * by half. */
+double wl_attn_score_flops_per_seq(const scn_model *m);
 
 /* The operations of one layer's forward for one micro-batch on one GPU of a
  * TP group, in execution order, with the TP collectives between them. */

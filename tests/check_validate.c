@@ -1119,6 +1119,36 @@ START_TEST(t_rows_load_as_yaml)
 }
 END_TEST
 
+/* Model FLOPs as NVIDIA's NeMo / Megatron-Bridge tables count them: the
+ * causal half of the attention scores (744 TFLOP/s at 14451 tokens/s for
+ * Llama 3 8B at 8192 tokens, 51.5 GFLOP a token); Megatron's papers and
+ * other rows count them in full (57.9). */
+START_TEST(t_causal_flop_count)
+{
+	static const char *const others[] = {"NeMo Megatron-Bridge Llama 3 8B", "Llama 3 8B"};
+	double per_token[2];
+	for (int i = 0; i < 2; i++) {
+		char row[512], why[256], err[256];
+		double tflops, toks;
+		val_case c;
+		snprintf(row, sizeof row, "F-%d,x,DGX H100 (8x H100 80GB SXM5; 8x400Gb/s NDR),8,8,32,"
+			 "4096,32,8192,128,1,1,1,8,%s,bf16,,model_tflops_per_gpu,700,TFLOP/s/GPU,x",
+			 i, others[i]);
+		ck_assert_msg(build_row(row, &c, why, sizeof why) == 0, "%s", why);
+		ck_assert_int_eq(c.causal_count, i == 0);
+		ck_assert_int_eq(val_predict(&c, NULL, &tflops, err, sizeof err), 0);
+		val_case t = c;
+		t.metric = VM_TOKENS;
+		t.per_gpu = true;
+		ck_assert_int_eq(val_predict(&t, NULL, &toks, err, sizeof err), 0);
+		per_token[i] = tflops / toks;
+		scn_release(&c.s);
+	}
+	ck_assert_double_eq_tol(per_token[0] / 51.45e9, 1.0, 0.005);
+	ck_assert_double_eq_tol(per_token[1] / 57.9e9, 1.0, 0.005);
+}
+END_TEST
+
 /* Large published runs added by this project: Llama 3 405B (Table 4) and
  * MT-NLG 530B (DeepSpeed + Megatron): every row builds, the DeepSpeed rows
  * keep 1F1B without overlap, the Llama 3 rows take the zoo's GQA shape. */
@@ -1168,6 +1198,7 @@ int main(void)
 	tcase_add_test(tc, t_layout_text);
 	tcase_add_test(tc, t_schedule_inference);
 	tcase_add_test(tc, t_large_run_rows);
+	tcase_add_test(tc, t_causal_flop_count);
 	tcase_add_test(tc, t_rows_load_as_yaml);
 	tcase_add_test(tc, t_collective_rows);
 	tcase_add_test(tc, t_nic_text);
