@@ -789,7 +789,10 @@ static void refused(const scenario *s, const step_opts *o, const char *what)
 	char err[512] = "";
 	double t0 = wall();
 	ck_assert_int_eq(step_run(s, o, &r, err, sizeof err), SIM_ELIMIT);
-	ck_assert_msg(wall() - t0 < 2.0, "refused after %g s", wall() - t0);
+	/* a bound for a refusal made before simulating, loose enough for a
+	 * loaded CI machine (2 s failed on 2 busy cores); simulating these
+	 * inputs would take hours */
+	ck_assert_msg(wall() - t0 < 60.0, "refused after %g s", wall() - t0);
 	ck_assert_msg(strstr(err, what) != NULL, "'%s' not in: %s", what, err);
 }
 
