@@ -107,8 +107,11 @@ static void why_other(const scenario *s, step_result *r, int k, double x, double
 			 "%d micro-batches per step the simulated schedule leaves each GPU idle "
 			 "that share of its time (the textbook (p-1)/(v*m+p-1), which assumes equal "
 			 "stages and free transfers, gives %.0f%%); more micro-batches per step, "
-			 "interleaving (virtual_stages) or fewer stages would shrink it.",
-			 a, pct, t->pp, r->micro_batches, 100 * r->bubble_ideal);
+			 "%s or fewer stages would shrink it.",
+			 a, pct, t->pp, r->micro_batches, 100 * r->bubble_ideal,
+			 t->schedule == SCHED_DEEPSPEED
+				 ? "Megatron's interleaved schedule (DeepSpeed's engine has none)"
+				 : "interleaving (virtual_stages)");
 		break;
 	case SPLIT_PP_COMM:
 		/* consecutive stages on one node (one node, or each pipeline placed

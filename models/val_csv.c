@@ -19,6 +19,17 @@ typedef struct csv {
 
 /* Reads one record into fields[] (each truncated to FIELD_MAX-1). Returns the
  * number of fields, 0 at the end of input, -1 on an unterminated quote. */
+/* A cell without the blanks around it ("id, source" or "8, 4" as some
+ * spreadsheets write them), in place. */
+static void trim_cell(char *cell)
+{
+	size_t a = strspn(cell, " \t"), k = strlen(cell);
+	while (k > a && (cell[k - 1] == ' ' || cell[k - 1] == '\t'))
+		k--;
+	memmove(cell, cell + a, k - a);
+	cell[k - a] = '\0';
+}
+
 static int csv_record(csv *c, char fields[][FIELD_MAX], int max)
 {
 	if (c->p >= c->end)
@@ -54,8 +65,10 @@ static int csv_record(csv *c, char fields[][FIELD_MAX], int max)
 				out[len++] = ch;
 			c->p++;
 		}
-		if (out)
+		if (out) {
 			out[len] = 0;
+			trim_cell(out);
+		}
 		n++;
 		if (c->p >= c->end)
 			break;
@@ -164,18 +177,6 @@ int val_parse(const char *text, const char *name, val_row **rows, size_t *n, cha
 	return rc;
 }
 
-/* A header cell without the blanks around it ("id, source" as some
- * spreadsheets write it); cut in place. */
-static const char *trim_name(char *cell)
-{
-	while (*cell == ' ' || *cell == '\t')
-		cell++;
-	size_t k = strlen(cell);
-	while (k > 0 && (cell[k - 1] == ' ' || cell[k - 1] == '\t'))
-		cell[--k] = '\0';
-	return cell;
-}
-
 static int parse_records(csv *cp, char f[][FIELD_MAX], const char *name, val_row **rows,
                          size_t *n, char *err, size_t errlen)
 {
@@ -189,7 +190,7 @@ static int parse_records(csv *cp, char f[][FIELD_MAX], const char *name, val_row
 	for (int i = 0; i < C__N; i++) {
 		col[i] = -1;
 		for (int j = 0; j < nf; j++)
-			if (!strcasecmp(trim_name(f[j]), columns[i]))
+			if (!strcasecmp(f[j], columns[i]))
 				col[i] = j;
 	}
 	if (col[C_ID] < 0 || col[C_METRIC] < 0 || col[C_VALUE] < 0) {

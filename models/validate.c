@@ -308,17 +308,27 @@ static int coll_cluster_of(const val_row *r, val_case *c, char *why, size_t n)
 	val_row rr = *r;
 	if (c->coll_op == COLL_SENDRECV) {
 		/* a NIC measured alone runs between two of the DGX nodes that ship
-		 * it: ConnectX-7 / NDR in DGX H100, ConnectX-6 / HDR in DGX A100 */
+		 * its generation (ConnectX-7 / NDR: DGX H100, ConnectX-6 / HDR: DGX
+		 * A100), at the row's own line rate when it gives one, one NIC per
+		 * GPU; two nodes of gpus / 2 GPUs (of a whole DGX without gpus) */
 		if (!gpu_of(r->hardware)) {
 			bool ndr = has(r->hardware, "ConnectX-7") || has(r->hardware, "NDR") ||
 			           has(r->hardware, "CX7");
 			bool hdr = has(r->hardware, "ConnectX-6") || has(r->hardware, "HDR") ||
 			           has(r->hardware, "CX6");
 			if (ndr || hdr) {
-				snprintf(rr.hardware, sizeof rr.hardware, "%s (%.200s)", ndr ?
-				         "DGX H100, 8x H100, 8x400Gb/s NDR IB" :
-				         "DGX A100, 8x A100 80GB, 8x200Gb/s HDR IB", r->hardware);
+				const char *at;
+				bool agg;
+				double gbps = line_rate(r->hardware, &at, &agg);
+				if (gbps <= 0 || agg)
+					gbps = ndr ? 400 : 200;
+				snprintf(rr.hardware, sizeof rr.hardware, "%s, 8x%gGb/s (%.180s)", ndr ?
+				         "DGX H100, 8x H100" : "DGX A100, 8x A100 80GB", gbps, r->hardware);
 				c->assumed = true;
+				if (nodes < 1) {
+					nodes = 2;
+					gpn = r->gpus >= 2 ? r->gpus / 2 : 8;
+				}
 			}
 		}
 		if (nodes < 1 && r->gpus <= 0) {
@@ -640,7 +650,7 @@ static bool names(const val_row *r, const char *family);
 static bool schedule_named(const val_row *r)
 {
 	static const char *const words[] = {"interleav", "1F1B", "GPipe", "PipeDream",
-		"zero bubble", "zero-bubble", "ZB-", "virtual", "VPP", "schedule"};
+		"zero bubble", "zero-bubble", "ZB-", "virtual", "VPP"};
 	for (size_t i = 0; i < sizeof words / sizeof words[0]; i++)
 		if (has(r->other, words[i]))
 			return true;
@@ -859,6 +869,8 @@ static int training_of(const val_row *r, scenario *s, bool layer_only, bool *ass
 	/* DeepSpeed's pipeline engine runs its own TrainSchedule */
 	if (pp > 1 && t->virtual_stages == 1 && names(r, "DeepSpeed") && !schedule_named(r))
 		t->schedule = SCHED_DEEPSPEED;
+	else if (pp > 1 && t->virtual_stages == 1 && has(r->other, "GPipe"))
+		t->schedule = SCHED_GPIPE;
 	t->zero = zero_of(r->other);
 	/* PyTorch DDP overlaps bucket all-reduces with the backward; Megatron's
 	 * local DDP (and its later default) reduces after it, unless told to
@@ -911,13 +923,17 @@ static int training_of(const val_row *r, scenario *s, bool layer_only, bool *ass
 		/* DeepSpeed's pipeline engine has no interleaved schedule, and its
 		 * ZeRO reduces after the backward unless configured (overlap_comm) */
 		bool deepspeed = names(r, "DeepSpeed");
+		/* the speed-ups below only for a row that says bf16 or fp8 (not an
+		 * assumed precision, nor tf32/fp32) */
+		bool modern = *r->precision && (t->precision == PREC_BF16 || t->precision == PREC_FP8);
 		/* today's Megatron and NeMo recipes pass --overlap-grad-reduce;
 		 * PyTorch DDP and FSDP overlap by default */
-		if (dp > 1 && !deepspeed && !no_overlap && !t->grad_reduce.overlap) {
+		if (modern && dp > 1 && !deepspeed && !no_overlap && !t->grad_reduce.overlap) {
 			t->grad_reduce.overlap = true;
 			*assumed = true;
 		}
-		bool pick = pp > 1 && !deepspeed && !schedule_named(r);
+		bool pick = modern && pp > 1 && !deepspeed && t->virtual_stages == 1 &&
+		            t->schedule == SCHED_1F1B && !schedule_named(r);
 		if ((pick ? choose_schedule(s, sp_open, zero_open, rc_open)
 		          : fit_memory(s, sp_open, zero_open, rc_open)) || rc_open)
 			*assumed = true;
@@ -1230,10 +1246,16 @@ static double coll_size(const char *s)
 }
 
 /* The first message size written in a metric name without '@': a number,
- * blanks allowed, then K, M, G or T (KB, MiB, GB, ...), not a line rate
- * ("400Gbps", "400G_nic": a lower-case b or a letter after the unit). */
+ * blanks allowed, then K, M, G or T (KB, MiB, GB, gib, ...). Not a line rate
+ * ("400Gbps", "400Gb/s"), not a count or a part ("400G_nic", "1k_gpus":
+ * the unit followed by _nic, _gpu, _node, ...), not a GPU's memory
+ * ("h100_80GB": right after a GPU name). */
 static double size_in_name(const char *name)
 {
+	static const char *const parts[] = {"nic", "gpu", "node", "rank", "link", "port", "host",
+		"server", "card", "hca"};
+	static const char *const gpus[] = {"a100", "h100", "h200", "b200", "gb200", "v100", "h800",
+		"a800", "mi300x", "mi250x", "l40s"};
 	for (const char *p = name; *p; p++) {
 		if (!isdigit((unsigned char)*p) || (p > name && (isalnum((unsigned char)p[-1]) ||
 		                                                  p[-1] == '.')))
@@ -1243,14 +1265,30 @@ static double size_in_name(const char *name)
 			q++;
 		while (*q == ' ' || *q == '_')
 			q++;
-		if (!strchr("KMGTkmgt", *q) || !*q)
+		if (!*q || !strchr("KMGTkmgt", *q))
 			continue;
 		const char *e = q + 1;
-		if (*e == 'i')
+		if (*e == 'i' || *e == 'I')
 			e++;
-		if (*e == 'B')
+		/* a lower-case b is bits only in a rate: "Gbps", "Gb/s", "gbit" */
+		bool rate = (*e == 'b' && (e[1] == 'p' || e[1] == '/' || e[1] == 'i')) || *e == '/';
+		if (*e == 'B' || (*e == 'b' && !rate))
 			e++;
-		if (isalpha((unsigned char)*e) || *e == '/')
+		if (rate || isalpha((unsigned char)*e))
+			continue;
+		const char *w = e;
+		while (*w == '_' || *w == ' ')
+			w++;
+		bool part = false;
+		for (size_t k = 0; k < sizeof parts / sizeof parts[0] && w > e; k++)
+			part |= !strncasecmp(w, parts[k], strlen(parts[k]));
+		for (size_t k = 0; k < sizeof gpus / sizeof gpus[0]; k++) {
+			size_t n = strlen(gpus[k]);
+			const char *g = p - 1 - n;   /* "<gpu>_<size>" */
+			part |= g >= name && (p[-1] == '_' || p[-1] == ' ' || p[-1] == '-') &&
+			        !strncasecmp(g, gpus[k], n);
+		}
+		if (part)
 			continue;
 		char buf[32];
 		size_t len = (size_t)(q - p) < sizeof buf - 2 ? (size_t)(q - p) : sizeof buf - 2;
@@ -1282,12 +1320,22 @@ static val_metric coll_metric(const char *name, val_case *c)
 		{"broadcast", COLL_BROADCAST}, {"bcast", COLL_BROADCAST},
 		{"sendrecv", COLL_SENDRECV}, {"reduce", COLL_REDUCE}};
 	bool bw = has(name, "busbw") || has(name, "algbw");
-	/* a point-to-point bandwidth between two nodes (iperf-like, nccl-tests'
-	 * sendrecv, "per NIC achievable"): 1 GiB from GPU 0 to the next node */
-	if ((has(name, "p2p") || has(name, "point_to_point") || has(name, "point-to-point") ||
-	     has(name, "per_nic") || has(name, "nic_achievable") || has(name, "sendrecv")) &&
-	    (bw || has(name, "bw") || has(name, "bandwidth")) && !has(name, "latency") &&
-	    !has(name, "bisection")) {     /* a whole machine's sum, not one pair */
+	/* ratios, factors, a machine's bisection sum: no one collective */
+	if (has(name, "_vs_") || has(name, "factor") || has(name, "bisection") || has(name, "_max_"))
+		return VM_NONE;
+	int op = -1;
+	for (size_t i = 0; i < sizeof ops / sizeof ops[0] && op < 0; i++)
+		if (has(name, ops[i].p))
+			op = (int)ops[i].op;
+	/* a point-to-point bandwidth between two nodes that names no other
+	 * collective (iperf-like, "per NIC achievable", "sendrecv bandwidth"):
+	 * 1 GiB (or the size named) from GPU 0 to the next node; nccl-tests'
+	 * sendrecv_busbw@... rows take the general path below */
+	bool p2p = has(name, "p2p") || has(name, "point_to_point") || has(name, "point-to-point") ||
+	           has(name, "per_nic") || has(name, "nic_achievable") ||
+	           (op == COLL_SENDRECV && !bw);
+	if (p2p && (op < 0 || op == COLL_SENDRECV) && !has(name, "avg_") &&
+	    (bw || has(name, "bw") || has(name, "bandwidth")) && !has(name, "latency")) {
 		c->coll_op = COLL_SENDRECV;
 		c->coll_algo = ALGO_AUTO;
 		double b = strchr(name, '@') ? coll_size(strchr(name, '@') + 1) : size_in_name(name);
@@ -1296,12 +1344,6 @@ static val_metric coll_metric(const char *name, val_case *c)
 	}
 	if (!bw && !has(name, "latency") && !(strchr(name, '@') && has(name, "time")))
 		return VM_NONE;
-	if (has(name, "_vs_") || has(name, "factor") || has(name, "bisection") || has(name, "_max_"))
-		return VM_NONE;
-	int op = -1;
-	for (size_t i = 0; i < sizeof ops / sizeof ops[0] && op < 0; i++)
-		if (has(name, ops[i].p))
-			op = (int)ops[i].op;
 	if (op < 0 && !bw)
 		return VM_NONE;     /* "decode_time@2K" is no collective */
 	c->coll_op = op < 0 ? COLL_ALL_REDUCE : op;

@@ -186,7 +186,10 @@ static void fixes_pp(ctx *c)
 		fix_set(add_fix(c, "double the global batch, which doubles the micro-batches that "
 			"fill the pipeline"), "training.global_batch=%d", 2 * t->global_batch);
 	if (t->schedule != SCHED_INTERLEAVED) {
-		fix *f = add_fix(c, "interleave the pipeline (2 virtual stages per GPU)");
+		fix *f = add_fix(c, t->schedule == SCHED_DEEPSPEED
+				 ? "interleave the pipeline (2 virtual stages per GPU; Megatron's "
+				   "schedule: DeepSpeed's engine cannot)"
+				 : "interleave the pipeline (2 virtual stages per GPU)");
 		fix_set(f, "training.schedule=interleaved");
 		fix_set(f, "training.virtual_stages=2");
 	}

@@ -10,6 +10,7 @@
 #include <unistd.h>
 #include "coll.h"
 #include "scn.h"
+#include "step.h"
 #include "validate.h"
 #include "workload.h"
 
@@ -344,7 +345,13 @@ START_TEST(t_collective_rows)
 		"C-009,x,DGX H100,16,,,,,,,,,,,,,,all_reduce busbw 8GB,360,GB/s,x\n"
 		"C-010,x,DGX H100,32,,,,,,,,,,,,,,alltoall_busbw_1 GiB,40,GB/s,x\n"
 		"C-011,x,DGX A100,16,,,,,,,,,,,,,,allreduce busbw (large),5,GB/s,x\n"
-		"C-012,x,DGX A100,16,,,,,,,,,,,,,,allreduce_busbw_400Gbps_nic,5,GB/s,x\n";
+		"C-012,x,DGX A100,16,,,,,,,,,,,,,,allreduce_busbw_400Gbps_nic,5,GB/s,x\n"
+		"C-013,x,DGX H100,16,,,,,,,,,,,,,,allreduce_busbw_400G_nic,5,GB/s,x\n"
+		"C-014,x,DGX H100,16,,,,,,,,,,,,,,allreduce_busbw_1k_gpus,5,GB/s,x\n"
+		"C-015,x,DGX H100,16,,,,,,,,,,,,,,h100_80GB_allreduce_busbw,5,GB/s,x\n"
+		"C-016,x,DGX H100,16,,,,,,,,,,,,,,allreduce_busbw_8gb,300,GB/s,x\n"
+		"C-017,x,DGX A100,16,,,,,,,,,,,,,,sendrecv_avg_busbw_1K-8G,20,GB/s,x\n"
+		"C-018,x,DGX A100,16,,,,,,,,,,,,,,sendrecv_busbw_vs_allreduce_factor,2,x,x\n";
 	val_row *r;
 	size_t n;
 	ck_assert_int_eq(val_parse(text, "t.csv", &r, &n, err, sizeof err), 0);
@@ -377,7 +384,14 @@ START_TEST(t_collective_rows)
 		ck_assert_int_eq(cs.metric, VM_COLL_BUSBW);
 		ck_assert_double_eq(cs.coll_bytes, sized[k].bytes);
 	}
-	ck_assert_int_eq(val_build(&r[11], &c, why, sizeof why), -1);
+	for (int i = 11; i <= 14; i++)   /* a line rate, a count, a GPU's memory: no size */
+		ck_assert_msg(val_build(&r[i], &c, why, sizeof why) == -1, "row %s built", r[i].id);
+	ck_assert_int_eq(val_build(&r[15], &c, why, sizeof why), 0);   /* "8gb": bytes */
+	ck_assert_double_eq(c.coll_bytes, 8589934592.0);
+	ck_assert_int_eq(val_build(&r[16], &c, why, sizeof why), 0);   /* a sendrecv sweep */
+	ck_assert_int_eq(c.coll_op, COLL_SENDRECV);
+	ck_assert_int_eq(c.metric, VM_COLL_AVG_BUSBW);
+	ck_assert_int_eq(val_build(&r[17], &c, why, sizeof why), -1);  /* a ratio */
 	ck_assert_int_eq(val_build(&r[7], &c, why, sizeof why), 0);
 	ck_assert_int_eq(c.gpus_per_thread, 2);        /* -G is CUDA graphs, not -g */
 	ck_assert_int_eq(c.metric, VM_COLL_TIME);
@@ -1021,22 +1035,29 @@ END_TEST
 
 /* A bf16 pipeline row that names no schedule: with few micro-batches per
  * pipeline (m <= 3(p-1)) it is interleaved with the fastest fitting v; with
- * many, or named 1F1B, DeepSpeed or fp16, it stays 1F1B. Today's recipes
- * overlap the gradient reduction (not DeepSpeed, not fp16). A batch a
- * little off the layout's multiples runs at the nearest one. */
+ * many, or named 1F1B, or fp16 (or no precision), it stays 1F1B; a row that
+ * gives its virtual stages ("vp5") keeps them; DeepSpeed runs its own
+ * schedule, GPipe GPipe. Today's recipes overlap the gradient reduction (not
+ * DeepSpeed, not fp16). A batch a little off the layout's multiples runs at
+ * the nearest one. */
 START_TEST(t_schedule_inference)
 {
 	static const struct {
 		const char *batch, *other, *prec;
 		int v_min, v_max, batch_run;
 		bool overlap;
+		scn_schedule sched;
 	} cases[] = {
-		{"64", "", "bf16", 2, 10, 64, true},        /* m = 16 <= 21 */
-		{"512", "", "bf16", 1, 1, 512, true},       /* m = 128 */
-		{"64", "Megatron-DeepSpeed", "bf16", 1, 1, 64, false},
-		{"64", "1F1B", "bf16", 1, 1, 64, true},
-		{"64", "", "fp16", 1, 1, 64, false},
-		{"66", "", "bf16", 1, 1, 68, true},         /* 17 micro-batches: not a multiple of pp */
+		{"64", "", "bf16", 2, 10, 64, true, SCHED_INTERLEAVED},   /* m = 16 <= 21 */
+		{"512", "", "bf16", 1, 1, 512, true, SCHED_1F1B},         /* m = 128 */
+		{"64", "Megatron-DeepSpeed", "bf16", 1, 1, 64, false, SCHED_DEEPSPEED},
+		{"64", "1F1B", "bf16", 1, 1, 64, true, SCHED_1F1B},
+		{"64", "GPipe", "bf16", 1, 1, 64, true, SCHED_GPIPE},
+		{"64", "vp5", "bf16", 5, 5, 64, true, SCHED_INTERLEAVED},
+		{"64", "cosine LR schedule", "bf16", 2, 10, 64, true, SCHED_INTERLEAVED},
+		{"64", "", "fp16", 1, 1, 64, false, SCHED_1F1B},
+		{"64", "", "", 1, 1, 64, false, SCHED_1F1B},             /* precision assumed */
+		{"66", "", "bf16", 1, 1, 68, true, SCHED_1F1B},   /* 17 micro-batches: not a multiple of pp */
 	};
 	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
 		char row[512], why[256];
@@ -1048,16 +1069,27 @@ START_TEST(t_schedule_inference)
 		const scn_training *t = &c.s.training;
 		ck_assert_msg(t->virtual_stages >= cases[i].v_min && t->virtual_stages <= cases[i].v_max,
 		              "case %zu: v = %d", i, t->virtual_stages);
-		ck_assert_int_eq(t->schedule == SCHED_INTERLEAVED, t->virtual_stages > 1);
+		ck_assert_int_eq(t->schedule, cases[i].sched);
 		ck_assert_int_eq(t->global_batch, cases[i].batch_run);
 		ck_assert_msg(t->grad_reduce.overlap == cases[i].overlap, "case %zu", i);
 		ck_assert(c.assumed);
-		if (t->virtual_stages > 1) {   /* the choice fits and beats 1F1B */
+		if (t->virtual_stages > 1 && !*cases[i].other) {   /* chosen: fits, beats 1F1B */
 			wl_memory mem;
 			wl_memory_get(&c.s, &mem);
 			ck_assert(mem.fits);
 			ck_assert_int_eq(80 % (8 * t->virtual_stages), 0);
+			scenario f = c.s;
+			f.training.schedule = SCHED_1F1B;
+			f.training.virtual_stages = 1;
+			step_result ri, rf;
+			char err[256];
+			ck_assert_int_eq(step_run(&c.s, &(step_opts){0}, &ri, err, sizeof err), 0);
+			ck_assert_int_eq(step_run(&f, &(step_opts){0}, &rf, err, sizeof err), 0);
+			ck_assert(ri.step_time_s < rf.step_time_s);
+			step_result_release(&ri);
+			step_result_release(&rf);
 		}
+		scn_release(&c.s);
 	}
 	/* 20% off any multiple: not this layout's batch */
 	val_case c;
@@ -1104,6 +1136,7 @@ START_TEST(t_rows_load_as_yaml)
 			fclose(err);
 			ck_assert_msg(rc == 0, "%s (%s): %s", r[i].id, files[f], msg);
 			scn_release(&back);
+			scn_release(&c.s);
 		}
 		free(r);
 	}
@@ -1151,7 +1184,8 @@ END_TEST
 
 /* Large published runs added by this project: Llama 3 405B (Table 4) and
  * MT-NLG 530B (DeepSpeed + Megatron): every row builds, the DeepSpeed rows
- * keep 1F1B without overlap, the Llama 3 rows take the zoo's GQA shape. */
+ * run DeepSpeed's schedule without overlap, the Llama 3 rows take the zoo's
+ * GQA shape. */
 START_TEST(t_large_run_rows)
 {
 	char why[256];
@@ -1166,6 +1200,7 @@ START_TEST(t_large_run_rows)
 		ck_assert_int_eq(c.s.training.tp * c.s.training.cp * c.s.training.pp * c.s.training.dp,
 		                 r[i].gpus);
 		ck_assert(c.s.training.grad_reduce.overlap);
+		scn_release(&c.s);
 	}
 	free(r);
 	r = validation_rows("mtnlg-530b.csv", &n);
@@ -1174,6 +1209,8 @@ START_TEST(t_large_run_rows)
 		val_case c;
 		ck_assert_msg(val_build(&r[i], &c, why, sizeof why) == 0, "%s: %s", r[i].id, why);
 		ck_assert_int_eq(c.s.training.virtual_stages, 1);
+		ck_assert_int_eq(c.s.training.schedule, SCHED_DEEPSPEED);
+		scn_release(&c.s);
 		ck_assert(!c.s.training.grad_reduce.overlap);
 		ck_assert_int_eq(c.s.training.recompute, RECOMPUTE_FULL);
 	}
