@@ -1174,11 +1174,12 @@ static val_metric metric_words(const char *name, const char *unit)
 		return has(name, "hardware") ? VM_HFU : VM_MFU;   /* "model FLOPs utilization" */
 	if (has(name, "tflop") || has(name, "pflop"))
 		return has(name, "model") ? VM_MODEL_TFLOPS
-		     : has(name, "pflop") || has(name, "aggregate") ? VM_AGG_PFLOPS : VM_HW_TFLOPS;
+		     : has(name, "pflop") || has(name, "aggregate") || has(unit, "aggregate") ||
+		       has(unit, "total") || has(unit, "all GPUs") ? VM_AGG_PFLOPS : VM_HW_TFLOPS;
 	if (has_token(name, "tps") || (has(name, "token") && per_second(name, unit)))
 		return VM_TOKENS;
-	if ((has(name, "sample") || has(name, "sequences") || has(name, "seqs")) &&
-	    per_second(name, unit))
+	if ((has(name, "sample") || has(name, "sequences") || has(name, "seqs") ||
+	     has(name, "seq/s") || has(name, "seq_per_s")) && per_second(name, unit))
 		return VM_SAMPLES;
 	static const char *const step_time[] = {"iteration_time", "step_time", "iter_time",
 		"time_per_iter", "time_per_step", "sec_per_iter", "sec_per_step", "seconds_per_iter",
@@ -1624,7 +1625,18 @@ static int build_case(const val_row *r, val_case *c, char *why, size_t n)
 		         r->value);
 		return -1;
 	}
-	c->unit_scale = unit_scale(r->unit, c->metric, r->value);
+	/* a unit written in the metric's name, as Megatron's log prints it
+	 * ("elapsed time per iteration (ms)"), when the unit column is empty */
+	char unit_in_name[48] = "";
+	const char *open = strrchr(r->metric, '(');
+	if (!*r->unit && open && strchr(open, ')')) {
+		size_t k = (size_t)(strchr(open, ')') - open - 1);
+		if (k < sizeof unit_in_name) {
+			memcpy(unit_in_name, open + 1, k);
+			unit_in_name[k] = '\0';
+		}
+	}
+	c->unit_scale = unit_scale(*r->unit ? r->unit : unit_in_name, c->metric, r->value);
 	c->per_gpu = (c->metric == VM_TOKENS || c->metric == VM_SAMPLES) && per_gpu(r);
 	c->published_si = r->value * c->unit_scale;
 	c->param_source = param_source(r, c->metric);

@@ -629,6 +629,13 @@ START_TEST(t_metric_spellings)
 		{"throughput", "samples/min", 100, VM_SAMPLES, 1.0 / 60, false},
 		{"tokens_per_s", "Mtok/s", 5, VM_TOKENS, 1e6, false},
 		{"tokens_per_gpu_per_day", "tokens/day", 1e9, VM_TOKENS, 1.0 / 86400, true},
+		/* the unit in the name as Megatron's log prints it, the column empty */
+		{"elapsed time per iteration (ms)", "", 850, VM_ITER_TIME, 1e-3, false},
+		{"throughput (tokens/s)", "", 3e5, VM_TOKENS, 1, false},
+		/* an aggregate said by the unit; sequences per second */
+		{"achieved TFLOPs", "TFLOPS (aggregate)", 2080, VM_AGG_PFLOPS, 1e12, false},
+		{"seq/s", "", 150, VM_SAMPLES, 1, false},
+		{"local_nvme_seq_write_1M", "GB/s", 8.2, VM_NONE, 0, false},
 	};
 	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
 		char row[512], why[256];
