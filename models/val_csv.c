@@ -117,6 +117,73 @@ static double num(const char *s, bool *ok)
 	return good ? v : 0;
 }
 
+/* A count as tables write it: "1,024" (thousands separators), "8K" or "2k"
+ * (x 1024: sequence lengths and GPU counts are powers of two, "16K H100"
+ * is 16,384), "512 (1M tokens)" (the leading number). 0 when none. */
+static double count(const char *s)
+{
+	char buf[64];
+	size_t k = 0;
+	while (isspace((unsigned char)*s))
+		s++;
+	/* digits, with commas only between groups of three */
+	for (const char *p = s; *p && k < sizeof buf - 1; p++) {
+		if (isdigit((unsigned char)*p) || *p == '.')
+			buf[k++] = *p;
+		else if (*p == ',' && k > 0 && isdigit((unsigned char)p[1]) &&
+		         isdigit((unsigned char)p[2]) && isdigit((unsigned char)p[3]) &&
+		         !isdigit((unsigned char)p[4]))
+			continue;
+		else
+			break;
+	}
+	buf[k] = '\0';
+	if (!k)
+		return 0;
+	double v = strtod(buf, NULL);
+	const char *after = s;
+	while (*after && (isdigit((unsigned char)*after) || *after == '.' || *after == ','))
+		after++;
+	while (*after == ' ')
+		after++;
+	if ((*after == 'k' || *after == 'K') && !isalpha((unsigned char)after[1]))
+		v *= 1024;
+	return v;
+}
+
+/* A global batch given in tokens ("4M tokens", "16M", "2,097,152 tokens"):
+ * the token count (M = 2^20, K = 2^10, B = 2^30, as batch sizes are
+ * written), else 0. */
+static double batch_tokens(const char *s)
+{
+	while (isspace((unsigned char)*s))
+		s++;
+	char *end;
+	char digits[64];
+	size_t k = 0;
+	for (const char *p = s; *p && k < sizeof digits - 1 && (isdigit((unsigned char)*p) ||
+	                                                        *p == '.' || *p == ','); p++)
+		if (*p != ',')
+			digits[k++] = *p;
+	digits[k] = '\0';
+	double v = strtod(digits, &end);
+	if (end == digits)
+		return 0;
+	const char *u = s + strspn(s, "0123456789.,");
+	while (*u == ' ')
+		u++;
+	double mult = 1;
+	if (*u == 'K' || *u == 'k')
+		mult = 1024.0, u++;
+	else if (*u == 'M')
+		mult = 1048576.0, u++;
+	else if (*u == 'B' || *u == 'G')
+		mult = 1073741824.0, u++;
+	while (*u == ' ')
+		u++;
+	return !strncasecmp(u, "tok", 3) ? v * mult : 0;
+}
+
 static void family_of(const char *id, char *fam, size_t n)
 {
 	copy(fam, n, id);
@@ -135,17 +202,18 @@ static void fill(val_row *r, char f[][FIELD_MAX], const int *col, int nf)
 	family_of(r->id, r->family, sizeof r->family);
 	copy(r->source, sizeof r->source, v[C_SOURCE]);
 	copy(r->hardware, sizeof r->hardware, v[C_HW]);
-	r->gpus = (int)num(v[C_GPUS], NULL);
+	r->gpus = (int)count(v[C_GPUS]);
 	r->params_b = num(v[C_PARAMS], NULL);
-	r->layers = (int)num(v[C_LAYERS], NULL);
-	r->hidden = (int)num(v[C_HIDDEN], NULL);
-	r->heads = (int)num(v[C_HEADS], NULL);
-	r->seq_len = (int)num(v[C_SEQ], NULL);
-	r->global_batch = (int)num(v[C_GBS], NULL);
-	r->micro_batch = (int)num(v[C_MBS], NULL);
-	r->tp = (int)num(v[C_TP], NULL);
-	r->pp = (int)num(v[C_PP], NULL);
-	r->dp = (int)num(v[C_DP], NULL);
+	r->layers = (int)count(v[C_LAYERS]);
+	r->hidden = (int)count(v[C_HIDDEN]);
+	r->heads = (int)count(v[C_HEADS]);
+	r->seq_len = (int)count(v[C_SEQ]);
+	r->batch_tokens = batch_tokens(v[C_GBS]);
+	r->global_batch = r->batch_tokens > 0 ? 0 : (int)count(v[C_GBS]);
+	r->micro_batch = (int)count(v[C_MBS]);
+	r->tp = (int)count(v[C_TP]);
+	r->pp = (int)count(v[C_PP]);
+	r->dp = (int)count(v[C_DP]);
 	copy(r->other, sizeof r->other, v[C_OTHER]);
 	copy(r->precision, sizeof r->precision, v[C_PREC]);
 	copy(r->recompute, sizeof r->recompute, v[C_RC]);

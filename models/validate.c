@@ -401,6 +401,15 @@ static scn_recompute recompute_of(const char *t, bool *assumed)
 	}
 	if (has(t, "selective"))
 		return RECOMPUTE_SELECTIVE;
+	/* a yes/no column: "no", "false", "off", "0" / "yes", "true", "on", "1" */
+	static const char *const no[] = {"no", "false", "off", "0", "n"};
+	static const char *const yes[] = {"yes", "true", "on", "1", "y"};
+	for (size_t i = 0; i < sizeof no / sizeof no[0]; i++) {
+		if (!strcasecmp(t, no[i]))
+			return RECOMPUTE_NONE;
+		if (!strcasecmp(t, yes[i]))
+			return RECOMPUTE_FULL;
+	}
 	if (has(t, "no recompute") || has(t, "none") || has(t, "only") || has(t, "baseline"))
 		return RECOMPUTE_NONE;
 	if (has(t, "full") || has(t, "checkpoint"))
@@ -820,6 +829,11 @@ static int training_of(const val_row *r, scenario *s, bool layer_only, bool *ass
 		return -1;
 	}
 	t->global_batch = r->global_batch;
+	/* a batch given in tokens ("4M tokens"): that many sequences of seq_len */
+	if (t->global_batch <= 0 && r->batch_tokens > 0 && s->model.seq_len > 0) {
+		t->global_batch = (int)llround(r->batch_tokens / s->model.seq_len);
+		*assumed = true;
+	}
 	t->micro_batch = r->micro_batch;
 	if (t->micro_batch <= 0 && pp == 1 && r->global_batch > 0) {
 		t->micro_batch = r->global_batch / dp;    /* no accumulation */

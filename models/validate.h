@@ -18,6 +18,7 @@ typedef struct val_row {
 	int gpus;
 	double params_b;
 	int layers, hidden, heads, seq_len, global_batch, micro_batch, tp, pp, dp;
+	double batch_tokens;    /* a global batch given in tokens ("4M tokens"), else 0 */
 	char other[192];        /* other_parallel */
 	char precision[64];
 	char recompute[128];

@@ -1159,6 +1159,38 @@ START_TEST(t_rows_load_as_yaml)
 }
 END_TEST
 
+/* Cells as tables write them: thousands separators, "2k"/"8K" sequences
+ * (x 1024), a batch in tokens, yes/no recomputation columns. */
+START_TEST(t_cell_formats)
+{
+	static const struct {
+		const char *gpus, *seq, *batch, *rc;
+		int want_gpus, want_seq, want_batch;
+		scn_recompute want_rc;
+	} cases[] = {
+		{"\"1,024\"", "2048", "1536", "full", 1024, 2048, 1536, RECOMPUTE_FULL},
+		{"1024", "2k", "1536", "yes", 1024, 2048, 1536, RECOMPUTE_FULL},
+		{"1024", "8K", "192", "no", 1024, 8192, 192, RECOMPUTE_NONE},
+		{"1024", "2048", "2M tokens", "false", 1024, 2048, 1024, RECOMPUTE_NONE},
+		{"1024 (128 nodes)", "2048", "\"1,536 (3M tokens)\"", "true", 1024, 2048, 1536,
+		 RECOMPUTE_FULL},
+	};
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		char row[512], why[256];
+		snprintf(row, sizeof row, "K-%03zu,x,DGX A100 80GB (8x200Gb/s HDR),%s,175,96,12288,96,"
+			 "%s,%s,1,8,16,,,fp16,%s,tflops_per_gpu,150,TFLOP/s,x", i, cases[i].gpus,
+			 cases[i].seq, cases[i].batch, cases[i].rc);
+		val_case c;
+		ck_assert_msg(build_row(row, &c, why, sizeof why) == 0, "case %zu: %s", i, why);
+		ck_assert_int_eq(scn_gpus(&c.s), cases[i].want_gpus);
+		ck_assert_int_eq(c.s.model.seq_len, cases[i].want_seq);
+		ck_assert_int_eq(c.s.training.global_batch, cases[i].want_batch);
+		ck_assert_int_eq(c.s.training.recompute, cases[i].want_rc);
+		scn_release(&c.s);
+	}
+}
+END_TEST
+
 /* Model FLOPs as NVIDIA's NeMo / Megatron-Bridge tables count them: the
  * causal half of the attention scores (744 TFLOP/s at 14451 tokens/s for
  * Llama 3 8B at 8192 tokens, 51.5 GFLOP a token); Megatron's papers and
@@ -1243,6 +1275,7 @@ int main(void)
 	tcase_add_test(tc, t_schedule_inference);
 	tcase_add_test(tc, t_large_run_rows);
 	tcase_add_test(tc, t_causal_flop_count);
+	tcase_add_test(tc, t_cell_formats);
 	tcase_add_test(tc, t_rows_load_as_yaml);
 	tcase_add_test(tc, t_collective_rows);
 	tcase_add_test(tc, t_nic_text);
