@@ -218,7 +218,10 @@ START_TEST(t_other_hardware)
 	static const struct { const char *hw, *gpu; double nvlink; int intra; } parts[] = {
 		{"8x A800 80GB SXM, 4x200G IB", "A800-SXM4-80GB", 200e9, INTRA_NVSWITCH},
 		{"8x H800 80GB SXM, 8x400G IB", "H800-SXM5-80GB", 200e9, INTRA_NVSWITCH},
-		{"8x L40S, 2x 100GbE", "L40S", 0, INTRA_PCIE}};
+		{"8x L40S, 2x 100GbE", "L40S", 0, INTRA_PCIE},
+		/* the 40 GB A100 however the capacity is written */
+		{"A100 SXM4 40 GB", "A100-SXM4-40GB", 300e9, INTRA_NVSWITCH},
+		{"DGX A100 320GB", "A100-SXM4-40GB", 300e9, INTRA_NVSWITCH}};
 	for (size_t i = 0; i < sizeof parts / sizeof parts[0]; i++) {
 		char r[256];
 		snprintf(r, sizeof r, "X-%03zu,x,\"%s\",16,1,2,2048,16,2048,16,1,1,1,16,,bf16,none,"
