@@ -883,9 +883,13 @@ static int training_of(const val_row *r, scenario *s, bool layer_only, bool *ass
 	t->sequence_parallel = tp > 1 && sp_said;
 	t->virtual_stages = virtual_stages(r, s->model.layers, pp, assumed);
 	t->schedule = t->virtual_stages > 1 ? SCHED_INTERLEAVED : SCHED_1F1B;
-	/* DeepSpeed's pipeline engine runs its own TrainSchedule */
+	/* DeepSpeed's pipeline engine runs its own TrainSchedule; its
+	 * BF16_Optimizer adds each micro-batch's bf16 gradients into fp32 ones
+	 * after the backward, a pass of its own */
 	if (pp > 1 && t->virtual_stages == 1 && names(r, "DeepSpeed") && !schedule_named(r))
 		t->schedule = SCHED_DEEPSPEED;
+	if (names(r, "DeepSpeed"))
+		t->grad_accum_pass = true;
 	else if (pp > 1 && t->virtual_stages == 1 && has(r->other, "GPipe"))
 		t->schedule = SCHED_GPIPE;
 	t->zero = zero_of(r->other);

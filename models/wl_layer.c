@@ -392,11 +392,14 @@ static void layer_bwd(oplist *l)
  * wgrad GEMM accumulates into directly (gradient_accumulation_fusion): no
  * extra pass. fp16 and fp32 training accumulate through autograd's in-place
  * add (Megatron 2020-21 LocalDDP hook main_grad.add_(grad), PyTorch
- * AccumulateGrad): read grad, read and write the buffer = 3 elements. */
+ * AccumulateGrad): read grad, read and write the buffer = 3 elements. bf16
+ * without the fusion (training.grad_accum_pass: true; DeepSpeed's
+ * BF16_Optimizer.update_hp_grads after every backward: hp_grad.add_(lp.grad
+ * .to(fp32))): read the 16-bit grad, read and write the fp32 one. */
 static double accum_bytes_per_param(const lctx *c)
 {
 	if (modern_stack(c))
-		return 0;
+		return c->s->training.grad_accum_pass ? c->E + 2 * 4.0 : 0;
 	return 3 * c->E;
 }
 

@@ -133,6 +133,10 @@ typedef struct scn_training {
 	                              * receivers all-gather them (Megatron's scatter-gather,
 	                              * DeepSpeed's partitioned pipe buffers); false: each TP
 	                              * rank sends them all (a what-if) */
+	bool grad_accum_pass;        /* bf16/fp8: a pass per micro-batch adds the 16-bit grads
+	                              * into the fp32 main grads (DeepSpeed's BF16_Optimizer);
+	                              * false: the wgrad GEMM accumulates into them (Megatron's
+	                              * gradient_accumulation_fusion) */
 	scn_recompute recompute;
 	int zero;
 	scn_placement placement;

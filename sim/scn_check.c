@@ -268,6 +268,10 @@ static void check_parallel(scn_ctx *c, scenario *s, const scn_doc *d)
 	if (t->sequence_parallel && t->tp == 1)
 		scn__warn(c, scn__doc_path(d, "training.sequence_parallel"),
 		          "training.sequence_parallel", "has no effect with tp 1");
+	if (t->grad_accum_pass && t->precision != PREC_BF16 && t->precision != PREC_FP8)
+		scn__warn(c, scn__doc_path(d, "training.grad_accum_pass"),
+		          "training.grad_accum_pass", "has no effect with fp16 or fp32, whose "
+		          "gradients are always added in a pass of their own");
 }
 
 void scn__check(scn_ctx *c, scenario *s, const scn_doc *d)

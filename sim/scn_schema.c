@@ -201,6 +201,7 @@ static const scn_field training_rows[] = {
 	INT("virtual_stages", scn_training, virtual_stages, 1, 1000, 0),
 	BOOL("sequence_parallel", scn_training, sequence_parallel, 0),
 	BOOL("pp_scatter_gather", scn_training, pp_scatter_gather, 0),
+	BOOL("grad_accum_pass", scn_training, grad_accum_pass, 0),
 	ENUM("recompute", scn_training, recompute, recompute_names, 0),
 	INT("zero", scn_training, zero, 0, 3, 0),
 	ENUM("placement", scn_training, placement, placement_names, 0),

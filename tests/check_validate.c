@@ -1080,6 +1080,8 @@ START_TEST(t_schedule_inference)
 		ck_assert_msg(t->virtual_stages >= cases[i].v_min && t->virtual_stages <= cases[i].v_max,
 		              "case %zu: v = %d", i, t->virtual_stages);
 		ck_assert_int_eq(t->schedule, cases[i].sched);
+		/* DeepSpeed's BF16_Optimizer: no gradient-accumulation fusion */
+		ck_assert_int_eq(t->grad_accum_pass, strstr(cases[i].other, "DeepSpeed") != NULL);
 		ck_assert_int_eq(t->global_batch, cases[i].batch_run);
 		ck_assert_msg(t->grad_reduce.overlap == cases[i].overlap, "case %zu", i);
 		ck_assert(c.assumed);

@@ -177,6 +177,16 @@ START_TEST(t_tp_collectives)
 	ck_assert_int_eq(c.n_tp_bwd_async, 2);
 	ck_assert(c.tp_async_window_s > 0);
 	ck_assert_double_eq_tol(c.grad_accum_s, 0, 1e-12);
+	/* without the fusion (DeepSpeed's BF16_Optimizer): a pass per micro-batch
+	 * reading the bf16 gradient and reading and writing the fp32 one, 10 B
+	 * per parameter of the layer's 1/t */
+	s.training.grad_accum_pass = true;
+	wl_layer_cost unfused;
+	wl_layer_cost_get(&s, 0, &unfused);
+	double want = wl_membound_time(&s.cluster.gpu, 10.0 * wl_layer_params(&s.model, 0) / 8);
+	ck_assert_double_eq_tol(unfused.grad_accum_s / want, 1.0, 0.01);
+	ck_assert_int_eq(unfused.n_tp_bwd_async, 2);   /* the rest of the stack as before */
+	s.training.grad_accum_pass = false;
 
 	s.training.sequence_parallel = true;
 	wl_layer_cost_get(&s, 0, &c);
