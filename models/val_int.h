@@ -1,0 +1,50 @@
+/* val_int.h: what the validation sources share (validate.c builds a case
+ * from a row, val_train.c infers its training layout, val_metric.c reads its
+ * metric and unit, val_text.c the phrases of its free text). Internal: the
+ * public interface is validate.h. */
+#ifndef TRAINSIM_VAL_INT_H
+#define TRAINSIM_VAL_INT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include "validate.h"
+
+/* ---- text (val_text.c): case-insensitive unless said ---- */
+bool val__has(const char *hay, const char *needle);
+const char *val__find(const char *hay, const char *needle);
+/* a whole token, case-sensitive ("SP" in "SP; interleaved", not in "DeepSpeed") */
+bool val__has_word(const char *hay, const char *word);
+/* a token of a metric name, any case, bounded by anything but a letter or digit */
+bool val__has_token(const char *hay, const char *word);
+/* the integer just before `at`, skipping blanks, an 'x' and, with skip_words, words */
+int val__number_before(const char *text, const char *at, bool skip_words);
+/* the phrase, not negated just before it ("no", "non-", "not", "without", "disable") */
+bool val__affirmed(const char *o, const char *phrase);
+bool val__affirmed_word(const char *o, const char *word);
+/* where a token that starts at p (len characters long) goes on, or NULL */
+const char *val__token_tail(const char *o, const char *p, size_t len);
+/* the number after the whole word `tok`; *layers when it counts layers */
+int val__number_after_word(const char *o, const char *tok, bool *layers);
+/* a model family or framework named in the row ("Llama 3", "Llama-3", "LLaMA3") */
+bool val__names(const val_row *r, const char *family);
+/* the number right after `tag` in a kernel name ("_s" in "..._s8192_b1") */
+double val__num_after(const char *name, const char *tag);
+
+/* ---- training layout (val_train.c) ---- */
+/* context parallelism named in other_parallel ("CP2", "context parallel 4"); 1 if none */
+int val__cp_of(const char *o);
+/* the parallel layout, batch, precision, recomputation, schedule and overlaps of
+ * a row into s->training (the model is set): 0, or -1 with why */
+int val__training_of(const val_row *r, scenario *s, bool layer_only, bool *assumed, char *why,
+                     size_t n);
+
+/* ---- metric and unit (val_metric.c) ---- */
+val_metric val__metric_of(const char *name, const char *unit);
+/* a collective benchmark row's metric, with its op, algorithm and size in c */
+val_metric val__coll_metric(const char *name, val_case *c);
+bool val__per_gpu(const val_row *r);
+const char *val__not_predicted(const char *name);
+double val__unit_scale(const char *u, val_metric m, double value);
+bool val__param_source(const val_row *r, val_metric m);
+
+#endif

@@ -1,0 +1,416 @@
+/* val_metric.c: what a row measures and in which unit: step times, rates,
+ * TFLOP/s and utilizations by their words (docs/validation.md, "The
+ * conventions of the published numbers"), collective benchmarks by op and
+ * size, units to SI, and why a metric is not predicted. */
+#include <ctype.h>
+#include <strings.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "coll.h"
+#include "val_int.h"
+
+/* ---- metrics ---- */
+
+typedef struct metric_name {
+	const char *name;
+	val_metric m;
+} metric_name;
+
+static const metric_name metric_names[] = {
+	{"achieved_tflops_per_gpu", VM_HW_TFLOPS}, {"tflops_per_gpu", VM_HW_TFLOPS},
+	{"hw_tflops_per_gpu", VM_HW_TFLOPS}, {"pct_of_peak", VM_PCT_PEAK},
+	{"aggregate_pflops", VM_AGG_PFLOPS}, {"mfu", VM_MFU}, {"hfu", VM_HFU},
+	{"iteration_time", VM_ITER_TIME}, {"iteration_time_derived", VM_ITER_TIME},
+	{"step_time", VM_ITER_TIME}, {"layer_forward_time", VM_LAYER_FWD},
+	{"layer_backward_time", VM_LAYER_BWD}, {"layer_fwd_bwd_time", VM_LAYER_FWDBWD},
+	{"throughput_increase_vs_full_recompute", VM_RECOMPUTE_GAIN},
+	{"checkpoint_size_full", VM_CKPT_SIZE}, {"checkpoint_size", VM_CKPT_SIZE},
+	{"hbm_triad_bw", VM_HBM_BW}, {"hbm_copy_bw", VM_HBM_BW}, {"step_time_s", VM_ITER_TIME},
+	{"iteration_time_s", VM_ITER_TIME}, {"time_per_iteration", VM_ITER_TIME},
+	{"hardware_tflops_per_gpu", VM_HW_TFLOPS}, {"model_tflops_per_gpu", VM_MODEL_TFLOPS},
+	{"mfu_pct", VM_MFU}, {"hfu_pct", VM_HFU}, {"tokens_per_s", VM_TOKENS},
+	{"tokens_per_sec", VM_TOKENS}, {"throughput_tokens_per_s", VM_TOKENS},
+	{"samples_per_s", VM_SAMPLES}, {"samples_per_sec", VM_SAMPLES},
+	{"sequences_per_s", VM_SAMPLES},
+};
+
+/* Other publications spell the same metrics their own way ("TFLOPs/GPU",
+ * "tokens_per_sec_per_gpu", "elapsed_time_per_iteration_ms", "MFU (%)"):
+ * after the exact names, words. A metric qualified by a condition the
+ * simulator does not model (with/without fusion, relative to another row,
+ * peak or average over a run) stays unpredicted. */
+/* "/s" or "/sec" as a unit's denominator (not "/step", "/seq"). */
+static bool slash_second(const char *t)
+{
+	for (const char *p = strchr(t, '/'); p; p = strchr(p + 1, '/'))
+		if ((p[1] == 's' || p[1] == 'S') &&
+		    (!isalpha((unsigned char)p[2]) || !strncasecmp(p + 1, "sec", 3)))
+			return true;
+	return false;
+}
+
+/* A rate: the name or the unit says "per second" in one of its spellings
+ * (not "per_step" or "per_sample": those are counts). */
+static bool per_second(const char *name, const char *unit)
+{
+	if (val__has_token(name, "per_s") || val__has_token(name, "per_sec") ||
+	    val__has_token(name, "per_second") || val__has_token(name, "ps") || slash_second(name) ||
+	    val__has(name, "throughput"))
+		return true;
+	return slash_second(unit) || val__has(unit, "per s") || val__has(unit, "/min") || val__has(unit, "/h") ||
+	       val__has(unit, "/day") || val__has(unit, "-hour");
+}
+
+/* A qualifier that makes a name something else than the whole step's figure:
+ * a part of the step, a count, another workload, a condition. */
+static bool qualified(const char *name)
+{
+	static const char *const q[] = {"fusion", "_vs_", "speedup", "improvement", "eff",
+		"variation", "_ratio", "ratio_", "busbw", "steps_per", "iters_per", "it/s", "_at_",
+		"days", "hours", "optimizer", "data", "loader", "bubble", "checkpoint", "ckpt", "eval",
+		"warmup", "total", "max", "min_", "batch", "inference", "decode", "generation",
+		"prefill", "tokenizer", "forward", "backward", "fwd", "bwd", "comm", "allreduce",
+		"all_reduce", "layer", "kernel", "attention", "startup", "init"};
+	for (size_t i = 0; i < sizeof q / sizeof q[0]; i++)
+		if (val__has(name, q[i]))
+			return true;
+	return false;
+}
+
+static val_metric metric_words(const char *name, const char *unit)
+{
+	if (qualified(name))
+		return VM_NONE;
+	if (val__has_token(name, "mfu") || val__has(name, "mfu_") || val__has(name, "_mfu"))
+		return VM_MFU;
+	if (val__has_token(name, "hfu") || val__has(name, "hfu_") || val__has(name, "_hfu"))
+		return VM_HFU;
+	if (val__has(name, "flops_utilization") || val__has(name, "flop_utilization"))
+		return val__has(name, "hardware") ? VM_HFU : VM_MFU;   /* "model FLOPs utilization" */
+	if (val__has(name, "tflop") || val__has(name, "pflop"))
+		return val__has(name, "model") ? VM_MODEL_TFLOPS
+		     : val__has(name, "pflop") || val__has(name, "aggregate") || val__has(unit, "aggregate") ||
+		       val__has(unit, "total") || val__has(unit, "all GPUs") ? VM_AGG_PFLOPS : VM_HW_TFLOPS;
+	if (val__has_token(name, "tps") || (val__has(name, "token") && per_second(name, unit)))
+		return VM_TOKENS;
+	if ((val__has(name, "sample") || val__has(name, "sequences") || val__has(name, "seqs") ||
+	     val__has(name, "seq/s") || val__has(name, "seq_per_s")) && per_second(name, unit))
+		return VM_SAMPLES;
+	static const char *const step_time[] = {"iteration_time", "step_time", "iter_time",
+		"time_per_iter", "time_per_step", "sec_per_iter", "sec_per_step", "seconds_per_iter",
+		"seconds_per_step"};
+	for (size_t i = 0; i < sizeof step_time / sizeof step_time[0]; i++)
+		if (val__has(name, step_time[i]))
+			return VM_ITER_TIME;
+	if (val__has_token(name, "s_per_iter") || val__has_token(name, "s_per_step"))
+		return VM_ITER_TIME;      /* not "tokens_per_step" */
+	if (val__has(name, "throughput") || val__has(name, "speed"))   /* the unit says of what */
+		return val__has(unit, "token") || val__has(unit, "tok/") ? VM_TOKENS
+		     : val__has(unit, "sample") || val__has(unit, "seq") ? VM_SAMPLES
+		     : val__has(unit, "TFLOP") ? VM_HW_TFLOPS : VM_NONE;
+	return VM_NONE;
+}
+
+val_metric val__metric_of(const char *name, const char *unit)
+{
+	for (size_t i = 0; i < sizeof metric_names / sizeof metric_names[0]; i++)
+		if (!strcasecmp(name, metric_names[i].name))
+			return metric_names[i].m;
+	if (!strncasecmp(name, "gemm_", 5))
+		return VM_GEMM;
+	if (!strncasecmp(name, "flash_attn", 10) && val__has(name, "fwd"))
+		return VM_FLASH_FWD;
+	if (!strncasecmp(name, "flash_attn", 10) && val__has(name, "bwd"))
+		return VM_FLASH_BWD;
+	if (val__has(name, "scaling") && val__has(name, "eff"))
+		return VM_SCALING_EFF;   /* weak/strong scaling efficiency, "..._vs_1gpu" */
+	/* words as people write them: "iteration time (ms)", "time per step",
+	 * "model FLOPs utilization" read as iteration_time, time_per_step, ... */
+	char norm[256];
+	size_t k = 0;
+	for (const char *p = name; *p && k < sizeof norm - 1; p++) {
+		char c = *p == ' ' || *p == '-' ? '_' : (char)tolower((unsigned char)*p);
+		if (c == '_' && k && norm[k - 1] == '_')
+			continue;
+		norm[k++] = c;
+	}
+	norm[k] = '\0';
+	return metric_words(norm, unit);
+}
+
+/* nccl-tests' size labels: "1K", "67M", "8G", "16GB", "8B", "2048": powers
+ * of two printed in decimal units (65536 -> "65K"); a label 8% or more from
+ * any power of two ("96M") is read in binary units (96 MiB). */
+static double coll_size(const char *s)
+{
+	char *end;
+	double v = strtod(s, &end);
+	if (end == s || !(v > 0) || !(v < 1e15))
+		return 0;
+	char u = (char)toupper((unsigned char)*end);
+	double mult = u == 'K' ? 1e3 : u == 'M' ? 1e6 : u == 'G' ? 1e9 : u == 'T' ? 1e12 : 1;
+	double b = v * mult;
+	if (b < 1 || b > 1099511627776.0)
+		return 0;           /* 1 B to 1 TiB: what nccl-tests can run */
+	if (mult == 1)
+		return b;
+	double p2 = pow(2, round(log2(b)));
+	if (fabs(b / p2 - 1) < 0.08)
+		return p2;          /* "67M" = 2^26: a power of two printed in decimal */
+	return v * (u == 'K' ? 1024.0 : u == 'M' ? 1048576.0 : u == 'G' ? 1073741824.0
+	                                                      : 1099511627776.0);
+}
+
+/* The first message size written in a metric name without '@': a number,
+ * blanks allowed, then K, M, G or T (KB, MiB, GB, gib, ...). Not a line rate
+ * ("400Gbps", "400Gb/s"), not a count or a part ("400G_nic", "1k_gpus":
+ * the unit followed by _nic, _gpu, _node, ...), not a GPU's memory
+ * ("h100_80GB": right after a GPU name). */
+static double size_in_name(const char *name)
+{
+	static const char *const parts[] = {"nic", "gpu", "node", "rank", "link", "port", "host",
+		"server", "card", "hca"};
+	static const char *const gpus[] = {"a100", "h100", "h200", "b200", "gb200", "v100", "h800",
+		"a800", "mi300x", "mi250x", "l40s"};
+	for (const char *p = name; *p; p++) {
+		if (!isdigit((unsigned char)*p) || (p > name && (isalnum((unsigned char)p[-1]) ||
+		                                                  p[-1] == '.')))
+			continue;
+		const char *q = p;
+		while (isdigit((unsigned char)*q) || *q == '.')
+			q++;
+		while (*q == ' ' || *q == '_')
+			q++;
+		if (!*q || !strchr("KMGTkmgt", *q))
+			continue;
+		const char *e = q + 1;
+		if (*e == 'i' || *e == 'I')
+			e++;
+		/* a lower-case b is bits only in a rate: "Gbps", "Gb/s", "gbit" */
+		bool rate = (*e == 'b' && (e[1] == 'p' || e[1] == '/' || e[1] == 'i')) || *e == '/';
+		if (*e == 'B' || (*e == 'b' && !rate))
+			e++;
+		if (rate || isalpha((unsigned char)*e))
+			continue;
+		const char *w = e;
+		while (*w == '_' || *w == ' ')
+			w++;
+		bool part = false;
+		for (size_t k = 0; k < sizeof parts / sizeof parts[0] && w > e; k++)
+			part |= !strncasecmp(w, parts[k], strlen(parts[k]));
+		for (size_t k = 0; k < sizeof gpus / sizeof gpus[0]; k++) {
+			size_t n = strlen(gpus[k]);
+			const char *g = p - 1 - n;   /* "<gpu>_<size>" */
+			part |= g >= name && (p[-1] == '_' || p[-1] == ' ' || p[-1] == '-') &&
+			        !strncasecmp(g, gpus[k], n);
+		}
+		if (part)
+			continue;
+		char buf[32];
+		size_t len = (size_t)(q - p) < sizeof buf - 2 ? (size_t)(q - p) : sizeof buf - 2;
+		memcpy(buf, p, len);
+		while (len && (buf[len - 1] == ' ' || buf[len - 1] == '_'))
+			len--;
+		buf[len] = (char)toupper((unsigned char)*q);
+		buf[len + 1] = '\0';
+		return coll_size(buf);
+	}
+	return 0;
+}
+
+/* A collective benchmark row: "<op>_busbw@<size>" (also algbw, time,
+ * latency), "<op>_avg_busbw_<from>-<to>" (nccl-tests' average over a x2
+ * sweep), "<op>_small_msg_latency" (8 B), "<op>_busbw_large_msg" (1 GiB),
+ * "<algo>_effective_nvlink_busbw" / "<op>_peak_busbw_<algo>" (8 GiB, the
+ * top of nccl-tests' usual sweep). The op defaults to all_reduce. Returns
+ * the metric, VM_NONE if the name is none of these. */
+val_metric val__coll_metric(const char *name, val_case *c)
+{
+	static const struct { const char *p; coll_op op; } ops[] = {
+		{"allreduce", COLL_ALL_REDUCE}, {"all_reduce", COLL_ALL_REDUCE},
+		{"all-reduce", COLL_ALL_REDUCE}, {"allgather", COLL_ALL_GATHER},
+		{"all_gather", COLL_ALL_GATHER}, {"all-gather", COLL_ALL_GATHER},
+		{"reducescatter", COLL_REDUCE_SCATTER}, {"reduce_scatter", COLL_REDUCE_SCATTER},
+		{"reduce-scatter", COLL_REDUCE_SCATTER}, {"alltoall", COLL_ALL_TO_ALL},
+		{"all_to_all", COLL_ALL_TO_ALL}, {"all-to-all", COLL_ALL_TO_ALL},
+		{"broadcast", COLL_BROADCAST}, {"bcast", COLL_BROADCAST},
+		{"sendrecv", COLL_SENDRECV}, {"reduce", COLL_REDUCE}};
+	bool bw = val__has(name, "busbw") || val__has(name, "algbw");
+	/* ratios, factors, a machine's bisection sum: no one collective */
+	if (val__has(name, "_vs_") || val__has(name, "factor") || val__has(name, "bisection") || val__has(name, "_max_"))
+		return VM_NONE;
+	int op = -1;
+	for (size_t i = 0; i < sizeof ops / sizeof ops[0] && op < 0; i++)
+		if (val__has(name, ops[i].p))
+			op = (int)ops[i].op;
+	/* a point-to-point bandwidth between two nodes that names no other
+	 * collective (iperf-like, "per NIC achievable", "sendrecv bandwidth"):
+	 * 1 GiB (or the size named) from GPU 0 to the next node; nccl-tests'
+	 * sendrecv_busbw@... rows take the general path below */
+	bool p2p = val__has(name, "p2p") || val__has(name, "point_to_point") || val__has(name, "point-to-point") ||
+	           val__has(name, "per_nic") || val__has(name, "nic_achievable") ||
+	           (op == COLL_SENDRECV && !bw);
+	if (p2p && (op < 0 || op == COLL_SENDRECV) && !val__has(name, "avg_") &&
+	    (bw || val__has(name, "bw") || val__has(name, "bandwidth")) && !val__has(name, "latency")) {
+		c->coll_op = COLL_SENDRECV;
+		c->coll_algo = ALGO_AUTO;
+		double b = strchr(name, '@') ? coll_size(strchr(name, '@') + 1) : size_in_name(name);
+		c->coll_bytes = b > 0 ? b : 1073741824.0;
+		return val__has(name, "algbw") ? VM_COLL_ALGBW : VM_COLL_BUSBW;
+	}
+	if (!bw && !val__has(name, "latency") && !(strchr(name, '@') && val__has(name, "time")))
+		return VM_NONE;
+	if (op < 0 && !bw)
+		return VM_NONE;     /* "decode_time@2K" is no collective */
+	c->coll_op = op < 0 ? COLL_ALL_REDUCE : op;
+	c->coll_algo = val__has_token(name, "nvls") ? ALGO_NVLS : val__has_token(name, "ring") ? ALGO_RING
+	             : val__has_token(name, "tree") ? ALGO_TREE : ALGO_AUTO;
+	const char *at = strchr(name, '@');
+	if (at) {
+		c->coll_bytes = coll_size(at + 1);
+		if (c->coll_bytes <= 0)
+			return VM_NONE;
+		return val__has(name, "algbw") ? VM_COLL_ALGBW : val__has(name, "busbw") ? VM_COLL_BUSBW
+		                                                                 : VM_COLL_TIME;
+	}
+	const char *avg = val__find(name, "avg_busbw_");
+	if (avg) {
+		const char *dash = strchr(avg + 10, '-');
+		c->coll_bytes = coll_size(avg + 10);
+		c->coll_bytes_hi = dash ? coll_size(dash + 1) : 0;
+		if (c->coll_bytes <= 0 || c->coll_bytes_hi < c->coll_bytes)
+			return VM_NONE;
+		return VM_COLL_AVG_BUSBW;
+	}
+	if (val__has(name, "small_msg") && val__has(name, "latency")) {
+		c->coll_bytes = 8;
+		return VM_COLL_TIME;
+	}
+	if (val__has(name, "large_msg") || val__has_token(name, "large")) {
+		c->coll_bytes = 1073741824.0;
+		return val__has(name, "algbw") ? VM_COLL_ALGBW : VM_COLL_BUSBW;
+	}
+	if (val__has(name, "peak_busbw") || val__has(name, "effective_nvlink_busbw")) {
+		c->coll_bytes = 8589934592.0;
+		return VM_COLL_BUSBW;
+	}
+	/* "all_reduce busbw 8GB", "alltoall_busbw_1G" */
+	double b = size_in_name(name);
+	if (b > 0) {
+		c->coll_bytes = b;
+		return val__has(name, "algbw") ? VM_COLL_ALGBW : val__has(name, "busbw") ? VM_COLL_BUSBW
+		                                                                 : VM_COLL_TIME;
+	}
+	return VM_NONE;
+}
+
+/* Tokens or samples per second published per GPU: the metric or the unit
+ * says so ("tokens_per_sec_per_gpu", "tokens/s/GPU", "per GPU"). */
+bool val__per_gpu(const val_row *r)
+{
+	return val__has(r->metric, "per_gpu") || val__has(r->metric, "/gpu") || val__has(r->metric, "per gpu") ||
+	       val__has(r->unit, "/gpu") || val__has(r->unit, "per gpu") || val__has(r->unit, "per-gpu");
+}
+
+/* Why a metric is not predicted here, for the list of rows not simulated. */
+const char *val__not_predicted(const char *name)
+{
+	if (val__has(name, "interrupt") || val__has(name, "failure") || val__has(name, "mtbf") || val__has(name, "hours") ||
+	    val__has(name, "effective_training") || val__has(name, "goodput"))
+		return "failure statistics, not a step";
+	if (val__has(name, "busbw") || val__has(name, "allreduce") || val__has(name, "nvlink") || val__has(name, "nic") ||
+	    val__has(name, "bisection"))
+		return "a collective/link benchmark: compare with `trainsim nccl`";
+	if (val__has(name, "checkpoint") || val__has(name, "save") || val__has(name, "load") || val__has(name, "nvme") ||
+	    val__has(name, "h2d"))
+		return "storage/checkpoint I/O, not predicted by validate";
+	if (val__has(name, "scaling_eff") || val__has(name, "eff"))
+		return "relative to another row (scaling efficiency)";
+	return "metric not predicted by validate";
+}
+
+/* Published unit -> SI factor, from the unit's leading token (any case:
+ * "TFLOP/s", "TFLOPS", "TFLOPs/GPU"; "ms", "msec", "milliseconds", "us", "µs";
+ * "k tokens/s", "Mtok/s"; "MB/s"), a lower-case b meaning bits ("Gb/s",
+ * "gbps"), and a rate's denominator ("/min", "/hour", "-hour", "/day"). An
+ * empty or unknown unit takes the metric's usual one: TFLOP/s for TFLOP/s
+ * metrics, PFLOP/s for aggregates, seconds for times, GB/s and us for
+ * nccl-tests rows; MFU, HFU and % of peak given as a fraction (<= 1 with no
+ * '%') are scaled to percent. */
+double val__unit_scale(const char *u, val_metric m, double value)
+{
+	static const struct { const char *p; double f; } units[] = {
+		{"milliseconds", 1e-3}, {"millisecond", 1e-3}, {"millisec", 1e-3}, {"msec", 1e-3},
+		{"ms", 1e-3}, {"microseconds", 1e-6}, {"microsec", 1e-6}, {"usec", 1e-6},
+		{"us", 1e-6}, {"\xc2\xb5s", 1e-6}, {"\xce\xbcs", 1e-6}, {"TFLOP", 1e12},
+		{"PFLOP", 1e15}, {"GFLOP", 1e9}, {"TB/s", 1e12}, {"GB/s", 1e9}, {"MB/s", 1e6},
+		{"TB", 1e12}, {"GB", 1e9}, {"MB", 1e6}, {"k tokens", 1e3}, {"ktokens", 1e3},
+		{"k tok", 1e3}, {"ktok", 1e3}, {"M tokens", 1e6}, {"Mtokens", 1e6}, {"M tok", 1e6},
+		{"Mtok", 1e6}, {"tokens", 1}, {"tok", 1}, {"k samples", 1e3}, {"samples", 1},
+		{"seq", 1}, {"minutes", 60}, {"min", 60}, {"hours", 3600}, {"hour", 3600},
+		{"seconds", 1}, {"second", 1}, {"sec", 1}, {"s", 1}, {"%", 1}};
+	while (isspace((unsigned char)*u))
+		u++;
+	if ((u[0] == 'G' || u[0] == 'g') && u[1] == 'b')
+		return 1e9 / 8;      /* bits: a lower-case b (GB/s is bytes) */
+	bool pct = m == VM_MFU || m == VM_HFU || m == VM_PCT_PEAK || m == VM_RECOMPUTE_GAIN ||
+	           m == VM_SCALING_EFF;
+	if (pct)
+		return !strchr(u, '%') && value > 0 && value <= 1 ? 100 : 1;
+	double per = 1;          /* a rate's denominator in seconds */
+	if (m == VM_TOKENS || m == VM_SAMPLES) {
+		if (val__has(u, "/min"))
+			per = 60;
+		else if (val__has(u, "/day"))
+			per = 86400;
+		else if (val__has(u, "/h") || val__has(u, "-hour") || val__has(u, "per hour"))
+			per = 3600;
+	}
+	for (size_t i = 0; i < sizeof units / sizeof units[0]; i++)
+		if (!strncasecmp(u, units[i].p, strlen(units[i].p)))
+			return units[i].f / per;
+	if (u[0] == 'h' && !isalpha((unsigned char)u[1]))
+		return 3600;
+	switch (m) {
+	case VM_HW_TFLOPS:
+	case VM_MODEL_TFLOPS:
+	case VM_GEMM:
+	case VM_FLASH_FWD:
+	case VM_FLASH_BWD:
+		return 1e12;
+	case VM_AGG_PFLOPS:
+		return 1e15;
+	case VM_COLL_BUSBW:
+	case VM_COLL_ALGBW:
+	case VM_COLL_AVG_BUSBW:
+		return 1e9;          /* nccl-tests prints GB/s */
+	case VM_COLL_TIME:
+		return 1e-6;         /* and microseconds */
+	default:
+		return 1 / per;
+	}
+}
+
+/* Rows whose measurement set a constant of the compute model (compute.c):
+ * their agreement is by construction, and the report says so. */
+bool val__param_source(const val_row *r, val_metric m)
+{
+	const char *id = r->id;
+	/* H200K: the GEMMs of transformer-layer shapes (tagged "model/gemm")
+	 * and the fused-attention rows measured on the lent H200 set compute.c's
+	 * Hopper constants (H200_SUSTAIN, H200_FP8_RATIO, the attention size
+	 * curve); its sweeps, copy and layer rows set nothing */
+	if (!strncmp(id, "H200K-", 6) && ((m == VM_GEMM && strchr(r->other, '/')) ||
+	                                  m == VM_FLASH_FWD || m == VM_FLASH_BWD))
+		return true;
+	/* NCCL-TCP: hw.c's TCP efficiency and its sharing law (NVIDIA/nccl #209) */
+	static const char *ids[] = {"HW-AZ-001", "HW-AZ-002", "HW-AZ-003", "HW-AZ-004",
+	                            "NCCL-TCP-001", "NCCL-TCP-002", "NCCL-TCP-003"};
+	for (size_t i = 0; i < sizeof ids / sizeof ids[0]; i++)
+		if (!strcmp(id, ids[i]))
+			return true;
+	return false;
+}
+

@@ -1,0 +1,183 @@
+/* val_text.c: the phrases validate reads in a row's free text (other_parallel,
+ * hardware, source, metric names): case-insensitive search, whole words and
+ * tokens, numbers before and after words, negations. */
+#include <ctype.h>
+#include <strings.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "val_int.h"
+
+bool val__has(const char *hay, const char *needle)
+{
+	size_t n = strlen(needle);
+	for (; *hay; hay++)
+		if (!strncasecmp(hay, needle, n))
+			return true;
+	return false;
+}
+
+const char *val__find(const char *hay, const char *needle)
+{
+	size_t n = strlen(needle);
+	for (; *hay; hay++)
+		if (!strncasecmp(hay, needle, n))
+			return hay;
+	return NULL;
+}
+
+/* `word` bounded by the ends or by anything but a letter or digit, matched
+ * exactly or in any case. */
+static bool bounded(const char *hay, const char *word, bool any_case)
+{
+	size_t n = strlen(word);
+	for (const char *p = hay; (p = any_case ? val__find(p, word) : strstr(p, word)); p++) {
+		bool left = p == hay || !isalnum((unsigned char)p[-1]);
+		bool right = !isalnum((unsigned char)p[n]);
+		if (left && right)
+			return true;
+	}
+	return false;
+}
+
+/* `word` as a whole token (case-sensitive): "SP" in "SP; interleaved" but
+ * not in "DeepSpeed". */
+bool val__has_word(const char *hay, const char *word)
+{
+	return bounded(hay, word, false);
+}
+
+/* `word` as a token of a metric name, any case: "ring" in "ring_busbw", not
+ * in "during". */
+bool val__has_token(const char *hay, const char *word)
+{
+	return bounded(hay, word, true);
+}
+
+/* The integer written just before position `at` in `text`, skipping blanks,
+ * an 'x' (as in "8x") and alphabetic tokens if `skip_words` ("8x HDR 200");
+ * 0 if none. */
+int val__number_before(const char *text, const char *at, bool skip_words)
+{
+	const char *p = at;
+	while (p > text) {
+		char c = p[-1];
+		if (c == ' ' || c == 'x' || c == 'X' || c == '\t')
+			p--;
+		else if (skip_words && isalpha((unsigned char)c))
+			p--;
+		else
+			break;
+	}
+	const char *end = p;
+	while (p > text && isdigit((unsigned char)p[-1]))
+		p--;
+	return p < end ? atoi(p) : 0;
+}
+
+
+/* Whether the text says `phrase` without negating it: an occurrence not
+ * preceded (within the few characters before it) by "no", "non", "not",
+ * "without" or "disable". */
+bool val__affirmed(const char *o, const char *phrase)
+{
+	static const char *const neg[] = {"no ", "no-", "non-", "non ", "not ", "without ",
+		"disable", "w/o "};
+	size_t len = strlen(phrase);
+	for (const char *p = val__find(o, phrase); p; p = val__find(p + len, phrase)) {
+		const char *from = p - o > 12 ? p - 12 : o;
+		bool negated = false;
+		for (size_t i = 0; i < sizeof neg / sizeof neg[0] && !negated; i++) {
+			const char *q = val__find(from, neg[i]);
+			negated = q && q < p;
+		}
+		if (!negated)
+			return true;
+	}
+	return false;
+}
+
+/* The same for a whole word (SP, ZeRO). */
+bool val__affirmed_word(const char *o, const char *word)
+{
+	size_t len = strlen(word);
+	for (const char *p = val__find(o, word); p; p = val__find(p + len, word)) {
+		bool start = p == o || !isalnum((unsigned char)p[-1]);
+		bool end = !isalnum((unsigned char)p[len]);
+		if (!start || !end)
+			continue;
+		char buf[64];
+		size_t off = (size_t)(p - o) > 12 ? 12 : (size_t)(p - o);
+		snprintf(buf, sizeof buf, "%.*s%s", (int)off, p - off, word);
+		if (val__affirmed(buf, word))
+			return true;
+	}
+	return false;
+}
+
+/* After a key found at p in o: NULL when the key is the end of a longer
+ * word, else the text after the separators that follow it ("ZeRO-1",
+ * "EP=8", "zero: 2"). */
+const char *val__token_tail(const char *o, const char *p, size_t len)
+{
+	if (p > o && isalnum((unsigned char)p[-1]))
+		return NULL;
+	const char *q = p + len;
+	while (*q == '-' || *q == ' ' || *q == '_' || *q == '=' || *q == ':')
+		q++;
+	return q;
+}
+
+/* The number right after a whole word `tok` (any case; '=', ':', '-' and
+ * blanks between): "VP=6", "VP 6", "vp6", "VPP: 5". 0 when there is none.
+ * *layers: the number is followed by "layer" ("VPP: 5 layers/virtual stage"). */
+int val__number_after_word(const char *o, const char *tok, bool *layers)
+{
+	size_t n = strlen(tok);
+	for (const char *p = val__find(o, tok); p; p = val__find(p + 1, tok)) {
+		if ((p > o && isalnum((unsigned char)p[-1])) || isalpha((unsigned char)p[n]))
+			continue;
+		const char *q = p + n;
+		while (*q == ' ' || *q == '=' || *q == ':' || *q == '-')
+			q++;
+		if (!isdigit((unsigned char)*q))
+			continue;
+		int v = atoi(q);
+		while (isdigit((unsigned char)*q) || *q == ' ')
+			q++;
+		*layers = !strncasecmp(q, "layer", 5);
+		return v;
+	}
+	return 0;
+}
+
+/* "Llama 3", "Llama-3", "LLaMA3" all match the family "Llama 3". */
+bool val__names(const val_row *r, const char *family)
+{
+	const char *fields[] = {r->source, r->hardware, r->other, r->id};
+	char alt[2][32];
+	snprintf(alt[0], sizeof alt[0], "%s", family);
+	snprintf(alt[1], sizeof alt[1], "%s", family);
+	char *sp = strchr(alt[0], ' ');
+	if (sp)
+		*sp = '-';
+	sp = strchr(alt[1], ' ');
+	if (sp)
+		memmove(sp, sp + 1, strlen(sp));
+	for (size_t i = 0; i < sizeof fields / sizeof fields[0]; i++)
+		if (val__has(fields[i], family) || val__has(fields[i], alt[0]) || val__has(fields[i], alt[1]))
+			return true;
+	return false;
+}
+
+/* The number right after `tag` in a kernel name ("_s" in "..._s8192_b1"):
+ * the first occurrence followed by a digit; 0 when there is none. */
+double val__num_after(const char *name, const char *tag)
+{
+	size_t n = strlen(tag);
+	for (const char *p = val__find(name, tag); p; p = val__find(p + 1, tag))
+		if (isdigit((unsigned char)p[n]))
+			return atof(p + n);
+	return 0;
+}

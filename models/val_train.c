@@ -1,0 +1,510 @@
+/* val_train.c: a row's training layout as the run had it: the parallel sizes
+ * and batch from its columns, precision, recomputation, ZeRO, sequence and
+ * context parallelism, schedule and overlaps from its text, and what it
+ * leaves open inferred as the framework it names (or today's Megatron) would
+ * run it (docs/validation.md, "From a row to a scenario"). */
+#include <ctype.h>
+#include <strings.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "step.h"
+#include "val_int.h"
+#include "workload.h"
+
+static scn_recompute recompute_of(const char *t, bool *assumed)
+{
+	if (!*t) {
+		/* Megatron's 2019-21 (fp16) scripts checkpoint activations; bf16
+		 * and fp8 rows take fit_memory's choice instead */
+		*assumed = true;
+		return RECOMPUTE_FULL;
+	}
+	if (val__has(t, "selective"))
+		return RECOMPUTE_SELECTIVE;
+	/* a yes/no column: "no", "false", "off", "0" / "yes", "true", "on", "1" */
+	static const char *const no[] = {"no", "false", "off", "0", "n"};
+	static const char *const yes[] = {"yes", "true", "on", "1", "y"};
+	for (size_t i = 0; i < sizeof no / sizeof no[0]; i++) {
+		if (!strcasecmp(t, no[i]))
+			return RECOMPUTE_NONE;
+		if (!strcasecmp(t, yes[i]))
+			return RECOMPUTE_FULL;
+	}
+	if (val__has(t, "no recompute") || val__has(t, "none") || val__has(t, "only") || val__has(t, "baseline"))
+		return RECOMPUTE_NONE;
+	if (val__has(t, "full") || val__has(t, "checkpoint"))
+		return RECOMPUTE_FULL;
+	*assumed = true;
+	return RECOMPUTE_FULL;
+}
+
+
+/* Recomputation said in free text (other_parallel) when the recompute
+ * column is empty: "selective recompute", "activation checkpointing",
+ * "--recompute-granularity full", "no activation recomputation". Precise
+ * phrases only: "full shard" (FSDP) or a disk checkpoint say nothing.
+ * Returns whether the text says anything, with the choice in *rc. */
+static bool recompute_in_text(const char *o, scn_recompute *rc)
+{
+	static const char *const sel[] = {"selective recompute", "selective activation",
+		"selective checkpoint", "granularity selective", "granularity=selective"};
+	static const char *const full[] = {"full recompute", "full activation recomputation",
+		"activation checkpointing", "activation recomputation", "activation recompute",
+		"gradient checkpointing", "checkpoint-activations", "checkpoint_activations",
+		"granularity full", "granularity=full", "recompute-activations"};
+	for (size_t i = 0; i < sizeof sel / sizeof sel[0]; i++)
+		if (val__affirmed(o, sel[i])) {
+			*rc = RECOMPUTE_SELECTIVE;
+			return true;
+		}
+	bool negated = false;
+	for (size_t i = 0; i < sizeof full / sizeof full[0]; i++) {
+		if (val__affirmed(o, full[i])) {
+			*rc = RECOMPUTE_FULL;
+			return true;
+		}
+		negated |= val__has(o, full[i]);
+	}
+	if (negated || val__has(o, "no recompute") || val__has(o, "without recomputation")) {
+		*rc = RECOMPUTE_NONE;
+		return true;
+	}
+	return false;
+}
+
+static hw_precision precision_of(const char *t, bool *assumed)
+{
+	if (val__has(t, "bf16"))
+		return PREC_BF16;
+	if (val__has(t, "fp16"))
+		return PREC_FP16;
+	if (val__has(t, "fp8"))
+		return PREC_FP8;
+	if (val__has(t, "tf32") || val__has(t, "fp32"))
+		return PREC_FP32;
+	*assumed = true;
+	return PREC_BF16;
+}
+
+
+/* Virtual pipeline stages (model chunks per stage) as publications write
+ * them: "interleaved m=3" (Korthikanti), NeMo's "VP 6" column ("VP=6",
+ * "VPP 6", "vp6"), "virtual pipeline size 6", "6 virtual stages"; or layers
+ * per virtual stage: "interleaved vpp: 5 layers/virtual stage",
+ * "--num-layers-per-virtual-pipeline-stage 5". A bare "interleaved": 2. */
+static int virtual_stages(const val_row *r, int layers, int pp, bool *assumed)
+{
+	const char *o = r->other;
+	int chunks = 0, per = 0;
+	bool per_layers = false;
+	static const char *const words[] = {"VPP", "VP", "virtual pipeline model parallel size",
+		"virtual-pipeline-model-parallel-size", "virtual pipeline size",
+		"virtual pipeline stages", "virtual stages", "virtual_stages"};
+	for (size_t i = 0; i < sizeof words / sizeof words[0] && !chunks && !per; i++) {
+		int v = val__number_after_word(o, words[i], &per_layers);
+		if (v > 0)
+			*(per_layers ? &per : &chunks) = v;
+	}
+	const char *p = val__find(o, "per-virtual-pipeline-stage");
+	if (!p)
+		p = val__find(o, "per_virtual_pipeline_stage");
+	if (!chunks && !per && p)
+		per = val__number_after_word(p, p[3] == '-' ? "per-virtual-pipeline-stage"
+		                                       : "per_virtual_pipeline_stage", &per_layers);
+	p = val__find(o, " virtual stage");
+	if (!chunks && !per && p && !val__find(o, "layers/virtual") && !val__find(o, "layers per virtual"))
+		chunks = val__number_before(o, p, false);     /* "6 virtual stages" */
+	if (!chunks && !per && val__has(o, "interleaved")) {
+		p = val__find(o, "m=");
+		if (p && atoi(p + 2) > 0)
+			chunks = atoi(p + 2);
+		p = val__find(o, "layer");
+		if (!chunks)
+			per = p ? val__number_before(o, p, false) : 0;
+		if (!chunks && !per) {
+			*assumed = true;
+			return 2;
+		}
+	}
+	if (per > 0)
+		return layers % (pp * per) == 0 ? layers / (pp * per) : (*assumed = true, 2);
+	return chunks > 0 ? chunks : 1;
+}
+
+
+
+
+/* ZeRO stage named in other_parallel: "ZeRO-1", "ZeRO 3", "ZeRO stage 2",
+ * "zero3"; Megatron's distributed optimizer is stage 1; PyTorch FSDP full
+ * sharding stage 3, SHARD_GRAD_OP 2. -1 when none is named (0 for an explicit
+ * stage 0 or NO_SHARD). */
+static int zero_named(const char *o)
+{
+	for (const char *p = val__find(o, "zero"); p; p = val__find(p + 4, "zero")) {
+		const char *q = val__token_tail(o, p, 4);
+		if (!q)
+			continue;
+		if (!strncasecmp(q, "stage", 5))
+			for (q += 5; *q == '-' || *q == ' ' || *q == '_' || *q == '=' || *q == ':'; q++)
+				;
+		if (*q >= '0' && *q <= '3' && !isalnum((unsigned char)q[1]))
+			return *q - '0';
+	}
+	if (val__has(o, "NO_SHARD"))
+		return 0;
+	if (val__has(o, "SHARD_GRAD_OP"))
+		return 2;
+	if (val__has(o, "FSDP") || val__has(o, "FULL_SHARD") || val__has(o, "HYBRID_SHARD"))
+		return 3;
+	if (val__affirmed(o, "distributed optimizer") || val__affirmed(o, "distributed-optimizer") ||
+	    val__affirmed(o, "distributed_optimizer"))
+		return 1;
+	return -1;
+}
+
+/* The ZeRO stage a row runs with: the one named, else 0. */
+static int zero_of(const char *o)
+{
+	int z = zero_named(o);
+	return z > 0 ? z : 0;
+}
+
+/* A bf16 or fp8 row that does not say how it saves memory: the cheapest
+ * savings that make the layout fit, as a user of today's Megatron adds them,
+ * cumulatively: sequence parallelism (with tp > 1; no extra traffic), the
+ * distributed optimizer (ZeRO-1: the same bytes on the wire, the optimizer
+ * state sharded), selective recomputation (--recompute-activations), full
+ * recomputation. Only what the row leaves open is chosen; when nothing fits,
+ * all of it. fp16 rows (the 2019-21 Megatron: none of these but full
+ * recomputation) keep recompute_of's full. Returns whether anything changed. */
+static bool fit_memory(scenario *s, bool sp_open, bool zero_open, bool recompute_open)
+{
+	scn_training *t = &s->training;
+	if (recompute_open)
+		t->recompute = RECOMPUTE_NONE;
+	for (int step = 0;; step++) {
+		wl_memory m;
+		wl_memory_get(s, &m);
+		if (m.fits)
+			return step > 0;
+		if (sp_open && !t->sequence_parallel)
+			t->sequence_parallel = true;
+		else if (zero_open && t->zero < 1)
+			t->zero = 1;
+		else if (recompute_open && t->recompute == RECOMPUTE_NONE)
+			t->recompute = RECOMPUTE_SELECTIVE;
+		else if (recompute_open && t->recompute == RECOMPUTE_SELECTIVE)
+			t->recompute = RECOMPUTE_FULL;
+		else
+			return step > 0;
+	}
+}
+
+
+/* Whether the row says which pipeline schedule it ran: virtual stages (read
+ * by virtual_stages), or a schedule by name. */
+static bool schedule_named(const val_row *r)
+{
+	static const char *const words[] = {"interleav", "1F1B", "GPipe", "PipeDream",
+		"zero bubble", "zero-bubble", "ZB-", "virtual", "VPP"};
+	for (size_t i = 0; i < sizeof words / sizeof words[0]; i++)
+		if (val__has(r->other, words[i]))
+			return true;
+	return val__has_word(r->other, "VP");
+}
+
+/* Step time of a candidate layout, or a huge one when it does not run. */
+static double candidate_time(const scenario *s)
+{
+	step_opts o = {0};
+	step_result res;
+	memset(&res, 0, sizeof res);
+	char e[200];
+	int rc = step_run(s, &o, &res, e, sizeof e);
+	double t = rc == 0 && res.step_time_s > 0 ? res.step_time_s : HUGE_VAL;
+	step_result_release(&res);
+	return t;
+}
+
+/* A bf16/fp8 pipeline row that names no schedule and whose 1F1B schedule
+ * would leave a quarter of the step or more idle ((p-1)/(m+p-1) >= 1/4, m <=
+ * 3(p-1) micro-batches), as a user of today's Megatron runs it: interleaved,
+ * with the number of virtual stages that gives the fastest step that fits.
+ * No tuned run publishes such a bubble: those that interleave say so or run
+ * few micro-batches (Llama 3 405B: 16 per pipeline on 16 stages, its paper's
+ * Figure 6 interleaves; Megatron's and NeMo's large recipes set 1 to 5
+ * layers per virtual stage), those that do not keep m >= 8p (Megatron's 1T:
+ * 512 on 64 stages, bubble 11%). Megatron needs m a multiple of pp and each
+ * stage's layers a multiple of v (unequal stages, as Llama 3's, take any v).
+ * Each candidate gets the memory savings of fit_memory; 1F1B is kept unless a
+ * candidate is faster by more than 0.1%. Returns whether it changed. */
+static bool choose_schedule(scenario *s, bool sp_open, bool zero_open, bool rc_open)
+{
+	scn_training *t = &s->training;
+	int p = t->pp, layers = s->model.layers;
+	long per = (long)t->micro_batch * t->dp;
+	long m = per > 0 ? t->global_batch / per : 0;
+	scenario best = *s;
+	bool changed = fit_memory(&best, sp_open, zero_open, rc_open);
+	if (p <= 1 || m < p || m % p || m > 3L * (p - 1) || layers < 2 * p)
+		return *s = best, changed;
+	double best_t = candidate_time(&best);
+	for (int v = 2; v <= layers / p; v++) {
+		if (layers % p == 0 && (layers / p) % v)
+			continue;
+		scenario c = *s;
+		c.training.schedule = SCHED_INTERLEAVED;
+		c.training.virtual_stages = v;
+		fit_memory(&c, sp_open, zero_open, rc_open);
+		wl_memory mem;
+		wl_memory_get(&c, &mem);
+		if (!mem.fits)
+			continue;
+		double tc = candidate_time(&c);
+		if (tc < best_t * (1 - 1e-3))
+			best = c, best_t = tc, changed = true;
+	}
+	*s = best;
+	return changed;
+}
+
+/* A mixture-of-experts run: "MoE", "experts", "EP8" / "EP=8" in the row, or a
+ * model family that is one (Mixtral, DeepSeek-V2/V3, Switch, GLaM). */
+static bool moe_of(const val_row *r)
+{
+	const char *fields[] = {r->other, r->id};   /* not the source: a title may cite one */
+	for (size_t i = 0; i < sizeof fields / sizeof fields[0]; i++) {
+		const char *o = fields[i];
+		if (val__has_word(o, "MoE") || val__has(o, "mixture of experts") || val__has(o, "mixture-of-experts") ||
+		    val__has(o, "Mixtral") || val__has(o, "DeepSeek-V") || val__has(o, "DeepSeekMoE") ||
+		    val__has(o, "Switch Transformer") || val__has(o, "GLaM"))
+			return true;
+	}
+	const char *o = r->other;
+	if (val__has(o, "experts"))
+		return true;
+	for (const char *p = val__find(o, "EP"); p; p = val__find(p + 1, "EP")) {
+		const char *q = val__token_tail(o, p, 2);
+		if (q && isdigit((unsigned char)*q) && atoi(q) > 1)
+			return true;
+	}
+	return false;
+}
+
+/* Context parallelism named in other_parallel: "CP2", "CP=4", "cp 2",
+ * "TP2xCP2", "context parallel 2", "context parallelism 4",
+ * "--context-parallel-size 2", "context_parallel_size=2"; 1 when none. */
+int val__cp_of(const char *o)
+{
+	static const char *const keys[] = {"CP", "context parallel", "context-parallel",
+		"context_parallel"};
+	static const char *const words[] = {"ism", "-size", "_size", " size"};
+	for (size_t k = 0; k < sizeof keys / sizeof keys[0]; k++)
+		for (const char *p = val__find(o, keys[k]); p; p = val__find(p + 1, keys[k])) {
+			/* "CP" starts a token, or follows the x of "TP2xCP2" */
+			if (k == 0 && p > o && isalnum((unsigned char)p[-1]) &&
+			    !(tolower((unsigned char)p[-1]) == 'x' && p - o > 1 &&
+			      isdigit((unsigned char)p[-2])))
+				continue;
+			const char *q = p + strlen(keys[k]);
+			for (size_t w = 0; k > 0 && w < sizeof words / sizeof words[0]; w++)
+				if (!strncasecmp(q, words[w], strlen(words[w]))) {
+					q += strlen(words[w]);
+					break;
+				}
+			while (*q == '=' || *q == ' ' || *q == ':')
+				q++;
+			if (isdigit((unsigned char)*q) && atoi(q) > 1 && !isalpha((unsigned char)q[1]))
+				return atoi(q);
+		}
+	return 1;
+}
+
+int val__training_of(const val_row *r, scenario *s, bool layer_only, bool *assumed, char *why,
+                       size_t n)
+{
+	scn_training *t = &s->training;
+	int tp = r->tp, pp = r->pp, dp = r->dp;
+	int cp = val__cp_of(r->other);
+	if (moe_of(r)) {
+		snprintf(why, n, "a mixture-of-experts model (experts, expert parallelism) is not "
+		         "modelled: simulating it as dense would count every expert's FLOPs");
+		return -1;
+	}
+	/* ZeRO-Offload / -Infinity, FSDP CPU offload: optimizer state or
+	 * parameters live in host memory or on NVMe, moved over PCIe every step */
+	if ((val__affirmed(r->other, "offload") || val__has(r->other, "ZeRO-Infinity") ||
+	     val__has(r->other, "ZeRO Infinity")) && !val__has(r->other, "no offload")) {
+		snprintf(why, n, "CPU/NVMe offload (ZeRO-Offload, ZeRO-Infinity) is not modelled: the "
+		         "optimizer state would be simulated in GPU memory");
+		return -1;
+	}
+	/* A data-parallel framework named without model parallelism (FSDP,
+	 * ZeRO, DDP) has tp = pp = 1; with the GPU count, the one size left
+	 * out is the GPUs over the others. */
+	bool dp_only = zero_of(r->other) > 0 || val__has(r->other, "FSDP") || val__has(r->other, "DDP") ||
+	               val__has(r->other, "data parallel");
+	if (dp_only && tp <= 0 && pp <= 0)
+		tp = pp = 1, *assumed = true;
+	if (r->gpus > 0 && (tp <= 0) + (pp <= 0) + (dp <= 0) == 1) {
+		int known = (tp > 0 ? tp : 1) * (pp > 0 ? pp : 1) * (dp > 0 ? dp : 1) * cp;
+		int left = r->gpus / known;
+		if (left >= 1 && left * known == r->gpus) {
+			if (tp <= 0)
+				tp = left;
+			else if (pp <= 0)
+				pp = left;
+			else
+				dp = left;
+			*assumed = true;
+		}
+	}
+	if (tp <= 0 || pp <= 0 || dp <= 0) {
+		snprintf(why, n, "tp, pp or dp missing");
+		return -1;
+	}
+	/* Megatron counts dp without the CP ranks (tp x cp x pp x dp = GPUs); a
+	 * row whose dp already holds them is read the same way */
+	if (cp > 1 && tp * pp * dp == scn_gpus(s) && dp % cp == 0) {
+		dp /= cp;
+		*assumed = true;
+	}
+	t->tp = tp, t->pp = pp, t->dp = dp, t->cp = cp;
+	if (!layer_only && tp * cp * pp * dp != scn_gpus(s)) {
+		snprintf(why, n, "tp x %spp x dp = %d differs from gpus = %d", cp > 1 ? "cp x " : "",
+		         tp * cp * pp * dp, scn_gpus(s));
+		return -1;
+	}
+	t->global_batch = r->global_batch;
+	/* a batch given in tokens ("4M tokens"): that many sequences of seq_len */
+	if (t->global_batch <= 0 && r->batch_tokens > 0 && s->model.seq_len > 0) {
+		t->global_batch = (int)llround(r->batch_tokens / s->model.seq_len);
+		*assumed = true;
+	}
+	t->micro_batch = r->micro_batch;
+	if (t->micro_batch <= 0 && pp == 1 && r->global_batch > 0) {
+		t->micro_batch = r->global_batch / dp;    /* no accumulation */
+		*assumed = true;
+	} else if (t->micro_batch <= 0 && pp > 1 && r->global_batch > 0) {
+		/* a pipeline run fills its stages with micro-batches of one sequence:
+		 * what Megatron's and NeMo's large-model recipes use (the 1T run, GPT-3
+		 * 175B and Llama 3 405B in their papers and tables) */
+		t->micro_batch = 1;
+		*assumed = true;
+	}
+	if (layer_only && t->global_batch <= 0)
+		t->global_batch = t->micro_batch * dp;
+	if (t->global_batch <= 0 || t->micro_batch <= 0) {
+		snprintf(why, n, "%s missing", t->global_batch <= 0 ? "global_batch" :
+		         "micro_batch (a pipeline run needs it)");
+		return -1;
+	}
+	/* A published batch a little off the layout's multiples (GPT-NeoX-20B's
+	 * 1538 on 12 data-parallel ranks of 4 sequences: the run took 1536) runs
+	 * at the nearest multiple, marked inferred; one further off than 5% is a
+	 * row that does not describe its layout. */
+	int per = t->micro_batch * dp;
+	if (t->global_batch % per) {
+		int k = (int)((double)t->global_batch / per + 0.5);
+		if (k < 1 || fabs((double)k * per / t->global_batch - 1) > 0.05) {
+			snprintf(why, n, "global_batch %d is not a multiple of micro_batch x dp = %d "
+			         "(nor within 5%% of one)", t->global_batch, per);
+			return -1;
+		}
+		t->global_batch = k * per;
+		*assumed = true;
+	}
+	t->precision = precision_of(r->precision, assumed);
+	scn_recompute said_rc;
+	bool rc_said = !*r->recompute && recompute_in_text(r->other, &said_rc);
+	t->recompute = rc_said ? said_rc : recompute_of(r->recompute, assumed);
+	bool sp_said = val__affirmed_word(r->other, "SP") || val__affirmed_word(r->recompute, "SP") ||
+	               val__affirmed(r->other, "sequence parallel") ||
+	               val__affirmed(r->recompute, "sequence parallel") ||
+	               val__affirmed(r->other, "sequence-parallel");
+	bool no_sp = !sp_said && (val__has_word(r->other, "SP") || val__has(r->other, "sequence parallel") ||
+	                          val__has(r->other, "sequence-parallel"));   /* named, negated */
+	t->sequence_parallel = tp > 1 && sp_said;
+	t->virtual_stages = virtual_stages(r, s->model.layers, pp, assumed);
+	t->schedule = t->virtual_stages > 1 ? SCHED_INTERLEAVED : SCHED_1F1B;
+	/* DeepSpeed's pipeline engine runs its own TrainSchedule; its
+	 * BF16_Optimizer adds each micro-batch's bf16 gradients into fp32 ones
+	 * after the backward, a pass of its own */
+	if (pp > 1 && t->virtual_stages == 1 && val__names(r, "DeepSpeed") && !schedule_named(r))
+		t->schedule = SCHED_DEEPSPEED;
+	if (val__names(r, "DeepSpeed"))
+		t->grad_accum_pass = true;
+	else if (pp > 1 && t->virtual_stages == 1 && val__has(r->other, "GPipe"))
+		t->schedule = SCHED_GPIPE;
+	t->zero = zero_of(r->other);
+	/* PyTorch DDP overlaps bucket all-reduces with the backward; Megatron's
+	 * local DDP (and its later default) reduces after it, unless told to
+	 * overlap (--overlap-grad-reduce, "overlapped DP"). fp16 Megatron
+	 * reduces fp16 gradients; bf16 Megatron fp32 main grads (cost-models 3.3). */
+	static const char *const dp_overlap[] = {"overlap-grad-reduce", "overlap_grad_reduce",
+		"overlap grad", "overlapped DP", "DP overlap", "overlapped gradient",
+		"gradient overlap", "overlapped all-reduce", "overlapped allreduce"};
+	static const char *const pg_overlap[] = {"overlap-param-gather", "overlap_param_gather",
+		"param gather overlap", "overlapped param", "param-gather overlap"};
+	bool dp_said = val__has(r->other, "DDP=torch"), no_overlap = false, pg_said = false;
+	for (size_t i = 0; i < sizeof dp_overlap / sizeof dp_overlap[0]; i++) {
+		dp_said |= val__affirmed(r->other, dp_overlap[i]);
+		no_overlap |= val__has(r->other, dp_overlap[i]) && !val__affirmed(r->other, dp_overlap[i]);
+	}
+	for (size_t i = 0; i < sizeof pg_overlap / sizeof pg_overlap[0]; i++)
+		pg_said |= val__affirmed(r->other, pg_overlap[i]);
+	/* Megatron's local DDP reduces after the backward */
+	no_overlap |= val__has(r->other, "no overlap") || val__has(r->other, "without overlap") ||
+	              val__has(r->other, "non-overlap") || val__has(r->other, "DDP=local");
+	t->grad_reduce.overlap = dp_said && !no_overlap;
+	t->grad_reduce.dtype = t->precision == PREC_FP16 ? PREC_FP16 : PREC_FP32;
+	bool named_zero = zero_named(r->other) >= 0;
+	/* --overlap-param-gather needs the distributed optimizer and
+	 * --overlap-grad-reduce, which the row then implies */
+	if (pg_said && !no_overlap) {
+		if (!named_zero)
+			t->zero = 1;
+		t->grad_reduce.overlap = true;
+	}
+	/* NVIDIA NeMo's published runs (its performance recipes on Megatron-core):
+	 * the distributed optimizer with the gradient reduce-scatter and the
+	 * parameter all-gather overlapped layer by layer (NeMo user guide,
+	 * "Communication Overlap"), sequence parallelism with tp > 1 */
+	bool nemo = val__names(r, "NeMo");
+	if (nemo && !no_overlap) {
+		if (!named_zero)
+			t->zero = 1;
+		t->grad_reduce.overlap = true;
+		if (tp > 1 && !no_sp)
+			t->sequence_parallel = true;
+		*assumed = true;
+	}
+	t->grad_reduce.overlap_param_gather = t->grad_reduce.overlap && !no_overlap &&
+	                                      (t->zero == 1 || t->zero == 2) && (nemo || pg_said);
+	if (t->precision != PREC_FP16 && !layer_only) {
+		bool zero_open = !t->zero && !named_zero;
+		bool sp_open = tp > 1 && !t->sequence_parallel && !no_sp;
+		bool rc_open = !*r->recompute && !rc_said;
+		/* DeepSpeed's pipeline engine has no interleaved schedule, and its
+		 * ZeRO reduces after the backward unless configured (overlap_comm) */
+		bool deepspeed = val__names(r, "DeepSpeed");
+		/* the speed-ups below only for a row that says bf16 or fp8 (not an
+		 * assumed precision, nor tf32/fp32) */
+		bool modern = *r->precision && (t->precision == PREC_BF16 || t->precision == PREC_FP8);
+		/* today's Megatron and NeMo recipes pass --overlap-grad-reduce;
+		 * PyTorch DDP and FSDP overlap by default */
+		if (modern && dp > 1 && !deepspeed && !no_overlap && !t->grad_reduce.overlap) {
+			t->grad_reduce.overlap = true;
+			*assumed = true;
+		}
+		bool pick = modern && pp > 1 && !deepspeed && t->virtual_stages == 1 &&
+		            t->schedule == SCHED_1F1B && !schedule_named(r);
+		if ((pick ? choose_schedule(s, sp_open, zero_open, rc_open)
+		          : fit_memory(s, sp_open, zero_open, rc_open)) || rc_open)
+			*assumed = true;
+	}
+	return 0;
+}
+
