@@ -322,8 +322,11 @@ int val__cp_of(const char *o)
 	return 1;
 }
 
-int val__training_of(const val_row *r, scenario *s, bool layer_only, bool *assumed, char *why,
-                       size_t n)
+/* The parallel sizes: tp, pp, dp from the columns (one left out is the GPUs
+ * over the others; a data-parallel framework without model parallelism has
+ * tp = pp = 1), cp from the text; refuses what is not modelled. */
+static int layout_of(const val_row *r, scenario *s, bool layer_only, bool *assumed, char *why,
+                     size_t n)
 {
 	scn_training *t = &s->training;
 	int tp = r->tp, pp = r->pp, dp = r->dp;
@@ -341,11 +344,8 @@ int val__training_of(const val_row *r, scenario *s, bool layer_only, bool *assum
 		         "optimizer state would be simulated in GPU memory");
 		return -1;
 	}
-	/* A data-parallel framework named without model parallelism (FSDP,
-	 * ZeRO, DDP) has tp = pp = 1; with the GPU count, the one size left
-	 * out is the GPUs over the others. */
-	bool dp_only = zero_of(r->other) > 0 || val__has(r->other, "FSDP") || val__has(r->other, "DDP") ||
-	               val__has(r->other, "data parallel");
+	bool dp_only = zero_of(r->other) > 0 || val__has(r->other, "FSDP") ||
+	               val__has(r->other, "DDP") || val__has(r->other, "data parallel");
 	if (dp_only && tp <= 0 && pp <= 0)
 		tp = pp = 1, *assumed = true;
 	if (r->gpus > 0 && (tp <= 0) + (pp <= 0) + (dp <= 0) == 1) {
@@ -377,20 +377,30 @@ int val__training_of(const val_row *r, scenario *s, bool layer_only, bool *assum
 		         tp * cp * pp * dp, scn_gpus(s));
 		return -1;
 	}
+	return 0;
+}
+
+/* The global and micro batch: a batch in tokens is sequences of seq_len; a
+ * missing micro-batch is global / dp without a pipeline (no accumulation), one
+ * sequence with one; a batch within 5% of the layout's multiples runs at the
+ * nearest (GPT-NeoX-20B's 1538 on 12 ranks of 4 sequences: it ran 1536). */
+static int batch_of(const val_row *r, scenario *s, bool layer_only, bool *assumed, char *why,
+                    size_t n)
+{
+	scn_training *t = &s->training;
+	int pp = t->pp, dp = t->dp;
 	t->global_batch = r->global_batch;
-	/* a batch given in tokens ("4M tokens"): that many sequences of seq_len */
 	if (t->global_batch <= 0 && r->batch_tokens > 0 && s->model.seq_len > 0) {
 		t->global_batch = (int)llround(r->batch_tokens / s->model.seq_len);
 		*assumed = true;
 	}
 	t->micro_batch = r->micro_batch;
 	if (t->micro_batch <= 0 && pp == 1 && r->global_batch > 0) {
-		t->micro_batch = r->global_batch / dp;    /* no accumulation */
+		t->micro_batch = r->global_batch / dp;
 		*assumed = true;
 	} else if (t->micro_batch <= 0 && pp > 1 && r->global_batch > 0) {
-		/* a pipeline run fills its stages with micro-batches of one sequence:
-		 * what Megatron's and NeMo's large-model recipes use (the 1T run, GPT-3
-		 * 175B and Llama 3 405B in their papers and tables) */
+		/* what Megatron's and NeMo's large-model recipes use (the 1T run,
+		 * GPT-3 175B and Llama 3 405B in their papers and tables) */
 		t->micro_batch = 1;
 		*assumed = true;
 	}
@@ -401,10 +411,6 @@ int val__training_of(const val_row *r, scenario *s, bool layer_only, bool *assum
 		         "micro_batch (a pipeline run needs it)");
 		return -1;
 	}
-	/* A published batch a little off the layout's multiples (GPT-NeoX-20B's
-	 * 1538 on 12 data-parallel ranks of 4 sequences: the run took 1536) runs
-	 * at the nearest multiple, marked inferred; one further off than 5% is a
-	 * row that does not describe its layout. */
 	int per = t->micro_batch * dp;
 	if (t->global_batch % per) {
 		int k = (int)((double)t->global_batch / per + 0.5);
@@ -416,33 +422,39 @@ int val__training_of(const val_row *r, scenario *s, bool layer_only, bool *assum
 		t->global_batch = k * per;
 		*assumed = true;
 	}
-	t->precision = precision_of(r->precision, assumed);
-	scn_recompute said_rc;
-	bool rc_said = !*r->recompute && recompute_in_text(r->other, &said_rc);
-	t->recompute = rc_said ? said_rc : recompute_of(r->recompute, assumed);
-	bool sp_said = val__affirmed_word(r->other, "SP") || val__affirmed_word(r->recompute, "SP") ||
-	               val__affirmed(r->other, "sequence parallel") ||
-	               val__affirmed(r->recompute, "sequence parallel") ||
-	               val__affirmed(r->other, "sequence-parallel");
-	bool no_sp = !sp_said && (val__has_word(r->other, "SP") || val__has(r->other, "sequence parallel") ||
-	                          val__has(r->other, "sequence-parallel"));   /* named, negated */
-	t->sequence_parallel = tp > 1 && sp_said;
-	t->virtual_stages = virtual_stages(r, s->model.layers, pp, assumed);
+	return 0;
+}
+
+/* The pipeline schedule the row names (virtual stages: interleaved; GPipe),
+ * or its framework's: DeepSpeed's pipeline engine runs its TrainSchedule, and
+ * its BF16_Optimizer adds each micro-batch's bf16 gradients into fp32 ones in
+ * a pass of its own. */
+static void schedule_of(const val_row *r, scenario *s, bool *assumed)
+{
+	scn_training *t = &s->training;
+	bool deepspeed = val__names(r, "DeepSpeed");
+	t->virtual_stages = virtual_stages(r, s->model.layers, t->pp, assumed);
 	t->schedule = t->virtual_stages > 1 ? SCHED_INTERLEAVED : SCHED_1F1B;
-	/* DeepSpeed's pipeline engine runs its own TrainSchedule; its
-	 * BF16_Optimizer adds each micro-batch's bf16 gradients into fp32 ones
-	 * after the backward, a pass of its own */
-	if (pp > 1 && t->virtual_stages == 1 && val__names(r, "DeepSpeed") && !schedule_named(r))
-		t->schedule = SCHED_DEEPSPEED;
-	if (val__names(r, "DeepSpeed"))
-		t->grad_accum_pass = true;
-	else if (pp > 1 && t->virtual_stages == 1 && val__has(r->other, "GPipe"))
+	if (t->pp > 1 && t->virtual_stages == 1 && val__has(r->other, "GPipe"))
 		t->schedule = SCHED_GPIPE;
-	t->zero = zero_of(r->other);
-	/* PyTorch DDP overlaps bucket all-reduces with the backward; Megatron's
-	 * local DDP (and its later default) reduces after it, unless told to
-	 * overlap (--overlap-grad-reduce, "overlapped DP"). fp16 Megatron
-	 * reduces fp16 gradients; bf16 Megatron fp32 main grads (cost-models 3.3). */
+	else if (t->pp > 1 && t->virtual_stages == 1 && deepspeed && !schedule_named(r))
+		t->schedule = SCHED_DEEPSPEED;
+	t->grad_accum_pass = deepspeed;
+}
+
+/* ZeRO and the two overlaps the row states. PyTorch DDP overlaps bucket
+ * all-reduces with the backward; Megatron's local DDP (and its later default)
+ * reduces after it, unless told to overlap (--overlap-grad-reduce,
+ * "overlapped DP"); --overlap-param-gather needs the distributed optimizer and
+ * --overlap-grad-reduce, which the row then implies. NVIDIA NeMo's published
+ * runs (its performance recipes on Megatron-core): the distributed optimizer
+ * with both collectives overlapped layer by layer (NeMo user guide,
+ * "Communication Overlap"), sequence parallelism with tp > 1. fp16 Megatron
+ * reduces fp16 gradients; bf16 Megatron fp32 main grads (cost-models 3.3).
+ * Returns whether the row negates overlapping. */
+static bool overlaps_of(const val_row *r, scenario *s, bool no_sp, bool *assumed)
+{
+	scn_training *t = &s->training;
 	static const char *const dp_overlap[] = {"overlap-grad-reduce", "overlap_grad_reduce",
 		"overlap grad", "overlapped DP", "DP overlap", "overlapped gradient",
 		"gradient overlap", "overlapped all-reduce", "overlapped allreduce"};
@@ -455,56 +467,74 @@ int val__training_of(const val_row *r, scenario *s, bool layer_only, bool *assum
 	}
 	for (size_t i = 0; i < sizeof pg_overlap / sizeof pg_overlap[0]; i++)
 		pg_said |= val__affirmed(r->other, pg_overlap[i]);
-	/* Megatron's local DDP reduces after the backward */
 	no_overlap |= val__has(r->other, "no overlap") || val__has(r->other, "without overlap") ||
 	              val__has(r->other, "non-overlap") || val__has(r->other, "DDP=local");
+	t->zero = zero_of(r->other);
 	t->grad_reduce.overlap = dp_said && !no_overlap;
 	t->grad_reduce.dtype = t->precision == PREC_FP16 ? PREC_FP16 : PREC_FP32;
 	bool named_zero = zero_named(r->other) >= 0;
-	/* --overlap-param-gather needs the distributed optimizer and
-	 * --overlap-grad-reduce, which the row then implies */
 	if (pg_said && !no_overlap) {
 		if (!named_zero)
 			t->zero = 1;
 		t->grad_reduce.overlap = true;
 	}
-	/* NVIDIA NeMo's published runs (its performance recipes on Megatron-core):
-	 * the distributed optimizer with the gradient reduce-scatter and the
-	 * parameter all-gather overlapped layer by layer (NeMo user guide,
-	 * "Communication Overlap"), sequence parallelism with tp > 1 */
 	bool nemo = val__names(r, "NeMo");
 	if (nemo && !no_overlap) {
 		if (!named_zero)
 			t->zero = 1;
 		t->grad_reduce.overlap = true;
-		if (tp > 1 && !no_sp)
+		if (t->tp > 1 && !no_sp)
 			t->sequence_parallel = true;
 		*assumed = true;
 	}
 	t->grad_reduce.overlap_param_gather = t->grad_reduce.overlap && !no_overlap &&
 	                                      (t->zero == 1 || t->zero == 2) && (nemo || pg_said);
-	if (t->precision != PREC_FP16 && !layer_only) {
-		bool zero_open = !t->zero && !named_zero;
-		bool sp_open = tp > 1 && !t->sequence_parallel && !no_sp;
-		bool rc_open = !*r->recompute && !rc_said;
-		/* DeepSpeed's pipeline engine has no interleaved schedule, and its
-		 * ZeRO reduces after the backward unless configured (overlap_comm) */
-		bool deepspeed = val__names(r, "DeepSpeed");
-		/* the speed-ups below only for a row that says bf16 or fp8 (not an
-		 * assumed precision, nor tf32/fp32) */
-		bool modern = *r->precision && (t->precision == PREC_BF16 || t->precision == PREC_FP8);
-		/* today's Megatron and NeMo recipes pass --overlap-grad-reduce;
-		 * PyTorch DDP and FSDP overlap by default */
-		if (modern && dp > 1 && !deepspeed && !no_overlap && !t->grad_reduce.overlap) {
-			t->grad_reduce.overlap = true;
-			*assumed = true;
-		}
-		bool pick = modern && pp > 1 && !deepspeed && t->virtual_stages == 1 &&
-		            t->schedule == SCHED_1F1B && !schedule_named(r);
-		if ((pick ? choose_schedule(s, sp_open, zero_open, rc_open)
-		          : fit_memory(s, sp_open, zero_open, rc_open)) || rc_open)
-			*assumed = true;
-	}
-	return 0;
+	return no_overlap;
 }
 
+int val__training_of(const val_row *r, scenario *s, bool layer_only, bool *assumed, char *why,
+                     size_t n)
+{
+	scn_training *t = &s->training;
+	if (layout_of(r, s, layer_only, assumed, why, n) < 0 ||
+	    batch_of(r, s, layer_only, assumed, why, n) < 0)
+		return -1;
+	t->precision = precision_of(r->precision, assumed);
+	scn_recompute said_rc;
+	bool rc_said = !*r->recompute && recompute_in_text(r->other, &said_rc);
+	t->recompute = rc_said ? said_rc : recompute_of(r->recompute, assumed);
+	bool sp_said = val__affirmed_word(r->other, "SP") || val__affirmed_word(r->recompute, "SP") ||
+	               val__affirmed(r->other, "sequence parallel") ||
+	               val__affirmed(r->recompute, "sequence parallel") ||
+	               val__affirmed(r->other, "sequence-parallel");
+	bool no_sp = !sp_said && (val__has_word(r->other, "SP") ||
+	                          val__has(r->other, "sequence parallel") ||
+	                          val__has(r->other, "sequence-parallel"));   /* named, negated */
+	t->sequence_parallel = t->tp > 1 && sp_said;
+	schedule_of(r, s, assumed);
+	bool no_overlap = overlaps_of(r, s, no_sp, assumed);
+	if (t->precision == PREC_FP16 || layer_only)
+		return 0;
+	/* what a bf16/fp8 row leaves open, as a user of today's Megatron runs it */
+	bool zero_open = !t->zero && zero_named(r->other) < 0;
+	bool sp_open = t->tp > 1 && !t->sequence_parallel && !no_sp;
+	bool rc_open = !*r->recompute && !rc_said;
+	/* DeepSpeed's pipeline engine has no interleaved schedule, and its ZeRO
+	 * reduces after the backward unless configured (overlap_comm); the
+	 * speed-ups below only for a row that says bf16 or fp8 (not an assumed
+	 * precision, nor tf32/fp32) */
+	bool deepspeed = val__names(r, "DeepSpeed");
+	bool modern = *r->precision && (t->precision == PREC_BF16 || t->precision == PREC_FP8);
+	/* today's Megatron and NeMo recipes pass --overlap-grad-reduce; PyTorch
+	 * DDP and FSDP overlap by default */
+	if (modern && t->dp > 1 && !deepspeed && !no_overlap && !t->grad_reduce.overlap) {
+		t->grad_reduce.overlap = true;
+		*assumed = true;
+	}
+	bool pick = modern && t->pp > 1 && !deepspeed && t->virtual_stages == 1 &&
+	            t->schedule == SCHED_1F1B && !schedule_named(r);
+	if ((pick ? choose_schedule(s, sp_open, zero_open, rc_open)
+	          : fit_memory(s, sp_open, zero_open, rc_open)) || rc_open)
+		*assumed = true;
+	return 0;
+}
