@@ -93,7 +93,9 @@ static val_metric metric_words(const char *name, const char *unit)
 		return val__has(name, "model") ? VM_MODEL_TFLOPS
 		     : val__has(name, "pflop") || val__has(name, "aggregate") || val__has(unit, "aggregate") ||
 		       val__has(unit, "total") || val__has(unit, "all GPUs") ? VM_AGG_PFLOPS : VM_HW_TFLOPS;
-	if (val__has_token(name, "tps") || (val__has(name, "token") && per_second(name, unit)))
+	/* "TPS", torchtitan's "WPS" (words, i.e. tokens, per second) */
+	if (val__has_token(name, "tps") || val__has_token(name, "wps") ||
+	    (val__has(name, "token") && per_second(name, unit)))
 		return VM_TOKENS;
 	if ((val__has(name, "sample") || val__has(name, "sequences") || val__has(name, "seqs") ||
 	     val__has(name, "seq/s") || val__has(name, "seq_per_s")) && per_second(name, unit))

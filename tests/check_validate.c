@@ -638,6 +638,7 @@ START_TEST(t_metric_spellings)
 		/* an aggregate said by the unit; sequences per second */
 		{"achieved TFLOPs", "TFLOPS (aggregate)", 2080, VM_AGG_PFLOPS, 1e12, false},
 		{"seq/s", "", 150, VM_SAMPLES, 1, false},
+		{"WPS", "tokens/s/GPU", 2904, VM_TOKENS, 1, true},
 		{"local_nvme_seq_write_1M", "GB/s", 8.2, VM_NONE, 0, false},
 	};
 	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
