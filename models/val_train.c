@@ -40,6 +40,31 @@ static scn_recompute recompute_of(const char *t, bool *assumed)
 	return RECOMPUTE_FULL;
 }
 
+/* Full recomputation of only some layers: Megatron's "--recompute-num-layers
+ * N" (with --recompute-method block: the first N of each chunk), or
+ * torchtitan's "selective layer" checkpointing (every other layer: half of
+ * them, -2 here), in the recompute column or other_parallel. 0 when neither. */
+static int recompute_layers_of(const val_row *r)
+{
+	static const char *const keys[] = {"recompute-num-layers", "recompute_num_layers",
+		"recompute num layers"};
+	const char *texts[] = {r->recompute, r->other};
+	for (size_t k = 0; k < sizeof keys / sizeof keys[0]; k++)
+		for (size_t i = 0; i < 2; i++) {
+			const char *p = val__find(texts[i], keys[k]);
+			if (!p)
+				continue;
+			p += strlen(keys[k]);
+			while (*p == ' ' || *p == '=' || *p == ':')
+				p++;
+			if (isdigit((unsigned char)*p) && atoi(p) > 0)
+				return atoi(p);
+		}
+	for (size_t i = 0; i < 2; i++)
+		if (val__has(texts[i], "selective layer") || val__has(texts[i], "every other layer"))
+			return -2;
+	return 0;
+}
 
 /* Recomputation said in free text (other_parallel) when the recompute
  * column is empty: "selective recompute", "activation checkpointing",
@@ -503,6 +528,8 @@ int val__training_of(const val_row *r, scenario *s, bool layer_only, bool *assum
 	scn_recompute said_rc;
 	bool rc_said = !*r->recompute && recompute_in_text(r->other, &said_rc);
 	t->recompute = rc_said ? said_rc : recompute_of(r->recompute, assumed);
+	int some = recompute_layers_of(r);   /* full recomputation of some layers */
+	rc_said |= some != 0;
 	bool sp_said = val__affirmed_word(r->other, "SP") || val__affirmed_word(r->recompute, "SP") ||
 	               val__affirmed(r->other, "sequence parallel") ||
 	               val__affirmed(r->recompute, "sequence parallel") ||
@@ -512,6 +539,12 @@ int val__training_of(const val_row *r, scenario *s, bool layer_only, bool *assum
 	                          val__has(r->other, "sequence-parallel"));   /* named, negated */
 	t->sequence_parallel = t->tp > 1 && sp_said;
 	schedule_of(r, s, assumed);
+	if (some != 0) {
+		int v = t->schedule == SCHED_INTERLEAVED ? t->virtual_stages : 1;
+		int per_chunk = s->model.layers / (t->pp * v);
+		t->recompute = RECOMPUTE_FULL;
+		t->recompute_layers = some > 0 ? some : (per_chunk + 1) / 2;
+	}
 	bool no_overlap = overlaps_of(r, s, no_sp, assumed);
 	if (t->precision == PREC_FP16 || layer_only)
 		return 0;

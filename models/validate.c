@@ -508,8 +508,12 @@ static void describe(const val_row *r, val_case *c)
 		snprintf(v, sizeof v, "v%d", t->virtual_stages);
 	else if (t->schedule == SCHED_DEEPSPEED && t->pp > 1)
 		snprintf(v, sizeof v, "ds");
-	const char *rc = t->recompute == RECOMPUTE_FULL ? "full"
-	               : t->recompute == RECOMPUTE_SELECTIVE ? "sel" : "none";
+	char rc[24];
+	if (t->recompute == RECOMPUTE_FULL && t->recompute_layers > 0)
+		snprintf(rc, sizeof rc, "full%d", t->recompute_layers);   /* N layers a chunk */
+	else
+		snprintf(rc, sizeof rc, "%s", t->recompute == RECOMPUTE_FULL ? "full"
+		         : t->recompute == RECOMPUTE_SELECTIVE ? "sel" : "none");
 	char z[16] = "";
 	if (t->zero > 0)
 		snprintf(z, sizeof z, " Z%d", t->zero);

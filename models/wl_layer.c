@@ -412,7 +412,7 @@ static void custom_ops(oplist *l, int layer, wl_pass pass)
 	double fl = c->b * cl->fwd_flops / c->t;
 	double side = cbrt(fl / 2);            /* an equivalent cubic GEMM */
 	double act = c->b * cl->act_bytes / c->t;
-	if (pass == WL_RECOMPUTE && c->s->training.recompute != RECOMPUTE_FULL)
+	if (pass == WL_RECOMPUTE && !wl_layer_recomputed(c->s, layer))
 		return;
 	int n = pass == WL_BWD ? 2 : 1;
 	for (int i = 0; i < n; i++) {
@@ -445,7 +445,7 @@ int wl_layer_ops(const scenario *s, int layer, wl_pass pass, wl_op *ops, int max
 		mem(&l, "grad_accum", wl_layer_params(&c.m, layer) / c.t * accum_bytes_per_param(&c));
 		break;
 	case WL_RECOMPUTE:
-		if (s->training.recompute == RECOMPUTE_FULL)
+		if (wl_layer_recomputed(s, layer))
 			layer_fwd(&l);
 		else if (s->training.recompute == RECOMPUTE_SELECTIVE)
 			core_fwd(&l);

@@ -129,6 +129,14 @@ void wl_memory_stage(const scenario *s, int stage, wl_memory *out)
 	} else {
 		bool flash = wl_flash_attention(s);
 		act = wl__layer_act_bytes(s, &m, flash) * n * in_flight(s, stage);
+		if (s->training.recompute == RECOMPUTE_FULL && s->training.recompute_layers > 0) {
+			/* the layers not recomputed keep all their activations */
+			scenario kept = *s;
+			kept.training.recompute = RECOMPUTE_NONE;
+			int nrc = wl_stage_recomputed(s, stage);
+			act = (nrc * wl__layer_act_bytes(s, &m, flash) +
+			       (n - nrc) * wl__layer_act_bytes(&kept, &m, flash)) * in_flight(s, stage);
+		}
 		double b = wl__micro(s), sq = m.seq_len, h = m.hidden, t = wl__tp(s);
 		if (s->training.recompute == RECOMPUTE_FULL) {
 			/* the layer being recomputed holds its full activations */

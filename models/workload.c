@@ -242,7 +242,16 @@ double wl_step_model_flops(const scenario *s)
 
 double wl_step_hw_flops(const scenario *s)
 {
-	return s->training.global_batch * wl_hw_flops_per_seq(&s->model, s->training.recompute);
+	const scn_training *t = &s->training;
+	double f = wl_hw_flops_per_seq(&s->model, t->recompute);
+	if (t->recompute == RECOMPUTE_FULL && t->recompute_layers > 0 && !s->model.custom) {
+		/* only some layers run their forward twice */
+		double extra = wl_hw_flops_per_seq(&s->model, RECOMPUTE_FULL) -
+		               wl_hw_flops_per_seq(&s->model, RECOMPUTE_NONE);
+		f = wl_hw_flops_per_seq(&s->model, RECOMPUTE_NONE) +
+		    extra * wl_recomputed_layers(s) / s->model.layers;
+	}
+	return t->global_batch * f;
 }
 
 double wl_peak_flops(const scenario *s)
@@ -255,6 +264,72 @@ double wl_peak_flops(const scenario *s)
 static int nlayers(const scn_model *m)
 {
 	return m->custom ? m->nlayers_custom : m->layers;
+}
+
+/* Layers of part i when `layers` are split into `parts` as evenly as
+ * possible, the short parts taken from the ends inward (0, parts-1, 1, ...):
+ * plan_split_layers' rule. */
+static int split_count(int layers, int parts, int i)
+{
+	int base = layers / parts, rem = layers % parts;
+	if (rem == 0)
+		return base;
+	int order = i < parts - 1 - i ? 2 * i : 2 * (parts - 1 - i) + 1;
+	return order < parts - rem ? base : base + 1;
+}
+
+/* Model chunks of the pipeline: pp, times v when interleaved. */
+static int model_chunks(const scenario *s)
+{
+	const scn_training *t = &s->training;
+	int v = t->schedule == SCHED_INTERLEAVED && t->virtual_stages > 1 ? t->virtual_stages : 1;
+	return wl__pp(s) * v;
+}
+
+bool wl_layer_recomputed(const scenario *s, int layer)
+{
+	const scn_training *t = &s->training;
+	if (t->recompute != RECOMPUTE_FULL)
+		return false;
+	if (t->recompute_layers <= 0)
+		return true;
+	scn_model m;
+	wl__model(&s->model, &m);
+	int chunks = model_chunks(s), first = 0;
+	for (int c = 0; c < chunks; c++) {
+		int n = split_count(nlayers(&m), chunks, c);
+		if (layer < first + n)
+			return layer - first < t->recompute_layers;
+		first += n;
+	}
+	return false;
+}
+
+int wl_stage_recomputed(const scenario *s, int stage)
+{
+	const scn_training *t = &s->training;
+	if (t->recompute != RECOMPUTE_FULL)
+		return 0;
+	if (t->recompute_layers <= 0)
+		return wl_stage_layers(s, stage);
+	scn_model m;
+	wl__model(&s->model, &m);
+	int chunks = model_chunks(s), n = 0;
+	for (int c = stage; c < chunks; c += wl__pp(s)) {
+		int k = split_count(nlayers(&m), chunks, c);
+		n += k < t->recompute_layers ? k : t->recompute_layers;
+	}
+	return n;
+}
+
+int wl_recomputed_layers(const scenario *s)
+{
+	scn_model m;
+	wl__model(&s->model, &m);
+	int n = 0;
+	for (int l = 0; l < nlayers(&m); l++)
+		n += wl_layer_recomputed(s, l);
+	return n;
 }
 
 int wl_stage_layers(const scenario *s, int stage)

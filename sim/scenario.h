@@ -138,6 +138,9 @@ typedef struct scn_training {
 	                              * false: the wgrad GEMM accumulates into them (Megatron's
 	                              * gradient_accumulation_fusion) */
 	scn_recompute recompute;
+	int recompute_layers;        /* with full recompute, only the first N layers of each
+	                              * model chunk (Megatron's --recompute-method block
+	                              * --recompute-num-layers N); 0: every layer */
 	int zero;
 	scn_placement placement;
 	scn_grad_reduce grad_reduce;

@@ -268,6 +268,12 @@ static void check_parallel(scn_ctx *c, scenario *s, const scn_doc *d)
 	if (t->sequence_parallel && t->tp == 1)
 		scn__warn(c, scn__doc_path(d, "training.sequence_parallel"),
 		          "training.sequence_parallel", "has no effect with tp 1");
+	if (t->recompute_layers > 0 && t->recompute != RECOMPUTE_FULL)
+		scn__warn(c, scn__doc_path(d, "training.recompute_layers"),
+		          "training.recompute_layers", "has no effect without 'recompute: full'");
+	if (t->recompute_layers > 0 && s->model.custom)
+		ERR(c, d, "training.recompute_layers", NULL, "a custom model recomputes all its "
+		    "layers or none; remove recompute_layers");
 	if (t->grad_accum_pass && t->precision != PREC_BF16 && t->precision != PREC_FP8)
 		scn__warn(c, scn__doc_path(d, "training.grad_accum_pass"),
 		          "training.grad_accum_pass", "has no effect with fp16 or fp32, whose "

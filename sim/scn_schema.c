@@ -203,6 +203,7 @@ static const scn_field training_rows[] = {
 	BOOL("pp_scatter_gather", scn_training, pp_scatter_gather, 0),
 	BOOL("grad_accum_pass", scn_training, grad_accum_pass, 0),
 	ENUM("recompute", scn_training, recompute, recompute_names, 0),
+	INT("recompute_layers", scn_training, recompute_layers, 0, 1e6, 0),
 	INT("zero", scn_training, zero, 0, 3, 0),
 	ENUM("placement", scn_training, placement, placement_names, 0),
 	DBL("optimizer_bytes_per_param", scn_training, optimizer_bytes_per_param, 0, 1000,

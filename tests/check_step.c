@@ -399,6 +399,33 @@ START_TEST(test_deepspeed_schedule)
 }
 END_TEST
 
+/* Recomputing fewer layers shortens the step, monotonically, from full
+ * recomputation (N >= a stage's layers) down towards none. */
+START_TEST(test_partial_recompute)
+{
+	scenario s = base(1, 2, 4);   /* 16 layers on 4 stages: 4 a stage */
+	s.training.recompute = RECOMPUTE_FULL;
+	step_result full = run_ok(&s);
+	double prev = full.step_time_s;
+	for (int n = 4; n >= 1; n--) {
+		s.training.recompute_layers = n;
+		step_result r = run_ok(&s);
+		if (n == 4)
+			ck_assert_double_eq_tol(r.step_time_s, full.step_time_s, 1e-9 * prev);
+		else
+			ck_assert(r.step_time_s < prev);
+		prev = r.step_time_s;
+		step_result_release(&r);
+	}
+	s.training.recompute = RECOMPUTE_NONE;
+	s.training.recompute_layers = 0;
+	step_result none = run_ok(&s);
+	ck_assert(none.step_time_s < prev);
+	step_result_release(&none);
+	step_result_release(&full);
+}
+END_TEST
+
 /* Megatron's scatter-gather: without sequence parallelism each received
  * activation piece is all-gathered over the TP group inside the call; with
  * it the message is already the rank's shard. Same bytes on the wire, more
@@ -984,6 +1011,7 @@ int main(void)
 	tcase_add_test(tc, test_dp_ranks_per_node);
 	tcase_add_test(tc, test_blocking_calls);
 	tcase_add_test(tc, test_deepspeed_schedule);
+	tcase_add_test(tc, test_partial_recompute);
 	tcase_add_test(tc, test_scatter_gather);
 	tcase_add_test(tc, test_faster_nic_never_slower);
 	tcase_add_test(tc, test_dp_allreduce_100b);

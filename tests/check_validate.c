@@ -1166,20 +1166,26 @@ START_TEST(t_rows_load_as_yaml)
 END_TEST
 
 /* Cells as tables write them: thousands separators, "2k"/"8K" sequences
- * (x 1024), a batch in tokens, yes/no recomputation columns. */
+ * (x 1024), a batch in tokens, yes/no recomputation columns; full
+ * recomputation of some layers (Megatron's --recompute-num-layers, 96 layers
+ * on 16 stages = 6 a chunk; torchtitan's "selective layer": every other). */
 START_TEST(t_cell_formats)
 {
 	static const struct {
 		const char *gpus, *seq, *batch, *rc;
 		int want_gpus, want_seq, want_batch;
 		scn_recompute want_rc;
+		int want_layers;
 	} cases[] = {
-		{"\"1,024\"", "2048", "1536", "full", 1024, 2048, 1536, RECOMPUTE_FULL},
-		{"1024", "2k", "1536", "yes", 1024, 2048, 1536, RECOMPUTE_FULL},
-		{"1024", "8K", "192", "no", 1024, 8192, 192, RECOMPUTE_NONE},
-		{"1024", "2048", "2M tokens", "false", 1024, 2048, 1024, RECOMPUTE_NONE},
+		{"\"1,024\"", "2048", "1536", "full", 1024, 2048, 1536, RECOMPUTE_FULL, 0},
+		{"1024", "2k", "1536", "yes", 1024, 2048, 1536, RECOMPUTE_FULL, 0},
+		{"1024", "8K", "192", "no", 1024, 8192, 192, RECOMPUTE_NONE, 0},
+		{"1024", "2048", "2M tokens", "false", 1024, 2048, 1024, RECOMPUTE_NONE, 0},
 		{"1024 (128 nodes)", "2048", "\"1,536 (3M tokens)\"", "true", 1024, 2048, 1536,
-		 RECOMPUTE_FULL},
+		 RECOMPUTE_FULL, 0},
+		{"1024", "2048", "1536", "--recompute-num-layers 2", 1024, 2048, 1536,
+		 RECOMPUTE_FULL, 2},
+		{"1024", "2048", "1536", "selective layer", 1024, 2048, 1536, RECOMPUTE_FULL, 3},
 	};
 	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
 		char row[512], why[256];
@@ -1192,6 +1198,7 @@ START_TEST(t_cell_formats)
 		ck_assert_int_eq(c.s.model.seq_len, cases[i].want_seq);
 		ck_assert_int_eq(c.s.training.global_batch, cases[i].want_batch);
 		ck_assert_int_eq(c.s.training.recompute, cases[i].want_rc);
+		ck_assert_int_eq(c.s.training.recompute_layers, cases[i].want_layers);
 		scn_release(&c.s);
 	}
 }

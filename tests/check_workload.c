@@ -334,6 +334,53 @@ START_TEST(t_stage_layers)
 }
 END_TEST
 
+/* Full recomputation of the first N layers of each model chunk (Megatron's
+ * block method): 26 layers on 4 stages (6, 7, 7, 6: the end stages short)
+ * with N = 3 recompute layers 0-2, 6-8, 13-15, 20-22; a stage's activations
+ * mix both kinds; the
+ * recompute pass exists only for those layers; HFU counts only their
+ * second forward. */
+START_TEST(t_partial_recompute)
+{
+	scenario s;
+	gpt(&s, 26, 1024, 8, 2048);
+	s.training.pp = 4;
+	s.cluster.gpus_per_node = 4;
+	s.training.recompute = RECOMPUTE_FULL;
+	s.training.recompute_layers = 3;
+	static const int want[] = {0, 1, 2, 6, 7, 8, 13, 14, 15, 20, 21, 22};
+	int k = 0;
+	for (int l = 0; l < 26; l++) {
+		bool rc = k < 12 && want[k] == l;
+		ck_assert_msg(wl_layer_recomputed(&s, l) == rc, "layer %d", l);
+		k += rc;
+	}
+	ck_assert_int_eq(wl_recomputed_layers(&s), 12);
+	ck_assert_int_eq(wl_stage_recomputed(&s, 0), 3);
+	wl_op ops[64];
+	ck_assert_int_gt(wl_layer_ops(&s, 1, WL_RECOMPUTE, ops, 64), 0);
+	ck_assert_int_eq(wl_layer_ops(&s, 4, WL_RECOMPUTE, ops, 64), 0);
+	/* memory of stage 0: 3 layers with their input only, 3 with everything */
+	wl_memory mixed, all, none;
+	wl_memory_stage(&s, 0, &mixed);
+	s.training.recompute_layers = 0;
+	wl_memory_stage(&s, 0, &all);
+	double hfu_all = wl_step_hw_flops(&s);
+	s.training.recompute = RECOMPUTE_NONE;
+	wl_memory_stage(&s, 0, &none);
+	double hfu_none = wl_step_hw_flops(&s);
+	ck_assert_double_eq_tol(mixed.activations, (3 * all.activations + 3 * none.activations) / 6,
+	                        1e-6 * none.activations);
+	s.training.recompute = RECOMPUTE_FULL;
+	s.training.recompute_layers = 3;
+	ck_assert_double_eq_tol(wl_step_hw_flops(&s), hfu_none + (hfu_all - hfu_none) * 12 / 26,
+	                        1e-9 * hfu_all);
+	/* N at least a chunk's layers is all of them */
+	s.training.recompute_layers = 7;
+	ck_assert_int_eq(wl_recomputed_layers(&s), 26);
+}
+END_TEST
+
 /* The GEMM model reproduces the A100 measurements its size curve comes
  * from (HW-AZ-001/002: 256.5 and 253.7 TFLOP/s) within 1%, and charges
  * wave quantization. */
@@ -544,6 +591,7 @@ int main(void)
 	tcase_add_test(tc, t_flash_choice);
 	tcase_add_test(tc, t_memory);
 	tcase_add_test(tc, t_stage_layers);
+	tcase_add_test(tc, t_partial_recompute);
 	tcase_add_test(tc, t_gemm_model);
 	tcase_add_test(tc, t_checkpoint_and_optimizer);
 	tcase_add_test(tc, t_custom);
