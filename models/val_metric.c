@@ -312,7 +312,9 @@ val_metric val__coll_metric(const char *name, val_case *c)
  * says so ("tokens_per_sec_per_gpu", "tokens/s/GPU", "per GPU"). */
 bool val__per_gpu(const val_row *r)
 {
-	return val__has(r->metric, "per_gpu") || val__has(r->metric, "/gpu") || val__has(r->metric, "per gpu") ||
+	/* torchtitan's WPS is each rank's tokens over its model-parallel size */
+	return val__has(r->metric, "per_gpu") || val__has(r->metric, "/gpu") ||
+	       val__has(r->metric, "per gpu") || val__has_token(r->metric, "wps") ||
 	       val__has(r->unit, "/gpu") || val__has(r->unit, "per gpu") || val__has(r->unit, "per-gpu");
 }
 

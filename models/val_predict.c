@@ -117,6 +117,12 @@ static double paper_flops(const val_case *c, bool hardware)
 	const scenario *s = &c->s;
 	double per = hardware ? wl_paper_hw_flops_per_seq(&s->model, s->training.recompute)
 	                      : wl_paper_model_flops_per_seq(&s->model);
+	if (hardware && s->training.recompute == RECOMPUTE_FULL && s->training.recompute_layers > 0 &&
+	    s->model.layers > 0) {
+		/* only some layers run their forward twice */
+		double model = wl_paper_model_flops_per_seq(&s->model);
+		per = model + (per - model) * wl_recomputed_layers(s) / s->model.layers;
+	}
 	if (!hardware && c->causal_count)
 		per -= 0.5 * wl_attn_score_flops_per_seq(&s->model);
 	return per * s->training.global_batch;
@@ -170,6 +176,7 @@ static int predict_step(const val_case *c, val_cache *cache, double *pred, char 
 	case VM_RECOMPUTE_GAIN: {
 		scenario full = *s;
 		full.training.recompute = RECOMPUTE_FULL;
+		full.training.recompute_layers = 0;
 		full.training.sequence_parallel = false;
 		double tfull;
 		if (step_time(&full, cache, &tfull, err, n) < 0)

@@ -3,7 +3,6 @@
  * tokens, numbers before and after words, negations. */
 #include <ctype.h>
 #include <strings.h>
-#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>

@@ -34,21 +34,28 @@ static scn_recompute recompute_of(const char *t, bool *assumed)
 	}
 	if (val__has(t, "no recompute") || val__has(t, "none") || val__has(t, "only") || val__has(t, "baseline"))
 		return RECOMPUTE_NONE;
-	if (val__has(t, "full") || val__has(t, "checkpoint"))
+	if (val__has(t, "full") || val__has(t, "checkpoint") || val__has(t, "recompute-num-layers") ||
+	    val__has(t, "recompute_num_layers"))
 		return RECOMPUTE_FULL;
 	*assumed = true;
 	return RECOMPUTE_FULL;
 }
 
 /* Full recomputation of only some layers: Megatron's "--recompute-num-layers
- * N" (with --recompute-method block: the first N of each chunk), or
- * torchtitan's "selective layer" checkpointing (every other layer: half of
- * them, -2 here), in the recompute column or other_parallel. 0 when neither. */
+ * N" with the block method (the first N of each chunk; with "uniform" it is
+ * the checkpoint granularity and every layer is recomputed, with selective
+ * granularity Megatron ignores it), or torchtitan's "selective layer"
+ * checkpointing (every other layer: half of them, -2 here), in the recompute
+ * column or other_parallel. 0 when neither. */
 static int recompute_layers_of(const val_row *r)
 {
 	static const char *const keys[] = {"recompute-num-layers", "recompute_num_layers",
 		"recompute num layers"};
 	const char *texts[] = {r->recompute, r->other};
+	for (size_t i = 0; i < 2; i++)
+		if (val__has(texts[i], "uniform") || val__has(texts[i], "granularity selective") ||
+		    val__has(texts[i], "granularity=selective"))
+			return 0;
 	for (size_t k = 0; k < sizeof keys / sizeof keys[0]; k++)
 		for (size_t i = 0; i < 2; i++) {
 			const char *p = val__find(texts[i], keys[k]);
@@ -451,9 +458,7 @@ static int batch_of(const val_row *r, scenario *s, bool layer_only, bool *assume
 }
 
 /* The pipeline schedule the row names (virtual stages: interleaved; GPipe),
- * or its framework's: DeepSpeed's pipeline engine runs its TrainSchedule, and
- * its BF16_Optimizer adds each micro-batch's bf16 gradients into fp32 ones in
- * a pass of its own. */
+ * or its framework's: DeepSpeed's pipeline engine runs its TrainSchedule. */
 static void schedule_of(const val_row *r, scenario *s, bool *assumed)
 {
 	scn_training *t = &s->training;
@@ -464,7 +469,6 @@ static void schedule_of(const val_row *r, scenario *s, bool *assumed)
 		t->schedule = SCHED_GPIPE;
 	else if (t->pp > 1 && t->virtual_stages == 1 && deepspeed && !schedule_named(r))
 		t->schedule = SCHED_DEEPSPEED;
-	t->grad_accum_pass = deepspeed;
 }
 
 /* ZeRO and the two overlaps the row states. PyTorch DDP overlaps bucket
@@ -546,6 +550,9 @@ int val__training_of(const val_row *r, scenario *s, bool layer_only, bool *assum
 		t->recompute_layers = some > 0 ? some : (per_chunk + 1) / 2;
 	}
 	bool no_overlap = overlaps_of(r, s, no_sp, assumed);
+	/* DeepSpeed's BF16_Optimizer (ZeRO 0-1) adds each micro-batch's bf16
+	 * gradients into fp32 ones in a pass of its own */
+	t->grad_accum_pass = val__names(r, "DeepSpeed") && t->zero <= 1;
 	if (t->precision == PREC_FP16 || layer_only)
 		return 0;
 	/* what a bf16/fp8 row leaves open, as a user of today's Megatron runs it */
@@ -564,8 +571,10 @@ int val__training_of(const val_row *r, scenario *s, bool layer_only, bool *assum
 		t->grad_reduce.overlap = true;
 		*assumed = true;
 	}
+	/* a row that recomputes some layers keeps its schedule: the layers a
+	 * chunk recomputes were counted on it */
 	bool pick = modern && t->pp > 1 && !deepspeed && t->virtual_stages == 1 &&
-	            t->schedule == SCHED_1F1B && !schedule_named(r);
+	            t->schedule == SCHED_1F1B && !schedule_named(r) && t->recompute_layers == 0;
 	if ((pick ? choose_schedule(s, sp_open, zero_open, rc_open)
 	          : fit_memory(s, sp_open, zero_open, rc_open)) || rc_open)
 		*assumed = true;

@@ -12,7 +12,6 @@
 #include "coll.h"
 #include "step.h"
 #include "val_int.h"
-#include "validate.h"
 #include "workload.h"
 
 /* ---- hardware ---- */
@@ -562,7 +561,19 @@ static int build_case(const val_row *r, val_case *c, char *why, size_t n)
 	memset(c, 0, sizeof *c);
 	scn_defaults(&c->s);
 	snprintf(c->s.name, sizeof c->s.name, "%s", r->id);
-	c->metric = val__metric_of(r->metric, r->unit);
+	/* a unit written in the metric's name, as Megatron's log prints it
+	 * ("elapsed time per iteration (ms)"), when the unit column is empty */
+	char unit_in_name[48] = "";
+	const char *open = strrchr(r->metric, '(');
+	if (!*r->unit && open && strchr(open, ')')) {
+		size_t k = (size_t)(strchr(open, ')') - open - 1);
+		if (k < sizeof unit_in_name) {
+			memcpy(unit_in_name, open + 1, k);
+			unit_in_name[k] = '\0';
+		}
+	}
+	const char *unit = *r->unit ? r->unit : unit_in_name;
+	c->metric = val__metric_of(r->metric, unit);
 	if (c->metric == VM_NONE)
 		c->metric = val__coll_metric(r->metric, c);
 	if (c->metric == VM_NONE) {
@@ -581,18 +592,10 @@ static int build_case(const val_row *r, val_case *c, char *why, size_t n)
 		         r->value);
 		return -1;
 	}
-	/* a unit written in the metric's name, as Megatron's log prints it
-	 * ("elapsed time per iteration (ms)"), when the unit column is empty */
-	char unit_in_name[48] = "";
-	const char *open = strrchr(r->metric, '(');
-	if (!*r->unit && open && strchr(open, ')')) {
-		size_t k = (size_t)(strchr(open, ')') - open - 1);
-		if (k < sizeof unit_in_name) {
-			memcpy(unit_in_name, open + 1, k);
-			unit_in_name[k] = '\0';
-		}
-	}
-	c->unit_scale = val__unit_scale(*r->unit ? r->unit : unit_in_name, c->metric, r->value);
+	c->unit_scale = val__unit_scale(unit, c->metric, r->value);
+	/* an aggregate whose unit names no FLOP prefix ("all GPUs"): the name's */
+	if (c->metric == VM_AGG_PFLOPS && !val__has(unit, "FLOP") && val__has(r->metric, "tflop"))
+		c->unit_scale = 1e12;
 	c->per_gpu = (c->metric == VM_TOKENS || c->metric == VM_SAMPLES) && val__per_gpu(r);
 	c->published_si = r->value * c->unit_scale;
 	c->param_source = val__param_source(r, c->metric);

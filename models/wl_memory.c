@@ -23,6 +23,11 @@ void wl__state_bytes(const scenario *s, double *w, double *g, double *o)
 		*w = 2, *g = 4, *o = 12;
 		break;
 	}
+	/* DeepSpeed's BF16_Optimizer keeps the 16-bit gradients of a backward
+	 * beside the fp32 ones it adds them into */
+	if (s->training.grad_accum_pass &&
+	    (s->training.precision == PREC_BF16 || s->training.precision == PREC_FP8))
+		*g += 2;
 	double total = s->training.optimizer_bytes_per_param;
 	if (total > 0) {
 		*o = total - *w - *g;

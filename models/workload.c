@@ -332,20 +332,19 @@ int wl_recomputed_layers(const scenario *s)
 	return n;
 }
 
+/* The layers a stage holds: its model chunks' (one without interleaving;
+ * chunk c on stage c % pp, as plan.c places them), each split as evenly as
+ * possible with the short ones at the ends (0, p-1, 1, p-2, ...). */
 int wl_stage_layers(const scenario *s, int stage)
 {
 	scn_model m;
 	wl__model(&s->model, &m);
-	int p = wl__pp(s), l = nlayers(&m);
+	int p = wl__pp(s), chunks = model_chunks(s), n = 0;
 	if (stage < 0 || stage >= p)
 		return 0;
-	int base = l / p, rem = l % p;
-	if (rem == 0)
-		return base;
-	int nshort = p - rem;
-	/* Rank of `stage` in the order 0, p-1, 1, p-2, ...: the first nshort are short. */
-	int order = stage < p - 1 - stage ? 2 * stage : 2 * (p - 1 - stage) + 1;
-	return order < nshort ? base : base + 1;
+	for (int c = stage; c < chunks; c += p)
+		n += split_count(nlayers(&m), chunks, c);
+	return n;
 }
 
 /* First layer index of a stage (layers are contiguous per stage). */

@@ -24,8 +24,9 @@ double wl_hw_flops_per_seq(const scn_model *m, scn_recompute rc);
  * the backward: every layer with recompute: full, only the first
  * recompute_layers of each model chunk when that is set; none otherwise. */
 bool wl_layer_recomputed(const scenario *s, int layer);
-/* How many layers of the model, of pipeline stage `stage`, are recomputed in full. */
+/* How many layers of the whole model are recomputed in full. */
 int wl_recomputed_layers(const scenario *s);
+/* How many of pipeline stage `stage`'s layers are recomputed in full. */
 int wl_stage_recomputed(const scenario *s, int stage);
 /* The attention-score part (QK^T, attention x V; forward and backward) of
  * the counts above, in full: a count of the causal half is that much less

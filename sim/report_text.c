@@ -81,9 +81,13 @@ static void header(FILE *out, const scenario *s, const step_result *r)
 	fprintf(out, "\n  batch     %d sequences of %d tokens per step; micro-batch %d, %d per pipeline\n",
 		t->global_batch, s->model.seq_len, t->micro_batch,
 		t->global_batch / per > 0 ? t->global_batch / per : 1);
+	char rc[48];
+	if (t->recompute == RECOMPUTE_FULL && t->recompute_layers > 0)
+		snprintf(rc, sizeof rc, "full (first %d layers a chunk)", t->recompute_layers);
+	else
+		snprintf(rc, sizeof rc, "%s", NAME(recompute_names, t->recompute));
 	fprintf(out, "  training  %s, recompute %s, ZeRO %d; gradients: %s all-reduce, %s",
-		hw_precision_name(t->precision), NAME(recompute_names, t->recompute), t->zero,
-		NAME(algo_names, t->grad_reduce.algorithm),
+		hw_precision_name(t->precision), rc, t->zero, NAME(algo_names, t->grad_reduce.algorithm),
 		t->grad_reduce.overlap ? "overlapped with backward" : "after backward");
 	if (t->grad_reduce.compression != COMPRESS_NONE)
 		fprintf(out, ", %s compression", NAME(compress_names, t->grad_reduce.compression));

@@ -1186,6 +1186,9 @@ START_TEST(t_cell_formats)
 		{"1024", "2048", "1536", "--recompute-num-layers 2", 1024, 2048, 1536,
 		 RECOMPUTE_FULL, 2},
 		{"1024", "2048", "1536", "selective layer", 1024, 2048, 1536, RECOMPUTE_FULL, 3},
+		/* with the uniform method N is the checkpoint granularity: every layer */
+		{"1024", "2048", "1536", "full (uniform --recompute-num-layers 1)", 1024, 2048, 1536,
+		 RECOMPUTE_FULL, 0},
 	};
 	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
 		char row[512], why[256];

@@ -378,6 +378,23 @@ START_TEST(t_partial_recompute)
 	/* N at least a chunk's layers is all of them */
 	s.training.recompute_layers = 7;
 	ck_assert_int_eq(wl_recomputed_layers(&s), 26);
+	/* interleaved, 5 layers in 4 chunks (1, 1, 2, 1): stage 0 holds chunks 0
+	 * and 2, 3 layers, as the plan places them; its memory stays positive */
+	gpt(&s, 5, 1024, 8, 2048);
+	s.training.pp = 2;
+	s.cluster.gpus_per_node = 2;
+	s.training.schedule = SCHED_INTERLEAVED;
+	s.training.virtual_stages = 2;
+	ck_assert_int_eq(wl_stage_layers(&s, 0), 3);
+	ck_assert_int_eq(wl_stage_layers(&s, 1), 2);
+	s.training.recompute = RECOMPUTE_FULL;
+	s.training.recompute_layers = 2;
+	ck_assert_int_eq(wl_stage_recomputed(&s, 0), 3);
+	for (int st = 0; st < 2; st++) {
+		wl_stage_recomputed(&s, st);
+		wl_memory_stage(&s, st, &mixed);
+		ck_assert(mixed.activations > 0);
+	}
 }
 END_TEST
 
