@@ -208,24 +208,39 @@ double wl_gemm_time(const hw_gpu *g, hw_precision p, double m, double n, double 
 	return KERNEL_GAP_S + (t_math > t_mem ? t_math : t_mem);
 }
 
-/* Batched GEMM (attention core): `batch` independent m x n x k products in one
- * kernel; tiles of all of them share the waves. */
-double wl__bgemm_time(const hw_gpu *g, hw_precision p, double batch, double m, double n, double k)
+/* `batch` independent m x n x k products in one kernel; tiles of all of them
+ * share the waves. */
+static double batched_time(const hw_gpu *g, hw_precision p, double batch, double m, double n,
+                           double k)
 {
 	if (batch <= 0 || m <= 0 || n <= 0 || k <= 0)
 		return 0;
-	if (p == PREC_FP8)
-		p = PREC_BF16;   /* attention stays in bf16 in fp8 recipes */
 	const arch_params *a = arch_of(g);
 	int sms = wl__sms(g);
 	double tiles = batch * ceil(m / a->tile_m) * ceil(n / a->tile_n);
 	double waves = ceil(tiles / sms);
 	double eff = batch * m * n / (waves * sms * a->tile_m * a->tile_n);
 	double flops = 2 * batch * m * n * k;
-	double t_math = flops / (peak_of(g, p) * gemm_eff_of(g) * k_eff(k, p) * eff);
-	double bytes = 2 * batch * (m * k + k * n + m * n);
+	double fp8 = p == PREC_FP8 ? a->fp8_ratio : 1;
+	double t_math = flops / (peak_of(g, p) * gemm_eff_of(g) * fp8 * k_eff(k, p) * eff);
+	double bytes = (p == PREC_FP8 ? 1 : 2) * batch * (m * k + k * n + m * n);
 	double t_mem = bytes / hbm_Bps_of(g);
 	return KERNEL_GAP_S + (t_math > t_mem ? t_math : t_mem);
+}
+
+/* Batched GEMM (attention core): in bf16 even in fp8 recipes. */
+double wl__bgemm_time(const hw_gpu *g, hw_precision p, double batch, double m, double n, double k)
+{
+	return batched_time(g, p == PREC_FP8 ? PREC_BF16 : p, batch, m, n, k);
+}
+
+/* Grouped GEMM (a MoE layer's local experts, Megatron-core's grouped_gemm /
+ * Transformer Engine's GroupedLinear): one launch whose tiles share the
+ * waves, in the layer's precision (fp8 recipes run the experts in fp8). */
+double wl__grouped_gemm_time(const hw_gpu *g, hw_precision p, double batch, double m, double n,
+                             double k)
+{
+	return batched_time(g, p, batch, m, n, k);
 }
 
 double wl_membound_time(const hw_gpu *g, double bytes)

@@ -127,3 +127,13 @@ int plan_grad_gpu(const plan *p, int st, int j)
 	int cp = p->cp > 1 ? p->cp : 1;
 	return plan_gpu_cp(p, 0, j % cp, st, j / cp);
 }
+
+int plan_ep_gpu(const plan *p, int st, int j, bool over_tp)
+{
+	int t = 0, cp = p->cp > 1 ? p->cp : 1;
+	if (over_tp) {
+		t = j % p->tp;
+		j /= p->tp;
+	}
+	return plan_gpu_cp(p, t, j % cp, st, j / cp);
+}

@@ -53,4 +53,10 @@ static inline int plan_chunk_global(const plan *p, int st, int local) { return l
  * layers on 16 stages gives 7, 8 x 14, 7). Writes counts[0..parts-1]. */
 void plan_split_layers(int layers, int parts, int *counts);
 
+/* The j-th GPU of stage st's first expert-parallel group: Megatron-core draws
+ * it from the ranks with the same weights but for the experts, TP rank
+ * innermost when the experts are not tensor-parallel (over_tp), then the
+ * context-parallel and the data-parallel ranks. */
+int plan_ep_gpu(const plan *p, int st, int j, bool over_tp);
+
 #endif

@@ -37,6 +37,14 @@ static int setup_layout(stp_run *r, const scenario *s, char *err, size_t errlen)
 	r->pp = r->pl.pp;
 	r->cp = r->pl.cp;
 	r->dpb = r->pl.dp;
+	r->ep = s->model.experts > 1 && s->training.ep > 1 ? s->training.ep : 1;
+	if (r->ep > 1 && (r->pl.dp * r->pl.cp * (s->training.expert_tp == 1 ? r->tp : 1)) % r->ep) {
+		snprintf(err, errlen, "training.ep (%d) must divide the ranks an expert-parallel "
+			 "group is drawn from", r->ep);
+		return -1;
+	}
+	/* experts split over TP too: the TP siblings' groups share the links */
+	r->ep_mult = s->training.expert_tp == 1 ? 1.0 : (double)r->tp;
 	/* the CP ranks of a replica hold the same weights: gradients are reduced
 	 * over dp x cp GPUs, samples shared out over dp replicas */
 	r->dp = r->pl.dp * r->pl.cp;
@@ -153,6 +161,8 @@ static double stage_params(const stp_run *r, int st)
 static double estimate_events(const stp_run *r)
 {
 	int group = r->tp > r->cp ? r->tp : r->cp;   /* TP collectives, or CP's K/V exchange */
+	if (r->ep > group)
+		group = r->ep;                          /* an all-to-all: ep flows from each rank */
 	double ev = stp_tp_collectives(r) * r->m * (2.0 * group + 2) + 2.0 * r->m * r->v * r->pp * 2;
 	ev += 2.0 * r->m * (r->G - 1) * 2;
 	if (r->dp > 1) {
@@ -305,9 +315,11 @@ static int setup_stages(stp_run *r, char *err, size_t errlen)
 		st->tp_ranks = malloc(sizeof(int) * (size_t)r->tp);
 		st->dp_ranks = malloc(sizeof(int) * (size_t)r->dp);
 		st->cp_ranks = malloc(sizeof(int) * (size_t)r->cp);
+		st->ep_ranks = malloc(sizeof(int) * (size_t)r->ep);
 		st->segs = malloc(sizeof(stp_seg) * (size_t)r->seg_cap);
 		st->b_done = calloc((size_t)r->v, sizeof(int));
-		if (!st->tp_ranks || !st->dp_ranks || !st->cp_ranks || !st->segs || !st->b_done)
+		if (!st->tp_ranks || !st->dp_ranks || !st->cp_ranks || !st->ep_ranks || !st->segs ||
+		    !st->b_done)
 			goto oom;
 		for (int t = 0; t < r->tp; t++)
 			st->tp_ranks[t] = plan_gpu(&r->pl, t, i, 0);
@@ -315,6 +327,8 @@ static int setup_stages(stp_run *r, char *err, size_t errlen)
 			st->dp_ranks[d] = plan_grad_gpu(&r->pl, i, d);
 		for (int c = 0; c < r->cp; c++)
 			st->cp_ranks[c] = plan_gpu_cp(&r->pl, 0, c, i, 0);
+		for (int e = 0; e < r->ep; e++)
+			st->ep_ranks[e] = plan_ep_gpu(&r->pl, i, e, r->s->training.expert_tp == 1);
 		st->dp_sm_share = dp_sm_share(r, st);
 		st->params = stage_params(r, i);
 		st->opt_s = wl_optimizer_time(r->s, i);
@@ -344,6 +358,7 @@ static void teardown(stp_run *r)
 		free(st->tp_ranks);
 		free(st->dp_ranks);
 		free(st->cp_ranks);
+		free(st->ep_ranks);
 		free(st->segs);
 		free(st->b_done);
 		stp_fifo_free(&st->dq);
@@ -473,12 +488,23 @@ static bool pp_crosses_nodes(const stp_run *r)
 	return false;
 }
 
+static bool ep_crosses_nodes(const stp_run *r)
+{
+	for (int i = 0; i < r->pp; i++)
+		for (int e = 1; e < r->ep; e++)
+			if (cluster_node_of(r->cl, r->st[i].ep_ranks[e]) !=
+			    cluster_node_of(r->cl, r->st[i].ep_ranks[0]))
+				return true;
+	return false;
+}
+
 /* The stage whose GPUs hold the most gradient bytes sets the DP figures. */
 static void collect_dp(stp_run *r, step_result *res)
 {
 	const scenario *s = r->s;
 	res->micro_batches = r->m;
 	res->pp_crosses_nodes = pp_crosses_nodes(r);   /* the report names NICs or links by it */
+	res->ep_crosses_nodes = ep_crosses_nodes(r);
 	res->bubble_ideal = (double)(r->pp - 1) / ((double)r->v * r->m + r->pp - 1);
 	res->dp_collectives_per_step = r->dp_collectives / r->pp / r->K;
 	res->compression_cost_s = r->compress_s / r->pp / r->K;

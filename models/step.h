@@ -60,6 +60,9 @@ typedef struct step_result {
 	bool pp_crosses_nodes;            /* some pipeline transfer of the simulated replica goes
 	                                     from one node to another (NICs carry it); false when
 	                                     each pipeline lies inside one node, or pp 1 */
+	bool ep_crosses_nodes;            /* the expert-parallel all-to-all of the simulated
+	                                     replica leaves its node (NICs carry it); false inside
+	                                     one node, or no expert parallelism */
 	int dp_syncs_per_step;            /* gradient reductions per step: 1 with accumulation */
 	double dp_collectives_per_step;   /* DP collective calls per simulated GPU per step */
 	int micro_batches;                /* per replica per step (gradient accumulation) */

@@ -439,13 +439,24 @@ static void end_ops(stp_run *r, stp_stage *st)
  * must wait. */
 /* The collective of a TP segment: on the stage's TP group, or (STP_COLL_CP)
  * on its context-parallel group, whose flows stand for the tp - 1 TP
- * siblings' exchanges too (they share NICs when the group crosses nodes). */
+ * siblings' exchanges too (they share NICs when the group crosses nodes),
+ * or (STP_COLL_EP) on its expert-parallel group, standing for the TP
+ * siblings' groups when the experts are tensor-parallel. */
 static void seg_coll(const stp_run *r, const stp_stage *st, const stp_seg *sg, coll_req *req)
 {
-	bool cp = sg->coll & STP_COLL_CP;
-	*req = (coll_req){.op = (coll_op)(sg->coll & ~STP_COLL_CP), .algo = ALGO_AUTO,
-	                  .ranks = cp ? st->cp_ranks : st->tp_ranks, .n = cp ? r->cp : r->tp,
-	                  .bytes = sg->val, .mult = cp ? (double)r->tp : 1.0};
+	bool cp = sg->coll & STP_COLL_CP, ep = sg->coll & STP_COLL_EP;
+	*req = (coll_req){.op = (coll_op)(sg->coll & ~(STP_COLL_CP | STP_COLL_EP)),
+	                  .algo = ALGO_AUTO, .ranks = st->tp_ranks, .n = r->tp, .bytes = sg->val,
+	                  .mult = 1.0};
+	if (cp) {
+		req->ranks = st->cp_ranks;
+		req->n = r->cp;
+		req->mult = r->tp;
+	} else if (ep) {
+		req->ranks = st->ep_ranks;
+		req->n = r->ep;
+		req->mult = r->ep_mult;
+	}
 }
 
 static bool ops_move(stp_run *r, stp_stage *st)

@@ -44,8 +44,10 @@ enum { PASS_F, PASS_R, PASS_B };
 /* Flavour of a compute interval, for the timeline labels. */
 enum { LAB_F, LAB_B, LAB_R, LAB_OPT, LAB_COMPRESS, LAB_WAIT };
 
-/* stp_seg.coll of a collective on the context-parallel group, not the TP one */
+/* stp_seg.coll of a collective on the context-parallel group, or on the
+ * expert-parallel one, not the TP one */
 #define STP_COLL_CP 0x80
+#define STP_COLL_EP 0x40
 typedef struct stp_seg {
 	uint8_t kind, lab, coll;
 	double val;              /* seconds (compute), bytes (TP, grad), task seq (Z3) */
@@ -94,6 +96,7 @@ typedef struct stp_stage {
 	int idx, gpu;
 	int *tp_ranks, *dp_ranks;   /* dp_ranks: the gradient group, dp x cp GPUs */
 	int *cp_ranks;              /* the context-parallel group (cp GPUs) */
+	int *ep_ranks;              /* the expert-parallel group (ep GPUs) */
 	int route_f[CLUSTER_MAX_ROUTE], nroute_f;   /* to the next stage */
 	int route_b[CLUSTER_MAX_ROUTE], nroute_b;   /* to the previous stage */
 	double cap_f, cap_b;
@@ -158,6 +161,8 @@ typedef struct stp_run {
 	sched sc;
 	int tp, pp, dp, v, m, G, K;      /* K: steps simulated; dp: gradient group, dp x cp */
 	int cp, dpb;                     /* context ranks; replicas taking samples (dp / cp) */
+	int ep;                          /* expert-parallel ranks (1: none) */
+	double ep_mult;                  /* EP groups the simulated one stands for on its links */
 	bool async;
 	int warm;                        /* steps before the measured window (async) */
 	int stale_max;                   /* async: most updates a step's forward lacked */

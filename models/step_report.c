@@ -141,6 +141,20 @@ static void why_other(const scenario *s, step_result *r, int k, double x, double
 				 "sequences" : "a smaller cp or longer sequences");
 			break;
 		}
+		if (s->model.experts > 1 && t->ep > 1) {
+			/* the expert all-to-all is counted here too */
+			snprintf(b, n, "%s compute for %s (%.0f%% of the step): every MoE layer "
+				 "sends each token to its %d experts among %d expert-parallel GPUs and "
+				 "back, forward and backward%s; %s would shrink it.",
+				 t->tp > 1 ? "The expert all-to-all and tensor-parallel collectives "
+				 "block" : "The expert all-to-all blocks", a, pct,
+				 s->model.top_k > 0 ? s->model.top_k : 2, t->ep,
+				 r->ep_crosses_nodes ? ", across nodes" : " over the intra-node links",
+				 r->ep_crosses_nodes ? "keeping the expert-parallel group inside a node "
+				 "(placement tp-dp-pp, a smaller ep), a faster network" :
+				 "a smaller ep or faster intra-node links");
+			break;
+		}
 		snprintf(b, n, "Tensor-parallel collectives block compute for %s (%.0f%% of the step): "
 			 "%d ranks exchange activations several times per layer and micro-batch%s; a "
 			 "smaller tp%soverlapping TP communication would shrink it.", a, pct, t->tp,

@@ -69,8 +69,9 @@ static int layer_pass(stp_run *r, int layer, int pass, stp_cost *c)
 	for (int i = 0; i < n && !rc; i++) {
 		const wl_op *o = &ops[i];
 		if (o->kind == OP_TP_COMM) {
-			bool on = o->cp_group ? r->cp > 1 : r->tp > 1;
-			int coll = o->coll | (o->cp_group ? STP_COLL_CP : 0);
+			bool on = o->cp_group ? r->cp > 1 : o->ep_group ? r->ep > 1 : r->tp > 1;
+			int coll = o->coll | (o->cp_group ? STP_COLL_CP : 0) |
+			           (o->ep_group ? STP_COLL_EP : 0);
 			if (on)
 				rc = tpl_push(r, o->async ? SEG_TPA : SEG_TP, lab, coll, o->bytes, false);
 			wait |= o->async && on;
@@ -125,7 +126,7 @@ int stp_templates(stp_run *r, char *err, size_t errlen)
 	const scenario *s = r->s;
 	int rc = 0;
 	for (int l = 0; l < r->pl.layers && !rc; l++) {
-		holdings(r, wl_layer_params(&s->model, l) / r->tp, &r->lc[l]);
+		holdings(r, wl_layer_gpu_params(s, l), &r->lc[l]);
 		for (int p = PASS_F; p <= PASS_B && !rc; p++)
 			rc = layer_pass(r, l, p, &r->lc[l]);
 	}

@@ -8,6 +8,9 @@
 /* Batched GEMM (attention core without flash): `batch` products m x n x k in
  * one kernel, sharing the waves. */
 double wl__bgemm_time(const hw_gpu *g, hw_precision p, double batch, double m, double n, double k);
+/* Grouped GEMM (MoE experts): like the batched one, in precision p. */
+double wl__grouped_gemm_time(const hw_gpu *g, hw_precision p, double batch, double m, double n,
+                             double k);
 /* Whether the GPU has a fused attention kernel (Ampere and later). */
 bool wl__has_flash(const hw_gpu *g);
 /* Streaming multiprocessors (CUs) of the GPU. */
@@ -50,6 +53,18 @@ static inline int wl__dp_grad(const scenario *s)
 	return scn_dp(s) * scn_cp(s);
 }
 
+/* Expert-parallel degree, and the tensor parallelism inside each expert
+ * (0 in a scenario built in memory: tp, Megatron-core's default). */
+static inline int wl__ep(const scenario *s)
+{
+	return s->model.experts > 1 && s->training.ep > 1 ? s->training.ep : 1;
+}
+
+static inline int wl__etp(const scenario *s)
+{
+	return s->training.expert_tp > 0 ? s->training.expert_tp : wl__tp(s);
+}
+
 static inline int wl__micro(const scenario *s)
 {
 	return s->training.micro_batch > 0 ? s->training.micro_batch : 1;
@@ -65,7 +80,7 @@ static inline int wl__nmicro(const scenario *s)
 /* Model-state bytes per parameter (weights, gradients, optimizer). */
 void wl__state_bytes(const scenario *s, double *w, double *g, double *o);
 /* Activation bytes one layer keeps for backward, per micro-batch and GPU. */
-double wl__layer_act_bytes(const scenario *s, const scn_model *m, bool flash);
+double wl__layer_act_bytes(const scenario *s, const scn_model *m, bool flash, bool moe);
 /* Whether the model uses dropout (GPT-style) and layer/bias extras. */
 static inline bool wl__dropout(const scn_model *m)
 {

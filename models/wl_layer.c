@@ -24,6 +24,12 @@ typedef struct lctx {
 	double X;            /* elements of a sequence-sharded activation (T h, /t with SP) */
 	double E;            /* bytes per activation element */
 	bool sp, flash, drop, bias;
+	/* mixture of experts (this layer's) */
+	bool moe;
+	double ne, topk, fe, fsh; /* experts, experts a token goes to, widths of one
+	                           * routed expert and of the shared experts */
+	double ep, etp;           /* expert parallel ranks, TP inside an expert */
+	double Tl;                /* tokens this GPU routes: T, or T / t with SP */
 } lctx;
 
 typedef struct oplist {
@@ -33,7 +39,7 @@ typedef struct oplist {
 	wl_op scratch;       /* written instead when ops is full or the op is void */
 } oplist;
 
-static void ctx_init(lctx *c, const scenario *s)
+static void ctx_init(lctx *c, const scenario *s, int layer)
 {
 	memset(c, 0, sizeof *c);
 	c->s = s;
@@ -52,9 +58,9 @@ static void ctx_init(lctx *c, const scenario *s)
 	c->f = c->m.ffn_hidden;
 	c->cp = wl__cp(s);
 	c->T = c->b * c->sq / c->cp;
-	c->hd = c->h / c->m.heads;
+	c->hd = c->m.head_dim;
 	c->A = c->m.heads / c->t;
-	c->nq = c->h / c->t;
+	c->nq = c->A * c->hd;
 	double kv_local = c->m.kv_heads / c->t;
 	if (kv_local < 1)
 		kv_local = 1;       /* fewer KV heads than TP ranks: replicated */
@@ -64,6 +70,16 @@ static void ctx_init(lctx *c, const scenario *s)
 	c->flash = wl_flash_attention(s);
 	c->drop = wl__dropout(&c->m);
 	c->bias = !c->m.gated_mlp;
+	c->moe = wl_layer_moe(&c->m, layer);
+	if (c->moe) {
+		c->ne = c->m.experts;
+		c->topk = c->m.top_k > 0 ? c->m.top_k : 2;
+		c->fe = c->m.expert_ffn_hidden > 0 ? c->m.expert_ffn_hidden : c->f;
+		c->fsh = c->m.shared_expert_ffn_hidden;
+		c->ep = wl__ep(s);
+		c->etp = wl__etp(s);
+		c->Tl = c->T / (c->t > 1 ? c->t : 1);
+	}
 }
 
 static wl_op *push(oplist *l, wl_op_kind kind, const char *name)
@@ -139,6 +155,22 @@ static wl_op *tpcomm(oplist *l, const char *name, coll_op op)
 	o->coll = op;
 	o->bytes = l->c->T * l->c->h * l->c->E;   /* nccl-tests S: the full b*s*h tensor */
 	return o;
+}
+
+/* Expert parallelism's token exchange (Megatron-core's all-to-all token
+ * dispatcher): each GPU sends every token it routes to the GPUs holding its
+ * top_k experts and gets the results back; S as nccl-tests' alltoall counts
+ * it: the GPU's Tl x top_k x h buffer, (ep - 1)/ep of it leaving the GPU
+ * when the experts are balanced. Blocking: the experts need the tokens. */
+static void epcomm(oplist *l, const char *name)
+{
+	const lctx *c = l->c;
+	if (c->ep <= 1)
+		return;
+	wl_op *o = push(l, OP_TP_COMM, name);
+	o->coll = COLL_ALL_TO_ALL;
+	o->ep_group = true;
+	o->bytes = c->Tl * c->topk * c->h * c->E;
 }
 
 /* Context parallelism's K/V exchange (Megatron's ring attention, TE's
@@ -230,11 +262,106 @@ static double bda_bytes(const lctx *c)
 	return c->drop ? c->X * (3 * c->E + 1) : 3 * c->X * c->E;
 }
 
+/* Op names of an MLP: a dense layer's, or a MoE layer's shared experts'. */
+typedef struct mlp_names {
+	const char *ag, *fc1, *fc2, *red_sp, *red;
+	const char *ag_bwd, *fc2_d, *fc2_w, *fc1_d, *fc1_w, *ag_in, *red_sp_bwd, *red_bwd;
+} mlp_names;
+
+static const mlp_names dense_mlp = {
+	"tp_ag_mlp", "fc1", "fc2", "tp_rs_mlp", "tp_ar_mlp",
+	"tp_ag_mlp_bwd", "fc2_dgrad", "fc2_wgrad", "fc1_dgrad", "fc1_wgrad",
+	"tp_ag_mlp_input", "tp_rs_mlp_bwd", "tp_ar_mlp_bwd"};
+static const mlp_names shared_mlp = {
+	"tp_ag_shared", "shared_fc1", "shared_fc2", "tp_rs_shared", "tp_ar_shared",
+	"tp_ag_shared_bwd", "shared_fc2_dgrad", "shared_fc2_wgrad", "shared_fc1_dgrad",
+	"shared_fc1_wgrad", "tp_ag_shared_input", "tp_rs_shared_bwd", "tp_ar_shared_bwd"};
+
+/* A tensor-parallel MLP of width f over the layer's tokens: [SP: all-gather
+ * the input], fc1, activation, fc2, the TP reduction (SP: reduce-scatter). */
+static void mlp_fwd(oplist *l, double f, const mlp_names *nm)
+{
+	const lctx *c = l->c;
+	double n1 = (c->m.gated_mlp ? 2 : 1) * f / c->t;
+	if (c->sp)
+		tpcomm(l, nm->ag, COLL_ALL_GATHER);
+	fp8_cast(l, "fp8_cast_fc1_input", c->T * c->h, nm == &dense_mlp);
+	gemm(l, nm->fc1, c->T, n1, c->h);
+	mem(l, c->m.gated_mlp ? "swiglu" : "bias_gelu", (c->m.gated_mlp ? 3 : 2) * c->T * f / c->t * c->E);
+	fp8_cast(l, "fp8_cast_fc2_input", c->T * f / c->t, false);
+	gemm(l, nm->fc2, c->T, c->h, f / c->t);
+	tpcomm(l, c->sp ? nm->red_sp : nm->red, c->sp ? COLL_REDUCE_SCATTER : COLL_ALL_REDUCE);
+}
+
+/* Shapes of a MoE layer's routed experts on one GPU, the experts balanced. */
+typedef struct moe_shape {
+	double Tr;   /* token copies this GPU routes: Tl x top_k */
+	double Tx;   /* token copies its local experts run (gathered over expert_tp) */
+	double le;   /* local experts: experts / ep */
+	double me;   /* tokens per local expert */
+	double fl;   /* width of a local expert: expert_ffn_hidden / expert_tp */
+	double n1;   /* fc1 output width (x2 gated) */
+} moe_shape;
+
+static moe_shape moe_shape_of(const lctx *c)
+{
+	moe_shape q;
+	q.Tr = c->Tl * c->topk;
+	q.Tx = q.Tr * c->etp;
+	q.le = c->ne / c->ep;
+	q.me = q.Tx / q.le;
+	q.fl = c->fe / c->etp;
+	q.n1 = (c->m.gated_mlp ? 2 : 1) * q.fl;
+	return q;
+}
+
+static void grouped(oplist *l, const char *name, double batch, double m, double n, double k)
+{
+	wl_op *o = push(l, OP_GEMM, name);
+	o->m = m, o->n = n, o->k = k, o->batch = batch;
+	o->flops = 2 * batch * m * n * k;
+	o->bytes = l->c->E * batch * (m * k + k * n + m * n);
+	o->time_s = wl__grouped_gemm_time(l->c->g, l->c->prec, batch, m, n, k);
+}
+
+/* An expert-TP collective over the gathered token copies (expert_tp > 1). */
+static void etpcomm(oplist *l, const char *name, coll_op op, const moe_shape *q)
+{
+	if (l->c->etp > 1)
+		tpcomm(l, name, op)->bytes = q->Tx * l->c->h * l->c->E;
+}
+
+/* Megatron-core's MoE layer with the all-to-all dispatcher: the router (a
+ * GEMM to the expert logits, fp32 softmax and top-k), the tokens permuted
+ * into expert order, sent to their experts' GPUs, [gathered over expert_tp],
+ * run through the local experts as grouped GEMMs, sent back, unpermuted and
+ * summed with their routing weights; the shared experts run as a TP MLP. */
+static void moe_fwd(oplist *l)
+{
+	const lctx *c = l->c;
+	moe_shape q = moe_shape_of(c);
+	gemm(l, "router", c->Tl, c->ne, c->h);
+	mem(l, "router_topk", 3 * 4 * c->Tl * c->ne);
+	mem(l, "permute", (c->Tl + q.Tr) * c->h * c->E);
+	epcomm(l, "ep_dispatch");
+	etpcomm(l, "etp_ag_tokens", COLL_ALL_GATHER, &q);
+	fp8_cast(l, "fp8_cast_expert_fc1_input", q.Tx * c->h, false);
+	grouped(l, "expert_fc1", q.le, q.me, q.n1, c->h);
+	mem(l, c->m.gated_mlp ? "expert_swiglu" : "expert_gelu",
+	    (c->m.gated_mlp ? 3 : 2) * q.Tx * q.fl * c->E);
+	fp8_cast(l, "fp8_cast_expert_fc2_input", q.Tx * q.fl, false);
+	grouped(l, "expert_fc2", q.le, q.me, c->h, q.fl);
+	etpcomm(l, "etp_rs_tokens", COLL_REDUCE_SCATTER, &q);
+	epcomm(l, "ep_combine");
+	mem(l, "unpermute", (q.Tr + c->Tl) * c->h * c->E + 4 * q.Tr);
+	if (c->fsh > 0)
+		mlp_fwd(l, c->fsh, &shared_mlp);
+}
+
 static void layer_fwd(oplist *l)
 {
 	const lctx *c = l->c;
 	double nqkv = c->nq + 2 * c->nkv;
-	double n1 = (c->m.gated_mlp ? 2 : 1) * c->f / c->t;
 	mem(l, "ln1", 2 * c->X * c->E);
 	if (c->sp)
 		tpcomm(l, "tp_ag_attn", COLL_ALL_GATHER);
@@ -250,15 +377,10 @@ static void layer_fwd(oplist *l)
 	tpcomm(l, c->sp ? "tp_rs_attn" : "tp_ar_attn", c->sp ? COLL_REDUCE_SCATTER : COLL_ALL_REDUCE);
 	mem(l, "bias_dropout_add", bda_bytes(c));
 	mem(l, "ln2", 2 * c->X * c->E);
-	if (c->sp)
-		tpcomm(l, "tp_ag_mlp", COLL_ALL_GATHER);
-	fp8_cast(l, "fp8_cast_fc1_input", c->T * c->h, true);
-	gemm(l, "fc1", c->T, n1, c->h);
-	mem(l, c->m.gated_mlp ? "swiglu" : "bias_gelu",
-	    (c->m.gated_mlp ? 3 : 2) * c->T * c->f / c->t * c->E);
-	fp8_cast(l, "fp8_cast_fc2_input", c->T * c->f / c->t, false);
-	gemm(l, "fc2", c->T, c->h, c->f / c->t);
-	tpcomm(l, c->sp ? "tp_rs_mlp" : "tp_ar_mlp", c->sp ? COLL_REDUCE_SCATTER : COLL_ALL_REDUCE);
+	if (c->moe)
+		moe_fwd(l);
+	else
+		mlp_fwd(l, c->f, &dense_mlp);
 	mem(l, "bias_dropout_add", bda_bytes(c));
 }
 
@@ -352,22 +474,56 @@ static void column_bwd(oplist *l, const char *dname, const char *wname, double n
 	share_sms(l, red);
 }
 
+/* Backward of mlp_fwd. */
+static void mlp_bwd(oplist *l, double f, const mlp_names *nm)
+{
+	const lctx *c = l->c;
+	double n1 = (c->m.gated_mlp ? 2 : 1) * f / c->t;
+	double F = c->T * f / c->t;
+	if (c->sp)   /* backward of the forward reduce-scatter */
+		tpcomm(l, nm->ag_bwd, COLL_ALL_GATHER);
+	fp8_cast(l, "fp8_cast_fc2_grad", c->T * c->h, false);
+	linear_bwd(l, nm->fc2_d, nm->fc2_w, c->T, c->h, f / c->t);
+	mem(l, c->m.gated_mlp ? "swiglu_bwd" : "bias_gelu_bwd", (c->m.gated_mlp ? 5 : 4) * F * c->E);
+	column_bwd(l, nm->fc1_d, nm->fc1_w, n1, c->h, nm->ag_in, c->sp ? nm->red_sp_bwd : nm->red_bwd);
+}
+
+/* Backward of moe_fwd, in autograd's order. */
+static void moe_bwd(oplist *l)
+{
+	const lctx *c = l->c;
+	moe_shape q = moe_shape_of(c);
+	if (c->fsh > 0)
+		mlp_bwd(l, c->fsh, &shared_mlp);
+	mem(l, "unpermute_bwd", (q.Tr + c->Tl) * c->h * c->E + 4 * q.Tr);
+	epcomm(l, "ep_combine_bwd");
+	etpcomm(l, "etp_ag_tokens_bwd", COLL_ALL_GATHER, &q);
+	fp8_cast(l, "fp8_cast_expert_fc2_grad", q.Tx * c->h, false);
+	grouped(l, "expert_fc2_dgrad", q.le, q.me, q.fl, c->h);
+	grouped(l, "expert_fc2_wgrad", q.le, c->h, q.fl, q.me);
+	mem(l, c->m.gated_mlp ? "expert_swiglu_bwd" : "expert_gelu_bwd",
+	    (c->m.gated_mlp ? 5 : 4) * q.Tx * q.fl * c->E);
+	fp8_cast(l, "fp8_cast_expert_fc1_grad", q.Tx * q.n1, false);
+	grouped(l, "expert_fc1_dgrad", q.le, q.me, c->h, q.n1);
+	grouped(l, "expert_fc1_wgrad", q.le, q.n1, c->h, q.me);
+	etpcomm(l, "etp_rs_tokens_bwd", COLL_REDUCE_SCATTER, &q);
+	epcomm(l, "ep_dispatch_bwd");
+	mem(l, "permute_bwd", (q.Tr + c->Tl) * c->h * c->E);
+	mem(l, "router_topk_bwd", 3 * 4 * c->Tl * c->ne);
+	linear_bwd(l, "router_dgrad", "router_wgrad", c->Tl, c->ne, c->h);
+}
+
 static void layer_bwd(oplist *l)
 {
 	const lctx *c = l->c;
 	double nqkv = c->nq + 2 * c->nkv;
-	double n1 = (c->m.gated_mlp ? 2 : 1) * c->f / c->t;
-	double F = c->T * c->f / c->t;
 	/* Dropout backward reads dy and the mask, writes dx; the bias gradient
 	 * is one more read of dy. The residual branch passes dy through. */
 	mem(l, "bias_dropout_add_bwd", c->drop ? c->X * (3 * c->E + 1) : 0);
-	if (c->sp)   /* backward of the forward reduce-scatter */
-		tpcomm(l, "tp_ag_mlp_bwd", COLL_ALL_GATHER);
-	fp8_cast(l, "fp8_cast_fc2_grad", c->T * c->h, false);
-	linear_bwd(l, "fc2_dgrad", "fc2_wgrad", c->T, c->h, c->f / c->t);
-	mem(l, c->m.gated_mlp ? "swiglu_bwd" : "bias_gelu_bwd", (c->m.gated_mlp ? 5 : 4) * F * c->E);
-	column_bwd(l, "fc1_dgrad", "fc1_wgrad", n1, c->h, "tp_ag_mlp_input",
-	           c->sp ? "tp_rs_mlp_bwd" : "tp_ar_mlp_bwd");
+	if (c->moe)
+		moe_bwd(l);
+	else
+		mlp_bwd(l, c->f, &dense_mlp);
 	mem(l, "ln2_bwd", ln_bwd_bytes(c));
 	mem(l, "bias_dropout_add_bwd", c->drop ? c->X * (3 * c->E + 1) : 0);
 	if (c->sp)
@@ -430,7 +586,7 @@ static void custom_ops(oplist *l, int layer, wl_pass pass)
 int wl_layer_ops(const scenario *s, int layer, wl_pass pass, wl_op *ops, int max)
 {
 	lctx c;
-	ctx_init(&c, s);
+	ctx_init(&c, s, layer);
 	oplist l = {.ops = ops, .max = max, .c = &c};
 	if (c.m.custom) {
 		custom_ops(&l, layer, pass);
@@ -442,7 +598,7 @@ int wl_layer_ops(const scenario *s, int layer, wl_pass pass, wl_op *ops, int max
 		break;
 	case WL_BWD:
 		layer_bwd(&l);
-		mem(&l, "grad_accum", wl_layer_params(&c.m, layer) / c.t * accum_bytes_per_param(&c));
+		mem(&l, "grad_accum", wl_layer_gpu_params(s, layer) * accum_bytes_per_param(&c));
 		break;
 	case WL_RECOMPUTE:
 		if (wl_layer_recomputed(s, layer))
@@ -475,8 +631,8 @@ static void sum_ops(const wl_op *ops, int n, double *time_s, double *flops, doub
 {
 	for (int i = 0; i < n; i++) {
 		const wl_op *o = &ops[i];
-		if (o->kind == OP_TP_COMM && o->cp_group)
-			continue;   /* the K/V exchange: the step engine's, not a TP count */
+		if (o->kind == OP_TP_COMM && (o->cp_group || o->ep_group))
+			continue;   /* K/V or token exchange: the step engine's, not a TP count */
 		if (o->kind == OP_TP_COMM) {
 			(*ntp)++;
 			if (coll && *ntp == 1)
@@ -539,7 +695,7 @@ static void async_windows(const wl_op *ops, int n, wl_layer_cost *out)
 	double win = 0;
 	int na = 0;
 	for (int i = 0; i < n; i++) {
-		if (ops[i].kind != OP_TP_COMM || !ops[i].async || ops[i].cp_group)
+		if (ops[i].kind != OP_TP_COMM || !ops[i].async || ops[i].cp_group || ops[i].ep_group)
 			continue;
 		for (int j = i + 1; j < n; j++)
 			if (ops[j].kind != OP_TP_COMM) {
@@ -589,7 +745,7 @@ void wl_layer_cost_get(const scenario *s, int layer, wl_layer_cost *out)
 {
 	wl_op f[WL_MAX_OPS], b[WL_MAX_OPS], r[WL_MAX_OPS];
 	lctx c;
-	ctx_init(&c, s);
+	ctx_init(&c, s, layer);
 	int nf = wl_layer_ops(s, layer, WL_FWD, f, WL_MAX_OPS);
 	int nb = wl_layer_ops(s, layer, WL_BWD, b, WL_MAX_OPS);
 	int nr = wl_layer_ops(s, layer, WL_RECOMPUTE, r, WL_MAX_OPS);
@@ -602,15 +758,15 @@ void wl_layer_cost_get(const scenario *s, int layer, wl_layer_cost *out)
 		}
 		return;
 	}
-	out->params = wl_layer_params(&c.m, layer) / c.t;
-	out->act_bytes = wl__layer_act_bytes(s, &c.m, c.flash);
+	out->params = wl_layer_gpu_params(s, layer);
+	out->act_bytes = wl__layer_act_bytes(s, &c.m, c.flash, c.moe);
 }
 
 void wl_head_cost(const scenario *s, bool first_stage, wl_layer_cost *out)
 {
 	wl_op f[WL_MAX_OPS], b[WL_MAX_OPS];
 	lctx c;
-	ctx_init(&c, s);
+	ctx_init(&c, s, -1);
 	memset(out, 0, sizeof *out);
 	if (c.m.custom)
 		return;

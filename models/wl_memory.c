@@ -50,7 +50,7 @@ void wl__state_bytes(const scenario *s, double *w, double *g, double *o)
  * output 2, dropout mask 1, dropout output 2; 2 without dropout; none with
  * flash attention or selective recompute). Full recompute keeps the layer
  * input only (2, /t with SP). */
-double wl__layer_act_bytes(const scenario *s, const scn_model *m, bool flash)
+double wl__layer_act_bytes(const scenario *s, const scn_model *m, bool flash, bool moe)
 {
 	double sq = m->seq_len, b = wl__micro(s), h = m->hidden, t = wl__tp(s);
 	double sbh = sq * b * h;
@@ -59,9 +59,25 @@ double wl__layer_act_bytes(const scenario *s, const scn_model *m, bool flash)
 	if (s->training.recompute == RECOMPUTE_FULL)
 		return 2 * elem * sbh / (sp ? t : 1);
 	bool drop = wl__dropout(m);
-	double kv = (double)m->kv_heads / m->heads, f = (double)m->ffn_hidden / h;
+	/* Q and the out-projection input are heads x head_dim wide, K and V
+	 * kv_heads x head_dim (hidden and hidden x kv/heads for the usual shape) */
+	double qw = (double)m->heads * m->head_dim / h;
+	double kv = (double)m->kv_heads * m->head_dim / h, f = (double)m->ffn_hidden / h;
 	double repl = elem * (4 + 2 + 2) + (drop ? 2 : 0);
-	double shard = elem * (2 + 4 * kv + 2 + 2 * f * (m->gated_mlp ? 2 : 1) + 2 * f);
+	double moe_x = 0;
+	if (moe) {
+		/* a MoE layer keeps, per token, its top_k routed copies (the
+		 * experts' input) and their fc1/activation outputs at the expert
+		 * width, plus the shared experts' as a dense MLP: the MLP input
+		 * term becomes 2 top_k, f becomes top_k f_e + f_shared; the routing
+		 * probabilities (fp32, experts per token) are kept too */
+		int k = m->top_k > 0 ? m->top_k : 2;
+		double fe = m->expert_ffn_hidden > 0 ? m->expert_ffn_hidden : m->ffn_hidden;
+		f = (k * fe + m->shared_expert_ffn_hidden) / h;
+		moe_x = elem * 2 * (k - 1) + 4.0 * m->experts / h;
+	}
+	double shard = elem * (2 * qw + 4 * kv + 2 * qw + 2 * f * (m->gated_mlp ? 2 : 1) + 2 * f) +
+	               moe_x;
 	double scores = 0;
 	if (!flash && s->training.recompute != RECOMPUTE_SELECTIVE)
 		scores = (drop ? 2 * elem + 1 + 2 * elem : 2 * elem) * m->heads * sq / h;
@@ -133,21 +149,28 @@ void wl_memory_stage(const scenario *s, int stage, wl_memory *out)
 		act = custom_act_bytes(s, &m, first_layer(s, stage), n) * in_flight(s, stage);
 	} else {
 		bool flash = wl_flash_attention(s);
-		act = wl__layer_act_bytes(s, &m, flash) * n * in_flight(s, stage);
+		int moe = wl_stage_moe_layers(s, stage);
+		double a_moe = wl__layer_act_bytes(s, &m, flash, true);
+		double a_dense = wl__layer_act_bytes(s, &m, flash, false);
+		act = ((n - moe) * a_dense + moe * a_moe) * in_flight(s, stage);
 		if (s->training.recompute == RECOMPUTE_FULL && s->training.recompute_layers > 0) {
-			/* the layers not recomputed keep all their activations */
+			/* the layers not recomputed keep all their activations (MoE
+			 * and dense layers in the stage's proportion) */
 			scenario kept = *s;
 			kept.training.recompute = RECOMPUTE_NONE;
 			int nrc = wl_stage_recomputed(s, stage);
-			act = (nrc * wl__layer_act_bytes(s, &m, flash) +
-			       (n - nrc) * wl__layer_act_bytes(&kept, &m, flash)) * in_flight(s, stage);
+			double moe_share = n > 0 ? (double)moe / n : 0;
+			double k_one = moe_share * wl__layer_act_bytes(&kept, &m, flash, true) +
+			               (1 - moe_share) * wl__layer_act_bytes(&kept, &m, flash, false);
+			double r_one = moe_share * a_moe + (1 - moe_share) * a_dense;
+			act = (nrc * r_one + (n - nrc) * k_one) * in_flight(s, stage);
 		}
 		double b = wl__micro(s), sq = m.seq_len, h = m.hidden, t = wl__tp(s);
 		if (s->training.recompute == RECOMPUTE_FULL) {
 			/* the layer being recomputed holds its full activations */
 			scenario tmp = *s;
 			tmp.training.recompute = RECOMPUTE_NONE;
-			other += wl__layer_act_bytes(&tmp, &m, flash);
+			other += wl__layer_act_bytes(&tmp, &m, flash, moe > 0);
 		}
 		if (stage == 0)   /* embedding output and its dropout mask */
 			act += sq * b * h * 3 * in_flight(s, stage) /

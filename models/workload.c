@@ -72,6 +72,8 @@ int wl_model_resolve(scn_model *m)
 		m->heads = m->hidden >= 128 ? m->hidden / 128 : 1;
 	if (m->kv_heads <= 0 || m->kv_heads > m->heads)
 		m->kv_heads = m->heads;
+	if (m->head_dim <= 0)
+		m->head_dim = m->hidden / m->heads > 0 ? m->hidden / m->heads : 1;
 	if (m->ffn_hidden <= 0)   /* Llama: 2/3 of 4h, to a multiple of 256 */
 		m->ffn_hidden = m->gated_mlp ? round_up(8.0 * m->hidden / 3.0, 256) : 4 * m->hidden;
 	return 0;
@@ -94,6 +96,39 @@ static bool tied(const scn_model *m)
 
 /* ---- parameters ---- */
 
+bool wl_layer_moe(const scn_model *m, int layer)
+{
+	return !m->custom && m->experts > 1 && layer >= m->dense_layers;
+}
+
+/* Matrices of one MLP: up and down, and the gate of a gated (SwiGLU) one. */
+static double mlp_mats(const scn_model *m)
+{
+	return m->gated_mlp ? 3 : 2;
+}
+
+static double expert_width(const scn_model *m)
+{
+	return m->expert_ffn_hidden > 0 ? m->expert_ffn_hidden : m->ffn_hidden;
+}
+
+static int top_k(const scn_model *m)
+{
+	if (m->experts <= 1)
+		return 1;
+	return m->top_k > 0 ? m->top_k : 2;
+}
+
+double wl_layer_expert_params(const scn_model *m0, int layer)
+{
+	scn_model m;
+	wl__model(m0, &m);
+	if (!wl_layer_moe(&m, layer))
+		return 0;
+	double bias = m.gated_mlp ? 0 : expert_width(&m) + m.hidden;
+	return m.experts * (mlp_mats(&m) * m.hidden * expert_width(&m) + bias);
+}
+
 double wl_layer_params(const scn_model *m0, int layer)
 {
 	scn_model m;
@@ -104,12 +139,29 @@ double wl_layer_params(const scn_model *m0, int layer)
 		return m.custom_layers[layer].params;
 	}
 	double h = m.hidden, f = m.ffn_hidden;
-	double kvd = (double)m.kv_heads * h / m.heads;
+	double q = (double)m.heads * m.head_dim, kvd = (double)m.kv_heads * m.head_dim;
 	double bias = m.gated_mlp ? 0 : 1;
-	double attn = h * (h + 2 * kvd) + h * h + bias * (h + 2 * kvd + h);
-	double mlp = m.gated_mlp ? 3 * h * f : 2 * h * f + bias * (f + h);
+	double attn = h * (q + 2 * kvd) + q * h + bias * (q + 2 * kvd + h);
+	double mlp = mlp_mats(&m) * h * f + bias * (f + h);
+	if (wl_layer_moe(&m, layer)) {
+		/* router, routed experts and the shared experts (one MLP of their
+		 * total width) instead of the dense MLP */
+		double fs = m.shared_expert_ffn_hidden;
+		mlp = h * m.experts + wl_layer_expert_params(&m, layer) +
+		      (fs > 0 ? mlp_mats(&m) * h * fs + bias * (fs + h) : 0);
+	}
 	double norms = m.gated_mlp ? 2 * h : 4 * h;
 	return attn + mlp + norms;
+}
+
+/* What one GPU holds of layer `layer`: the dense part split over tp, the
+ * routed experts over ep x expert_tp (experts/ep of them, each split over
+ * expert_tp). */
+double wl_layer_gpu_params(const scenario *s, int layer)
+{
+	double all = wl_layer_params(&s->model, layer);
+	double ex = wl_layer_expert_params(&s->model, layer);
+	return (all - ex) / wl__tp(s) + ex / (wl__ep(s) * wl__etp(s));
 }
 
 double wl_embedding_params(const scn_model *m0)
@@ -136,22 +188,49 @@ double wl_params(const scn_model *m0)
 			p += m.custom_layers[i].params;
 		return p;
 	}
-	return m.layers * wl_layer_params(&m, 0) + wl_embedding_params(&m);
+	double p = wl_embedding_params(&m);
+	for (int l = 0; l < m.layers; l++)
+		p += wl_layer_params(&m, l);
+	return p;
+}
+
+/* Parameters one token meets: the routed experts it is sent to, not all. */
+double wl_active_params(const scn_model *m0)
+{
+	scn_model m;
+	wl__model(m0, &m);
+	double p = wl_params(&m);
+	for (int l = 0; !m.custom && l < m.layers; l++)
+		p -= wl_layer_expert_params(&m, l) * (1 - (double)top_k(&m) / m.experts);
+	return p;
 }
 
 /* ---- FLOPs ---- */
 
 /* Forward FLOPs of one transformer layer for one sequence, attention s^2
  * terms counted in full (no causal halving: see docs/workload.md). */
-static double layer_fwd_flops(const scn_model *m)
+static double layer_fwd_flops(const scn_model *m, int layer)
 {
 	double h = m->hidden, f = m->ffn_hidden, s = m->seq_len;
-	double kvd = (double)m->kv_heads * h / m->heads;
-	double qkv = 2 * s * h * (h + 2 * kvd);
-	double proj = 2 * s * h * h;
-	double mlp = 2 * s * h * f * (m->gated_mlp ? 3 : 2);
-	double core = 4 * s * s * h;       /* QK^T and attention x V */
+	double q = (double)m->heads * m->head_dim, kvd = (double)m->kv_heads * m->head_dim;
+	double qkv = 2 * s * h * (q + 2 * kvd);
+	double proj = 2 * s * q * h;
+	double mlp = 2 * s * h * f * mlp_mats(m);
+	if (wl_layer_moe(m, layer))   /* router, top_k experts, shared experts */
+		mlp = 2 * s * h * (m->experts + mlp_mats(m) * (top_k(m) * expert_width(m) +
+		                                               m->shared_expert_ffn_hidden));
+	double core = 4 * s * s * q;       /* QK^T and attention x V */
 	return qkv + proj + mlp + core;
+}
+
+static double layers_fwd_flops(const scn_model *m)
+{
+	if (m->experts <= 1)
+		return m->layers * layer_fwd_flops(m, 0);
+	double f = 0;
+	for (int l = 0; l < m->layers; l++)
+		f += layer_fwd_flops(m, l);
+	return f;
 }
 
 static double logits_fwd_flops(const scn_model *m)
@@ -173,7 +252,7 @@ double wl_model_flops_per_seq(const scn_model *m0)
 	wl__model(m0, &m);
 	if (m.custom)
 		return 3 * custom_fwd_flops(&m);
-	return 3 * (m.layers * layer_fwd_flops(&m) + logits_fwd_flops(&m));
+	return 3 * (layers_fwd_flops(&m) + logits_fwd_flops(&m));
 }
 
 /* The attention-score FLOPs of one sequence's step (QK^T and attention x V,
@@ -185,7 +264,7 @@ double wl_attn_score_flops_per_seq(const scn_model *m0)
 	wl__model(m0, &m);
 	if (m.custom)
 		return 0;
-	return 3.0 * m.layers * 4.0 * m.seq_len * m.seq_len * m.hidden;
+	return 3.0 * m.layers * 4.0 * m.seq_len * m.seq_len * m.heads * m.head_dim;
 }
 
 double wl_hw_flops_per_seq(const scn_model *m0, scn_recompute rc)
@@ -196,9 +275,9 @@ double wl_hw_flops_per_seq(const scn_model *m0, scn_recompute rc)
 	if (m.custom)
 		return rc == RECOMPUTE_FULL ? f + custom_fwd_flops(&m) : f;
 	if (rc == RECOMPUTE_FULL)
-		f += m.layers * layer_fwd_flops(&m);
+		f += layers_fwd_flops(&m);
 	else if (rc == RECOMPUTE_SELECTIVE)
-		f += m.layers * 4.0 * m.seq_len * m.seq_len * m.hidden;
+		f += m.layers * 4.0 * m.seq_len * m.seq_len * m.heads * m.head_dim;
 	return f;
 }
 
@@ -207,7 +286,8 @@ double wl_hw_flops_per_seq(const scn_model *m0, scn_recompute rc)
  * the two agree term by term: check_workload). */
 static bool gpt_shaped(const scn_model *m)
 {
-	return !m->custom && !m->gated_mlp && m->kv_heads == m->heads &&
+	return !m->custom && !m->gated_mlp && m->kv_heads == m->heads && m->experts <= 1 &&
+	       m->head_dim * m->heads == m->hidden &&
 	       m->ffn_hidden == 4 * m->hidden;
 }
 
@@ -347,6 +427,23 @@ int wl_stage_layers(const scenario *s, int stage)
 	return n;
 }
 
+int wl_stage_moe_layers(const scenario *s, int stage)
+{
+	scn_model m;
+	wl__model(&s->model, &m);
+	if (m.custom || m.experts <= 1 || stage < 0 || stage >= wl__pp(s))
+		return 0;
+	int p = wl__pp(s), chunks = model_chunks(s), n = 0, first = 0;
+	for (int c = 0; c < chunks; c++) {
+		int k = split_count(m.layers, chunks, c);
+		if (c % p == stage)
+			for (int l = first; l < first + k; l++)
+				n += wl_layer_moe(&m, l);
+		first += k;
+	}
+	return n;
+}
+
 /* First layer index of a stage (layers are contiguous per stage). */
 static int stage_first_layer(const scenario *s, int stage)
 {
@@ -363,11 +460,16 @@ double wl_stage_params(const scenario *s, int stage)
 	int p = wl__pp(s), t = wl__tp(s);
 	int n = wl_stage_layers(s, stage), first = stage_first_layer(s, stage);
 	double params = 0;
-	for (int i = 0; i < n; i++)
-		params += wl_layer_params(&m, m.custom ? first + i : 0);
-	params /= t;
-	if (m.custom)
-		return params;
+	if (m.custom) {
+		for (int i = 0; i < n; i++)
+			params += wl_layer_params(&m, first + i);
+		return params / t;
+	}
+	int moe = wl_stage_moe_layers(s, stage);
+	scenario dense = *s;   /* a dense layer of the same model */
+	dense.model.experts = 1;
+	params = (n - moe) * wl_layer_gpu_params(&dense, 0) +
+	         moe * wl_layer_gpu_params(s, m.layers - 1);
 	double h = m.hidden, word = (double)m.vocab * h / t;
 	if (stage == 0)
 		params += word + (m.gated_mlp ? 0 : (double)m.seq_len * h);

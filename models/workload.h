@@ -11,6 +11,17 @@
 double wl_params(const scn_model *m);
 /* Parameters of one transformer layer (or of custom layer i). */
 double wl_layer_params(const scn_model *m, int layer);
+/* Mixture of experts: whether layer `layer` has routed experts (experts > 1
+ * and past the first dense_layers); its routed experts' parameters (all of
+ * them; 0 for a dense layer); the parameters of layer `layer` one GPU holds
+ * (dense part / tp, experts / (ep x expert_tp)); the parameters one token
+ * meets (top_k of the routed experts: the "active" count). */
+bool wl_layer_moe(const scn_model *m, int layer);
+double wl_layer_expert_params(const scn_model *m, int layer);
+double wl_layer_gpu_params(const scenario *s, int layer);
+double wl_active_params(const scn_model *m);
+/* MoE layers among pipeline stage `stage`'s. */
+int wl_stage_moe_layers(const scenario *s, int stage);
 /* Embedding (and untied output) parameters. */
 double wl_embedding_params(const scn_model *m);
 
@@ -48,9 +59,10 @@ typedef struct wl_op {
 	const char *name;        /* static string: "qkv", "softmax", "tp_ar", ... */
 	bool async;              /* OP_TP_COMM: overlaps the next compute op */
 	bool cp_group;           /* OP_TP_COMM on the context-parallel group (K/V exchange) */
+	bool ep_group;           /* OP_TP_COMM on the expert-parallel group (token all-to-all) */
 } wl_op;
 
-#define WL_MAX_OPS 64
+#define WL_MAX_OPS 96
 /* The operations of one pass of layer `layer` for one micro-batch on one GPU,
  * in execution order, TP collectives included (WL_BWD: the backward proper;
  * WL_RECOMPUTE: what recomputation re-runs before it, empty without

@@ -60,6 +60,7 @@ static void json_layout(json *j, const scenario *s, const step_result *r)
 	json_kint(j, "pp", t->pp);
 	json_kint(j, "dp", scn_dp(s));
 	json_kint(j, "cp", scn_cp(s));
+	json_kint(j, "ep", s->model.experts > 1 ? t->ep : 1);
 	json_kint(j, "micro_batch", t->micro_batch);
 	json_kint(j, "global_batch", t->global_batch);
 	json_kint(j, "micro_batches", r->micro_batches > 0 ? r->micro_batches : micro_batches(s));
@@ -247,6 +248,10 @@ static void c_cp(const scenario *s, const step_result *r, char *b, size_t n)
 {
 	snprintf(b, n, "%d", scn_cp(s));
 }
+static void c_ep(const scenario *s, const step_result *r, char *b, size_t n)
+{
+	snprintf(b, n, "%d", s->model.experts > 1 ? s->training.ep : 1);
+}
 static void c_fits(const scenario *s, const step_result *r, char *b, size_t n)
 {
 	snprintf(b, n, "%s", r->memory.fits ? "true" : "false");
@@ -351,6 +356,7 @@ static const csv_col csv_cols[] = {
 	F("time_to_train_s", c_ttt), F("events", c_events), F("bottleneck", c_bottleneck),
 	F("layout.cp", c_cp),   /* added after the others: columns keep their places */
 	F("gpu_hours", c_gpu_hours), F("cost", c_cost), F("cost_per_mtok", c_per_mtok),
+	F("layout.ep", c_ep),
 };
 #define N_COLS (sizeof csv_cols / sizeof csv_cols[0])
 

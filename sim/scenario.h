@@ -79,11 +79,20 @@ typedef struct scn_model {
 	int hidden;
 	int heads;
 	int kv_heads;                /* default heads */
+	int head_dim;                /* default hidden / heads (Qwen3, Gemma: wider) */
 	int ffn_hidden;              /* default 4*hidden (or 8/3*hidden when gated) */
 	int seq_len;
 	int vocab;
 	bool gated_mlp;
 	double params;               /* generic model from a parameter count; 0 = derive */
+	/* mixture of experts (Megatron-core MoE); experts <= 1: a dense model */
+	int experts;                 /* routed experts per MoE layer */
+	int top_k;                   /* experts each token is sent to (default 2) */
+	int expert_ffn_hidden;       /* width of one expert's MLP (default ffn_hidden) */
+	int shared_expert_ffn_hidden; /* width of the shared experts every token runs, in
+	                              * all (DeepSeek, Qwen2-MoE); 0: none */
+	int dense_layers;            /* the first N layers have a dense MLP (DeepSeek's
+	                              * first_k_dense_replace) */
 	int nlayers_custom;
 	scn_layer *custom_layers;    /* owned by the scenario */
 } scn_model;
@@ -126,6 +135,10 @@ typedef struct scn_training {
 	int micro_batch;
 	int tp, pp, dp;              /* dp derived when 0 */
 	int cp;                      /* context parallel: each sequence split over cp GPUs */
+	int ep;                      /* expert parallel: the experts of a MoE layer split over
+	                              * ep GPUs of the data-parallel group (1: none) */
+	int expert_tp;               /* tensor parallelism inside each expert: 1 or tp (0: tp,
+	                              * Megatron-core's default) */
 	scn_schedule schedule;
 	int virtual_stages;
 	bool sequence_parallel;

@@ -33,11 +33,14 @@ void scn_defaults(scenario *s)
 	c->cache.capacity_bytes = 30e12;        /* DGX H100: 8 x 3.84 TB NVMe; UNVERIFIED */
 	c->host_memory_bytes = 1024.0 * 1024 * 1024 * 1024; /* DGX A100: 1 TB of DDR4; UNVERIFIED */
 	s->model.vocab = 51200;                 /* GPT-2 BPE padded (Megatron) */
+	s->model.experts = 1;                   /* dense */
+	s->model.top_k = 1;                     /* 2 when experts > 1 and none is given */
 	scn_training *t = &s->training;
 	t->precision = PREC_BF16;
 	t->micro_batch = 1;
 	t->tp = 1;
 	t->cp = 1;
+	t->ep = 1;
 	t->pp = 1;
 	t->schedule = SCHED_1F1B;
 	t->virtual_stages = 1;

@@ -52,6 +52,8 @@ static void derive(scenario *s, const scn_doc *d)
 		s->cluster.nic.count = s->cluster.gpus_per_node;
 	if (!m->kv_heads)
 		m->kv_heads = m->heads;
+	if (!m->head_dim && m->heads && !given(d, "model.head_dim"))
+		m->head_dim = m->hidden / m->heads;
 	if (!m->ffn_hidden && m->hidden) {
 		/* gated (SwiGLU) MLPs keep the parameter count of 4h with 2/3 of
 		 * the width, rounded up to a multiple of 256 (LLaMA's reference
@@ -61,6 +63,14 @@ static void derive(scenario *s, const scn_doc *d)
 	}
 	if (!m->seq_len && m->custom)
 		m->seq_len = 1;
+	if (m->experts > 1) {
+		if (!given(d, "model.top_k"))
+			m->top_k = 2;                 /* Mixtral, GShard: two experts a token */
+		if (!m->expert_ffn_hidden)
+			m->expert_ffn_hidden = m->ffn_hidden;
+		if (!s->training.expert_tp)
+			s->training.expert_tp = s->training.tp;   /* Megatron-core's default */
+	}
 	if (!s->training.grad_reduce.ps_servers)
 		s->training.grad_reduce.ps_servers = s->cluster.nodes;
 	if (!s->training.data.sample_bytes && !m->custom)
@@ -99,9 +109,9 @@ static void check_model(scn_ctx *c, scenario *s, const scn_doc *d)
 	}
 	if (!m->seq_len)
 		ERR(c, d, "model.seq_len", NULL, "missing; add e.g. 'seq_len: 2048'");
-	if (m->heads && m->hidden % m->heads)
-		ERR(c, d, "model.heads", NULL, "hidden (=%d) must be divisible by heads (=%d)",
-		    m->hidden, m->heads);
+	if (m->heads && m->hidden % m->heads && !given(d, "model.head_dim"))
+		ERR(c, d, "model.heads", NULL, "hidden (=%d) must be divisible by heads (=%d), "
+		    "or give head_dim", m->hidden, m->heads);
 	if (m->heads && (m->kv_heads > m->heads || m->heads % m->kv_heads))
 		ERR(c, d, "model.kv_heads", NULL, "kv_heads (=%d) must divide heads (=%d)",
 		    m->kv_heads, m->heads);
@@ -280,6 +290,56 @@ static void check_parallel(scn_ctx *c, scenario *s, const scn_doc *d)
 		          "gradients are always added in a pass of their own");
 }
 
+/* Mixture of experts: the routing and the expert-parallel layout. Megatron-core
+ * forms an expert-parallel group of ep ranks out of the data-parallel ones
+ * (and the TP ranks when experts are not tensor-parallel): docs/workload.md. */
+static void check_moe(scn_ctx *c, scenario *s, const scn_doc *d)
+{
+	const scn_model *m = &s->model;
+	scn_training *t = &s->training;
+	if (m->experts <= 1) {
+		/* MoE keys at other than their defaults (a normalized dense
+		 * scenario writes them all at their defaults) */
+		const struct { const char *key; bool set; } keys[] = {
+			{"model.top_k", m->top_k != 1},
+			{"model.expert_ffn_hidden", m->expert_ffn_hidden != 0},
+			{"model.shared_expert_ffn_hidden", m->shared_expert_ffn_hidden != 0},
+			{"model.dense_layers", m->dense_layers != 0},
+			{"training.ep", t->ep != 1},
+			{"training.expert_tp", t->expert_tp != 0}};
+		for (size_t i = 0; i < sizeof keys / sizeof keys[0]; i++)
+			if (keys[i].set && given(d, keys[i].key))
+				scn__warn(c, scn__doc_path(d, keys[i].key), keys[i].key, "has no "
+				          "effect on a dense model; set model.experts (e.g. 'experts: "
+				          "8') for a mixture of experts");
+		t->ep = 1;
+		return;
+	}
+	if (m->custom)
+		return;
+	if (m->top_k > m->experts)
+		ERR(c, d, "model.top_k", NULL, "top_k (=%d) exceeds experts (=%d): a token goes "
+		    "to top_k different experts", m->top_k, m->experts);
+	if (m->dense_layers >= m->layers && m->layers)
+		ERR(c, d, "model.dense_layers", NULL, "dense_layers (=%d) leaves no MoE layer of "
+		    "the %d; use fewer, or experts: 1 for a dense model", m->dense_layers, m->layers);
+	if (m->experts % t->ep)
+		ERR(c, d, "training.ep", "model.experts", "ep (=%d) must divide experts (=%d): "
+		    "each expert-parallel rank holds experts/ep of them", t->ep, m->experts);
+	if (t->expert_tp != 1 && t->expert_tp != t->tp)
+		ERR(c, d, "training.expert_tp", NULL, "expert_tp (=%d) must be 1 or tp (=%d)",
+		    t->expert_tp, t->tp);
+	long long across = (long long)t->dp * scn_cp(s) * (t->expert_tp == 1 ? t->tp : 1);
+	if (across > 0 && across % t->ep)
+		ERR(c, d, "training.ep", NULL, "ep (=%d) must divide the %lld ranks an expert-"
+		    "parallel group is drawn from (dp x cp%s = %lld)", t->ep, across,
+		    t->expert_tp == 1 ? " x tp, experts not tensor-parallel" : "", across);
+	if (t->tp > 1 && !t->sequence_parallel)
+		ERR(c, d, "training.sequence_parallel", "training.tp", "a mixture of experts with "
+		    "tp > 1 needs 'sequence_parallel: true' (Megatron-core requires it: each TP "
+		    "rank routes its own share of the tokens)");
+}
+
 void scn__check(scn_ctx *c, scenario *s, const scn_doc *d)
 {
 	derive(s, d);
@@ -287,6 +347,7 @@ void scn__check(scn_ctx *c, scenario *s, const scn_doc *d)
 	check_cluster(c, s, d);
 	check_parallel(c, s, d);
 	check_pipeline(c, s, d);
+	check_moe(c, s, d);
 	if (s->model.custom && !s->training.data.sample_bytes &&
 	    s->training.data.source != DATA_MEMORY)
 		ERR(c, d, "training.data.sample_bytes", "training.data.source", "a custom model "

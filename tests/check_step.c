@@ -995,6 +995,37 @@ START_TEST(test_async_hides_short_reduction)
 }
 END_TEST
 
+/* A MoE (16 experts, top 2) on two DGX A100 nodes with pp 1 and dp 16: the
+ * expert all-to-all stays on NVSwitch with ep 8 (the group is the first
+ * node's 8 replicas) and crosses the NICs with ep 16, which the step shows
+ * as more exposed communication; the work per GPU is the same. With ep 1
+ * there is no all-to-all, and every GPU holds all experts. */
+START_TEST(t_moe_expert_parallel)
+{
+	scenario s = base(2, 1, 1);
+	s.model.experts = 16;
+	s.model.top_k = 2;
+	s.model.expert_ffn_hidden = 4096;
+	s.training.global_batch = 32;
+	step_result r1, r8, r16;
+	r1 = run_ok(&s);
+	s.training.ep = 8;
+	r8 = run_ok(&s);
+	s.training.ep = 16;
+	r16 = run_ok(&s);
+	ck_assert(!r8.ep_crosses_nodes && r16.ep_crosses_nodes);
+	ck_assert_double_eq_tol(r8.split_s[SPLIT_COMPUTE], r16.split_s[SPLIT_COMPUTE],
+	                        0.02 * r8.split_s[SPLIT_COMPUTE]);
+	ck_assert(r8.split_s[SPLIT_TP_COMM] > r1.split_s[SPLIT_TP_COMM]);
+	ck_assert_msg(r16.split_s[SPLIT_TP_COMM] > 1.5 * r8.split_s[SPLIT_TP_COMM], "%g vs %g",
+	              r16.split_s[SPLIT_TP_COMM], r8.split_s[SPLIT_TP_COMM]);
+	ck_assert(r16.memory.weights < r8.memory.weights && r8.memory.weights < r1.memory.weights);
+	/* MFU counts the active experts only: the same FLOPs in each layout */
+	ck_assert_double_eq_tol(r1.mfu * r1.step_time_s, r16.mfu * r16.step_time_s,
+	                        1e-6 * r1.mfu * r1.step_time_s);
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("step");
@@ -1029,6 +1060,7 @@ int main(void)
 	tcase_add_test(tc, test_memest_all_to_all);
 	tcase_add_test(tc, test_async_reduction_bound);
 	tcase_add_test(tc, test_async_hides_short_reduction);
+	tcase_add_test(tc, t_moe_expert_parallel);
 	suite_add_tcase(s, tc);
 	SRunner *sr = srunner_create(s);
 	srunner_run_all(sr, CK_NORMAL);

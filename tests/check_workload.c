@@ -595,6 +595,132 @@ START_TEST(t_context_parallel)
 }
 END_TEST
 
+/* A Llama-style MoE on H100 nodes: Mixtral 8x7B (Mistral AI's config.json:
+ * 32 layers, hidden 4096, 32 heads, 8 KV heads, 8 experts of 14336, top 2,
+ * vocabulary 32000) or Qwen3-30B-A3B (Qwen's config.json: 48 layers,
+ * hidden 2048, 32 heads of 128, 4 KV heads, 128 experts of 768, top 8,
+ * vocabulary 151936). */
+static void moe(scenario *s, bool qwen)
+{
+	gpt(s, qwen ? 48 : 32, qwen ? 2048 : 4096, 32, 4096);
+	s->cluster.gpu = *hw_gpu_find("H100-SXM5-80GB");
+	s->model.gated_mlp = true;
+	s->model.kv_heads = qwen ? 4 : 8;
+	s->model.head_dim = 128;
+	s->model.ffn_hidden = qwen ? 6144 : 14336;
+	s->model.experts = qwen ? 128 : 8;
+	s->model.top_k = qwen ? 8 : 2;
+	s->model.expert_ffn_hidden = qwen ? 768 : 14336;
+	s->model.vocab = qwen ? 151936 : 32000;
+}
+
+/* Published sizes: Mixtral 8x7B 46.7B parameters, 12.9B active (Mistral AI,
+ * "Mixtral of experts", 2024); Qwen3-30B-A3B 30.5B, 3.3B active (Qwen3
+ * model card). By hand, Mixtral's layer: attention 4096 (4096 + 2 x 1024) +
+ * 4096^2 = 41,943,040, router 32,768, experts 8 x 3 x 4096 x 14336 =
+ * 1,409,286,144, norms 8192. */
+START_TEST(t_moe_params)
+{
+	scenario s;
+	moe(&s, false);
+	ck_assert_double_eq_tol(wl_layer_params(&s.model, 0),
+	                        41943040.0 + 32768 + 1409286144.0 + 8192, 1e-3);
+	ck_assert_double_eq_tol(wl_params(&s.model) / 1e9, 46.70, 0.01);
+	ck_assert_double_eq_tol(wl_active_params(&s.model) / 1e9, 12.88, 0.01);
+	moe(&s, true);
+	ck_assert_double_eq_tol(wl_params(&s.model) / 1e9, 30.53, 0.02);
+	ck_assert_double_eq_tol(wl_active_params(&s.model) / 1e9, 3.35, 0.01);
+	/* the first dense_layers are dense (DeepSeek's first_k_dense_replace) */
+	s.model.dense_layers = 2;
+	ck_assert(!wl_layer_moe(&s.model, 1) && wl_layer_moe(&s.model, 2));
+	ck_assert_double_eq_tol(wl_layer_expert_params(&s.model, 1), 0, 1e-9);
+	s.model.dense_layers = 0;
+	/* a GPU holds the dense part / tp and experts / (ep x expert_tp) */
+	s.training.tp = 2;
+	s.training.ep = 8;
+	s.training.expert_tp = 1;
+	double ex = wl_layer_expert_params(&s.model, 0);
+	ck_assert_double_eq_tol(wl_layer_gpu_params(&s, 0),
+	                        (wl_layer_params(&s.model, 0) - ex) / 2 + ex / 8, 1);
+}
+END_TEST
+
+/* Model FLOPs: a MoE layer costs what a dense layer of width top_k x
+ * expert_ffn_hidden costs, plus the router's 2 s h experts (x 3 for the
+ * backward); head_dim sets the attention width (Qwen3: 32 x 128 = 4096
+ * against hidden 2048). */
+START_TEST(t_moe_flops)
+{
+	scenario s, d;
+	moe(&s, true);
+	d = s;
+	d.model.experts = 1;
+	d.model.ffn_hidden = 8 * 768;
+	double router = 3.0 * 48 * 2 * 4096.0 * 2048 * 128;
+	ck_assert_double_eq_tol(wl_model_flops_per_seq(&s.model),
+	                        wl_model_flops_per_seq(&d.model) + router, 1e3);
+	/* attention: 2 s h (q + 2 kv) + 2 s q h + 4 s^2 q with q = 4096, kv = 512 */
+	double sq = 4096, h = 2048, q = 4096, kv = 512;
+	double attn = 2 * sq * h * (q + 2 * kv) + 2 * sq * q * h + 4 * sq * sq * q;
+	d.model.ffn_hidden = 1;
+	d.model.vocab = 1;
+	double mlp1 = 2 * sq * h * 3 * 1, logits = 2 * sq * h;
+	ck_assert_double_eq_tol(wl_model_flops_per_seq(&d.model),
+	                        3 * (48 * (attn + mlp1) + logits), 1e3);
+}
+END_TEST
+
+/* The ops of a MoE layer: the token all-to-all only with ep > 1 (dispatch
+ * and combine, forward and backward), each carrying the GPU's routed token
+ * copies; the grouped expert GEMMs do the same work per GPU whatever ep
+ * (experts / ep of them, each with ep x the tokens); the experts' share of
+ * a GPU's weights shrinks with ep. */
+START_TEST(t_moe_ops)
+{
+	scenario s;
+	moe(&s, true);
+	s.cluster.nodes = 2;
+	s.training.global_batch = 16;
+	s.training.dp = 16;
+	wl_op ops[WL_MAX_OPS];
+	int n = wl_layer_ops(&s, 0, WL_FWD, ops, WL_MAX_OPS), a2a = 0;
+	double ex = 0;
+	for (int i = 0; i < n; i++) {
+		a2a += ops[i].kind == OP_TP_COMM && ops[i].ep_group;
+		if (!strncmp(ops[i].name, "expert_fc", 9))
+			ex += ops[i].flops;
+	}
+	ck_assert_int_eq(a2a, 0);
+	/* 4096 tokens x top 8 x (2 x 2048 x 1536 + 2 x 768 x 2048) */
+	ck_assert_double_eq_tol(ex, 4096.0 * 8 * (2.0 * 2048 * 1536 + 2.0 * 768 * 2048), 1);
+	s.training.ep = 8;
+	n = wl_layer_ops(&s, 0, WL_FWD, ops, WL_MAX_OPS);
+	double ex8 = 0;
+	for (int i = 0; i < n; i++) {
+		if (ops[i].kind == OP_TP_COMM && ops[i].ep_group) {
+			a2a++;
+			ck_assert_int_eq(ops[i].coll, COLL_ALL_TO_ALL);
+			ck_assert_double_eq_tol(ops[i].bytes, 4096.0 * 8 * 2048 * 2, 1);
+		}
+		if (!strncmp(ops[i].name, "expert_fc", 9))
+			ex8 += ops[i].flops;
+	}
+	ck_assert_int_eq(a2a, 2);
+	ck_assert_double_eq_tol(ex8, ex, 1);
+	n = wl_layer_ops(&s, 0, WL_BWD, ops, WL_MAX_OPS);
+	a2a = 0;
+	for (int i = 0; i < n; i++)
+		a2a += ops[i].kind == OP_TP_COMM && ops[i].ep_group;
+	ck_assert_int_eq(a2a, 2);
+	ck_assert(n < WL_MAX_OPS);
+	wl_memory m1, m8;
+	wl_memory_get(&s, &m8);
+	s.training.ep = 1;
+	wl_memory_get(&s, &m1);
+	ck_assert(m8.weights < m1.weights / 5);   /* 5.1B of 30.5B parameters */
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("workload");
@@ -615,6 +741,9 @@ int main(void)
 	tcase_add_test(tc, t_head);
 	tcase_add_test(tc, t_fp8_casts);
 	tcase_add_test(tc, t_context_parallel);
+	tcase_add_test(tc, t_moe_params);
+	tcase_add_test(tc, t_moe_flops);
+	tcase_add_test(tc, t_moe_ops);
 	suite_add_tcase(s, tc);
 	SRunner *sr = srunner_create(s);
 	srunner_run_all(sr, CK_NORMAL);
