@@ -30,6 +30,13 @@ bool val__names(const val_row *r, const char *family);
 /* the number right after `tag` in a kernel name ("_s" in "..._s8192_b1") */
 double val__num_after(const char *name, const char *tag);
 
+/* ---- mixture of experts (val_moe.c) ---- */
+/* whether the row describes a MoE model (named, "experts", "EP8") */
+bool val__moe_named(const val_row *r);
+/* a MoE row's routing into s->model and expert parallelism into s->training
+ * (tp, pp, dp set): 0 (also for a dense row), or -1 with why */
+int val__moe_of(const val_row *r, scenario *s, bool *assumed, char *why, size_t n);
+
 /* ---- training layout (val_train.c) ---- */
 /* context parallelism named in other_parallel ("CP2", "context parallel 4"); 1 if none */
 int val__cp_of(const char *o);

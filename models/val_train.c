@@ -302,29 +302,6 @@ static bool choose_schedule(scenario *s, bool sp_open, bool zero_open, bool rc_o
 	return changed;
 }
 
-/* A mixture-of-experts run: "MoE", "experts", "EP8" / "EP=8" in the row, or a
- * model family that is one (Mixtral, DeepSeek-V2/V3, Switch, GLaM). */
-static bool moe_of(const val_row *r)
-{
-	const char *fields[] = {r->other, r->id};   /* not the source: a title may cite one */
-	for (size_t i = 0; i < sizeof fields / sizeof fields[0]; i++) {
-		const char *o = fields[i];
-		if (val__has_word(o, "MoE") || val__has(o, "mixture of experts") || val__has(o, "mixture-of-experts") ||
-		    val__has(o, "Mixtral") || val__has(o, "DeepSeek-V") || val__has(o, "DeepSeekMoE") ||
-		    val__has(o, "Switch Transformer") || val__has(o, "GLaM"))
-			return true;
-	}
-	const char *o = r->other;
-	if (val__has(o, "experts"))
-		return true;
-	for (const char *p = val__find(o, "EP"); p; p = val__find(p + 1, "EP")) {
-		const char *q = val__token_tail(o, p, 2);
-		if (q && isdigit((unsigned char)*q) && atoi(q) > 1)
-			return true;
-	}
-	return false;
-}
-
 /* Context parallelism named in other_parallel: "CP2", "CP=4", "cp 2",
  * "TP2xCP2", "context parallel 2", "context parallelism 4",
  * "--context-parallel-size 2", "context_parallel_size=2"; 1 when none. */
@@ -363,11 +340,6 @@ static int layout_of(const val_row *r, scenario *s, bool layer_only, bool *assum
 	scn_training *t = &s->training;
 	int tp = r->tp, pp = r->pp, dp = r->dp;
 	int cp = val__cp_of(r->other);
-	if (moe_of(r)) {
-		snprintf(why, n, "a mixture-of-experts model (experts, expert parallelism) is not "
-		         "modelled: simulating it as dense would count every expert's FLOPs");
-		return -1;
-	}
 	/* ZeRO-Offload / -Infinity, FSDP CPU offload: optimizer state or
 	 * parameters live in host memory or on NVMe, moved over PCIe every step */
 	if ((val__affirmed(r->other, "offload") || val__has(r->other, "ZeRO-Infinity") ||
@@ -409,7 +381,7 @@ static int layout_of(const val_row *r, scenario *s, bool layer_only, bool *assum
 		         tp * cp * pp * dp, scn_gpus(s));
 		return -1;
 	}
-	return 0;
+	return val__moe_of(r, s, assumed, why, n);
 }
 
 /* The global and micro batch: a batch in tokens is sequences of seq_len; a
@@ -541,7 +513,8 @@ int val__training_of(const val_row *r, scenario *s, bool layer_only, bool *assum
 	bool no_sp = !sp_said && (val__has_word(r->other, "SP") ||
 	                          val__has(r->other, "sequence parallel") ||
 	                          val__has(r->other, "sequence-parallel"));   /* named, negated */
-	t->sequence_parallel = t->tp > 1 && sp_said;
+	/* Megatron-core runs a MoE with tp > 1 only with sequence parallelism */
+	t->sequence_parallel = t->tp > 1 && (sp_said || s->model.experts > 1);
 	schedule_of(r, s, assumed);
 	if (some != 0) {
 		int v = t->schedule == SCHED_INTERLEAVED ? t->virtual_stages : 1;

@@ -1,0 +1,229 @@
+/* val_moe.c: a mixture-of-experts row: whether a row describes one, and its
+ * routing (experts, top-k, expert width, shared experts, first dense layers)
+ * and expert parallelism, from the row's free text or, for a model it only
+ * names, from the model's published configuration. */
+#include <ctype.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "val_int.h"
+#include "workload.h"
+
+/* Published MoE configurations (the models' config.json as their authors
+ * released them): Mixtral 8x7B / 8x22B (Mistral AI), Qwen3-30B-A3B /
+ * 235B-A22B (Qwen), DBRX (Databricks), OLMoE-1B-7B (AI2). */
+typedef struct moe_model {
+	const char *family;
+	double params_b;
+	int layers, hidden, heads, kv_heads, head_dim, experts, top_k, expert_ffn, vocab;
+} moe_model;
+
+static const moe_model moe_zoo[] = {
+	{"Mixtral 8x7B", 46.7, 32, 4096, 32, 8, 128, 8, 2, 14336, 32000},
+	{"Mixtral 8x22B", 141, 56, 6144, 48, 8, 128, 8, 2, 16384, 32768},
+	{"Qwen3-30B-A3B", 30.5, 48, 2048, 32, 4, 128, 128, 8, 768, 151936},
+	{"Qwen3-235B-A22B", 235, 94, 4096, 64, 4, 128, 128, 8, 1536, 151936},
+	{"DBRX", 132, 40, 6144, 48, 8, 128, 16, 4, 10752, 100352},
+	{"OLMoE", 6.9, 16, 2048, 16, 16, 128, 64, 8, 1024, 50304},
+};
+
+static const moe_model *zoo_of(const val_row *r)
+{
+	for (size_t i = 0; i < sizeof moe_zoo / sizeof moe_zoo[0]; i++) {
+		const moe_model *z = &moe_zoo[i];
+		char alt[32];   /* "Qwen3 30B-A3B", "Mixtral-8x7B" */
+		snprintf(alt, sizeof alt, "%s", z->family);
+		char *sep = strpbrk(alt, " -");
+		if (sep)
+			*sep = *sep == ' ' ? '-' : ' ';
+		if (val__names(r, z->family) || val__names(r, alt))
+			return z;
+	}
+	return NULL;
+}
+
+/* The number after a key that starts a word (not "moe_ffn" for "ffn"):
+ * "EP8", "EP=8", "top-8", "moe_ffn 768", "kv_channels: 128"; -1 if none. */
+static int after_key(const char *o, const char *key)
+{
+	size_t n = strlen(key);
+	for (const char *p = val__find(o, key); p; p = val__find(p + 1, key)) {
+		if (p > o && (isalnum((unsigned char)p[-1]) || p[-1] == '_' || p[-1] == '-'))
+			continue;
+		const char *q = p + n;
+		while (*q == ' ' || *q == '=' || *q == ':' || *q == '-' || *q == '_')
+			q++;
+		if (isdigit((unsigned char)*q))
+			return atoi(q);
+	}
+	return -1;
+}
+
+static int first_of(const char *o, const char *const *keys, size_t nkeys)
+{
+	for (size_t i = 0; i < nkeys; i++) {
+		int v = after_key(o, keys[i]);
+		if (v >= 0)
+			return v;
+	}
+	return -1;
+}
+
+#define FIRST(o, ...) first_of(o, (const char *const[]){__VA_ARGS__}, \
+	sizeof((const char *const[]){__VA_ARGS__}) / sizeof(const char *))
+
+/* Experts per layer: "128 experts", "experts 128", "num_experts=64", or the
+ * N of a name "8x7B". */
+static int experts_of(const val_row *r)
+{
+	const char *o = r->other;
+	const char *p = val__find(o, "experts");
+	int e = p ? val__number_before(o, p, false) : 0;
+	if (e > 1)
+		return e;
+	e = FIRST(o, "experts", "num_experts", "num-experts", "moe_num_experts");
+	if (e > 1)
+		return e;
+	const char *fields[] = {r->other, r->id, r->source};
+	for (size_t i = 0; i < sizeof fields / sizeof fields[0]; i++)
+		for (const char *q = fields[i]; *q; q++)
+			if ((*q == 'x' || *q == 'X') && q > fields[i] && isdigit((unsigned char)q[-1]) &&
+			    isdigit((unsigned char)q[1])) {
+				const char *d = q;
+				while (d > fields[i] && isdigit((unsigned char)d[-1]))
+					d--;
+				const char *b = q + 1;
+				while (isdigit((unsigned char)*b) || *b == '.')
+					b++;
+				if (toupper((unsigned char)*b) == 'B' && atoi(d) > 1)
+					return atoi(d);
+			}
+	return 0;
+}
+
+/* Multi-head latent attention (DeepSeek-V2/V3, Kimi K2): not modelled. */
+static bool mla_of(const val_row *r)
+{
+	return val__has_word(r->other, "MLA") || val__has(r->other, "latent attention") ||
+	       val__names(r, "DeepSeek-V2") || val__names(r, "DeepSeek-V3") ||
+	       val__names(r, "DeepSeekV3") || val__names(r, "DeepSeekV2") || val__names(r, "Kimi");
+}
+
+bool val__moe_named(const val_row *r)
+{
+	const char *fields[] = {r->other, r->id};   /* not the source: a title may cite one */
+	for (size_t i = 0; i < sizeof fields / sizeof fields[0]; i++) {
+		const char *o = fields[i];
+		if (val__has_word(o, "MoE") || val__has(o, "mixture of experts") ||
+		    val__has(o, "mixture-of-experts") || val__has(o, "Mixtral") ||
+		    val__has(o, "DeepSeek-V") || val__has(o, "DeepSeekMoE") ||
+		    val__has(o, "Switch Transformer") || val__has(o, "GLaM"))
+			return true;
+	}
+	if (zoo_of(r) || val__has(r->other, "experts"))
+		return true;
+	int ep = FIRST(r->other, "EP", "expert parallel", "expert-model-parallel-size");
+	return ep > 1;
+}
+
+/* The model part: experts, top-k, widths, first dense layers, head width,
+ * vocabulary, on top of what model_of set from the columns. */
+static int moe_model_of(const val_row *r, scenario *s, bool *assumed, char *why, size_t n)
+{
+	scn_model *m = &s->model;
+	const char *o = r->other;
+	const moe_model *z = zoo_of(r);
+	if (mla_of(r)) {
+		snprintf(why, n, "multi-head latent attention (DeepSeek-V2/V3) is not modelled: "
+		         "simulating it as ordinary attention would miscount its projections");
+		return -1;
+	}
+	if (z && (m->hidden == z->hidden || m->hidden <= 0)) {
+		m->layers = m->layers > 0 ? m->layers : z->layers;
+		m->hidden = z->hidden;
+		m->heads = m->heads > 0 ? m->heads : z->heads;
+		m->kv_heads = z->kv_heads;
+		m->head_dim = z->head_dim;
+		m->experts = z->experts;
+		m->top_k = z->top_k;
+		m->expert_ffn_hidden = z->expert_ffn;
+		m->ffn_hidden = z->expert_ffn;
+		m->vocab = z->vocab;
+		m->gated_mlp = true;
+	}
+	int e = experts_of(r);
+	if (e > 1)
+		m->experts = e;
+	if (m->experts <= 1) {
+		snprintf(why, n, "a mixture-of-experts row that does not say how many experts a "
+		         "layer has (e.g. '64 experts top-8' in other_parallel)");
+		return -1;
+	}
+	int k = FIRST(o, "top-k", "topk", "top_k", "top", "router_topk", "moe-router-topk");
+	if (k > 0 && k <= m->experts)
+		m->top_k = k;
+	else if (m->top_k <= 1) {
+		m->top_k = 2;     /* GShard, Switch-style routers of two, Mixtral */
+		*assumed = true;
+	}
+	int v;
+	if ((v = FIRST(o, "moe_ffn", "moe-ffn-hidden-size", "moe_ffn_hidden", "expert ffn",
+	               "expert_ffn", "moe_intermediate_size")) > 0)
+		m->expert_ffn_hidden = v;
+	if ((v = FIRST(o, "ffn", "ffn_hidden", "ffn-hidden-size", "intermediate_size")) > 0)
+		m->ffn_hidden = v;
+	if (m->expert_ffn_hidden <= 0)
+		m->expert_ffn_hidden = m->ffn_hidden;
+	if ((v = FIRST(o, "shared_expert", "shared expert", "shared")) >= 0)
+		m->shared_expert_ffn_hidden = v;
+	if ((v = FIRST(o, "dense_layers", "first_k_dense", "first_k_dense_replace")) >= 0)
+		m->dense_layers = v;
+	if ((v = FIRST(o, "kv_channels", "head_dim", "head dim")) > 0)
+		m->head_dim = v;
+	if ((v = FIRST(o, "vocab", "vocab_size")) > 0)
+		m->vocab = v;
+	/* the MoE generation is gated (SwiGLU) unless the row says GeLU */
+	if (!m->gated_mlp && !val__has(o, "gelu")) {
+		m->gated_mlp = true;
+		*assumed = !z;
+	}
+	if (m->dense_layers >= m->layers) {
+		snprintf(why, n, "dense_layers %d leaves no MoE layer of %d", m->dense_layers,
+		         m->layers);
+		return -1;
+	}
+	return wl_model_resolve(m);
+}
+
+int val__moe_of(const val_row *r, scenario *s, bool *assumed, char *why, size_t n)
+{
+	if (!val__moe_named(r))
+		return 0;
+	if (moe_model_of(r, s, assumed, why, n) < 0)
+		return -1;
+	scn_training *t = &s->training;
+	int ep = FIRST(r->other, "EP", "expert parallel", "expert-model-parallel-size",
+	               "expert_model_parallel_size");
+	t->ep = ep > 1 ? ep : 1;
+	/* Megatron-core's default expert TP is tp; NVIDIA's NeMo and
+	 * Megatron-Bridge MoE recipes set expert_tensor_parallel_size 1 */
+	int etp = FIRST(r->other, "ETP", "expert tensor parallel", "expert-tensor-parallel-size");
+	bool recipes = val__names(r, "NeMo") || val__names(r, "Megatron-Bridge");
+	t->expert_tp = etp >= 1 ? etp : recipes ? 1 : t->tp;
+	if (etp < 1 && t->tp > 1)
+		*assumed = true;
+	if (t->expert_tp != 1 && t->expert_tp != t->tp) {
+		snprintf(why, n, "expert TP %d is neither 1 nor tp %d", t->expert_tp, t->tp);
+		return -1;
+	}
+	/* Megatron-core's rank order tp-cp-ep-dp-pp: DP (and EP) inside PP */
+	t->placement = PLACE_TP_DP_PP;
+	int dp = t->dp > 0 ? t->dp : 1, cp = t->cp > 1 ? t->cp : 1;
+	long across = (long)dp * cp * (t->expert_tp == 1 ? t->tp : 1);
+	if (s->model.experts % t->ep || across % t->ep) {
+		snprintf(why, n, "EP %d must divide the %d experts and the %ld ranks it is drawn from",
+		         t->ep, s->model.experts, across);
+		return -1;
+	}
+	return 0;
+}
