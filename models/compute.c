@@ -54,9 +54,10 @@ typedef struct arch_params {
 	double attn_k0_bwd;
 } arch_params;
 
-/* SM counts: NVIDIA Volta (V100: 80), Ampere (A100: 108), Hopper (H100 SXM: 132)
- * architecture whitepapers; Ada L40S 142 (AD102 product brief); Blackwell B200
- * 148 (UNVERIFIED, NVIDIA datasheet figure as commonly quoted); MI300X 304 CUs
+/* SM counts (a part that differs from its row is in part_sms below): NVIDIA
+ * Volta (V100: 80), Ampere (A100: 108), Hopper (H100 SXM: 132) architecture
+ * whitepapers; Ada L40S 142 (AD102 product brief); Blackwell B200 148
+ * (UNVERIFIED, NVIDIA datasheet figure as commonly quoted); MI300X 304 CUs
  * (AMD CDNA3 whitepaper); Turing 40, the T4 (TU104 as the T4
  * ships it: 2560 CUDA cores / 64 per SM, T4 data sheet), the architecture's
  * one part in the catalog; CDNA2 110 CUs, one GCD of an MI250X (220 CUs per
@@ -130,11 +131,34 @@ static const arch_params *arch_of(const hw_gpu *g)
 	return ampere;   /* an arch without a row (none today): Ampere's */
 }
 
+/* Catalog parts whose SM (CU) count is not their architecture's row above.
+ * H100 PCIe 114 (Hopper whitepaper); A10 72 and A10G 80 (GA102 as each ships,
+ * third-party listings; the A10's agrees with its data sheet peak, 72 x 1024
+ * FLOP/clock x 1695 MHz = 125 TFLOP/s; the A10G's has no NVIDIA source,
+ * UNVERIFIED); A40 84 (10,752 CUDA cores / 128, A40 data sheet) and
+ * RTX A6000 84 (the same GA102 configuration); L4 58 (7424 CUDA cores / 128,
+ * AD104); H20 78 (as reported, UNVERIFIED: NVIDIA publishes no data sheet);
+ * MI250 GCD 104 CUs (208 per package, MI250 data sheet). The T4 (40), MI250X
+ * GCD (110), L40S (142), H100 NVL (132) and the rest are their rows. */
+static const struct { const char *name; int sms; } part_sms[] = {
+	{"H100-PCIE-80GB", 114},
+	{"A10", 72},
+	{"A10G", 80},
+	{"A40", 84},
+	{"RTX-A6000", 84},
+	{"L4", 58},
+	{"H20-96GB", 78},
+	{"MI250-GCD", 104},
+};
+
+/* The part's count for a catalog part (a scenario's `gpu: A10`, alias or
+ * `base:` copies the catalog's name); its architecture's for a GPU given
+ * field by field or renamed. */
 int wl__sms(const hw_gpu *g)
 {
-	/* H100 PCIe has 114 SMs (Hopper whitepaper) against 132 on SXM. */
-	if (g->arch == ARCH_HOPPER && (strstr(g->name, "PCIe") || strstr(g->name, "PCIE")))
-		return 114;
+	for (size_t i = 0; i < sizeof part_sms / sizeof part_sms[0]; i++)
+		if (!strcmp(g->name, part_sms[i].name))
+			return part_sms[i].sms;
 	return arch_of(g)->sms;
 }
 
