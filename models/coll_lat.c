@@ -26,6 +26,21 @@ static const double hw_us[HW__N][A__N][PROTO__N] = {
 #define RING_SIMPLE_PLATEAU 1.4
 #define RING_SIMPLE_PLATEAU_OLD 1.9
 
+/* NCCL picks its tables by compute capability: minCompCap >= 100 Blackwell,
+ * >= 90 Hopper, >= 80 Ampere, else Volta (tuning.cc compCapIndex). Turing is
+ * sm75: Volta's. The AMD parts run RCCL, whose tuning.cc skips these tables
+ * for its own per-topology rcclTuningModel; they keep the Hopper-class row
+ * this file gave CDNA3 (UNVERIFIED for either). By name, never by order. */
+static bool sm80_or_later(hw_arch a)
+{
+	return a != ARCH_VOLTA && a != ARCH_TURING;
+}
+
+static bool sm90_nvidia(hw_arch a)
+{
+	return a == ARCH_HOPPER || a == ARCH_BLACKWELL;
+}
+
 /* llMaxBws, GB/s of busbw: one node by GPU arch (N1 column); several nodes
  * by host CPU (row 0, Intel): 2 nodes 39.0, more 20.4. */
 static double ll_max_GBps(const coll_shape *sh)
@@ -33,10 +48,12 @@ static double ll_max_GBps(const coll_shape *sh)
 	if (sh->nnodes > 1)
 		return sh->nnodes == 2 ? 39.0 : 20.4;
 	switch (sh->arch) {
-	case ARCH_VOLTA: return 39.0;
+	case ARCH_VOLTA:
+	case ARCH_TURING: return 39.0;
 	case ARCH_AMPERE:
 	case ARCH_ADA: return 87.7;
 	case ARCH_HOPPER:
+	case ARCH_CDNA2:
 	case ARCH_CDNA3: return 141.0;
 	case ARCH_BLACKWELL: return 282.0;
 	}
@@ -120,7 +137,7 @@ static double ring_lat(const coll_shape *sh, coll_op op, int p, double bytes)
 	 * per rail as NCCL typically opens. */
 	int nch = 2 * sh->nrails;
 	if (op == COLL_ALL_REDUCE && p == PROTO_SIMPLE && nodes > 1 && bytes / (nch * n) >= 64)
-		lat *= sh->arch >= ARCH_AMPERE ? RING_SIMPLE_PLATEAU : RING_SIMPLE_PLATEAU_OLD;
+		lat *= sm80_or_later(sh->arch) ? RING_SIMPLE_PLATEAU : RING_SIMPLE_PLATEAU_OLD;
 	return lat;
 }
 
@@ -211,7 +228,7 @@ int coll__node_channels(const coll_shape *sh)
 			nch = c;
 		}
 	}
-	bool dup = s >= 25 && !(sh->arch >= ARCH_HOPPER && sh->arch != ARCH_CDNA3 && s < 50 && nch > 4);
+	bool dup = s >= 25 && !(sm90_nvidia(sh->arch) && s < 50 && nch > 4);
 	if (dup)
 		nch *= 2;
 	nch *= 2;

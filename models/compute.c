@@ -3,6 +3,7 @@
  * HBM traffic), memory-bound kernels from HBM bandwidth, fused flash attention
  * from a measured kernel efficiency. Parameters are per GPU architecture, each
  * with its source; none is fitted to a validation row. */
+#include <assert.h>
 #include <math.h>
 #include <string.h>
 #include "wl_int.h"
@@ -53,17 +54,25 @@ typedef struct arch_params {
 	double attn_k0_bwd;
 } arch_params;
 
-/* SM counts: NVIDIA Volta (V100: 80), Ampere (A100: 108), Hopper (H100 SXM: 132)
- * architecture whitepapers; Ada L40S 142 (AD102 product brief); Blackwell B200
- * 148 (UNVERIFIED, NVIDIA datasheet figure as commonly quoted); MI300X 304 CUs
- * (AMD CDNA3 whitepaper).
+/* SM counts (a part that differs from its row is in part_sms below): NVIDIA
+ * Volta (V100: 80), Ampere (A100: 108), Hopper (H100 SXM: 132) architecture
+ * whitepapers; Ada L40S 142 (AD102 product brief); Blackwell B200 148
+ * (UNVERIFIED, NVIDIA datasheet figure as commonly quoted); MI300X 304 CUs
+ * (AMD CDNA3 whitepaper); Turing 40, the T4 (TU104 as the T4
+ * ships it: 2560 CUDA cores / 64 per SM, T4 data sheet), the architecture's
+ * one part in the catalog; CDNA2 110 CUs, one GCD of an MI250X (220 CUs per
+ * package, AMD MI250X data sheet), what ROCm calls a GPU.
  * Tiles: the largest CTA tiles of cuBLAS/CUTLASS tensor-core kernels: Volta
  * 128x128 (volta_h884gemm_128x128), Ampere 256x128 (ampere_h16816gemm_256x128),
  * Hopper/Blackwell 128x256 (sm90 wgmma kernels); names as they appear in Nsight
- * traces, UNVERIFIED as the heuristic's choice for every shape.
+ * traces, UNVERIFIED as the heuristic's choice for every shape. Turing as Volta
+ * (turing_h1688gemm_128x128 is cuBLAS's largest, UNVERIFIED), CDNA2 as CDNA3
+ * (256x256, UNVERIFIED for rocBLAS/hipBLASLt on gfx90a).
  * gemm_eff fallbacks: cost-models.md 4.2 MAMF table (A100 0.869, H100 0.803,
  * B200 0.776, MI300X 0.514); V100 0.85 UNVERIFIED (the catalog's V100 entry
- * has its own, from a measured 8192^3 GEMM: hw.c).
+ * has its own, from a measured 8192^3 GEMM: hw.c); Turing 0.41, the T4's
+ * (measured under its 70 W cap, hw.c); CDNA2 0.767, the MI250X GCD MAMF
+ * 147.0 / 191.5 (ml-engineering's MAMF table, its v1 rows; not in cm 4.2).
  * hbm_eff fallback: HW-AZ-003 A100-80GB triad 1.7 TB/s of 2.039 TB/s = 0.83,
  * used for every kind (UNVERIFIED elsewhere).
  * Flash attention: Ampere forward 179.5 TFLOP/s of 312 = 0.575 (HW-AZ-004, FA2
@@ -80,18 +89,25 @@ typedef struct arch_params {
  * shapes within 15% and 9% (the batch, which the curve does not see, is
  * the rest). Blackwell keeps
  * the earlier Hopper guess 0.55/0.44 (between FA2's 0.35 and FA3's 0.75 of
- * peak, cost-models 4.2; UNVERIFIED), no size curve.
+ * peak, cost-models 4.2; UNVERIFIED), no size curve. Volta and Turing: none
+ * (FlashAttention needs Ampere or later); attention runs unfused. CDNA2
+ * (ROCm's FlashAttention-2 port, composable_kernel) as CDNA3: 0.35/0.28,
+ * FA2's 0.35 of peak on H100 (cm 4.2) for want of a measurement, UNVERIFIED
+ * on either.
  * fp8 ratio: Hopper measured (H200_FP8_RATIO above; the MAMF table's 70.9/80.3
  * = 0.883 had fp8 layer GEMMs 2% slow); B200 cost-models 4.2 FP8 MAMF over
- * bf16 MAMF 76.3/77.6 = 0.983; Ada 0.9 UNVERIFIED.
+ * bf16 MAMF 76.3/77.6 = 0.983; Ada 0.9 UNVERIFIED; 1 where there is no fp8
+ * (Volta, Turing, Ampere, CDNA2: an fp8 run is refused, sim/scn_check.c).
  * sustain: Ampere (and, UNVERIFIED, every kind not measured) SUSTAIN_AMPERE,
  * Hopper H200_SUSTAIN. */
 static const arch_params arch_table[] = {
 	{ARCH_VOLTA, 80, 128, 128, 0.85, 0.83, 0.0, 0.0, 1, SUSTAIN_AMPERE, 0, 0},
+	{ARCH_TURING, 40, 128, 128, 0.41, 0.83, 0.0, 0.0, 1, SUSTAIN_AMPERE, 0, 0},
 	{ARCH_AMPERE, 108, 256, 128, 0.869, 0.83, 0.575, 0.46, 1, SUSTAIN_AMPERE, 0, 0},
 	{ARCH_ADA, 142, 256, 128, 0.80, 0.83, 0.50, 0.40, 0.9, SUSTAIN_AMPERE, 0, 0},
 	{ARCH_HOPPER, 132, 128, 256, 0.803, 0.83, 0.629, 0.577, H200_FP8_RATIO, H200_SUSTAIN, 340, 520},
 	{ARCH_BLACKWELL, 148, 128, 256, 0.776, 0.83, 0.55, 0.44, 0.983, SUSTAIN_AMPERE, 0, 0},
+	{ARCH_CDNA2, 110, 256, 256, 0.767, 0.83, 0.35, 0.28, 1, SUSTAIN_AMPERE, 0, 0},
 	{ARCH_CDNA3, 304, 256, 256, 0.514, 0.83, 0.35, 0.28, 1, SUSTAIN_AMPERE, 0, 0},
 };
 
@@ -104,17 +120,45 @@ static const arch_params arch_table[] = {
 
 static const arch_params *arch_of(const hw_gpu *g)
 {
-	for (size_t i = 0; i < sizeof arch_table / sizeof arch_table[0]; i++)
+	const arch_params *ampere = NULL;
+	for (size_t i = 0; i < sizeof arch_table / sizeof arch_table[0]; i++) {
 		if (arch_table[i].arch == g->arch)
 			return &arch_table[i];
-	return &arch_table[1];
+		if (arch_table[i].arch == ARCH_AMPERE)
+			ampere = &arch_table[i];
+	}
+	assert(ampere);
+	return ampere;   /* an arch without a row (none today): Ampere's */
 }
 
+/* Catalog parts whose SM (CU) count is not their architecture's row above.
+ * H100 PCIe 114 (Hopper whitepaper); A10 72 and A10G 80 (GA102 as each ships,
+ * third-party listings; the A10's agrees with its data sheet peak, 72 x 1024
+ * FLOP/clock x 1695 MHz = 125 TFLOP/s; the A10G's has no NVIDIA source,
+ * UNVERIFIED); A40 84 (10,752 CUDA cores / 128, A40 data sheet) and
+ * RTX A6000 84 (the same GA102 configuration); L4 58 (7424 CUDA cores / 128,
+ * AD104); H20 78 (as reported, UNVERIFIED: NVIDIA publishes no data sheet);
+ * MI250 GCD 104 CUs (208 per package, MI250 data sheet). The T4 (40), MI250X
+ * GCD (110), L40S (142), H100 NVL (132) and the rest are their rows. */
+static const struct { const char *name; int sms; } part_sms[] = {
+	{"H100-PCIE-80GB", 114},
+	{"A10", 72},
+	{"A10G", 80},
+	{"A40", 84},
+	{"RTX-A6000", 84},
+	{"L4", 58},
+	{"H20-96GB", 78},
+	{"MI250-GCD", 104},
+};
+
+/* The part's count for a catalog part (a scenario's `gpu: A10`, alias or
+ * `base:` copies the catalog's name); its architecture's for a GPU given
+ * field by field or renamed. */
 int wl__sms(const hw_gpu *g)
 {
-	/* H100 PCIe has 114 SMs (Hopper whitepaper) against 132 on SXM. */
-	if (g->arch == ARCH_HOPPER && (strstr(g->name, "PCIe") || strstr(g->name, "PCIE")))
-		return 114;
+	for (size_t i = 0; i < sizeof part_sms / sizeof part_sms[0]; i++)
+		if (!strcmp(g->name, part_sms[i].name))
+			return part_sms[i].sms;
 	return arch_of(g)->sms;
 }
 
@@ -271,7 +315,7 @@ double wl_attn_time(const hw_gpu *g, hw_precision p, double flops, bool backward
 }
 
 /* Whether the GPU has a fused attention kernel at all (FlashAttention needs
- * Ampere or later; Volta has none). */
+ * Ampere or later; Volta and Turing have none). */
 bool wl_gpu_fused_attention(const hw_gpu *g)
 {
 	return wl__has_flash(g);

@@ -18,7 +18,8 @@
  * (A100-SXM4-80GB: HW-AZ-003 triad 1.7 of 2.039 TB/s), else 0.90, Calculon's
  * HBM efficiency for >= 100 MB streams (cm 4.2). nvlink_eff: NCCL's per-link model over the raw per-link rate (cm 1.6:
  * 20/25 V100/A100, 20.6/25 H100, 40.1/50 B200). nvls_eff: NCCL tuning.cc
- * nvlsEfficiency (cm 1.3). */
+ * nvlsEfficiency (cm 1.3). SM counts are the compute model's
+ * (models/compute.c). */
 static const hw_gpu gpus[] = {
 	{"V100-SXM2-32GB", ARCH_VOLTA,
 	 /* 15.7 fp32, 125 fp16 tensor: V100 data sheet (cm 1.6 "V100 SEC");
@@ -35,6 +36,43 @@ static const hw_gpu gpus[] = {
 	 0.90,
 	 150 * GBs, 20.0 / 25.0, /* cm 1.6: 6 links x 25 GB/s; NCCL SM70 20.0 */
 	 0, 3},
+	{"V100-SXM2-16GB", ARCH_VOLTA,
+	 /* the V100 SXM2 with 16 GB (DGX-1, AWS p3): V100 data sheet "V100 for
+	  * NVLink" 15.7 fp32, 125 fp16 tensor, as the 32 GB part */
+	 {15.7 * T, 0, 125 * T, 0, 0},
+	 0.976,                  /* the V100 SXM2 32GB's (same die and clocks) */
+	 16 * GiB, 900 * GBs,    /* V100 data sheet: 16 GB HBM2, 900 GB/s */
+	 0.90,
+	 150 * GBs, 20.0 / 25.0, /* 6 NVLink2 links x 25 GB/s, as the 32 GB part */
+	 0, 3},
+	{"V100-PCIE-32GB", ARCH_VOLTA,
+	 /* V100 data sheet "V100 for PCIe": 14 fp32, 112 fp16 tensor (lower
+	  * clocks than SXM2 at 250 W) */
+	 {14 * T, 0, 112 * T, 0, 0},
+	 0.976,                  /* the V100 entry's, derived from ~101 of 112 TFLOP/s
+	                          * measured on a PCIe V100: this part */
+	 32 * GiB, 900 * GBs,    /* V100 data sheet: 32 GB HBM2, 900 GB/s */
+	 0.90,
+	 0, 0,                   /* no NVLink */
+	 0, 3},
+	{"T4", ARCH_TURING,
+	 /* T4 data sheet: 8.1 fp32, 65 fp16 mixed-precision tensor (Turing has
+	  * no structured sparsity: these are dense); no tf32, bf16 or fp8 on
+	  * Turing. 40 SMs: 2560 CUDA cores at 64 per Turing SM (T4 data sheet,
+	  * Turing whitepaper); 40 x 1024 fp16 FLOP/clock x 1590 MHz boost = 65.1 */
+	 {8.1 * T, 0, 65 * T, 0, 0},
+	 /* [DERIVED, user-reported] cuBLAS fp16 4096^3, mean of 100 runs on a
+	  * T4: "about 24T" of 65; NVIDIA's reply: power capping to the 70 W
+	  * limit, "expected behavior for approximately continuous matrix
+	  * multiply operations on a T4" (NVIDIA developer forum, "About GPU peak
+	  * performance", thread 264462). No MAMF row: as for the V100, the value
+	  * for which compute.c's model gives that GEMM 24 TFLOP/s
+	  * (tests/check_topo.c holds it to that) */
+	 0.41,
+	 16 * GiB, 320 * GBs,    /* T4 data sheet: 16 GB GDDR6, 320+ GB/s */
+	 0.90,
+	 0, 0,                   /* no NVLink */
+	 0, 3},                  /* PCIe Gen3 x16 */
 	{"A100-SXM4-40GB", ARCH_AMPERE,
 	 /* cm 1.6: 312 bf16/fp16, 156 tf32; 19.5 fp32: A100 data sheet */
 	 {19.5 * T, 156 * T, 312 * T, 312 * T, 0},
@@ -68,6 +106,59 @@ static const hw_gpu gpus[] = {
 	 0.90,
 	 0, 0,                   /* NVLink bridges pair two cards only: modelled as PCIe */
 	 0, 4},
+	{"A10", ARCH_AMPERE,
+	 /* A10 data sheet dense (its starred values, twice these, are sparse):
+	  * fp32 31.2, tf32 62.5, bf16/fp16 125; no fp8 on Ampere. 72 SMs at a
+	  * 1695 MHz boost (GA102 as the A10 ships it; third-party listings, e.g.
+	  * sysrqmts.com): 72 x 1024 dense fp16 FLOP/clock x 1695 MHz = 125.0 */
+	 {31.2 * T, 62.5 * T, 125 * T, 125 * T, 0},
+	 0.811,                  /* UNVERIFIED: no MAMF row for a GA102 part; the A100
+	                          * PCIe fraction (cm 4.2), the nearest measured Ampere
+	                          * PCIe card. A 150 W card may hold less (see T4) */
+	 24 * GiB, 600 * GBs,    /* A10 data sheet: 24 GB GDDR6, 600 GB/s */
+	 0.90,
+	 0, 0,                   /* no NVLink */
+	 0, 4},
+	{"A10G", ARCH_AMPERE,
+	 /* AWS g5's GA102 with 80 SMs. NVIDIA publishes no data sheet: derived as
+	  * SMs x clock x per-SM rate, all UNVERIFIED. Clock: 1710 MHz boost
+	  * (third-party listings). Per SM and clock: fp32 256 FLOP (128 lanes),
+	  * the A10's (31.2 = 72 x 256 x 1695 MHz); tensor fp16/bf16 with fp32
+	  * accumulate 512 dense FLOP, the GeForce GA102 rate, half the A10's 1024:
+	  * Baseten ("NVIDIA A10 vs A10G for ML model inference") finds that "the
+	  * A10 prioritizes tensor compute, while the A10G has a higher CUDA core
+	  * performance". So fp32 80 x 256 x 1.71 GHz = 35.0, bf16/fp16 80 x 512 x
+	  * 1.71 GHz = 70.0, tf32 half of that (GA102's ratio) 35.0; were the
+	  * A10G at the A10's tensor rate, bf16 would be 140 */
+	 {35.0 * T, 35.0 * T, 70.0 * T, 70.0 * T, 0},
+	 0.811,                  /* UNVERIFIED: as the A10 */
+	 24 * GiB, 600 * GBs,    /* "24 gigabytes of GDDR6 ... 600 gigabytes per second",
+	                          * as the A10 (Baseten, same article) */
+	 0.90,
+	 0, 0,                   /* no NVLink */
+	 0, 4},                  /* PCIe Gen4 as the A10, UNVERIFIED */
+	{"A40", ARCH_AMPERE,
+	 /* A40 data sheet dense (starred values are sparse): fp32 37.4, tf32
+	  * 74.8, bf16/fp16 149.7. 84 SMs: its 10,752 CUDA cores at 128 per SM
+	  * (84 RT cores, 336 tensor cores: one and four per SM) */
+	 {37.4 * T, 74.8 * T, 149.7 * T, 149.7 * T, 0},
+	 0.811,                  /* UNVERIFIED: as the A10 */
+	 48 * GiB, 696 * GBs,    /* A40 data sheet: 48 GB GDDR6 with ECC, 696 GB/s */
+	 0.90,
+	 0, 0,                   /* NVLink bridge (112.5 GB/s bidirectional) pairs two
+	                          * cards only: modelled as PCIe */
+	 0, 4},
+	{"RTX-A6000", ARCH_AMPERE,
+	 /* RTX A6000 data sheet: 38.7 fp32; its "Tensor Performance" 309.7 is
+	  * with sparsity (as the RTX A4000's 153.4 for 48 SMs), so dense
+	  * bf16/fp16 154.8 = 84 SMs x 1024 FLOP/clock x 1800 MHz boost; tf32
+	  * half of that, the A40 sheet's ratio, 77.4: derived, UNVERIFIED */
+	 {38.7 * T, 77.4 * T, 154.8 * T, 154.8 * T, 0},
+	 0.811,                  /* UNVERIFIED: as the A10 */
+	 48 * GiB, 768 * GBs,    /* RTX A6000 data sheet: 48 GB GDDR6 ECC, 768 GB/s */
+	 0.90,
+	 0, 0,                   /* NVLink bridge pairs two cards only: modelled as PCIe */
+	 0, 4},
 	{"H100-SXM5-80GB", ARCH_HOPPER,
 	 /* cm 1.6: 989 bf16, 1979 fp8, 494.5 tf32; 66.9 fp32: H100 data sheet */
 	 {66.9 * T, 494.5 * T, 989.4 * T, 989.4 * T, 1978.9 * T},
@@ -95,6 +186,33 @@ static const hw_gpu gpus[] = {
 	 0.90,
 	 0, 0,                   /* bridges pair two cards only: modelled as PCIe */
 	 0, 5},
+	{"H100-NVL-94GB", ARCH_HOPPER,
+	 /* H100 NVL data sheet (one GPU): bf16/fp16 1,671 and fp8 3,341
+	  * TFLOP/s with sparsity, so 835.5 and 1670.5 dense; tf32 835 sparse,
+	  * 417.5 dense; fp32 60 (UNVERIFIED: fp32 and tf32 not checked against
+	  * the sheet here). 132 SMs as the SXM5 (a lower clock: 835.5 / (132 x
+	  * 4096 FLOP/clock) = 1545 MHz) */
+	 {60 * T, 417.5 * T, 835.5 * T, 835.5 * T, 1670.5 * T},
+	 0.803,                  /* UNVERIFIED: the SXM MAMF fraction (cm 4.2) */
+	 94 * GiB, 3900 * GBs,   /* H100 NVL data sheet: 94 GB HBM3, 3.9 TB/s */
+	 0.90,
+	 0, 0,                   /* NVLink bridges pair two cards only: modelled as PCIe,
+	                          * like the H100 PCIe */
+	 0, 5},
+	{"H20-96GB", ARCH_HOPPER,
+	 /* The Hopper part for China: fp32 44, tf32 74, bf16/fp16 148, fp8 296
+	  * dense, 96 GB HBM3 at 4.0 TB/s, NVLink 900 GB/s: the figures of
+	  * NVIDIA's partner spec sheet as the press reported them; NVIDIA
+	  * publishes no data sheet, UNVERIFIED. 78 SMs UNVERIFIED (as reported;
+	  * its tensor rate is capped, so the peaks do not give the count) */
+	 {44 * T, 74 * T, 148 * T, 148 * T, 296 * T},
+	 0.803,                  /* UNVERIFIED: the H100 SXM MAMF fraction (cm 4.2); a
+	                          * part capped below its power may hold more */
+	 96 * GiB, 4000 * GBs,
+	 0.90,
+	 450 * GBs, 20.6 / 25.0, /* 900 GB/s bidirectional = 18 links x 25 GB/s per
+	                          * direction, as the H100 SXM; NCCL SM90 20.6 */
+	 0.85, 5},               /* HGX H20 boards carry NVSwitch: cm 1.3 Hopper NVLS */
 	{"H200-SXM-141GB", ARCH_HOPPER,
 	 {66.9 * T, 494.5 * T, 989.4 * T, 989.4 * T, 1978.9 * T},
 	 0.803,                  /* cm 4.2: "H200 is the same" as H100 SXM */
@@ -130,6 +248,19 @@ static const hw_gpu gpus[] = {
 	 0.90,
 	 0, 0,                   /* no NVLink */
 	 0, 4},
+	{"L4", ARCH_ADA,
+	 /* L4 data sheet dense (its starred values, twice these, are sparse):
+	  * fp32 30.3, tf32 60, bf16/fp16 121, fp8 242.5. Check: 58 SMs x 1024
+	  * FLOP/clock x 2040 MHz boost (third-party listings) = 121.2 */
+	 {30.3 * T, 60 * T, 121 * T, 121 * T, 242.5 * T},
+	 0.60,                   /* UNVERIFIED: no MAMF row. A 72 W card: like the T4
+	                          * (70 W, 0.41) its clocks fall under a continuous
+	                          * GEMM; Ada's process does more per watt than
+	                          * Turing's, so taken between the T4 and the L40S */
+	 24 * GiB, 300 * GBs,    /* L4 data sheet: 24 GB GDDR6, 300 GB/s */
+	 0.90,
+	 0, 0,                   /* no NVLink */
+	 0, 4},
 	{"MI300X", ARCH_CDNA3,
 	 /* AMD MI300X data sheet dense: fp32 163.4 (vector), tf32 653.7,
 	  * fp16/bf16 1307.4, fp8 2614.9 */
@@ -139,6 +270,50 @@ static const hw_gpu gpus[] = {
 	 0.90,
 	 448 * GBs, 0.80,        /* 7 Infinity Fabric links x 64 GB/s per direction
 	                          * (data sheet 896 GB/s bidirectional); eff UNVERIFIED */
+	 0, 5},
+	{"MI250X-GCD", ARCH_CDNA2,
+	 /* One GCD of an MI250X: the package holds two, and ROCm, Slurm and the
+	  * published runs on Frontier and LUMI count each as one GPU. Half the
+	  * MI250X data sheet: fp16/bf16 383 -> 191.5, fp32 matrix 95.7 -> 47.9
+	  * (the matrix cores' rate, which an fp32 GEMM runs at; vector 23.9);
+	  * no tf32 or fp8 on CDNA2. 110 CUs of 220; 110 x 1024 FLOP/clock x
+	  * 1700 MHz = 191.5 */
+	 {47.9 * T, 0, 191.5 * T, 191.5 * T, 0},
+	 0.767,                  /* ml-engineering MAMF table (its v1 rows; not in cm
+	                          * 4.2): 147.0 of 191.5, one GCD, ROCm 6.2 */
+	 64 * GiB, 1638.4 * GBs, /* half the data sheet's 128 GB HBM2e, 3.2768 TB/s */
+	 0.90,
+	 /* Infinity Fabric, not a switch: the two GCDs of a package are joined
+	  * by 4 xGMI links, 200 GB/s per direction (AMD at Hot Chips 34: 400
+	  * GB/s between the two dies), GCDs of different packages by 2 or 1
+	  * (100 / 50 GB/s per direction, 50 per link): the link tiers of a
+	  * Frontier/LUMI node as summarised from Schieffer et al. 2024, not
+	  * checked against the paper. A ring over a node's 8 GCDs crosses
+	  * packages on the 2-link tier: 100 GB/s, taken as the model's uniform
+	  * per-GPU figure (UNVERIFIED); eff as the MI300X's (UNVERIFIED) */
+	 100 * GBs, 0.80,
+	 0, 4},                  /* host link: the data sheet's PCIe Gen4 x16 (Frontier
+	                          * joins CPU and GCDs by Infinity Fabric instead) */
+	{"MI250-GCD", ARCH_CDNA2,
+	 /* One GCD of an MI250: half the MI250 data sheet: fp16/bf16 362.1 ->
+	  * 181.0, fp32 matrix 90.5 -> 45.3; 104 CUs of 208 (104 x 1024 x 1700
+	  * MHz = 181.0) */
+	 {45.3 * T, 0, 181.0 * T, 181.0 * T, 0},
+	 0.767,                  /* UNVERIFIED: the MI250X GCD's MAMF (same die) */
+	 64 * GiB, 1638.4 * GBs, /* half of 128 GB HBM2e, 3.2768 TB/s, as the MI250X */
+	 0.90,
+	 100 * GBs, 0.80,        /* UNVERIFIED: as the MI250X GCD (the MI250 has fewer
+	                          * external links) */
+	 0, 4},
+	{"MI325X", ARCH_CDNA3,
+	 /* AMD MI325X data sheet: the MI300X's compute (304 CUs; dense fp32
+	  * 163.4, tf32 653.7, fp16/bf16 1307.4, fp8 2614.9) with more memory */
+	 {163.4 * T, 653.7 * T, 1307.4 * T, 1307.4 * T, 2614.9 * T},
+	 0.604,                  /* ml-engineering MAMF table (not in cm 4.2): 784.9 /
+	                          * 1300, 1000 W, PyTorch TunableOp */
+	 256 * GiB, 6000 * GBs,  /* MI325X data sheet: 256 GB HBM3E, 6 TB/s */
+	 0.90,
+	 448 * GBs, 0.80,        /* as the MI300X (same package and links), UNVERIFIED */
 	 0, 5},
 };
 
@@ -160,6 +335,14 @@ static const struct { const char *alias, *name; } aliases[] = {
 	{"H200", "H200-SXM-141GB"},
 	{"B200-SXM", "B200"},
 	{"MI300", "MI300X"},
+	{"V100-16GB", "V100-SXM2-16GB"},
+	{"V100-PCIE", "V100-PCIE-32GB"},
+	{"A6000", "RTX-A6000"},
+	{"H100-NVL", "H100-NVL-94GB"},
+	{"H20", "H20-96GB"},
+	{"MI250X", "MI250X-GCD"},
+	{"MI250", "MI250-GCD"},
+	{"MI325", "MI325X"},
 };
 
 #define NALIASES (sizeof aliases / sizeof aliases[0])

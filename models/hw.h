@@ -12,7 +12,12 @@ const char *hw_precision_name(hw_precision p);
 /* Bytes of one element stored in precision p (tf32 is stored as 4). */
 double hw_precision_bytes(hw_precision p);
 
-typedef enum { ARCH_VOLTA, ARCH_AMPERE, ARCH_ADA, ARCH_HOPPER, ARCH_BLACKWELL, ARCH_CDNA3 } hw_arch;
+/* GPU architectures. Test them by name, never by order: the AMD ones follow
+ * the NVIDIA ones, so "arch >= ARCH_HOPPER" would take in CDNA2 and CDNA3. */
+typedef enum {
+	ARCH_VOLTA, ARCH_TURING, ARCH_AMPERE, ARCH_ADA, ARCH_HOPPER, ARCH_BLACKWELL,
+	ARCH_CDNA2, ARCH_CDNA3
+} hw_arch;
 
 typedef struct hw_gpu {
 	char name[48];

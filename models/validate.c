@@ -24,13 +24,30 @@ typedef struct gpu_map {
 	int gpus_per_node;
 } gpu_map;
 
-/* First match wins. Node defaults: DGX A100 8 x HDR 200 Gb/s; DGX H100/H200
- * and B200 8 x NDR 400 Gb/s; DGX-2 16 V100 with 8 x EDR 100 Gb/s (NVIDIA DGX
- * data sheets). The catalog has one V100 (SXM2 32GB) for DGX-1/DGX-2. */
+/* First match wins, and a token matches anywhere in the text, in any case:
+ * a name that is the start of another's comes after it ("H200" before "H20",
+ * "A100" before "A10G" before "A10", "MI250X" before "MI250", "L40S" before
+ * "L4"), and one that is the start of a part not in the catalog is read only
+ * when a blank, comma or bracket follows it ("L4" of "L40", "A40" of
+ * "A4000"), or a blank precedes it (" T4": not "INT4"). Node defaults: DGX
+ * A100 8 x HDR 200 Gb/s; DGX H100/H200 and B200 8 x NDR 400 Gb/s; DGX-2 16
+ * V100 with 8 x EDR 100 Gb/s (NVIDIA DGX data sheets). The table gives a
+ * node's NIC speed only: the count and the transport come from the text
+ * (nic_of: without a count, one NIC per GPU; RDMA unless it says TCP, GbE or
+ * Ethernet), so a cloud node's one TCP NIC must be written out. */
 static const gpu_map gpu_maps[] = {
 	{"H200", NULL, "H200", 400, 8},
 	{"H800", NULL, "H800", 400, 8},
+	/* HGX H20, 8 x 400 Gb/s as the HGX H100 (UNVERIFIED) */
+	{"H20", NULL, "H20", 400, 8},
 	{"A800", NULL, "A800", 200, 8},
+	/* "H100 NVL" is in "H100 NVLink": that text keeps its H100 reading. H100
+	 * NVL servers: PCIe, 8 cards and 400 Gb/s as the H100 PCIe (UNVERIFIED) */
+	{"H100 NVLink", "PCIe", "H100-PCIE", 400, 8},
+	{"H100 NVLink", NULL, "H100", 400, 8},
+	{"H100 NVL", NULL, "H100-NVL", 400, 8},
+	{"H100", "94GB", "H100-NVL", 400, 8},
+	{"H100", "94 GB", "H100-NVL", 400, 8},
 	{"H100", "PCIe", "H100-PCIE", 400, 8},
 	{"H100", NULL, "H100", 400, 8},
 	{"GB200", NULL, "GB200", 400, 72},   /* NVL72: one NVLink domain of 72 */
@@ -41,10 +58,36 @@ static const gpu_map gpu_maps[] = {
 	{"A100", "320GB", "A100-40GB", 200, 8},   /* DGX A100 320GB: 8 x 40 GB */
 	{"A100", "320 GB", "A100-40GB", 200, 8},
 	{"A100", NULL, "A100", 200, 8},
+	/* AWS g5.48xlarge: 8 x A10G, one 100 Gb/s ENA NIC (TCP) */
+	{"A10G", NULL, "A10G", 100, 8},
+	{"A10", NULL, "A10", 100, 8},   /* a PCIe server as the g5 (UNVERIFIED) */
 	{"DGX-2", NULL, "V100", 100, 16},
+	/* PCIe V100s (16 or 32 GB) as the 32 GB card; DGX-1 / AWS p3 V100 16GB
+	 * (SXM2); nodes as the V100's (UNVERIFIED for PCIe servers) */
+	{"V100", "PCIe", "V100-PCIE", 100, 8},
+	{"V100", "16GB", "V100-16GB", 100, 8},
+	{"V100", "16 GB", "V100-16GB", 100, 8},
 	{"V100", NULL, "V100", 100, 8},
+	/* Frontier and LUMI nodes: 4 MI250X = 8 GCDs (the catalog's GPU), 4 x 200
+	 * Gb/s Slingshot-11, one NIC per package: the table gives the speed, a
+	 * text without a count gets one per GCD (8) */
+	{"MI250X", NULL, "MI250X", 200, 8},
+	{"MI250", NULL, "MI250", 200, 8},   /* as the MI250X (UNVERIFIED) */
+	{"MI325", NULL, "MI325X", 400, 8},  /* as the MI300X */
 	{"MI300", NULL, "MI300X", 400, 8},
 	{"L40S", NULL, "L40S", 200, 8},
+	/* AWS g6.48xlarge: 8 x L4, 100 Gb/s */
+	{"L4 ", NULL, "L4", 100, 8},
+	{"L4,", NULL, "L4", 100, 8},
+	{"L4)", NULL, "L4", 100, 8},
+	/* A40 and RTX A6000: PCIe servers of 8, 100 Gb/s (UNVERIFIED) */
+	{"A40 ", NULL, "A40", 100, 8},
+	{"A40,", NULL, "A40", 100, 8},
+	{"A40)", NULL, "A40", 100, 8},
+	{"A6000", NULL, "A6000", 100, 8},
+	/* AWS g4dn.metal: 8 x T4, 100 Gb/s (g4dn.12xlarge: 4 x T4, 50 Gb/s) */
+	{" T4", NULL, "T4", 100, 8},
+	{"xT4", NULL, "T4", 100, 8},
 };
 
 static const gpu_map *gpu_of(const char *hw)

@@ -615,7 +615,9 @@ bool wl_flash_attention(const scenario *s)
 	const hw_gpu *g = &s->cluster.gpu;
 	if (!wl__has_flash(g))
 		return false;
-	if (g->arch >= ARCH_HOPPER && g->arch != ARCH_CDNA3)
+	/* "Hopper and later" (docs/workload.md) is NVIDIA's: the AMD parts
+	 * (CDNA2, CDNA3) take the Ampere rule below. By name, not by order. */
+	if (g->arch == ARCH_HOPPER || g->arch == ARCH_BLACKWELL)
 		return true;
 	/* Megatron's context parallelism runs on Transformer Engine's fused
 	 * attention, whatever the model */

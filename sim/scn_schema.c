@@ -24,8 +24,11 @@ static_assert(sizeof(hw_precision) == sizeof(int), "enum size");
 #define SUB(k, T, f, s, fl, ex) {k, F_SECTION, offsetof(T, f), UNIT_COUNT, NULL, 0, 0, fl, 0, &s, ex}
 
 const char *const scn__precision_names[] = {"fp32", "tf32", "fp16", "bf16", "fp8", NULL};
-static const char *const arch_names[] = {"volta", "ampere", "ada", "hopper", "blackwell",
-                                         "cdna3", NULL};
+/* in hw_arch's order */
+static const char *const arch_names[] = {"volta", "turing", "ampere", "ada", "hopper",
+                                         "blackwell", "cdna2", "cdna3", NULL};
+static_assert(sizeof arch_names / sizeof arch_names[0] == ARCH_CDNA3 + 2,
+              "arch_names: one name per hw_arch");
 static const char *const intra_names[] = {"nvswitch", "nvlink-mesh", "pcie", NULL};
 static const char *const transport_names[] = {"rdma", "tcp", NULL};
 static const char *const topology_names[] = {"single-switch", "fat-tree", "rail-optimized",

@@ -185,6 +185,42 @@ START_TEST(nvls_h100)
 }
 END_TEST
 
+/* Architectures are told apart by name (coll_lat.c): Turing (sm75) takes
+ * Volta's NCCL tables, CDNA2 whatever CDNA3 takes. */
+START_TEST(nccl_arch_by_name)
+{
+	coll_shape sh = {.n = 8, .nnodes = 1, .ppn = 8, .nrails = 1, .nvlink = true};
+	sh.arch = ARCH_VOLTA;
+	double ll_volta = coll__ll_cap(&sh, PROTO_LL);
+	sh.arch = ARCH_TURING;
+	ck_assert_double_eq(coll__ll_cap(&sh, PROTO_LL), ll_volta);
+	ck_assert_double_eq_tol(ll_volta, 39.0e9, 1);
+	sh.arch = ARCH_CDNA3;
+	double ll_cdna3 = coll__ll_cap(&sh, PROTO_LL);
+	sh.arch = ARCH_CDNA2;
+	ck_assert_double_eq(coll__ll_cap(&sh, PROTO_LL), ll_cdna3);
+	/* the ring plateau of a multi-node Simple all-reduce: sm80+ only */
+	sh.n = 128, sh.nnodes = 16, sh.nrails = 8;
+	double lat[4];
+	hw_arch archs[4] = {ARCH_VOLTA, ARCH_TURING, ARCH_CDNA3, ARCH_CDNA2};
+	for (int i = 0; i < 4; i++) {
+		sh.arch = archs[i];
+		lat[i] = coll__nccl_latency(&sh, COLL_ALL_REDUCE, ALGO_RING, PROTO_SIMPLE, GiB);
+	}
+	ck_assert_double_eq(lat[1], lat[0]);
+	ck_assert_double_eq(lat[3], lat[2]);
+	ck_assert_double_eq_tol(lat[0] / lat[2], 1.9 / 1.4, 1e-9);
+	/* no duplication of channels slower than 50 GB/s is Hopper/Blackwell's
+	 * rule: an A100-like 240 GB/s gives 6 x 40 -> 24 on CDNA2 as on CDNA3
+	 * (12 had CDNA2 counted as Hopper-class) */
+	coll_shape nd = {.n = 8, .nnodes = 1, .ppn = 8, .nvlink = true, .intra_Bps = 240e9};
+	nd.arch = ARCH_CDNA3;
+	ck_assert_int_eq(coll__node_channels(&nd), 24);
+	nd.arch = ARCH_CDNA2;
+	ck_assert_int_eq(coll__node_channels(&nd), 24);
+}
+END_TEST
+
 /* NCCL's channels in one node, as its search makes them (coll_lat.c) and
  * its logs show: 24 on 8 x A100 and 8 x H100, 16 on H800 (8 NVLinks), 32 on
  * B200; the slice handshakes stop at the node's edge and at LL/LL128. */
@@ -498,6 +534,7 @@ int main(void)
 	tcase_add_test(tc, tree_two_nodes);
 	tcase_add_test(tc, nvls_h100);
 	tcase_add_test(tc, node_channels);
+	tcase_add_test(tc, nccl_arch_by_name);
 	tcase_add_test(tc, ps_against_ring);
 	tcase_add_test(tc, hierarchical);
 	tcase_add_test(tc, fat_tree_contention);

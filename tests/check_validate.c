@@ -248,6 +248,70 @@ START_TEST(t_other_hardware)
 }
 END_TEST
 
+/* The parts beyond the DGX ones: a token that starts another part's name
+ * reads only that part (H200 / H20, A100 / A10G / A10, MI250X / MI250, "H100
+ * NVLink" / H100 NVL), the cut-down names ("L4", "A40", "T4") only when
+ * delimited; the node's NIC speed when the text gives none. */
+START_TEST(t_new_part_tokens)
+{
+	static const struct {
+		const char *hw, *gpu;   /* gpu NULL: no known GPU */
+		const char *prec;
+		int gpn, nics;
+		double gbps;
+		int intra;
+	} cases[] = {
+		{"AWS g5.48xlarge: 8x A10G, 1x 100 Gbps ENA (TCP)", "A10G", "bf16", 8, 1, 100,
+		 INTRA_PCIE},
+		{"8x NVIDIA A10 24GB", "A10", "bf16", 8, 8, 100, INTRA_PCIE},
+		{"AWS g6.48xlarge (8x L4), 100 Gbps TCP", "L4", "bf16", 8, 1, 100, INTRA_PCIE},
+		{"8x L4 24GB", "L4", "bf16", 8, 8, 100, INTRA_PCIE},
+		{"AWS g4dn.metal: 8x NVIDIA T4, 100 Gbps TCP", "T4", "fp16", 8, 1, 100, INTRA_PCIE},
+		{"4xT4 16GB, 50 Gbps TCP", "T4", "fp16", 4, 1, 50, INTRA_PCIE},
+		{"8x A40, HDR IB", "A40", "bf16", 8, 8, 200, INTRA_PCIE},
+		{"8x RTX A6000 48GB", "RTX-A6000", "bf16", 8, 8, 100, INTRA_PCIE},
+		{"HGX H20 (8x H20 96GB NVLink)", "H20-96GB", "bf16", 8, 8, 400, INTRA_NVSWITCH},
+		{"8x H100 NVL 94GB, PCIe Gen5", "H100-NVL-94GB", "bf16", 8, 8, 400, INTRA_PCIE},
+		{"H100 NVLink4 (450 GB/s line rate/dir)", "H100-SXM5-80GB", "bf16", 8, 8, 400,
+		 INTRA_NVSWITCH},
+		/* NVSwitch, not the DGX-1's hybrid cube mesh: cluster_of's mesh rule
+		 * names the catalog's "V100" (the 32 GB part) */
+		{"DGX-1 (8x V100 16GB SXM2), 4x 100Gb/s EDR IB", "V100-SXM2-16GB", "fp16", 8, 4, 100,
+		 INTRA_NVSWITCH},
+		{"8x V100 PCIe 32GB, 100GbE", "V100-PCIE-32GB", "fp16", 8, 1, 100, INTRA_PCIE},
+		{"Frontier: 8 GPU/node (4x MI250X, 8 GCDs), 4x 200Gb/s Slingshot", "MI250X-GCD",
+		 "bf16", 8, 4, 200, INTRA_NVSWITCH},
+		{"LUMI-G, 8 GPU/node AMD MI250X", "MI250X-GCD", "bf16", 8, 8, 200, INTRA_NVSWITCH},
+		{"8 GPU/node MI250", "MI250-GCD", "bf16", 8, 8, 200, INTRA_NVSWITCH},
+		{"8x MI325X", "MI325X", "bf16", 8, 8, 400, INTRA_NVSWITCH},
+		/* parts not in the catalog are not read as their prefix's */
+		{"8x L40 48GB", NULL, "bf16", 0, 0, 0, 0},
+		{"8x RTX A4000", NULL, "bf16", 0, 0, 0, 0},
+		{"Jetson, INT4 inference", NULL, "bf16", 0, 0, 0, 0},
+	};
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		char row[512], why[256];
+		snprintf(row, sizeof row, "P-%03zu,x,\"%s\",16,1,2,2048,16,2048,16,1,1,1,16,,%s,none,"
+			 "iteration_time,1,s,x", i, cases[i].hw, cases[i].prec);
+		val_case c;
+		int rc = build_row(row, &c, why, sizeof why);
+		if (!cases[i].gpu) {
+			ck_assert_msg(rc < 0, "%s: read as %s", cases[i].hw, c.s.cluster.gpu.name);
+			ck_assert_ptr_nonnull(strstr(why, "no known GPU"));
+			continue;
+		}
+		ck_assert_msg(rc == 0, "%s: %s", cases[i].hw, why);
+		ck_assert_str_eq(c.s.cluster.gpu.name, cases[i].gpu);
+		ck_assert_msg(c.s.cluster.gpus_per_node == cases[i].gpn, "%s: %d GPUs/node",
+		              cases[i].hw, c.s.cluster.gpus_per_node);
+		ck_assert_msg(c.s.cluster.nic.count == cases[i].nics, "%s: %d NICs", cases[i].hw,
+		              c.s.cluster.nic.count);
+		ck_assert_double_eq_tol(c.s.cluster.nic.speed_Bps, cases[i].gbps * 1e9 / 8, 1);
+		ck_assert_int_eq(c.s.cluster.intra.kind, cases[i].intra);
+	}
+}
+END_TEST
+
 /* Line rates written with a blank or as Ethernet ("4x 100 Gbps EFA",
  * "2x 100GbE"): before, a blank before Gbps lost the rate and the count,
  * and GbE was not read at all (8 x 200 Gb/s was assumed). */
@@ -1295,6 +1359,7 @@ int main(void)
 	tcase_add_test(tc, t_rows_load_as_yaml);
 	tcase_add_test(tc, t_collective_rows);
 	tcase_add_test(tc, t_nic_text);
+	tcase_add_test(tc, t_new_part_tokens);
 	tcase_add_test(tc, t_metric_spellings);
 	tcase_add_test(tc, t_predict);
 	tcase_add_test(tc, t_scaling_rows);

@@ -216,7 +216,8 @@ START_TEST(t_tp_collectives)
 END_TEST
 
 /* Flash attention is derived: not for GPT on V100/A100 (Megatron 2020-22),
- * yes on Hopper, and for the Llama generation (gated or GQA) on Ampere. */
+ * yes on Hopper, and for the Llama generation (gated or GQA) on Ampere and
+ * the AMD parts; never on Volta or Turing. */
 START_TEST(t_flash_choice)
 {
 	scenario s;
@@ -233,6 +234,20 @@ START_TEST(t_flash_choice)
 	s.cluster.gpu = *hw_gpu_find("V100-SXM2-32GB");
 	s.model.gated_mlp = true;
 	ck_assert(!wl_flash_attention(&s));
+	/* by architecture name, not enum order: Turing has no kernel, the AMD
+	 * parts (CDNA2, CDNA3) take the Ampere rule, every Hopper part flash */
+	s.cluster.gpu = *hw_gpu_find("T4");
+	ck_assert(!wl_flash_attention(&s));
+	s.cluster.gpu = *hw_gpu_find("MI250X");
+	ck_assert(wl_flash_attention(&s));
+	s.model.gated_mlp = false;
+	ck_assert(!wl_flash_attention(&s));
+	s.cluster.gpu = *hw_gpu_find("MI325X");
+	ck_assert(!wl_flash_attention(&s));
+	s.cluster.gpu = *hw_gpu_find("H20");
+	ck_assert(wl_flash_attention(&s));
+	s.cluster.gpu = *hw_gpu_find("B200");
+	ck_assert(wl_flash_attention(&s));
 	/* with flash the layer keeps no s^2 activations and runs faster */
 	gpt(&s, 2, 4096, 32, 4096);
 	wl_layer_cost plain, fl;
