@@ -27,6 +27,8 @@ static const moe_model moe_zoo[] = {
 	{"OLMoE", 6.9, 16, 2048, 16, 16, 128, 64, 8, 1024, 50304},
 };
 
+/* The model a row names in other_parallel or its id (not in the source:
+ * a dense run's paper may cite a MoE model). */
 static const moe_model *zoo_of(const val_row *r)
 {
 	for (size_t i = 0; i < sizeof moe_zoo / sizeof moe_zoo[0]; i++) {
@@ -36,8 +38,10 @@ static const moe_model *zoo_of(const val_row *r)
 		char *sep = strpbrk(alt, " -");
 		if (sep)
 			*sep = *sep == ' ' ? '-' : ' ';
-		if (val__names(r, z->family) || val__names(r, alt))
-			return z;
+		const char *fields[] = {r->other, r->id};
+		for (size_t f = 0; f < 2; f++)
+			if (val__has(fields[f], z->family) || val__has(fields[f], alt))
+				return z;
 	}
 	return NULL;
 }
@@ -84,7 +88,7 @@ static int experts_of(const val_row *r)
 	e = FIRST(o, "experts", "num_experts", "num-experts", "moe_num_experts");
 	if (e > 1)
 		return e;
-	const char *fields[] = {r->other, r->id, r->source};
+	const char *fields[] = {r->other, r->id};
 	for (size_t i = 0; i < sizeof fields / sizeof fields[0]; i++)
 		for (const char *q = fields[i]; *q; q++)
 			if ((*q == 'x' || *q == 'X') && q > fields[i] && isdigit((unsigned char)q[-1]) &&

@@ -934,22 +934,40 @@ START_TEST(t_memory_inference)
 		ck_assert_msg(build_row(row, &c, why, sizeof why) == 0, "%s: %s", sps[i].other, why);
 		ck_assert_msg(c.s.training.sequence_parallel == sps[i].sp, "%s", sps[i].other);
 	}
-	/* mixture-of-experts runs are refused, not simulated as dense models; a
-	 * dense row whose source cites one is not */
+	/* mixture-of-experts rows are simulated as MoE (never as dense models,
+	 * which would count every expert's FLOPs): the experts from the text or
+	 * a model name's "8x7B", top-2 when unsaid; refused when the row does
+	 * not say how many experts, or with latent attention (DeepSeek-V3); a
+	 * dense row whose source cites a MoE model is dense */
 	ck_assert_msg(build_row("E-100,\"compared with Mixtral 8x7B\",A100-SXM4-80GB,16,1,2,2048,16,"
 	                        "2048,16,1,1,1,16,,bf16,none,iteration_time,1,s,x", &c, why,
 	                        sizeof why) == 0, "%s", why);
-	static const struct { const char *other; bool refused; } moe[] = {
-		{"MoE 8 experts", true}, {"TP2; EP8", true}, {"EP=4", true}, {"Mixtral 8x7B", true},
-		{"DeepSeek-V3", true}, {"deep EP1", false}, {"SP; interleaved", false},
-		{"EPOCH 2", false}};
+	ck_assert_int_le(c.s.model.experts, 1);
+	static const struct { const char *other; int experts, top_k, ep; const char *refused; } moe[] = {
+		{"MoE 8 experts", 8, 2, 1, NULL}, {"TP2; EP8", 0, 0, 0, "how many experts"},
+		{"EP=4", 0, 0, 0, "how many experts"}, {"Mixtral 8x7B", 8, 2, 1, NULL},
+		{"64 experts top-6; EP8", 64, 6, 8, NULL}, {"num_experts=16; topk 4; EP 16", 16, 4, 16, NULL},
+		{"DeepSeek-V3", 0, 0, 0, "latent attention"}, {"128 experts; EP3", 0, 0, 0, "EP 3"},
+		{"deep EP1", 0, 0, 0, NULL}, {"SP; interleaved", 0, 0, 0, NULL},
+		{"EPOCH 2", 0, 0, 0, NULL}};
 	for (size_t i = 0; i < sizeof moe / sizeof moe[0]; i++) {
 		char row[256];
 		snprintf(row, sizeof row, "E-%03zu,x,A100-SXM4-80GB,16,1,2,2048,16,2048,16,1,1,1,16,%s,"
 			 "bf16,none,iteration_time,1,s,x", i, moe[i].other);
+		why[0] = '\0';
 		int rc = build_row(row, &c, why, sizeof why);
-		ck_assert_msg(moe[i].refused ? rc == -1 && strstr(why, "mixture-of-experts")
-		                             : rc == 0, "%s: %s", moe[i].other, why);
+		if (moe[i].refused) {
+			ck_assert_msg(rc == -1 && strstr(why, moe[i].refused), "%s: %s", moe[i].other, why);
+			continue;
+		}
+		ck_assert_msg(rc == 0, "%s: %s", moe[i].other, why);
+		ck_assert_msg(c.s.model.experts == moe[i].experts || (moe[i].experts == 0 &&
+		              c.s.model.experts <= 1), "%s: %d experts", moe[i].other, c.s.model.experts);
+		if (moe[i].experts > 1) {
+			ck_assert_int_eq(c.s.model.top_k, moe[i].top_k);
+			ck_assert_int_eq(c.s.training.ep, moe[i].ep);
+			ck_assert(c.s.model.gated_mlp);
+		}
 	}
 	/* The DP reduction overlaps the backward when told to; unsaid, a bf16
 	 * row does (today's recipes), an fp16 one (2019-21 Megatron) does not */
