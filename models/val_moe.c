@@ -137,6 +137,12 @@ static int moe_model_of(const val_row *r, scenario *s, bool *assumed, char *why,
 	scn_model *m = &s->model;
 	const char *o = r->other;
 	const moe_model *z = zoo_of(r);
+	if (val__names(r, "GPT-OSS") || val__has(o, "attention sink") || val__has(o, "SWA") ||
+	    val__has(o, "sliding window")) {
+		snprintf(why, n, "sliding-window attention with learned sinks (GPT-OSS) is not "
+		         "modelled: its attention kernels would be taken for FlashAttention's");
+		return -1;
+	}
 	if (mla_of(r)) {
 		snprintf(why, n, "multi-head latent attention (DeepSeek-V2/V3) is not modelled: "
 		         "simulating it as ordinary attention would miscount its projections");
