@@ -236,7 +236,7 @@ static int cluster_of(const val_row *r, scenario *s, char *why, size_t n)
 	                g->nvlink_Bps <= 0 ? INTRA_PCIE : INTRA_NVSWITCH;   /* L40S: no NVLink */
 	/* V100 nodes other than DGX-2 (DGX-1, cloud V100 x 8) join their GPUs by
 	 * an NVLink hybrid cube mesh, not a switch (NVIDIA DGX-1 data sheet) */
-	if (c->intra.kind == INTRA_NVSWITCH && !strcmp(m->catalog, "V100") &&
+	if (c->intra.kind == INTRA_NVSWITCH && g->arch == ARCH_VOLTA &&
 	    !val__has(r->hardware, "NVSwitch") && !val__has(r->hardware, "DGX-2"))
 		c->intra.kind = INTRA_NVLINK_MESH;
 	c->fabric.topology = c->nodes > 1 ? TOPO_FAT_TREE : TOPO_SINGLE_SWITCH;

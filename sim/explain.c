@@ -86,6 +86,17 @@ static const char *const loss_words[SPLIT__N] = {
 	"other idle time (waiting for slower GPUs)",
 };
 
+/* The words for a loss; with expert parallelism, tp_comm holds the
+ * expert all-to-all. */
+static const char *loss_word(const ctx *c, int k)
+{
+	const scenario *s = c->s;
+	if (k == SPLIT_TP_COMM && s->model.experts > 1 && s->training.ep > 1)
+		return s->training.tp > 1 ? "exposed tensor-parallel and expert all-to-all "
+		                            "communication" : "the exposed expert all-to-all";
+	return loss_words[k];
+}
+
 /* Losses (everything but compute), largest first. */
 static int losses(const step_result *r, int *order)
 {
@@ -199,6 +210,20 @@ static void fixes_tp(ctx *c)
 {
 	const scn_training *t = &c->s->training;
 	int g = c->s->cluster.gpus_per_node, cp = scn_cp(c->s);
+	if (c->s->model.experts > 1 && t->ep > 1 && c->r->ep_crosses_nodes) {
+		/* the expert all-to-all crosses the NICs: Megatron-core's rank order
+		 * keeps an expert-parallel group of up to a node's GPUs inside it */
+		if (t->placement != PLACE_TP_DP_PP)
+			fix_set(add_fix(c, "place the data-parallel (and expert-parallel) ranks "
+				"inside the pipeline stages, Megatron-core's order, so that the expert "
+				"all-to-all stays in a node"), "training.placement=tp-dp-pp");
+		int etp = t->expert_tp > 0 ? t->expert_tp : t->tp;
+		int inside = g / (etp == 1 ? 1 : t->tp);
+		if (inside >= 2 && inside < t->ep && c->s->model.experts % inside == 0)
+			fix_set(add_fix(c, "split the experts over fewer GPUs, those of one node "
+				"(more expert weights per GPU)"), "training.ep=%d", inside);
+		return;
+	}
 	if (cp > 1 && t->tp * cp > g && g % t->tp == 0 && (g / t->tp) > 1 && cp % (g / t->tp) == 0) {
 		/* the K/V ring crosses nodes: keep cp inside a node, the rest as replicas */
 		int inside = g / t->tp, dp = scn_dp(c->s) * (cp / inside);
@@ -372,7 +397,7 @@ static void where(ctx *c, const int *order, int nloss)
 	for (int i = 0; i < nloss && n < 3; i++) {
 		if (frac(r, (step_split)order[i]) < 0.01)
 			break;
-		snprintf(l[n++], sizeof l[0], "%s %s (%.0f\a%%)", loss_words[order[i]],
+		snprintf(l[n++], sizeof l[0], "%s %s (%.0f\a%%)", loss_word(c, order[i]),
 			fmt_t(a, sizeof a, r->split_s[order[i]]), 100 * frac(r, (step_split)order[i]));
 	}
 	section(c, "Where the time goes");
@@ -399,7 +424,13 @@ static void saturated_comm(ctx *c, step_split k)
 	char a[32], b[32];
 	double nic_Bps = s->cluster.nic.count * s->cluster.nic.speed_Bps;
 	int tpcp = s->training.tp * scn_cp(s);
-	if (k == SPLIT_TP_COMM && scn_cp(s) > 1 && tpcp > s->cluster.gpus_per_node)
+	if (k == SPLIT_TP_COMM && s->model.experts > 1 && s->training.ep > 1)
+		para(c->out, 3, 3, "%s: every MoE layer sends each token to the GPUs of its %d "
+			"experts and back, forward and backward, an all-to-all over %d expert-parallel "
+			"GPUs%s.", c->r->ep_crosses_nodes ? "The NICs" : "The links inside the node",
+			s->model.top_k > 0 ? s->model.top_k : 2, s->training.ep,
+			c->r->ep_crosses_nodes ? " on several nodes, through the NICs" : "");
+	else if (k == SPLIT_TP_COMM && scn_cp(s) > 1 && tpcp > s->cluster.gpus_per_node)
 		para(c->out, 3, 3, "The NICs: each sequence is split over %d GPUs (tp %d x cp %d) on "
 			"several nodes of %d, so the keys and values of every layer go around the "
 			"context-parallel ring through %s per node, and the attention no longer hides "

@@ -4,7 +4,7 @@
 # slower than one, compression and async DP faster when DP is exposed, more
 # accumulation fewer DP syncs per token, context parallelism across nodes
 # exposing its K/V exchange, custom workloads run with a split
-# that sums to the step time. Reads `trainsim run --format json` with awk
+# that sums to the step time, a MoE's all-to-all kept in a node. Reads `trainsim run --format json` with awk
 # (python3 is not guaranteed). Run by `make check`; a few seconds.
 set -u
 top_srcdir=${top_srcdir:-.}
@@ -173,6 +173,31 @@ if "$TS" explain "$W/long-context.yaml" $lc_set 2>/dev/null | grep -q -- "--set 
 	ok "explain: keep cp inside a node, no sequence parallelism with tp 1"
 else
 	not_ok "explain: keep cp inside a node, no sequence parallelism with tp 1"
+fi
+
+# A mixture of experts: the expert all-to-all inside a node (Megatron-core's
+# order) beats the same group across nodes; the report names the all-to-all,
+# and without expert parallelism the model does not fit
+run moe_node "$S/mixtral-8x7b.yaml"
+run moe_span "$S/mixtral-8x7b.yaml" --set training.placement=tp-pp-dp
+run moe_ep1 "$S/mixtral-8x7b.yaml" --set training.ep=1
+holds "moe: all-to-all across nodes is exposed more and slower" "b > 3 * a && t > s" \
+	-v a="$(get moe_node split_s.tp_comm)" -v b="$(get moe_span split_s.tp_comm)" \
+	-v s="$(get moe_node step_time_s)" -v t="$(get moe_span step_time_s)"
+holds "moe: ep 1 holds every expert and does not fit" "a > c && b < c" \
+	-v a="$(get moe_ep1 memory.per_gpu_bytes)" -v b="$(get moe_node memory.per_gpu_bytes)" \
+	-v c="$(get moe_node memory.capacity_bytes)"
+if "$TS" run "$S/mixtral-8x7b.yaml" --set training.placement=tp-pp-dp 2>/dev/null |
+	tr '\n' ' ' | tr -s ' ' | grep -q "bottleneck: The expert all-to-all blocks"; then
+	ok "bottleneck names the expert all-to-all"
+else
+	not_ok "bottleneck names the expert all-to-all"
+fi
+if "$TS" explain "$S/mixtral-8x7b.yaml" --set training.placement=tp-pp-dp 2>/dev/null |
+	tr '\n' ' ' | tr -s ' ' | grep -q -- "--set training.placement=tp-dp-pp"; then
+	ok "explain: Megatron-core's order keeps the all-to-all in a node"
+else
+	not_ok "explain: Megatron-core's order keeps the all-to-all in a node"
 fi
 
 echo "1..$n"
