@@ -274,10 +274,9 @@ START_TEST(t_new_part_tokens)
 		{"8x H100 NVL 94GB, PCIe Gen5", "H100-NVL-94GB", "bf16", 8, 8, 400, INTRA_PCIE},
 		{"H100 NVLink4 (450 GB/s line rate/dir)", "H100-SXM5-80GB", "bf16", 8, 8, 400,
 		 INTRA_NVSWITCH},
-		/* NVSwitch, not the DGX-1's hybrid cube mesh: cluster_of's mesh rule
-		 * names the catalog's "V100" (the 32 GB part) */
+		/* a DGX-1 joins its V100s by the hybrid cube mesh, whatever their memory */
 		{"DGX-1 (8x V100 16GB SXM2), 4x 100Gb/s EDR IB", "V100-SXM2-16GB", "fp16", 8, 4, 100,
-		 INTRA_NVSWITCH},
+		 INTRA_NVLINK_MESH},
 		{"8x V100 PCIe 32GB, 100GbE", "V100-PCIE-32GB", "fp16", 8, 1, 100, INTRA_PCIE},
 		{"Frontier: 8 GPU/node (4x MI250X, 8 GCDs), 4x 200Gb/s Slingshot", "MI250X-GCD",
 		 "bf16", 8, 4, 200, INTRA_NVSWITCH},
