@@ -11,20 +11,25 @@
 
 /* Published MoE configurations (the models' config.json as their authors
  * released them): Mixtral 8x7B / 8x22B (Mistral AI), Qwen3-30B-A3B /
- * 235B-A22B (Qwen), DBRX (Databricks), OLMoE-1B-7B (AI2). */
+ * 235B-A22B (Qwen), DBRX (Databricks), OLMoE-1B-7B (AI2), DeepSeek-V3
+ * (DeepSeek-AI: MLA with q_lora 1536, kv_lora 512, rotary 64, values 128; the
+ * first 3 layers dense of 18432; one shared expert of 2048). */
 typedef struct moe_model {
 	const char *family;
 	double params_b;
 	int layers, hidden, heads, kv_heads, head_dim, experts, top_k, expert_ffn, vocab;
+	int ffn, shared, dense_layers, q_lora, kv_lora;
 } moe_model;
 
 static const moe_model moe_zoo[] = {
-	{"Mixtral 8x7B", 46.7, 32, 4096, 32, 8, 128, 8, 2, 14336, 32000},
-	{"Mixtral 8x22B", 141, 56, 6144, 48, 8, 128, 8, 2, 16384, 32768},
-	{"Qwen3-30B-A3B", 30.5, 48, 2048, 32, 4, 128, 128, 8, 768, 151936},
-	{"Qwen3-235B-A22B", 235, 94, 4096, 64, 4, 128, 128, 8, 1536, 151936},
-	{"DBRX", 132, 40, 6144, 48, 8, 128, 16, 4, 10752, 100352},
-	{"OLMoE", 6.9, 16, 2048, 16, 16, 128, 64, 8, 1024, 50304},
+	{"Mixtral 8x7B", 46.7, 32, 4096, 32, 8, 128, 8, 2, 14336, 32000, 14336, 0, 0, 0, 0},
+	{"Mixtral 8x22B", 141, 56, 6144, 48, 8, 128, 8, 2, 16384, 32768, 16384, 0, 0, 0, 0},
+	{"Qwen3-30B-A3B", 30.5, 48, 2048, 32, 4, 128, 128, 8, 768, 151936, 6144, 0, 0, 0, 0},
+	{"Qwen3-235B-A22B", 235, 94, 4096, 64, 4, 128, 128, 8, 1536, 151936, 12288, 0, 0, 0, 0},
+	{"DBRX", 132, 40, 6144, 48, 8, 128, 16, 4, 10752, 100352, 10752, 0, 0, 0, 0},
+	{"OLMoE", 6.9, 16, 2048, 16, 16, 128, 64, 8, 1024, 50304, 1024, 0, 0, 0, 0},
+	{"DeepSeek-V3", 671, 61, 7168, 128, 128, 128, 256, 8, 2048, 129280, 18432, 2048, 3, 1536,
+	 512},
 };
 
 /* The model a row names in other_parallel or its id (not in the source:
@@ -105,12 +110,35 @@ static int experts_of(const val_row *r)
 	return 0;
 }
 
-/* Multi-head latent attention (DeepSeek-V2/V3, Kimi K2): not modelled. */
-static bool mla_of(const val_row *r)
+/* Multi-head latent attention named in the row: "MLA q_lora 1536 kv_lora 512
+ * qk 128+64 v 128" (DeepSeek-V2/V3's names: q_lora_rank, kv_lora_rank,
+ * qk_nope_head_dim + qk_rope_head_dim, v_head_dim). Returns whether the row
+ * says MLA; fills what it gives. */
+static bool mla_of(const val_row *r, scn_model *m)
 {
-	return val__has_word(r->other, "MLA") || val__has(r->other, "latent attention") ||
-	       val__names(r, "DeepSeek-V2") || val__names(r, "DeepSeek-V3") ||
-	       val__names(r, "DeepSeekV3") || val__names(r, "DeepSeekV2") || val__names(r, "Kimi");
+	const char *o = r->other;
+	bool said = val__has_word(o, "MLA") || val__has(o, "latent attention");
+	int v;
+	if ((v = FIRST(o, "kv_lora", "kv_lora_rank", "kv-lora-rank")) > 0)
+		m->kv_lora_rank = v, said = true;
+	if (!said)
+		return false;
+	if ((v = FIRST(o, "q_lora", "q_lora_rank", "q-lora-rank")) >= 0)
+		m->q_lora_rank = v;
+	const char *p = val__find(o, "qk ");
+	if (p && isdigit((unsigned char)p[3])) {   /* "qk 128+64" */
+		m->head_dim = atoi(p + 3);
+		const char *plus = strchr(p + 3, '+');
+		if (plus && plus - p < 12 && isdigit((unsigned char)plus[1]))
+			m->qk_rope_dim = atoi(plus + 1);
+	}
+	if ((v = FIRST(o, "qk_nope_head_dim", "qk_nope")) > 0)
+		m->head_dim = v;
+	if ((v = FIRST(o, "qk_rope_head_dim", "qk_rope")) > 0)
+		m->qk_rope_dim = v;
+	if ((v = FIRST(o, "v_head_dim", "v")) > 0)
+		m->v_head_dim = v;
+	return true;
 }
 
 bool val__moe_named(const val_row *r)
@@ -143,11 +171,6 @@ static int moe_model_of(const val_row *r, scenario *s, bool *assumed, char *why,
 		         "modelled: its attention kernels would be taken for FlashAttention's");
 		return -1;
 	}
-	if (mla_of(r)) {
-		snprintf(why, n, "multi-head latent attention (DeepSeek-V2/V3) is not modelled: "
-		         "simulating it as ordinary attention would miscount its projections");
-		return -1;
-	}
 	if (z && (m->hidden == z->hidden || m->hidden <= 0)) {
 		m->layers = m->layers > 0 ? m->layers : z->layers;
 		m->hidden = z->hidden;
@@ -157,9 +180,26 @@ static int moe_model_of(const val_row *r, scenario *s, bool *assumed, char *why,
 		m->experts = z->experts;
 		m->top_k = z->top_k;
 		m->expert_ffn_hidden = z->expert_ffn;
-		m->ffn_hidden = z->expert_ffn;
+		m->ffn_hidden = z->ffn;
+		m->shared_expert_ffn_hidden = z->shared;
+		m->dense_layers = z->dense_layers;
+		m->q_lora_rank = z->q_lora;
+		m->kv_lora_rank = z->kv_lora;
 		m->vocab = z->vocab;
 		m->gated_mlp = true;
+	}
+	bool mla = mla_of(r, m) || m->kv_lora_rank > 0;
+	if (mla && m->kv_lora_rank <= 0) {
+		snprintf(why, n, "multi-head latent attention without its key/value latent width "
+		         "(e.g. 'MLA kv_lora 512 q_lora 1536')");
+		return -1;
+	}
+	if (mla)
+		m->kv_heads = m->heads;
+	else if (val__names(r, "DeepSeek-V") || val__names(r, "DeepSeekV") || val__names(r, "Kimi")) {
+		snprintf(why, n, "a DeepSeek-V2/V3-style model whose multi-head latent attention "
+		         "the row does not describe (e.g. 'MLA kv_lora 512 q_lora 1536')");
+		return -1;
 	}
 	int e = experts_of(r);
 	if (e > 1)

@@ -20,6 +20,9 @@ typedef struct lctx {
 	double cp;           /* context-parallel ranks (1: none) */
 	double A;            /* local attention heads */
 	double hd;           /* head dimension */
+	double dqk, dv;      /* query/key and value widths of a head (hd, or MLA's) */
+	bool mla;            /* multi-head latent attention */
+	double ql, kvl, dr;  /* MLA: query and key/value latents, rotary width */
 	double nq, nkv;      /* local widths of Q and of K (= V) */
 	double X;            /* elements of a sequence-sharded activation (T h, /t with SP) */
 	double E;            /* bytes per activation element */
@@ -60,7 +63,16 @@ static void ctx_init(lctx *c, const scenario *s, int layer)
 	c->T = c->b * c->sq / c->cp;
 	c->hd = c->m.head_dim;
 	c->A = c->m.heads / c->t;
-	c->nq = c->A * c->hd;
+	c->dqk = c->dv = c->hd;
+	c->mla = c->m.kv_lora_rank > 0;
+	if (c->mla) {
+		c->ql = c->m.q_lora_rank;
+		c->kvl = c->m.kv_lora_rank;
+		c->dr = c->m.qk_rope_dim;
+		c->dqk = c->hd + c->dr;
+		c->dv = c->m.v_head_dim;
+	}
+	c->nq = c->A * c->dv;
 	double kv_local = c->m.kv_heads / c->t;
 	if (kv_local < 1)
 		kv_local = 1;       /* fewer KV heads than TP ranks: replicated */
@@ -204,13 +216,15 @@ static void flash(oplist *l, const char *name, bool backward)
 	/* with context parallelism a GPU's T = b s / cp queries meet all s keys
 	 * (Megatron splits each sequence in 2 cp chunks, a GPU taking one from
 	 * each end, so that every GPU has the same causal share) */
-	double fl = 4 * c->T * c->sq * c->A * c->hd * causal * (backward ? 2.5 : 1);
+	double fl = 2 * c->T * c->sq * c->A * (c->dqk + c->dv) * causal * (backward ? 2.5 : 1);
 	wl_op *o = push(l, OP_ATTN, name);
 	o->flops = fl;
-	o->bytes = c->E * c->T * (c->nq * 2 + c->nkv * 2) * (backward ? 2 : 1);
+	/* Q, K, V, O (MLA: keys and values expanded for every head) */
+	double kv = c->mla ? c->A * (c->dqk + c->dv) : 2 * c->nkv;
+	o->bytes = c->E * c->T * (c->A * c->dqk + kv + c->nq) * (backward ? 2 : 1);
 	/* the size curve takes the mean keys a query meets, s/2 causal (the
 	 * diagonal blocks are work, not keys), s/(2 cp) per ring step with CP */
-	o->time_s = wl_attn_time(c->g, c->prec, fl, backward, 0.5 * c->sq / c->cp, c->hd);
+	o->time_s = wl_attn_time(c->g, c->prec, fl, backward, 0.5 * c->sq / c->cp, c->dqk);
 }
 
 /* Attention core forward: scores, softmax, dropout, context (Megatron's
@@ -225,11 +239,11 @@ static void core_fwd(oplist *l)
 		flash(l, "flash_attn", false);
 		return;
 	}
-	bgemm(l, "scores", c->b * c->A, qrows, c->sq, c->hd);
+	bgemm(l, "scores", c->b * c->A, qrows, c->sq, c->dqk);
 	mem(l, "softmax", 2 * S * c->E);          /* fused scale+mask+softmax: read, write */
 	if (c->drop)
 		mem(l, "attn_dropout", S * (2 * c->E + 1));   /* read, write, 1-byte mask */
-	bgemm(l, "context", c->b * c->A, qrows, c->hd, c->sq);
+	bgemm(l, "context", c->b * c->A, qrows, c->dv, c->sq);
 	mem(l, "context_copy", 2 * c->T * c->nq * c->E);  /* [b,a,s,d] -> [s,b,h] */
 }
 
@@ -245,13 +259,13 @@ static void core_bwd(oplist *l)
 		return;
 	}
 	mem(l, "context_copy_bwd", 2 * c->T * c->nq * c->E);
-	bgemm(l, "context_dgrad_p", c->b * c->A, qrows, c->sq, c->hd);
-	bgemm(l, "context_dgrad_v", c->b * c->A, c->sq, c->hd, qrows);
+	bgemm(l, "context_dgrad_p", c->b * c->A, qrows, c->sq, c->dv);
+	bgemm(l, "context_dgrad_v", c->b * c->A, c->sq, c->dv, qrows);
 	if (c->drop)
 		mem(l, "attn_dropout_bwd", S * (2 * c->E + 1));
 	mem(l, "softmax_bwd", 3 * S * c->E);     /* read y, dy; write dx */
-	bgemm(l, "scores_dgrad_q", c->b * c->A, qrows, c->hd, c->sq);
-	bgemm(l, "scores_dgrad_k", c->b * c->A, c->sq, c->hd, qrows);
+	bgemm(l, "scores_dgrad_q", c->b * c->A, qrows, c->dqk, c->sq);
+	bgemm(l, "scores_dgrad_k", c->b * c->A, c->sq, c->dqk, qrows);
 }
 
 /* Bias + dropout + residual add (Megatron's fused kernel): read the GEMM
@@ -260,6 +274,49 @@ static void core_bwd(oplist *l)
 static double bda_bytes(const lctx *c)
 {
 	return c->drop ? c->X * (3 * c->E + 1) : 3 * c->X * c->E;
+}
+
+/* Multi-head latent attention's projections (Megatron-core's MLA as
+ * DeepSeek-V3 runs it): the down projections to the query and key/value
+ * latents (and the shared rotary key) are replicated over the TP ranks, the
+ * up projections to every local head column-parallel; RMSNorm on each
+ * latent; rotary on the query's and the key's rotary parts. */
+static void linear_bwd(oplist *l, const char *dname, const char *wname, double m, double n,
+                       double k);
+
+static void mla_fwd(oplist *l)
+{
+	const lctx *c = l->c;
+	if (c->ql > 0) {
+		gemm(l, "q_down", c->T, c->ql, c->h);
+		mem(l, "q_norm", 2 * c->T * c->ql * c->E);
+		gemm(l, "q_up", c->T, c->A * c->dqk, c->ql);
+	} else {
+		gemm(l, "q_proj", c->T, c->A * c->dqk, c->h);
+	}
+	gemm(l, "kv_down", c->T, c->kvl + c->dr, c->h);
+	mem(l, "kv_norm", 2 * c->T * c->kvl * c->E);
+	gemm(l, "kv_up", c->T, c->A * (c->hd + c->dv), c->kvl);
+	mem(l, "rotary", 2 * c->T * (c->A + 1) * c->dr * c->E);
+}
+
+static void mla_bwd(oplist *l)
+{
+	const lctx *c = l->c;
+	mem(l, "rotary_bwd", 2 * c->T * (c->A + 1) * c->dr * c->E);
+	linear_bwd(l, "kv_up_dgrad", "kv_up_wgrad", c->T, c->A * (c->hd + c->dv), c->kvl);
+	mem(l, "kv_norm_bwd", 5 * c->T * c->kvl * c->E);
+	linear_bwd(l, "kv_down_dgrad", "kv_down_wgrad", c->T, c->kvl + c->dr, c->h);
+	if (c->ql > 0) {
+		linear_bwd(l, "q_up_dgrad", "q_up_wgrad", c->T, c->A * c->dqk, c->ql);
+		mem(l, "q_norm_bwd", 5 * c->T * c->ql * c->E);
+		linear_bwd(l, "q_down_dgrad", "q_down_wgrad", c->T, c->ql, c->h);
+	} else {
+		linear_bwd(l, "q_proj_dgrad", "q_proj_wgrad", c->T, c->A * c->dqk, c->h);
+	}
+	/* the input's gradient, summed over the TP ranks' heads */
+	tpcomm(l, c->sp ? "tp_rs_attn_bwd" : "tp_ar_attn_bwd",
+	       c->sp ? COLL_REDUCE_SCATTER : COLL_ALL_REDUCE);
 }
 
 /* Op names of an MLP: a dense layer's, or a MoE layer's shared experts'. */
@@ -366,11 +423,15 @@ static void layer_fwd(oplist *l)
 	if (c->sp)
 		tpcomm(l, "tp_ag_attn", COLL_ALL_GATHER);
 	fp8_cast(l, "fp8_cast_qkv_input", c->T * c->h, true);
-	gemm(l, "qkv", c->T, nqkv, c->h);
-	if (c->bias)
-		mem(l, "qkv_bias", 2 * c->T * nqkv * c->E);
-	else
-		mem(l, "rotary", 2 * c->T * (c->nq + c->nkv) * c->E);
+	if (c->mla) {
+		mla_fwd(l);
+	} else {
+		gemm(l, "qkv", c->T, nqkv, c->h);
+		if (c->bias)
+			mem(l, "qkv_bias", 2 * c->T * nqkv * c->E);
+		else
+			mem(l, "rotary", 2 * c->T * (c->nq + c->nkv) * c->E);
+	}
 	core_fwd(l);
 	fp8_cast(l, "fp8_cast_proj_input", c->T * c->nq, false);
 	gemm(l, "proj", c->T, c->h, c->nq);
@@ -531,6 +592,13 @@ static void layer_bwd(oplist *l)
 	fp8_cast(l, "fp8_cast_proj_grad", c->T * c->h, false);
 	linear_bwd(l, "proj_dgrad", "proj_wgrad", c->T, c->h, c->nq);
 	core_bwd(l);
+	if (c->mla) {
+		if (c->sp)
+			tpcomm(l, "tp_ag_attn_input", COLL_ALL_GATHER);
+		mla_bwd(l);
+		mem(l, "ln1_bwd", ln_bwd_bytes(c));
+		return;
+	}
 	if (c->bias)
 		mem(l, "qkv_bias_bwd", c->T * nqkv * c->E);
 	else

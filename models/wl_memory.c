@@ -76,8 +76,14 @@ double wl__layer_act_bytes(const scenario *s, const scn_model *m, bool flash, bo
 		f = (k * fe + m->shared_expert_ffn_hidden) / h;
 		moe_x = elem * 2 * (k - 1) + 4.0 * m->experts / h;
 	}
-	double shard = elem * (2 * qw + 4 * kv + 2 * qw + 2 * f * (m->gated_mlp ? 2 : 1) + 2 * f) +
-	               moe_x;
+	double attn = 2 * qw + 4 * kv + 2 * qw;   /* Q, K and V, the out-projection input */
+	if (m->kv_lora_rank > 0) {
+		/* MLA: Q and K of head_dim + qk_rope_dim a head, V and the
+		 * out-projection input of v_head_dim, and the two latents */
+		double A = m->heads, dqk = m->head_dim + m->qk_rope_dim, dv = m->v_head_dim;
+		attn = 2 * (2 * A * dqk + 2 * A * dv + m->q_lora_rank + m->kv_lora_rank) / h;
+	}
+	double shard = elem * (attn + 2 * f * (m->gated_mlp ? 2 : 1) + 2 * f) + moe_x;
 	double scores = 0;
 	if (!flash && s->training.recompute != RECOMPUTE_SELECTIVE)
 		scores = (drop ? 2 * elem + 1 + 2 * elem : 2 * elem) * m->heads * sq / h;

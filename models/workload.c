@@ -74,6 +74,13 @@ int wl_model_resolve(scn_model *m)
 		m->kv_heads = m->heads;
 	if (m->head_dim <= 0)
 		m->head_dim = m->hidden / m->heads > 0 ? m->hidden / m->heads : 1;
+	if (m->kv_lora_rank > 0) {
+		m->kv_heads = m->heads;
+		if (m->qk_rope_dim <= 0)
+			m->qk_rope_dim = 64;
+		if (m->v_head_dim <= 0)
+			m->v_head_dim = m->head_dim;
+	}
 	if (m->ffn_hidden <= 0)   /* Llama: 2/3 of 4h, to a multiple of 256 */
 		m->ffn_hidden = m->gated_mlp ? round_up(8.0 * m->hidden / 3.0, 256) : 4 * m->hidden;
 	return 0;
@@ -95,6 +102,27 @@ static bool tied(const scn_model *m)
 }
 
 /* ---- parameters ---- */
+
+/* Attention projections of one layer: their weights (without biases) and
+ * the query/key and value widths of a head. Multi-head latent attention
+ * (DeepSeek-V2/V3): queries through a q_lora latent (or directly), keys and
+ * values expanded per head from one kv_lora latent plus a shared rotary key,
+ * heads of head_dim + qk_rope_dim for scores and v_head_dim for values. */
+static double attn_weights(const scn_model *m, double *dqk, double *dv)
+{
+	double h = m->hidden, A = m->heads;
+	if (m->kv_lora_rank > 0) {
+		double dn = m->head_dim, dr = m->qk_rope_dim, vv = m->v_head_dim;
+		double ql = m->q_lora_rank, kl = m->kv_lora_rank;
+		*dqk = dn + dr, *dv = vv;
+		double q = ql > 0 ? h * ql + ql + ql * A * (dn + dr) : h * A * (dn + dr);
+		double kv = h * (kl + dr) + kl + kl * A * (dn + vv);
+		return q + kv + A * vv * h;
+	}
+	double q = A * m->head_dim, kvd = (double)m->kv_heads * m->head_dim;
+	*dqk = *dv = m->head_dim;
+	return h * (q + 2 * kvd) + q * h;
+}
 
 bool wl_layer_moe(const scn_model *m, int layer)
 {
@@ -140,8 +168,8 @@ double wl_layer_params(const scn_model *m0, int layer)
 	}
 	double h = m.hidden, f = m.ffn_hidden;
 	double q = (double)m.heads * m.head_dim, kvd = (double)m.kv_heads * m.head_dim;
-	double bias = m.gated_mlp ? 0 : 1;
-	double attn = h * (q + 2 * kvd) + q * h + bias * (q + 2 * kvd + h);
+	double bias = m.gated_mlp ? 0 : 1, dqk, dv;
+	double attn = attn_weights(&m, &dqk, &dv) + bias * (q + 2 * kvd + h);
 	double mlp = mlp_mats(&m) * h * f + bias * (f + h);
 	if (wl_layer_moe(&m, layer)) {
 		/* router, routed experts and the shared experts (one MLP of their
@@ -212,15 +240,14 @@ double wl_active_params(const scn_model *m0)
 static double layer_fwd_flops(const scn_model *m, int layer)
 {
 	double h = m->hidden, f = m->ffn_hidden, s = m->seq_len;
-	double q = (double)m->heads * m->head_dim, kvd = (double)m->kv_heads * m->head_dim;
-	double qkv = 2 * s * h * (q + 2 * kvd);
-	double proj = 2 * s * q * h;
+	double dqk, dv;
+	double proj = 2 * s * attn_weights(m, &dqk, &dv);   /* Q, K, V and output projections */
 	double mlp = 2 * s * h * f * mlp_mats(m);
 	if (wl_layer_moe(m, layer))   /* router, top_k experts, shared experts */
 		mlp = 2 * s * h * (m->experts + mlp_mats(m) * (top_k(m) * expert_width(m) +
 		                                               m->shared_expert_ffn_hidden));
-	double core = 4 * s * s * q;       /* QK^T and attention x V */
-	return qkv + proj + mlp + core;
+	double core = 2 * s * s * m->heads * (dqk + dv);   /* QK^T and attention x V */
+	return proj + mlp + core;
 }
 
 static double layers_fwd_flops(const scn_model *m)
@@ -264,7 +291,9 @@ double wl_attn_score_flops_per_seq(const scn_model *m0)
 	wl__model(m0, &m);
 	if (m.custom)
 		return 0;
-	return 3.0 * m.layers * 4.0 * m.seq_len * m.seq_len * m.heads * m.head_dim;
+	double dqk, dv;
+	attn_weights(&m, &dqk, &dv);
+	return 3.0 * m.layers * 2.0 * m.seq_len * m.seq_len * m.heads * (dqk + dv);
 }
 
 double wl_hw_flops_per_seq(const scn_model *m0, scn_recompute rc)
@@ -277,7 +306,7 @@ double wl_hw_flops_per_seq(const scn_model *m0, scn_recompute rc)
 	if (rc == RECOMPUTE_FULL)
 		f += layers_fwd_flops(&m);
 	else if (rc == RECOMPUTE_SELECTIVE)
-		f += m.layers * 4.0 * m.seq_len * m.seq_len * m.heads * m.head_dim;
+		f += wl_attn_score_flops_per_seq(&m) / 3;
 	return f;
 }
 
@@ -287,6 +316,7 @@ double wl_hw_flops_per_seq(const scn_model *m0, scn_recompute rc)
 static bool gpt_shaped(const scn_model *m)
 {
 	return !m->custom && !m->gated_mlp && m->kv_heads == m->heads && m->experts <= 1 &&
+	       m->kv_lora_rank <= 0 &&
 	       m->head_dim * m->heads == m->hidden &&
 	       m->ffn_hidden == 4 * m->hidden;
 }

@@ -79,7 +79,13 @@ typedef struct scn_model {
 	int hidden;
 	int heads;
 	int kv_heads;                /* default heads */
-	int head_dim;                /* default hidden / heads (Qwen3, Gemma: wider) */
+	int head_dim;                /* default hidden / heads (Qwen3, Gemma: wider); with MLA
+	                              * the non-rotary part of a query/key head */
+	/* multi-head latent attention (DeepSeek-V2/V3): kv_lora_rank > 0 */
+	int q_lora_rank;             /* query latent width; 0: queries projected directly */
+	int kv_lora_rank;            /* key/value latent width */
+	int qk_rope_dim;             /* rotary part of a query/key head (default 64 with MLA) */
+	int v_head_dim;              /* value head width (default head_dim) */
 	int ffn_hidden;              /* default 4*hidden (or 8/3*hidden when gated) */
 	int seq_len;
 	int vocab;

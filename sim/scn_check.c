@@ -54,6 +54,12 @@ static void derive(scenario *s, const scn_doc *d)
 		m->kv_heads = m->heads;
 	if (!m->head_dim && m->heads && !given(d, "model.head_dim"))
 		m->head_dim = m->hidden / m->heads;
+	if (m->kv_lora_rank > 0) {   /* MLA: DeepSeek-V2/V3's rotary and value widths */
+		if (!given(d, "model.qk_rope_dim"))
+			m->qk_rope_dim = 64;
+		if (!m->v_head_dim)
+			m->v_head_dim = m->head_dim;
+	}
 	if (!m->ffn_hidden && m->hidden) {
 		/* gated (SwiGLU) MLPs keep the parameter count of 4h with 2/3 of
 		 * the width, rounded up to a multiple of 256 (LLaMA's reference
@@ -115,6 +121,19 @@ static void check_model(scn_ctx *c, scenario *s, const scn_doc *d)
 	if (m->heads && (m->kv_heads > m->heads || m->heads % m->kv_heads))
 		ERR(c, d, "model.kv_heads", NULL, "kv_heads (=%d) must divide heads (=%d)",
 		    m->kv_heads, m->heads);
+	if (m->kv_lora_rank <= 0) {
+		static const char *const mla[] = {"model.q_lora_rank", "model.qk_rope_dim",
+			"model.v_head_dim"};
+		const int v[] = {m->q_lora_rank, m->qk_rope_dim, m->v_head_dim};
+		for (int i = 0; i < 3; i++)
+			if (v[i] > 0 && given(d, mla[i]))
+				scn__warn(c, scn__doc_path(d, mla[i]), mla[i], "has no effect without "
+				          "model.kv_lora_rank (multi-head latent attention, e.g. "
+				          "'kv_lora_rank: 512')");
+	} else if (m->kv_heads != m->heads && given(d, "model.kv_heads")) {
+		ERR(c, d, "model.kv_heads", "model.kv_lora_rank", "multi-head latent attention "
+		    "expands keys and values for every head; remove kv_heads");
+	}
 }
 
 /* Job placement in the fabric (cluster.fabric.placement, leaves,

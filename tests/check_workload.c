@@ -736,6 +736,57 @@ START_TEST(t_moe_ops)
 }
 END_TEST
 
+/* Multi-head latent attention, DeepSeek-V3's (config.json: hidden 7168, 128
+ * heads, q_lora 1536, kv_lora 512, qk 128 + 64 rotary, values 128; 256
+ * experts of 2048, top 8, one shared expert of 2048, the first 3 layers dense
+ * of 18432, vocabulary 129280). Attention weights by hand: 7168 x 1536 +
+ * 1536 (norm) + 1536 x 128 x 192 + 7168 x (512 + 64) + 512 (norm) + 512 x 128
+ * x 256 + 128 x 128 x 7168 = 187,107,328. The whole model: 671B, 37B active
+ * (DeepSeek-V3 technical report). */
+START_TEST(t_mla)
+{
+	scenario s;
+	gpt(&s, 61, 7168, 128, 4096);
+	s.model.gated_mlp = true;
+	s.model.head_dim = 128;
+	s.model.q_lora_rank = 1536;
+	s.model.kv_lora_rank = 512;
+	s.model.qk_rope_dim = 64;
+	s.model.v_head_dim = 128;
+	s.model.ffn_hidden = 18432;
+	s.model.vocab = 129280;
+	double attn = 7168.0 * 1536 + 1536 + 1536.0 * 128 * 192 + 7168.0 * 576 + 512 +
+	              512.0 * 128 * 256 + 128.0 * 128 * 7168;
+	ck_assert_double_eq_tol(attn, 187107328.0, 0.5);
+	/* a dense layer: attention, the gated MLP, two RMSNorms */
+	ck_assert_double_eq_tol(wl_layer_params(&s.model, 0), attn + 3.0 * 7168 * 18432 + 2 * 7168,
+	                        1);
+	s.model.experts = 256;
+	s.model.top_k = 8;
+	s.model.expert_ffn_hidden = 2048;
+	s.model.shared_expert_ffn_hidden = 2048;
+	s.model.dense_layers = 3;
+	ck_assert_double_eq_tol(wl_params(&s.model) / 1e9, 671.0, 0.5);
+	ck_assert_double_eq_tol(wl_active_params(&s.model) / 1e9, 37.5, 0.5);
+	/* the attention core: 2 s^2 heads (192 + 128) a layer */
+	double core = 2.0 * 4096 * 4096 * 128 * (192 + 128);
+	ck_assert_double_eq_tol(wl_attn_score_flops_per_seq(&s.model), 3 * 61 * core, 1e3);
+	/* the layer's ops: latents replicated over TP, heads split */
+	s.training.tp = 2;
+	s.training.sequence_parallel = true;
+	wl_op ops[WL_MAX_OPS];
+	int n = wl_layer_ops(&s, 0, WL_FWD, ops, WL_MAX_OPS);
+	bool down = false, up = false;
+	for (int i = 0; i < n; i++) {
+		if (!strcmp(ops[i].name, "kv_down"))
+			down = ops[i].n == 576 && ops[i].m == 4096;
+		if (!strcmp(ops[i].name, "kv_up"))
+			up = ops[i].n == 64 * 256;
+	}
+	ck_assert(down && up);
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("workload");
@@ -759,6 +810,7 @@ int main(void)
 	tcase_add_test(tc, t_moe_params);
 	tcase_add_test(tc, t_moe_flops);
 	tcase_add_test(tc, t_moe_ops);
+	tcase_add_test(tc, t_mla);
 	suite_add_tcase(s, tc);
 	SRunner *sr = srunner_create(s);
 	srunner_run_all(sr, CK_NORMAL);
