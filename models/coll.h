@@ -32,6 +32,10 @@ typedef struct coll_req {
 	int root;                /* index into ranks for broadcast/reduce; peer for sendrecv */
 	double bytes;
 	double mult;             /* identical sibling collectives on parallel rails (>= 1) */
+	bool symmetric;          /* all_to_all: every node of the group sends and receives
+	                          * alike; only the first node's flows (out and in) are
+	                          * simulated, the others' stand behind them (the step's
+	                          * expert all-to-all, whose other nodes are not simulated) */
 	int ps_servers;          /* ALGO_PS */
 } coll_req;
 

@@ -3,14 +3,20 @@
  * (on an NVSwitch or PCIe switch each GPU's uplink and downlink see exactly
  * that load; an NVLink mesh gets real pair flows); across nodes one flow per
  * node pair and rail, from the rail's GPU (PXN) -- O(nodes^2 * rails) flows at
- * worst, O(n) inside one node. The PXN NVLink legs are not charged. */
+ * worst, O(n) inside one node. The PXN NVLink legs are not charged. With
+ * coll_req.symmetric only the first node's flows are simulated: its GPUs'
+ * intra-node flows and its node pairs both ways, O(nodes * rails): the
+ * collective ends when they do, its NICs see their whole load both ways (each
+ * of them counts as many flows as in the full pattern), and the links of the
+ * other nodes see the part that meets the first one. */
 #include <math.h>
 #include "coll_impl.h"
 
 static int a2a_intra(coll_run *r, double chunk)
 {
 	const coll_shape *sh = &r->sh;
-	for (int j = 0; j < sh->nnodes; j++) {
+	int nodes = r->req.symmetric ? 1 : sh->nnodes;
+	for (int j = 0; j < nodes; j++) {
 		int s = sh->node_start[j], m = sh->node_start[j + 1] - s;
 		for (int t = 0; m > 1 && t < m; t++) {
 			if (sh->mesh) {
@@ -40,7 +46,7 @@ static int a2a_phase(coll_run *r, int ph)
 	int rc = a2a_intra(r, chunk);
 	for (int ja = 0; !rc && ja < sh->nnodes; ja++)
 		for (int jb = 0; !rc && jb < sh->nnodes; jb++) {
-			if (ja == jb)
+			if (ja == jb || (r->req.symmetric && ja != 0 && jb != 0))
 				continue;
 			int ma = sh->node_start[ja + 1] - sh->node_start[ja];
 			int mb = sh->node_start[jb + 1] - sh->node_start[jb];

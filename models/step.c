@@ -45,6 +45,12 @@ static int setup_layout(stp_run *r, const scenario *s, char *err, size_t errlen)
 	}
 	/* experts split over TP too: the TP siblings' groups share the links */
 	r->ep_mult = s->training.expert_tp == 1 ? 1.0 : (double)r->tp;
+	/* every node of an expert-parallel group sends and receives alike: one
+	 * node's flows stand for all, unless the fabric beyond the NICs is a
+	 * bottleneck (oversubscribed leaves, background load, zones), where the
+	 * other nodes' traffic through it matters */
+	const scn_fabric *fb = &s->cluster.fabric;
+	r->ep_symmetric = fb->oversubscription <= 1 && fb->background_load <= 0 && fb->zones <= 1;
 	/* the CP ranks of a replica hold the same weights: gradients are reduced
 	 * over dp x cp GPUs, samples shared out over dp replicas */
 	r->dp = r->pl.dp * r->pl.cp;

@@ -456,6 +456,7 @@ static void seg_coll(const stp_run *r, const stp_stage *st, const stp_seg *sg, c
 		req->ranks = st->ep_ranks;
 		req->n = r->ep;
 		req->mult = r->ep_mult;
+		req->symmetric = r->ep_symmetric;   /* the group's other nodes are not simulated */
 	}
 }
 

@@ -163,6 +163,8 @@ typedef struct stp_run {
 	int cp, dpb;                     /* context ranks; replicas taking samples (dp / cp) */
 	int ep;                          /* expert-parallel ranks (1: none) */
 	double ep_mult;                  /* EP groups the simulated one stands for on its links */
+	bool ep_symmetric;               /* simulate the all-to-all's first node only
+	                                    (coll_req.symmetric): a non-blocking fabric */
 	bool async;
 	int warm;                        /* steps before the measured window (async) */
 	int stale_max;                   /* async: most updates a step's forward lacked */

@@ -522,6 +522,38 @@ START_TEST(scale)
 }
 END_TEST
 
+/* The step's expert all-to-all simulates one node's flows (coll_req.
+ * symmetric): on a non-blocking fabric it ends when the full pattern does,
+ * with a fraction of the events. */
+START_TEST(a2a_symmetric)
+{
+	scn_cluster c = dgx(8, "H100", 400, 8);
+	uint64_t ev_full, ev_sym;
+	double full = run_ex(&c, COLL_ALL_TO_ALL, ALGO_AUTO, 0, 64, 256e6, 1, 1, &ev_full);
+	char err[256];
+	sim *s = sim_new(1, 0);
+	flownet *net = flow_new(s);
+	cluster *cl = cluster_build(&c, net, err, sizeof err);
+	coll_ctx *cc = coll_ctx_new(cl, s);
+	int ranks[64];
+	for (int i = 0; i < 64; i++)
+		ranks[i] = i;
+	coll_req req = {.op = COLL_ALL_TO_ALL, .algo = ALGO_AUTO, .ranks = ranks, .n = 64,
+	                .bytes = 256e6, .mult = 1, .symmetric = true};
+	job j = {0, 0};
+	ck_assert_int_eq(coll_start(cc, &req, job_done, &j, 0), 0);
+	ck_assert_int_eq(sim_run(s), SIM_OK);
+	ev_sym = sim_events(s);
+	coll_ctx_free(cc);
+	cluster_free(cl);
+	flow_free(net);
+	sim_free(s);
+	ck_assert_msg(fabs(j.t_done / full - 1) < 1e-3, "symmetric %g s, full %g s", j.t_done, full);
+	ck_assert_msg(ev_sym * 3 < ev_full, "events %llu vs %llu", (unsigned long long)ev_sym,
+	              (unsigned long long)ev_full);
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("coll");
@@ -538,6 +570,7 @@ int main(void)
 	tcase_add_test(tc, ps_against_ring);
 	tcase_add_test(tc, hierarchical);
 	tcase_add_test(tc, fat_tree_contention);
+	tcase_add_test(tc, a2a_symmetric);
 	tcase_add_test(tc, siblings_and_concurrency);
 	tcase_add_test(tc, cross_zone);
 	tcase_add_test(tc, tuner_choices);
