@@ -122,13 +122,23 @@ static void gemm(oplist *l, const char *name, double m, double n, double k)
 	gemm_p(l, name, m, n, k, l->c->prec);
 }
 
-static void bgemm(oplist *l, const char *name, double batch, double m, double n, double k)
+/* `batch` products in one kernel: the attention core's batched GEMMs (in
+ * 16-bit even in fp8 recipes), or a MoE layer's grouped expert GEMMs (in the
+ * layer's precision). */
+static void batched(oplist *l, const char *name, double batch, double m, double n, double k,
+                    bool experts)
 {
 	wl_op *o = push(l, OP_GEMM, name);
 	o->m = m, o->n = n, o->k = k, o->batch = batch;
 	o->flops = 2 * batch * m * n * k;
 	o->bytes = l->c->E * batch * (m * k + k * n + m * n);
-	o->time_s = wl__bgemm_time(l->c->g, l->c->prec, batch, m, n, k);
+	o->time_s = experts ? wl__grouped_gemm_time(l->c->g, l->c->prec, batch, m, n, k)
+	                    : wl__bgemm_time(l->c->g, l->c->prec, batch, m, n, k);
+}
+
+static void bgemm(oplist *l, const char *name, double batch, double m, double n, double k)
+{
+	batched(l, name, batch, m, n, k, false);
 }
 
 static void mem(oplist *l, const char *name, double bytes)
@@ -374,11 +384,7 @@ static moe_shape moe_shape_of(const lctx *c)
 
 static void grouped(oplist *l, const char *name, double batch, double m, double n, double k)
 {
-	wl_op *o = push(l, OP_GEMM, name);
-	o->m = m, o->n = n, o->k = k, o->batch = batch;
-	o->flops = 2 * batch * m * n * k;
-	o->bytes = l->c->E * batch * (m * k + k * n + m * n);
-	o->time_s = wl__grouped_gemm_time(l->c->g, l->c->prec, batch, m, n, k);
+	batched(l, name, batch, m, n, k, true);
 }
 
 /* An expert-TP collective over the gathered token copies (expert_tp > 1). */
