@@ -159,6 +159,9 @@ int wl__sms(const hw_gpu *g)
 	for (size_t i = 0; i < sizeof part_sms / sizeof part_sms[0]; i++)
 		if (!strcmp(g->name, part_sms[i].name))
 			return part_sms[i].sms;
+	/* a user's own Hopper PCIe part (an H100 PCIe renamed): 114 SMs */
+	if (g->arch == ARCH_HOPPER && (strstr(g->name, "PCIe") || strstr(g->name, "PCIE")))
+		return 114;
 	return arch_of(g)->sms;
 }
 

@@ -50,7 +50,8 @@ static int setup_layout(stp_run *r, const scenario *s, char *err, size_t errlen)
 	 * bottleneck (oversubscribed leaves, background load, zones), where the
 	 * other nodes' traffic through it matters */
 	const scn_fabric *fb = &s->cluster.fabric;
-	r->ep_symmetric = fb->oversubscription <= 1 && fb->background_load <= 0 && fb->zones <= 1;
+	r->ep_symmetric = fb->oversubscription <= 1 && fb->background_load <= 0 && fb->zones <= 1 &&
+	                  s->run.variability.link_cv <= 0;
 	/* the CP ranks of a replica hold the same weights: gradients are reduced
 	 * over dp x cp GPUs, samples shared out over dp replicas */
 	r->dp = r->pl.dp * r->pl.cp;
@@ -302,6 +303,27 @@ static double dp_sm_share(const stp_run *r, const stp_stage *st)
 	return (double)ctas / sms;
 }
 
+/* Whether every node of st's expert-parallel group holds as many of its
+ * GPUs (the condition for one node's all-to-all flows to stand for all). */
+static bool ep_group_even(const stp_run *r, const stp_stage *st)
+{
+	int first = -1, count = 0;
+	for (int e = 0; e < r->ep; e++)
+		if (cluster_node_of(r->cl, st->ep_ranks[e]) == cluster_node_of(r->cl, st->ep_ranks[0]))
+			count++;
+	for (int e = 0; e < r->ep; e++) {
+		int node = cluster_node_of(r->cl, st->ep_ranks[e]), k = 0;
+		if (node == first)
+			continue;
+		for (int f = 0; f < r->ep; f++)
+			k += cluster_node_of(r->cl, st->ep_ranks[f]) == node;
+		if (k != count)
+			return false;
+		first = node;
+	}
+	return true;
+}
+
 static int setup_stages(stp_run *r, char *err, size_t errlen)
 {
 	r->st = calloc((size_t)r->pp, sizeof *r->st);
@@ -336,6 +358,8 @@ static int setup_stages(stp_run *r, char *err, size_t errlen)
 		for (int e = 0; e < r->ep; e++)
 			st->ep_ranks[e] = plan_ep_gpu(&r->pl, i, e, r->s->training.expert_tp == 1);
 		st->dp_sm_share = dp_sm_share(r, st);
+		if (r->ep > 1 && !ep_group_even(r, st))
+			r->ep_symmetric = false;   /* nodes of the group differ: simulate them all */
 		st->params = stage_params(r, i);
 		st->opt_s = wl_optimizer_time(r->s, i);
 		st->upd_done = -1;

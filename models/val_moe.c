@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include "val_int.h"
 #include "workload.h"
 
@@ -32,6 +33,13 @@ static const moe_model moe_zoo[] = {
 	 512},
 };
 
+/* A model named in other_parallel or the id (not in the source, whose title
+ * may cite another model). */
+static bool named(const val_row *r, const char *family)
+{
+	return val__has(r->other, family) || val__has(r->id, family);
+}
+
 /* The model a row names in other_parallel or its id (not in the source:
  * a dense run's paper may cite a MoE model). */
 static const moe_model *zoo_of(const val_row *r)
@@ -51,13 +59,16 @@ static const moe_model *zoo_of(const val_row *r)
 	return NULL;
 }
 
-/* The number after a key that starts a word (not "moe_ffn" for "ffn"):
- * "EP8", "EP=8", "top-8", "moe_ffn 768", "kv_channels: 128"; -1 if none. */
+/* The number after a key that starts a word (not "moe_ffn" nor "moe-ffn" for
+ * "ffn", but "TP1-EP8" for "EP"): "EP8", "EP=8", "top-8", "moe_ffn 768",
+ * "kv_channels: 128"; -1 if none. */
 static int after_key(const char *o, const char *key)
 {
 	size_t n = strlen(key);
 	for (const char *p = val__find(o, key); p; p = val__find(p + 1, key)) {
-		if (p > o && (isalnum((unsigned char)p[-1]) || p[-1] == '_' || p[-1] == '-'))
+		if (p > o && (isalnum((unsigned char)p[-1]) || p[-1] == '_'))
+			continue;
+		if (p - o > 1 && p[-1] == '-' && isalpha((unsigned char)p[-2]))
 			continue;
 		const char *q = p + n;
 		while (*q == ' ' || *q == '=' || *q == ':' || *q == '-' || *q == '_')
@@ -87,10 +98,12 @@ static int experts_of(const val_row *r)
 {
 	const char *o = r->other;
 	const char *p = val__find(o, "experts");
-	int e = p ? val__number_before(o, p, false) : 0;
+	/* "2 experts per token" is a top-k, not the experts */
+	bool per_token = p && !strncasecmp(p + 7, " per token", 10);
+	int e = p && !per_token ? val__number_before(o, p, false) : 0;
 	if (e > 1)
 		return e;
-	e = FIRST(o, "experts", "num_experts", "num-experts", "moe_num_experts");
+	e = FIRST(o, "num_experts", "num-experts", "moe_num_experts");
 	if (e > 1)
 		return e;
 	const char *fields[] = {r->other, r->id};
@@ -126,17 +139,24 @@ static bool mla_of(const val_row *r, scn_model *m)
 	if ((v = FIRST(o, "q_lora", "q_lora_rank", "q-lora-rank")) >= 0)
 		m->q_lora_rank = v;
 	const char *p = val__find(o, "qk ");
-	if (p && isdigit((unsigned char)p[3])) {   /* "qk 128+64" */
+	if (p && isdigit((unsigned char)p[3])) {   /* "qk 128+64 v 128" */
 		m->head_dim = atoi(p + 3);
-		const char *plus = strchr(p + 3, '+');
-		if (plus && plus - p < 12 && isdigit((unsigned char)plus[1]))
-			m->qk_rope_dim = atoi(plus + 1);
+		const char *q = p + 3;
+		while (isdigit((unsigned char)*q))
+			q++;
+		if (*q == '+' && isdigit((unsigned char)q[1])) {
+			m->qk_rope_dim = atoi(q + 1);
+			for (q++; isdigit((unsigned char)*q); q++)
+				;
+		}
+		if (!strncasecmp(q, " v ", 3) && isdigit((unsigned char)q[3]))
+			m->v_head_dim = atoi(q + 3);
 	}
 	if ((v = FIRST(o, "qk_nope_head_dim", "qk_nope")) > 0)
 		m->head_dim = v;
 	if ((v = FIRST(o, "qk_rope_head_dim", "qk_rope")) > 0)
 		m->qk_rope_dim = v;
-	if ((v = FIRST(o, "v_head_dim", "v")) > 0)
+	if ((v = FIRST(o, "v_head_dim")) > 0)
 		m->v_head_dim = v;
 	return true;
 }
@@ -165,7 +185,7 @@ static int moe_model_of(const val_row *r, scenario *s, bool *assumed, char *why,
 	scn_model *m = &s->model;
 	const char *o = r->other;
 	const moe_model *z = zoo_of(r);
-	if (val__names(r, "GPT-OSS") || val__has(o, "attention sink") || val__has(o, "SWA") ||
+	if (named(r, "GPT-OSS") || val__has(o, "attention sink") || val__has_word(o, "SWA") ||
 	    val__has(o, "sliding window")) {
 		snprintf(why, n, "sliding-window attention with learned sinks (GPT-OSS) is not "
 		         "modelled: its attention kernels would be taken for FlashAttention's");
@@ -196,7 +216,7 @@ static int moe_model_of(const val_row *r, scenario *s, bool *assumed, char *why,
 	}
 	if (mla)
 		m->kv_heads = m->heads;
-	else if (val__names(r, "DeepSeek-V") || val__names(r, "DeepSeekV") || val__names(r, "Kimi")) {
+	else if (named(r, "DeepSeek-V") || named(r, "DeepSeekV") || named(r, "Kimi")) {
 		snprintf(why, n, "a DeepSeek-V2/V3-style model whose multi-head latent attention "
 		         "the row does not describe (e.g. 'MLA kv_lora 512 q_lora 1536')");
 		return -1;
@@ -224,8 +244,14 @@ static int moe_model_of(const val_row *r, scenario *s, bool *assumed, char *why,
 		m->ffn_hidden = v;
 	if (m->expert_ffn_hidden <= 0)
 		m->expert_ffn_hidden = m->ffn_hidden;
+	/* "shared 2048" is a width; "shared expert 1", "2 shared experts" a count
+	 * of experts of the routed ones' width */
 	if ((v = FIRST(o, "shared_expert", "shared expert", "shared")) >= 0)
-		m->shared_expert_ffn_hidden = v;
+		m->shared_expert_ffn_hidden = v < 64 ? v * m->expert_ffn_hidden : v;
+	const char *se = val__find(o, "shared expert");
+	int count = se ? val__number_before(o, se, false) : 0;
+	if (count > 0 && count < 64 && v < 0)
+		m->shared_expert_ffn_hidden = count * m->expert_ffn_hidden;
 	if ((v = FIRST(o, "dense_layers", "first_k_dense", "first_k_dense_replace")) >= 0)
 		m->dense_layers = v;
 	if ((v = FIRST(o, "kv_channels", "head_dim", "head dim")) > 0)

@@ -142,11 +142,14 @@ void wl_memory_stage(const scenario *s, int stage, wl_memory *out)
 	double w, g, o;
 	wl__state_bytes(s, &w, &g, &o);
 	double params = wl_stage_params(s, stage);
-	double d = wl__dp_grad(s);   /* ZeRO shards over every GPU with the same weights */
+	double ex = wl_stage_expert_params(s, stage), dense = params - ex;
+	/* ZeRO shards over every GPU with the same weights: dp x cp, and the
+	 * routed experts over their expert-DP group (Megatron-core) */
+	double d = wl__dp_grad(s), e = wl_expert_dp(s);
 	int zero = s->training.zero;
-	out->weights = params * w / (zero >= 3 ? d : 1);
-	out->gradients = params * g / (zero >= 2 ? d : 1);
-	out->optimizer = params * o / (zero >= 1 ? d : 1);
+	out->weights = dense * w / (zero >= 3 ? d : 1) + ex * w / (zero >= 3 ? e : 1);
+	out->gradients = dense * g / (zero >= 2 ? d : 1) + ex * g / (zero >= 2 ? e : 1);
+	out->optimizer = dense * o / (zero >= 1 ? d : 1) + ex * o / (zero >= 1 ? e : 1);
 
 	int n = wl_stage_layers(s, stage);
 	double act;
@@ -198,14 +201,16 @@ void wl_memory_stage(const scenario *s, int stage, wl_memory *out)
 void wl_memory_get(const scenario *s, wl_memory *out)
 {
 	/* The first stage holds the most micro-batches in flight; with an
-	 * untied output layer or a big vocabulary the last one may weigh more:
-	 * report the heavier of the two. */
+	 * untied output layer or a big vocabulary the last one may weigh more,
+	 * and a middle one with more layers than the first (uneven splits take
+	 * a layer from the ends) or with MoE layers where the first has dense
+	 * ones: report the heaviest. */
 	wl_memory_stage(s, 0, out);
 	int p = wl__pp(s);
-	if (p > 1) {
-		wl_memory last;
-		wl_memory_stage(s, p - 1, &last);
-		if (last.total > out->total)
-			*out = last;
+	for (int st = 1; st < p; st++) {
+		wl_memory m;
+		wl_memory_stage(s, st, &m);
+		if (m.total > out->total)
+			*out = m;
 	}
 }

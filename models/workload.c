@@ -189,7 +189,38 @@ double wl_layer_gpu_params(const scenario *s, int layer)
 {
 	double all = wl_layer_params(&s->model, layer);
 	double ex = wl_layer_expert_params(&s->model, layer);
-	return (all - ex) / wl__tp(s) + ex / (wl__ep(s) * wl__etp(s));
+	/* MLA's down projections to the latents (and their norms) are
+	 * replicated over the TP ranks, not split */
+	const scn_model *m = &s->model;
+	double rep = 0;
+	if (m->kv_lora_rank > 0) {
+		double h = m->hidden, ql = m->q_lora_rank, kl = m->kv_lora_rank;
+		double dr = m->qk_rope_dim > 0 ? m->qk_rope_dim : 64;
+		rep = (ql > 0 ? h * ql + ql : 0) + h * (kl + dr) + kl;
+	}
+	return (all - ex - rep) / wl__tp(s) + rep + ex / (wl__ep(s) * wl__etp(s));
+}
+
+int wl_expert_dp(const scenario *s)
+{
+	long ranks = (long)wl__tp(s) * wl__dp_grad(s) / ((long)wl__etp(s) * wl__ep(s));
+	return ranks > 1 ? (int)ranks : 1;
+}
+
+/* A ring's share of the buffer each rank sends in a reduction over n ranks. */
+static double ring_share(int n)
+{
+	return n > 1 ? (double)(n - 1) / n : 0;
+}
+
+double wl_layer_dp_params(const scenario *s, int layer)
+{
+	double ex = wl_layer_expert_params(&s->model, layer) / (wl__ep(s) * wl__etp(s));
+	double dense = wl_layer_gpu_params(s, layer) - ex;
+	int n = wl__dp_grad(s);
+	if (ex <= 0 || n <= 1)
+		return dense + ex;
+	return dense + ex * ring_share(wl_expert_dp(s)) / ring_share(n);
 }
 
 double wl_embedding_params(const scn_model *m0)
@@ -457,6 +488,16 @@ int wl_stage_layers(const scenario *s, int stage)
 	return n;
 }
 
+double wl_stage_expert_params(const scenario *s, int stage)
+{
+	int moe = wl_stage_moe_layers(s, stage);
+	if (moe <= 0)
+		return 0;
+	scn_model m;
+	wl__model(&s->model, &m);
+	return moe * wl_layer_expert_params(&m, m.layers - 1) / (wl__ep(s) * wl__etp(s));
+}
+
 int wl_stage_moe_layers(const scenario *s, int stage)
 {
 	scn_model m;
@@ -540,8 +581,10 @@ double wl_optimizer_bytes(const scenario *s, int stage)
 		break;
 	}
 	double params = wl_stage_params(s, stage);
-	if (s->training.zero >= 1)
-		params /= wl__dp_grad(s);
+	if (s->training.zero >= 1) {   /* experts shard over their own DP group */
+		double ex = wl_stage_expert_params(s, stage);
+		params = (params - ex) / wl__dp_grad(s) + ex / wl_expert_dp(s);
+	}
 	return params * per;
 }
 

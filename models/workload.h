@@ -20,8 +20,21 @@ bool wl_layer_moe(const scn_model *m, int layer);
 double wl_layer_expert_params(const scn_model *m, int layer);
 double wl_layer_gpu_params(const scenario *s, int layer);
 double wl_active_params(const scn_model *m);
-/* MoE layers among pipeline stage `stage`'s. */
+/* MoE layers among pipeline stage `stage`'s, and the routed-expert
+ * parameters a GPU of the stage holds. */
 int wl_stage_moe_layers(const scenario *s, int stage);
+double wl_stage_expert_params(const scenario *s, int stage);
+/* Megatron-core's expert data parallelism: the GPUs holding the same experts,
+ * tp x dp x cp / (expert_tp x ep), over which expert gradients are reduced and
+ * the distributed optimizer shards the experts' state (dp x cp for a dense
+ * model). */
+int wl_expert_dp(const scenario *s);
+/* The parameters of layer `layer` whose gradients a GPU reduces, as bytes
+ * over its data-parallel group: the dense part as they are; the routed
+ * experts, which Megatron reduces over their smaller expert-DP group, scaled
+ * by that group's ring share over the DP group's ((e-1)/e over (n-1)/n; 0
+ * when each expert has one replica). */
+double wl_layer_dp_params(const scenario *s, int layer);
 /* Embedding (and untied output) parameters. */
 double wl_embedding_params(const scn_model *m);
 

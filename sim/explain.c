@@ -217,12 +217,19 @@ static void fixes_tp(ctx *c)
 			fix_set(add_fix(c, "place the data-parallel (and expert-parallel) ranks "
 				"inside the pipeline stages, Megatron-core's order, so that the expert "
 				"all-to-all stays in a node"), "training.placement=tp-dp-pp");
+		/* a node-sized ep, where it divides the experts and the ranks, with
+		 * Megatron-core's order (under tp-pp-dp a pipeline sits between) */
 		int etp = t->expert_tp > 0 ? t->expert_tp : t->tp;
 		int inside = g / (etp == 1 ? 1 : t->tp);
-		if (inside >= 2 && inside < t->ep && c->s->model.experts % inside == 0)
-			fix_set(add_fix(c, "split the experts over fewer GPUs, those of one node "
-				"(more expert weights per GPU)"), "training.ep=%d", inside);
-		return;
+		long ranks = (long)scn_dp(c->s) * cp * (etp == 1 ? t->tp : 1);
+		if (inside >= 2 && inside < t->ep && c->s->model.experts % inside == 0 &&
+		    ranks % inside == 0) {
+			fix *f = add_fix(c, "split the experts over fewer GPUs, those of one node "
+				"(more expert weights per GPU)");
+			fix_set(f, "training.ep=%d", inside);
+			if (t->placement != PLACE_TP_DP_PP)
+				fix_set(f, "training.placement=tp-dp-pp");
+		}
 	}
 	if (cp > 1 && t->tp * cp > g && g % t->tp == 0 && (g / t->tp) > 1 && cp % (g / t->tp) == 0) {
 		/* the K/V ring crosses nodes: keep cp inside a node, the rest as replicas */

@@ -336,6 +336,10 @@ static void check_moe(scn_ctx *c, scenario *s, const scn_doc *d)
 	}
 	if (m->custom)
 		return;
+	if (m->params > 0 && given(d, "model.params"))
+		ERR(c, d, "model.experts", "model.params", "a mixture of experts needs its shape "
+		    "(layers, hidden, heads, expert_ffn_hidden), not a parameter count: the "
+		    "generic shape is a dense model's");
 	if (m->top_k > m->experts)
 		ERR(c, d, "model.top_k", NULL, "top_k (=%d) exceeds experts (=%d): a token goes "
 		    "to top_k different experts", m->top_k, m->experts);

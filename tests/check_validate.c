@@ -948,7 +948,10 @@ START_TEST(t_memory_inference)
 		{"64 experts top-6; EP8", 64, 6, 8, NULL}, {"num_experts=16; topk 4; EP 16", 16, 4, 16, NULL},
 		{"DeepSeek-V3", 0, 0, 0, "latent attention"}, {"128 experts; EP3", 0, 0, 0, "EP 3"},
 		{"deep EP1", 0, 0, 0, NULL}, {"SP; interleaved", 0, 0, 0, NULL},
-		{"EPOCH 2", 0, 0, 0, NULL}};
+		{"EPOCH 2", 0, 0, 0, NULL}, {"TP1-EP8-PP1; 8 experts", 8, 2, 8, NULL},
+		{"Mixtral 8x7B; activation swap off", 8, 2, 1, NULL},
+		{"64 experts; 2 experts per token", 64, 2, 1, NULL},
+		{"GPT-OSS-120B; 128 experts", 0, 0, 0, "sliding-window"}};
 	for (size_t i = 0; i < sizeof moe / sizeof moe[0]; i++) {
 		char row[256];
 		snprintf(row, sizeof row, "E-%03zu,x,A100-SXM4-80GB,16,1,2,2048,16,2048,16,1,1,1,16,%s,"
@@ -968,6 +971,19 @@ START_TEST(t_memory_inference)
 			ck_assert(c.s.model.gated_mlp);
 		}
 	}
+	/* multi-head latent attention read from the text, and a shared expert
+	 * given as a count; "NeMo v2" is no value width */
+	ck_assert_msg(build_row("E-200,x,H100-SXM5-80GB,16,1,4,2048,16,2048,16,1,1,1,16,\"MoE 64 "
+	                        "experts top-6; moe_ffn 1408; shared expert 2; MLA q_lora 0 kv_lora "
+	                        "512 qk 128+64 v 128; NeMo v2\",bf16,none,iteration_time,1,s,x", &c,
+	                        why, sizeof why) == 0, "%s", why);
+	ck_assert_int_eq(c.s.model.kv_lora_rank, 512);
+	ck_assert_int_eq(c.s.model.q_lora_rank, 0);
+	ck_assert_int_eq(c.s.model.head_dim, 128);
+	ck_assert_int_eq(c.s.model.qk_rope_dim, 64);
+	ck_assert_int_eq(c.s.model.v_head_dim, 128);
+	ck_assert_int_eq(c.s.model.shared_expert_ffn_hidden, 2 * 1408);
+	ck_assert_int_eq(c.s.model.top_k, 6);
 	/* The DP reduction overlaps the backward when told to; unsaid, a bf16
 	 * row does (today's recipes), an fp16 one (2019-21 Megatron) does not */
 	static const struct { const char *other; bool overlap, fp16; } ov[] = {

@@ -784,6 +784,12 @@ START_TEST(t_mla)
 			up = ops[i].n == 64 * 256;
 	}
 	ck_assert(down && up);
+	/* the down projections and latent norms are replicated over the TP
+	 * ranks: a GPU holds them whole */
+	double rep = 7168.0 * 1536 + 1536 + 7168.0 * 576 + 512;
+	s.model.experts = 1;
+	ck_assert_double_eq_tol(wl_layer_gpu_params(&s, 0),
+	                        (wl_layer_params(&s.model, 0) - rep) / 2 + rep, 1);
 }
 END_TEST
 
