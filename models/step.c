@@ -43,6 +43,7 @@ static int setup_layout(stp_run *r, const scenario *s, char *err, size_t errlen)
 			 "group is drawn from", r->ep);
 		return -1;
 	}
+	r->ep_overlap = r->ep > 1 && s->training.ep_overlap;
 	/* experts split over TP too: the TP siblings' groups share the links */
 	r->ep_mult = s->training.expert_tp == 1 ? 1.0 : (double)r->tp;
 	/* every node of an expert-parallel group sends and receives alike: one

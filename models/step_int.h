@@ -163,6 +163,7 @@ typedef struct stp_run {
 	int cp, dpb;                     /* context ranks; replicas taking samples (dp / cp) */
 	int ep;                          /* expert-parallel ranks (1: none) */
 	double ep_mult;                  /* EP groups the simulated one stands for on its links */
+	bool ep_overlap;                 /* the expert all-to-alls are async (training.ep_overlap) */
 	bool ep_symmetric;               /* simulate the all-to-all's first node only
 	                                    (coll_req.symmetric): a non-blocking fabric */
 	bool async;

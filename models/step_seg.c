@@ -72,9 +72,15 @@ static int layer_pass(stp_run *r, int layer, int pass, stp_cost *c)
 			bool on = o->cp_group ? r->cp > 1 : o->ep_group ? r->ep > 1 : r->tp > 1;
 			int coll = o->coll | (o->cp_group ? STP_COLL_CP : 0) |
 			           (o->ep_group ? STP_COLL_EP : 0);
-			if (on)
+			/* an overlapped expert all-to-all hides behind all the compute up
+			 * to the next one (the other micro-batch's, in DualPipe), which
+			 * first waits for it; the op's end waits for the last */
+			bool ep_async = o->ep_group && o->async && on;
+			if (ep_async)
+				rc = tpl_push(r, SEG_TPW, lab, 0, 0, false);
+			if (on && !rc)
 				rc = tpl_push(r, o->async ? SEG_TPA : SEG_TP, lab, coll, o->bytes, false);
-			wait |= o->async && on;
+			wait |= o->async && on && !ep_async;
 			continue;
 		}
 		/* the compute op right after an async collective is the window it hides in */
@@ -148,7 +154,7 @@ int stp_templates(stp_run *r, char *err, size_t errlen)
 
 static int chunk_segs(const stp_run *r, int gc, bool fwd)
 {
-	int n = 2, first = r->pl.chunk_first[gc];
+	int n = 3, first = r->pl.chunk_first[gc];   /* + the final wait of overlapped EP */
 	for (int l = first; l < first + r->pl.chunk_layers[gc]; l++)
 		n += 1 + (fwd ? r->lc[l].n[PASS_F] : r->lc[l].n[PASS_R] + r->lc[l].n[PASS_B]);
 	n += fwd ? r->head_first.n[PASS_F] + r->head_last.n[PASS_F]
@@ -211,6 +217,8 @@ void stp_fill_segments(stp_run *r, stp_stage *st, const sched_op *op)
 		}
 		if (gc == r->G - 1)
 			copy_pass(r, st, &r->head_last, PASS_F, false);
+		if (r->ep_overlap)   /* the last overlapped all-to-all ends with the op */
+			st->segs[st->nseg++] = (stp_seg){SEG_TPW, LAB_F, 0, 0};
 		return;
 	}
 	if (gc == r->G - 1)
@@ -223,4 +231,6 @@ void stp_fill_segments(stp_run *r, stp_stage *st, const sched_op *op)
 	}
 	if (gc == 0)
 		copy_pass(r, st, &r->head_first, PASS_B, last_mb);
+	if (r->ep_overlap)
+		st->segs[st->nseg++] = (stp_seg){SEG_TPW, LAB_B, 0, 0};
 }

@@ -292,6 +292,13 @@ int val__moe_of(const val_row *r, scenario *s, bool *assumed, char *why, size_t 
 		snprintf(why, n, "expert TP %d is neither 1 nor tp %d", t->expert_tp, t->tp);
 		return -1;
 	}
+	/* the all-to-all overlapped with compute: DeepSeek's DualPipe,
+	 * Megatron-core's --overlap-moe-expert-parallel-comm */
+	const char *o = r->other;
+	t->ep_overlap = t->ep > 1 && (val__affirmed(o, "DualPipe") ||
+	                              val__affirmed(o, "overlap-moe-expert-parallel-comm") ||
+	                              val__affirmed(o, "all-to-all overlapped") ||
+	                              val__affirmed(o, "EP overlap") || val__affirmed(o, "A2A overlap"));
 	/* Megatron-core's rank order tp-cp-ep-dp-pp: DP (and EP) inside PP */
 	t->placement = PLACE_TP_DP_PP;
 	int dp = t->dp > 0 ? t->dp : 1, cp = t->cp > 1 ? t->cp : 1;

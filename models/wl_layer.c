@@ -179,6 +179,9 @@ static wl_op *tpcomm(oplist *l, const char *name, coll_op op)
 	return o;
 }
 
+/* SMs the overlapped expert all-to-all holds (DeepSeek-V3 report 3.2.2). */
+#define EP_COMM_SMS 20
+
 /* Expert parallelism's token exchange (Megatron-core's all-to-all token
  * dispatcher): each GPU sends every token it routes to the GPUs holding its
  * top_k experts and gets the results back; S as nccl-tests' alltoall counts
@@ -193,6 +196,25 @@ static void epcomm(oplist *l, const char *name)
 	o->coll = COLL_ALL_TO_ALL;
 	o->ep_group = true;
 	o->bytes = c->Tl * c->topk * c->h * c->E;
+	if (!c->s->training.ep_overlap)
+		return;
+	/* Overlapped (training.ep_overlap): the all-to-all runs beside the
+	 * compute that follows, which loses the SMs its kernels hold for as long
+	 * as it lasts: DeepSeek-V3 gives 20 of the H800's 132 SMs to its
+	 * dispatch and combine kernels (technical report, arXiv 2412.19437,
+	 * 3.2.2). Its duration is estimated from the bytes leaving the GPU over
+	 * the NIC share of a GPU when the group spans nodes, else NVLink (the
+	 * step simulates the collective itself; this only charges the compute). */
+	o->async = true;
+	const scn_cluster *k = &c->s->cluster;
+	int gpn = k->gpus_per_node > 0 ? k->gpus_per_node : 1;
+	double bw = c->ep * c->etp > gpn ? k->nic.speed_Bps * k->nic.count / gpn
+	                                 : cluster_spec_intra_Bps(k);
+	if (bw <= 0)
+		bw = 25e9;
+	double t = o->bytes * (c->ep - 1) / c->ep / bw;
+	wl_op *sm = push(l, OP_MEMBOUND, "ep_overlap_sms");
+	sm->time_s = t * EP_COMM_SMS / wl__sms(c->g);
 }
 
 /* Context parallelism's K/V exchange (Megatron's ring attention, TE's

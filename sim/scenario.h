@@ -145,6 +145,8 @@ typedef struct scn_training {
 	                              * ep GPUs of the data-parallel group (1: none) */
 	int expert_tp;               /* tensor parallelism inside each expert: 1 or tp (0: tp,
 	                              * Megatron-core's default) */
+	bool ep_overlap;             /* the expert all-to-alls run beside compute (DeepSeek's
+	                              * DualPipe, Megatron's --overlap-moe-expert-parallel-comm) */
 	scn_schedule schedule;
 	int virtual_stages;
 	bool sequence_parallel;

@@ -325,7 +325,8 @@ static void check_moe(scn_ctx *c, scenario *s, const scn_doc *d)
 			{"model.shared_expert_ffn_hidden", m->shared_expert_ffn_hidden != 0},
 			{"model.dense_layers", m->dense_layers != 0},
 			{"training.ep", t->ep != 1},
-			{"training.expert_tp", t->expert_tp != 0}};
+			{"training.expert_tp", t->expert_tp != 0},
+			{"training.ep_overlap", t->ep_overlap}};
 		for (size_t i = 0; i < sizeof keys / sizeof keys[0]; i++)
 			if (keys[i].set && given(d, keys[i].key))
 				scn__warn(c, scn__doc_path(d, keys[i].key), keys[i].key, "has no "
@@ -357,6 +358,9 @@ static void check_moe(scn_ctx *c, scenario *s, const scn_doc *d)
 		ERR(c, d, "training.ep", NULL, "ep (=%d) must divide the %lld ranks an expert-"
 		    "parallel group is drawn from (dp x cp%s = %lld)", t->ep, across,
 		    t->expert_tp == 1 ? " x tp, experts not tensor-parallel" : "", across);
+	if (t->ep_overlap && t->ep <= 1)
+		scn__warn(c, scn__doc_path(d, "training.ep_overlap"), "training.ep_overlap",
+		          "has no effect with ep 1 (no all-to-all)");
 	if (t->tp > 1 && !t->sequence_parallel)
 		ERR(c, d, "training.sequence_parallel", "training.tp", "a mixture of experts with "
 		    "tp > 1 needs 'sequence_parallel: true' (Megatron-core requires it: each TP "

@@ -984,6 +984,12 @@ START_TEST(t_memory_inference)
 	ck_assert_int_eq(c.s.model.v_head_dim, 128);
 	ck_assert_int_eq(c.s.model.shared_expert_ffn_hidden, 2 * 1408);
 	ck_assert_int_eq(c.s.model.top_k, 6);
+	ck_assert(!c.s.training.ep_overlap);
+	/* DeepSeek's DualPipe overlaps the all-to-all with computation */
+	ck_assert_msg(build_row("E-201,x,H800,16,1,4,2048,16,2048,16,1,1,1,16,\"64 experts top-6; "
+	                        "EP8; DualPipe\",bf16,none,iteration_time,1,s,x", &c, why,
+	                        sizeof why) == 0, "%s", why);
+	ck_assert(c.s.training.ep_overlap && c.s.training.ep == 8);
 	/* The DP reduction overlaps the backward when told to; unsaid, a bf16
 	 * row does (today's recipes), an fp16 one (2019-21 Megatron) does not */
 	static const struct { const char *other; bool overlap, fp16; } ov[] = {
@@ -1217,7 +1223,8 @@ START_TEST(t_rows_load_as_yaml)
 {
 	static const char *const files[] = {"published.csv", "h100-nemo.csv",
 		"nemo-blackwell.csv", "h200-kernels.csv", "llama3-405b.csv", "mtnlg-530b.csv",
-		"v100-megatron.csv", "megatron-bridge.csv", "moe-megatron-bridge.csv"};
+		"v100-megatron.csv", "megatron-bridge.csv", "moe-megatron-bridge.csv",
+		"deepseek-v3.csv"};
 	char path[] = "/tmp/check_validate_XXXXXX";
 	int fd = mkstemp(path);
 	ck_assert_int_ge(fd, 0);
