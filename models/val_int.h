@@ -31,6 +31,8 @@ bool val__names(const val_row *r, const char *family);
 double val__num_after(const char *name, const char *tag);
 
 /* ---- mixture of experts (val_moe.c) ---- */
+/* the shape of a MoE model the row names (Mixtral 8x7B, Qwen3-235B-A22B, ...) */
+bool val__moe_shape(const val_row *r, int *layers, int *hidden, int *heads);
 /* whether the row describes a MoE model (named, "experts", "EP8") */
 bool val__moe_named(const val_row *r);
 /* a MoE row's routing into s->model and expert parallelism into s->training

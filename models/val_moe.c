@@ -92,6 +92,15 @@ static int first_of(const char *o, const char *const *keys, size_t nkeys)
 #define FIRST(o, ...) first_of(o, (const char *const[]){__VA_ARGS__}, \
 	sizeof((const char *const[]){__VA_ARGS__}) / sizeof(const char *))
 
+bool val__moe_shape(const val_row *r, int *layers, int *hidden, int *heads)
+{
+	const moe_model *z = zoo_of(r);
+	if (!z)
+		return false;
+	*layers = z->layers, *hidden = z->hidden, *heads = z->heads;
+	return true;
+}
+
 /* Experts per layer: "128 experts", "experts 128", "num_experts=64", or the
  * N of a name "8x7B". */
 static int experts_of(const val_row *r)
@@ -286,6 +295,9 @@ int val__moe_of(const val_row *r, scenario *s, bool *assumed, char *why, size_t 
 	int etp = FIRST(r->other, "ETP", "expert tensor parallel", "expert-tensor-parallel-size");
 	bool recipes = val__names(r, "NeMo") || val__names(r, "Megatron-Bridge");
 	t->expert_tp = etp >= 1 ? etp : recipes ? 1 : t->tp;
+	int dp0 = t->dp > 0 ? t->dp : 1, cp0 = t->cp > 1 ? t->cp : 1;
+	if (etp < 1 && t->tp > 1 && (dp0 * cp0) % t->ep && (dp0 * cp0 * t->tp) % t->ep == 0)
+		t->expert_tp = 1;   /* an EP beyond dp x cp draws on the TP ranks: ETP 1 */
 	if (etp < 1 && t->tp > 1)
 		*assumed = true;
 	if (t->expert_tp != 1 && t->expert_tp != t->tp) {

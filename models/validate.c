@@ -466,6 +466,9 @@ static int model_of(const val_row *r, scenario *s, bool params_only, bool *assum
 		if (seq <= 0)
 			seq = z->seq_len;
 		*assumed = true;
+	} else if ((layers <= 0 || hidden <= 0 || heads <= 0) &&
+	           val__moe_shape(r, &layers, &hidden, &heads)) {
+		*assumed = true;   /* a MoE model by name: its config (val_moe.c) */
 	}
 	if (params_only && (layers <= 0 || hidden <= 0) && r->params_b > 0) {
 		m->params = r->params_b * 1e9;   /* a generic shape: only the count matters */

@@ -990,6 +990,17 @@ START_TEST(t_memory_inference)
 	                        "EP8; DualPipe\",bf16,none,iteration_time,1,s,x", &c, why,
 	                        sizeof why) == 0, "%s", why);
 	ck_assert(c.s.training.ep_overlap && c.s.training.ep == 8);
+	/* a MoE model named without its shape takes its published config; an EP
+	 * beyond dp x cp draws on the TP ranks (expert TP 1) */
+	ck_assert_msg(build_row("E-202,x,H100,256,235,,,,4096,2048,1,2,8,16,Qwen3-235B-A22B EP32 VP4,"
+	                        "fp8,,tokens_per_sec_per_gpu,1600,tokens/s/GPU,x", &c, why,
+	                        sizeof why) == 0, "%s", why);
+	ck_assert_int_eq(c.s.model.layers, 94);
+	ck_assert_int_eq(c.s.model.hidden, 4096);
+	ck_assert_int_eq(c.s.model.experts, 128);
+	ck_assert_int_eq(c.s.model.head_dim, 128);
+	ck_assert_int_eq(c.s.training.expert_tp, 1);
+	ck_assert(c.assumed);
 	/* The DP reduction overlaps the backward when told to; unsaid, a bf16
 	 * row does (today's recipes), an fp16 one (2019-21 Megatron) does not */
 	static const struct { const char *other; bool overlap, fp16; } ov[] = {
