@@ -32,6 +32,7 @@ typedef struct lctx {
 	double ne, topk, fe, fsh; /* experts, experts a token goes to, widths of one
 	                           * routed expert and of the shared experts */
 	double ep, etp;           /* expert parallel ranks, TP inside an expert */
+	double imb;               /* the busiest expert GPU's tokens over the mean */
 	double Tl;                /* tokens this GPU routes: T, or T / t with SP */
 } lctx;
 
@@ -91,6 +92,7 @@ static void ctx_init(lctx *c, const scenario *s, int layer)
 		c->ep = wl__ep(s);
 		c->etp = wl__etp(s);
 		c->Tl = c->T / (c->t > 1 ? c->t : 1);
+		c->imb = s->training.expert_imbalance > 1 ? s->training.expert_imbalance : 1;
 	}
 }
 
@@ -195,7 +197,9 @@ static void epcomm(oplist *l, const char *name)
 	wl_op *o = push(l, OP_TP_COMM, name);
 	o->coll = COLL_ALL_TO_ALL;
 	o->ep_group = true;
-	o->bytes = c->Tl * c->topk * c->h * c->E;
+	/* with an unbalanced router the busiest GPU receives more than it sends;
+	 * the exchange is charged as if every GPU moved its receive */
+	o->bytes = c->Tl * c->topk * c->h * c->E * c->imb;
 	if (!c->s->training.ep_overlap)
 		return;
 	/* Overlapped (training.ep_overlap): the all-to-all runs beside the
@@ -396,7 +400,7 @@ static moe_shape moe_shape_of(const lctx *c)
 {
 	moe_shape q;
 	q.Tr = c->Tl * c->topk;
-	q.Tx = q.Tr * c->etp;
+	q.Tx = q.Tr * c->etp * c->imb;   /* the busiest GPU's, which the others wait for */
 	q.le = c->ne / c->ep;
 	q.me = q.Tx / q.le;
 	q.fl = c->fe / c->etp;

@@ -145,6 +145,8 @@ typedef struct scn_training {
 	                              * ep GPUs of the data-parallel group (1: none) */
 	int expert_tp;               /* tensor parallelism inside each expert: 1 or tp (0: tp,
 	                              * Megatron-core's default) */
+	double expert_imbalance;     /* tokens the busiest expert GPU gets over the mean (>= 1;
+	                              * 1: the router balances perfectly) */
 	bool ep_overlap;             /* the expert all-to-alls run beside compute (DeepSeek's
 	                              * DualPipe, Megatron's --overlap-moe-expert-parallel-comm) */
 	scn_schedule schedule;

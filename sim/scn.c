@@ -41,6 +41,7 @@ void scn_defaults(scenario *s)
 	t->tp = 1;
 	t->cp = 1;
 	t->ep = 1;
+	t->expert_imbalance = 1;                /* a perfectly balanced router */
 	t->pp = 1;
 	t->schedule = SCHED_1F1B;
 	t->virtual_stages = 1;

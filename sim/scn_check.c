@@ -326,7 +326,8 @@ static void check_moe(scn_ctx *c, scenario *s, const scn_doc *d)
 			{"model.dense_layers", m->dense_layers != 0},
 			{"training.ep", t->ep != 1},
 			{"training.expert_tp", t->expert_tp != 0},
-			{"training.ep_overlap", t->ep_overlap}};
+			{"training.ep_overlap", t->ep_overlap},
+			{"training.expert_imbalance", t->expert_imbalance != 1}};
 		for (size_t i = 0; i < sizeof keys / sizeof keys[0]; i++)
 			if (keys[i].set && given(d, keys[i].key))
 				scn__warn(c, scn__doc_path(d, keys[i].key), keys[i].key, "has no "

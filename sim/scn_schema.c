@@ -213,6 +213,7 @@ static const scn_field training_rows[] = {
 	INT("ep", scn_training, ep, 1, 1e5, 0),
 	INT("expert_tp", scn_training, expert_tp, 0, 1e6, 0),
 	BOOL("ep_overlap", scn_training, ep_overlap, 0),
+	DBL("expert_imbalance", scn_training, expert_imbalance, 1, 1000, 0),
 	INT("dp", scn_training, dp, 1, 1e6, 0),
 	ENUM("schedule", scn_training, schedule, schedule_names, 0),
 	INT("virtual_stages", scn_training, virtual_stages, 1, 1000, 0),
