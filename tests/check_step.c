@@ -1046,7 +1046,7 @@ START_TEST(t_moe_expert_parallel)
 	ck_assert(ro.step_time_s < r16.step_time_s);
 	s.training.ep_overlap = false;
 	/* an unbalanced router: the busiest GPU's experts get 1.5x the mean, the
-	 * others wait for it
+	 * others wait for it */
 	s.training.expert_imbalance = 1.5;
 	step_result ri = run_ok(&s);
 	ck_assert(ri.split_s[SPLIT_COMPUTE] > 1.05 * r16.split_s[SPLIT_COMPUTE]);
