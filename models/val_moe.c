@@ -112,7 +112,7 @@ static int experts_of(const val_row *r)
 	int e = p && !per_token ? val__number_before(o, p, false) : 0;
 	if (e > 1)
 		return e;
-	e = FIRST(o, "num_experts", "num-experts", "moe_num_experts");
+	e = FIRST(o, "num_experts", "num-experts", "moe_num_experts", "E=");
 	if (e > 1)
 		return e;
 	const char *fields[] = {r->other, r->id};
@@ -238,7 +238,15 @@ static int moe_model_of(const val_row *r, scenario *s, bool *assumed, char *why,
 		         "layer has (e.g. '64 experts top-8' in other_parallel)");
 		return -1;
 	}
-	int k = FIRST(o, "top-k", "topk", "top_k", "top", "router_topk", "moe-router-topk");
+	int k = FIRST(o, "top-k", "topk", "top_k", "top", "router_topk", "moe-router-topk", "k=");
+	const char *act = val__find(o, "active");   /* "64 experts (6 active)" */
+	if (k <= 0 && act) {
+		const char *a = act;
+		while (a > o && (a[-1] == ' ' || a[-1] == '('))
+			a--;
+		int v = val__number_before(o, a, false);
+		k = v > 0 && v <= m->experts ? v : k;
+	}
 	if (k > 0 && k <= m->experts)
 		m->top_k = k;
 	else if (m->top_k <= 1) {

@@ -951,7 +951,10 @@ START_TEST(t_memory_inference)
 		{"EPOCH 2", 0, 0, 0, NULL}, {"TP1-EP8-PP1; 8 experts", 8, 2, 8, NULL},
 		{"Mixtral 8x7B; activation swap off", 8, 2, 1, NULL},
 		{"64 experts; 2 experts per token", 64, 2, 1, NULL},
-		{"GPT-OSS-120B; 128 experts", 0, 0, 0, "sliding-window"}};
+		{"GPT-OSS-120B; 128 experts", 0, 0, 0, "sliding-window"},
+		{"64 experts (6 active); expert parallel 8", 64, 6, 8, NULL},
+		{"E=64 k=6 EP8", 64, 6, 8, NULL},
+		{"--num-experts 64 --moe-router-topk 6 --expert-model-parallel-size 8", 64, 6, 8, NULL}};
 	for (size_t i = 0; i < sizeof moe / sizeof moe[0]; i++) {
 		char row[256];
 		snprintf(row, sizeof row, "E-%03zu,x,A100-SXM4-80GB,16,1,2,2048,16,2048,16,1,1,1,16,%s,"
