@@ -420,6 +420,17 @@ static void etpcomm(oplist *l, const char *name, coll_op op, const moe_shape *q)
 		tpcomm(l, name, op)->bytes = q->Tx * l->c->h * l->c->E;
 }
 
+/* After the all-to-all the received tokens are grouped by source rank;
+ * Megatron-core's dispatcher regroups them by local expert before the
+ * experts and back after (sort_chunks_by_idxs, when a GPU holds more than one
+ * expert and ep > 1): a read and a write of the tokens each way. */
+static void sort_chunks(oplist *l, const char *name, const moe_shape *q)
+{
+	const lctx *c = l->c;
+	if (c->ep > 1 && q->le > 1)
+		mem(l, name, 2 * q->Tx * c->h * c->E);
+}
+
 /* Megatron-core's MoE layer with the all-to-all dispatcher: the router (a
  * GEMM to the expert logits, fp32 softmax and top-k), the tokens permuted
  * into expert order, sent to their experts' GPUs, [gathered over expert_tp],
@@ -434,12 +445,14 @@ static void moe_fwd(oplist *l)
 	mem(l, "permute", (c->Tl + q.Tr) * c->h * c->E);
 	epcomm(l, "ep_dispatch");
 	etpcomm(l, "etp_ag_tokens", COLL_ALL_GATHER, &q);
+	sort_chunks(l, "sort_chunks", &q);
 	fp8_cast(l, "fp8_cast_expert_fc1_input", q.Tx * c->h, false);
 	grouped(l, "expert_fc1", q.le, q.me, q.n1, c->h);
 	mem(l, c->m.gated_mlp ? "expert_swiglu" : "expert_gelu",
 	    (c->m.gated_mlp ? 3 : 2) * q.Tx * q.fl * c->E);
 	fp8_cast(l, "fp8_cast_expert_fc2_input", q.Tx * q.fl, false);
 	grouped(l, "expert_fc2", q.le, q.me, c->h, q.fl);
+	sort_chunks(l, "unsort_chunks", &q);
 	etpcomm(l, "etp_rs_tokens", COLL_REDUCE_SCATTER, &q);
 	epcomm(l, "ep_combine");
 	mem(l, "unpermute", (q.Tr + c->Tl) * c->h * c->E + 4 * q.Tr);
@@ -591,6 +604,7 @@ static void moe_bwd(oplist *l)
 	mem(l, "unpermute_bwd", (q.Tr + c->Tl) * c->h * c->E + 4 * q.Tr);
 	epcomm(l, "ep_combine_bwd");
 	etpcomm(l, "etp_ag_tokens_bwd", COLL_ALL_GATHER, &q);
+	sort_chunks(l, "unsort_chunks_bwd", &q);
 	fp8_cast(l, "fp8_cast_expert_fc2_grad", q.Tx * c->h, false);
 	grouped(l, "expert_fc2_dgrad", q.le, q.me, q.fl, c->h);
 	grouped(l, "expert_fc2_wgrad", q.le, c->h, q.fl, q.me);
@@ -599,6 +613,7 @@ static void moe_bwd(oplist *l)
 	fp8_cast(l, "fp8_cast_expert_fc1_grad", q.Tx * q.n1, false);
 	grouped(l, "expert_fc1_dgrad", q.le, q.me, c->h, q.n1);
 	grouped(l, "expert_fc1_wgrad", q.le, q.n1, c->h, q.me);
+	sort_chunks(l, "sort_chunks_bwd", &q);
 	etpcomm(l, "etp_rs_tokens_bwd", COLL_REDUCE_SCATTER, &q);
 	epcomm(l, "ep_dispatch_bwd");
 	mem(l, "permute_bwd", (q.Tr + c->Tl) * c->h * c->E);
