@@ -501,6 +501,14 @@ int val__training_of(const val_row *r, scenario *s, bool layer_only, bool *assum
 	    batch_of(r, s, layer_only, assumed, why, n) < 0)
 		return -1;
 	t->precision = precision_of(r->precision, assumed);
+	/* FlashAttention named in the row ("FlashAttention", "flash-attn",
+	 * "attn_impl: flash", "FA2"); unfused when the row says it has none */
+	const char *o = r->other;
+	bool flash = val__affirmed(o, "flash") || val__has_word(o, "FA2") || val__has_word(o, "FA3");
+	if (flash && wl_gpu_fused_attention(&s->cluster.gpu))
+		t->attention = ATTN_FLASH;
+	else if (!flash && (val__has(o, "no flash") || val__has(o, "without flash")))
+		t->attention = ATTN_UNFUSED;
 	scn_recompute said_rc;
 	bool rc_said = !*r->recompute && recompute_in_text(r->other, &said_rc);
 	t->recompute = rc_said ? said_rc : recompute_of(r->recompute, assumed);

@@ -497,6 +497,12 @@ static int model_of(const val_row *r, scenario *s, bool params_only, bool *assum
 		}
 	if (val__has(r->other, "SwiGLU") || val__has(r->other, "gated"))
 		m->gated_mlp = true;
+	bool words;
+	int vocab = val__number_after_word(r->other, "vocab", &words);
+	if (vocab <= 0)
+		vocab = val__number_after_word(r->other, "vocab_size", &words);
+	if (vocab > 0)
+		m->vocab = vocab;   /* "vocab 50368" */
 	int kv = kv_heads_of(r->other);
 	if (kv > 0 && kv <= heads)
 		m->kv_heads = kv;
@@ -699,7 +705,7 @@ static double step_work(const scenario *s)
 	return wl_params(&s->model) * s->training.global_batch * s->model.seq_len;
 }
 
-static bool step_metric(val_metric m)
+bool val_step_metric(val_metric m)
 {
 	return m != VM_NONE && m != VM_GEMM && m != VM_HBM_BW && m != VM_FLASH_FWD &&
 	       m != VM_FLASH_BWD &&
@@ -718,7 +724,7 @@ static bool baseline_candidate(const val_row *r, const val_case *c, const val_ro
 		return false;
 	if (val_build(rj, cj, why, sizeof why) < 0)
 		return false;
-	if (!step_metric(cj->metric) || strcmp(cj->s.cluster.gpu.name, c->s.cluster.gpu.name)) {
+	if (!val_step_metric(cj->metric) || strcmp(cj->s.cluster.gpu.name, c->s.cluster.gpu.name)) {
 		scn_release(&cj->s);
 		return false;
 	}

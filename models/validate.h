@@ -88,6 +88,10 @@ typedef struct val_case {
 	bool has_base;          /* base is set (val_link_baseline) */
 } val_case;
 
+/* Whether a metric is a whole training step's (not a kernel, a layer, a
+ * checkpoint size or an nccl-tests row). */
+bool val_step_metric(val_metric m);
+
 /* Builds the case of a row. Returns 0, or -1 with why the row cannot be
  * simulated in `why` (not a training run, missing fields, unknown hardware). */
 int val_build(const val_row *r, val_case *c, char *why, size_t whylen);

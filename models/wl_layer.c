@@ -728,8 +728,10 @@ int wl_layer_ops(const scenario *s, int layer, wl_pass pass, wl_op *ops, int max
 bool wl_flash_attention(const scenario *s)
 {
 	const hw_gpu *g = &s->cluster.gpu;
-	if (!wl__has_flash(g))
+	if (!wl__has_flash(g) || s->training.attention == ATTN_UNFUSED)
 		return false;
+	if (s->training.attention == ATTN_FLASH)
+		return true;
 	/* "Hopper and later" (docs/workload.md) is NVIDIA's: the AMD parts
 	 * (CDNA2, CDNA3) take the Ampere rule below. By name, not by order. */
 	if (g->arch == ARCH_HOPPER || g->arch == ARCH_BLACKWELL)

@@ -11,6 +11,7 @@
 #include "coll.h"
 #include "scn.h"
 #include "validate.h"
+#include "workload.h"
 
 typedef struct outcome {
 	const val_row *row;
@@ -19,6 +20,8 @@ typedef struct outcome {
 	double published, predicted, err_pct;   /* in the published unit */
 	const char *unit;        /* that unit: the row's, or what it was compared in */
 	bool param_source;
+	bool nofit;              /* the layout does not fit in GPU memory (predicted anyway) */
+	double mem_gb, cap_gb;
 	val_metric metric;
 	int coll_op;             /* VM_COLL_*: coll_op of coll.h */
 	double coll_bytes;       /* VM_COLL_*: the collective's size */
@@ -114,6 +117,13 @@ static void evaluate(const val_row *rows, size_t n, size_t i, val_cache *cache, 
 		o->published = c.published_si / c.unit_scale;
 		o->predicted = pred / c.unit_scale;
 		o->err_pct = error_pct(c.metric, o->predicted, o->published);
+		if (val_step_metric(c.metric)) {
+			wl_memory m;
+			wl_memory_get(&c.s, &m);
+			o->nofit = !m.fits;
+			o->mem_gb = m.total / 1e9;
+			o->cap_gb = m.capacity / 1e9;
+		}
 	}
 	scn_release(&c.s);
 	if (c.has_base)
@@ -228,7 +238,8 @@ static void print_text(FILE *out, const char *path, const outcome *o, size_t n)
 {
 	fprintf(out, "trainsim validate: %s\n", path);
 	fprintf(out, "'*' = a value the row does not give was inferred (docs/validation.md); "
-		"'(param)' = the row set a model constant, agreement by construction\n\n");
+		"'(param)' = the row set a model constant, agreement by construction; "
+		"'(no fit)' = the layout does not fit in GPU memory, predicted as if it did\n\n");
 	/* columns as wide as their longest entry (ids and layouts vary by source) */
 	int wid = 12, wcfg = 52;
 	for (size_t i = 0; i < n; i++) {
@@ -243,9 +254,9 @@ static void print_text(FILE *out, const char *path, const outcome *o, size_t n)
 	for (size_t i = 0; i < n; i++) {
 		if (o[i].status != 0)
 			continue;
-		fprintf(out, "%-*s %-*s %-26.26s %11.4g %11.4g %+7.1f%%%s\n", wid, o[i].row->id, wcfg,
+		fprintf(out, "%-*s %-*s %-26.26s %11.4g %11.4g %+7.1f%%%s%s\n", wid, o[i].row->id, wcfg,
 			o[i].config, o[i].row->metric, o[i].published, o[i].predicted, o[i].err_pct,
-			o[i].param_source ? " (param)" : "");
+			o[i].param_source ? " (param)" : "", o[i].nofit ? " (no fit)" : "");
 	}
 	print_stats(out, o, n);
 	print_skipped(out, o, n);
@@ -287,7 +298,12 @@ static void print_csv(FILE *out, const outcome *o, size_t n)
 		csv_field(out, pred, false);
 		csv_field(out, err, false);
 		csv_field(out, status[o[i].status], false);
-		csv_field(out, o[i].status ? o[i].why : o[i].param_source ? "param source" : "", true);
+		char note[96] = "";
+		if (o[i].status == 0 && o[i].nofit)
+			snprintf(note, sizeof note, "does not fit in GPU memory (%.0f of %.0f GB); "
+			         "predicted as if it did", o[i].mem_gb, o[i].cap_gb);
+		csv_field(out, o[i].status ? o[i].why : o[i].param_source ? "param source" : note,
+		          true);
 	}
 }
 

@@ -16,6 +16,10 @@
 typedef enum { TOPO_SINGLE_SWITCH, TOPO_FAT_TREE, TOPO_RAIL_OPTIMIZED, TOPO_ZONES } scn_topology;
 typedef enum { SCHED_GPIPE, SCHED_1F1B, SCHED_INTERLEAVED, SCHED_DEEPSPEED } scn_schedule;
 typedef enum { RECOMPUTE_NONE, RECOMPUTE_SELECTIVE, RECOMPUTE_FULL } scn_recompute;
+/* The attention core: as the framework of the model's generation runs it
+ * (auto: docs/workload.md), one fused FlashAttention kernel, or unfused
+ * (scores, softmax, dropout, context as separate kernels). */
+typedef enum { ATTN_AUTO, ATTN_FLASH, ATTN_UNFUSED } scn_attention;
 typedef enum { GRAD_ALGO_AUTO, GRAD_ALGO_RING, GRAD_ALGO_TREE, GRAD_ALGO_HIERARCHICAL,
                GRAD_ALGO_PS, GRAD_ALGO_NVLS } scn_grad_algo;
 typedef enum { COMPRESS_NONE, COMPRESS_FP16, COMPRESS_INT8, COMPRESS_1BIT } scn_compression;
@@ -161,6 +165,7 @@ typedef struct scn_training {
 	                              * false: the wgrad GEMM accumulates into them (Megatron's
 	                              * gradient_accumulation_fusion) */
 	scn_recompute recompute;
+	scn_attention attention;
 	int recompute_layers;        /* with full recompute, only the first N layers of each
 	                              * model chunk (Megatron's --recompute-method block
 	                              * --recompute-num-layers N); 0: every layer */

@@ -272,11 +272,20 @@ static void check_parallel(scn_ctx *c, scenario *s, const scn_doc *d)
 		ERR(c, d, "training.cp", "cluster.gpu", "context parallelism runs on fused "
 		    "(flash) attention, which %s has not; use cp: 1 or an Ampere or later GPU",
 		    s->cluster.gpu.name);
+	else if (scn_cp(s) > 1 && s->training.attention == ATTN_UNFUSED)
+		ERR(c, d, "training.cp", "training.attention", "context parallelism runs on fused "
+		    "(flash) attention; use attention: flash or auto, or cp: 1");
 	else if (scn_cp(s) > 1 && s->model.seq_len % (2 * scn_cp(s)))
 		ERR(c, d, "training.cp", "model.seq_len", "seq_len (=%d) must be a multiple of "
 		    "2*cp (=%d): each GPU takes two chunks of every sequence, one from each end, "
 		    "to balance the causal attention", s->model.seq_len, 2 * scn_cp(s));
 	t->dp = dp;
+	if (t->attention == ATTN_FLASH && !wl_gpu_fused_attention(&s->cluster.gpu))
+		ERR(c, d, "training.attention", "cluster.gpu", "FlashAttention needs an Ampere or "
+		    "later GPU; %s has none: use attention: auto or unfused", s->cluster.gpu.name);
+	else if (t->attention != ATTN_AUTO && s->model.custom)
+		scn__warn(c, scn__doc_path(d, "training.attention"), "training.attention",
+		          "has no effect on a custom model (no attention)");
 	if (s->model.heads && s->model.heads % t->tp)
 		ERR(c, d, "training.tp", NULL, "model.heads (=%d) must be divisible by tp (=%d)",
 		    s->model.heads, t->tp);

@@ -988,6 +988,13 @@ START_TEST(t_memory_inference)
 	ck_assert_int_eq(c.s.model.shared_expert_ffn_hidden, 2 * 1408);
 	ck_assert_int_eq(c.s.model.top_k, 6);
 	ck_assert(!c.s.training.ep_overlap);
+	/* FlashAttention named in a GPT row on A100 (MosaicML's MPT) */
+	ck_assert_msg(build_row("E-203,x,A100-SXM4-80GB,8,1,4,2048,16,2048,8,1,1,1,8,\"FSDP; "
+	                        "FlashAttention (attn_impl flash); vocab 50368\",bf16,none,"
+	                        "iteration_time,1,s,x", &c, why, sizeof why) == 0, "%s", why);
+	ck_assert_int_eq(c.s.training.attention, ATTN_FLASH);
+	ck_assert(wl_flash_attention(&c.s));
+	ck_assert_int_eq(c.s.model.vocab, 50368);
 	/* DeepSeek's DualPipe overlaps the all-to-all with computation */
 	ck_assert_msg(build_row("E-201,x,H800,16,1,4,2048,16,2048,16,1,1,1,16,\"64 experts top-6; "
 	                        "EP8; DualPipe\",bf16,none,iteration_time,1,s,x", &c, why,
@@ -1238,7 +1245,7 @@ START_TEST(t_rows_load_as_yaml)
 	static const char *const files[] = {"published.csv", "h100-nemo.csv",
 		"nemo-blackwell.csv", "h200-kernels.csv", "llama3-405b.csv", "mtnlg-530b.csv",
 		"v100-megatron.csv", "megatron-bridge.csv", "moe-megatron-bridge.csv",
-		"deepseek-v3.csv"};
+		"deepseek-v3.csv", "llm-foundry.csv"};
 	char path[] = "/tmp/check_validate_XXXXXX";
 	int fd = mkstemp(path);
 	ck_assert_int_ge(fd, 0);
