@@ -473,6 +473,15 @@ static bool overlaps_of(const val_row *r, scenario *s, bool no_sp, bool *assumed
 	t->zero = zero_of(r->other);
 	t->grad_reduce.overlap = dp_said && !no_overlap;
 	t->grad_reduce.dtype = t->precision == PREC_FP16 ? PREC_FP16 : PREC_FP32;
+	/* gradients reduced in bf16: FSDP's MixedPrecision with reduce_dtype
+	 * bf16 (LLM Foundry's "PURE"), "bf16 reduce", Megatron's
+	 * --grad-reduce-in-bf16 */
+	const char *o = r->other;
+	if ((val__has_word(o, "PURE") || val__affirmed(o, "bf16 reduce") ||
+	     val__affirmed(o, "reduce_dtype bf16") || val__affirmed(o, "grad-reduce-in-bf16") ||
+	     val__affirmed(o, "bf16 gradient reduction")) && t->precision != PREC_FP32 &&
+	    t->precision != PREC_TF32)
+		t->grad_reduce.dtype = PREC_BF16;
 	bool named_zero = zero_named(r->other) >= 0;
 	if (pg_said && !no_overlap) {
 		if (!named_zero)

@@ -995,6 +995,12 @@ START_TEST(t_memory_inference)
 	ck_assert_int_eq(c.s.training.attention, ATTN_FLASH);
 	ck_assert(wl_flash_attention(&c.s));
 	ck_assert_int_eq(c.s.model.vocab, 50368);
+	ck_assert_int_eq(c.s.training.grad_reduce.dtype, PREC_FP32);
+	/* FSDP's "PURE" mixed precision reduces the gradients in bf16 */
+	ck_assert_msg(build_row("E-204,x,A100-SXM4-80GB,8,1,4,2048,16,2048,8,1,1,1,8,\"FSDP; "
+	                        "mixed precision PURE\",bf16,none,iteration_time,1,s,x", &c, why,
+	                        sizeof why) == 0, "%s", why);
+	ck_assert_int_eq(c.s.training.grad_reduce.dtype, PREC_BF16);
 	/* DeepSeek's DualPipe overlaps the all-to-all with computation */
 	ck_assert_msg(build_row("E-201,x,H800,16,1,4,2048,16,2048,16,1,1,1,16,\"64 experts top-6; "
 	                        "EP8; DualPipe\",bf16,none,iteration_time,1,s,x", &c, why,
