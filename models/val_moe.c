@@ -112,7 +112,7 @@ static int experts_of(const val_row *r)
 	int e = p && !per_token ? val__number_before(o, p, false) : 0;
 	if (e > 1)
 		return e;
-	e = FIRST(o, "num_experts", "num-experts", "moe_num_experts", "E=");
+	e = FIRST(o, "experts", "num_experts", "num-experts", "moe_num_experts", "E=");
 	if (e > 1)
 		return e;
 	const char *fields[] = {r->other, r->id};
@@ -323,6 +323,11 @@ int val__moe_of(const val_row *r, scenario *s, bool *assumed, char *why, size_t 
 	t->placement = PLACE_TP_DP_PP;
 	int dp = t->dp > 0 ? t->dp : 1, cp = t->cp > 1 ? t->cp : 1;
 	long across = (long)dp * cp * (t->expert_tp == 1 ? t->tp : 1);
+	if (dp * cp == 1 && across % t->ep == 0 && across / t->ep > 1) {
+		snprintf(why, n, "EP %d with dp 1 leaves copies of each expert on the TP ranks, whose "
+		         "gradient reduction is not simulated without data parallelism", t->ep);
+		return -1;
+	}
 	if (s->model.experts % t->ep || across % t->ep) {
 		snprintf(why, n, "EP %d must divide the %d experts and the %ld ranks it is drawn from",
 		         t->ep, s->model.experts, across);

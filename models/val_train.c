@@ -502,6 +502,19 @@ static bool overlaps_of(const val_row *r, scenario *s, bool no_sp, bool *assumed
 	return no_overlap;
 }
 
+/* "FlashAttention disabled", "flash attention: off": a feature named, then
+ * turned off within a few words. */
+static bool said_off(const char *at)
+{
+	static const char *const words[] = {"disabled", " off", "not used"};
+	for (size_t i = 0; i < sizeof words / sizeof words[0]; i++) {
+		const char *q = val__find(at, words[i]);
+		if (q && q - at < 24)
+			return true;
+	}
+	return false;
+}
+
 int val__training_of(const val_row *r, scenario *s, bool layer_only, bool *assumed, char *why,
                      size_t n)
 {
@@ -513,10 +526,13 @@ int val__training_of(const val_row *r, scenario *s, bool layer_only, bool *assum
 	/* FlashAttention named in the row ("FlashAttention", "flash-attn",
 	 * "attn_impl: flash", "FA2"); unfused when the row says it has none */
 	const char *o = r->other;
-	bool flash = val__affirmed(o, "flash") || val__has_word(o, "FA2") || val__has_word(o, "FA3");
+	const char *fp = val__find(o, "flash");
+	bool off = fp && said_off(fp);
+	bool flash = fp && !(fp > o && fp[-1] == '-') && val__affirmed(o, "flash");
+	flash = (flash && !off) || val__has_word(o, "FA2") || val__has_word(o, "FA3");
 	if (flash && wl_gpu_fused_attention(&s->cluster.gpu))
 		t->attention = ATTN_FLASH;
-	else if (!flash && (val__has(o, "no flash") || val__has(o, "without flash")))
+	else if (!flash && fp && (off || val__has(o, "no flash") || val__has(o, "without flash")))
 		t->attention = ATTN_UNFUSED;
 	scn_recompute said_rc;
 	bool rc_said = !*r->recompute && recompute_in_text(r->other, &said_rc);

@@ -389,6 +389,31 @@ static const zoo_model zoo[] = {
 };
 
 
+/* "vocab 50368", "vocab_size=151936", "vocab 32k" (x 1000) in other_parallel;
+ * 0 when absent or followed by another word ("vocab 32 bits"). */
+static int vocab_in(const char *o)
+{
+	static const char *const keys[] = {"vocab_size", "vocab"};
+	for (size_t i = 0; i < 2; i++)
+		for (const char *p = val__find(o, keys[i]); p; p = val__find(p + 1, keys[i])) {
+			if (p > o && (isalnum((unsigned char)p[-1]) || p[-1] == '_'))
+				continue;
+			const char *q = p + strlen(keys[i]);
+			while (*q == ' ' || *q == '=' || *q == ':')
+				q++;
+			if (!isdigit((unsigned char)*q))
+				continue;
+			char *end;
+			double v = strtod(q, &end);
+			if (*end == 'k' || *end == 'K')
+				v *= 1000, end++;
+			if (isalpha((unsigned char)*end) || v < 2 || v > 1e8)
+				continue;
+			return (int)v;
+		}
+	return 0;
+}
+
 /* "kv_heads=8", "GQA 8", "num_query_groups 8" in other_parallel. */
 static int kv_heads_of(const char *o)
 {
@@ -466,9 +491,14 @@ static int model_of(const val_row *r, scenario *s, bool params_only, bool *assum
 		if (seq <= 0)
 			seq = z->seq_len;
 		*assumed = true;
-	} else if ((layers <= 0 || hidden <= 0 || heads <= 0) &&
-	           val__moe_shape(r, &layers, &hidden, &heads)) {
-		*assumed = true;   /* a MoE model by name: its config (val_moe.c) */
+	} else if (layers <= 0 || hidden <= 0 || heads <= 0) {
+		int zl, zh, za;   /* a MoE model by name: its config fills the gaps (val_moe.c) */
+		if (val__moe_shape(r, &zl, &zh, &za)) {
+			layers = layers > 0 ? layers : zl;
+			hidden = hidden > 0 ? hidden : zh;
+			heads = heads > 0 ? heads : za;
+			*assumed = true;
+		}
 	}
 	if (params_only && (layers <= 0 || hidden <= 0) && r->params_b > 0) {
 		m->params = r->params_b * 1e9;   /* a generic shape: only the count matters */
@@ -497,12 +527,9 @@ static int model_of(const val_row *r, scenario *s, bool params_only, bool *assum
 		}
 	if (val__has(r->other, "SwiGLU") || val__has(r->other, "gated"))
 		m->gated_mlp = true;
-	bool words;
-	int vocab = val__number_after_word(r->other, "vocab", &words);
-	if (vocab <= 0)
-		vocab = val__number_after_word(r->other, "vocab_size", &words);
+	int vocab = vocab_in(r->other);
 	if (vocab > 0)
-		m->vocab = vocab;   /* "vocab 50368" */
+		m->vocab = vocab;   /* "vocab 50368", "vocab 32k" */
 	int kv = kv_heads_of(r->other);
 	if (kv > 0 && kv <= heads)
 		m->kv_heads = kv;

@@ -698,6 +698,25 @@ static void custom_ops(oplist *l, int layer, wl_pass pass)
 	}
 }
 
+/* An overlapped all-to-all takes its SMs from the compute it runs beside
+ * only while both run: its charge is at most that compute's share (the ops
+ * up to the next all-to-all of the list). */
+static void cap_ep_sms(oplist *l)
+{
+	for (int i = 0; i < l->n; i++) {
+		wl_op *o = &l->ops[i];
+		if (strcmp(o->name, "ep_overlap_sms"))
+			continue;
+		double window = 0;
+		for (int j = i + 1; j < l->n && !(l->ops[j].kind == OP_TP_COMM && l->ops[j].ep_group); j++)
+			if (l->ops[j].kind != OP_TP_COMM)
+				window += l->ops[j].time_s;
+		double cap = window * EP_COMM_SMS / wl__sms(l->c->g);
+		if (o->time_s > cap)
+			o->time_s = cap;
+	}
+}
+
 int wl_layer_ops(const scenario *s, int layer, wl_pass pass, wl_op *ops, int max)
 {
 	lctx c;
@@ -710,14 +729,18 @@ int wl_layer_ops(const scenario *s, int layer, wl_pass pass, wl_op *ops, int max
 	switch (pass) {
 	case WL_FWD:
 		layer_fwd(&l);
+		cap_ep_sms(&l);
 		break;
 	case WL_BWD:
 		layer_bwd(&l);
+		cap_ep_sms(&l);
 		mem(&l, "grad_accum", wl_layer_gpu_params(s, layer) * accum_bytes_per_param(&c));
 		break;
 	case WL_RECOMPUTE:
-		if (wl_layer_recomputed(s, layer))
+		if (wl_layer_recomputed(s, layer)) {
 			layer_fwd(&l);
+			cap_ep_sms(&l);
+		}
 		else if (s->training.recompute == RECOMPUTE_SELECTIVE)
 			core_fwd(&l);
 		break;

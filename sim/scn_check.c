@@ -371,6 +371,11 @@ static void check_moe(scn_ctx *c, scenario *s, const scn_doc *d)
 	if (t->ep_overlap && t->ep <= 1)
 		scn__warn(c, scn__doc_path(d, "training.ep_overlap"), "training.ep_overlap",
 		          "has no effect with ep 1 (no all-to-all)");
+	if (across > 0 && across % t->ep == 0 && across / t->ep > 1 && (long long)t->dp * scn_cp(s) == 1)
+		ERR(c, d, "training.ep", "training.expert_tp", "with dp 1 and expert_tp 1, ep (=%d) "
+		    "below tp leaves %lld copies of each expert on the TP ranks, whose gradient "
+		    "reduction is not simulated without data parallelism; use ep = tp (=%d)",
+		    t->ep, across / t->ep, t->tp);
 	if (t->tp > 1 && !t->sequence_parallel)
 		ERR(c, d, "training.sequence_parallel", "training.tp", "a mixture of experts with "
 		    "tp > 1 needs 'sequence_parallel: true' (Megatron-core requires it: each TP "

@@ -954,7 +954,8 @@ START_TEST(t_memory_inference)
 		{"GPT-OSS-120B; 128 experts", 0, 0, 0, "sliding-window"},
 		{"64 experts (6 active); expert parallel 8", 64, 6, 8, NULL},
 		{"E=64 k=6 EP8", 64, 6, 8, NULL},
-		{"--num-experts 64 --moe-router-topk 6 --expert-model-parallel-size 8", 64, 6, 8, NULL}};
+		{"--num-experts 64 --moe-router-topk 6 --expert-model-parallel-size 8", 64, 6, 8, NULL},
+		{"MoE experts 8 top-2", 8, 2, 1, NULL}};
 	for (size_t i = 0; i < sizeof moe / sizeof moe[0]; i++) {
 		char row[256];
 		snprintf(row, sizeof row, "E-%03zu,x,A100-SXM4-80GB,16,1,2,2048,16,2048,16,1,1,1,16,%s,"
@@ -996,6 +997,20 @@ START_TEST(t_memory_inference)
 	ck_assert(wl_flash_attention(&c.s));
 	ck_assert_int_eq(c.s.model.vocab, 50368);
 	ck_assert_int_eq(c.s.training.grad_reduce.dtype, PREC_FP32);
+	/* "vocab 32k" is 32000; FlashAttention turned off after its name is
+	 * off; "all-flash" storage is no attention at all */
+	static const struct { const char *other; int vocab; scn_attention attn; } fa[] = {
+		{"vocab 32k", 32000, ATTN_AUTO}, {"FlashAttention disabled", 51200, ATTN_UNFUSED},
+		{"all-flash storage", 51200, ATTN_AUTO}, {"FA2", 51200, ATTN_FLASH}};
+	for (size_t i = 0; i < sizeof fa / sizeof fa[0]; i++) {
+		char row[256];
+		snprintf(row, sizeof row, "E-3%02zu,x,A100-SXM4-80GB,8,1,4,2048,16,2048,8,1,1,1,8,%s,"
+			 "bf16,none,iteration_time,1,s,x", i, fa[i].other);
+		ck_assert_msg(build_row(row, &c, why, sizeof why) == 0, "%s: %s", fa[i].other, why);
+		ck_assert_msg(c.s.model.vocab == fa[i].vocab && c.s.training.attention == fa[i].attn,
+		              "%s: vocab %d, attention %d", fa[i].other, c.s.model.vocab,
+		              c.s.training.attention);
+	}
 	/* FSDP's "PURE" mixed precision reduces the gradients in bf16 */
 	ck_assert_msg(build_row("E-204,x,A100-SXM4-80GB,8,1,4,2048,16,2048,8,1,1,1,8,\"FSDP; "
 	                        "mixed precision PURE\",bf16,none,iteration_time,1,s,x", &c, why,
