@@ -304,24 +304,23 @@ static double dp_sm_share(const stp_run *r, const stp_stage *st)
 	return (double)ctas / sms;
 }
 
+/* Members of st's expert-parallel group on `node`. */
+static int ep_members_on(const stp_run *r, const stp_stage *st, int node)
+{
+	int k = 0;
+	for (int e = 0; e < r->ep; e++)
+		k += cluster_node_of(r->cl, st->ep_ranks[e]) == node;
+	return k;
+}
+
 /* Whether every node of st's expert-parallel group holds as many of its
  * GPUs (the condition for one node's all-to-all flows to stand for all). */
 static bool ep_group_even(const stp_run *r, const stp_stage *st)
 {
-	int first = -1, count = 0;
-	for (int e = 0; e < r->ep; e++)
-		if (cluster_node_of(r->cl, st->ep_ranks[e]) == cluster_node_of(r->cl, st->ep_ranks[0]))
-			count++;
-	for (int e = 0; e < r->ep; e++) {
-		int node = cluster_node_of(r->cl, st->ep_ranks[e]), k = 0;
-		if (node == first)
-			continue;
-		for (int f = 0; f < r->ep; f++)
-			k += cluster_node_of(r->cl, st->ep_ranks[f]) == node;
-		if (k != count)
+	int count = ep_members_on(r, st, cluster_node_of(r->cl, st->ep_ranks[0]));
+	for (int e = 1; e < r->ep; e++)
+		if (ep_members_on(r, st, cluster_node_of(r->cl, st->ep_ranks[e])) != count)
 			return false;
-		first = node;
-	}
 	return true;
 }
 
