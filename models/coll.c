@@ -346,10 +346,9 @@ int coll_node_ctas(const scn_cluster *c, int ranks, coll_op op)
 	sh.arch = c->gpu.arch;
 	sh.nvlink = c->intra.kind != INTRA_PCIE;
 	sh.intra_Bps = cluster_spec_intra_Bps(c);
-	/* NVLS all-reduces run on NCCL_NVLS_NCHANNELS = 16 (src/transport/nvls.cc) */
 	if (op == COLL_ALL_REDUCE && c->intra.kind == INTRA_NVSWITCH && c->gpu.nvls_eff > 0 &&
 	    ranks > 2)
-		return 16;
+		return coll__nvls_channels(&sh);
 	return coll__node_channels(&sh);
 }
 

@@ -122,8 +122,10 @@ double coll__tuner_factor(const coll_shape *sh, coll_algo algo, int proto);
 double coll__ll_cap(const coll_shape *sh, int proto);
 /* NCCL's collective channels inside one node (its topology search). */
 int coll__node_channels(const coll_shape *sh);
-/* Time a Simple ring inside one NVLink node spends handing slices over beyond
- * the per-step latency NCCL's model charges (coll_lat.c); 0 otherwise. */
+int coll__nvls_channels(const coll_shape *sh);
+/* Time a Simple ring inside one NVLink node spends handing slices over, or an
+ * NVLS all-reduce its loops, beyond the latency NCCL's model charges
+ * (coll_lat.c); 0 otherwise. */
 double coll__slice_sync_s(const coll_shape *sh, coll_op op, coll_algo algo, int proto,
                           double bytes);
 const char *coll__proto_name(int proto);

@@ -252,9 +252,45 @@ int coll__node_channels(const coll_shape *sh)
  * measurement to check it: neither is charged. */
 #define SIMPLE_CHUNK_B (4.0 * 524288.0)
 #define SIMPLE_MIN_SLICE_B 32768.0
+
+/* NVLS all-reduces run on NCCL_NVLS_NCHANNELS = 16 channels
+ * (src/transport/nvls.cc; Blackwell's count UNVERIFIED, the same here). */
+int coll__nvls_channels(const coll_shape *sh)
+{
+	(void)sh;
+	return 16;
+}
+
+/* NVLS inside one node (src/device/all_reduce.h, NCCL_ALGO_NVLS): each of
+ * the channels' scatter, reduce (multimem load-reduce and store through the
+ * switch) and gather warp groups walks one Simple step per loop of
+ * nChannels x nHeads x chunk bytes, nHeads = the node's ranks. The chunk is
+ * NCCL_NVLS_CHUNKSIZE = 128 KiB, halved by the enqueue (src/enqueue.cc) to
+ * 64 KiB below 64 concurrent chunks' worth of bytes (nChannels x nHeads x
+ * chunk), to 32 KiB below 8 and 16 KiB below 2 of the new size. Each step
+ * is the same fenced flag handshake as a ring's slice (ProtoSimple), so
+ * every loop after the first costs hwLat (3.4 us on NVLink) beyond NCCL's
+ * once-per-operation NVLS latency. 8 x H100 at 64 MiB: 8 loops of 64 KiB
+ * chunks; at 8 GiB 512 loops of 128 KiB. */
+static double nvls_loop_sync_s(const coll_shape *sh, double bytes)
+{
+	double ops = (double)coll__nvls_channels(sh) * sh->n, chunk = 131072;
+	if (bytes < 64 * ops * chunk)
+		chunk = 65536;
+	if (bytes < 8 * ops * chunk)
+		chunk = 32768;
+	if (bytes < 2 * ops * chunk)
+		chunk = 16384;
+	double loops = ceil(bytes / (ops * chunk));
+	return loops > 1 ? (loops - 1) * hw_us[HW_NVLINK][A_RING][PROTO_SIMPLE] * 1e-6 : 0;
+}
+
 double coll__slice_sync_s(const coll_shape *sh, coll_op op, coll_algo algo, int proto,
                           double bytes)
 {
+	if (algo == ALGO_NVLS && op == COLL_ALL_REDUCE && proto == PROTO_SIMPLE &&
+	    sh->nnodes == 1 && sh->n >= 2)
+		return nvls_loop_sync_s(sh, bytes);
 	if (proto != PROTO_SIMPLE || sh->nnodes != 1 || !sh->nvlink || sh->n < 2 ||
 	    (algo != ALGO_RING && algo != ALGO_AUTO) ||
 	    (op != COLL_ALL_REDUCE && op != COLL_ALL_GATHER && op != COLL_REDUCE_SCATTER))

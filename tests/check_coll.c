@@ -12,6 +12,7 @@
 #include "coll_impl.h"
 
 #define GiB 1073741824.0
+#define MiB 1048576.0
 
 static scn_cluster dgx(int nodes, const char *gpu, double nic_gbps, int nics)
 {
@@ -246,6 +247,30 @@ START_TEST(node_channels)
 	sh.nnodes = 2;
 	ck_assert_double_eq(coll__slice_sync_s(&sh, COLL_ALL_REDUCE, ALGO_RING, PROTO_SIMPLE,
 	                                       8 * GiB), 0);
+}
+END_TEST
+
+/* NVLS: one Simple step per loop of 16 channels x 8 heads x chunk, the chunk
+ * 128 KiB from 1 GiB up, 64 KiB below, 32 KiB below 64 MiB, 16 KiB below 8 MiB
+ * (NCCL's enqueue); every loop after the first pays hwLat (coll_lat.c). */
+START_TEST(nvls_loops)
+{
+	coll_shape sh = {.n = 8, .nnodes = 1, .ppn = 8, .nvlink = true, .arch = ARCH_HOPPER};
+	const double hw = 3.4e-6;
+	ck_assert_int_eq(coll__nvls_channels(&sh), 16);
+	ck_assert_double_eq_tol(coll__slice_sync_s(&sh, COLL_ALL_REDUCE, ALGO_NVLS, PROTO_SIMPLE,
+	                                           64.0 * MiB), 7 * hw, 1e-12);   /* 8 x 8 MiB */
+	ck_assert_double_eq_tol(coll__slice_sync_s(&sh, COLL_ALL_REDUCE, ALGO_NVLS, PROTO_SIMPLE,
+	                                           1.0 * GiB), 63 * hw, 1e-12);   /* 64 x 16 MiB */
+	ck_assert_double_eq_tol(coll__slice_sync_s(&sh, COLL_ALL_REDUCE, ALGO_NVLS, PROTO_SIMPLE,
+	                                           1.0 * GiB - 1), 127 * hw, 1e-12); /* 64 KiB */
+	ck_assert_double_eq_tol(coll__slice_sync_s(&sh, COLL_ALL_REDUCE, ALGO_NVLS, PROTO_SIMPLE,
+	                                           16.0 * MiB), 3 * hw, 1e-12);   /* 32 KiB */
+	ck_assert_double_eq(coll__slice_sync_s(&sh, COLL_ALL_REDUCE, ALGO_NVLS, PROTO_SIMPLE,
+	                                       2.0 * MiB), 0);                    /* 16 KiB: 1 loop */
+	sh.nnodes = 2;
+	ck_assert_double_eq(coll__slice_sync_s(&sh, COLL_ALL_REDUCE, ALGO_NVLS, PROTO_SIMPLE,
+	                                       1.0 * GiB), 0);
 }
 END_TEST
 
@@ -566,6 +591,7 @@ int main(void)
 	tcase_add_test(tc, tree_two_nodes);
 	tcase_add_test(tc, nvls_h100);
 	tcase_add_test(tc, node_channels);
+	tcase_add_test(tc, nvls_loops);
 	tcase_add_test(tc, nccl_arch_by_name);
 	tcase_add_test(tc, ps_against_ring);
 	tcase_add_test(tc, hierarchical);
