@@ -251,18 +251,41 @@ static void emit_bucket(stp_run *r, stp_stage *st, double bytes)
 	bucket_to_dp(r, st, st->step, bytes, false);
 }
 
-void stp_grad_ready(stp_run *r, stp_stage *st, double bytes, bool last_mb)
+/* A bucket of `bytes` is closed: reduced now, or after the backward. */
+static void close_bucket(stp_run *r, stp_stage *st, double bytes)
+{
+	if (r->s->training.grad_reduce.overlap) {
+		emit_bucket(r, st, bytes);
+	} else {
+		st->deferred += 1;
+		st->deferred_bytes += bytes;
+	}
+}
+
+/* DDP and ZeRO-1/2 close a bucket whenever `bucket` bytes are in it. ZeRO-3
+ * reduce-scatters whole layers: FSDP one flat gradient per wrapped unit (a
+ * transformer block) once its backward is over, DeepSpeed's stage 3 a bucket
+ * of reduce_bucket_size elements that holds whole parameters. So a bucket
+ * closes at a layer's end once it holds `bucket` bytes: a layer larger than
+ * the bucket is reduced alone, small layers together. 25 MB buckets cut a
+ * 70B model's 3.4 GB fp32 layers into 137 reduce-scatters, each paying the
+ * ring's latency (1 ms over 512 GPUs): 12 s of a 17 s step. */
+void stp_grad_ready(stp_run *r, stp_stage *st, double bytes, bool last_mb, bool layer_end)
 {
 	if (r->dp <= 1 || !last_mb)
 		return;
 	st->bucket_fill += bytes;
 	st->grad_seen += bytes;
-	while (st->bucket_fill >= r->bucket_bytes * (1 - 1e-12)) {
-		st->bucket_fill -= r->bucket_bytes;
-		if (r->s->training.grad_reduce.overlap)
-			emit_bucket(r, st, r->bucket_bytes);
-		else
-			st->deferred += 1;
+	if (r->s->training.zero >= 3) {
+		if (layer_end && st->bucket_fill >= r->bucket_bytes * (1 - 1e-12)) {
+			close_bucket(r, st, st->bucket_fill);
+			st->bucket_fill = 0;
+		}
+	} else {
+		while (st->bucket_fill >= r->bucket_bytes * (1 - 1e-12)) {
+			st->bucket_fill -= r->bucket_bytes;
+			close_bucket(r, st, r->bucket_bytes);
+		}
 	}
 	if (st->bucket_fill < 0)
 		st->bucket_fill = 0;
@@ -272,12 +295,14 @@ void stp_grad_ready(stp_run *r, stp_stage *st, double bytes, bool last_mb)
 void stp_ops_finished(stp_run *r, stp_stage *st)
 {
 	if (r->dp > 1) {
+		/* held buckets go back to back (coalesced: one latency each) */
 		for (double i = 0; i < st->deferred; i++)
-			emit_bucket(r, st, r->bucket_bytes);
+			emit_bucket(r, st, st->deferred_bytes / st->deferred);
 		if (st->bucket_fill > 0)
 			emit_bucket(r, st, st->bucket_fill);
 	}
 	st->deferred = 0;
+	st->deferred_bytes = 0;
 	st->bucket_fill = 0;
 	st->grad_seen = 0;
 	st->upd[st->step % 3].ops_done = true;

@@ -529,7 +529,7 @@ static bool ops_move(stp_run *r, stp_stage *st)
 		stp_enter(r, st, SPLIT_DP_COMM, lab_make(LAB_WAIT, op->chunk, op->mb));
 		return false;
 	default:   /* SEG_GRAD */
-		stp_grad_ready(r, st, sg->val, true);
+		stp_grad_ready(r, st, sg->val, true, sg->coll == STP_GRAD_LAYER_END);
 		st->seg_i++;
 		return true;
 	}

@@ -52,6 +52,8 @@ typedef struct stp_seg {
 	uint8_t kind, lab, coll;
 	double val;              /* seconds (compute), bytes (TP, grad), task seq (Z3) */
 } stp_seg;
+/* stp_seg.coll of the SEG_GRAD that ends a layer's (or head's) backward */
+#define STP_GRAD_LAYER_END 1
 
 /* One layer (or head) on the representative GPU of its stage: where its
  * segment templates are (per pass), and what it holds. */
@@ -139,6 +141,7 @@ typedef struct stp_stage {
 	double dp_sm_share;      /* SMs its DP collectives hold / the GPU's SMs */
 	double bucket_fill;      /* uncompressed gradient bytes not yet in a bucket */
 	double deferred;         /* overlap off: buckets held until the backward ends */
+	double deferred_bytes;   /* their bytes */
 	stp_update upd[3];   /* by STP_SLOT(step): async keeps two steps in flight */
 	int upd_done;            /* last step whose update is complete: -1 none; async -2 */
 	double opt_s;            /* optimizer step time */
@@ -235,8 +238,9 @@ double stp_tp_collectives(const stp_run *r);
 /* step_dp.c */
 int stp_fifo_push(stp_fifo *f, const stp_task *t);   /* 0, or -1 out of memory */
 void stp_fifo_free(stp_fifo *f);
-/* `bytes` of gradients are ready (last micro-batch only): fill buckets. */
-void stp_grad_ready(stp_run *r, stp_stage *st, double bytes, bool last_mb);
+/* `bytes` of gradients are ready (last micro-batch only): fill buckets;
+ * layer_end: the layer's (or head's) backward is over. */
+void stp_grad_ready(stp_run *r, stp_stage *st, double bytes, bool last_mb, bool layer_end);
 /* The stage's ops of this step are done: flush the remaining buckets. */
 void stp_ops_finished(stp_run *r, stp_stage *st);
 /* Queues a ZeRO-3 parameter all-gather; its seq is st->dp_issued after. */

@@ -33,7 +33,8 @@ static int tpl_push(stp_run *r, int kind, int lab, int coll, double val, bool me
 }
 
 /* Inserts a gradient mark after every compute segment of [from, ntpl), in
- * proportion to its time: weight gradients appear as the backward runs. */
+ * proportion to its time: weight gradients appear as the backward runs. The
+ * last mark ends the layer (STP_GRAD_LAYER_END). */
 static int add_grad_marks(stp_run *r, int from, double grad_bytes)
 {
 	int n = r->ntpl - from;
@@ -54,6 +55,11 @@ static int add_grad_marks(stp_run *r, int from, double grad_bytes)
 	}
 	if (!rc && total <= 0 && grad_bytes > 0)
 		rc = tpl_push(r, SEG_GRAD, LAB_B, 0, grad_bytes, false);
+	for (int i = r->ntpl - 1; !rc && i >= from; i--)
+		if (r->tpl[i].kind == SEG_GRAD) {
+			r->tpl[i].coll = STP_GRAD_LAYER_END;
+			break;
+		}
 	free(tmp);
 	return rc;
 }

@@ -133,6 +133,33 @@ START_TEST(test_zero1_and_no_overlap)
 }
 END_TEST
 
+/* ZeRO-3 reduce-scatters whole layers (FSDP's unit): each of the 80 layers'
+ * 2.5 GB of fp16 gradients is one reduce-scatter whatever the 25 MB bucket
+ * says (25 MB buckets were 100 per layer), with a gather per layer for the
+ * forward and one for the backward. A bucket larger than a layer holds several whole layers; with
+ * overlap off the same count runs after the backward. */
+START_TEST(test_zero3_reduces_layers)
+{
+	scenario s = dp100b(25e6);
+	s.training.zero = 3;
+	s.training.grad_reduce.algorithm = GRAD_ALGO_RING;
+	step_result r = run_ok(&s, 0);
+	/* 80 layer reduce-scatters and the embedding's (the output layer is
+	 * tied to it); gathers: 80 for the forward, 80 for the backward */
+	ck_assert_double_eq_tol(r.dp_collectives_per_step, 81 + 160, 1e-9);
+	s.training.grad_reduce.bucket_bytes = 6e9;   /* 2.4 layers: closes at every 3rd */
+	step_result b = run_ok(&s, 0);
+	ck_assert_double_eq_tol(b.dp_collectives_per_step, 27 + 160, 1e-9);
+	ck_assert_double_eq_tol(b.dp_wire_bytes_per_gpu, r.dp_wire_bytes_per_gpu,
+	                        1e-9 * r.dp_wire_bytes_per_gpu);
+	s.training.grad_reduce.bucket_bytes = 25e6;
+	s.training.grad_reduce.overlap = false;
+	step_result o = run_ok(&s, 0);
+	ck_assert_double_eq_tol(o.dp_collectives_per_step, r.dp_collectives_per_step, 1e-9);
+	ck_assert(o.step_time_s > r.step_time_s);
+}
+END_TEST
+
 /* Megatron's --overlap-param-gather: with the distributed optimizer the
  * parameter all-gather of the last update runs while the step computes,
  * layer by layer, instead of after the optimizer. The same bytes, less
@@ -341,6 +368,7 @@ int main(void)
 	tcase_add_test(tc, test_latency_of_every_bucket);
 	tcase_add_test(tc, test_estimate_counts_reductions);
 	tcase_add_test(tc, test_zero1_and_no_overlap);
+	tcase_add_test(tc, test_zero3_reduces_layers);
 	tcase_add_test(tc, test_hold_many_ranks);
 	tcase_add_test(tc, test_siblings_share_nics);
 	tcase_add_test(tc, test_overlap_takes_sms);
