@@ -589,6 +589,12 @@ static void collect_dp(stp_run *r, step_result *res)
 		t = t2 > 0 ? t + t2 : t;
 	}
 	res->dp_allreduce_s = t > 0 ? t : 0;
+	/* every bucket is its own collective and pays NCCL's latency once: a
+	 * latency-bound reduction wants larger buckets, not faster links */
+	req.op = z ? COLL_REDUCE_SCATTER : COLL_ALL_REDUCE;
+	req.bytes = fmin(s->training.grad_reduce.bucket_bytes * r->wire_per_byte, S);
+	double lat = coll_latency(r->cc, &req, a);
+	res->dp_latency_s = lat > 0 ? lat * res->dp_collectives_per_step : 0;
 }
 
 static bool finished(const stp_run *r)

@@ -46,6 +46,8 @@ typedef struct step_result {
 	double dp_bytes_per_gpu;
 	double dp_allreduce_s;            /* one full reduction alone (not overlapped) */
 	double dp_naive_s;                /* size / NIC bandwidth of the DP group, the naive figure */
+	double dp_latency_s;              /* NCCL latency the step's DP collectives pay, one
+	                                     per bucket (and ZeRO gather) */
 	double dp_wire_bytes_per_gpu;     /* bytes each GPU sends for DP per step (ring factors,
 	                                     ZeRO gathers included) */
 	char dp_algorithm[16];            /* what the DP reduction resolved to ("ring", ...) */

@@ -48,8 +48,31 @@ static void nic_name(char *b, size_t n, const scn_cluster *c)
 		snprintf(b, n, "%g Gb/s RDMA", gbps);
 }
 
+/* Many small buckets: each collective pays NCCL's latency (over hundreds of
+ * ranks a millisecond), so the time goes to latency, not bytes. */
+static bool why_dp_latency(const scenario *s, step_result *r, double x, double pct)
+{
+	if (!(r->dp_latency_s >= 0.5 * r->dp_allreduce_s && r->dp_latency_s >= 0.3 * x))
+		return false;
+	char a[32], one[32], sum[32], bytes[32], bk[32];
+	double n = r->dp_collectives_per_step;
+	snprintf(r->bottleneck, sizeof r->bottleneck,
+		 "Gradient %s is exposed for %s (%.0f%% of the step) and bound by latency: it runs "
+		 "as %.0f collectives over %d ranks (%s buckets), each paying NCCL's ~%s, %s per "
+		 "step, where moving the bytes takes ~%s; larger buckets (grad_reduce.bucket; "
+		 "Megatron-core uses max(40M, 1M x dp) parameters) or gradient accumulation would "
+		 "shrink it, faster links would not.",
+		 s->training.zero ? "reduction" : "all-reduce", fmt_s(a, sizeof a, x), pct, n,
+		 scn_dp(s), fmt_b(bk, sizeof bk, s->training.grad_reduce.bucket_bytes),
+		 fmt_s(one, sizeof one, r->dp_latency_s / n), fmt_s(sum, sizeof sum, r->dp_latency_s),
+		 fmt_s(bytes, sizeof bytes, r->dp_allreduce_s));
+	return true;
+}
+
 static void why_dp(const scenario *s, step_result *r, double x, double pct)
 {
+	if (why_dp_latency(s, r, x, pct))
+		return;
 	char a[32], g[32], t[32], nv[32], nic[48], what[64], eff[96] = "", links[112];
 	int n = r->dp_ring_n > 1 ? r->dp_ring_n : 2;
 	bool z = s->training.zero > 0;

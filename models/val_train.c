@@ -499,6 +499,15 @@ static bool overlaps_of(const val_row *r, scenario *s, bool no_sp, bool *assumed
 	}
 	t->grad_reduce.overlap_param_gather = t->grad_reduce.overlap && !no_overlap &&
 	                                      (t->zero == 1 || t->zero == 2) && (nemo || pg_said);
+	/* Megatron-core's overlapped buckets hold max(40M, 1M x dp x cp)
+	 * parameters ("larger DP sizes need larger buckets to ensure collectives
+	 * do not become latency-bound", DistributedDataParallelConfig.bucket_size;
+	 * the DP group with context parallelism) */
+	bool mcore = nemo || pg_said || val__affirmed(o, "overlap-grad-reduce") ||
+	             val__affirmed(o, "overlap_grad_reduce");
+	if (mcore && t->grad_reduce.overlap && t->zero < 3)
+		t->grad_reduce.bucket_bytes = fmax(40e6, 1e6 * t->dp * t->cp) *
+		                              hw_precision_bytes(t->grad_reduce.dtype);
 	return no_overlap;
 }
 

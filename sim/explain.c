@@ -1,6 +1,7 @@
 /* explain.c: the step in plain words, for students and for whoever must
  * decide what to fix first. Where it can, it simulates the alternatives it
  * names (one node, each candidate fix) instead of guessing their effect. */
+#include <math.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -11,7 +12,7 @@
 #include "units.h"
 #include "workload.h"
 
-#define MAX_FIX 5
+#define MAX_FIX 6
 #define MAX_FIX_SETS 3
 #define SIGNIFICANT 0.05     /* a loss under 5 % of the step is not worth a fix */
 
@@ -175,6 +176,15 @@ static void fixes_dp(ctx *c)
 	fix_set(add_fix(c, "accumulate gradients over twice as many micro-batches, a larger global "
 		"batch (check that convergence allows it)"), "training.global_batch=%d",
 		2 * t->global_batch);
+	/* Megatron-core's bucket, max(40M, 1M x dp) parameters: each bucket pays
+	 * NCCL's latency once (ZeRO-3 reduces whole layers already) */
+	double mcore = fmax(40e6, 1e6 * scn_dp(c->s) * scn_cp(c->s)) * hw_precision_bytes(g->dtype);
+	if (t->zero < 3 && g->bucket_bytes < 0.99 * mcore && c->r->dp_latency_s > 0) {
+		snprintf(what, sizeof what, "larger gradient buckets, Megatron-core's max(40M, 1M x "
+			 "dp) parameters (%.0f collectives now pay %.0f ms of latency)",
+			 c->r->dp_collectives_per_step, 1e3 * c->r->dp_latency_s);
+		fix_set(add_fix(c, what), "training.grad_reduce.bucket=%.0fMB", mcore / 1e6);
+	}
 	if (g->compression == COMPRESS_NONE)
 		fix_set(add_fix(c, g->dtype == PREC_FP32 ? "send gradients as fp16"
 			: "compress gradients to int8 (with error feedback)"),

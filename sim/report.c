@@ -186,6 +186,8 @@ void report_json_fields(json *j, const scenario *s, const step_result *r)
 	json_knum(j, "dp_bytes_per_gpu", r->dp_bytes_per_gpu);
 	json_knum(j, "dp_allreduce_s", r->dp_allreduce_s);
 	json_knum(j, "dp_naive_s", r->dp_naive_s);
+	json_knum(j, "dp_collectives_per_step", r->dp_collectives_per_step);
+	json_knum(j, "dp_latency_s", r->dp_latency_s);
 	json_knum(j, "dp_wire_bytes_per_gpu", r->dp_wire_bytes_per_gpu);
 	json_kstr(j, "dp_algorithm", r->dp_algorithm);
 	json_kint(j, "dp_ring_n", report_ring_ranks(s, r));
@@ -356,7 +358,8 @@ static const csv_col csv_cols[] = {
 	F("time_to_train_s", c_ttt), F("events", c_events), F("bottleneck", c_bottleneck),
 	F("layout.cp", c_cp),   /* added after the others: columns keep their places */
 	F("gpu_hours", c_gpu_hours), F("cost", c_cost), F("cost_per_mtok", c_per_mtok),
-	F("layout.ep", c_ep),
+	F("layout.ep", c_ep), D("dp_collectives_per_step", dp_collectives_per_step),
+	D("dp_latency_s", dp_latency_s),
 };
 #define N_COLS (sizeof csv_cols / sizeof csv_cols[0])
 

@@ -254,6 +254,9 @@ static void dp_section(FILE *out, const scenario *s, const step_result *r)
 			r->dp_allreduce_s / r->dp_naive_s, n, factor);
 		nic_gap(out, s, r, factor);
 	}
+	if (r->dp_collectives_per_step > 0 && r->dp_latency_s > 0)
+		fprintf(out, "  collectives per step     %.0f, paying %s of NCCL latency\n",
+			r->dp_collectives_per_step, fmt_time(a, sizeof a, r->dp_latency_s));
 	fprintf(out, "  exposed in the step      %s%s\n", fmt_time(a, sizeof a, r->split_s[SPLIT_DP_COMM]),
 		s->training.grad_reduce.overlap ? " (the rest hides behind the backward pass)" : "");
 }

@@ -1082,6 +1082,9 @@ START_TEST(t_nemo_rows)
 		ck_assert_int_eq(c.s.training.zero, 1);
 		ck_assert(c.s.training.grad_reduce.overlap);
 		ck_assert(c.s.training.grad_reduce.overlap_param_gather);
+		/* Megatron-core's bucket: max(40M, 1M x dp x cp) fp32 gradients */
+		double want = fmax(40e6, 1e6 * c.s.training.dp * scn_cp(&c.s)) * 4;
+		ck_assert_double_eq_tol(c.s.training.grad_reduce.bucket_bytes, want, 1);
 		ck_assert(c.s.training.sequence_parallel == (c.s.training.tp > 1));
 		ck_assert(c.assumed);
 	}

@@ -4,7 +4,8 @@
 # slower than one, compression and async DP faster when DP is exposed, more
 # accumulation fewer DP syncs per token, context parallelism across nodes
 # exposing its K/V exchange, custom workloads run with a split
-# that sums to the step time, a MoE's all-to-all kept in a node. Reads `trainsim run --format json` with awk
+# that sums to the step time, a MoE's all-to-all kept in a node, buckets large
+# enough not to be latency-bound. Reads `trainsim run --format json` with awk
 # (python3 is not guaranteed). Run by `make check`; a few seconds.
 set -u
 top_srcdir=${top_srcdir:-.}
@@ -198,6 +199,22 @@ if "$TS" explain "$S/mixtral-8x7b.yaml" --set training.placement=tp-pp-dp 2>/dev
 	ok "explain: Megatron-core's order keeps the all-to-all in a node"
 else
 	not_ok "explain: Megatron-core's order keeps the all-to-all in a node"
+fi
+
+# bucket size at dp 512: each bucket pays a reduce-scatter's latency over
+# 512 ranks; Megatron-core's 2 GB buckets against DDP's 25 MB
+run bucket_25 "$W/bucket-size.yaml"
+run bucket_2g "$W/bucket-size.yaml" --set training.grad_reduce.bucket=2GB
+holds "bucket: 25 MB buckets are latency-bound, 2 GB ones are not" "a > 3 * b && l > 10 * m" \
+	-v a="$(get bucket_25 step_time_s)" -v b="$(get bucket_2g step_time_s)" \
+	-v l="$(get bucket_25 dp_latency_s)" -v m="$(get bucket_2g dp_latency_s)"
+if "$TS" run "$W/bucket-size.yaml" 2>/dev/null | tr '\n' ' ' | tr -s ' ' |
+	grep -q "bound by latency" &&
+	"$TS" explain "$W/bucket-size.yaml" 2>/dev/null | tr '\n' ' ' | tr -s ' ' |
+	grep -q -- "Start with: larger gradient buckets"; then
+	ok "bucket: the report says latency, explain proposes larger buckets first"
+else
+	not_ok "bucket: the report says latency, explain proposes larger buckets first"
 fi
 
 echo "1..$n"
