@@ -590,9 +590,12 @@ static void collect_dp(stp_run *r, step_result *res)
 	}
 	res->dp_allreduce_s = t > 0 ? t : 0;
 	/* every bucket is its own collective and pays NCCL's latency once: a
-	 * latency-bound reduction wants larger buckets, not faster links */
+	 * latency-bound reduction wants larger buckets, not faster links. ZeRO-3
+	 * reduces and gathers a layer at a time: its collectives are layer-sized. */
 	req.op = z ? COLL_REDUCE_SCATTER : COLL_ALL_REDUCE;
 	req.bytes = fmin(s->training.grad_reduce.bucket_bytes * r->wire_per_byte, S);
+	if (z >= 3 && r->pl.layers > 0)
+		req.bytes = fmax(req.bytes, S * r->pp / r->pl.layers);
 	double lat = coll_latency(r->cc, &req, a);
 	res->dp_latency_s = lat > 0 ? lat * res->dp_collectives_per_step : 0;
 }

@@ -708,6 +708,7 @@ void stp_start_step(stp_run *r, stp_stage *st, int step)
 	memset(st->b_done, 0, sizeof(int) * (size_t)r->v);
 	st->bucket_fill = 0;
 	st->deferred = 0;
+	st->deferred_bytes = 0;
 	st->upd[step % 3] = (stp_update){.step = step};
 	st->step_t0 = sim_now(r->sim);
 	st->sm_debt = 0;     /* owed only to this step's compute */

@@ -52,15 +52,17 @@ static void nic_name(char *b, size_t n, const scn_cluster *c)
  * ranks a millisecond), so the time goes to latency, not bytes. */
 static bool why_dp_latency(const scenario *s, step_result *r, double x, double pct)
 {
-	if (!(r->dp_latency_s >= 0.5 * r->dp_allreduce_s && r->dp_latency_s >= 0.3 * x))
+	/* ZeRO-3 reduces whole layers and gathers per layer: the bucket is no lever */
+	double n = r->dp_collectives_per_step;
+	if (s->training.zero >= 3 || !(n > 0) ||
+	    !(r->dp_latency_s >= 0.5 * r->dp_allreduce_s && r->dp_latency_s >= 0.3 * x))
 		return false;
 	char a[32], one[32], sum[32], bytes[32], bk[32];
-	double n = r->dp_collectives_per_step;
 	snprintf(r->bottleneck, sizeof r->bottleneck,
 		 "Gradient %s is exposed for %s (%.0f%% of the step) and bound by latency: it runs "
 		 "as %.0f collectives over %d ranks (%s buckets), each paying NCCL's ~%s, %s per "
 		 "step, where moving the bytes takes ~%s; larger buckets (grad_reduce.bucket; "
-		 "Megatron-core uses max(40M, 1M x dp) parameters) or gradient accumulation would "
+		 "Megatron-core uses max(40M, 1M x dp x cp) parameters) or gradient accumulation would "
 		 "shrink it, faster links would not.",
 		 s->training.zero ? "reduction" : "all-reduce", fmt_s(a, sizeof a, x), pct, n,
 		 scn_dp(s), fmt_b(bk, sizeof bk, s->training.grad_reduce.bucket_bytes),

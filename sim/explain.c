@@ -12,7 +12,7 @@
 #include "units.h"
 #include "workload.h"
 
-#define MAX_FIX 6
+#define MAX_FIX 8
 #define MAX_FIX_SETS 3
 #define SIGNIFICANT 0.05     /* a loss under 5 % of the step is not worth a fix */
 
@@ -181,7 +181,7 @@ static void fixes_dp(ctx *c)
 	double mcore = fmax(40e6, 1e6 * scn_dp(c->s) * scn_cp(c->s)) * hw_precision_bytes(g->dtype);
 	if (t->zero < 3 && g->bucket_bytes < 0.99 * mcore && c->r->dp_latency_s > 0) {
 		snprintf(what, sizeof what, "larger gradient buckets, Megatron-core's max(40M, 1M x "
-			 "dp) parameters (%.0f collectives now pay %.0f ms of latency)",
+			 "dp x cp) parameters (%.0f collectives now pay %.0f ms of latency)",
 			 c->r->dp_collectives_per_step, 1e3 * c->r->dp_latency_s);
 		fix_set(add_fix(c, what), "training.grad_reduce.bucket=%.0fMB", mcore / 1e6);
 	}

@@ -106,7 +106,7 @@ START_TEST(json_has_contract_fields)
 		"mfu", "hfu", "gpu_util", "model_tflops_per_gpu", "hardware_tflops_per_gpu",
 		"memory.per_gpu_bytes", "memory.capacity_bytes", "dp_allreduce_s", "dp_naive_s",
 		"dp_bytes_per_gpu", "goodput", "events", "memory.weights", "memory.gradients",
-		"memory.optimizer", "memory.activations"};
+		"memory.optimizer", "memory.activations", "dp_collectives_per_step", "dp_latency_s"};
 	static const char *const splits[] = {"compute", "tp_comm", "pp_comm", "pp_bubble",
 		"dp_comm", "data_stall", "checkpoint", "optimizer", "idle"};
 	for (int pretty = 0; pretty < 2; pretty++) {
