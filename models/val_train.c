@@ -508,6 +508,11 @@ static bool overlaps_of(const val_row *r, scenario *s, bool no_sp, bool *assumed
 	if (mcore && t->grad_reduce.overlap && t->zero < 3)
 		t->grad_reduce.bucket_bytes = fmax(40e6, 1e6 * t->dp * t->cp) *
 		                              hw_precision_bytes(t->grad_reduce.dtype);
+	/* Megatron's local DDP (2020-21) all-reduces its gradients after the
+	 * backward in one call per dtype: the contiguous buffer, or the grads
+	 * flattened together (megatron/model/distributed.py, LocalDDP) */
+	if (val__has(r->other, "DDP=local"))
+		t->grad_reduce.bucket_bytes = 1e13;
 	return no_overlap;
 }
 

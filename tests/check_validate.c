@@ -922,6 +922,17 @@ START_TEST(t_memory_inference)
 		ck_assert_msg(c.s.training.grad_reduce.overlap_param_gather == zs[i].pg, "%s",
 		              zs[i].other);
 	}
+	/* Megatron's local DDP reduces its whole buffer in one call; PyTorch DDP
+	 * in 25 MB buckets */
+	static const struct { const char *other; double bucket; } ddps[] = {
+		{"DDP=local", 1e13}, {"DDP=torch", 25e6}, {"DDP=local; interleaved vpp: 5 layers/virtual stage", 1e13}};
+	for (size_t i = 0; i < sizeof ddps / sizeof ddps[0]; i++) {
+		char row[256];
+		snprintf(row, sizeof row, "D-%03zu,x,A100-SXM4-80GB,16,1,2,2048,16,2048,16,1,1,1,16,%s,"
+			 "fp16,full,iteration_time,1,s,x", i, ddps[i].other);
+		ck_assert_msg(build_row(row, &c, why, sizeof why) == 0, "%s: %s", ddps[i].other, why);
+		ck_assert_double_eq(c.s.training.grad_reduce.bucket_bytes, ddps[i].bucket);
+	}
 	/* SP said, or negated as a whole word only */
 	static const struct { const char *other; bool sp; } sps[] = {
 		{"SP; no spikes", true}, {"no SP", false}, {"without sequence parallel", false},
