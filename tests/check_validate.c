@@ -922,6 +922,19 @@ START_TEST(t_memory_inference)
 		ck_assert_msg(c.s.training.grad_reduce.overlap_param_gather == zs[i].pg, "%s",
 		              zs[i].other);
 	}
+	/* torchtitan's selective checkpointing, layer or op: every other layer
+	 * recomputed in full (8 layers: 4); Megatron's "selective" keeps its own */
+	static const struct { const char *rc; scn_recompute want; int layers; } sacs[] = {
+		{"selective (layer)", RECOMPUTE_FULL, 4}, {"\"selective (op, assumed default)\"", RECOMPUTE_FULL, 4},
+		{"selective op", RECOMPUTE_FULL, 4}, {"selective", RECOMPUTE_SELECTIVE, 0}};
+	for (size_t i = 0; i < sizeof sacs / sizeof sacs[0]; i++) {
+		char row[256];
+		snprintf(row, sizeof row, "A-%03zu,x,A100-SXM4-80GB,8,1,8,2048,16,2048,8,1,1,1,8,FSDP2,"
+			 "bf16,%s,iteration_time,1,s,x", i, sacs[i].rc);
+		ck_assert_msg(build_row(row, &c, why, sizeof why) == 0, "%s: %s", sacs[i].rc, why);
+		ck_assert_msg(c.s.training.recompute == sacs[i].want, "%s", sacs[i].rc);
+		ck_assert_int_eq(c.s.training.recompute_layers, sacs[i].layers);
+	}
 	/* Megatron's local DDP reduces its whole buffer in one call; PyTorch DDP
 	 * in 25 MB buckets */
 	static const struct { const char *other; double bucket; } ddps[] = {
@@ -1280,7 +1293,7 @@ START_TEST(t_rows_load_as_yaml)
 	static const char *const files[] = {"published.csv", "h100-nemo.csv",
 		"nemo-blackwell.csv", "h200-kernels.csv", "llama3-405b.csv", "mtnlg-530b.csv",
 		"v100-megatron.csv", "megatron-bridge.csv", "moe-megatron-bridge.csv",
-		"deepseek-v3.csv", "llm-foundry.csv"};
+		"deepseek-v3.csv", "llm-foundry.csv", "torchtitan.csv"};
 	char path[] = "/tmp/check_validate_XXXXXX";
 	int fd = mkstemp(path);
 	ck_assert_int_ge(fd, 0);
