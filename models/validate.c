@@ -732,6 +732,16 @@ static double step_work(const scenario *s)
 	return wl_params(&s->model) * s->training.global_batch * s->model.seq_len;
 }
 
+bool val_power_capped(const val_row *r)
+{
+	static const char *const says[] = {"power limit", "power-limit", "power cap",
+		"power-capped", "lower TDP", "lower-TDP", "reduced TDP"};
+	for (size_t i = 0; i < sizeof says / sizeof says[0]; i++)
+		if (val__has(r->hardware, says[i]))
+			return true;
+	return false;
+}
+
 bool val_step_metric(val_metric m)
 {
 	return m != VM_NONE && m != VM_GEMM && m != VM_HBM_BW && m != VM_FLASH_FWD &&

@@ -92,6 +92,12 @@ typedef struct val_case {
  * checkpoint size or an nccl-tests row). */
 bool val_step_metric(val_metric m);
 
+/* Whether the row's hardware text says its GPUs ran under a power limit
+ * below their rating ("500W power limit", "power limited", "lower TDP"):
+ * the catalog's parts run at their full power, so such a prediction is
+ * optimistic by the clock the cap takes away (no power model). */
+bool val_power_capped(const val_row *r);
+
 /* Builds the case of a row. Returns 0, or -1 with why the row cannot be
  * simulated in `why` (not a training run, missing fields, unknown hardware). */
 int val_build(const val_row *r, val_case *c, char *why, size_t whylen);

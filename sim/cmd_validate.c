@@ -21,6 +21,7 @@ typedef struct outcome {
 	const char *unit;        /* that unit: the row's, or what it was compared in */
 	bool param_source;
 	bool nofit;              /* the layout does not fit in GPU memory (predicted anyway) */
+	bool capped;             /* the row's GPUs ran under a power cap (val_power_capped) */
 	double mem_gb, cap_gb;
 	val_metric metric;
 	int coll_op;             /* VM_COLL_*: coll_op of coll.h */
@@ -104,6 +105,7 @@ static void evaluate(const val_row *rows, size_t n, size_t i, val_cache *cache, 
 	}
 	snprintf(o->config, sizeof o->config, "%s", c.config);
 	o->param_source = c.param_source;
+	o->capped = val_power_capped(r);
 	o->metric = c.metric;
 	o->unit = c.unit;
 	o->coll_bytes = c.coll_bytes;
@@ -239,7 +241,8 @@ static void print_text(FILE *out, const char *path, const outcome *o, size_t n)
 	fprintf(out, "trainsim validate: %s\n", path);
 	fprintf(out, "'*' = a value the row does not give was inferred (docs/validation.md); "
 		"'(param)' = the row set a model constant, agreement by construction; "
-		"'(no fit)' = the layout does not fit in GPU memory, predicted as if it did\n\n");
+		"'(no fit)' = the layout does not fit in GPU memory, predicted as if it did; "
+		"'(power cap)' = the GPUs ran under a power limit, predicted at full power\n\n");
 	/* columns as wide as their longest entry (ids and layouts vary by source) */
 	int wid = 12, wcfg = 52;
 	for (size_t i = 0; i < n; i++) {
@@ -254,9 +257,10 @@ static void print_text(FILE *out, const char *path, const outcome *o, size_t n)
 	for (size_t i = 0; i < n; i++) {
 		if (o[i].status != 0)
 			continue;
-		fprintf(out, "%-*s %-*s %-26.26s %11.4g %11.4g %+7.1f%%%s%s\n", wid, o[i].row->id, wcfg,
-			o[i].config, o[i].row->metric, o[i].published, o[i].predicted, o[i].err_pct,
-			o[i].param_source ? " (param)" : "", o[i].nofit ? " (no fit)" : "");
+		fprintf(out, "%-*s %-*s %-26.26s %11.4g %11.4g %+7.1f%%%s%s%s\n", wid, o[i].row->id,
+			wcfg, o[i].config, o[i].row->metric, o[i].published, o[i].predicted,
+			o[i].err_pct, o[i].param_source ? " (param)" : "", o[i].nofit ? " (no fit)" : "",
+			o[i].capped ? " (power cap)" : "");
 	}
 	print_stats(out, o, n);
 	print_skipped(out, o, n);
@@ -298,10 +302,13 @@ static void print_csv(FILE *out, const outcome *o, size_t n)
 		csv_field(out, pred, false);
 		csv_field(out, err, false);
 		csv_field(out, status[o[i].status], false);
-		char note[96] = "";
+		char note[160] = "";
 		if (o[i].status == 0 && o[i].nofit)
 			snprintf(note, sizeof note, "does not fit in GPU memory (%.0f of %.0f GB); "
 			         "predicted as if it did", o[i].mem_gb, o[i].cap_gb);
+		if (o[i].status == 0 && o[i].capped)
+			snprintf(note + strlen(note), sizeof note - strlen(note), "%sGPUs power-capped; "
+			         "predicted at full power", note[0] ? "; " : "");
 		csv_field(out, o[i].status ? o[i].why : o[i].param_source ? "param source" : note,
 		          true);
 	}

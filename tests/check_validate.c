@@ -98,6 +98,26 @@ END_TEST
 
 /* MEG21T1-021: 76B on 1024 A100 (128 DGX A100), TP8 PP4 DP32, 5 layers per
  * virtual stage of 60 layers on 4 stages -> 3 chunks, local DDP, fp16. */
+/* Power-capped GPUs are flagged (predicted at full power), others not */
+START_TEST(t_power_cap)
+{
+	static const struct { const char *hw; bool capped; } cases[] = {
+		{"\"H100 96GB HBM2e, default 500W power limit (not 700W TDP)\"", true},
+		{"8x B200 power limited", true}, {"H100 SXM lower-TDP variant", true},
+		{"8x A100-SXM4-80GB NVLink3", false}, {"DGX H100 (700 W)", false}};
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		char text[1024], err[256];
+		snprintf(text, sizeof text, HEADER "P-%03zu,x,%s,8,,,,,,,,,,,,,,gemm_bf16_8192^3,700,"
+			 "TFLOP/s,x\n", i, cases[i].hw);
+		val_row *r;
+		size_t nr;
+		ck_assert_msg(val_parse(text, "t.csv", &r, &nr, err, sizeof err) == 0, "%s", err);
+		ck_assert_msg(val_power_capped(&r[0]) == cases[i].capped, "%s", cases[i].hw);
+		free(r);
+	}
+}
+END_TEST
+
 START_TEST(t_megatron_row)
 {
 	val_case c;
@@ -1453,6 +1473,7 @@ int main(void)
 	tcase_add_checked_fixture(tc, load, unload);
 	tcase_set_timeout(tc, 300);   /* the step simulations of t_predict */
 	tcase_add_test(tc, t_csv_quoting);
+	tcase_add_test(tc, t_power_cap);
 	tcase_add_test(tc, t_megatron_row);
 	tcase_add_test(tc, t_paper_convention);
 	tcase_add_test(tc, t_korthikanti_rows);
