@@ -52,6 +52,8 @@ typedef struct arch_params {
 	double sustain;          /* sustained large GEMMs / the MAMF (clocks under load) */
 	double attn_k0_fwd;      /* fused attention size curve (0: none), keys x hd/128 */
 	double attn_k0_bwd;
+	double fa2_fwd_eff;      /* FlashAttention-2's kernels where they differ (0: flash_*) */
+	double fa2_bwd_eff;
 } arch_params;
 
 /* SM counts (a part that differs from its row is in part_sms below): NVIDIA
@@ -90,25 +92,42 @@ typedef struct arch_params {
  * the rest). Blackwell keeps
  * the earlier Hopper guess 0.55/0.44 (between FA2's 0.35 and FA3's 0.75 of
  * peak, cost-models 4.2; UNVERIFIED), no size curve. Volta and Turing: none
- * (FlashAttention needs Ampere or later); attention runs unfused. CDNA2
- * (ROCm's FlashAttention-2 port, composable_kernel) as CDNA3: 0.35/0.28,
- * FA2's 0.35 of peak on H100 (cm 4.2) for want of a measurement, UNVERIFIED
- * on either.
+ * (FlashAttention needs Ampere or later); attention runs unfused. CDNA3
+ * [MEASURED, Azure/AI-benchmarking-guide ND MI300X v5 (a fork's copy),
+ * ROCm's FlashAttention-2 port (composable_kernel), forward, head dim 64,
+ * 8192 tokens]: 328.6 TFLOP/s of 1307.4 = 0.251; backward the forward times
+ * Ampere's 0.8 (UNVERIFIED); it was FA2's 0.35 of peak on H100 (cm 4.2) for
+ * want of a measurement. CDNA2 as CDNA3 (UNVERIFIED there).
  * fp8 ratio: Hopper measured (H200_FP8_RATIO above; the MAMF table's 70.9/80.3
  * = 0.883 had fp8 layer GEMMs 2% slow); B200 cost-models 4.2 FP8 MAMF over
  * bf16 MAMF 76.3/77.6 = 0.983; Ada 0.9 UNVERIFIED; 1 where there is no fp8
  * (Volta, Turing, Ampere, CDNA2: an fp8 run is refused, sim/scn_check.c).
  * sustain: Ampere (and, UNVERIFIED, every kind not measured) SUSTAIN_AMPERE,
- * Hopper H200_SUSTAIN. */
+ * Hopper H200_SUSTAIN.
+ * FlashAttention-2 (`attention: flash2`; flash-attn 2, PyTorch SDPA's flash
+ * backend) runs its sm80 kernels on Hopper and Blackwell, far from the
+ * fused kernels above [MEASURED, Azure/AI-benchmarking-guide, FA2 forward,
+ * head dim 128, 8192 tokens]: ND H100 v5 327.9 TFLOP/s of 989.4 = 0.331
+ * (the ND H200 v5's 329.3 agrees: the same die); ND GB200 v6 373.9 of 2500
+ * = 0.150. No size curve (one shape measured). Backward: the forward times
+ * Ampere's 0.8 (UNVERIFIED there too). On Ampere FA2 is the flash kernel. */
+#define FA2_HOPPER_FWD (327.9 / 989.4)
+#define FA2_BLACKWELL_FWD (373.9 / 2500.0)
+#define FA2_BWD_OVER_FWD 0.8
+#define FA2_CDNA3_FWD (328.6 / 1307.4)
 static const arch_params arch_table[] = {
-	{ARCH_VOLTA, 80, 128, 128, 0.85, 0.83, 0.0, 0.0, 1, SUSTAIN_AMPERE, 0, 0},
-	{ARCH_TURING, 40, 128, 128, 0.41, 0.83, 0.0, 0.0, 1, SUSTAIN_AMPERE, 0, 0},
-	{ARCH_AMPERE, 108, 256, 128, 0.869, 0.83, 0.575, 0.46, 1, SUSTAIN_AMPERE, 0, 0},
-	{ARCH_ADA, 142, 256, 128, 0.80, 0.83, 0.50, 0.40, 0.9, SUSTAIN_AMPERE, 0, 0},
-	{ARCH_HOPPER, 132, 128, 256, 0.803, 0.83, 0.629, 0.577, H200_FP8_RATIO, H200_SUSTAIN, 340, 520},
-	{ARCH_BLACKWELL, 148, 128, 256, 0.776, 0.83, 0.55, 0.44, 0.983, SUSTAIN_AMPERE, 0, 0},
-	{ARCH_CDNA2, 110, 256, 256, 0.767, 0.83, 0.35, 0.28, 1, SUSTAIN_AMPERE, 0, 0},
-	{ARCH_CDNA3, 304, 256, 256, 0.514, 0.83, 0.35, 0.28, 1, SUSTAIN_AMPERE, 0, 0},
+	{ARCH_VOLTA, 80, 128, 128, 0.85, 0.83, 0.0, 0.0, 1, SUSTAIN_AMPERE, 0, 0, 0, 0},
+	{ARCH_TURING, 40, 128, 128, 0.41, 0.83, 0.0, 0.0, 1, SUSTAIN_AMPERE, 0, 0, 0, 0},
+	{ARCH_AMPERE, 108, 256, 128, 0.869, 0.83, 0.575, 0.46, 1, SUSTAIN_AMPERE, 0, 0, 0, 0},
+	{ARCH_ADA, 142, 256, 128, 0.80, 0.83, 0.50, 0.40, 0.9, SUSTAIN_AMPERE, 0, 0, 0, 0},
+	{ARCH_HOPPER, 132, 128, 256, 0.803, 0.83, 0.629, 0.577, H200_FP8_RATIO, H200_SUSTAIN, 340, 520,
+	 FA2_HOPPER_FWD, FA2_HOPPER_FWD * FA2_BWD_OVER_FWD},
+	{ARCH_BLACKWELL, 148, 128, 256, 0.776, 0.83, 0.55, 0.44, 0.983, SUSTAIN_AMPERE, 0, 0,
+	 FA2_BLACKWELL_FWD, FA2_BLACKWELL_FWD * FA2_BWD_OVER_FWD},
+	{ARCH_CDNA2, 110, 256, 256, 0.767, 0.83, FA2_CDNA3_FWD, FA2_CDNA3_FWD * FA2_BWD_OVER_FWD, 1,
+	 SUSTAIN_AMPERE, 0, 0, 0, 0},
+	{ARCH_CDNA3, 304, 256, 256, 0.514, 0.83, FA2_CDNA3_FWD, FA2_CDNA3_FWD * FA2_BWD_OVER_FWD, 1,
+	 SUSTAIN_AMPERE, 0, 0, 0, 0},
 };
 
 /* Gap between two dependent kernels on one stream as the GPU sees it (launch
@@ -298,13 +317,17 @@ double wl_membound_time(const hw_gpu *g, double bytes)
 }
 
 double wl_attn_time(const hw_gpu *g, hw_precision p, double flops, bool backward, double keys,
-                    double head_dim)
+                    double head_dim, bool fa2)
 {
 	const arch_params *a = arch_of(g);
 	if (p == PREC_FP8)
 		p = PREC_BF16;   /* fp8 recipes (Transformer Engine) keep attention in bf16 */
 	double eff = backward ? a->flash_bwd_eff : a->flash_fwd_eff;
 	double k0 = backward ? a->attn_k0_bwd : a->attn_k0_fwd;
+	if (fa2 && a->fa2_fwd_eff > 0) {
+		eff = backward ? a->fa2_bwd_eff : a->fa2_fwd_eff;
+		k0 = 0;
+	}
 	if (eff <= 0)
 		eff = 0.3;
 	if (flops <= 0)

@@ -552,8 +552,14 @@ int val__training_of(const val_row *r, scenario *s, bool layer_only, bool *assum
 	bool off = fp && said_off(fp);
 	bool flash = fp && !(fp > o && fp[-1] == '-') && val__affirmed(o, "flash");
 	flash = (flash && !off) || val__has_word(o, "FA2") || val__has_word(o, "FA3");
+	/* FlashAttention-2 named as such: its own kernels (slower than cuDNN's
+	 * on Hopper and Blackwell, compute.c) */
+	bool fa2 = val__has_word(o, "FA2") || val__has(o, "FlashAttention-2") ||
+	           val__has(o, "FlashAttention 2") || val__has(o, "FlashAttention2") ||
+	           val__has(o, "flash-attn 2") || val__has(o, "flash_attn 2") ||
+	           val__has(o, "flash-attn2");
 	if (flash && wl_gpu_fused_attention(&s->cluster.gpu))
-		t->attention = ATTN_FLASH;
+		t->attention = fa2 && !off ? ATTN_FLASH2 : ATTN_FLASH;
 	else if (!flash && fp && (off || val__has(o, "no flash") || val__has(o, "without flash")))
 		t->attention = ATTN_UNFUSED;
 	scn_recompute said_rc;

@@ -543,8 +543,14 @@ static int model_of(const val_row *r, scenario *s, bool params_only, bool *assum
 static int kernel_of(const val_row *r, val_case *c, char *why, size_t n)
 {
 	const char *name = r->metric;
+	if (val__has(name, "fp4") || val__has(name, "int8") || val__has(name, "fp6")) {
+		snprintf(why, n, "'%s': the catalog has dense peaks for fp32, tf32, fp16, bf16 and "
+		         "fp8 only", name);
+		return -1;
+	}
 	c->s.training.precision = val__has(name, "bf16") ? PREC_BF16 : val__has(name, "fp8") ? PREC_FP8
-	                                                                          : PREC_FP16;
+	                        : val__has(name, "tf32") ? PREC_TF32 : val__has(name, "fp32") ? PREC_FP32
+	                        : PREC_FP16;
 	if (c->metric == VM_GEMM) {
 		const char *p = strrchr(name, '_');
 		double m = 0, nn = 0, k = 0;
@@ -563,6 +569,9 @@ static int kernel_of(const val_row *r, val_case *c, char *why, size_t n)
 		c->attn_hd = val__num_after(name, "hd");
 		c->attn_seq = val__num_after(name, "_s");
 		c->attn_causal = val__has(name, "causal");
+		c->attn_fa2 = !val__has(name, "cudnn") && (val__has(name, "attn2") ||
+		              val__has(name, "fa2") || val__has(r->other, "FlashAttention-2") ||
+		              val__has(r->other, "FlashAttention 2"));
 		double b = val__num_after(name, "_b"), h = val__num_after(name, "_h");
 		c->attn_bh = (b > 0 ? b : 1) * (h > 0 ? h : 32);
 		if (c->attn_hd <= 0 || c->attn_seq <= 0) {

@@ -13,7 +13,7 @@
 typedef struct val_row {
 	char id[40];
 	char family[40];        /* the id without its trailing -NNN */
-	char source[96];        /* truncated */
+	char source[1024];      /* truncated */
 	char hardware[256];
 	int gpus;
 	double params_b;
@@ -74,6 +74,7 @@ typedef struct val_case {
 	double gemm_m, gemm_n, gemm_k, attn_hd, attn_seq;   /* kernel rows */
 	double attn_bh;          /* batch x heads of an attention row */
 	bool attn_causal;
+	bool attn_fa2;           /* the row names FlashAttention-2's kernels */
 	bool causal_count;      /* the publication counts the causal half of the
 	                           attention scores (NVIDIA NeMo / Megatron-Bridge) */
 	bool param_source;      /* the row is a source of a model parameter */

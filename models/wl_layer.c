@@ -260,7 +260,8 @@ static void flash(oplist *l, const char *name, bool backward)
 	o->bytes = c->E * c->T * (c->A * c->dqk + kv + c->nq) * (backward ? 2 : 1);
 	/* the size curve takes the mean keys a query meets, s/2 causal (the
 	 * diagonal blocks are work, not keys), s/(2 cp) per ring step with CP */
-	o->time_s = wl_attn_time(c->g, c->prec, fl, backward, 0.5 * c->sq / c->cp, c->dqk);
+	o->time_s = wl_attn_time(c->g, c->prec, fl, backward, 0.5 * c->sq / c->cp, c->dqk,
+	                         c->s->training.attention == ATTN_FLASH2);
 }
 
 /* Attention core forward: scores, softmax, dropout, context (Megatron's
@@ -753,7 +754,7 @@ bool wl_flash_attention(const scenario *s)
 	const hw_gpu *g = &s->cluster.gpu;
 	if (!wl__has_flash(g) || s->training.attention == ATTN_UNFUSED)
 		return false;
-	if (s->training.attention == ATTN_FLASH)
+	if (s->training.attention == ATTN_FLASH || s->training.attention == ATTN_FLASH2)
 		return true;
 	/* "Hopper and later" (docs/workload.md) is NVIDIA's: the AMD parts
 	 * (CDNA2, CDNA3) take the Ampere rule below. By name, not by order. */

@@ -199,8 +199,9 @@ double wl_peak_flops(const scenario *s);
 
 /* Time of the fused flash-attention kernel doing `flops` executed FLOPs
  * (forward or backward) on gpu g, each query meeting `keys` keys on average
- * (s/2 causal) with heads of head_dim. */
+ * (s/2 causal) with heads of head_dim; fa2: FlashAttention-2's kernels
+ * rather than the best fused one (cuDNN's on Hopper and Blackwell). */
 double wl_attn_time(const hw_gpu *g, hw_precision p, double flops, bool backward, double keys,
-                    double head_dim);
+                    double head_dim, bool fa2);
 
 #endif

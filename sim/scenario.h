@@ -19,7 +19,7 @@ typedef enum { RECOMPUTE_NONE, RECOMPUTE_SELECTIVE, RECOMPUTE_FULL } scn_recompu
 /* The attention core: as the framework of the model's generation runs it
  * (auto: docs/workload.md), one fused FlashAttention kernel, or unfused
  * (scores, softmax, dropout, context as separate kernels). */
-typedef enum { ATTN_AUTO, ATTN_FLASH, ATTN_UNFUSED } scn_attention;
+typedef enum { ATTN_AUTO, ATTN_FLASH, ATTN_UNFUSED, ATTN_FLASH2 } scn_attention;
 typedef enum { GRAD_ALGO_AUTO, GRAD_ALGO_RING, GRAD_ALGO_TREE, GRAD_ALGO_HIERARCHICAL,
                GRAD_ALGO_PS, GRAD_ALGO_NVLS } scn_grad_algo;
 typedef enum { COMPRESS_NONE, COMPRESS_FP16, COMPRESS_INT8, COMPRESS_1BIT } scn_compression;

@@ -280,7 +280,8 @@ static void check_parallel(scn_ctx *c, scenario *s, const scn_doc *d)
 		    "2*cp (=%d): each GPU takes two chunks of every sequence, one from each end, "
 		    "to balance the causal attention", s->model.seq_len, 2 * scn_cp(s));
 	t->dp = dp;
-	if (t->attention == ATTN_FLASH && !wl_gpu_fused_attention(&s->cluster.gpu))
+	if ((t->attention == ATTN_FLASH || t->attention == ATTN_FLASH2) &&
+	    !wl_gpu_fused_attention(&s->cluster.gpu))
 		ERR(c, d, "training.attention", "cluster.gpu", "FlashAttention needs an Ampere or "
 		    "later GPU; %s has none: use attention: auto or unfused", s->cluster.gpu.name);
 	else if (t->attention != ATTN_AUTO && s->model.custom)

@@ -38,7 +38,7 @@ static const char *const storage_net_names[] = {"frontend", "shared", NULL};
 static const char *const schedule_names[] = {"gpipe", "1f1b", "interleaved", "deepspeed",
 	NULL};
 static const char *const recompute_names[] = {"none", "selective", "full", NULL};
-static const char *const attention_names[] = {"auto", "flash", "unfused", NULL};
+static const char *const attention_names[] = {"auto", "flash", "unfused", "flash2", NULL};
 static const char *const placement_names[] = {"tp-pp-dp", "tp-dp-pp", NULL};
 static const char *const algo_names[] = {"auto", "ring", "tree", "hierarchical", "ps", "nvls",
                                          NULL};

@@ -1042,10 +1042,13 @@ START_TEST(t_memory_inference)
 	ck_assert_int_eq(c.s.model.vocab, 50368);
 	ck_assert_int_eq(c.s.training.grad_reduce.dtype, PREC_FP32);
 	/* "vocab 32k" is 32000; FlashAttention turned off after its name is
-	 * off; "all-flash" storage is no attention at all */
+	 * off; "all-flash" storage is no attention at all; FlashAttention-2
+	 * named as such runs its own kernels */
 	static const struct { const char *other; int vocab; scn_attention attn; } fa[] = {
 		{"vocab 32k", 32000, ATTN_AUTO}, {"FlashAttention disabled", 51200, ATTN_UNFUSED},
-		{"all-flash storage", 51200, ATTN_AUTO}, {"FA2", 51200, ATTN_FLASH}};
+		{"all-flash storage", 51200, ATTN_AUTO}, {"FA2", 51200, ATTN_FLASH2},
+		{"FlashAttention-2", 51200, ATTN_FLASH2}, {"FlashAttention", 51200, ATTN_FLASH},
+		{"FA3", 51200, ATTN_FLASH}};
 	for (size_t i = 0; i < sizeof fa / sizeof fa[0]; i++) {
 		char row[256];
 		snprintf(row, sizeof row, "E-3%02zu,x,A100-SXM4-80GB,8,1,4,2048,16,2048,8,1,1,1,8,%s,"
@@ -1313,7 +1316,8 @@ START_TEST(t_rows_load_as_yaml)
 	static const char *const files[] = {"published.csv", "h100-nemo.csv",
 		"nemo-blackwell.csv", "h200-kernels.csv", "llama3-405b.csv", "mtnlg-530b.csv",
 		"v100-megatron.csv", "megatron-bridge.csv", "moe-megatron-bridge.csv",
-		"deepseek-v3.csv", "llm-foundry.csv", "torchtitan.csv", "nccl-dgxh100.csv"};
+		"deepseek-v3.csv", "llm-foundry.csv", "torchtitan.csv", "nccl-dgxh100.csv",
+		"azure.csv"};
 	char path[] = "/tmp/check_validate_XXXXXX";
 	int fd = mkstemp(path);
 	ck_assert_int_ge(fd, 0);

@@ -257,6 +257,19 @@ START_TEST(t_flash_choice)
 	wl_layer_cost_get(&s, 0, &fl);
 	ck_assert(fl.act_bytes < plain.act_bytes);
 	ck_assert(fl.fwd_s < plain.fwd_s);
+	/* FlashAttention-2's kernels: on Ampere the flash kernel itself; on
+	 * Hopper a third of the peak (Azure's 327.9 TFLOP/s on an H100), where
+	 * cuDNN's fused attention reaches about 0.6 */
+	wl_layer_cost f2;
+	s.training.attention = ATTN_FLASH2;
+	wl_layer_cost_get(&s, 0, &f2);
+	ck_assert_double_eq_tol(f2.fwd_s, fl.fwd_s, 1e-15);
+	const hw_gpu *h = hw_gpu_find("H100-SXM5-80GB");
+	double fa2 = 1e15 / wl_attn_time(h, PREC_BF16, 1e15, false, 8192, 128, true);
+	ck_assert_msg(fabs(fa2 / 327.9e12 - 1) < 0.01, "FA2 fwd on H100: %g", fa2);
+	ck_assert(wl_attn_time(h, PREC_BF16, 1e15, false, 8192, 128, false) < 0.6 / fa2 * 1e15);
+	ck_assert(wl_attn_time(h, PREC_BF16, 1e15, true, 8192, 128, true) >
+	          wl_attn_time(h, PREC_BF16, 1e15, false, 8192, 128, true));
 }
 END_TEST
 
