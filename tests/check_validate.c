@@ -59,6 +59,14 @@ static int build_row(const char *row, val_case *c, char *why, size_t n)
 	return rc;
 }
 
+/* Builds the row that `fmt` makes of (i, cell) and asserts it builds. */
+static void build_cell(const char *fmt, size_t i, const char *cell, val_case *c)
+{
+	char row[512], why[256];
+	snprintf(row, sizeof row, fmt, i, cell);
+	ck_assert_msg(build_row(row, c, why, sizeof why) == 0, "%s: %s", cell, why);
+}
+
 START_TEST(t_csv_quoting)
 {
 	const char *text = "id,source,hardware,gpus,metric,value,unit\n"
@@ -917,10 +925,8 @@ START_TEST(t_memory_inference)
 		{"context parallelism for 128K sequences", 1, 16},
 		{"context parallel over 2 nodes", 1, 16}, {"context_parallel_size=4", 4, 4}};
 	for (size_t i = 0; i < sizeof cps / sizeof cps[0]; i++) {
-		char row[256];
-		snprintf(row, sizeof row, "C-%03zu,x,A100-SXM4-80GB,16,1,2,2048,16,2048,16,1,1,1,16,%s,"
-			 "bf16,none,iteration_time,1,s,x", i, cps[i].other);
-		ck_assert_msg(build_row(row, &c, why, sizeof why) == 0, "%s: %s", cps[i].other, why);
+		build_cell("C-%03zu,x,A100-SXM4-80GB,16,1,2,2048,16,2048,16,1,1,1,16,%s,"
+			 "bf16,none,iteration_time,1,s,x", i, cps[i].other, &c);
 		ck_assert_int_eq(scn_cp(&c.s), cps[i].cp);
 		ck_assert_int_eq(c.s.training.dp, cps[i].dp);
 	}
@@ -933,10 +939,8 @@ START_TEST(t_memory_inference)
 		{"without param gather overlap", 0, false},
 		{"--overlap-grad-reduce --overlap-param-gather", 1, true}};
 	for (size_t i = 0; i < sizeof zs / sizeof zs[0]; i++) {
-		char row[256];
-		snprintf(row, sizeof row, "Z-%03zu,x,A100-SXM4-80GB,16,1,2,2048,16,2048,16,1,1,1,16,%s,"
-			 "bf16,none,iteration_time,1,s,x", i, zs[i].other);
-		ck_assert_msg(build_row(row, &c, why, sizeof why) == 0, "%s: %s", zs[i].other, why);
+		build_cell("Z-%03zu,x,A100-SXM4-80GB,16,1,2,2048,16,2048,16,1,1,1,16,%s,"
+			 "bf16,none,iteration_time,1,s,x", i, zs[i].other, &c);
 		ck_assert_msg(c.s.training.zero == zs[i].zero, "%s: zero %d", zs[i].other,
 		              c.s.training.zero);
 		ck_assert_msg(c.s.training.grad_reduce.overlap_param_gather == zs[i].pg, "%s",
@@ -948,10 +952,8 @@ START_TEST(t_memory_inference)
 		{"selective (layer)", RECOMPUTE_FULL, 4}, {"\"selective (op, assumed default)\"", RECOMPUTE_FULL, 4},
 		{"selective op", RECOMPUTE_FULL, 4}, {"selective", RECOMPUTE_SELECTIVE, 0}};
 	for (size_t i = 0; i < sizeof sacs / sizeof sacs[0]; i++) {
-		char row[256];
-		snprintf(row, sizeof row, "A-%03zu,x,A100-SXM4-80GB,8,1,8,2048,16,2048,8,1,1,1,8,FSDP2,"
-			 "bf16,%s,iteration_time,1,s,x", i, sacs[i].rc);
-		ck_assert_msg(build_row(row, &c, why, sizeof why) == 0, "%s: %s", sacs[i].rc, why);
+		build_cell("A-%03zu,x,A100-SXM4-80GB,8,1,8,2048,16,2048,8,1,1,1,8,FSDP2,"
+			 "bf16,%s,iteration_time,1,s,x", i, sacs[i].rc, &c);
 		ck_assert_msg(c.s.training.recompute == sacs[i].want, "%s", sacs[i].rc);
 		ck_assert_int_eq(c.s.training.recompute_layers, sacs[i].layers);
 	}
@@ -960,10 +962,8 @@ START_TEST(t_memory_inference)
 	static const struct { const char *other; double bucket; } ddps[] = {
 		{"DDP=local", 1e13}, {"DDP=torch", 25e6}, {"DDP=local; interleaved vpp: 5 layers/virtual stage", 1e13}};
 	for (size_t i = 0; i < sizeof ddps / sizeof ddps[0]; i++) {
-		char row[256];
-		snprintf(row, sizeof row, "D-%03zu,x,A100-SXM4-80GB,16,1,2,2048,16,2048,16,1,1,1,16,%s,"
-			 "fp16,full,iteration_time,1,s,x", i, ddps[i].other);
-		ck_assert_msg(build_row(row, &c, why, sizeof why) == 0, "%s: %s", ddps[i].other, why);
+		build_cell("D-%03zu,x,A100-SXM4-80GB,16,1,2,2048,16,2048,16,1,1,1,16,%s,"
+			 "fp16,full,iteration_time,1,s,x", i, ddps[i].other, &c);
 		ck_assert_double_eq(c.s.training.grad_reduce.bucket_bytes, ddps[i].bucket);
 	}
 	/* SP said, or negated as a whole word only */
@@ -971,10 +971,8 @@ START_TEST(t_memory_inference)
 		{"SP; no spikes", true}, {"no SP", false}, {"without sequence parallel", false},
 		{"sequence-parallel", true}, {"DeepSpeed", false}};
 	for (size_t i = 0; i < sizeof sps / sizeof sps[0]; i++) {
-		char row[256];
-		snprintf(row, sizeof row, "S-%03zu,x,A100-SXM4-80GB,16,1,2,2048,16,2048,16,1,2,1,8,%s,"
-			 "bf16,none,iteration_time,1,s,x", i, sps[i].other);
-		ck_assert_msg(build_row(row, &c, why, sizeof why) == 0, "%s: %s", sps[i].other, why);
+		build_cell("S-%03zu,x,A100-SXM4-80GB,16,1,2,2048,16,2048,16,1,2,1,8,%s,"
+			 "bf16,none,iteration_time,1,s,x", i, sps[i].other, &c);
 		ck_assert_msg(c.s.training.sequence_parallel == sps[i].sp, "%s", sps[i].other);
 	}
 	/* mixture-of-experts rows are simulated as MoE (never as dense models,
@@ -1050,10 +1048,8 @@ START_TEST(t_memory_inference)
 		{"FlashAttention-2", 51200, ATTN_FLASH2}, {"FlashAttention", 51200, ATTN_FLASH},
 		{"FA3", 51200, ATTN_FLASH}};
 	for (size_t i = 0; i < sizeof fa / sizeof fa[0]; i++) {
-		char row[256];
-		snprintf(row, sizeof row, "E-3%02zu,x,A100-SXM4-80GB,8,1,4,2048,16,2048,8,1,1,1,8,%s,"
-			 "bf16,none,iteration_time,1,s,x", i, fa[i].other);
-		ck_assert_msg(build_row(row, &c, why, sizeof why) == 0, "%s: %s", fa[i].other, why);
+		build_cell("E-3%02zu,x,A100-SXM4-80GB,8,1,4,2048,16,2048,8,1,1,1,8,%s,"
+			 "bf16,none,iteration_time,1,s,x", i, fa[i].other, &c);
 		ck_assert_msg(c.s.model.vocab == fa[i].vocab && c.s.training.attention == fa[i].attn,
 		              "%s: vocab %d, attention %d", fa[i].other, c.s.model.vocab,
 		              c.s.training.attention);
