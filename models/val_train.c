@@ -72,11 +72,20 @@ static int recompute_layers_of(const val_row *r)
 			if (isdigit((unsigned char)*p) && atoi(p) > 0)
 				return atoi(p);
 		}
-	for (size_t i = 0; i < 2; i++)
-		if (val__has(texts[i], "selective layer") || val__has(texts[i], "selective (layer") ||
-		    val__has(texts[i], "layer SAC") || val__has(texts[i], "every other layer") ||
-		    val__has(texts[i], "selective op") || val__has(texts[i], "selective (op") ||
-		    val__has(texts[i], "op SAC"))
+	/* in the recompute column: torchtitan's option as written; in the
+	 * free text only as checkpointing ("op SAC", "selective op
+	 * checkpointing"), never "SWA on every other layer" */
+	static const char *const column[] = {"selective layer", "selective (layer",
+		"every other layer", "selective op", "selective (op", "layer SAC", "op SAC"};
+	static const char *const text[] = {"layer SAC", "op SAC", "op-level SAC",
+		"layer-level SAC", "selective op checkpoint", "selective layer checkpoint",
+		"selective op activation checkpoint", "selective layer activation checkpoint"};
+	for (size_t k = 0; k < sizeof column / sizeof column[0]; k++)
+		if (val__affirmed_word(r->recompute, column[k]))
+			return -2;
+	bool column_open = !*r->recompute || val__has(r->recompute, "selective");
+	for (size_t k = 0; k < sizeof text / sizeof text[0] && column_open; k++)
+		if (val__affirmed_word(r->other, text[k]))
 			return -2;
 	return 0;
 }
@@ -554,10 +563,17 @@ int val__training_of(const val_row *r, scenario *s, bool layer_only, bool *assum
 	flash = (flash && !off) || val__has_word(o, "FA2") || val__has_word(o, "FA3");
 	/* FlashAttention-2 named as such: its own kernels (slower than cuDNN's
 	 * on Hopper and Blackwell, compute.c) */
-	bool fa2 = val__has_word(o, "FA2") || val__has(o, "FlashAttention-2") ||
-	           val__has(o, "FlashAttention 2") || val__has(o, "FlashAttention2") ||
-	           val__has(o, "flash-attn 2") || val__has(o, "flash_attn 2") ||
-	           val__has(o, "flash-attn2");
+	static const char *const fa2_names[] = {"FA2", "FlashAttention-2", "FlashAttention 2",
+		"FlashAttention2", "flash-attn 2", "flash_attn 2", "flash-attn2"};
+	static const char *const fa3_names[] = {"FA3", "FlashAttention-3", "FlashAttention 3",
+		"FlashAttention3", "FA3 kernels", "cuDNN attention", "cudnn"};
+	bool fa2 = false, fa3 = false;
+	for (size_t i = 0; i < sizeof fa2_names / sizeof fa2_names[0]; i++)
+		fa2 |= val__affirmed_word(o, fa2_names[i]);
+	for (size_t i = 0; i < sizeof fa3_names / sizeof fa3_names[0]; i++)
+		fa3 |= val__affirmed_word(o, fa3_names[i]);
+	fa2 = fa2 && !fa3 && !val__has(o, "FA2 off") && !val__has(o, "FA2 disabled");
+	/* "FA2/FA3", "FA3, not FA2": the faster kernel */
 	if (flash && wl_gpu_fused_attention(&s->cluster.gpu))
 		t->attention = fa2 && !off ? ATTN_FLASH2 : ATTN_FLASH;
 	else if (!flash && fp && (off || val__has(o, "no flash") || val__has(o, "without flash")))

@@ -538,19 +538,47 @@ static int model_of(const val_row *r, scenario *s, bool params_only, bool *assum
 	return wl_model_resolve(m);
 }
 
+/* The data type of a kernel row: the first type token of its name
+ * ("gemm_fp16_fp32acc_..." is fp16 with fp32 accumulation); fp16 when none.
+ * Returns -1 for a type the catalog has no peak for. */
+static int kernel_type(const char *name, hw_precision *p)
+{
+	static const struct { const char *tok; int prec; } types[] = {
+		{"fp32", PREC_FP32}, {"tf32", PREC_TF32}, {"fp16", PREC_FP16}, {"bf16", PREC_BF16},
+		{"fp8", PREC_FP8}, {"fp4", -1}, {"nvfp4", -1}, {"mxfp4", -1}, {"fp6", -1},
+		{"int8", -1}, {"fp64", -1}, {"int4", -1}};
+	*p = PREC_FP16;
+	for (const char *t = name; *t; ) {
+		size_t len = strcspn(t, "_");
+		for (size_t i = 0; i < sizeof types / sizeof types[0]; i++)
+			if (strlen(types[i].tok) == len && !strncasecmp(t, types[i].tok, len)) {
+				if (types[i].prec < 0)
+					return -1;
+				*p = (hw_precision)types[i].prec;
+				return 0;
+			}
+		t += len + (t[len] == '_');
+	}
+	return 0;
+}
+
 /* "gemm_fp16_16384^3" or "gemm_bf16_8192x4096x1024"; "flash_attn2_fwd_hd64_s8192",
  * "flash_attn_cudnn_causal_bwd_hd128_s4096_b2_h32". */
 static int kernel_of(const val_row *r, val_case *c, char *why, size_t n)
 {
 	const char *name = r->metric;
-	if (val__has(name, "fp4") || val__has(name, "int8") || val__has(name, "fp6")) {
+	hw_precision prec;
+	if (kernel_type(name, &prec) < 0) {
 		snprintf(why, n, "'%s': the catalog has dense peaks for fp32, tf32, fp16, bf16 and "
 		         "fp8 only", name);
 		return -1;
 	}
-	c->s.training.precision = val__has(name, "bf16") ? PREC_BF16 : val__has(name, "fp8") ? PREC_FP8
-	                        : val__has(name, "tf32") ? PREC_TF32 : val__has(name, "fp32") ? PREC_FP32
-	                        : PREC_FP16;
+	if (c->s.cluster.gpu.peak_flops[prec] <= 0) {
+		snprintf(why, n, "'%s': %s has no %s peak in the catalog", name,
+		         c->s.cluster.gpu.name, hw_precision_name(prec));
+		return -1;
+	}
+	c->s.training.precision = prec;
 	if (c->metric == VM_GEMM) {
 		const char *p = strrchr(name, '_');
 		double m = 0, nn = 0, k = 0;
@@ -745,8 +773,13 @@ bool val_power_capped(const val_row *r)
 {
 	static const char *const says[] = {"power limit", "power-limit", "power cap",
 		"power-capped", "lower TDP", "lower-TDP", "reduced TDP"};
+	const char *h = r->hardware;
+	/* a limit said to be the rating, or lifted, caps nothing */
+	if (val__has(h, "uncapped") || val__has(h, "unchanged") || val__has(h, "full power") ||
+	    val__has(h, "not capped"))
+		return false;
 	for (size_t i = 0; i < sizeof says / sizeof says[0]; i++)
-		if (val__has(r->hardware, says[i]))
+		if (val__affirmed(h, says[i]))
 			return true;
 	return false;
 }

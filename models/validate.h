@@ -19,7 +19,7 @@ typedef struct val_row {
 	double params_b;
 	int layers, hidden, heads, seq_len, global_batch, micro_batch, tp, pp, dp;
 	double batch_tokens;    /* a global batch given in tokens ("4M tokens"), else 0 */
-	char other[192];        /* other_parallel */
+	char other[1024];       /* other_parallel, truncated */
 	char precision[64];
 	char recompute[128];
 	char metric[64];

@@ -104,15 +104,15 @@ START_TEST(t_csv_quoting)
 }
 END_TEST
 
-/* MEG21T1-021: 76B on 1024 A100 (128 DGX A100), TP8 PP4 DP32, 5 layers per
- * virtual stage of 60 layers on 4 stages -> 3 chunks, local DDP, fp16. */
 /* Power-capped GPUs are flagged (predicted at full power), others not */
 START_TEST(t_power_cap)
 {
 	static const struct { const char *hw; bool capped; } cases[] = {
 		{"\"H100 96GB HBM2e, default 500W power limit (not 700W TDP)\"", true},
 		{"8x B200 power limited", true}, {"H100 SXM lower-TDP variant", true},
-		{"8x A100-SXM4-80GB NVLink3", false}, {"DGX H100 (700 W)", false}};
+		{"8x A100-SXM4-80GB NVLink3", false}, {"DGX H100 (700 W)", false},
+		{"H100 SXM no power cap", false}, {"\"H100, power limit 700 W (default, uncapped)\"", false},
+		{"H100 power-limit unchanged", false}, {"H100 SXM (not the lower-TDP H100 NVL)", false}};
 	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
 		char text[1024], err[256];
 		snprintf(text, sizeof text, HEADER "P-%03zu,x,%s,8,,,,,,,,,,,,,,gemm_bf16_8192^3,700,"
@@ -126,6 +126,43 @@ START_TEST(t_power_cap)
 }
 END_TEST
 
+/* A kernel row's type is the first type token of its name; types without
+ * a catalog peak (fp4, int8, fp64, tf32 on a V100) are refused; free text
+ * says selective checkpointing only as checkpointing ("SWA on every other
+ * layer" is attention, not recomputation) */
+START_TEST(t_kernel_types)
+{
+	val_case c;
+	char why[256];
+	ck_assert_int_eq(build_row("K-001,x,H100-SXM5-80GB,1,,,,,,,,,,,,,,gemm_fp16_fp32acc_8192^3,"
+	                           "600,TFLOP/s,x", &c, why, sizeof why), 0);
+	ck_assert_int_eq(c.s.training.precision, PREC_FP16);
+	ck_assert_int_eq(build_row("K-002,x,A100-SXM4-80GB,1,,,,,,,,,,,,,,gemm_tf32_8192^3,"
+	                           "140,TFLOP/s,x", &c, why, sizeof why), 0);
+	ck_assert_int_eq(c.s.training.precision, PREC_TF32);
+	static const char *const refused[] = {"V100-SXM2-32GB,1,,,,,,,,,,,,,,gemm_tf32_8192^3",
+		"H100-SXM5-80GB,1,,,,,,,,,,,,,,gemm_fp64_8192^3",
+		"H100-SXM5-80GB,1,,,,,,,,,,,,,,gemm_int8_8192^3",
+		"B200,1,,,,,,,,,,,,,,gemm_nvfp4_8192^3"};
+	for (size_t i = 0; i < sizeof refused / sizeof refused[0]; i++) {
+		char row[256];
+		snprintf(row, sizeof row, "K-1%02zu,x,%s,100,TFLOP/s,x", i, refused[i]);
+		ck_assert_msg(build_row(row, &c, why, sizeof why) < 0, "%s", refused[i]);
+	}
+	ck_assert_int_eq(build_row("K-200,x,A100-SXM4-80GB,8,1,8,2048,16,2048,8,1,1,1,8,"
+	                           "\"SWA 128 on every other layer\",bf16,none,iteration_time,1,s,x",
+	                           &c, why, sizeof why), 0);
+	ck_assert_int_eq(c.s.training.recompute, RECOMPUTE_NONE);
+	ck_assert_int_eq(build_row("K-201,x,A100-SXM4-80GB,8,1,8,2048,16,2048,8,1,1,1,8,"
+	                           "\"FSDP2; op SAC\",bf16,,iteration_time,1,s,x", &c, why,
+	                           sizeof why), 0);
+	ck_assert_int_eq(c.s.training.recompute, RECOMPUTE_FULL);
+	ck_assert_int_eq(c.s.training.recompute_layers, 4);
+}
+END_TEST
+
+/* MEG21T1-021: 76B on 1024 A100 (128 DGX A100), TP8 PP4 DP32, 5 layers per
+ * virtual stage of 60 layers on 4 stages -> 3 chunks, local DDP, fp16. */
 START_TEST(t_megatron_row)
 {
 	val_case c;
@@ -950,7 +987,8 @@ START_TEST(t_memory_inference)
 	 * recomputed in full (8 layers: 4); Megatron's "selective" keeps its own */
 	static const struct { const char *rc; scn_recompute want; int layers; } sacs[] = {
 		{"selective (layer)", RECOMPUTE_FULL, 4}, {"\"selective (op, assumed default)\"", RECOMPUTE_FULL, 4},
-		{"selective op", RECOMPUTE_FULL, 4}, {"selective", RECOMPUTE_SELECTIVE, 0}};
+		{"selective op", RECOMPUTE_FULL, 4}, {"selective", RECOMPUTE_SELECTIVE, 0},
+		{"\"selective (operator-level, core attention)\"", RECOMPUTE_SELECTIVE, 0}};
 	for (size_t i = 0; i < sizeof sacs / sizeof sacs[0]; i++) {
 		build_cell("A-%03zu,x,A100-SXM4-80GB,8,1,8,2048,16,2048,8,1,1,1,8,FSDP2,"
 			 "bf16,%s,iteration_time,1,s,x", i, sacs[i].rc, &c);
@@ -1046,7 +1084,9 @@ START_TEST(t_memory_inference)
 		{"vocab 32k", 32000, ATTN_AUTO}, {"FlashAttention disabled", 51200, ATTN_UNFUSED},
 		{"all-flash storage", 51200, ATTN_AUTO}, {"FA2", 51200, ATTN_FLASH2},
 		{"FlashAttention-2", 51200, ATTN_FLASH2}, {"FlashAttention", 51200, ATTN_FLASH},
-		{"FA3", 51200, ATTN_FLASH}};
+		{"FA3", 51200, ATTN_FLASH}, {"FA2/FA3", 51200, ATTN_FLASH},
+		{"FlashAttention-3 not FlashAttention-2", 51200, ATTN_FLASH},
+		{"flash-attn with FA2 off", 51200, ATTN_FLASH}};
 	for (size_t i = 0; i < sizeof fa / sizeof fa[0]; i++) {
 		build_cell("E-3%02zu,x,A100-SXM4-80GB,8,1,4,2048,16,2048,8,1,1,1,8,%s,"
 			 "bf16,none,iteration_time,1,s,x", i, fa[i].other, &c);
@@ -1474,6 +1514,7 @@ int main(void)
 	tcase_set_timeout(tc, 300);   /* the step simulations of t_predict */
 	tcase_add_test(tc, t_csv_quoting);
 	tcase_add_test(tc, t_power_cap);
+	tcase_add_test(tc, t_kernel_types);
 	tcase_add_test(tc, t_megatron_row);
 	tcase_add_test(tc, t_paper_convention);
 	tcase_add_test(tc, t_korthikanti_rows);
