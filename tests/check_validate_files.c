@@ -1,0 +1,397 @@
+/* check_validate_files.c: the validation files beside published.csv read as
+ * their sources mean them (NeMo's recipes, the H200 kernels, Blackwell, the
+ * inferred schedules, large runs, cell formats, FLOP conventions), and every
+ * row that builds written as a scenario that loads back. */
+#include <check.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include "coll.h"
+#include "scn.h"
+#include "step.h"
+#include "val_test.h"
+#include "validate.h"
+#include "workload.h"
+
+/* NVIDIA NeMo's published runs (tests/validation/h100-nemo.csv): its
+ * recipes' distributed optimizer with both DP collectives overlapped and SP
+ * with tp > 1; fp8 rows; the Llama 3 rows with context parallelism. */
+START_TEST(t_nemo_rows)
+{
+	char why[256];
+	size_t n;
+	val_row *r = validation_rows("h100-nemo.csv", &n);
+	ck_assert_uint_ge(n, 7);
+	int built = 0;
+	for (size_t i = 0; i < n; i++) {
+		val_case c;
+		ck_assert_msg(val_build(&r[i], &c, why, sizeof why) == 0, "%s: %s", r[i].id, why);
+		built++;
+		ck_assert_str_eq(c.s.cluster.gpu.name, "H100-SXM5-80GB");
+		ck_assert_int_eq(c.s.training.precision, PREC_FP8);
+		ck_assert_int_eq(c.s.training.zero, 1);
+		ck_assert(c.s.training.grad_reduce.overlap);
+		ck_assert(c.s.training.grad_reduce.overlap_param_gather);
+		/* Megatron-core's bucket: max(40M, 1M x dp x cp) fp32 gradients */
+		double want = fmax(40e6, 1e6 * c.s.training.dp * scn_cp(&c.s)) * 4;
+		ck_assert_double_eq_tol(c.s.training.grad_reduce.bucket_bytes, want, 1);
+		ck_assert(c.s.training.sequence_parallel == (c.s.training.tp > 1));
+		ck_assert(c.assumed);
+	}
+	ck_assert_int_ge(built, 9);
+	free(r);
+}
+END_TEST
+
+/* Kernels and layers measured on the lent H200 (tests/validation/
+ * h200-kernels.csv): layer-shape GEMM and attention rows set the Hopper
+ * constants and are marked so, the sweeps are not; attention rows are read
+ * with their direction, mask, head dim, batch and heads; the layer rows,
+ * which set nothing, are predicted within 5%. */
+START_TEST(t_h200_rows)
+{
+	char why[256];
+	size_t n;
+	val_row *r = validation_rows("h200-kernels.csv", &n);
+	int gemm = 0, sweeps = 0, bwd = 0, layers = 0, seen = 0;
+	for (size_t i = 0; i < n; i++) {
+		val_case c;
+		ck_assert_msg(val_build(&r[i], &c, why, sizeof why) == 0, "%s: %s", r[i].id, why);
+		ck_assert_str_eq(c.s.cluster.gpu.name, "H200-SXM-141GB");
+		if (c.metric == VM_GEMM) {
+			gemm++;
+			/* layer shapes ("model/gemm") set the constants; sweeps do not */
+			ck_assert(c.param_source == (strchr(r[i].other, '/') != NULL));
+			sweeps += !c.param_source;
+		} else if (c.metric == VM_FLASH_FWD || c.metric == VM_FLASH_BWD) {
+			bwd += c.metric == VM_FLASH_BWD;
+			ck_assert(c.param_source && c.attn_causal);
+			/* direction, head dim, sequence, batch x heads from the name */
+			static const struct {
+				const char *name;
+				double hd, seq, bh;
+			} known[] = {
+				{"flash_attn_cudnn_causal_bwd_hd128_s4096_b2_h16", 128, 4096, 32},
+				{"flash_attn_cudnn_causal_fwd_hd128_s2048_b4_h32", 128, 2048, 128},
+				{"flash_attn_cudnn_causal_fwd_hd64_s4096_b1_h64", 64, 4096, 64},
+				{"flash_attn_cudnn_causal_bwd_hd128_s8192_b1_h16", 128, 8192, 16},
+			};
+			for (size_t j = 0; j < sizeof known / sizeof known[0]; j++)
+				if (!strcmp(r[i].metric, known[j].name)) {
+					seen++;
+					ck_assert_int_eq(c.metric, strstr(known[j].name, "_bwd_")
+					                               ? VM_FLASH_BWD : VM_FLASH_FWD);
+					ck_assert_double_eq(c.attn_hd, known[j].hd);
+					ck_assert_double_eq(c.attn_seq, known[j].seq);
+					ck_assert_double_eq(c.attn_bh, known[j].bh);
+				}
+		} else if (c.metric == VM_LAYER_FWD || c.metric == VM_LAYER_FWDBWD) {
+			layers++;
+			ck_assert(!c.param_source);
+			double pred;
+			ck_assert_msg(val_predict(&c, NULL, &pred, why, sizeof why) == 0, "%s", why);
+			double e = pred / c.published_si - 1;
+			ck_assert_msg(fabs(e) < 0.05, "%s: %.4g s against %.4g s", r[i].id, pred,
+			              c.published_si);
+		}
+	}
+	ck_assert_int_ge(gemm, 200);
+	ck_assert_int_ge(sweeps, 30);
+	ck_assert_int_eq(bwd, 8);
+	ck_assert_int_eq(seen, 4);
+	ck_assert_int_eq(layers, 10);
+	free(r);
+}
+END_TEST
+
+/* NeMo's Blackwell rows (tests/validation/nemo-blackwell.csv): B200 and
+ * GB200 GPUs, one NIC per GPU when the text says "per GPU" (NVL72 racks),
+ * Nemotron-4 shapes (GQA 8, 4h squared-ReLU MLP, 256K vocabulary), FSDP as
+ * ZeRO-3 without TP or PP. */
+START_TEST(t_blackwell_rows)
+{
+	char why[256];
+	size_t n;
+	val_row *r = validation_rows("nemo-blackwell.csv", &n);
+	int gb200 = 0, nemotron = 0, fsdp = 0;
+	for (size_t i = 0; i < n; i++) {
+		val_case c;
+		ck_assert_msg(val_build(&r[i], &c, why, sizeof why) == 0, "%s: %s", r[i].id, why);
+		const scn_cluster *k = &c.s.cluster;
+		ck_assert_int_eq(c.s.cluster.gpu.arch, ARCH_BLACKWELL);
+		ck_assert_int_eq(k->nic.count, k->gpus_per_node);
+		if (!strcmp(k->gpu.name, "GB200"))
+			gb200++;
+		if (strstr(r[i].other, "Nemotron")) {
+			nemotron++;
+			ck_assert_int_eq(c.s.model.kv_heads, 8);
+			ck_assert(!c.s.model.gated_mlp);
+			ck_assert_int_eq(c.s.model.ffn_hidden, 4 * c.s.model.hidden);
+			ck_assert_int_eq(c.s.model.vocab, 256000);
+		}
+		if (strstr(r[i].other, "FSDP")) {
+			fsdp++;
+			ck_assert_int_eq(c.s.training.zero, 3);
+			ck_assert_int_eq(c.s.training.tp * c.s.training.pp, 1);
+		}
+	}
+	ck_assert_int_eq(gb200, 6);
+	ck_assert_int_eq(nemotron, 4);
+	ck_assert_int_eq(fsdp, 1);
+	free(r);
+}
+END_TEST
+
+/* A bf16 pipeline row that names no schedule: with few micro-batches per
+ * pipeline (m <= 3(p-1)) it is interleaved with the fastest fitting v; with
+ * many, or named 1F1B, or fp16 (or no precision), it stays 1F1B; a row that
+ * gives its virtual stages ("vp5") keeps them; DeepSpeed runs its own
+ * schedule, GPipe GPipe. Today's recipes overlap the gradient reduction (not
+ * DeepSpeed, not fp16). A batch a little off the layout's multiples runs at
+ * the nearest one. */
+START_TEST(t_schedule_inference)
+{
+	static const struct {
+		const char *batch, *other, *prec;
+		int v_min, v_max, batch_run;
+		bool overlap;
+		scn_schedule sched;
+	} cases[] = {
+		{"64", "", "bf16", 2, 10, 64, true, SCHED_INTERLEAVED},   /* m = 16 <= 21 */
+		{"512", "", "bf16", 1, 1, 512, true, SCHED_1F1B},         /* m = 128 */
+		{"64", "Megatron-DeepSpeed", "bf16", 1, 1, 64, false, SCHED_DEEPSPEED},
+		{"64", "1F1B", "bf16", 1, 1, 64, true, SCHED_1F1B},
+		{"64", "GPipe", "bf16", 1, 1, 64, true, SCHED_GPIPE},
+		{"64", "vp5", "bf16", 5, 5, 64, true, SCHED_INTERLEAVED},
+		{"64", "cosine LR schedule", "bf16", 2, 10, 64, true, SCHED_INTERLEAVED},
+		{"64", "", "fp16", 1, 1, 64, false, SCHED_1F1B},
+		{"64", "", "", 1, 1, 64, false, SCHED_1F1B},             /* precision assumed */
+		{"66", "", "bf16", 1, 1, 68, true, SCHED_1F1B},   /* 17 micro-batches: not a multiple of pp */
+	};
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		char row[512], why[256];
+		snprintf(row, sizeof row, "S-%03zu,x,DGX H100 (8x400Gb/s NDR),256,70,80,8192,64,4096,"
+			 "%s,1,8,8,4,%s,%s,,MFU,40,%%,x", i, cases[i].batch, cases[i].other,
+			 cases[i].prec);
+		val_case c;
+		ck_assert_msg(build_row(row, &c, why, sizeof why) == 0, "%s", why);
+		const scn_training *t = &c.s.training;
+		ck_assert_msg(t->virtual_stages >= cases[i].v_min && t->virtual_stages <= cases[i].v_max,
+		              "case %zu: v = %d", i, t->virtual_stages);
+		ck_assert_int_eq(t->schedule, cases[i].sched);
+		/* DeepSpeed's BF16_Optimizer: no gradient-accumulation fusion */
+		ck_assert_int_eq(t->grad_accum_pass, strstr(cases[i].other, "DeepSpeed") != NULL);
+		ck_assert_int_eq(t->global_batch, cases[i].batch_run);
+		ck_assert_msg(t->grad_reduce.overlap == cases[i].overlap, "case %zu", i);
+		ck_assert(c.assumed);
+		if (t->virtual_stages > 1 && !*cases[i].other) {   /* chosen: fits, beats 1F1B */
+			wl_memory mem;
+			wl_memory_get(&c.s, &mem);
+			ck_assert(mem.fits);
+			ck_assert_int_eq(80 % (8 * t->virtual_stages), 0);
+			scenario f = c.s;
+			f.training.schedule = SCHED_1F1B;
+			f.training.virtual_stages = 1;
+			step_result ri, rf;
+			char err[256];
+			ck_assert_int_eq(step_run(&c.s, &(step_opts){0}, &ri, err, sizeof err), 0);
+			ck_assert_int_eq(step_run(&f, &(step_opts){0}, &rf, err, sizeof err), 0);
+			ck_assert(ri.step_time_s < rf.step_time_s);
+			step_result_release(&ri);
+			step_result_release(&rf);
+		}
+		scn_release(&c.s);
+	}
+	/* 20% off any multiple: not this layout's batch */
+	val_case c;
+	char why[256];
+	ck_assert_int_eq(build_row("S-100,x,DGX H100 (8x400Gb/s NDR),256,70,80,8192,64,4096,60,12,8,8,"
+	                           "4,,bf16,,MFU,40,%,x", &c, why, sizeof why), -1);
+	ck_assert_ptr_nonnull(strstr(why, "within 5%"));
+}
+END_TEST
+
+/* Every row that builds becomes a scenario that `validate --show` prints
+ * and `trainsim run` loads: written as YAML and loaded back, it passes the
+ * loader's checks (a row of one GPU of a DGX-2H once got its 8 NICs). */
+START_TEST(t_rows_load_as_yaml)
+{
+	static const char *const files[] = {"published.csv", "h100-nemo.csv",
+		"nemo-blackwell.csv", "h200-kernels.csv", "llama3-405b.csv", "mtnlg-530b.csv",
+		"v100-megatron.csv", "megatron-bridge.csv", "moe-megatron-bridge.csv",
+		"deepseek-v3.csv", "llm-foundry.csv", "torchtitan.csv", "nccl-dgxh100.csv",
+		"azure.csv"};
+	char path[] = "/tmp/check_validate_XXXXXX";
+	int fd = mkstemp(path);
+	ck_assert_int_ge(fd, 0);
+	close(fd);
+	int built = 0;
+	for (size_t f = 0; f < sizeof files / sizeof files[0]; f++) {
+		size_t n;
+		val_row *r = validation_rows(files[f], &n);
+		for (size_t i = 0; i < n; i++) {
+			val_case c;
+			char why[256];
+			if (val_build(&r[i], &c, why, sizeof why) < 0)
+				continue;
+			built++;
+			FILE *out = fopen(path, "w");
+			ck_assert_ptr_nonnull(out);
+			ck_assert_int_eq(scn_write_yaml(&c.s, out), 0);
+			fclose(out);
+			scenario back;
+			FILE *err = tmpfile();
+			int rc = scn_load(path, NULL, 0, &back, err, true);
+			char msg[512] = "";
+			rewind(err);
+			if (!fgets(msg, sizeof msg, err))
+				msg[0] = 0;
+			fclose(err);
+			ck_assert_msg(rc == 0, "%s (%s): %s", r[i].id, files[f], msg);
+			scn_release(&back);
+			scn_release(&c.s);
+		}
+		free(r);
+	}
+	/* a single V100 of a DGX-2H (16 GPUs, 8 NICs) */
+	val_case c;
+	char why[256];
+	ck_assert_int_eq(build_row("D-001,x,\"DGX-2H (16x V100 32GB, NVSwitch; 8x100Gb/s IB)\",1,1.2,"
+	                           "40,1536,16,1024,8,8,1,1,1,,fp16,,TFLOP/s per GPU,39,TFLOP/s,x",
+	                           &c, why, sizeof why), 0);
+	ck_assert_int_le(c.s.cluster.nic.count, 4 * c.s.cluster.gpus_per_node);
+	unlink(path);
+	ck_assert_int_ge(built, 200);
+}
+END_TEST
+
+/* Cells as tables write them: thousands separators, "2k"/"8K" sequences
+ * (x 1024), a batch in tokens, yes/no recomputation columns; full
+ * recomputation of some layers (Megatron's --recompute-num-layers, 96 layers
+ * on 16 stages = 6 a chunk; torchtitan's "selective layer": every other). */
+START_TEST(t_cell_formats)
+{
+	static const struct {
+		const char *gpus, *seq, *batch, *rc;
+		int want_gpus, want_seq, want_batch;
+		scn_recompute want_rc;
+		int want_layers;
+	} cases[] = {
+		{"\"1,024\"", "2048", "1536", "full", 1024, 2048, 1536, RECOMPUTE_FULL, 0},
+		{"1024", "2k", "1536", "yes", 1024, 2048, 1536, RECOMPUTE_FULL, 0},
+		{"1024", "8K", "192", "no", 1024, 8192, 192, RECOMPUTE_NONE, 0},
+		{"1024", "2048", "2M tokens", "false", 1024, 2048, 1024, RECOMPUTE_NONE, 0},
+		{"1024 (128 nodes)", "2048", "\"1,536 (3M tokens)\"", "true", 1024, 2048, 1536,
+		 RECOMPUTE_FULL, 0},
+		{"1024", "2048", "1536", "--recompute-num-layers 2", 1024, 2048, 1536,
+		 RECOMPUTE_FULL, 2},
+		{"1024", "2048", "1536", "selective layer", 1024, 2048, 1536, RECOMPUTE_FULL, 3},
+		/* with the uniform method N is the checkpoint granularity: every layer */
+		{"1024", "2048", "1536", "full (uniform --recompute-num-layers 1)", 1024, 2048, 1536,
+		 RECOMPUTE_FULL, 0},
+	};
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		char row[512], why[256];
+		snprintf(row, sizeof row, "K-%03zu,x,DGX A100 80GB (8x200Gb/s HDR),%s,175,96,12288,96,"
+			 "%s,%s,1,8,16,,,fp16,%s,tflops_per_gpu,150,TFLOP/s,x", i, cases[i].gpus,
+			 cases[i].seq, cases[i].batch, cases[i].rc);
+		val_case c;
+		ck_assert_msg(build_row(row, &c, why, sizeof why) == 0, "case %zu: %s", i, why);
+		ck_assert_int_eq(scn_gpus(&c.s), cases[i].want_gpus);
+		ck_assert_int_eq(c.s.model.seq_len, cases[i].want_seq);
+		ck_assert_int_eq(c.s.training.global_batch, cases[i].want_batch);
+		ck_assert_int_eq(c.s.training.recompute, cases[i].want_rc);
+		ck_assert_int_eq(c.s.training.recompute_layers, cases[i].want_layers);
+		scn_release(&c.s);
+	}
+}
+END_TEST
+
+/* Model FLOPs as NVIDIA's NeMo / Megatron-Bridge tables count them: the
+ * causal half of the attention scores (744 TFLOP/s at 14451 tokens/s for
+ * Llama 3 8B at 8192 tokens, 51.5 GFLOP a token); Megatron's papers and
+ * other rows count them in full (57.9). */
+START_TEST(t_causal_flop_count)
+{
+	static const char *const others[] = {"NeMo Megatron-Bridge Llama 3 8B", "Llama 3 8B"};
+	double per_token[2];
+	for (int i = 0; i < 2; i++) {
+		char row[512], why[256], err[256];
+		double tflops, toks;
+		val_case c;
+		snprintf(row, sizeof row, "F-%d,x,DGX H100 (8x H100 80GB SXM5; 8x400Gb/s NDR),8,8,32,"
+			 "4096,32,8192,128,1,1,1,8,%s,bf16,,model_tflops_per_gpu,700,TFLOP/s/GPU,x",
+			 i, others[i]);
+		ck_assert_msg(build_row(row, &c, why, sizeof why) == 0, "%s", why);
+		ck_assert_int_eq(c.causal_count, i == 0);
+		ck_assert_int_eq(val_predict(&c, NULL, &tflops, err, sizeof err), 0);
+		val_case t = c;
+		t.metric = VM_TOKENS;
+		t.per_gpu = true;
+		ck_assert_int_eq(val_predict(&t, NULL, &toks, err, sizeof err), 0);
+		per_token[i] = tflops / toks;
+		scn_release(&c.s);
+	}
+	ck_assert_double_eq_tol(per_token[0] / 51.45e9, 1.0, 0.005);
+	ck_assert_double_eq_tol(per_token[1] / 57.9e9, 1.0, 0.005);
+}
+END_TEST
+
+/* Large published runs added by this project: Llama 3 405B (Table 4) and
+ * MT-NLG 530B (DeepSpeed + Megatron): every row builds, the DeepSpeed rows
+ * run DeepSpeed's schedule without overlap, the Llama 3 rows take the zoo's
+ * GQA shape. */
+START_TEST(t_large_run_rows)
+{
+	char why[256];
+	size_t n;
+	val_row *r = validation_rows("llama3-405b.csv", &n);
+	ck_assert_uint_eq(n, 3);
+	for (size_t i = 0; i < n; i++) {
+		val_case c;
+		ck_assert_msg(val_build(&r[i], &c, why, sizeof why) == 0, "%s: %s", r[i].id, why);
+		ck_assert_int_eq(c.s.model.kv_heads, 8);
+		ck_assert_int_eq(c.s.model.ffn_hidden, 53248);
+		ck_assert_int_eq(c.s.training.tp * c.s.training.cp * c.s.training.pp * c.s.training.dp,
+		                 r[i].gpus);
+		ck_assert(c.s.training.grad_reduce.overlap);
+		scn_release(&c.s);
+	}
+	free(r);
+	r = validation_rows("mtnlg-530b.csv", &n);
+	ck_assert_uint_eq(n, 6);
+	for (size_t i = 0; i < n; i++) {
+		val_case c;
+		ck_assert_msg(val_build(&r[i], &c, why, sizeof why) == 0, "%s: %s", r[i].id, why);
+		ck_assert_int_eq(c.s.training.virtual_stages, 1);
+		ck_assert_int_eq(c.s.training.schedule, SCHED_DEEPSPEED);
+		scn_release(&c.s);
+		ck_assert(!c.s.training.grad_reduce.overlap);
+		ck_assert_int_eq(c.s.training.recompute, RECOMPUTE_FULL);
+	}
+	free(r);
+}
+END_TEST
+
+int main(void)
+{
+	Suite *s = suite_create("validate_files");
+	TCase *tc = tcase_create("files");
+	tcase_set_timeout(tc, 300);
+	tcase_add_test(tc, t_nemo_rows);
+	tcase_add_test(tc, t_h200_rows);
+	tcase_add_test(tc, t_blackwell_rows);
+	tcase_add_test(tc, t_schedule_inference);
+	tcase_add_test(tc, t_rows_load_as_yaml);
+	tcase_add_test(tc, t_cell_formats);
+	tcase_add_test(tc, t_causal_flop_count);
+	tcase_add_test(tc, t_large_run_rows);
+	suite_add_tcase(s, tc);
+	SRunner *sr = srunner_create(s);
+	srunner_run_all(sr, CK_NORMAL);
+	int nf = srunner_ntests_failed(sr);
+	srunner_free(sr);
+	return nf ? 1 : 0;
+}
