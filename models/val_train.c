@@ -546,6 +546,19 @@ static bool said_off(const char *at)
 	return false;
 }
 
+/* Whether the row's attention runs through Transformer Engine (NeMo,
+ * Megatron-core and Megatron-Bridge build their layers from it), whose
+ * attention on Hopper is cuDNN's fused kernel, not the flash-attn package. */
+static bool runs_te(const val_row *r)
+{
+	static const char *const names[] = {"Transformer Engine", "TransformerEngine", "NeMo",
+		"Megatron-core", "Megatron core", "mcore", "Megatron-Bridge", "Megatron Bridge"};
+	for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
+		if (val__names(r, names[i]))
+			return true;
+	return val__has_word(r->other, "TE");
+}
+
 int val__training_of(const val_row *r, scenario *s, bool layer_only, bool *assumed, char *why,
                      size_t n)
 {
@@ -574,6 +587,15 @@ int val__training_of(const val_row *r, scenario *s, bool layer_only, bool *assum
 		fa3 |= val__affirmed_word(o, fa3_names[i]);
 	fa2 = fa2 && !fa3 && !val__has(o, "FA2 off") && !val__has(o, "FA2 disabled");
 	/* "FA2/FA3", "FA3, not FA2": the faster kernel */
+	if (flash && !fa2 && !fa3 && !off && !runs_te(r)) {
+		/* FlashAttention named with no version and no Transformer Engine:
+		 * the flash-attn package (or PyTorch's SDPA flash backend, the
+		 * same kernels), whose release is FlashAttention-2; FA3 is a
+		 * separate, opt-in package. Only Transformer Engine (NeMo,
+		 * Megatron-core) runs cuDNN's fused kernels on Hopper. */
+		fa2 = true;
+		*assumed = true;
+	}
 	if (flash && wl_gpu_fused_attention(&s->cluster.gpu))
 		t->attention = fa2 && !off ? ATTN_FLASH2 : ATTN_FLASH;
 	else if (!flash && fp && (off || val__has(o, "no flash") || val__has(o, "without flash")))

@@ -1048,7 +1048,7 @@ START_TEST(t_memory_inference)
 	ck_assert_msg(build_row("E-203,x,A100-SXM4-80GB,8,1,4,2048,16,2048,8,1,1,1,8,\"FSDP; "
 	                        "FlashAttention (attn_impl flash); vocab 50368\",bf16,none,"
 	                        "iteration_time,1,s,x", &c, why, sizeof why) == 0, "%s", why);
-	ck_assert_int_eq(c.s.training.attention, ATTN_FLASH);
+	ck_assert_int_eq(c.s.training.attention, ATTN_FLASH2);   /* the flash-attn package */
 	ck_assert(wl_flash_attention(&c.s));
 	ck_assert_int_eq(c.s.model.vocab, 50368);
 	ck_assert_int_eq(c.s.training.grad_reduce.dtype, PREC_FP32);
@@ -1058,7 +1058,11 @@ START_TEST(t_memory_inference)
 	static const struct { const char *other; int vocab; scn_attention attn; } fa[] = {
 		{"vocab 32k", 32000, ATTN_AUTO}, {"FlashAttention disabled", 51200, ATTN_UNFUSED},
 		{"all-flash storage", 51200, ATTN_AUTO}, {"FA2", 51200, ATTN_FLASH2},
-		{"FlashAttention-2", 51200, ATTN_FLASH2}, {"FlashAttention", 51200, ATTN_FLASH},
+		{"FlashAttention-2", 51200, ATTN_FLASH2}, {"FlashAttention", 51200, ATTN_FLASH2},
+		{"NeMo; FlashAttention", 51200, ATTN_FLASH},
+		{"FlashAttention via Transformer Engine", 51200, ATTN_FLASH},
+		{"flash attention (TE)", 51200, ATTN_FLASH},
+		{"Megatron-core with flash-attn", 51200, ATTN_FLASH},
 		{"FA3", 51200, ATTN_FLASH}, {"FA2/FA3", 51200, ATTN_FLASH},
 		{"FlashAttention-3 not FlashAttention-2", 51200, ATTN_FLASH},
 		{"flash-attn with FA2 off", 51200, ATTN_FLASH}};
