@@ -268,8 +268,12 @@ static const hw_gpu gpus[] = {
 	 0.514,                  /* cm 4.2 MI300X MAMF 668.4 / 1300 */
 	 192 * GiB, 5300 * GBs,  /* MI300X data sheet: 192 GB HBM3, 5.3 TB/s */
 	 0.90,
-	 448 * GBs, 0.80,        /* 7 Infinity Fabric links x 64 GB/s per direction
-	                          * (data sheet 896 GB/s bidirectional); eff UNVERIFIED */
+	 448 * GBs, 0.75,        /* 7 Infinity Fabric links x 64 GB/s per direction
+	                          * (data sheet 896 GB/s bidirectional); "usable
+	                          * bandwidth approximately 48 GB/s per link", 75%
+	                          * after CRC and protocol overhead (AMD ROCm blog,
+	                          * "Understanding RCCL Bandwidth and xGMI Performance
+	                          * on AMD Instinct MI300X", 2025-03-02) */
 	 0, 5},
 	{"MI250X-GCD", ARCH_CDNA2,
 	 /* One GCD of an MI250X: the package holds two, and ROCm, Slurm and the
@@ -313,7 +317,7 @@ static const hw_gpu gpus[] = {
 	                          * 1300, 1000 W, PyTorch TunableOp */
 	 256 * GiB, 6000 * GBs,  /* MI325X data sheet: 256 GB HBM3E, 6 TB/s */
 	 0.90,
-	 448 * GBs, 0.80,        /* as the MI300X (same package and links), UNVERIFIED */
+	 448 * GBs, 0.75,        /* as the MI300X (same package and links) */
 	 0, 5},
 };
 

@@ -302,7 +302,7 @@ START_TEST(mesh_and_pcie)
 	env_build(&e, &c);
 	int l[CLUSTER_MAX_ROUTE];
 	ck_assert_int_eq(cluster_route(e.cl, 2, 5, -1, l, CLUSTER_MAX_ROUTE), 1);
-	ck_assert_double_eq_tol(flow_link_capacity(e.net, l[0]), 448e9 * 0.8 / 7, 1);
+	ck_assert_double_eq_tol(flow_link_capacity(e.net, l[0]), 448e9 * 0.75 / 7, 1);   /* 48 GB/s a link (AMD) */
 	env_free(&e);
 	c = dgx(1, "L40S", 100);
 	c.intra.kind = INTRA_PCIE;
