@@ -294,8 +294,9 @@ static const hw_gpu gpus[] = {
 	  * Frontier/LUMI node as summarised from Schieffer et al. 2024, not
 	  * checked against the paper. A ring over a node's 8 GCDs crosses
 	  * packages on the 2-link tier: 100 GB/s, taken as the model's uniform
-	  * per-GPU figure (UNVERIFIED); eff as the MI300X's (UNVERIFIED) */
-	 100 * GBs, 0.80,
+	  * per-GPU figure (UNVERIFIED); eff as the MI300X's xGMI (AMD's 48 of
+	  * 64 GB/s; the same on this older generation UNVERIFIED) */
+	 100 * GBs, 0.75,
 	 0, 4},                  /* host link: the data sheet's PCIe Gen4 x16 (Frontier
 	                          * joins CPU and GCDs by Infinity Fabric instead) */
 	{"MI250-GCD", ARCH_CDNA2,
@@ -306,7 +307,7 @@ static const hw_gpu gpus[] = {
 	 0.767,                  /* UNVERIFIED: the MI250X GCD's MAMF (same die) */
 	 64 * GiB, 1638.4 * GBs, /* half of 128 GB HBM2e, 3.2768 TB/s, as the MI250X */
 	 0.90,
-	 100 * GBs, 0.80,        /* UNVERIFIED: as the MI250X GCD (the MI250 has fewer
+	 100 * GBs, 0.75,        /* UNVERIFIED: as the MI250X GCD (the MI250 has fewer
 	                          * external links) */
 	 0, 4},
 	{"MI325X", ARCH_CDNA3,
