@@ -316,6 +316,11 @@ double wl_membound_time(const hw_gpu *g, double bytes)
 	return KERNEL_GAP_S + bytes / hbm_Bps_of(g);
 }
 
+double wl__kernel_gap_s(void)
+{
+	return KERNEL_GAP_S;
+}
+
 double wl_attn_time(const hw_gpu *g, hw_precision p, double flops, bool backward, double keys,
                     double head_dim, bool fa2)
 {

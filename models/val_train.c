@@ -600,6 +600,12 @@ int val__training_of(const val_row *r, scenario *s, bool layer_only, bool *assum
 		t->attention = fa2 && !off ? ATTN_FLASH2 : ATTN_FLASH;
 	else if (!flash && fp && (off || val__has(o, "no flash") || val__has(o, "without flash")))
 		t->attention = ATTN_UNFUSED;
+	/* PyTorch without torch.compile ("no torch.compile", "torch.compile
+	 * off", "eager mode"): the model's composite ops as separate kernels */
+	const char *tc = val__find(o, "torch.compile");
+	if ((tc && (!val__affirmed(o, "torch.compile") || said_off(tc))) ||
+	    val__affirmed(o, "eager mode"))
+		t->kernels = KERNELS_EAGER;
 	scn_recompute said_rc;
 	bool rc_said = !*r->recompute && recompute_in_text(r->other, &said_rc);
 	t->recompute = rc_said ? said_rc : recompute_of(r->recompute, assumed);

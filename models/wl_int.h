@@ -15,6 +15,8 @@ double wl__grouped_gemm_time(const hw_gpu *g, hw_precision p, double batch, doub
 bool wl__has_flash(const hw_gpu *g);
 /* Streaming multiprocessors (CUs) of the GPU. */
 int wl__sms(const hw_gpu *g);
+/* The gap between two dependent kernels on one stream (compute.c). */
+double wl__kernel_gap_s(void);
 /* Dense peak in precision p, falling back to fp16 where p has no entry. */
 double wl__peak(const hw_gpu *g, hw_precision p);
 /* Bytes of one element stored in precision p (local: no link dependency). */

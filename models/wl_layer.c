@@ -27,6 +27,8 @@ typedef struct lctx {
 	double X;            /* elements of a sequence-sharded activation (T h, /t with SP) */
 	double E;            /* bytes per activation element */
 	bool sp, flash, drop, bias;
+	bool eager;          /* training.kernels: eager (PyTorch's composite ops) */
+	bool rms;            /* RMSNorm (the gated-MLP generation), else LayerNorm */
 	/* mixture of experts (this layer's) */
 	bool moe;
 	double ne, topk, fe, fsh; /* experts, experts a token goes to, widths of one
@@ -83,6 +85,8 @@ static void ctx_init(lctx *c, const scenario *s, int layer)
 	c->flash = wl_flash_attention(s);
 	c->drop = wl__dropout(&c->m);
 	c->bias = !c->m.gated_mlp;
+	c->eager = s->training.kernels == KERNELS_EAGER;
+	c->rms = c->m.gated_mlp;
 	c->moe = wl_layer_moe(&c->m, layer);
 	if (c->moe) {
 		c->ne = c->m.experts;
@@ -143,13 +147,96 @@ static void bgemm(oplist *l, const char *name, double batch, double m, double n,
 	batched(l, name, batch, m, n, k, false);
 }
 
-static void mem(oplist *l, const char *name, double bytes)
+/* A memory-bound op of `kernels` dependent kernels moving `bytes` in all. */
+static void mem_k(oplist *l, const char *name, double bytes, int kernels)
 {
 	if (bytes <= 0)
 		return;
 	wl_op *o = push(l, OP_MEMBOUND, name);
 	o->bytes = bytes;
-	o->time_s = wl_membound_time(l->c->g, bytes);
+	o->time_s = wl_membound_time(l->c->g, bytes) + (kernels - 1) * wl__kernel_gap_s();
+}
+
+static void mem(oplist *l, const char *name, double bytes)
+{
+	mem_k(l, name, bytes, 1);
+}
+
+/* Eager PyTorch (training.kernels: eager) runs a model's composite ops as
+ * its code writes them, one kernel and one HBM pass per op, where Megatron's
+ * and Transformer Engine's fused kernels (and torch.compile's generated
+ * ones) make one pass. Counted from torchtitan's Llama (torchtitan/models/
+ * llama/model.py, 2024) and Hugging Face's LlamaRMSNorm, which write them
+ * alike; bytes per element, E the activation width, fp32 intermediates 4:
+ * - RMSNorm forward: x.float(), pow(2), mean(-1), + eps, rsqrt, x * r,
+ *   .type_as(x), * weight = (E+4) + 8 + 4 + 8 + (4+E) + 2E = 4E + 28 in 7
+ *   kernels (the per-token mean and rsqrt are T floats: only their kernels
+ *   count). Backward, autograd through the same ops: the weight product
+ *   (dx 2E, dw a product and a reduction 4E), the cast (E+4), x * r (both
+ *   gradients, one reduced: 24), mean's expand (4), pow (12), the sum of
+ *   x's two gradients (12), the cast back (4+E) = 8E + 60 in 11 kernels,
+ *   plus the residual stream's gradient add (3E) as fused;
+ * - RoPE as a complex product in fp32: float (E+4), * freqs (8), type_as
+ *   (4+E) = 2E + 16 a rotated element in 3 kernels, the same backward
+ *   (Hugging Face's rotate_half form moves 10E: the same at E = 2);
+ * - grouped-query attention's repeat_kv copies K and V to every query head
+ *   before SDPA (read nkv, write nq elements each); its backward sums them;
+ * - SwiGLU, silu(w1 x) * w3 x: silu (2E) and the product (3E) = 5E in 2
+ *   kernels (fused 3E); backward both factors' gradients (6E) and silu's
+ *   (3E) = 9E in 3 (fused 5E);
+ * - separate wq/wk/wv and w1/w3 projections: x's gradient is their dgrads
+ *   summed, 3E a pass (two for Q, K, V, one for w1 and w3), where
+ *   Megatron's fused QKV splits one output gradient (qkv_split_bwd);
+ * - a dropout before the residual add is its own kernel (+2E).
+ * LayerNorm is one native kernel in eager PyTorch too (the GPT generation),
+ * and the attention output's transpose back to [b, s, h] is a view of what
+ * SDPA's flash kernel writes: neither costs more. */
+static void norm_fwd(oplist *l, const char *name)
+{
+	const lctx *c = l->c;
+	if (c->eager && c->rms)
+		mem_k(l, name, (4 * c->E + 28) * c->X, 7);
+	else
+		mem(l, name, 2 * c->X * c->E);
+}
+
+/* fused_bytes: the fused kernel's (with or without the residual add). */
+static void norm_bwd(oplist *l, const char *name, double fused_bytes, bool residual)
+{
+	const lctx *c = l->c;
+	if (c->eager && c->rms)
+		mem_k(l, name, (8 * c->E + 60 + (residual ? 3 * c->E : 0)) * c->X, residual ? 12 : 11);
+	else
+		mem(l, name, fused_bytes);
+}
+
+/* Rotary embedding of `width` local columns (Q and K), either pass. */
+static void rope(oplist *l, const char *name, double width)
+{
+	const lctx *c = l->c;
+	if (c->eager)
+		mem_k(l, name, (2 * c->E + 16) * c->T * width, 6);
+	else
+		mem(l, name, 2 * c->T * width * c->E);
+}
+
+/* The gated or plain activation over F elements of the MLP's width. */
+static void act_fwd(oplist *l, const char *name, double F)
+{
+	const lctx *c = l->c;
+	if (c->m.gated_mlp && c->eager)
+		mem_k(l, name, 5 * F * c->E, 2);
+	else
+		mem(l, name, (c->m.gated_mlp ? 3 : 2) * F * c->E);
+}
+
+static void act_bwd(oplist *l, const char *name, double F)
+{
+	const lctx *c = l->c;
+	if (c->m.gated_mlp && c->eager)
+		mem_k(l, name, 9 * F * c->E, 3);
+	else
+		mem(l, name, (c->m.gated_mlp ? 5 : 4) * F * c->E);
 }
 
 /* fp8 training (Transformer Engine) feeds every linear layer's GEMMs fp8
@@ -272,6 +359,8 @@ static void core_fwd(oplist *l)
 	double S = c->T * c->A * c->sq;            /* score elements on this GPU */
 	double qrows = c->sq / c->cp;
 	cpcomm(l, "cp_kv_ag", COLL_ALL_GATHER);
+	if (c->eager && !c->mla && c->nkv < c->nq)
+		mem_k(l, "repeat_kv", 2 * c->T * (c->nkv + c->nq) * c->E, 2);
 	if (c->flash) {
 		flash(l, "flash_attn", false);
 		return;
@@ -293,6 +382,8 @@ static void core_bwd(oplist *l)
 	cpcomm(l, "cp_dkv_rs_bwd", COLL_REDUCE_SCATTER);
 	if (c->flash) {
 		flash(l, "flash_attn_bwd", true);
+		if (c->eager && !c->mla && c->nkv < c->nq)
+			mem_k(l, "repeat_kv_bwd", 2 * c->T * (c->nkv + c->nq) * c->E, 2);
 		return;
 	}
 	mem(l, "context_copy_bwd", 2 * c->T * c->nq * c->E);
@@ -303,14 +394,20 @@ static void core_bwd(oplist *l)
 	mem(l, "softmax_bwd", 3 * S * c->E);     /* read y, dy; write dx */
 	bgemm(l, "scores_dgrad_q", c->b * c->A, qrows, c->dqk, c->sq);
 	bgemm(l, "scores_dgrad_k", c->b * c->A, c->sq, c->dqk, qrows);
+	if (c->eager && !c->mla && c->nkv < c->nq)
+		mem_k(l, "repeat_kv_bwd", 2 * c->T * (c->nkv + c->nq) * c->E, 2);
 }
 
 /* Bias + dropout + residual add (Megatron's fused kernel): read the GEMM
  * output and the residual, write the sum and a 1-byte mask; without
  * dropout and bias (Llama) a plain residual add. */
-static double bda_bytes(const lctx *c)
+static void bda(oplist *l)
 {
-	return c->drop ? c->X * (3 * c->E + 1) : 3 * c->X * c->E;
+	const lctx *c = l->c;
+	if (c->drop && c->eager)   /* dropout, then the add */
+		mem_k(l, "bias_dropout_add", c->X * (5 * c->E + 1), 2);
+	else
+		mem(l, "bias_dropout_add", c->drop ? c->X * (3 * c->E + 1) : 3 * c->X * c->E);
 }
 
 /* Multi-head latent attention's projections (Megatron-core's MLA as
@@ -381,7 +478,7 @@ static void mlp_fwd(oplist *l, double f, const mlp_names *nm)
 		tpcomm(l, nm->ag, COLL_ALL_GATHER);
 	fp8_cast(l, "fp8_cast_fc1_input", c->T * c->h, nm == &dense_mlp);
 	gemm(l, nm->fc1, c->T, n1, c->h);
-	mem(l, c->m.gated_mlp ? "swiglu" : "bias_gelu", (c->m.gated_mlp ? 3 : 2) * c->T * f / c->t * c->E);
+	act_fwd(l, c->m.gated_mlp ? "swiglu" : "bias_gelu", c->T * f / c->t);
 	fp8_cast(l, "fp8_cast_fc2_input", c->T * f / c->t, false);
 	gemm(l, nm->fc2, c->T, c->h, f / c->t);
 	tpcomm(l, c->sp ? nm->red_sp : nm->red, c->sp ? COLL_REDUCE_SCATTER : COLL_ALL_REDUCE);
@@ -449,8 +546,7 @@ static void moe_fwd(oplist *l)
 	sort_chunks(l, "sort_chunks", &q);
 	fp8_cast(l, "fp8_cast_expert_fc1_input", q.Tx * c->h, false);
 	grouped(l, "expert_fc1", q.le, q.me, q.n1, c->h);
-	mem(l, c->m.gated_mlp ? "expert_swiglu" : "expert_gelu",
-	    (c->m.gated_mlp ? 3 : 2) * q.Tx * q.fl * c->E);
+	act_fwd(l, c->m.gated_mlp ? "expert_swiglu" : "expert_gelu", q.Tx * q.fl);
 	fp8_cast(l, "fp8_cast_expert_fc2_input", q.Tx * q.fl, false);
 	grouped(l, "expert_fc2", q.le, q.me, c->h, q.fl);
 	sort_chunks(l, "unsort_chunks", &q);
@@ -465,7 +561,7 @@ static void layer_fwd(oplist *l)
 {
 	const lctx *c = l->c;
 	double nqkv = c->nq + 2 * c->nkv;
-	mem(l, "ln1", 2 * c->X * c->E);
+	norm_fwd(l, "ln1");
 	if (c->sp)
 		tpcomm(l, "tp_ag_attn", COLL_ALL_GATHER);
 	fp8_cast(l, "fp8_cast_qkv_input", c->T * c->h, true);
@@ -476,19 +572,19 @@ static void layer_fwd(oplist *l)
 		if (c->bias)
 			mem(l, "qkv_bias", 2 * c->T * nqkv * c->E);
 		else
-			mem(l, "rotary", 2 * c->T * (c->nq + c->nkv) * c->E);
+			rope(l, "rotary", c->nq + c->nkv);
 	}
 	core_fwd(l);
 	fp8_cast(l, "fp8_cast_proj_input", c->T * c->nq, false);
 	gemm(l, "proj", c->T, c->h, c->nq);
 	tpcomm(l, c->sp ? "tp_rs_attn" : "tp_ar_attn", c->sp ? COLL_REDUCE_SCATTER : COLL_ALL_REDUCE);
-	mem(l, "bias_dropout_add", bda_bytes(c));
-	mem(l, "ln2", 2 * c->X * c->E);
+	bda(l);
+	norm_fwd(l, "ln2");
 	if (c->moe)
 		moe_fwd(l);
 	else
 		mlp_fwd(l, c->f, &dense_mlp);
-	mem(l, "bias_dropout_add", bda_bytes(c));
+	bda(l);
 }
 
 /* Backward of a linear layer y = x W^T (x: m x k, W: n x k): dgrad dx = dy W
@@ -591,8 +687,10 @@ static void mlp_bwd(oplist *l, double f, const mlp_names *nm)
 		tpcomm(l, nm->ag_bwd, COLL_ALL_GATHER);
 	fp8_cast(l, "fp8_cast_fc2_grad", c->T * c->h, false);
 	linear_bwd(l, nm->fc2_d, nm->fc2_w, c->T, c->h, f / c->t);
-	mem(l, c->m.gated_mlp ? "swiglu_bwd" : "bias_gelu_bwd", (c->m.gated_mlp ? 5 : 4) * F * c->E);
+	act_bwd(l, c->m.gated_mlp ? "swiglu_bwd" : "bias_gelu_bwd", F);
 	column_bwd(l, nm->fc1_d, nm->fc1_w, n1, c->h, nm->ag_in, c->sp ? nm->red_sp_bwd : nm->red_bwd);
+	if (c->eager && c->m.gated_mlp)   /* w1's and w3's dgrads summed */
+		mem(l, "w13_dx_sum", 3 * c->T * c->h * c->E);
 }
 
 /* Backward of moe_fwd, in autograd's order. */
@@ -609,8 +707,7 @@ static void moe_bwd(oplist *l)
 	fp8_cast(l, "fp8_cast_expert_fc2_grad", q.Tx * c->h, false);
 	grouped(l, "expert_fc2_dgrad", q.le, q.me, q.fl, c->h);
 	grouped(l, "expert_fc2_wgrad", q.le, c->h, q.fl, q.me);
-	mem(l, c->m.gated_mlp ? "expert_swiglu_bwd" : "expert_gelu_bwd",
-	    (c->m.gated_mlp ? 5 : 4) * q.Tx * q.fl * c->E);
+	act_bwd(l, c->m.gated_mlp ? "expert_swiglu_bwd" : "expert_gelu_bwd", q.Tx * q.fl);
 	fp8_cast(l, "fp8_cast_expert_fc1_grad", q.Tx * q.n1, false);
 	grouped(l, "expert_fc1_dgrad", q.le, q.me, c->h, q.n1);
 	grouped(l, "expert_fc1_wgrad", q.le, q.n1, c->h, q.me);
@@ -633,7 +730,7 @@ static void layer_bwd(oplist *l)
 		moe_bwd(l);
 	else
 		mlp_bwd(l, c->f, &dense_mlp);
-	mem(l, "ln2_bwd", ln_bwd_bytes(c));
+	norm_bwd(l, "ln2_bwd", ln_bwd_bytes(c), true);
 	mem(l, "bias_dropout_add_bwd", c->drop ? c->X * (3 * c->E + 1) : 0);
 	if (c->sp)
 		tpcomm(l, "tp_ag_attn_bwd", COLL_ALL_GATHER);
@@ -644,19 +741,22 @@ static void layer_bwd(oplist *l)
 		if (c->sp)
 			tpcomm(l, "tp_ag_attn_input", COLL_ALL_GATHER);
 		mla_bwd(l);
-		mem(l, "ln1_bwd", ln_bwd_bytes(c));
+		norm_bwd(l, "ln1_bwd", ln_bwd_bytes(c), true);
 		return;
 	}
 	if (c->bias)
 		mem(l, "qkv_bias_bwd", c->T * nqkv * c->E);
 	else
-		mem(l, "rotary_bwd", 2 * c->T * (c->nq + c->nkv) * c->E);
+		rope(l, "rotary_bwd", c->nq + c->nkv);
 	/* the gradient of the fused QKV output assembled from its three parts
 	 * (backward of the split into Q, K, V views): read and write it once */
-	mem(l, "qkv_split_bwd", 2 * c->T * nqkv * c->E);
+	if (c->eager && c->rms)   /* wq's, wk's and wv's dgrads summed */
+		mem_k(l, "qkv_dx_sum", 2 * 3 * c->T * c->h * c->E, 2);
+	else
+		mem(l, "qkv_split_bwd", 2 * c->T * nqkv * c->E);
 	column_bwd(l, "qkv_dgrad", "qkv_wgrad", nqkv, c->h, "tp_ag_attn_input",
 	           c->sp ? "tp_rs_attn_bwd" : "tp_ar_attn_bwd");
-	mem(l, "ln1_bwd", ln_bwd_bytes(c));
+	norm_bwd(l, "ln1_bwd", ln_bwd_bytes(c), true);
 }
 
 /* Bytes per parameter of accumulating a micro-batch's weight gradient into
@@ -814,7 +914,7 @@ static void head_ops(oplist *l, bool first, wl_pass pass)
 		mem(l, "embedding_bwd", emb_params * c->E + 3 * c->T * c->h * c->E);
 		mem(l, "grad_accum", emb_params * accum_bytes_per_param(c));
 	} else if (pass == WL_FWD) {
-		mem(l, "final_norm", 2 * c->X * c->E);
+		norm_fwd(l, "final_norm");
 		if (c->sp)
 			tpcomm(l, "tp_ag_logits", COLL_ALL_GATHER);
 		gemm_p(l, "logits", c->T, vt, c->h, head_prec(c));
@@ -826,7 +926,7 @@ static void head_ops(oplist *l, bool first, wl_pass pass)
 		linear_bwd_p(l, "logits_dgrad", "logits_wgrad", c->T, vt, c->h, head_prec(c));
 		tpcomm(l, c->sp ? "tp_rs_logits_bwd" : "tp_ar_logits_bwd",
 		       c->sp ? COLL_REDUCE_SCATTER : COLL_ALL_REDUCE);
-		mem(l, "final_norm_bwd", 3 * c->X * c->E);
+		norm_bwd(l, "final_norm_bwd", 3 * c->X * c->E, false);
 		mem(l, "grad_accum", emb_params * accum_bytes_per_param(c));
 	}
 }

@@ -308,6 +308,9 @@ static void fix_hardware(ctx *c, step_split k)
 
 static void plan_fixes(ctx *c, const int *order, int nloss)
 {
+	if (c->s->training.kernels == KERNELS_EAGER && !c->s->model.custom)
+		fix_set(add_fix(c, "compile the model (torch.compile), which fuses its elementwise "
+			"ops"), "training.kernels=fused");
 	for (int i = 0; i < nloss && i < 2; i++) {
 		step_split k = (step_split)order[i];
 		if (frac(c->r, k) < SIGNIFICANT)

@@ -94,6 +94,8 @@ static void header(FILE *out, const scenario *s, const step_result *r)
 		t->grad_reduce.overlap ? "overlapped with backward" : "after backward");
 	if (t->grad_reduce.compression != COMPRESS_NONE)
 		fprintf(out, ", %s compression", NAME(compress_names, t->grad_reduce.compression));
+	if (t->kernels == KERNELS_EAGER)
+		fprintf(out, "; eager PyTorch kernels");
 	fputc('\n', out);
 }
 

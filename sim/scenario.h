@@ -20,6 +20,10 @@ typedef enum { RECOMPUTE_NONE, RECOMPUTE_SELECTIVE, RECOMPUTE_FULL } scn_recompu
  * (auto: docs/workload.md), one fused FlashAttention kernel, or unfused
  * (scores, softmax, dropout, context as separate kernels). */
 typedef enum { ATTN_AUTO, ATTN_FLASH, ATTN_UNFUSED, ATTN_FLASH2 } scn_attention;
+/* The elementwise kernels around the GEMMs: fused as Megatron, Transformer
+ * Engine and torch.compile run them, or as eager PyTorch runs a model's
+ * composite ops, one kernel and one HBM pass each (docs/workload.md). */
+typedef enum { KERNELS_FUSED, KERNELS_EAGER } scn_kernels;
 typedef enum { GRAD_ALGO_AUTO, GRAD_ALGO_RING, GRAD_ALGO_TREE, GRAD_ALGO_HIERARCHICAL,
                GRAD_ALGO_PS, GRAD_ALGO_NVLS } scn_grad_algo;
 typedef enum { COMPRESS_NONE, COMPRESS_FP16, COMPRESS_INT8, COMPRESS_1BIT } scn_compression;
@@ -166,6 +170,7 @@ typedef struct scn_training {
 	                              * gradient_accumulation_fusion) */
 	scn_recompute recompute;
 	scn_attention attention;
+	scn_kernels kernels;
 	int recompute_layers;        /* with full recompute, only the first N layers of each
 	                              * model chunk (Megatron's --recompute-method block
 	                              * --recompute-num-layers N); 0: every layer */

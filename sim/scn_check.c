@@ -287,6 +287,9 @@ static void check_parallel(scn_ctx *c, scenario *s, const scn_doc *d)
 	else if (t->attention != ATTN_AUTO && s->model.custom)
 		scn__warn(c, scn__doc_path(d, "training.attention"), "training.attention",
 		          "has no effect on a custom model (no attention)");
+	if (t->kernels != KERNELS_FUSED && s->model.custom)
+		scn__warn(c, scn__doc_path(d, "training.kernels"), "training.kernels",
+		          "has no effect on a custom model (its layers give their own bytes)");
 	if (s->model.heads && s->model.heads % t->tp)
 		ERR(c, d, "training.tp", NULL, "model.heads (=%d) must be divisible by tp (=%d)",
 		    s->model.heads, t->tp);

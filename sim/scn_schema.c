@@ -39,6 +39,7 @@ static const char *const schedule_names[] = {"gpipe", "1f1b", "interleaved", "de
 	NULL};
 static const char *const recompute_names[] = {"none", "selective", "full", NULL};
 static const char *const attention_names[] = {"auto", "flash", "unfused", "flash2", NULL};
+static const char *const kernels_names[] = {"fused", "eager", NULL};
 static const char *const placement_names[] = {"tp-pp-dp", "tp-dp-pp", NULL};
 static const char *const algo_names[] = {"auto", "ring", "tree", "hierarchical", "ps", "nvls",
                                          NULL};
@@ -223,6 +224,7 @@ static const scn_field training_rows[] = {
 	BOOL("grad_accum_pass", scn_training, grad_accum_pass, 0),
 	ENUM("recompute", scn_training, recompute, recompute_names, 0),
 	ENUM("attention", scn_training, attention, attention_names, 0),
+	ENUM("kernels", scn_training, kernels, kernels_names, 0),
 	INT("recompute_layers", scn_training, recompute_layers, 0, 1e6, 0),
 	INT("zero", scn_training, zero, 0, 3, 0),
 	ENUM("placement", scn_training, placement, placement_names, 0),

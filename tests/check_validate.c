@@ -1073,6 +1073,20 @@ START_TEST(t_memory_inference)
 		              "%s: vocab %d, attention %d", fa[i].other, c.s.model.vocab,
 		              c.s.training.attention);
 	}
+	/* PyTorch without torch.compile runs its composite ops eagerly */
+	static const struct { const char *other; scn_kernels k; } ek[] = {
+		{"FSDP2; no torch.compile", KERNELS_EAGER},
+		{"FSDP2; torch.compile off (config default)", KERNELS_EAGER},
+		{"eager mode", KERNELS_EAGER},
+		{"FSDP2; torch.compile", KERNELS_FUSED},
+		{"torch.compile not stated", KERNELS_FUSED},
+		{"Megatron-core", KERNELS_FUSED}};
+	for (size_t i = 0; i < sizeof ek / sizeof ek[0]; i++) {
+		build_cell("E-4%02zu,x,A100-SXM4-80GB,8,1,4,2048,16,2048,8,1,1,1,8,%s,"
+			 "bf16,none,iteration_time,1,s,x", i, ek[i].other, &c);
+		ck_assert_msg(c.s.training.kernels == ek[i].k, "%s: kernels %d", ek[i].other,
+		              c.s.training.kernels);
+	}
 	/* FSDP's "PURE" mixed precision reduces the gradients in bf16 */
 	ck_assert_msg(build_row("E-204,x,A100-SXM4-80GB,8,1,4,2048,16,2048,8,1,1,1,8,\"FSDP; "
 	                        "mixed precision PURE\",bf16,none,iteration_time,1,s,x", &c, why,

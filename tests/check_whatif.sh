@@ -217,5 +217,23 @@ else
 	not_ok "bucket: the report says latency, explain proposes larger buckets first"
 fi
 
+# eager PyTorch: the unfused elementwise ops cost HBM passes, more so where
+# the GEMMs are faster relative to HBM (H100 against A100); explain proposes
+# torch.compile
+run eager_h "$W/eager-kernels.yaml"
+run fused_h "$W/eager-kernels.yaml" --set training.kernels=fused
+run eager_a "$W/eager-kernels.yaml" --set cluster.gpu=A100-SXM4-80GB
+run fused_a "$W/eager-kernels.yaml" --set cluster.gpu=A100-SXM4-80GB --set training.kernels=fused
+holds "eager: slower than fused, more on H100 than on A100" \
+	"e > 1.05 * f && e / f > x / y && x > 1.03 * y" \
+	-v e="$(get eager_h step_time_s)" -v f="$(get fused_h step_time_s)" \
+	-v x="$(get eager_a step_time_s)" -v y="$(get fused_a step_time_s)"
+if "$TS" explain "$W/eager-kernels.yaml" 2>/dev/null | tr '\n' ' ' | tr -s ' ' |
+	grep -q -- "Start with: compile the model"; then
+	ok "eager: explain proposes torch.compile first"
+else
+	not_ok "eager: explain proposes torch.compile first"
+fi
+
 echo "1..$n"
 [ "$failed" -eq 0 ]

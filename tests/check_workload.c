@@ -563,6 +563,70 @@ START_TEST(t_fp8_casts)
 }
 END_TEST
 
+/* Sum over a pass of the memory-bound ops' bytes and times, and its FLOPs. */
+static void pass_totals(const scenario *s, wl_pass pass, double *bytes, double *mem_s,
+                        double *flops)
+{
+	wl_op ops[WL_MAX_OPS];
+	int n = wl_layer_ops(s, 0, pass, ops, WL_MAX_OPS);
+	*bytes = *mem_s = *flops = 0;
+	for (int i = 0; i < n; i++) {
+		*flops += ops[i].flops;
+		if (ops[i].kind == OP_MEMBOUND) {
+			*bytes += ops[i].bytes;
+			*mem_s += ops[i].time_s;
+		}
+	}
+}
+
+/* Eager PyTorch (training.kernels: eager), counted by hand from its
+ * composite ops (models/wl_layer.c): a Llama layer (h 4096, 8 KV heads of
+ * 32, f 14336, T = 2048 tokens, E = 2) moves in its forward RMSNorm twice
+ * (4E + 28) T h = 36 T h each in 7 kernels, where the fused kernel moves
+ * 2E T h; RoPE (2E + 16) = 20 B over T (nq + nkv) columns in 6 kernels
+ * (fused 4); repeat_kv 2 T (nkv + nq) E in 2; SwiGLU 5E T f in 2 (fused
+ * 3E). The FLOPs do not change. In a GPT layer LayerNorm is one native
+ * kernel and GeLU one kernel either way; only its two dropouts before the
+ * residual adds become kernels of their own, 2E T h more each. */
+START_TEST(t_eager_kernels)
+{
+	scenario s;
+	gpt(&s, 2, 4096, 32, 2048);
+	s.model.gated_mlp = true;
+	s.model.kv_heads = 8;
+	s.model.ffn_hidden = 14336;
+	double T = 2048, h = 4096, nq = 4096, nkv = 1024, f = 14336, E = 2;
+	double fb, fm, ff, eb, em, ef;
+	pass_totals(&s, WL_FWD, &fb, &fm, &ff);
+	s.training.kernels = KERNELS_EAGER;
+	pass_totals(&s, WL_FWD, &eb, &em, &ef);
+	ck_assert_double_eq_tol(ef, ff, 1);
+	double extra = 2 * (36 - 2 * E) * T * h + (20 - 2 * E) * T * (nq + nkv) +
+	               2 * T * (nkv + nq) * E + 2 * E * T * f;
+	ck_assert_double_eq_tol(eb - fb, extra, 1);
+	int n;
+	ck_assert_double_eq_tol(op_bytes(&s, WL_FWD, "ln1", &n), 36 * T * h, 1);
+	/* each extra kernel is one more gap between dependent kernels */
+	double gaps = (2 * 6 + 5 + 2 + 1) * 2e-6;
+	ck_assert_double_eq_tol(em - fm, extra / 1.7e12 + gaps, 1e-8);   /* HW-AZ-003 */
+	/* the backward: RMSNorm through autograd 8E + 60 (+ the residual add),
+	 * summed dgrads of the separate projections, SwiGLU 9E */
+	s.training.kernels = KERNELS_FUSED;
+	pass_totals(&s, WL_BWD, &fb, &fm, &ff);
+	s.training.kernels = KERNELS_EAGER;
+	pass_totals(&s, WL_BWD, &eb, &em, &ef);
+	ck_assert_double_eq_tol(ef, ff, 1);
+	ck_assert_double_eq_tol(op_bytes(&s, WL_BWD, "ln2_bwd", &n), (8 * E + 60 + 3 * E) * T * h, 1);
+	ck_assert(eb > fb + 2 * (8 * E + 60 - 5 * E) * T * h);
+	/* GPT: LayerNorm, GeLU, dropout */
+	gpt(&s, 2, 4096, 32, 2048);
+	pass_totals(&s, WL_FWD, &fb, &fm, &ff);
+	s.training.kernels = KERNELS_EAGER;
+	pass_totals(&s, WL_FWD, &eb, &em, &ef);
+	ck_assert_double_eq_tol(eb - fb, 2 * 2 * E * T * h, 1);
+}
+END_TEST
+
 /* Context parallelism: a GPU holds b s / cp tokens of every sequence, so
  * its layer FLOPs (GEMMs and attention, whose queries meet all s keys) and
  * activations are 1/cp; its K/V travel around the CP group as a ring
@@ -826,6 +890,7 @@ int main(void)
 	tcase_add_test(tc, t_head);
 	tcase_add_test(tc, t_fp8_casts);
 	tcase_add_test(tc, t_context_parallel);
+	tcase_add_test(tc, t_eager_kernels);
 	tcase_add_test(tc, t_moe_params);
 	tcase_add_test(tc, t_moe_flops);
 	tcase_add_test(tc, t_moe_ops);
