@@ -220,23 +220,15 @@ static void rope(oplist *l, const char *name, double width)
 		mem(l, name, 2 * c->T * width * c->E);
 }
 
-/* The gated or plain activation over F elements of the MLP's width. */
-static void act_fwd(oplist *l, const char *name, double F)
+/* The gated or plain activation over F elements of the MLP's width, either
+ * pass. */
+static void act(oplist *l, const char *name, double F, bool bwd)
 {
 	const lctx *c = l->c;
 	if (c->m.gated_mlp && c->eager)
-		mem_k(l, name, 5 * F * c->E, 2);
+		mem_k(l, name, (bwd ? 9 : 5) * F * c->E, bwd ? 3 : 2);
 	else
-		mem(l, name, (c->m.gated_mlp ? 3 : 2) * F * c->E);
-}
-
-static void act_bwd(oplist *l, const char *name, double F)
-{
-	const lctx *c = l->c;
-	if (c->m.gated_mlp && c->eager)
-		mem_k(l, name, 9 * F * c->E, 3);
-	else
-		mem(l, name, (c->m.gated_mlp ? 5 : 4) * F * c->E);
+		mem(l, name, (c->m.gated_mlp ? (bwd ? 5 : 3) : (bwd ? 4 : 2)) * F * c->E);
 }
 
 /* fp8 training (Transformer Engine) feeds every linear layer's GEMMs fp8
@@ -478,7 +470,7 @@ static void mlp_fwd(oplist *l, double f, const mlp_names *nm)
 		tpcomm(l, nm->ag, COLL_ALL_GATHER);
 	fp8_cast(l, "fp8_cast_fc1_input", c->T * c->h, nm == &dense_mlp);
 	gemm(l, nm->fc1, c->T, n1, c->h);
-	act_fwd(l, c->m.gated_mlp ? "swiglu" : "bias_gelu", c->T * f / c->t);
+	act(l, c->m.gated_mlp ? "swiglu" : "bias_gelu", c->T * f / c->t, false);
 	fp8_cast(l, "fp8_cast_fc2_input", c->T * f / c->t, false);
 	gemm(l, nm->fc2, c->T, c->h, f / c->t);
 	tpcomm(l, c->sp ? nm->red_sp : nm->red, c->sp ? COLL_REDUCE_SCATTER : COLL_ALL_REDUCE);
@@ -546,7 +538,7 @@ static void moe_fwd(oplist *l)
 	sort_chunks(l, "sort_chunks", &q);
 	fp8_cast(l, "fp8_cast_expert_fc1_input", q.Tx * c->h, false);
 	grouped(l, "expert_fc1", q.le, q.me, q.n1, c->h);
-	act_fwd(l, c->m.gated_mlp ? "expert_swiglu" : "expert_gelu", q.Tx * q.fl);
+	act(l, c->m.gated_mlp ? "expert_swiglu" : "expert_gelu", q.Tx * q.fl, false);
 	fp8_cast(l, "fp8_cast_expert_fc2_input", q.Tx * q.fl, false);
 	grouped(l, "expert_fc2", q.le, q.me, c->h, q.fl);
 	sort_chunks(l, "unsort_chunks", &q);
@@ -687,7 +679,7 @@ static void mlp_bwd(oplist *l, double f, const mlp_names *nm)
 		tpcomm(l, nm->ag_bwd, COLL_ALL_GATHER);
 	fp8_cast(l, "fp8_cast_fc2_grad", c->T * c->h, false);
 	linear_bwd(l, nm->fc2_d, nm->fc2_w, c->T, c->h, f / c->t);
-	act_bwd(l, c->m.gated_mlp ? "swiglu_bwd" : "bias_gelu_bwd", F);
+	act(l, c->m.gated_mlp ? "swiglu_bwd" : "bias_gelu_bwd", F, true);
 	column_bwd(l, nm->fc1_d, nm->fc1_w, n1, c->h, nm->ag_in, c->sp ? nm->red_sp_bwd : nm->red_bwd);
 	if (c->eager && c->m.gated_mlp)   /* w1's and w3's dgrads summed */
 		mem(l, "w13_dx_sum", 3 * c->T * c->h * c->E);
@@ -707,7 +699,7 @@ static void moe_bwd(oplist *l)
 	fp8_cast(l, "fp8_cast_expert_fc2_grad", q.Tx * c->h, false);
 	grouped(l, "expert_fc2_dgrad", q.le, q.me, q.fl, c->h);
 	grouped(l, "expert_fc2_wgrad", q.le, c->h, q.fl, q.me);
-	act_bwd(l, c->m.gated_mlp ? "expert_swiglu_bwd" : "expert_gelu_bwd", q.Tx * q.fl);
+	act(l, c->m.gated_mlp ? "expert_swiglu_bwd" : "expert_gelu_bwd", q.Tx * q.fl, true);
 	fp8_cast(l, "fp8_cast_expert_fc1_grad", q.Tx * q.n1, false);
 	grouped(l, "expert_fc1_dgrad", q.le, q.me, c->h, q.n1);
 	grouped(l, "expert_fc1_wgrad", q.le, q.n1, c->h, q.me);
