@@ -312,12 +312,17 @@ static int shape_alloc(coll_run *r, int n, int nics)
 	return 0;
 }
 
-/* Distinct rails of one node's members, in increasing order. */
+/* Distinct rails of one node's members (all of each GPU's own NICs), in
+ * increasing order. */
 static void shape_rails(coll_ctx *cc, coll_shape *sh, int node)
 {
 	int nics = cluster_nics(cc->cl), *out = sh->rails + node * sh->rails_stride, k = 0;
-	for (int m = sh->node_start[node]; m < sh->node_start[node + 1]; m++)
-		cc->rail_seen[cluster_rail_of(cc->cl, sh->members[m])] = 1;
+	int gpn = cluster_gpus_per_node(cc->cl), own = nics > gpn ? nics / gpn : 1;
+	for (int m = sh->node_start[node]; m < sh->node_start[node + 1]; m++) {
+		int r0 = cluster_rail_of(cc->cl, sh->members[m]);
+		for (int i = 0; i < own && r0 + i < nics; i++)
+			cc->rail_seen[r0 + i] = 1;
+	}
 	for (int i = 0; i < nics; i++)
 		if (cc->rail_seen[i]) {
 			out[k++] = i;

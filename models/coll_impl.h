@@ -43,6 +43,14 @@ static inline int coll__rail(const coll_shape *sh, int gpu)
 	return (gpu % sh->gpn) * sh->nics / sh->gpn;
 }
 
+/* Whether rail is one of the GPU's own NICs (cluster_gpu_has_rail). */
+static inline bool coll__has_rail(const coll_shape *sh, int gpu, int rail)
+{
+	if (sh->nics > sh->gpn)
+		return rail * sh->gpn / sh->nics == gpu % sh->gpn;
+	return rail == coll__rail(sh, gpu);
+}
+
 typedef struct coll_run coll_run;
 
 /* One algorithm: which ops it implements, its bandwidth for NCCL-style

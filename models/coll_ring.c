@@ -16,7 +16,7 @@ int coll__ring_entry(const coll_shape *sh, int j, int ring)
 	const int *rails = sh->rails + j * sh->rails_stride;
 	int want = rails[ring % sh->nrails_node[j]];
 	for (int t = 0; t < m; t++)
-		if (coll__rail(sh, sh->members[sh->node_start[j] + t]) == want)
+		if (coll__has_rail(sh, sh->members[sh->node_start[j] + t], want))
 			return t;
 	return 0;
 }

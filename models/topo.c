@@ -361,6 +361,13 @@ int cluster_rail_gpu(const cluster *cl, int node, int rail)
 	return node * cl->gpn + rail * cl->gpn / cl->nics;
 }
 
+bool cluster_gpu_has_rail(const cluster *cl, int gpu, int rail)
+{
+	if (cl->nics > cl->gpn)
+		return rail * cl->gpn / cl->nics == gpu % cl->gpn;
+	return rail == cluster_rail_of(cl, gpu);
+}
+
 /* Route between two GPUs of one node. */
 static int route_intra(const cluster *cl, int a, int b, int *links, int n, int max)
 {
@@ -388,11 +395,11 @@ int cluster_route(const cluster *cl, int a, int b, int rail, int *links, int max
 	int ra = rail >= 0 ? rail % cl->nics : cluster_rail_of(cl, a);
 	int rb = rail >= 0 ? rail % cl->nics : cluster_rail_of(cl, b);
 	int ga = a, gb = b;
-	if (cluster_rail_of(cl, a) != ra) {      /* PXN: over NVLink to the rail's GPU */
+	if (!cluster_gpu_has_rail(cl, a, ra)) {   /* PXN: over NVLink to the rail's GPU */
 		ga = cluster_rail_gpu(cl, na, ra);
 		n = route_intra(cl, a, ga, links, n, max);
 	}
-	if (cluster_rail_of(cl, b) != rb)
+	if (!cluster_gpu_has_rail(cl, b, rb))
 		gb = cluster_rail_gpu(cl, nb, rb);
 	n = topo__push(links, n, max, cl->pcie_up[ga]);
 	n = topo__push(links, n, max, cl->nic_tx[na * cl->nics + ra]);

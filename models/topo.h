@@ -38,6 +38,12 @@ int cluster_nics(const cluster *cl);
  * parallel siblings (contiguous GPUs) loads its NIC min(mult, this) times. */
 int cluster_gpus_per_nic(const cluster *cl);
 int cluster_rail_gpu(const cluster *cl, int node, int rail);
+/* Whether `rail` is one of the GPU's own NICs, reached over its PCIe switch
+ * without PXN: its cluster_rail_of when GPUs share or have one NIC, and
+ * each of its nics / gpus_per_node NICs when a node has more NICs than GPUs
+ * (16 x 100 Gb/s for 8 GPUs, AWS p5's 32 EFA NICs): NCCL spreads a GPU's
+ * channels over all of them. */
+bool cluster_gpu_has_rail(const cluster *cl, int gpu, int rail);
 /* Achievable intra-node bandwidth of one GPU per direction (bytes/s): NVLink
  * raw x nvlink_eff for NVSwitch and mesh nodes (all its links), PCIe
  * otherwise. */

@@ -153,6 +153,18 @@ START_TEST(rings_per_rail)
 	c.nic.count = 1;
 	double t1 = run1(&c, COLL_ALL_REDUCE, ALGO_RING, 32, 4 * GiB);
 	ck_assert_msg(t1 / t > 7.5 && t1 / t < 8.5, "one NIC / eight: %g", t1 / t);
+	/* more NICs than GPUs (OCI's 16 x 100 Gb/s RoCE per 8 A100): every GPU
+	 * drives both of its NICs, as NCCL spreads its channels over them; the
+	 * two give what one 200 Gb/s NIC gives (tests/validation/nccl-multinode
+	 * .csv: 184.6-191.8 GB/s measured at 1-10 GB on 2 nodes) */
+	c = dgx(2, "A100", 100, 16);
+	double t16 = run1(&c, COLL_ALL_REDUCE, ALGO_RING, 16, 4 * GiB);
+	c = dgx(2, "A100", 200, 8);
+	double t8 = run1(&c, COLL_ALL_REDUCE, ALGO_RING, 16, 4 * GiB);
+	ck_assert_msg(fabs(t16 / t8 - 1) < 0.02, "16 x 100G / 8 x 200G: %g", t16 / t8);
+	c = dgx(2, "A100", 100, 8);
+	double t8s = run1(&c, COLL_ALL_REDUCE, ALGO_RING, 16, 4 * GiB);
+	ck_assert_msg(t8s / t16 > 1.9, "8 x 100G / 16 x 100G: %g", t8s / t16);
 }
 END_TEST
 
