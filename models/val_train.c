@@ -533,14 +533,17 @@ static bool overlaps_of(const val_row *r, scenario *s, bool no_sp, bool *assumed
 	return no_overlap;
 }
 
-/* "FlashAttention disabled", "flash attention: off": a feature named, then
- * turned off within a few words. */
+/* "FlashAttention disabled", "flash attention: off", "torch.compile=False":
+ * a feature named, then turned off within a few words of the same clause
+ * (not past a ';' or ','). */
 static bool said_off(const char *at)
 {
-	static const char *const words[] = {"disabled", " off", "not used"};
+	static const char *const words[] = {"disabled", " off", "not used", "=False", "= False",
+		": false"};
+	size_t clause = strcspn(at, ";,");
 	for (size_t i = 0; i < sizeof words / sizeof words[0]; i++) {
 		const char *q = val__find(at, words[i]);
-		if (q && q - at < 24)
+		if (q && q - at < 24 && (size_t)(q - at) < clause)
 			return true;
 	}
 	return false;
@@ -603,7 +606,9 @@ int val__training_of(const val_row *r, scenario *s, bool layer_only, bool *assum
 	/* PyTorch without torch.compile ("no torch.compile", "torch.compile
 	 * off", "eager mode"): the model's composite ops as separate kernels */
 	const char *tc = val__find(o, "torch.compile");
-	if ((tc && (!val__affirmed(o, "torch.compile") || said_off(tc))) ||
+	if (!tc)
+		tc = val__find(o, "compile:");   /* torchtitan's config: "compile: false" */
+	if ((tc && (!val__affirmed(o, "compile") || said_off(tc))) ||
 	    val__affirmed(o, "eager mode"))
 		t->kernels = KERNELS_EAGER;
 	scn_recompute said_rc;

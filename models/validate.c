@@ -231,6 +231,13 @@ static int cluster_of(const val_row *r, scenario *s, char *why, size_t n)
 		gpn--;
 	c->gpus_per_node = gpn;
 	c->nodes = (gpus + gpn - 1) / gpn;
+	/* Google's GPUDirect-TCPX(O) moves GPU memory through NICs that are
+	 * neither RDMA nor a host TCP stack (header-split TCP with device memory,
+	 * an offloaded data path): neither transport model describes it */
+	if (c->nodes > 1 && val__has(r->hardware, "TCPX")) {
+		snprintf(why, n, "GPUDirect-TCPX(O) is not modelled: it is neither RDMA nor host TCP");
+		return -1;
+	}
 	nic_of(r->hardware, m, gpn, &c->nic);
 	c->intra.kind = (val__has(r->hardware, "PCIe") && !val__has(r->hardware, "NVLink")) ||
 	                g->nvlink_Bps <= 0 ? INTRA_PCIE : INTRA_NVSWITCH;   /* L40S: no NVLink */
@@ -320,7 +327,8 @@ static int coll_cluster_of(const val_row *r, val_case *c, char *why, size_t n)
 		rr.gpus = m ? gpus_per_node(r->hardware, m) : 8;
 	}
 	if (cluster_of(&rr, &c->s, why, n) < 0) {
-		snprintf(why, n, "a link benchmark without a GPU model: compare with `trainsim nccl`");
+		if (gpu_of(rr.hardware) == NULL)   /* else cluster_of said why */
+			snprintf(why, n, "a link benchmark without a GPU model: compare with `trainsim nccl`");
 		return -1;
 	}
 	if (nodes > 0 && gpn > 0) {

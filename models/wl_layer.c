@@ -169,13 +169,14 @@ static void mem(oplist *l, const char *name, double bytes)
  * llama/model.py, 2024) and Hugging Face's LlamaRMSNorm, which write them
  * alike; bytes per element, E the activation width, fp32 intermediates 4:
  * - RMSNorm forward: x.float(), pow(2), mean(-1), + eps, rsqrt, x * r,
- *   .type_as(x), * weight = (E+4) + 8 + 4 + 8 + (4+E) + 2E = 4E + 28 in 7
+ *   .type_as(x), * weight = (E+4) + 8 + 4 + 8 + (4+E) + 2E = 4E + 28 in 8
  *   kernels (the per-token mean and rsqrt are T floats: only their kernels
  *   count). Backward, autograd through the same ops: the weight product
- *   (dx 2E, dw a product and a reduction 4E), the cast (E+4), x * r (both
- *   gradients, one reduced: 24), mean's expand (4), pow (12), the sum of
- *   x's two gradients (12), the cast back (4+E) = 8E + 60 in 11 kernels,
- *   plus the residual stream's gradient add (3E) as fused;
+ *   (dx 2E, dw a product and a reduction 4E: 3 kernels), the cast (E+4),
+ *   x * r (both gradients, one reduced: 24 in 3), rsqrt's (T floats),
+ *   mean's expand (4), pow (12), the sum of x's two gradients (12), the
+ *   cast back (4+E) = 8E + 60 in 12 kernels, plus the residual stream's
+ *   gradient add (3E) as fused;
  * - RoPE as a complex product in fp32: float (E+4), * freqs (8), type_as
  *   (4+E) = 2E + 16 a rotated element in 3 kernels, the same backward
  *   (Hugging Face's rotate_half form moves 10E: the same at E = 2);
@@ -191,21 +192,23 @@ static void mem(oplist *l, const char *name, double bytes)
  * LayerNorm is one native kernel in eager PyTorch too (the GPT generation),
  * and the attention output's transpose back to [b, s, h] is a view of what
  * SDPA's flash kernel writes: neither costs more. */
-static void norm_fwd(oplist *l, const char *name)
+/* A norm over `elems` elements (c->X for the layer's, a latent's width x T
+ * for MLA's). */
+static void norm_fwd(oplist *l, const char *name, double elems)
 {
 	const lctx *c = l->c;
 	if (c->eager && c->rms)
-		mem_k(l, name, (4 * c->E + 28) * c->X, 7);
+		mem_k(l, name, (4 * c->E + 28) * elems, 8);
 	else
-		mem(l, name, 2 * c->X * c->E);
+		mem(l, name, 2 * elems * c->E);
 }
 
 /* fused_bytes: the fused kernel's (with or without the residual add). */
-static void norm_bwd(oplist *l, const char *name, double fused_bytes, bool residual)
+static void norm_bwd(oplist *l, const char *name, double elems, double fused_bytes, bool residual)
 {
 	const lctx *c = l->c;
 	if (c->eager && c->rms)
-		mem_k(l, name, (8 * c->E + 60 + (residual ? 3 * c->E : 0)) * c->X, residual ? 12 : 11);
+		mem_k(l, name, (8 * c->E + 60 + (residual ? 3 * c->E : 0)) * elems, residual ? 13 : 12);
 	else
 		mem(l, name, fused_bytes);
 }
@@ -415,27 +418,27 @@ static void mla_fwd(oplist *l)
 	const lctx *c = l->c;
 	if (c->ql > 0) {
 		gemm(l, "q_down", c->T, c->ql, c->h);
-		mem(l, "q_norm", 2 * c->T * c->ql * c->E);
+		norm_fwd(l, "q_norm", c->T * c->ql);
 		gemm(l, "q_up", c->T, c->A * c->dqk, c->ql);
 	} else {
 		gemm(l, "q_proj", c->T, c->A * c->dqk, c->h);
 	}
 	gemm(l, "kv_down", c->T, c->kvl + c->dr, c->h);
-	mem(l, "kv_norm", 2 * c->T * c->kvl * c->E);
+	norm_fwd(l, "kv_norm", c->T * c->kvl);
 	gemm(l, "kv_up", c->T, c->A * (c->hd + c->dv), c->kvl);
-	mem(l, "rotary", 2 * c->T * (c->A + 1) * c->dr * c->E);
+	rope(l, "rotary", (c->A + 1) * c->dr);
 }
 
 static void mla_bwd(oplist *l)
 {
 	const lctx *c = l->c;
-	mem(l, "rotary_bwd", 2 * c->T * (c->A + 1) * c->dr * c->E);
+	rope(l, "rotary_bwd", (c->A + 1) * c->dr);
 	linear_bwd(l, "kv_up_dgrad", "kv_up_wgrad", c->T, c->A * (c->hd + c->dv), c->kvl);
-	mem(l, "kv_norm_bwd", 5 * c->T * c->kvl * c->E);
+	norm_bwd(l, "kv_norm_bwd", c->T * c->kvl, 5 * c->T * c->kvl * c->E, false);
 	linear_bwd(l, "kv_down_dgrad", "kv_down_wgrad", c->T, c->kvl + c->dr, c->h);
 	if (c->ql > 0) {
 		linear_bwd(l, "q_up_dgrad", "q_up_wgrad", c->T, c->A * c->dqk, c->ql);
-		mem(l, "q_norm_bwd", 5 * c->T * c->ql * c->E);
+		norm_bwd(l, "q_norm_bwd", c->T * c->ql, 5 * c->T * c->ql * c->E, false);
 		linear_bwd(l, "q_down_dgrad", "q_down_wgrad", c->T, c->ql, c->h);
 	} else {
 		linear_bwd(l, "q_proj_dgrad", "q_proj_wgrad", c->T, c->A * c->dqk, c->h);
@@ -553,7 +556,7 @@ static void layer_fwd(oplist *l)
 {
 	const lctx *c = l->c;
 	double nqkv = c->nq + 2 * c->nkv;
-	norm_fwd(l, "ln1");
+	norm_fwd(l, "ln1", c->X);
 	if (c->sp)
 		tpcomm(l, "tp_ag_attn", COLL_ALL_GATHER);
 	fp8_cast(l, "fp8_cast_qkv_input", c->T * c->h, true);
@@ -571,7 +574,7 @@ static void layer_fwd(oplist *l)
 	gemm(l, "proj", c->T, c->h, c->nq);
 	tpcomm(l, c->sp ? "tp_rs_attn" : "tp_ar_attn", c->sp ? COLL_REDUCE_SCATTER : COLL_ALL_REDUCE);
 	bda(l);
-	norm_fwd(l, "ln2");
+	norm_fwd(l, "ln2", c->X);
 	if (c->moe)
 		moe_fwd(l);
 	else
@@ -647,14 +650,20 @@ static void share_sms(oplist *l, coll_op op)
  * the input-gradient all-reduce (SP: reduce-scatter) async during wgrad,
  * wgrad. Old: dgrad, wgrad, then the blocking all-reduce. */
 static void column_bwd(oplist *l, const char *dname, const char *wname, double n, double k,
-                       const char *ag_name, const char *red_name)
+                       const char *ag_name, const char *red_name, const char *sum_name,
+                       int projections)
 {
 	const lctx *c = l->c;
 	coll_op red = c->sp ? COLL_REDUCE_SCATTER : COLL_ALL_REDUCE;
+	/* eager PyTorch's separate projections: their input gradients summed
+	 * (3E a pass over T h, one pass per extra projection) before the TP
+	 * reduction */
+	double sum = c->eager && projections > 1 ? 3 * (projections - 1) * c->T * c->h * c->E : 0;
 	if (!modern_stack(c)) {
 		if (c->sp)
 			tpcomm(l, ag_name, COLL_ALL_GATHER);
 		linear_bwd(l, dname, wname, c->T, n, k);
+		mem_k(l, sum_name, sum, projections - 1);
 		tpcomm(l, red_name, red);
 		return;
 	}
@@ -664,6 +673,7 @@ static void column_bwd(oplist *l, const char *dname, const char *wname, double n
 	gemm(l, dname, c->T, k, n);
 	if (c->sp)
 		share_sms(l, COLL_ALL_GATHER);
+	mem_k(l, sum_name, sum, projections - 1);
 	tpcomm(l, red_name, red)->async = true;
 	gemm(l, wname, n, k, c->T);
 	share_sms(l, red);
@@ -680,9 +690,8 @@ static void mlp_bwd(oplist *l, double f, const mlp_names *nm)
 	fp8_cast(l, "fp8_cast_fc2_grad", c->T * c->h, false);
 	linear_bwd(l, nm->fc2_d, nm->fc2_w, c->T, c->h, f / c->t);
 	act(l, c->m.gated_mlp ? "swiglu_bwd" : "bias_gelu_bwd", F, true);
-	column_bwd(l, nm->fc1_d, nm->fc1_w, n1, c->h, nm->ag_in, c->sp ? nm->red_sp_bwd : nm->red_bwd);
-	if (c->eager && c->m.gated_mlp)   /* w1's and w3's dgrads summed */
-		mem(l, "w13_dx_sum", 3 * c->T * c->h * c->E);
+	column_bwd(l, nm->fc1_d, nm->fc1_w, n1, c->h, nm->ag_in, c->sp ? nm->red_sp_bwd : nm->red_bwd,
+	           "w13_dx_sum", c->m.gated_mlp ? 2 : 1);
 }
 
 /* Backward of moe_fwd, in autograd's order. */
@@ -702,6 +711,8 @@ static void moe_bwd(oplist *l)
 	act(l, c->m.gated_mlp ? "expert_swiglu_bwd" : "expert_gelu_bwd", q.Tx * q.fl, true);
 	fp8_cast(l, "fp8_cast_expert_fc1_grad", q.Tx * q.n1, false);
 	grouped(l, "expert_fc1_dgrad", q.le, q.me, c->h, q.n1);
+	if (c->eager && c->m.gated_mlp)   /* the experts' w1 and w3 dgrads summed */
+		mem(l, "expert_w13_dx_sum", 3 * q.Tx * c->h * c->E);
 	grouped(l, "expert_fc1_wgrad", q.le, q.n1, c->h, q.me);
 	sort_chunks(l, "sort_chunks_bwd", &q);
 	etpcomm(l, "etp_rs_tokens_bwd", COLL_REDUCE_SCATTER, &q);
@@ -722,7 +733,7 @@ static void layer_bwd(oplist *l)
 		moe_bwd(l);
 	else
 		mlp_bwd(l, c->f, &dense_mlp);
-	norm_bwd(l, "ln2_bwd", ln_bwd_bytes(c), true);
+	norm_bwd(l, "ln2_bwd", c->X, ln_bwd_bytes(c), true);
 	mem(l, "bias_dropout_add_bwd", c->drop ? c->X * (3 * c->E + 1) : 0);
 	if (c->sp)
 		tpcomm(l, "tp_ag_attn_bwd", COLL_ALL_GATHER);
@@ -733,7 +744,7 @@ static void layer_bwd(oplist *l)
 		if (c->sp)
 			tpcomm(l, "tp_ag_attn_input", COLL_ALL_GATHER);
 		mla_bwd(l);
-		norm_bwd(l, "ln1_bwd", ln_bwd_bytes(c), true);
+		norm_bwd(l, "ln1_bwd", c->X, ln_bwd_bytes(c), true);
 		return;
 	}
 	if (c->bias)
@@ -742,13 +753,11 @@ static void layer_bwd(oplist *l)
 		rope(l, "rotary_bwd", c->nq + c->nkv);
 	/* the gradient of the fused QKV output assembled from its three parts
 	 * (backward of the split into Q, K, V views): read and write it once */
-	if (c->eager && c->rms)   /* wq's, wk's and wv's dgrads summed */
-		mem_k(l, "qkv_dx_sum", 2 * 3 * c->T * c->h * c->E, 2);
-	else
+	if (!(c->eager && c->rms))   /* eager Llama: separate wq, wk, wv (column_bwd) */
 		mem(l, "qkv_split_bwd", 2 * c->T * nqkv * c->E);
 	column_bwd(l, "qkv_dgrad", "qkv_wgrad", nqkv, c->h, "tp_ag_attn_input",
-	           c->sp ? "tp_rs_attn_bwd" : "tp_ar_attn_bwd");
-	norm_bwd(l, "ln1_bwd", ln_bwd_bytes(c), true);
+	           c->sp ? "tp_rs_attn_bwd" : "tp_ar_attn_bwd", "qkv_dx_sum", c->rms ? 3 : 1);
+	norm_bwd(l, "ln1_bwd", c->X, ln_bwd_bytes(c), true);
 }
 
 /* Bytes per parameter of accumulating a micro-batch's weight gradient into
@@ -906,7 +915,7 @@ static void head_ops(oplist *l, bool first, wl_pass pass)
 		mem(l, "embedding_bwd", emb_params * c->E + 3 * c->T * c->h * c->E);
 		mem(l, "grad_accum", emb_params * accum_bytes_per_param(c));
 	} else if (pass == WL_FWD) {
-		norm_fwd(l, "final_norm");
+		norm_fwd(l, "final_norm", c->X);
 		if (c->sp)
 			tpcomm(l, "tp_ag_logits", COLL_ALL_GATHER);
 		gemm_p(l, "logits", c->T, vt, c->h, head_prec(c));
@@ -918,7 +927,7 @@ static void head_ops(oplist *l, bool first, wl_pass pass)
 		linear_bwd_p(l, "logits_dgrad", "logits_wgrad", c->T, vt, c->h, head_prec(c));
 		tpcomm(l, c->sp ? "tp_rs_logits_bwd" : "tp_ar_logits_bwd",
 		       c->sp ? COLL_REDUCE_SCATTER : COLL_ALL_REDUCE);
-		norm_bwd(l, "final_norm_bwd", 3 * c->X * c->E, false);
+		norm_bwd(l, "final_norm_bwd", c->X, 3 * c->X * c->E, false);
 		mem(l, "grad_accum", emb_params * accum_bytes_per_param(c));
 	}
 }

@@ -94,7 +94,7 @@ static void header(FILE *out, const scenario *s, const step_result *r)
 		t->grad_reduce.overlap ? "overlapped with backward" : "after backward");
 	if (t->grad_reduce.compression != COMPRESS_NONE)
 		fprintf(out, ", %s compression", NAME(compress_names, t->grad_reduce.compression));
-	if (t->kernels == KERNELS_EAGER)
+	if (t->kernels == KERNELS_EAGER && !s->model.custom)
 		fprintf(out, "; eager PyTorch kernels");
 	fputc('\n', out);
 }

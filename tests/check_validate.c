@@ -1080,6 +1080,10 @@ START_TEST(t_memory_inference)
 		{"eager mode", KERNELS_EAGER},
 		{"FSDP2; torch.compile", KERNELS_FUSED},
 		{"torch.compile not stated", KERNELS_FUSED},
+		{"torch.compile; AC off", KERNELS_FUSED},
+		{"torch.compile; dropout disabled", KERNELS_FUSED},
+		{"torch.compile=False", KERNELS_EAGER},
+		{"FSDP2; compile: false", KERNELS_EAGER},
 		{"Megatron-core", KERNELS_FUSED}};
 	for (size_t i = 0; i < sizeof ek / sizeof ek[0]; i++) {
 		build_cell("E-4%02zu,x,A100-SXM4-80GB,8,1,4,2048,16,2048,8,1,1,1,8,%s,"

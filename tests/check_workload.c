@@ -582,7 +582,7 @@ static void pass_totals(const scenario *s, wl_pass pass, double *bytes, double *
 /* Eager PyTorch (training.kernels: eager), counted by hand from its
  * composite ops (models/wl_layer.c): a Llama layer (h 4096, 8 KV heads of
  * 32, f 14336, T = 2048 tokens, E = 2) moves in its forward RMSNorm twice
- * (4E + 28) T h = 36 T h each in 7 kernels, where the fused kernel moves
+ * (4E + 28) T h = 36 T h each in 8 kernels, where the fused kernel moves
  * 2E T h; RoPE (2E + 16) = 20 B over T (nq + nkv) columns in 6 kernels
  * (fused 4); repeat_kv 2 T (nkv + nq) E in 2; SwiGLU 5E T f in 2 (fused
  * 3E). The FLOPs do not change. In a GPT layer LayerNorm is one native
@@ -607,7 +607,7 @@ START_TEST(t_eager_kernels)
 	int n;
 	ck_assert_double_eq_tol(op_bytes(&s, WL_FWD, "ln1", &n), 36 * T * h, 1);
 	/* each extra kernel is one more gap between dependent kernels */
-	double gaps = (2 * 6 + 5 + 2 + 1) * 2e-6;
+	double gaps = (2 * 7 + 5 + 2 + 1) * 2e-6;
 	ck_assert_double_eq_tol(em - fm, extra / 1.7e12 + gaps, 1e-8);   /* HW-AZ-003 */
 	/* the backward: RMSNorm through autograd 8E + 60 (+ the residual add),
 	 * summed dgrads of the separate projections, SwiGLU 9E */
@@ -618,6 +618,14 @@ START_TEST(t_eager_kernels)
 	ck_assert_double_eq_tol(ef, ff, 1);
 	ck_assert_double_eq_tol(op_bytes(&s, WL_BWD, "ln2_bwd", &n), (8 * E + 60 + 3 * E) * T * h, 1);
 	ck_assert(eb > fb + 2 * (8 * E + 60 - 5 * E) * T * h);
+	/* separate wq, wk, wv: two sums of their input gradients, no QKV split */
+	ck_assert_double_eq_tol(op_bytes(&s, WL_BWD, "qkv_dx_sum", &n), 2 * 3 * E * T * h, 1);
+	ck_assert_double_eq(op_bytes(&s, WL_BWD, "qkv_split", &n), 0);
+	/* a gated MoE's routed experts (top 2): their w1 and w3 dgrads summed too */
+	s.model.experts = 8;
+	s.model.top_k = 2;
+	ck_assert_double_eq_tol(op_bytes(&s, WL_BWD, "expert_w13_dx_sum", &n), 3 * E * 2 * T * h, 1);
+	s.model.experts = 1;
 	/* GPT: LayerNorm, GeLU, dropout */
 	gpt(&s, 2, 4096, 32, 2048);
 	pass_totals(&s, WL_FWD, &fb, &fm, &ff);
