@@ -432,7 +432,8 @@ static double predict(const coll_shape *sh, const coll_req *req, const coll_algo
 	double lat = coll__nccl_latency(sh, req->op, ops->algo, proto, req->bytes);
 	if (lat < 0 || !coll__proto_ok(sh, ops->algo, proto))
 		return INFINITY;
-	double bw = ops->algbw(sh, req) * coll__payload(proto) * coll__tuner_factor(sh, ops->algo, proto);
+	double bw = ops->algbw(sh, req) * coll__payload(proto) * coll__tuner_factor(sh, ops->algo, proto) *
+	            coll__tree_correction(req->op, ops->algo, proto, req->bytes);
 	double cap = coll__ll_cap(sh, proto);
 	double f = coll_busbw_factor(req->op, sh->n);
 	if (cap > 0 && f > 0 && cap / f < bw)
@@ -582,7 +583,9 @@ int coll_start_batch(coll_ctx *cc, const coll_req *req, double count, coll_done_
 	r->latency_s += coll__slice_sync_s(&r->sh, req->op, r->ops->algo, r->proto, req->bytes);
 	r->count = count;
 	r->req.bytes *= count;   /* the flows carry all of them; chosen for one */
-	r->payload = coll__payload(r->proto);
+	/* a tree's flows run at NCCL's measured share of the ideal at this size */
+	r->payload = coll__payload(r->proto) *
+	             coll__tree_correction(req->op, r->ops->algo, r->proto, req->bytes);
 	double llcap = coll__ll_cap(&r->sh, r->proto);
 	/* LL's busbw cap spread over the parallel rings (each carries 1/nrails) */
 	r->cap_data_Bps = llcap > 0 ? llcap / r->sh.nrails : 0;

@@ -126,6 +126,10 @@ double coll__payload(int proto);
  * used only to choose as its tuner does (Tree: x0.92 Simple; LL 1/3.8 instead
  * of 1/2; LL128 on one node 7/9 instead of 120/128). */
 double coll__tuner_factor(const coll_shape *sh, coll_algo algo, int proto);
+/* NCCL's treeCorrectionFactor: a tree all-reduce's bandwidth at this size
+ * over its model's ("Trees are not perfectly sticking to the model for
+ * medium sizes"); 1 for other algorithms and operations. */
+double coll__tree_correction(coll_op op, coll_algo algo, int proto, double bytes);
 /* NCCL's cap on LL busbw (bytes/s), llMaxBws; 0 = none. */
 double coll__ll_cap(const coll_shape *sh, int proto);
 /* NCCL's collective channels inside one node (its topology search). */

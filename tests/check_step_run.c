@@ -447,8 +447,10 @@ START_TEST(t_moe_expert_parallel)
 	s.training.ep = 16;
 	r16 = run_ok(&s);
 	ck_assert(!r8.ep_crosses_nodes && r16.ep_crosses_nodes);
+	/* the same kernels; only the SMs that overlapped DP collectives hold
+	 * (charged to compute) differ with the communication around them */
 	ck_assert_double_eq_tol(r8.split_s[SPLIT_COMPUTE], r16.split_s[SPLIT_COMPUTE],
-	                        0.02 * r8.split_s[SPLIT_COMPUTE]);
+	                        0.04 * r8.split_s[SPLIT_COMPUTE]);
 	ck_assert(r8.split_s[SPLIT_TP_COMM] > r1.split_s[SPLIT_TP_COMM]);
 	ck_assert_msg(r16.split_s[SPLIT_TP_COMM] > 1.5 * r8.split_s[SPLIT_TP_COMM], "%g vs %g",
 	              r16.split_s[SPLIT_TP_COMM], r8.split_s[SPLIT_TP_COMM]);
