@@ -12,7 +12,7 @@
 
 static const coll_algo_ops *const algos[ALGO__N] = {
 	[ALGO_RING] = &coll__ring, [ALGO_TREE] = &coll__tree, [ALGO_HIERARCHICAL] = &coll__hier,
-	[ALGO_PS] = &coll__ps, [ALGO_NVLS] = &coll__nvls,
+	[ALGO_PS] = &coll__ps, [ALGO_NVLS] = &coll__nvls, [ALGO_NVLS_TREE] = &coll__nvlstree,
 };
 
 static const struct { const char *name; coll_op op; } op_names[] = {
@@ -44,7 +44,8 @@ const char *coll_op_name(coll_op op)
 
 const char *coll_algo_name(coll_algo a)
 {
-	static const char *names[ALGO__N] = {"auto", "ring", "tree", "hierarchical", "ps", "nvls"};
+	static const char *names[ALGO__N] = {"auto", "ring", "tree", "hierarchical", "ps", "nvls",
+		"nvlstree"};
 	return (unsigned)a < ALGO__N ? names[a] : "?";
 }
 
@@ -470,7 +471,7 @@ static const coll_algo_ops *choose(coll_run *r, int *proto, double *lat)
 		return ops;
 	}
 	/* ALGO_AUTO, or an algorithm that cannot run this: NCCL's candidates. */
-	static const coll_algo auto_algos[] = {ALGO_RING, ALGO_TREE, ALGO_NVLS};
+	static const coll_algo auto_algos[] = {ALGO_RING, ALGO_TREE, ALGO_NVLS, ALGO_NVLS_TREE};
 	const coll_algo_ops *best = &coll__ring;
 	double tbest = INFINITY;
 	for (size_t i = 0; i < sizeof auto_algos / sizeof auto_algos[0]; i++) {

@@ -102,8 +102,8 @@ struct coll_ctx {
 	int *nic_tx, *nic_rx;  /* [nodes * nics] flows of one phase per NIC */
 };
 
-extern const coll_algo_ops coll__ring, coll__tree, coll__nvls, coll__hier, coll__ps,
-	coll__a2a, coll__p2p;
+extern const coll_algo_ops coll__ring, coll__tree, coll__nvls, coll__nvlstree, coll__hier,
+	coll__ps, coll__a2a, coll__p2p;
 
 /* Fills r->sh for req (ranks already copied to r->ranks). 0 or negative. */
 int coll__shape(coll_ctx *cc, coll_run *r);
@@ -147,5 +147,8 @@ const char *coll__proto_name(int proto);
  * from node ja to node jb uses (-1: each GPU's own NIC). */
 int coll__ring_entry(const coll_shape *sh, int j, int ring);
 int coll__ring_rail(const coll_shape *sh, int ring, int ja, int jb);
+/* The double binary trees across nodes, one pair per rail, each edge
+ * carrying half of `per_rail` bytes each way (coll_tree.c). */
+int coll__tree_across(coll_run *r, double per_rail);
 
 #endif

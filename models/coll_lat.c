@@ -6,19 +6,20 @@
 #include "coll_impl.h"
 
 enum { HW_NVLINK, HW_PCI, HW_NET, HW__N };
-enum { A_TREE, A_RING, A_NVLS, A__N };
+enum { A_TREE, A_RING, A_NVLS, A_NVLS_TREE, A__N };
 
 /* baseLatencies[algo][proto], us (LL, LL128, Simple) */
 static const double base_us[A__N][PROTO__N] = {
 	{6.8, 14.0, 8.4},   /* Tree */
 	{6.6, 14.0, 8.4},   /* Ring */
 	{0, 0, 0},          /* NVLS */
+	{0, 0, 0},          /* NVLSTree */
 };
 /* hwLatencies[hw][algo][proto], us */
 static const double hw_us[HW__N][A__N][PROTO__N] = {
-	{{0.6, 1.25, 4.0}, {0.6, 1.9, 3.4}, {0, 0, 25}},   /* NVLINK */
-	{{1.0, 1.9, 4.0}, {1.0, 2.5, 5.7}, {0, 0, 0}},     /* PCI */
-	{{5.0, 8.5, 14}, {2.7, 4.0, 14.0}, {0, 0, 18}},    /* NET */
+	{{0.6, 1.25, 4.0}, {0.6, 1.9, 3.4}, {0, 0, 25}, {0, 0, 25}},     /* NVLINK */
+	{{1.0, 1.9, 4.0}, {1.0, 2.5, 5.7}, {0, 0, 0}, {0, 0, 0}},        /* PCI */
+	{{5.0, 8.5, 14}, {2.7, 4.0, 14.0}, {0, 0, 18}, {0, 0, 20.9}},    /* NET */
 };
 /* getNetOverhead: 1 us on Intel x86 (the default host here), x3 for Simple. */
 #define NET_OVERHEAD_US 1.0
@@ -118,7 +119,7 @@ double coll__ll_cap(const coll_shape *sh, int proto)
 
 bool coll__proto_ok(const coll_shape *sh, coll_algo algo, int proto)
 {
-	if (algo == ALGO_NVLS)
+	if (algo == ALGO_NVLS || algo == ALGO_NVLS_TREE)
 		return proto == PROTO_SIMPLE;
 	/* LL128 is on by default only over NVLink (typeIntra <= NVB). */
 	if (proto == PROTO_LL128)
@@ -185,6 +186,13 @@ double coll__nccl_latency(const coll_shape *sh, coll_op op, coll_algo algo, int 
 			return -1;
 		us = base_us[A_NVLS][p] + hw_us[HW_NVLINK][A_NVLS][p] +
 		     (sh->nnodes > 1 ? hw_us[HW_NET][A_NVLS][p] : 0);
+		break;
+	case ALGO_NVLS_TREE:
+		/* intraLat + 2 log2(nNodes) interLat (tuning.cc) */
+		if (p != PROTO_SIMPLE)
+			return -1;
+		us = base_us[A_NVLS_TREE][p] + hw_us[HW_NVLINK][A_NVLS_TREE][p] +
+		     2 * log2i(sh->nnodes) * (hw_us[HW_NET][A_NVLS_TREE][p] + graph_inter_us(sh, p));
 		break;
 	case ALGO_HIERARCHICAL: {
 		/* intra reduce-scatter + inter all-reduce (one GPU per node) + intra
@@ -299,9 +307,9 @@ int coll__nvls_channels(const coll_shape *sh)
  * every loop after the first costs hwLat (3.4 us on NVLink) beyond NCCL's
  * once-per-operation NVLS latency. 8 x H100 at 64 MiB: 8 loops of 64 KiB
  * chunks; at 8 GiB 512 loops of 128 KiB. */
-static double nvls_loop_sync_s(const coll_shape *sh, double bytes)
+static double nvls_loop_sync_s(const coll_shape *sh, double bytes, int heads)
 {
-	double ops = (double)coll__nvls_channels(sh) * sh->n, chunk = 131072;
+	double ops = (double)coll__nvls_channels(sh) * heads, chunk = 131072;
 	if (bytes < 64 * ops * chunk)
 		chunk = 65536;
 	if (bytes < 8 * ops * chunk)
@@ -317,7 +325,11 @@ double coll__slice_sync_s(const coll_shape *sh, coll_op op, coll_algo algo, int 
 {
 	if (algo == ALGO_NVLS && op == COLL_ALL_REDUCE && proto == PROTO_SIMPLE &&
 	    sh->nnodes == 1 && sh->n >= 2)
-		return nvls_loop_sync_s(sh, bytes);
+		return nvls_loop_sync_s(sh, bytes, sh->n);
+	/* NVLSTree's kernel walks the same NVLS loops, its heads the node's GPUs */
+	if (algo == ALGO_NVLS_TREE && op == COLL_ALL_REDUCE && proto == PROTO_SIMPLE &&
+	    sh->ppn >= 2)
+		return nvls_loop_sync_s(sh, bytes, sh->ppn);
 	if (proto != PROTO_SIMPLE || sh->nnodes != 1 || !sh->nvlink || sh->n < 2 ||
 	    (algo != ALGO_RING && algo != ALGO_AUTO) ||
 	    (op != COLL_ALL_REDUCE && op != COLL_ALL_GATHER && op != COLL_REDUCE_SCATTER))

@@ -36,18 +36,11 @@ static void tree_edge(int k, int tt, int i, int *child, int *parent)
 	*parent = tt ? k - 1 - p : p;
 }
 
-static int tree_phase(coll_run *r, int ph)
+int coll__tree_across(coll_run *r, double per_rail)
 {
-	(void)ph;
 	const coll_shape *sh = &r->sh;
 	int k = sh->nnodes;
-	double per_rail = r->req.bytes / sh->nrails;
-	for (int ri = 0; ri < sh->nrails; ri++) {
-		for (int j = 0; j < k; j++) {
-			int rc = chain_flows(r, j, ri, per_rail);
-			if (rc)
-				return rc;
-		}
+	for (int ri = 0; ri < sh->nrails; ri++)
 		for (int tt = 0; tt < 2 && k > 1; tt++)
 			for (int i = 1; i < k; i++) {
 				int c, p;
@@ -60,8 +53,21 @@ static int tree_phase(coll_run *r, int ph)
 				if (rc)
 					return rc;
 			}
-	}
 	return 0;
+}
+
+static int tree_phase(coll_run *r, int ph)
+{
+	(void)ph;
+	const coll_shape *sh = &r->sh;
+	double per_rail = r->req.bytes / sh->nrails;
+	for (int ri = 0; ri < sh->nrails; ri++)
+		for (int j = 0; j < sh->nnodes; j++) {
+			int rc = chain_flows(r, j, ri, per_rail);
+			if (rc)
+				return rc;
+		}
+	return coll__tree_across(r, per_rail);
 }
 
 static bool tree_supports(const coll_shape *sh, coll_op op)
