@@ -73,11 +73,12 @@ static coll_run *run_get(coll_ctx *cc)
 	coll_run *r = cc->free_runs;
 	if (r) {
 		cc->free_runs = r->next_free;
-		return r;
-	}
-	r = calloc(1, sizeof *r);
-	if (r)
+	} else {
+		r = calloc(1, sizeof *r);
+		if (!r)
+			return NULL;
 		r->cc = cc;
+	}
 	return r;
 }
 
@@ -318,11 +319,11 @@ static int shape_alloc(coll_run *r, int n, int nics)
 static void shape_rails(coll_ctx *cc, coll_shape *sh, int node)
 {
 	int nics = cluster_nics(cc->cl), *out = sh->rails + node * sh->rails_stride, k = 0;
-	int gpn = cluster_gpus_per_node(cc->cl), own = nics > gpn ? nics / gpn : 1;
 	for (int m = sh->node_start[node]; m < sh->node_start[node + 1]; m++) {
-		int r0 = cluster_rail_of(cc->cl, sh->members[m]);
-		for (int i = 0; i < own && r0 + i < nics; i++)
-			cc->rail_seen[r0 + i] = 1;
+		int g = sh->members[m];
+		for (int r = cluster_rail_of(cc->cl, g); r < nics && cluster_gpu_has_rail(cc->cl, g, r);
+		     r++)
+			cc->rail_seen[r] = 1;
 	}
 	for (int i = 0; i < nics; i++)
 		if (cc->rail_seen[i]) {
@@ -584,9 +585,15 @@ int coll_start_batch(coll_ctx *cc, const coll_req *req, double count, coll_done_
 	r->latency_s += coll__slice_sync_s(&r->sh, req->op, r->ops->algo, r->proto, req->bytes);
 	r->count = count;
 	r->req.bytes *= count;   /* the flows carry all of them; chosen for one */
-	/* a tree's flows run at NCCL's measured share of the ideal at this size */
-	r->payload = coll__payload(r->proto) *
-	             coll__tree_correction(req->op, r->ops->algo, r->proto, req->bytes);
+	r->payload = coll__payload(r->proto);
+	/* a tree runs at NCCL's measured share f of its model's bandwidth at this
+	 * size: it takes (1/f - 1) x its model time longer, as stalls of its
+	 * pipeline, not as more bytes (the links it shares with other traffic
+	 * carry no more) */
+	double f = coll__tree_correction(req->op, r->ops->algo, r->proto, req->bytes);
+	double bw = r->ops->algbw(&r->sh, req) * r->payload;
+	if (f < 1 && bw > 0)
+		r->latency_s += req->bytes * (1 / f - 1) / bw;
 	double llcap = coll__ll_cap(&r->sh, r->proto);
 	/* LL's busbw cap spread over the parallel rings (each carries 1/nrails) */
 	r->cap_data_Bps = llcap > 0 ? llcap / r->sh.nrails : 0;

@@ -46,9 +46,8 @@ static inline int coll__rail(const coll_shape *sh, int gpu)
 /* Whether rail is one of the GPU's own NICs (cluster_gpu_has_rail). */
 static inline bool coll__has_rail(const coll_shape *sh, int gpu, int rail)
 {
-	if (sh->nics > sh->gpn)
-		return rail * sh->gpn / sh->nics == gpu % sh->gpn;
-	return rail == coll__rail(sh, gpu);
+	int l = gpu % sh->gpn, lo = l * sh->nics / sh->gpn, hi = (l + 1) * sh->nics / sh->gpn;
+	return rail == lo || (rail > lo && rail < hi);
 }
 
 typedef struct coll_run coll_run;

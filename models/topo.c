@@ -356,16 +356,18 @@ int cluster_gpus_per_nic(const cluster *cl)
 	return f > 1 ? f : 1;
 }
 
+/* A GPU owns the NICs from its own (cluster_rail_of) up to the next GPU's:
+ * one shared NIC when there are fewer NICs than GPUs, nics / gpn of them or
+ * the uneven split's 1 or 2 (12 NICs for 8 GPUs) otherwise. */
 int cluster_rail_gpu(const cluster *cl, int node, int rail)
 {
-	return node * cl->gpn + rail * cl->gpn / cl->nics;
+	return node * cl->gpn + ((rail + 1) * cl->gpn - 1) / cl->nics;
 }
 
 bool cluster_gpu_has_rail(const cluster *cl, int gpu, int rail)
 {
-	if (cl->nics > cl->gpn)
-		return rail * cl->gpn / cl->nics == gpu % cl->gpn;
-	return rail == cluster_rail_of(cl, gpu);
+	int l = gpu % cl->gpn, lo = l * cl->nics / cl->gpn, hi = (l + 1) * cl->nics / cl->gpn;
+	return rail == lo || (rail > lo && rail < hi);
 }
 
 /* Route between two GPUs of one node. */

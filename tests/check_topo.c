@@ -213,6 +213,32 @@ START_TEST(routes_nvswitch_and_pxn)
 	                        cluster_spec(e.cl)->nic.latency_s + 600e-9, 1e-12);
 	ck_assert_int_lt(cluster_route(e.cl, 0, 99, -1, l, CLUSTER_MAX_ROUTE), 0);
 	env_free(&e);
+	/* NIC ownership, whatever the NICs per node: a GPU owns its default
+	 * NIC (no PXN to reach it), every NIC has an owner, the GPU PXN moves
+	 * data to owns the NIC, and with at least as many NICs as GPUs each NIC
+	 * has exactly one owner (12 for 8 GPUs: 1 or 2 each) */
+	static const int nics[] = {1, 2, 3, 4, 8, 12, 16, 32};
+	for (size_t i = 0; i < sizeof nics / sizeof nics[0]; i++) {
+		c = dgx(2, "H100", 400);
+		c.nic.count = nics[i];
+		env_build(&e, &c);
+		for (int g = 0; g < 8; g++)
+			ck_assert_msg(cluster_gpu_has_rail(e.cl, g, cluster_rail_of(e.cl, g)),
+			              "%d NICs: GPU %d lacks its own NIC", nics[i], g);
+		for (int r = 0; r < nics[i]; r++) {
+			int owners = 0;
+			for (int g = 0; g < 8; g++)
+				owners += cluster_gpu_has_rail(e.cl, g, r);
+			ck_assert_msg(owners >= 1 && (nics[i] < 8 || owners == 1), "%d NICs: NIC %d has %d "
+			              "owners", nics[i], r, owners);
+			ck_assert(cluster_gpu_has_rail(e.cl, cluster_rail_gpu(e.cl, 1, r), r));
+			ck_assert_int_eq(cluster_rail_gpu(e.cl, 1, r) / 8, 1);
+		}
+		/* the default route never detours over NVLink */
+		n = cluster_route(e.cl, 1, 9, -1, l, CLUSTER_MAX_ROUTE);
+		ck_assert_int_eq(count_kind(&e, l, n, LINK_NVLINK), 0);
+		env_free(&e);
+	}
 }
 END_TEST
 
