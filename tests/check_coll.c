@@ -122,6 +122,19 @@ START_TEST(nccl_latency_table)
 	ck_assert_double_eq_tol(coll__nccl_latency(&sh, COLL_ALL_REDUCE, ALGO_TREE, PROTO_SIMPLE, 8), 176.4e-6, 1e-9);
 	ck_assert(coll__nccl_latency(&sh, COLL_ALL_REDUCE, ALGO_NVLS, PROTO_LL, 8) < 0);
 	ck_assert_double_eq(coll__payload(PROTO_LL), 0.5);
+	/* NVLSTree, Simple only: intraLat 25 + 2 log2(16) (20.9 + 2 x route latency) */
+	ck_assert(coll__nccl_latency(&sh, COLL_ALL_REDUCE, ALGO_NVLS_TREE, PROTO_LL128, 8) < 0);
+	ck_assert_double_eq_tol(coll__nccl_latency(&sh, COLL_ALL_REDUCE, ALGO_NVLS_TREE, PROTO_SIMPLE,
+	                                           8), (25 + 8 * 20.9) * 1e-6, 1e-9);
+	/* NCCL's treeCorrectionFactor by log2(bytes / 64): Simple at 1 MiB (2^14)
+	 * 0.5, LL128 at 16 MiB (2^18) 0.9, LL at 64 B 1.0; nothing past 512 MB,
+	 * for rings, or for other operations */
+	ck_assert_double_eq(coll__tree_correction(COLL_ALL_REDUCE, ALGO_TREE, PROTO_SIMPLE, 1 << 20), .5);
+	ck_assert_double_eq(coll__tree_correction(COLL_ALL_REDUCE, ALGO_TREE, PROTO_LL128, 16 << 20), .9);
+	ck_assert_double_eq(coll__tree_correction(COLL_ALL_REDUCE, ALGO_TREE, PROTO_LL, 64), 1);
+	ck_assert_double_eq(coll__tree_correction(COLL_ALL_REDUCE, ALGO_TREE, PROTO_SIMPLE, 8 * GiB), 1);
+	ck_assert_double_eq(coll__tree_correction(COLL_ALL_REDUCE, ALGO_RING, PROTO_SIMPLE, 1 << 20), 1);
+	ck_assert_double_eq(coll__tree_correction(COLL_BROADCAST, ALGO_TREE, PROTO_SIMPLE, 1 << 20), 1);
 }
 END_TEST
 
