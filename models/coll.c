@@ -288,6 +288,28 @@ int coll__flow(coll_run *r, int a, int b, int rail, double data_bytes, double ex
 	return 0;
 }
 
+int coll__flow_nics(coll_run *r, int a, int b, double data_bytes)
+{
+	const coll_shape *sh = &r->sh;
+	int la = a % sh->gpn;
+	if (a / sh->gpn == b / sh->gpn || la != b % sh->gpn || sh->nics <= sh->gpn)
+		return coll__flow(r, a, b, -1, data_bytes, 0);
+	int lo = la * sh->nics / sh->gpn, hi = (la + 1) * sh->nics / sh->gpn;
+	if (hi <= lo)
+		hi = lo + 1;
+	for (int rail = lo; rail < hi; rail++) {
+		int rc = coll__flow(r, a, b, rail, data_bytes / (hi - lo), 0);
+		if (rc)
+			return rc;
+	}
+	return 0;
+}
+
+double coll__nics_per_gpu(const coll_shape *sh)
+{
+	return sh->nics > sh->gpn ? (double)sh->nics / sh->gpn : 1;
+}
+
 /* ---- the shape of a request ---- */
 
 static int grow(int **a, int need)

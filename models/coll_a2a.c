@@ -86,15 +86,16 @@ const coll_algo_ops coll__a2a = {
 
 /* send/recv: with 0 < root < n, ranks[0] sends S to ranks[root] (a pipeline
  * or point-to-point transfer); otherwise every rank sends S to the next one
- * (nccl-tests' sendrecv_perf ring shift). Each GPU uses its own NIC. */
+ * (nccl-tests' sendrecv_perf ring shift). Each GPU uses its own NICs (all of
+ * them towards the GPU of the same local index on another node). */
 static int p2p_phase(coll_run *r, int ph)
 {
 	(void)ph;
 	int n = r->req.n;
 	if (r->req.root > 0 && r->req.root < n)
-		return coll__flow(r, r->req.ranks[0], r->req.ranks[r->req.root], -1, r->req.bytes, 0);
+		return coll__flow_nics(r, r->req.ranks[0], r->req.ranks[r->req.root], r->req.bytes);
 	for (int i = 0; i < n; i++) {
-		int rc = coll__flow(r, r->req.ranks[i], r->req.ranks[(i + 1) % n], -1, r->req.bytes, 0);
+		int rc = coll__flow_nics(r, r->req.ranks[i], r->req.ranks[(i + 1) % n], r->req.bytes);
 		if (rc)
 			return rc;
 	}
@@ -110,7 +111,7 @@ static bool p2p_supports(const coll_shape *sh, coll_op op)
 static double p2p_algbw(const coll_shape *sh, const coll_req *req)
 {
 	(void)req;
-	return sh->nnodes > 1 ? sh->nic_Bps : sh->intra_Bps;
+	return sh->nnodes > 1 ? sh->nic_Bps * coll__nics_per_gpu(sh) : sh->intra_Bps;
 }
 
 const coll_algo_ops coll__p2p = {

@@ -1,7 +1,7 @@
 /* coll_hier.c: hierarchical all_reduce (Horovod / ml-engineering's two-level
  * scheme, cost-models 1.5): reduce-scatter inside each node on NVLink, an
  * all-reduce of each 1/m shard across nodes among the GPUs with the same
- * local index (each on its own NIC), then all-gather inside the node. The
+ * local index (each on its own NICs), then all-gather inside the node. The
  * phases run one after the other. */
 #include <math.h>
 #include "coll_impl.h"
@@ -34,7 +34,7 @@ static int inter_rings(coll_run *r)
 		for (int j = 0; j < k; j++) {
 			int a = sh->members[sh->node_start[j] + l];
 			int b = sh->members[sh->node_start[(j + 1) % k] + l];
-			int rc = coll__flow(r, a, b, -1, bytes, 0);
+			int rc = coll__flow_nics(r, a, b, bytes);
 			if (rc)
 				return rc;
 		}
@@ -63,7 +63,7 @@ static double hier_algbw(const coll_shape *sh, const coll_req *req)
 	if (m > 1)
 		t += 2.0 * (m - 1) / m / sh->intra_Bps;
 	if (k > 1)
-		t += 2.0 * (k - 1) / k / m / sh->nic_Bps;
+		t += 2.0 * (k - 1) / k / m / (sh->nic_Bps * coll__nics_per_gpu(sh));
 	return t > 0 ? 1.0 / t : INFINITY;
 }
 

@@ -112,6 +112,12 @@ int coll__shape(coll_ctx *cc, coll_run *r);
  * protocol; extra_cap_Bps > 0 lowers the cap further. The phase's flows start
  * together once the algorithm has listed them. 0 or negative. */
 int coll__flow(coll_run *r, int a, int b, int rail, double data_bytes, double extra_cap_Bps);
+/* The same between GPUs of the same local index on two nodes, split over
+ * every NIC the GPU owns (one flow each), as NCCL's channels spread over
+ * them; a plain coll__flow otherwise. */
+int coll__flow_nics(coll_run *r, int a, int b, double data_bytes);
+/* NICs a GPU owns on average (1 when GPUs share or have one). */
+double coll__nics_per_gpu(const coll_shape *sh);
 
 /* NCCL's latency model (tuning.cc, cost-models 1.3) for algo/proto, seconds;
  * a negative value when NCCL has no such combination. */

@@ -179,6 +179,12 @@ START_TEST(rings_per_rail)
 	c = dgx(2, "A100", 100, 8);
 	double t8s = run1(&c, COLL_ALL_REDUCE, ALGO_RING, 16, 4 * GiB);
 	ck_assert_msg(t8s / t16 > 1.9, "8 x 100G / 16 x 100G: %g", t8s / t16);
+	/* the hierarchical all-reduce's rings across nodes too */
+	c = dgx(2, "A100", 100, 16);
+	t16 = run1(&c, COLL_ALL_REDUCE, ALGO_HIERARCHICAL, 16, 4 * GiB);
+	c = dgx(2, "A100", 200, 8);
+	t8 = run1(&c, COLL_ALL_REDUCE, ALGO_HIERARCHICAL, 16, 4 * GiB);
+	ck_assert_msg(fabs(t16 / t8 - 1) < 0.02, "hierarchical 16 x 100G / 8 x 200G: %g", t16 / t8);
 }
 END_TEST
 
