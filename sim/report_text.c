@@ -254,6 +254,10 @@ static void dp_section(FILE *out, const scenario *s, const step_result *r)
 			"    a ring all-reduce is a reduce-scatter then an all-gather, and in each half\n"
 			"    every GPU sends (n-1)/n of the buffer, so about twice the naive figure\n",
 			r->dp_allreduce_s / r->dp_naive_s, n, factor);
+		if (!strncmp(r->dp_algorithm, "nvls", 4))
+			fprintf(out, "    %s reduces in the NVSwitch instead (NVLink SHARP): each GPU sends\n"
+				"    about (1 + 1/n) of the buffer through it%s\n", r->dp_algorithm,
+				strcmp(r->dp_algorithm, "nvlstree") ? "" : ", and a tree joins the nodes");
 		nic_gap(out, s, r, factor);
 	}
 	if (r->dp_collectives_per_step > 0 && r->dp_latency_s > 0)
