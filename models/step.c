@@ -252,21 +252,32 @@ static int setup_engine(stp_run *r, uint64_t cap, char *err, size_t errlen)
 	return r->store ? 0 : -1;
 }
 
-static int setup_route(stp_run *r, stp_stage *st, int to, int *links, int *n, double *cap,
-		       char *err, size_t errlen)
+static int setup_route(stp_run *r, stp_stage *st, int to, stp_route *rt, char *err,
+		       size_t errlen)
 {
-	int dst = r->st[to].gpu;
-	*n = cluster_route(r->cl, st->gpu, dst, -1, links, CLUSTER_MAX_ROUTE);
-	if (*n < 0) {
-		snprintf(err, errlen, "no route between GPU %d and GPU %d", st->gpu, dst);
-		return -1;
+	int src = st->gpu, dst = r->st[to].gpu, gpn = cluster_gpus_per_node(r->cl);
+	bool across = cluster_node_of(r->cl, src) != cluster_node_of(r->cl, dst);
+	/* the NICs src owns, when dst is its counterpart on another node */
+	int lo = cluster_rail_of(r->cl, src), k = 0;
+	if (across && src % gpn == dst % gpn)
+		while (k < STP_PP_NICS && lo + k < cluster_nics(r->cl) &&
+		       cluster_gpu_has_rail(r->cl, src, lo + k))
+			k++;
+	rt->k = k > 1 ? k : 1;
+	for (int i = 0; i < rt->k; i++) {
+		rt->n[i] = cluster_route(r->cl, src, dst, k > 1 ? lo + i : -1, rt->links[i],
+		                         CLUSTER_MAX_ROUTE);
+		if (rt->n[i] < 0) {
+			snprintf(err, errlen, "no route between GPU %d and GPU %d", src, dst);
+			return -1;
+		}
 	}
-	*cap = cluster_flow_cap(r->cl, st->gpu, dst);
+	rt->cap = cluster_flow_cap(r->cl, src, dst);
 	/* the flow stands for its tp x cp siblings (each sends its share at the
 	 * same time): those on the same NIC share it */
 	int fan = cluster_gpus_per_nic(r->cl), sib = r->tp * r->cp;
-	if (cluster_node_of(r->cl, st->gpu) != cluster_node_of(r->cl, dst))
-		*cap /= sib < fan ? sib : fan;
+	if (across)
+		rt->cap /= sib < fan ? sib : fan;
 	return 0;
 }
 
@@ -368,10 +379,8 @@ static int setup_stages(stp_run *r, char *err, size_t errlen)
 	}
 	for (int i = 0; r->pp > 1 && i < r->pp; i++) {
 		stp_stage *st = &r->st[i];
-		if (setup_route(r, st, (i + 1) % r->pp, st->route_f, &st->nroute_f, &st->cap_f, err,
-				errlen) < 0 ||
-		    setup_route(r, st, (i + r->pp - 1) % r->pp, st->route_b, &st->nroute_b,
-				&st->cap_b, err, errlen) < 0)
+		if (setup_route(r, st, (i + 1) % r->pp, &st->route_f, err, errlen) < 0 ||
+		    setup_route(r, st, (i + r->pp - 1) % r->pp, &st->route_b, err, errlen) < 0)
 			return -1;
 	}
 	if (stp_var_init(r) == 0)

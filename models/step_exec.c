@@ -137,6 +137,13 @@ static void on_arrival(sim *s, void *ctx, uint64_t idx)
 	stp_run *r = ctx;
 	stp_stage *src, *dst;
 	int dir, gc, mb = (int)(idx % (size_t)r->m);
+	int left = (r->arr[idx] & STP_ARR_LEFT_MASK) >> STP_ARR_LEFT_SHIFT;
+	if (left > 1) {   /* another of its flows is still on the wire */
+		r->arr[idx] = (uint8_t)((r->arr[idx] & ~STP_ARR_LEFT_MASK) |
+		                        (left - 1) << STP_ARR_LEFT_SHIFT);
+		return;
+	}
+	r->arr[idx] &= (uint8_t)~STP_ARR_LEFT_MASK;
 	xfer_ends(r, idx, &src, &dst, &dir, &gc);
 	stp_busy(r, src, -1);
 	stp_busy(r, dst, -1);
@@ -176,12 +183,13 @@ static void start_transfer(stp_run *r, size_t idx)
 	}
 	stp_busy(r, src, +1);
 	stp_busy(r, dst, +1);
-	const int *route = dir == 0 ? src->route_f : src->route_b;
-	int n = dir == 0 ? src->nroute_f : src->nroute_b;
-	double cap = dir == 0 ? src->cap_f : src->cap_b;
+	const stp_route *rt = dir == 0 ? &src->route_f : &src->route_b;
 	double bytes = r->act_bytes[dir == 0 ? gc - 1 : gc];
-	if (flow_start(r->net, route, n, bytes, cap, (double)(r->tp * r->cp), on_arrival, r, idx) < 0)
-		fail(r, "could not start a pipeline transfer (flow_start failed)");
+	r->arr[idx] = (uint8_t)((r->arr[idx] & ~STP_ARR_LEFT_MASK) | rt->k << STP_ARR_LEFT_SHIFT);
+	for (int i = 0; i < rt->k; i++)
+		if (flow_start(r->net, rt->links[i], rt->n[i], bytes / rt->k, rt->cap,
+		               (double)(r->tp * r->cp), on_arrival, r, idx) < 0)
+			fail(r, "could not start a pipeline transfer (flow_start failed)");
 }
 
 /* Without calls: the output of an op leaves at once. */

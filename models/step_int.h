@@ -35,6 +35,9 @@
  * by its receiver (schedules with Megatron's calls), on the wire, arrived.
  * The receiving op clears it. */
 enum { STP_ARR_SEND = 1, STP_ARR_RECV = 2, STP_ARR_FLY = 4, STP_ARR_DONE = 8 };
+/* bits 4-6 of a transfer's flags: its flows still on the wire */
+#define STP_ARR_LEFT_SHIFT 4
+#define STP_ARR_LEFT_MASK (7 << STP_ARR_LEFT_SHIFT)
 
 /* Segments of one scheduled op on the compute stream: compute, a blocking TP
  * collective, an async TP collective (started, waited for by the next
@@ -94,14 +97,22 @@ typedef struct stp_update {
 	int state;               /* 0 reducing, 1 optimizer queued, 2 param AG, 3 done */
 } stp_update;
 
+/* A pipeline transfer's route to a neighbouring stage: one flow per NIC the
+ * GPU owns when it has several and the peer sits at the same local index on
+ * another node (NCCL spreads its channels over them), else one. */
+#define STP_PP_NICS 4
+typedef struct stp_route {
+	int links[STP_PP_NICS][CLUSTER_MAX_ROUTE], n[STP_PP_NICS];
+	int k;          /* flows: 1..STP_PP_NICS */
+	double cap;     /* each flow's rate cap */
+} stp_route;
+
 typedef struct stp_stage {
 	int idx, gpu;
 	int *tp_ranks, *dp_ranks;   /* dp_ranks: the gradient group, dp x cp GPUs */
 	int *cp_ranks;              /* the context-parallel group (cp GPUs) */
 	int *ep_ranks;              /* the expert-parallel group (ep GPUs) */
-	int route_f[CLUSTER_MAX_ROUTE], nroute_f;   /* to the next stage */
-	int route_b[CLUSTER_MAX_ROUTE], nroute_b;   /* to the previous stage */
-	double cap_f, cap_b;
+	stp_route route_f, route_b;   /* to the next and the previous stage */
 	const sched_op *ops;
 	/* position */
 	int step, op_i, seg_i, nseg, phase, run;

@@ -495,6 +495,32 @@ START_TEST(t_moe_expert_parallel)
 }
 END_TEST
 
+/* Pipeline transfers between two nodes go over every NIC a GPU owns (16 x
+ * 100 Gb/s for 8 A100, as OCI's nodes): the same transfer time as one 200
+ * Gb/s NIC a GPU, half that of 8 x 100G. tp 8 puts each stage on a node. */
+START_TEST(t_pp_over_all_nics)
+{
+	double pp_s[3];
+	const struct { int count; double gbps; } nic[3] = {{16, 100}, {8, 200}, {8, 100}};
+	for (int i = 0; i < 3; i++) {
+		scenario s = base(2, 8, 2);
+		s.model.hidden = 8192;
+		s.model.heads = 64;
+		s.model.seq_len = 4096;
+		s.training.micro_batch = 4;
+		s.training.global_batch = 16;
+		s.cluster.nic.count = nic[i].count;
+		s.cluster.nic.speed_Bps = nic[i].gbps * 1e9 / 8;
+		step_result r = run_ok(&s);
+		pp_s[i] = r.split_s[SPLIT_PP_COMM];
+		ck_assert(r.split_s[SPLIT_PP_COMM] > 0);
+	}
+	ck_assert_msg(fabs(pp_s[0] / pp_s[1] - 1) < 0.02, "16 x 100G %g s, 8 x 200G %g s", pp_s[0],
+	              pp_s[1]);
+	ck_assert_msg(pp_s[2] > 1.3 * pp_s[0], "8 x 100G %g s, 16 x 100G %g s", pp_s[2], pp_s[0]);
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("step_run");
@@ -512,6 +538,7 @@ int main(void)
 	tcase_add_test(tc, test_async_reduction_bound);
 	tcase_add_test(tc, test_async_hides_short_reduction);
 	tcase_add_test(tc, t_moe_expert_parallel);
+	tcase_add_test(tc, t_pp_over_all_nics);
 	suite_add_tcase(s, tc);
 	SRunner *sr = srunner_create(s);
 	srunner_run_all(sr, CK_NORMAL);
