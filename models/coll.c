@@ -291,14 +291,11 @@ int coll__flow(coll_run *r, int a, int b, int rail, double data_bytes, double ex
 int coll__flow_nics(coll_run *r, int a, int b, double data_bytes)
 {
 	const coll_shape *sh = &r->sh;
-	int la = a % sh->gpn;
-	if (a / sh->gpn == b / sh->gpn || la != b % sh->gpn || sh->nics <= sh->gpn)
+	int la = a % sh->gpn, lo, k = topo_own_rails(la, sh->gpn, sh->nics, &lo);
+	if (a / sh->gpn == b / sh->gpn || la != b % sh->gpn || k == 1)
 		return coll__flow(r, a, b, -1, data_bytes, 0);
-	int lo = la * sh->nics / sh->gpn, hi = (la + 1) * sh->nics / sh->gpn;
-	if (hi <= lo)
-		hi = lo + 1;
-	for (int rail = lo; rail < hi; rail++) {
-		int rc = coll__flow(r, a, b, rail, data_bytes / (hi - lo), 0);
+	for (int rail = lo; rail < lo + k; rail++) {
+		int rc = coll__flow(r, a, b, rail, data_bytes / k, 0);
 		if (rc)
 			return rc;
 	}
@@ -342,9 +339,8 @@ static void shape_rails(coll_ctx *cc, coll_shape *sh, int node)
 {
 	int nics = cluster_nics(cc->cl), *out = sh->rails + node * sh->rails_stride, k = 0;
 	for (int m = sh->node_start[node]; m < sh->node_start[node + 1]; m++) {
-		int g = sh->members[m];
-		for (int r = cluster_rail_of(cc->cl, g); r < nics && cluster_gpu_has_rail(cc->cl, g, r);
-		     r++)
+		int lo, own = topo_own_rails(sh->members[m] % sh->gpn, sh->gpn, nics, &lo);
+		for (int r = lo; r < lo + own; r++)
 			cc->rail_seen[r] = 1;
 	}
 	for (int i = 0; i < nics; i++)

@@ -46,8 +46,8 @@ static inline int coll__rail(const coll_shape *sh, int gpu)
 /* Whether rail is one of the GPU's own NICs (cluster_gpu_has_rail). */
 static inline bool coll__has_rail(const coll_shape *sh, int gpu, int rail)
 {
-	int l = gpu % sh->gpn, lo = l * sh->nics / sh->gpn, hi = (l + 1) * sh->nics / sh->gpn;
-	return rail == lo || (rail > lo && rail < hi);
+	int lo, k = topo_own_rails(gpu % sh->gpn, sh->gpn, sh->nics, &lo);
+	return rail >= lo && rail < lo + k;
 }
 
 typedef struct coll_run coll_run;

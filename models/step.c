@@ -258,14 +258,10 @@ static int setup_route(stp_run *r, stp_stage *st, int to, stp_route *rt, char *e
 	int src = st->gpu, dst = r->st[to].gpu, gpn = cluster_gpus_per_node(r->cl);
 	bool across = cluster_node_of(r->cl, src) != cluster_node_of(r->cl, dst);
 	/* the NICs src owns, when dst is its counterpart on another node */
-	int lo = cluster_rail_of(r->cl, src), k = 0;
-	if (across && src % gpn == dst % gpn)
-		while (k < STP_PP_NICS && lo + k < cluster_nics(r->cl) &&
-		       cluster_gpu_has_rail(r->cl, src, lo + k))
-			k++;
-	rt->k = k > 1 ? k : 1;
+	int lo, k = topo_own_rails(src % gpn, gpn, cluster_nics(r->cl), &lo);
+	rt->k = across && src % gpn == dst % gpn ? (k < STP_PP_NICS ? k : STP_PP_NICS) : 1;
 	for (int i = 0; i < rt->k; i++) {
-		rt->n[i] = cluster_route(r->cl, src, dst, k > 1 ? lo + i : -1, rt->links[i],
+		rt->n[i] = cluster_route(r->cl, src, dst, rt->k > 1 ? lo + i : -1, rt->links[i],
 		                         CLUSTER_MAX_ROUTE);
 		if (rt->n[i] < 0) {
 			snprintf(err, errlen, "no route between GPU %d and GPU %d", src, dst);

@@ -366,8 +366,8 @@ int cluster_rail_gpu(const cluster *cl, int node, int rail)
 
 bool cluster_gpu_has_rail(const cluster *cl, int gpu, int rail)
 {
-	int l = gpu % cl->gpn, lo = l * cl->nics / cl->gpn, hi = (l + 1) * cl->nics / cl->gpn;
-	return rail == lo || (rail > lo && rail < hi);
+	int lo, k = topo_own_rails(gpu % cl->gpn, cl->gpn, cl->nics, &lo);
+	return rail >= lo && rail < lo + k;
 }
 
 /* Route between two GPUs of one node. */

@@ -38,6 +38,17 @@ int cluster_nics(const cluster *cl);
  * parallel siblings (contiguous GPUs) loads its NIC min(mult, this) times. */
 int cluster_gpus_per_nic(const cluster *cl);
 int cluster_rail_gpu(const cluster *cl, int node, int rail);
+/* The NICs GPU `local` (of gpn) owns among nics: from its own, local x nics
+ * / gpn (*first), up to the next GPU's; one (shared) when there are fewer
+ * NICs than GPUs. Returns how many (>= 1). The one definition of ownership,
+ * for the cluster (cluster_gpu_has_rail) and the collectives' shapes. */
+static inline int topo_own_rails(int local, int gpn, int nics, int *first)
+{
+	int lo = local * nics / gpn, hi = (local + 1) * nics / gpn;
+	*first = lo;
+	return hi > lo ? hi - lo : 1;
+}
+
 /* Whether `rail` is one of the GPU's own NICs, reached over its PCIe switch
  * without PXN: its cluster_rail_of when GPUs share or have one NIC, and
  * each of its nics / gpus_per_node NICs when a node has more NICs than GPUs
