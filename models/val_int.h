@@ -33,6 +33,9 @@ double val__num_after(const char *name, const char *tag);
 /* ---- mixture of experts (val_moe.c) ---- */
 /* the shape of a MoE model the row names (Mixtral 8x7B, Qwen3-235B-A22B, ...) */
 bool val__moe_shape(const val_row *r, int *layers, int *hidden, int *heads);
+/* the dense MLP width other_parallel gives ("ffn 14336", "ffn_hidden=...",
+ * "ffn-hidden-size", "intermediate_size"; not "moe_ffn"), or -1 */
+int val__ffn_in(const char *o);
 /* whether the row describes a MoE model (named, "experts", "EP8") */
 bool val__moe_named(const val_row *r);
 /* a MoE row's routing into s->model and expert parallelism into s->training
@@ -44,6 +47,12 @@ int val__moe_of(const val_row *r, scenario *s, bool *assumed, char *why, size_t 
 int val__cp_of(const char *o);
 /* the parallel layout, batch, precision, recomputation, schedule and overlaps of
  * a row into s->training (the model is set): 0, or -1 with why */
+/* A row whose scenario the loader would refuse (heads that tp does not
+ * divide, micro-batches that do not divide the batch, ...) is refused with
+ * the loader's reason: `trainsim run` on its `--show` would stop the same way,
+ * and nothing downstream simulates a layout no user could write. */
+int val__runnable(const scenario *s, char *why, size_t n);
+
 int val__training_of(const val_row *r, scenario *s, bool layer_only, bool *assumed, char *why,
                      size_t n);
 

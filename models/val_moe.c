@@ -92,6 +92,11 @@ static int first_of(const char *o, const char *const *keys, size_t nkeys)
 #define FIRST(o, ...) first_of(o, (const char *const[]){__VA_ARGS__}, \
 	sizeof((const char *const[]){__VA_ARGS__}) / sizeof(const char *))
 
+int val__ffn_in(const char *o)
+{
+	return FIRST(o, "ffn", "ffn_hidden", "ffn-hidden-size", "intermediate_size");
+}
+
 bool val__moe_shape(const val_row *r, int *layers, int *hidden, int *heads)
 {
 	const moe_model *z = zoo_of(r);
@@ -257,7 +262,7 @@ static int moe_model_of(const val_row *r, scenario *s, bool *assumed, char *why,
 	if ((v = FIRST(o, "moe_ffn", "moe-ffn-hidden-size", "moe_ffn_hidden", "expert ffn",
 	               "expert_ffn", "moe_intermediate_size")) > 0)
 		m->expert_ffn_hidden = v;
-	if ((v = FIRST(o, "ffn", "ffn_hidden", "ffn-hidden-size", "intermediate_size")) > 0)
+	if ((v = val__ffn_in(o)) > 0)
 		m->ffn_hidden = v;
 	if (m->expert_ffn_hidden <= 0)
 		m->expert_ffn_hidden = m->ffn_hidden;

@@ -152,6 +152,18 @@ int val__number_after_word(const char *o, const char *tok, bool *layers)
 }
 
 /* "Llama 3", "Llama-3", "LLaMA3" all match the family "Llama 3". */
+/* val__has for a name: one that ends in a digit does not match the start of
+ * a longer number ("Llama 3" is not in "Llama 34B" nor "Llama 30B"). */
+static bool has_name(const char *hay, const char *name)
+{
+	size_t n = strlen(name);
+	bool digit_end = n > 0 && isdigit((unsigned char)name[n - 1]);
+	for (; *hay; hay++)
+		if (!strncasecmp(hay, name, n) && !(digit_end && isdigit((unsigned char)hay[n])))
+			return true;
+	return false;
+}
+
 bool val__names(const val_row *r, const char *family)
 {
 	const char *fields[] = {r->source, r->hardware, r->other, r->id};
@@ -165,7 +177,8 @@ bool val__names(const val_row *r, const char *family)
 	if (sp)
 		memmove(sp, sp + 1, strlen(sp));
 	for (size_t i = 0; i < sizeof fields / sizeof fields[0]; i++)
-		if (val__has(fields[i], family) || val__has(fields[i], alt[0]) || val__has(fields[i], alt[1]))
+		if (has_name(fields[i], family) || has_name(fields[i], alt[0]) ||
+		    has_name(fields[i], alt[1]))
 			return true;
 	return false;
 }

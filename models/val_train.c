@@ -415,11 +415,12 @@ static int batch_of(const val_row *r, scenario *s, bool layer_only, bool *assume
 		t->global_batch = (int)llround(r->batch_tokens / s->model.seq_len);
 		*assumed = true;
 	}
+	/* the batch as sequences, also when the row gives it in tokens */
 	t->micro_batch = r->micro_batch;
-	if (t->micro_batch <= 0 && pp == 1 && r->global_batch > 0) {
-		t->micro_batch = r->global_batch / dp;
+	if (t->micro_batch <= 0 && pp == 1 && t->global_batch > 0) {
+		t->micro_batch = t->global_batch / dp > 0 ? t->global_batch / dp : 1;
 		*assumed = true;
-	} else if (t->micro_batch <= 0 && pp > 1 && r->global_batch > 0) {
+	} else if (t->micro_batch <= 0 && pp > 1 && t->global_batch > 0) {
 		/* what Megatron's and NeMo's large-model recipes use (the 1T run,
 		 * GPT-3 175B and Llama 3 405B in their papers and tables) */
 		t->micro_batch = 1;
@@ -452,7 +453,9 @@ static void schedule_of(const val_row *r, scenario *s, bool *assumed)
 {
 	scn_training *t = &s->training;
 	bool deepspeed = val__names(r, "DeepSpeed");
-	t->virtual_stages = virtual_stages(r, s->model.layers, t->pp, assumed);
+	/* virtual stages mean nothing without a pipeline ("interleaved" in a
+	 * row whose pp is 1 describes the code, not this run) */
+	t->virtual_stages = t->pp > 1 ? virtual_stages(r, s->model.layers, t->pp, assumed) : 1;
 	t->schedule = t->virtual_stages > 1 ? SCHED_INTERLEAVED : SCHED_1F1B;
 	if (t->pp > 1 && t->virtual_stages == 1 && val__has(r->other, "GPipe"))
 		t->schedule = SCHED_GPIPE;
@@ -654,6 +657,9 @@ int val__training_of(const val_row *r, scenario *s, bool layer_only, bool *assum
 		t->grad_reduce.overlap = true;
 		*assumed = true;
 	}
+	/* the candidates below are simulated: the layout as read must run */
+	if (val__runnable(s, why, n) < 0)
+		return -1;
 	/* a row that recomputes some layers keeps its schedule: the layers a
 	 * chunk recomputes were counted on it */
 	bool pick = modern && t->pp > 1 && !deepspeed && t->virtual_stages == 1 &&

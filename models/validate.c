@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "coll.h"
+#include "scn.h"
 #include "step.h"
 #include "val_int.h"
 #include "workload.h"
@@ -541,7 +542,10 @@ static int model_of(const val_row *r, scenario *s, bool params_only, bool *assum
 	int kv = kv_heads_of(r->other);
 	if (kv > 0 && kv <= heads)
 		m->kv_heads = kv;
-	if (m->gated_mlp && m->ffn_hidden == 4 * hidden && !val__names(r, "Llama"))
+	int ffn = val__ffn_in(r->other);
+	if (ffn > 0)
+		m->ffn_hidden = ffn;    /* "ffn 14336": the row's own width */
+	else if (m->gated_mlp && m->ffn_hidden == 4 * hidden && !val__names(r, "Llama"))
 		m->ffn_hidden = 0;      /* resolved: 8h/3 to a multiple of 256 */
 	return wl_model_resolve(m);
 }
@@ -672,12 +676,25 @@ static void placeholder_workload(scenario *s)
 
 static int build_case(const val_row *r, val_case *c, char *why, size_t n);
 
+int val__runnable(const scenario *s, char *why, size_t n)
+{
+	char err[200];
+	if (scn_check_built(s, err, sizeof err) == 0)
+		return 0;
+	snprintf(why, n, "the row's layout is not one trainsim runs: %s", err);
+	return -1;
+}
+
 int val_build(const val_row *r, val_case *c, char *why, size_t n)
 {
-	int rc = build_case(r, c, why, n);
-	if (rc == 0)
-		placeholder_workload(&c->s);
-	return rc;
+	if (build_case(r, c, why, n) < 0)
+		return -1;
+	placeholder_workload(&c->s);
+	if (val__runnable(&c->s, why, n) < 0) {
+		scn_release(&c->s);
+		return -1;
+	}
+	return 0;
 }
 
 static int build_case(const val_row *r, val_case *c, char *why, size_t n)

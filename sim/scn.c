@@ -90,3 +90,49 @@ out_free_doc:
 	scn_doc_free(d);
 	return rc;
 }
+
+/* The first line of a loader message, from after its "name:line:col: ". */
+static void first_message(const char *text, char *err, size_t errlen)
+{
+	const char *m = text;
+	for (int colons = 0; colons < 3 && *m && *m != '\n'; m++)
+		if (*m == ':')
+			colons++;
+	while (*m == ' ')
+		m++;
+	if (!*m || *m == '\n')
+		m = text;   /* not positioned: the whole line */
+	size_t len = strcspn(m, "\n");
+	snprintf(err, errlen, "%.*s", (int)len, m);
+}
+
+int scn_check_built(const scenario *s, char *err, size_t errlen)
+{
+	char *yaml = NULL, *msg = NULL;
+	size_t ylen = 0, mlen = 0;
+	FILE *y = open_memstream(&yaml, &ylen);
+	FILE *m = open_memstream(&msg, &mlen);
+	int rc = -1;
+	if (!y || !m || scn_write_yaml(s, y) < 0 || fflush(y)) {
+		snprintf(err, errlen, "cannot write the scenario as YAML");
+		goto out;
+	}
+	scn_doc *d = scn_doc_load_string(yaml, ylen, "built", m);
+	scenario t;
+	rc = d ? scn_from_doc(d, &t, m, true) : -1;
+	if (d) {
+		scn_release(&t);
+		scn_doc_free(d);
+	}
+	fflush(m);
+	if (rc < 0)
+		first_message(msg && *msg ? msg : "the written scenario does not load", err, errlen);
+out:
+	if (y)
+		fclose(y);
+	if (m)
+		fclose(m);
+	free(yaml);
+	free(msg);
+	return rc;
+}

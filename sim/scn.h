@@ -31,6 +31,12 @@ int scn_from_doc(const scn_doc *d, scenario *out, FILE *err, bool quiet);
 int scn_load(const char *path, const char *const *sets, int nsets, scenario *out,
              FILE *err, bool quiet);
 
+/* Whether a scenario built in memory (validate's rows, not a file) passes
+ * every check a scenario file gets: writes it as YAML and loads that text.
+ * Returns 0, or -1 with the loader's first message (key path and what is
+ * wrong, without the position in the written text) in err. */
+int scn_check_built(const scenario *s, char *err, size_t errlen);
+
 /* Writes the scenario back as YAML (normalized, SI units written with their
  * unit), such that loading it gives an equal scenario (round-trip). */
 int scn_write_yaml(const scenario *s, FILE *out);

@@ -101,6 +101,31 @@ START_TEST(t_power_cap)
 }
 END_TEST
 
+/* A row whose layout the scenario loader would refuse is refused with the
+ * loader's reason, before anything is simulated (found by fuzz_validate: a
+ * row with 99 heads on TP4 was simulated); "interleaved" in a row with pp 1
+ * describes the code, not the run, and is not a schedule. */
+START_TEST(t_unrunnable_rows)
+{
+	val_case c;
+	char why[256];
+	ck_assert_int_lt(build_row("U-001,x,DGX H100,32,7,32,4096,99,4096,128,1,4,1,8,NeMo,bf16,,"
+	                           "tokens_per_sec_per_gpu,1000,tokens/s/GPU,x", &c, why,
+	                           sizeof why), 0);
+	ck_assert_msg(strstr(why, "not one trainsim runs") && strstr(why, "divisible by tp"),
+	              "%s", why);
+	ck_assert_int_lt(build_row("U-002,x,DGX A100,16,1,2,2048,16,2048,12,1,1,1,16,,bf16,none,"
+	                           "iteration_time,1,s,x", &c, why, sizeof why), 0);
+	ck_assert_msg(strstr(why, "global_batch"), "%s", why);
+	ck_assert_int_eq(build_row("U-003,x,DGX A100,16,1,2,2048,16,2048,16,1,1,1,16,"
+	                           "interleaved,bf16,none,iteration_time,1,s,x", &c, why,
+	                           sizeof why), 0);
+	ck_assert_int_eq(c.s.training.virtual_stages, 1);
+	ck_assert_int_ne(c.s.training.schedule, SCHED_INTERLEAVED);
+	scn_release(&c.s);
+}
+END_TEST
+
 /* A kernel row's type is the first type token of its name; types without
  * a catalog peak (fp4, int8, fp64, tf32 on a V100) are refused; free text
  * says selective checkpointing only as checkpointing ("SWA on every other
@@ -1157,6 +1182,7 @@ int main(void)
 	tcase_add_test(tc, t_predict);
 	tcase_add_test(tc, t_scaling_rows);
 	tcase_add_test(tc, t_memory_inference);
+	tcase_add_test(tc, t_unrunnable_rows);
 	suite_add_tcase(s, tc);
 	SRunner *sr = srunner_create(s);
 	srunner_run_all(sr, CK_NORMAL);

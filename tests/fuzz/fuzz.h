@@ -18,6 +18,11 @@ int fuzz_loader_input(const uint8_t *data, size_t size);
  * size, and as a --set assignment on a fixed scenario. */
 int fuzz_units_input(const uint8_t *data, size_t size);
 
+/* Validate: the input as a published-runs CSV: positioned refusals, every row
+ * built or refused with a reason, built scenarios loadable, small ones
+ * predicted. */
+int fuzz_validate_input(const uint8_t *data, size_t size);
+
 /* A broken property: print what and where, then abort (a libFuzzer crash). */
 #define FUZZ_ASSERT(cond, ...)                                                   \
 	do {                                                                     \

@@ -43,6 +43,7 @@ static void replay_child(const char *path)
 	}
 	fuzz_loader_input(data, size);
 	fuzz_units_input(data, size);
+	fuzz_validate_input(data, size);
 	free(data);
 	exit(0); /* exit, not _exit: LeakSanitizer runs at exit */
 }
