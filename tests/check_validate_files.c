@@ -222,7 +222,8 @@ START_TEST(t_rows_load_as_yaml)
 		"nemo-blackwell.csv", "h200-kernels.csv", "llama3-405b.csv", "mtnlg-530b.csv",
 		"v100-megatron.csv", "megatron-bridge.csv", "moe-megatron-bridge.csv",
 		"deepseek-v3.csv", "llm-foundry.csv", "torchtitan.csv", "nccl-dgxh100.csv",
-		"azure.csv", "nccl-a100.csv", "nccl-multinode.csv"};
+		"azure.csv", "nccl-a100.csv", "nccl-multinode.csv", "nccl-ops.csv", "dense-runs.csv",
+		"moe-runs.csv"};
 	char path[] = "/tmp/check_validate_XXXXXX";
 	int fd = mkstemp(path);
 	ck_assert_int_ge(fd, 0);
