@@ -39,6 +39,18 @@
 #define H200_SUSTAIN 0.914
 #define H200_FP8_RATIO 0.979
 
+/* Blackwell: Azure's AI-benchmarking-guide GEMM results on an ND GB200 v6
+ * (tests/validation/azure.csv AZX-202..210, fp8, cuBLASLt) hold 2826-2907
+ * TFLOP/s from 4096^3 to 32768^3, flat with size: the power-capped clock, as
+ * on the H200 above, not the rising curve of a best-shape MAMF. The same
+ * guide's H100 and H200 fp8 GEMMs (AZX-054..060, 102..108) agree with the
+ * H200 measurement above within 2%, so its method is this model's.
+ * BLACKWELL_SUSTAIN: the median over the five GB200 shapes of 4096 and more
+ * (AZX-204..207, 209) of measured over this model with SUSTAIN_AMPERE, times
+ * SUSTAIN_AMPERE (0.892 x 0.957). [MEASURED by Azure, GB200 fp8; bf16 and
+ * the B200 (1000 W, below the GB200's 1200 W) UNVERIFIED, taken the same] */
+#define BLACKWELL_SUSTAIN 0.854
+
 /* Per-architecture constants of the efficiency model. */
 typedef struct arch_params {
 	hw_arch arch;
@@ -103,7 +115,7 @@ typedef struct arch_params {
  * bf16 MAMF 76.3/77.6 = 0.983; Ada 0.9 UNVERIFIED; 1 where there is no fp8
  * (Volta, Turing, Ampere, CDNA2: an fp8 run is refused, sim/scn_check.c).
  * sustain: Ampere (and, UNVERIFIED, every kind not measured) SUSTAIN_AMPERE,
- * Hopper H200_SUSTAIN.
+ * Hopper H200_SUSTAIN, Blackwell BLACKWELL_SUSTAIN.
  * FlashAttention-2 (`attention: flash2`; flash-attn 2, PyTorch SDPA's flash
  * backend) runs its sm80 kernels on Hopper and Blackwell, far from the
  * fused kernels above [MEASURED, Azure/AI-benchmarking-guide, FA2 forward,
@@ -122,7 +134,7 @@ static const arch_params arch_table[] = {
 	{ARCH_ADA, 142, 256, 128, 0.80, 0.83, 0.50, 0.40, 0.9, SUSTAIN_AMPERE, 0, 0, 0, 0},
 	{ARCH_HOPPER, 132, 128, 256, 0.803, 0.83, 0.629, 0.577, H200_FP8_RATIO, H200_SUSTAIN, 340, 520,
 	 FA2_HOPPER_FWD, FA2_HOPPER_FWD * FA2_BWD_OVER_FWD},
-	{ARCH_BLACKWELL, 148, 128, 256, 0.776, 0.83, 0.55, 0.44, 0.983, SUSTAIN_AMPERE, 0, 0,
+	{ARCH_BLACKWELL, 148, 128, 256, 0.776, 0.83, 0.55, 0.44, 0.983, BLACKWELL_SUSTAIN, 0, 0,
 	 FA2_BLACKWELL_FWD, FA2_BLACKWELL_FWD * FA2_BWD_OVER_FWD},
 	{ARCH_CDNA2, 110, 256, 256, 0.767, 0.83, FA2_CDNA3_FWD, FA2_CDNA3_FWD * FA2_BWD_OVER_FWD, 1,
 	 SUSTAIN_AMPERE, 0, 0, 0, 0},
