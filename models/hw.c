@@ -267,7 +267,9 @@ static const hw_gpu gpus[] = {
 	 {163.4 * T, 653.7 * T, 1307.4 * T, 1307.4 * T, 2614.9 * T},
 	 0.514,                  /* cm 4.2 MI300X MAMF 668.4 / 1300 */
 	 192 * GiB, 5300 * GBs,  /* MI300X data sheet: 192 GB HBM3, 5.3 TB/s */
-	 0.90,
+	 0.783,                  /* [MEASURED by Azure, ND MI300X v5] STREAM copy 4.15
+	                          * TB/s of 5.3 (tests/validation/azure.csv AZX-161;
+	                          * its triad, AZX-164, 4.10); was an unsourced 0.90 */
 	 448 * GBs, 0.75,        /* 7 Infinity Fabric links x 64 GB/s per direction
 	                          * (data sheet 896 GB/s bidirectional); "usable
 	                          * bandwidth approximately 48 GB/s per link", 75%

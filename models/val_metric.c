@@ -412,11 +412,12 @@ bool val__param_source(const val_row *r, val_metric m)
 	/* NCCL-TCP: hw.c's TCP efficiency and its sharing law (NVIDIA/nccl #209);
 	 * AZX-067 / AZX-219 / AZX-166 (tests/validation/azure.csv):
 	 * FlashAttention-2 on H100, GB200 and MI300X, compute.c's FA2_*_FWD;
-	 * AZX-204..207 / 209: GB200 fp8 GEMMs, compute.c's BLACKWELL_SUSTAIN */
+	 * AZX-204..207 / 209: GB200 fp8 GEMMs, compute.c's BLACKWELL_SUSTAIN;
+	 * AZX-161: MI300X STREAM copy, hw.c's MI300X hbm_eff */
 	static const char *ids[] = {"HW-AZ-001", "HW-AZ-002", "HW-AZ-003", "HW-AZ-004",
 	                            "NCCL-TCP-001", "NCCL-TCP-002", "NCCL-TCP-003",
 	                            "AZX-067", "AZX-219", "AZX-166", "AZX-204", "AZX-205",
-	                            "AZX-206", "AZX-207", "AZX-209"};
+	                            "AZX-206", "AZX-207", "AZX-209", "AZX-161"};
 	for (size_t i = 0; i < sizeof ids / sizeof ids[0]; i++)
 		if (!strcmp(id, ids[i]))
 			return true;
