@@ -123,18 +123,22 @@ static bool recompute_in_text(const char *o, scn_recompute *rc)
 	return false;
 }
 
-static hw_precision precision_of(const char *t, bool *assumed)
+/* The row's precision ("bf16", "bfloat16", "fp16", "float16", "half", "fp8",
+ * "float8", "tf32", "fp32", "float32"); bf16 when it names none, or says only
+ * "mixed"/"AMP", and fp16 then on a GPU without bf16 (V100, T4: their mixed
+ * precision is fp16 with loss scaling). */
+static hw_precision precision_of(const char *t, const hw_gpu *g, bool *assumed)
 {
-	if (val__has(t, "bf16"))
+	if (val__has(t, "bf16") || val__has(t, "bfloat16"))
 		return PREC_BF16;
-	if (val__has(t, "fp16"))
+	if (val__has(t, "fp16") || val__has(t, "float16") || val__has_token(t, "half"))
 		return PREC_FP16;
-	if (val__has(t, "fp8"))
+	if (val__has(t, "fp8") || val__has(t, "float8"))
 		return PREC_FP8;
-	if (val__has(t, "tf32") || val__has(t, "fp32"))
+	if (val__has(t, "tf32") || val__has(t, "fp32") || val__has(t, "float32"))
 		return PREC_FP32;
 	*assumed = true;
-	return PREC_BF16;
+	return g->peak_flops[PREC_BF16] > 0 ? PREC_BF16 : PREC_FP16;
 }
 
 
@@ -572,7 +576,7 @@ int val__training_of(const val_row *r, scenario *s, bool layer_only, bool *assum
 	if (layout_of(r, s, layer_only, assumed, why, n) < 0 ||
 	    batch_of(r, s, layer_only, assumed, why, n) < 0)
 		return -1;
-	t->precision = precision_of(r->precision, assumed);
+	t->precision = precision_of(r->precision, &s->cluster.gpu, assumed);
 	/* FlashAttention named in the row ("FlashAttention", "flash-attn",
 	 * "attn_impl: flash", "FA2"); unfused when the row says it has none */
 	const char *o = r->other;

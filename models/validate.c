@@ -23,79 +23,106 @@ typedef struct gpu_map {
 	const char *catalog;   /* hw_gpu_find name */
 	double nic_Gbps;       /* the node's usual NIC when the text gives none */
 	int gpus_per_node;
+	bool word;             /* token only as a whole word */
 } gpu_map;
 
 /* First match wins, and a token matches anywhere in the text, in any case:
  * a name that is the start of another's comes after it ("H200" before "H20",
  * "A100" before "A10G" before "A10", "MI250X" before "MI250", "L40S" before
- * "L4"), and one that is the start of a part not in the catalog is read only
- * when a blank, comma or bracket follows it ("L4" of "L40", "A40" of
- * "A4000"), or a blank precedes it (" T4": not "INT4"). Node defaults: DGX
+ * "L4"); a short name that is also the start or the end of other words
+ * ("L4" of "L40", "A40" of "A4000", "T4" of "INT4") only as a whole word
+ * (`word`: no letter or digit either side, "8x" before it allowed). Systems
+ * and cloud instances that name no GPU come last: a text that names its GPU
+ * is read by it. Node defaults: DGX
  * A100 8 x HDR 200 Gb/s; DGX H100/H200 and B200 8 x NDR 400 Gb/s; DGX-2 16
  * V100 with 8 x EDR 100 Gb/s (NVIDIA DGX data sheets). The table gives a
  * node's NIC speed only: the count and the transport come from the text
  * (nic_of: without a count, one NIC per GPU; RDMA unless it says TCP, GbE or
  * Ethernet), so a cloud node's one TCP NIC must be written out. */
 static const gpu_map gpu_maps[] = {
-	{"H200", NULL, "H200", 400, 8},
-	{"H800", NULL, "H800", 400, 8},
+	{"H200", NULL, "H200", 400, 8, false},
+	{"H800", NULL, "H800", 400, 8, false},
 	/* HGX H20, 8 x 400 Gb/s as the HGX H100 (UNVERIFIED) */
-	{"H20", NULL, "H20", 400, 8},
-	{"A800", NULL, "A800", 200, 8},
+	{"H20", NULL, "H20", 400, 8, false},
+	{"A800", NULL, "A800", 200, 8, false},
 	/* "H100 NVL" is in "H100 NVLink": that text keeps its H100 reading. H100
 	 * NVL servers: PCIe, 8 cards and 400 Gb/s as the H100 PCIe (UNVERIFIED) */
-	{"H100 NVLink", "PCIe", "H100-PCIE", 400, 8},
-	{"H100 NVLink", NULL, "H100", 400, 8},
-	{"H100 NVL", NULL, "H100-NVL", 400, 8},
-	{"H100", "94GB", "H100-NVL", 400, 8},
-	{"H100", "94 GB", "H100-NVL", 400, 8},
-	{"H100", "PCIe", "H100-PCIE", 400, 8},
-	{"H100", NULL, "H100", 400, 8},
-	{"GB200", NULL, "GB200", 400, 72},   /* NVL72: one NVLink domain of 72 */
-	{"B200", NULL, "B200", 400, 8},
-	{"A100", "PCIe", "A100-PCIE", 200, 8},
-	{"A100", "40GB", "A100-40GB", 200, 8},
-	{"A100", "40 GB", "A100-40GB", 200, 8},
-	{"A100", "320GB", "A100-40GB", 200, 8},   /* DGX A100 320GB: 8 x 40 GB */
-	{"A100", "320 GB", "A100-40GB", 200, 8},
-	{"A100", NULL, "A100", 200, 8},
+	{"H100 NVLink", "PCIe", "H100-PCIE", 400, 8, false},
+	{"H100 NVLink", NULL, "H100", 400, 8, false},
+	{"H100 NVL", NULL, "H100-NVL", 400, 8, false},
+	{"H100", "94GB", "H100-NVL", 400, 8, false},
+	{"H100", "94 GB", "H100-NVL", 400, 8, false},
+	{"H100", "PCIe", "H100-PCIE", 400, 8, false},
+	{"H100", NULL, "H100", 400, 8, false},
+	{"GB200", NULL, "GB200", 400, 72, false},   /* NVL72: one NVLink domain of 72 */
+	{"B200", NULL, "B200", 400, 8, false},
+	{"A100", "PCIe", "A100-PCIE", 200, 8, false},
+	{"A100", "40GB", "A100-40GB", 200, 8, false},
+	{"A100", "40 GB", "A100-40GB", 200, 8, false},
+	{"A100", "320GB", "A100-40GB", 200, 8, false},   /* DGX A100 320GB: 8 x 40 GB */
+	{"A100", "320 GB", "A100-40GB", 200, 8, false},
+	{"A100", NULL, "A100", 200, 8, false},
 	/* AWS g5.48xlarge: 8 x A10G, one 100 Gb/s ENA NIC (TCP) */
-	{"A10G", NULL, "A10G", 100, 8},
-	{"A10", NULL, "A10", 100, 8},   /* a PCIe server as the g5 (UNVERIFIED) */
-	{"DGX-2", NULL, "V100", 100, 16},
+	{"A10G", NULL, "A10G", 100, 8, false},
+	{"A10", NULL, "A10", 100, 8, false},   /* a PCIe server as the g5 (UNVERIFIED) */
+	{"DGX-2", NULL, "V100", 100, 16, false},
 	/* PCIe V100s (16 or 32 GB) as the 32 GB card; DGX-1 / AWS p3 V100 16GB
 	 * (SXM2); nodes as the V100's (UNVERIFIED for PCIe servers) */
-	{"V100", "PCIe", "V100-PCIE", 100, 8},
-	{"V100", "16GB", "V100-16GB", 100, 8},
-	{"V100", "16 GB", "V100-16GB", 100, 8},
-	{"V100", NULL, "V100", 100, 8},
+	{"V100", "PCIe", "V100-PCIE", 100, 8, false},
+	{"V100", "16GB", "V100-16GB", 100, 8, false},
+	{"V100", "16 GB", "V100-16GB", 100, 8, false},
+	{"V100", NULL, "V100", 100, 8, false},
 	/* Frontier and LUMI nodes: 4 MI250X = 8 GCDs (the catalog's GPU), 4 x 200
 	 * Gb/s Slingshot-11, one NIC per package: the table gives the speed, a
 	 * text without a count gets one per GCD (8) */
-	{"MI250X", NULL, "MI250X", 200, 8},
-	{"MI250", NULL, "MI250", 200, 8},   /* as the MI250X (UNVERIFIED) */
-	{"MI325", NULL, "MI325X", 400, 8},  /* as the MI300X */
-	{"MI300", NULL, "MI300X", 400, 8},
-	{"L40S", NULL, "L40S", 200, 8},
+	{"MI250X", NULL, "MI250X", 200, 8, false},
+	{"MI250", NULL, "MI250", 200, 8, false},   /* as the MI250X (UNVERIFIED) */
+	{"MI325", NULL, "MI325X", 400, 8, false},  /* as the MI300X */
+	{"MI300", NULL, "MI300X", 400, 8, false},
+	{"L40S", NULL, "L40S", 200, 8, false},
 	/* AWS g6.48xlarge: 8 x L4, 100 Gb/s */
-	{"L4 ", NULL, "L4", 100, 8},
-	{"L4,", NULL, "L4", 100, 8},
-	{"L4)", NULL, "L4", 100, 8},
+	{"L4", NULL, "L4", 100, 8, true},
 	/* A40 and RTX A6000: PCIe servers of 8, 100 Gb/s (UNVERIFIED) */
-	{"A40 ", NULL, "A40", 100, 8},
-	{"A40,", NULL, "A40", 100, 8},
-	{"A40)", NULL, "A40", 100, 8},
-	{"A6000", NULL, "A6000", 100, 8},
+	{"A40", NULL, "A40", 100, 8, true},
+	{"A6000", NULL, "A6000", 100, 8, false},
 	/* AWS g4dn.metal: 8 x T4, 100 Gb/s (g4dn.12xlarge: 4 x T4, 50 Gb/s) */
-	{" T4", NULL, "T4", 100, 8},
-	{"xT4", NULL, "T4", 100, 8},
+	{"T4", NULL, "T4", 100, 8, true},
+	/* Systems and instances that name no GPU. NVIDIA Selene: DGX A100 80GB,
+	 * 8 x HDR 200 (Narayanan et al. SC21). Azure ND96asr_v4: 8 x A100 40GB,
+	 * 8 x HDR 200 (Azure's ND A100 v4 page). AWS (instance pages): p4d 8 x
+	 * A100 40GB and p4de 8 x A100 80GB with 400 Gb/s of EFA (4 x 100), given
+	 * as one 50 Gb/s NIC a GPU; p5 8 x H100 and p5e / p5en 8 x H200 with 3200
+	 * Gb/s (32 x 100 or 16 x 200), 400 a GPU */
+	{"Selene", NULL, "A100", 200, 8, true},
+	{"ND96asr", NULL, "A100-40GB", 200, 8, false},
+	{"p4de", NULL, "A100", 50, 8, true},
+	{"p4d", NULL, "A100-40GB", 50, 8, true},
+	{"p5en", NULL, "H200", 400, 8, true},
+	{"p5e", NULL, "H200", 400, 8, true},
+	{"p5", NULL, "H100", 400, 8, true},
 };
+
+/* `token` as a whole word of `hw`, any case; "8x" right before it counts as
+ * a boundary ("8xT4"). */
+static bool has_gpu_word(const char *hw, const char *token)
+{
+	size_t n = strlen(token);
+	for (const char *p = val__find(hw, token); p; p = val__find(p + 1, token)) {
+		bool left = p == hw || !isalnum((unsigned char)p[-1]) ||
+		            ((p[-1] == 'x' || p[-1] == 'X') && p - 1 > hw &&
+		             isdigit((unsigned char)p[-2]));
+		if (left && !isalnum((unsigned char)p[n]))
+			return true;
+	}
+	return false;
+}
 
 static const gpu_map *gpu_of(const char *hw)
 {
 	for (size_t i = 0; i < sizeof gpu_maps / sizeof gpu_maps[0]; i++) {
 		const gpu_map *m = &gpu_maps[i];
-		if (val__has(hw, m->token) && (!m->with || val__has(hw, m->with)))
+		bool named = m->word ? has_gpu_word(hw, m->token) : val__has(hw, m->token);
+		if (named && (!m->with || val__has(hw, m->with)))
 			return m;
 	}
 	return NULL;
@@ -160,21 +187,40 @@ static double line_rate(const char *hw, const char **at, bool *aggregate)
 /* Whether the NIC's clause, from its rate to the next separator, says the
  * count is per GPU ("1x400Gb/s NDR IB per GPU"), not per node: bandwidth
  * text elsewhere ("NVLink 900 GB/s per GPU") does not count. */
-static bool per_gpu_after(const char *at)
+static void clause_at(const char *at, char *clause, size_t len)
 {
-	char clause[96];
 	size_t k = 0;
-	while (k < sizeof clause - 1 && at[k] && !strchr(",;()", at[k]))
+	while (k < len - 1 && at[k] && !strchr(",;()", at[k]))
 		k++;
 	memcpy(clause, at, k);
 	clause[k] = '\0';
+}
+
+static bool per_gpu_after(const char *at)
+{
+	char clause[96];
+	clause_at(at, clause, sizeof clause);
 	return val__has(clause, "per GPU");
+}
+
+/* Whether a rate written without a NIC count is the node's total: above any
+ * single NIC (800 Gb/s, ConnectX-8), or EFA (AWS gives an instance's EFA
+ * bandwidth: "400 Gbps EFA" on a p4d is 4 x 100), or said to be per node,
+ * per instance, aggregate or total. */
+static bool node_total_after(const char *at, double gbps)
+{
+	char clause[96];
+	clause_at(at, clause, sizeof clause);
+	return gbps > 800 || val__has(clause, "EFA") || val__has(clause, "per node") ||
+	       val__has(clause, "per instance") || val__has(clause, "aggregate") ||
+	       val__has_token(clause, "total");
 }
 
 /* The NICs of a node of gpn GPUs and their line rate, from "8x200Gb/s HDR",
  * "8x HDR 200Gb/s", "4 OmniPath links/node (OPA; 100Gb/s each)", "2x 100GbE",
  * "HDR IB", "1x400Gb/s NDR IB per GPU" (a count per GPU times gpn), "3.2 Tbps
- * EFA" (a node's aggregate: one NIC per GPU sharing it). With no count: one
+ * EFA", "3200 Gbps EFA", "800 Gb/s per node" (a node's aggregate: one NIC per
+ * GPU sharing it). With no count: one
  * per GPU (DGX A100/H100, GB200 trays), 8 for a DGX-2's 16 GPUs, one for TCP
  * or plain Ethernet ("100GbE": a commodity node's one NIC). */
 static void nic_of(const char *hw, const gpu_map *m, int gpn, hw_nic *nic)
@@ -183,6 +229,8 @@ static void nic_of(const char *hw, const gpu_map *m, int gpn, hw_nic *nic)
 	bool aggregate = false;
 	double gbps = line_rate(hw, &at, &aggregate);
 	int count = at && !aggregate ? val__number_before(hw, at, true) : 0;
+	if (at && count <= 0 && gbps > 0 && node_total_after(at, gbps))
+		aggregate = true;
 	if (aggregate && gbps > 0) {   /* a node's total: one NIC per GPU (AWS p4d/p5) */
 		count = gpn;
 		gbps /= gpn;
@@ -213,7 +261,8 @@ static int cluster_of(const val_row *r, scenario *s, char *why, size_t n)
 	const gpu_map *m = gpu_of(r->hardware);
 	const hw_gpu *g = m ? hw_gpu_find(m->catalog) : NULL;
 	if (!g) {
-		snprintf(why, n, "no known GPU in the hardware text");
+		snprintf(why, n, "no GPU of the catalog in the hardware text '%.60s' (trainsim list "
+		         "gpus)", r->hardware);
 		return -1;
 	}
 	scn_cluster *c = &s->cluster;

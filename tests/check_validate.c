@@ -123,6 +123,20 @@ START_TEST(t_unrunnable_rows)
 	ck_assert_int_eq(c.s.training.virtual_stages, 1);
 	ck_assert_int_ne(c.s.training.schedule, SCHED_INTERLEAVED);
 	scn_release(&c.s);
+	/* a V100 row that names no precision, or only "mixed": fp16 (it has no
+	 * bf16); one that says bf16 is refused with the loader's reason */
+	static const char *const mixed[] = {"", "mixed precision", "AMP"};
+	for (size_t i = 0; i < 3; i++) {
+		char row[256];
+		snprintf(row, sizeof row, "U-1%02zu,x,DGX-1 V100,8,1,2,2048,16,2048,64,8,1,1,8,,%s,"
+		         "none,iteration_time,1,s,x", i, mixed[i]);
+		ck_assert_msg(build_row(row, &c, why, sizeof why) == 0, "%s: %s", mixed[i], why);
+		ck_assert_int_eq(c.s.training.precision, PREC_FP16);
+		scn_release(&c.s);
+	}
+	ck_assert_int_lt(build_row("U-110,x,DGX-1 V100,8,1,2,2048,16,2048,64,8,1,1,8,,bf16,none,"
+	                           "iteration_time,1,s,x", &c, why, sizeof why), 0);
+	ck_assert_msg(strstr(why, "no bf16 peak"), "%s", why);
 }
 END_TEST
 
@@ -348,10 +362,28 @@ START_TEST(t_new_part_tokens)
 		{"LUMI-G, 8 GPU/node AMD MI250X", "MI250X-GCD", "bf16", 8, 8, 200, INTRA_NVSWITCH},
 		{"8 GPU/node MI250", "MI250-GCD", "bf16", 8, 8, 200, INTRA_NVSWITCH},
 		{"8x MI325X", "MI325X", "bf16", 8, 8, 400, INTRA_NVSWITCH},
+		/* the short names alone, at the ends of the text */
+		{"T4", "T4", "fp16", 8, 8, 100, INTRA_PCIE},
+		{"A40", "A40", "bf16", 8, 8, 100, INTRA_PCIE},
+		{"8xL4", "L4", "bf16", 8, 8, 100, INTRA_PCIE},
+		/* systems and instances that name no GPU; EFA rates are the instance's */
+		{"Selene", "A100-SXM4-80GB", "bf16", 8, 8, 200, INTRA_NVSWITCH},
+		{"Azure ND96asr_v4", "A100-SXM4-40GB", "bf16", 8, 8, 200, INTRA_NVSWITCH},
+		{"AWS p4d.24xlarge", "A100-SXM4-40GB", "bf16", 8, 8, 50, INTRA_NVSWITCH},
+		{"AWS p4d.24xlarge (8x A100 40GB, 400 Gbps EFA)", "A100-SXM4-40GB", "bf16", 8, 8, 50,
+		 INTRA_NVSWITCH},
+		{"AWS p5.48xlarge (8x H100, 3200 Gbps EFA)", "H100-SXM5-80GB", "bf16", 8, 8, 400,
+		 INTRA_NVSWITCH},
+		{"p5en.48xlarge", "H200-SXM-141GB", "bf16", 8, 8, 400, INTRA_NVSWITCH},
+		{"8x H100, 4x 100 Gbps EFA", "H100-SXM5-80GB", "bf16", 8, 4, 100, INTRA_NVSWITCH},
+		{"8x H100, 800 Gb/s per node", "H100-SXM5-80GB", "bf16", 8, 8, 100, INTRA_NVSWITCH},
 		/* parts not in the catalog are not read as their prefix's */
 		{"8x L40 48GB", NULL, "bf16", 0, 0, 0, 0},
+		{"TPU v4-512", NULL, "bf16", 0, 0, 0, 0},
+		{"8x RTX 4090", NULL, "bf16", 0, 0, 0, 0},
 		{"8x RTX A4000", NULL, "bf16", 0, 0, 0, 0},
 		{"Jetson, INT4 inference", NULL, "bf16", 0, 0, 0, 0},
+		{"8x INT4-capable cards", NULL, "bf16", 0, 0, 0, 0},
 	};
 	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
 		char row[512], why[256];
@@ -361,7 +393,7 @@ START_TEST(t_new_part_tokens)
 		int rc = build_row(row, &c, why, sizeof why);
 		if (!cases[i].gpu) {
 			ck_assert_msg(rc < 0, "%s: read as %s", cases[i].hw, c.s.cluster.gpu.name);
-			ck_assert_ptr_nonnull(strstr(why, "no known GPU"));
+			ck_assert_ptr_nonnull(strstr(why, "no GPU of the catalog"));
 			continue;
 		}
 		ck_assert_msg(rc == 0, "%s: %s", cases[i].hw, why);
