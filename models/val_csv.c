@@ -117,37 +117,139 @@ static double num(const char *s, bool *ok)
 	return good ? v : 0;
 }
 
-/* A count as tables write it: "1,024" (thousands separators), "8K" or "2k"
+/* The length of a thousands separator at p: a comma, a blank, or a UTF-8
+ * no-break, thin or narrow no-break space as typeset tables print them; 0
+ * if none. */
+static size_t separator(const char *p)
+{
+	if (*p == ',' || *p == ' ')
+		return 1;
+	if (!strncmp(p, "\xc2\xa0", 2))
+		return 2;
+	if (!strncmp(p, "\xe2\x80\x89", 3) || !strncmp(p, "\xe2\x80\xaf", 3))
+		return 3;
+	return 0;
+}
+
+/* The number that starts s as tables write it, copied into buf without its
+ * thousands separators: digits and a decimal point, a separator only
+ * between groups of three digits of the integer part ("1,024", "1 728",
+ * "2,097,152.5"; "4.7 s" and "1728 (est.)" end before the blank). Returns
+ * where it ends in s: s itself when no digit or point starts it. */
+static const char *grouped(const char *s, char *buf, size_t n)
+{
+	size_t k = 0;
+	bool point = false;
+	const char *p = s;
+	while (*p && k + 1 < n) {
+		if (isdigit((unsigned char)*p) || *p == '.') {
+			point |= *p == '.';
+			buf[k++] = *p++;
+			continue;
+		}
+		size_t sep = separator(p);
+		const char *g = p + sep;
+		if (sep && k > 0 && !point && isdigit((unsigned char)g[0]) &&
+		    isdigit((unsigned char)g[1]) && isdigit((unsigned char)g[2]) &&
+		    !isdigit((unsigned char)g[3]))
+			p = g;
+		else
+			break;
+	}
+	buf[k] = '\0';
+	return k ? p : s;
+}
+
+/* A count as tables write it: "1,024" or "1 024" (thousands separators, as
+ * grouped reads them), "8K" or "2k"
  * (x 1024: sequence lengths and GPU counts are powers of two, "16K H100"
  * is 16,384), "512 (1M tokens)" (the leading number). 0 when none. */
 static double count(const char *s)
 {
 	char buf[64];
-	size_t k = 0;
 	while (isspace((unsigned char)*s))
 		s++;
-	/* digits, with commas only between groups of three */
-	for (const char *p = s; *p && k < sizeof buf - 1; p++) {
-		if (isdigit((unsigned char)*p) || *p == '.')
-			buf[k++] = *p;
-		else if (*p == ',' && k > 0 && isdigit((unsigned char)p[1]) &&
-		         isdigit((unsigned char)p[2]) && isdigit((unsigned char)p[3]) &&
-		         !isdigit((unsigned char)p[4]))
-			continue;
-		else
-			break;
-	}
-	buf[k] = '\0';
-	if (!k)
+	const char *after = grouped(s, buf, sizeof buf);
+	if (after == s)
 		return 0;
 	double v = strtod(buf, NULL);
-	const char *after = s;
-	while (*after && (isdigit((unsigned char)*after) || *after == '.' || *after == ','))
-		after++;
 	while (*after == ' ')
 		after++;
 	if ((*after == 'k' || *after == 'K') && !isalpha((unsigned char)after[1]))
 		v *= 1024;
+	return v;
+}
+
+/* A mark before a published value that makes it approximate or a bound:
+ * "~1728", "≈ 1728", "approx. 1728", "ca. 1728", "about 1728", ">1728",
+ * "<= 10", "≥ 10": the number is still the one compared. Returns the text
+ * after the marks. */
+static const char *past_marks(const char *s)
+{
+	static const char *const marks[] = {"~", "\xe2\x89\x88", "\xe2\x88\xbc", "approx.",
+		"approx", "ca.", "about", "around", ">=", "<=", ">", "<", "\xe2\x89\xa5",
+		"\xe2\x89\xa4"};
+	for (bool again = true; again;) {
+		again = false;
+		while (isspace((unsigned char)*s))
+			s++;
+		for (size_t i = 0; i < sizeof marks / sizeof marks[0] && !again; i++)
+			if (!strncasecmp(s, marks[i], strlen(marks[i])) &&
+			    !isalpha((unsigned char)s[strlen(marks[i])])) {
+				s += strlen(marks[i]);
+				again = true;
+			}
+	}
+	return s;
+}
+
+/* Whether a unit already starts with the scale a value's suffix gives
+ * ("1.7k" in "k tokens/s" repeats the unit's k). */
+static bool unit_scaled(const char *unit, char suffix)
+{
+	if (suffix == 'k')
+		return *unit == 'k' || *unit == 'K' || !strncasecmp(unit, "thousand", 8);
+	return *unit == 'M' || !strncasecmp(unit, "million", 7);
+}
+
+/* The published value: the number the cell starts with, as strtod reads it
+ * ("45", "1.728e3", "-5"), and read again like a count's when thousands
+ * separators continue it ("1,728", "1 728", "1,728.5"), past a mark of
+ * approximation or a bound ("~1728", see past_marks). A k or an M right
+ * after it ("1.7k", "2.5M"; not "1.7 k" nor the m of "4ms") scales it by
+ * 1e3 or 1e6 (a measurement: not the 1024 of counts) unless the unit
+ * starts with that scale ("1.728k" in "k tokens/s"). With the unit column
+ * empty, a unit glued to the number ("4740ms", "4.7 s", "45%") goes into
+ * `unit`; a remark ("1728 ± 12", "1728 (est.)") does not. */
+static double value_of(const char *cell, char *unit, size_t unitlen, bool *ok)
+{
+	const char *s = past_marks(cell);
+	char *end;
+	errno = 0;
+	double v = strtod(s, &end);
+	if (end == s || errno)
+		return num(s, ok);      /* not a number, as before ("N/A", "(n-1)/n") */
+	const char *p = end;
+	char buf[64];
+	size_t sign = *s == '-' || *s == '+';
+	const char *g = grouped(s + sign, buf, sizeof buf);
+	if (g > p) {
+		v = (*s == '-' ? -1 : 1) * strtod(buf, NULL);
+		p = g;
+	}
+	if ((*p == 'k' || *p == 'K' || *p == 'M') && !isalnum((unsigned char)p[1])) {
+		char suffix = *p == 'M' ? 'M' : 'k';
+		if (!unit_scaled(unit, suffix))
+			v *= suffix == 'M' ? 1e6 : 1e3;
+		p++;
+	}
+	while (isspace((unsigned char)*p))
+		p++;
+	if (!*unit && (isalpha((unsigned char)*p) || *p == '%' || !strncmp(p, "\xc2\xb5", 2) ||
+	               !strncmp(p, "\xce\xbc", 2)))
+		copy(unit, unitlen, p);
+	if (ok)
+		*ok = true;
 	return v;
 }
 
@@ -184,6 +286,64 @@ static double batch_tokens(const char *s)
 	return !strncasecmp(u, "tok", 3) ? v * mult : 0;
 }
 
+/* Whether w[0..len) is a unit of time as metric names spell it. */
+static bool time_word(const char *w, size_t len)
+{
+	static const char *const times[] = {"ms", "msec", "millisecond", "milliseconds", "s",
+		"sec", "secs", "second", "seconds", "us", "usec", "microsecond", "microseconds",
+		"\xc2\xb5s", "\xce\xbcs"};
+	for (size_t i = 0; i < sizeof times / sizeof times[0]; i++)
+		if (strlen(times[i]) == len && !strncasecmp(w, times[i], len))
+			return true;
+	return false;
+}
+
+static bool word_char(char c)
+{
+	return isalpha((unsigned char)c) || (unsigned char)c >= 0x80;   /* and UTF-8's µ */
+}
+
+/* The unit of time a metric name carries, for a row whose unit column is
+ * empty: its last word after a blank, '_', '-', ',' or '['
+ * ("elapsed_time_per_iteration_ms", "step time [ms]", "step time, ms",
+ * "iteration time in ms", NeMo's "train_step_timing in s") or its first
+ * word before '/' or "per" ("ms/iter", "ms_per_step"). Not a rate's
+ * denominator ("tokens_per_s", "tokens/s"); a name with parentheses is left
+ * to their reading (validate.c: "iteration time (ms)"). Empty when none. */
+static void unit_in_name(const char *name, char *unit, size_t n)
+{
+	const char *open = strrchr(name, '(');
+	if (open && strchr(open, ')'))
+		return;
+	const char *e = name + strlen(name);
+	while (e > name && (e[-1] == ' ' || e[-1] == ']'))
+		e--;
+	const char *b = e;
+	while (b > name && word_char(b[-1]))
+		b--;
+	if (b > name && strchr(" _-,[", b[-1]) && time_word(b, (size_t)(e - b))) {
+		const char *pe = b;
+		while (pe > name && strchr(" _-,[", pe[-1]))
+			pe--;
+		const char *pb = pe;
+		while (pb > name && word_char(pb[-1]))
+			pb--;
+		if (!(pe - pb == 3 && !strncasecmp(pb, "per", 3))) {
+			snprintf(unit, n, "%.*s", (int)(e - b), b);
+			return;
+		}
+	}
+	const char *w = name;
+	while (word_char(*w))
+		w++;
+	const char *after = w;
+	while (*after == ' ' || *after == '_' || *after == '-')
+		after++;
+	if (time_word(name, (size_t)(w - name)) &&
+	    (*w == '/' || (after > w && !strncasecmp(after, "per", 3) && !word_char(after[3]))))
+		snprintf(unit, n, "%.*s", (int)(w - name), name);
+}
+
 static void family_of(const char *id, char *fam, size_t n)
 {
 	copy(fam, n, id);
@@ -218,8 +378,10 @@ static void fill(val_row *r, char f[][FIELD_MAX], const int *col, int nf)
 	copy(r->precision, sizeof r->precision, v[C_PREC]);
 	copy(r->recompute, sizeof r->recompute, v[C_RC]);
 	copy(r->metric, sizeof r->metric, v[C_METRIC]);
-	r->value = num(v[C_VALUE], &r->has_value);
 	copy(r->unit, sizeof r->unit, v[C_UNIT]);
+	r->value = value_of(v[C_VALUE], r->unit, sizeof r->unit, &r->has_value);
+	if (!*r->unit)
+		unit_in_name(r->metric, r->unit, sizeof r->unit);
 	copy(r->verified, sizeof r->verified, v[C_VER]);
 }
 

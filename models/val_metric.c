@@ -59,13 +59,122 @@ static bool per_second(const char *name, const char *unit)
 	    val__has_token(name, "per_second") || val__has_token(name, "ps") || slash_second(name) ||
 	    val__has(name, "throughput"))
 		return true;
-	return slash_second(unit) || val__has(unit, "per s") || val__has(unit, "/min") || val__has(unit, "/h") ||
-	       val__has(unit, "/day") || val__has(unit, "-hour");
+	/* "per s", "per sec(ond)", not "per step" */
+	return slash_second(unit) || val__has_token(unit, "per s") || val__has(unit, "per sec") ||
+	       val__has(unit, "/min") || val__has(unit, "/h") || val__has(unit, "/day") ||
+	       val__has(unit, "-hour") || val__has(unit, "per min") || val__has(unit, "per hour") ||
+	       val__has(unit, "per day");
+}
+
+/* Where the word of letters that ends at e in t starts. */
+static const char *word_back(const char *t, const char *e)
+{
+	while (e > t && isalpha((unsigned char)e[-1]))
+		e--;
+	return e;
+}
+
+static bool is_word(const char *b, const char *e, const char *const *words, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if (strlen(words[i]) == (size_t)(e - b) && !strncasecmp(b, words[i], (size_t)(e - b)))
+			return true;
+	return false;
+}
+
+/* A time per step: a unit of time, "time" or "latency", then '/' or "per",
+ * then a step ("it", "iter", "iteration", "step", "batch"): "sec/iter",
+ * tqdm's "s/it", "ms/step", "ms_per_iter", "time/iter", "latency per step",
+ * "time per batch". In a name (blanks read as '_') or a unit. Not a count
+ * per step ("tokens_per_step") nor steps per second ("it/s"). */
+static bool time_per_step(const char *t)
+{
+	static const char *const times[] = {"s", "sec", "secs", "second", "seconds", "ms", "msec",
+		"millisecond", "milliseconds", "time", "latency"};
+	static const char *const steps[] = {"it", "iter", "iters", "iteration", "step", "batch"};
+	for (const char *p = t; *p; p++) {
+		size_t len = *p == '/' ? 1
+		           : !strncasecmp(p, "_per_", 5) || !strncasecmp(p, " per ", 5) ? 5 : 0;
+		if (!len)
+			continue;
+		const char *e = p;
+		while (e > t && e[-1] == ' ')
+			e--;
+		const char *a = p + len, *ae;
+		while (*a == ' ')
+			a++;
+		for (ae = a; isalpha((unsigned char)*ae);)
+			ae++;
+		if (is_word(word_back(t, e), e, times, sizeof times / sizeof times[0]) &&
+		    is_word(a, ae, steps, sizeof steps / sizeof steps[0]))
+			return true;
+	}
+	return false;
+}
+
+/* "per GPU" in its spellings: "per_gpu", "per GPU", "per-GPU", "/GPU",
+ * "/ GPU", "/(GPU·s)"; and the same of a device, chip or accelerator
+ * ("tokens/s/device", "per chip"). Not "per 8 GPUs", nor "GPUs". */
+static bool per_device(const char *t)
+{
+	static const char *const dev[] = {"gpu", "device", "chip", "accelerator"};
+	for (size_t i = 0; i < sizeof dev / sizeof dev[0]; i++) {
+		size_t n = strlen(dev[i]);
+		for (const char *p = t; (p = val__find(p, dev[i])); p++) {
+			if (isalpha((unsigned char)p[n]) || (p > t && isalpha((unsigned char)p[-1])))
+				continue;
+			const char *b = p;
+			while (b > t && (b[-1] == ' ' || b[-1] == '('))
+				b--;
+			if (b > t && b[-1] == '/')
+				return true;
+			b = p;
+			if (b > t && (b[-1] == ' ' || b[-1] == '_' || b[-1] == '-'))
+				b--;
+			if (b - t >= 3 && !strncasecmp(b - 3, "per", 3) &&
+			    (b - 3 == t || !isalnum((unsigned char)b[-4])))
+				return true;
+		}
+	}
+	return false;
+}
+
+/* A FLOP rate by its words ("tflop", "pflop", or spelt "teraFLOP",
+ * "petaFLOPs"). */
+static bool tera(const char *t)
+{
+	return val__has(t, "tflop") || val__has(t, "teraflop");
+}
+
+static bool peta(const char *t)
+{
+	return val__has(t, "pflop") || val__has(t, "petaflop");
+}
+
+/* "effective TFLOPs" is the rate achieved (what "achieved" says), not an
+ * efficiency against another row: every "eff" of the name is "effective",
+ * and it names a FLOP rate. */
+static bool effective_rate(const char *name)
+{
+	if (!tera(name) && !peta(name))
+		return false;
+	for (const char *p = name; (p = val__find(p, "eff")); p++)
+		if (strncasecmp(p, "effective", 9))
+			return false;
+	return true;
+}
+
+/* A step's time over its global batch ("time per batch", "batch time"),
+ * not a micro-batch's. */
+static bool batch_time(const char *name)
+{
+	return (val__has(name, "batch_time") || val__has(name, "time_per_batch") ||
+	        time_per_step(name)) && !val__has(name, "micro");
 }
 
 /* A qualifier that makes a name something else than the whole step's figure:
  * a part of the step, a count, another workload, a condition. */
-static bool qualified(const char *name)
+static bool qualified(const char *name, const char *unit)
 {
 	static const char *const q[] = {"fusion", "_vs_", "speedup", "improvement", "eff",
 		"variation", "_ratio", "ratio_", "busbw", "steps_per", "iters_per", "it/s", "_at_",
@@ -73,15 +182,59 @@ static bool qualified(const char *name)
 		"warmup", "total", "max", "min_", "batch", "inference", "decode", "generation",
 		"prefill", "tokenizer", "forward", "backward", "fwd", "bwd", "comm", "allreduce",
 		"all_reduce", "layer", "kernel", "attention", "startup", "init"};
-	for (size_t i = 0; i < sizeof q / sizeof q[0]; i++)
-		if (val__has(name, q[i]))
-			return true;
+	for (size_t i = 0; i < sizeof q / sizeof q[0]; i++) {
+		if (!val__has(name, q[i]))
+			continue;
+		/* a total that is a rate is the whole job's ("total throughput",
+		 * "Total tokens/s", "Total PFLOPS"), not a count */
+		if (!strcmp(q[i], "total") && (per_second(name, unit) || tera(name) || peta(name)))
+			continue;
+		if (!strcmp(q[i], "eff") && effective_rate(name))
+			continue;
+		if (!strcmp(q[i], "batch") && batch_time(name))
+			continue;
+		return true;
+	}
 	return false;
+}
+
+/* "% of theoretical peak", "percentage of peak FLOPs", "fraction of dense
+ * peak": a FLOP rate over the GPU's peak (pct_of_peak), "peak" at most two
+ * words after "of", a percent or a fraction said. */
+static bool of_peak(const char *name, const char *unit)
+{
+	bool peak = false;
+	for (const char *of = val__find(name, "of_"); of && !peak; of = val__find(of + 1, "of_")) {
+		const char *w = of + 3;
+		for (int words = 0; words < 3 && w && !peak; words++) {
+			peak = !strncasecmp(w, "peak", 4);
+			w = strchr(w, '_');
+			if (w)
+				w++;
+		}
+	}
+	return peak && (strchr(name, '%') || val__has(name, "percent") || val__has(name, "pct") ||
+	                val__has(name, "fraction") || strchr(unit, '%'));
+}
+
+/* A FLOP rate's convention: model FLOPs when the name says "model"; the sum
+ * over the GPUs for PFLOP/s, "aggregate" in the name or the unit, "total"
+ * or "all GPUs" in the unit, "total" in the name of no per-GPU figure;
+ * else hardware FLOPs per GPU. */
+static val_metric flop_rate(const char *name, const char *unit)
+{
+	if (val__has(name, "model"))
+		return VM_MODEL_TFLOPS;
+	if (peta(name) || val__has(name, "aggregate") || val__has(unit, "aggregate") ||
+	    val__has(unit, "total") || val__has(unit, "all GPUs") ||
+	    (val__has(name, "total") && !per_device(name) && !per_device(unit)))
+		return VM_AGG_PFLOPS;
+	return VM_HW_TFLOPS;
 }
 
 static val_metric metric_words(const char *name, const char *unit)
 {
-	if (qualified(name))
+	if (qualified(name, unit))
 		return VM_NONE;
 	if (val__has_token(name, "mfu") || val__has(name, "mfu_") || val__has(name, "_mfu"))
 		return VM_MFU;
@@ -89,29 +242,43 @@ static val_metric metric_words(const char *name, const char *unit)
 		return VM_HFU;
 	if (val__has(name, "flops_utilization") || val__has(name, "flop_utilization"))
 		return val__has(name, "hardware") ? VM_HFU : VM_MFU;   /* "model FLOPs utilization" */
-	if (val__has(name, "tflop") || val__has(name, "pflop"))
-		return val__has(name, "model") ? VM_MODEL_TFLOPS
-		     : val__has(name, "pflop") || val__has(name, "aggregate") || val__has(unit, "aggregate") ||
-		       val__has(unit, "total") || val__has(unit, "all GPUs") ? VM_AGG_PFLOPS : VM_HW_TFLOPS;
-	/* "TPS", torchtitan's "WPS" (words, i.e. tokens, per second) */
-	if (val__has_token(name, "tps") || val__has_token(name, "wps") ||
-	    (val__has(name, "token") && per_second(name, unit)))
+	if (tera(name) || peta(name))
+		return flop_rate(name, unit);
+	if (of_peak(name, unit))
+		return VM_PCT_PEAK;
+	/* "TPS", torchtitan's "WPS" (words, i.e. tokens, per second), InternEvo's
+	 * "TGS" (tokens per GPU and second) */
+	if (val__has_token(name, "tps") || val__has_token(name, "wps") || val__has_token(name, "tgs") ||
+	    ((val__has(name, "token") || val__has_token(name, "tok")) && per_second(name, unit)))
 		return VM_TOKENS;
 	if ((val__has(name, "sample") || val__has(name, "sequences") || val__has(name, "seqs") ||
 	     val__has(name, "seq/s") || val__has(name, "seq_per_s")) && per_second(name, unit))
 		return VM_SAMPLES;
+	/* NeMo logs "train_step_timing in s" */
 	static const char *const step_time[] = {"iteration_time", "step_time", "iter_time",
 		"time_per_iter", "time_per_step", "sec_per_iter", "sec_per_step", "seconds_per_iter",
-		"seconds_per_step"};
+		"seconds_per_step", "step_timing", "iteration_timing", "iter_timing", "step_latency",
+		"iteration_latency", "iter_latency"};
 	for (size_t i = 0; i < sizeof step_time / sizeof step_time[0]; i++)
 		if (val__has(name, step_time[i]))
 			return VM_ITER_TIME;
 	if (val__has_token(name, "s_per_iter") || val__has_token(name, "s_per_step"))
 		return VM_ITER_TIME;      /* not "tokens_per_step" */
-	if (val__has(name, "throughput") || val__has(name, "speed"))   /* the unit says of what */
-		return val__has(unit, "token") || val__has(unit, "tok/") ? VM_TOKENS
+	/* "sec/iter", "time/iter (ms)", "batch time"; or the unit of a name that
+	 * says no more than a time or a speed: "speed" in tqdm's "s/it" */
+	static const char *const plain[] = {"time", "speed", "throughput", "latency", "perf",
+		"iter", "step", "train"};
+	bool said = false;
+	for (size_t i = 0; i < sizeof plain / sizeof plain[0]; i++)
+		said |= val__has(name, plain[i]);
+	if (time_per_step(name) || batch_time(name) || (said && time_per_step(unit)))
+		return VM_ITER_TIME;
+	/* the unit says of what */
+	if (val__has(name, "throughput") || val__has(name, "speed") || val__has(name, "performance"))
+		return val__has(unit, "token") || val__has(unit, "tok/") || val__has_token(unit, "tgs")
+		     ? VM_TOKENS
 		     : val__has(unit, "sample") || val__has(unit, "seq") ? VM_SAMPLES
-		     : val__has(unit, "TFLOP") ? VM_HW_TFLOPS : VM_NONE;
+		     : tera(unit) ? flop_rate(name, unit) : peta(unit) ? VM_AGG_PFLOPS : VM_NONE;
 	return VM_NONE;
 }
 
@@ -133,6 +300,9 @@ val_metric val__metric_of(const char *name, const char *unit)
 	char norm[256];
 	size_t k = 0;
 	for (const char *p = name; *p && k < sizeof norm - 1; p++) {
+		/* "Tokens / sec / GPU" (NeMo's header) is tokens/sec/gpu */
+		if (*p == ' ' && ((k && norm[k - 1] == '/') || p[strspn(p, " ")] == '/'))
+			continue;
 		char c = *p == ' ' || *p == '-' ? '_' : (char)tolower((unsigned char)*p);
 		if (c == '_' && k && norm[k - 1] == '_')
 			continue;
@@ -309,18 +479,29 @@ val_metric val__coll_metric(const char *name, val_case *c)
 }
 
 /* Tokens or samples per second published per GPU: the metric or the unit
- * says so ("tokens_per_sec_per_gpu", "tokens/s/GPU", "per GPU"). */
+ * says so ("tokens_per_sec_per_gpu", "tokens/s/GPU", "per GPU", "per-GPU",
+ * "Tokens / sec / GPU", "tokens/(GPU·s)", or of a device, chip or
+ * accelerator: "tokens/s/device", "per chip"). */
 bool val__per_gpu(const val_row *r)
 {
-	/* torchtitan's WPS is each rank's tokens over its model-parallel size */
+	/* torchtitan's WPS is each rank's tokens over its model-parallel size;
+	 * InternEvo's TGS is tokens per GPU and second */
 	return val__has(r->metric, "per_gpu") || val__has(r->metric, "/gpu") ||
 	       val__has(r->metric, "per gpu") || val__has_token(r->metric, "wps") ||
-	       val__has(r->unit, "/gpu") || val__has(r->unit, "per gpu") || val__has(r->unit, "per-gpu");
+	       val__has(r->unit, "/gpu") || val__has(r->unit, "per gpu") || val__has(r->unit, "per-gpu") ||
+	       per_device(r->metric) || per_device(r->unit) || val__has_token(r->metric, "tgs") ||
+	       val__has_token(r->unit, "tgs");
 }
 
 /* Why a metric is not predicted here, for the list of rows not simulated. */
 const char *val__not_predicted(const char *name)
 {
+	/* "GPU hours", "gpu_hours", "GPU-hours", "node hours": what a run costs */
+	static const char *const cost[] = {"gpu_hour", "gpu hour", "gpu-hour", "gpuhour", "node_hour",
+		"node hour", "node-hour"};
+	for (size_t i = 0; i < sizeof cost / sizeof cost[0]; i++)
+		if (val__has(name, cost[i]))
+			return "a cost in GPU-hours, not a step's figure";
 	if (val__has(name, "interrupt") || val__has(name, "failure") || val__has(name, "mtbf") || val__has(name, "hours") ||
 	    val__has(name, "effective_training") || val__has(name, "goodput"))
 		return "failure statistics, not a step";
@@ -335,10 +516,36 @@ const char *val__not_predicted(const char *name)
 	return "metric not predicted by validate";
 }
 
+/* The scale of a count written before a rate's unit, in any case: "k
+ * tokens/s", "Mtok/s", "B tokens/day" and "Gtokens/day" (1e9), "T
+ * tokens/day", "million tokens/s", "billion tokens per day", "k samples/s".
+ * 0 when none. */
+static double count_prefix(const char *u)
+{
+	static const struct { const char *p; double f; } pre[] = {
+		{"thousand", 1e3}, {"million", 1e6}, {"billion", 1e9}, {"trillion", 1e12},
+		{"k", 1e3}, {"M", 1e6}, {"B", 1e9}, {"G", 1e9}, {"T", 1e12}};
+	static const char *const counts[] = {"tok", "sample", "seq"};
+	for (size_t i = 0; i < sizeof pre / sizeof pre[0]; i++) {
+		size_t n = strlen(pre[i].p);
+		if (strncasecmp(u, pre[i].p, n))
+			continue;
+		const char *c = u + n;
+		while (*c == ' ')
+			c++;
+		for (size_t j = 0; j < sizeof counts / sizeof counts[0]; j++)
+			if (!strncasecmp(c, counts[j], strlen(counts[j])))
+				return pre[i].f;
+	}
+	return 0;
+}
+
 /* Published unit -> SI factor, from the unit's leading token (any case:
- * "TFLOP/s", "TFLOPS", "TFLOPs/GPU"; "ms", "msec", "milliseconds", "us", "µs";
- * "k tokens/s", "Mtok/s"; "MB/s"), a lower-case b meaning bits ("Gb/s",
- * "gbps"), and a rate's denominator ("/min", "/hour", "-hour", "/day"). An
+ * "TFLOP/s", "TFLOPS", "TFLOPs/GPU", "teraFLOP/s"; "ms", "msec",
+ * "milliseconds", "us", "µs"; a count's scale: "k tokens/s", "Mtok/s",
+ * "B tokens/day", "million tokens/s" (count_prefix); "MB/s"), a lower-case b
+ * meaning bits ("Gb/s", "gbps"), and a rate's denominator ("/min", "/hour",
+ * "-hour", "/day", "per day"). An
  * empty or unknown unit takes the metric's usual one: TFLOP/s for TFLOP/s
  * metrics, PFLOP/s for aggregates, seconds for times, GB/s and us for
  * nccl-tests rows; MFU, HFU and % of peak given as a fraction (<= 1 with no
@@ -349,10 +556,9 @@ double val__unit_scale(const char *u, val_metric m, double value)
 		{"milliseconds", 1e-3}, {"millisecond", 1e-3}, {"millisec", 1e-3}, {"msec", 1e-3},
 		{"ms", 1e-3}, {"microseconds", 1e-6}, {"microsec", 1e-6}, {"usec", 1e-6},
 		{"us", 1e-6}, {"\xc2\xb5s", 1e-6}, {"\xce\xbcs", 1e-6}, {"TFLOP", 1e12},
-		{"PFLOP", 1e15}, {"GFLOP", 1e9}, {"TB/s", 1e12}, {"GB/s", 1e9}, {"MB/s", 1e6},
-		{"TB", 1e12}, {"GB", 1e9}, {"MB", 1e6}, {"k tokens", 1e3}, {"ktokens", 1e3},
-		{"k tok", 1e3}, {"ktok", 1e3}, {"M tokens", 1e6}, {"Mtokens", 1e6}, {"M tok", 1e6},
-		{"Mtok", 1e6}, {"tokens", 1}, {"tok", 1}, {"k samples", 1e3}, {"samples", 1},
+		{"PFLOP", 1e15}, {"GFLOP", 1e9}, {"teraflop", 1e12}, {"petaflop", 1e15},
+		{"gigaflop", 1e9}, {"TB/s", 1e12}, {"GB/s", 1e9}, {"MB/s", 1e6},
+		{"TB", 1e12}, {"GB", 1e9}, {"MB", 1e6}, {"tokens", 1}, {"tok", 1}, {"samples", 1},
 		{"seq", 1}, {"minutes", 60}, {"min", 60}, {"hours", 3600}, {"hour", 3600},
 		{"seconds", 1}, {"second", 1}, {"sec", 1}, {"s", 1}, {"%", 1}};
 	while (isspace((unsigned char)*u))
@@ -365,13 +571,16 @@ double val__unit_scale(const char *u, val_metric m, double value)
 		return !strchr(u, '%') && value > 0 && value <= 1 ? 100 : 1;
 	double per = 1;          /* a rate's denominator in seconds */
 	if (m == VM_TOKENS || m == VM_SAMPLES) {
-		if (val__has(u, "/min"))
+		if (val__has(u, "/min") || val__has(u, "per min"))
 			per = 60;
-		else if (val__has(u, "/day"))
+		else if (val__has(u, "/day") || val__has(u, "per day"))
 			per = 86400;
 		else if (val__has(u, "/h") || val__has(u, "-hour") || val__has(u, "per hour"))
 			per = 3600;
 	}
+	double count = count_prefix(u);
+	if (count > 0)
+		return count / per;
 	for (size_t i = 0; i < sizeof units / sizeof units[0]; i++)
 		if (!strncasecmp(u, units[i].p, strlen(units[i].p)))
 			return units[i].f / per;

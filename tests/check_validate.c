@@ -1188,6 +1188,288 @@ START_TEST(t_memory_inference)
 }
 END_TEST
 
+/* One data row of the columns the reading tests vary (metric, value, unit,
+ * each quoted), read into *r; the rest a small A100 run. */
+static void read_cells(const char *metric, const char *value, const char *unit, val_row *r)
+{
+	char text[1024], err[256];
+	snprintf(text, sizeof text, HEADER "R-001,x,DGX A100 80GB,8,1,2,2048,16,2048,8,1,1,1,8,,"
+	         "bf16,none,\"%s\",\"%s\",\"%s\",x\n", metric, value, unit);
+	val_row *rs;
+	size_t n;
+	ck_assert_msg(val_parse(text, "t.csv", &rs, &n, err, sizeof err) == 0, "%s", err);
+	ck_assert_uint_eq(n, 1);
+	*r = rs[0];
+	free(rs);
+}
+
+/* The same row built into its case (0), or -1 with why. */
+static int build_cells(const char *metric, const char *value, const char *unit, val_case *c,
+                       char *why, size_t n)
+{
+	val_row r;
+	read_cells(metric, value, unit, &r);
+	return val_build(&r, c, why, n);
+}
+
+/* The value column as tables write it: thousands separators (comma, blank),
+ * a mark of approximation or a bound before the number, a k or M right
+ * after it (scaling unless the unit already does), a unit glued to it when
+ * the unit column is empty; what was read before reads the same. */
+START_TEST(t_value_cells)
+{
+	static const struct {
+		const char *value, *unit;
+		double want;
+		bool has;
+		const char *unit_read;   /* r.unit after reading */
+	} cases[] = {
+		{"1,728", "tokens/s/GPU", 1728, true, "tokens/s/GPU"},
+		{"1 728", "tokens/s/GPU", 1728, true, "tokens/s/GPU"},
+		{"1,728.5", "tokens/s/GPU", 1728.5, true, "tokens/s/GPU"},
+		{"110,592", "tokens/s", 110592, true, "tokens/s"},
+		{"~1728", "tokens/s/GPU", 1728, true, "tokens/s/GPU"},
+		{"\xe2\x89\x88" "1728", "tokens/s/GPU", 1728, true, "tokens/s/GPU"},
+		{"approx. 1728", "tokens/s/GPU", 1728, true, "tokens/s/GPU"},
+		{">1700", "tokens/s/GPU", 1700, true, "tokens/s/GPU"},
+		{"< 1700", "tokens/s/GPU", 1700, true, "tokens/s/GPU"},
+		{"1.7k", "tokens/s/GPU", 1700, true, "tokens/s/GPU"},
+		{"1.7K", "tokens/s/GPU", 1700, true, "tokens/s/GPU"},
+		{"2.5M", "tokens/s", 2.5e6, true, "tokens/s"},
+		/* the unit carries the scale: not twice */
+		{"1.728k", "k tokens/s/GPU", 1.728, true, "k tokens/s/GPU"},
+		{"0.11M", "M tokens/s", 0.11, true, "M tokens/s"},
+		/* what read right before still does */
+		{"45%", "%", 45, true, "%"},
+		{"1728 \xc2\xb1 12", "tokens/s/GPU", 1728, true, "tokens/s/GPU"},
+		{"1728 (est.)", "tokens/s/GPU", 1728, true, "tokens/s/GPU"},
+		{"1.728e3", "tokens/s/GPU", 1728, true, "tokens/s/GPU"},
+		{"1728,5", "tokens/s/GPU", 1728, true, "tokens/s/GPU"},
+		{"-5", "s", -5, true, "s"},
+		{"(n-1)/n", "", 0, false, ""},
+		{"N/A", "s", 0, false, "s"},
+		/* a unit glued to the number, the unit column empty */
+		{"4740ms", "", 4740, true, "ms"},
+		{"4.7 s", "", 4.7, true, "s"},
+		{"45%", "", 45, true, "%"},
+		{"1728 (est.)", "", 1728, true, ""},
+	};
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		val_row r;
+		read_cells("step time", cases[i].value, cases[i].unit, &r);
+		ck_assert_msg(r.has_value == cases[i].has, "'%s': has_value %d", cases[i].value,
+		              r.has_value);
+		ck_assert_msg(fabs(r.value - cases[i].want) <= 1e-9 * fabs(cases[i].want),
+		              "'%s' '%s': read %g, want %g", cases[i].value, cases[i].unit, r.value,
+		              cases[i].want);
+		ck_assert_msg(!strcmp(r.unit, cases[i].unit_read), "'%s': unit '%s'", cases[i].value,
+		              r.unit);
+	}
+	/* a glued unit is the unit compared in */
+	val_case c;
+	char why[256];
+	ck_assert_msg(build_cells("iteration_time", "4740ms", "", &c, why, sizeof why) == 0, "%s", why);
+	ck_assert_double_eq_tol(c.unit_scale, 1e-3, 1e-15);
+	ck_assert_double_eq_tol(c.published_si, 4.74, 1e-9);
+	scn_release(&c.s);
+	/* the counts share the separators: "1 024" GPUs */
+	val_row *rs;
+	size_t n;
+	char err[256];
+	ck_assert_int_eq(val_parse(HEADER "G-001,x,A100,1 024,1,2,2048,16,2048,\"1,024\",1,1,1,8,,"
+	                           "bf16,none,iteration_time,1,s,x\n", "t.csv", &rs, &n, err,
+	                           sizeof err), 0);
+	ck_assert_int_eq(rs[0].gpus, 1024);
+	ck_assert_int_eq(rs[0].global_batch, 1024);
+	free(rs);
+}
+END_TEST
+
+/* Per-GPU rates in their spellings: per-GPU, per device, per chip, per
+ * accelerator, tokens/(GPU·s), NeMo's "Tokens / sec / GPU", tok/s/gpu,
+ * InternEvo's TGS; a rate of the whole job stays one. */
+START_TEST(t_per_gpu_spellings)
+{
+	static const struct { const char *metric, *unit; bool per_gpu; } cases[] = {
+		{"Throughput per-GPU", "tokens/s", true},
+		{"throughput", "tokens/s/device", true},
+		{"throughput", "tokens/s per device", true},
+		{"throughput", "tokens/sec/chip", true},
+		{"throughput", "tokens/s per chip", true},
+		{"throughput", "tokens/s/accelerator", true},
+		{"throughput", "tokens/(GPU\xc2\xb7s)", true},
+		{"Tokens / sec / GPU", "", true},
+		{"tok/s/gpu", "", true},
+		{"throughput", "tok/s/gpu", true},
+		{"TGS", "", true},
+		{"TGS", "tokens/GPU/s", true},
+		{"throughput", "TGS", true},
+		{"tokens per second per device", "", true},
+		{"per-GPU throughput", "tokens/s", true},
+		/* the whole job's */
+		{"throughput", "tokens/s (all 8 GPUs together)", false},
+		{"tokens_per_sec", "tokens/s", false},
+	};
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		val_case c;
+		char why[256];
+		ck_assert_msg(build_cells(cases[i].metric, "1728", cases[i].unit, &c, why,
+		                          sizeof why) == 0, "%s [%s]: %s", cases[i].metric,
+		              cases[i].unit, why);
+		ck_assert_msg(c.metric == VM_TOKENS, "%s [%s]: metric %d", cases[i].metric,
+		              cases[i].unit, c.metric);
+		ck_assert_msg(c.per_gpu == cases[i].per_gpu, "%s [%s]: per_gpu %d", cases[i].metric,
+		              cases[i].unit, c.per_gpu);
+		ck_assert_double_eq_tol(c.unit_scale, 1, 1e-12);
+		scn_release(&c.s);
+	}
+}
+END_TEST
+
+/* A unit of time in the metric's name when the unit column is empty:
+ * "_ms", "[ms]", ", ms", "in ms", "ms/iter"; seconds "_s", "[s]", "(sec)";
+ * a rate's "per_s" or "/s" is no unit of time. */
+START_TEST(t_time_unit_in_name)
+{
+	static const struct { const char *metric; double scale; const char *unit; } cases[] = {
+		{"elapsed_time_per_iteration_ms", 1e-3, "ms"},
+		{"iteration_time_ms", 1e-3, "ms"},
+		{"step_time_ms", 1e-3, "ms"},
+		{"iter_time_ms", 1e-3, "ms"},
+		{"time_per_step_ms", 1e-3, "ms"},
+		{"step time [ms]", 1e-3, "ms"},
+		{"step time, ms", 1e-3, "ms"},
+		{"iteration time in ms", 1e-3, "ms"},
+		{"ms/iter", 1e-3, "ms"},
+		{"ms_per_step", 1e-3, "ms"},
+		{"iteration_time_s", 1, "s"},
+		{"step time [s]", 1, "s"},
+		{"train_step_timing in s", 1, "s"},
+		{"seconds per step", 1, "seconds"},
+		/* the parentheses are read as before (validate.c) */
+		{"iteration time (sec)", 1, ""},
+		{"elapsed time per iteration (ms)", 1e-3, ""},
+	};
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		val_row r;
+		read_cells(cases[i].metric, "4740", "", &r);
+		ck_assert_msg(!strcmp(r.unit, cases[i].unit), "%s: unit '%s'", cases[i].metric, r.unit);
+		val_case c;
+		char why[256];
+		ck_assert_msg(val_build(&r, &c, why, sizeof why) == 0, "%s: %s", cases[i].metric, why);
+		ck_assert_msg(c.metric == VM_ITER_TIME, "%s: metric %d", cases[i].metric, c.metric);
+		ck_assert_msg(fabs(c.unit_scale - cases[i].scale) < 1e-15, "%s: scale %g",
+		              cases[i].metric, c.unit_scale);
+		scn_release(&c.s);
+	}
+	/* a rate's denominator is not the unit of a time */
+	static const char *const rates[] = {"tokens_per_s", "tokens/s", "samples_per_second",
+		"throughput_tokens_per_s"};
+	for (size_t i = 0; i < sizeof rates / sizeof rates[0]; i++) {
+		val_row r;
+		read_cells(rates[i], "4740", "", &r);
+		ck_assert_msg(!r.unit[0], "%s: unit '%s'", rates[i], r.unit);
+	}
+}
+END_TEST
+
+/* A count's scale before a rate's unit: B and G (1e9), T (1e12), million,
+ * billion; "per day" as "/day". */
+START_TEST(t_rate_unit_scales)
+{
+	static const struct { const char *unit; double scale; } cases[] = {
+		{"B tokens/day", 1e9 / 86400},
+		{"Gtokens/day", 1e9 / 86400},
+		{"T tokens/day", 1e12 / 86400},
+		{"million tokens/s", 1e6},
+		{"billion tokens per day", 1e9 / 86400},
+		{"M samples/s", 1e6},
+		/* as before */
+		{"k tokens/s", 1e3},
+		{"Mtok/s", 1e6},
+		{"tokens/day", 1.0 / 86400},
+		{"tokens/hour", 1.0 / 3600},
+		{"tokens/s", 1},
+	};
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		val_case c;
+		char why[256];
+		ck_assert_msg(build_cells("throughput", "9.555", cases[i].unit, &c, why, sizeof why) == 0,
+		              "%s: %s", cases[i].unit, why);
+		ck_assert_msg(fabs(c.unit_scale / cases[i].scale - 1) < 1e-12, "%s: scale %g",
+		              cases[i].unit, c.unit_scale);
+		scn_release(&c.s);
+	}
+}
+END_TEST
+
+/* Metric names that were refused for a poor reason: a total that is a rate
+ * (the whole job's), "effective"/"achieved"/"sustained" FLOP rates, "% of
+ * peak", "performance" in TFLOP/s, times per iteration or batch, latency per
+ * step; "model throughput" in TFLOP/s is model FLOPs. GPU-hours stay
+ * unpredicted, as a cost. */
+START_TEST(t_metric_names_read)
+{
+	static const struct {
+		const char *metric, *unit;
+		val_metric want;
+		double scale;
+	} cases[] = {
+		{"total throughput", "tokens/s", VM_TOKENS, 1},
+		{"Total tokens/s", "", VM_TOKENS, 1},
+		{"Total PFLOPS", "", VM_AGG_PFLOPS, 1e15},
+		{"total TFLOPS", "", VM_AGG_PFLOPS, 1e12},
+		{"effective TFLOPs per GPU", "", VM_HW_TFLOPS, 1e12},
+		{"Achieved teraFLOP/s per GPU", "", VM_HW_TFLOPS, 1e12},
+		{"sustained petaFLOPs", "", VM_AGG_PFLOPS, 1e15},
+		{"% of theoretical peak", "", VM_PCT_PEAK, 1},
+		{"percentage of peak FLOPs", "", VM_PCT_PEAK, 1},
+		{"performance", "TFLOP/s", VM_HW_TFLOPS, 1e12},
+		{"sec/iter", "", VM_ITER_TIME, 1},
+		{"time/iter (ms)", "", VM_ITER_TIME, 1e-3},
+		{"speed", "s/it", VM_ITER_TIME, 1},
+		{"time", "ms/step", VM_ITER_TIME, 1e-3},
+		{"time per batch", "s", VM_ITER_TIME, 1},
+		{"batch time", "s", VM_ITER_TIME, 1},
+		{"train_step_timing in s", "", VM_ITER_TIME, 1},
+		{"latency per step", "s", VM_ITER_TIME, 1},
+		{"model throughput", "TFLOPS/GPU", VM_MODEL_TFLOPS, 1e12},
+		{"throughput", "TFLOPS/GPU", VM_HW_TFLOPS, 1e12},
+		/* still counts, parts or conditions */
+		{"total_tokens", "tokens", VM_NONE, 0},
+		{"total_steps", "steps", VM_NONE, 0},
+		{"total_tokens", "tokens per step", VM_NONE, 0},
+		{"micro-batch time", "ms", VM_NONE, 0},
+		{"tokens_per_step", "tokens", VM_NONE, 0},
+		{"weak_scaling_efficiency_tflops", "%", VM_SCALING_EFF, 1},
+		{"tflops_per_gpu_with_fusion", "TFLOP/s", VM_NONE, 0},
+		{"throughput", "it/s", VM_NONE, 0},
+	};
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		val_case c;
+		char why[256];
+		int rc = build_cells(cases[i].metric, "50", cases[i].unit, &c, why, sizeof why);
+		if (cases[i].want == VM_NONE) {
+			ck_assert_msg(rc == -1, "%s [%s]: predicted as %d", cases[i].metric,
+			              cases[i].unit, c.metric);
+			continue;
+		}
+		ck_assert_msg(rc == 0, "%s [%s]: %s", cases[i].metric, cases[i].unit, why);
+		ck_assert_msg(c.metric == cases[i].want, "%s [%s]: metric %d", cases[i].metric,
+		              cases[i].unit, c.metric);
+		ck_assert_msg(fabs(c.unit_scale / cases[i].scale - 1) < 1e-12, "%s: scale %g",
+		              cases[i].metric, c.unit_scale);
+		scn_release(&c.s);
+	}
+	val_case c;
+	char why[256];
+	ck_assert_int_eq(build_cells("GPU hours", "50000", "h", &c, why, sizeof why), -1);
+	ck_assert_msg(strstr(why, "cost") && !strstr(why, "failure"), "%s", why);
+	ck_assert_int_eq(build_cells("effective_training_time", "90", "%", &c, why, sizeof why), -1);
+	ck_assert_ptr_nonnull(strstr(why, "failure"));
+}
+END_TEST
+
 /* Rows of a CSV under tests/validation/ (top_srcdir, else the current
  * directory); the caller frees them. */
 int main(void)
@@ -1215,6 +1497,11 @@ int main(void)
 	tcase_add_test(tc, t_scaling_rows);
 	tcase_add_test(tc, t_memory_inference);
 	tcase_add_test(tc, t_unrunnable_rows);
+	tcase_add_test(tc, t_value_cells);
+	tcase_add_test(tc, t_per_gpu_spellings);
+	tcase_add_test(tc, t_time_unit_in_name);
+	tcase_add_test(tc, t_rate_unit_scales);
+	tcase_add_test(tc, t_metric_names_read);
 	suite_add_tcase(s, tc);
 	SRunner *sr = srunner_create(s);
 	srunner_run_all(sr, CK_NORMAL);
