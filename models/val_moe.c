@@ -94,7 +94,8 @@ static int first_of(const char *o, const char *const *keys, size_t nkeys)
 
 int val__ffn_in(const char *o)
 {
-	return FIRST(o, "ffn", "ffn_hidden", "ffn-hidden-size", "intermediate_size");
+	return FIRST(o, "ffn", "ffn_hidden", "ffn_hidden_size", "ffn-hidden-size",
+	             "intermediate_size");
 }
 
 bool val__moe_shape(const val_row *r, int *layers, int *hidden, int *heads)
@@ -188,7 +189,9 @@ bool val__moe_named(const val_row *r)
 	}
 	if (zoo_of(r) || val__has(r->other, "experts"))
 		return true;
-	int ep = FIRST(r->other, "EP", "expert parallel", "expert-model-parallel-size");
+	int ep = FIRST(r->other, "EP", "expert parallel", "expert parallelism",
+	               "expert parallel size", "expert parallelism size",
+	               "expert-model-parallel-size", "expert_model_parallel_size");
 	return ep > 1;
 }
 
@@ -300,8 +303,9 @@ int val__moe_of(const val_row *r, scenario *s, bool *assumed, char *why, size_t 
 	if (moe_model_of(r, s, assumed, why, n) < 0)
 		return -1;
 	scn_training *t = &s->training;
-	int ep = FIRST(r->other, "EP", "expert parallel", "expert-model-parallel-size",
-	               "expert_model_parallel_size");
+	int ep = FIRST(r->other, "EP", "expert parallel", "expert parallelism",
+	               "expert parallel size", "expert parallelism size",
+	               "expert-model-parallel-size", "expert_model_parallel_size");
 	t->ep = ep > 1 ? ep : 1;
 	/* Megatron-core's default expert TP is tp; NVIDIA's NeMo and
 	 * Megatron-Bridge MoE recipes set expert_tensor_parallel_size 1 */

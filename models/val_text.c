@@ -56,7 +56,7 @@ bool val__has_token(const char *hay, const char *word)
 
 /* The integer written just before position `at` in `text`, skipping blanks,
  * an 'x' (as in "8x") and alphabetic tokens if `skip_words` ("8x HDR 200");
- * 0 if none. */
+ * 0 if none, or if the digits end a name ("SXM5", "ConnectX-7", "CX6"). */
 int val__number_before(const char *text, const char *at, bool skip_words)
 {
 	const char *p = at;
@@ -72,13 +72,36 @@ int val__number_before(const char *text, const char *at, bool skip_words)
 	const char *end = p;
 	while (p > text && isdigit((unsigned char)p[-1]))
 		p--;
+	if (p > text && (isalpha((unsigned char)p[-1]) ||
+	                 (p[-1] == '-' && p - 1 > text && isalpha((unsigned char)p[-2]))))
+		return 0;
 	return p < end ? atoi(p) : 0;
 }
 
 
+/* Whether what follows a phrase at q turns it off: "SP off", "SP: no",
+ * "SP=False", "sequence parallelism disabled", "offload: none". */
+static bool negated_after(const char *q)
+{
+	static const char *const off[] = {"off", "no", "false", "disabled", "none", "not used"};
+	while (isalpha((unsigned char)*q))   /* the rest of the word: "parallel|ism off" */
+		q++;
+	while (*q == ' ' || *q == ':' || *q == '=')
+		q++;
+	for (size_t i = 0; i < sizeof off / sizeof off[0]; i++) {
+		size_t n = strlen(off[i]);
+		if (!strncasecmp(q, off[i], n) && !isalnum((unsigned char)q[n]) && q[n] != '_' &&
+		    q[n] != '-')
+			return true;
+	}
+	return false;
+}
+
 /* Whether the text says `phrase` without negating it: an occurrence not
- * preceded (within the few characters before it) by "no", "non", "not",
- * "without" or "disable". */
+ * preceded in its own clause (the few characters before it, back to a
+ * comma, semicolon or bracket: "no CP, SP" says SP) by "no", "non", "not",
+ * "without", "w/o" or "disable", nor followed by "off", "no", "false",
+ * "disabled", "none" ("SP off", "SP=False"). */
 bool val__affirmed(const char *o, const char *phrase)
 {
 	static const char *const neg[] = {"no ", "no-", "non-", "non ", "not ", "without ",
@@ -86,7 +109,12 @@ bool val__affirmed(const char *o, const char *phrase)
 	size_t len = strlen(phrase);
 	for (const char *p = val__find(o, phrase); p; p = val__find(p + len, phrase)) {
 		const char *from = p - o > 12 ? p - 12 : o;
-		bool negated = false;
+		for (const char *c = p; c > from; c--)
+			if (strchr(",;()", c[-1])) {
+				from = c;
+				break;
+			}
+		bool negated = negated_after(p + len);
 		for (size_t i = 0; i < sizeof neg / sizeof neg[0] && !negated; i++) {
 			const char *q = val__find(from, neg[i]);
 			negated = q && q < p;
@@ -106,9 +134,9 @@ bool val__affirmed_word(const char *o, const char *word)
 		bool end = !isalnum((unsigned char)p[len]);
 		if (!start || !end)
 			continue;
-		char buf[64];
+		char buf[64];   /* its clause's 12 characters before, 16 after */
 		size_t off = (size_t)(p - o) > 12 ? 12 : (size_t)(p - o);
-		snprintf(buf, sizeof buf, "%.*s%s", (int)off, p - off, word);
+		snprintf(buf, sizeof buf, "%.*s%s%.16s", (int)off, p - off, word, p + len);
 		if (val__affirmed(buf, word))
 			return true;
 	}
@@ -151,19 +179,23 @@ int val__number_after_word(const char *o, const char *tok, bool *layers)
 	return 0;
 }
 
-/* "Llama 3", "Llama-3", "LLaMA3" all match the family "Llama 3". */
 /* val__has for a name: one that ends in a digit does not match the start of
- * a longer number ("Llama 3" is not in "Llama 34B" nor "Llama 30B"). */
+ * a longer number ("Llama 3" is not in "Llama 34B" nor "Llama 30B"), nor one
+ * that ends in a letter the start of a longer lowercase word ("NeMo" is not in
+ * "Nemotron"; "MegatronLM" still names Megatron). */
 static bool has_name(const char *hay, const char *name)
 {
 	size_t n = strlen(name);
 	bool digit_end = n > 0 && isdigit((unsigned char)name[n - 1]);
+	bool alpha_end = n > 0 && isalpha((unsigned char)name[n - 1]);
 	for (; *hay; hay++)
-		if (!strncasecmp(hay, name, n) && !(digit_end && isdigit((unsigned char)hay[n])))
+		if (!strncasecmp(hay, name, n) && !(digit_end && isdigit((unsigned char)hay[n])) &&
+		    !(alpha_end && islower((unsigned char)hay[n])))
 			return true;
 	return false;
 }
 
+/* "Llama 3", "Llama-3", "LLaMA3" all match the family "Llama 3". */
 bool val__names(const val_row *r, const char *family)
 {
 	const char *fields[] = {r->source, r->hardware, r->other, r->id};

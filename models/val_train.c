@@ -13,30 +13,78 @@
 #include "val_int.h"
 #include "workload.h"
 
+/* What the recompute column says: true with *rc set, false when it says
+ * nothing this reader knows ("", "N/A", "-", "?", a word it does not know):
+ * the row is then read as if the cell were empty. A yes/no column ("no",
+ * "false", "off", "0" / "yes", "true", "on", "1"); "selective" or "partial";
+ * a recomputation or checkpointing word, negated ("no activation
+ * checkpointing", "disabled", "AC off", "w/o") or not ("full",
+ * "checkpoint-activations"). */
+static bool recompute_cell(const char *t, scn_recompute *rc)
+{
+	static const char *const no[] = {"no", "false", "off", "0", "n", "none", "disabled",
+		"not used", "w/o", "without", "\xe2\x9c\x97" /* a cross mark */};
+	static const char *const yes[] = {"yes", "true", "on", "1", "y", "\xe2\x9c\x93"};
+	static const char *const words[] = {"recompute", "recomputation", "checkpoint", "AC",
+		"remat"};
+	char cell[128];
+	size_t n = strlen(t);
+	while (n > 0 && strchr(" .", t[n - 1]))   /* "No." */
+		n--;
+	snprintf(cell, sizeof cell, "%.*s", (int)n, t);
+	for (size_t i = 0; i < sizeof no / sizeof no[0]; i++)
+		if (!strcasecmp(cell, no[i])) {
+			*rc = RECOMPUTE_NONE;
+			return true;
+		}
+	for (size_t i = 0; i < sizeof yes / sizeof yes[0]; i++)
+		if (!strcasecmp(cell, yes[i])) {
+			*rc = RECOMPUTE_FULL;
+			return true;
+		}
+	if (val__affirmed(cell, "selective") || val__affirmed(cell, "partial")) {
+		*rc = RECOMPUTE_SELECTIVE;
+		return true;
+	}
+	/* a cell that starts with its negation: "no activation checkpointing" */
+	static const char *const lead[] = {"no ", "not ", "without ", "w/o "};
+	for (size_t i = 0; i < sizeof lead / sizeof lead[0]; i++)
+		if (!strncasecmp(cell, lead[i], strlen(lead[i]))) {
+			*rc = RECOMPUTE_NONE;
+			return true;
+		}
+	if (val__has(cell, "no recompute") || val__has(cell, "none") || val__has(cell, "only") ||
+	    val__has(cell, "baseline") || val__has_token(cell, "disabled") ||
+	    val__has_token(cell, "off")) {
+		*rc = RECOMPUTE_NONE;
+		return true;
+	}
+	bool named = false, affirmed = false;
+	for (size_t i = 0; i < sizeof words / sizeof words[0]; i++) {
+		bool w = i == 3 ? val__has_word(cell, words[i]) : val__has(cell, words[i]);
+		named |= w;
+		affirmed |= w && (i == 3 ? val__affirmed_word(cell, words[i])
+		                         : val__affirmed(cell, words[i]));
+	}
+	if (named && !affirmed) {
+		*rc = RECOMPUTE_NONE;
+		return true;
+	}
+	if (affirmed || val__has(cell, "full")) {
+		*rc = RECOMPUTE_FULL;
+		return true;
+	}
+	return false;
+}
+
+/* The recompute column's reading; an empty or unknown cell is full
+ * recomputation (Megatron's 2019-21 fp16 scripts checkpoint activations; bf16
+ * and fp8 rows take fit_memory's choice instead), marked assumed. */
 static scn_recompute recompute_of(const char *t, bool *assumed)
 {
-	if (!*t) {
-		/* Megatron's 2019-21 (fp16) scripts checkpoint activations; bf16
-		 * and fp8 rows take fit_memory's choice instead */
-		*assumed = true;
-		return RECOMPUTE_FULL;
-	}
-	if (val__has(t, "selective"))
-		return RECOMPUTE_SELECTIVE;
-	/* a yes/no column: "no", "false", "off", "0" / "yes", "true", "on", "1" */
-	static const char *const no[] = {"no", "false", "off", "0", "n"};
-	static const char *const yes[] = {"yes", "true", "on", "1", "y"};
-	for (size_t i = 0; i < sizeof no / sizeof no[0]; i++) {
-		if (!strcasecmp(t, no[i]))
-			return RECOMPUTE_NONE;
-		if (!strcasecmp(t, yes[i]))
-			return RECOMPUTE_FULL;
-	}
-	if (val__has(t, "no recompute") || val__has(t, "none") || val__has(t, "only") || val__has(t, "baseline"))
-		return RECOMPUTE_NONE;
-	if (val__has(t, "full") || val__has(t, "checkpoint") || val__has(t, "recompute-num-layers") ||
-	    val__has(t, "recompute_num_layers"))
-		return RECOMPUTE_FULL;
+	scn_recompute rc;
+	if (recompute_cell(t, &rc))
+		return rc;
 	*assumed = true;
 	return RECOMPUTE_FULL;
 }
@@ -123,19 +171,27 @@ static bool recompute_in_text(const char *o, scn_recompute *rc)
 	return false;
 }
 
-/* The row's precision ("bf16", "bfloat16", "fp16", "float16", "half", "fp8",
- * "float8", "tf32", "fp32", "float32"); bf16 when it names none, or says only
- * "mixed"/"AMP", and fp16 then on a GPU without bf16 (V100, T4: their mixed
- * precision is fp16 with loss scaling). */
-static hw_precision precision_of(const char *t, const hw_gpu *g, bool *assumed)
+/* The row's precision: fp8 when it says fp8 at all ("FP8 (BF16 master
+ * weights)", "BF16 with FP8 GEMMs": the GEMMs set the pace), else bf16
+ * ("bfloat16"; "fp16/bf16" is bf16), fp16 ("float16", "half"), tf32, fp32
+ * ("float32"); bf16 when it names none, or says only "mixed"/"AMP", and fp16
+ * then on a GPU without bf16 (V100, T4: their mixed precision is fp16 with
+ * loss scaling). Formats the catalog has no peak for (fp4, NVFP4, MXFP4, int8)
+ * return -1. */
+static int precision_of(const char *t, const hw_gpu *g, bool *assumed)
 {
+	if (val__has_token(t, "fp4") || val__has(t, "nvfp4") || val__has(t, "mxfp4") ||
+	    val__has_token(t, "int8") || val__has_token(t, "int4"))
+		return -1;
+	if (val__affirmed(t, "fp8") || val__affirmed(t, "float8") || val__has(t, "e4m3"))
+		return PREC_FP8;
 	if (val__has(t, "bf16") || val__has(t, "bfloat16"))
 		return PREC_BF16;
 	if (val__has(t, "fp16") || val__has(t, "float16") || val__has_token(t, "half"))
 		return PREC_FP16;
-	if (val__has(t, "fp8") || val__has(t, "float8"))
-		return PREC_FP8;
-	if (val__has(t, "tf32") || val__has(t, "fp32") || val__has(t, "float32"))
+	if (val__has(t, "tf32"))
+		return PREC_TF32;
+	if (val__has(t, "fp32") || val__has(t, "float32"))
 		return PREC_FP32;
 	*assumed = true;
 	return g->peak_flops[PREC_BF16] > 0 ? PREC_BF16 : PREC_FP16;
@@ -152,9 +208,10 @@ static int virtual_stages(const val_row *r, int layers, int pp, bool *assumed)
 	const char *o = r->other;
 	int chunks = 0, per = 0;
 	bool per_layers = false;
-	static const char *const words[] = {"VPP", "VP", "virtual pipeline model parallel size",
-		"virtual-pipeline-model-parallel-size", "virtual pipeline size",
-		"virtual pipeline stages", "virtual stages", "virtual_stages"};
+	static const char *const words[] = {"VPP", "VP", "VP size", "VPP size",
+		"virtual pipeline model parallel size", "virtual-pipeline-model-parallel-size",
+		"virtual_pipeline_model_parallel_size", "virtual pipeline size",
+		"virtual pipeline stages", "virtual pipeline", "virtual stages", "virtual_stages"};
 	for (size_t i = 0; i < sizeof words / sizeof words[0] && !chunks && !per; i++) {
 		int v = val__number_after_word(o, words[i], &per_layers);
 		if (v > 0)
@@ -169,8 +226,16 @@ static int virtual_stages(const val_row *r, int layers, int pp, bool *assumed)
 	p = val__find(o, " virtual stage");
 	if (!chunks && !per && p && !val__find(o, "layers/virtual") && !val__find(o, "layers per virtual"))
 		chunks = val__number_before(o, p, false);     /* "6 virtual stages" */
-	if (!chunks && !per && val__has(o, "interleaved")) {
+	p = val__find(o, " model chunks");
+	if (!p)
+		p = val__find(o, " chunks per stage");
+	if (!chunks && !per && p)
+		chunks = val__number_before(o, p, false);     /* "5 model chunks per stage" */
+	/* "interleaved", not "non-interleaved" nor "not interleaved" */
+	if (!chunks && !per && val__affirmed(o, "interleaved") && !val__has(o, "non-interleaved")) {
 		p = val__find(o, "m=");
+		if (!p || atoi(p + 2) <= 0)
+			p = val__find(o, "v=");              /* "interleaved (v=5)" */
 		if (p && atoi(p + 2) > 0)
 			chunks = atoi(p + 2);
 		p = val__find(o, "layer");
@@ -199,6 +264,12 @@ static int zero_named(const char *o)
 		const char *q = val__token_tail(o, p, 4);
 		if (!q)
 			continue;
+		/* "ZeRO (stage 2)", "ZeRO-DP stage 1", "ZeRO++ (stage 3)",
+		 * "zero_optimization stage 3": a stage within the clause */
+		const char *st = val__find(q, "stage");
+		if (strncasecmp(q, "stage", 5) && st && st - q <= 16 && !memchr(q, ',', (size_t)(st - q)) &&
+		    !memchr(q, ';', (size_t)(st - q)))
+			q = st;
 		if (!strncasecmp(q, "stage", 5))
 			for (q += 5; *q == '-' || *q == ' ' || *q == '_' || *q == '=' || *q == ':'; q++)
 				;
@@ -209,7 +280,10 @@ static int zero_named(const char *o)
 		return 0;
 	if (val__has(o, "SHARD_GRAD_OP"))
 		return 2;
-	if (val__has(o, "FSDP") || val__has(o, "FULL_SHARD") || val__has(o, "HYBRID_SHARD"))
+	/* HSDP (HYBRID_SHARD) shards within a group and replicates across them;
+	 * trainsim shards over all data-parallel ranks (docs/validation.md) */
+	if (val__has(o, "FSDP") || val__has(o, "FULL_SHARD") || val__has(o, "HYBRID_SHARD") ||
+	    val__has_word(o, "HSDP") || val__has(o, "fully sharded") || val__has(o, "hybrid shard"))
 		return 3;
 	if (val__affirmed(o, "distributed optimizer") || val__affirmed(o, "distributed-optimizer") ||
 	    val__affirmed(o, "distributed_optimizer"))
@@ -355,6 +429,27 @@ int val__cp_of(const char *o)
 /* The parallel sizes: tp, pp, dp from the columns (one left out is the GPUs
  * over the others; a data-parallel framework without model parallelism has
  * tp = pp = 1), cp from the text; refuses what is not modelled. */
+/* A parallel size written in other_parallel: the number after one of the
+ * words (whole words, any case: "TP8", "TP=8", "tensor parallel 8"); 0 if
+ * none. */
+static const char *const tp_words[] = {"TP", "tensor parallel", "tensor parallelism",
+	"tensor parallel size", "tensor-model-parallel-size", "tensor_model_parallel_size"};
+static const char *const pp_words[] = {"PP", "pipeline parallel", "pipeline parallelism",
+	"pipeline parallel size", "pipeline-model-parallel-size", "pipeline_model_parallel_size"};
+static const char *const dp_words[] = {"DP", "data parallel", "data parallelism",
+	"data parallel size"};
+
+static int size_in_text(const char *o, const char *const *words, size_t n)
+{
+	bool layers;
+	for (size_t i = n; i-- > 0;) {   /* the longest phrase first */
+		int v = val__number_after_word(o, words[i], &layers);
+		if (v > 0 && !layers)
+			return v;
+	}
+	return 0;
+}
+
 static int layout_of(const val_row *r, scenario *s, bool layer_only, bool *assumed, char *why,
                      size_t n)
 {
@@ -369,10 +464,21 @@ static int layout_of(const val_row *r, scenario *s, bool layer_only, bool *assum
 		         "optimizer state would be simulated in GPU memory");
 		return -1;
 	}
+	/* sizes the columns leave out, from the text: "TP=8, PP=4", "TP8 PP4",
+	 * "tensor parallel 8", "pipeline-model-parallel-size 4", "FSDP + TP 8" */
+	if (tp <= 0)
+		tp = size_in_text(r->other, tp_words, sizeof tp_words / sizeof tp_words[0]);
+	if (pp <= 0)
+		pp = size_in_text(r->other, pp_words, sizeof pp_words / sizeof pp_words[0]);
+	if (dp <= 0)
+		dp = size_in_text(r->other, dp_words, sizeof dp_words / sizeof dp_words[0]);
 	bool dp_only = zero_of(r->other) > 0 || val__has(r->other, "FSDP") ||
-	               val__has(r->other, "DDP") || val__has(r->other, "data parallel");
-	if (dp_only && tp <= 0 && pp <= 0)
-		tp = pp = 1, *assumed = true;
+	               val__has(r->other, "DDP") || val__has(r->other, "data parallel") ||
+	               val__has_word(r->other, "HSDP");
+	if (dp_only && tp <= 0)
+		tp = 1, *assumed = true;
+	if (dp_only && pp <= 0)
+		pp = 1, *assumed = true;
 	if (r->gpus > 0 && (tp <= 0) + (pp <= 0) + (dp <= 0) == 1) {
 		int known = (tp > 0 ? tp : 1) * (pp > 0 ? pp : 1) * (dp > 0 ? dp : 1) * cp;
 		int left = r->gpus / known;
@@ -576,7 +682,13 @@ int val__training_of(const val_row *r, scenario *s, bool layer_only, bool *assum
 	if (layout_of(r, s, layer_only, assumed, why, n) < 0 ||
 	    batch_of(r, s, layer_only, assumed, why, n) < 0)
 		return -1;
-	t->precision = precision_of(r->precision, &s->cluster.gpu, assumed);
+	int prec = precision_of(r->precision, &s->cluster.gpu, assumed);
+	if (prec < 0) {
+		snprintf(why, n, "precision '%.40s': the catalog has dense peaks for fp32, tf32, fp16, "
+		         "bf16 and fp8 only", r->precision);
+		return -1;
+	}
+	t->precision = (hw_precision)prec;
 	/* FlashAttention named in the row ("FlashAttention", "flash-attn",
 	 * "attn_impl: flash", "FA2"); unfused when the row says it has none */
 	const char *o = r->other;
@@ -619,17 +731,21 @@ int val__training_of(const val_row *r, scenario *s, bool layer_only, bool *assum
 	    val__affirmed(o, "eager mode"))
 		t->kernels = KERNELS_EAGER;
 	scn_recompute said_rc;
-	bool rc_said = !*r->recompute && recompute_in_text(r->other, &said_rc);
-	t->recompute = rc_said ? said_rc : recompute_of(r->recompute, assumed);
+	scn_recompute cell_rc;
+	bool cell_said = recompute_cell(r->recompute, &cell_rc);
+	bool rc_said = !cell_said && recompute_in_text(r->other, &said_rc);
+	t->recompute = rc_said ? said_rc : cell_said ? cell_rc : recompute_of(r->recompute, assumed);
 	int some = recompute_layers_of(r);   /* full recomputation of some layers */
 	rc_said |= some != 0;
 	bool sp_said = val__affirmed_word(r->other, "SP") || val__affirmed_word(r->recompute, "SP") ||
 	               val__affirmed(r->other, "sequence parallel") ||
 	               val__affirmed(r->recompute, "sequence parallel") ||
-	               val__affirmed(r->other, "sequence-parallel");
+	               val__affirmed(r->other, "sequence-parallel") ||
+	               val__affirmed(r->other, "sequence_parallel");
 	bool no_sp = !sp_said && (val__has_word(r->other, "SP") ||
 	                          val__has(r->other, "sequence parallel") ||
-	                          val__has(r->other, "sequence-parallel"));   /* named, negated */
+	                          val__has(r->other, "sequence-parallel") ||
+	                          val__has(r->other, "sequence_parallel"));   /* named, negated */
 	/* Megatron-core runs a MoE with tp > 1 only with sequence parallelism */
 	t->sequence_parallel = t->tp > 1 && (sp_said || s->model.experts > 1);
 	schedule_of(r, s, assumed);
@@ -648,7 +764,7 @@ int val__training_of(const val_row *r, scenario *s, bool layer_only, bool *assum
 	/* what a bf16/fp8 row leaves open, as a user of today's Megatron runs it */
 	bool zero_open = !t->zero && zero_named(r->other) < 0;
 	bool sp_open = t->tp > 1 && !t->sequence_parallel && !no_sp;
-	bool rc_open = !*r->recompute && !rc_said;
+	bool rc_open = !cell_said && !rc_said;
 	/* DeepSpeed's pipeline engine has no interleaved schedule, and its ZeRO
 	 * reduces after the backward unless configured (overlap_comm); the
 	 * speed-ups below only for a row that says bf16 or fp8 (not an assumed

@@ -117,30 +117,50 @@ static bool has_gpu_word(const char *hw, const char *token)
 	return false;
 }
 
+/* Whether the text's GPUs are PCIe cards: it says PCIe, and not SXM, NVSwitch,
+ * DGX or HGX (whose PCIe is the NICs' or the CPUs': "DGX A100 (NVSwitch, PCIe
+ * Gen4 NICs)"). */
+static bool pcie_cards(const char *hw)
+{
+	return val__has(hw, "PCIe") && !val__has(hw, "SXM") && !val__has(hw, "NVSwitch") &&
+	       !val__has(hw, "DGX") && !val__has(hw, "HGX");
+}
+
 static const gpu_map *gpu_of(const char *hw)
 {
 	for (size_t i = 0; i < sizeof gpu_maps / sizeof gpu_maps[0]; i++) {
 		const gpu_map *m = &gpu_maps[i];
 		bool named = m->word ? has_gpu_word(hw, m->token) : val__has(hw, m->token);
-		if (named && (!m->with || val__has(hw, m->with)))
+		bool with = !m->with || (!strcmp(m->with, "PCIe") ? pcie_cards(hw)
+		                                                  : val__has(hw, m->with));
+		if (named && with)
 			return m;
 	}
 	return NULL;
 }
 
+/* GPUs per node: "8 GPU/node", "4 GPUs per node", "4 per server", "nodes
+ * with 4 GPUs each", "4-GPU nodes"; else the number before the GPU's name
+ * ("8x A100") when a node can hold that many (at most 16, or the part's own
+ * domain: "72x GB200"): "32x A100 80GB" is a job of 32, not one node. */
 static int gpus_per_node(const char *hw, const gpu_map *m)
 {
-	const char *p = val__find(hw, "GPU/node");
-	if (!p)
-		p = val__find(hw, "GPUs/node");
-	if (!p)
-		p = val__find(hw, " GPU per node");
-	int n = p ? val__number_before(hw, p, false) : 0;
+	static const char *const per[] = {"GPU/node", "GPUs/node", " GPU per node",
+		" GPUs per node", " GPUs per server", " GPUs per host", " per node", " per server",
+		" per host", " GPUs each", "-GPU node", "-GPU server", "-GPU host", " GPU node"};
+	int n = 0;
+	for (size_t i = 0; i < sizeof per / sizeof per[0] && n <= 0; i++) {
+		const char *p = val__find(hw, per[i]);
+		if (p)
+			n = val__number_before(hw, p, false);
+	}
 	if (n <= 0 && !val__has(hw, "DGX-2")) {
 		const char *g = val__find(hw, m->token);
 		n = g ? val__number_before(hw, g, false) : 0;
+		if (n > 16 && n != m->gpus_per_node)
+			n = 0;
 	}
-	return n > 0 && n <= 64 ? n : m->gpus_per_node;
+	return n > 0 && n <= 72 ? n : m->gpus_per_node;
 }
 
 /* The first line rate written in the text: a number, blanks allowed, then
@@ -149,7 +169,8 @@ static int gpus_per_node(const char *hw, const gpu_map *m)
  * rate in Tb/s ("3.2 Tbps EFA") is the node's aggregate: *aggregate set. */
 static double line_rate(const char *hw, const char **at, bool *aggregate)
 {
-	static const char *const units[] = {"Gb/s", "Gbps", "Gbit", "GbE", "Tb/s", "Tbps"};
+	static const char *const units[] = {"Gb/s", "Gbps", "gbps", "Gbit", "GbE", "Tb/s", "Tbps",
+		"tbps"};
 	static const char *const not_nic[] = {"NVLink", "NVL", "PCIe", "HBM", "memory"};
 	for (const char *p = hw; *p; p++) {
 		if (!isdigit((unsigned char)*p) || (p > hw && (isdigit((unsigned char)p[-1]) ||
@@ -175,11 +196,24 @@ static double line_rate(const char *hw, const char **at, bool *aggregate)
 		while (*q == ' ')
 			q++;
 		for (size_t i = 0; i < sizeof units / sizeof units[0]; i++)
-			if (!strncmp(q, units[i], strlen(units[i]))) {
+			if (!strncmp(q, units[i], strlen(units[i]))) {   /* GB/s is bytes */
 				*at = p;
-				*aggregate = units[i][0] == 'T';
+				*aggregate = units[i][0] == 'T' || units[i][0] == 't';
 				return atof(p) * (*aggregate ? 1000 : 1);
 			}
+		/* Ethernet's "100G", "400G", "400Gb" for the speeds a NIC comes in
+		 * (not "80G" of memory) */
+		double v = atof(p);
+		bool nic_speed = v == 10 || v == 25 || v == 40 || v == 50 || v == 100 || v == 200 ||
+		                 v == 400 || v == 800;
+		size_t g = q[0] != 'G' ? 0 : q[1] == 'b' ? 2 : 1;
+		bool word = p == hw || !isalpha((unsigned char)p[-1]) ||   /* not "A10G"; "8x100G" */
+		            ((p[-1] == 'x' || p[-1] == 'X') && p - 1 > hw && isdigit((unsigned char)p[-2]));
+		if (nic_speed && g && word && !isalnum((unsigned char)q[g])) {
+			*at = p;
+			*aggregate = false;
+			return v;
+		}
 	}
 	return 0;
 }
@@ -242,8 +276,10 @@ static void nic_of(const char *hw, const gpu_map *m, int gpn, hw_nic *nic)
 		gbps = val__has(hw, "NDR") ? 400 : val__has(hw, "HDR") ? 200 : val__has(hw, "EDR") ? 100 : m->nic_Gbps;
 	if (at && !aggregate && per_gpu_after(at))   /* "1x400Gb/s NDR IB per GPU" */
 		count = (count > 0 ? count : 1) * gpn;
+	/* Spectrum-X is NVIDIA's RoCE Ethernet */
 	bool tcp = val__has(hw, "TCP") || val__has(hw, "Socket") ||
-	           ((val__has(hw, "GbE") || val__has(hw, "Ethernet")) && !val__has(hw, "RoCE") && !val__has(hw, "RDMA"));
+	           ((val__has(hw, "GbE") || val__has(hw, "Ethernet")) && !val__has(hw, "RoCE") &&
+	            !val__has(hw, "RDMA") && !val__has(hw, "Spectrum-X"));
 	if (count <= 0 || count > 4 * gpn)
 		count = tcp ? 1 : m->gpus_per_node == 16 ? 8 : gpn;
 	/* part of a node (one GPU of a DGX-2): at most the 4 NICs per GPU the
@@ -289,7 +325,7 @@ static int cluster_of(const val_row *r, scenario *s, char *why, size_t n)
 		return -1;
 	}
 	nic_of(r->hardware, m, gpn, &c->nic);
-	c->intra.kind = (val__has(r->hardware, "PCIe") && !val__has(r->hardware, "NVLink")) ||
+	c->intra.kind = (pcie_cards(r->hardware) && !val__has(r->hardware, "NVLink")) ||
 	                g->nvlink_Bps <= 0 ? INTRA_PCIE : INTRA_NVSWITCH;   /* L40S: no NVLink */
 	/* V100 nodes other than DGX-2 (DGX-1, cloud V100 x 8) join their GPUs by
 	 * an NVLink hybrid cube mesh, not a switch (NVIDIA DGX-1 data sheet) */
@@ -420,7 +456,8 @@ static int coll_cluster_of(const val_row *r, val_case *c, char *why, size_t n)
  * (bigscience tr11-176B-ml README: 250680 tokens padded). */
 static int vocab_of(const val_row *r)
 {
-	if (val__has(r->source, "bigscience") || val__has(r->id, "BLOOM"))
+	if (val__has(r->source, "bigscience") || val__has(r->id, "BLOOM") ||
+	    val__names(r, "BLOOM"))
 		return 250880;
 	return 51200;
 }
@@ -429,21 +466,33 @@ static int vocab_of(const val_row *r)
  * gating, vocabulary), by family name and hidden size: Llama from Meta's
  * published model configurations (params.json / model cards); Nemotron-4
  * 15B and 340B from NVIDIA's reports (arXiv 2402.16819, 2406.11704: 48 / 96
- * heads with 8 KV heads, squared-ReLU MLP of 4h, not gated, 256,000 tokens). */
+ * heads with 8 KV heads, squared-ReLU MLP of 4h, not gated, 256,000 tokens);
+ * Mistral 7B (mistralai/Mistral-7B-v0.1 config.json: intermediate 14336, 8
+ * KV heads, SwiGLU, 32000 tokens); Qwen2 / Qwen2.5 7B and 72B (Qwen config.json:
+ * 3584 / 18944 / 4 KV and 8192 / 29568 / 8 KV, SwiGLU, 152064 tokens); Falcon
+ * 7B, 40B, 180B (tiiuae config.json: 4h GELU MLP, 1 / 8 / 8 KV heads, 65024
+ * tokens; Falcon's parallel attention and MLP are run one after the other). */
 typedef struct zoo_model {
 	const char *family;    /* matched in source, hardware or other_parallel */
 	int hidden, ffn, kv_heads, vocab;
 	bool gated;
+	double params_b;       /* only at this size (within 10%); 0: any size */
 } zoo_model;
 
 static const zoo_model zoo[] = {
-	{"Llama 3", 4096, 14336, 8, 128256, true}, {"Llama 3", 8192, 28672, 8, 128256, true},
-	{"Llama 3", 16384, 53248, 8, 128256, true},
-	{"Llama 2", 4096, 11008, 32, 32000, true}, {"Llama 2", 5120, 13824, 40, 32000, true},
-	{"Llama 2", 8192, 28672, 8, 32000, true},
-	{"Llama", 4096, 11008, 32, 32000, true}, {"Llama", 5120, 13824, 40, 32000, true},
-	{"Llama", 6656, 17920, 52, 32000, true}, {"Llama", 8192, 22016, 64, 32000, true},
-	{"Nemotron", 6144, 24576, 8, 256000, false}, {"Nemotron", 18432, 73728, 8, 256000, false},
+	{"Code Llama", 8192, 22016, 8, 32016, true, 0},   /* codellama/CodeLlama-34b-hf */
+	{"Llama 2", 8192, 22016, 8, 32000, true, 34},  /* Llama 2 34B: Code Llama's shape */
+	{"Llama 3", 4096, 14336, 8, 128256, true, 0}, {"Llama 3", 8192, 28672, 8, 128256, true, 0},
+	{"Llama 3", 16384, 53248, 8, 128256, true, 0},
+	{"Llama 2", 4096, 11008, 32, 32000, true, 0}, {"Llama 2", 5120, 13824, 40, 32000, true, 0},
+	{"Llama 2", 8192, 28672, 8, 32000, true, 0},
+	{"Llama", 4096, 11008, 32, 32000, true, 0}, {"Llama", 5120, 13824, 40, 32000, true, 0},
+	{"Llama", 6656, 17920, 52, 32000, true, 0}, {"Llama", 8192, 22016, 64, 32000, true, 0},
+	{"Nemotron", 6144, 24576, 8, 256000, false, 0}, {"Nemotron", 18432, 73728, 8, 256000, false, 0},
+	{"Mistral", 4096, 14336, 8, 32000, true, 0},
+	{"Qwen2", 3584, 18944, 4, 152064, true, 0}, {"Qwen2", 8192, 29568, 8, 152064, true, 0},
+	{"Falcon", 4544, 18176, 1, 65024, false, 0}, {"Falcon", 8192, 32768, 8, 65024, false, 0},
+	{"Falcon", 14848, 59392, 8, 65024, false, 0},
 };
 
 
@@ -451,8 +500,8 @@ static const zoo_model zoo[] = {
  * 0 when absent or followed by another word ("vocab 32 bits"). */
 static int vocab_in(const char *o)
 {
-	static const char *const keys[] = {"vocab_size", "vocab"};
-	for (size_t i = 0; i < 2; i++)
+	static const char *const keys[] = {"vocab_size", "vocabulary size", "vocabulary", "vocab"};
+	for (size_t i = 0; i < sizeof keys / sizeof keys[0]; i++)
 		for (const char *p = val__find(o, keys[i]); p; p = val__find(p + 1, keys[i])) {
 			if (p > o && (isalnum((unsigned char)p[-1]) || p[-1] == '_'))
 				continue;
@@ -461,8 +510,21 @@ static int vocab_in(const char *o)
 				q++;
 			if (!isdigit((unsigned char)*q))
 				continue;
+			/* "128,256": thousands separators */
+			char digits[32];
+			size_t k = 0;
+			const char *after = q;
+			for (; k < sizeof digits - 1 && (isdigit((unsigned char)*after) ||
+			       (*after == '.' && isdigit((unsigned char)after[1])) ||
+			       (*after == ',' && isdigit((unsigned char)after[1]) &&
+			        isdigit((unsigned char)after[2]) && isdigit((unsigned char)after[3]) &&
+			        !isdigit((unsigned char)after[4]))); after++)
+				if (*after != ',')
+					digits[k++] = *after;
+			digits[k] = '\0';
 			char *end;
-			double v = strtod(q, &end);
+			double v = strtod(digits, &end);
+			end = (char *)after;
 			if (*end == 'k' || *end == 'K')
 				v *= 1000, end++;
 			if (isalpha((unsigned char)*end) || v < 2 || v > 1e8)
@@ -472,10 +534,12 @@ static int vocab_in(const char *o)
 	return 0;
 }
 
-/* "kv_heads=8", "GQA 8", "num_query_groups 8" in other_parallel. */
+/* "kv_heads=8", "GQA 8", "num_query_groups 8", "--num-query-groups 8",
+ * "num_key_value_heads=8", "8 KV heads" in other_parallel; "MQA": one. */
 static int kv_heads_of(const char *o)
 {
-	const char *keys[] = {"kv_heads", "GQA", "query_groups"};
+	const char *keys[] = {"kv_heads", "GQA", "query_groups", "query-groups",
+		"key_value_heads"};
 	for (size_t i = 0; i < sizeof keys / sizeof keys[0]; i++) {
 		const char *p = val__find(o, keys[i]);
 		if (!p)
@@ -486,6 +550,11 @@ static int kv_heads_of(const char *o)
 		if (isdigit((unsigned char)*p))
 			return atoi(p);
 	}
+	const char *p = val__find(o, " KV heads");
+	if (p && val__number_before(o, p, false) > 0)
+		return val__number_before(o, p, false);
+	if (val__has_word(o, "MQA"))
+		return 1;
 	return 0;
 }
 
@@ -512,15 +581,56 @@ static const named_shape named_shapes[] = {
 	{"Llama", 7, 32, 4096, 32, 2048}, {"Llama", 13, 40, 5120, 40, 2048},
 	{"Llama", 33, 60, 6656, 52, 2048}, {"Llama", 65, 80, 8192, 64, 2048},
 	{"Nemotron", 15, 32, 6144, 48, 4096}, {"Nemotron", 340, 96, 18432, 96, 4096},
+	/* Code Llama 34B (Rozière et al. 2023; codellama/CodeLlama-34b-hf
+	 * config.json), the Llama 2 34B shape Meta described and did not release */
+	{"Code Llama", 34, 48, 8192, 64, 16384}, {"Llama 2", 34, 48, 8192, 64, 4096},
 };
+
+/* A size written after a family's name: "Llama 2 70B", "Llama-3.1-405B",
+ * "meta-llama/Llama-2-70b-hf", "GPT-3 175B": the first number within 16
+ * characters followed by B (billions); 0 if none. */
+static double size_after(const char *text, const char *family)
+{
+	size_t n = strlen(family);
+	for (const char *p = val__find(text, family); p; p = val__find(p + 1, family)) {
+		for (const char *q = p + n; *q && q < p + n + 16; q++) {
+			if (!isdigit((unsigned char)*q) || isdigit((unsigned char)q[-1]) || q[-1] == '.')
+				continue;
+			char *end;
+			double v = strtod(q, &end);
+			if ((*end == 'B' || *end == 'b') && !isalnum((unsigned char)end[1]))
+				return v;
+		}
+	}
+	return 0;
+}
+
+/* The parameter count a row gives, or the one its model's name says. */
+static double params_of(const val_row *r, const char *family)
+{
+	if (r->params_b > 0)
+		return r->params_b;
+	const char *fields[] = {r->other, r->source, r->id};
+	for (size_t i = 0; i < sizeof fields / sizeof fields[0]; i++) {
+		double v = size_after(fields[i], family);
+		char alt[32];   /* "Llama-2", "Llama2" */
+		snprintf(alt, sizeof alt, "%s", family);
+		for (char *c = alt; *c; c++)
+			if (*c == ' ')
+				*c = '-';
+		if (v <= 0)
+			v = size_after(fields[i], alt);
+		if (v > 0)
+			return v;
+	}
+	return 0;
+}
 
 /* The named shape of a row's model: its family named in the text and its
  * parameter count within 10% (the most specific family first: "Llama 3"
  * before "Llama"). */
 static const named_shape *named_shape_of(const val_row *r)
 {
-	if (r->params_b <= 0)
-		return NULL;
 	for (size_t i = 0; i < sizeof named_shapes / sizeof named_shapes[0]; i++) {
 		const named_shape *z = &named_shapes[i];
 		char bare[32];    /* "GPT3" for "GPT-3" */
@@ -529,8 +639,13 @@ static const named_shape *named_shape_of(const val_row *r)
 			if (*p != '-')
 				bare[k++] = *p;
 		bare[k] = '\0';
-		if (fabs(r->params_b - z->params_b) <= 0.1 * z->params_b &&
-		    (val__names(r, z->family) || val__names(r, bare)))
+		if (!val__names(r, z->family) && !val__names(r, bare))
+			continue;
+		/* Code Llama is not Llama's 33B */
+		if (strcmp(z->family, "Code Llama") && val__names(r, "Code Llama"))
+			continue;
+		double params = params_of(r, z->family);
+		if (params > 0 && fabs(params - z->params_b) <= 0.1 * z->params_b)
 			return z;
 	}
 	return NULL;
@@ -576,7 +691,9 @@ static int model_of(const val_row *r, scenario *s, bool params_only, bool *assum
 	m->vocab = vocab_of(r);
 	m->ffn_hidden = 4 * hidden;
 	for (size_t i = 0; i < sizeof zoo / sizeof zoo[0]; i++)
-		if (zoo[i].hidden == hidden && val__names(r, zoo[i].family)) {
+		if (zoo[i].hidden == hidden && val__names(r, zoo[i].family) &&
+		    (zoo[i].params_b <= 0 ||
+		     fabs(params_of(r, zoo[i].family) - zoo[i].params_b) <= 0.1 * zoo[i].params_b)) {
 			m->gated_mlp = zoo[i].gated;
 			m->ffn_hidden = zoo[i].ffn;
 			m->kv_heads = zoo[i].kv_heads;

@@ -1,0 +1,260 @@
+/* check_validate_text.c: how `trainsim validate` reads the free text and cells
+ * of rows written in other people's words (docs/validation.md, "From a row to a
+ * scenario"). Each case is one wording a reviewer found misread, with what a
+ * reader of that row means; the base rows are realistic (Selene A100, a NeMo
+ * Llama 2 70B row). */
+#include <check.h>
+#include <string.h>
+#include "val_test.h"
+
+#define A100_HW "Selene DGX A100 80GB (8 GPU/node; 8x200Gb/s HDR IB per node)"
+
+/* A 64-GPU GPT row on Selene with one cell replaced: `other`, `prec`, `rc`. */
+static int gpt_row(const char *other, const char *prec, const char *rc, int tp, int pp, int dp,
+                   val_case *c, char *why, size_t n)
+{
+	char row[1024], tps[16] = "", pps[16] = "", dps[16] = "";
+	if (tp > 0)
+		snprintf(tps, sizeof tps, "%d", tp);
+	if (pp > 0)
+		snprintf(pps, sizeof pps, "%d", pp);
+	if (dp > 0)
+		snprintf(dps, sizeof dps, "%d", dp);
+	snprintf(row, sizeof row, "T-001,x,\"%s\",64,18.4,40,6144,48,2048,512,1,%s,%s,%s,\"%s\",%s,%s,"
+	         "iteration_time,10,s,x", A100_HW, tps, pps, dps, other, prec, rc);
+	return build_row(row, c, why, n);
+}
+
+/* Negations after the word and clause bounds before it. */
+START_TEST(t_sp_negations)
+{
+	static const struct { const char *other; bool sp; } cases[] = {
+		{"SP off", false}, {"SP: no", false}, {"SP=False", false},
+		{"sequence parallel: off", false}, {"sequence parallelism disabled", false},
+		{"sequence_parallel=True", true}, {"no CP, SP", true}, {"no overlap; SP", true},
+		{"SP", true}, {"no SP", false},
+	};
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		val_case c;
+		char why[256];
+		ck_assert_msg(gpt_row(cases[i].other, "bf16", "full", 8, 4, 2, &c, why, sizeof why) == 0,
+		              "%s: %s", cases[i].other, why);
+		ck_assert_msg(c.s.training.sequence_parallel == cases[i].sp, "%s: SP %d",
+		              cases[i].other, c.s.training.sequence_parallel);
+		scn_release(&c.s);
+	}
+}
+END_TEST
+
+/* The recompute column: negations, and cells that say nothing known. */
+START_TEST(t_recompute_cells)
+{
+	static const struct { const char *rc; int expect; } cases[] = {
+		{"no activation checkpointing", RECOMPUTE_NONE}, {"disabled", RECOMPUTE_NONE},
+		{"AC off", RECOMPUTE_NONE}, {"No.", RECOMPUTE_NONE}, {"w/o", RECOMPUTE_NONE},
+		{"selective", RECOMPUTE_SELECTIVE}, {"partial", RECOMPUTE_SELECTIVE},
+		{"full (uniform)", RECOMPUTE_FULL}, {"activation checkpointing", RECOMPUTE_FULL},
+	};
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		val_case c;
+		char why[256];
+		ck_assert_msg(gpt_row("", "fp16", cases[i].rc, 8, 4, 2, &c, why, sizeof why) == 0, "%s",
+		              why);
+		ck_assert_msg((int)c.s.training.recompute == cases[i].expect, "%s: %d", cases[i].rc,
+		              c.s.training.recompute);
+		scn_release(&c.s);
+	}
+	/* "N/A" says nothing: a bf16 row's memory choice, as an empty cell */
+	val_case a, b;
+	char why[256];
+	ck_assert_int_eq(gpt_row("", "bf16", "N/A", 8, 4, 2, &a, why, sizeof why), 0);
+	ck_assert_int_eq(gpt_row("", "bf16", "", 8, 4, 2, &b, why, sizeof why), 0);
+	ck_assert_int_eq(a.s.training.recompute, b.s.training.recompute);
+	scn_release(&a.s);
+	scn_release(&b.s);
+}
+END_TEST
+
+/* Layout words: sizes from the text, ZeRO phrasing, interleaving. */
+START_TEST(t_layout_words)
+{
+	static const struct {
+		const char *other;
+		int tp, pp, dp;       /* the columns (0: empty) */
+		int want_tp, want_pp, zero, vstages;
+	} cases[] = {
+		{"TP=8, PP=4", 0, 0, 0, 8, 4, 0, 1},
+		{"TP8 PP4", 0, 0, 0, 8, 4, 0, 1},
+		{"tensor parallel 8, pipeline parallel 4", 0, 0, 0, 8, 4, 0, 1},
+		{"FSDP + TP 8", 0, 0, 0, 8, 1, 3, 1},
+		{"ZeRO (stage 2)", 1, 1, 0, 1, 1, 2, 1},
+		{"DeepSpeed zero_optimization stage 3", 1, 1, 0, 1, 1, 3, 1},
+		{"HSDP", 1, 1, 0, 1, 1, 3, 1},
+		{"fully sharded data parallel", 1, 1, 0, 1, 1, 3, 1},
+		{"use_distributed_optimizer=False", 8, 4, 2, 8, 4, 0, 1},
+		{"distributed optimizer: off", 8, 4, 2, 8, 4, 0, 1},
+		{"ZeRO-3, offload: none", 1, 1, 0, 1, 1, 3, 1},
+		{"non-interleaved 1F1B", 8, 4, 2, 8, 4, 0, 1},
+		{"virtual_pipeline_model_parallel_size=5", 8, 4, 2, 8, 4, 0, 5},
+		{"interleaved (v=5)", 8, 4, 2, 8, 4, 0, 5},
+		{"5 model chunks per stage", 8, 4, 2, 8, 4, 0, 5},
+	};
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		val_case c;
+		char why[256];
+		ck_assert_msg(gpt_row(cases[i].other, "fp16", "full", cases[i].tp, cases[i].pp,
+		                      cases[i].dp, &c, why, sizeof why) == 0, "%s: %s", cases[i].other,
+		              why);
+		const scn_training *t = &c.s.training;
+		ck_assert_msg(t->tp == cases[i].want_tp && t->pp == cases[i].want_pp, "%s: TP%d PP%d",
+		              cases[i].other, t->tp, t->pp);
+		ck_assert_msg(t->zero == cases[i].zero, "%s: ZeRO %d", cases[i].other, t->zero);
+		ck_assert_msg(t->virtual_stages == cases[i].vstages, "%s: v %d", cases[i].other,
+		              t->virtual_stages);
+		scn_release(&c.s);
+	}
+}
+END_TEST
+
+/* Precision words: fp8 when named at all, tf32 as tf32, formats without a
+ * catalog peak refused. */
+START_TEST(t_precision_words)
+{
+	static const struct { const char *prec; int expect; } cases[] = {
+		{"FP8 (BF16 master weights)", PREC_FP8}, {"mixed FP8/BF16", PREC_FP8},
+		{"BF16 with FP8 GEMMs", PREC_FP8}, {"bf16 (no fp8)", PREC_BF16},
+		{"TF32", PREC_TF32}, {"fp16/bf16", PREC_BF16},
+	};
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		val_case c;
+		char why[256], row[512];
+		snprintf(row, sizeof row, "P-001,x,DGX H100 (8x H100 SXM5; 8x400Gb/s NDR),64,18.4,40,6144,"
+		         "48,2048,512,1,8,4,2,,\"%s\",full,iteration_time,10,s,x", cases[i].prec);
+		ck_assert_msg(build_row(row, &c, why, sizeof why) == 0, "%s: %s", cases[i].prec, why);
+		ck_assert_msg((int)c.s.training.precision == cases[i].expect, "%s: %d", cases[i].prec,
+		              c.s.training.precision);
+		scn_release(&c.s);
+	}
+	val_case c;
+	char why[256];
+	ck_assert_int_lt(build_row("P-002,x,DGX B200,64,18.4,40,6144,48,2048,512,1,8,4,2,,NVFP4,full,"
+	                           "iteration_time,10,s,x", &c, why, sizeof why), 0);
+	ck_assert_msg(strstr(why, "NVFP4"), "%s", why);
+}
+END_TEST
+
+/* Hardware texts: counts are numbers of their own, Ethernet's "100G",
+ * Spectrum-X, PCIe that is not the GPU's, GPUs per node. */
+START_TEST(t_hardware_words)
+{
+	static const struct {
+		const char *hw;
+		int gpus, gpn, nics;
+		double gbps;
+		const char *gpu;
+		int transport, intra;
+	} cases[] = {
+		{"H100 SXM5 400Gb/s InfiniBand", 64, 8, 8, 400, "H100-SXM5-80GB", TRANSPORT_RDMA,
+		 INTRA_NVSWITCH},
+		{"DGX H100, 8x ConnectX-7 400Gb/s", 64, 8, 8, 400, "H100-SXM5-80GB", TRANSPORT_RDMA,
+		 INTRA_NVSWITCH},
+		{"A100 80GB, 8x100G RoCE", 64, 8, 8, 100, "A100-SXM4-80GB", TRANSPORT_RDMA,
+		 INTRA_NVSWITCH},
+		{"H100; Spectrum-X Ethernet 400G", 64, 8, 8, 400, "H100-SXM5-80GB", TRANSPORT_RDMA,
+		 INTRA_NVSWITCH},
+		{"DGX A100 80GB (NVSwitch, PCIe Gen4 NICs), 8x200Gb/s HDR", 64, 8, 8, 200,
+		 "A100-SXM4-80GB", TRANSPORT_RDMA, INTRA_NVSWITCH},
+		{"32x A100 80GB", 32, 8, 8, 200, "A100-SXM4-80GB", TRANSPORT_RDMA, INTRA_NVSWITCH},
+		{"A100 80GB, 4 GPUs per node", 32, 4, 4, 200, "A100-SXM4-80GB", TRANSPORT_RDMA,
+		 INTRA_NVSWITCH},
+		{"p5.48xlarge, EFAv2 3200 Gbps", 64, 8, 8, 400, "H100-SXM5-80GB", TRANSPORT_RDMA,
+		 INTRA_NVSWITCH},
+	};
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		val_case c;
+		char why[256], row[512];
+		snprintf(row, sizeof row, "H-001,x,\"%s\",%d,18.4,40,6144,48,2048,512,1,8,1,%d,,bf16,full,"
+		         "iteration_time,10,s,x", cases[i].hw, cases[i].gpus, cases[i].gpus / 8);
+		ck_assert_msg(build_row(row, &c, why, sizeof why) == 0, "%s: %s", cases[i].hw, why);
+		const scn_cluster *k = &c.s.cluster;
+		ck_assert_msg(!strcmp(k->gpu.name, cases[i].gpu), "%s: %s", cases[i].hw, k->gpu.name);
+		ck_assert_msg(k->gpus_per_node == cases[i].gpn, "%s: %d GPUs/node", cases[i].hw,
+		              k->gpus_per_node);
+		ck_assert_msg(k->nic.count == cases[i].nics, "%s: %d NICs", cases[i].hw, k->nic.count);
+		ck_assert_double_eq_tol(k->nic.speed_Bps, cases[i].gbps * 1e9 / 8, 1);
+		ck_assert_int_eq(k->nic.transport, cases[i].transport);
+		ck_assert_int_eq(k->intra.kind, cases[i].intra);
+		scn_release(&c.s);
+	}
+}
+END_TEST
+
+/* Models named in the text: sizes written in the name, families' published
+ * configurations, Code Llama apart from Llama, NeMo apart from Nemotron. */
+START_TEST(t_model_words)
+{
+	val_case c;
+	char why[256];
+	/* a NeMo row that names Llama 2 70B and gives no count nor shape */
+	ck_assert_int_eq(build_row("M-001,x,\"DGX H100 (8x H100 80GB SXM5; 8x400Gb/s NDR IB per "
+	                           "node)\",64,,,,,,128,1,4,4,4,NeMo Llama 2 70B,fp8,,"
+	                           "tokens_per_sec_per_gpu,1728,tokens/s/GPU,x", &c, why, sizeof why),
+	                 0);
+	ck_assert_int_eq(c.s.model.layers, 80);
+	ck_assert_int_eq(c.s.model.hidden, 8192);
+	ck_assert_int_eq(c.s.model.kv_heads, 8);
+	scn_release(&c.s);
+	/* Code Llama 34B is not LLaMA-1 33B */
+	ck_assert_int_eq(build_row("M-002,x,DGX A100,64,34,,,,,64,1,8,1,8,CodeLlama 34B,bf16,full,"
+	                           "iteration_time,10,s,x", &c, why, sizeof why), 0);
+	ck_assert_int_eq(c.s.model.layers, 48);
+	ck_assert_int_eq(c.s.model.ffn_hidden, 22016);
+	ck_assert_int_eq(c.s.model.kv_heads, 8);
+	scn_release(&c.s);
+	/* Mistral 7B with its shape: its GQA, SwiGLU width and vocabulary */
+	ck_assert_int_eq(build_row("M-003,x,DGX A100,64,7.2,32,4096,32,4096,64,1,1,1,64,"
+	                           "Mistral 7B,bf16,full,iteration_time,10,s,x", &c, why, sizeof why),
+	                 0);
+	ck_assert_int_eq(c.s.model.kv_heads, 8);
+	ck_assert_int_eq(c.s.model.ffn_hidden, 14336);
+	ck_assert_int_eq(c.s.model.vocab, 32000);
+	scn_release(&c.s);
+	/* shape keys of other frameworks */
+	ck_assert_int_eq(build_row("M-004,x,DGX A100,64,18.4,40,6144,48,2048,512,1,8,4,2,"
+	                           "\"num_key_value_heads=8; ffn_hidden_size 11008; vocab 128,256\","
+	                           "bf16,full,iteration_time,10,s,x", &c, why, sizeof why), 0);
+	ck_assert_int_eq(c.s.model.kv_heads, 8);
+	ck_assert_int_eq(c.s.model.ffn_hidden, 11008);
+	ck_assert_int_eq(c.s.model.vocab, 128256);
+	scn_release(&c.s);
+	/* "Nemotron" does not name NeMo: no NeMo recipe (distributed optimizer) */
+	ck_assert_int_eq(build_row("M-005,x,DGX H100,64,15,32,6144,48,4096,256,1,8,1,8,"
+	                           "Nemotron-4 15B trained with Megatron-LM,bf16,full,"
+	                           "iteration_time,10,s,x", &c, why, sizeof why), 0);
+	ck_assert_int_eq(c.s.training.zero, 0);
+	scn_release(&c.s);
+}
+END_TEST
+
+static Suite *suite(void)
+{
+	Suite *s = suite_create("validate_text");
+	TCase *tc = tcase_create("words");
+	tcase_add_test(tc, t_sp_negations);
+	tcase_add_test(tc, t_recompute_cells);
+	tcase_add_test(tc, t_layout_words);
+	tcase_add_test(tc, t_precision_words);
+	tcase_add_test(tc, t_hardware_words);
+	tcase_add_test(tc, t_model_words);
+	suite_add_tcase(s, tc);
+	return s;
+}
+
+int main(void)
+{
+	SRunner *sr = srunner_create(suite());
+	srunner_run_all(sr, CK_NORMAL);
+	int failed = srunner_ntests_failed(sr);
+	srunner_free(sr);
+	return failed ? 1 : 0;
+}
