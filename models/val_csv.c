@@ -10,7 +10,7 @@
 #include "validate.h"
 
 #define MAX_FIELDS 40
-#define FIELD_MAX 1024
+#define FIELD_MAX 2048
 
 typedef struct csv {
 	const char *p, *end;
@@ -98,6 +98,22 @@ static void copy(char *dst, size_t n, const char *src)
 	snprintf(dst, n, "%s", src);
 }
 
+/* A header cell names a column in any case, with blanks or hyphens for its
+ * underscores and blanks around it ("Global Batch", "seq-len", " TP "). */
+static bool same_column(const char *cell, const char *name)
+{
+	while (isspace((unsigned char)*cell))
+		cell++;
+	for (; *name; cell++, name++) {
+		char c = *cell == ' ' || *cell == '-' ? '_' : (char)tolower((unsigned char)*cell);
+		if (c != *name)
+			return false;
+	}
+	while (isspace((unsigned char)*cell))
+		cell++;
+	return !*cell;
+}
+
 /* A numeric field: 0 when empty or not a number. */
 static double num(const char *s, bool *ok)
 {
@@ -161,14 +177,15 @@ static const char *grouped(const char *s, char *buf, size_t n)
 }
 
 /* A count as tables write it: "1,024" or "1 024" (thousands separators, as
- * grouped reads them), "8K" or "2k"
+ * grouped reads them), after a mark of approximation ("~1024"), "8K" or "2k"
  * (x 1024: sequence lengths and GPU counts are powers of two, "16K H100"
  * is 16,384), "512 (1M tokens)" (the leading number). 0 when none. */
+static const char *past_marks(const char *s);
+
 static double count(const char *s)
 {
 	char buf[64];
-	while (isspace((unsigned char)*s))
-		s++;
+	s = past_marks(s);   /* "~1024" */
 	const char *after = grouped(s, buf, sizeof buf);
 	if (after == s)
 		return 0;
@@ -201,6 +218,30 @@ static const char *past_marks(const char *s)
 			}
 	}
 	return s;
+}
+
+/* The GPU count: a count, or a product written out ("128x8", "128 x 8",
+ * "128 nodes x 8 GPUs", "16 x 64"), or after a mark ("~1024"). */
+static double gpu_count(const char *s)
+{
+	s = past_marks(s);
+	double a = count(s);
+	const char *p = s;
+	while (*p && (isdigit((unsigned char)*p) || *p == ',' || *p == '.'))
+		p++;
+	while (*p == ' ' || isalpha((unsigned char)*p)) {   /* " nodes " */
+		if ((*p == 'x' || *p == 'X') && !isalpha((unsigned char)p[1]) &&
+		    (p[-1] == ' ' || isdigit((unsigned char)p[-1])))
+			break;
+		p++;
+	}
+	if (a > 0 && (*p == 'x' || *p == 'X' || !strncmp(p, "\xc3\x97", 2))) {
+		p += *p == 'x' || *p == 'X' ? 1 : 2;
+		double b = count(p);
+		if (b > 0)
+			return a * b;
+	}
+	return a;
 }
 
 /* Whether a unit already starts with the scale a value's suffix gives
@@ -362,7 +403,7 @@ static void fill(val_row *r, char f[][FIELD_MAX], const int *col, int nf)
 	family_of(r->id, r->family, sizeof r->family);
 	copy(r->source, sizeof r->source, v[C_SOURCE]);
 	copy(r->hardware, sizeof r->hardware, v[C_HW]);
-	r->gpus = (int)count(v[C_GPUS]);
+	r->gpus = (int)gpu_count(v[C_GPUS]);
 	r->params_b = num(v[C_PARAMS], NULL);
 	r->layers = (int)count(v[C_LAYERS]);
 	r->hidden = (int)count(v[C_HIDDEN]);
@@ -412,6 +453,8 @@ static int parse_records(csv *cp, char f[][FIELD_MAX], const char *name, val_row
 {
 	csv c = *cp;
 	int nf = csv_record(&c, f, MAX_FIELDS);
+	while (nf > 0 && f[0][0] == '#')   /* comment lines before the header */
+		nf = csv_record(&c, f, MAX_FIELDS);
 	if (nf <= 0) {
 		snprintf(err, errlen, "%s:1: empty file, expected a header line (id,source,...)", name);
 		return -1;
@@ -420,7 +463,7 @@ static int parse_records(csv *cp, char f[][FIELD_MAX], const char *name, val_row
 	for (int i = 0; i < C__N; i++) {
 		col[i] = -1;
 		for (int j = 0; j < nf; j++)
-			if (!strcasecmp(f[j], columns[i]))
+			if (same_column(f[j], columns[i]))
 				col[i] = j;
 	}
 	if (col[C_ID] < 0 || col[C_METRIC] < 0 || col[C_VALUE] < 0) {
@@ -441,6 +484,8 @@ static int parse_records(csv *cp, char f[][FIELD_MAX], const char *name, val_row
 		}
 		if (nf == 1 && !f[0][0])
 			continue;            /* blank line */
+		if (f[0][0] == '#')
+			continue;            /* a comment line ("# source: ...") */
 		if (*n == cap) {
 			cap = cap ? 2 * cap : 256;
 			val_row *nv = realloc(v, cap * sizeof *v);

@@ -14,12 +14,12 @@ typedef struct val_row {
 	char id[40];
 	char family[40];        /* the id without its trailing -NNN */
 	char source[1024];      /* truncated */
-	char hardware[256];
+	char hardware[512];
 	int gpus;
 	double params_b;
 	int layers, hidden, heads, seq_len, global_batch, micro_batch, tp, pp, dp;
 	double batch_tokens;    /* a global batch given in tokens ("4M tokens"), else 0 */
-	char other[1024];       /* other_parallel, truncated */
+	char other[2048];       /* other_parallel, truncated */
 	char precision[64];
 	char recompute[128];
 	char metric[64];

@@ -236,6 +236,40 @@ START_TEST(t_model_words)
 }
 END_TEST
 
+/* Cells and headers: products and marks in the GPU count, a header written
+ * with blanks and capitals, comment lines. */
+START_TEST(t_cells_and_headers)
+{
+	static const char *const gpus[] = {"128x8", "128 nodes x 8 GPUs", "~1024", "16 x 64",
+		"1,024", "1 024"};
+	for (size_t i = 0; i < sizeof gpus / sizeof gpus[0]; i++) {
+		val_case c;
+		char why[256], row[512];
+		snprintf(row, sizeof row, "C-001,x,DGX A100,\"%s\",18.4,40,6144,48,2048,~1024,1,8,1,,,"
+		         "bf16,full,iteration_time,10,s,x", gpus[i]);
+		ck_assert_msg(build_row(row, &c, why, sizeof why) == 0, "%s: %s", gpus[i], why);
+		ck_assert_msg(c.s.training.dp == 128, "%s: dp %d", gpus[i], c.s.training.dp);
+		ck_assert_int_eq(c.s.training.global_batch, 1024);
+		scn_release(&c.s);
+	}
+	const char *text = "# a comment line\n"
+		" ID , Source , Hardware , GPUs , model-params-b , Layers , Hidden , Heads , "
+		"Seq Len , Global Batch , Micro Batch , TP , PP , DP , Other Parallel , Precision , "
+		"Recompute , Metric , Value , Unit , Verified\n"
+		"# another\n"
+		"C-002,x,DGX A100,64,18.4,40,6144,48,2048,512,1,8,4,2,,bf16,full,iteration_time,10,s,x\n";
+	val_row *r;
+	size_t n;
+	char err[256];
+	ck_assert_msg(val_parse(text, "h.csv", &r, &n, err, sizeof err) == 0, "%s", err);
+	ck_assert_int_eq(n, 1);
+	ck_assert_int_eq(r[0].global_batch, 512);
+	ck_assert_int_eq(r[0].seq_len, 2048);
+	ck_assert_int_eq(r[0].tp, 8);
+	free(r);
+}
+END_TEST
+
 static Suite *suite(void)
 {
 	Suite *s = suite_create("validate_text");
@@ -246,6 +280,7 @@ static Suite *suite(void)
 	tcase_add_test(tc, t_precision_words);
 	tcase_add_test(tc, t_hardware_words);
 	tcase_add_test(tc, t_model_words);
+	tcase_add_test(tc, t_cells_and_headers);
 	suite_add_tcase(s, tc);
 	return s;
 }
