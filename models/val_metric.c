@@ -36,6 +36,37 @@ static const metric_name metric_names[] = {
 	{"sequences_per_s", VM_SAMPLES},
 };
 
+const char *val_metric_describe(val_metric m)
+{
+	switch (m) {
+	case VM_HW_TFLOPS: return "hardware TFLOP/s per GPU (recomputation counted)";
+	case VM_PCT_PEAK: return "hardware FLOP/s as a percentage of the dense peak";
+	case VM_AGG_PFLOPS: return "hardware PFLOP/s of all GPUs together";
+	case VM_MFU: return "model FLOPs utilization";
+	case VM_HFU: return "hardware FLOPs utilization";
+	case VM_ITER_TIME: return "the step time";
+	case VM_LAYER_FWD: return "one layer's forward time";
+	case VM_LAYER_BWD: return "one layer's backward time";
+	case VM_LAYER_FWDBWD: return "one layer's forward and backward time";
+	case VM_RECOMPUTE_GAIN: return "throughput gain over full recomputation";
+	case VM_CKPT_SIZE: return "the size of a full checkpoint";
+	case VM_GEMM: return "TFLOP/s of one GEMM";
+	case VM_HBM_BW: return "HBM bandwidth";
+	case VM_FLASH_FWD: return "TFLOP/s of a fused attention forward";
+	case VM_FLASH_BWD: return "TFLOP/s of a fused attention backward";
+	case VM_MODEL_TFLOPS: return "model TFLOP/s per GPU (no recomputation)";
+	case VM_TOKENS: return "tokens per second";
+	case VM_SAMPLES: return "sequences per second";
+	case VM_COLL_BUSBW: return "nccl-tests bus bandwidth";
+	case VM_COLL_ALGBW: return "nccl-tests algorithm bandwidth";
+	case VM_COLL_TIME: return "nccl-tests time of one collective";
+	case VM_COLL_AVG_BUSBW: return "nccl-tests average bus bandwidth over a sweep";
+	case VM_SCALING_EFF: return "scaling efficiency against the series' baseline";
+	case VM_NONE: break;
+	}
+	return "nothing predicted";
+}
+
 /* Other publications spell the same metrics their own way ("TFLOPs/GPU",
  * "tokens_per_sec_per_gpu", "elapsed_time_per_iteration_ms", "MFU (%)"):
  * after the exact names, words. A metric qualified by a condition the

@@ -89,6 +89,9 @@ typedef struct val_case {
 	bool has_base;          /* base is set (val_link_baseline) */
 } val_case;
 
+/* What a metric is, in words ("tokens per second"), for --show. */
+const char *val_metric_describe(val_metric m);
+
 /* Whether a metric is a whole training step's (not a kernel, a layer, a
  * checkpoint size or an nccl-tests row). */
 bool val_step_metric(val_metric m);

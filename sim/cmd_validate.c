@@ -343,6 +343,12 @@ static int show_row(const val_row *rows, size_t n, const char *id)
 		printf("# %s (line %d): %s, compared as %s%s\n", id, rows[i].line, c.config,
 		       rows[i].metric, c.assumed ? "; '*' values the row does not give were "
 		       "inferred (docs/validation.md)" : "");
+		printf("# read as %s%s: published %g %s = %g in SI units\n",
+		       val_metric_describe(c.metric),
+		       (c.metric == VM_TOKENS || c.metric == VM_SAMPLES) ?
+		       (c.per_gpu ? " per GPU" : " of the whole job") : "",
+		       rows[i].value, *rows[i].unit ? rows[i].unit : (c.unit ? c.unit : "(no unit)"),
+		       c.published_si);
 		if (c.metric >= VM_COLL_BUSBW && c.metric <= VM_COLL_AVG_BUSBW) {
 			char g[16] = "";
 			if (c.gpus_per_thread > 1)
