@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include "val_int.h"
 #include "validate.h"
 
 #define MAX_FIELDS 40
@@ -278,6 +279,16 @@ static double value_of(const char *cell, char *unit, size_t unitlen, bool *ok)
 		v = (*s == '-' ? -1 : 1) * strtod(buf, NULL);
 		p = g;
 	}
+	/* a range ("1700-1750", "38-43%", "38–43"): its middle */
+	const char *r = *p == '-' ? p + 1 : !strncmp(p, "\xe2\x80\x93", 3) ? p + 3 : NULL;
+	if (r && isdigit((unsigned char)*r)) {
+		char *rend;
+		double hi = strtod(r, &rend);
+		if (rend > r && hi >= v) {
+			v = (v + hi) / 2;
+			p = rend;
+		}
+	}
 	if ((*p == 'k' || *p == 'K' || *p == 'M') && !isalnum((unsigned char)p[1])) {
 		char suffix = *p == 'M' ? 'M' : 'k';
 		if (!unit_scaled(unit, suffix))
@@ -353,6 +364,13 @@ static bool word_char(char c)
  * to their reading (validate.c: "iteration time (ms)"). Empty when none. */
 static void unit_in_name(const char *name, char *unit, size_t n)
 {
+	/* Megatron's log line "elapsed time per iteration (ms)", its unit left
+	 * out: Megatron logs it in milliseconds */
+	if ((val__has(name, "elapsed time per iteration") ||
+	     val__has(name, "elapsed_time_per_iteration")) && !strchr(name, '(')) {
+		snprintf(unit, n, "ms");
+		return;
+	}
 	const char *open = strrchr(name, '(');
 	if (open && strchr(open, ')'))
 		return;

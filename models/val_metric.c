@@ -524,6 +524,17 @@ bool val__per_gpu(const val_row *r)
 	       val__has_token(r->unit, "tgs");
 }
 
+/* A rate per node: "throughput per node", "tokens/s/node", "per-node". */
+bool val__per_node(const val_row *r)
+{
+	const char *t[] = {r->metric, r->unit};
+	for (size_t i = 0; i < 2; i++)
+		if (val__has(t[i], "per node") || val__has(t[i], "per_node") ||
+		    val__has(t[i], "per-node") || val__has(t[i], "/node"))
+			return true;
+	return false;
+}
+
 /* Why a metric is not predicted here, for the list of rows not simulated. */
 const char *val__not_predicted(const char *name)
 {

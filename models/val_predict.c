@@ -154,10 +154,11 @@ static int predict_step(const val_case *c, val_cache *cache, double *pred, char 
 		break;
 	case VM_TOKENS:
 		*pred = (double)s->training.global_batch * s->model.seq_len / t /
-		        (c->per_gpu ? gpus : 1);
+		        (c->per_gpu ? gpus : c->per_node ? s->cluster.nodes : 1);
 		break;
 	case VM_SAMPLES:
-		*pred = s->training.global_batch / t / (c->per_gpu ? gpus : 1);
+		*pred = s->training.global_batch / t /
+		        (c->per_gpu ? gpus : c->per_node ? s->cluster.nodes : 1);
 		break;
 	case VM_HFU:
 		*pred = 100 * hw / peak;

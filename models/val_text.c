@@ -64,8 +64,9 @@ int val__number_before(const char *text, const char *at, bool skip_words)
 		char c = p[-1];
 		if (c == ' ' || c == 'x' || c == 'X' || c == '\t')
 			p--;
-		else if (skip_words && isalpha((unsigned char)c))
-			p--;
+		else if (skip_words && (isalpha((unsigned char)c) ||
+		                        (c == '-' && p - 1 > text && isalpha((unsigned char)p[-2]))))
+			p--;   /* words, and hyphens inside them: "4x Omni-Path 100Gb/s" */
 		else
 			break;
 	}
@@ -183,14 +184,36 @@ int val__number_after_word(const char *o, const char *tok, bool *layers)
  * a longer number ("Llama 3" is not in "Llama 34B" nor "Llama 30B"), nor one
  * that ends in a letter the start of a longer lowercase word ("NeMo" is not in
  * "Nemotron"; "MegatronLM" still names Megatron). */
+/* Whether the name at p in text is said of something else: negated or
+ * compared in its clause ("not DeepSpeed", "compared against NeMo", "unlike
+ * NeMo defaults", "faster than Megatron"). */
+static bool name_disowned(const char *text, const char *p)
+{
+	static const char *const words[] = {"not ", "no ", "unlike ", "vs ", "vs. ", "versus ",
+		"compared to ", "compared against ", "compared with ", "than ", "instead of ",
+		"without "};
+	const char *from = p - text > 24 ? p - 24 : text;
+	for (const char *c = p; c > from; c--)
+		if (strchr(",;(", c[-1])) {
+			from = c;
+			break;
+		}
+	for (size_t i = 0; i < sizeof words / sizeof words[0]; i++) {
+		const char *q = val__find(from, words[i]);
+		if (q && q < p && (q == text || !isalpha((unsigned char)q[-1])))
+			return true;
+	}
+	return false;
+}
+
 static bool has_name(const char *hay, const char *name)
 {
 	size_t n = strlen(name);
 	bool digit_end = n > 0 && isdigit((unsigned char)name[n - 1]);
 	bool alpha_end = n > 0 && isalpha((unsigned char)name[n - 1]);
-	for (; *hay; hay++)
-		if (!strncasecmp(hay, name, n) && !(digit_end && isdigit((unsigned char)hay[n])) &&
-		    !(alpha_end && islower((unsigned char)hay[n])))
+	for (const char *p = hay; *p; p++)
+		if (!strncasecmp(p, name, n) && !(digit_end && isdigit((unsigned char)p[n])) &&
+		    !(alpha_end && islower((unsigned char)p[n])) && !name_disowned(hay, p))
 			return true;
 	return false;
 }

@@ -14,17 +14,35 @@
 #include "workload.h"
 
 /* What the recompute column says: true with *rc set, false when it says
- * nothing this reader knows ("", "N/A", "-", "?", a word it does not know):
- * the row is then read as if the cell were empty. A yes/no column ("no",
+ * nothing ("", "N/A", "-", "?", "unknown"): the row is then read as if the
+ * cell were empty; a word this reader does not know is full recomputation. A yes/no column ("no",
  * "false", "off", "0" / "yes", "true", "on", "1"); "selective" or "partial";
  * a recomputation or checkpointing word, negated ("no activation
  * checkpointing", "disabled", "AC off", "w/o") or not ("full",
  * "checkpoint-activations"). */
+static bool says_nothing(const char *t)
+{
+	static const char *const none[] = {"", "n/a", "na", "-", "\xe2\x80\x94", "\xe2\x80\x93",
+		"?", "unknown", "not stated", "not reported", "unspecified", "tbd"};
+	char cell[64];
+	size_t n = strlen(t);
+	while (n > 0 && strchr(" .", t[n - 1]))
+		n--;
+	while (*t == ' ')
+		t++, n = n > 0 ? n - 1 : 0;
+	snprintf(cell, sizeof cell, "%.*s", (int)n, t);
+	for (size_t i = 0; i < sizeof none / sizeof none[0]; i++)
+		if (!strcasecmp(cell, none[i]))
+			return true;
+	return false;
+}
+
 static bool recompute_cell(const char *t, scn_recompute *rc)
 {
 	static const char *const no[] = {"no", "false", "off", "0", "n", "none", "disabled",
 		"not used", "w/o", "without", "\xe2\x9c\x97" /* a cross mark */};
-	static const char *const yes[] = {"yes", "true", "on", "1", "y", "\xe2\x9c\x93"};
+	static const char *const yes[] = {"yes", "true", "on", "1", "y", "enabled", "\xe2\x9c\x93",
+		"\xe2\x9c\x94"};
 	static const char *const words[] = {"recompute", "recomputation", "checkpoint", "AC",
 		"remat"};
 	char cell[128];
@@ -71,6 +89,12 @@ static bool recompute_cell(const char *t, scn_recompute *rc)
 		return true;
 	}
 	if (affirmed || val__has(cell, "full")) {
+		*rc = RECOMPUTE_FULL;
+		return true;
+	}
+	/* any other word ("enabled", "uniform", "block, 10 layers") says some
+	 * recomputation: full, as before; only a cell that says nothing is empty */
+	if (!says_nothing(cell)) {
 		*rc = RECOMPUTE_FULL;
 		return true;
 	}
@@ -127,7 +151,9 @@ static int recompute_layers_of(const val_row *r)
 		"every other layer", "selective op", "selective (op", "layer SAC", "op SAC"};
 	static const char *const text[] = {"layer SAC", "op SAC", "op-level SAC",
 		"layer-level SAC", "selective op checkpoint", "selective layer checkpoint",
-		"selective op activation checkpoint", "selective layer activation checkpoint"};
+		"selective op activation checkpoint", "selective layer activation checkpoint",
+		"selective AC (op", "selective AC (layer", "op-level selective AC",
+		"layer-level selective AC", "selective_ac_option"};
 	for (size_t k = 0; k < sizeof column / sizeof column[0]; k++)
 		if (val__affirmed_word(r->recompute, column[k]))
 			return -2;
@@ -146,7 +172,15 @@ static int recompute_layers_of(const val_row *r)
 static bool recompute_in_text(const char *o, scn_recompute *rc)
 {
 	static const char *const sel[] = {"selective recompute", "selective activation",
-		"selective checkpoint", "granularity selective", "granularity=selective"};
+		"selective checkpoint", "granularity selective", "granularity=selective",
+		"selective AC", "AC: selective", "AC=selective", "AC selective",
+		"checkpointing: selective", "checkpointing=selective", "mode=\"selective\"",
+		"mode: selective", "recompute: selective", "recompute=selective",
+		"recomputation: selective"};
+	static const char *const full_first[] = {"full recomputation", "full recompute",
+		"recompute: full", "recompute=full", "recompute full", "recomputation: full",
+		"AC=full", "AC: full", "full AC", "checkpointing: full", "checkpoint_method=uniform",
+		"checkpoint_method: uniform", "mode=\"full\"", "mode: full"};
 	static const char *const full[] = {"full recompute", "full activation recomputation",
 		"activation checkpointing", "activation recomputation", "activation recompute",
 		"gradient checkpointing", "checkpoint-activations", "checkpoint_activations",
@@ -156,6 +190,16 @@ static bool recompute_in_text(const char *o, scn_recompute *rc)
 			*rc = RECOMPUTE_SELECTIVE;
 			return true;
 		}
+	for (size_t i = 0; i < sizeof full_first / sizeof full_first[0]; i++)
+		if (val__affirmed(o, full_first[i])) {
+			*rc = RECOMPUTE_FULL;
+			return true;
+		}
+	/* "no AC", "AC off", "AC: none" */
+	if (val__has_word(o, "AC") && !val__affirmed_word(o, "AC")) {
+		*rc = RECOMPUTE_NONE;
+		return true;
+	}
 	bool negated = false;
 	for (size_t i = 0; i < sizeof full / sizeof full[0]; i++) {
 		if (val__affirmed(o, full[i])) {
@@ -181,8 +225,14 @@ static bool recompute_in_text(const char *o, scn_recompute *rc)
 static int precision_of(const char *t, const hw_gpu *g, bool *assumed)
 {
 	if (val__has_token(t, "fp4") || val__has(t, "nvfp4") || val__has(t, "mxfp4") ||
-	    val__has_token(t, "int8") || val__has_token(t, "int4"))
+	    val__has_token(t, "int8") || val__has_token(t, "int4") || val__has(t, "W8A8") ||
+	    val__has(t, "W4A16"))
 		return -1;
+	/* Apex AMP O1/O2 is fp16 only; "full precision" is fp32 */
+	if (val__has(t, "Apex") || val__has_token(t, "O2") || val__has_token(t, "O1"))
+		return PREC_FP16;
+	if (val__has(t, "full precision") || val__has(t, "single precision"))
+		return PREC_FP32;
 	if (val__affirmed(t, "fp8") || val__affirmed(t, "float8") || val__has(t, "e4m3"))
 		return PREC_FP8;
 	if (val__has(t, "bf16") || val__has(t, "bfloat16"))
@@ -276,6 +326,11 @@ static int zero_named(const char *o)
 		if (*q >= '0' && *q <= '3' && !isalnum((unsigned char)q[1]))
 			return *q - '0';
 	}
+	/* a bare "ZeRO" (DeepSpeed's, MT-NLG's "DeepSpeed ZeRO"): its first stage */
+	for (const char *p = strstr(o, "ZeRO"); p; p = strstr(p + 4, "ZeRO"))
+		if ((p == o || !isalnum((unsigned char)p[-1])) && !isalnum((unsigned char)p[4]) &&
+		    p[4] != '-' && p[4] != '+' && val__affirmed_word(o, "ZeRO"))
+			return 1;
 	if (val__has(o, "NO_SHARD"))
 		return 0;
 	if (val__has(o, "SHARD_GRAD_OP"))
@@ -432,12 +487,28 @@ int val__cp_of(const char *o)
 /* A parallel size written in other_parallel: the number after one of the
  * words (whole words, any case: "TP8", "TP=8", "tensor parallel 8"); 0 if
  * none. */
-static const char *const tp_words[] = {"TP", "tensor parallel", "tensor parallelism",
-	"tensor parallel size", "tensor-model-parallel-size", "tensor_model_parallel_size"};
+static const char *const tp_words[] = {"TP", "MP", "tensor parallel", "tensor parallelism",
+	"tensor parallel size", "tensor parallel degree", "tensor-model-parallel-size",
+	"tensor_model_parallel_size", "tensor-parallel"};
 static const char *const pp_words[] = {"PP", "pipeline parallel", "pipeline parallelism",
-	"pipeline parallel size", "pipeline-model-parallel-size", "pipeline_model_parallel_size"};
+	"pipeline parallel size", "pipeline parallel degree", "pipeline-model-parallel-size",
+	"pipeline_model_parallel_size", "pipeline-parallel"};
 static const char *const dp_words[] = {"DP", "data parallel", "data parallelism",
-	"data parallel size"};
+	"data parallel size", "data parallel degree", "data-parallel"};
+
+/* "4-way tensor", "12-way pipeline", "8-way data" (Megatron's and BLOOM's
+ * papers): the number before "-way" followed by the word. */
+static int n_way(const char *o, const char *word)
+{
+	for (const char *p = val__find(o, "-way"); p; p = val__find(p + 1, "-way")) {
+		const char *q = p + 4;
+		while (*q == ' ')
+			q++;
+		if (!strncasecmp(q, word, strlen(word)))
+			return val__number_before(o, p, false);
+	}
+	return 0;
+}
 
 static int size_in_text(const char *o, const char *const *words, size_t n)
 {
@@ -447,7 +518,25 @@ static int size_in_text(const char *o, const char *const *words, size_t n)
 		if (v > 0 && !layers)
 			return v;
 	}
-	return 0;
+	/* "TP/PP/DP = 4/12/8" */
+	const char *t = val__find(o, "TP/PP/DP");
+	if (t) {
+		const char *q = t + 8;
+		while (*q == ' ' || *q == '=' || *q == ':')
+			q++;
+		int v[3] = {0, 0, 0};
+		for (int k = 0; k < 3 && isdigit((unsigned char)*q); k++) {
+			v[k] = atoi(q);
+			while (isdigit((unsigned char)*q))
+				q++;
+			if (*q == '/')
+				q++;
+		}
+		int which = words == tp_words ? 0 : words == pp_words ? 1 : 2;
+		if (v[which] > 0)
+			return v[which];
+	}
+	return n_way(o, words == tp_words ? "tensor" : words == pp_words ? "pipeline" : "data");
 }
 
 static int layout_of(const val_row *r, scenario *s, bool layer_only, bool *assumed, char *why,
@@ -525,9 +614,22 @@ static int batch_of(const val_row *r, scenario *s, bool layer_only, bool *assume
 		t->global_batch = (int)llround(r->batch_tokens / s->model.seq_len);
 		*assumed = true;
 	}
-	/* the batch as sequences, also when the row gives it in tokens */
+	/* the batch as sequences, also when the row gives it in tokens; with a
+	 * gradient accumulation said ("GA=16", "gradient accumulation steps 8",
+	 * "grad_accum 4"), that many micro-batches a step */
 	t->micro_batch = r->micro_batch;
-	if (t->micro_batch <= 0 && pp == 1 && t->global_batch > 0) {
+	static const char *const ga_words[] = {"GA", "grad accum", "grad_accum", "grad-accum",
+		"gradient accumulation", "gradient_accumulation_steps", "grad accumulation",
+		"gradient accumulation steps", "grad accumulation steps", "accumulation steps"};
+	int ga = 0;
+	bool layers;
+	for (size_t i = sizeof ga_words / sizeof ga_words[0]; i-- > 0 && ga <= 0;)
+		ga = val__number_after_word(r->other, ga_words[i], &layers);
+	if (t->micro_batch <= 0 && pp == 1 && t->global_batch > 0 && ga > 0 &&
+	    t->global_batch % (dp * ga) == 0) {
+		t->micro_batch = t->global_batch / (dp * ga);
+		*assumed = true;
+	} else if (t->micro_batch <= 0 && pp == 1 && t->global_batch > 0) {
 		t->micro_batch = t->global_batch / dp > 0 ? t->global_batch / dp : 1;
 		*assumed = true;
 	} else if (t->micro_batch <= 0 && pp > 1 && t->global_batch > 0) {
@@ -612,7 +714,17 @@ static bool overlaps_of(const val_row *r, scenario *s, bool no_sp, bool *assumed
 	     val__affirmed(o, "bf16 gradient reduction")) && t->precision != PREC_FP32 &&
 	    t->precision != PREC_TF32)
 		t->grad_reduce.dtype = PREC_BF16;
-	bool named_zero = zero_named(r->other) >= 0;
+	/* "no distributed optimizer", "use_distributed_optimizer=False": a
+	 * stage said, zero; a parameter gather said off */
+	bool dist_off = (val__has(o, "distributed optimizer") || val__has(o, "distributed_optimizer") ||
+	                 val__has(o, "distributed-optimizer")) &&
+	                !val__affirmed(o, "distributed optimizer") &&
+	                !val__affirmed(o, "distributed_optimizer") &&
+	                !val__affirmed(o, "distributed-optimizer");
+	bool pg_off = false;
+	for (size_t i = 0; i < sizeof pg_overlap / sizeof pg_overlap[0]; i++)
+		pg_off |= val__has(o, pg_overlap[i]) && !val__affirmed(o, pg_overlap[i]);
+	bool named_zero = zero_named(r->other) >= 0 || dist_off;
 	if (pg_said && !no_overlap) {
 		if (!named_zero)
 			t->zero = 1;
@@ -627,7 +739,7 @@ static bool overlaps_of(const val_row *r, scenario *s, bool no_sp, bool *assumed
 			t->sequence_parallel = true;
 		*assumed = true;
 	}
-	t->grad_reduce.overlap_param_gather = t->grad_reduce.overlap && !no_overlap &&
+	t->grad_reduce.overlap_param_gather = t->grad_reduce.overlap && !no_overlap && !pg_off &&
 	                                      (t->zero == 1 || t->zero == 2) && (nemo || pg_said);
 	/* Megatron-core's overlapped buckets hold max(40M, 1M x dp x cp)
 	 * parameters ("larger DP sizes need larger buckets to ensure collectives
@@ -693,7 +805,8 @@ int val__training_of(const val_row *r, scenario *s, bool layer_only, bool *assum
 	 * "attn_impl: flash", "FA2"); unfused when the row says it has none */
 	const char *o = r->other;
 	const char *fp = val__find(o, "flash");
-	bool off = fp && said_off(fp);
+	bool off = fp && (said_off(fp) || (val__has(o, "flash attention") &&
+	                                   !val__affirmed(o, "flash attention")));
 	bool flash = fp && !(fp > o && fp[-1] == '-') && val__affirmed(o, "flash");
 	flash = (flash && !off) || val__has_word(o, "FA2") || val__has_word(o, "FA3");
 	/* FlashAttention-2 named as such: its own kernels (slower than cuDNN's
@@ -727,7 +840,8 @@ int val__training_of(const val_row *r, scenario *s, bool layer_only, bool *assum
 	const char *tc = val__find(o, "torch.compile");
 	if (!tc)
 		tc = val__find(o, "compile:");   /* torchtitan's config: "compile: false" */
-	if ((tc && (!val__affirmed(o, "compile") || said_off(tc))) ||
+	if ((tc && (!val__affirmed(o, "compile") || !val__affirmed(o, "torch.compile") ||
+	            said_off(tc))) ||
 	    val__affirmed(o, "eager mode"))
 		t->kernels = KERNELS_EAGER;
 	scn_recompute said_rc;

@@ -57,7 +57,7 @@ static const gpu_map gpu_maps[] = {
 	{"GB200", NULL, "GB200", 400, 72, false},   /* NVL72: one NVLink domain of 72 */
 	{"B200", NULL, "B200", 400, 8, false},
 	{"A100", "PCIe", "A100-PCIE", 200, 8, false},
-	{"A100", "40GB", "A100-40GB", 200, 8, false},
+	{"A100", "40G", "A100-40GB", 200, 8, false},   /* "40GB", "A100-40G" */
 	{"A100", "40 GB", "A100-40GB", 200, 8, false},
 	{"A100", "320GB", "A100-40GB", 200, 8, false},   /* DGX A100 320GB: 8 x 40 GB */
 	{"A100", "320 GB", "A100-40GB", 200, 8, false},
@@ -131,6 +131,10 @@ static const gpu_map *gpu_of(const char *hw)
 	for (size_t i = 0; i < sizeof gpu_maps / sizeof gpu_maps[0]; i++) {
 		const gpu_map *m = &gpu_maps[i];
 		bool named = m->word ? has_gpu_word(hw, m->token) : val__has(hw, m->token);
+		/* 94 GB is the H100 NVL card's, unless the text says SXM (TSUBAME
+		 * 4.0's H100 SXM5 94GB) */
+		if (named && !strcmp(m->catalog, "H100-NVL") && m->with && val__has(hw, "SXM"))
+			named = false;
 		bool with = !m->with || (!strcmp(m->with, "PCIe") ? pcie_cards(hw)
 		                                                  : val__has(hw, m->with));
 		if (named && with)
@@ -147,16 +151,55 @@ static int gpus_per_node(const char *hw, const gpu_map *m)
 {
 	static const char *const per[] = {"GPU/node", "GPUs/node", " GPU per node",
 		" GPUs per node", " GPUs per server", " GPUs per host", " per node", " per server",
-		" per host", " GPUs each", "-GPU node", "-GPU server", "-GPU host", " GPU node"};
+		" per host", " GPUs each", "-GPU node", "-GPU server", "-GPU host", " GPU node",
+		"/node", "/server", " GPUs/server", "-GPU"};
 	int n = 0;
 	for (size_t i = 0; i < sizeof per / sizeof per[0] && n <= 0; i++) {
 		const char *p = val__find(hw, per[i]);
 		if (p)
 			n = val__number_before(hw, p, false);
 	}
+	/* "4x NVIDIA A100 40GB SXM4 per node", "H100 x4 per node": a count with
+	 * its x in the clause that says per node */
+	static const char *const node_words[] = {"per node", "per server", "per host", "/node"};
+	for (size_t i = 0; i < sizeof node_words / sizeof node_words[0] && n <= 0; i++) {
+		const char *p = val__find(hw, node_words[i]);
+		if (!p)
+			continue;
+		const char *c = p;
+		while (c > hw && !strchr(",;(", c[-1]))
+			c--;
+		for (const char *q = c; q < p && n <= 0; q++) {
+			bool start = q == c || !isalnum((unsigned char)q[-1]);
+			if (start && isdigit((unsigned char)*q)) {   /* "4x", "4 x" */
+				const char *e = q;
+				while (isdigit((unsigned char)*e))
+					e++;
+				const char *x = e;
+				while (*x == ' ')
+					x++;
+				if ((*x == 'x' || *x == 'X') && !isalpha((unsigned char)x[1]))
+					n = atoi(q);
+			} else if ((*q == 'x' || *q == 'X') && (q == c || q[-1] == ' ') &&
+			           isdigit((unsigned char)q[1])) {   /* "x4" */
+				n = atoi(q + 1);
+			}
+		}
+	}
 	if (n <= 0 && !val__has(hw, "DGX-2")) {
-		const char *g = val__find(hw, m->token);
-		n = g ? val__number_before(hw, g, false) : 0;
+		/* the number before any mention of the GPU ("DGX Station A100 (4x A100)") */
+		static const char *const vendor[] = {"NVIDIA ", "Nvidia ", "AMD Instinct ", "AMD "};
+		for (const char *g = val__find(hw, m->token); g && n <= 0; g = val__find(g + 1, m->token)) {
+			const char *at = g;   /* "4x NVIDIA A100" */
+			for (size_t v = 0; v < sizeof vendor / sizeof vendor[0]; v++) {
+				size_t k = strlen(vendor[v]);
+				if ((size_t)(g - hw) >= k && !strncmp(g - k, vendor[v], k)) {
+					at = g - k;
+					break;
+				}
+			}
+			n = val__number_before(hw, at, false);
+		}
 		if (n > 16 && n != m->gpus_per_node)
 			n = 0;
 	}
@@ -207,8 +250,10 @@ static double line_rate(const char *hw, const char **at, bool *aggregate)
 		bool nic_speed = v == 10 || v == 25 || v == 40 || v == 50 || v == 100 || v == 200 ||
 		                 v == 400 || v == 800;
 		size_t g = q[0] != 'G' ? 0 : q[1] == 'b' ? 2 : 1;
-		bool word = p == hw || !isalpha((unsigned char)p[-1]) ||   /* not "A10G"; "8x100G" */
-		            ((p[-1] == 'x' || p[-1] == 'X') && p - 1 > hw && isdigit((unsigned char)p[-2]));
+		bool word = (p == hw || !isalpha((unsigned char)p[-1]) ||   /* not "A10G"; "8x100G" */
+		             ((p[-1] == 'x' || p[-1] == 'X') && p - 1 > hw &&
+		              isdigit((unsigned char)p[-2]))) &&
+		            !(p - 1 > hw && p[-1] == '-' && isalnum((unsigned char)p[-2]));   /* "A100-40G" */
 		if (nic_speed && g && word && !isalnum((unsigned char)q[g])) {
 			*at = p;
 			*aggregate = false;
@@ -257,11 +302,95 @@ static bool node_total_after(const char *at, double gbps)
  * GPU sharing it). With no count: one
  * per GPU (DGX A100/H100, GB200 trays), 8 for a DGX-2's 16 GPUs, one for TCP
  * or plain Ethernet ("100GbE": a commodity node's one NIC). */
-static void nic_of(const char *hw, const gpu_map *m, int gpn, hw_nic *nic)
+/* hw with the version numbers of NIC and fabric names blanked ("Slingshot 11",
+ * "Slingshot-11", "ConnectX-7", "CX6", "EFAv2"), so that they are not read as
+ * counts or rates. */
+static void without_versions(const char *hw, char *out, size_t n)
 {
+	static const char *const names[] = {"Slingshot", "ConnectX", "CX", "EFAv", "EFA v"};
+	snprintf(out, n, "%s", hw);
+	for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
+		for (char *p = (char *)val__find(out, names[i]); p; p = (char *)val__find(p + 1, names[i])) {
+			if (p > out && isalpha((unsigned char)p[-1]))
+				continue;
+			char *q = p + strlen(names[i]);
+			char *v = q;
+			while (*v == ' ' || *v == '-')
+				v++;
+			if (!isdigit((unsigned char)*v))
+				continue;
+			char *e = v;
+			while (isdigit((unsigned char)*e))
+				e++;
+			/* a version, not a rate ("ConnectX-7 400Gb/s" keeps 400) */
+			const char *u = e;
+			while (*u == ' ')
+				u++;
+			if (*u == 'G' || *u == 'g' || *u == 'T' || e - v > 2)
+				continue;
+			memset(q, ' ', (size_t)(e - q));
+		}
+}
+
+/* "NDR200", "HDR100": an InfiniBand generation with its port speed, Gb/s; 0
+ * if none. */
+static double ib_port_rate(const char *hw)
+{
+	static const char *const gens[] = {"NDR", "HDR", "EDR", "XDR"};
+	for (size_t i = 0; i < sizeof gens / sizeof gens[0]; i++)
+		for (const char *p = val__find(hw, gens[i]); p; p = val__find(p + 1, gens[i])) {
+			int v = atoi(p + 3);
+			if (isdigit((unsigned char)p[3]) && (v == 100 || v == 200 || v == 400 || v == 800))
+				return v;
+		}
+	return 0;
+}
+
+/* A NIC count written next to a fabric word with no rate: "4 HDR NICs",
+ * "4x HDR", "HDR x4", "2 rails"; 0 if none. */
+static int nic_count_in_words(const char *hw)
+{
+	static const char *const nouns[] = {" NICs", " NIC", " HCAs", " HCA", " adapters", " rails",
+		" ports"};
+	for (size_t i = 0; i < sizeof nouns / sizeof nouns[0]; i++) {
+		const char *p = val__find(hw, nouns[i]);
+		int n = p ? val__number_before(hw, p, true) : 0;
+		if (n > 0)
+			return n;
+	}
+	static const char *const fabrics[] = {"NDR", "HDR", "EDR", "InfiniBand", "RoCE", "EFA",
+		"Slingshot", "Omni-Path", "OmniPath", "OPA"};
+	for (size_t i = 0; i < sizeof fabrics / sizeof fabrics[0]; i++)
+		for (const char *p = val__find(hw, fabrics[i]); p; p = val__find(p + 1, fabrics[i])) {
+			const char *b = p;
+			while (b > hw && b[-1] == ' ')
+				b--;
+			if (b > hw && (b[-1] == 'x' || b[-1] == 'X')) {   /* "4x HDR" */
+				int n = val__number_before(hw, p, false);
+				if (n > 0)
+					return n;
+			}
+			const char *a = p + strlen(fabrics[i]);
+			while (isalnum((unsigned char)*a))
+				a++;
+			while (*a == ' ')
+				a++;
+			if ((*a == 'x' || *a == 'X') && isdigit((unsigned char)a[1]))   /* "HDR x4" */
+				return atoi(a + 1);
+		}
+	return 0;
+}
+
+static void nic_of(const char *hw_text, const gpu_map *m, int gpn, hw_nic *nic)
+{
+	char hw_buf[512];
+	without_versions(hw_text, hw_buf, sizeof hw_buf);
+	const char *hw = hw_buf;
 	const char *at = NULL;
 	bool aggregate = false;
 	double gbps = line_rate(hw, &at, &aggregate);
+	if (gbps <= 0)
+		gbps = ib_port_rate(hw);   /* "NDR200" */
 	int count = at && !aggregate ? val__number_before(hw, at, true) : 0;
 	if (at && count <= 0 && gbps > 0 && node_total_after(at, gbps))
 		aggregate = true;
@@ -272,6 +401,8 @@ static void nic_of(const char *hw, const gpu_map *m, int gpn, hw_nic *nic)
 	const char *links = val__find(hw, " links");
 	if (!count && links)
 		count = val__number_before(hw, links, true);
+	if (!count && !aggregate)
+		count = nic_count_in_words(hw);
 	if (gbps <= 0)
 		gbps = val__has(hw, "NDR") ? 400 : val__has(hw, "HDR") ? 200 : val__has(hw, "EDR") ? 100 : m->nic_Gbps;
 	if (at && !aggregate && per_gpu_after(at))   /* "1x400Gb/s NDR IB per GPU" */
@@ -467,7 +598,8 @@ static int vocab_of(const val_row *r)
  * published model configurations (params.json / model cards); Nemotron-4
  * 15B and 340B from NVIDIA's reports (arXiv 2402.16819, 2406.11704: 48 / 96
  * heads with 8 KV heads, squared-ReLU MLP of 4h, not gated, 256,000 tokens);
- * Mistral 7B (mistralai/Mistral-7B-v0.1 config.json: intermediate 14336, 8
+ * Llama 3.2 1B and 3B (meta-llama config.json: 2048 / 3072 hidden, 8192 FFN,
+ * 8 KV heads); Mistral 7B (mistralai/Mistral-7B-v0.1 config.json: intermediate 14336, 8
  * KV heads, SwiGLU, 32000 tokens); Qwen2 / Qwen2.5 7B and 72B (Qwen config.json:
  * 3584 / 18944 / 4 KV and 8192 / 29568 / 8 KV, SwiGLU, 152064 tokens); Falcon
  * 7B, 40B, 180B (tiiuae config.json: 4h GELU MLP, 1 / 8 / 8 KV heads, 65024
@@ -482,6 +614,7 @@ typedef struct zoo_model {
 static const zoo_model zoo[] = {
 	{"Code Llama", 8192, 22016, 8, 32016, true, 0},   /* codellama/CodeLlama-34b-hf */
 	{"Llama 2", 8192, 22016, 8, 32000, true, 34},  /* Llama 2 34B: Code Llama's shape */
+	{"Llama 3", 2048, 8192, 8, 128256, true, 0}, {"Llama 3", 3072, 8192, 8, 128256, true, 0},
 	{"Llama 3", 4096, 14336, 8, 128256, true, 0}, {"Llama 3", 8192, 28672, 8, 128256, true, 0},
 	{"Llama 3", 16384, 53248, 8, 128256, true, 0},
 	{"Llama 2", 4096, 11008, 32, 32000, true, 0}, {"Llama 2", 5120, 13824, 40, 32000, true, 0},
@@ -654,6 +787,15 @@ static const named_shape *named_shape_of(const val_row *r)
 static int model_of(const val_row *r, scenario *s, bool params_only, bool *assumed, char *why,
                     size_t n)
 {
+	/* not transformers: trainsim's layers are attention and an MLP */
+	static const char *const other_archs[] = {"Mamba", "Jamba", "RWKV", "state space",
+		"state-space", "Hyena", "RetNet"};
+	for (size_t i = 0; i < sizeof other_archs / sizeof other_archs[0]; i++)
+		if (val__names(r, other_archs[i])) {
+			snprintf(why, n, "%s is not a transformer: trainsim's layers are attention and an "
+			         "MLP", other_archs[i]);
+			return -1;
+		}
 	scn_model *m = &s->model;
 	int layers = r->layers, hidden = r->hidden, heads = r->heads, seq = r->seq_len;
 	const named_shape *z = layers <= 0 || hidden <= 0 || heads <= 0 || seq <= 0
@@ -904,6 +1046,8 @@ static int build_case(const val_row *r, val_case *c, char *why, size_t n)
 	if (c->metric == VM_AGG_PFLOPS && !val__has(unit, "FLOP") && val__has(r->metric, "tflop"))
 		c->unit_scale = 1e12;
 	c->per_gpu = (c->metric == VM_TOKENS || c->metric == VM_SAMPLES) && val__per_gpu(r);
+	c->per_node = (c->metric == VM_TOKENS || c->metric == VM_SAMPLES) && !c->per_gpu &&
+	              val__per_node(r);
 	c->published_si = r->value * c->unit_scale;
 	c->param_source = val__param_source(r, c->metric);
 	if (c->metric >= VM_COLL_BUSBW && c->metric <= VM_COLL_AVG_BUSBW) {

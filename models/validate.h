@@ -79,6 +79,7 @@ typedef struct val_case {
 	                           attention scores (NVIDIA NeMo / Megatron-Bridge) */
 	bool param_source;      /* the row is a source of a model parameter */
 	bool per_gpu;           /* VM_TOKENS / VM_SAMPLES published per GPU */
+	bool per_node;          /* ... or per node ("tokens/s/node") */
 	int coll_op, coll_algo; /* VM_COLL_*: coll_op / coll_algo of coll.h */
 	double coll_bytes;      /* its size (the sweep's first for VM_COLL_AVG_BUSBW) */
 	double coll_bytes_hi;   /* VM_COLL_AVG_BUSBW: the sweep's last size */

@@ -346,7 +346,7 @@ static int show_row(const val_row *rows, size_t n, const char *id)
 		printf("# read as %s%s: published %g %s = %g in SI units\n",
 		       val_metric_describe(c.metric),
 		       (c.metric == VM_TOKENS || c.metric == VM_SAMPLES) ?
-		       (c.per_gpu ? " per GPU" : " of the whole job") : "",
+		       (c.per_gpu ? " per GPU" : c.per_node ? " per node" : " of the whole job") : "",
 		       rows[i].value, *rows[i].unit ? rows[i].unit : (c.unit ? c.unit : "(no unit)"),
 		       c.published_si);
 		if (c.metric >= VM_COLL_BUSBW && c.metric <= VM_COLL_AVG_BUSBW) {

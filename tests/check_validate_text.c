@@ -270,6 +270,115 @@ START_TEST(t_cells_and_headers)
 }
 END_TEST
 
+/* The second review's wordings: papers' "N-way" layouts, 4-GPU nodes, NIC
+ * names with versions, recompute words in the text, disowned frameworks. */
+START_TEST(t_second_review)
+{
+	val_case c;
+	char why[256];
+	/* BLOOM-paper style layout, Omni-Path with its hyphen */
+	ck_assert_int_eq(build_row("S-001,x,\"Jean Zay: 48 nodes x 8 A100 80GB, 4x Omni-Path 100 Gb/s "
+	                           "per node\",384,176,70,14336,112,2048,2048,2,,,,\"4-way tensor, "
+	                           "12-way pipeline and 8-way data parallelism, ZeRO-1\",bf16,full,"
+	                           "TFLOPs,150,TFLOP/s/GPU,x", &c, why, sizeof why), 0);
+	ck_assert_int_eq(c.s.training.tp, 4);
+	ck_assert_int_eq(c.s.training.pp, 12);
+	ck_assert_int_eq(c.s.training.dp, 8);
+	ck_assert_int_eq(c.s.cluster.nic.count, 4);
+	ck_assert_double_eq_tol(c.s.cluster.nic.speed_Bps, 100e9 / 8, 1);
+	scn_release(&c.s);
+	static const struct { const char *hw; int gpn, nics; double gbps; } hw[] = {
+		{"Perlmutter (4x NVIDIA A100 40GB SXM4, NVLink3, Slingshot 11)", 4, 4, 200},
+		{"A100 (4/node), 2x Slingshot 11 200 Gb/s", 4, 2, 200},
+		{"HGX A100 4-GPU, 1x ConnectX-6 200Gb/s", 4, 1, 200},
+		{"A100 40GB (4 GPU/node), 4x HDR100", 4, 4, 100},
+		{"H100; 8x NDR200", 8, 8, 200},
+		{"A100 80GB; 4 HDR NICs", 8, 4, 200},
+	};
+	for (size_t i = 0; i < sizeof hw / sizeof hw[0]; i++) {
+		char row[512];
+		snprintf(row, sizeof row, "S-1%02zu,x,\"%s\",32,18.4,40,6144,48,2048,512,1,4,1,8,,bf16,"
+		         "full,iteration_time,10,s,x", i, hw[i].hw);
+		ck_assert_msg(build_row(row, &c, why, sizeof why) == 0, "%s: %s", hw[i].hw, why);
+		ck_assert_msg(c.s.cluster.gpus_per_node == hw[i].gpn, "%s: %d GPUs/node", hw[i].hw,
+		              c.s.cluster.gpus_per_node);
+		ck_assert_msg(c.s.cluster.nic.count == hw[i].nics, "%s: %d NICs", hw[i].hw,
+		              c.s.cluster.nic.count);
+		ck_assert_double_eq_tol(c.s.cluster.nic.speed_Bps, hw[i].gbps * 1e9 / 8, 1);
+		scn_release(&c.s);
+	}
+	/* TSUBAME 4.0's H100 SXM5 94GB is an SXM part */
+	ck_assert_int_eq(build_row("S-200,x,H100 SXM5 94GB,32,18.4,40,6144,48,2048,512,1,4,1,8,,bf16,"
+	                           "full,iteration_time,10,s,x", &c, why, sizeof why), 0);
+	ck_assert_str_eq(c.s.cluster.gpu.name, "H100-SXM5-80GB");
+	ck_assert_int_eq(c.s.cluster.intra.kind, INTRA_NVSWITCH);
+	scn_release(&c.s);
+	/* recompute words in the text */
+	static const struct { const char *other; int rc; } rc[] = {
+		{"no AC", RECOMPUTE_NONE}, {"recompute: full", RECOMPUTE_FULL},
+		{"activation checkpointing: selective", RECOMPUTE_SELECTIVE},
+		{"AC=selective SP=yes", RECOMPUTE_SELECTIVE},
+	};
+	for (size_t i = 0; i < sizeof rc / sizeof rc[0]; i++) {
+		ck_assert_msg(gpt_row(rc[i].other, "bf16", "", 8, 4, 2, &c, why, sizeof why) == 0, "%s",
+		              why);
+		ck_assert_msg((int)c.s.training.recompute == rc[i].rc, "%s: %d", rc[i].other,
+		              c.s.training.recompute);
+		scn_release(&c.s);
+	}
+	/* an unknown recompute word is still recomputation; "N/A" says nothing */
+	ck_assert_int_eq(gpt_row("", "bf16", "enabled", 8, 4, 2, &c, why, sizeof why), 0);
+	ck_assert_int_eq(c.s.training.recompute, RECOMPUTE_FULL);
+	scn_release(&c.s);
+	ck_assert_int_eq(gpt_row("", "bf16", "uniform", 8, 4, 2, &c, why, sizeof why), 0);
+	ck_assert_int_eq(c.s.training.recompute, RECOMPUTE_FULL);
+	scn_release(&c.s);
+	/* frameworks named to be compared with, or negated, are not the run's */
+	ck_assert_int_eq(gpt_row("Megatron-LM (not DeepSpeed)", "bf16", "full", 8, 4, 2, &c, why,
+	                         sizeof why), 0);
+	ck_assert_int_ne(c.s.training.schedule, SCHED_DEEPSPEED);
+	ck_assert(!c.s.training.grad_accum_pass);
+	scn_release(&c.s);
+	/* precision words; a Mamba row is refused */
+	ck_assert_int_eq(gpt_row("", "Apex AMP O2", "full", 8, 4, 2, &c, why, sizeof why), 0);
+	ck_assert_int_eq(c.s.training.precision, PREC_FP16);
+	scn_release(&c.s);
+	ck_assert_int_lt(gpt_row("Mamba-2 2.7B", "bf16", "full", 8, 4, 2, &c, why, sizeof why), 0);
+	ck_assert_msg(strstr(why, "not a transformer"), "%s", why);
+}
+END_TEST
+
+/* Values and metrics: ranges, Megatron's log line without its unit, rates
+ * per node, gradient accumulation in the text. */
+START_TEST(t_second_review_metrics)
+{
+	static const char *const rows[] = {
+		"V-001,x,DGX A100,64,18.4,40,6144,48,2048,512,1,8,4,2,,bf16,full,"
+		"elapsed time per iteration,6900,,x",
+		"V-002,x,DGX A100,64,18.4,40,6144,48,2048,512,1,8,4,2,,bf16,full,MFU,38-43%,,x",
+		"V-003,x,DGX A100,64,18.4,40,6144,48,2048,512,1,8,4,2,,bf16,full,throughput per node,"
+		"9600,tokens/s,x",
+	};
+	static const double si[] = {6.9, 40.5, 9600};
+	for (size_t i = 0; i < 3; i++) {
+		val_case c;
+		char why[256];
+		ck_assert_msg(build_row(rows[i], &c, why, sizeof why) == 0, "%s", why);
+		ck_assert_double_eq_tol(c.published_si, si[i], 1e-9 * si[i]);
+		if (i == 2)
+			ck_assert(c.per_node && !c.per_gpu);
+		scn_release(&c.s);
+	}
+	val_case c;
+	char why[256];
+	ck_assert_int_eq(build_row("V-010,x,DGX A100,64,18.4,40,6144,48,2048,128,,1,1,64,"
+	                           "grad accumulation steps 2,bf16,full,iteration_time,10,s,x", &c,
+	                           why, sizeof why), 0);
+	ck_assert_int_eq(c.s.training.micro_batch, 1);
+	scn_release(&c.s);
+}
+END_TEST
+
 static Suite *suite(void)
 {
 	Suite *s = suite_create("validate_text");
@@ -281,6 +390,8 @@ static Suite *suite(void)
 	tcase_add_test(tc, t_hardware_words);
 	tcase_add_test(tc, t_model_words);
 	tcase_add_test(tc, t_cells_and_headers);
+	tcase_add_test(tc, t_second_review);
+	tcase_add_test(tc, t_second_review_metrics);
 	suite_add_tcase(s, tc);
 	return s;
 }
