@@ -95,7 +95,8 @@ static int first_of(const char *o, const char *const *keys, size_t nkeys)
 int val__ffn_in(const char *o)
 {
 	return FIRST(o, "ffn", "ffn_hidden", "ffn_hidden_size", "ffn-hidden-size",
-	             "intermediate_size");
+	             "intermediate_size", "intermediate size", "FFN dim", "FFN dimension",
+	             "MLP dim", "d_ff");
 }
 
 bool val__moe_shape(const val_row *r, int *layers, int *hidden, int *heads)

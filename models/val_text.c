@@ -84,7 +84,8 @@ int val__number_before(const char *text, const char *at, bool skip_words)
  * "SP=False", "sequence parallelism disabled", "offload: none". */
 static bool negated_after(const char *q)
 {
-	static const char *const off[] = {"off", "no", "false", "disabled", "none", "not used"};
+	static const char *const off[] = {"off", "no", "false", "disabled", "none", "not used",
+		"not supported"};
 	while (isalpha((unsigned char)*q))   /* the rest of the word: "parallel|ism off" */
 		q++;
 	while (*q == ' ' || *q == ':' || *q == '=')

@@ -235,8 +235,8 @@ static int precision_of(const char *t, const hw_gpu *g, bool *assumed)
 		return PREC_FP32;
 	if (val__affirmed(t, "fp8") || val__affirmed(t, "float8") || val__has(t, "e4m3"))
 		return PREC_FP8;
-	if (val__has(t, "bf16") || val__has(t, "bfloat16"))
-		return PREC_BF16;
+	if (val__affirmed(t, "bf16") || val__affirmed(t, "bfloat16"))
+		return PREC_BF16;   /* not "FP16 AMP (bf16 not supported)" */
 	if (val__has(t, "fp16") || val__has(t, "float16") || val__has_token(t, "half"))
 		return PREC_FP16;
 	if (val__has(t, "tf32"))
@@ -279,6 +279,8 @@ static int virtual_stages(const val_row *r, int layers, int pp, bool *assumed)
 	p = val__find(o, " model chunks");
 	if (!p)
 		p = val__find(o, " chunks per stage");
+	if (!p && val__affirmed(o, "interleaved"))
+		p = val__find(o, " chunks");   /* "interleaved pipeline with 5 chunks" */
 	if (!chunks && !per && p)
 		chunks = val__number_before(o, p, false);     /* "5 model chunks per stage" */
 	/* "interleaved", not "non-interleaved" nor "not interleaved" */
@@ -341,7 +343,7 @@ static int zero_named(const char *o)
 	    val__has_word(o, "HSDP") || val__has(o, "fully sharded") || val__has(o, "hybrid shard"))
 		return 3;
 	if (val__affirmed(o, "distributed optimizer") || val__affirmed(o, "distributed-optimizer") ||
-	    val__affirmed(o, "distributed_optimizer"))
+	    val__affirmed(o, "distributed_optimizer") || val__affirmed(o, "sharded optimizer"))
 		return 1;
 	return -1;
 }

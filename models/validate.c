@@ -633,7 +633,8 @@ static const zoo_model zoo[] = {
  * 0 when absent or followed by another word ("vocab 32 bits"). */
 static int vocab_in(const char *o)
 {
-	static const char *const keys[] = {"vocab_size", "vocabulary size", "vocabulary", "vocab"};
+	static const char *const keys[] = {"padded_vocab_size", "vocab_size", "vocabulary size",
+		"vocabulary", "vocab"};
 	for (size_t i = 0; i < sizeof keys / sizeof keys[0]; i++)
 		for (const char *p = val__find(o, keys[i]); p; p = val__find(p + 1, keys[i])) {
 			if (p > o && (isalnum((unsigned char)p[-1]) || p[-1] == '_'))
@@ -844,6 +845,9 @@ static int model_of(const val_row *r, scenario *s, bool params_only, bool *assum
 		}
 	if (val__has(r->other, "SwiGLU") || val__has(r->other, "gated"))
 		m->gated_mlp = true;
+	if (val__has(r->other, "GeLU MLP") || val__has(r->other, "GELU MLP") ||
+	    val__has(r->other, "non-gated"))
+		m->gated_mlp = false;   /* said so, whatever the family's */
 	int vocab = vocab_in(r->other);
 	if (vocab > 0)
 		m->vocab = vocab;   /* "vocab 50368", "vocab 32k" */

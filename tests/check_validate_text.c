@@ -98,6 +98,8 @@ START_TEST(t_layout_words)
 		{"virtual_pipeline_model_parallel_size=5", 8, 4, 2, 8, 4, 0, 5},
 		{"interleaved (v=5)", 8, 4, 2, 8, 4, 0, 5},
 		{"5 model chunks per stage", 8, 4, 2, 8, 4, 0, 5},
+		{"interleaved pipeline with 5 chunks", 8, 4, 2, 8, 4, 0, 5},
+		{"sharded optimizer states", 8, 4, 2, 8, 4, 1, 1},
 	};
 	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
 		val_case c;
@@ -124,6 +126,7 @@ START_TEST(t_precision_words)
 		{"FP8 (BF16 master weights)", PREC_FP8}, {"mixed FP8/BF16", PREC_FP8},
 		{"BF16 with FP8 GEMMs", PREC_FP8}, {"bf16 (no fp8)", PREC_BF16},
 		{"TF32", PREC_TF32}, {"fp16/bf16", PREC_BF16},
+		{"FP16 AMP (bf16 not supported)", PREC_FP16},
 	};
 	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
 		val_case c;
@@ -226,6 +229,12 @@ START_TEST(t_model_words)
 	ck_assert_int_eq(c.s.model.kv_heads, 8);
 	ck_assert_int_eq(c.s.model.ffn_hidden, 11008);
 	ck_assert_int_eq(c.s.model.vocab, 128256);
+	scn_release(&c.s);
+	ck_assert_int_eq(build_row("M-006,x,DGX A100,64,18.4,40,6144,48,2048,512,1,8,4,2,"
+	                           "\"Llama-style; FFN dim 16384; padded_vocab_size=50304\","
+	                           "bf16,full,iteration_time,10,s,x", &c, why, sizeof why), 0);
+	ck_assert_int_eq(c.s.model.ffn_hidden, 16384);
+	ck_assert_int_eq(c.s.model.vocab, 50304);
 	scn_release(&c.s);
 	/* "Nemotron" does not name NeMo: no NeMo recipe (distributed optimizer) */
 	ck_assert_int_eq(build_row("M-005,x,DGX H100,64,15,32,6144,48,4096,256,1,8,1,8,"
