@@ -3,6 +3,7 @@
  * that a reordered or extended file still reads. */
 #include <ctype.h>
 #include <errno.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -128,7 +129,7 @@ static double num(const char *s, bool *ok)
 	char *end;
 	errno = 0;
 	double v = strtod(s, &end);
-	bool good = end != s && errno == 0;
+	bool good = end != s && errno == 0 && isfinite(v);   /* not "inf", "nan" */
 	if (ok)
 		*ok = good;
 	return good ? v : 0;
@@ -269,8 +270,8 @@ static double value_of(const char *cell, char *unit, size_t unitlen, bool *ok)
 	char *end;
 	errno = 0;
 	double v = strtod(s, &end);
-	if (end == s || errno)
-		return num(s, ok);      /* not a number, as before ("N/A", "(n-1)/n") */
+	if (end == s || errno || !isfinite(v))
+		return num(s, ok);      /* not a number, as before ("N/A", "(n-1)/n", "inf") */
 	const char *p = end;
 	char buf[64];
 	size_t sign = *s == '-' || *s == '+';
