@@ -3,6 +3,7 @@
  * that a reordered or extended file still reads. */
 #include <ctype.h>
 #include <errno.h>
+#include <limits.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -404,6 +405,16 @@ static void unit_in_name(const char *name, char *unit, size_t n)
 		snprintf(unit, n, "%.*s", (int)(w - name), name);
 }
 
+/* A count cell as an int: beyond int's range it is INT_MAX, which the
+ * scenario's own limits then refuse with their message (a global batch of
+ * 2^40 sequences), not an undefined conversion. */
+static int as_int(double v)
+{
+	if (!(v > 0))
+		return 0;
+	return v >= (double)INT_MAX ? INT_MAX : (int)v;
+}
+
 static void family_of(const char *id, char *fam, size_t n)
 {
 	copy(fam, n, id);
@@ -422,18 +433,18 @@ static void fill(val_row *r, char f[][FIELD_MAX], const int *col, int nf)
 	family_of(r->id, r->family, sizeof r->family);
 	copy(r->source, sizeof r->source, v[C_SOURCE]);
 	copy(r->hardware, sizeof r->hardware, v[C_HW]);
-	r->gpus = (int)gpu_count(v[C_GPUS]);
+	r->gpus = as_int(gpu_count(v[C_GPUS]));
 	r->params_b = num(v[C_PARAMS], NULL);
-	r->layers = (int)count(v[C_LAYERS]);
-	r->hidden = (int)count(v[C_HIDDEN]);
-	r->heads = (int)count(v[C_HEADS]);
-	r->seq_len = (int)count(v[C_SEQ]);
+	r->layers = as_int(count(v[C_LAYERS]));
+	r->hidden = as_int(count(v[C_HIDDEN]));
+	r->heads = as_int(count(v[C_HEADS]));
+	r->seq_len = as_int(count(v[C_SEQ]));
 	r->batch_tokens = batch_tokens(v[C_GBS]);
-	r->global_batch = r->batch_tokens > 0 ? 0 : (int)count(v[C_GBS]);
-	r->micro_batch = (int)count(v[C_MBS]);
-	r->tp = (int)count(v[C_TP]);
-	r->pp = (int)count(v[C_PP]);
-	r->dp = (int)count(v[C_DP]);
+	r->global_batch = r->batch_tokens > 0 ? 0 : as_int(count(v[C_GBS]));
+	r->micro_batch = as_int(count(v[C_MBS]));
+	r->tp = as_int(count(v[C_TP]));
+	r->pp = as_int(count(v[C_PP]));
+	r->dp = as_int(count(v[C_DP]));
 	copy(r->other, sizeof r->other, v[C_OTHER]);
 	copy(r->precision, sizeof r->precision, v[C_PREC]);
 	copy(r->recompute, sizeof r->recompute, v[C_RC]);

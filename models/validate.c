@@ -4,6 +4,7 @@
  * the paper formula with recomputation; Korthikanti's MFU/HFU theirs). The
  * mapping rules are documented in docs/validation.md. */
 #include <ctype.h>
+#include <limits.h>
 #include <strings.h>
 #include <math.h>
 #include <stdio.h>
@@ -1012,6 +1013,15 @@ int val_build(const val_row *r, val_case *c, char *why, size_t n)
 static int build_case(const val_row *r, val_case *c, char *why, size_t n)
 {
 	memset(c, 0, sizeof *c);
+	const struct { const char *name; int v; } counts[] = {{"gpus", r->gpus},
+		{"layers", r->layers}, {"hidden", r->hidden}, {"heads", r->heads},
+		{"seq_len", r->seq_len}, {"global_batch", r->global_batch},
+		{"micro_batch", r->micro_batch}, {"tp", r->tp}, {"pp", r->pp}, {"dp", r->dp}};
+	for (size_t i = 0; i < sizeof counts / sizeof counts[0]; i++)
+		if (counts[i].v == INT_MAX) {   /* as_int's cap (val_csv.c) */
+			snprintf(why, n, "%s is beyond any run (2^31 or more)", counts[i].name);
+			return -1;
+		}
 	scn_defaults(&c->s);
 	snprintf(c->s.name, sizeof c->s.name, "%s", r->id);
 	/* a unit written in the metric's name, as Megatron's log prints it
