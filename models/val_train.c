@@ -486,17 +486,27 @@ int val__cp_of(const char *o)
 /* The parallel sizes: tp, pp, dp from the columns (one left out is the GPUs
  * over the others; a data-parallel framework without model parallelism has
  * tp = pp = 1), cp from the text; refuses what is not modelled. */
-/* A parallel size written in other_parallel: the number after one of the
- * words (whole words, any case: "TP8", "TP=8", "tensor parallel 8"); 0 if
- * none. */
-static const char *const tp_words[] = {"TP", "MP", "tensor parallel", "tensor parallelism",
+/* A parallel size written in other_parallel, by axis: its words (whole
+ * words, any case: "TP8", "TP=8", "tensor parallel 8"), its noun in the
+ * papers' "4-way tensor", and its place in "TP/PP/DP = 4/12/8". */
+typedef struct axis_words {
+	const char *const *words;
+	size_t n;
+	const char *way;      /* "N-way <way>" */
+	int slot;             /* in "TP/PP/DP = a/b/c" */
+} axis_words;
+
+static const char *const tp_names[] = {"TP", "MP", "tensor parallel", "tensor parallelism",
 	"tensor parallel size", "tensor parallel degree", "tensor-model-parallel-size",
 	"tensor_model_parallel_size", "tensor-parallel"};
-static const char *const pp_words[] = {"PP", "pipeline parallel", "pipeline parallelism",
+static const char *const pp_names[] = {"PP", "pipeline parallel", "pipeline parallelism",
 	"pipeline parallel size", "pipeline parallel degree", "pipeline-model-parallel-size",
 	"pipeline_model_parallel_size", "pipeline-parallel"};
-static const char *const dp_words[] = {"DP", "data parallel", "data parallelism",
+static const char *const dp_names[] = {"DP", "data parallel", "data parallelism",
 	"data parallel size", "data parallel degree", "data-parallel"};
+static const axis_words tp_axis = {tp_names, sizeof tp_names / sizeof tp_names[0], "tensor", 0};
+static const axis_words pp_axis = {pp_names, sizeof pp_names / sizeof pp_names[0], "pipeline", 1};
+static const axis_words dp_axis = {dp_names, sizeof dp_names / sizeof dp_names[0], "data", 2};
 
 /* "4-way tensor", "12-way pipeline", "8-way data" (Megatron's and BLOOM's
  * papers): the number before "-way" followed by the word. */
@@ -512,15 +522,15 @@ static int n_way(const char *o, const char *word)
 	return 0;
 }
 
-static int size_in_text(const char *o, const char *const *words, size_t n)
+/* The size of one axis the text gives; 0 if none. */
+static int size_in_text(const char *o, const axis_words *a)
 {
 	bool layers;
-	for (size_t i = n; i-- > 0;) {   /* the longest phrase first */
-		int v = val__number_after_word(o, words[i], &layers);
+	for (size_t i = a->n; i-- > 0;) {   /* the longest phrase first */
+		int v = val__number_after_word(o, a->words[i], &layers);
 		if (v > 0 && !layers)
 			return v;
 	}
-	/* "TP/PP/DP = 4/12/8" */
 	const char *t = val__find(o, "TP/PP/DP");
 	if (t) {
 		const char *q = t + 8;
@@ -534,11 +544,10 @@ static int size_in_text(const char *o, const char *const *words, size_t n)
 			if (*q == '/')
 				q++;
 		}
-		int which = words == tp_words ? 0 : words == pp_words ? 1 : 2;
-		if (v[which] > 0)
-			return v[which];
+		if (v[a->slot] > 0)
+			return v[a->slot];
 	}
-	return n_way(o, words == tp_words ? "tensor" : words == pp_words ? "pipeline" : "data");
+	return n_way(o, a->way);
 }
 
 static int layout_of(const val_row *r, scenario *s, bool layer_only, bool *assumed, char *why,
@@ -558,11 +567,11 @@ static int layout_of(const val_row *r, scenario *s, bool layer_only, bool *assum
 	/* sizes the columns leave out, from the text: "TP=8, PP=4", "TP8 PP4",
 	 * "tensor parallel 8", "pipeline-model-parallel-size 4", "FSDP + TP 8" */
 	if (tp <= 0)
-		tp = size_in_text(r->other, tp_words, sizeof tp_words / sizeof tp_words[0]);
+		tp = size_in_text(r->other, &tp_axis);
 	if (pp <= 0)
-		pp = size_in_text(r->other, pp_words, sizeof pp_words / sizeof pp_words[0]);
+		pp = size_in_text(r->other, &pp_axis);
 	if (dp <= 0)
-		dp = size_in_text(r->other, dp_words, sizeof dp_words / sizeof dp_words[0]);
+		dp = size_in_text(r->other, &dp_axis);
 	bool dp_only = zero_of(r->other) > 0 || val__has(r->other, "FSDP") ||
 	               val__has(r->other, "DDP") || val__has(r->other, "data parallel") ||
 	               val__has_word(r->other, "HSDP");
