@@ -72,6 +72,7 @@ static int setup_layout(stp_run *r, const scenario *s, char *err, size_t errlen)
 	r->v = r->pl.v;
 	r->G = r->pp * r->v;
 	r->async = s->training.grad_reduce.sync == SYNC_ASYNC && r->dp > 1;
+	r->mb_sync = r->dp > 1 && r->m > 1 && wl_grad_every_micro_batch(s);
 	int steps = s->run.steps > 0 ? s->run.steps : 1;
 	/* async: warm-up steps, the measured steps (an even number: stages whose
 	 * reductions share links can settle into two alternating step lengths),
@@ -164,8 +165,9 @@ static double stage_params(const stp_run *r, int st)
 /* A lower bound of the events one step takes (two per flow of a ring
  * collective), to refuse absurd inputs before allocating for them. The
  * buckets of a stage may all be reduced as one collective (coalescing,
- * step_dp.c), so the bound counts one reduction per stage (and one
- * parameter gather with ZeRO-1/2), not one per bucket. */
+ * step_dp.c), so the bound counts one reduction per stage (per micro-batch
+ * with every_micro_batch) and one parameter gather with ZeRO-1/2, not one
+ * per bucket. */
 static double estimate_events(const stp_run *r)
 {
 	int group = r->tp > r->cp ? r->tp : r->cp;   /* TP collectives, or CP's K/V exchange */
@@ -174,9 +176,9 @@ static double estimate_events(const stp_run *r)
 	double ev = stp_tp_collectives(r) * r->m * (2.0 * group + 2) + 2.0 * r->m * r->v * r->pp * 2;
 	ev += 2.0 * r->m * (r->G - 1) * 2;
 	if (r->dp > 1) {
-		double dp_colls = r->pp;
+		double dp_colls = r->pp * (r->mb_sync ? r->m : 1);
 		if (r->s->training.zero >= 1)
-			dp_colls *= 2;
+			dp_colls += r->pp;
 		if (r->s->training.zero >= 3)
 			dp_colls += 2.0 * r->m * r->pl.layers;
 		ev += dp_colls * (2.0 * r->dp + 2);
@@ -553,10 +555,11 @@ static void collect_dp(stp_run *r, step_result *res)
 	double S = st->params * hw_precision_bytes(s->training.grad_reduce.dtype) * r->wire_per_byte;
 	double P = st->params * hw_precision_bytes(s->training.precision);
 	int z = s->training.zero;
-	res->dp_syncs_per_step = 1;
+	res->dp_syncs_per_step = r->mb_sync ? r->m : 1;
 	res->dp_bytes_per_gpu = S;
 	res->dp_wire_bytes_per_gpu =
-		coll_busbw_factor(z ? COLL_REDUCE_SCATTER : COLL_ALL_REDUCE, r->dp) * S +
+		res->dp_syncs_per_step *
+			coll_busbw_factor(z ? COLL_REDUCE_SCATTER : COLL_ALL_REDUCE, r->dp) * S +
 		(z == 1 || z == 2 ? coll_busbw_factor(COLL_ALL_GATHER, r->dp) * P : 0) +
 		(z >= 3 ? 2.0 * r->m * coll_busbw_factor(COLL_ALL_GATHER, r->dp) * P : 0);
 	/* naive: the gradients once over the NIC bandwidth this DP group has in a

@@ -82,7 +82,7 @@ typedef struct step_result {
 	int staleness;                    /* async DP: steps of staleness */
 	uint64_t events;
 	double sim_wall_s;
-	char bottleneck[512];
+	char bottleneck[768];
 	char notes[4][512];               /* extra plain sentences */
 	int n_notes;
 	/* timeline of the last simulated step (owned; NULL unless asked) */

@@ -1,5 +1,6 @@
 /* step_dp.c: the data-parallel stream of each simulated GPU: gradient
- * buckets closed as the last micro-batch's backward produces them (reverse
+ * buckets closed as the backward produces them (the last micro-batch's, or
+ * every one's when ZeRO shards the gradients; reverse
  * layer order), optional compression on the compute stream, ZeRO traffic,
  * the optimizer step, and (async DP) updates that trail the next step. Each
  * stream runs its collectives one at a time, in order, as NCCL does on one
@@ -270,9 +271,9 @@ static void close_bucket(stp_run *r, stp_stage *st, double bytes)
  * the bucket is reduced alone, small layers together. 25 MB buckets cut a
  * 70B model's 3.4 GB fp32 layers into 137 reduce-scatters, each paying the
  * ring's latency (1 ms over 512 GPUs): 12 s of a 17 s step. */
-void stp_grad_ready(stp_run *r, stp_stage *st, double bytes, bool last_mb, bool layer_end)
+void stp_grad_ready(stp_run *r, stp_stage *st, double bytes, bool layer_end)
 {
-	if (r->dp <= 1 || !last_mb)
+	if (r->dp <= 1)
 		return;
 	st->bucket_fill += bytes;
 	st->grad_seen += bytes;
@@ -292,10 +293,11 @@ void stp_grad_ready(stp_run *r, stp_stage *st, double bytes, bool last_mb, bool 
 	stp_dp_pump(r, st);
 }
 
-void stp_ops_finished(stp_run *r, stp_stage *st)
+/* The gradients of the backward just finished go out: buckets held back
+ * (overlap off) back to back, coalesced, and the partly filled last one. */
+static void flush_grads(stp_run *r, stp_stage *st)
 {
 	if (r->dp > 1) {
-		/* held buckets go back to back (coalesced: one latency each) */
 		for (double i = 0; i < st->deferred; i++)
 			emit_bucket(r, st, st->deferred_bytes / st->deferred);
 		if (st->bucket_fill > 0)
@@ -305,6 +307,19 @@ void stp_ops_finished(stp_run *r, stp_stage *st)
 	st->deferred_bytes = 0;
 	st->bucket_fill = 0;
 	st->grad_seen = 0;
+}
+
+/* A micro-batch's backward is over and its gradients are reduced now
+ * (every_micro_batch): no hold, the next backward adds nothing to them. */
+void stp_mb_grads_done(stp_run *r, stp_stage *st)
+{
+	flush_grads(r, st);
+	dp_pump(r, st, false);
+}
+
+void stp_ops_finished(stp_run *r, stp_stage *st)
+{
+	flush_grads(r, st);
 	st->upd[st->step % 3].ops_done = true;
 	stp_dp_pump(r, st);
 	if (r->async)

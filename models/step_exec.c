@@ -407,8 +407,8 @@ static bool op_ready(stp_run *r, stp_stage *st, const sched_op *op)
 static void finish_op(stp_run *r, stp_stage *st, const sched_op *op)
 {
 	int gc = plan_chunk_global(&r->pl, st->idx, op->chunk);
-	if (op->kind == SCHED_B)
-		st->b_done[op->chunk]++;
+	if (op->kind == SCHED_B && ++st->b_done[op->chunk] < r->m && r->mb_sync)
+		stp_mb_grads_done(r, st);
 	if (r->sc.calls)   /* sent by the next call */
 		return;
 	if (op->kind == SCHED_F) {
@@ -537,7 +537,7 @@ static bool ops_move(stp_run *r, stp_stage *st)
 		stp_enter(r, st, SPLIT_DP_COMM, lab_make(LAB_WAIT, op->chunk, op->mb));
 		return false;
 	default:   /* SEG_GRAD */
-		stp_grad_ready(r, st, sg->val, true, sg->coll == STP_GRAD_LAYER_END);
+		stp_grad_ready(r, st, sg->val, sg->coll == STP_GRAD_LAYER_END);
 		st->seg_i++;
 		return true;
 	}

@@ -181,6 +181,7 @@ typedef struct stp_run {
 	bool ep_symmetric;               /* simulate the all-to-all's first node only
 	                                    (coll_req.symmetric): a non-blocking fabric */
 	bool async;
+	bool mb_sync;                    /* gradients reduced after every micro-batch */
 	int warm;                        /* steps before the measured window (async) */
 	int stale_max;                   /* async: most updates a step's forward lacked */
 	stp_cost *lc;                    /* per layer */
@@ -249,11 +250,15 @@ double stp_tp_collectives(const stp_run *r);
 /* step_dp.c */
 int stp_fifo_push(stp_fifo *f, const stp_task *t);   /* 0, or -1 out of memory */
 void stp_fifo_free(stp_fifo *f);
-/* `bytes` of gradients are ready (last micro-batch only): fill buckets;
+/* `bytes` of gradients are ready (last micro-batch only, or every one with
+ * r->mb_sync): fill buckets;
  * layer_end: the layer's (or head's) backward is over. */
-void stp_grad_ready(stp_run *r, stp_stage *st, double bytes, bool last_mb, bool layer_end);
+void stp_grad_ready(stp_run *r, stp_stage *st, double bytes, bool layer_end);
 /* The stage's ops of this step are done: flush the remaining buckets. */
 void stp_ops_finished(stp_run *r, stp_stage *st);
+/* A backward other than the step's last is over: flush its buckets
+ * (every_micro_batch). */
+void stp_mb_grads_done(stp_run *r, stp_stage *st);
 /* Queues a ZeRO-3 parameter all-gather; its seq is st->dp_issued after. */
 void stp_z3_issue(stp_run *r, stp_stage *st, double bytes);
 /* A side task (compression, async optimizer) ended on the compute stream. */

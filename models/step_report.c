@@ -48,6 +48,19 @@ static void nic_name(char *b, size_t n, const scn_cluster *c)
 		snprintf(b, n, "%g Gb/s RDMA", gbps);
 }
 
+/* What fewer reductions per token would take: more micro-batches per step,
+ * unless each micro-batch is reduced (every_micro_batch), where it is to
+ * reduce once per step; and " each of the N times" for the latter. */
+static const char *dp_lever(const step_result *r, char *times, size_t n)
+{
+	*times = 0;
+	if (r->dp_syncs_per_step <= 1)
+		return "gradient accumulation (more micro-batches per step)";
+	snprintf(times, n, ", each of the %d times per step,", r->dp_syncs_per_step);
+	return "one reduction per step instead of one per micro-batch "
+	       "(grad_reduce.every_micro_batch: false, which holds whole gradients)";
+}
+
 /* Many small buckets: each collective pays NCCL's latency (over hundreds of
  * ranks a millisecond), so the time goes to latency, not bytes. */
 static bool why_dp_latency(const scenario *s, step_result *r, double x, double pct)
@@ -57,17 +70,18 @@ static bool why_dp_latency(const scenario *s, step_result *r, double x, double p
 	if (s->training.zero >= 3 || !(n > 0) ||
 	    !(r->dp_latency_s >= 0.5 * r->dp_allreduce_s && r->dp_latency_s >= 0.3 * x))
 		return false;
-	char a[32], one[32], sum[32], bytes[32], bk[32];
+	char a[32], one[32], sum[32], bytes[32], bk[32], times[48];
+	const char *lever = dp_lever(r, times, sizeof times);
 	snprintf(r->bottleneck, sizeof r->bottleneck,
 		 "Gradient %s is exposed for %s (%.0f%% of the step) and bound by latency: it runs "
 		 "as %.0f collectives over %d ranks (%s buckets), each paying NCCL's ~%s, %s per "
-		 "step, where moving the bytes takes ~%s; larger buckets (grad_reduce.bucket; "
-		 "Megatron-core uses max(40M, 1M x dp x cp) parameters) or gradient accumulation would "
+		 "step, where moving the bytes takes ~%s%s; larger buckets (grad_reduce.bucket; "
+		 "Megatron-core uses max(40M, 1M x dp x cp) parameters) or %s would "
 		 "shrink it, faster links would not.",
 		 s->training.zero ? "reduction" : "all-reduce", fmt_s(a, sizeof a, x), pct, n,
 		 scn_dp(s), fmt_b(bk, sizeof bk, s->training.grad_reduce.bucket_bytes),
 		 fmt_s(one, sizeof one, r->dp_latency_s / n), fmt_s(sum, sizeof sum, r->dp_latency_s),
-		 fmt_s(bytes, sizeof bytes, r->dp_allreduce_s));
+		 fmt_s(bytes, sizeof bytes, r->dp_allreduce_s), times, lever);
 	return true;
 }
 
@@ -75,7 +89,8 @@ static void why_dp(const scenario *s, step_result *r, double x, double pct)
 {
 	if (why_dp_latency(s, r, x, pct))
 		return;
-	char a[32], g[32], t[32], nv[32], nic[48], what[64], eff[96] = "", links[112];
+	char a[32], g[32], t[32], nv[32], nic[48], what[64], eff[96] = "", links[112], times[48];
+	const char *lever = dp_lever(r, times, sizeof times);
 	int n = r->dp_ring_n > 1 ? r->dp_ring_n : 2;
 	bool z = s->training.zero > 0;
 	double f = z ? 1.0 * (n - 1) / n : 2.0 * (n - 1) / n;
@@ -96,24 +111,23 @@ static void why_dp(const scenario *s, step_result *r, double x, double pct)
 			 ? "; each data-parallel group lies inside one node" : "");
 		snprintf(r->bottleneck, sizeof r->bottleneck,
 			 "Gradient %s is exposed for %s (%.0f%% of the step): %s moves %s = %.3gx "
-			 "the %s of gradients over the intra-node links (%s), where it takes ~%s "
-			 "vs the naive %s%s; faster intra-node links, gradient accumulation (more "
-			 "micro-batches per step) or compression would shrink it.",
+			 "the %s of gradients over the intra-node links (%s), where it takes ~%s%s "
+			 "vs the naive %s%s; faster intra-node links, %s or compression would "
+			 "shrink it.",
 			 z ? "reduction" : "all-reduce", fmt_s(a, sizeof a, x), pct, what,
 			 z ? "(n-1)/n" : "2(n-1)/n", f, fmt_b(g, sizeof g, r->dp_bytes_per_gpu),
-			 links, fmt_s(t, sizeof t, r->dp_allreduce_s),
-			 fmt_s(nv, sizeof nv, r->dp_naive_s), eff);
+			 links, fmt_s(t, sizeof t, r->dp_allreduce_s), times,
+			 fmt_s(nv, sizeof nv, r->dp_naive_s), eff, lever);
 		return;
 	}
 	snprintf(r->bottleneck, sizeof r->bottleneck,
 		 "Gradient %s is exposed for %s (%.0f%% of the step): %s moves %s = %.3gx the %s "
-		 "of gradients through each NIC, so on %s (%.3g GB/s) it takes ~%s vs the naive %s%s; "
-		 "a faster NIC, gradient accumulation (more micro-batches per step) or compression "
-		 "would shrink it.",
+		 "of gradients through each NIC, so on %s (%.3g GB/s) it takes ~%s%s vs the naive "
+		 "%s%s; a faster NIC, %s or compression would shrink it.",
 		 z ? "reduction" : "all-reduce", fmt_s(a, sizeof a, x), pct, what,
 		 z ? "(n-1)/n" : "2(n-1)/n", f, fmt_b(g, sizeof g, r->dp_bytes_per_gpu), nic,
-		 s->cluster.nic.speed_Bps / 1e9, fmt_s(t, sizeof t, r->dp_allreduce_s),
-		 fmt_s(nv, sizeof nv, r->dp_naive_s), eff);
+		 s->cluster.nic.speed_Bps / 1e9, fmt_s(t, sizeof t, r->dp_allreduce_s), times,
+		 fmt_s(nv, sizeof nv, r->dp_naive_s), eff, lever);
 }
 
 static void why_other(const scenario *s, step_result *r, int k, double x, double pct)

@@ -206,7 +206,8 @@ void stp_fill_segments(stp_run *r, stp_stage *st, const sched_op *op)
 {
 	int gc = plan_chunk_global(&r->pl, st->idx, op->chunk);
 	int first = r->pl.chunk_first[gc], nl = r->pl.chunk_layers[gc];
-	bool last_mb = op->kind == SCHED_B && st->b_done[op->chunk] == r->m - 1;
+	/* the backward that hands its gradients to the DP stream */
+	bool grads = op->kind == SCHED_B && (st->b_done[op->chunk] == r->m - 1 || r->mb_sync);
 	bool z3 = r->s->training.zero >= 3 && r->dp > 1;
 	st->nseg = 0;
 	st->seg_i = 0;
@@ -228,15 +229,15 @@ void stp_fill_segments(stp_run *r, stp_stage *st, const sched_op *op)
 		return;
 	}
 	if (gc == r->G - 1)
-		copy_pass(r, st, &r->head_last, PASS_B, last_mb);
+		copy_pass(r, st, &r->head_last, PASS_B, grads);
 	for (int l = first + nl - 1; l >= first; l--) {
 		if (z3)
 			z3_wait(r, st, &r->lc[l]);
 		copy_pass(r, st, &r->lc[l], PASS_R, false);
-		copy_pass(r, st, &r->lc[l], PASS_B, last_mb);
+		copy_pass(r, st, &r->lc[l], PASS_B, grads);
 	}
 	if (gc == 0)
-		copy_pass(r, st, &r->head_first, PASS_B, last_mb);
+		copy_pass(r, st, &r->head_first, PASS_B, grads);
 	if (r->ep_overlap)
 		st->segs[st->nseg++] = (stp_seg){SEG_TPW, LAB_B, 0, 0};
 }

@@ -884,6 +884,12 @@ int val__training_of(const val_row *r, scenario *s, bool layer_only, bool *assum
 	/* DeepSpeed's BF16_Optimizer (ZeRO 0-1) adds each micro-batch's bf16
 	 * gradients into fp32 ones in a pass of its own */
 	t->grad_accum_pass = val__names(r, "DeepSpeed") && t->zero <= 1;
+	/* PyTorch's pipelining (torchtitan's PP) keeps an FSDP stage's gradients
+	 * until the last micro-batch: "we need to accumulate gradients on
+	 * previous steps and reduce them on the last step" (torch/distributed/
+	 * pipelining/stage.py, backward_maybe_with_nosync) */
+	if (t->pp > 1 && t->zero >= 2 && val__names(r, "torchtitan"))
+		t->grad_reduce.every_micro_batch = EVERY_MB_FALSE;
 	if (t->precision == PREC_FP16 || layer_only)
 		return 0;
 	/* what a bf16/fp8 row leaves open, as a user of today's Megatron runs it */

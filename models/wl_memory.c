@@ -148,7 +148,10 @@ void wl_memory_stage(const scenario *s, int stage, wl_memory *out)
 	double d = wl__dp_grad(s), e = wl_expert_dp(s);
 	int zero = s->training.zero;
 	out->weights = dense * w / (zero >= 3 ? d : 1) + ex * w / (zero >= 3 ? e : 1);
-	out->gradients = dense * g / (zero >= 2 ? d : 1) + ex * g / (zero >= 2 ? e : 1);
+	/* sharded gradients accumulated without a reduction per micro-batch
+	 * (FSDP's no_sync) are held whole until the last one */
+	bool gshard = zero >= 2 && (wl_grad_every_micro_batch(s) || wl__nmicro(s) == 1);
+	out->gradients = dense * g / (gshard ? d : 1) + ex * g / (gshard ? e : 1);
 	out->optimizer = dense * o / (zero >= 1 ? d : 1) + ex * o / (zero >= 1 ? e : 1);
 
 	int n = wl_stage_layers(s, stage);

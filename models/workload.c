@@ -557,6 +557,27 @@ double wl_dp_grad_bytes(const scenario *s, int stage)
 	return wl_stage_params(s, stage) * wl__prec_bytes(s->training.grad_reduce.dtype);
 }
 
+/* A rank that keeps only its shard of the gradients (ZeRO-2/3) cannot hold a
+ * micro-batch's full gradients until the last one: DeepSpeed's engine reduces
+ * at every micro-step from stage 2 on ("ZeRO stage >= 2 communicates during
+ * non gradient accumulation boundaries as well", runtime/engine.py), PyTorch
+ * FSDP after every backward unless no_sync() (whose docs warn that it holds
+ * the unsharded gradients), Megatron-FSDP always ("for grads shard mode there
+ * will actually always be gradient sync happening", its no_sync). DDP and
+ * Megatron's distributed optimizer (ZeRO-1) skip the sync until the last
+ * micro-batch. */
+bool wl_grad_every_micro_batch(const scenario *s)
+{
+	switch (s->training.grad_reduce.every_micro_batch) {
+	case EVERY_MB_TRUE:
+		return true;
+	case EVERY_MB_FALSE:
+		return false;
+	default:
+		return s->training.zero >= 2;
+	}
+}
+
 /* The optimizer step of Megatron's mixed-precision optimizer with apex's
  * multi-tensor kernels, memory bound, per parameter [DERIVED from the
  * sequence of kernels]: gradient norm for clipping (read fp32 grad 4), fused

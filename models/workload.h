@@ -184,6 +184,10 @@ double wl_stage_params(const scenario *s, int stage);
 /* Bytes of gradients one GPU of that stage reduces over DP per step (in the
  * grad_reduce dtype). */
 double wl_dp_grad_bytes(const scenario *s, int stage);
+/* Gradients are reduced after every micro-batch's backward, not only after
+ * the last one's (training.grad_reduce.every_micro_batch; auto: when ZeRO
+ * shards them, stage 2 or 3). */
+bool wl_grad_every_micro_batch(const scenario *s);
 /* Optimizer step (Adam, memory bound) time on one GPU of that stage, ZeRO
  * sharding applied; and its HBM bytes. */
 double wl_optimizer_time(const scenario *s, int stage);

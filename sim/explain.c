@@ -176,6 +176,10 @@ static void fixes_dp(ctx *c)
 	fix_set(add_fix(c, "accumulate gradients over twice as many micro-batches, a larger global "
 		"batch (check that convergence allows it)"), "training.global_batch=%d",
 		2 * t->global_batch);
+	if (c->r->dp_syncs_per_step > 1)
+		fix_set(add_fix(c, "reduce the gradients once per step, after the last micro-batch "
+			"(FSDP's no_sync), holding them whole in memory until then"),
+			"training.grad_reduce.every_micro_batch=false");
 	/* Megatron-core's bucket, max(40M, 1M x dp) parameters: each bucket pays
 	 * NCCL's latency once (ZeRO-3 reduces whole layers already) */
 	double mcore = fmax(40e6, 1e6 * scn_dp(c->s) * scn_cp(c->s)) * hw_precision_bytes(g->dtype);

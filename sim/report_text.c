@@ -89,9 +89,11 @@ static void header(FILE *out, const scenario *s, const step_result *r)
 		snprintf(rc, sizeof rc, "full (first %d layers a chunk)", t->recompute_layers);
 	else
 		snprintf(rc, sizeof rc, "%s", NAME(recompute_names, t->recompute));
-	fprintf(out, "  training  %s, recompute %s, ZeRO %d; gradients: %s all-reduce, %s",
+	fprintf(out, "  training  %s, recompute %s, ZeRO %d; gradients: %s %s, %s%s",
 		hw_precision_name(t->precision), rc, t->zero, NAME(algo_names, t->grad_reduce.algorithm),
-		t->grad_reduce.overlap ? "overlapped with backward" : "after backward");
+		t->zero ? "reduce-scatter" : "all-reduce",
+		t->grad_reduce.overlap ? "overlapped with backward" : "after backward",
+		r->dp_syncs_per_step > 1 ? ", every micro-batch" : "");
 	if (t->grad_reduce.compression != COMPRESS_NONE)
 		fprintf(out, ", %s compression", NAME(compress_names, t->grad_reduce.compression));
 	if (t->kernels == KERNELS_EAGER && !s->model.custom)

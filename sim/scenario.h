@@ -33,6 +33,9 @@ typedef enum { CKPT_FULL, CKPT_WEIGHTS, CKPT_SHARDED } scn_ckpt_content;
 typedef enum { STORAGE_NET_FRONTEND, STORAGE_NET_SHARED } scn_storage_net;
 typedef enum { PLACE_TP_PP_DP, PLACE_TP_DP_PP } scn_placement;
 typedef enum { SYNC_SYNC, SYNC_ASYNC } scn_dp_sync;
+/* When gradients leave a backward: auto = after every micro-batch's when they
+ * are sharded (ZeRO >= 2), else after the last micro-batch's only */
+typedef enum { EVERY_MB_AUTO, EVERY_MB_TRUE, EVERY_MB_FALSE } scn_every_mb;
 typedef enum { FABRIC_PACKED, FABRIC_SPREAD } scn_fabric_placement;
 
 typedef struct scn_fabric {
@@ -120,6 +123,7 @@ typedef struct scn_grad_reduce {
 	scn_compression compression;
 	scn_dp_sync sync;            /* async: step t+1 computes while step t reduces */
 	int ps_servers;              /* GRAD_ALGO_PS: number of server shards */
+	scn_every_mb every_micro_batch; /* reduce after each micro-batch's backward */
 } scn_grad_reduce;
 
 typedef struct scn_data {

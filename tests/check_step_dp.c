@@ -2,7 +2,8 @@
  * bucket is still one NCCL collective in the counts and pays its latency, but
  * the buckets waiting together are simulated as one collective, so a step
  * costs events per reduction, not per bucket x rank; the event estimate no
- * longer refuses layouts with many buckets; the hold over >= 256 DP ranks. */
+ * longer refuses layouts with many buckets; the hold over >= 256 DP ranks;
+ * sharded gradients reduced after every micro-batch. */
 #include <check.h>
 #include <math.h>
 #include <stdlib.h>
@@ -162,6 +163,62 @@ START_TEST(test_zero3_reduces_layers)
 	ck_assert(o.step_time_s > r.step_time_s);
 	/* buckets are no lever with ZeRO-3: the report never asks for larger ones */
 	ck_assert_ptr_null(strstr(o.bottleneck, "bound by latency"));
+}
+END_TEST
+
+/* Sharded gradients leave every backward (DeepSpeed's ZeRO-2/3, PyTorch
+ * FSDP, Megatron-FSDP): with 4 micro-batches ZeRO-3 reduce-scatters its 81
+ * layer buckets 4 times, as it gathers 160 layers 4 times. FSDP's no_sync
+ * (every_micro_batch: false) reduces once but holds the whole gradients;
+ * DDP or ZeRO-1 without no_sync (true) reduces every micro-batch too. */
+START_TEST(test_every_micro_batch)
+{
+	scenario s = dp100b(25e6);
+	s.training.zero = 3;
+	s.training.grad_reduce.algorithm = GRAD_ALGO_RING;
+	s.training.global_batch = 4 * 32;
+	step_result a = run_ok(&s, 0);
+	ck_assert_int_eq(a.micro_batches, 4);
+	ck_assert_int_eq(a.dp_syncs_per_step, 4);
+	ck_assert_double_eq_tol(a.dp_collectives_per_step, 4 * 81 + 4 * 160, 1e-9);
+	s.training.grad_reduce.every_micro_batch = EVERY_MB_FALSE;
+	step_result f = run_ok(&s, 0);
+	ck_assert_int_eq(f.dp_syncs_per_step, 1);
+	ck_assert_double_eq_tol(f.dp_collectives_per_step, 81 + 4 * 160, 1e-9);
+	ck_assert(f.step_time_s < a.step_time_s);
+	ck_assert(f.split_s[SPLIT_DP_COMM] < a.split_s[SPLIT_DP_COMM]);
+	/* the bottleneck sentence names the lever that applies: more micro-batches
+	 * add reductions when each one is reduced */
+	ck_assert_ptr_nonnull(strstr(a.bottleneck, "each of the 4 times per step"));
+	ck_assert_ptr_nonnull(strstr(a.bottleneck, "every_micro_batch: false"));
+	ck_assert_ptr_null(strstr(a.bottleneck, "gradient accumulation"));
+	ck_assert_ptr_nonnull(strstr(f.bottleneck, "gradient accumulation"));
+	/* the same reduce-scatter bytes per sync, three fewer syncs */
+	ck_assert(f.dp_wire_bytes_per_gpu < a.dp_wire_bytes_per_gpu);
+	double rs = a.dp_wire_bytes_per_gpu - f.dp_wire_bytes_per_gpu;
+	ck_assert_double_eq_tol(rs, 3 * 31.0 / 32 * a.dp_bytes_per_gpu, 1e-6 * rs);
+	/* no_sync keeps every gradient: 32 x the sharded ZeRO-3 gradients */
+	ck_assert_double_eq_tol(f.memory.gradients, 32 * a.memory.gradients,
+	                        1e-9 * f.memory.gradients);
+	/* one micro-batch: nothing to accumulate, sharded either way */
+	s.training.global_batch = 32;
+	step_result one = run_ok(&s, 0);
+	ck_assert_int_eq(one.dp_syncs_per_step, 1);
+	ck_assert_double_eq_tol(one.memory.gradients, a.memory.gradients, 1e-9 * a.memory.gradients);
+	/* ZeRO-1 reduces after the last micro-batch, unless told otherwise */
+	scenario z1 = dp100b(25e6);
+	z1.training.zero = 1;
+	z1.training.grad_reduce.algorithm = GRAD_ALGO_RING;
+	z1.training.global_batch = 4 * 32;
+	step_result l = run_ok(&z1, 0);
+	double n = ceil(l.dp_bytes_per_gpu / 25e6);
+	ck_assert_int_eq(l.dp_syncs_per_step, 1);
+	ck_assert_double_eq_tol(l.dp_collectives_per_step, 2 * n, 2);   /* RS + AG per bucket */
+	z1.training.grad_reduce.every_micro_batch = EVERY_MB_TRUE;
+	step_result e = run_ok(&z1, 0);
+	ck_assert_int_eq(e.dp_syncs_per_step, 4);
+	ck_assert_double_eq_tol(e.dp_collectives_per_step, 5 * n, 5);   /* 4 RS + 1 AG */
+	ck_assert(e.step_time_s > l.step_time_s);
 }
 END_TEST
 
@@ -374,6 +431,7 @@ int main(void)
 	tcase_add_test(tc, test_estimate_counts_reductions);
 	tcase_add_test(tc, test_zero1_and_no_overlap);
 	tcase_add_test(tc, test_zero3_reduces_layers);
+	tcase_add_test(tc, test_every_micro_batch);
 	tcase_add_test(tc, test_hold_many_ranks);
 	tcase_add_test(tc, test_siblings_share_nics);
 	tcase_add_test(tc, test_overlap_takes_sms);

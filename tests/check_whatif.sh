@@ -2,7 +2,8 @@
 # check_whatif.sh: the shipped what-if studies (docs/whatif.md) still show
 # their effect, in the right direction: spine slower than rack, two zones
 # slower than one, compression and async DP faster when DP is exposed, more
-# accumulation fewer DP syncs per token, context parallelism across nodes
+# accumulation fewer DP syncs per token (but not under FSDP, which reduces
+# every micro-batch unless no_sync), context parallelism across nodes
 # exposing its K/V exchange, custom workloads run with a split
 # that sums to the step time, a MoE's all-to-all kept in a node, buckets large
 # enough not to be latency-bound. Reads `trainsim run --format json` with awk
@@ -233,6 +234,28 @@ if "$TS" explain "$W/eager-kernels.yaml" 2>/dev/null | tr '\n' ' ' | tr -s ' ' |
 	ok "eager: explain proposes torch.compile first"
 else
 	not_ok "eager: explain proposes torch.compile first"
+fi
+
+# FSDP (ZeRO-3) reduces after every micro-batch: accumulation does not raise
+# tokens/s, no_sync does (holding whole gradients), ZeRO-1's accumulation does
+run fsdp_1 "$W/fsdp-accumulation.yaml" --set training.global_batch=64
+run fsdp_4 "$W/fsdp-accumulation.yaml"
+run fsdp_4ns "$W/fsdp-accumulation.yaml" --set training.grad_reduce.every_micro_batch=false
+run z1_1 "$W/fsdp-accumulation.yaml" --set training.global_batch=64 --set training.zero=1
+run z1_4 "$W/fsdp-accumulation.yaml" --set training.zero=1
+holds "fsdp: 4 reductions per step, 1 with no_sync" "a == 4 && b == 1" \
+	-v a="$(get fsdp_4 dp_syncs_per_step)" -v b="$(get fsdp_4ns dp_syncs_per_step)"
+holds "fsdp: accumulation alone gains nothing, no_sync gains, ZeRO-1 gains" \
+	"x < 1.01 * w && y > 1.2 * x && v > 1.2 * u" \
+	-v w="$(get fsdp_1 tokens_per_s)" -v x="$(get fsdp_4 tokens_per_s)" \
+	-v y="$(get fsdp_4ns tokens_per_s)" -v u="$(get z1_1 tokens_per_s)" -v v="$(get z1_4 tokens_per_s)"
+holds "fsdp: no_sync holds whole gradients" "b > 3 * a" \
+	-v a="$(get fsdp_4 memory.gradients)" -v b="$(get fsdp_4ns memory.gradients)"
+if "$TS" explain "$W/fsdp-accumulation.yaml" 2>/dev/null | tr '\n' ' ' | tr -s ' ' |
+	grep -q -- "Start with: reduce the gradients once per step"; then
+	ok "fsdp: explain proposes no_sync first"
+else
+	not_ok "fsdp: explain proposes no_sync first"
 fi
 
 echo "1..$n"
