@@ -73,6 +73,8 @@ static int setup_layout(stp_run *r, const scenario *s, char *err, size_t errlen)
 	r->G = r->pp * r->v;
 	r->async = s->training.grad_reduce.sync == SYNC_ASYNC && r->dp > 1;
 	r->mb_sync = r->dp > 1 && r->m > 1 && wl_grad_every_micro_batch(s);
+	r->zg = s->training.zero ? wl_zero_group(s) : r->dp;
+	r->zr = r->dp / r->zg;
 	int steps = s->run.steps > 0 ? s->run.steps : 1;
 	/* async: warm-up steps, the measured steps (an even number: stages whose
 	 * reductions share links can settle into two alternating step lengths),
@@ -176,7 +178,7 @@ static double estimate_events(const stp_run *r)
 	double ev = stp_tp_collectives(r) * r->m * (2.0 * group + 2) + 2.0 * r->m * r->v * r->pp * 2;
 	ev += 2.0 * r->m * (r->G - 1) * 2;
 	if (r->dp > 1) {
-		double dp_colls = r->pp * (r->mb_sync ? r->m : 1);
+		double dp_colls = r->pp * (r->mb_sync ? r->m : 1) * (r->zr > 1 ? 2 : 1);
 		if (r->s->training.zero >= 1)
 			dp_colls += r->pp;
 		if (r->s->training.zero >= 3)
@@ -313,6 +315,35 @@ static double dp_sm_share(const stp_run *r, const stp_stage *st)
 	return (double)ctas / sms;
 }
 
+/* A DP task's collective alone on the idle cluster (0 when it cannot say). */
+static double isolated(const stp_run *r, const stp_stage *st, int kind, double bytes)
+{
+	coll_req q;
+	char e[256];
+	stp_dp_req(r, st, kind, bytes, &q);
+	double t = coll_time_isolated(&r->s->cluster, &q, e, sizeof e);
+	return t > 0 ? t : 0;
+}
+
+/* zero_group (HSDP): the ZeRO group of the simulated rank is dp_ranks[0..zg-1]
+ * and its shard's replicas are dp_ranks[k zg], k < zr. The replica all-reduces
+ * of the group's other shards run beside it; those whose ranks share its nodes
+ * (the group's members on the first one's node) load the same NICs: siblings,
+ * as the TP ranks' are (coll_req.mult). */
+static int setup_replicas(stp_run *r, stp_stage *st)
+{
+	st->rep_ranks = malloc(sizeof(int) * (size_t)r->zr);
+	if (!st->rep_ranks)
+		return -1;
+	for (int k = 0; k < r->zr; k++)
+		st->rep_ranks[k] = st->dp_ranks[k * r->zg];
+	int node = cluster_node_of(r->cl, st->dp_ranks[0]), on = 0;
+	for (int j = 0; j < r->zg; j++)
+		on += cluster_node_of(r->cl, st->dp_ranks[j]) == node;
+	st->rep_mult = (double)r->tp * on;
+	return 0;
+}
+
 /* Members of st's expert-parallel group on `node`. */
 static int ep_members_on(const stp_run *r, const stp_stage *st, int node)
 {
@@ -362,6 +393,8 @@ static int setup_stages(stp_run *r, char *err, size_t errlen)
 			st->tp_ranks[t] = plan_gpu(&r->pl, t, i, 0);
 		for (int d = 0; d < r->dp; d++)
 			st->dp_ranks[d] = plan_grad_gpu(&r->pl, i, d);
+		if (r->zr > 1 && setup_replicas(r, st) < 0)
+			goto oom;
 		for (int c = 0; c < r->cp; c++)
 			st->cp_ranks[c] = plan_gpu_cp(&r->pl, 0, c, i, 0);
 		for (int e = 0; e < r->ep; e++)
@@ -394,6 +427,7 @@ static void teardown(stp_run *r)
 		stp_stage *st = &r->st[i];
 		free(st->tp_ranks);
 		free(st->dp_ranks);
+		free(st->rep_ranks);
 		free(st->cp_ranks);
 		free(st->ep_ranks);
 		free(st->segs);
@@ -401,6 +435,7 @@ static void teardown(stp_run *r)
 		stp_fifo_free(&st->dq);
 		stp_fifo_free(&st->side);
 		stp_fifo_free(&st->held);
+		stp_fifo_free(&st->xq);
 	}
 	free(r->st);
 	free(r->arr);
@@ -557,11 +592,18 @@ static void collect_dp(stp_run *r, step_result *res)
 	int z = s->training.zero;
 	res->dp_syncs_per_step = r->mb_sync ? r->m : 1;
 	res->dp_bytes_per_gpu = S;
+	/* zg = dp unless zero_group (HSDP): then each group reduce-scatters, its
+	 * shard is all-reduced across the zr groups, and gathers stay inside */
+	if (r->zr > 1) {
+		res->dp_zero_group = r->zg;
+		res->dp_zero_replicas = r->zr;
+	}
 	res->dp_wire_bytes_per_gpu =
 		res->dp_syncs_per_step *
-			coll_busbw_factor(z ? COLL_REDUCE_SCATTER : COLL_ALL_REDUCE, r->dp) * S +
-		(z == 1 || z == 2 ? coll_busbw_factor(COLL_ALL_GATHER, r->dp) * P : 0) +
-		(z >= 3 ? 2.0 * r->m * coll_busbw_factor(COLL_ALL_GATHER, r->dp) * P : 0);
+			(coll_busbw_factor(z ? COLL_REDUCE_SCATTER : COLL_ALL_REDUCE, r->zg) * S +
+			 coll_busbw_factor(COLL_ALL_REDUCE, r->zr) * S / r->zg) +
+		(z == 1 || z == 2 ? coll_busbw_factor(COLL_ALL_GATHER, r->zg) * P : 0) +
+		(z >= 3 ? 2.0 * r->m * coll_busbw_factor(COLL_ALL_GATHER, r->zg) * P : 0);
 	/* naive: the gradients once over the NIC bandwidth this DP group has in a
 	 * node (its k GPUs there get k/gpus_per_node of the node's NICs; the seeds'
 	 * 100B example: one NIC per node, 200 GB / 1.25 GB/s = 160 s) */
@@ -579,23 +621,21 @@ static void collect_dp(stp_run *r, step_result *res)
 		    : c->intra.kind == INTRA_PCIE ? hw_pcie_Bps(c->gpu.pcie_gen > 0 ? c->gpu.pcie_gen : 4)
 		    : c->gpu.nvlink_Bps;
 	res->dp_naive_s = bw > 0 ? S / bw : 0;
-	coll_req req = {.op = z ? COLL_REDUCE_SCATTER : COLL_ALL_REDUCE, .algo = r->dp_algo,
-			.ranks = st->dp_ranks, .n = r->dp, .bytes = S, .mult = (double)r->tp,
-			.ps_servers = s->training.grad_reduce.ps_servers};
+	coll_req req;
+	stp_dp_req(r, st, DPT_BUCKET, S, &req);
 	coll_algo a = coll_pick(r->cc, &req);
 	snprintf(res->dp_algorithm, sizeof res->dp_algorithm, "%s", coll_algo_name(a));
-	res->dp_ring_n = r->dp;
+	res->dp_ring_n = r->zg;
 	if (a == ALGO_HIERARCHICAL)
-		res->dp_ring_n = cluster_node_of(r->cl, st->dp_ranks[r->dp - 1]) -
+		res->dp_ring_n = cluster_node_of(r->cl, st->dp_ranks[r->zg - 1]) -
 				 cluster_node_of(r->cl, st->dp_ranks[0]) + 1;
-	char e[256];
-	double t = coll_time_isolated(&s->cluster, &req, e, sizeof e);
-	if (t > 0 && z) {
-		req.op = COLL_ALL_GATHER;
-		req.bytes = P;
-		double t2 = coll_time_isolated(&s->cluster, &req, e, sizeof e);
-		t = t2 > 0 ? t + t2 : t;
-	}
+	/* one full reduction alone: the reduction, with ZeRO the gather of the
+	 * parameters, with zero_group the replicas' all-reduce of the shard */
+	double t = isolated(r, st, DPT_BUCKET, S);
+	if (t > 0 && z)
+		t += isolated(r, st, DPT_PARAMAG, P);
+	if (t > 0 && r->zr > 1)
+		t += isolated(r, st, DPT_XREP, S / r->zg);
 	res->dp_allreduce_s = t > 0 ? t : 0;
 	/* every bucket is its own collective and pays NCCL's latency once: a
 	 * latency-bound reduction wants larger buckets, not faster links. ZeRO-3

@@ -66,6 +66,9 @@ typedef struct step_result {
 	                                     replica leaves its node (NICs carry it); false inside
 	                                     one node, or no expert parallelism */
 	int dp_syncs_per_step;            /* gradient reductions per step: 1 with accumulation */
+	int dp_zero_group;                /* zero_group: ranks one ZeRO shard set spans, when
+	                                     less than the DP group (HSDP); else 0 */
+	int dp_zero_replicas;             /* and how many such groups replicate it (else 0) */
 	double dp_collectives_per_step;   /* DP collective calls per simulated GPU per step */
 	int micro_batches;                /* per replica per step (gradient accumulation) */
 	double bubble_ideal;              /* (p-1)/(v*m+p-1): the schedule's textbook bubble */

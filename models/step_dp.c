@@ -56,12 +56,72 @@ static void on_dp_timer(sim *s, void *ctx, uint64_t arg)
 static void check_async(stp_run *r, stp_stage *st);
 static void dp_pump(stp_run *r, stp_stage *st, bool may_hold);
 
+/* ---- zero_group: the shards' all-reduce across the groups ---- */
+
+static void x_pump(stp_run *r, stp_stage *st);
+
+static void on_x_done(sim *s, void *ctx, uint64_t arg)
+{
+	stp_run *r = ctx;
+	stp_stage *st = &r->st[arg];
+	stp_task t = st->xq.v[st->xq.head];
+	size_t k = st->x_batch;
+	st->xq.head = (st->xq.head + k) % st->xq.cap;
+	st->xq.n -= k;
+	st->x_running = false;
+	st->upd[STP_SLOT(t.step)].xrep_pending -= (int)k;
+	if (t.step >= 0)
+		r->dp_collectives += (double)k;
+	stp_busy(r, st, -1);
+	stp_record(r, st->idx, 3, SPLIT_DP_COMM, st->x_t0, sim_now(s), 9 << 27);
+	if (r->async)
+		check_async(r, st);
+	x_pump(r, st);
+	if (st->run == RUN_NONE)
+		stp_advance(r, st);
+}
+
+/* One collective at a time, those of one step and size waiting together as
+ * one (coalesced, as the main stream's buckets). */
+static void x_pump(stp_run *r, stp_stage *st)
+{
+	if (st->x_running || st->xq.n == 0 || r->failed)
+		return;
+	const stp_fifo *q = &st->xq;
+	const stp_task *t = &q->v[q->head];
+	size_t k = 1;
+	while (k < q->n && q->v[(q->head + k) % q->cap].step == t->step &&
+	       q->v[(q->head + k) % q->cap].bytes == t->bytes)
+		k++;
+	coll_req req;
+	stp_dp_req(r, st, DPT_XREP, t->bytes, &req);
+	st->x_batch = k;
+	st->x_running = true;
+	st->x_t0 = sim_now(r->sim);
+	stp_busy(r, st, +1);
+	if (coll_start_batch(r->cc, &req, (double)k, on_x_done, r, (uint64_t)st->idx) < 0)
+		dp_fail(r, "could not start a data-parallel collective (coll_start failed)");
+}
+
+/* The k buckets reduce-scattered inside the group: their shards go across. */
+static void xrep_queue(stp_run *r, stp_stage *st, const stp_task *t, size_t k)
+{
+	for (size_t i = 0; i < k; i++) {
+		stp_task x = {.kind = DPT_XREP, .step = t->step, .bytes = t->bytes / r->zg};
+		if (stp_fifo_push(&st->xq, &x) < 0)
+			dp_fail(r, "out of memory for the data-parallel queue");
+	}
+	x_pump(r, st);
+}
+
 static void on_dp_done(sim *s, void *ctx, uint64_t arg)
 {
 	stp_run *r = ctx;
 	stp_stage *st = &r->st[arg];
 	stp_task t = st->dq.v[st->dq.head];
 	size_t k = st->dp_batch;
+	if (t.kind == DPT_BUCKET && r->zr > 1)
+		xrep_queue(r, st, &t, k);
 	st->dq.head = (st->dq.head + k) % st->dq.cap;
 	st->dq.n -= k;
 	st->dp_running = false;
@@ -75,7 +135,7 @@ static void on_dp_done(sim *s, void *ctx, uint64_t arg)
 	if (t.step >= 0)   /* not async DP's primed step */
 		r->dp_collectives += (double)k;
 	stp_busy(r, st, -1);
-	int lab = t.kind == DPT_BUCKET ? (r->s->training.zero ? 9 : 8) : 10;
+	int lab = t.kind == DPT_BUCKET || t.kind == DPT_XREP ? (r->s->training.zero ? 9 : 8) : 10;
 	stp_record(r, st->idx, 3, SPLIT_DP_COMM, st->dp_t0, sim_now(s), lab << 27);
 	if (r->async)
 		check_async(r, st);
@@ -139,6 +199,24 @@ static bool dp_hold(const stp_run *r, const stp_stage *st, size_t k)
 	return (double)k * t->bytes < togo * r->wire_per_byte / STP_HOLD_PARTS;
 }
 
+/* The collective of a task: gradient buckets reduced over the DP group, or
+ * with zero_group reduce-scattered inside the ZeRO group and then (XREP)
+ * all-reduced across its replicas; parameter gathers inside the ZeRO group. */
+void stp_dp_req(const stp_run *r, const stp_stage *st, int kind, double bytes, coll_req *q)
+{
+	*q = (coll_req){.op = COLL_ALL_GATHER, .algo = r->dp_algo, .ranks = st->dp_ranks,
+			.n = r->zg, .bytes = bytes, .mult = (double)r->tp,
+			.ps_servers = r->s->training.grad_reduce.ps_servers};
+	if (kind == DPT_BUCKET) {
+		q->op = r->s->training.zero ? COLL_REDUCE_SCATTER : COLL_ALL_REDUCE;
+	} else if (kind == DPT_XREP) {
+		q->op = COLL_ALL_REDUCE;
+		q->ranks = st->rep_ranks;
+		q->n = r->zr;
+		q->mult = st->rep_mult;
+	}
+}
+
 void stp_dp_pump(stp_run *r, stp_stage *st)
 {
 	dp_pump(r, st, true);
@@ -162,12 +240,8 @@ static void dp_pump(stp_run *r, stp_stage *st, bool may_hold)
 	size_t k = dp_ready_run(st, now);
 	if (may_hold && dp_hold(r, st, k))
 		return;
-	coll_op op = COLL_ALL_GATHER;
-	if (t->kind == DPT_BUCKET)
-		op = r->s->training.zero ? COLL_REDUCE_SCATTER : COLL_ALL_REDUCE;
-	coll_req req = {.op = op, .algo = r->dp_algo, .ranks = st->dp_ranks, .n = r->dp,
-			.bytes = t->bytes, .mult = (double)r->tp,
-			.ps_servers = r->s->training.grad_reduce.ps_servers};
+	coll_req req;
+	stp_dp_req(r, st, t->kind, t->bytes, &req);
 	st->dp_batch = k;
 	if (t->kind == DPT_BUCKET)
 		st->red_step1 = t->step + 1;
@@ -223,9 +297,13 @@ static void release_held(stp_run *r, stp_stage *st)
 	stp_dp_pump(r, st);
 }
 
+/* A bucket on the wire; with zero_group its shard's all-reduce across the
+ * groups follows once its reduce-scatter is over (on_dp_done). */
 static void bucket_to_dp(stp_run *r, stp_stage *st, int step, double bytes, bool pump)
 {
 	double late = stp_var_lateness(r, st);
+	if (r->zr > 1)
+		st->upd[STP_SLOT(step)].xrep_pending++;
 	if (async_held(r, st, step)) {
 		stp_task t = {.kind = DPT_BUCKET, .step = step, .bytes = bytes * r->wire_per_byte,
 			      .not_before = sim_now(r->sim) + late};
@@ -338,6 +416,7 @@ bool stp_update_ready(const stp_run *r, const stp_stage *st, int step)
 	const stp_update *u = &st->upd[STP_SLOT(step)];
 	(void)r;
 	return u->step == step && u->ops_done && u->compress_pending == 0 && u->held == 0 &&
+	       u->xrep_pending == 0 &&
 	       st->dp_done >= u->last_seq;
 }
 

@@ -68,7 +68,11 @@ typedef struct stp_cost {
 } stp_cost;
 
 /* A task of the data-parallel stream, or a side task of the compute stream. */
-enum { DPT_BUCKET, DPT_Z3AG, DPT_PARAMAG, DPT_PGAG };   /* PGAG: overlapped, per layer */
+/* PGAG: overlapped, per layer; XREP: a bucket's shard all-reduced across the
+ * ZeRO groups (zero_group, HSDP) after its reduce-scatter inside one, on a
+ * stream of its own (another communicator: PyTorch runs each process group's
+ * collectives on its own NCCL stream) */
+enum { DPT_BUCKET, DPT_Z3AG, DPT_PARAMAG, DPT_PGAG, DPT_XREP };
 enum { SIDE_COMPRESS, SIDE_OPT };
 typedef struct stp_task {
 	uint8_t kind;
@@ -92,6 +96,7 @@ typedef struct stp_update {
 	int step;
 	bool ops_done;           /* every bucket of the step has been closed */
 	int compress_pending;    /* buckets still being compressed */
+	int xrep_pending;        /* zero_group: shards not yet all-reduced across groups */
 	int held;                /* async ZeRO-1/2: buckets held behind the last gather */
 	uint64_t last_seq;       /* DP seq of the step's last bucket or param AG */
 	int state;               /* 0 reducing, 1 optimizer queued, 2 param AG, 3 done */
@@ -110,6 +115,12 @@ typedef struct stp_route {
 typedef struct stp_stage {
 	int idx, gpu;
 	int *tp_ranks, *dp_ranks;   /* dp_ranks: the gradient group, dp x cp GPUs */
+	int *rep_ranks;             /* zero_group: the same shard in each of the zr groups */
+	double rep_mult;            /* sibling replica all-reduces sharing its nodes (x tp) */
+	stp_fifo xq;                /* their all-reduces, in order */
+	bool x_running;
+	size_t x_batch;
+	double x_t0;
 	int *cp_ranks;              /* the context-parallel group (cp GPUs) */
 	int *ep_ranks;              /* the expert-parallel group (ep GPUs) */
 	stp_route route_f, route_b;   /* to the next and the previous stage */
@@ -182,6 +193,8 @@ typedef struct stp_run {
 	                                    (coll_req.symmetric): a non-blocking fabric */
 	bool async;
 	bool mb_sync;                    /* gradients reduced after every micro-batch */
+	int zg, zr;                      /* ZeRO shards over groups of zg of the dp ranks
+	                                    (dp_ranks[0..zg-1]), zr = dp / zg of them */
 	int warm;                        /* steps before the measured window (async) */
 	int stale_max;                   /* async: most updates a step's forward lacked */
 	stp_cost *lc;                    /* per layer */
@@ -272,6 +285,8 @@ bool stp_dp_idle_wait(stp_run *r, stp_stage *st);
 void stp_optimizer_done(stp_run *r, stp_stage *st);
 /* Starts the DP stream's next collective if it is idle and may start. */
 void stp_dp_pump(stp_run *r, stp_stage *st);
+/* The collective task `kind` of `bytes` runs as (step_dp.c). */
+void stp_dp_req(const stp_run *r, const stp_stage *st, int kind, double bytes, coll_req *q);
 /* Async DP, before step 0: queues the reduction of a step -1 (docs/step.md). */
 void stp_async_prime(stp_run *r, stp_stage *st);
 /* overlap_param_gather: queue the gather of the previous update at the start

@@ -348,6 +348,52 @@ static int zero_named(const char *o)
 	return -1;
 }
 
+/* The number after the first of `tags` that has one, else 0. */
+static double num_after_any(const char *o, const char *const *tags, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		double v = val__num_after(o, tags[i]);
+		if (v > 0)
+			return v;
+	}
+	return 0;
+}
+
+/* ZeRO sharded in groups that replicate each other (training.zero_group):
+ * InternEvo's "zero1=8" (its optimizer states within 8 GPUs), torchtitan's
+ * dp_replicate (groups of dp / dp_replicate) or a dp_shard below the DP size
+ * (its FSDP mesh is dp_shard x cp),
+ * PyTorch FSDP's HSDP / HYBRID_SHARD (within a node) unless the row leaves it
+ * open ("FSDP or HSDP"). 0, full sharding, otherwise and where the group would
+ * not divide the ranks or the model is a mixture of experts (not modelled). */
+static int zero_group_of(const val_row *r, const scenario *s)
+{
+	static const char *const zero1[] = {"zero1=", "zero1 = "};
+	static const char *const rep[] = {"dp_replicate=", "dp_replicate ", "dp_replicate: ",
+		"dp_replicate_degree=", "replicate degree "};
+	static const char *const shard[] = {"dp_shard=", "dp_shard ", "dp_shard: ",
+		"dp_shard_degree="};
+	const char *o = r->other;
+	const scn_training *t = &s->training;
+	int gdp = t->dp * (t->cp > 0 ? t->cp : 1), g = 0;
+	double v;
+	if (t->zero < 1 || gdp <= 1 || s->model.experts > 1)
+		return 0;
+	if ((v = num_after_any(o, zero1, 2)) > 0)
+		g = (int)v;
+	else if ((v = num_after_any(o, rep, 5)) > 1)
+		g = (int)(gdp / v);
+	else if ((v = num_after_any(o, shard, 4)) > 0)
+		g = (int)v * (t->cp > 0 ? t->cp : 1);   /* torchtitan shards over dp_shard x cp */
+	else if ((val__affirmed_word(o, "HSDP") || val__affirmed(o, "HYBRID_SHARD") ||
+	          val__affirmed(o, "hybrid shard")) && !val__has(o, "or HSDP") &&
+	         !val__has(o, "HSDP or")) {
+		int per = s->cluster.gpus_per_node / ((t->tp > 0 ? t->tp : 1) * (t->pp > 0 ? t->pp : 1));
+		g = per;
+	}
+	return g > 1 && g < gdp && gdp % g == 0 ? g : 0;
+}
+
 /* The ZeRO stage a row runs with: the one named, else 0. */
 static int zero_of(const char *o)
 {
@@ -766,6 +812,7 @@ static bool overlaps_of(const val_row *r, scenario *s, bool no_sp, bool *assumed
 	 * flattened together (megatron/model/distributed.py, LocalDDP) */
 	if (val__has(r->other, "DDP=local"))
 		t->grad_reduce.bucket_bytes = 1e13;
+	t->zero_group = zero_group_of(r, s);
 	return no_overlap;
 }
 

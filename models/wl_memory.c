@@ -143,9 +143,10 @@ void wl_memory_stage(const scenario *s, int stage, wl_memory *out)
 	wl__state_bytes(s, &w, &g, &o);
 	double params = wl_stage_params(s, stage);
 	double ex = wl_stage_expert_params(s, stage), dense = params - ex;
-	/* ZeRO shards over every GPU with the same weights: dp x cp, and the
-	 * routed experts over their expert-DP group (Megatron-core) */
-	double d = wl__dp_grad(s), e = wl_expert_dp(s);
+	/* ZeRO shards over every GPU with the same weights: dp x cp (or its
+	 * zero_group, HSDP), and the routed experts over their expert-DP group
+	 * (Megatron-core) */
+	double d = wl_zero_group(s), e = wl_expert_dp(s);
 	int zero = s->training.zero;
 	out->weights = dense * w / (zero >= 3 ? d : 1) + ex * w / (zero >= 3 ? e : 1);
 	/* sharded gradients accumulated without a reduction per micro-batch

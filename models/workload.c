@@ -566,6 +566,12 @@ double wl_dp_grad_bytes(const scenario *s, int stage)
  * will actually always be gradient sync happening", its no_sync). DDP and
  * Megatron's distributed optimizer (ZeRO-1) skip the sync until the last
  * micro-batch. */
+int wl_zero_group(const scenario *s)
+{
+	int n = wl__dp_grad(s), g = s->training.zero_group;
+	return g > 0 && g < n && n % g == 0 ? g : n;
+}
+
 bool wl_grad_every_micro_batch(const scenario *s)
 {
 	switch (s->training.grad_reduce.every_micro_batch) {
@@ -604,7 +610,7 @@ double wl_optimizer_bytes(const scenario *s, int stage)
 	double params = wl_stage_params(s, stage);
 	if (s->training.zero >= 1) {   /* experts shard over their own DP group */
 		double ex = wl_stage_expert_params(s, stage);
-		params = (params - ex) / wl__dp_grad(s) + ex / wl_expert_dp(s);
+		params = (params - ex) / wl_zero_group(s) + ex / wl_expert_dp(s);
 	}
 	return params * per;
 }

@@ -188,6 +188,9 @@ double wl_dp_grad_bytes(const scenario *s, int stage);
  * the last one's (training.grad_reduce.every_micro_batch; auto: when ZeRO
  * shards them, stage 2 or 3). */
 bool wl_grad_every_micro_batch(const scenario *s);
+/* The ranks one ZeRO shard set spans: training.zero_group, or the whole
+ * gradient group (dp x cp) when 0 (or not a divisor: the loader refuses it). */
+int wl_zero_group(const scenario *s);
 /* Optimizer step (Adam, memory bound) time on one GPU of that stage, ZeRO
  * sharding applied; and its HBM bytes. */
 double wl_optimizer_time(const scenario *s, int stage);

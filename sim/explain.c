@@ -563,6 +563,20 @@ static void ring(ctx *c)
 	int dp = scn_dp_grad(c->s), n = report_ring_ranks(c->s, r);
 	if (dp <= 1 || r->dp_naive_s <= 0)
 		return;
+	if (r->dp_zero_replicas > 1) {
+		section(c, "Why sharding in groups moves the same bytes over other links");
+		para(c->out, 3, 3, "ZeRO shards over %d groups of %d GPUs (zero_group). Each "
+			"gradient bucket is reduce-scattered inside its group, each GPU's 1/%d shard "
+			"is then all-reduced across the %d groups, and the parameters are gathered "
+			"inside the group: every GPU sends about as many bytes as with one group of "
+			"%d, but the gathers stay inside the group (NVLink when the group is a node) "
+			"and only the shards cross between groups, at %d times the sharded model "
+			"state per GPU. Here one full reduction takes %s alone; %s of it is left exposed "
+			"in the step.", r->dp_zero_replicas, r->dp_zero_group, r->dp_zero_group,
+			r->dp_zero_replicas, dp, r->dp_zero_replicas, fmt_t(e, sizeof e, r->dp_allreduce_s),
+			fmt_t(f, sizeof f, r->split_s[SPLIT_DP_COMM]));
+		return;
+	}
 	section(c, "Why the gradient all-reduce takes about twice size/bandwidth");
 	para(c->out, 3, 3, "Each GPU holds %s of gradients. Sending them once at %s would take "
 		"%s, the naive figure. A ring all-reduce is a reduce-scatter followed by an "

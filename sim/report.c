@@ -192,6 +192,8 @@ void report_json_fields(json *j, const scenario *s, const step_result *r)
 	json_kstr(j, "dp_algorithm", r->dp_algorithm);
 	json_kint(j, "dp_ring_n", report_ring_ranks(s, r));
 	json_kint(j, "dp_syncs_per_step", r->dp_syncs_per_step);
+	json_kint(j, "dp_zero_group", r->dp_zero_group);
+	json_kint(j, "dp_zero_replicas", r->dp_zero_replicas);
 	json_knum(j, "bubble_ideal", r->bubble_ideal);
 	json_knum(j, "data_bytes_per_step", r->data_bytes_per_step);
 	json_reliability(j, s, r);

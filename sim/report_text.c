@@ -247,8 +247,12 @@ static void dp_section(FILE *out, const scenario *s, const step_result *r)
 			NAME(compress_names, s->training.grad_reduce.compression));
 	if (r->dp_syncs_per_step > 1)
 		fprintf(out, ", reduced %d times per step", r->dp_syncs_per_step);
+	if (r->dp_zero_replicas > 1)
+		fprintf(out, "\n  ZeRO groups              %d of %d GPUs: each reduce-scatters inside, then "
+			"the\n                           %d groups all-reduce each 1/%d shard", 
+			r->dp_zero_replicas, r->dp_zero_group, r->dp_zero_replicas, r->dp_zero_group);
 	fprintf(out, "\n  all-reduce, alone        %s\n", fmt_time(a, sizeof a, r->dp_allreduce_s));
-	if (r->dp_naive_s > 0) {
+	if (r->dp_naive_s > 0 && r->dp_zero_replicas <= 1) {
 		fprintf(out, "  naive size / bandwidth   %s   (%s at %s)\n",
 			fmt_time(a, sizeof a, r->dp_naive_s), fmt_bytes(b, sizeof b, r->dp_bytes_per_gpu),
 			fmt_bw(c, sizeof c, r->dp_bytes_per_gpu / r->dp_naive_s));

@@ -179,6 +179,8 @@ typedef struct scn_training {
 	                              * model chunk (Megatron's --recompute-method block
 	                              * --recompute-num-layers N); 0: every layer */
 	int zero;
+	int zero_group;               /* ZeRO shards over groups of this many gradient ranks,
+	                                 replicated across groups (HSDP); 0 = all */
 	scn_placement placement;
 	scn_grad_reduce grad_reduce;
 	scn_data data;

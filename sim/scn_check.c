@@ -198,6 +198,18 @@ static void check_cluster(scn_ctx *c, scenario *s, const scn_doc *d)
 		ERR(c, d, "training.data.source", NULL, "local_cache needs a cluster.local_cache "
 		    "section, e.g. 'local_cache: {bandwidth: 8GB/s, capacity: 30TB}'");
 	const scn_training *t = &s->training;
+	int gdp = scn_dp(s) * scn_cp(s);
+	if (t->zero_group > 0 && gdp % t->zero_group)
+		ERR(c, d, "training.zero_group", NULL, "zero_group (=%d) must divide the ranks that "
+		    "hold the same weights, dp x cp = %d, e.g. 'zero_group: %d' (the GPUs of a node)",
+		    t->zero_group, gdp, gdp % k->gpus_per_node ? 1 : k->gpus_per_node);
+	else if (t->zero_group > 0 && t->zero_group < gdp && s->model.experts > 1)
+		ERR(c, d, "training.zero_group", "model.experts", "zero_group is not modelled for a "
+		    "mixture of experts (its experts shard over their own data-parallel group); use "
+		    "zero_group: 0");
+	else if (t->zero_group > 0 && t->zero == 0)
+		scn__warn(c, scn__doc_path(d, "training.zero_group"), "training.zero_group",
+		          "has no effect with zero: 0, which shards nothing");
 	if (t->grad_reduce.overlap_param_gather && t->zero != 1 && t->zero != 2)
 		ERR(c, d, "training.grad_reduce.overlap_param_gather", "training.zero",
 		    "overlap_param_gather needs the distributed optimizer (zero: 1 or 2), which "

@@ -229,6 +229,7 @@ static const scn_field training_rows[] = {
 	ENUM("kernels", scn_training, kernels, kernels_names, 0),
 	INT("recompute_layers", scn_training, recompute_layers, 0, 1e6, 0),
 	INT("zero", scn_training, zero, 0, 3, 0),
+	INT("zero_group", scn_training, zero_group, 0, 1e6, 0),
 	ENUM("placement", scn_training, placement, placement_names, 0),
 	DBL("optimizer_bytes_per_param", scn_training, optimizer_bytes_per_param, 0, 1000,
 	    FL_GT_MIN | FL_ZERO_OK),

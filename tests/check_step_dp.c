@@ -222,6 +222,56 @@ START_TEST(test_every_micro_batch)
 }
 END_TEST
 
+/* zero_group (HSDP): ZeRO-3 sharded inside each node of 8 and replicated over
+ * the 4 nodes. Each layer bucket is reduce-scattered in the node and its 1/8
+ * all-reduced across the nodes; the gathers stay in the node. Every GPU sends
+ * about as many bytes (fp16 gradients and weights, S each: 7/8 S + 2 (3/4)
+ * S/8 + 2 (7/8) S against 31/32 S + 2 (31/32) S), but the one 10 GbE NIC
+ * carries only the shards: faster, for 4 times the sharded state. A group of
+ * all 32 is full sharding. */
+START_TEST(test_zero_group)
+{
+	scenario s = dp100b(25e6);
+	s.training.zero = 3;
+	s.training.grad_reduce.algorithm = GRAD_ALGO_RING;
+	step_result full = run_ok(&s, 0);
+	s.training.zero_group = 8;
+	step_result h = run_ok(&s, 0);
+	ck_assert_int_eq(h.dp_zero_group, 8);
+	ck_assert_int_eq(h.dp_zero_replicas, 4);
+	ck_assert_int_eq(full.dp_zero_group, 0);
+	/* 81 layer reduce-scatters, their 81 all-reduces across nodes, 160 gathers */
+	ck_assert_double_eq_tol(h.dp_collectives_per_step, 81 + 81 + 160, 1e-9);
+	double S = h.dp_bytes_per_gpu;
+	ck_assert_double_eq_tol(h.dp_wire_bytes_per_gpu, S * (7.0 / 8 + 2 * 0.75 / 8 + 2 * 7.0 / 8),
+	                        1e-9 * S);
+	ck_assert_double_eq_tol(full.dp_wire_bytes_per_gpu, S * 3 * 31.0 / 32, 1e-9 * S);
+	ck_assert(h.step_time_s < 0.9 * full.step_time_s);
+	ck_assert(h.split_s[SPLIT_DP_COMM] < full.split_s[SPLIT_DP_COMM]);
+	ck_assert_double_eq_tol(h.memory.optimizer, 4 * full.memory.optimizer,
+	                        1e-9 * h.memory.optimizer);
+	ck_assert_double_eq_tol(h.memory.weights, 4 * full.memory.weights, 1e-9 * h.memory.weights);
+	ck_assert_ptr_nonnull(strstr(h.bottleneck, "4 groups of 8 GPUs"));
+	s.training.zero_group = 32;
+	step_result all = run_ok(&s, 0);
+	ck_assert_double_eq_tol(all.step_time_s, full.step_time_s, 1e-12 * full.step_time_s);
+	ck_assert_int_eq(all.dp_zero_group, 0);
+	/* ZeRO-1 in groups: the parameter gather after the optimizer stays in
+	 * the node too */
+	scenario z1 = dp100b(25e6);
+	z1.training.zero = 1;
+	z1.training.grad_reduce.algorithm = GRAD_ALGO_RING;
+	step_result z1f = run_ok(&z1, 0);
+	z1.training.zero_group = 8;
+	step_result z1h = run_ok(&z1, 0);
+	double n = ceil(z1h.dp_bytes_per_gpu / 25e6);
+	ck_assert_double_eq_tol(z1h.dp_collectives_per_step, 3 * n, 3);   /* RS, AR, AG */
+	ck_assert(z1h.step_time_s < z1f.step_time_s);
+	ck_assert_double_eq_tol(z1h.memory.optimizer, 4 * z1f.memory.optimizer,
+	                        1e-9 * z1h.memory.optimizer);
+}
+END_TEST
+
 /* Megatron's --overlap-param-gather: with the distributed optimizer the
  * parameter all-gather of the last update runs while the step computes,
  * layer by layer, instead of after the optimizer. The same bytes, less
@@ -432,6 +482,7 @@ int main(void)
 	tcase_add_test(tc, test_zero1_and_no_overlap);
 	tcase_add_test(tc, test_zero3_reduces_layers);
 	tcase_add_test(tc, test_every_micro_batch);
+	tcase_add_test(tc, test_zero_group);
 	tcase_add_test(tc, test_hold_many_ranks);
 	tcase_add_test(tc, test_siblings_share_nics);
 	tcase_add_test(tc, test_overlap_takes_sms);

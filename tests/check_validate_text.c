@@ -70,6 +70,34 @@ START_TEST(t_gradient_sync)
 }
 END_TEST
 
+/* ZeRO sharded in groups that replicate (training.zero_group): InternEvo's
+ * zero1=N, HSDP within a node (unless the row leaves it open), torchtitan's
+ * dp_replicate; a dp_shard of the whole DP group is full sharding. */
+START_TEST(t_zero_group)
+{
+	static const struct { const char *other; int zero, group; } cases[] = {
+		{"InternEvo Hybrid ZeRO: zero1=8", 1, 8},
+		{"InternEvo, zero1=-1", 1, 0},
+		{"PyTorch FSDP, HSDP", 3, 8},
+		{"PyTorch FSDP sharding HYBRID_SHARD", 3, 8},
+		{"PyTorch FSDP (FSDP or HSDP)", 3, 0},
+		{"FSDP2, dp_shard=16, dp_replicate=4", 3, 16},
+		{"FSDP2 (FULL_SHARD, dp_shard=64)", 3, 0},
+		{"ZeRO-1, no HSDP", 1, 0},
+	};
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		val_case c;
+		char why[256];
+		ck_assert_msg(gpt_row(cases[i].other, "bf16", "full", 1, 1, 64, &c, why, sizeof why) == 0,
+		              "%s: %s", cases[i].other, why);
+		ck_assert_msg(c.s.training.zero == cases[i].zero && c.s.training.zero_group ==
+		              cases[i].group, "%s: zero %d, zero_group %d", cases[i].other,
+		              c.s.training.zero, c.s.training.zero_group);
+		scn_release(&c.s);
+	}
+}
+END_TEST
+
 /* The recompute column: negations, and cells that say nothing known. */
 START_TEST(t_recompute_cells)
 {
@@ -419,6 +447,7 @@ static Suite *suite(void)
 	tcase_add_test(tc, t_sp_negations);
 	tcase_add_test(tc, t_recompute_cells);
 	tcase_add_test(tc, t_gradient_sync);
+	tcase_add_test(tc, t_zero_group);
 	tcase_add_test(tc, t_layout_words);
 	tcase_add_test(tc, t_precision_words);
 	tcase_add_test(tc, t_hardware_words);

@@ -251,6 +251,14 @@ holds "fsdp: accumulation alone gains nothing, no_sync gains, ZeRO-1 gains" \
 	-v y="$(get fsdp_4ns tokens_per_s)" -v u="$(get z1_1 tokens_per_s)" -v v="$(get z1_4 tokens_per_s)"
 holds "fsdp: no_sync holds whole gradients" "b > 3 * a" \
 	-v a="$(get fsdp_4 memory.gradients)" -v b="$(get fsdp_4ns memory.gradients)"
+# HSDP: sharded inside each node, the single 100 Gb/s NIC carries only the
+# shards: faster than full sharding, for more memory
+run hsdp_1 "$W/fsdp-accumulation.yaml" --set training.global_batch=64 --set training.zero_group=8
+holds "hsdp: inside the node is faster, and holds more" "h < 0.95 * f && m > 2 * n" \
+	-v h="$(get hsdp_1 step_time_s)" -v f="$(get fsdp_1 step_time_s)" \
+	-v m="$(get hsdp_1 memory.per_gpu_bytes)" -v n="$(get fsdp_1 memory.per_gpu_bytes)"
+holds "hsdp: 4 groups of 8" "g == 8 && r == 4" \
+	-v g="$(get hsdp_1 dp_zero_group)" -v r="$(get hsdp_1 dp_zero_replicas)"
 if "$TS" explain "$W/fsdp-accumulation.yaml" 2>/dev/null | tr '\n' ' ' | tr -s ' ' |
 	grep -q -- "Start with: reduce the gradients once per step"; then
 	ok "fsdp: explain proposes no_sync first"
