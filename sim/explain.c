@@ -173,13 +173,23 @@ static void fixes_dp(ctx *c)
 	if (!g->overlap)
 		fix_set(add_fix(c, "overlap the gradient reduction with the backward pass"),
 			"training.grad_reduce.overlap=true");
-	fix_set(add_fix(c, "accumulate gradients over twice as many micro-batches, a larger global "
-		"batch (check that convergence allows it)"), "training.global_batch=%d",
-		2 * t->global_batch);
+	/* accumulation saves reductions only where they wait for the last
+	 * micro-batch (not with sharded gradients, reduced after each) */
+	if (!wl_grad_every_micro_batch(c->s))
+		fix_set(add_fix(c, "accumulate gradients over twice as many micro-batches, a larger "
+			"global batch (check that convergence allows it)"), "training.global_batch=%d",
+			2 * t->global_batch);
 	if (c->r->dp_syncs_per_step > 1)
 		fix_set(add_fix(c, "reduce the gradients once per step, after the last micro-batch "
 			"(FSDP's no_sync), holding them whole in memory until then"),
 			"training.grad_reduce.every_micro_batch=false");
+	/* HSDP: ZeRO inside each node, replicated across nodes */
+	int per = c->r->dp_ranks_per_node, gdp = scn_dp(c->s) * scn_cp(c->s);
+	if (t->zero >= 1 && t->zero_group == 0 && c->r->dp_crosses_nodes && per > 1 &&
+	    gdp % per == 0 && c->s->model.experts <= 1)
+		fix_set(add_fix(c, "shard ZeRO inside each node and replicate it across nodes (HSDP): "
+			"the parameter gathers stay on the node's links, for more memory per GPU"),
+			"training.zero_group=%d", per);
 	/* Megatron-core's bucket, max(40M, 1M x dp) parameters: each bucket pays
 	 * NCCL's latency once (ZeRO-3 reduces whole layers already) */
 	double mcore = fmax(40e6, 1e6 * scn_dp(c->s) * scn_cp(c->s)) * hw_precision_bytes(g->dtype);
@@ -193,8 +203,9 @@ static void fixes_dp(ctx *c)
 		fix_set(add_fix(c, g->dtype == PREC_FP32 ? "send gradients as fp16"
 			: "compress gradients to int8 (with error feedback)"),
 			"training.grad_reduce.compression=%s", g->dtype == PREC_FP32 ? "fp16" : "int8");
-	/* a DP group inside one node has no inter-node step to save */
-	if (c->r->dp_crosses_nodes && g->algorithm != GRAD_ALGO_HIERARCHICAL) {
+	/* a DP group inside one node has no inter-node step to save; ZeRO
+	 * reduce-scatters, which the two-level all-reduce is not */
+	if (c->r->dp_crosses_nodes && g->algorithm != GRAD_ALGO_HIERARCHICAL && t->zero == 0) {
 		snprintf(what, sizeof what, "reduce inside each node over %s first (hierarchical "
 			 "all-reduce)", cluster_intra_phrase(&c->s->cluster));
 		fix_set(add_fix(c, what), "training.grad_reduce.algorithm=hierarchical");

@@ -259,6 +259,15 @@ holds "hsdp: inside the node is faster, and holds more" "h < 0.95 * f && m > 2 *
 	-v m="$(get hsdp_1 memory.per_gpu_bytes)" -v n="$(get fsdp_1 memory.per_gpu_bytes)"
 holds "hsdp: 4 groups of 8" "g == 8 && r == 4" \
 	-v g="$(get hsdp_1 dp_zero_group)" -v r="$(get hsdp_1 dp_zero_replicas)"
+# explain offers HSDP, and no accumulation where the gradients are reduced
+# after every micro-batch
+ex=$("$TS" explain "$W/fsdp-accumulation.yaml" --set training.global_batch=64 2>/dev/null)
+if echo "$ex" | grep -q -- "--set" && echo "$ex" | tr '\n' ' ' | tr -s ' ' |
+	grep -q "training.zero_group=8" && ! echo "$ex" | grep -q "accumulate gradients"; then
+	ok "fsdp: explain offers HSDP, not accumulation"
+else
+	not_ok "fsdp: explain offers HSDP, not accumulation"
+fi
 if "$TS" explain "$W/fsdp-accumulation.yaml" 2>/dev/null | tr '\n' ' ' | tr -s ' ' |
 	grep -q -- "Start with: reduce the gradients once per step"; then
 	ok "fsdp: explain proposes no_sync first"
