@@ -69,7 +69,9 @@ static void on_x_done(sim *s, void *ctx, uint64_t arg)
 	st->xq.head = (st->xq.head + k) % st->xq.cap;
 	st->xq.n -= k;
 	st->x_running = false;
-	st->upd[STP_SLOT(t.step)].xrep_pending -= (int)k;
+	stp_update *u = &st->upd[STP_SLOT(t.step)];
+	if (u->step == t.step)
+		u->xrep_pending -= (int)k;
 	if (t.step >= 0)
 		r->dp_collectives += (double)k;
 	stp_busy(r, st, -1);
@@ -562,8 +564,8 @@ void stp_optimizer_done(stp_run *r, stp_stage *st)
 }
 
 /* Async DP starts where its staleness bound leads when the reduction is the
- * bottleneck: the reduction of a step -1 (the stage's whole gradients, in
- * buckets, already compressed) has just begun, and step 1 waits for its
+ * bottleneck: the reduction of a step -1 (the stage's whole gradients, m
+ * times when every micro-batch is reduced, in buckets, already compressed) has just begun, and step 1 waits for its
  * update. Started empty, the DP stream would fill up to the bound only by
  * the difference of reduction and compute per step, tens of steps when they
  * are close (docs/step.md). */
@@ -574,11 +576,15 @@ void stp_async_prime(stp_run *r, stp_stage *st)
 	st->upd_done = -2;
 	stp_update *u = &st->upd[STP_SLOT(-1)];
 	*u = (stp_update){.step = -1, .ops_done = true};
-	double total = st->params * hw_precision_bytes(r->s->training.grad_reduce.dtype);
-	for (double done = 0; done < total; done += r->bucket_bytes)
+	/* a step's reductions: m of them when each micro-batch is reduced */
+	double total = st->params * hw_precision_bytes(r->s->training.grad_reduce.dtype) *
+		       (r->mb_sync ? r->m : 1);
+	for (double done = 0; done < total; done += r->bucket_bytes) {
 		u->last_seq = dp_enqueue(r, st, DPT_BUCKET, -1,
 					 fmin(r->bucket_bytes, total - done) * r->wire_per_byte, 0,
 					 false);
+		u->xrep_pending += r->zr > 1;
+	}
 	stp_dp_pump(r, st);
 }
 

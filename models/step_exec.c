@@ -93,6 +93,11 @@ double stp_compute_so_far(const stp_stage *st, double now)
 	return st->acc[SPLIT_COMPUTE] + (st->cat == SPLIT_COMPUTE ? now - st->since : 0);
 }
 
+double stp_dp_waited(const stp_stage *st, double now)
+{
+	return st->acc[SPLIT_DP_COMM] + (st->cat == SPLIT_DP_COMM ? now - st->since : 0);
+}
+
 void stp_flush(stp_run *r, stp_stage *st)
 {
 	double now = sim_now(r->sim);
@@ -407,8 +412,11 @@ static bool op_ready(stp_run *r, stp_stage *st, const sched_op *op)
 static void finish_op(stp_run *r, stp_stage *st, const sched_op *op)
 {
 	int gc = plan_chunk_global(&r->pl, st->idx, op->chunk);
-	if (op->kind == SCHED_B && ++st->b_done[op->chunk] < r->m && r->mb_sync)
-		stp_mb_grads_done(r, st);
+	if (op->kind == SCHED_B) {
+		st->b_done[op->chunk]++;
+		if (r->mb_sync)   /* every backward's, a chunk's last too (interleaved) */
+			stp_mb_grads_done(r, st);
+	}
 	if (r->sc.calls)   /* sent by the next call */
 		return;
 	if (op->kind == SCHED_F) {
@@ -719,6 +727,7 @@ void stp_start_step(stp_run *r, stp_stage *st, int step)
 	st->deferred_bytes = 0;
 	st->upd[step % 3] = (stp_update){.step = step};
 	st->step_t0 = sim_now(r->sim);
+	st->step_wait0 = stp_dp_waited(st, st->step_t0);
 	st->sm_debt = 0;     /* owed only to this step's compute */
 	if (!r->async && st->idx == 0) {
 		r->in_ops = r->pp;

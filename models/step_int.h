@@ -172,6 +172,7 @@ typedef struct stp_stage {
 	gsl_rng *rng;
 	bool slow;
 	double dev, var, zfast, zslow, step_t0;
+	double step_wait0;       /* stp_dp_waited at the step's start */
 } stp_stage;
 
 typedef struct stp_run {
@@ -239,6 +240,8 @@ void stp_enter(stp_run *r, stp_stage *st, int cat, int lab);
 void stp_busy(stp_run *r, stp_stage *st, int delta);
 /* Compute time (SPLIT_COMPUTE) the stage has spent this run up to now. */
 double stp_compute_so_far(const stp_stage *st, double now);
+/* Time the stage has waited on its DP stream (split dp_comm), now. */
+double stp_dp_waited(const stp_stage *st, double now);
 /* Brings acc[] and busy_s up to sim_now (window boundaries). */
 void stp_flush(stp_run *r, stp_stage *st);
 /* Moves the stage on as far as it can at sim_now: side tasks first, then its
@@ -269,8 +272,8 @@ void stp_fifo_free(stp_fifo *f);
 void stp_grad_ready(stp_run *r, stp_stage *st, double bytes, bool layer_end);
 /* The stage's ops of this step are done: flush the remaining buckets. */
 void stp_ops_finished(stp_run *r, stp_stage *st);
-/* A backward other than the step's last is over: flush its buckets
- * (every_micro_batch). */
+/* A backward is over and its gradients go out now (every_micro_batch):
+ * flush its buckets. */
 void stp_mb_grads_done(stp_run *r, stp_stage *st);
 /* Queues a ZeRO-3 parameter all-gather; its seq is st->dp_issued after. */
 void stp_z3_issue(stp_run *r, stp_stage *st, double bytes);

@@ -50,13 +50,14 @@ static void nic_name(char *b, size_t n, const scn_cluster *c)
 
 /* What fewer reductions per token would take: more micro-batches per step,
  * unless each micro-batch is reduced (every_micro_batch), where it is to
- * reduce once per step; and " each of the N times" for the latter. */
+ * reduce once per step; and " (the reduction N times per step)" for the
+ * latter. */
 static const char *dp_lever(const step_result *r, char *times, size_t n)
 {
 	*times = 0;
 	if (r->dp_syncs_per_step <= 1)
 		return "gradient accumulation (more micro-batches per step)";
-	snprintf(times, n, ", each of the %d times per step,", r->dp_syncs_per_step);
+	snprintf(times, n, " (the reduction %d times per step)", r->dp_syncs_per_step);
 	return "one reduction per step instead of one per micro-batch "
 	       "(grad_reduce.every_micro_batch: false, which holds whole gradients)";
 }

@@ -120,11 +120,21 @@ double stp_var_lateness(const stp_run *r, const stp_stage *st)
 	if (!r->var_on || r->dp <= 1)
 		return 0;
 	double sd = sqrt(st->var), late = 0;
-	double elapsed = sim_now(r->sim) - st->step_t0;
+	/* The slow replica reaches this point after s x the work W the simulated
+	 * one has done this step (the step so far less its waits on its DP
+	 * stream), or after W plus those waits if they were longer than its extra
+	 * work (a gather it too must wait for): late by max(0, (s-1) W - waits).
+	 * Measured against now, which already holds the waits: with a reduction
+	 * per micro-batch (ZeRO-3's gathers queue behind them) each lateness
+	 * would otherwise come back as a wait and add to the next. */
+	double now = sim_now(r->sim);
+	double waits = stp_dp_waited(st, now) - st->step_wait0;
+	double work = now - st->step_t0 - waits;
 	double s_rep = r->rep_slow ? r->v_slowdown : 1.0;
 	if (r->n_fast > 0)
 		late = fmax(late, st->zfast * sd - st->dev);
 	if (r->n_slow > 0)
-		late = fmax(late, elapsed * (r->v_slowdown / s_rep - 1) + st->zslow * sd - st->dev);
+		late = fmax(late, fmax(0, work * (r->v_slowdown / s_rep - 1) - waits) +
+		                  st->zslow * sd - st->dev);
 	return late;
 }

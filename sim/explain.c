@@ -24,6 +24,8 @@ typedef struct fix {
 	bool hardware;           /* tried after the software fixes */
 	double step_s, tokens_per_s;
 	double per_mtok;         /* cost of a million tokens with the fix (0: not priced) */
+	bool fits;               /* the variant fits in GPU memory */
+	double mem_ratio;        /* its memory over the capacity */
 } fix;
 
 typedef struct ctx {
@@ -385,6 +387,8 @@ static void try_fixes(ctx *c)
 			f->ran = true;
 			f->step_s = vr.step_time_s;
 			f->tokens_per_s = vr.tokens_per_s;
+			f->fits = vr.memory.fits;
+			f->mem_ratio = vr.memory.capacity > 0 ? vr.memory.total / vr.memory.capacity : 0;
 			/* the same GPUs and price: the variant's own accounting */
 			f->per_mtok = report_run_cost(c->s, &vr).per_mtok;
 		}
@@ -489,9 +493,11 @@ static void saturated_comm(ctx *c, step_split k)
 			"gradients cross them for every micro-batch.");
 	else if (c->r->dp_crosses_nodes)
 		para(c->out, 3, 3, "The network between nodes: each node's %d GPUs share %d NIC%s "
-			"(%s in all), and the gradient all-reduce moves %s per GPU through them every step.",
+			"(%s in all), and the gradient %s moves %s per GPU through them every step%s.",
 			s->cluster.gpus_per_node, s->cluster.nic.count, s->cluster.nic.count == 1 ? "" : "s",
-			fmt_bw(a, sizeof a, nic_Bps), fmt_b(b, sizeof b, c->r->dp_bytes_per_gpu));
+			fmt_bw(a, sizeof a, nic_Bps), s->training.zero ? "reduction" : "all-reduce",
+			fmt_b(b, sizeof b, c->r->dp_bytes_per_gpu * c->r->dp_syncs_per_step),
+			c->r->dp_syncs_per_step > 1 ? " (the gradients once per micro-batch)" : "");
 	else
 		para(c->out, 3, 3, "The links inside the node (%s), which carry the gradient "
 			"all-reduce of %s per GPU%s.", cluster_intra_phrase(&s->cluster),
@@ -588,17 +594,22 @@ static void ring(ctx *c)
 			fmt_t(f, sizeof f, r->split_s[SPLIT_DP_COMM]));
 		return;
 	}
+	char syncs[96] = "";
+	if (r->dp_syncs_per_step > 1)
+		snprintf(syncs, sizeof syncs, ", and it runs %d times per step (once per micro-batch)",
+			 r->dp_syncs_per_step);
 	section(c, "Why the gradient all-reduce takes about twice size/bandwidth");
 	para(c->out, 3, 3, "Each GPU holds %s of gradients. Sending them once at %s would take "
 		"%s, the naive figure. A ring all-reduce is a reduce-scatter followed by an "
 		"all-gather: in each half every GPU sends and receives (n-1)/n of the buffer, so "
 		"2(n-1)/n in all, which is %.2f for a ring of n = %d. Here the all-reduce takes %s "
-		"alone, %.2f times the naive figure; %s of it is left exposed in the step.",
+		"alone, %.2f times the naive figure%s; %s of %s is left exposed in the step.",
 		fmt_b(a, sizeof a, r->dp_bytes_per_gpu),
 		fmt_bw(b, sizeof b, r->dp_bytes_per_gpu / r->dp_naive_s),
 		fmt_t(d, sizeof d, r->dp_naive_s), 2.0 * (n - 1) / n, n,
-		fmt_t(e, sizeof e, r->dp_allreduce_s), r->dp_allreduce_s / r->dp_naive_s,
-		fmt_t(f, sizeof f, r->split_s[SPLIT_DP_COMM]));
+		fmt_t(e, sizeof e, r->dp_allreduce_s), r->dp_allreduce_s / r->dp_naive_s, syncs,
+		fmt_t(f, sizeof f, r->split_s[SPLIT_DP_COMM]),
+		r->dp_syncs_per_step > 1 ? "those runs" : "it");
 }
 
 /* Step (c) of the path: the same per-GPU work on one node. */
@@ -710,9 +721,15 @@ static void next(ctx *c)
 		char price[64] = "";
 		if (f->per_mtok > 0 && !f->hardware)   /* hardware changes the price too */
 			snprintf(price, sizeof price, ", %.3g per million tokens", f->per_mtok);
-		para(c->out, 3, 5, "- %s (%s): %s per step, %.2fx the tokens/s%s.", f->what, sets + 1,
-			fmt_t(a, sizeof a, f->step_s), x, price);
-		if (x > 1.02 && better(c, best, i))
+		/* a variant that does not fit is no first step from one that does */
+		bool unfit = !f->fits && c->r->memory.fits;
+		char mem[80] = "";
+		if (unfit)
+			snprintf(mem, sizeof mem, ", but it does not fit in GPU memory (%.1fx the "
+				 "capacity)", f->mem_ratio);
+		para(c->out, 3, 5, "- %s (%s): %s per step, %.2fx the tokens/s%s%s.", f->what,
+			sets + 1, fmt_t(a, sizeof a, f->step_s), x, price, mem);
+		if (x > 1.02 && !unfit && better(c, best, i))
 			best = i;
 	}
 	if (best >= 0)

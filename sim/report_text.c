@@ -252,7 +252,10 @@ static void dp_section(FILE *out, const scenario *s, const step_result *r)
 			"the\n                           %d groups all-reduce each 1/%d shard",
 			r->dp_zero_replicas, r->dp_zero_group, r->dp_zero_group == 1 ? "" : "s",
 			r->dp_zero_replicas, r->dp_zero_group);
-	fprintf(out, "\n  all-reduce, alone        %s\n", fmt_time(a, sizeof a, r->dp_allreduce_s));
+	fprintf(out, "\n  all-reduce, alone        %s", fmt_time(a, sizeof a, r->dp_allreduce_s));
+	if (r->dp_syncs_per_step > 1)
+		fprintf(out, " (each of the %d per step)", r->dp_syncs_per_step);
+	fputc('\n', out);
 	if (r->dp_naive_s > 0 && r->dp_zero_replicas <= 1) {
 		fprintf(out, "  naive size / bandwidth   %s   (%s at %s)\n",
 			fmt_time(a, sizeof a, r->dp_naive_s), fmt_bytes(b, sizeof b, r->dp_bytes_per_gpu),
