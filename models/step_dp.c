@@ -137,7 +137,7 @@ static void on_dp_done(sim *s, void *ctx, uint64_t arg)
 	if (t.step >= 0)   /* not async DP's primed step */
 		r->dp_collectives += (double)k;
 	stp_busy(r, st, -1);
-	int lab = t.kind == DPT_BUCKET || t.kind == DPT_XREP ? (r->s->training.zero ? 9 : 8) : 10;
+	int lab = t.kind == DPT_BUCKET ? (r->s->training.zero ? 9 : 8) : 10;
 	stp_record(r, st->idx, 3, SPLIT_DP_COMM, st->dp_t0, sim_now(s), lab << 27);
 	if (r->async)
 		check_async(r, st);
@@ -565,8 +565,8 @@ void stp_optimizer_done(stp_run *r, stp_stage *st)
 
 /* Async DP starts where its staleness bound leads when the reduction is the
  * bottleneck: the reduction of a step -1 (the stage's whole gradients, m
- * times when every micro-batch is reduced, in buckets, already compressed) has just begun, and step 1 waits for its
- * update. Started empty, the DP stream would fill up to the bound only by
+ * times when every micro-batch is reduced, in buckets, already compressed)
+ * has just begun, and step 1 waits for its update. Started empty, the DP stream would fill up to the bound only by
  * the difference of reduction and compute per step, tens of steps when they
  * are close (docs/step.md). */
 void stp_async_prime(stp_run *r, stp_stage *st)
