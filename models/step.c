@@ -308,7 +308,9 @@ static double dp_sm_share(const stp_run *r, const stp_stage *st)
 	if (r->dp <= 1 || sms <= 0)
 		return 0;
 	int ppn = dp_ranks_per_node(r, st), nics = cluster_nics(r->cl);
-	int ctas = ppn >= r->dp
+	if (ppn > r->zg)
+		ppn = r->zg;   /* zero_group: the collectives on this stream run in the group */
+	int ctas = ppn >= r->zg
 	    ? coll_node_ctas(&r->s->cluster, ppn,
 	                     r->s->training.zero ? COLL_REDUCE_SCATTER : COLL_ALL_REDUCE)
 	    : 2 * (ppn < nics ? ppn : nics);
@@ -632,11 +634,11 @@ static void collect_dp(stp_run *r, step_result *res)
 	/* one full reduction alone: the reduction, with ZeRO the gather of the
 	 * parameters, with zero_group the replicas' all-reduce of the shard */
 	double t = isolated(r, st, DPT_BUCKET, S);
-	if (t > 0 && z)
+	if (z)
 		t += isolated(r, st, DPT_PARAMAG, P);
-	if (t > 0 && r->zr > 1)
+	if (r->zr > 1)
 		t += isolated(r, st, DPT_XREP, S / r->zg);
-	res->dp_allreduce_s = t > 0 ? t : 0;
+	res->dp_allreduce_s = t;
 	/* every bucket is its own collective and pays NCCL's latency once: a
 	 * latency-bound reduction wants larger buckets, not faster links. ZeRO-3
 	 * reduces and gathers a layer at a time: its collectives are layer-sized. */
@@ -645,7 +647,14 @@ static void collect_dp(stp_run *r, step_result *res)
 	if (z >= 3 && r->pl.layers > 0)
 		req.bytes = fmax(req.bytes, S * r->pp / r->pl.layers);
 	double lat = coll_latency(r->cc, &req, a);
-	res->dp_latency_s = lat > 0 ? lat * res->dp_collectives_per_step : 0;
+	double x = r->dp_xcollectives / r->pp / r->K;   /* across the ZeRO groups */
+	res->dp_latency_s = lat > 0 ? lat * (res->dp_collectives_per_step - x) : 0;
+	if (x > 0) {
+		coll_req q;
+		stp_dp_req(r, st, DPT_XREP, req.bytes / r->zg, &q);
+		double lx = coll_latency(r->cc, &q, coll_pick(r->cc, &q));
+		res->dp_latency_s += lx > 0 ? lx * x : 0;
+	}
 }
 
 static bool finished(const stp_run *r)

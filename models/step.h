@@ -17,7 +17,8 @@ const char *step_split_name(step_split k);   /* JSON key: "compute", "tp_comm", 
 /* One interval on a GPU's timeline (for traces and timeline plots). */
 typedef struct step_interval {
 	int gpu;          /* simulated GPU index (stage-representative) */
-	int stream;       /* 0 compute, 1 tp, 2 pp, 3 dp, 4 data, 5 checkpoint */
+	int stream;       /* 0 compute, 1 tp, 2 pp, 3 dp, 4 data, 5 checkpoint, 6 dp across
+	                     ZeRO groups (zero_group) */
 	step_split cat;
 	double t0, t1;
 	int mb;           /* micro-batch or -1 */

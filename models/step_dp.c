@@ -72,10 +72,12 @@ static void on_x_done(sim *s, void *ctx, uint64_t arg)
 	stp_update *u = &st->upd[STP_SLOT(t.step)];
 	if (u->step == t.step)
 		u->xrep_pending -= (int)k;
-	if (t.step >= 0)
+	if (t.step >= 0) {
 		r->dp_collectives += (double)k;
+		r->dp_xcollectives += (double)k;
+	}
 	stp_busy(r, st, -1);
-	stp_record(r, st->idx, 3, SPLIT_DP_COMM, st->x_t0, sim_now(s), 9 << 27);
+	stp_record(r, st->idx, 6, SPLIT_DP_COMM, st->x_t0, sim_now(s), 8 << 27);   /* "allreduce" */
 	if (r->async)
 		check_async(r, st);
 	x_pump(r, st);

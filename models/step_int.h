@@ -194,6 +194,7 @@ typedef struct stp_run {
 	                                    (coll_req.symmetric): a non-blocking fabric */
 	bool async;
 	bool mb_sync;                    /* gradients reduced after every micro-batch */
+	double dp_xcollectives;          /* of dp_collectives, those across the ZeRO groups */
 	int zg, zr;                      /* ZeRO shards over groups of zg of the dp ranks
 	                                    (dp_ranks[0..zg-1]), zr = dp / zg of them */
 	int warm;                        /* steps before the measured window (async) */

@@ -96,21 +96,23 @@ static void why_dp_groups(const scenario *s, step_result *r, double x, double pc
 		snprintf(via, sizeof via, " through the NICs (%s)", nic);
 	snprintf(r->bottleneck, sizeof r->bottleneck,
 		 "Gradient reduction is exposed for %s (%.0f%% of the step): ZeRO shards over %d "
-		 "groups of %d GPUs, so each bucket is reduce-scattered inside a group and each "
-		 "GPU's 1/%d shard all-reduced across the groups%s; with the parameter gather one "
-		 "full reduction takes ~%s%s; a faster NIC, %s or compression would shrink it.",
+		 "groups of %d data-parallel ranks, so each bucket is reduce-scattered inside a "
+		 "group and each rank's 1/%d shard all-reduced across the groups%s; with the "
+		 "parameter gather one full reduction takes ~%s%s; %s, %s or compression would "
+		 "shrink it.",
 		 fmt_s(a, sizeof a, x), pct, r->dp_zero_replicas, r->dp_zero_group, r->dp_zero_group,
-		 via, fmt_s(t, sizeof t, r->dp_allreduce_s), times, lever);
+		 via, fmt_s(t, sizeof t, r->dp_allreduce_s), times,
+		 r->dp_crosses_nodes ? "a faster NIC" : "faster intra-node links", lever);
 }
 
 static void why_dp(const scenario *s, step_result *r, double x, double pct)
 {
+	if (why_dp_latency(s, r, x, pct))
+		return;
 	if (r->dp_zero_replicas > 1) {
 		why_dp_groups(s, r, x, pct);
 		return;
 	}
-	if (why_dp_latency(s, r, x, pct))
-		return;
 	char a[32], g[32], t[32], nv[32], nic[48], what[64], eff[96] = "", links[112], times[48];
 	const char *lever = dp_lever(r, times, sizeof times);
 	int n = r->dp_ring_n > 1 ? r->dp_ring_n : 2;

@@ -348,13 +348,16 @@ static int zero_named(const char *o)
 	return -1;
 }
 
-/* The number after the first of `tags` that has one, else 0. */
+/* The number right after the first of `tags` that starts a word (not
+ * "fsdp_shard=8" for "dp_shard="), else 0. */
 static double num_after_any(const char *o, const char *const *tags, size_t n)
 {
 	for (size_t i = 0; i < n; i++) {
-		double v = val__num_after(o, tags[i]);
-		if (v > 0)
-			return v;
+		size_t len = strlen(tags[i]);
+		for (const char *p = val__find(o, tags[i]); p; p = val__find(p + 1, tags[i]))
+			if ((p == o || !(isalnum((unsigned char)p[-1]) || p[-1] == '_')) &&
+			    isdigit((unsigned char)p[len]))
+				return strtod(p + len, NULL);
 	}
 	return 0;
 }
@@ -368,26 +371,27 @@ static double num_after_any(const char *o, const char *const *tags, size_t n)
  * not divide the ranks or the model is a mixture of experts (not modelled). */
 static int zero_group_of(const val_row *r, const scenario *s)
 {
-	static const char *const zero1[] = {"zero1=", "zero1 = "};
+	static const char *const zero1[] = {"zero1=", "zero1 = ", "zero1=dict(size="};
 	static const char *const rep[] = {"dp_replicate=", "dp_replicate ", "dp_replicate: ",
-		"dp_replicate_degree=", "replicate degree "};
+		"dp_replicate_degree=", "data_parallel_replicate_degree=", "replicate degree "};
 	static const char *const shard[] = {"dp_shard=", "dp_shard ", "dp_shard: ",
-		"dp_shard_degree="};
+		"dp_shard_degree=", "data_parallel_shard_degree="};
 	const char *o = r->other;
 	const scn_training *t = &s->training;
 	int gdp = t->dp * (t->cp > 0 ? t->cp : 1), g = 0;
 	double v;
 	if (t->zero < 1 || gdp <= 1 || s->model.experts > 1)
 		return 0;
-	if ((v = num_after_any(o, zero1, 2)) > 0)
+	if ((v = num_after_any(o, zero1, 3)) > 0)
 		g = (int)v;
-	else if ((v = num_after_any(o, rep, 5)) > 1)
+	else if ((v = num_after_any(o, rep, 6)) > 1)
 		g = (int)(gdp / v);
-	else if ((v = num_after_any(o, shard, 4)) > 0)
+	else if ((v = num_after_any(o, shard, 5)) > 0)
 		g = (int)v * (t->cp > 0 ? t->cp : 1);   /* torchtitan shards over dp_shard x cp */
 	else if ((val__affirmed_word(o, "HSDP") || val__affirmed(o, "HYBRID_SHARD") ||
 	          val__affirmed(o, "hybrid shard")) && !val__has(o, "or HSDP") &&
-	         !val__has(o, "HSDP or")) {
+	         !val__has(o, "HSDP or") && !val__has(o, "/HSDP") && !val__has(o, "HSDP/") &&
+	         !val__has(o, "HSDP was") && !val__has(o, "than HSDP")) {
 		int per = s->cluster.gpus_per_node / ((t->tp > 0 ? t->tp : 1) * (t->pp > 0 ? t->pp : 1));
 		g = per;
 	}
@@ -813,6 +817,10 @@ static bool overlaps_of(const val_row *r, scenario *s, bool no_sp, bool *assumed
 	if (val__has(r->other, "DDP=local"))
 		t->grad_reduce.bucket_bytes = 1e13;
 	t->zero_group = zero_group_of(r, s);
+	/* InternEvo's zero1=1: the optimizer sharded over one rank, i.e. not */
+	static const char *const zero1_one[] = {"zero1=", "zero1 = "};
+	if (t->zero == 1 && num_after_any(r->other, zero1_one, 2) == 1)
+		t->zero = 0;
 	return no_overlap;
 }
 

@@ -582,14 +582,15 @@ static void ring(ctx *c)
 		return;
 	if (r->dp_zero_replicas > 1) {
 		section(c, "Why sharding in groups moves the same bytes over other links");
-		para(c->out, 3, 3, "ZeRO shards over %d groups of %d GPUs (zero_group). Each "
+		para(c->out, 3, 3, "ZeRO shards over %d groups of %d data-parallel ranks "
+			"(zero_group). Each "
 			"gradient bucket is reduce-scattered inside its group, each GPU's 1/%d shard "
 			"is then all-reduced across the %d groups, and the parameters are gathered "
 			"inside the group: every GPU sends about as many bytes as with one group of "
 			"%d, but the gathers stay inside the group (NVLink when the group is a node) "
 			"and only the shards cross between groups, at %d times the sharded model "
-			"state per GPU. Here one full reduction takes %s alone; %s of it is left exposed "
-			"in the step.", r->dp_zero_replicas, r->dp_zero_group, r->dp_zero_group,
+			"state per GPU. Here one full reduction takes %s alone; the step leaves %s of "
+			"its reductions exposed.", r->dp_zero_replicas, r->dp_zero_group, r->dp_zero_group,
 			r->dp_zero_replicas, dp, r->dp_zero_replicas, fmt_t(e, sizeof e, r->dp_allreduce_s),
 			fmt_t(f, sizeof f, r->split_s[SPLIT_DP_COMM]));
 		return;
@@ -674,7 +675,13 @@ static void path(ctx *c)
 			"(nccl-tests sendrecv_perf).");
 	one_node(c);
 	int dp = scn_dp_grad(s);
-	if (dp > 1 && r->dp_allreduce_s > 0) {
+	if (r->dp_zero_replicas > 1)
+		para(c->out, 3, 6, "d. Collective bandwidth (nccl-tests reduce_scatter_perf over %d "
+			"ranks of a ZeRO group, all_reduce_perf over the %d groups, or `trainsim nccl "
+			"%s --gpus N`): one full reduction here, with the parameter gather, takes %s "
+			"alone.", r->dp_zero_group, r->dp_zero_replicas,
+			s->path[0] ? s->path : "SCENARIO", fmt_t(a, sizeof a, r->dp_allreduce_s));
+	else if (dp > 1 && r->dp_allreduce_s > 0) {
 		double algbw = r->dp_bytes_per_gpu / r->dp_allreduce_s;
 		para(c->out, 3, 6, "d. All-reduce bandwidth (nccl-tests all_reduce_perf, or `trainsim "
 			"nccl %s --op all_reduce`): the gradient all-reduce here reaches an algorithm "

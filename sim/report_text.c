@@ -248,10 +248,9 @@ static void dp_section(FILE *out, const scenario *s, const step_result *r)
 	if (r->dp_syncs_per_step > 1)
 		fprintf(out, ", reduced %d times per step", r->dp_syncs_per_step);
 	if (r->dp_zero_replicas > 1)
-		fprintf(out, "\n  ZeRO groups              %d of %d GPU%s: each reduce-scatters inside, then "
-			"the\n                           %d groups all-reduce each 1/%d shard",
-			r->dp_zero_replicas, r->dp_zero_group, r->dp_zero_group == 1 ? "" : "s",
-			r->dp_zero_replicas, r->dp_zero_group);
+		fprintf(out, "\n  ZeRO groups              %d of %d data-parallel ranks: each reduce-scatters "
+			"inside,\n                           then the %d groups all-reduce each 1/%d shard",
+			r->dp_zero_replicas, r->dp_zero_group, r->dp_zero_replicas, r->dp_zero_group);
 	fprintf(out, "\n  all-reduce, alone        %s", fmt_time(a, sizeof a, r->dp_allreduce_s));
 	if (r->dp_syncs_per_step > 1)
 		fprintf(out, " (each of the %d per step)", r->dp_syncs_per_step);

@@ -198,11 +198,19 @@ static void check_cluster(scn_ctx *c, scenario *s, const scn_doc *d)
 		ERR(c, d, "training.data.source", NULL, "local_cache needs a cluster.local_cache "
 		    "section, e.g. 'local_cache: {bandwidth: 8GB/s, capacity: 30TB}'");
 	const scn_training *t = &s->training;
-	int gdp = scn_dp(s) * scn_cp(s);
-	if (t->zero_group > 0 && gdp % t->zero_group)
+	int gdp = scn_dp(s) * scn_cp(s), mp = t->tp * t->pp;
+	int node = mp > 0 && k->gpus_per_node / mp >= 2 && gdp % (k->gpus_per_node / mp) == 0
+	           ? k->gpus_per_node / mp : 0;   /* the data-parallel ranks of a node */
+	char eg[80] = "";
+	if (node)
+		snprintf(eg, sizeof eg, ", e.g. 'zero_group: %d' (the data-parallel ranks of a node)",
+		         node);
+	if (t->zero_group == 1)
+		ERR(c, d, "training.zero_group", NULL, "zero_group: 1 shards nothing (each GPU keeps "
+		    "every state whole); use zero: 0 for that, or a group of 2 or more ranks%s", eg);
+	else if (t->zero_group > 0 && gdp % t->zero_group)
 		ERR(c, d, "training.zero_group", NULL, "zero_group (=%d) must divide the ranks that "
-		    "hold the same weights, dp x cp = %d, e.g. 'zero_group: %d' (the GPUs of a node)",
-		    t->zero_group, gdp, gdp % k->gpus_per_node ? 1 : k->gpus_per_node);
+		    "hold the same weights, dp x cp = %d%s", t->zero_group, gdp, eg);
 	else if (t->zero_group > 0 && t->zero_group < gdp && s->model.experts > 1)
 		ERR(c, d, "training.zero_group", "model.experts", "zero_group is not modelled for a "
 		    "mixture of experts (its experts shard over their own data-parallel group); use "

@@ -9,7 +9,7 @@
 #include "trace.h"
 
 static const char *const stream_names[TRACE_STREAMS] = {
-	"compute", "tp", "pp", "dp", "data", "checkpoint",
+	"compute", "tp", "pp", "dp", "data", "checkpoint", "dp groups",
 };
 
 const char *trace_stream_name(int stream)

@@ -9,7 +9,7 @@
 #include "scenario.h"
 #include "step.h"
 
-#define TRACE_STREAMS 6      /* step_interval.stream: 0 compute .. 5 checkpoint */
+#define TRACE_STREAMS 7      /* step_interval.stream: 0 compute .. 5 checkpoint, 6 dp groups */
 
 /* Name of a stream's track ("compute", "tp", "pp", "dp", "data", "checkpoint"). */
 const char *trace_stream_name(int stream);

@@ -84,6 +84,12 @@ START_TEST(t_zero_group)
 		{"FSDP2, dp_shard=16, dp_replicate=4", 3, 16},
 		{"FSDP2 (FULL_SHARD, dp_shard=64)", 3, 0},
 		{"ZeRO-1, no HSDP", 1, 0},
+		{"InternEvo, zero1=1", 0, 0},                       /* sharded over one: none */
+		{"InternEvo, zero1=dict(size=8)", 1, 8},
+		{"PyTorch FSDP/HSDP", 3, 0},                        /* either */
+		{"FSDP full shard; HSDP was slower", 3, 0},
+		{"FSDP, fsdp_shard=8", 3, 0},                       /* not dp_shard= */
+		{"FSDP2, data_parallel_replicate_degree=4", 3, 16},
 	};
 	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
 		val_case c;
