@@ -225,7 +225,9 @@ static const char *past_marks(const char *s)
 
 /* The GPU count: a count, or a product written out ("128x8", "128 x 8",
  * "128 nodes x 8 GPUs", "16 x 64"), or after a mark ("~1024"). */
-static double gpu_count(const char *s)
+/* A count cell, with a product ("128 x 8" GPUs, a global batch of
+ * "16 x 64"). */
+static double count_product(const char *s)
 {
 	s = past_marks(s);
 	double a = count(s);
@@ -337,7 +339,29 @@ static double batch_tokens(const char *s)
 		mult = 1073741824.0, u++;
 	while (*u == ' ')
 		u++;
-	return !strncasecmp(u, "tok", 3) ? v * mult : 0;
+	/* "2M" alone: millions of sequences in one step do not happen, tokens do */
+	return !strncasecmp(u, "tok", 3) || (mult >= 1048576.0 && !isalpha((unsigned char)*u))
+	       ? v * mult : 0;
+}
+
+/* The sequence count a global-batch cell gives beside other numbers: the
+ * number before "seq"/"sample" ("3.1M tokens (1536 sequences)"); 0 when
+ * none. */
+static double sequences_in(const char *s)
+{
+	static const char *const words[] = {"seq", "sample"};
+	for (size_t i = 0; i < 2; i++)
+		for (const char *p = val__find(s, words[i]); p; p = val__find(p + 1, words[i])) {
+			const char *q = p;
+			while (q > s && q[-1] == ' ')
+				q--;
+			const char *b = q;
+			while (b > s && (isdigit((unsigned char)b[-1]) || b[-1] == ','))
+				b--;
+			if (b < q && (b == s || !isalnum((unsigned char)b[-1])))
+				return count(b);
+		}
+	return 0;
 }
 
 /* Whether w[0..len) is a unit of time as metric names spell it. */
@@ -433,14 +457,17 @@ static void fill(val_row *r, char f[][FIELD_MAX], const int *col, int nf)
 	family_of(r->id, r->family, sizeof r->family);
 	copy(r->source, sizeof r->source, v[C_SOURCE]);
 	copy(r->hardware, sizeof r->hardware, v[C_HW]);
-	r->gpus = as_int(gpu_count(v[C_GPUS]));
+	r->gpus = as_int(count_product(v[C_GPUS]));
 	r->params_b = num(v[C_PARAMS], NULL);
 	r->layers = as_int(count(v[C_LAYERS]));
 	r->hidden = as_int(count(v[C_HIDDEN]));
 	r->heads = as_int(count(v[C_HEADS]));
 	r->seq_len = as_int(count(v[C_SEQ]));
-	r->batch_tokens = batch_tokens(v[C_GBS]);
-	r->global_batch = r->batch_tokens > 0 ? 0 : as_int(count(v[C_GBS]));
+	/* sequences said beside tokens ("3.1M tokens (1536 sequences)") win */
+	double seqs = sequences_in(v[C_GBS]);
+	r->batch_tokens = seqs > 0 ? 0 : batch_tokens(v[C_GBS]);
+	r->global_batch = seqs > 0 ? as_int(seqs)
+	                : r->batch_tokens > 0 ? 0 : as_int(count_product(v[C_GBS]));
 	r->micro_batch = as_int(count(v[C_MBS]));
 	r->tp = as_int(count(v[C_TP]));
 	r->pp = as_int(count(v[C_PP]));

@@ -170,6 +170,8 @@ int val__number_after_word(const char *o, const char *tok, bool *layers)
 		const char *q = p + n;
 		while (*q == ' ' || *q == '=' || *q == ':' || *q == '-')
 			q++;
+		if (!strncasecmp(q, "of ", 3))   /* "VPP size of 2" */
+			q += 3;
 		if (!isdigit((unsigned char)*q))
 			continue;
 		int v = atoi(q);

@@ -133,6 +133,13 @@ static int recompute_layers_of(const val_row *r)
 		if (val__has(texts[i], "uniform") || val__has(texts[i], "granularity selective") ||
 		    val__has(texts[i], "granularity=selective"))
 			return 0;
+	/* the recompute column's "full, block, 4 layers" (method block, N layers) */
+	const char *lay = val__find(r->recompute, " layer");
+	if (val__has(r->recompute, "block") && lay) {
+		int n = val__number_before(r->recompute, lay, false);
+		if (n > 0)
+			return n;
+	}
 	for (size_t k = 0; k < sizeof keys / sizeof keys[0]; k++)
 		for (size_t i = 0; i < 2; i++) {
 			const char *p = val__find(texts[i], keys[k]);

@@ -104,6 +104,34 @@ START_TEST(t_zero_group)
 }
 END_TEST
 
+/* Global batch cells written as products, with tokens and sequences, or in
+ * millions without a unit; VPP "size of", recompute "block, N layers". */
+START_TEST(t_batch_cells)
+{
+	static const struct { const char *gbs, *other, *rc; int gb, v, rl; } cases[] = {
+		{"16 x 32", "", "full", 512, 1, 0},
+		{"1.05M tokens (512 sequences)", "", "full", 512, 1, 0},
+		{"1M", "", "full", 512, 1, 0},                     /* 2^20 tokens of 2048 */
+		{"512 samples", "", "full", 512, 1, 0},
+		{"512", "interleaved, VPP size of 2", "full, block, 4 layers", 512, 2, 4},
+	};
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		char row[1024], why[256];
+		val_case c;
+		snprintf(row, sizeof row, "T-001,x,\"%s\",64,18.4,40,6144,48,2048,\"%s\",1,8,4,2,"
+		         "\"%s\",bf16,\"%s\",iteration_time,10,s,x", A100_HW, cases[i].gbs,
+		         cases[i].other, cases[i].rc);
+		ck_assert_msg(build_row(row, &c, why, sizeof why) == 0, "%s: %s", cases[i].gbs, why);
+		const scn_training *t = &c.s.training;
+		ck_assert_msg(t->global_batch == cases[i].gb && t->virtual_stages == cases[i].v &&
+		              t->recompute_layers == cases[i].rl, "%s / %s / %s: B%d v%d layers %d",
+		              cases[i].gbs, cases[i].other, cases[i].rc, t->global_batch,
+		              t->virtual_stages, t->recompute_layers);
+		scn_release(&c.s);
+	}
+}
+END_TEST
+
 /* The recompute column: negations, and cells that say nothing known. */
 START_TEST(t_recompute_cells)
 {
@@ -454,6 +482,7 @@ static Suite *suite(void)
 	tcase_add_test(tc, t_recompute_cells);
 	tcase_add_test(tc, t_gradient_sync);
 	tcase_add_test(tc, t_zero_group);
+	tcase_add_test(tc, t_batch_cells);
 	tcase_add_test(tc, t_layout_words);
 	tcase_add_test(tc, t_precision_words);
 	tcase_add_test(tc, t_hardware_words);
