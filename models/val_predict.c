@@ -135,6 +135,13 @@ static int predict_step(const val_case *c, val_cache *cache, double *pred, char 
 	if (step_time(s, cache, &t, err, n) < 0)
 		return -1;
 	double gpus = scn_gpus(s), peak = wl_peak_flops(s);
+	if (c->peak_prec >= 0) {   /* "BF16 MFU" of an fp8 run: against bf16's peak */
+		scenario at = *s;
+		at.training.precision = (hw_precision)c->peak_prec;
+		double p = wl_peak_flops(&at);
+		if (p > 0)
+			peak = p;
+	}
 	double hw = paper_flops(c, true) / (t * gpus);
 	switch (c->metric) {
 	case VM_HW_TFLOPS:

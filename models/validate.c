@@ -989,6 +989,23 @@ static void placeholder_workload(scenario *s)
 
 static int build_case(const val_row *r, val_case *c, char *why, size_t n);
 
+/* A utilization whose name or unit gives the precision of its peak ("BF16
+ * MFU" of an fp8 run, "MFU (bf16 peak)"): that precision; -1 otherwise. */
+static int peak_named(const val_row *r, val_metric m)
+{
+	static const struct { const char *word; hw_precision p; } precs[] = {
+		{"bf16", PREC_BF16}, {"fp16", PREC_FP16}, {"fp8", PREC_FP8}, {"tf32", PREC_TF32},
+		{"fp32", PREC_FP32}};
+	if (m != VM_MFU && m != VM_HFU && m != VM_PCT_PEAK)
+		return -1;
+	const char *texts[] = {r->metric, r->unit};
+	for (size_t t = 0; t < 2; t++)
+		for (size_t i = 0; i < sizeof precs / sizeof precs[0]; i++)
+			if (val__has_token(texts[t], precs[i].word))
+				return (int)precs[i].p;
+	return -1;
+}
+
 int val__runnable(const scenario *s, char *why, size_t n)
 {
 	char err[200];
@@ -1064,6 +1081,7 @@ static int build_case(const val_row *r, val_case *c, char *why, size_t n)
 	              val__per_node(r);
 	c->published_si = r->value * c->unit_scale;
 	c->param_source = val__param_source(r, c->metric);
+	c->peak_prec = peak_named(r, c->metric);
 	if (c->metric >= VM_COLL_BUSBW && c->metric <= VM_COLL_AVG_BUSBW) {
 		/* nccl-tests rounds a tiny busbw to 0.00; the row then quotes the
 		 * time ("GB/s (time 13.03 us)"): compare that instead */

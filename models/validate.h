@@ -80,6 +80,8 @@ typedef struct val_case {
 	bool param_source;      /* the row is a source of a model parameter */
 	bool per_gpu;           /* VM_TOKENS / VM_SAMPLES published per GPU */
 	bool per_node;          /* ... or per node ("tokens/s/node") */
+	int peak_prec;          /* MFU / HFU / % of peak against this precision's peak
+	                           ("BF16 MFU" of an fp8 run); -1: the run's own */
 	int coll_op, coll_algo; /* VM_COLL_*: coll_op / coll_algo of coll.h */
 	double coll_bytes;      /* its size (the sweep's first for VM_COLL_AVG_BUSBW) */
 	double coll_bytes_hi;   /* VM_COLL_AVG_BUSBW: the sweep's last size */

@@ -132,6 +132,28 @@ START_TEST(t_batch_cells)
 }
 END_TEST
 
+/* A utilization whose name or unit names the precision of its peak. */
+START_TEST(t_peak_precision)
+{
+	static const struct { const char *metric, *unit; int prec; } cases[] = {
+		{"BF16 MFU", "%", PREC_BF16}, {"mfu_bf16", "%", PREC_BF16},
+		{"MFU", "% (of the bf16 dense peak)", PREC_BF16}, {"MFU", "%", -1},
+		{"tokens_per_sec", "bf16", -1},   /* not a utilization */
+	};
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		char row[1024], why[256];
+		val_case c;
+		snprintf(row, sizeof row, "T-001,x,\"8x H100 SXM5 80GB per node, NDR 400Gb/s\",64,18.4,"
+		         "40,6144,48,2048,512,1,8,4,2,,fp8,full,%s,40,\"%s\",x", cases[i].metric,
+		         cases[i].unit);
+		ck_assert_msg(build_row(row, &c, why, sizeof why) == 0, "%s: %s", cases[i].metric, why);
+		ck_assert_msg(c.peak_prec == cases[i].prec, "%s [%s]: peak of %d", cases[i].metric,
+		              cases[i].unit, c.peak_prec);
+		scn_release(&c.s);
+	}
+}
+END_TEST
+
 /* The recompute column: negations, and cells that say nothing known. */
 START_TEST(t_recompute_cells)
 {
@@ -483,6 +505,7 @@ static Suite *suite(void)
 	tcase_add_test(tc, t_gradient_sync);
 	tcase_add_test(tc, t_zero_group);
 	tcase_add_test(tc, t_batch_cells);
+	tcase_add_test(tc, t_peak_precision);
 	tcase_add_test(tc, t_layout_words);
 	tcase_add_test(tc, t_precision_words);
 	tcase_add_test(tc, t_hardware_words);
