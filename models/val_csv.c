@@ -189,6 +189,15 @@ static double count(const char *s)
 {
 	char buf[64];
 	s = past_marks(s);   /* "~1024" */
+	/* a label before the number: "mbs=2", "gbs: 256", "micro batch size 1" */
+	const char *l = s;
+	while (isalpha((unsigned char)*l) || *l == '_' || *l == ' ' || *l == '-')
+		l++;
+	if (l > s && l - s <= 24 && (*l == '=' || *l == ':' || isdigit((unsigned char)*l))) {
+		s = l + (*l == '=' || *l == ':');
+		while (*s == ' ')
+			s++;
+	}
 	const char *after = grouped(s, buf, sizeof buf);
 	if (after == s)
 		return 0;
@@ -331,6 +340,16 @@ static double batch_tokens(const char *s)
 	while (*u == ' ')
 		u++;
 	double mult = 1;
+	/* "1024 x 4096 tokens": sequences x their length */
+	if (*u == 'x' || *u == 'X') {
+		double b = count(u + 1);
+		const char *t = u + 1;
+		while (*t == ' ' || isdigit((unsigned char)*t) || *t == ',')
+			t++;
+		if (b > 0 && !strncasecmp(t, "tok", 3))
+			return v * b;
+		return 0;
+	}
 	if (*u == 'K' || *u == 'k')
 		mult = 1024.0, u++;
 	else if (*u == 'M')
@@ -447,8 +466,26 @@ static void family_of(const char *id, char *fam, size_t n)
 		*dash = 0;
 }
 
+/* The multiplication sign as an x ("4× HDR 200 Gb/s", "16 × 64"), in place:
+ * every reader of counts and products takes the ASCII one. */
+static void times_as_x(char *s)
+{
+	char *w = s;
+	for (const char *p = s; *p;) {
+		if ((unsigned char)p[0] == 0xc3 && (unsigned char)p[1] == 0x97) {
+			*w++ = 'x';
+			p += 2;
+		} else {
+			*w++ = *p++;
+		}
+	}
+	*w = 0;
+}
+
 static void fill(val_row *r, char f[][FIELD_MAX], const int *col, int nf)
 {
+	for (int i = 0; i < nf; i++)
+		times_as_x(f[i]);
 	const char *v[C__N];
 	for (int i = 0; i < C__N; i++)
 		v[i] = col[i] >= 0 && col[i] < nf ? f[col[i]] : "";

@@ -82,6 +82,21 @@ static bool slash_second(const char *t)
 	return false;
 }
 
+/* "/h", "/hr", "/hour": per hour; not "/H100" (per GPU). */
+static bool slash_hour(const char *u)
+{
+	for (const char *p = val__find(u, "/h"); p; p = val__find(p + 1, "/h")) {
+		const char *q = p + 2;
+		if (!strncasecmp(q, "our", 3))
+			q += 3;
+		else if (*q == 'r' || *q == 'R')
+			q++;
+		if (!isalnum((unsigned char)*q))
+			return true;
+	}
+	return false;
+}
+
 /* A rate: the name or the unit says "per second" in one of its spellings
  * (not "per_step" or "per_sample": those are counts). */
 static bool per_second(const char *name, const char *unit)
@@ -92,7 +107,7 @@ static bool per_second(const char *name, const char *unit)
 		return true;
 	/* "per s", "per sec(ond)", not "per step" */
 	return slash_second(unit) || val__has_token(unit, "per s") || val__has(unit, "per sec") ||
-	       val__has(unit, "/min") || val__has(unit, "/h") || val__has(unit, "/day") ||
+	       val__has(unit, "/min") || slash_hour(unit) || val__has(unit, "/day") ||
 	       val__has(unit, "-hour") || val__has(unit, "per min") || val__has(unit, "per hour") ||
 	       val__has(unit, "per day");
 }
@@ -146,6 +161,26 @@ static bool time_per_step(const char *t)
 /* "per GPU" in its spellings: "per_gpu", "per GPU", "per-GPU", "/GPU",
  * "/ GPU", "/(GPU·s)"; and the same of a device, chip or accelerator
  * ("tokens/s/device", "per chip"). Not "per 8 GPUs", nor "GPUs". */
+/* Per GPU by the GPU's name: "tokens/s/H100", "tokens/s per A100". */
+static bool per_gpu_name(const char *t)
+{
+	static const char *const gpus[] = {"H100", "H200", "H800", "H20", "A100", "A800", "B200",
+		"B300", "GB200", "GB300", "MI300X", "MI325X", "MI355X", "MI250X", "V100", "L40S"};
+	for (size_t i = 0; i < sizeof gpus / sizeof gpus[0]; i++) {
+		size_t n = strlen(gpus[i]);
+		for (const char *p = val__find(t, gpus[i]); p; p = val__find(p + 1, gpus[i])) {
+			if (isalnum((unsigned char)p[n]))
+				continue;
+			const char *b = p;
+			while (b > t && b[-1] == ' ')
+				b--;
+			if ((b > t && b[-1] == '/') || (b - t >= 3 && !strncasecmp(b - 3, "per", 3)))
+				return true;
+		}
+	}
+	return false;
+}
+
 static bool per_device(const char *t)
 {
 	static const char *const dev[] = {"gpu", "device", "chip", "accelerator"};
@@ -349,9 +384,13 @@ val_metric val__metric_of(const char *name, const char *unit)
 static double coll_size(const char *s)
 {
 	char *end;
+	while (*s == ' ')
+		s++;
 	double v = strtod(s, &end);
 	if (end == s || !(v > 0) || !(v < 1e15))
 		return 0;
+	while (*end == ' ')   /* "@ 8 GiB" */
+		end++;
 	char u = (char)toupper((unsigned char)*end);
 	double mult = u == 'K' ? 1e3 : u == 'M' ? 1e6 : u == 'G' ? 1e9 : u == 'T' ? 1e12 : 1;
 	double b = v * mult;
@@ -521,7 +560,9 @@ bool val__per_gpu(const val_row *r)
 	       val__has(r->metric, "per gpu") || val__has_token(r->metric, "wps") ||
 	       val__has(r->unit, "/gpu") || val__has(r->unit, "per gpu") || val__has(r->unit, "per-gpu") ||
 	       per_device(r->metric) || per_device(r->unit) || val__has_token(r->metric, "tgs") ||
-	       val__has_token(r->unit, "tgs");
+	       val__has_token(r->unit, "tgs") || per_gpu_name(r->metric) || per_gpu_name(r->unit) ||
+	       /* torchtitan's logged "tps": tokens per second per device */
+	       (val__has_token(r->metric, "tps") && val__names(r, "torchtitan"));
 }
 
 /* A rate per node: "throughput per node", "tokens/s/node", "per-node". */
@@ -617,7 +658,7 @@ double val__unit_scale(const char *u, val_metric m, double value)
 			per = 60;
 		else if (val__has(u, "/day") || val__has(u, "per day"))
 			per = 86400;
-		else if (val__has(u, "/h") || val__has(u, "-hour") || val__has(u, "per hour"))
+		else if (slash_hour(u) || val__has(u, "-hour") || val__has(u, "per hour"))
 			per = 3600;
 	}
 	double count = count_prefix(u);

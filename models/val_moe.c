@@ -119,7 +119,12 @@ static int experts_of(const val_row *r)
 	int e = p && !per_token ? val__number_before(o, p, false) : 0;
 	if (e > 1)
 		return e;
-	e = FIRST(o, "experts", "num_experts", "num-experts", "moe_num_experts", "E=");
+	const char *rt = val__find(o, "routed experts");   /* DeepSeek's "64 routed experts" */
+	e = rt ? val__number_before(o, rt, false) : 0;
+	if (e > 1)
+		return e;
+	e = FIRST(o, "experts", "num_experts", "num-experts", "moe_num_experts", "E=",
+	          "n_routed_experts", "num_local_experts", "num_routed_experts");
 	if (e > 1)
 		return e;
 	const char *fields[] = {r->other, r->id};
@@ -247,8 +252,12 @@ static int moe_model_of(const val_row *r, scenario *s, bool *assumed, char *why,
 		         "layer has (e.g. '64 experts top-8' in other_parallel)");
 		return -1;
 	}
-	int k = FIRST(o, "top-k", "topk", "top_k", "top", "router_topk", "moe-router-topk", "k=");
+	int k = FIRST(o, "top-k", "topk", "top_k", "top", "router_topk", "moe-router-topk", "k=",
+	              "moe_router_topk", "num_experts_per_tok", "experts_per_token",
+	              "num_experts_per_token");
 	const char *act = val__find(o, "active");   /* "64 experts (6 active)" */
+	if (!act)
+		act = val__find(o, "activated");   /* DeepSeek's "6 activated" */
 	if (k <= 0 && act) {
 		const char *a = act;
 		while (a > o && (a[-1] == ' ' || a[-1] == '('))

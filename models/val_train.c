@@ -60,7 +60,10 @@ static bool recompute_cell(const char *t, scn_recompute *rc)
 			*rc = RECOMPUTE_FULL;
 			return true;
 		}
-	if (val__affirmed(cell, "selective") || val__affirmed(cell, "partial")) {
+	/* Megatron's --recompute-activations is selective (arguments.py) */
+	if (val__affirmed(cell, "selective") || val__affirmed(cell, "partial") ||
+	    val__affirmed(cell, "recompute-activations") ||
+	    val__affirmed(cell, "recompute_activations")) {
 		*rc = RECOMPUTE_SELECTIVE;
 		return true;
 	}
@@ -183,15 +186,19 @@ static bool recompute_in_text(const char *o, scn_recompute *rc)
 		"selective AC", "AC: selective", "AC=selective", "AC selective",
 		"checkpointing: selective", "checkpointing=selective", "mode=\"selective\"",
 		"mode: selective", "recompute: selective", "recompute=selective",
-		"recomputation: selective"};
+		"recomputation: selective",
+		/* Megatron's --recompute-activations sets recompute_granularity
+		 * 'selective' (arguments.py) */
+		"recompute-activations", "recompute_activations"};
 	static const char *const full_first[] = {"full recomputation", "full recompute",
 		"recompute: full", "recompute=full", "recompute full", "recomputation: full",
 		"AC=full", "AC: full", "full AC", "checkpointing: full", "checkpoint_method=uniform",
 		"checkpoint_method: uniform", "mode=\"full\"", "mode: full"};
 	static const char *const full[] = {"full recompute", "full activation recomputation",
 		"activation checkpointing", "activation recomputation", "activation recompute",
-		"gradient checkpointing", "checkpoint-activations", "checkpoint_activations",
-		"granularity full", "granularity=full", "recompute-activations"};
+		"gradient checkpointing", "gradient_checkpointing", "activation_checkpointing",
+		"checkpoint-activations", "checkpoint_activations",
+		"granularity full", "granularity=full"};
 	for (size_t i = 0; i < sizeof sel / sizeof sel[0]; i++)
 		if (val__affirmed(o, sel[i])) {
 			*rc = RECOMPUTE_SELECTIVE;
@@ -244,7 +251,9 @@ static int precision_of(const char *t, const hw_gpu *g, bool *assumed)
 		return PREC_FP8;
 	if (val__affirmed(t, "bf16") || val__affirmed(t, "bfloat16"))
 		return PREC_BF16;   /* not "FP16 AMP (bf16 not supported)" */
-	if (val__has(t, "fp16") || val__has(t, "float16") || val__has_token(t, "half"))
+	/* PyTorch Lightning's "16-mixed" is fp16 AMP ("bf16-mixed" is above) */
+	if (val__has(t, "fp16") || val__has(t, "float16") || val__has_token(t, "half") ||
+	    val__has(t, "16-mixed"))
 		return PREC_FP16;
 	if (val__has(t, "tf32"))
 		return PREC_TF32;
@@ -550,31 +559,103 @@ typedef struct axis_words {
 	const char *const *words;
 	size_t n;
 	const char *way;      /* "N-way <way>" */
+	const char *abbr;     /* "N-way <abbr>" ("4-way TP") */
 	int slot;             /* in "TP/PP/DP = a/b/c" */
 } axis_words;
 
 static const char *const tp_names[] = {"TP", "MP", "tensor parallel", "tensor parallelism",
 	"tensor parallel size", "tensor parallel degree", "tensor-model-parallel-size",
-	"tensor_model_parallel_size", "tensor-parallel"};
+	"tensor_model_parallel_size", "tensor-parallel", "tp_size", "tensor_parallel_size",
+	"tensor_parallel_degree", "TP degree", "TP size"};
 static const char *const pp_names[] = {"PP", "pipeline parallel", "pipeline parallelism",
 	"pipeline parallel size", "pipeline parallel degree", "pipeline-model-parallel-size",
-	"pipeline_model_parallel_size", "pipeline-parallel"};
+	"pipeline_model_parallel_size", "pipeline-parallel", "pp_size", "pipeline_parallel_size",
+	"pipeline_parallel_degree", "PP degree", "PP size"};
 static const char *const dp_names[] = {"DP", "data parallel", "data parallelism",
-	"data parallel size", "data parallel degree", "data-parallel"};
-static const axis_words tp_axis = {tp_names, sizeof tp_names / sizeof tp_names[0], "tensor", 0};
-static const axis_words pp_axis = {pp_names, sizeof pp_names / sizeof pp_names[0], "pipeline", 1};
-static const axis_words dp_axis = {dp_names, sizeof dp_names / sizeof dp_names[0], "data", 2};
+	"data parallel size", "data parallel degree", "data-parallel", "dp_size",
+	"DP degree", "DP size"};
+static const axis_words tp_axis = {tp_names, sizeof tp_names / sizeof tp_names[0], "tensor", "TP",
+	0};
+static const axis_words pp_axis = {pp_names, sizeof pp_names / sizeof pp_names[0], "pipeline",
+	"PP", 1};
+static const axis_words dp_axis = {dp_names, sizeof dp_names / sizeof dp_names[0], "data", "DP",
+	2};
 
 /* "4-way tensor", "12-way pipeline", "8-way data" (Megatron's and BLOOM's
- * papers): the number before "-way" followed by the word. */
-static int n_way(const char *o, const char *word)
+ * papers), "4-way TP": the number before "-way" followed by the word or the
+ * axis's abbreviation. */
+static int n_way(const char *o, const axis_words *a)
 {
 	for (const char *p = val__find(o, "-way"); p; p = val__find(p + 1, "-way")) {
 		const char *q = p + 4;
 		while (*q == ' ')
 			q++;
-		if (!strncasecmp(q, word, strlen(word)))
+		if (!strncasecmp(q, a->way, strlen(a->way)) ||
+		    (!strncmp(q, a->abbr, 2) && !isalnum((unsigned char)q[2])))
 			return val__number_before(o, p, false);
+	}
+	return 0;
+}
+
+/* The axis a tuple's name at *q stands for (0 tp, 1 pp, 2 dp; -1 none:
+ * "TP", "tensor", "t", "PP", "pipeline", "p", "DP", "data", "d"), ending
+ * where an x may join the next ("TPxPPxDP"); *q moves past it. */
+static int tuple_axis(const char **q)
+{
+	static const char *const names[3][3] = {{"tensor", "TP", "t"}, {"pipeline", "PP", "p"},
+		{"data", "DP", "d"}};
+	for (int k = 0; k < 3; k++)   /* the longest names first */
+		for (int a = 0; a < 3; a++) {
+			size_t n = strlen(names[a][k]);
+			const char *e = *q + n;
+			if (!strncasecmp(*q, names[a][k], n) &&
+			    (!isalpha((unsigned char)*e) || *e == 'x' || *e == 'X')) {
+				*q = e;
+				return a;
+			}
+		}
+	return -1;
+}
+
+/* A tuple of axes and one of sizes: "TP/PP/DP = 4/12/8", "TPxPPxDP = 4x4x4",
+ * "(TP, PP, DP) = (4, 4, 4)", "(t, p, d) = (4, 4, 4)", "DPxPPxTP: 2x4x8".
+ * The size of axis `slot`, 0 when no such tuple. */
+static int size_in_tuple(const char *o, int slot)
+{
+	for (const char *p = o; *p; p++) {
+		if (!isalpha((unsigned char)*p) || (p > o && isalnum((unsigned char)p[-1])))
+			continue;
+		int ax[3], n = 0;
+		const char *q = p;
+		while (n < 3) {
+			int a = tuple_axis(&q);
+			if (a < 0)
+				break;
+			ax[n++] = a;
+			while (*q == ' ')
+				q++;
+			if (n == 3 || !strchr("/xX*,", *q))
+				break;
+			q++;
+			while (*q == ' ')
+				q++;
+		}
+		if (n != 3 || ax[0] == ax[1] || ax[1] == ax[2] || ax[0] == ax[2])
+			continue;
+		while (*q == ')' || *q == ' ' || *q == '=' || *q == ':' || *q == '(')
+			q++;
+		int v[3] = {0, 0, 0}, k = 0;
+		while (k < 3 && isdigit((unsigned char)*q)) {
+			v[k++] = atoi(q);
+			while (isdigit((unsigned char)*q))
+				q++;
+			while (*q == ' ' || *q == '/' || *q == 'x' || *q == '*' || *q == ',')
+				q++;
+		}
+		if (k == 3)
+			for (int i = 0; i < 3; i++)
+				if (ax[i] == slot)
+					return v[i];
 	}
 	return 0;
 }
@@ -588,23 +669,8 @@ static int size_in_text(const char *o, const axis_words *a)
 		if (v > 0 && !layers)
 			return v;
 	}
-	const char *t = val__find(o, "TP/PP/DP");
-	if (t) {
-		const char *q = t + 8;
-		while (*q == ' ' || *q == '=' || *q == ':')
-			q++;
-		int v[3] = {0, 0, 0};
-		for (int k = 0; k < 3 && isdigit((unsigned char)*q); k++) {
-			v[k] = atoi(q);
-			while (isdigit((unsigned char)*q))
-				q++;
-			if (*q == '/')
-				q++;
-		}
-		if (v[a->slot] > 0)
-			return v[a->slot];
-	}
-	return n_way(o, a->way);
+	int v = size_in_tuple(o, a->slot);
+	return v > 0 ? v : n_way(o, a);
 }
 
 static int layout_of(const val_row *r, scenario *s, bool layer_only, bool *assumed, char *why,
@@ -868,6 +934,11 @@ int val__training_of(const val_row *r, scenario *s, bool layer_only, bool *assum
 	    batch_of(r, s, layer_only, assumed, why, n) < 0)
 		return -1;
 	int prec = precision_of(r->precision, &s->cluster.gpu, assumed);
+	/* an empty precision column, fp8 in the text: Transformer Engine's
+	 * "--fp8-format hybrid", "fp8_format: e4m3" */
+	if (!*r->precision && (val__has(r->other, "fp8-format") || val__has(r->other, "fp8_format") ||
+	                       val__has(r->other, "fp8_recipe") || val__has(r->other, "fp8 recipe")))
+		prec = PREC_FP8;
 	if (prec < 0) {
 		snprintf(why, n, "precision '%.40s': the catalog has dense peaks for fp32, tf32, fp16, "
 		         "bf16 and fp8 only", r->precision);
@@ -955,7 +1026,13 @@ int val__training_of(const val_row *r, scenario *s, bool layer_only, bool *assum
 	if (t->precision == PREC_FP16 || layer_only)
 		return 0;
 	/* what a bf16/fp8 row leaves open, as a user of today's Megatron runs it */
-	bool zero_open = !t->zero && zero_named(r->other) < 0;
+	/* "use_distributed_optimizer=False", "no distributed optimizer": closed */
+	const char *const dopt[] = {"distributed optimizer", "distributed_optimizer",
+		"distributed-optimizer"};
+	bool dist_said = false;
+	for (size_t i = 0; i < 3; i++)
+		dist_said |= val__has(r->other, dopt[i]);
+	bool zero_open = !t->zero && zero_named(r->other) < 0 && !dist_said;
 	bool sp_open = t->tp > 1 && !t->sequence_parallel && !no_sp;
 	bool rc_open = !cell_said && !rc_said;
 	/* DeepSpeed's pipeline engine has no interleaved schedule, and its ZeRO

@@ -25,6 +25,7 @@ typedef struct gpu_map {
 	double nic_Gbps;       /* the node's usual NIC when the text gives none */
 	int gpus_per_node;
 	bool word;             /* token only as a whole word */
+	bool system;           /* a system or instance: a count before it is of nodes */
 } gpu_map;
 
 /* First match wins, and a token matches anywhere in the text, in any case:
@@ -33,74 +34,77 @@ typedef struct gpu_map {
  * "L4"); a short name that is also the start or the end of other words
  * ("L4" of "L40", "A40" of "A4000", "T4" of "INT4") only as a whole word
  * (`word`: no letter or digit either side, "8x" before it allowed). Systems
- * and cloud instances that name no GPU come last: a text that names its GPU
- * is read by it. Node defaults: DGX
+ * and cloud instances come first: their GPU is their own. Node defaults: DGX
  * A100 8 x HDR 200 Gb/s; DGX H100/H200 and B200 8 x NDR 400 Gb/s; DGX-2 16
  * V100 with 8 x EDR 100 Gb/s (NVIDIA DGX data sheets). The table gives a
  * node's NIC speed only: the count and the transport come from the text
  * (nic_of: without a count, one NIC per GPU; RDMA unless it says TCP, GbE or
  * Ethernet), so a cloud node's one TCP NIC must be written out. */
 static const gpu_map gpu_maps[] = {
-	{"H200", NULL, "H200", 400, 8, false},
-	{"H800", NULL, "H800", 400, 8, false},
-	/* HGX H20, 8 x 400 Gb/s as the HGX H100 (UNVERIFIED) */
-	{"H20", NULL, "H20", 400, 8, false},
-	{"A800", NULL, "A800", 200, 8, false},
-	/* "H100 NVL" is in "H100 NVLink": that text keeps its H100 reading. H100
-	 * NVL servers: PCIe, 8 cards and 400 Gb/s as the H100 PCIe (UNVERIFIED) */
-	{"H100 NVLink", "PCIe", "H100-PCIE", 400, 8, false},
-	{"H100 NVLink", NULL, "H100", 400, 8, false},
-	{"H100 NVL", NULL, "H100-NVL", 400, 8, false},
-	{"H100", "94GB", "H100-NVL", 400, 8, false},
-	{"H100", "94 GB", "H100-NVL", 400, 8, false},
-	{"H100", "PCIe", "H100-PCIE", 400, 8, false},
-	{"H100", NULL, "H100", 400, 8, false},
-	{"GB200", NULL, "GB200", 400, 72, false},   /* NVL72: one NVLink domain of 72 */
-	{"B200", NULL, "B200", 400, 8, false},
-	{"A100", "PCIe", "A100-PCIE", 200, 8, false},
-	{"A100", "40G", "A100-40GB", 200, 8, false},   /* "40GB", "A100-40G" */
-	{"A100", "40 GB", "A100-40GB", 200, 8, false},
-	{"A100", "320GB", "A100-40GB", 200, 8, false},   /* DGX A100 320GB: 8 x 40 GB */
-	{"A100", "320 GB", "A100-40GB", 200, 8, false},
-	{"A100", NULL, "A100", 200, 8, false},
-	/* AWS g5.48xlarge: 8 x A10G, one 100 Gb/s ENA NIC (TCP) */
-	{"A10G", NULL, "A10G", 100, 8, false},
-	{"A10", NULL, "A10", 100, 8, false},   /* a PCIe server as the g5 (UNVERIFIED) */
-	{"DGX-2", NULL, "V100", 100, 16, false},
-	/* PCIe V100s (16 or 32 GB) as the 32 GB card; DGX-1 / AWS p3 V100 16GB
-	 * (SXM2); nodes as the V100's (UNVERIFIED for PCIe servers) */
-	{"V100", "PCIe", "V100-PCIE", 100, 8, false},
-	{"V100", "16GB", "V100-16GB", 100, 8, false},
-	{"V100", "16 GB", "V100-16GB", 100, 8, false},
-	{"V100", NULL, "V100", 100, 8, false},
-	/* Frontier and LUMI nodes: 4 MI250X = 8 GCDs (the catalog's GPU), 4 x 200
-	 * Gb/s Slingshot-11, one NIC per package: the table gives the speed, a
-	 * text without a count gets one per GCD (8) */
-	{"MI250X", NULL, "MI250X", 200, 8, false},
-	{"MI250", NULL, "MI250", 200, 8, false},   /* as the MI250X (UNVERIFIED) */
-	{"MI325", NULL, "MI325X", 400, 8, false},  /* as the MI300X */
-	{"MI300", NULL, "MI300X", 400, 8, false},
-	{"L40S", NULL, "L40S", 200, 8, false},
-	/* AWS g6.48xlarge: 8 x L4, 100 Gb/s */
-	{"L4", NULL, "L4", 100, 8, true},
-	/* A40 and RTX A6000: PCIe servers of 8, 100 Gb/s (UNVERIFIED) */
-	{"A40", NULL, "A40", 100, 8, true},
-	{"A6000", NULL, "A6000", 100, 8, false},
-	/* AWS g4dn.metal: 8 x T4, 100 Gb/s (g4dn.12xlarge: 4 x T4, 50 Gb/s) */
-	{"T4", NULL, "T4", 100, 8, true},
-	/* Systems and instances that name no GPU. NVIDIA Selene: DGX A100 80GB,
+	/* Systems and cloud instances first: their own GPU variant and NICs win
+	 * over a GPU name beside them ("p4d.24xlarge, 8x A100" is the 40 GB part
+	 * on EFA). NVIDIA Selene: DGX A100 80GB,
 	 * 8 x HDR 200 (Narayanan et al. SC21). Azure ND96asr_v4: 8 x A100 40GB,
 	 * 8 x HDR 200 (Azure's ND A100 v4 page). AWS (instance pages): p4d 8 x
 	 * A100 40GB and p4de 8 x A100 80GB with 400 Gb/s of EFA (4 x 100), given
 	 * as one 50 Gb/s NIC a GPU; p5 8 x H100 and p5e / p5en 8 x H200 with 3200
 	 * Gb/s (32 x 100 or 16 x 200), 400 a GPU */
-	{"Selene", NULL, "A100", 200, 8, true},
-	{"ND96asr", NULL, "A100-40GB", 200, 8, false},
-	{"p4de", NULL, "A100", 50, 8, true},
-	{"p4d", NULL, "A100-40GB", 50, 8, true},
-	{"p5en", NULL, "H200", 400, 8, true},
-	{"p5e", NULL, "H200", 400, 8, true},
-	{"p5", NULL, "H100", 400, 8, true},
+	{"Selene", NULL, "A100", 200, 8, true, true},
+	{"ND96asr", NULL, "A100-40GB", 200, 8, false, true},
+	{"p4de", NULL, "A100", 50, 8, true, true},
+	{"p4d", NULL, "A100-40GB", 50, 8, true, true},
+	{"p5en", NULL, "H200", 400, 8, true, true},
+	{"p5e", NULL, "H200", 400, 8, true, true},
+	{"p5", NULL, "H100", 400, 8, true, true},
+	/* a word: GH200 (Grace Hopper: 96 or 144 GB, four to a node on NVLink
+	 * without a switch) is not in the catalog */
+	{"H200", NULL, "H200", 400, 8, true, false},
+	{"H800", NULL, "H800", 400, 8, false, false},
+	/* HGX H20, 8 x 400 Gb/s as the HGX H100 (UNVERIFIED) */
+	{"H20", NULL, "H20", 400, 8, true, false},
+	{"A800", NULL, "A800", 200, 8, false, false},
+	/* "H100 NVL" is in "H100 NVLink": that text keeps its H100 reading. H100
+	 * NVL servers: PCIe, 8 cards and 400 Gb/s as the H100 PCIe (UNVERIFIED) */
+	{"H100 NVLink", "PCIe", "H100-PCIE", 400, 8, false, false},
+	{"H100 NVLink", NULL, "H100", 400, 8, false, false},
+	{"H100 NVL", NULL, "H100-NVL", 400, 8, false, false},
+	{"H100", "94GB", "H100-NVL", 400, 8, false, false},
+	{"H100", "94 GB", "H100-NVL", 400, 8, false, false},
+	{"H100", "PCIe", "H100-PCIE", 400, 8, false, false},
+	{"H100", NULL, "H100", 400, 8, false, false},
+	{"GB200", NULL, "GB200", 400, 72, false, false},   /* NVL72: one NVLink domain of 72 */
+	{"B200", NULL, "B200", 400, 8, false, false},
+	{"A100", "PCIe", "A100-PCIE", 200, 8, false, false},
+	{"A100", "40G", "A100-40GB", 200, 8, false, false},   /* "40GB", "A100-40G" */
+	{"A100", "40 GB", "A100-40GB", 200, 8, false, false},
+	{"A100", "320GB", "A100-40GB", 200, 8, false, false},   /* DGX A100 320GB: 8 x 40 GB */
+	{"A100", "320 GB", "A100-40GB", 200, 8, false, false},
+	{"A100", NULL, "A100", 200, 8, false, false},
+	/* AWS g5.48xlarge: 8 x A10G, one 100 Gb/s ENA NIC (TCP) */
+	{"A10G", NULL, "A10G", 100, 8, false, false},
+	{"A10", NULL, "A10", 100, 8, false, false},   /* a PCIe server as the g5 (UNVERIFIED) */
+	{"DGX-2", NULL, "V100", 100, 16, false, false},
+	/* PCIe V100s (16 or 32 GB) as the 32 GB card; DGX-1 / AWS p3 V100 16GB
+	 * (SXM2); nodes as the V100's (UNVERIFIED for PCIe servers) */
+	{"V100", "PCIe", "V100-PCIE", 100, 8, false, false},
+	{"V100", "16GB", "V100-16GB", 100, 8, false, false},
+	{"V100", "16 GB", "V100-16GB", 100, 8, false, false},
+	{"V100", NULL, "V100", 100, 8, false, false},
+	/* Frontier and LUMI nodes: 4 MI250X = 8 GCDs (the catalog's GPU), 4 x 200
+	 * Gb/s Slingshot-11, one NIC per package: the table gives the speed, a
+	 * text without a count gets one per GCD (8) */
+	{"MI250X", NULL, "MI250X", 200, 8, false, false},
+	{"MI250", NULL, "MI250", 200, 8, false, false},   /* as the MI250X (UNVERIFIED) */
+	{"MI325", NULL, "MI325X", 400, 8, false, false},  /* as the MI300X */
+	{"MI300", NULL, "MI300X", 400, 8, false, false},
+	{"L40S", NULL, "L40S", 200, 8, false, false},
+	/* AWS g6.48xlarge: 8 x L4, 100 Gb/s */
+	{"L4", NULL, "L4", 100, 8, true, false},
+	/* A40 and RTX A6000: PCIe servers of 8, 100 Gb/s (UNVERIFIED) */
+	{"A40", NULL, "A40", 100, 8, true, false},
+	{"A6000", NULL, "A6000", 100, 8, false, false},
+	/* AWS g4dn.metal: 8 x T4, 100 Gb/s (g4dn.12xlarge: 4 x T4, 50 Gb/s) */
+	{"T4", NULL, "T4", 100, 8, true, false},
 };
 
 /* `token` as a whole word of `hw`, any case; "8x" right before it counts as
@@ -118,13 +122,48 @@ static bool has_gpu_word(const char *hw, const char *token)
 	return false;
 }
 
-/* Whether the text's GPUs are PCIe cards: it says PCIe, and not SXM, NVSwitch,
- * DGX or HGX (whose PCIe is the NICs' or the CPUs': "DGX A100 (NVSwitch, PCIe
- * Gen4 NICs)"). */
+/* Whether the text's GPUs are PCIe cards: it says PCIe of a card, not of a
+ * bus ("PCIe Gen5", "PCIe 4.0", "PCIe switch": the NICs' or the CPUs'), and
+ * not SXM, NVSwitch, DGX or HGX ("DGX A100 (NVSwitch, PCIe Gen4 NICs)"). */
 static bool pcie_cards(const char *hw)
 {
-	return val__has(hw, "PCIe") && !val__has(hw, "SXM") && !val__has(hw, "NVSwitch") &&
-	       !val__has(hw, "DGX") && !val__has(hw, "HGX");
+	if (val__has(hw, "SXM") || val__has(hw, "NVSwitch") || val__has(hw, "DGX") ||
+	    val__has(hw, "HGX"))
+		return false;
+	for (const char *p = val__find(hw, "PCIe"); p; p = val__find(p + 1, "PCIe")) {
+		const char *q = p + 4;
+		while (*q == ' ' || *q == '-')
+			q++;
+		const char *d = q;
+		while (isdigit((unsigned char)*d))
+			d++;
+		bool version = d > q && (*d == '.' || *d == ' ' || *d == ',' || *d == ')' ||
+		                         *d == 'x' || !*d);   /* "PCIe 4.0", "PCIe5 x16" */
+		if (strncasecmp(q, "Gen", 3) && !version && strncasecmp(q, "switch", 6) &&
+		    strncasecmp(q, "bus", 3) && strncasecmp(q, "lane", 4))
+			return true;
+	}
+	return false;
+}
+
+/* A memory size tag ("40GB", "40G", "16 GB") as the GPU's: not the end of a
+ * larger number ("640GB"), nor a rate ("40GbE", "40 Gb/s", "40 GB/s"). */
+static bool mem_tag(const char *hw, const char *tag)
+{
+	size_t n = strlen(tag);
+	for (const char *p = val__find(hw, tag); p; p = val__find(p + 1, tag)) {
+		if (p > hw && isdigit((unsigned char)p[-1]))
+			continue;
+		const char *q = p + n;
+		if (tag[n - 1] == 'G' && *q == 'b')
+			continue;   /* Gb, GbE, Gb/s: bits, a rate */
+		while (*q == 'B' || *q == 'b' || *q == 'i')
+			q++;
+		if (*q == '/' || !strncasecmp(q, "ps", 2))
+			continue;   /* GB/s, Gbps */
+		return true;
+	}
+	return false;
 }
 
 static const gpu_map *gpu_of(const char *hw)
@@ -137,11 +176,32 @@ static const gpu_map *gpu_of(const char *hw)
 		if (named && !strcmp(m->catalog, "H100-NVL") && m->with && val__has(hw, "SXM"))
 			named = false;
 		bool with = !m->with || (!strcmp(m->with, "PCIe") ? pcie_cards(hw)
-		                                                  : val__has(hw, m->with));
+		                         : isdigit((unsigned char)*m->with) ? mem_tag(hw, m->with)
+		                                                          : val__has(hw, m->with));
 		if (named && with)
 			return m;
 	}
 	return NULL;
+}
+
+/* The GPU's name right at `s` (after blanks and a vendor): "4x NVIDIA A100",
+ * not "4x 400Gb/s". */
+static bool gpu_next(const char *s, const gpu_map *m)
+{
+	static const char *const vendor[] = {"NVIDIA ", "Nvidia ", "AMD Instinct ", "AMD "};
+	while (*s == ' ')
+		s++;
+	for (size_t v = 0; v < sizeof vendor / sizeof vendor[0]; v++)
+		if (!strncmp(s, vendor[v], strlen(vendor[v])))
+			s += strlen(vendor[v]);
+	return !strncasecmp(s, m->token, strlen(m->token));
+}
+
+/* The GPU's name between c and q ("H100 x4 per node"). */
+static bool gpu_before(const char *c, const char *q, const gpu_map *m)
+{
+	const char *g = val__find(c, m->token);
+	return g && g < q;
 }
 
 /* GPUs per node: "8 GPU/node", "4 GPUs per node", "4 per server", "nodes
@@ -179,15 +239,16 @@ static int gpus_per_node(const char *hw, const gpu_map *m)
 				const char *x = e;
 				while (*x == ' ')
 					x++;
-				if ((*x == 'x' || *x == 'X') && !isalpha((unsigned char)x[1]))
+				if ((*x == 'x' || *x == 'X') && !isalpha((unsigned char)x[1]) &&
+				    gpu_next(x + 1, m))   /* not "4x400Gb/s NDR per node" */
 					n = atoi(q);
 			} else if ((*q == 'x' || *q == 'X') && (q == c || q[-1] == ' ') &&
-			           isdigit((unsigned char)q[1])) {   /* "x4" */
+			           isdigit((unsigned char)q[1]) && gpu_before(c, q, m)) {   /* "x4" */
 				n = atoi(q + 1);
 			}
 		}
 	}
-	if (n <= 0 && !val__has(hw, "DGX-2")) {
+	if (n <= 0 && !val__has(hw, "DGX-2") && !m->system) {
 		/* the number before any mention of the GPU ("DGX Station A100 (4x A100)") */
 		static const char *const vendor[] = {"NVIDIA ", "Nvidia ", "AMD Instinct ", "AMD "};
 		for (const char *g = val__find(hw, m->token); g && n <= 0; g = val__find(g + 1, m->token)) {
@@ -748,13 +809,20 @@ static double params_of(const val_row *r, const char *family)
 	const char *fields[] = {r->other, r->source, r->id};
 	for (size_t i = 0; i < sizeof fields / sizeof fields[0]; i++) {
 		double v = size_after(fields[i], family);
-		char alt[32];   /* "Llama-2", "Llama2" */
+		char alt[32], glued[32];   /* "Llama-2", "Llama2", "llama3_8b" */
 		snprintf(alt, sizeof alt, "%s", family);
-		for (char *c = alt; *c; c++)
+		size_t k = 0;
+		for (char *c = alt; *c; c++) {
 			if (*c == ' ')
 				*c = '-';
+			else
+				glued[k++] = *c;
+		}
+		glued[k] = 0;
 		if (v <= 0)
 			v = size_after(fields[i], alt);
+		if (v <= 0)
+			v = size_after(fields[i], glued);
 		if (v > 0)
 			return v;
 	}
@@ -1054,6 +1122,13 @@ static int build_case(const val_row *r, val_case *c, char *why, size_t n)
 	}
 	const char *unit = *r->unit ? r->unit : unit_in_name;
 	c->metric = val__metric_of(r->metric, unit);
+	/* the logs' FLOP rates count model FLOPs: Megatron-LM's "throughput per
+	 * GPU (TFLOP/s/GPU)" (num_floating_point_operations: 3 x the forward, no
+	 * recomputed one) and torchtitan's "tflops" (num_flops_per_token x tps) */
+	if (c->metric == VM_HW_TFLOPS && (val__has(r->metric, "throughput per GPU") ||
+	                                  (val__has_token(r->metric, "tflops") &&
+	                                   val__names(r, "torchtitan"))))
+		c->metric = VM_MODEL_TFLOPS;
 	if (c->metric == VM_NONE)
 		c->metric = val__coll_metric(r->metric, c);
 	if (c->metric == VM_NONE) {

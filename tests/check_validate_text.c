@@ -4,6 +4,7 @@
  * reader of that row means; the base rows are realistic (Selene A100, a NeMo
  * Llama 2 70B row). */
 #include <check.h>
+#include <math.h>
 #include <string.h>
 #include "val_test.h"
 
@@ -149,6 +150,153 @@ START_TEST(t_peak_precision)
 		ck_assert_msg(build_row(row, &c, why, sizeof why) == 0, "%s: %s", cases[i].metric, why);
 		ck_assert_msg(c.peak_prec == cases[i].prec, "%s [%s]: peak of %d", cases[i].metric,
 		              cases[i].unit, c.peak_prec);
+		scn_release(&c.s);
+	}
+}
+END_TEST
+
+/* The third review's hardware texts: a NIC count per node is not the GPUs
+ * per node, the multiplication sign counts, "640GB" and "40GbE" are not the
+ * 40 GB part, an instance's own GPU and NICs win over a GPU named beside it,
+ * the NICs' PCIe is not the GPUs', GH200 is no H200. */
+START_TEST(t_third_review_hardware)
+{
+	static const struct { const char *hw, *gpu; int gpn, nics; double gbps; } cases[] = {
+		{"8x H100 80GB; 4x400Gb/s NDR IB per node", "H100-SXM5-80GB", 8, 4, 400},
+		{"DGX H100 (8x H100), 1x 400Gb/s NDR per node", "H100-SXM5-80GB", 8, 1, 400},
+		{"HGX H100 80GB, RoCEv2 2x 400GbE per node", "H100-SXM5-80GB", 8, 2, 400},
+		{"16 nodes \xc3\x97 8 A100 80GB, 4\xc3\x97 HDR 200 Gb/s per node", "A100-SXM4-80GB", 8,
+		 4, 200},
+		{"DGX A100 640GB, 8x HDR 200", "A100-SXM4-80GB", 8, 8, 200},
+		{"A100 80GB SXM (8 GPU/node), 8x HDR 200, local NVMe 40 GB/s", "A100-SXM4-80GB", 8, 8,
+		 200},
+		{"p4d.24xlarge, 8x A100", "A100-SXM4-40GB", 8, 8, 50},
+		{"16x p4d.24xlarge (128 A100 40GB GPUs)", "A100-SXM4-40GB", 8, 8, 50},
+		{"8x H100 80GB, 8x ConnectX-7 400Gb/s (PCIe Gen5)", "H100-SXM5-80GB", 8, 8, 400},
+		{"8x H100 PCIe 80GB, 2x 200 Gb/s", "H100-PCIE-80GB", 8, 2, 200},
+	};
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		char row[1024], why[256];
+		val_case c;
+		snprintf(row, sizeof row, "T-001,x,\"%s\",128,18.4,40,6144,48,2048,512,1,8,4,4,,bf16,"
+		         "full,iteration_time,10,s,x", cases[i].hw);
+		ck_assert_msg(build_row(row, &c, why, sizeof why) == 0, "%s: %s", cases[i].hw, why);
+		const scn_cluster *k = &c.s.cluster;
+		ck_assert_msg(!strcmp(k->gpu.name, cases[i].gpu) && k->gpus_per_node == cases[i].gpn &&
+		              k->nic.count == cases[i].nics &&
+		              fabs(k->nic.speed_Bps * 8 / 1e9 - cases[i].gbps) < 1e-6,
+		              "%s: %s, %d a node, %d x %g Gb/s", cases[i].hw, k->gpu.name,
+		              k->gpus_per_node, k->nic.count, k->nic.speed_Bps * 8 / 1e9);
+		scn_release(&c.s);
+	}
+	char row[512], why[256];
+	val_case c;
+	snprintf(row, sizeof row, "T-001,x,\"Alps: 4x GH200 per node\",128,18.4,40,6144,48,2048,"
+	         "512,1,8,4,4,,bf16,full,iteration_time,10,s,x");
+	ck_assert_int_eq(build_row(row, &c, why, sizeof why), -1);   /* not an H200 */
+}
+END_TEST
+
+/* Layouts, MoE routing, metrics, batches, precision and recomputation as the
+ * third review wrote them. */
+START_TEST(t_third_review_words)
+{
+	static const struct { const char *other, *prec, *rc, *metric, *unit; int tp, pp, dp;
+		int zero, rc_kind, precision; } cases[] = {
+		{"TP\xc3\x97PP\xc3\x97" "DP = 4\xc3\x97" "4\xc3\x97" "4", "bf16", "full", "iteration_time",
+		 "s", 4, 4, 4, 0, RECOMPUTE_FULL, PREC_BF16},
+		{"(t, p, d) = (4, 4, 4)", "bf16", "full", "iteration_time", "s", 4, 4, 4, 0,
+		 RECOMPUTE_FULL, PREC_BF16},
+		{"3D parallel: DPxPPxTP = 4x4x4", "bf16", "full", "iteration_time", "s", 4, 4, 4, 0,
+		 RECOMPUTE_FULL, PREC_BF16},
+		{"4-way TP, 4-way PP, 4-way DP", "bf16", "full", "iteration_time", "s", 4, 4, 4, 0,
+		 RECOMPUTE_FULL, PREC_BF16},
+		{"HybridParallelPlugin(tp_size=4, pp_size=4, zero_stage=1)", "bf16", "full",
+		 "iteration_time", "s", 4, 4, 4, 1, RECOMPUTE_FULL, PREC_BF16},
+		{"tensor_parallel_degree = 4, pipeline_parallel_degree = 4", "bf16", "full",
+		 "iteration_time", "s", 4, 4, 4, 0, RECOMPUTE_FULL, PREC_BF16},
+		{"TP4 PP4, use_distributed_optimizer=False", "bf16", "full", "iteration_time", "s", 4,
+		 4, 4, 0, RECOMPUTE_FULL, PREC_BF16},
+		{"TP4 PP4", "bf16", "--recompute-activations", "iteration_time", "s", 4, 4, 4, -1,
+		 RECOMPUTE_SELECTIVE, PREC_BF16},
+		{"TP4 PP4", "16-mixed", "full", "iteration_time", "s", 4, 4, 4, -1, RECOMPUTE_FULL,
+		 PREC_FP16},
+	};
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		char row[1024], why[256];
+		val_case c;
+		snprintf(row, sizeof row, "T-001,x,\"%s\",64,18.4,40,6144,48,2048,512,1,,,,\"%s\",%s,"
+		         "\"%s\",%s,10,%s,x", A100_HW, cases[i].other, cases[i].prec, cases[i].rc,
+		         cases[i].metric, cases[i].unit);
+		ck_assert_msg(build_row(row, &c, why, sizeof why) == 0, "%s: %s", cases[i].other, why);
+		const scn_training *t = &c.s.training;
+		ck_assert_msg(t->tp == cases[i].tp && t->pp == cases[i].pp && t->dp == cases[i].dp &&
+		              (cases[i].zero < 0 || t->zero == cases[i].zero) &&
+		              (int)t->recompute == cases[i].rc_kind &&
+		              (int)t->precision == cases[i].precision,
+		              "%s / %s / %s: TP%d PP%d DP%d Z%d rc %d prec %d", cases[i].other,
+		              cases[i].prec, cases[i].rc, t->tp, t->pp, t->dp, t->zero, t->recompute,
+		              t->precision);
+		scn_release(&c.s);
+	}
+	/* metrics: Megatron's and torchtitan's logs, a GPU's name as the unit */
+	static const struct { const char *metric, *unit, *other; int m; bool per_gpu; } ms[] = {
+		{"throughput per GPU (TFLOP/s/GPU)", "TFLOP/s/GPU", "TP4 PP4", VM_MODEL_TFLOPS, false},
+		{"tflops", "TFLOP/s", "torchtitan, TP4 PP4", VM_MODEL_TFLOPS, false},
+		{"tps", "tokens/s", "torchtitan, TP4 PP4", VM_TOKENS, true},
+		{"throughput", "tokens/s/H100", "TP4 PP4", VM_TOKENS, true},
+		{"throughput", "tokens/s per A100", "TP4 PP4", VM_TOKENS, true},
+	};
+	for (size_t i = 0; i < sizeof ms / sizeof ms[0]; i++) {
+		char row[1024], why[256];
+		val_case c;
+		snprintf(row, sizeof row, "T-001,x,\"%s\",64,18.4,40,6144,48,2048,512,1,,,,\"%s\",bf16,"
+		         "full,%s,100,%s,x", A100_HW, ms[i].other, ms[i].metric, ms[i].unit);
+		ck_assert_msg(build_row(row, &c, why, sizeof why) == 0, "%s: %s", ms[i].metric, why);
+		ck_assert_msg((int)c.metric == ms[i].m && c.per_gpu == ms[i].per_gpu &&
+		              (ms[i].m != VM_TOKENS || c.unit_scale == 1),
+		              "%s [%s]: metric %d per GPU %d scale %g", ms[i].metric, ms[i].unit,
+		              c.metric, c.per_gpu, c.unit_scale);
+		scn_release(&c.s);
+	}
+	/* batches: sequences x their length in tokens, a labelled micro-batch */
+	char row[1024], why[256];
+	val_case c;
+	/* fp8 said only by Transformer Engine's flag, the precision cell empty */
+	snprintf(row, sizeof row, "T-001,x,\"8x H100 80GB per node, 8x 400Gb/s NDR\",64,18.4,40,"
+	         "6144,48,2048,512,1,4,4,4,\"--fp8-format hybrid\",,full,iteration_time,10,s,x");
+	ck_assert_msg(build_row(row, &c, why, sizeof why) == 0, "%s", why);
+	ck_assert_int_eq(c.s.training.precision, PREC_FP8);
+	scn_release(&c.s);
+	snprintf(row, sizeof row, "T-001,x,\"%s\",64,18.4,40,6144,48,2048,256 x 2048 tokens,mbs=2,4,4,"
+	         "4,,bf16,full,iteration_time,10,s,x", A100_HW);
+	ck_assert_msg(build_row(row, &c, why, sizeof why) == 0, "%s", why);
+	ck_assert_int_eq(c.s.training.global_batch, 256);
+	ck_assert_int_eq(c.s.training.micro_batch, 2);
+	scn_release(&c.s);
+}
+END_TEST
+
+/* MoE routing as configs and papers write it. */
+START_TEST(t_third_review_moe)
+{
+	static const struct { const char *other; int experts, top_k; } cases[] = {
+		{"MoE: 64 routed experts, top-6, EP8", 64, 6},
+		{"MoE, num_experts=64, moe_router_topk=6, EP8", 64, 6},
+		{"MoE n_routed_experts=64 num_experts_per_tok=6 EP8", 64, 6},
+		{"MoE 64 experts + 2 shared, 6 activated per token, EP8", 64, 6},
+		{"MoE num_local_experts=8 num_experts_per_tok=2 EP8", 8, 2},
+	};
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		char row[1024], why[256];
+		val_case c;
+		snprintf(row, sizeof row, "T-001,x,\"8x H100 80GB per node, 8x 400Gb/s NDR\",64,16,27,"
+		         "2048,16,4096,512,1,1,1,64,\"%s\",bf16,full,iteration_time,10,s,x",
+		         cases[i].other);
+		ck_assert_msg(build_row(row, &c, why, sizeof why) == 0, "%s: %s", cases[i].other, why);
+		ck_assert_msg(c.s.model.experts == cases[i].experts && c.s.model.top_k == cases[i].top_k,
+		              "%s: %d experts top-%d", cases[i].other, c.s.model.experts,
+		              c.s.model.top_k);
 		scn_release(&c.s);
 	}
 }
@@ -506,6 +654,9 @@ static Suite *suite(void)
 	tcase_add_test(tc, t_zero_group);
 	tcase_add_test(tc, t_batch_cells);
 	tcase_add_test(tc, t_peak_precision);
+	tcase_add_test(tc, t_third_review_hardware);
+	tcase_add_test(tc, t_third_review_words);
+	tcase_add_test(tc, t_third_review_moe);
 	tcase_add_test(tc, t_layout_words);
 	tcase_add_test(tc, t_precision_words);
 	tcase_add_test(tc, t_hardware_words);
