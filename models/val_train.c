@@ -408,8 +408,8 @@ static int zero_group_of(const val_row *r, const scenario *s)
 	          val__affirmed(o, "hybrid shard")) && !val__has(o, "or HSDP") &&
 	         !val__has(o, "HSDP or") && !val__has(o, "/HSDP") && !val__has(o, "HSDP/") &&
 	         !val__has(o, "HSDP was") && !val__has(o, "than HSDP")) {
-		int per = s->cluster.gpus_per_node / ((t->tp > 0 ? t->tp : 1) * (t->pp > 0 ? t->pp : 1));
-		g = per;
+		/* the data-parallel ranks of a node */
+		g = s->cluster.gpus_per_node / ((t->tp > 0 ? t->tp : 1) * (t->pp > 0 ? t->pp : 1));
 	}
 	return g > 1 && g < gdp && gdp % g == 0 ? g : 0;
 }
@@ -634,7 +634,7 @@ static int size_in_tuple(const char *o, int slot)
 			ax[n++] = a;
 			while (*q == ' ')
 				q++;
-			if (n == 3 || !strchr("/xX*,", *q))
+			if (n == 3 || !*q || !strchr("/xX*,", *q))
 				break;
 			q++;
 			while (*q == ' ')
