@@ -217,6 +217,9 @@ START_TEST(t_third_review_words)
 		 "iteration_time", "s", 4, 4, 4, 0, RECOMPUTE_FULL, PREC_BF16},
 		{"TP4 PP4, use_distributed_optimizer=False", "bf16", "full", "iteration_time", "s", 4,
 		 4, 4, 0, RECOMPUTE_FULL, PREC_BF16},
+		/* two axes of a tuple at the very end (was read past the text) */
+		{"TP4 PP4, t/p", "bf16", "full", "iteration_time", "s", 4, 4, 4, -1, RECOMPUTE_FULL,
+		 PREC_BF16},
 		{"TP4 PP4", "bf16", "--recompute-activations", "iteration_time", "s", 4, 4, 4, -1,
 		 RECOMPUTE_SELECTIVE, PREC_BF16},
 		{"TP4 PP4", "16-mixed", "full", "iteration_time", "s", 4, 4, 4, -1, RECOMPUTE_FULL,
