@@ -665,7 +665,13 @@ static int vocab_of(const val_row *r)
  * KV heads, SwiGLU, 32000 tokens); Qwen2 / Qwen2.5 7B and 72B (Qwen config.json:
  * 3584 / 18944 / 4 KV and 8192 / 29568 / 8 KV, SwiGLU, 152064 tokens); Falcon
  * 7B, 40B, 180B (tiiuae config.json: 4h GELU MLP, 1 / 8 / 8 KV heads, 65024
- * tokens; Falcon's parallel attention and MLP are run one after the other). */
+ * tokens; Falcon's parallel attention and MLP are run one after the other);
+ * from their config.json: Qwen2.5 14B and 32B (5120 hidden, 13824 / 27648
+ * SwiGLU, 8 KV heads, 152064 tokens), Yi-34B (7168, 20480, 8 KV, 64000),
+ * DeepSeek LLM 67B (8192, 22016, 8 KV, 102400), Phi-3 mini and medium (3072 /
+ * 5120, 8192 / 17920, 32 / 10 KV, 32064), TinyLlama 1.1B (2048, 5632, 4 KV,
+ * 32000), StarCoder2 15B (6144, 24576 GELU, 4 KV, 49152). Families whose
+ * head width is not hidden / heads (Gemma, Mistral NeMo, Qwen3) are left out. */
 typedef struct zoo_model {
 	const char *family;    /* matched in source, hardware or other_parallel */
 	int hidden, ffn, kv_heads, vocab;
@@ -686,6 +692,12 @@ static const zoo_model zoo[] = {
 	{"Nemotron", 6144, 24576, 8, 256000, false, 0}, {"Nemotron", 18432, 73728, 8, 256000, false, 0},
 	{"Mistral", 4096, 14336, 8, 32000, true, 0},
 	{"Qwen2", 3584, 18944, 4, 152064, true, 0}, {"Qwen2", 8192, 29568, 8, 152064, true, 0},
+	{"Qwen2", 5120, 13824, 8, 152064, true, 14}, {"Qwen2", 5120, 27648, 8, 152064, true, 32},
+	{"Yi", 7168, 20480, 8, 64000, true, 0},
+	{"DeepSeek LLM", 8192, 22016, 8, 102400, true, 0},
+	{"Phi-3", 3072, 8192, 32, 32064, true, 0}, {"Phi-3", 5120, 17920, 10, 32064, true, 0},
+	{"TinyLlama", 2048, 5632, 4, 32000, true, 0},
+	{"StarCoder2", 6144, 24576, 4, 49152, false, 0},
 	{"Falcon", 4544, 18176, 1, 65024, false, 0}, {"Falcon", 8192, 32768, 8, 65024, false, 0},
 	{"Falcon", 14848, 59392, 8, 65024, false, 0},
 };

@@ -280,6 +280,33 @@ START_TEST(t_third_review_words)
 }
 END_TEST
 
+/* Dense families read from their published configs (models/validate.c). */
+START_TEST(t_more_families)
+{
+	static const struct { const char *other; int layers, hidden, heads, kv, ffn, vocab; } cases[] = {
+		{"Qwen2.5 32B", 64, 5120, 40, 8, 27648, 152064},
+		{"Qwen2.5-14B", 48, 5120, 40, 8, 13824, 152064},
+		{"Yi-34B", 60, 7168, 56, 8, 20480, 64000},
+		{"DeepSeek LLM 67B", 95, 8192, 64, 8, 22016, 102400},
+		{"Phi-3-medium", 40, 5120, 40, 10, 17920, 32064},
+		{"TinyLlama-1.1B", 22, 2048, 32, 4, 5632, 32000},
+	};
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		char row[1024], why[256];
+		val_case c;
+		snprintf(row, sizeof row, "T-001,x,\"8x H100 80GB per node, 8x 400Gb/s NDR\",64,,%d,%d,%d,"
+		         "4096,512,1,1,1,64,\"%s, FSDP\",bf16,full,iteration_time,10,s,x", cases[i].layers,
+		         cases[i].hidden, cases[i].heads, cases[i].other);
+		ck_assert_msg(build_row(row, &c, why, sizeof why) == 0, "%s: %s", cases[i].other, why);
+		const scn_model *m = &c.s.model;
+		ck_assert_msg(m->kv_heads == cases[i].kv && m->ffn_hidden == cases[i].ffn &&
+		              m->vocab == cases[i].vocab && m->gated_mlp, "%s: kv %d ffn %d vocab %d",
+		              cases[i].other, m->kv_heads, m->ffn_hidden, m->vocab);
+		scn_release(&c.s);
+	}
+}
+END_TEST
+
 /* MoE routing as configs and papers write it. */
 START_TEST(t_third_review_moe)
 {
@@ -660,6 +687,7 @@ static Suite *suite(void)
 	tcase_add_test(tc, t_third_review_hardware);
 	tcase_add_test(tc, t_third_review_words);
 	tcase_add_test(tc, t_third_review_moe);
+	tcase_add_test(tc, t_more_families);
 	tcase_add_test(tc, t_layout_words);
 	tcase_add_test(tc, t_precision_words);
 	tcase_add_test(tc, t_hardware_words);
