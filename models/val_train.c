@@ -738,6 +738,25 @@ static int layout_of(const val_row *r, scenario *s, bool layer_only, bool *assum
  * missing micro-batch is global / dp without a pipeline (no accumulation), one
  * sequence with one; a batch within 5% of the layout's multiples runs at the
  * nearest (GPT-NeoX-20B's 1538 on 12 ranks of 4 sequences: it ran 1536). */
+/* The number after a key that starts a word, a '_' not being a start
+ * ("train_batch_size" is not in "per_device_train_batch_size"); 0 if none. */
+static int key_number(const char *o, const char *key)
+{
+	size_t n = strlen(key);
+	for (const char *p = val__find(o, key); p; p = val__find(p + 1, key)) {
+		if (p > o && (isalnum((unsigned char)p[-1]) || p[-1] == '_'))
+			continue;
+		const char *q = p + n;
+		if (isalnum((unsigned char)*q) || *q == '_')
+			continue;
+		while (*q == ' ' || *q == '=' || *q == ':')
+			q++;
+		if (isdigit((unsigned char)*q))
+			return atoi(q);
+	}
+	return 0;
+}
+
 static int batch_of(const val_row *r, scenario *s, bool layer_only, bool *assumed, char *why,
                     size_t n)
 {
@@ -752,6 +771,22 @@ static int batch_of(const val_row *r, scenario *s, bool layer_only, bool *assume
 	 * gradient accumulation said ("GA=16", "gradient accumulation steps 8",
 	 * "grad_accum 4"), that many micro-batches a step */
 	t->micro_batch = r->micro_batch;
+	/* batch sizes left to other_parallel, as flags and configs write them:
+	 * Megatron's "--global-batch-size 1536 --micro-batch-size 1", "GBS 512,
+	 * MBS 1", DeepSpeed's train_batch_size (the global one) and
+	 * train_micro_batch_size_per_gpu, Hugging Face's
+	 * per_device_train_batch_size */
+	static const char *const gbs_words[] = {"global-batch-size", "global_batch_size",
+		"global batch size", "GBS", "train_batch_size"};
+	static const char *const mbs_words[] = {"micro-batch-size", "micro_batch_size",
+		"micro batch size", "MBS", "train_micro_batch_size_per_gpu",
+		"per_device_train_batch_size", "batch size per GPU", "batch_size_per_gpu"};
+	for (size_t i = 0; i < sizeof gbs_words / sizeof gbs_words[0] && t->global_batch <= 0;
+	     i++)
+		t->global_batch = key_number(r->other, gbs_words[i]);
+	for (size_t i = 0; i < sizeof mbs_words / sizeof mbs_words[0] && t->micro_batch <= 0;
+	     i++)
+		t->micro_batch = key_number(r->other, mbs_words[i]);
 	static const char *const ga_words[] = {"GA", "grad accum", "grad_accum", "grad-accum",
 		"gradient accumulation", "gradient_accumulation_steps", "grad accumulation",
 		"gradient accumulation steps", "grad accumulation steps", "accumulation steps"};
@@ -759,6 +794,12 @@ static int batch_of(const val_row *r, scenario *s, bool layer_only, bool *assume
 	bool layers;
 	for (size_t i = sizeof ga_words / sizeof ga_words[0]; i-- > 0 && ga <= 0;)
 		ga = val__number_after_word(r->other, ga_words[i], &layers);
+	/* a micro-batch and accumulation without the global batch: their product
+	 * over the data-parallel replicas */
+	if (t->global_batch <= 0 && t->micro_batch > 0 && ga > 0 && dp > 0) {
+		t->global_batch = t->micro_batch * dp * ga;
+		*assumed = true;
+	}
 	if (t->micro_batch <= 0 && pp == 1 && t->global_batch > 0 && ga > 0 &&
 	    t->global_batch % (dp * ga) == 0) {
 		t->micro_batch = t->global_batch / (dp * ga);

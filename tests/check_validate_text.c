@@ -280,6 +280,31 @@ START_TEST(t_third_review_words)
 }
 END_TEST
 
+/* Batch sizes given only in other_parallel, as flags and configs write them. */
+START_TEST(t_batch_in_text)
+{
+	static const struct { const char *other; int tp, pp, dp, gb, mb; } cases[] = {
+		{"--global-batch-size 512 --micro-batch-size 2", 8, 4, 2, 512, 2},
+		{"GBS 512, MBS 1", 8, 4, 2, 512, 1},
+		{"per_device_train_batch_size=4, gradient_accumulation_steps=8, DDP", 1, 1, 64, 2048, 4},
+		{"DeepSpeed ZeRO-2, train_batch_size 1024, train_micro_batch_size_per_gpu 4", 1, 1, 64,
+		 1024, 4},
+	};
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		char row[1024], why[256];
+		val_case c;
+		snprintf(row, sizeof row, "T-001,x,\"%s\",64,6.7,32,4096,32,2048,,,%d,%d,%d,\"%s\",bf16,"
+		         "full,iteration_time,10,s,x", A100_HW, cases[i].tp, cases[i].pp, cases[i].dp,
+		         cases[i].other);
+		ck_assert_msg(build_row(row, &c, why, sizeof why) == 0, "%s: %s", cases[i].other, why);
+		ck_assert_msg(c.s.training.global_batch == cases[i].gb &&
+		              c.s.training.micro_batch == cases[i].mb, "%s: B%d mb%d", cases[i].other,
+		              c.s.training.global_batch, c.s.training.micro_batch);
+		scn_release(&c.s);
+	}
+}
+END_TEST
+
 /* Dense families read from their published configs (models/validate.c). */
 START_TEST(t_more_families)
 {
@@ -688,6 +713,7 @@ static Suite *suite(void)
 	tcase_add_test(tc, t_third_review_words);
 	tcase_add_test(tc, t_third_review_moe);
 	tcase_add_test(tc, t_more_families);
+	tcase_add_test(tc, t_batch_in_text);
 	tcase_add_test(tc, t_layout_words);
 	tcase_add_test(tc, t_precision_words);
 	tcase_add_test(tc, t_hardware_words);
