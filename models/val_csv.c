@@ -482,10 +482,38 @@ static void times_as_x(char *s)
 	*w = 0;
 }
 
+/* A count in words before a rate, "four 200 Gb/s HDR HCAs", as "4x 200 Gb/s":
+ * only right before a number, so "two H100 nodes" keeps its words. */
+static void count_words_as_x(char *s)
+{
+	static const char *const words[] = {"one", "two", "three", "four", "five", "six", "seven",
+		"eight", "nine", "ten", "eleven", "twelve", "thirteen", "fourteen", "fifteen",
+		"sixteen"};
+	for (char *p = s; *p; p++) {
+		if (p > s && isalnum((unsigned char)p[-1]))
+			continue;
+		for (size_t i = 0; i < sizeof words / sizeof words[0]; i++) {
+			size_t n = strlen(words[i]);
+			if (strncasecmp(p, words[i], n) || p[n] != ' ' ||
+			    !isdigit((unsigned char)p[n + 1]))
+				continue;
+			char num[8];
+			int k = snprintf(num, sizeof num, "%zux", i + 1);
+			/* the word and its blank make room: "four " (5) -> "4x " (3) */
+			memmove(p + k + 1, p + n + 1, strlen(p + n + 1) + 1);
+			memcpy(p, num, (size_t)k);
+			p[k] = ' ';
+			break;
+		}
+	}
+}
+
 static void fill(val_row *r, char f[][FIELD_MAX], const int *col, int nf)
 {
 	for (int i = 0; i < nf; i++)
 		times_as_x(f[i]);
+	if (col[C_HW] >= 0 && col[C_HW] < nf)
+		count_words_as_x(f[col[C_HW]]);
 	const char *v[C__N];
 	for (int i = 0; i < C__N; i++)
 		v[i] = col[i] >= 0 && col[i] < nf ? f[col[i]] : "";

@@ -174,6 +174,9 @@ START_TEST(t_third_review_hardware)
 		{"16x p4d.24xlarge (128 A100 40GB GPUs)", "A100-SXM4-40GB", 8, 8, 50},
 		{"8x H100 80GB, 8x ConnectX-7 400Gb/s (PCIe Gen5)", "H100-SXM5-80GB", 8, 8, 400},
 		{"8x H100 PCIe 80GB, 2x 200 Gb/s", "H100-PCIE-80GB", 8, 2, 200},
+		{"A100 80GB SXM4 (8 GPU/node), four 200 Gb/s HDR InfiniBand HCAs per node",
+		 "A100-SXM4-80GB", 8, 4, 200},
+		{"two H100 nodes, 8 GPU/node, eight 400 Gb/s NDR", "H100-SXM5-80GB", 8, 8, 400},
 	};
 	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
 		char row[1024], why[256];
