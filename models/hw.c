@@ -106,6 +106,14 @@ static const hw_gpu gpus[] = {
 	 0.90,
 	 0, 0,                   /* NVLink bridges pair two cards only: modelled as PCIe */
 	 0, 4},
+	{"A100-PCIE-40GB", ARCH_AMPERE,
+	 {19.5 * T, 156 * T, 312 * T, 312 * T, 0},
+	 0.811,                  /* cm 4.2 A100 PCIe MAMF 252.9 / 312 (the 80 GB card) */
+	 40 * GiB, 1555 * GBs,   /* A100 data sheet, A100 40GB PCIe: 40 GB HBM2,
+	                          * 1,555 GB/s */
+	 0.90,
+	 0, 0,                   /* as the 80 GB card: PCIe */
+	 0, 4},
 	{"A10", ARCH_AMPERE,
 	 /* A10 data sheet dense (its starred values, twice these, are sparse):
 	  * fp32 31.2, tf32 62.5, bf16/fp16 125; no fp8 on Ampere. 72 SMs at a
@@ -198,6 +206,18 @@ static const hw_gpu gpus[] = {
 	 0.90,
 	 0, 0,                   /* NVLink bridges pair two cards only: modelled as PCIe,
 	                          * like the H100 PCIe */
+	 0, 5},
+	{"H200-NVL-141GB", ARCH_HOPPER,
+	 /* H200 data sheet, H200 NVL column (one PCIe card, up to 600 W):
+	  * bf16/fp16 1,671 and fp8 3,341 TFLOP/s with sparsity, so 835.5 and
+	  * 1670.5 dense; tf32 835 sparse, 417.5 dense; fp32 60: the H100 NVL's
+	  * compute, with the H200's 141 GB HBM3e at 4.8 TB/s */
+	 {60 * T, 417.5 * T, 835.5 * T, 835.5 * T, 1670.5 * T},
+	 0.803,                  /* UNVERIFIED: the SXM MAMF fraction (cm 4.2) */
+	 140 * GiB, 4800 * GBs,  /* as the H200 SXM (same memory) */
+	 0.90,
+	 0, 0,                   /* 2- or 4-way NVLink bridges, not a switch: modelled
+	                          * as PCIe, like the H100 NVL */
 	 0, 5},
 	{"H20-96GB", ARCH_HOPPER,
 	 /* The Hopper part for China: fp32 44, tf32 74, bf16/fp16 148, fp8 296
@@ -346,6 +366,7 @@ static const struct { const char *alias, *name; } aliases[] = {
 	{"V100-PCIE", "V100-PCIE-32GB"},
 	{"A6000", "RTX-A6000"},
 	{"H100-NVL", "H100-NVL-94GB"},
+	{"H200-NVL", "H200-NVL-141GB"},
 	{"H20", "H20-96GB"},
 	{"MI250X", "MI250X-GCD"},
 	{"MI250", "MI250-GCD"},

@@ -321,8 +321,9 @@ static double value_of(const char *cell, char *unit, size_t unitlen, bool *ok)
 /* A global batch given in tokens ("4M tokens", "16M", "2,097,152 tokens"):
  * the token count (M = 2^20, K = 2^10, B = 2^30, as batch sizes are
  * written), else 0. */
-static double batch_tokens(const char *s)
+double val__batch_tokens(const char *s)
 {
+	s = past_marks(s);   /* "~4M tokens/step" */
 	while (isspace((unsigned char)*s))
 		s++;
 	char *end;
@@ -356,6 +357,8 @@ static double batch_tokens(const char *s)
 		mult = 1048576.0, u++;
 	else if (*u == 'B' || *u == 'G')
 		mult = 1073741824.0, u++;
+	if (mult > 1 && *u == 'i')   /* "4Mi tokens" */
+		u++;
 	while (*u == ' ')
 		u++;
 	/* "2M" alone: millions of sequences in one step do not happen, tokens do */
@@ -530,14 +533,34 @@ static void fill(val_row *r, char f[][FIELD_MAX], const int *col, int nf)
 	r->seq_len = as_int(count(v[C_SEQ]));
 	/* sequences said beside tokens ("3.1M tokens (1536 sequences)") win */
 	double seqs = sequences_in(v[C_GBS]);
-	r->batch_tokens = seqs > 0 ? 0 : batch_tokens(v[C_GBS]);
+	r->batch_tokens = seqs > 0 ? 0 : val__batch_tokens(v[C_GBS]);
 	r->global_batch = seqs > 0 ? as_int(seqs)
 	                : r->batch_tokens > 0 ? 0 : as_int(count_product(v[C_GBS]));
 	r->micro_batch = as_int(count(v[C_MBS]));
 	r->tp = as_int(count(v[C_TP]));
 	r->pp = as_int(count(v[C_PP]));
 	r->dp = as_int(count(v[C_DP]));
+	/* "8 nodes" (not "8 nodes x 8 GPUs", "64 (8 nodes)", "64 GPUs on 8 nodes") */
+	const char *g = past_marks(v[C_GPUS]);
+	while (isdigit((unsigned char)*g) || *g == ',' || *g == ' ')
+		g++;
+	r->gpus_are_nodes = r->gpus > 0 && !strncasecmp(g, "node", 4) &&
+	                    !val__has(v[C_GPUS], "GPU") && count_product(v[C_GPUS]) == count(v[C_GPUS]);
 	copy(r->other, sizeof r->other, v[C_OTHER]);
+	/* what a layout cell says beside its size ("4 (VP 5)", "8 (SP)") is read
+	 * with the row's other text, labelled with its axis */
+	static const struct { int col; const char *axis; } cells[] = {{C_TP, "TP"}, {C_PP, "PP"},
+		{C_DP, "DP"}};
+	for (size_t i = 0; i < sizeof cells / sizeof cells[0]; i++) {
+		const char *c = v[cells[i].col];
+		bool words = false;
+		for (const char *q = c; *q && !words; q++)
+			words = isalpha((unsigned char)*q);
+		size_t len = strlen(r->other);
+		if (words && count(c) > 0 && len + strlen(c) + 8 < sizeof r->other)
+			snprintf(r->other + len, sizeof r->other - len, "%s%s %s", len ? "; " : "",
+			         cells[i].axis, c);
+	}
 	copy(r->precision, sizeof r->precision, v[C_PREC]);
 	copy(r->recompute, sizeof r->recompute, v[C_RC]);
 	copy(r->metric, sizeof r->metric, v[C_METRIC]);

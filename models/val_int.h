@@ -30,12 +30,20 @@ bool val__names(const val_row *r, const char *family);
 /* the number right after `tag` in a kernel name ("_s" in "..._s8192_b1") */
 double val__num_after(const char *name, const char *tag);
 
+/* a batch given in tokens at s ("4M tokens", "~4Mi tokens/step", "1024 x
+ * 4096 tokens", "16M"): the token count (M = 2^20), else 0 (val_csv.c) */
+double val__batch_tokens(const char *s);
+
 /* ---- mixture of experts (val_moe.c) ---- */
 /* the shape of a MoE model the row names (Mixtral 8x7B, Qwen3-235B-A22B, ...) */
 bool val__moe_shape(const val_row *r, int *layers, int *hidden, int *heads);
 /* the dense MLP width other_parallel gives ("ffn 14336", "ffn_hidden=...",
  * "ffn-hidden-size", "intermediate_size"; not "moe_ffn"), or -1 */
 int val__ffn_in(const char *o);
+/* a transformer's shape written out in other_parallel ("80 layers, hidden size
+ * 8192, 64 attention heads", "d_model=4096, n_layers=32, n_heads=32"): true
+ * when layers, hidden and heads are all there; *seq too when it is (else 0) */
+bool val__shape_in(const char *o, int *layers, int *hidden, int *heads, int *seq);
 /* whether the row describes a MoE model (named, "experts", "EP8") */
 bool val__moe_named(const val_row *r);
 /* a MoE row's routing into s->model and expert parallelism into s->training

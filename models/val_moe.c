@@ -99,6 +99,46 @@ int val__ffn_in(const char *o)
 	             "MLP dim", "d_ff");
 }
 
+/* The number written before one of `nouns` ("80 layers", "64 attention
+ * heads"; not "8 KV heads": the word before the noun must be the number). */
+static int count_before(const char *o, const char *const *nouns, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		for (const char *p = val__find(o, nouns[i]); p; p = val__find(p + 1, nouns[i])) {
+			size_t len = strlen(nouns[i]);
+			if (isalpha((unsigned char)p[len]) && p[len] != 's')
+				continue;
+			int v = val__number_before(o, p, false);
+			if (v > 0)
+				return v;
+		}
+	return -1;
+}
+
+bool val__shape_in(const char *o, int *layers, int *hidden, int *heads, int *seq)
+{
+	static const char *const layer_nouns[] = {" layers", " transformer layers",
+		" decoder layers"};
+	static const char *const head_nouns[] = {" attention heads", " heads"};
+	int l = FIRST(o, "num_hidden_layers", "num_layers", "n_layers", "num-layers", "n_layer",
+	              "layers");
+	if (l <= 0)
+		l = count_before(o, layer_nouns, 3);
+	int h = FIRST(o, "hidden_size", "hidden size", "hidden-size", "d_model", "hidden_dim",
+	              "model dim", "n_embd", "hidden");
+	int a = FIRST(o, "num_attention_heads", "n_heads", "num-attention-heads", "num_heads",
+	              "n_head", "attention heads");
+	if (a <= 0)
+		a = count_before(o, head_nouns, 2);
+	int sq = FIRST(o, "seq_len", "max_seq_len", "seq_length", "seq-length", "sequence length",
+	               "max_seq_length", "sequence", "seq");
+	if (l <= 0 || h <= 0 || a <= 0 || h % a || h < 64)
+		return false;
+	*layers = l, *hidden = h, *heads = a;
+	*seq = sq > 0 ? sq : 0;
+	return true;
+}
+
 bool val__moe_shape(const val_row *r, int *layers, int *hidden, int *heads)
 {
 	const moe_model *z = zoo_of(r);

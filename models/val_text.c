@@ -209,6 +209,14 @@ static bool name_disowned(const char *text, const char *p)
 	return false;
 }
 
+/* Whether the name at p is part of a model's name: "Mistral NeMo" (a model,
+ * not NVIDIA's NeMo framework). */
+static bool in_model_name(const char *hay, const char *p, const char *name)
+{
+	return !strcasecmp(name, "NeMo") && p - hay >= 8 && !strncasecmp(p - 8, "Mistral", 7) &&
+	       strchr(" -_", p[-1]);
+}
+
 static bool has_name(const char *hay, const char *name)
 {
 	size_t n = strlen(name);
@@ -216,7 +224,8 @@ static bool has_name(const char *hay, const char *name)
 	bool alpha_end = n > 0 && isalpha((unsigned char)name[n - 1]);
 	for (const char *p = hay; *p; p++)
 		if (!strncasecmp(p, name, n) && !(digit_end && isdigit((unsigned char)p[n])) &&
-		    !(alpha_end && islower((unsigned char)p[n])) && !name_disowned(hay, p))
+		    !(alpha_end && islower((unsigned char)p[n])) && !name_disowned(hay, p) &&
+		    !in_model_name(hay, p, name))
 			return true;
 	return false;
 }

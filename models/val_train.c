@@ -349,6 +349,21 @@ static int zero_named(const char *o)
 		if ((p == o || !isalnum((unsigned char)p[-1])) && !isalnum((unsigned char)p[4]) &&
 		    p[4] != '-' && p[4] != '+' && val__affirmed_word(o, "ZeRO"))
 			return 1;
+	/* torchtitan's dp_shard (its FSDP mesh: -1, the ranks left, or a size
+	 * above 1), MaxText's fsdp axes (ici_fsdp_parallelism, dcn_fsdp_...) */
+	static const char *const shard_keys[] = {"dp_shard", "data_parallel_shard_degree",
+		"fsdp_parallelism"};
+	for (size_t i = 0; i < sizeof shard_keys / sizeof shard_keys[0]; i++)
+		for (const char *p = val__find(o, shard_keys[i]); p;
+		     p = val__find(p + 1, shard_keys[i])) {
+			const char *q = p + strlen(shard_keys[i]);
+			if (!strncasecmp(q, "_degree", 7))
+				q += 7;
+			while (*q == ' ' || *q == '=' || *q == ':')
+				q++;
+			if (!strncmp(q, "-1", 2) || (isdigit((unsigned char)*q) && atoi(q) > 1))
+				return 3;
+		}
 	if (val__has(o, "NO_SHARD"))
 		return 0;
 	if (val__has(o, "SHARD_GRAD_OP"))
@@ -400,6 +415,14 @@ static int zero_group_of(const val_row *r, const scenario *s)
 		return 0;
 	if ((v = num_after_any(o, zero1, 3)) > 0)
 		g = (int)v;
+	else if (val__has(o, "fsdp_parallelism") && (val__has(o, "data_parallelism=") ||
+	                                             val__has(o, "data_parallelism ="))) {
+		/* MaxText: FSDP over its ici x dcn fsdp axes, the data axes replicate */
+		static const char *const ici[] = {"ici_fsdp_parallelism=", "ici_fsdp_parallelism = "};
+		static const char *const dcn[] = {"dcn_fsdp_parallelism=", "dcn_fsdp_parallelism = "};
+		double a = num_after_any(o, ici, 2), b = num_after_any(o, dcn, 2);
+		g = (int)((a > 0 ? a : 1) * (b > 0 ? b : 1));
+	}
 	else if ((v = num_after_any(o, rep, 6)) > 1)
 		g = (int)(gdp / v);
 	else if ((v = num_after_any(o, shard, 5)) > 0)
@@ -566,11 +589,13 @@ typedef struct axis_words {
 static const char *const tp_names[] = {"TP", "MP", "tensor parallel", "tensor parallelism",
 	"tensor parallel size", "tensor parallel degree", "tensor-model-parallel-size",
 	"tensor_model_parallel_size", "tensor-parallel", "tp_size", "tensor_parallel_size",
-	"tensor_parallel_degree", "TP degree", "TP size"};
+	"tensor_parallel_degree", "TP degree", "TP size", "ici_tensor_parallelism"};
 static const char *const pp_names[] = {"PP", "pipeline parallel", "pipeline parallelism",
 	"pipeline parallel size", "pipeline parallel degree", "pipeline-model-parallel-size",
 	"pipeline_model_parallel_size", "pipeline-parallel", "pp_size", "pipeline_parallel_size",
-	"pipeline_parallel_degree", "PP degree", "PP size"};
+	"pipeline_parallel_degree", "PP degree", "PP size", "pipeline stages",
+	"pipeline_stages", "pipe_parallel_size", "dcn_pipeline_parallelism",
+	"ici_pipeline_parallelism"};
 static const char *const dp_names[] = {"DP", "data parallel", "data parallelism",
 	"data parallel size", "data parallel degree", "data-parallel", "dp_size",
 	"DP degree", "DP size"};
@@ -660,6 +685,84 @@ static int size_in_tuple(const char *o, int slot)
 	return 0;
 }
 
+/* Sizes before their axes: "4x4x4 (TP x PP x DP)", "8/4/2 (TP/PP/DP)". */
+static int tuple_after_sizes(const char *o, int slot)
+{
+	for (const char *p = o; *p; p++) {
+		if (!isdigit((unsigned char)*p) || (p > o && isalnum((unsigned char)p[-1])))
+			continue;
+		int v[3], k = 0;
+		const char *q = p;
+		while (k < 3 && isdigit((unsigned char)*q)) {
+			v[k++] = atoi(q);
+			while (isdigit((unsigned char)*q))
+				q++;
+			while (*q == ' ')
+				q++;
+			if (k < 3 && *q && strchr("/xX*", *q) && isdigit((unsigned char)q[1 + (q[1] == ' ')]))
+				q += 1 + (q[1] == ' ');
+			else
+				break;
+		}
+		if (k != 3)
+			continue;
+		while (*q == ' ' || *q == '(' || *q == '[')
+			q++;
+		int ax[3], n = 0;
+		while (n < 3) {
+			int a = tuple_axis(&q);
+			if (a < 0)
+				break;
+			ax[n++] = a;
+			while (*q == ' ')
+				q++;
+			if (n == 3 || !*q || !strchr("/xX*,", *q))
+				break;
+			q++;
+			while (*q == ' ')
+				q++;
+		}
+		if (n == 3 && ax[0] != ax[1] && ax[1] != ax[2] && ax[0] != ax[2])
+			for (int i = 0; i < 3; i++)
+				if (ax[i] == slot)
+					return v[i];
+	}
+	return 0;
+}
+
+/* The number after a general word that other axes also use ("pipeline 2",
+ * "model parallel: 4"), not when a word before it makes it another axis's
+ * ("virtual pipeline 5", "pipeline model parallel size 4"). */
+static int number_after_bare(const char *o, const char *word, const char *const *not_after,
+                             size_t n_not)
+{
+	size_t len = strlen(word);
+	for (const char *p = val__find(o, word); p; p = val__find(p + 1, word)) {
+		if ((p > o && isalnum((unsigned char)p[-1])) || isalpha((unsigned char)p[len]))
+			continue;
+		bool other = false;
+		for (size_t i = 0; i < n_not && !other; i++) {
+			size_t k = strlen(not_after[i]);
+			other = (size_t)(p - o) >= k + 1 && !strncasecmp(p - k - 1, not_after[i], k);
+		}
+		if (other)
+			continue;
+		const char *q = p + len;
+		while (*q == ' ' || *q == '=' || *q == ':' || *q == '-')
+			q++;
+		const char *e = q;
+		while (isdigit((unsigned char)*e))
+			e++;
+		if (e == q || isalpha((unsigned char)*e))   /* not "pipeline 1F1B" */
+			continue;
+		while (*e == ' ')
+			e++;
+		if (strncasecmp(e, "layer", 5) && strncasecmp(e, "chunk", 5) && atoi(q) > 0)
+			return atoi(q);
+	}
+	return 0;
+}
+
 /* The size of one axis the text gives; 0 if none. */
 static int size_in_text(const char *o, const axis_words *a)
 {
@@ -670,7 +773,24 @@ static int size_in_text(const char *o, const axis_words *a)
 			return v;
 	}
 	int v = size_in_tuple(o, a->slot);
-	return v > 0 ? v : n_way(o, a);
+	if (v <= 0)
+		v = tuple_after_sizes(o, a->slot);
+	if (v <= 0)
+		v = n_way(o, a);
+	/* DeepSpeed's "model parallel" (its topology's model axis, the
+	 * tensor's; Megatron's old --model-parallel-size), a bare "pipeline" */
+	static const char *const not_tp[] = {"pipeline", "virtual", "expert", "pipeline-",
+		"pipeline_", "expert-", "expert_"};
+	static const char *const not_pp[] = {"virtual", "interleaved", "virtual-", "virtual_"};
+	if (v <= 0 && a->slot == 0) {
+		static const char *const mp[] = {"model parallel size", "model-parallel-size",
+			"model_parallel_size", "model parallel degree", "model parallel", "mp_size"};
+		for (size_t i = 0; i < sizeof mp / sizeof mp[0] && v <= 0; i++)
+			v = number_after_bare(o, mp[i], not_tp, sizeof not_tp / sizeof not_tp[0]);
+	}
+	if (v <= 0 && a->slot == 1)
+		v = number_after_bare(o, "pipeline", not_pp, sizeof not_pp / sizeof not_pp[0]);
+	return v;
 }
 
 static int layout_of(const val_row *r, scenario *s, bool layer_only, bool *assumed, char *why,
@@ -702,10 +822,11 @@ static int layout_of(const val_row *r, scenario *s, bool layer_only, bool *assum
 		tp = 1, *assumed = true;
 	if (dp_only && pp <= 0)
 		pp = 1, *assumed = true;
+	int gpus = scn_gpus(s);   /* the cluster's: "8 nodes" counted in GPUs */
 	if (r->gpus > 0 && (tp <= 0) + (pp <= 0) + (dp <= 0) == 1) {
 		int known = (tp > 0 ? tp : 1) * (pp > 0 ? pp : 1) * (dp > 0 ? dp : 1) * cp;
-		int left = r->gpus / known;
-		if (left >= 1 && left * known == r->gpus) {
+		int left = gpus / known;
+		if (left >= 1 && left * known == gpus) {
 			if (tp <= 0)
 				tp = left;
 			else if (pp <= 0)
@@ -777,16 +898,49 @@ static int batch_of(const val_row *r, scenario *s, bool layer_only, bool *assume
 	 * train_micro_batch_size_per_gpu, Hugging Face's
 	 * per_device_train_batch_size */
 	static const char *const gbs_words[] = {"global-batch-size", "global_batch_size",
-		"global batch size", "GBS", "train_batch_size"};
+		"global batch size", "GBS", "train_batch_size", "global batch", "global_batch"};
 	static const char *const mbs_words[] = {"micro-batch-size", "micro_batch_size",
 		"micro batch size", "MBS", "train_micro_batch_size_per_gpu",
-		"per_device_train_batch_size", "batch size per GPU", "batch_size_per_gpu"};
+		"per_device_train_batch_size", "batch size per GPU", "batch_size_per_gpu",
+		"local batch size", "local batch", "local_batch_size", "micro batch", "micro-batch"};
+	/* a batch in tokens in the text ("batch size 8M tokens", "global batch
+	 * 4M tokens"): sequences of seq_len */
+	static const char *const tok_words[] = {"global batch size", "global batch", "batch size",
+		"GBS"};
+	for (size_t i = 0; i < sizeof tok_words / sizeof tok_words[0] && t->global_batch <= 0 &&
+	     s->model.seq_len > 0; i++)
+		for (const char *p = val__find(r->other, tok_words[i]); p && t->global_batch <= 0;
+		     p = val__find(p + 1, tok_words[i])) {
+			const char *q = p + strlen(tok_words[i]);
+			while (*q == ' ' || *q == '=' || *q == ':' || *q == '~')
+				q++;
+			double tok = isdigit((unsigned char)*q) ? val__batch_tokens(q) : 0;
+			if (tok > 0) {
+				t->global_batch = (int)llround(tok / s->model.seq_len);
+				*assumed = true;
+			}
+		}
 	for (size_t i = 0; i < sizeof gbs_words / sizeof gbs_words[0] && t->global_batch <= 0;
 	     i++)
 		t->global_batch = key_number(r->other, gbs_words[i]);
 	for (size_t i = 0; i < sizeof mbs_words / sizeof mbs_words[0] && t->micro_batch <= 0;
 	     i++)
 		t->micro_batch = key_number(r->other, mbs_words[i]);
+	/* "batch size 4 per GPU" */
+	for (const char *p = val__find(r->other, "batch size"); p && t->micro_batch <= 0;
+	     p = val__find(p + 1, "batch size")) {
+		const char *q = p + 10;
+		while (*q == ' ' || *q == '=' || *q == ':')
+			q++;
+		const char *e = q;
+		while (isdigit((unsigned char)*e))
+			e++;
+		while (*e == ' ')
+			e++;
+		if (e > q && (!strncasecmp(e, "per GPU", 7) || !strncasecmp(e, "per device", 10) ||
+		              !strncasecmp(e, "/GPU", 4) || !strncasecmp(e, "per rank", 8)))
+			t->micro_batch = atoi(q);
+	}
 	static const char *const ga_words[] = {"GA", "grad accum", "grad_accum", "grad-accum",
 		"gradient accumulation", "gradient_accumulation_steps", "grad accumulation",
 		"gradient accumulation steps", "grad accumulation steps", "accumulation steps"};
@@ -794,6 +948,10 @@ static int batch_of(const val_row *r, scenario *s, bool layer_only, bool *assume
 	bool layers;
 	for (size_t i = sizeof ga_words / sizeof ga_words[0]; i-- > 0 && ga <= 0;)
 		ga = val__number_after_word(r->other, ga_words[i], &layers);
+	if (ga <= 0 && (val__has(r->other, "no gradient accumulation") ||
+	                val__has(r->other, "no grad accum") ||
+	                val__has(r->other, "without gradient accumulation")))
+		ga = 1;
 	/* a micro-batch and accumulation without the global batch: their product
 	 * over the data-parallel replicas */
 	if (t->global_batch <= 0 && t->micro_batch > 0 && ga > 0 && dp > 0) {

@@ -58,6 +58,8 @@ static const gpu_map gpu_maps[] = {
 	{"p5", NULL, "H100", 400, 8, true, true},
 	/* a word: GH200 (Grace Hopper: 96 or 144 GB, four to a node on NVLink
 	 * without a switch) is not in the catalog */
+	/* H200 NVL: PCIe cards with NVLink bridges ("H200 NVLink" is the SXM) */
+	{"H200 NVL", NULL, "H200-NVL", 400, 8, true, false},
 	{"H200", NULL, "H200", 400, 8, true, false},
 	{"H800", NULL, "H800", 400, 8, false, false},
 	/* HGX H20, 8 x 400 Gb/s as the HGX H100 (UNVERIFIED) */
@@ -74,7 +76,7 @@ static const gpu_map gpu_maps[] = {
 	{"H100", NULL, "H100", 400, 8, false, false},
 	{"GB200", NULL, "GB200", 400, 72, false, false},   /* NVL72: one NVLink domain of 72 */
 	{"B200", NULL, "B200", 400, 8, false, false},
-	{"A100", "PCIe", "A100-PCIE", 200, 8, false, false},
+	{"A100", "PCIe", "A100-PCIE", 200, 8, false, false},   /* 80 GB, or 40 (cluster_of) */
 	{"A100", "40G", "A100-40GB", 200, 8, false, false},   /* "40GB", "A100-40G" */
 	{"A100", "40 GB", "A100-40GB", 200, 8, false, false},
 	{"A100", "320GB", "A100-40GB", 200, 8, false, false},   /* DGX A100 320GB: 8 x 40 GB */
@@ -96,6 +98,9 @@ static const gpu_map gpu_maps[] = {
 	{"MI250X", NULL, "MI250X", 200, 8, false, false},
 	{"MI250", NULL, "MI250", 200, 8, false, false},   /* as the MI250X (UNVERIFIED) */
 	{"MI325", NULL, "MI325X", 400, 8, false, false},  /* as the MI300X */
+	/* not in the catalog (""): the MI300A APU (El Capitan: 4 a node, 128 GB
+	 * shared with the CPU cores) is not an MI300X */
+	{"MI300A", NULL, "", 200, 4, false, false},
 	{"MI300", NULL, "MI300X", 400, 8, false, false},
 	{"L40S", NULL, "L40S", 200, 8, false, false},
 	/* AWS g6.48xlarge: 8 x L4, 100 Gb/s */
@@ -264,6 +269,17 @@ static int gpus_per_node(const char *hw, const gpu_map *m)
 		}
 		if (n > 16 && n != m->gpus_per_node)
 			n = 0;
+	}
+	/* an MI250X (MI250) package is two GCDs, each what ROCm calls a GPU and
+	 * the catalog's part: "4x MI250X per node (8 GCDs)" is 8; a count of
+	 * up to 4 is of packages (HPE Cray EX235a and the MI250 servers hold 4) */
+	if (!strncmp(m->catalog, "MI250", 5)) {
+		const char *g = val__find(hw, "GCD");
+		int gcds = g ? val__number_before(hw, g, false) : 0;
+		if (gcds > 0 && gcds <= 16)
+			return gcds;
+		if (n > 0 && n <= 4)
+			n *= 2;
 	}
 	return n > 0 && n <= 72 ? n : m->gpus_per_node;
 }
@@ -443,10 +459,55 @@ static int nic_count_in_words(const char *hw)
 	return 0;
 }
 
+/* Whether a clause of the hardware text is about a NIC that training's
+ * collectives do not use: storage, front-end or management networks, a DPU
+ * ("2x BlueField-3 DPU 200Gb/s (storage)", "2x 40GbE front-end"); not when
+ * it also says it carries the compute traffic. */
+static bool side_network(const char *clause)
+{
+	static const char *const side[] = {"storage", "front-end", "frontend", "front end",
+		"management", "in-band", "north-south", " DPU", "ethernet for data"};
+	static const char *const compute[] = {"compute", "back-end", "backend", "east-west",
+		"GPU fabric", "training"};
+	bool is_side = false;
+	for (size_t i = 0; i < sizeof side / sizeof side[0] && !is_side; i++)
+		is_side = val__has(clause, side[i]);
+	for (size_t i = 0; i < sizeof compute / sizeof compute[0] && is_side; i++)
+		is_side = !val__has(clause, compute[i]);
+	return is_side;
+}
+
+/* Blanks the clauses (between commas, semicolons and " + ") that describe a
+ * side network, when another clause gives a line rate: that one is the
+ * compute fabric ("2x 40GbE front-end, 8x 200Gb/s HDR IB back-end"). */
+static void without_side_networks(char *hw)
+{
+	char kept[512];
+	snprintf(kept, sizeof kept, "%s", hw);
+	bool dropped = false;
+	for (char *c = kept; *c; ) {
+		size_t len = strcspn(c, ",;+");
+		char save = c[len];
+		c[len] = '\0';
+		bool side = side_network(c);
+		c[len] = save;
+		if (side) {
+			memset(c, ' ', len);
+			dropped = true;
+		}
+		c += len + (save ? 1 : 0);
+	}
+	const char *at;
+	bool agg;
+	if (dropped && line_rate(kept, &at, &agg) > 0)
+		memcpy(hw, kept, strlen(kept));
+}
+
 static void nic_of(const char *hw_text, const gpu_map *m, int gpn, hw_nic *nic)
 {
 	char hw_buf[512];
 	without_versions(hw_text, hw_buf, sizeof hw_buf);
+	without_side_networks(hw_buf);
 	const char *hw = hw_buf;
 	const char *at = NULL;
 	bool aggregate = false;
@@ -488,7 +549,16 @@ static void nic_of(const char *hw_text, const gpu_map *m, int gpn, hw_nic *nic)
 static int cluster_of(const val_row *r, scenario *s, char *why, size_t n)
 {
 	const gpu_map *m = gpu_of(r->hardware);
-	const hw_gpu *g = m ? hw_gpu_find(m->catalog) : NULL;
+	if (m && !*m->catalog) {
+		snprintf(why, n, "the hardware text names %s, which the catalog does not have "
+		         "(trainsim list gpus)", m->token);
+		return -1;
+	}
+	const char *name = m ? m->catalog : NULL;
+	if (m && !strcmp(name, "A100-PCIE") &&
+	    (mem_tag(r->hardware, "40G") || mem_tag(r->hardware, "40 GB")))
+		name = "A100-PCIE-40GB";
+	const hw_gpu *g = m ? hw_gpu_find(name) : NULL;
 	if (!g) {
 		snprintf(why, n, "no GPU of the catalog in the hardware text '%.60s' (trainsim list "
 		         "gpus)", r->hardware);
@@ -499,7 +569,8 @@ static int cluster_of(const val_row *r, scenario *s, char *why, size_t n)
 	int gpn = gpus_per_node(r->hardware, m);
 	/* a row without its GPU count that gives every parallel size: their product */
 	int cp = val__cp_of(r->other);
-	int gpus = r->gpus > 0 ? r->gpus
+	int gpus = r->gpus_are_nodes ? r->gpus * gpn
+	         : r->gpus > 0 ? r->gpus
 	         : r->tp > 0 && r->pp > 0 && r->dp > 0 ? r->tp * r->pp * r->dp * (cp > 1 ? cp : 1)
 	         : 1;
 	if (gpus < gpn)
@@ -670,36 +741,80 @@ static int vocab_of(const val_row *r)
  * SwiGLU, 8 KV heads, 152064 tokens), Yi-34B (7168, 20480, 8 KV, 64000),
  * DeepSeek LLM 67B (8192, 22016, 8 KV, 102400), Phi-3 mini and medium (3072 /
  * 5120, 8192 / 17920, 32 / 10 KV, 32064), TinyLlama 1.1B (2048, 5632, 4 KV,
- * 32000), StarCoder2 15B (6144, 24576 GELU, 4 KV, 49152). Families whose
- * head width is not hidden / heads (Gemma, Mistral NeMo, Qwen3) are left out. */
+ * 32000), StarCoder2 15B (6144, 24576 GELU, 4 KV, 49152). With a head width
+ * (head_dim) that is not hidden / heads where the config sets one, from their
+ * config.json (as transcribed, with each file's URL, in Lightning-AI/litgpt's
+ * litgpt/config.py, checked against copies of the configs): Qwen3 0.6B to
+ * 32B (SwiGLU, 8 KV heads, head_dim 128, 151936 tokens; 1024 / 3072, 2048 /
+ * 6144, 2560 / 9728, 4096 / 12288, 5120 / 17408, 5120 / 25600), Qwen2.5 0.5B,
+ * 1.5B, 3B (896 / 4864, 1536 / 8960, 2048 / 11008, 2 KV, 151936), Gemma 2B and
+ * 7B (GeGLU, 2048 / 16384, 1 KV; 3072 / 24576, 16 KV; head_dim 256, 256000),
+ * Gemma 2 2B, 9B, 27B (2304 / 9216, 4 KV, 256; 3584 / 14336, 8 KV, 256; 4608 /
+ * 36864, 16 KV, 128), Gemma 3 1B, 4B, 12B, 27B (1152 / 6912, 1 KV, 256; 2560 /
+ * 10240, 4 KV, 256; 3840 / 15360, 8 KV, 256; 5376 / 21504, 16 KV, 128; 262144
+ * tokens), Mistral NeMo 12B (5120 / 14336, 8 KV, head_dim 128, 131072) and
+ * Mistral Small 24B (5120 / 32768, the same attention). Gemma 2 and 3 and
+ * Mistral 7B v0.1 attend through a sliding window on some layers (4096 on
+ * every other layer; 1024, 512 for the 1B, on five of six; 4096 on all):
+ * trainsim runs every layer's attention over the whole causal sequence, which
+ * overstates their attention time for sequences longer than the window. */
 typedef struct zoo_model {
 	const char *family;    /* matched in source, hardware or other_parallel */
 	int hidden, ffn, kv_heads, vocab;
 	bool gated;
 	double params_b;       /* only at this size (within 10%); 0: any size */
+	int head_dim;          /* 0: hidden / heads */
 } zoo_model;
 
 static const zoo_model zoo[] = {
-	{"Code Llama", 8192, 22016, 8, 32016, true, 0},   /* codellama/CodeLlama-34b-hf */
-	{"Llama 2", 8192, 22016, 8, 32000, true, 34},  /* Llama 2 34B: Code Llama's shape */
-	{"Llama 3", 2048, 8192, 8, 128256, true, 0}, {"Llama 3", 3072, 8192, 8, 128256, true, 0},
-	{"Llama 3", 4096, 14336, 8, 128256, true, 0}, {"Llama 3", 8192, 28672, 8, 128256, true, 0},
-	{"Llama 3", 16384, 53248, 8, 128256, true, 0},
-	{"Llama 2", 4096, 11008, 32, 32000, true, 0}, {"Llama 2", 5120, 13824, 40, 32000, true, 0},
-	{"Llama 2", 8192, 28672, 8, 32000, true, 0},
-	{"Llama", 4096, 11008, 32, 32000, true, 0}, {"Llama", 5120, 13824, 40, 32000, true, 0},
-	{"Llama", 6656, 17920, 52, 32000, true, 0}, {"Llama", 8192, 22016, 64, 32000, true, 0},
-	{"Nemotron", 6144, 24576, 8, 256000, false, 0}, {"Nemotron", 18432, 73728, 8, 256000, false, 0},
-	{"Mistral", 4096, 14336, 8, 32000, true, 0},
-	{"Qwen2", 3584, 18944, 4, 152064, true, 0}, {"Qwen2", 8192, 29568, 8, 152064, true, 0},
-	{"Qwen2", 5120, 13824, 8, 152064, true, 14}, {"Qwen2", 5120, 27648, 8, 152064, true, 32},
-	{"Yi", 7168, 20480, 8, 64000, true, 0},
-	{"DeepSeek LLM", 8192, 22016, 8, 102400, true, 0},
-	{"Phi-3", 3072, 8192, 32, 32064, true, 0}, {"Phi-3", 5120, 17920, 10, 32064, true, 0},
-	{"TinyLlama", 2048, 5632, 4, 32000, true, 0},
-	{"StarCoder2", 6144, 24576, 4, 49152, false, 0},
-	{"Falcon", 4544, 18176, 1, 65024, false, 0}, {"Falcon", 8192, 32768, 8, 65024, false, 0},
-	{"Falcon", 14848, 59392, 8, 65024, false, 0},
+	{"Code Llama", 8192, 22016, 8, 32016, true, 0, 0},   /* codellama/CodeLlama-34b-hf */
+	{"Llama 2", 8192, 22016, 8, 32000, true, 34, 0},  /* Llama 2 34B: Code Llama's shape */
+	{"Llama 3", 2048, 8192, 8, 128256, true, 0, 0},
+	{"Llama 3", 3072, 8192, 8, 128256, true, 0, 0},
+	{"Llama 3", 4096, 14336, 8, 128256, true, 0, 0},
+	{"Llama 3", 8192, 28672, 8, 128256, true, 0, 0},
+	{"Llama 3", 16384, 53248, 8, 128256, true, 0, 0},
+	{"Llama 2", 4096, 11008, 32, 32000, true, 0, 0},
+	{"Llama 2", 5120, 13824, 40, 32000, true, 0, 0},
+	{"Llama 2", 8192, 28672, 8, 32000, true, 0, 0},
+	{"Llama", 4096, 11008, 32, 32000, true, 0, 0},
+	{"Llama", 5120, 13824, 40, 32000, true, 0, 0},
+	{"Llama", 6656, 17920, 52, 32000, true, 0, 0},
+	{"Llama", 8192, 22016, 64, 32000, true, 0, 0},
+	{"Nemotron", 6144, 24576, 8, 256000, false, 0, 0},
+	{"Nemotron", 18432, 73728, 8, 256000, false, 0, 0},
+	{"Mistral NeMo", 5120, 14336, 8, 131072, true, 0, 128},
+	{"Mistral Small", 5120, 32768, 8, 131072, true, 0, 128},
+	{"Mistral", 4096, 14336, 8, 32000, true, 0, 0},
+	{"Qwen3", 1024, 3072, 8, 151936, true, 0.6, 128},
+	{"Qwen3", 2048, 6144, 8, 151936, true, 1.7, 128},
+	{"Qwen3", 2560, 9728, 8, 151936, true, 4, 128},
+	{"Qwen3", 4096, 12288, 8, 151936, true, 8, 128},
+	{"Qwen3", 5120, 17408, 8, 151936, true, 14, 128},
+	{"Qwen3", 5120, 25600, 8, 151936, true, 32, 128},
+	{"Qwen2", 3584, 18944, 4, 152064, true, 0, 0},
+	{"Qwen2", 8192, 29568, 8, 152064, true, 0, 0},
+	{"Qwen2", 5120, 13824, 8, 152064, true, 14, 0},
+	{"Qwen2", 5120, 27648, 8, 152064, true, 32, 0},
+	{"Qwen2", 896, 4864, 2, 151936, true, 0, 0}, {"Qwen2", 1536, 8960, 2, 151936, true, 0, 0},
+	{"Qwen2", 2048, 11008, 2, 151936, true, 0, 0},
+	{"Gemma 3", 1152, 6912, 1, 262144, true, 0, 256},
+	{"Gemma 3", 2560, 10240, 4, 262144, true, 0, 256},
+	{"Gemma 3", 3840, 15360, 8, 262144, true, 0, 256},
+	{"Gemma 3", 5376, 21504, 16, 262144, true, 0, 128},
+	{"Gemma 2", 2304, 9216, 4, 256000, true, 0, 256},
+	{"Gemma 2", 3584, 14336, 8, 256000, true, 0, 256},
+	{"Gemma 2", 4608, 36864, 16, 256000, true, 0, 128},
+	{"Gemma", 2048, 16384, 1, 256000, true, 0, 256},
+	{"Gemma", 3072, 24576, 16, 256000, true, 0, 256},
+	{"Yi", 7168, 20480, 8, 64000, true, 0, 0},
+	{"DeepSeek LLM", 8192, 22016, 8, 102400, true, 0, 0},
+	{"Phi-3", 3072, 8192, 32, 32064, true, 0, 0}, {"Phi-3", 5120, 17920, 10, 32064, true, 0, 0},
+	{"TinyLlama", 2048, 5632, 4, 32000, true, 0, 0},
+	{"StarCoder2", 6144, 24576, 4, 49152, false, 0, 0},
+	{"Falcon", 4544, 18176, 1, 65024, false, 0, 0},
+	{"Falcon", 8192, 32768, 8, 65024, false, 0, 0},
+	{"Falcon", 14848, 59392, 8, 65024, false, 0, 0},
 };
 
 
@@ -792,6 +907,38 @@ static const named_shape named_shapes[] = {
 	/* Code Llama 34B (Rozière et al. 2023; codellama/CodeLlama-34b-hf
 	 * config.json), the Llama 2 34B shape Meta described and did not release */
 	{"Code Llama", 34, 48, 8192, 64, 16384}, {"Llama 2", 34, 48, 8192, 64, 4096},
+	/* From the configs of the zoo below (litgpt/config.py's transcriptions):
+	 * Llama 3.2 1B and 3B (by their names and their 1.24 / 3.21 B), Mistral
+	 * 7B (its paper's Table 1: context 8192), Falcon (2048 tokens, tiiuae
+	 * configs), Qwen3 (4096 tokens, the technical report's first pretraining
+	 * stage), Gemma and Gemma 2 (8192); seq_len 0: the row must give it
+	 * (Mistral NeMo and Small, Qwen2.5, Gemma 3 state no training length) */
+	{"Llama 3", 1, 16, 2048, 32, 8192}, {"Llama 3", 1.24, 16, 2048, 32, 8192},
+	{"Llama 3", 3.2, 28, 3072, 24, 8192},
+	{"Mistral NeMo", 12, 40, 5120, 32, 0}, {"Mistral Small", 24, 40, 5120, 32, 0},
+	{"Mistral", 7.2, 32, 4096, 32, 8192},
+	{"Falcon", 7.2, 32, 4544, 71, 2048}, {"Falcon", 40, 60, 8192, 128, 2048},
+	{"Falcon", 180, 80, 14848, 232, 2048},
+	{"Qwen3", 0.6, 28, 1024, 16, 4096}, {"Qwen3", 1.7, 28, 2048, 16, 4096},
+	{"Qwen3", 4, 36, 2560, 32, 4096}, {"Qwen3", 8, 36, 4096, 32, 4096},
+	{"Qwen3", 14, 40, 5120, 40, 4096}, {"Qwen3", 32, 64, 5120, 64, 4096},
+	{"Qwen2", 0.5, 24, 896, 14, 0},
+	{"Qwen2", 1.5, 28, 1536, 12, 0},
+	{"Qwen2", 3, 36, 2048, 16, 0},
+	{"Qwen2", 7, 28, 3584, 28, 0},
+	{"Qwen2", 14, 48, 5120, 40, 0},
+	{"Qwen2", 32, 64, 5120, 40, 0},
+	{"Qwen2", 72, 80, 8192, 64, 0},
+	{"Gemma 3", 1, 26, 1152, 4, 0},
+	{"Gemma 3", 4, 34, 2560, 8, 0},
+	{"Gemma 3", 12, 48, 3840, 16, 0},
+	{"Gemma 3", 27, 62, 5376, 32, 0},
+	{"Gemma 2", 2, 26, 2304, 8, 8192},
+	{"Gemma 2", 2.6, 26, 2304, 8, 8192},
+	{"Gemma 2", 9, 42, 3584, 16, 8192},
+	{"Gemma 2", 27, 46, 4608, 32, 8192},
+	{"Gemma", 2, 18, 2048, 8, 8192}, {"Gemma", 2.5, 18, 2048, 8, 8192},
+	{"Gemma", 7, 28, 3072, 16, 8192}, {"Gemma", 8.5, 28, 3072, 16, 8192},
 };
 
 /* A size written after a family's name: "Llama 2 70B", "Llama-3.1-405B",
@@ -813,11 +960,34 @@ static double size_after(const char *text, const char *family)
 	return 0;
 }
 
+/* NeMo's recipe names of a family ("llama31_405b", "llama32_1b"). */
+static const struct { const char *family, *recipe; } recipes[] = {
+	{"Llama 3", "llama31"}, {"Llama 3", "llama32"}, {"Llama 3", "llama33"},
+};
+
+static bool recipe_named(const val_row *r, const char *family)
+{
+	for (size_t i = 0; i < sizeof recipes / sizeof recipes[0]; i++)
+		if (!strcmp(recipes[i].family, family) && val__names(r, recipes[i].recipe))
+			return true;
+	return false;
+}
+
 /* The parameter count a row gives, or the one its model's name says. */
 static double params_of(const val_row *r, const char *family)
 {
 	if (r->params_b > 0)
 		return r->params_b;
+	for (size_t i = 0; i < sizeof recipes / sizeof recipes[0]; i++) {
+		if (strcmp(recipes[i].family, family))
+			continue;
+		const char *fields[] = {r->other, r->source, r->id};
+		for (size_t f = 0; f < sizeof fields / sizeof fields[0]; f++) {
+			double v = size_after(fields[f], recipes[i].recipe);
+			if (v > 0)
+				return v;
+		}
+	}
 	const char *fields[] = {r->other, r->source, r->id};
 	for (size_t i = 0; i < sizeof fields / sizeof fields[0]; i++) {
 		double v = size_after(fields[i], family);
@@ -854,10 +1024,12 @@ static const named_shape *named_shape_of(const val_row *r)
 			if (*p != '-')
 				bare[k++] = *p;
 		bare[k] = '\0';
-		if (!val__names(r, z->family) && !val__names(r, bare))
+		if (!val__names(r, z->family) && !val__names(r, bare) && !recipe_named(r, z->family))
 			continue;
-		/* Code Llama is not Llama's 33B */
+		/* Code Llama is not Llama's 33B, Gemma 2 and 3 not Gemma's */
 		if (strcmp(z->family, "Code Llama") && val__names(r, "Code Llama"))
+			continue;
+		if (!strcmp(z->family, "Gemma") && (val__names(r, "Gemma 2") || val__names(r, "Gemma 3")))
 			continue;
 		double params = params_of(r, z->family);
 		if (params > 0 && fabs(params - z->params_b) <= 0.1 * z->params_b)
@@ -878,8 +1050,26 @@ static int model_of(const val_row *r, scenario *s, bool params_only, bool *assum
 			         "MLP", other_archs[i]);
 			return -1;
 		}
+	/* encoder-decoders: a decoder's layers also attend to the encoder's */
+	static const char *const enc_dec[] = {"T5", "mT5", "UL2", "BART", "mBART"};
+	const char *fields[] = {r->other, r->source, r->id};
+	bool ed = val__has(r->other, "encoder-decoder") || val__has(r->other, "encoder decoder");
+	for (size_t i = 0; i < sizeof enc_dec / sizeof enc_dec[0] && !ed; i++)
+		for (size_t f = 0; f < sizeof fields / sizeof fields[0] && !ed; f++)
+			ed = val__has_word(fields[f], enc_dec[i]);
+	if (ed) {
+		snprintf(why, n, "an encoder-decoder model: trainsim's transformers are decoder-only");
+		return -1;
+	}
 	scn_model *m = &s->model;
 	int layers = r->layers, hidden = r->hidden, heads = r->heads, seq = r->seq_len;
+	int tl, th, ta, ts;   /* the shape written out in the text, all three */
+	if ((layers <= 0 || hidden <= 0 || heads <= 0) && val__shape_in(r->other, &tl, &th, &ta, &ts)) {
+		layers = layers > 0 ? layers : tl;
+		hidden = hidden > 0 ? hidden : th;
+		heads = heads > 0 ? heads : ta;
+		seq = seq > 0 ? seq : ts;
+	}
 	const named_shape *z = layers <= 0 || hidden <= 0 || heads <= 0 || seq <= 0
 	                       ? named_shape_of(r) : NULL;
 	if (z) {   /* fill what the row leaves out from the model's published shape */
@@ -915,13 +1105,16 @@ static int model_of(const val_row *r, scenario *s, bool params_only, bool *assum
 	m->vocab = vocab_of(r);
 	m->ffn_hidden = 4 * hidden;
 	for (size_t i = 0; i < sizeof zoo / sizeof zoo[0]; i++)
-		if (zoo[i].hidden == hidden && val__names(r, zoo[i].family) &&
+		if (zoo[i].hidden == hidden &&
+		    (val__names(r, zoo[i].family) || recipe_named(r, zoo[i].family)) &&
 		    (zoo[i].params_b <= 0 ||
 		     fabs(params_of(r, zoo[i].family) - zoo[i].params_b) <= 0.1 * zoo[i].params_b)) {
 			m->gated_mlp = zoo[i].gated;
 			m->ffn_hidden = zoo[i].ffn;
 			m->kv_heads = zoo[i].kv_heads;
 			m->vocab = zoo[i].vocab;
+			if (zoo[i].head_dim > 0 && zoo[i].head_dim * heads != hidden)
+				m->head_dim = zoo[i].head_dim;
 			break;
 		}
 	if (val__has(r->other, "SwiGLU") || val__has(r->other, "gated"))

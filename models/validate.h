@@ -16,6 +16,7 @@ typedef struct val_row {
 	char source[1024];      /* truncated */
 	char hardware[512];
 	int gpus;
+	bool gpus_are_nodes;    /* the gpus cell counted nodes ("8 nodes"): gpus x GPUs a node */
 	double params_b;
 	int layers, hidden, heads, seq_len, global_batch, micro_batch, tp, pp, dp;
 	double batch_tokens;    /* a global batch given in tokens ("4M tokens"), else 0 */

@@ -655,6 +655,13 @@ START_TEST(t_layout_text)
 	ck_assert_int_eq(c.s.model.seq_len, 2048);
 	snprintf(row, sizeof row, "V-M,x,DGX H100,8,7,,,,,128,1,1,1,8,Mistral 7B,bf16,,"
 		 "tokens_per_sec_per_gpu,10000,tokens/s/GPU,x");
+	ck_assert_msg(build_row(row, &c, why, sizeof why) == 0, "%s", why);
+	ck_assert_int_eq(c.s.model.layers, 32);
+	ck_assert_int_eq(c.s.model.ffn_hidden, 14336);
+	ck_assert_int_eq(c.s.model.seq_len, 8192);
+	scn_release(&c.s);
+	snprintf(row, sizeof row, "V-M,x,DGX H100,8,13,,,,,128,1,1,1,8,Baichuan 2 13B,bf16,,"
+		 "tokens_per_sec_per_gpu,10000,tokens/s/GPU,x");
 	ck_assert_int_eq(build_row(row, &c, why, sizeof why), -1);
 	ck_assert_ptr_nonnull(strstr(why, "model shape"));
 	/* optimizer state offloaded to the host is not modelled: refused, not

@@ -308,6 +308,169 @@ START_TEST(t_batch_in_text)
 }
 END_TEST
 
+/* The fourth round of review rows: hardware texts. A side network's clause
+ * (storage, front-end) is not the compute fabric; an MI250X is two GCDs; an
+ * A100 PCIe 40GB and an H200 NVL are their own cards; an MI300A is no
+ * MI300X. */
+START_TEST(t_fourth_review_hardware)
+{
+	static const struct { const char *hw, *gpu; int gpn, nics; double gbps; bool tcp; } cases[] = {
+		{"DGX H100: 8x H100, 2x BlueField-3 DPU 200Gb/s (storage), 8x ConnectX-7 400Gb/s "
+		 "(compute)", "H100-SXM5-80GB", 8, 8, 400, false},
+		{"8x A100 80GB SXM4; 2x 40GbE front-end, 8x 200Gb/s HDR IB back-end", "A100-SXM4-80GB", 8,
+		 8, 200, false},
+		{"Frontier: 4x AMD MI250X per node (8 GCDs), 4x 200 Gb/s Slingshot-11", "MI250X-GCD", 8, 4,
+		 200, false},
+		{"LUMI-G node: 4 AMD MI250X, 4x 200 Gb/s Slingshot", "MI250X-GCD", 8, 4, 200, false},
+		{"8x A100-PCIE-40GB, 100 Gbps Ethernet", "A100-PCIE-40GB", 8, 1, 100, true},
+		{"8x H200 NVL 141GB (PCIe, 2-way NVLink bridges), 8x 400Gb/s", "H200-NVL-141GB", 8, 8,
+		 400, false},
+		{"HGX H200 (8x H200, NVLink), 8x 400Gb/s NDR", "H200-SXM-141GB", 8, 8, 400, false},
+	};
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		char row[1024], why[256];
+		val_case c;
+		snprintf(row, sizeof row, "T-001,x,\"%s\",64,18.4,40,6144,48,2048,512,1,8,4,2,,bf16,"
+		         "full,iteration_time,10,s,x", cases[i].hw);
+		ck_assert_msg(build_row(row, &c, why, sizeof why) == 0, "%s: %s", cases[i].hw, why);
+		const scn_cluster *k = &c.s.cluster;
+		ck_assert_msg(!strcmp(k->gpu.name, cases[i].gpu) && k->gpus_per_node == cases[i].gpn &&
+		              k->nic.count == cases[i].nics &&
+		              fabs(k->nic.speed_Bps * 8 / 1e9 - cases[i].gbps) < 1e-6 &&
+		              (k->nic.transport == TRANSPORT_TCP) == cases[i].tcp,
+		              "%s: %s, %d a node, %d x %g Gb/s, transport %d", cases[i].hw, k->gpu.name,
+		              k->gpus_per_node, k->nic.count, k->nic.speed_Bps * 8 / 1e9,
+		              k->nic.transport);
+		if (strstr(cases[i].gpu, "NVL") || strstr(cases[i].gpu, "PCIE"))
+			ck_assert_int_eq(k->intra.kind, INTRA_PCIE);
+		scn_release(&c.s);
+	}
+	char row[512], why[256];
+	val_case c;
+	snprintf(row, sizeof row, "T-001,x,\"El Capitan: 4x MI300A per node\",64,18.4,40,6144,48,"
+	         "2048,512,1,8,4,2,,bf16,full,iteration_time,10,s,x");
+	ck_assert_int_eq(build_row(row, &c, why, sizeof why), -1);
+	ck_assert_ptr_nonnull(strstr(why, "MI300A"));
+}
+END_TEST
+
+/* Layouts, cells and batches as the fourth round wrote them. */
+START_TEST(t_fourth_review_layout)
+{
+	static const struct { const char *gpus, *tp, *pp, *other; int gpu_count, t, p, d, vs, zero,
+		group; } cases[] = {
+		{"64", "", "", "Llama 2 70B; 4x4x4 (TP x PP x DP)", 64, 4, 4, 4, 1, 0, 0},
+		{"64", "", "", "Llama 2 70B; model parallel size 8 (tensor), pipeline 2", 64, 8, 2, 4, 1,
+		 0, 0},
+		{"64", "", "", "Llama 2 70B; pipeline stages: 4; model parallel: 4 (DeepSpeed)", 64, 4,
+		 4, 4, 1, 1, 0},
+		{"64", "", "", "Llama 2 70B; pipeline-model-parallel-size 4, model parallel 2", 64, 2, 4,
+		 8, 1, 1, 0},
+		{"64", "", "", "Llama 2 70B; tensor_parallel_degree = 8, pipeline_parallel_degree = 2, "
+		 "data_parallel_shard_degree = -1", 64, 8, 2, 4, 1, 3, 0},
+		{"64", "", "", "Llama 2 70B; MaxText ici_fsdp_parallelism=8, dcn_data_parallelism=8", 64,
+		 1, 1, 64, 1, 3, 8},
+		{"64", "4", "4 (VP 5)", "Llama 2 70B", 64, 4, 4, 4, 5, 0, 0},
+		{"8 nodes", "4", "4", "Llama 2 70B", 64, 4, 4, 4, 1, 0, 0},
+		{"64 (8 nodes)", "4", "4", "Llama 2 70B", 64, 4, 4, 4, 1, 0, 0},
+	};
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		char row[1024], why[256];
+		val_case c;
+		snprintf(row, sizeof row, "T-001,x,\"DGX H100 (8x H100 SXM5 80GB, 8x 400Gb/s NDR IB)\","
+		         "%s,70,80,8192,64,4096,512,1,%s,%s,,\"%s\",bf16,full,iteration_time,10,s,x",
+		         cases[i].gpus, cases[i].tp, cases[i].pp, cases[i].other);
+		ck_assert_msg(build_row(row, &c, why, sizeof why) == 0, "%s: %s", cases[i].other, why);
+		const scn_training *t = &c.s.training;
+		ck_assert_msg(scn_gpus(&c.s) == cases[i].gpu_count && t->tp == cases[i].t &&
+		              t->pp == cases[i].p && t->dp == cases[i].d &&
+		              t->virtual_stages == cases[i].vs && t->zero == cases[i].zero &&
+		              t->zero_group == cases[i].group,
+		              "%s / %s / %s: %d GPUs, tp %d pp %d dp %d vs %d zero %d group %d",
+		              cases[i].gpus, cases[i].pp, cases[i].other, scn_gpus(&c.s), t->tp, t->pp,
+		              t->dp, t->virtual_stages, t->zero, t->zero_group);
+		scn_release(&c.s);
+	}
+	static const struct { const char *gbs, *other; int gb, mb; } batches[] = {
+		{"", "Llama 2 7B; batch size 4 per GPU, no gradient accumulation", 256, 4},
+		{"4Mi tokens", "Llama 2 7B", 1024, 4},
+		{"~4M tokens/step", "Llama 2 7B", 1024, 4},
+		{"", "Llama 2 7B; local batch 4, global batch 512", 512, 4},
+		{"", "Llama 2 7B; batch size 8M tokens, micro batch 4", 2048, 4},
+	};
+	for (size_t i = 0; i < sizeof batches / sizeof batches[0]; i++) {
+		char row[1024], why[256];
+		val_case c;
+		snprintf(row, sizeof row, "T-001,x,\"DGX H100 (8x H100 SXM5 80GB, 8x 400Gb/s NDR IB)\","
+		         "64,6.7,32,4096,32,4096,%s,%s,1,1,64,\"%s\",bf16,full,iteration_time,10,s,x",
+		         batches[i].gbs, *batches[i].gbs ? "4" : "", batches[i].other);
+		ck_assert_msg(build_row(row, &c, why, sizeof why) == 0, "%s: %s", batches[i].other, why);
+		ck_assert_msg(c.s.training.global_batch == batches[i].gb &&
+		              c.s.training.micro_batch == batches[i].mb, "%s %s: B%d mb%d",
+		              batches[i].gbs, batches[i].other, c.s.training.global_batch,
+		              c.s.training.micro_batch);
+		scn_release(&c.s);
+	}
+}
+END_TEST
+
+/* Models named without their shape, with a head width of their own, or
+ * with the shape written out in words. */
+START_TEST(t_fourth_review_models)
+{
+	static const struct { const char *shape, *other; int layers, hidden, heads, kv, ffn, vocab,
+		head_dim, seq; bool gated; } cases[] = {
+		{",,,", "Llama 3.2 3B", 28, 3072, 24, 8, 8192, 128256, 128, 8192, true},
+		{",,,", "Mistral 7B", 32, 4096, 32, 8, 14336, 32000, 128, 8192, true},
+		{",,,", "Falcon-180B", 80, 14848, 232, 8, 59392, 65024, 64, 2048, false},
+		{",,,", "Qwen3-32B", 64, 5120, 64, 8, 25600, 151936, 128, 4096, true},
+		{"36,4096,32,4096", "Qwen3-8B", 36, 4096, 32, 8, 12288, 151936, 128, 4096, true},
+		{"40,5120,32,8192", "Mistral NeMo 12B (head_dim 128)", 40, 5120, 32, 8, 14336, 131072,
+		 128, 8192, true},
+		{"46,4608,32,8192", "Gemma 2 27B", 46, 4608, 32, 16, 36864, 256000, 128, 8192, true},
+		{"28,3072,16,8192", "Gemma 7B", 28, 3072, 16, 16, 24576, 256000, 256, 8192, true},
+		{",,,", "80 layers, hidden size 8192, 64 attention heads (GQA with 8 KV heads), FFN "
+		 "28672, vocab 128K, sequence 8192", 80, 8192, 64, 8, 28672, 128000, 128, 8192, false},
+		{",,,", "d_model=4096, n_layers=32, n_heads=32, max_seq_len=4096", 32, 4096, 32, 32,
+		 16384, 0, 128, 4096, false},
+		{",,,4096", "llama31_405b (NeMo 2.0 recipe)", 126, 16384, 128, 8, 53248, 128256, 128,
+		 4096, true},
+	};
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		char row[1024], why[256];
+		val_case c;
+		snprintf(row, sizeof row, "T-001,x,\"DGX H100 (8x H100 SXM5 80GB, 8x 400Gb/s NDR IB)\","
+		         "512,,%s,512,1,8,8,8,\"%s\",bf16,full,iteration_time,10,s,x", cases[i].shape,
+		         cases[i].other);
+		ck_assert_msg(build_row(row, &c, why, sizeof why) == 0, "%s: %s", cases[i].other, why);
+		const scn_model *m = &c.s.model;
+		ck_assert_msg(m->layers == cases[i].layers && m->hidden == cases[i].hidden &&
+		              m->heads == cases[i].heads && m->kv_heads == cases[i].kv &&
+		              m->ffn_hidden == cases[i].ffn &&
+		              (cases[i].vocab == 0 || m->vocab == cases[i].vocab) &&
+		              m->head_dim == cases[i].head_dim && m->seq_len == cases[i].seq &&
+		              m->gated_mlp == cases[i].gated,
+		              "%s: l%d h%d a%d kv%d ffn%d vocab%d hd%d seq%d gated%d", cases[i].other,
+		              m->layers, m->hidden, m->heads, m->kv_heads, m->ffn_hidden, m->vocab,
+		              m->head_dim, m->seq_len, m->gated_mlp);
+		scn_release(&c.s);
+	}
+	/* Mistral NeMo is a model, not NVIDIA's NeMo: no NeMo recipe assumed */
+	char row[1024], why[256];
+	val_case c;
+	snprintf(row, sizeof row, "T-001,x,\"DGX H100 (8x H100 SXM5 80GB, 8x 400Gb/s NDR IB)\",64,,"
+	         "40,5120,32,8192,256,1,8,1,,Mistral NeMo 12B,bf16,full,iteration_time,10,s,x");
+	ck_assert_msg(build_row(row, &c, why, sizeof why) == 0, "%s", why);
+	ck_assert(!c.s.training.grad_reduce.overlap_param_gather);
+	ck_assert(!c.s.training.sequence_parallel && c.s.training.zero == 0);
+	scn_release(&c.s);
+	snprintf(row, sizeof row, "T-001,x,\"DGX H100 (8x H100 SXM5 80GB, 8x 400Gb/s NDR IB)\",64,,"
+	         "24,1024,128,512,256,1,1,1,,T5-11B (encoder-decoder),bf16,full,iteration_time,10,s,x");
+	ck_assert_int_eq(build_row(row, &c, why, sizeof why), -1);
+	ck_assert_ptr_nonnull(strstr(why, "encoder-decoder"));
+}
+END_TEST
+
 /* Dense families read from their published configs (models/validate.c). */
 START_TEST(t_more_families)
 {
@@ -716,6 +879,9 @@ static Suite *suite(void)
 	tcase_add_test(tc, t_third_review_words);
 	tcase_add_test(tc, t_third_review_moe);
 	tcase_add_test(tc, t_more_families);
+	tcase_add_test(tc, t_fourth_review_hardware);
+	tcase_add_test(tc, t_fourth_review_layout);
+	tcase_add_test(tc, t_fourth_review_models);
 	tcase_add_test(tc, t_batch_in_text);
 	tcase_add_test(tc, t_layout_words);
 	tcase_add_test(tc, t_precision_words);
