@@ -219,6 +219,30 @@ static const hw_gpu gpus[] = {
 	 0, 0,                   /* 2- or 4-way NVLink bridges, not a switch: modelled
 	                          * as PCIe, like the H100 NVL */
 	 0, 5},
+	{"GH200-96GB", ARCH_HOPPER,
+	 /* The Hopper GPU of a GH200 Grace Hopper superchip: the H100 SXM5's die
+	 * and peaks (NVIDIA quotes the same 1,979 / 3,958 sparse bf16 / fp8),
+	 * 132 SMs, 96 GB HBM3 at 4 TB/s (Juelich's JUPITER configuration page).
+	 * Four to a node (JUPITER, CSCS Alps) joined without a switch: "300 GB/s
+	 * between pairs of GPUs (150 GB/s per direction)", 450 GB/s per direction
+	 * to its three peers (the same page). Its module's power limit covers
+	 * the Grace CPU too (680 W on JUPITER): the H100's sustained clock is
+	 * taken, UNVERIFIED there. */
+	 {66.9 * T, 494.5 * T, 989.4 * T, 989.4 * T, 1978.9 * T},
+	 0.803,                  /* the H100 SXM MAMF (same die, cm 4.2) */
+	 96 * GiB, 4000 * GBs,
+	 0.90,
+	 450 * GBs, 20.6 / 25.0, /* NVLink4 as the H100's, per link NCCL's 20.6 */
+	 0, 5},
+	{"GH200-144GB", ARCH_HOPPER,
+	 /* the HBM3e version: 144 GB (UNVERIFIED: 4.9 TB/s as commonly quoted,
+	 * NVIDIA's data sheet not read here); the rest as GH200-96GB */
+	 {66.9 * T, 494.5 * T, 989.4 * T, 989.4 * T, 1978.9 * T},
+	 0.803,
+	 144 * GiB, 4900 * GBs,
+	 0.90,
+	 450 * GBs, 20.6 / 25.0,
+	 0, 5},
 	{"H20-96GB", ARCH_HOPPER,
 	 /* The Hopper part for China: fp32 44, tf32 74, bf16/fp16 148, fp8 296
 	  * dense, 96 GB HBM3 at 4.0 TB/s, NVLink 900 GB/s: the figures of
@@ -367,6 +391,7 @@ static const struct { const char *alias, *name; } aliases[] = {
 	{"A6000", "RTX-A6000"},
 	{"H100-NVL", "H100-NVL-94GB"},
 	{"H200-NVL", "H200-NVL-141GB"},
+	{"GH200", "GH200-96GB"},
 	{"H20", "H20-96GB"},
 	{"MI250X", "MI250X-GCD"},
 	{"MI250", "MI250-GCD"},

@@ -26,6 +26,8 @@ typedef struct gpu_map {
 	int gpus_per_node;
 	bool word;             /* token only as a whole word */
 	bool system;           /* a system or instance: a count before it is of nodes */
+	bool tcp;              /* its one NIC runs TCP (a cloud VM without RDMA) unless
+	                        * the text says RDMA, RoCE, EFA or InfiniBand */
 } gpu_map;
 
 /* First match wins, and a token matches anywhere in the text, in any case:
@@ -49,67 +51,102 @@ static const gpu_map gpu_maps[] = {
 	 * A100 40GB and p4de 8 x A100 80GB with 400 Gb/s of EFA (4 x 100), given
 	 * as one 50 Gb/s NIC a GPU; p5 8 x H100 and p5e / p5en 8 x H200 with 3200
 	 * Gb/s (32 x 100 or 16 x 200), 400 a GPU */
-	{"Selene", NULL, "A100", 200, 8, true, true},
-	{"ND96asr", NULL, "A100-40GB", 200, 8, false, true},
-	{"p4de", NULL, "A100", 50, 8, true, true},
-	{"p4d", NULL, "A100-40GB", 50, 8, true, true},
-	{"p5en", NULL, "H200", 400, 8, true, true},
-	{"p5e", NULL, "H200", 400, 8, true, true},
-	{"p5", NULL, "H100", 400, 8, true, true},
-	/* a word: GH200 (Grace Hopper: 96 or 144 GB, four to a node on NVLink
-	 * without a switch) is not in the catalog */
+	/* Google Cloud (its "Networking and GPU machines" page): A2 (A100 40GB,
+	 * a2-ultragpu A100 80GB; 16 on a2-megagpu-16g) 100 Gb/s with no GPU
+	 * networking, one TCP NIC; A3 High, Edge and Mega (H100) move GPU
+	 * traffic by GPUDirect-TCPX(O), not modelled (cluster_of); A3 Ultra (H200)
+	 * and A4 (B200) 8 x 400 Gb/s RDMA (ConnectX-7). AWS p3.16xlarge: 8 x V100
+	 * 16GB, 25 Gb/s without EFA; p3dn.24xlarge: 8 x V100 32GB, 100 Gb/s EFA
+	 * (instance data as listed by instances.vantage.sh, UNVERIFIED against
+	 * AWS's pages); p6-b200: 8 x B200, 3200 Gb/s EFA. Oracle (Compute Shapes,
+	 * 2025-02): BM.GPU4.8 8 x A100 40GB, 8 x 200 Gb/s RDMA; BM.GPU.A100-v2.8
+	 * A100 80GB, 16 x 100; BM.GPU.H100.8 16 x 200; BM.GPU.H200.8 and
+	 * BM.GPU.MI300X.8 8 x 400 (a GPU's share: 200 or 400). Azure (size
+	 * pages): ND96amsr_A100_v4 A100 80GB with 200 Gb/s InfiniBand a GPU,
+	 * ND96isr_H100_v5 / _H200_v5 400 a GPU. */
+	{"a2-ultragpu", NULL, "A100", 100, 8, true, true, true},
+	{"a2-megagpu", NULL, "A100-40GB", 100, 16, true, true, true},
+	{"a2-highgpu", NULL, "A100-40GB", 100, 8, true, true, true},
+	{"a3-ultragpu", NULL, "H200", 400, 8, true, true, false},
+	{"a3-megagpu", NULL, "H100", 200, 8, true, true, false},
+	{"a3-highgpu", NULL, "H100", 200, 8, true, true, false},
+	{"a3-edgegpu", NULL, "H100", 200, 8, true, true, false},
+	{"a4-highgpu", NULL, "B200", 400, 8, true, true, false},
+	{"p3dn", NULL, "V100", 12.5, 8, true, true, false},
+	{"p3.16xlarge", NULL, "V100-16GB", 25, 8, true, true, true},
+	{"p6-b200", NULL, "B200", 400, 8, true, true, false},
+	{"BM.GPU4.8", NULL, "A100-40GB", 200, 8, false, true, false},
+	{"BM.GPU.A100-v2", NULL, "A100", 200, 8, false, true, false},
+	{"BM.GPU.H100", NULL, "H100", 400, 8, false, true, false},
+	{"BM.GPU.H200", NULL, "H200", 400, 8, false, true, false},
+	{"BM.GPU.MI300X", NULL, "MI300X", 400, 8, false, true, false},
+	{"ND96amsr", NULL, "A100", 200, 8, false, true, false},
+	{"ND96isr_H200", NULL, "H200", 400, 8, false, true, false},
+	{"ND96isr_H100", NULL, "H100", 400, 8, false, true, false},
+	{"Selene", NULL, "A100", 200, 8, true, true, false},
+	{"ND96asr", NULL, "A100-40GB", 200, 8, false, true, false},
+	{"p4de", NULL, "A100", 50, 8, true, true, false},
+	{"p4d", NULL, "A100-40GB", 50, 8, true, true, false},
+	{"p5en", NULL, "H200", 400, 8, true, true, false},
+	{"p5e", NULL, "H200", 400, 8, true, true, false},
+	{"p5", NULL, "H100", 400, 8, true, true, false},
+	/* GH200 (Grace Hopper: 96 GB, or 144 with HBM3e; four to a node, JUPITER
+	 * and Alps, on NVLink without a switch, one 200 Gb/s NIC each) before the
+	 * H200, which is a word */
+	{"GH200", "144", "GH200-144GB", 200, 4, false, false, false},
+	{"GH200", NULL, "GH200", 200, 4, false, false, false},
 	/* H200 NVL: PCIe cards with NVLink bridges ("H200 NVLink" is the SXM) */
-	{"H200 NVL", NULL, "H200-NVL", 400, 8, true, false},
-	{"H200", NULL, "H200", 400, 8, true, false},
-	{"H800", NULL, "H800", 400, 8, false, false},
+	{"H200 NVL", NULL, "H200-NVL", 400, 8, true, false, false},
+	{"H200", NULL, "H200", 400, 8, true, false, false},
+	{"H800", NULL, "H800", 400, 8, false, false, false},
 	/* HGX H20, 8 x 400 Gb/s as the HGX H100 (UNVERIFIED) */
-	{"H20", NULL, "H20", 400, 8, true, false},
-	{"A800", NULL, "A800", 200, 8, false, false},
+	{"H20", NULL, "H20", 400, 8, true, false, false},
+	{"A800", NULL, "A800", 200, 8, false, false, false},
 	/* "H100 NVL" is in "H100 NVLink": that text keeps its H100 reading. H100
 	 * NVL servers: PCIe, 8 cards and 400 Gb/s as the H100 PCIe (UNVERIFIED) */
-	{"H100 NVLink", "PCIe", "H100-PCIE", 400, 8, false, false},
-	{"H100 NVLink", NULL, "H100", 400, 8, false, false},
-	{"H100 NVL", NULL, "H100-NVL", 400, 8, false, false},
-	{"H100", "94GB", "H100-NVL", 400, 8, false, false},
-	{"H100", "94 GB", "H100-NVL", 400, 8, false, false},
-	{"H100", "PCIe", "H100-PCIE", 400, 8, false, false},
-	{"H100", NULL, "H100", 400, 8, false, false},
-	{"GB200", NULL, "GB200", 400, 72, false, false},   /* NVL72: one NVLink domain of 72 */
-	{"B200", NULL, "B200", 400, 8, false, false},
-	{"A100", "PCIe", "A100-PCIE", 200, 8, false, false},   /* 80 GB, or 40 (cluster_of) */
-	{"A100", "40G", "A100-40GB", 200, 8, false, false},   /* "40GB", "A100-40G" */
-	{"A100", "40 GB", "A100-40GB", 200, 8, false, false},
-	{"A100", "320GB", "A100-40GB", 200, 8, false, false},   /* DGX A100 320GB: 8 x 40 GB */
-	{"A100", "320 GB", "A100-40GB", 200, 8, false, false},
-	{"A100", NULL, "A100", 200, 8, false, false},
+	{"H100 NVLink", "PCIe", "H100-PCIE", 400, 8, false, false, false},
+	{"H100 NVLink", NULL, "H100", 400, 8, false, false, false},
+	{"H100 NVL", NULL, "H100-NVL", 400, 8, false, false, false},
+	{"H100", "94GB", "H100-NVL", 400, 8, false, false, false},
+	{"H100", "94 GB", "H100-NVL", 400, 8, false, false, false},
+	{"H100", "PCIe", "H100-PCIE", 400, 8, false, false, false},
+	{"H100", NULL, "H100", 400, 8, false, false, false},
+	{"GB200", NULL, "GB200", 400, 72, false, false, false},   /* NVL72: one NVLink domain of 72 */
+	{"B200", NULL, "B200", 400, 8, false, false, false},
+	{"A100", "PCIe", "A100-PCIE", 200, 8, false, false, false},   /* 80 GB, or 40 (cluster_of) */
+	{"A100", "40G", "A100-40GB", 200, 8, false, false, false},   /* "40GB", "A100-40G" */
+	{"A100", "40 GB", "A100-40GB", 200, 8, false, false, false},
+	{"A100", "320GB", "A100-40GB", 200, 8, false, false, false},   /* DGX A100 320GB: 8 x 40 GB */
+	{"A100", "320 GB", "A100-40GB", 200, 8, false, false, false},
+	{"A100", NULL, "A100", 200, 8, false, false, false},
 	/* AWS g5.48xlarge: 8 x A10G, one 100 Gb/s ENA NIC (TCP) */
-	{"A10G", NULL, "A10G", 100, 8, false, false},
-	{"A10", NULL, "A10", 100, 8, false, false},   /* a PCIe server as the g5 (UNVERIFIED) */
-	{"DGX-2", NULL, "V100", 100, 16, false, false},
+	{"A10G", NULL, "A10G", 100, 8, false, false, false},
+	{"A10", NULL, "A10", 100, 8, false, false, false},   /* a PCIe server as the g5 (UNVERIFIED) */
+	{"DGX-2", NULL, "V100", 100, 16, false, false, false},
 	/* PCIe V100s (16 or 32 GB) as the 32 GB card; DGX-1 / AWS p3 V100 16GB
 	 * (SXM2); nodes as the V100's (UNVERIFIED for PCIe servers) */
-	{"V100", "PCIe", "V100-PCIE", 100, 8, false, false},
-	{"V100", "16GB", "V100-16GB", 100, 8, false, false},
-	{"V100", "16 GB", "V100-16GB", 100, 8, false, false},
-	{"V100", NULL, "V100", 100, 8, false, false},
+	{"V100", "PCIe", "V100-PCIE", 100, 8, false, false, false},
+	{"V100", "16GB", "V100-16GB", 100, 8, false, false, false},
+	{"V100", "16 GB", "V100-16GB", 100, 8, false, false, false},
+	{"V100", NULL, "V100", 100, 8, false, false, false},
 	/* Frontier and LUMI nodes: 4 MI250X = 8 GCDs (the catalog's GPU), 4 x 200
 	 * Gb/s Slingshot-11, one NIC per package: the table gives the speed, a
 	 * text without a count gets one per GCD (8) */
-	{"MI250X", NULL, "MI250X", 200, 8, false, false},
-	{"MI250", NULL, "MI250", 200, 8, false, false},   /* as the MI250X (UNVERIFIED) */
-	{"MI325", NULL, "MI325X", 400, 8, false, false},  /* as the MI300X */
+	{"MI250X", NULL, "MI250X", 200, 8, false, false, false},
+	{"MI250", NULL, "MI250", 200, 8, false, false, false},   /* as the MI250X (UNVERIFIED) */
+	{"MI325", NULL, "MI325X", 400, 8, false, false, false},  /* as the MI300X */
 	/* not in the catalog (""): the MI300A APU (El Capitan: 4 a node, 128 GB
 	 * shared with the CPU cores) is not an MI300X */
-	{"MI300A", NULL, "", 200, 4, false, false},
-	{"MI300", NULL, "MI300X", 400, 8, false, false},
-	{"L40S", NULL, "L40S", 200, 8, false, false},
+	{"MI300A", NULL, "", 200, 4, false, false, false},
+	{"MI300", NULL, "MI300X", 400, 8, false, false, false},
+	{"L40S", NULL, "L40S", 200, 8, false, false, false},
 	/* AWS g6.48xlarge: 8 x L4, 100 Gb/s */
-	{"L4", NULL, "L4", 100, 8, true, false},
+	{"L4", NULL, "L4", 100, 8, true, false, false},
 	/* A40 and RTX A6000: PCIe servers of 8, 100 Gb/s (UNVERIFIED) */
-	{"A40", NULL, "A40", 100, 8, true, false},
-	{"A6000", NULL, "A6000", 100, 8, false, false},
+	{"A40", NULL, "A40", 100, 8, true, false, false},
+	{"A6000", NULL, "A6000", 100, 8, false, false, false},
 	/* AWS g4dn.metal: 8 x T4, 100 Gb/s (g4dn.12xlarge: 4 x T4, 50 Gb/s) */
-	{"T4", NULL, "T4", 100, 8, true, false},
+	{"T4", NULL, "T4", 100, 8, true, false, false},
 };
 
 /* `token` as a whole word of `hw`, any case; "8x" right before it counts as
@@ -252,6 +289,14 @@ static int gpus_per_node(const char *hw, const gpu_map *m)
 				n = atoi(q + 1);
 			}
 		}
+	}
+	/* a GCP machine type's count: "a2-highgpu-4g" */
+	const char *t = m->system ? val__find(hw, m->token) : NULL;
+	if (n <= 0 && t && t[strlen(m->token)] == '-' && isdigit((unsigned char)t[strlen(m->token) + 1])) {
+		char *e;
+		long v = strtol(t + strlen(m->token) + 1, &e, 10);
+		if (*e == 'g' && v > 0 && v <= 16)
+			n = (int)v;
 	}
 	if (n <= 0 && !val__has(hw, "DGX-2") && !m->system) {
 		/* the number before any mention of the GPU ("DGX Station A100 (4x A100)") */
@@ -530,8 +575,11 @@ static void nic_of(const char *hw_text, const gpu_map *m, int gpn, hw_nic *nic)
 		gbps = val__has(hw, "NDR") ? 400 : val__has(hw, "HDR") ? 200 : val__has(hw, "EDR") ? 100 : m->nic_Gbps;
 	if (at && !aggregate && per_gpu_after(at))   /* "1x400Gb/s NDR IB per GPU" */
 		count = (count > 0 ? count : 1) * gpn;
-	/* Spectrum-X is NVIDIA's RoCE Ethernet */
-	bool tcp = val__has(hw, "TCP") || val__has(hw, "Socket") ||
+	/* Spectrum-X is NVIDIA's RoCE Ethernet; a cloud VM without RDMA (GCP's
+	 * A2, AWS p3.16xlarge) has one TCP NIC unless the text says otherwise */
+	bool rdma_said = val__has(hw, "RoCE") || val__has(hw, "RDMA") || val__has(hw, "EFA") ||
+	                 val__has(hw, "InfiniBand") || val__has_word(hw, "IB");
+	bool tcp = val__has(hw, "TCP") || val__has(hw, "Socket") || (m->tcp && !rdma_said) ||
 	           ((val__has(hw, "GbE") || val__has(hw, "Ethernet")) && !val__has(hw, "RoCE") &&
 	            !val__has(hw, "RDMA") && !val__has(hw, "Spectrum-X"));
 	if (count <= 0 || count > 4 * gpn)
@@ -584,7 +632,8 @@ static int cluster_of(const val_row *r, scenario *s, char *why, size_t n)
 	/* Google's GPUDirect-TCPX(O) moves GPU memory through NICs that are
 	 * neither RDMA nor a host TCP stack (header-split TCP with device memory,
 	 * an offloaded data path): neither transport model describes it */
-	if (c->nodes > 1 && val__has(r->hardware, "TCPX")) {
+	if (c->nodes > 1 && (val__has(r->hardware, "TCPX") || val__has(r->hardware, "a3-highgpu") ||
+	                     val__has(r->hardware, "a3-megagpu") || val__has(r->hardware, "a3-edgegpu"))) {
 		snprintf(why, n, "GPUDirect-TCPX(O) is not modelled: it is neither RDMA nor host TCP");
 		return -1;
 	}
@@ -595,6 +644,11 @@ static int cluster_of(const val_row *r, scenario *s, char *why, size_t n)
 	 * an NVLink hybrid cube mesh, not a switch (NVIDIA DGX-1 data sheet) */
 	if (c->intra.kind == INTRA_NVSWITCH && g->arch == ARCH_VOLTA &&
 	    !val__has(r->hardware, "NVSwitch") && !val__has(r->hardware, "DGX-2"))
+		c->intra.kind = INTRA_NVLINK_MESH;
+	/* GH200 nodes of four (JUPITER, Alps): every pair joined directly; the
+	 * NVL32 racks have NVSwitches */
+	if (!strncmp(g->name, "GH200", 5) && !val__has(r->hardware, "NVSwitch") &&
+	    !val__has(r->hardware, "NVL32"))
 		c->intra.kind = INTRA_NVLINK_MESH;
 	c->fabric.topology = c->nodes > 1 ? TOPO_FAT_TREE : TOPO_SINGLE_SWITCH;
 	return 0;

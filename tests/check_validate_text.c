@@ -192,11 +192,16 @@ START_TEST(t_third_review_hardware)
 		              k->gpus_per_node, k->nic.count, k->nic.speed_Bps * 8 / 1e9);
 		scn_release(&c.s);
 	}
+	/* GH200 is its own part (not an H200), four to a node on a mesh */
 	char row[512], why[256];
 	val_case c;
 	snprintf(row, sizeof row, "T-001,x,\"Alps: 4x GH200 per node\",128,18.4,40,6144,48,2048,"
 	         "512,1,8,4,4,,bf16,full,iteration_time,10,s,x");
-	ck_assert_int_eq(build_row(row, &c, why, sizeof why), -1);   /* not an H200 */
+	ck_assert_msg(build_row(row, &c, why, sizeof why) == 0, "%s", why);
+	ck_assert_str_eq(c.s.cluster.gpu.name, "GH200-96GB");
+	ck_assert_int_eq(c.s.cluster.gpus_per_node, 4);
+	ck_assert_int_eq(c.s.cluster.intra.kind, INTRA_NVLINK_MESH);
+	scn_release(&c.s);
 }
 END_TEST
 
@@ -326,11 +331,23 @@ START_TEST(t_fourth_review_hardware)
 		{"8x H200 NVL 141GB (PCIe, 2-way NVLink bridges), 8x 400Gb/s", "H200-NVL-141GB", 8, 8,
 		 400, false},
 		{"HGX H200 (8x H200, NVLink), 8x 400Gb/s NDR", "H200-SXM-141GB", 8, 8, 400, false},
+		/* cloud machine types and shapes: their GPU, GPUs and network */
+		{"GCP a2-highgpu-8g (8x A100 40GB)", "A100-SXM4-40GB", 8, 1, 100, true},
+		{"GCP a2-ultragpu-8g (8x A100 80GB), 100 Gbps", "A100-SXM4-80GB", 8, 1, 100, true},
+		{"a2-highgpu-4g", "A100-SXM4-40GB", 4, 1, 100, true},
+		{"AWS p3.16xlarge (8x V100 16GB SXM2), 25 Gbps networking", "V100-SXM2-16GB", 8, 1, 25,
+		 true},
+		{"AWS p3dn.24xlarge", "V100-SXM2-32GB", 8, 8, 12.5, false},
+		{"OCI BM.GPU4.8", "A100-SXM4-40GB", 8, 8, 200, false},
+		{"Azure Standard_ND96isr_H100_v5", "H100-SXM5-80GB", 8, 8, 400, false},
+		{"GCP a3-ultragpu-8g", "H200-SXM-141GB", 8, 8, 400, false},
+		{"JUPITER Booster: 4x NVIDIA GH200 Grace Hopper Superchips per node, 4x NDR200 "
+		 "InfiniBand", "GH200-96GB", 4, 4, 200, false},
 	};
 	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
 		char row[1024], why[256];
 		val_case c;
-		snprintf(row, sizeof row, "T-001,x,\"%s\",64,18.4,40,6144,48,2048,512,1,8,4,2,,bf16,"
+		snprintf(row, sizeof row, "T-001,x,\"%s\",64,18.4,40,6144,48,2048,512,1,8,4,2,,,"
 		         "full,iteration_time,10,s,x", cases[i].hw);
 		ck_assert_msg(build_row(row, &c, why, sizeof why) == 0, "%s: %s", cases[i].hw, why);
 		const scn_cluster *k = &c.s.cluster;
@@ -351,6 +368,11 @@ START_TEST(t_fourth_review_hardware)
 	         "2048,512,1,8,4,2,,bf16,full,iteration_time,10,s,x");
 	ck_assert_int_eq(build_row(row, &c, why, sizeof why), -1);
 	ck_assert_ptr_nonnull(strstr(why, "MI300A"));
+	/* A3 High moves GPU traffic by GPUDirect-TCPX: not modelled across nodes */
+	snprintf(row, sizeof row, "T-001,x,\"GCP a3-highgpu-8g (8x NVIDIA H100 80GB)\",64,18.4,40,6144,"
+	         "48,2048,512,1,8,4,2,,bf16,full,iteration_time,10,s,x");
+	ck_assert_int_eq(build_row(row, &c, why, sizeof why), -1);
+	ck_assert_ptr_nonnull(strstr(why, "TCPX"));
 }
 END_TEST
 
