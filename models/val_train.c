@@ -126,8 +126,10 @@ static scn_recompute recompute_of(const char *t, bool *assumed)
  * every second mm" and recomputes those and the pointwise ops (models/llama/
  * parallelize_llama.py), not Megatron's attention core, and its own A100
  * tables (docs/performance.md) time the two within 3% of each other
- * (2904 / 2973 and 1914 / 1904 tokens/s/GPU). 0 when neither. */
-static int recompute_layers_of(const val_row *r)
+ * (2904 / 2973 and 1914 / 1904 tokens/s/GPU). A share of the model's
+ * layers ("40 of 80 layers") is that share of each chunk. Returns a count,
+ * or minus the share of each chunk (-0.5: half), 0 when neither. */
+static double recompute_layers_of(const val_row *r)
 {
 	static const char *const keys[] = {"recompute-num-layers", "recompute_num_layers",
 		"recompute num layers"};
@@ -136,6 +138,16 @@ static int recompute_layers_of(const val_row *r)
 		if (val__has(texts[i], "uniform") || val__has(texts[i], "granularity selective") ||
 		    val__has(texts[i], "granularity=selective"))
 			return 0;
+	/* "40 of 80 layers" */
+	for (const char *p = val__find(r->recompute, " of "); p; p = val__find(p + 1, " of ")) {
+		int a = val__number_before(r->recompute, p, false);
+		char *e;
+		long b = strtol(p + 4, &e, 10);
+		while (*e == ' ')
+			e++;
+		if (a > 0 && b > a && !strncasecmp(e, "layer", 5))
+			return -(double)a / (double)b;
+	}
 	/* the recompute column's "full, block, 4 layers" (method block, N layers) */
 	const char *lay = val__find(r->recompute, " layer");
 	if (val__has(r->recompute, "block") && lay) {
@@ -166,11 +178,11 @@ static int recompute_layers_of(const val_row *r)
 		"layer-level selective AC", "selective_ac_option"};
 	for (size_t k = 0; k < sizeof column / sizeof column[0]; k++)
 		if (val__affirmed_word(r->recompute, column[k]))
-			return -2;
+			return -0.5;
 	bool column_open = !*r->recompute || val__has(r->recompute, "selective");
 	for (size_t k = 0; k < sizeof text / sizeof text[0] && column_open; k++)
 		if (val__affirmed_word(r->other, text[k]))
-			return -2;
+			return -0.5;
 	return 0;
 }
 
@@ -1192,7 +1204,7 @@ int val__training_of(const val_row *r, scenario *s, bool layer_only, bool *assum
 	bool cell_said = recompute_cell(r->recompute, &cell_rc);
 	bool rc_said = !cell_said && recompute_in_text(r->other, &said_rc);
 	t->recompute = rc_said ? said_rc : cell_said ? cell_rc : recompute_of(r->recompute, assumed);
-	int some = recompute_layers_of(r);   /* full recomputation of some layers */
+	double some = recompute_layers_of(r);   /* full recomputation of some layers */
 	rc_said |= some != 0;
 	bool sp_said = val__affirmed_word(r->other, "SP") || val__affirmed_word(r->recompute, "SP") ||
 	               val__affirmed(r->other, "sequence parallel") ||
@@ -1210,7 +1222,9 @@ int val__training_of(const val_row *r, scenario *s, bool layer_only, bool *assum
 		int v = t->schedule == SCHED_INTERLEAVED ? t->virtual_stages : 1;
 		int per_chunk = s->model.layers / (t->pp * v);
 		t->recompute = RECOMPUTE_FULL;
-		t->recompute_layers = some > 0 ? some : (per_chunk + 1) / 2;
+		t->recompute_layers = some > 0 ? (int)some : (int)ceil(-some * per_chunk - 1e-9);
+		if (t->recompute_layers < 1)
+			t->recompute_layers = 1;
 	}
 	bool no_overlap = overlaps_of(r, s, no_sp, assumed);
 	/* DeepSpeed's BF16_Optimizer (ZeRO 0-1) adds each micro-batch's bf16

@@ -436,6 +436,21 @@ START_TEST(t_fourth_review_layout)
 }
 END_TEST
 
+/* "40 of 80 layers" recomputed: that share of each pipeline chunk. */
+START_TEST(t_recompute_share)
+{
+	char row[1024], why[256];
+	val_case c;
+	snprintf(row, sizeof row, "T-001,x,\"DGX H100 (8x H100 SXM5 80GB, 8x 400Gb/s NDR IB)\",64,"
+	         "70,80,8192,64,4096,512,1,4,4,,Llama 2 70B,bf16,40 of 80 layers,iteration_time,10,"
+	         "s,x");
+	ck_assert_msg(build_row(row, &c, why, sizeof why) == 0, "%s", why);
+	ck_assert_int_eq(c.s.training.recompute, RECOMPUTE_FULL);
+	ck_assert_int_eq(c.s.training.recompute_layers, 10);   /* 20 layers a stage */
+	scn_release(&c.s);
+}
+END_TEST
+
 /* Models named without their shape, with a head width of their own, or
  * with the shape written out in words. */
 START_TEST(t_fourth_review_models)
@@ -904,6 +919,7 @@ static Suite *suite(void)
 	tcase_add_test(tc, t_fourth_review_hardware);
 	tcase_add_test(tc, t_fourth_review_layout);
 	tcase_add_test(tc, t_fourth_review_models);
+	tcase_add_test(tc, t_recompute_share);
 	tcase_add_test(tc, t_batch_in_text);
 	tcase_add_test(tc, t_layout_words);
 	tcase_add_test(tc, t_precision_words);
