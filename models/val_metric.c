@@ -479,7 +479,12 @@ val_metric val__coll_metric(const char *name, val_case *c)
 		{"all_to_all", COLL_ALL_TO_ALL}, {"all-to-all", COLL_ALL_TO_ALL},
 		{"broadcast", COLL_BROADCAST}, {"bcast", COLL_BROADCAST},
 		{"sendrecv", COLL_SENDRECV}, {"reduce", COLL_REDUCE}};
-	bool bw = val__has(name, "busbw") || val__has(name, "algbw");
+	/* "busbw", "bus bandwidth", "bus bw"; "algbw", "algorithm bandwidth" */
+	bool alg = val__has(name, "algbw") || val__has(name, "algorithm bandwidth") ||
+	           val__has(name, "alg bw") || val__has(name, "alg_bw");
+	bool bus = val__has(name, "busbw") || val__has(name, "bus bandwidth") ||
+	           val__has(name, "bus bw") || val__has(name, "bus_bw");
+	bool bw = bus || alg;
 	/* ratios, factors, a machine's bisection sum: no one collective */
 	if (val__has(name, "_vs_") || val__has(name, "factor") || val__has(name, "bisection") || val__has(name, "_max_"))
 		return VM_NONE;
@@ -500,7 +505,7 @@ val_metric val__coll_metric(const char *name, val_case *c)
 		c->coll_algo = ALGO_AUTO;
 		double b = strchr(name, '@') ? coll_size(strchr(name, '@') + 1) : size_in_name(name);
 		c->coll_bytes = b > 0 ? b : 1073741824.0;
-		return val__has(name, "algbw") ? VM_COLL_ALGBW : VM_COLL_BUSBW;
+		return alg ? VM_COLL_ALGBW : VM_COLL_BUSBW;
 	}
 	if (!bw && !val__has(name, "latency") && !(strchr(name, '@') && val__has(name, "time")))
 		return VM_NONE;
@@ -514,8 +519,7 @@ val_metric val__coll_metric(const char *name, val_case *c)
 		c->coll_bytes = coll_size(at + 1);
 		if (c->coll_bytes <= 0)
 			return VM_NONE;
-		return val__has(name, "algbw") ? VM_COLL_ALGBW : val__has(name, "busbw") ? VM_COLL_BUSBW
-		                                                                 : VM_COLL_TIME;
+		return alg ? VM_COLL_ALGBW : bus ? VM_COLL_BUSBW : VM_COLL_TIME;
 	}
 	const char *avg = val__find(name, "avg_busbw_");
 	if (avg) {
@@ -532,7 +536,7 @@ val_metric val__coll_metric(const char *name, val_case *c)
 	}
 	if (val__has(name, "large_msg") || val__has_token(name, "large")) {
 		c->coll_bytes = 1073741824.0;
-		return val__has(name, "algbw") ? VM_COLL_ALGBW : VM_COLL_BUSBW;
+		return alg ? VM_COLL_ALGBW : VM_COLL_BUSBW;
 	}
 	if (val__has(name, "peak_busbw") || val__has(name, "effective_nvlink_busbw")) {
 		c->coll_bytes = 8589934592.0;
@@ -542,8 +546,7 @@ val_metric val__coll_metric(const char *name, val_case *c)
 	double b = size_in_name(name);
 	if (b > 0) {
 		c->coll_bytes = b;
-		return val__has(name, "algbw") ? VM_COLL_ALGBW : val__has(name, "busbw") ? VM_COLL_BUSBW
-		                                                                 : VM_COLL_TIME;
+		return alg ? VM_COLL_ALGBW : bus ? VM_COLL_BUSBW : VM_COLL_TIME;
 	}
 	return VM_NONE;
 }

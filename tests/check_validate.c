@@ -514,7 +514,10 @@ START_TEST(t_collective_rows)
 		"C-015,x,DGX H100,16,,,,,,,,,,,,,,h100_80GB_allreduce_busbw,5,GB/s,x\n"
 		"C-016,x,DGX H100,16,,,,,,,,,,,,,,allreduce_busbw_8gb,300,GB/s,x\n"
 		"C-017,x,DGX A100,16,,,,,,,,,,,,,,sendrecv_avg_busbw_1K-8G,20,GB/s,x\n"
-		"C-018,x,DGX A100,16,,,,,,,,,,,,,,sendrecv_busbw_vs_allreduce_factor,2,x,x\n";
+		"C-018,x,DGX A100,16,,,,,,,,,,,,,,sendrecv_busbw_vs_allreduce_factor,2,x,x\n"
+		/* bandwidths in words */
+		"C-019,x,DGX A100,64,,,,,,,,,,,,,,all_reduce bus bandwidth at 1GB,185,GB/s,x\n"
+		"C-020,x,DGX A100,16,,,,,,,,,,,,,,all_gather algorithm bandwidth at 256MB,80,GB/s,x\n";
 	val_row *r;
 	size_t n;
 	ck_assert_int_eq(val_parse(text, "t.csv", &r, &n, err, sizeof err), 0);
@@ -555,6 +558,12 @@ START_TEST(t_collective_rows)
 	ck_assert_int_eq(c.coll_op, COLL_SENDRECV);
 	ck_assert_int_eq(c.metric, VM_COLL_AVG_BUSBW);
 	ck_assert_int_eq(val_build(&r[17], &c, why, sizeof why), -1);  /* a ratio */
+	ck_assert_int_eq(val_build(&r[18], &c, why, sizeof why), 0);
+	ck_assert_int_eq(c.metric, VM_COLL_BUSBW);
+	ck_assert_double_eq(c.coll_bytes, 1073741824.0);
+	ck_assert_int_eq(val_build(&r[19], &c, why, sizeof why), 0);
+	ck_assert_int_eq(c.coll_op, COLL_ALL_GATHER);
+	ck_assert_int_eq(c.metric, VM_COLL_ALGBW);
 	ck_assert_int_eq(val_build(&r[7], &c, why, sizeof why), 0);
 	ck_assert_int_eq(c.gpus_per_thread, 2);        /* -G is CUDA graphs, not -g */
 	ck_assert_int_eq(c.metric, VM_COLL_TIME);
