@@ -654,6 +654,27 @@ static int tuple_axis(const char **q)
 	return -1;
 }
 
+/* Three different axes at *q joined by / x * or a comma ("TP x PP x DP",
+ * "t, p, d"); *q moves past them. */
+static bool axes_at(const char **q, int ax[3])
+{
+	int n = 0;
+	while (n < 3) {
+		int a = tuple_axis(q);
+		if (a < 0)
+			break;
+		ax[n++] = a;
+		while (**q == ' ')
+			(*q)++;
+		if (n == 3 || !**q || !strchr("/xX*,", **q))
+			break;
+		(*q)++;
+		while (**q == ' ')
+			(*q)++;
+	}
+	return n == 3 && ax[0] != ax[1] && ax[1] != ax[2] && ax[0] != ax[2];
+}
+
 /* A tuple of axes and one of sizes: "TP/PP/DP = 4/12/8", "TPxPPxDP = 4x4x4",
  * "(TP, PP, DP) = (4, 4, 4)", "(t, p, d) = (4, 4, 4)", "DPxPPxTP: 2x4x8".
  * The size of axis `slot`, 0 when no such tuple. */
@@ -662,22 +683,9 @@ static int size_in_tuple(const char *o, int slot)
 	for (const char *p = o; *p; p++) {
 		if (!isalpha((unsigned char)*p) || (p > o && isalnum((unsigned char)p[-1])))
 			continue;
-		int ax[3], n = 0;
+		int ax[3];
 		const char *q = p;
-		while (n < 3) {
-			int a = tuple_axis(&q);
-			if (a < 0)
-				break;
-			ax[n++] = a;
-			while (*q == ' ')
-				q++;
-			if (n == 3 || !*q || !strchr("/xX*,", *q))
-				break;
-			q++;
-			while (*q == ' ')
-				q++;
-		}
-		if (n != 3 || ax[0] == ax[1] || ax[1] == ax[2] || ax[0] == ax[2])
+		if (!axes_at(&q, ax))
 			continue;
 		while (*q == ')' || *q == ' ' || *q == '=' || *q == ':' || *q == '(')
 			q++;
@@ -720,21 +728,8 @@ static int tuple_after_sizes(const char *o, int slot)
 			continue;
 		while (*q == ' ' || *q == '(' || *q == '[')
 			q++;
-		int ax[3], n = 0;
-		while (n < 3) {
-			int a = tuple_axis(&q);
-			if (a < 0)
-				break;
-			ax[n++] = a;
-			while (*q == ' ')
-				q++;
-			if (n == 3 || !*q || !strchr("/xX*,", *q))
-				break;
-			q++;
-			while (*q == ' ')
-				q++;
-		}
-		if (n == 3 && ax[0] != ax[1] && ax[1] != ax[2] && ax[0] != ax[2])
+		int ax[3];
+		if (axes_at(&q, ax))
 			for (int i = 0; i < 3; i++)
 				if (ax[i] == slot)
 					return v[i];
