@@ -410,8 +410,30 @@ static bool word_char(char c)
  * word before '/' or "per" ("ms/iter", "ms_per_step"). Not a rate's
  * denominator ("tokens_per_s", "tokens/s"); a name with parentheses is left
  * to their reading (validate.c: "iteration time (ms)"). Empty when none. */
+/* A count's scale in the name ("k tokens/s", "Throughput [k tok/s]",
+ * "Mtokens/s", "k tokens/s/GPU"): a k, K or M standing alone before tok,
+ * sample or seq; the unit is the name from there to a closing bracket. */
+static bool scaled_count_in_name(const char *name, char *unit, size_t n)
+{
+	for (const char *p = name; *p; p++) {
+		if (!strchr("kKM", *p) || (p > name && isalnum((unsigned char)p[-1])))
+			continue;
+		const char *c = p + 1;
+		while (*c == ' ')
+			c++;
+		if (strncasecmp(c, "tok", 3) && strncasecmp(c, "sample", 6) && strncasecmp(c, "seq", 3))
+			continue;
+		size_t len = strcspn(p, ")]");
+		snprintf(unit, n, "%.*s", (int)len, p);
+		return true;
+	}
+	return false;
+}
+
 static void unit_in_name(const char *name, char *unit, size_t n)
 {
+	if (scaled_count_in_name(name, unit, n))
+		return;
 	/* Megatron's log line "elapsed time per iteration (ms)", its unit left
 	 * out: Megatron logs it in milliseconds */
 	if ((val__has(name, "elapsed time per iteration") ||
@@ -547,6 +569,13 @@ static void fill(val_row *r, char f[][FIELD_MAX], const int *col, int nf)
 	r->gpus_are_nodes = r->gpus > 0 && !strncasecmp(g, "node", 4) &&
 	                    !val__has(v[C_GPUS], "GPU") && count_product(v[C_GPUS]) == count(v[C_GPUS]);
 	copy(r->other, sizeof r->other, v[C_OTHER]);
+	/* a pasted JSON config reads as its keys and values: "zero_optimization":
+	 * {"stage": 3} as zero_optimization: {stage: 3} */
+	char *w = r->other;
+	for (const char *q = r->other; *q; q++)
+		if (*q != '"')
+			*w++ = *q;
+	*w = '\0';
 	/* what a layout cell says beside its size ("4 (VP 5)", "8 (SP)") is read
 	 * with the row's other text, labelled with its axis */
 	static const struct { int col; const char *axis; } cells[] = {{C_TP, "TP"}, {C_PP, "PP"},

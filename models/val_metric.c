@@ -667,6 +667,21 @@ double val__unit_scale(const char *u, val_metric m, double value)
 	double count = count_prefix(u);
 	if (count > 0)
 		return count / per;
+	/* a count's scale alone ("K" in a unit column beside "tokens/s/GPU"), or
+	 * after the unit ("tokens/s, K", "tokens/s (k)") */
+	if (m == VM_TOKENS || m == VM_SAMPLES) {
+		static const struct { const char *w; double f; } alone[] = {{"k", 1e3}, {"K", 1e3},
+			{"M", 1e6}, {"thousand", 1e3}, {"thousands", 1e3}, {"million", 1e6}};
+		for (size_t i = 0; i < sizeof alone / sizeof alone[0]; i++) {
+			size_t n = strlen(alone[i].w);
+			const char *e = u + strlen(u);
+			while (e > u && (e[-1] == ' ' || e[-1] == ')'))
+				e--;
+			if ((size_t)(e - u) >= n && !strncmp(e - n, alone[i].w, n) &&
+			    (e - n == u || strchr(" ,(", e[-n - 1])))
+				return alone[i].f / per;
+		}
+	}
 	for (size_t i = 0; i < sizeof units / sizeof units[0]; i++)
 		if (!strncasecmp(u, units[i].p, strlen(units[i].p)))
 			return units[i].f / per;

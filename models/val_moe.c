@@ -46,14 +46,24 @@ static const moe_model *zoo_of(const val_row *r)
 {
 	for (size_t i = 0; i < sizeof moe_zoo / sizeof moe_zoo[0]; i++) {
 		const moe_model *z = &moe_zoo[i];
-		char alt[32];   /* "Qwen3 30B-A3B", "Mixtral-8x7B" */
+		char alt[32], recipe[32], blank[32];   /* "Qwen3 30B-A3B", "Mixtral-8x7B",
+		                                        * NeMo's "qwen3_30b_a3b", "Qwen3 30B A3B" */
 		snprintf(alt, sizeof alt, "%s", z->family);
 		char *sep = strpbrk(alt, " -");
 		if (sep)
 			*sep = *sep == ' ' ? '-' : ' ';
+		snprintf(recipe, sizeof recipe, "%s", z->family);
+		snprintf(blank, sizeof blank, "%s", z->family);
+		for (char *c = recipe; *c; c++)
+			if (*c == ' ' || *c == '-' || *c == '.')
+				*c = '_';
+		for (char *c = blank; *c; c++)
+			if (*c == '-')
+				*c = ' ';
 		const char *fields[] = {r->other, r->id};
 		for (size_t f = 0; f < 2; f++)
-			if (val__has(fields[f], z->family) || val__has(fields[f], alt))
+			if (val__has(fields[f], z->family) || val__has(fields[f], alt) ||
+			    val__has(fields[f], recipe) || val__has(fields[f], blank))
 				return z;
 	}
 	return NULL;
@@ -222,6 +232,24 @@ static bool mla_of(const val_row *r, scn_model *m)
 	return true;
 }
 
+/* Expert parallelism: "EP8", "EP=8", "expert parallel size 8", Megatron's
+ * flags, and "64-way Expert Parallelism", "8-way EP" (DeepSeek-V3's report);
+ * -1 if none. */
+static int ep_of(const char *o)
+{
+	int ep = FIRST(o, "EP", "expert parallel", "expert parallelism", "expert parallel size",
+	               "expert parallelism size", "expert-model-parallel-size",
+	               "expert_model_parallel_size");
+	for (const char *p = val__find(o, "-way"); p && ep <= 1; p = val__find(p + 1, "-way")) {
+		const char *q = p + 4;
+		while (*q == ' ')
+			q++;
+		if (!strncasecmp(q, "expert", 6) || (!strncmp(q, "EP", 2) && !isalnum((unsigned char)q[2])))
+			ep = val__number_before(o, p, false);
+	}
+	return ep;
+}
+
 bool val__moe_named(const val_row *r)
 {
 	const char *fields[] = {r->other, r->id};   /* not the source: a title may cite one */
@@ -235,10 +263,7 @@ bool val__moe_named(const val_row *r)
 	}
 	if (zoo_of(r) || val__has(r->other, "experts"))
 		return true;
-	int ep = FIRST(r->other, "EP", "expert parallel", "expert parallelism",
-	               "expert parallel size", "expert parallelism size",
-	               "expert-model-parallel-size", "expert_model_parallel_size");
-	return ep > 1;
+	return ep_of(r->other) > 1;
 }
 
 /* The model part: experts, top-k, widths, first dense layers, head width,
@@ -353,9 +378,7 @@ int val__moe_of(const val_row *r, scenario *s, bool *assumed, char *why, size_t 
 	if (moe_model_of(r, s, assumed, why, n) < 0)
 		return -1;
 	scn_training *t = &s->training;
-	int ep = FIRST(r->other, "EP", "expert parallel", "expert parallelism",
-	               "expert parallel size", "expert parallelism size",
-	               "expert-model-parallel-size", "expert_model_parallel_size");
+	int ep = ep_of(r->other);
 	t->ep = ep > 1 ? ep : 1;
 	/* Megatron-core's default expert TP is tp; NVIDIA's NeMo and
 	 * Megatron-Bridge MoE recipes set expert_tensor_parallel_size 1 */

@@ -191,12 +191,41 @@ static double recompute_layers_of(const val_row *r)
  * "--recompute-granularity full", "no activation recomputation". Precise
  * phrases only: "full shard" (FSDP) or a disk checkpoint say nothing.
  * Returns whether the text says anything, with the choice in *rc. */
+/* torchtitan's activation_checkpoint.mode (and a config's ac_mode, "mode="
+ * of an activation-checkpointing config): full, selective or none as a
+ * whole word (not "full_shard"); -1 when not said. */
+static int ac_mode_of(const char *o)
+{
+	static const char *const keys[] = {"activation_checkpoint.mode", "activation_checkpoint mode",
+		"ac_mode", "AC mode", "checkpointing mode", "mode="};
+	static const struct { const char *w; scn_recompute rc; } modes[] = {
+		{"full", RECOMPUTE_FULL}, {"selective", RECOMPUTE_SELECTIVE}, {"none", RECOMPUTE_NONE}};
+	for (size_t k = 0; k < sizeof keys / sizeof keys[0]; k++)
+		for (const char *p = val__find(o, keys[k]); p; p = val__find(p + 1, keys[k])) {
+			const char *q = p + strlen(keys[k]);
+			while (*q == ' ' || *q == '=' || *q == ':' || *q == '\'')
+				q++;
+			for (size_t m = 0; m < sizeof modes / sizeof modes[0]; m++) {
+				size_t n = strlen(modes[m].w);
+				if (!strncasecmp(q, modes[m].w, n) && !isalnum((unsigned char)q[n]) &&
+				    q[n] != '_')
+					return (int)modes[m].rc;
+			}
+		}
+	return -1;
+}
+
 static bool recompute_in_text(const char *o, scn_recompute *rc)
 {
+	int mode = ac_mode_of(o);
+	if (mode >= 0) {
+		*rc = (scn_recompute)mode;
+		return true;
+	}
 	static const char *const sel[] = {"selective recompute", "selective activation",
 		"selective checkpoint", "granularity selective", "granularity=selective",
 		"selective AC", "AC: selective", "AC=selective", "AC selective",
-		"checkpointing: selective", "checkpointing=selective", "mode=\"selective\"",
+		"checkpointing: selective", "checkpointing=selective",
 		"mode: selective", "recompute: selective", "recompute=selective",
 		"recomputation: selective",
 		/* Megatron's --recompute-activations sets recompute_granularity
@@ -205,7 +234,7 @@ static bool recompute_in_text(const char *o, scn_recompute *rc)
 	static const char *const full_first[] = {"full recomputation", "full recompute",
 		"recompute: full", "recompute=full", "recompute full", "recomputation: full",
 		"AC=full", "AC: full", "full AC", "checkpointing: full", "checkpoint_method=uniform",
-		"checkpoint_method: uniform", "mode=\"full\"", "mode: full"};
+		"checkpoint_method: uniform", "mode: full"};
 	static const char *const full[] = {"full recompute", "full activation recomputation",
 		"activation checkpointing", "activation recomputation", "activation recompute",
 		"gradient checkpointing", "gradient_checkpointing", "activation_checkpointing",
@@ -248,6 +277,42 @@ static bool recompute_in_text(const char *o, scn_recompute *rc)
  * then on a GPU without bf16 (V100, T4: their mixed precision is fp16 with
  * loss scaling). Formats the catalog has no peak for (fp4, NVFP4, MXFP4, int8)
  * return -1. */
+/* A precision stated in other_parallel when the precision column is empty:
+ * a DeepSpeed config's "fp16": {"enabled": true} (its quotes dropped: fp16:
+ * {enabled: true}; false says nothing), Transformer Engine's "--fp8-format
+ * hybrid", "fp8_format: e4m3", torchtitan's Float8 converters, "FP8",
+ * "MXFP8", "--fp16", "fp16" as words not negated. fp8 before fp16 ("fp8 with
+ * fp16 master weights"); -1 when it says none of these (the run is then
+ * bf16, as with no precision at all). */
+static int precision_in_text(const char *o)
+{
+	static const struct { const char *w; hw_precision p; } json[] = {
+		{"fp8", PREC_FP8}, {"bf16", PREC_BF16}, {"fp16", PREC_FP16}};
+	for (size_t i = 0; i < sizeof json / sizeof json[0]; i++)
+		for (const char *p = val__find(o, json[i].w); p; p = val__find(p + 1, json[i].w)) {
+			const char *q = p + strlen(json[i].w);
+			while (*q == ' ' || *q == ':' || *q == '{')
+				q++;
+			if (!strncasecmp(q, "enabled", 7)) {
+				q += 7;
+				while (*q == ' ' || *q == ':' || *q == '=')
+					q++;
+				if (!strncasecmp(q, "true", 4))
+					return (int)json[i].p;
+			}
+		}
+	if (val__has(o, "fp8-format") || val__has(o, "fp8_format") || val__has(o, "fp8_recipe") ||
+	    val__has(o, "fp8 recipe"))
+		return PREC_FP8;
+	static const char *const fp8[] = {"FP8", "Float8", "MXFP8"};
+	for (size_t i = 0; i < sizeof fp8 / sizeof fp8[0]; i++)
+		if (val__has_token(o, fp8[i]) && val__affirmed(o, fp8[i]))
+			return PREC_FP8;
+	if ((val__has_token(o, "fp16") && val__affirmed(o, "fp16")) || val__has(o, "--fp16"))
+		return val__affirmed(o, "bf16") ? -1 : PREC_FP16;
+	return -1;
+}
+
 static int precision_of(const char *t, const hw_gpu *g, bool *assumed)
 {
 	if (val__has_token(t, "fp4") || val__has(t, "nvfp4") || val__has(t, "mxfp4") ||
@@ -1030,7 +1095,7 @@ static bool overlaps_of(const val_row *r, scenario *s, bool no_sp, bool *assumed
 	scn_training *t = &s->training;
 	static const char *const dp_overlap[] = {"overlap-grad-reduce", "overlap_grad_reduce",
 		"overlap grad", "overlapped DP", "DP overlap", "overlapped gradient",
-		"gradient overlap", "overlapped all-reduce", "overlapped allreduce"};
+		"gradient overlap", "overlapped all-reduce", "overlapped allreduce", "overlap_comm"};
 	static const char *const pg_overlap[] = {"overlap-param-gather", "overlap_param_gather",
 		"param gather overlap", "overlapped param", "param-gather overlap"};
 	bool dp_said = val__has(r->other, "DDP=torch"), no_overlap = false, pg_said = false;
@@ -1140,11 +1205,12 @@ int val__training_of(const val_row *r, scenario *s, bool layer_only, bool *assum
 	    batch_of(r, s, layer_only, assumed, why, n) < 0)
 		return -1;
 	int prec = precision_of(r->precision, &s->cluster.gpu, assumed);
-	/* an empty precision column, fp8 in the text: Transformer Engine's
-	 * "--fp8-format hybrid", "fp8_format: e4m3" */
-	if (!*r->precision && (val__has(r->other, "fp8-format") || val__has(r->other, "fp8_format") ||
-	                       val__has(r->other, "fp8_recipe") || val__has(r->other, "fp8 recipe")))
-		prec = PREC_FP8;
+	/* an empty precision column: what the text says */
+	if (!*r->precision) {
+		int said = precision_in_text(r->other);
+		if (said >= 0)
+			prec = said;
+	}
 	if (prec < 0) {
 		snprintf(why, n, "precision '%.40s': the catalog has dense peaks for fp32, tf32, fp16, "
 		         "bf16 and fp8 only", r->precision);

@@ -315,6 +315,11 @@ static int gpus_per_node(const char *hw, const gpu_map *m)
 		if (n > 16 && n != m->gpus_per_node)
 			n = 0;
 	}
+	/* a GB200 NVL72's node is its NVLink domain of 72: a count of racks or
+	 * compute trays before the name ("8 x GB200 NVL72 racks", "4x GB200 per
+	 * compute tray") is not one */
+	if (!strcmp(m->catalog, "GB200") && val__has(hw, "NVL72"))
+		return 72;
 	/* an MI250X (MI250) package is two GCDs, each what ROCm calls a GPU and
 	 * the catalog's part: "4x MI250X per node (8 GCDs)" is 8; a count of
 	 * up to 4 is of packages (HPE Cray EX235a and the MI250 servers hold 4) */
@@ -1104,6 +1109,30 @@ static int model_of(const val_row *r, scenario *s, bool params_only, bool *assum
 			         "MLP", other_archs[i]);
 			return -1;
 		}
+	/* parameter-efficient fine-tuning: frozen weights without gradients or
+	 * optimizer state, adapters trained (MLPerf's llama2_70b_lora, NeMo's
+	 * PEFT tables); not MLA's q_lora / kv_lora ranks */
+	const char *peft_fields[] = {r->other, r->source, r->id, r->metric};
+	for (size_t f = 0; f < sizeof peft_fields / sizeof peft_fields[0]; f++) {
+		const char *t = peft_fields[f];
+		bool peft = val__has_token(t, "PEFT") || val__has_token(t, "QLoRA") ||
+		            val__has(t, "peft_scheme");
+		for (const char *p = val__find(t, "lora"); p && !peft; p = val__find(p + 1, "lora")) {
+			bool left = p == t || !isalnum((unsigned char)p[-1]);
+			bool right = !isalnum((unsigned char)p[4]);
+			bool rank = (p - t >= 2 && !strncasecmp(p - 2, "q_", 2)) ||
+			            (p - t >= 3 && !strncasecmp(p - 3, "kv_", 3)) ||
+			            (p - t >= 2 && !strncasecmp(p - 2, "q-", 2)) ||
+			            (p - t >= 3 && !strncasecmp(p - 3, "kv-", 3)) ||
+			            !strncasecmp(p + 4, "_rank", 5) || !strncasecmp(p + 4, "-rank", 5);
+			peft = left && right && !rank;
+		}
+		if (peft) {
+			snprintf(why, n, "parameter-efficient fine-tuning (LoRA, PEFT) is not modelled: "
+			         "trainsim trains every weight");
+			return -1;
+		}
+	}
 	/* encoder-decoders: a decoder's layers also attend to the encoder's */
 	static const char *const enc_dec[] = {"T5", "mT5", "UL2", "BART", "mBART"};
 	const char *fields[] = {r->other, r->source, r->id};
@@ -1124,7 +1153,10 @@ static int model_of(const val_row *r, scenario *s, bool params_only, bool *assum
 		heads = heads > 0 ? heads : ta;
 		seq = seq > 0 ? seq : ts;
 	}
-	const named_shape *z = layers <= 0 || hidden <= 0 || heads <= 0 || seq <= 0
+	/* a MoE model by name is its own (Qwen3-30B-A3B is not Qwen3 32B) */
+	int zl, zh, za;
+	bool moe_named = val__moe_shape(r, &zl, &zh, &za);
+	const named_shape *z = !moe_named && (layers <= 0 || hidden <= 0 || heads <= 0 || seq <= 0)
 	                       ? named_shape_of(r) : NULL;
 	if (z) {   /* fill what the row leaves out from the model's published shape */
 		if (layers <= 0 || hidden <= 0 || heads <= 0)
@@ -1133,8 +1165,8 @@ static int model_of(const val_row *r, scenario *s, bool params_only, bool *assum
 			seq = z->seq_len;
 		*assumed = true;
 	} else if (layers <= 0 || hidden <= 0 || heads <= 0) {
-		int zl, zh, za;   /* a MoE model by name: its config fills the gaps (val_moe.c) */
-		if (val__moe_shape(r, &zl, &zh, &za)) {
+		/* a MoE model by name: its config fills the gaps (val_moe.c) */
+		if (moe_named) {
 			layers = layers > 0 ? layers : zl;
 			hidden = hidden > 0 ? hidden : zh;
 			heads = heads > 0 ? heads : za;
@@ -1158,7 +1190,7 @@ static int model_of(const val_row *r, scenario *s, bool params_only, bool *assum
 	m->seq_len = seq;
 	m->vocab = vocab_of(r);
 	m->ffn_hidden = 4 * hidden;
-	for (size_t i = 0; i < sizeof zoo / sizeof zoo[0]; i++)
+	for (size_t i = 0; i < sizeof zoo / sizeof zoo[0] && !moe_named; i++)
 		if (zoo[i].hidden == hidden &&
 		    (val__names(r, zoo[i].family) || recipe_named(r, zoo[i].family)) &&
 		    (zoo[i].params_b <= 0 ||

@@ -508,6 +508,108 @@ START_TEST(t_fourth_review_models)
 }
 END_TEST
 
+/* The fifth round: rows read silently wrong. */
+#define H100_HW "DGX H100 (8x H100 SXM5 80GB, 8x 400Gb/s NDR IB)"
+static void fifth_row(const char *hw, const char *gpus, const char *shape, const char *layout,
+                      const char *other, const char *prec, const char *metric, const char *value,
+                      const char *unit, val_case *c, int want)
+{
+	char row[1600], why[256];
+	snprintf(row, sizeof row, "T-001,x,\"%s\",%s,,%s,%s,\"%s\",%s,,\"%s\",%s,%s,x", hw, gpus,
+	         shape, layout, other, prec, metric, value, unit);
+	int rc = build_row(row, c, why, sizeof why);
+	ck_assert_msg(rc == want, "%s / %s / %s: %d (%s)", other, metric, unit, rc, why);
+}
+
+START_TEST(t_fifth_review)
+{
+	val_case c;
+	/* a count's scale in the metric name or alone in the unit */
+	static const struct { const char *metric, *value, *unit; double si; } scaled[] = {
+		{"k tokens/s", "200", "", 2e5}, {"Throughput [k tok/s]", "200", "", 2e5},
+		{"k tokens/s/GPU", "3.1", "", 3100}, {"Mtokens/s", "1.2", "", 1.2e6},
+		{"tokens/s/GPU", "3.1", "K", 3100}, {"Throughput (tokens/s, K)", "200", "", 2e5},
+	};
+	for (size_t i = 0; i < sizeof scaled / sizeof scaled[0]; i++) {
+		fifth_row(H100_HW, "64", "32,4096,32,4096", "256,1,1,1,64", "Llama 2 7B", "bf16",
+		          scaled[i].metric, scaled[i].value, scaled[i].unit, &c, 0);
+		ck_assert_msg(fabs(c.published_si - scaled[i].si) < 1e-6 * scaled[i].si,
+		              "%s [%s]: %g", scaled[i].metric, scaled[i].unit, c.published_si);
+		scn_release(&c.s);
+	}
+	/* a GB200 NVL72's node is the rack's 72, whatever counts racks or trays */
+	fifth_row("8 x GB200 NVL72 racks", "576", "32,4096,32,4096", "576,1,1,1,", "", "bf16",
+	          "iteration_time", "10", "s", &c, 0);
+	ck_assert_int_eq(c.s.cluster.gpus_per_node, 72);
+	scn_release(&c.s);
+	fifth_row("GB200 NVL72, 4x GB200 per compute tray", "144", "32,4096,32,4096", "144,1,1,1,",
+	          "", "bf16", "iteration_time", "10", "s", &c, 0);
+	ck_assert_int_eq(c.s.cluster.gpus_per_node, 72);
+	scn_release(&c.s);
+	/* expert parallelism in the papers' words; MoE models by their names */
+	static const struct { const char *other; int ep, experts; } moe[] = {
+		{"DeepSeek-V3; 64-way expert parallelism", 64, 256},
+		{"Mixtral 8x7B; 8-way EP", 8, 8},
+		{"Qwen3-30B-A3B; EP8", 8, 128}, {"qwen3_30b_a3b, EP 8", 8, 128},
+		{"Qwen3 30B A3B, EP8", 8, 128}, {"mixtral_8x7b; EP 8", 8, 8},
+	};
+	for (size_t i = 0; i < sizeof moe / sizeof moe[0]; i++) {
+		fifth_row(H100_HW, "1024", ",,,4096", "8192,1,1,16,", moe[i].other, "bf16",
+		          "Tokens / sec / GPU", "1000", "", &c, 0);
+		ck_assert_msg(c.s.training.ep == moe[i].ep && c.s.model.experts == moe[i].experts,
+		              "%s: ep %d experts %d", moe[i].other, c.s.training.ep,
+		              c.s.model.experts);
+		scn_release(&c.s);
+	}
+	/* parameter-efficient fine-tuning is refused; MLA's kv_lora is not LoRA */
+	static const char *const peft[] = {"llama2_70b_lora", "Llama 2 70B LoRA finetuning (rank 16)",
+		"PEFT (LoRA r=16)", "QLoRA 4-bit", "peft_scheme=lora"};
+	for (size_t i = 0; i < sizeof peft / sizeof peft[0]; i++)
+		fifth_row(H100_HW, "8", "80,8192,64,4096", "8,1,8,1,1", peft[i], "bf16",
+		          "iteration_time", "10", "s", &c, -1);
+	/* precision said only in the text; quoted JSON keys read as keys */
+	static const struct { const char *other; int prec, zero, gb, mb, rc; } text[] = {
+		{"FSDP2, torch.compile, Float8 (tensorwise scaling)", PREC_FP8, 3, 256, 4, -1},
+		{"Transformer Engine FP8", PREC_FP8, -1, 256, 4, -1},
+		{"DeepSpeed {\"fp16\": {\"enabled\": true}, \"zero_optimization\": {\"stage\": 2}}",
+		 PREC_FP16, 2, 256, 4, -1},
+		{"{\"bf16\": {\"enabled\": false}, \"fp16\": {\"enabled\": true}}", PREC_FP16, -1, 256,
+		 4, -1},
+		{"Megatron-LM --fp16", PREC_FP16, -1, 256, 4, -1},
+		{"DeepSpeed \"zero_optimization\": {\"stage\": 3}, \"train_batch_size\": 1024, "
+		 "\"train_micro_batch_size_per_gpu\": 2", PREC_BF16, 3, 1024, 2, -1},
+		{"torchtitan FSDP2, --activation_checkpoint.mode full", PREC_BF16, 3, 256, 4,
+		 RECOMPUTE_FULL},
+		{"FSDP, sharding mode=full_shard", PREC_BF16, 3, 256, 4, -1},
+	};
+	for (size_t i = 0; i < sizeof text / sizeof text[0]; i++) {
+		char other[512];
+		/* the CSV doubles the quotes of a quoted field */
+		size_t k = 0;
+		for (const char *q = text[i].other; *q && k < sizeof other - 2; q++) {
+			if (*q == '"')
+				other[k++] = '"';
+			other[k++] = *q;
+		}
+		other[k] = '\0';
+		bool gb_given = text[i].gb == 256;
+		fifth_row(H100_HW, "64", "32,4096,32,4096", gb_given ? "256,4,1,1,64" : ",,1,1,64",
+		          other, "", "iteration_time", "10", "s", &c, 0);
+		ck_assert_msg((int)c.s.training.precision == text[i].prec &&
+		              (text[i].zero < 0 || c.s.training.zero == text[i].zero) &&
+		              c.s.training.global_batch == text[i].gb &&
+		              c.s.training.micro_batch == text[i].mb &&
+		              (text[i].rc < 0 || (int)c.s.training.recompute == text[i].rc),
+		              "%s: prec %d zero %d B%d mb%d rc %d", text[i].other,
+		              c.s.training.precision, c.s.training.zero, c.s.training.global_batch,
+		              c.s.training.micro_batch, c.s.training.recompute);
+		if (strstr(text[i].other, "full_shard"))
+			ck_assert_int_ne(c.s.training.recompute, RECOMPUTE_FULL);
+		scn_release(&c.s);
+	}
+}
+END_TEST
+
 /* Dense families read from their published configs (models/validate.c). */
 START_TEST(t_more_families)
 {
@@ -920,6 +1022,7 @@ static Suite *suite(void)
 	tcase_add_test(tc, t_fourth_review_layout);
 	tcase_add_test(tc, t_fourth_review_models);
 	tcase_add_test(tc, t_recompute_share);
+	tcase_add_test(tc, t_fifth_review);
 	tcase_add_test(tc, t_batch_in_text);
 	tcase_add_test(tc, t_layout_words);
 	tcase_add_test(tc, t_precision_words);
