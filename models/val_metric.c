@@ -257,6 +257,11 @@ static bool qualified(const char *name, const char *unit)
 			continue;
 		if (!strcmp(q[i], "eff") && effective_rate(name))
 			continue;
+		/* "Efficiency (MFU)", "efficiency" in "% MFU": a utilization */
+		if (!strcmp(q[i], "eff") && !val__has(name, "scaling") &&
+		    (val__has_token(name, "mfu") || val__has_token(name, "hfu") ||
+		     val__has_token(unit, "mfu") || val__has_token(unit, "hfu")))
+			continue;
 		if (!strcmp(q[i], "batch") && batch_time(name))
 			continue;
 		return true;
@@ -306,6 +311,11 @@ static val_metric metric_words(const char *name, const char *unit)
 		return VM_MFU;
 	if (val__has_token(name, "hfu") || val__has(name, "hfu_") || val__has(name, "_hfu"))
 		return VM_HFU;
+	/* the unit says which utilization: "utilization" in "% MFU" */
+	if (val__has_token(unit, "mfu"))
+		return VM_MFU;
+	if (val__has_token(unit, "hfu"))
+		return VM_HFU;
 	if (val__has(name, "flops_utilization") || val__has(name, "flop_utilization"))
 		return val__has(name, "hardware") ? VM_HFU : VM_MFU;   /* "model FLOPs utilization" */
 	if (tera(name) || peta(name))
@@ -341,8 +351,11 @@ static val_metric metric_words(const char *name, const char *unit)
 		return VM_ITER_TIME;
 	/* the unit says of what */
 	if (val__has(name, "throughput") || val__has(name, "speed") || val__has(name, "performance"))
-		return val__has(unit, "token") || val__has(unit, "tok/") || val__has_token(unit, "tgs")
+		/* LLM Foundry's "Throughput (T/s)", "(T/s/GPU)", "(S/s)": tokens, samples */
+		return val__has(unit, "token") || val__has(unit, "tok/") || val__has_token(unit, "tgs") ||
+		       !strncmp(unit, "T/s", 3)
 		     ? VM_TOKENS
+		     : !strncmp(unit, "S/s", 3) ? VM_SAMPLES
 		     : val__has(unit, "sample") || val__has(unit, "seq") ? VM_SAMPLES
 		     : tera(unit) ? flop_rate(name, unit) : peta(unit) ? VM_AGG_PFLOPS : VM_NONE;
 	return VM_NONE;
@@ -507,6 +520,25 @@ val_metric val__coll_metric(const char *name, val_case *c)
 		c->coll_bytes = b > 0 ? b : 1073741824.0;
 		return alg ? VM_COLL_ALGBW : VM_COLL_BUSBW;
 	}
+	/* a time with its size ("all_reduce time 64MB", "all_reduce latency 8B":
+	 * B is bytes beside a collective's time) */
+	bool timed = val__has(name, "latency") || val__has(name, "time");
+	if (!bw && timed && op >= 0 && !strchr(name, '@')) {
+		double b = size_in_name(name);
+		for (const char *p = name; *p && b <= 0; p++)
+			if (isdigit((unsigned char)*p) && (p == name || !isalnum((unsigned char)p[-1]))) {
+				char *e;
+				double v = strtod(p, &e);
+				if (*e == 'B' && !isalnum((unsigned char)e[1]) && v >= 1)
+					b = v;
+			}
+		if (b > 0) {
+			c->coll_op = op;
+			c->coll_algo = ALGO_AUTO;
+			c->coll_bytes = b;
+			return VM_COLL_TIME;
+		}
+	}
 	if (!bw && !val__has(name, "latency") && !(strchr(name, '@') && val__has(name, "time")))
 		return VM_NONE;
 	if (op < 0 && !bw)
@@ -520,6 +552,25 @@ val_metric val__coll_metric(const char *name, val_case *c)
 		if (c->coll_bytes <= 0)
 			return VM_NONE;
 		return alg ? VM_COLL_ALGBW : bus ? VM_COLL_BUSBW : VM_COLL_TIME;
+	}
+	/* "Avg bus bandwidth (8B to 8GB)": nccl-tests' mean over its sweep */
+	const char *avgw = val__find(name, "avg bus bandwidth");
+	if (!avgw)
+		avgw = val__find(name, "average bus bandwidth");
+	if (avgw) {
+		const char *p = avgw;
+		while (*p && !isdigit((unsigned char)*p))
+			p++;
+		const char *to = *p ? val__find(p, " to ") : NULL;
+		if (!to && *p)
+			to = strchr(p, '-');
+		c->coll_op = op < 0 ? COLL_ALL_REDUCE : op;
+		c->coll_algo = ALGO_AUTO;
+		c->coll_bytes = *p ? coll_size(p) : 0;
+		c->coll_bytes_hi = to ? coll_size(to + (*to == '-' ? 1 : 4)) : 0;
+		if (c->coll_bytes <= 0 || c->coll_bytes_hi < c->coll_bytes)
+			return VM_NONE;
+		return VM_COLL_AVG_BUSBW;
 	}
 	const char *avg = val__find(name, "avg_busbw_");
 	if (avg) {

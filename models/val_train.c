@@ -441,6 +441,11 @@ static int zero_named(const char *o)
 			if (!strncmp(q, "-1", 2) || (isdigit((unsigned char)*q) && atoi(q) > 1))
 				return 3;
 		}
+	/* ZeRO++ (qwZ, hpZ, qgZ) is built on ZeRO-3; Colossal-AI's Gemini is its
+	 * chunked ZeRO-3 */
+	if (val__has(o, "ZeRO++") || val__has(o, "GeminiPlugin") ||
+	    (val__has(o, "Colossal") && val__has_word(o, "Gemini")))
+		return 3;
 	if (val__has(o, "NO_SHARD"))
 		return 0;
 	if (val__has(o, "SHARD_GRAD_OP"))
@@ -625,9 +630,14 @@ static bool choose_schedule(scenario *s, bool sp_open, bool zero_open, bool rc_o
  * "--context-parallel-size 2", "context_parallel_size=2"; 1 when none. */
 int val__cp_of(const char *o)
 {
+	/* DeepSpeed-Ulysses' sequence_parallel_size splits the sequence too (an
+	 * all-to-all of heads where trainsim's CP exchanges K and V: UNVERIFIED
+	 * as the same cost) */
 	static const char *const keys[] = {"CP", "context parallel", "context-parallel",
-		"context_parallel"};
-	static const char *const words[] = {"ism", "-size", "_size", " size"};
+		"context_parallel", "sequence_parallel_size", "sequence-parallel-size",
+		"ulysses_degree", "Ulysses degree"};
+	static const char *const words[] = {"ism", "-size", "_size", " size", "_degree", " degree",
+		"-degree"};
 	for (size_t k = 0; k < sizeof keys / sizeof keys[0]; k++)
 		for (const char *p = val__find(o, keys[k]); p; p = val__find(p + 1, keys[k])) {
 			/* "CP" starts a token, or follows the x of "TP2xCP2" */
@@ -636,7 +646,7 @@ int val__cp_of(const char *o)
 			      isdigit((unsigned char)p[-2])))
 				continue;
 			const char *q = p + strlen(keys[k]);
-			for (size_t w = 0; k > 0 && w < sizeof words / sizeof words[0]; w++)
+			for (size_t w = 0; w < sizeof words / sizeof words[0]; w++)
 				if (!strncasecmp(q, words[w], strlen(words[w]))) {
 					q += strlen(words[w]);
 					break;
@@ -666,13 +676,14 @@ typedef struct axis_words {
 static const char *const tp_names[] = {"TP", "MP", "tensor parallel", "tensor parallelism",
 	"tensor parallel size", "tensor parallel degree", "tensor-model-parallel-size",
 	"tensor_model_parallel_size", "tensor-parallel", "tp_size", "tensor_parallel_size",
-	"tensor_parallel_degree", "TP degree", "TP size", "ici_tensor_parallelism"};
+	"tensor_parallel_degree", "TP degree", "TP size", "ici_tensor_parallelism",
+	"tensor=dict(size", "tensor"};
 static const char *const pp_names[] = {"PP", "pipeline parallel", "pipeline parallelism",
 	"pipeline parallel size", "pipeline parallel degree", "pipeline-model-parallel-size",
 	"pipeline_model_parallel_size", "pipeline-parallel", "pp_size", "pipeline_parallel_size",
 	"pipeline_parallel_degree", "PP degree", "PP size", "pipeline stages",
 	"pipeline_stages", "pipe_parallel_size", "dcn_pipeline_parallelism",
-	"ici_pipeline_parallelism"};
+	"ici_pipeline_parallelism", "pipe-parallel-size", "pipeline=dict(size"};
 static const char *const dp_names[] = {"DP", "data parallel", "data parallelism",
 	"data parallel size", "data parallel degree", "data-parallel", "dp_size",
 	"DP degree", "DP size"};
@@ -856,13 +867,31 @@ static int size_in_text(const char *o, const axis_words *a)
 	static const char *const not_pp[] = {"virtual", "interleaved", "virtual-", "virtual_"};
 	if (v <= 0 && a->slot == 0) {
 		static const char *const mp[] = {"model parallel size", "model-parallel-size",
-			"model_parallel_size", "model parallel degree", "model parallel", "mp_size"};
+			"model_parallel_size", "model parallel degree", "model parallel", "mp_size",
+			"model-parallel-size"};
 		for (size_t i = 0; i < sizeof mp / sizeof mp[0] && v <= 0; i++)
 			v = number_after_bare(o, mp[i], not_tp, sizeof not_tp / sizeof not_tp[0]);
 	}
 	if (v <= 0 && a->slot == 1)
 		v = number_after_bare(o, "pipeline", not_pp, sizeof not_pp / sizeof not_pp[0]);
 	return v;
+}
+
+/* Whether the text offloads to the host: "offload" said and not negated,
+ * nor set to none or false in its own entry (DeepSpeed's "offload_optimizer":
+ * {"device": "none"}, its quotes dropped). */
+static bool offload_said(const char *o)
+{
+	for (const char *p = val__find(o, "offload"); p; p = val__find(p + 1, "offload")) {
+		if (!val__affirmed(p, "offload"))
+			continue;
+		size_t span = strcspn(p, "},;");
+		char entry[64];
+		snprintf(entry, sizeof entry, "%.*s", (int)(span < 63 ? span : 63), p);
+		if (!val__has_token(entry, "none") && !val__has_token(entry, "false"))
+			return val__affirmed(o, "offload");
+	}
+	return false;
 }
 
 static int layout_of(const val_row *r, scenario *s, bool layer_only, bool *assumed, char *why,
@@ -873,7 +902,7 @@ static int layout_of(const val_row *r, scenario *s, bool layer_only, bool *assum
 	int cp = val__cp_of(r->other);
 	/* ZeRO-Offload / -Infinity, FSDP CPU offload: optimizer state or
 	 * parameters live in host memory or on NVMe, moved over PCIe every step */
-	if ((val__affirmed(r->other, "offload") || val__has(r->other, "ZeRO-Infinity") ||
+	if ((offload_said(r->other) || val__has(r->other, "ZeRO-Infinity") ||
 	     val__has(r->other, "ZeRO Infinity")) && !val__has(r->other, "no offload")) {
 		snprintf(why, n, "CPU/NVMe offload (ZeRO-Offload, ZeRO-Infinity) is not modelled: the "
 		         "optimizer state would be simulated in GPU memory");
@@ -895,7 +924,7 @@ static int layout_of(const val_row *r, scenario *s, bool layer_only, bool *assum
 	if (dp_only && pp <= 0)
 		pp = 1, *assumed = true;
 	int gpus = scn_gpus(s);   /* the cluster's: "8 nodes" counted in GPUs */
-	if (r->gpus > 0 && (tp <= 0) + (pp <= 0) + (dp <= 0) == 1) {
+	if ((r->gpus > 0 || gpus > 1) && (tp <= 0) + (pp <= 0) + (dp <= 0) == 1) {
 		int known = (tp > 0 ? tp : 1) * (pp > 0 ? pp : 1) * (dp > 0 ? dp : 1) * cp;
 		int left = gpus / known;
 		if (left >= 1 && left * known == gpus) {
@@ -970,11 +999,14 @@ static int batch_of(const val_row *r, scenario *s, bool layer_only, bool *assume
 	 * train_micro_batch_size_per_gpu, Hugging Face's
 	 * per_device_train_batch_size */
 	static const char *const gbs_words[] = {"global-batch-size", "global_batch_size",
-		"global batch size", "GBS", "train_batch_size", "global batch", "global_batch"};
+		"global batch size", "GBS", "train_batch_size", "global batch", "global_batch",
+		"GlobalBatchSize"};
 	static const char *const mbs_words[] = {"micro-batch-size", "micro_batch_size",
 		"micro batch size", "MBS", "train_micro_batch_size_per_gpu",
 		"per_device_train_batch_size", "batch size per GPU", "batch_size_per_gpu",
-		"local batch size", "local batch", "local_batch_size", "micro batch", "micro-batch"};
+		"local batch size", "local batch", "local_batch_size", "micro batch", "micro-batch",
+		"MicroBatchSize", "per_device_batch_size", "local_batch_size", "training.batch_size",
+		"training.local_batch_size"};
 	/* a batch in tokens in the text ("batch size 8M tokens", "global batch
 	 * 4M tokens"): sequences of seq_len */
 	static const char *const tok_words[] = {"global batch size", "global batch", "batch size",
@@ -995,27 +1027,42 @@ static int batch_of(const val_row *r, scenario *s, bool layer_only, bool *assume
 	for (size_t i = 0; i < sizeof gbs_words / sizeof gbs_words[0] && t->global_batch <= 0;
 	     i++)
 		t->global_batch = key_number(r->other, gbs_words[i]);
+	/* a per-device batch of a framework that accumulates only when told
+	 * (Hugging Face's gradient_accumulation_steps defaults to 1; torchtitan's
+	 * local batch and MaxText's per-device batch are the step's) */
+	static const char *const per_device[] = {"per_device_train_batch_size",
+		"per_device_batch_size", "local_batch_size", "training.batch_size",
+		"training.local_batch_size", "local batch size", "local batch"};
+	bool device_batch = false;
 	for (size_t i = 0; i < sizeof mbs_words / sizeof mbs_words[0] && t->micro_batch <= 0;
-	     i++)
+	     i++) {
 		t->micro_batch = key_number(r->other, mbs_words[i]);
-	/* "batch size 4 per GPU" */
-	for (const char *p = val__find(r->other, "batch size"); p && t->micro_batch <= 0;
-	     p = val__find(p + 1, "batch size")) {
-		const char *q = p + 10;
-		while (*q == ' ' || *q == '=' || *q == ':')
-			q++;
-		const char *e = q;
-		while (isdigit((unsigned char)*e))
-			e++;
-		while (*e == ' ')
-			e++;
-		if (e > q && (!strncasecmp(e, "per GPU", 7) || !strncasecmp(e, "per device", 10) ||
-		              !strncasecmp(e, "/GPU", 4) || !strncasecmp(e, "per rank", 8)))
-			t->micro_batch = atoi(q);
+		for (size_t k = 0; k < sizeof per_device / sizeof per_device[0]; k++)
+			device_batch |= t->micro_batch > 0 && !strcmp(mbs_words[i], per_device[k]);
 	}
+	/* "batch size 4 per GPU", "batch_size=2 (per GPU)" */
+	static const char *const bs[] = {"batch size", "batch_size"};
+	for (size_t k = 0; k < 2 && t->micro_batch <= 0; k++)
+		for (const char *p = val__find(r->other, bs[k]); p && t->micro_batch <= 0;
+		     p = val__find(p + 1, bs[k])) {
+			const char *q = p + 10;
+			while (*q == ' ' || *q == '=' || *q == ':')
+				q++;
+			const char *e = q;
+			while (isdigit((unsigned char)*e))
+				e++;
+			while (*e == ' ' || *e == '(')
+				e++;
+			if (e > q && (!strncasecmp(e, "per GPU", 7) || !strncasecmp(e, "per device", 10) ||
+			              !strncasecmp(e, "/GPU", 4) || !strncasecmp(e, "per rank", 8))) {
+				t->micro_batch = atoi(q);
+				device_batch = true;
+			}
+		}
 	static const char *const ga_words[] = {"GA", "grad accum", "grad_accum", "grad-accum",
 		"gradient accumulation", "gradient_accumulation_steps", "grad accumulation",
-		"gradient accumulation steps", "grad accumulation steps", "accumulation steps"};
+		"gradient accumulation steps", "grad accumulation steps", "accumulation steps",
+		"GradAccum"};
 	int ga = 0;
 	bool layers;
 	for (size_t i = sizeof ga_words / sizeof ga_words[0]; i-- > 0 && ga <= 0;)
@@ -1024,6 +1071,10 @@ static int batch_of(const val_row *r, scenario *s, bool layer_only, bool *assume
 	                val__has(r->other, "no grad accum") ||
 	                val__has(r->other, "without gradient accumulation")))
 		ga = 1;
+	if (ga <= 0 && device_batch && t->global_batch <= 0) {
+		ga = 1;
+		*assumed = true;
+	}
 	/* a micro-batch and accumulation without the global batch: their product
 	 * over the data-parallel replicas */
 	if (t->global_batch <= 0 && t->micro_batch > 0 && ga > 0 && dp > 0) {

@@ -98,6 +98,7 @@ static const gpu_map gpu_maps[] = {
 	/* H200 NVL: PCIe cards with NVLink bridges ("H200 NVLink" is the SXM) */
 	{"H200 NVL", NULL, "H200-NVL", 400, 8, true, false, false},
 	{"H200", NULL, "H200", 400, 8, true, false, false},
+	{"H800", "PCIe", "", 400, 8, false, false, false},   /* the PCIe card: not in the catalog */
 	{"H800", NULL, "H800", 400, 8, false, false, false},
 	/* HGX H20, 8 x 400 Gb/s as the HGX H100 (UNVERIFIED) */
 	{"H20", NULL, "H20", 400, 8, true, false, false},
@@ -255,8 +256,16 @@ static int gpus_per_node(const char *hw, const gpu_map *m)
 	static const char *const per[] = {"GPU/node", "GPUs/node", " GPU per node",
 		" GPUs per node", " GPUs per server", " GPUs per host", " per node", " per server",
 		" per host", " GPUs each", "-GPU node", "-GPU server", "-GPU host", " GPU node",
-		"/node", "/server", " GPUs/server", "-GPU"};
+		"/node", "/server", " GPUs/server", "-GPU", " accelerators per node"};
 	int n = 0;
+	/* MLPerf's system description: "accelerators_per_node: 4" */
+	const char *acc = val__find(hw, "accelerators_per_node");
+	if (acc) {
+		const char *q = acc + strlen("accelerators_per_node");
+		while (*q == ' ' || *q == ':' || *q == '=')
+			q++;
+		n = atoi(q);
+	}
 	for (size_t i = 0; i < sizeof per / sizeof per[0] && n <= 0; i++) {
 		const char *p = val__find(hw, per[i]);
 		if (p)
@@ -603,8 +612,8 @@ static int cluster_of(const val_row *r, scenario *s, char *why, size_t n)
 {
 	const gpu_map *m = gpu_of(r->hardware);
 	if (m && !*m->catalog) {
-		snprintf(why, n, "the hardware text names %s, which the catalog does not have "
-		         "(trainsim list gpus)", m->token);
+		snprintf(why, n, "the hardware text names %s%s%s, which the catalog does not have "
+		         "(trainsim list gpus)", m->token, m->with ? " " : "", m->with ? m->with : "");
 		return -1;
 	}
 	const char *name = m ? m->catalog : NULL;
@@ -622,9 +631,23 @@ static int cluster_of(const val_row *r, scenario *s, char *why, size_t n)
 	int gpn = gpus_per_node(r->hardware, m);
 	/* a row without its GPU count that gives every parallel size: their product */
 	int cp = val__cp_of(r->other);
+	int nodes_said = 0;   /* "8 nodes x 8 A100", "number_of_nodes: 8", an empty gpus cell */
+	const char *nw = val__find(r->hardware, " nodes");
+	if (!nw)
+		nw = val__find(r->hardware, " node ");
+	if (nw)
+		nodes_said = val__number_before(r->hardware, nw, false);
+	const char *nn = val__find(r->hardware, "number_of_nodes");
+	if (nn) {
+		const char *q = nn + strlen("number_of_nodes");
+		while (*q == ' ' || *q == ':' || *q == '=')
+			q++;
+		nodes_said = atoi(q);
+	}
 	int gpus = r->gpus_are_nodes ? r->gpus * gpn
 	         : r->gpus > 0 ? r->gpus
 	         : r->tp > 0 && r->pp > 0 && r->dp > 0 ? r->tp * r->pp * r->dp * (cp > 1 ? cp : 1)
+	         : nodes_said > 0 ? nodes_said * gpn
 	         : 1;
 	if (gpus < gpn)
 		gpn = gpus;          /* part of one node */
@@ -690,6 +713,31 @@ static int coll_cluster_of(const val_row *r, val_case *c, char *why, size_t n)
 		if (p) {
 			nodes = val__number_before(texts[i], p, false);
 			gpn = atoi(p + len);
+		}
+	}
+	/* a launcher's "srun -N 2 --ntasks-per-node=8", "mpirun ... -N 2";
+	 * "2 nodes, 8 GPUs each" */
+	for (int i = 0; i < 2 && !nodes; i++) {
+		const char *p = strstr(texts[i], "-N ");
+		if (p && (p == texts[i] || p[-1] == ' ') && isdigit((unsigned char)p[3])) {
+			nodes = atoi(p + 3);
+			const char *t = val__find(texts[i], "ntasks-per-node=");
+			if (!t)
+				t = val__find(texts[i], "gpus-per-node=");
+			gpn = t ? atoi(strchr(t, '=') + 1) : 0;
+		}
+		const char *nw = val__find(texts[i], " nodes");
+		int k = nw ? val__number_before(texts[i], nw, false) : 0;
+		const char *each = val__find(texts[i], " GPUs each");
+		if (!each)
+			each = val__find(texts[i], " GPUs per node");
+		if (!nodes && k > 0 && each) {
+			nodes = k;
+			gpn = val__number_before(texts[i], each, false);
+		}
+		if (nodes > 0 && gpn <= 0) {   /* the node's GPUs from the hardware */
+			const gpu_map *m = gpu_of(r->hardware);
+			gpn = m ? gpus_per_node(r->hardware, m) : 8;
 		}
 	}
 	if (nodes > 0 && (gpn < 1 || gpn > 64 || nodes > 4096)) {
@@ -1348,6 +1396,72 @@ static void placeholder_workload(scenario *s)
 
 static int build_case(const val_row *r, val_case *c, char *why, size_t n);
 
+/* A collective benchmark's metric with what the row says beside it: the op
+ * of an nccl-tests binary in other_parallel ("reduce_scatter_perf -b 8 -e
+ * 8G"), its sweep for "Avg bus bandwidth" (as <op>_avg_busbw_<b>-<e>), a
+ * size in the unit ("GB/s @ 1 GiB", "GB/s (8 GiB message)") or in bytes after
+ * "size" ("size 1073741824, busbw"). */
+static void coll_name_of(const val_row *r, char *name, size_t n)
+{
+	static const char *const bins[] = {"all_reduce", "all_gather", "reduce_scatter", "alltoall",
+		"sendrecv", "broadcast", "reduce", "hypercube", "gather", "scatter"};
+	const char *op = NULL;
+	const char *texts[] = {r->other, r->source};
+	for (size_t t = 0; t < 2 && !op; t++)
+		for (const char *p = val__find(texts[t], "_perf"); p && !op; p = val__find(p + 1, "_perf"))
+			for (size_t i = 0; i < sizeof bins / sizeof bins[0] && !op; i++) {
+				size_t len = strlen(bins[i]);
+				if ((size_t)(p - texts[t]) >= len && !strncasecmp(p - len, bins[i], len) &&
+				    (p - len == texts[t] || !isalnum((unsigned char)p[-(long)len - 1]) ||
+				     p[-(long)len - 1] == '/'))
+					op = bins[i];
+			}
+	/* the name's own op wins: "allreduce_time@16B" of all_reduce_perf */
+	char bare[64];
+	size_t k = 0;
+	for (const char *q = r->metric; *q && k < sizeof bare - 1; q++)
+		if (*q != '_' && *q != '-' && *q != ' ')
+			bare[k++] = *q;
+	bare[k] = '\0';
+	static const char *const named[] = {"allreduce", "allgather", "reducescatter", "alltoall",
+		"sendrecv", "broadcast", "bcast", "reduce"};
+	for (size_t i = 0; i < sizeof named / sizeof named[0] && op; i++)
+		if (val__has(bare, named[i]))
+			op = NULL;
+	snprintf(name, n, "%s %s", op ? op : "", r->metric);
+	size_t len = strlen(name);
+	if (val__has(r->metric, "avg bus bandwidth") || val__has(r->metric, "average bus bandwidth")) {
+		const char *b = val__find(r->other, "-b "), *e = val__find(r->other, "-e ");
+		if (b && e)
+			snprintf(name, n, "%s_avg_busbw_%.*s-%.*s", op ? op : "all_reduce",
+			         (int)strcspn(b + 3, " "), b + 3, (int)strcspn(e + 3, " "), e + 3);
+		return;
+	}
+	const char *sz = val__find(r->metric, "size ");
+	if (sz && isdigit((unsigned char)sz[5])) {
+		snprintf(name + len, n - len, " @%ld", strtol(sz + 5, NULL, 10));
+		return;
+	}
+	/* a message size in the unit ("GB/s @ 1 GiB", "GB/s (8 GiB message)"):
+	 * only when the name has none */
+	if (strchr(r->metric, '@'))
+		return;
+	for (const char *q = r->unit; *q; q++) {
+		if (!isdigit((unsigned char)*q) || (q > r->unit && isalnum((unsigned char)q[-1])))
+			continue;
+		const char *e = q;
+		while (isdigit((unsigned char)*e) || *e == '.')
+			e++;
+		while (*e == ' ')
+			e++;
+		if (strchr("KMGT", toupper((unsigned char)*e)) && (e[1] == 'B' || e[1] == 'i') &&
+		    len + 40 < n) {
+			snprintf(name + len, n - len, " @%.*s", (int)(e + 2 - q), q);
+			return;
+		}
+	}
+}
+
 /* A utilization whose name or unit gives the precision of its peak ("BF16
  * MFU" of an fp8 run, "MFU (bf16 peak)"): that precision; -1 otherwise. */
 static int peak_named(const val_row *r, val_metric m)
@@ -1420,8 +1534,23 @@ static int build_case(const val_row *r, val_case *c, char *why, size_t n)
 	                                  (val__has_token(r->metric, "tflops") &&
 	                                   val__names(r, "torchtitan"))))
 		c->metric = VM_MODEL_TFLOPS;
-	if (c->metric == VM_NONE)
-		c->metric = val__coll_metric(r->metric, c);
+	/* NeMo's and Megatron-Bridge's tables and FLOPs callback count model
+	 * FLOPs ("Model TFLOP / sec / GPU"): a bare "TFLOPs/GPU" of theirs too */
+	if (c->metric == VM_HW_TFLOPS && (val__names(r, "NeMo") || val__names(r, "Megatron-Bridge")) &&
+	    !val__has(r->metric, "hardware") && !val__has(r->metric, "HFU"))
+		c->metric = VM_MODEL_TFLOPS;
+	if (c->metric == VM_NONE) {
+		/* the op, sizes or sweep said beside the name: first when the row
+		 * names an nccl-tests binary the name does not (its op) */
+		char name[512];
+		coll_name_of(r, name, sizeof name);
+		if (*name != ' ')
+			c->metric = val__coll_metric(name, c);
+		if (c->metric == VM_NONE)
+			c->metric = val__coll_metric(r->metric, c);
+		if (c->metric == VM_NONE)
+			c->metric = val__coll_metric(name, c);
+	}
 	if (c->metric == VM_NONE) {
 		snprintf(why, n, "%s", val__not_predicted(r->metric));
 		return -1;

@@ -6,6 +6,7 @@
 #include <check.h>
 #include <math.h>
 #include <string.h>
+#include "coll.h"
 #include "val_test.h"
 
 #define A100_HW "Selene DGX A100 80GB (8 GPU/node; 8x200Gb/s HDR IB per node)"
@@ -610,6 +611,118 @@ START_TEST(t_fifth_review)
 }
 END_TEST
 
+/* The fifth round: rows refused that say what they ran. */
+START_TEST(t_fifth_review_refused)
+{
+	val_case c;
+	/* utilizations and throughputs as tables head them */
+	static const struct { const char *metric, *unit; int m; } metrics[] = {
+		{"Efficiency (MFU)", "%", VM_MFU}, {"efficiency", "% MFU", VM_MFU},
+		{"utilization", "% MFU", VM_MFU}, {"Throughput (T/s)", "", VM_TOKENS},
+		{"Throughput (S/s)", "", VM_SAMPLES}, {"scaling efficiency", "%", VM_SCALING_EFF},
+	};
+	for (size_t i = 0; i < sizeof metrics / sizeof metrics[0]; i++) {
+		char row[1024], why[256];
+		snprintf(row, sizeof row, "T-001,x,\"%s\",64,,32,4096,32,4096,256,1,1,1,64,Llama 2 7B,"
+		         "bf16,,%s,41,%s,x", H100_HW, metrics[i].metric, metrics[i].unit);
+		int rc = build_row(row, &c, why, sizeof why);
+		ck_assert_msg(rc == 0 && (int)c.metric == metrics[i].m, "%s [%s]: %d %d (%s)",
+		              metrics[i].metric, metrics[i].unit, rc, c.metric, why);
+		scn_release(&c.s);
+	}
+	/* batch, context and tensor sizes as configs name them */
+	static const struct { const char *gpus, *other; int tp, pp, dp, cp, zero, gb, mb; } cfg[] = {
+		{"64", "Llama 3 8B; FSDP2; training.local_batch_size = 2", 1, 1, 64, 1, 3, 128, 2},
+		{"32", "Llama 2 7B; ici_fsdp_parallelism=8, dcn_fsdp_parallelism=4, "
+		 "per_device_batch_size=4", 1, 1, 32, 1, 3, 128, 4},
+		{"64", "Llama 3 8B; FSDP2; --parallelism.context_parallel_degree 8; --training.batch_size 1",
+		 1, 1, 8, 8, 3, 8, 1},
+		{"16", "picotron: dp_size=4, tp_size=2, cp_size=2, micro batch 1, global batch 64", 2, 1,
+		 4, 2, -1, 64, 1},
+		{"64", "InternLM 20B; parallel = dict(zero1=dict(size=8), tensor=dict(size=4, "
+		 "mode='mtp'), pipeline=dict(size=1)); global batch 256", 4, 1, 16, 1, 1, 256, 16},
+		{"64", "DeepSpeed ZeRO++ (qwZ + hpZ + qgZ); global batch 256", 1, 1, 64, 1, 3, 256, 4},
+		{"64", "Colossal-AI GeminiPlugin (placement_policy='static'); global batch 256", 1, 1, 64,
+		 1, 3, 256, 4},
+		{"64", "\"zero_optimization\": {\"stage\": 2, \"offload_optimizer\": {\"device\": \"none\"}}"
+		 "; global batch 256", 1, 1, 64, 1, 2, 256, 4},
+		{"64", "GPT-NeoX: pipe-parallel-size 4, model-parallel-size 2; global batch 256", 2, 4, 8,
+		 1, -1, 256, 1},
+		{"", "ZeRO Stage 3, per_device_train_batch_size=8, gradient_accumulation_steps=4", 1, 1,
+		 64, 1, 3, 2048, 8},
+	};
+	for (size_t i = 0; i < sizeof cfg / sizeof cfg[0]; i++) {
+		char row[1024], why[256], other[512];
+		size_t k = 0;
+		for (const char *q = cfg[i].other; *q && k < sizeof other - 2; q++) {
+			if (*q == '"')
+				other[k++] = '"';
+			other[k++] = *q;
+		}
+		other[k] = '\0';
+		snprintf(row, sizeof row, "T-001,x,\"%s\",%s,6.7,32,4096,32,4096,,,,,,\"%s\",bf16,,"
+		         "iteration_time,10,s,x", *cfg[i].gpus ? H100_HW : "8 nodes x 8 A100 80GB",
+		         cfg[i].gpus, other);
+		ck_assert_msg(build_row(row, &c, why, sizeof why) == 0, "%s: %s", cfg[i].other, why);
+		const scn_training *t = &c.s.training;
+		ck_assert_msg(t->tp == cfg[i].tp && t->pp == cfg[i].pp && t->dp == cfg[i].dp &&
+		              t->cp == cfg[i].cp && (cfg[i].zero < 0 || t->zero == cfg[i].zero) &&
+		              t->global_batch == cfg[i].gb && t->micro_batch == cfg[i].mb,
+		              "%s: tp %d pp %d dp %d cp %d zero %d B%d mb%d", cfg[i].other, t->tp,
+		              t->pp, t->dp, t->cp, t->zero, t->global_batch, t->micro_batch);
+		scn_release(&c.s);
+	}
+	/* MLPerf's accelerators_per_node; the H800 PCIe card is not in the catalog */
+	char row[1024], why[256];
+	snprintf(row, sizeof row, "T-001,x,\"accelerator_model_name: NVIDIA A100-SXM4-80GB; "
+	         "accelerators_per_node: 4; number_of_nodes: 8\",32,6.7,32,4096,32,4096,256,1,1,1,,"
+	         ",bf16,,iteration_time,10,s,x");
+	ck_assert_msg(build_row(row, &c, why, sizeof why) == 0, "%s", why);
+	ck_assert_int_eq(c.s.cluster.gpus_per_node, 4);
+	scn_release(&c.s);
+	snprintf(row, sizeof row, "T-001,x,NVIDIA H800 PCIe 80GB x 8,64,6.7,32,4096,32,4096,256,1,1,"
+	         "1,,,bf16,,iteration_time,10,s,x");
+	ck_assert_int_eq(build_row(row, &c, why, sizeof why), -1);
+	ck_assert_ptr_nonnull(strstr(why, "H800 PCIe"));
+	/* NeMo's TFLOP/s per GPU are model FLOPs */
+	snprintf(row, sizeof row, "T-001,NeMo performance,\"%s\",8,,32,4096,32,4096,128,1,1,1,8,,"
+	         "bf16,full,TFLOPs/GPU,400,,x", H100_HW);
+	ck_assert_msg(build_row(row, &c, why, sizeof why) == 0, "%s", why);
+	ck_assert_int_eq(c.metric, VM_MODEL_TFLOPS);
+	scn_release(&c.s);
+	/* nccl-tests rows in words */
+	static const struct { const char *metric, *unit, *other; coll_op op; int m; double bytes;
+		int nodes; } nccl[] = {
+		{"all_reduce time 64MB", "us", "", COLL_ALL_REDUCE, VM_COLL_TIME, 67108864.0, 1},
+		{"all_reduce latency 8B", "us", "", COLL_ALL_REDUCE, VM_COLL_TIME, 8, 1},
+		{"all_reduce Avg bus bandwidth (8B to 8GB)", "GB/s", "", COLL_ALL_REDUCE,
+		 VM_COLL_AVG_BUSBW, 8, 1},
+		{"busbw at 8G", "GB/s", "reduce_scatter_perf -b 8 -e 8G -f 2 -g 8",
+		 COLL_REDUCE_SCATTER, VM_COLL_BUSBW, 8589934592.0, 1},
+		{"Avg bus bandwidth", "GB/s", "all_gather_perf -b 8 -e 8G -f 2", COLL_ALL_GATHER,
+		 VM_COLL_AVG_BUSBW, 8, 1},
+		{"all_reduce algbw", "GB/s @ 1 GiB", "", COLL_ALL_REDUCE, VM_COLL_ALGBW, 1073741824.0,
+		 1},
+		{"all_reduce_perf: size 1073741824, busbw", "GB/s", "", COLL_ALL_REDUCE, VM_COLL_BUSBW,
+		 1073741824.0, 1},
+		{"busbw @16G", "GB/s", "srun -N 2 --ntasks-per-node=8 ./build/all_reduce_perf -b 8 -e "
+		 "16G -f 2 -g 1", COLL_ALL_REDUCE, VM_COLL_BUSBW, 17179869184.0, 2},
+		{"all_reduce busbw 1G", "GB/s", "2 nodes, 8 GPUs each", COLL_ALL_REDUCE, VM_COLL_BUSBW,
+		 1073741824.0, 2},
+	};
+	for (size_t i = 0; i < sizeof nccl / sizeof nccl[0]; i++) {
+		snprintf(row, sizeof row, "T-001,x,\"%s\",,,,,,,,,,,,\"%s\",,,\"%s\",100,%s,x", H100_HW,
+		         nccl[i].other, nccl[i].metric, nccl[i].unit);
+		ck_assert_msg(build_row(row, &c, why, sizeof why) == 0, "%s: %s", nccl[i].metric, why);
+		ck_assert_msg(c.coll_op == nccl[i].op && (int)c.metric == nccl[i].m &&
+		              c.coll_bytes == nccl[i].bytes && c.s.cluster.nodes == nccl[i].nodes,
+		              "%s: op %d metric %d bytes %g nodes %d", nccl[i].metric, c.coll_op,
+		              c.metric, c.coll_bytes, c.s.cluster.nodes);
+		scn_release(&c.s);
+	}
+}
+END_TEST
+
 /* Dense families read from their published configs (models/validate.c). */
 START_TEST(t_more_families)
 {
@@ -1023,6 +1136,7 @@ static Suite *suite(void)
 	tcase_add_test(tc, t_fourth_review_models);
 	tcase_add_test(tc, t_recompute_share);
 	tcase_add_test(tc, t_fifth_review);
+	tcase_add_test(tc, t_fifth_review_refused);
 	tcase_add_test(tc, t_batch_in_text);
 	tcase_add_test(tc, t_layout_words);
 	tcase_add_test(tc, t_precision_words);
