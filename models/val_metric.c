@@ -238,6 +238,14 @@ static bool batch_time(const char *name)
 	        time_per_step(name)) && !val__has(name, "micro");
 }
 
+/* A unit that names a utilization as its own ("% MFU"), not negated ("not
+ * MFU") nor beside another reading ("nvidia-smi"). */
+static bool unit_says(const char *unit, const char *what)
+{
+	return val__has_token(unit, what) && val__affirmed(unit, what) &&
+	       !val__has(unit, "nvidia-smi") && !val__has(unit, "smi");
+}
+
 /* A qualifier that makes a name something else than the whole step's figure:
  * a part of the step, a count, another workload, a condition. */
 static bool qualified(const char *name, const char *unit)
@@ -258,9 +266,10 @@ static bool qualified(const char *name, const char *unit)
 		if (!strcmp(q[i], "eff") && effective_rate(name))
 			continue;
 		/* "Efficiency (MFU)", "efficiency" in "% MFU": a utilization */
-		if (!strcmp(q[i], "eff") && !val__has(name, "scaling") &&
+		if (!strcmp(q[i], "eff") && !val__has(name, "scaling") && !val__has(name, "parallel") &&
+		    !val__has(name, "ratio") && !strchr(name, '/') &&
 		    (val__has_token(name, "mfu") || val__has_token(name, "hfu") ||
-		     val__has_token(unit, "mfu") || val__has_token(unit, "hfu")))
+		     unit_says(unit, "MFU") || unit_says(unit, "HFU")))
 			continue;
 		if (!strcmp(q[i], "batch") && batch_time(name))
 			continue;
@@ -312,9 +321,9 @@ static val_metric metric_words(const char *name, const char *unit)
 	if (val__has_token(name, "hfu") || val__has(name, "hfu_") || val__has(name, "_hfu"))
 		return VM_HFU;
 	/* the unit says which utilization: "utilization" in "% MFU" */
-	if (val__has_token(unit, "mfu"))
+	if (unit_says(unit, "MFU"))
 		return VM_MFU;
-	if (val__has_token(unit, "hfu"))
+	if (unit_says(unit, "HFU"))
 		return VM_HFU;
 	if (val__has(name, "flops_utilization") || val__has(name, "flop_utilization"))
 		return val__has(name, "hardware") ? VM_HFU : VM_MFU;   /* "model FLOPs utilization" */
@@ -353,9 +362,9 @@ static val_metric metric_words(const char *name, const char *unit)
 	if (val__has(name, "throughput") || val__has(name, "speed") || val__has(name, "performance"))
 		/* LLM Foundry's "Throughput (T/s)", "(T/s/GPU)", "(S/s)": tokens, samples */
 		return val__has(unit, "token") || val__has(unit, "tok/") || val__has_token(unit, "tgs") ||
-		       !strncmp(unit, "T/s", 3)
+		       (!strncmp(unit, "T/s", 3) && val__has(name, "throughput"))
 		     ? VM_TOKENS
-		     : !strncmp(unit, "S/s", 3) ? VM_SAMPLES
+		     : !strncmp(unit, "S/s", 3) && val__has(name, "throughput") ? VM_SAMPLES
 		     : val__has(unit, "sample") || val__has(unit, "seq") ? VM_SAMPLES
 		     : tera(unit) ? flop_rate(name, unit) : peta(unit) ? VM_AGG_PFLOPS : VM_NONE;
 	return VM_NONE;
@@ -524,14 +533,20 @@ val_metric val__coll_metric(const char *name, val_case *c)
 	 * B is bytes beside a collective's time) */
 	bool timed = val__has(name, "latency") || val__has(name, "time");
 	if (!bw && timed && op >= 0 && !strchr(name, '@')) {
-		double b = size_in_name(name);
-		for (const char *p = name; *p && b <= 0; p++)
-			if (isdigit((unsigned char)*p) && (p == name || !isalnum((unsigned char)p[-1]))) {
-				char *e;
-				double v = strtod(p, &e);
-				if (*e == 'B' && !isalnum((unsigned char)e[1]) && v >= 1)
-					b = v;
-			}
+		/* a size in K/M/G anywhere; bytes ("8B") only right after the word
+		 * "time" or "latency" ("time per layer (Llama 3 8B)" is a model) */
+		double b = val__has(name, "param") || val__has(name, "gradient") ||
+		           val__has(name, "per layer") ? 0 : size_in_name(name);
+		static const char *const words[] = {"latency ", "time "};
+		for (size_t w = 0; w < 2 && b <= 0; w++) {
+			const char *p = val__find(name, words[w]);
+			if (!p || !isdigit((unsigned char)p[strlen(words[w])]))
+				continue;
+			char *e;
+			double v = strtod(p + strlen(words[w]), &e);
+			if (*e == 'B' && !isalnum((unsigned char)e[1]) && v >= 1)
+				b = v;
+		}
 		if (b > 0) {
 			c->coll_op = op;
 			c->coll_algo = ALGO_AUTO;
@@ -726,11 +741,20 @@ double val__unit_scale(const char *u, val_metric m, double value)
 		for (size_t i = 0; i < sizeof alone / sizeof alone[0]; i++) {
 			size_t n = strlen(alone[i].w);
 			const char *e = u + strlen(u);
-			while (e > u && (e[-1] == ' ' || e[-1] == ')'))
+			while (e > u && e[-1] == ' ')
 				e--;
-			if ((size_t)(e - u) >= n && !strncmp(e - n, alone[i].w, n) &&
-			    (e - n == u || strchr(" ,(", e[-n - 1])))
-				return alone[i].f / per;
+			bool bracket = e > u && (e[-1] == ')' || e[-1] == ']');
+			if (bracket)
+				e--;
+			while (e > u && e[-1] == ' ')
+				e--;
+			if ((size_t)(e - u) < n || strncmp(e - n, alone[i].w, n))
+				continue;
+			const char *b = e - n;   /* what stands before the scale */
+			while (b > u && b[-1] == ' ')
+				b--;
+			if (b == u || (bracket && strchr("([", b[-1])) || (!bracket && b[-1] == ','))
+				return alone[i].f / per;   /* "K", "tokens/s (k)", "tokens/s, K" */
 		}
 	}
 	for (size_t i = 0; i < sizeof units / sizeof units[0]; i++)

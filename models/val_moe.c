@@ -109,8 +109,29 @@ int val__ffn_in(const char *o)
 	             "MLP dim", "d_ff");
 }
 
+/* Whether the clause around p (between commas, semicolons and brackets) is
+ * about some of the layers, not the model's: recomputed, dense, virtual,
+ * per stage. */
+static bool some_layers(const char *o, const char *p)
+{
+	static const char *const words[] = {"recompute", "checkpoint", "dense", "virtual", "per stage",
+		"stage", "MoE", "expert", "first", "last"};
+	const char *b = p, *e = p;
+	while (b > o && !strchr(",;()", b[-1]))
+		b--;
+	while (*e && !strchr(",;()", *e))
+		e++;
+	char clause[128];
+	snprintf(clause, sizeof clause, "%.*s", (int)(e - b < 127 ? e - b : 127), b);
+	for (size_t i = 0; i < sizeof words / sizeof words[0]; i++)
+		if (val__has(clause, words[i]))
+			return true;
+	return false;
+}
+
 /* The number written before one of `nouns` ("80 layers", "64 attention
- * heads"; not "8 KV heads": the word before the noun must be the number). */
+ * heads"; not "8 KV heads": the word before the noun must be the number;
+ * not "recompute 4 layers"). */
 static int count_before(const char *o, const char *const *nouns, size_t n)
 {
 	for (size_t i = 0; i < n; i++)
@@ -119,9 +140,57 @@ static int count_before(const char *o, const char *const *nouns, size_t n)
 			if (isalpha((unsigned char)p[len]) && p[len] != 's')
 				continue;
 			int v = val__number_before(o, p, false);
-			if (v > 0)
+			if (v > 0 && !some_layers(o, p))
 				return v;
 		}
+	return -1;
+}
+
+/* "layers 32", "layers: 32" of the model, not of some of them. */
+static int model_layers(const char *o)
+{
+	for (const char *p = val__find(o, "layers"); p; p = val__find(p + 1, "layers")) {
+		if ((p > o && (isalnum((unsigned char)p[-1]) || p[-1] == '_')) || some_layers(o, p))
+			continue;
+		const char *q = p + 6;
+		while (*q == ' ' || *q == '=' || *q == ':')
+			q++;
+		if (isdigit((unsigned char)*q))
+			return atoi(q);
+	}
+	return -1;
+}
+
+/* The model's width in the text: "hidden size 8192", "hidden_size=", "d_model",
+ * "n_embd", "hidden 8192"; not the MLP's or an expert's ("FFN hidden size",
+ * "moe hidden 2048", "intermediate hidden", "kv hidden"). -1 if none. */
+static int model_width(const char *o)
+{
+	static const char *const keys[] = {"hidden_size", "hidden size", "hidden-size", "d_model",
+		"hidden_dim", "model dim", "n_embd", "hidden"};
+	static const char *const other[] = {"ffn", "moe", "expert", "intermediate", "mlp", "kv",
+		"head", "shared"};
+	for (size_t k = 0; k < sizeof keys / sizeof keys[0]; k++) {
+		size_t n = strlen(keys[k]);
+		for (const char *p = val__find(o, keys[k]); p; p = val__find(p + 1, keys[k])) {
+			if (p > o && (isalnum((unsigned char)p[-1]) || p[-1] == '_'))
+				continue;
+			const char *w = p;   /* the word before */
+			while (w > o && (w[-1] == ' ' || w[-1] == '-' || w[-1] == '_'))
+				w--;
+			const char *wb = w;
+			while (wb > o && isalpha((unsigned char)wb[-1]))
+				wb--;
+			bool theirs = false;
+			for (size_t i = 0; i < sizeof other / sizeof other[0] && !theirs; i++)
+				theirs = (size_t)(w - wb) == strlen(other[i]) && !strncasecmp(wb, other[i], (size_t)(w - wb));
+			const char *q = p + n;
+			while (*q == ' ' || *q == '=' || *q == ':')
+				q++;
+			if (!theirs && isdigit((unsigned char)*q))
+				return atoi(q);
+		}
+	}
 	return -1;
 }
 
@@ -131,11 +200,12 @@ bool val__shape_in(const char *o, int *layers, int *hidden, int *heads, int *seq
 		" decoder layers"};
 	static const char *const head_nouns[] = {" attention heads", " heads"};
 	int l = FIRST(o, "num_hidden_layers", "num_layers", "n_layers", "num-layers", "n_layer",
-	              "layers");
+	              "total layers");
+	if (l <= 0)
+		l = model_layers(o);
 	if (l <= 0)
 		l = count_before(o, layer_nouns, 3);
-	int h = FIRST(o, "hidden_size", "hidden size", "hidden-size", "d_model", "hidden_dim",
-	              "model dim", "n_embd", "hidden");
+	int h = model_width(o);
 	int a = FIRST(o, "num_attention_heads", "n_heads", "num-attention-heads", "num_heads",
 	              "n_head", "attention heads");
 	if (a <= 0)
@@ -263,6 +333,19 @@ bool val__moe_named(const val_row *r)
 	}
 	if (zoo_of(r) || val__has(r->other, "experts"))
 		return true;
+	/* an active size after the total: "Qwen3-Coder-30B-A3B", "qwen3_30b_a3b" */
+	for (size_t f = 0; f < sizeof fields / sizeof fields[0]; f++)
+		for (const char *p = fields[f]; *p; p++) {
+			if ((*p != 'A' && *p != 'a') || p == fields[f] || !strchr("-_ ", p[-1]) ||
+			    !isdigit((unsigned char)p[1]))
+				continue;
+			const char *q = p + 1;
+			while (isdigit((unsigned char)*q) || *q == '.')
+				q++;
+			if ((*q == 'B' || *q == 'b') && !isalnum((unsigned char)q[1]) && p - fields[f] >= 2 &&
+			    (p[-2] == 'B' || p[-2] == 'b'))
+				return true;
+		}
 	return ep_of(r->other) > 1;
 }
 

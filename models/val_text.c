@@ -222,30 +222,37 @@ static bool has_name(const char *hay, const char *name)
 	size_t n = strlen(name);
 	bool digit_end = n > 0 && isdigit((unsigned char)name[n - 1]);
 	bool alpha_end = n > 0 && isalpha((unsigned char)name[n - 1]);
+	bool alpha_start = n > 0 && isalpha((unsigned char)name[0]);
 	for (const char *p = hay; *p; p++)
 		if (!strncasecmp(p, name, n) && !(digit_end && isdigit((unsigned char)p[n])) &&
-		    !(alpha_end && islower((unsigned char)p[n])) && !name_disowned(hay, p) &&
-		    !in_model_name(hay, p, name))
+		    !(alpha_end && (islower((unsigned char)p[n]) || isdigit((unsigned char)p[n]))) &&
+		    !(alpha_start && p > hay && isalpha((unsigned char)p[-1])) &&
+		    !name_disowned(hay, p) && !in_model_name(hay, p, name))
 			return true;
 	return false;
 }
 
-/* "Llama 3", "Llama-3", "LLaMA3" all match the family "Llama 3". */
+/* "Llama 3", "Llama-3", "LLaMA3", "llama_3" all match the family "Llama 3";
+ * a name is not the end of a longer word ("ShieldGemma", "TinyLlama") nor
+ * followed by a digit when it ends in a letter ("Falcon3" is not Falcon). */
 bool val__names(const val_row *r, const char *family)
 {
 	const char *fields[] = {r->source, r->hardware, r->other, r->id};
-	char alt[2][32];
-	snprintf(alt[0], sizeof alt[0], "%s", family);
-	snprintf(alt[1], sizeof alt[1], "%s", family);
+	char alt[3][32];
+	for (int k = 0; k < 3; k++)
+		snprintf(alt[k], sizeof alt[k], "%s", family);
 	char *sp = strchr(alt[0], ' ');
 	if (sp)
 		*sp = '-';
 	sp = strchr(alt[1], ' ');
 	if (sp)
 		memmove(sp, sp + 1, strlen(sp));
+	sp = strchr(alt[2], ' ');
+	if (sp)
+		*sp = '_';
 	for (size_t i = 0; i < sizeof fields / sizeof fields[0]; i++)
 		if (has_name(fields[i], family) || has_name(fields[i], alt[0]) ||
-		    has_name(fields[i], alt[1]))
+		    has_name(fields[i], alt[1]) || has_name(fields[i], alt[2]))
 			return true;
 	return false;
 }

@@ -191,13 +191,14 @@ static double recompute_layers_of(const val_row *r)
  * "--recompute-granularity full", "no activation recomputation". Precise
  * phrases only: "full shard" (FSDP) or a disk checkpoint say nothing.
  * Returns whether the text says anything, with the choice in *rc. */
-/* torchtitan's activation_checkpoint.mode (and a config's ac_mode, "mode="
- * of an activation-checkpointing config): full, selective or none as a
- * whole word (not "full_shard"); -1 when not said. */
+/* torchtitan's activation_checkpoint.mode (and a config's ac_mode, "AC
+ * mode"): full, selective or none as a whole word (not "full_shard"); not a
+ * bare "mode=", another feature's (torch.compile's, CUDA graphs'); -1 when
+ * not said. */
 static int ac_mode_of(const char *o)
 {
 	static const char *const keys[] = {"activation_checkpoint.mode", "activation_checkpoint mode",
-		"ac_mode", "AC mode", "checkpointing mode", "mode="};
+		"ac_mode", "AC mode", "checkpointing mode"};
 	static const struct { const char *w; scn_recompute rc; } modes[] = {
 		{"full", RECOMPUTE_FULL}, {"selective", RECOMPUTE_SELECTIVE}, {"none", RECOMPUTE_NONE}};
 	for (size_t k = 0; k < sizeof keys / sizeof keys[0]; k++)
@@ -225,7 +226,7 @@ static bool recompute_in_text(const char *o, scn_recompute *rc)
 	static const char *const sel[] = {"selective recompute", "selective activation",
 		"selective checkpoint", "granularity selective", "granularity=selective",
 		"selective AC", "AC: selective", "AC=selective", "AC selective",
-		"checkpointing: selective", "checkpointing=selective",
+		"checkpointing: selective", "checkpointing=selective", "mode=selective",
 		"mode: selective", "recompute: selective", "recompute=selective",
 		"recomputation: selective",
 		/* Megatron's --recompute-activations sets recompute_granularity
@@ -284,6 +285,37 @@ static bool recompute_in_text(const char *o, scn_recompute *rc)
  * "MXFP8", "--fp16", "fp16" as words not negated. fp8 before fp16 ("fp8 with
  * fp16 master weights"); -1 when it says none of these (the run is then
  * bf16, as with no precision at all). */
+/* A precision word said of the run's compute: a whole token in a clause
+ * (between commas, semicolons and brackets) that neither negates it ("not
+ * enabled", "no", "disabled"), compares with it ("would", "vs", "compared",
+ * "against", "baseline", "peak") nor gives another dtype ("fp16 all-reduce",
+ * "fp8 gradients", "communication"). */
+static bool said_of_run(const char *o, const char *word)
+{
+	static const char *const other[] = {"would", " vs", "versus", "compar", "against",
+		"baseline", "peak", "reduce", "gradient", "comm", "all-gather", "allgather",
+		"not enabled", "disabled", "instead", "than", "cache", "optimizer", "master",
+		"weights only"};
+	size_t n = strlen(word);
+	for (const char *p = val__find(o, word); p; p = val__find(p + 1, word)) {
+		if ((p > o && isalnum((unsigned char)p[-1])) || isalnum((unsigned char)p[n]))
+			continue;
+		const char *b = p, *e = p + n;
+		while (b > o && !strchr(",;()", b[-1]))
+			b--;
+		while (*e && !strchr(",;()", *e))
+			e++;
+		char clause[160];
+		snprintf(clause, sizeof clause, "%.*s", (int)(e - b < 159 ? e - b : 159), b);
+		bool side = !val__affirmed(clause, word);
+		for (size_t i = 0; i < sizeof other / sizeof other[0] && !side; i++)
+			side = val__has(clause, other[i]);
+		if (!side)
+			return true;
+	}
+	return false;
+}
+
 static int precision_in_text(const char *o)
 {
 	static const struct { const char *w; hw_precision p; } json[] = {
@@ -304,12 +336,10 @@ static int precision_in_text(const char *o)
 	if (val__has(o, "fp8-format") || val__has(o, "fp8_format") || val__has(o, "fp8_recipe") ||
 	    val__has(o, "fp8 recipe"))
 		return PREC_FP8;
-	static const char *const fp8[] = {"FP8", "Float8", "MXFP8"};
-	for (size_t i = 0; i < sizeof fp8 / sizeof fp8[0]; i++)
-		if (val__has_token(o, fp8[i]) && val__affirmed(o, fp8[i]))
-			return PREC_FP8;
-	if ((val__has_token(o, "fp16") && val__affirmed(o, "fp16")) || val__has(o, "--fp16"))
-		return val__affirmed(o, "bf16") ? -1 : PREC_FP16;
+	if (said_of_run(o, "FP8") || said_of_run(o, "Float8") || said_of_run(o, "MXFP8"))
+		return PREC_FP8;
+	if (val__has(o, "--fp16") || (said_of_run(o, "fp16") && !val__affirmed(o, "bf16")))
+		return PREC_FP16;
 	return -1;
 }
 
@@ -677,12 +707,12 @@ static const char *const tp_names[] = {"TP", "MP", "tensor parallel", "tensor pa
 	"tensor parallel size", "tensor parallel degree", "tensor-model-parallel-size",
 	"tensor_model_parallel_size", "tensor-parallel", "tp_size", "tensor_parallel_size",
 	"tensor_parallel_degree", "TP degree", "TP size", "ici_tensor_parallelism",
-	"tensor=dict(size", "tensor"};
+	"tensor=dict(size", "tensor="};
 static const char *const pp_names[] = {"PP", "pipeline parallel", "pipeline parallelism",
 	"pipeline parallel size", "pipeline parallel degree", "pipeline-model-parallel-size",
 	"pipeline_model_parallel_size", "pipeline-parallel", "pp_size", "pipeline_parallel_size",
-	"pipeline_parallel_degree", "PP degree", "PP size", "pipeline stages",
-	"pipeline_stages", "pipe_parallel_size", "dcn_pipeline_parallelism",
+	"pipeline_parallel_degree", "PP degree", "PP size", "pipe_parallel_size",
+	"dcn_pipeline_parallelism",
 	"ici_pipeline_parallelism", "pipe-parallel-size", "pipeline=dict(size"};
 static const char *const dp_names[] = {"DP", "data parallel", "data parallelism",
 	"data parallel size", "data parallel degree", "data-parallel", "dp_size",
@@ -840,7 +870,13 @@ static int number_after_bare(const char *o, const char *word, const char *const 
 			continue;
 		while (*e == ' ')
 			e++;
-		if (strncasecmp(e, "layer", 5) && strncasecmp(e, "chunk", 5) && atoi(q) > 0)
+		/* not "pipeline: 32 micro-batches", "16 in flight", "5 layers" */
+		static const char *const counts[] = {"layer", "chunk", "micro", "mb", "in flight",
+			"batch", "step"};
+		bool count = false;
+		for (size_t i = 0; i < sizeof counts / sizeof counts[0] && !count; i++)
+			count = !strncasecmp(e, counts[i], strlen(counts[i]));
+		if (!count && atoi(q) > 0)
 			return atoi(q);
 	}
 	return 0;
@@ -865,15 +901,31 @@ static int size_in_text(const char *o, const axis_words *a)
 	static const char *const not_tp[] = {"pipeline", "virtual", "expert", "pipeline-",
 		"pipeline_", "expert-", "expert_"};
 	static const char *const not_pp[] = {"virtual", "interleaved", "virtual-", "virtual_"};
-	if (v <= 0 && a->slot == 0) {
+	/* "model parallel" is the tensor axis where the text gives the pipeline
+	 * apart (DeepSpeed's topology, GPT-NeoX) and the clause does not make it
+	 * the product ("model parallel size 16 (tensor x pipeline)", "(8 TP x 2
+	 * PP)"): Megatron's papers also call TP x PP the model-parallel size */
+	if (v <= 0 && a->slot == 0 && size_in_text(o, &pp_axis) > 0) {
 		static const char *const mp[] = {"model parallel size", "model-parallel-size",
-			"model_parallel_size", "model parallel degree", "model parallel", "mp_size",
-			"model-parallel-size"};
-		for (size_t i = 0; i < sizeof mp / sizeof mp[0] && v <= 0; i++)
+			"model_parallel_size", "model parallel degree", "model parallel", "mp_size"};
+		for (size_t i = 0; i < sizeof mp / sizeof mp[0] && v <= 0; i++) {
 			v = number_after_bare(o, mp[i], not_tp, sizeof not_tp / sizeof not_tp[0]);
+			const char *p = v > 0 ? val__find(o, mp[i]) : NULL;
+			char clause[96];
+			if (p) {
+				size_t len = strcspn(p, ",;");
+				snprintf(clause, sizeof clause, "%.*s", (int)(len < 95 ? len : 95), p);
+				if (val__has(clause, "pipeline") || val__has_word(clause, "PP") ||
+				    val__has(clause, " x "))
+					v = 0;
+			}
+		}
 	}
-	if (v <= 0 && a->slot == 1)
-		v = number_after_bare(o, "pipeline", not_pp, sizeof not_pp / sizeof not_pp[0]);
+	if (v <= 0 && a->slot == 1) {
+		static const char *const pipe[] = {"pipeline stages", "pipeline_stages", "pipeline"};
+		for (size_t i = 0; i < sizeof pipe / sizeof pipe[0] && v <= 0; i++)
+			v = number_after_bare(o, pipe[i], not_pp, sizeof not_pp / sizeof not_pp[0]);
+	}
 	return v;
 }
 
@@ -925,15 +977,15 @@ static int layout_of(const val_row *r, scenario *s, bool layer_only, bool *assum
 		pp = 1, *assumed = true;
 	int gpus = scn_gpus(s);   /* the cluster's: "8 nodes" counted in GPUs */
 	if ((r->gpus > 0 || gpus > 1) && (tp <= 0) + (pp <= 0) + (dp <= 0) == 1) {
-		int known = (tp > 0 ? tp : 1) * (pp > 0 ? pp : 1) * (dp > 0 ? dp : 1) * cp;
-		int left = gpus / known;
+		long long known = (long long)(tp > 0 ? tp : 1) * (pp > 0 ? pp : 1) * (dp > 0 ? dp : 1) * cp;
+		long long left = known > 0 ? gpus / known : 0;
 		if (left >= 1 && left * known == gpus) {
 			if (tp <= 0)
-				tp = left;
+				tp = (int)left;
 			else if (pp <= 0)
-				pp = left;
+				pp = (int)left;
 			else
-				dp = left;
+				dp = (int)left;
 			*assumed = true;
 		}
 	}
@@ -943,14 +995,15 @@ static int layout_of(const val_row *r, scenario *s, bool layer_only, bool *assum
 	}
 	/* Megatron counts dp without the CP ranks (tp x cp x pp x dp = GPUs); a
 	 * row whose dp already holds them is read the same way */
-	if (cp > 1 && tp * pp * dp == scn_gpus(s) && dp % cp == 0) {
+	if (cp > 1 && (long long)tp * pp * dp == scn_gpus(s) && dp % cp == 0) {
 		dp /= cp;
 		*assumed = true;
 	}
 	t->tp = tp, t->pp = pp, t->dp = dp, t->cp = cp;
-	if (!layer_only && tp * cp * pp * dp != scn_gpus(s)) {
-		snprintf(why, n, "tp x %spp x dp = %d differs from gpus = %d", cp > 1 ? "cp x " : "",
-		         tp * cp * pp * dp, scn_gpus(s));
+	long long ranks = (long long)tp * cp * pp * dp;
+	if (!layer_only && ranks != scn_gpus(s)) {
+		snprintf(why, n, "tp x %spp x dp = %lld differs from gpus = %d", cp > 1 ? "cp x " : "",
+		         ranks, scn_gpus(s));
 		return -1;
 	}
 	return val__moe_of(r, s, assumed, why, n);

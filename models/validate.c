@@ -93,7 +93,8 @@ static const gpu_map gpu_maps[] = {
 	/* GH200 (Grace Hopper: 96 GB, or 144 with HBM3e; four to a node, JUPITER
 	 * and Alps, on NVLink without a switch, one 200 Gb/s NIC each) before the
 	 * H200, which is a word */
-	{"GH200", "144", "GH200-144GB", 200, 4, false, false, false},
+	{"GH200", "144G", "GH200-144GB", 200, 4, false, false, false},
+	{"GH200", "144 GB", "GH200-144GB", 200, 4, false, false, false},
 	{"GH200", NULL, "GH200", 200, 4, false, false, false},
 	/* H200 NVL: PCIe cards with NVLink bridges ("H200 NVLink" is the SXM) */
 	{"H200 NVL", NULL, "H200-NVL", 400, 8, true, false, false},
@@ -527,7 +528,7 @@ static bool side_network(const char *clause)
 	static const char *const side[] = {"storage", "front-end", "frontend", "front end",
 		"management", "in-band", "north-south", " DPU", "ethernet for data"};
 	static const char *const compute[] = {"compute", "back-end", "backend", "east-west",
-		"GPU fabric", "training"};
+		"GPU fabric", "training", "Spectrum-X", "SuperNIC"};
 	bool is_side = false;
 	for (size_t i = 0; i < sizeof side / sizeof side[0] && !is_side; i++)
 		is_side = val__has(clause, side[i]);
@@ -631,10 +632,12 @@ static int cluster_of(const val_row *r, scenario *s, char *why, size_t n)
 	int gpn = gpus_per_node(r->hardware, m);
 	/* a row without its GPU count that gives every parallel size: their product */
 	int cp = val__cp_of(r->other);
-	int nodes_said = 0;   /* "8 nodes x 8 A100", "number_of_nodes: 8", an empty gpus cell */
-	const char *nw = val__find(r->hardware, " nodes");
+	/* the job's nodes with an empty gpus cell: "8 nodes x 8 A100" (not a
+	 * machine's "560 nodes total"), MLPerf's "number_of_nodes: 8" */
+	long nodes_said = 0;
+	const char *nw = val__find(r->hardware, " nodes x");
 	if (!nw)
-		nw = val__find(r->hardware, " node ");
+		nw = val__find(r->hardware, " node x");
 	if (nw)
 		nodes_said = val__number_before(r->hardware, nw, false);
 	const char *nn = val__find(r->hardware, "number_of_nodes");
@@ -642,13 +645,19 @@ static int cluster_of(const val_row *r, scenario *s, char *why, size_t n)
 		const char *q = nn + strlen("number_of_nodes");
 		while (*q == ' ' || *q == ':' || *q == '=')
 			q++;
-		nodes_said = atoi(q);
+		nodes_said = strtol(q, NULL, 10);
 	}
-	int gpus = r->gpus_are_nodes ? r->gpus * gpn
-	         : r->gpus > 0 ? r->gpus
-	         : r->tp > 0 && r->pp > 0 && r->dp > 0 ? r->tp * r->pp * r->dp * (cp > 1 ? cp : 1)
-	         : nodes_said > 0 ? nodes_said * gpn
-	         : 1;
+	long long want = r->gpus_are_nodes ? (long long)r->gpus * gpn
+	               : r->gpus > 0 ? r->gpus
+	               : r->tp > 0 && r->pp > 0 && r->dp > 0
+	               ? (long long)r->tp * r->pp * r->dp * (cp > 1 ? cp : 1)
+	               : nodes_said > 0 ? nodes_said * (long long)gpn
+	               : 1;
+	if (want < 1 || want > 10000000) {
+		snprintf(why, n, "%lld GPUs: not a cluster trainsim simulates (1 to 10,000,000)", want);
+		return -1;
+	}
+	int gpus = (int)want;
 	if (gpus < gpn)
 		gpn = gpus;          /* part of one node */
 	/* a job that does not fill whole NVLink domains (128 GPUs of NVL72
@@ -718,8 +727,11 @@ static int coll_cluster_of(const val_row *r, val_case *c, char *why, size_t n)
 	/* a launcher's "srun -N 2 --ntasks-per-node=8", "mpirun ... -N 2";
 	 * "2 nodes, 8 GPUs each" */
 	for (int i = 0; i < 2 && !nodes; i++) {
+		/* Slurm's -N is nodes; Open MPI's mpirun -N is processes per node */
 		const char *p = strstr(texts[i], "-N ");
-		if (p && (p == texts[i] || p[-1] == ' ') && isdigit((unsigned char)p[3])) {
+		if (p && (p == texts[i] || p[-1] == ' ') && isdigit((unsigned char)p[3]) &&
+		    (val__has(texts[i], "srun") || val__has(texts[i], "sbatch") ||
+		     val__has(texts[i], "salloc"))) {
 			nodes = atoi(p + 3);
 			const char *t = val__find(texts[i], "ntasks-per-node=");
 			if (!t)
@@ -739,6 +751,8 @@ static int coll_cluster_of(const val_row *r, val_case *c, char *why, size_t n)
 			const gpu_map *m = gpu_of(r->hardware);
 			gpn = m ? gpus_per_node(r->hardware, m) : 8;
 		}
+		if (nodes > 0 && r->gpus > 0 && (long)nodes * gpn != r->gpus)
+			nodes = gpn = 0;   /* the gpus cell says otherwise: it wins */
 	}
 	if (nodes > 0 && (gpn < 1 || gpn > 64 || nodes > 4096)) {
 		snprintf(why, n, "%d nodes x %d GPUs: a collective benchmark is read for 1-4096 nodes "
@@ -888,8 +902,8 @@ static const zoo_model zoo[] = {
 	{"Llama", 5120, 13824, 40, 32000, true, 0, 0},
 	{"Llama", 6656, 17920, 52, 32000, true, 0, 0},
 	{"Llama", 8192, 22016, 64, 32000, true, 0, 0},
-	{"Nemotron", 6144, 24576, 8, 256000, false, 0, 0},
-	{"Nemotron", 18432, 73728, 8, 256000, false, 0, 0},
+	{"Nemotron 4", 6144, 24576, 8, 256000, false, 0, 0},
+	{"Nemotron 4", 18432, 73728, 8, 256000, false, 0, 0},
 	{"Mistral NeMo", 5120, 14336, 8, 131072, true, 0, 128},
 	{"Mistral Small", 5120, 32768, 8, 131072, true, 0, 128},
 	{"Mistral", 4096, 14336, 8, 32000, true, 0, 0},
@@ -1010,7 +1024,7 @@ static const named_shape named_shapes[] = {
 	{"Llama 2", 70, 80, 8192, 64, 4096},
 	{"Llama", 7, 32, 4096, 32, 2048}, {"Llama", 13, 40, 5120, 40, 2048},
 	{"Llama", 33, 60, 6656, 52, 2048}, {"Llama", 65, 80, 8192, 64, 2048},
-	{"Nemotron", 15, 32, 6144, 48, 4096}, {"Nemotron", 340, 96, 18432, 96, 4096},
+	{"Nemotron 4", 15, 32, 6144, 48, 4096}, {"Nemotron 4", 340, 96, 18432, 96, 4096},
 	/* Code Llama 34B (Rozière et al. 2023; codellama/CodeLlama-34b-hf
 	 * config.json), the Llama 2 34B shape Meta described and did not release */
 	{"Code Llama", 34, 48, 8192, 64, 16384}, {"Llama 2", 34, 48, 8192, 64, 4096},
@@ -1098,8 +1112,9 @@ static double params_of(const val_row *r, const char *family)
 	const char *fields[] = {r->other, r->source, r->id};
 	for (size_t i = 0; i < sizeof fields / sizeof fields[0]; i++) {
 		double v = size_after(fields[i], family);
-		char alt[32], glued[32];   /* "Llama-2", "Llama2", "llama3_8b" */
+		char alt[32], glued[32], under[32];   /* "Llama-2", "Llama2", "llama3_8b", "gemma_2" */
 		snprintf(alt, sizeof alt, "%s", family);
+		snprintf(under, sizeof under, "%s", family);
 		size_t k = 0;
 		for (char *c = alt; *c; c++) {
 			if (*c == ' ')
@@ -1108,10 +1123,15 @@ static double params_of(const val_row *r, const char *family)
 				glued[k++] = *c;
 		}
 		glued[k] = 0;
+		for (char *c = under; *c; c++)
+			if (*c == ' ')
+				*c = '_';
 		if (v <= 0)
 			v = size_after(fields[i], alt);
 		if (v <= 0)
 			v = size_after(fields[i], glued);
+		if (v <= 0)
+			v = size_after(fields[i], under);
 		if (v > 0)
 			return v;
 	}
@@ -1145,12 +1165,101 @@ static const named_shape *named_shape_of(const val_row *r)
 	return NULL;
 }
 
+/* LoRA, QLoRA or PEFT said of the run (peft_of in model_of). */
+static bool lora_at(const char *t, const char *p)
+{
+	bool left = p == t || !isalnum((unsigned char)p[-1]);
+	bool right = !isalnum((unsigned char)p[4]);
+	const char *e = p + 4;
+	while (*e == ' ' || *e == '_' || *e == '-')
+		e++;
+	bool rank = (p - t >= 2 && !strncasecmp(p - 2, "q_", 2)) ||
+	            (p - t >= 3 && !strncasecmp(p - 3, "kv_", 3)) ||
+	            (p - t >= 2 && !strncasecmp(p - 2, "q-", 2)) ||
+	            (p - t >= 3 && !strncasecmp(p - 3, "kv-", 3)) ||
+	            (p - t >= 2 && !strncasecmp(p - 2, "q ", 2)) ||
+	            (p - t >= 3 && !strncasecmp(p - 3, "kv ", 3)) || !strncasecmp(e, "rank", 4);
+	return left && right && !rank && val__affirmed(p, "lora");
+}
+
+static bool peft_said(const val_row *r)
+{
+	const char *fields[] = {r->other, r->id};
+	for (size_t f = 0; f < sizeof fields / sizeof fields[0]; f++) {
+		const char *t = fields[f];
+		/* a full fine-tuning (the baseline of a LoRA comparison) is not */
+		if (val__has(t, "full fine-tun") || val__has(t, "full-parameter") ||
+		    val__has(t, "full parameter") || val__has_token(t, "full FT") ||
+		    val__has_token(t, "full SFT") || val__has(t, "baseline"))
+			continue;
+		const char *ps = val__find(t, "peft_scheme");
+		if (ps) {
+			const char *q = ps + 11;
+			while (*q == ' ' || *q == '=' || *q == ':' || *q == '\'')
+				q++;
+			if (strncasecmp(q, "none", 4) && strncasecmp(q, "null", 4) && *q)
+				return true;
+		}
+		if ((val__has_token(t, "PEFT") && val__affirmed(t, "PEFT") &&
+		     !val__has(t, "PEFT not") && !val__has(t, "peft_scheme")) ||
+		    (val__has_token(t, "QLoRA") && val__affirmed(t, "QLoRA")))
+			return true;
+		for (const char *p = val__find(t, "lora"); p; p = val__find(p + 1, "lora"))
+			if (lora_at(t, p) && !(p > t && tolower((unsigned char)p[-1]) == 'q'))
+				return true;
+	}
+	return false;
+}
+
+/* An encoder-decoder named in the row's text or id (not its source's title):
+ * "encoder-decoder" not negated, T5 with a size or variant ("T5-11B", "T5
+ * XXL", "mT5", "Flan-T5"), UL2 or BART with a size; not a decoder-only row
+ * that borrows from them ("T5 relative position bias", "UL2 objective"). */
+static bool enc_dec_said(const val_row *r)
+{
+	const char *fields[] = {r->other, r->id};
+	for (size_t f = 0; f < sizeof fields / sizeof fields[0]; f++) {
+		const char *t = fields[f];
+		if (val__has(t, "decoder-only") || val__has(t, "decoder only"))
+			continue;
+		if ((val__has(t, "encoder-decoder") && val__affirmed(t, "encoder-decoder")) ||
+		    (val__has(t, "encoder decoder") && val__affirmed(t, "encoder decoder")))
+			return true;
+		static const char *const names[] = {"T5", "UL2", "BART"};
+		for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
+			size_t len = strlen(names[i]);
+			for (const char *p = strstr(t, names[i]); p; p = strstr(p + 1, names[i])) {
+				bool m_prefix = p > t && p[-1] == 'm' &&
+				                (p - 1 == t || !isalnum((unsigned char)p[-2]));
+				bool left = p == t || !isalnum((unsigned char)p[-1]) || m_prefix;
+				const char *e = p + len;
+				if (!left || isalnum((unsigned char)*e))
+					continue;
+				while (*e == '-' || *e == '_' || *e == ' ')
+					e++;
+				if (*e == 'v' && isdigit((unsigned char)e[1])) {   /* "T5 v1.1 XXL" */
+					for (e++; isdigit((unsigned char)*e) || *e == '.'; e++)
+						;
+					while (*e == '-' || *e == '_' || *e == ' ')
+						e++;
+				}
+				bool sized = isdigit((unsigned char)*e) || !strncasecmp(e, "small", 5) ||
+				             !strncasecmp(e, "base", 4) || !strncasecmp(e, "large", 5) ||
+				             !strncasecmp(e, "XL", 2);
+				if (sized || m_prefix || (p - t >= 5 && !strncasecmp(p - 5, "Flan-", 5)))
+					return true;
+			}
+		}
+	}
+	return false;
+}
+
 static int model_of(const val_row *r, scenario *s, bool params_only, bool *assumed, char *why,
                     size_t n)
 {
 	/* not transformers: trainsim's layers are attention and an MLP */
 	static const char *const other_archs[] = {"Mamba", "Jamba", "RWKV", "state space",
-		"state-space", "Hyena", "RetNet"};
+		"state-space", "Hyena", "RetNet", "RecurrentGemma", "Griffin"};
 	for (size_t i = 0; i < sizeof other_archs / sizeof other_archs[0]; i++)
 		if (val__names(r, other_archs[i])) {
 			snprintf(why, n, "%s is not a transformer: trainsim's layers are attention and an "
@@ -1159,36 +1268,16 @@ static int model_of(const val_row *r, scenario *s, bool params_only, bool *assum
 		}
 	/* parameter-efficient fine-tuning: frozen weights without gradients or
 	 * optimizer state, adapters trained (MLPerf's llama2_70b_lora, NeMo's
-	 * PEFT tables); not MLA's q_lora / kv_lora ranks */
-	const char *peft_fields[] = {r->other, r->source, r->id, r->metric};
-	for (size_t f = 0; f < sizeof peft_fields / sizeof peft_fields[0]; f++) {
-		const char *t = peft_fields[f];
-		bool peft = val__has_token(t, "PEFT") || val__has_token(t, "QLoRA") ||
-		            val__has(t, "peft_scheme");
-		for (const char *p = val__find(t, "lora"); p && !peft; p = val__find(p + 1, "lora")) {
-			bool left = p == t || !isalnum((unsigned char)p[-1]);
-			bool right = !isalnum((unsigned char)p[4]);
-			bool rank = (p - t >= 2 && !strncasecmp(p - 2, "q_", 2)) ||
-			            (p - t >= 3 && !strncasecmp(p - 3, "kv_", 3)) ||
-			            (p - t >= 2 && !strncasecmp(p - 2, "q-", 2)) ||
-			            (p - t >= 3 && !strncasecmp(p - 3, "kv-", 3)) ||
-			            !strncasecmp(p + 4, "_rank", 5) || !strncasecmp(p + 4, "-rank", 5);
-			peft = left && right && !rank;
-		}
-		if (peft) {
-			snprintf(why, n, "parameter-efficient fine-tuning (LoRA, PEFT) is not modelled: "
-			         "trainsim trains every weight");
-			return -1;
-		}
+	 * PEFT tables); in the row's own text and id, not its source's title,
+	 * not negated ("no LoRA", "peft_scheme=None", "PEFT not used"), not the
+	 * full fine-tuning a row compares it with, not MLA's LoRA ranks */
+	if (peft_said(r)) {
+		snprintf(why, n, "parameter-efficient fine-tuning (LoRA, PEFT) is not modelled: "
+		         "trainsim trains every weight");
+		return -1;
 	}
 	/* encoder-decoders: a decoder's layers also attend to the encoder's */
-	static const char *const enc_dec[] = {"T5", "mT5", "UL2", "BART", "mBART"};
-	const char *fields[] = {r->other, r->source, r->id};
-	bool ed = val__has(r->other, "encoder-decoder") || val__has(r->other, "encoder decoder");
-	for (size_t i = 0; i < sizeof enc_dec / sizeof enc_dec[0] && !ed; i++)
-		for (size_t f = 0; f < sizeof fields / sizeof fields[0] && !ed; f++)
-			ed = val__has_word(fields[f], enc_dec[i]);
-	if (ed) {
+	if (enc_dec_said(r)) {
 		snprintf(why, n, "an encoder-decoder model: trainsim's transformers are decoder-only");
 		return -1;
 	}
@@ -1201,9 +1290,12 @@ static int model_of(const val_row *r, scenario *s, bool params_only, bool *assum
 		heads = heads > 0 ? heads : ta;
 		seq = seq > 0 ? seq : ts;
 	}
-	/* a MoE model by name is its own (Qwen3-30B-A3B is not Qwen3 32B) */
+	/* a MoE model by name is its own (Qwen3-30B-A3B is not Qwen3 32B), and a
+	 * row that says MoE, experts or an active size ("-A3B") takes no dense
+	 * model's shape */
 	int zl, zh, za;
-	bool moe_named = val__moe_shape(r, &zl, &zh, &za);
+	bool moe_zoo = val__moe_shape(r, &zl, &zh, &za);
+	bool moe_named = moe_zoo || val__moe_named(r);
 	const named_shape *z = !moe_named && (layers <= 0 || hidden <= 0 || heads <= 0 || seq <= 0)
 	                       ? named_shape_of(r) : NULL;
 	if (z) {   /* fill what the row leaves out from the model's published shape */
@@ -1214,7 +1306,7 @@ static int model_of(const val_row *r, scenario *s, bool params_only, bool *assum
 		*assumed = true;
 	} else if (layers <= 0 || hidden <= 0 || heads <= 0) {
 		/* a MoE model by name: its config fills the gaps (val_moe.c) */
-		if (moe_named) {
+		if (moe_zoo) {
 			layers = layers > 0 ? layers : zl;
 			hidden = hidden > 0 ? hidden : zh;
 			heads = heads > 0 ? heads : za;
@@ -1238,7 +1330,8 @@ static int model_of(const val_row *r, scenario *s, bool params_only, bool *assum
 	m->seq_len = seq;
 	m->vocab = vocab_of(r);
 	m->ffn_hidden = 4 * hidden;
-	for (size_t i = 0; i < sizeof zoo / sizeof zoo[0] && !moe_named; i++)
+	bool zoo_hit = false;   /* a published FFN width, 4h or not (Gemma 2's is 4h) */
+	for (size_t i = 0; i < sizeof zoo / sizeof zoo[0] && !moe_named && !zoo_hit; i++)
 		if (zoo[i].hidden == hidden &&
 		    (val__names(r, zoo[i].family) || recipe_named(r, zoo[i].family)) &&
 		    (zoo[i].params_b <= 0 ||
@@ -1249,7 +1342,7 @@ static int model_of(const val_row *r, scenario *s, bool params_only, bool *assum
 			m->vocab = zoo[i].vocab;
 			if (zoo[i].head_dim > 0 && zoo[i].head_dim * heads != hidden)
 				m->head_dim = zoo[i].head_dim;
-			break;
+			zoo_hit = true;
 		}
 	if (val__has(r->other, "SwiGLU") || val__has(r->other, "gated"))
 		m->gated_mlp = true;
@@ -1265,7 +1358,7 @@ static int model_of(const val_row *r, scenario *s, bool params_only, bool *assum
 	int ffn = val__ffn_in(r->other);
 	if (ffn > 0)
 		m->ffn_hidden = ffn;    /* "ffn 14336": the row's own width */
-	else if (m->gated_mlp && m->ffn_hidden == 4 * hidden && !val__names(r, "Llama"))
+	else if (m->gated_mlp && m->ffn_hidden == 4 * hidden && !val__names(r, "Llama") && !zoo_hit)
 		m->ffn_hidden = 0;      /* resolved: 8h/3 to a multiple of 256 */
 	return wl_model_resolve(m);
 }
@@ -1454,8 +1547,11 @@ static void coll_name_of(const val_row *r, char *name, size_t n)
 			e++;
 		while (*e == ' ')
 			e++;
+		/* a size, not a rate ("of 450 GB/s peak") */
+		const char *after = e + 1 + (e[1] == 'i') + (e[1] == 'B' || e[2] == 'B');
+		bool rate = *after == '/' || !strncasecmp(after, "ps", 2);
 		if (strchr("KMGT", toupper((unsigned char)*e)) && (e[1] == 'B' || e[1] == 'i') &&
-		    len + 40 < n) {
+		    !rate && len + 40 < n) {
 			snprintf(name + len, n - len, " @%.*s", (int)(e + 2 - q), q);
 			return;
 		}

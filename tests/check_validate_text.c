@@ -723,6 +723,121 @@ START_TEST(t_fifth_review_refused)
 }
 END_TEST
 
+/* What a review of the rules above found they misread (each was read right
+ * before them, or is now read wrongly): negations, other features' words,
+ * other models' names. */
+START_TEST(t_reader_regressions)
+{
+	val_case c;
+	char row[1024], why[256];
+	/* simulated, not refused as PEFT or an encoder-decoder */
+	static const char *const dense[] = {"full fine-tuning (no LoRA)",
+		"NeMo 2.0 finetune_recipe, peft_scheme=None", "full parameter training, PEFT not used",
+		"MLA with KV LoRA rank 512, q LoRA rank 1536", "decoder-only with T5 relative position bias",
+		"decoder-only, trained with a UL2 mixture-of-denoisers objective"};
+	for (size_t i = 0; i < sizeof dense / sizeof dense[0]; i++) {
+		snprintf(row, sizeof row, "T-001,\"Megatron-LM README (GPT, BERT and T5 scaling)\",\"%s\",64,"
+		         "70,80,8192,64,4096,512,1,8,4,2,\"%s\",bf16,,step_time,10,s,x", H100_HW,
+		         dense[i]);
+		ck_assert_msg(build_row(row, &c, why, sizeof why) == 0, "%s: %s", dense[i], why);
+		scn_release(&c.s);
+	}
+	/* shapes: the MLP's width is not the model's; Gemma 2's FFN is 4h */
+	static const struct { const char *cols, *other; int layers, hidden, ffn; } shapes[] = {
+		{",,,4096", "Llama 2 70B: 80 layers, FFN hidden size 28672, hidden size 8192, 64 "
+		 "attention heads", 80, 8192, 28672},
+		{",,,4096", "FSDP, recompute 4 layers; model: layers 32, hidden 4096, 32 heads", 32, 4096,
+		 16384},
+		{"42,3584,16,8192", "Gemma 2 9B", 42, 3584, 14336},
+		{",,,8192", "FSDP, gemma2_9b", 42, 3584, 14336},
+	};
+	for (size_t i = 0; i < sizeof shapes / sizeof shapes[0]; i++) {
+		snprintf(row, sizeof row, "T-001,x,\"%s\",8,,%s,64,1,1,1,8,\"%s\",bf16,,step_time,10,s,x",
+		         H100_HW, shapes[i].cols, shapes[i].other);
+		ck_assert_msg(build_row(row, &c, why, sizeof why) == 0, "%s: %s", shapes[i].other, why);
+		ck_assert_msg(c.s.model.layers == shapes[i].layers && c.s.model.hidden == shapes[i].hidden &&
+		              c.s.model.ffn_hidden == shapes[i].ffn, "%s: l%d h%d ffn%d", shapes[i].other,
+		              c.s.model.layers, c.s.model.hidden, c.s.model.ffn_hidden);
+		scn_release(&c.s);
+	}
+	/* other models: not given a dense family's shape */
+	static const char *const others[] = {"Qwen3 MoE 30B (128 experts, top-8)",
+		"Qwen3-Coder-30B-A3B-Instruct", "Falcon3-7B", "RecurrentGemma-9B"};
+	for (size_t i = 0; i < sizeof others / sizeof others[0]; i++) {
+		snprintf(row, sizeof row, "T-001,x,\"%s\",8,,,,,4096,64,1,1,1,8,\"FSDP, %s\",bf16,,"
+		         "step_time,10,s,x", H100_HW, others[i]);
+		ck_assert_msg(build_row(row, &c, why, sizeof why) == -1, "%s simulated", others[i]);
+	}
+	/* layouts: "virtual pipeline stages", micro-batches in flight and a
+	 * model-parallel product are not the pipeline or tensor sizes */
+	static const struct { const char *cells, *other; int tp, pp, vs; } lay[] = {
+		{"8,,2", "interleaved 1F1B, virtual pipeline stages: 5", 8, 4, 5},
+		{"8,,2", "1F1B pipeline: 32 micro-batches per step", 8, 4, 1},
+		{",2,4", "model parallel size 16 (tensor x pipeline)", 8, 2, 1},
+	};
+	for (size_t i = 0; i < sizeof lay / sizeof lay[0]; i++) {
+		snprintf(row, sizeof row, "T-001,x,\"%s\",64,70,80,8192,64,4096,512,1,%s,\"%s\",bf16,,"
+		         "step_time,10,s,x", H100_HW, lay[i].cells, lay[i].other);
+		ck_assert_msg(build_row(row, &c, why, sizeof why) == 0, "%s: %s", lay[i].other, why);
+		ck_assert_msg(c.s.training.tp == lay[i].tp && c.s.training.pp == lay[i].pp &&
+		              c.s.training.virtual_stages == lay[i].vs, "%s: tp %d pp %d vs %d",
+		              lay[i].other, c.s.training.tp, c.s.training.pp,
+		              c.s.training.virtual_stages);
+		scn_release(&c.s);
+	}
+	/* precision and recomputation said of something else */
+	static const struct { const char *other; int prec, rc; } words[] = {
+		{"FP8 not enabled", PREC_BF16, -1}, {"BF16 training; FP8 would be 1.3x faster", PREC_BF16, -1},
+		{"MFU computed against the FP8 dense peak", PREC_BF16, -1},
+		{"gradient compression: fp16 all-reduce", PREC_BF16, -1},
+		{"torch.compile(mode=None), activation checkpointing full", PREC_BF16, RECOMPUTE_FULL},
+	};
+	for (size_t i = 0; i < sizeof words / sizeof words[0]; i++) {
+		snprintf(row, sizeof row, "T-001,x,\"%s\",64,70,80,8192,64,4096,512,1,8,4,2,\"%s\",,,"
+		         "step_time,10,s,x", H100_HW, words[i].other);
+		ck_assert_msg(build_row(row, &c, why, sizeof why) == 0, "%s: %s", words[i].other, why);
+		ck_assert_msg((int)c.s.training.precision == words[i].prec &&
+		              (words[i].rc < 0 || (int)c.s.training.recompute == words[i].rc),
+		              "%s: prec %d rc %d", words[i].other, c.s.training.precision,
+		              c.s.training.recompute);
+		scn_release(&c.s);
+	}
+	/* nccl-tests: Open MPI's -N is per node; "8B" of a model is no size */
+	snprintf(row, sizeof row, "T-001,x,2x DGX H100,16,,,,,,,,,,,\"mpirun -np 16 -N 8 "
+	         "./build/all_reduce_perf -b 8 -e 8G -f 2 -g 1\",,,busbw @1GB,400,GB/s,x");
+	ck_assert_msg(build_row(row, &c, why, sizeof why) == 0, "%s", why);
+	ck_assert_int_eq(c.s.cluster.nodes * c.s.cluster.gpus_per_node, 16);
+	scn_release(&c.s);
+	snprintf(row, sizeof row, "T-001,x,\"%s\",8,,,,,,,,,,,,,,all_gather time per layer (Llama 3 "
+	         "8B),100,us,x", H100_HW);
+	ck_assert_int_eq(build_row(row, &c, why, sizeof why), -1);
+	snprintf(row, sizeof row, "T-001,x,\"%s\",8,,,,,,,,,,,,,,all_reduce busbw,400,GB/s (of 450 "
+	         "GB/s peak),x", H100_HW);
+	ck_assert_int_eq(build_row(row, &c, why, sizeof why), -1);
+	/* hardware: a Spectrum-X DPU is the fabric; 144 nodes are not 144 GB */
+	snprintf(row, sizeof row, "T-001,x,\"8x H100 SXM, 8x BlueField-3 DPU 400Gb/s Spectrum-X RoCE, "
+	         "2x 100GbE\",64,70,80,8192,64,4096,512,1,8,4,2,,bf16,,step_time,10,s,x");
+	ck_assert_msg(build_row(row, &c, why, sizeof why) == 0, "%s", why);
+	ck_assert(c.s.cluster.nic.count == 8 && c.s.cluster.nic.transport == TRANSPORT_RDMA);
+	scn_release(&c.s);
+	snprintf(row, sizeof row, "T-001,x,\"Alps: 144 nodes x 4 GH200 (96GB)\",64,70,80,8192,64,4096,"
+	         "512,1,4,4,4,,bf16,,step_time,10,s,x");
+	ck_assert_msg(build_row(row, &c, why, sizeof why) == 0, "%s", why);
+	ck_assert_str_eq(c.s.cluster.gpu.name, "GH200-96GB");
+	scn_release(&c.s);
+	/* a count past any cluster is refused, not divided by zero */
+	snprintf(row, sizeof row, "T-001,x,\"%s\",536870912 nodes,70,80,8192,64,4096,512,1,8,4,2,,"
+	         "bf16,,step_time,10,s,x", H100_HW);
+	ck_assert_int_eq(build_row(row, &c, why, sizeof why), -1);
+	/* a scale in a remark of the unit is no scale */
+	snprintf(row, sizeof row, "T-001,x,\"%s\",64,70,80,8192,64,4096,512,1,8,4,2,,bf16,,throughput,"
+	         "200000,tokens/s (seq 8 K),x", H100_HW);
+	ck_assert_msg(build_row(row, &c, why, sizeof why) == 0, "%s", why);
+	ck_assert_double_eq_tol(c.published_si, 200000, 1e-6);
+	scn_release(&c.s);
+}
+END_TEST
+
 /* Dense families read from their published configs (models/validate.c). */
 START_TEST(t_more_families)
 {
@@ -1137,6 +1252,7 @@ static Suite *suite(void)
 	tcase_add_test(tc, t_recompute_share);
 	tcase_add_test(tc, t_fifth_review);
 	tcase_add_test(tc, t_fifth_review_refused);
+	tcase_add_test(tc, t_reader_regressions);
 	tcase_add_test(tc, t_batch_in_text);
 	tcase_add_test(tc, t_layout_words);
 	tcase_add_test(tc, t_precision_words);
