@@ -517,10 +517,20 @@ static void count_words_as_x(char *s)
 	for (char *p = s; *p; p++) {
 		if (p > s && isalnum((unsigned char)p[-1]))
 			continue;
+		/* before a number ("four 200 Gb/s"), or from two on before a vendor,
+		 * a GPU or a NIC ("six NVIDIA V100 GPUs", "four Mellanox EDR
+		 * adapters", "four A100 40GB GPUs") */
+		static const char *const things[] = {"NVIDIA", "AMD", "Mellanox", "Broadcom", "Intel",
+			"V100", "A100", "H100", "H200", "B200", "GH200", "MI250", "MI300", "ConnectX", "EDR",
+			"HDR", "NDR", "InfiniBand", "GPU", "HCA", "NIC", "Tesla"};
 		for (size_t i = 0; i < sizeof words / sizeof words[0]; i++) {
 			size_t n = strlen(words[i]);
-			if (strncasecmp(p, words[i], n) || p[n] != ' ' ||
-			    !isdigit((unsigned char)p[n + 1]))
+			if (strncasecmp(p, words[i], n) || p[n] != ' ')
+				continue;
+			bool thing = false;
+			for (size_t t = 0; t < sizeof things / sizeof things[0] && i > 0 && !thing; t++)
+				thing = !strncasecmp(p + n + 1, things[t], strlen(things[t]));
+			if (!isdigit((unsigned char)p[n + 1]) && !thing)
 				continue;
 			char num[8];
 			int k = snprintf(num, sizeof num, "%zux", i + 1);

@@ -273,6 +273,8 @@ static bool qualified(const char *name, const char *unit)
 			continue;
 		if (!strcmp(q[i], "batch") && batch_time(name))
 			continue;
+		if (!strcmp(q[i], "_at_") && val__has(name, "_at_steady"))
+			continue;   /* "step time (s) at steady state" is the step's */
 		return true;
 	}
 	return false;

@@ -683,6 +683,8 @@ int val__cp_of(const char *o)
 				}
 			while (*q == '=' || *q == ' ' || *q == ':')
 				q++;
+			if (!strncasecmp(q, "of ", 3))   /* "context parallelism of 4" */
+				q += 3;
 			if (isdigit((unsigned char)*q) && atoi(q) > 1 && !isalpha((unsigned char)q[1]))
 				return atoi(q);
 		}
@@ -707,13 +709,15 @@ static const char *const tp_names[] = {"TP", "MP", "tensor parallel", "tensor pa
 	"tensor parallel size", "tensor parallel degree", "tensor-model-parallel-size",
 	"tensor_model_parallel_size", "tensor-parallel", "tp_size", "tensor_parallel_size",
 	"tensor_parallel_degree", "TP degree", "TP size", "ici_tensor_parallelism",
-	"tensor=dict(size", "tensor="};
+	"tensor=dict(size", "tensor=", "tensor model parallel size", "tensor-parallel size",
+	"tensor parallel size of", "tensor model parallelism"};
 static const char *const pp_names[] = {"PP", "pipeline parallel", "pipeline parallelism",
 	"pipeline parallel size", "pipeline parallel degree", "pipeline-model-parallel-size",
 	"pipeline_model_parallel_size", "pipeline-parallel", "pp_size", "pipeline_parallel_size",
 	"pipeline_parallel_degree", "PP degree", "PP size", "pipe_parallel_size",
 	"dcn_pipeline_parallelism",
-	"ici_pipeline_parallelism", "pipe-parallel-size", "pipeline=dict(size"};
+	"ici_pipeline_parallelism", "pipe-parallel-size", "pipeline=dict(size",
+	"pipeline model parallel size", "pipeline-parallel size", "pipeline model parallelism"};
 static const char *const dp_names[] = {"DP", "data parallel", "data parallelism",
 	"data parallel size", "data parallel degree", "data-parallel", "dp_size",
 	"DP degree", "DP size"};
@@ -729,6 +733,17 @@ static const axis_words dp_axis = {dp_names, sizeof dp_names / sizeof dp_names[0
  * axis's abbreviation. */
 static int n_way(const char *o, const axis_words *a)
 {
+	/* after the axis: "tensor parallelism (8-way)" */
+	for (const char *p = val__find(o, a->way); p; p = val__find(p + 1, a->way)) {
+		const char *par = strchr(p, '(');
+		if (!par || par - p > 32 || memchr(p, ',', (size_t)(par - p)) ||
+		    memchr(p, ';', (size_t)(par - p)))
+			continue;
+		char *e;
+		long v = strtol(par + 1, &e, 10);
+		if (v > 0 && !strncasecmp(e, "-way", 4))
+			return (int)v;
+	}
 	for (const char *p = val__find(o, "-way"); p; p = val__find(p + 1, "-way")) {
 		const char *q = p + 4;
 		while (*q == ' ')
@@ -762,7 +777,7 @@ static int tuple_axis(const char **q)
 
 /* Three different axes at *q joined by / x * or a comma ("TP x PP x DP",
  * "t, p, d"); *q moves past them. */
-static bool axes_at(const char **q, int ax[3])
+static int axes_at(const char **q, int ax[3])
 {
 	int n = 0;
 	while (n < 3) {
@@ -772,13 +787,16 @@ static bool axes_at(const char **q, int ax[3])
 		ax[n++] = a;
 		while (**q == ' ')
 			(*q)++;
-		if (n == 3 || !**q || !strchr("/xX*,", **q))
+		if (n == 3 || !**q || !strchr("/xX*,-", **q))
 			break;
 		(*q)++;
 		while (**q == ' ')
 			(*q)++;
 	}
-	return n == 3 && ax[0] != ax[1] && ax[1] != ax[2] && ax[0] != ax[2];
+	if (n == 3 && ax[0] != ax[1] && ax[1] != ax[2] && ax[0] != ax[2])
+		return 3;
+	/* two axes ("(t, p) = (8, 8)", "TP x PP = 8 x 8") */
+	return n == 2 && ax[0] != ax[1] ? 2 : 0;
 }
 
 /* A tuple of axes and one of sizes: "TP/PP/DP = 4/12/8", "TPxPPxDP = 4x4x4",
@@ -791,20 +809,21 @@ static int size_in_tuple(const char *o, int slot)
 			continue;
 		int ax[3];
 		const char *q = p;
-		if (!axes_at(&q, ax))
+		int na = axes_at(&q, ax);
+		if (!na)
 			continue;
 		while (*q == ')' || *q == ' ' || *q == '=' || *q == ':' || *q == '(')
 			q++;
 		int v[3] = {0, 0, 0}, k = 0;
-		while (k < 3 && isdigit((unsigned char)*q)) {
+		while (k < na && isdigit((unsigned char)*q)) {
 			v[k++] = atoi(q);
 			while (isdigit((unsigned char)*q))
 				q++;
-			while (*q == ' ' || *q == '/' || *q == 'x' || *q == '*' || *q == ',')
+			while (*q == ' ' || *q == '/' || *q == 'x' || *q == '*' || *q == ',' || *q == '-')
 				q++;
 		}
-		if (k == 3)
-			for (int i = 0; i < 3; i++)
+		if (k == na)
+			for (int i = 0; i < na; i++)
 				if (ax[i] == slot)
 					return v[i];
 	}
@@ -825,18 +844,18 @@ static int tuple_after_sizes(const char *o, int slot)
 				q++;
 			while (*q == ' ')
 				q++;
-			if (k < 3 && *q && strchr("/xX*", *q) && isdigit((unsigned char)q[1 + (q[1] == ' ')]))
+			if (k < 3 && *q && strchr("/xX*-", *q) && isdigit((unsigned char)q[1 + (q[1] == ' ')]))
 				q += 1 + (q[1] == ' ');
 			else
 				break;
 		}
-		if (k != 3)
+		if (k < 2)
 			continue;
 		while (*q == ' ' || *q == '(' || *q == '[')
 			q++;
 		int ax[3];
-		if (axes_at(&q, ax))
-			for (int i = 0; i < 3; i++)
+		if (axes_at(&q, ax) == k)
+			for (int i = 0; i < k; i++)
 				if (ax[i] == slot)
 					return v[i];
 	}
@@ -863,6 +882,8 @@ static int number_after_bare(const char *o, const char *word, const char *const 
 		const char *q = p + len;
 		while (*q == ' ' || *q == '=' || *q == ':' || *q == '-')
 			q++;
+		if (!strncasecmp(q, "of ", 3))   /* "model parallelism of 8" */
+			q += 3;
 		const char *e = q;
 		while (isdigit((unsigned char)*e))
 			e++;
@@ -885,15 +906,16 @@ static int number_after_bare(const char *o, const char *word, const char *const 
 /* The size of one axis the text gives; 0 if none. */
 static int size_in_text(const char *o, const axis_words *a)
 {
-	bool layers;
-	for (size_t i = a->n; i-- > 0;) {   /* the longest phrase first */
-		int v = val__number_after_word(o, a->words[i], &layers);
-		if (v > 0 && !layers)
-			return v;
-	}
+	/* a tuple first: "TP-PP-DP: 8-8-16" is not "DP: 8" */
 	int v = size_in_tuple(o, a->slot);
 	if (v <= 0)
 		v = tuple_after_sizes(o, a->slot);
+	bool layers;
+	for (size_t i = a->n; i-- > 0 && v <= 0;) {   /* the longest phrase first */
+		int w = val__number_after_word(o, a->words[i], &layers);
+		if (w > 0 && !layers)
+			v = w;
+	}
 	if (v <= 0)
 		v = n_way(o, a);
 	/* DeepSpeed's "model parallel" (its topology's model axis, the
@@ -907,14 +929,22 @@ static int size_in_text(const char *o, const axis_words *a)
 	 * PP)"): Megatron's papers also call TP x PP the model-parallel size */
 	if (v <= 0 && a->slot == 0 && size_in_text(o, &pp_axis) > 0) {
 		static const char *const mp[] = {"model parallel size", "model-parallel-size",
-			"model_parallel_size", "model parallel degree", "model parallel", "mp_size"};
+			"model_parallel_size", "model parallel degree", "model parallelism",
+			"model parallel", "mp_size"};
 		for (size_t i = 0; i < sizeof mp / sizeof mp[0] && v <= 0; i++) {
 			v = number_after_bare(o, mp[i], not_tp, sizeof not_tp / sizeof not_tp[0]);
 			const char *p = v > 0 ? val__find(o, mp[i]) : NULL;
-			char clause[96];
-			if (p) {
-				size_t len = strcspn(p, ",;");
-				snprintf(clause, sizeof clause, "%.*s", (int)(len < 95 ? len : 95), p);
+			if (p) {   /* what follows the size: "16 (tensor x pipeline)" */
+				const char *q = p + strlen(mp[i]);
+				while (*q && !isdigit((unsigned char)*q))
+					q++;
+				while (isdigit((unsigned char)*q) || *q == ' ')
+					q++;
+				char clause[96] = "";
+				if (*q == '(') {
+					size_t len = strcspn(q, ")");
+					snprintf(clause, sizeof clause, "%.*s", (int)(len < 95 ? len : 95), q);
+				}
 				if (val__has(clause, "pipeline") || val__has_word(clause, "PP") ||
 				    val__has(clause, " x "))
 					v = 0;
@@ -971,12 +1001,18 @@ static int layout_of(const val_row *r, scenario *s, bool layer_only, bool *assum
 	bool dp_only = zero_of(r->other) > 0 || val__has(r->other, "FSDP") ||
 	               val__has(r->other, "DDP") || val__has(r->other, "data parallel") ||
 	               val__has_word(r->other, "HSDP");
-	if (dp_only && tp <= 0)
-		tp = 1, *assumed = true;
-	if (dp_only && pp <= 0)
-		pp = 1, *assumed = true;
 	int gpus = scn_gpus(s);   /* the cluster's: "8 nodes" counted in GPUs */
-	if ((r->gpus > 0 || gpus > 1) && (tp <= 0) + (pp <= 0) + (dp <= 0) == 1) {
+	/* one size left out: the GPUs over the others, before a data-parallel
+	 * framework's default of tp = pp = 1 fills what is still empty */
+	for (int pass = 0; pass < 2; pass++) {
+		if (pass == 1) {
+			if (dp_only && tp <= 0)
+				tp = 1, *assumed = true;
+			if (dp_only && pp <= 0)
+				pp = 1, *assumed = true;
+		}
+		if (!((r->gpus > 0 || gpus > 1) && (tp <= 0) + (pp <= 0) + (dp <= 0) == 1))
+			continue;
 		long long known = (long long)(tp > 0 ? tp : 1) * (pp > 0 ? pp : 1) * (dp > 0 ? dp : 1) * cp;
 		long long left = known > 0 ? gpus / known : 0;
 		if (left >= 1 && left * known == gpus) {
@@ -1026,7 +1062,9 @@ static int key_number(const char *o, const char *key)
 			continue;
 		while (*q == ' ' || *q == '=' || *q == ':')
 			q++;
-		if (isdigit((unsigned char)*q))
+		if (!strncasecmp(q, "of ", 3))   /* "global batch size of 1536" */
+			q += 3;
+		if (isdigit((unsigned char)*q) && !isalpha((unsigned char)q[strspn(q, "0123456789")]))
 			return atoi(q);
 	}
 	return 0;
@@ -1059,7 +1097,7 @@ static int batch_of(const val_row *r, scenario *s, bool layer_only, bool *assume
 		"per_device_train_batch_size", "batch size per GPU", "batch_size_per_gpu",
 		"local batch size", "local batch", "local_batch_size", "micro batch", "micro-batch",
 		"MicroBatchSize", "per_device_batch_size", "local_batch_size", "training.batch_size",
-		"training.local_batch_size"};
+		"training.local_batch_size", "micro-batch size"};
 	/* a batch in tokens in the text ("batch size 8M tokens", "global batch
 	 * 4M tokens"): sequences of seq_len */
 	static const char *const tok_words[] = {"global batch size", "global batch", "batch size",
@@ -1071,6 +1109,8 @@ static int batch_of(const val_row *r, scenario *s, bool layer_only, bool *assume
 			const char *q = p + strlen(tok_words[i]);
 			while (*q == ' ' || *q == '=' || *q == ':' || *q == '~')
 				q++;
+			if (!strncasecmp(q, "of ", 3))   /* "batch size of 4M tokens" */
+				q += 3;
 			double tok = isdigit((unsigned char)*q) ? val__batch_tokens(q) : 0;
 			if (tok > 0) {
 				t->global_batch = (int)llround(tok / s->model.seq_len);
@@ -1080,6 +1120,22 @@ static int batch_of(const val_row *r, scenario *s, bool layer_only, bool *assume
 	for (size_t i = 0; i < sizeof gbs_words / sizeof gbs_words[0] && t->global_batch <= 0;
 	     i++)
 		t->global_batch = key_number(r->other, gbs_words[i]);
+	/* "batch size of 2048 sequences" (a count of sequences is the step's) */
+	for (const char *p = val__find(r->other, "batch size"); p && t->global_batch <= 0;
+	     p = val__find(p + 1, "batch size")) {
+		const char *q = p + 10;
+		while (*q == ' ' || *q == '=' || *q == ':')
+			q++;
+		if (!strncasecmp(q, "of ", 3))
+			q += 3;
+		const char *e = q;
+		while (isdigit((unsigned char)*e) || *e == ',')
+			e++;
+		while (*e == ' ')
+			e++;
+		if (e > q && (!strncasecmp(e, "sequences", 9) || !strncasecmp(e, "samples", 7)))
+			t->global_batch = atoi(q);
+	}
 	/* a per-device batch of a framework that accumulates only when told
 	 * (Hugging Face's gradient_accumulation_steps defaults to 1; torchtitan's
 	 * local batch and MaxText's per-device batch are the step's) */

@@ -84,6 +84,8 @@ static const gpu_map gpu_maps[] = {
 	{"ND96isr_H200", NULL, "H200", 400, 8, false, true, false},
 	{"ND96isr_H100", NULL, "H100", 400, 8, false, true, false},
 	{"Selene", NULL, "A100", 200, 8, true, true, false},
+	/* OLCF Frontier: 4 MI250X (8 GCDs), 4 x 200 Gb/s Slingshot-11 */
+	{"Frontier", NULL, "MI250X", 200, 8, true, true, false},
 	{"ND96asr", NULL, "A100-40GB", 200, 8, false, true, false},
 	{"p4de", NULL, "A100", 50, 8, true, true, false},
 	{"p4d", NULL, "A100-40GB", 50, 8, true, true, false},
@@ -336,7 +338,7 @@ static int gpus_per_node(const char *hw, const gpu_map *m)
 	if (!strncmp(m->catalog, "MI250", 5)) {
 		const char *g = val__find(hw, "GCD");
 		int gcds = g ? val__number_before(hw, g, false) : 0;
-		if (gcds > 0 && gcds <= 16)
+		if (gcds > 0 && gcds <= 8)   /* a node's (4 packages); more is the job's */
 			return gcds;
 		if (n > 0 && n <= 4)
 			n *= 2;
@@ -430,7 +432,9 @@ static bool node_total_after(const char *at, double gbps)
 	clause_at(at, clause, sizeof clause);
 	return gbps > 800 || val__has(clause, "EFA") || val__has(clause, "per node") ||
 	       val__has(clause, "per instance") || val__has(clause, "aggregate") ||
-	       val__has_token(clause, "total");
+	       val__has_token(clause, "total") || val__has(clause, "inter-node") ||
+	       val__has(clause, "internode") || val__has(clause, "node-to-node") ||
+	       val__has(clause, "between nodes") || val__has(clause, "injection");
 }
 
 /* The NICs of a node of gpn GPUs and their line rate, from "8x200Gb/s HDR",
@@ -447,6 +451,11 @@ static void without_versions(const char *hw, char *out, size_t n)
 {
 	static const char *const names[] = {"Slingshot", "ConnectX", "CX", "EFAv", "EFA v"};
 	snprintf(out, n, "%s", hw);
+	/* a NIC vendor between a count and its fabric ("4x Mellanox EDR") */
+	static const char *const vendors[] = {"Mellanox", "Broadcom"};
+	for (size_t i = 0; i < sizeof vendors / sizeof vendors[0]; i++)
+		for (char *p = (char *)val__find(out, vendors[i]); p; p = (char *)val__find(p + 1, vendors[i]))
+			memset(p, ' ', strlen(vendors[i]));
 	for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
 		for (char *p = (char *)val__find(out, names[i]); p; p = (char *)val__find(p + 1, names[i])) {
 			if (p > out && isalpha((unsigned char)p[-1]))
@@ -488,6 +497,13 @@ static double ib_port_rate(const char *hw)
  * "4x HDR", "HDR x4", "2 rails"; 0 if none. */
 static int nic_count_in_words(const char *hw)
 {
+	/* rails: "dual-rail EDR" (Summit), "single-rail", "quad-rail" */
+	static const struct { const char *w; int n; } rails[] = {{"single-rail", 1},
+		{"single rail", 1}, {"dual-rail", 2}, {"dual rail", 2}, {"quad-rail", 4},
+		{"quad rail", 4}};
+	for (size_t i = 0; i < sizeof rails / sizeof rails[0]; i++)
+		if (val__has(hw, rails[i].w))
+			return rails[i].n;
 	static const char *const nouns[] = {" NICs", " NIC", " HCAs", " HCA", " adapters", " rails",
 		" ports"};
 	for (size_t i = 0; i < sizeof nouns / sizeof nouns[0]; i++) {
@@ -597,6 +613,9 @@ static void nic_of(const char *hw_text, const gpu_map *m, int gpn, hw_nic *nic)
 	bool tcp = val__has(hw, "TCP") || val__has(hw, "Socket") || (m->tcp && !rdma_said) ||
 	           ((val__has(hw, "GbE") || val__has(hw, "Ethernet")) && !val__has(hw, "RoCE") &&
 	            !val__has(hw, "RDMA") && !val__has(hw, "Spectrum-X"));
+	/* a DGX-1's four EDR ports for its eight V100 (DGX-1 data sheet) */
+	if (count <= 0 && val__has(hw, "DGX-1"))
+		count = 4;
 	if (count <= 0 || count > 4 * gpn)
 		count = tcp ? 1 : m->gpus_per_node == 16 ? 8 : gpn;
 	/* part of a node (one GPU of a DGX-2): at most the 4 NICs per GPU the
@@ -724,20 +743,45 @@ static int coll_cluster_of(const val_row *r, val_case *c, char *why, size_t n)
 			gpn = atoi(p + len);
 		}
 	}
-	/* a launcher's "srun -N 2 --ntasks-per-node=8", "mpirun ... -N 2";
-	 * "2 nodes, 8 GPUs each" */
+	/* a launcher's "srun -N 2 --ntasks-per-node=8" ("-N2" too), Open MPI's
+	 * "mpirun -np 64 -N 8" (-N is processes per node); "2 nodes, 8 GPUs
+	 * each", "16 nodes of DGX A100", "nodes: 4", "2 DGX-H100 nodes", "2x DGX
+	 * H100" */
 	for (int i = 0; i < 2 && !nodes; i++) {
-		/* Slurm's -N is nodes; Open MPI's mpirun -N is processes per node */
-		const char *p = strstr(texts[i], "-N ");
-		if (p && (p == texts[i] || p[-1] == ' ') && isdigit((unsigned char)p[3]) &&
-		    (val__has(texts[i], "srun") || val__has(texts[i], "sbatch") ||
-		     val__has(texts[i], "salloc"))) {
-			nodes = atoi(p + 3);
+		const char *p = strstr(texts[i], "-N");
+		const char *np = strstr(texts[i], "-np ");
+		bool slurm = val__has(texts[i], "srun") || val__has(texts[i], "sbatch") ||
+		             val__has(texts[i], "salloc");
+		const char *d = p ? p + 2 + (p[2] == ' ') : NULL;
+		if (p && (p == texts[i] || p[-1] == ' ') && isdigit((unsigned char)*d) && slurm) {
+			nodes = atoi(d);
 			const char *t = val__find(texts[i], "ntasks-per-node=");
 			if (!t)
 				t = val__find(texts[i], "gpus-per-node=");
 			gpn = t ? atoi(strchr(t, '=') + 1) : 0;
+		} else if (p && np && isdigit((unsigned char)*d) && atoi(d) > 0 &&
+		           atoi(np + 4) % atoi(d) == 0 && val__has(texts[i], "mpirun")) {
+			gpn = atoi(d);
+			nodes = atoi(np + 4) / gpn;
 		}
+		const char *nk = val__find(texts[i], "nodes:");
+		if (!nodes && nk && isdigit((unsigned char)nk[6 + (nk[6] == ' ')])) {
+			nodes = atoi(nk + 6 + (nk[6] == ' '));
+			const char *g = val__find(texts[i], "GPUs per node:");
+			gpn = g ? atoi(g + 14 + (g[14] == ' ')) : 0;
+		}
+		const char *of = val__find(texts[i], " nodes of ");
+		if (!nodes && of && val__number_before(texts[i], of, false) > 0)
+			nodes = val__number_before(texts[i], of, false);
+		const char *dgx = val__find(texts[i], "DGX");
+		if (!nodes && dgx && val__has(texts[i], " nodes") &&
+		    val__number_before(texts[i], dgx, false) > 1)
+			nodes = val__number_before(texts[i], dgx, false);   /* "2 DGX-H100 nodes" */
+		const char *dx = val__find(texts[i], "x DGX");
+		if (!nodes && dx && val__number_before(texts[i], dx + 1, false) > 1)
+			nodes = val__number_before(texts[i], dx + 1, false);   /* "2x DGX H100" */
+		if (nodes > 0 && gpn <= 0 && r->gpus > 0 && r->gpus % nodes == 0)
+			gpn = r->gpus / nodes;   /* "2x DGX H100" with gpus 2: one GPU each */
 		const char *nw = val__find(texts[i], " nodes");
 		int k = nw ? val__number_before(texts[i], nw, false) : 0;
 		const char *each = val__find(texts[i], " GPUs each");
@@ -803,10 +847,34 @@ static int coll_cluster_of(const val_row *r, val_case *c, char *why, size_t n)
 		return -1;
 	}
 	if (nodes > 0 && gpn > 0) {
+		/* part of each node ("one GPU per node"): its share of a whole
+		 * node's NICs */
+		const gpu_map *m = gpu_of(rr.hardware);
+		int node_gpn = m ? gpus_per_node(rr.hardware, m) : 0;
+		if (m && gpn < node_gpn) {
+			hw_nic whole;
+			nic_of(rr.hardware, m, node_gpn, &whole);
+			int k = whole.count * gpn / node_gpn;
+			c->s.cluster.nic.count = k > 0 ? k : 1;
+		}
 		c->s.cluster.nodes = nodes;
 		c->s.cluster.gpus_per_node = gpn;
 		c->s.cluster.fabric.topology = nodes > 1 ? TOPO_FAT_TREE : TOPO_SINGLE_SWITCH;
 	}
+	/* NCCL's environment said beside the benchmark: NCCL_ALGO picks the
+	 * algorithm, NCCL_NVLS_ENABLE=0 turns NVLink SHARP off, NCCL_IB_DISABLE=1
+	 * (or NCCL_NET=Socket) sends over sockets */
+	const char *algo = val__find(r->other, "NCCL_ALGO=");
+	if (algo && c->coll_algo == ALGO_AUTO) {
+		const char *v = algo + 10;
+		c->coll_algo = !strncasecmp(v, "NVLSTree", 8) ? ALGO_NVLS_TREE
+		             : !strncasecmp(v, "NVLS", 4) ? ALGO_NVLS : !strncasecmp(v, "Tree", 4) ? ALGO_TREE
+		             : !strncasecmp(v, "Ring", 4) ? ALGO_RING : ALGO_AUTO;
+	}
+	if (val__has(r->other, "NCCL_NVLS_ENABLE=0"))
+		c->s.cluster.gpu.nvls_eff = 0;
+	if (val__has(r->other, "NCCL_IB_DISABLE=1") || val__has(r->other, "NCCL_NET=Socket"))
+		c->s.cluster.nic.transport = TRANSPORT_TCP;
 	c->gpus_per_thread = val__has(r->source, "AI-benchmarking-guide") ? 8 : 1;
 	int g = dash_g(r->source);
 	if (!g)
@@ -997,8 +1065,17 @@ static int kv_heads_of(const char *o)
 	const char *p = val__find(o, " KV heads");
 	if (p && val__number_before(o, p, false) > 0)
 		return val__number_before(o, p, false);
-	if (val__has_word(o, "MQA"))
+	if (val__has_word(o, "MQA") || val__affirmed(o, "multi-query attention") ||
+	    val__affirmed(o, "multi query attention"))
 		return 1;
+	/* "grouped-query attention (8 groups)", "... with 8 KV groups" */
+	static const char *const gqa[] = {"grouped-query", "grouped query"};
+	for (size_t i = 0; i < 2; i++) {
+		const char *g = val__find(o, gqa[i]);
+		const char *grp = g ? val__find(g, " group") : NULL;
+		if (grp && grp - g < 48 && val__number_before(g, grp, true) > 0)
+			return val__number_before(g, grp, true);
+	}
 	return 0;
 }
 
@@ -1058,6 +1135,13 @@ static const named_shape named_shapes[] = {
 	{"Gemma 2", 2.6, 26, 2304, 8, 8192},
 	{"Gemma 2", 9, 42, 3584, 16, 8192},
 	{"Gemma 2", 27, 46, 4608, 32, 8192},
+	/* the zoo's other families, from the same configs (Yi's, DeepSeek LLM's
+	 * and Phi-3 mini's 4096-token training sequence, TinyLlama's 2048,
+	 * StarCoder2's 16384: their model cards) */
+	{"Yi", 34, 60, 7168, 56, 4096}, {"DeepSeek LLM", 67, 95, 8192, 64, 4096},
+	{"StarCoder2", 15, 40, 6144, 48, 16384}, {"Phi-3-mini", 3.8, 32, 3072, 32, 4096},
+	{"Phi-3-medium", 14, 40, 5120, 40, 4096}, {"Phi-3", 3.8, 32, 3072, 32, 4096},
+	{"Phi-3", 14, 40, 5120, 40, 4096}, {"TinyLlama", 1.1, 22, 2048, 32, 2048},
 	{"Gemma", 2, 18, 2048, 8, 8192}, {"Gemma", 2.5, 18, 2048, 8, 8192},
 	{"Gemma", 7, 28, 3072, 16, 8192}, {"Gemma", 8.5, 28, 3072, 16, 8192},
 };
@@ -1159,7 +1243,10 @@ static const named_shape *named_shape_of(const val_row *r)
 		if (!strcmp(z->family, "Gemma") && (val__names(r, "Gemma 2") || val__names(r, "Gemma 3")))
 			continue;
 		double params = params_of(r, z->family);
-		if (params > 0 && fabs(params - z->params_b) <= 0.1 * z->params_b)
+		/* a size in the name itself ("Phi-3-mini") needs no count */
+		bool sized_name = strstr(z->family, "-mini") || strstr(z->family, "-medium");
+		if ((params > 0 && fabs(params - z->params_b) <= 0.1 * z->params_b) ||
+		    (params <= 0 && sized_name))
 			return z;
 	}
 	return NULL;
@@ -1254,6 +1341,31 @@ static bool enc_dec_said(const val_row *r)
 	return false;
 }
 
+/* A training sequence said in the text: "sequence length of 4096 tokens",
+ * "seq_len=8192", "sequence length 2048", "seq length 4096"; 0 if none. */
+static int seq_in_text(const char *o)
+{
+	static const char *const keys[] = {"sequence length", "seq_len", "seq-len", "seq length",
+		"seq_length", "seq-length", "max_seq_len"};
+	for (size_t k = 0; k < sizeof keys / sizeof keys[0]; k++)
+		for (const char *p = val__find(o, keys[k]); p; p = val__find(p + 1, keys[k])) {
+			if (p > o && (isalnum((unsigned char)p[-1]) || p[-1] == '_'))
+				continue;
+			const char *q = p + strlen(keys[k]);
+			while (*q == ' ' || *q == '=' || *q == ':')
+				q++;
+			if (!strncasecmp(q, "of ", 3))
+				q += 3;
+			char *e;
+			long v = strtol(q, &e, 10);
+			if (*e == 'k' || *e == 'K')
+				v *= 1024, e++;
+			if (v >= 64 && v <= 4194304 && !isalpha((unsigned char)*e))
+				return (int)v;
+		}
+	return 0;
+}
+
 static int model_of(const val_row *r, scenario *s, bool params_only, bool *assumed, char *why,
                     size_t n)
 {
@@ -1319,6 +1431,8 @@ static int model_of(const val_row *r, scenario *s, bool params_only, bool *assum
 		m->vocab = vocab_of(r);
 		return wl_model_resolve(m);
 	}
+	if (seq <= 0)
+		seq = seq_in_text(r->other);   /* "sequence length of 4096 tokens" */
 	if (layers <= 0 || hidden <= 0 || heads <= 0 || seq <= 0) {
 		snprintf(why, n, "model shape (layers, hidden, heads, seq_len) missing");
 		return -1;
@@ -1534,6 +1648,43 @@ static void coll_name_of(const val_row *r, char *name, size_t n)
 	if (sz && isdigit((unsigned char)sz[5])) {
 		snprintf(name + len, n - len, " @%ld", strtol(sz + 5, NULL, 10));
 		return;
+	}
+	/* "... at 1073741824 bytes" */
+	for (const char *at = val__find(r->metric, "at "); at; at = val__find(at + 1, "at ")) {
+		char *e;
+		long b = strtol(at + 3, &e, 10);
+		if (b > 0 && isdigit((unsigned char)at[3]) && !strncasecmp(e, " bytes", 6)) {
+			snprintf(name + len, n - len, " @%ld", b);
+			return;
+		}
+	}
+	/* the size in other_parallel: nccl-tests run at one size ("-b 1G -e 1G"),
+	 * "size 1073741824", "size: 4294967296 bytes", "message size 1GB" */
+	if (!strchr(r->metric, '@')) {
+		const char *b = val__find(r->other, "-b "), *e = val__find(r->other, "-e ");
+		if (b && e) {
+			int lb = (int)strcspn(b + 3, " ,;"), le = (int)strcspn(e + 3, " ,;");
+			if (lb == le && !strncmp(b + 3, e + 3, (size_t)lb) && lb > 0) {
+				snprintf(name + len, n - len, " @%.*s", lb, b + 3);
+				return;
+			}
+		}
+		for (const char *p = val__find(r->other, "size"); p; p = val__find(p + 1, "size")) {
+			const char *q = p + 4;
+			while (*q == ' ' || *q == ':' || *q == '=')
+				q++;
+			if (!isdigit((unsigned char)*q))
+				continue;
+			int l = (int)strspn(q, "0123456789.");
+			const char *u = q + l;
+			while (*u == ' ')
+				u++;
+			if (strchr("KMGTkmgt", *u) && *u)
+				snprintf(name + len, n - len, " @%.*s%c", l, q, *u);
+			else
+				snprintf(name + len, n - len, " @%.*s", l, q);
+			return;
+		}
 	}
 	/* a message size in the unit ("GB/s @ 1 GiB", "GB/s (8 GiB message)"):
 	 * only when the name has none */

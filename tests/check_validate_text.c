@@ -714,7 +714,7 @@ START_TEST(t_fifth_review_refused)
 		snprintf(row, sizeof row, "T-001,x,\"%s\",,,,,,,,,,,,\"%s\",,,\"%s\",100,%s,x", H100_HW,
 		         nccl[i].other, nccl[i].metric, nccl[i].unit);
 		ck_assert_msg(build_row(row, &c, why, sizeof why) == 0, "%s: %s", nccl[i].metric, why);
-		ck_assert_msg(c.coll_op == nccl[i].op && (int)c.metric == nccl[i].m &&
+		ck_assert_msg((int)c.coll_op == (int)nccl[i].op && (int)c.metric == nccl[i].m &&
 		              c.coll_bytes == nccl[i].bytes && c.s.cluster.nodes == nccl[i].nodes,
 		              "%s: op %d metric %d bytes %g nodes %d", nccl[i].metric, c.coll_op,
 		              c.metric, c.coll_bytes, c.s.cluster.nodes);
@@ -834,6 +834,153 @@ START_TEST(t_reader_regressions)
 	         "200000,tokens/s (seq 8 K),x", H100_HW);
 	ck_assert_msg(build_row(row, &c, why, sizeof why) == 0, "%s", why);
 	ck_assert_double_eq_tol(c.published_si, 200000, 1e-6);
+	scn_release(&c.s);
+}
+END_TEST
+
+/* The sixth round: papers' prose, older machines, nccl-tests launchers. */
+START_TEST(t_sixth_review)
+{
+	val_case c;
+	char row[1024], why[256];
+	/* counts in words, rails, a DGX-1's four EDR ports, a node's bandwidth */
+	static const struct { const char *hw; int gpus, gpn, nics; double gbps; } hw[] = {
+		{"Summit: 4,608 nodes, each with six NVIDIA V100 16GB GPUs, dual-rail EDR InfiniBand",
+		 48, 6, 2, 100},
+		{"nodes with four A100 40GB GPUs each, four Mellanox EDR InfiniBand adapters", 64, 4, 4,
+		 100},
+		{"32 DGX-1 nodes (256 V100 32GB), 4x Mellanox EDR per node", 256, 8, 4, 100},
+		{"NVIDIA DGX-1 (8x V100 32GB)", 64, 8, 4, 100},
+		{"400 NVIDIA V100 GPUs (25 DGX-2 nodes), 800 Gbps inter-node communication bandwidth",
+		 400, 16, 16, 50},
+		{"2 Frontier nodes (16 GCDs), 4x 200 Gb/s Slingshot-11", 16, 8, 4, 200},
+	};
+	for (size_t i = 0; i < sizeof hw / sizeof hw[0]; i++) {
+		snprintf(row, sizeof row, "T-001,x,\"%s\",%d,1.3,24,2048,16,2048,%d,1,1,1,%d,DDP,fp16,,"
+		         "iteration_time,10,s,x", hw[i].hw, hw[i].gpus, hw[i].gpus, hw[i].gpus);
+		ck_assert_msg(build_row(row, &c, why, sizeof why) == 0, "%s: %s", hw[i].hw, why);
+		const scn_cluster *k = &c.s.cluster;
+		ck_assert_msg(k->gpus_per_node == hw[i].gpn && k->nic.count == hw[i].nics &&
+		              fabs(k->nic.speed_Bps * 8 / 1e9 - hw[i].gbps) < 1e-6,
+		              "%s: %d a node, %d x %g Gb/s", hw[i].hw, k->gpus_per_node, k->nic.count,
+		              k->nic.speed_Bps * 8 / 1e9);
+		scn_release(&c.s);
+	}
+	/* attention, layout, batch and sequence in prose */
+	static const struct { const char *cols, *other; int kv, tp, pp, dp, cp, gb, mb, seq; } pr[] = {
+		{"64,,,,,,", "StarCoder: TP=4, PP=4, Multi-Query Attention, FlashAttention", 1, 4, 4, 4,
+		 1, 512, 1, 2048},
+		{"64,,,,,,", "grouped-query attention (8 groups), TP 8, PP 2", 8, 8, 2, 4, 1, 512, 1,
+		 2048},
+		{"512,,,,,,", "(t, p) = (8, 8)", 64, 8, 8, 8, 1, 512, 1, 2048},
+		{"1024,,,,,,", "8-8-16 (TP-PP-DP)", 64, 8, 8, 16, 1, 1024, 1, 2048},
+		{"1024,,,,,,", "TP-PP-DP: 8-8-16", 64, 8, 8, 16, 1, 1024, 1, 2048},
+		{"512,,,,,,", "model parallelism of 8 (intra-node) and pipeline parallelism of 8 "
+		 "(inter-node)", 64, 8, 8, 8, 1, 512, 1, 2048},
+		{"512,,,,,,", "tensor model parallel size of 8 and pipeline model parallel size of 8", 64,
+		 8, 8, 8, 1, 512, 1, 2048},
+		{"64,,,1,1,64,", "micro-batch size of 1 and global batch size of 1536", 64, 1, 1, 64, 1,
+		 1536, 1, 2048},
+		{"64,,,1,1,64,", "batch size of 2048 sequences", 64, 1, 1, 64, 1, 2048, 32, 2048},
+		{"64,,,1,1,64,", "batch size of 4M tokens", 64, 1, 1, 64, 1, 2048, 32, 2048},
+		{"64,,,,1,8,", "ZeRO-1, tensor parallelism (8-way)", 64, 8, 1, 8, 1, 512, 64, 2048},
+		{"64,,,,1,4,", "context parallelism of 4, TP 4", 64, 4, 1, 4, 4, 512, 128, 2048},
+		{"64,,,1,1,64,", "sequence length of 4096 tokens", 64, 1, 1, 64, 1, 512, 8, 4096},
+	};
+	for (size_t i = 0; i < sizeof pr / sizeof pr[0]; i++) {
+		/* cols: gpus,gbs,mb,tp,pp,dp,seq-cell */
+		char gpus[16] = "", gb[16] = "", mb[16] = "", tp[8] = "", pp[8] = "", dp[8] = "";
+		sscanf(pr[i].cols, "%15[^,],%15[^,],%15[^,],%7[^,],%7[^,],%7[^,],", gpus, gb, mb, tp,
+		       pp, dp);
+		const char *q = pr[i].cols;   /* empty fields: sscanf stops at the first */
+		char f[7][16] = {{0}};
+		for (int k = 0; k < 7 && q; k++) {
+			size_t len = strcspn(q, ",");
+			snprintf(f[k], sizeof f[k], "%.*s", (int)len, q);
+			q = q[len] ? q + len + 1 : NULL;
+		}
+		bool batch_said = strstr(pr[i].other, "batch") != NULL;
+		bool seq_said = strstr(pr[i].other, "sequence length") != NULL;
+		snprintf(row, sizeof row, "T-001,x,\"DGX A100 (8x A100 80GB SXM4, 8x 200Gb/s HDR)\",%s,,"
+		         "24,4096,64,%s,%s,%s,%s,%s,%s,\"%s\",bf16,,iteration_time,1,s,x", f[0],
+		         seq_said ? "" : "2048", batch_said ? "" : f[0][0] == '6' ? "512" : f[0],
+		         f[2], f[3], f[4], f[5], pr[i].other);
+		ck_assert_msg(build_row(row, &c, why, sizeof why) == 0, "%s: %s", pr[i].other, why);
+		const scn_training *t = &c.s.training;
+		ck_assert_msg(c.s.model.kv_heads == pr[i].kv && t->tp == pr[i].tp && t->pp == pr[i].pp &&
+		              t->dp == pr[i].dp && t->cp == pr[i].cp && t->global_batch == pr[i].gb &&
+		              t->micro_batch == pr[i].mb && c.s.model.seq_len == pr[i].seq,
+		              "%s: kv %d tp %d pp %d dp %d cp %d B%d mb%d seq %d", pr[i].other,
+		              c.s.model.kv_heads, t->tp, t->pp, t->dp, t->cp, t->global_batch,
+		              t->micro_batch, c.s.model.seq_len);
+		scn_release(&c.s);
+	}
+	/* zoo models by name alone */
+	static const struct { const char *name; int layers, hidden, heads; } zoo[] = {
+		{"Yi-34B", 60, 7168, 56}, {"DeepSeek LLM 67B", 95, 8192, 64},
+		{"StarCoder2-15B", 40, 6144, 48}, {"Phi-3-mini", 32, 3072, 32},
+		{"TinyLlama 1.1B", 22, 2048, 32},
+	};
+	for (size_t i = 0; i < sizeof zoo / sizeof zoo[0]; i++) {
+		snprintf(row, sizeof row, "T-001,x,\"%s\",64,,,,,,512,1,1,1,64,\"%s, FSDP\",bf16,,"
+		         "iteration_time,1,s,x", H100_HW, zoo[i].name);
+		ck_assert_msg(build_row(row, &c, why, sizeof why) == 0, "%s: %s", zoo[i].name, why);
+		ck_assert_msg(c.s.model.layers == zoo[i].layers && c.s.model.hidden == zoo[i].hidden &&
+		              c.s.model.heads == zoo[i].heads, "%s: l%d h%d a%d", zoo[i].name,
+		              c.s.model.layers, c.s.model.hidden, c.s.model.heads);
+		scn_release(&c.s);
+	}
+	/* nccl-tests: launchers, node counts, sizes beside the name, NCCL's env */
+	static const struct { const char *hw, *gpus, *other, *metric; int nodes, gpn, algo;
+		coll_op op; double bytes; } nc[] = {
+		{"H100 SXM5, 8x 400Gb/s NDR", "", "srun -N2 --ntasks-per-node=8 all_reduce_perf -b 8 -e 8G",
+		 "all_reduce busbw 1GB", 2, 8, ALGO_AUTO, COLL_ALL_REDUCE, 1073741824.0},
+		{"H100 SXM5, 8x 400Gb/s NDR", "", "mpirun -np 64 -N 8 ./all_reduce_perf -b 8 -e 8G",
+		 "all_reduce busbw 1GB", 8, 8, ALGO_AUTO, COLL_ALL_REDUCE, 1073741824.0},
+		{"H100 SXM5, 8x 400Gb/s NDR", "", "nodes: 4, GPUs per node: 8", "all_reduce busbw 1GB", 4,
+		 8, ALGO_AUTO, COLL_ALL_REDUCE, 1073741824.0},
+		{"16 nodes of DGX A100", "", "", "all_reduce busbw 1GB", 16, 8, ALGO_AUTO,
+		 COLL_ALL_REDUCE, 1073741824.0},
+		{"2 DGX-H100 nodes", "", "", "all_reduce busbw 1GB", 2, 8, ALGO_AUTO, COLL_ALL_REDUCE,
+		 1073741824.0},
+		{"2x DGX H100, 8x 400Gb/s NDR", "2", "sendrecv_perf -g 1, one GPU per node",
+		 "sendrecv busbw 1GB", 2, 1, ALGO_AUTO, COLL_SENDRECV, 1073741824.0},
+		{"2 nodes x 8 H100 SXM5, 8x 400Gb/s NDR", "16", "alltoall_perf -b 1G -e 1G -f 2 -g 1",
+		 "busbw (GB/s)", 2, 8, ALGO_AUTO, COLL_ALL_TO_ALL, 1073741824.0},
+		{"2 nodes x 8 H100 SXM5, 8x 400Gb/s NDR", "16", "size: 4294967296 bytes",
+		 "all_reduce busbw", 2, 8, ALGO_AUTO, COLL_ALL_REDUCE, 4294967296.0},
+		{"2 nodes x 8 H100, NDR", "16", "", "in-place busbw (GB/s) for all_reduce at 1073741824 "
+		 "bytes", 2, 8, ALGO_AUTO, COLL_ALL_REDUCE, 1073741824.0},
+		{"2 nodes x 8 H100 SXM5, 8x 400Gb/s NDR", "16", "NCCL_ALGO=Tree", "all_reduce busbw 1GB",
+		 2, 8, ALGO_TREE, COLL_ALL_REDUCE, 1073741824.0},
+	};
+	for (size_t i = 0; i < sizeof nc / sizeof nc[0]; i++) {
+		snprintf(row, sizeof row, "T-001,x,\"%s\",%s,,,,,,,,,,,\"%s\",,,\"%s\",100,GB/s,x", nc[i].hw,
+		         nc[i].gpus, nc[i].other, nc[i].metric);
+		ck_assert_msg(build_row(row, &c, why, sizeof why) == 0, "%s / %s: %s", nc[i].other,
+		              nc[i].metric, why);
+		ck_assert_msg(c.s.cluster.nodes == nc[i].nodes && c.s.cluster.gpus_per_node == nc[i].gpn &&
+		              (int)c.coll_algo == nc[i].algo && (int)c.coll_op == (int)nc[i].op &&
+		              c.coll_bytes == nc[i].bytes, "%s / %s: %d x %d algo %d op %d bytes %g",
+		              nc[i].other, nc[i].metric, c.s.cluster.nodes, c.s.cluster.gpus_per_node,
+		              c.coll_algo, c.coll_op, c.coll_bytes);
+		scn_release(&c.s);
+	}
+	snprintf(row, sizeof row, "T-001,x,NVIDIA DGX H100,8,,,,,,,,,,,NCCL_NVLS_ENABLE=0,,,all_reduce "
+	         "busbw 8GB,100,GB/s,x");
+	ck_assert_msg(build_row(row, &c, why, sizeof why) == 0, "%s", why);
+	ck_assert_double_eq(c.s.cluster.gpu.nvls_eff, 0);
+	scn_release(&c.s);
+	snprintf(row, sizeof row, "T-001,x,\"2 nodes x 8 A100 80GB, 8x 200Gb/s HDR\",16,,,,,,,,,,,"
+	         "NCCL_IB_DISABLE=1 (IPoIB sockets),,,all_reduce busbw 1GB,100,GB/s,x");
+	ck_assert_msg(build_row(row, &c, why, sizeof why) == 0, "%s", why);
+	ck_assert_int_eq(c.s.cluster.nic.transport, TRANSPORT_TCP);
+	scn_release(&c.s);
+	/* a measurement at steady state is the step's */
+	snprintf(row, sizeof row, "T-001,x,\"%s\",64,,32,4096,32,4096,256,1,1,1,64,Llama 2 7B,bf16,,"
+	         "step time (s) at steady state,2.7,,x", H100_HW);
+	ck_assert_msg(build_row(row, &c, why, sizeof why) == 0, "%s", why);
+	ck_assert_int_eq(c.metric, VM_ITER_TIME);
 	scn_release(&c.s);
 }
 END_TEST
@@ -1253,6 +1400,7 @@ static Suite *suite(void)
 	tcase_add_test(tc, t_fifth_review);
 	tcase_add_test(tc, t_fifth_review_refused);
 	tcase_add_test(tc, t_reader_regressions);
+	tcase_add_test(tc, t_sixth_review);
 	tcase_add_test(tc, t_batch_in_text);
 	tcase_add_test(tc, t_layout_words);
 	tcase_add_test(tc, t_precision_words);
