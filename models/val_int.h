@@ -27,6 +27,9 @@ const char *val__token_tail(const char *o, const char *p, size_t len);
 int val__number_after_word(const char *o, const char *tok, bool *layers);
 /* a model family or framework named in the row ("Llama 3", "Llama-3", "LLaMA3") */
 bool val__names(const val_row *r, const char *family);
+/* the clause around the n characters at p in o: back to and on to a comma,
+ * semicolon or bracket, at most outlen - 1 characters */
+void val__clause_around(const char *o, const char *p, size_t n, char *out, size_t outlen);
 /* the number right after `tag` in a kernel name ("_s" in "..._s8192_b1") */
 double val__num_after(const char *name, const char *tag);
 

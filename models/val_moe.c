@@ -116,13 +116,8 @@ static bool some_layers(const char *o, const char *p)
 {
 	static const char *const words[] = {"recompute", "checkpoint", "dense", "virtual", "per stage",
 		"stage", "MoE", "expert", "first", "last"};
-	const char *b = p, *e = p;
-	while (b > o && !strchr(",;()", b[-1]))
-		b--;
-	while (*e && !strchr(",;()", *e))
-		e++;
 	char clause[128];
-	snprintf(clause, sizeof clause, "%.*s", (int)(e - b < 127 ? e - b : 127), b);
+	val__clause_around(o, p, 0, clause, sizeof clause);
 	for (size_t i = 0; i < sizeof words / sizeof words[0]; i++)
 		if (val__has(clause, words[i]))
 			return true;

@@ -267,3 +267,16 @@ double val__num_after(const char *name, const char *tag)
 			return atof(p + n);
 	return 0;
 }
+
+void val__clause_around(const char *o, const char *p, size_t n, char *out, size_t outlen)
+{
+	const char *b = p, *e = p + n;
+	while (b > o && !strchr(",;()", b[-1]))
+		b--;
+	while (*e && !strchr(",;()", *e))
+		e++;
+	size_t len = (size_t)(e - b);
+	if (len >= outlen)
+		len = outlen - 1;
+	snprintf(out, outlen, "%.*s", (int)len, b);
+}

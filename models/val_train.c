@@ -300,13 +300,8 @@ static bool said_of_run(const char *o, const char *word)
 	for (const char *p = val__find(o, word); p; p = val__find(p + 1, word)) {
 		if ((p > o && isalnum((unsigned char)p[-1])) || isalnum((unsigned char)p[n]))
 			continue;
-		const char *b = p, *e = p + n;
-		while (b > o && !strchr(",;()", b[-1]))
-			b--;
-		while (*e && !strchr(",;()", *e))
-			e++;
 		char clause[160];
-		snprintf(clause, sizeof clause, "%.*s", (int)(e - b < 159 ? e - b : 159), b);
+		val__clause_around(o, p, n, clause, sizeof clause);
 		bool side = !val__affirmed(clause, word);
 		for (size_t i = 0; i < sizeof other / sizeof other[0] && !side; i++)
 			side = val__has(clause, other[i]);
