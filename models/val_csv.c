@@ -371,8 +371,8 @@ double val__batch_tokens(const char *s)
  * none. */
 static double sequences_in(const char *s)
 {
-	static const char *const words[] = {"seq", "sample"};
-	for (size_t i = 0; i < 2; i++)
+	static const char *const words[] = {"seq", "sample", "instances"};   /* OLMo's */
+	for (size_t i = 0; i < 3; i++)
 		for (const char *p = val__find(s, words[i]); p; p = val__find(p + 1, words[i])) {
 			const char *q = p;
 			while (q > s && q[-1] == ' ')

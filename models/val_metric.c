@@ -627,8 +627,15 @@ bool val__per_gpu(const val_row *r)
 {
 	/* torchtitan's WPS is each rank's tokens over its model-parallel size;
 	 * InternEvo's TGS is tokens per GPU and second */
+	/* metaseq's wps summed over its workers is the job's */
+	bool whole = false;
+	const char *t[] = {r->unit, r->metric, r->other};
+	for (size_t i = 0; i < 3 && !whole; i++)
+		whole = val__has(t[i], "all workers") || val__has(t[i], "whole job") ||
+		        val__has(t[i], "summed over") ||
+		        (val__has(t[i], "all ") && val__has(t[i], " GPUs)")) || (i == 0 && val__has(t[i], "total"));
 	return val__has(r->metric, "per_gpu") || val__has(r->metric, "/gpu") ||
-	       val__has(r->metric, "per gpu") || val__has_token(r->metric, "wps") ||
+	       val__has(r->metric, "per gpu") || (val__has_token(r->metric, "wps") && !whole) ||
 	       val__has(r->unit, "/gpu") || val__has(r->unit, "per gpu") || val__has(r->unit, "per-gpu") ||
 	       per_device(r->metric) || per_device(r->unit) || val__has_token(r->metric, "tgs") ||
 	       val__has_token(r->unit, "tgs") || per_gpu_name(r->metric) || per_gpu_name(r->unit) ||

@@ -294,8 +294,7 @@ static bool said_of_run(const char *o, const char *word)
 {
 	static const char *const other[] = {"would", " vs", "versus", "compar", "against",
 		"baseline", "peak", "reduce", "gradient", "comm", "all-gather", "allgather",
-		"not enabled", "disabled", "instead", "than", "cache", "optimizer", "master",
-		"weights only"};
+		"not enabled", "disabled", "instead", "than", "cache", "optimizer", "weights only"};
 	size_t n = strlen(word);
 	for (const char *p = val__find(o, word); p; p = val__find(p + 1, word)) {
 		if ((p > o && isalnum((unsigned char)p[-1])) || isalnum((unsigned char)p[n]))
@@ -349,7 +348,11 @@ static int precision_of(const char *t, const hw_gpu *g, bool *assumed)
 		return PREC_FP16;
 	if (val__has(t, "full precision") || val__has(t, "single precision"))
 		return PREC_FP32;
-	if (val__affirmed(t, "fp8") || val__affirmed(t, "float8") || val__has(t, "e4m3"))
+	/* fp8 said of the run, not compared with ("BF16 (vs FP8 baseline)") */
+	if (said_of_run(t, "fp8") || said_of_run(t, "float8") || val__has(t, "e4m3") ||
+	    said_of_run(t, "mxfp8") ||
+	    (val__has_token(t, "fp8") && val__affirmed(t, "fp8") && !val__affirmed(t, "bf16") &&
+	     !val__affirmed(t, "fp16")))
 		return PREC_FP8;
 	if (val__affirmed(t, "bf16") || val__affirmed(t, "bfloat16"))
 		return PREC_BF16;   /* not "FP16 AMP (bf16 not supported)" */
@@ -653,8 +656,17 @@ static bool choose_schedule(scenario *s, bool sp_open, bool zero_open, bool rc_o
 /* Context parallelism named in other_parallel: "CP2", "CP=4", "cp 2",
  * "TP2xCP2", "context parallel 2", "context parallelism 4",
  * "--context-parallel-size 2", "context_parallel_size=2"; 1 when none. */
+static int size_in_tuple(const char *o, int slot);
+static int tuple_after_sizes(const char *o, int slot);
+
 int val__cp_of(const char *o)
 {
+	/* "TP/CP/PP/DP = 8/16/16/8", "[TP, CP, PP, DP] = [8, 16, 16, 8]" */
+	int t = size_in_tuple(o, 3);
+	if (t <= 0)
+		t = tuple_after_sizes(o, 3);
+	if (t > 0)
+		return t;
 	/* DeepSpeed-Ulysses' sequence_parallel_size splits the sequence too (an
 	 * all-to-all of heads where trainsim's CP exchanges K and V: UNVERIFIED
 	 * as the same cost) */
@@ -700,7 +712,7 @@ typedef struct axis_words {
 	int slot;             /* in "TP/PP/DP = a/b/c" */
 } axis_words;
 
-static const char *const tp_names[] = {"TP", "MP", "tensor parallel", "tensor parallelism",
+static const char *const tp_names[] = {"MP", "TP", "tensor parallel", "tensor parallelism",
 	"tensor parallel size", "tensor parallel degree", "tensor-model-parallel-size",
 	"tensor_model_parallel_size", "tensor-parallel", "tp_size", "tensor_parallel_size",
 	"tensor_parallel_degree", "TP degree", "TP size", "ici_tensor_parallelism",
@@ -755,10 +767,10 @@ static int n_way(const char *o, const axis_words *a)
  * where an x may join the next ("TPxPPxDP"); *q moves past it. */
 static int tuple_axis(const char **q)
 {
-	static const char *const names[3][3] = {{"tensor", "TP", "t"}, {"pipeline", "PP", "p"},
-		{"data", "DP", "d"}};
+	static const char *const names[4][3] = {{"tensor", "TP", "t"}, {"pipeline", "PP", "p"},
+		{"data", "DP", "d"}, {"context", "CP", "c"}};
 	for (int k = 0; k < 3; k++)   /* the longest names first */
-		for (int a = 0; a < 3; a++) {
+		for (int a = 0; a < 4; a++) {
 			size_t n = strlen(names[a][k]);
 			const char *e = *q + n;
 			if (!strncasecmp(*q, names[a][k], n) &&
@@ -772,26 +784,27 @@ static int tuple_axis(const char **q)
 
 /* Three different axes at *q joined by / x * or a comma ("TP x PP x DP",
  * "t, p, d"); *q moves past them. */
-static int axes_at(const char **q, int ax[3])
+static int axes_at(const char **q, int ax[4])
 {
 	int n = 0;
-	while (n < 3) {
+	while (n < 4) {
 		int a = tuple_axis(q);
 		if (a < 0)
 			break;
+		for (int i = 0; i < n; i++)
+			if (ax[i] == a)
+				return 0;   /* an axis twice: no tuple */
 		ax[n++] = a;
 		while (**q == ' ')
 			(*q)++;
-		if (n == 3 || !**q || !strchr("/xX*,-", **q))
+		if (n == 4 || !**q || !strchr("/xX*,-", **q))
 			break;
 		(*q)++;
 		while (**q == ' ')
 			(*q)++;
 	}
-	if (n == 3 && ax[0] != ax[1] && ax[1] != ax[2] && ax[0] != ax[2])
-		return 3;
-	/* two axes ("(t, p) = (8, 8)", "TP x PP = 8 x 8") */
-	return n == 2 && ax[0] != ax[1] ? 2 : 0;
+	/* two to four axes ("(t, p) = (8, 8)", "[TP, CP, PP, DP] = [8, 16, 16, 8]") */
+	return n >= 2 ? n : 0;
 }
 
 /* A tuple of axes and one of sizes: "TP/PP/DP = 4/12/8", "TPxPPxDP = 4x4x4",
@@ -802,14 +815,15 @@ static int size_in_tuple(const char *o, int slot)
 	for (const char *p = o; *p; p++) {
 		if (!isalpha((unsigned char)*p) || (p > o && isalnum((unsigned char)p[-1])))
 			continue;
-		int ax[3];
+		int ax[4];
 		const char *q = p;
 		int na = axes_at(&q, ax);
 		if (!na)
 			continue;
-		while (*q == ')' || *q == ' ' || *q == '=' || *q == ':' || *q == '(')
+		while (*q == ')' || *q == ' ' || *q == '=' || *q == ':' || *q == '(' || *q == ']' ||
+		       *q == '[')
 			q++;
-		int v[3] = {0, 0, 0}, k = 0;
+		int v[4] = {0, 0, 0, 0}, k = 0;
 		while (k < na && isdigit((unsigned char)*q)) {
 			v[k++] = atoi(q);
 			while (isdigit((unsigned char)*q))
@@ -831,15 +845,15 @@ static int tuple_after_sizes(const char *o, int slot)
 	for (const char *p = o; *p; p++) {
 		if (!isdigit((unsigned char)*p) || (p > o && isalnum((unsigned char)p[-1])))
 			continue;
-		int v[3], k = 0;
+		int v[4], k = 0;
 		const char *q = p;
-		while (k < 3 && isdigit((unsigned char)*q)) {
+		while (k < 4 && isdigit((unsigned char)*q)) {
 			v[k++] = atoi(q);
 			while (isdigit((unsigned char)*q))
 				q++;
 			while (*q == ' ')
 				q++;
-			if (k < 3 && *q && strchr("/xX*-", *q) && isdigit((unsigned char)q[1 + (q[1] == ' ')]))
+			if (k < 4 && *q && strchr("/xX*-", *q) && isdigit((unsigned char)q[1 + (q[1] == ' ')]))
 				q += 1 + (q[1] == ' ');
 			else
 				break;
@@ -848,7 +862,7 @@ static int tuple_after_sizes(const char *o, int slot)
 			continue;
 		while (*q == ' ' || *q == '(' || *q == '[')
 			q++;
-		int ax[3];
+		int ax[4];
 		if (axes_at(&q, ax) == k)
 			for (int i = 0; i < k; i++)
 				if (ax[i] == slot)

@@ -324,7 +324,9 @@ static int gpus_per_node(const char *hw, const gpu_map *m)
 			}
 			n = val__number_before(hw, at, false);
 		}
-		if (n > 16 && n != m->gpus_per_node)
+		/* NVIDIA's and AMD's 8-GPU boards: "16 H100 GPUs" is a job of two
+		 * nodes (a 16-GPU node is a DGX-2 or a cloud type, named as such) */
+		if (n > 8 && n != m->gpus_per_node)
 			n = 0;
 	}
 	/* a GB200 NVL72's node is its NVLink domain of 72: a count of racks or
@@ -367,6 +369,9 @@ static double line_rate(const char *hw, const char **at, bool *aggregate)
 			k++;
 		memcpy(before, p - k, k);
 		before[k] = '\0';
+		/* "... with 128GB memory and 800Gbps interconnect": the rate's own part */
+		for (char *a = strstr(before, " and "); a; a = strstr(before, " and "))
+			memmove(before, a + 5, strlen(a + 5) + 1);
 		bool skip = false;
 		for (size_t i = 0; i < sizeof not_nic / sizeof not_nic[0]; i++)
 			if (val__has(before, not_nic[i]))
@@ -434,7 +439,8 @@ static bool node_total_after(const char *at, double gbps)
 	       val__has(clause, "per instance") || val__has(clause, "aggregate") ||
 	       val__has_token(clause, "total") || val__has(clause, "inter-node") ||
 	       val__has(clause, "internode") || val__has(clause, "node-to-node") ||
-	       val__has(clause, "between nodes") || val__has(clause, "injection");
+	       val__has(clause, "between nodes") || val__has(clause, "injection") ||
+	       val__has(clause, "interconnect");
 }
 
 /* The NICs of a node of gpn GPUs and their line rate, from "8x200Gb/s HDR",
@@ -590,12 +596,28 @@ static void nic_of(const char *hw_text, const gpu_map *m, int gpn, hw_nic *nic)
 	double gbps = line_rate(hw, &at, &aggregate);
 	if (gbps <= 0)
 		gbps = ib_port_rate(hw);   /* "NDR200" */
-	int count = at && !aggregate ? val__number_before(hw, at, true) : 0;
-	if (at && count <= 0 && gbps > 0 && node_total_after(at, gbps))
+	/* the count right before the rate, within its own part of the text: not
+	 * across "and" or "with" ("40GB memory and 800Gbps interconnect") */
+	const char *part = hw;
+	for (const char *a = hw; at && (a = val__find(a, " and ")) && a < at; a++)
+		part = a + 5;
+	for (const char *a = hw; at && (a = val__find(a, " with ")) && a < at; a++)
+		if (a + 6 > part)
+			part = a + 6;
+	int count = at && !aggregate ? val__number_before(part, at, true) : 0;
+	/* "4 InfiniBand links per node (400 Gbps)": the node's total */
+	bool after_node = at && at - hw >= 10 && (val__find(at - 10, "per node (") != NULL &&
+	                                          val__find(at - 10, "per node (") < at);
+	if (at && count <= 0 && gbps > 0 && (node_total_after(at, gbps) || after_node))
 		aggregate = true;
-	if (aggregate && gbps > 0) {   /* a node's total: one NIC per GPU (AWS p4d/p5) */
-		count = gpn;
-		gbps /= gpn;
+	if (aggregate && gbps > 0) {   /* a node's total: one NIC per GPU (AWS p4d/p5), or
+	                                * the NICs its text counts */
+		const char *lk = val__find(hw, " links");
+		int said = lk ? val__number_before(hw, lk, true) : 0;
+		if (said <= 0)
+			said = nic_count_in_words(hw);
+		count = said > 0 && said <= 4 * gpn ? said : gpn;
+		gbps /= count;
 	}
 	const char *links = val__find(hw, " links");
 	if (!count && links)
@@ -610,7 +632,10 @@ static void nic_of(const char *hw_text, const gpu_map *m, int gpn, hw_nic *nic)
 	 * A2, AWS p3.16xlarge) has one TCP NIC unless the text says otherwise */
 	bool rdma_said = val__has(hw, "RoCE") || val__has(hw, "RDMA") || val__has(hw, "EFA") ||
 	                 val__has(hw, "InfiniBand") || val__has_word(hw, "IB");
+	bool no_rdma = (val__has(hw, "RDMA") && !val__affirmed(hw, "RDMA")) ||
+	               (val__has(hw, "RoCE") && !val__affirmed(hw, "RoCE"));   /* "(no RDMA)" */
 	bool tcp = val__has(hw, "TCP") || val__has(hw, "Socket") || (m->tcp && !rdma_said) ||
+	           no_rdma ||
 	           ((val__has(hw, "GbE") || val__has(hw, "Ethernet")) && !val__has(hw, "RoCE") &&
 	            !val__has(hw, "RDMA") && !val__has(hw, "Spectrum-X"));
 	/* a DGX-1's four EDR ports for its eight V100 (DGX-1 data sheet) */
@@ -630,6 +655,11 @@ static void nic_of(const char *hw_text, const gpu_map *m, int gpn, hw_nic *nic)
 
 static int cluster_of(const val_row *r, scenario *s, char *why, size_t n)
 {
+	if (val__has_word(r->hardware, "TPU") || val__has(r->hardware, "TPUv") ||
+	    val__has(r->hardware, "TPU v")) {
+		snprintf(why, n, "a TPU run: trainsim simulates the GPUs of its catalog");
+		return -1;
+	}
 	const gpu_map *m = gpu_of(r->hardware);
 	if (m && !*m->catalog) {
 		snprintf(why, n, "the hardware text names %s%s%s, which the catalog does not have "
@@ -649,6 +679,14 @@ static int cluster_of(const val_row *r, scenario *s, char *why, size_t n)
 	scn_cluster *c = &s->cluster;
 	c->gpu = *g;
 	int gpn = gpus_per_node(r->hardware, m);
+	const char *apn = val__find(r->other, "accelerators_per_node");   /* MLPerf's, in the text */
+	if (apn && !val__has(r->hardware, "accelerators_per_node")) {
+		const char *q = apn + strlen("accelerators_per_node");
+		while (*q == ' ' || *q == ':' || *q == '=')
+			q++;
+		if (atoi(q) > 0 && atoi(q) <= 72)
+			gpn = atoi(q);
+	}
 	/* a row without its GPU count that gives every parallel size: their product */
 	int cp = val__cp_of(r->other);
 	/* the job's nodes with an empty gpus cell: "8 nodes x 8 A100" (not a
@@ -660,6 +698,8 @@ static int cluster_of(const val_row *r, scenario *s, char *why, size_t n)
 	if (nw)
 		nodes_said = val__number_before(r->hardware, nw, false);
 	const char *nn = val__find(r->hardware, "number_of_nodes");
+	if (!nn)
+		nn = val__find(r->other, "number_of_nodes");
 	if (nn) {
 		const char *q = nn + strlen("number_of_nodes");
 		while (*q == ' ' || *q == ':' || *q == '=')
@@ -787,6 +827,10 @@ static int coll_cluster_of(const val_row *r, val_case *c, char *why, size_t n)
 		const char *each = val__find(texts[i], " GPUs each");
 		if (!each)
 			each = val__find(texts[i], " GPUs per node");
+		if (!each)
+			each = val__find(texts[i], " GPU per node");
+		if (!each)
+			each = val__find(texts[i], " GPU each");
 		if (!nodes && k > 0 && each) {
 			nodes = k;
 			gpn = val__number_before(texts[i], each, false);
@@ -1242,6 +1286,8 @@ static const named_shape *named_shape_of(const val_row *r)
 			continue;
 		if (!strcmp(z->family, "Gemma") && (val__names(r, "Gemma 2") || val__names(r, "Gemma 3")))
 			continue;
+		if (!strcmp(z->family, "Llama") && (val__names(r, "Llama 2") || val__names(r, "Llama 3")))
+			continue;   /* Llama 2 34B is not LLaMA's 33B */
 		double params = params_of(r, z->family);
 		/* a size in the name itself ("Phi-3-mini") needs no count */
 		bool sized_name = strstr(z->family, "-mini") || strstr(z->family, "-medium");

@@ -985,6 +985,82 @@ START_TEST(t_sixth_review)
 }
 END_TEST
 
+/* The seventh round: rows in published.csv's own style. */
+START_TEST(t_seventh_review)
+{
+	val_case c;
+	char row[1600], why[256];
+	/* a 16-GPU job of 8-GPU nodes; a node's interconnect; links with a node's rate */
+	static const struct { const char *hw; int gpus, gpn, nics; double gbps; bool tcp; } hw[] = {
+		{"16 H100 80GB GPUs (2 DGX H100 nodes)", 16, 8, 8, 400, false},
+		{"MosaicML cluster: 27 nodes, each with 8 NVIDIA A100 GPUs with 40GB memory and "
+		 "800Gbps interconnect", 216, 8, 8, 100, false},
+		{"24 NVIDIA DGX-2 nodes; 4 InfiniBand links per node (400 Gbps)", 384, 16, 4, 100, false},
+		{"8x A100 80GB, 8x 100GbE (no RDMA)", 64, 8, 8, 100, true},
+	};
+	for (size_t i = 0; i < sizeof hw / sizeof hw[0]; i++) {
+		snprintf(row, sizeof row, "T-001,x,\"%s\",%d,1.3,24,2048,16,2048,%d,1,1,1,%d,DDP,fp16,,"
+		         "iteration_time,10,s,x", hw[i].hw, hw[i].gpus, hw[i].gpus, hw[i].gpus);
+		ck_assert_msg(build_row(row, &c, why, sizeof why) == 0, "%s: %s", hw[i].hw, why);
+		const scn_cluster *k = &c.s.cluster;
+		ck_assert_msg(k->gpus_per_node == hw[i].gpn && k->nic.count == hw[i].nics &&
+		              fabs(k->nic.speed_Bps * 8 / 1e9 - hw[i].gbps) < 1e-6 &&
+		              (k->nic.transport == TRANSPORT_TCP) == hw[i].tcp,
+		              "%s: %d a node, %d x %g Gb/s, transport %d", hw[i].hw, k->gpus_per_node,
+		              k->nic.count, k->nic.speed_Bps * 8 / 1e9, k->nic.transport);
+		scn_release(&c.s);
+	}
+	/* the Llama 3 paper's 4D layout; MP=4 (TP2, PP2); Llama 2 34B's own shape */
+	static const struct { const char *other; int tp, cp, pp, dp; } lay[] = {
+		{"TP/CP/PP/DP = 8/16/16/8", 8, 16, 16, 8},
+		{"4D parallelism [TP, CP, PP, DP] = [8, 16, 16, 8]", 8, 16, 16, 8},
+	};
+	for (size_t i = 0; i < sizeof lay / sizeof lay[0]; i++) {
+		snprintf(row, sizeof row, "T-001,x,\"%s\",16384,405,126,16384,128,8192,2048,1,,,,\"%s\",bf16,"
+		         ",iteration_time,10,s,x", H100_HW, lay[i].other);
+		ck_assert_msg(build_row(row, &c, why, sizeof why) == 0, "%s: %s", lay[i].other, why);
+		const scn_training *t = &c.s.training;
+		ck_assert_msg(t->tp == lay[i].tp && t->cp == lay[i].cp && t->pp == lay[i].pp &&
+		              t->dp == lay[i].dp, "%s: tp %d cp %d pp %d dp %d", lay[i].other, t->tp, t->cp,
+		              t->pp, t->dp);
+		scn_release(&c.s);
+	}
+	snprintf(row, sizeof row, "T-001,x,\"%s\",64,,32,4096,32,4096,512,1,,,16,\"MP=4 (TP2, PP2)\",bf16,"
+	         ",iteration_time,10,s,x", H100_HW);
+	ck_assert_msg(build_row(row, &c, why, sizeof why) == 0, "%s", why);
+	ck_assert(c.s.training.tp == 2 && c.s.training.pp == 2);
+	scn_release(&c.s);
+	snprintf(row, sizeof row, "T-001,x,\"%s\",64,,,,,,512,1,8,1,8,\"Llama 2 34B\",bf16,,"
+	         "iteration_time,10,s,x", H100_HW);
+	ck_assert_msg(build_row(row, &c, why, sizeof why) == 0, "%s", why);
+	ck_assert(c.s.model.layers == 48 && c.s.model.hidden == 8192 && c.s.model.kv_heads == 8);
+	scn_release(&c.s);
+	/* metaseq's wps summed over the workers; a precision cell that compares */
+	snprintf(row, sizeof row, "T-001,x,\"%s\",64,,32,4096,32,4096,512,1,1,1,64,\"FSDP; wps is words "
+	         "per second summed over all 64 workers\",bf16,,wps,200000,,x", H100_HW);
+	ck_assert_msg(build_row(row, &c, why, sizeof why) == 0, "%s", why);
+	ck_assert(!c.per_gpu);
+	scn_release(&c.s);
+	snprintf(row, sizeof row, "T-001,x,\"%s\",64,,32,4096,32,4096,512,1,1,1,64,DDP,"
+	         "BF16 (vs FP8 baseline +18%%),,iteration_time,10,s,x", H100_HW);
+	ck_assert_msg(build_row(row, &c, why, sizeof why) == 0, "%s", why);
+	ck_assert_int_eq(c.s.training.precision, PREC_BF16);
+	scn_release(&c.s);
+	/* a TPU row that cites a GPU is a TPU row */
+	snprintf(row, sizeof row, "T-001,x,\"TPU v4 pods (compared against 8x A100)\",64,,32,4096,32,"
+	         "4096,512,1,1,1,64,,bf16,,iteration_time,10,s,x");
+	ck_assert_int_eq(build_row(row, &c, why, sizeof why), -1);
+	/* MLPerf's system fields in other_parallel */
+	snprintf(row, sizeof row, "T-001,x,\"NVIDIA DGX H100 (8x H100-SXM5-80GB, 8x ConnectX-7 "
+	         "400Gb/s)\",,175,96,12288,96,2048,1536,1,4,8,,\"number_of_nodes: 64, "
+	         "accelerators_per_node: 8; TP4 PP8 VP12, SP\",fp8,,step_time_s,6.2,,x");
+	ck_assert_msg(build_row(row, &c, why, sizeof why) == 0, "%s", why);
+	ck_assert_int_eq(scn_gpus(&c.s), 512);
+	ck_assert_int_eq(c.s.training.dp, 16);
+	scn_release(&c.s);
+}
+END_TEST
+
 /* Dense families read from their published configs (models/validate.c). */
 START_TEST(t_more_families)
 {
@@ -1401,6 +1477,7 @@ static Suite *suite(void)
 	tcase_add_test(tc, t_fifth_review_refused);
 	tcase_add_test(tc, t_reader_regressions);
 	tcase_add_test(tc, t_sixth_review);
+	tcase_add_test(tc, t_seventh_review);
 	tcase_add_test(tc, t_batch_in_text);
 	tcase_add_test(tc, t_layout_words);
 	tcase_add_test(tc, t_precision_words);
