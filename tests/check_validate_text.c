@@ -27,6 +27,23 @@ static int gpt_row(const char *other, const char *prec, const char *rc, int tp, 
 	return build_row(row, c, why, n);
 }
 
+/* Builds `row` and checks the cluster it reads: the GPU (NULL: any), GPUs a
+ * node, NICs and their Gb/s, TCP or not (-1: either). */
+static void check_cluster(const char *row, const char *what, const char *gpu, int gpn, int nics,
+                          double gbps, int tcp)
+{
+	val_case c;
+	char why[256];
+	ck_assert_msg(build_row(row, &c, why, sizeof why) == 0, "%s: %s", what, why);
+	const scn_cluster *k = &c.s.cluster;
+	ck_assert_msg((!gpu || !strcmp(k->gpu.name, gpu)) && k->gpus_per_node == gpn &&
+	              k->nic.count == nics && fabs(k->nic.speed_Bps * 8 / 1e9 - gbps) < 1e-6 &&
+	              (tcp < 0 || (k->nic.transport == TRANSPORT_TCP) == (tcp > 0)),
+	              "%s: %s, %d a node, %d x %g Gb/s, transport %d", what, k->gpu.name,
+	              k->gpus_per_node, k->nic.count, k->nic.speed_Bps * 8 / 1e9, k->nic.transport);
+	scn_release(&c.s);
+}
+
 /* Negations after the word and clause bounds before it. */
 START_TEST(t_sp_negations)
 {
@@ -180,18 +197,11 @@ START_TEST(t_third_review_hardware)
 		{"two H100 nodes, 8 GPU/node, eight 400 Gb/s NDR", "H100-SXM5-80GB", 8, 8, 400},
 	};
 	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
-		char row[1024], why[256];
-		val_case c;
+		char row[1024];
 		snprintf(row, sizeof row, "T-001,x,\"%s\",128,18.4,40,6144,48,2048,512,1,8,4,4,,bf16,"
 		         "full,iteration_time,10,s,x", cases[i].hw);
-		ck_assert_msg(build_row(row, &c, why, sizeof why) == 0, "%s: %s", cases[i].hw, why);
-		const scn_cluster *k = &c.s.cluster;
-		ck_assert_msg(!strcmp(k->gpu.name, cases[i].gpu) && k->gpus_per_node == cases[i].gpn &&
-		              k->nic.count == cases[i].nics &&
-		              fabs(k->nic.speed_Bps * 8 / 1e9 - cases[i].gbps) < 1e-6,
-		              "%s: %s, %d a node, %d x %g Gb/s", cases[i].hw, k->gpu.name,
-		              k->gpus_per_node, k->nic.count, k->nic.speed_Bps * 8 / 1e9);
-		scn_release(&c.s);
+		check_cluster(row, cases[i].hw, cases[i].gpu, cases[i].gpn, cases[i].nics, cases[i].gbps,
+		              -1);
 	}
 	/* GH200 is its own part (not an H200), four to a node on a mesh */
 	char row[512], why[256];
@@ -347,21 +357,16 @@ START_TEST(t_fourth_review_hardware)
 	};
 	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
 		char row[1024], why[256];
-		val_case c;
 		snprintf(row, sizeof row, "T-001,x,\"%s\",64,18.4,40,6144,48,2048,512,1,8,4,2,,,"
 		         "full,iteration_time,10,s,x", cases[i].hw);
-		ck_assert_msg(build_row(row, &c, why, sizeof why) == 0, "%s: %s", cases[i].hw, why);
-		const scn_cluster *k = &c.s.cluster;
-		ck_assert_msg(!strcmp(k->gpu.name, cases[i].gpu) && k->gpus_per_node == cases[i].gpn &&
-		              k->nic.count == cases[i].nics &&
-		              fabs(k->nic.speed_Bps * 8 / 1e9 - cases[i].gbps) < 1e-6 &&
-		              (k->nic.transport == TRANSPORT_TCP) == cases[i].tcp,
-		              "%s: %s, %d a node, %d x %g Gb/s, transport %d", cases[i].hw, k->gpu.name,
-		              k->gpus_per_node, k->nic.count, k->nic.speed_Bps * 8 / 1e9,
-		              k->nic.transport);
-		if (strstr(cases[i].gpu, "NVL") || strstr(cases[i].gpu, "PCIE"))
-			ck_assert_int_eq(k->intra.kind, INTRA_PCIE);
-		scn_release(&c.s);
+		check_cluster(row, cases[i].hw, cases[i].gpu, cases[i].gpn, cases[i].nics, cases[i].gbps,
+		              cases[i].tcp);
+		if (strstr(cases[i].gpu, "NVL") || strstr(cases[i].gpu, "PCIE")) {
+			val_case c;
+			ck_assert_int_eq(build_row(row, &c, why, sizeof why), 0);
+			ck_assert_int_eq(c.s.cluster.intra.kind, INTRA_PCIE);
+			scn_release(&c.s);
+		}
 	}
 	char row[512], why[256];
 	val_case c;
@@ -858,13 +863,7 @@ START_TEST(t_sixth_review)
 	for (size_t i = 0; i < sizeof hw / sizeof hw[0]; i++) {
 		snprintf(row, sizeof row, "T-001,x,\"%s\",%d,1.3,24,2048,16,2048,%d,1,1,1,%d,DDP,fp16,,"
 		         "iteration_time,10,s,x", hw[i].hw, hw[i].gpus, hw[i].gpus, hw[i].gpus);
-		ck_assert_msg(build_row(row, &c, why, sizeof why) == 0, "%s: %s", hw[i].hw, why);
-		const scn_cluster *k = &c.s.cluster;
-		ck_assert_msg(k->gpus_per_node == hw[i].gpn && k->nic.count == hw[i].nics &&
-		              fabs(k->nic.speed_Bps * 8 / 1e9 - hw[i].gbps) < 1e-6,
-		              "%s: %d a node, %d x %g Gb/s", hw[i].hw, k->gpus_per_node, k->nic.count,
-		              k->nic.speed_Bps * 8 / 1e9);
-		scn_release(&c.s);
+		check_cluster(row, hw[i].hw, NULL, hw[i].gpn, hw[i].nics, hw[i].gbps, -1);
 	}
 	/* attention, layout, batch and sequence in prose */
 	static const struct { const char *cols, *other; int kv, tp, pp, dp, cp, gb, mb, seq; } pr[] = {
@@ -1001,14 +1000,7 @@ START_TEST(t_seventh_review)
 	for (size_t i = 0; i < sizeof hw / sizeof hw[0]; i++) {
 		snprintf(row, sizeof row, "T-001,x,\"%s\",%d,1.3,24,2048,16,2048,%d,1,1,1,%d,DDP,fp16,,"
 		         "iteration_time,10,s,x", hw[i].hw, hw[i].gpus, hw[i].gpus, hw[i].gpus);
-		ck_assert_msg(build_row(row, &c, why, sizeof why) == 0, "%s: %s", hw[i].hw, why);
-		const scn_cluster *k = &c.s.cluster;
-		ck_assert_msg(k->gpus_per_node == hw[i].gpn && k->nic.count == hw[i].nics &&
-		              fabs(k->nic.speed_Bps * 8 / 1e9 - hw[i].gbps) < 1e-6 &&
-		              (k->nic.transport == TRANSPORT_TCP) == hw[i].tcp,
-		              "%s: %d a node, %d x %g Gb/s, transport %d", hw[i].hw, k->gpus_per_node,
-		              k->nic.count, k->nic.speed_Bps * 8 / 1e9, k->nic.transport);
-		scn_release(&c.s);
+		check_cluster(row, hw[i].hw, NULL, hw[i].gpn, hw[i].nics, hw[i].gbps, hw[i].tcp);
 	}
 	/* the Llama 3 paper's 4D layout; MP=4 (TP2, PP2); Llama 2 34B's own shape */
 	static const struct { const char *other; int tp, cp, pp, dp; } lay[] = {
