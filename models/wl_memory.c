@@ -49,7 +49,14 @@ void wl__state_bytes(const scenario *s, double *w, double *g, double *o)
  * (x2 gated), fc2 input 2f/h (sharded); attention scores 5as/h (softmax
  * output 2, dropout mask 1, dropout output 2; 2 without dropout; none with
  * flash attention or selective recompute). Full recompute keeps the layer
- * input only (2, /t with SP). */
+ * input only (2, /t with SP).
+ * fp8 runs: the layer input is the residual stream, which every fp8 recipe
+ * keeps in bf16 (Transformer Engine and DeepSeek-V3's framework cast to fp8
+ * only at the GEMMs; DeepSeek-V3 report 3.3: embedding, norms and attention
+ * stay in bf16/fp32), so full recomputation keeps 2 bytes a value. What
+ * the other activations take is framework-specific (TE saves the fp8 copies
+ * of the GEMM inputs and bf16 elsewhere; DeepSeek-V3 caches most in fp8 and
+ * recomputes the SwiGLU output): they are taken at 1 byte, UNVERIFIED. */
 double wl__layer_act_bytes(const scenario *s, const scn_model *m, bool flash, bool moe)
 {
 	double sq = m->seq_len, b = wl__micro(s), h = m->hidden, t = wl__tp(s);
@@ -57,7 +64,7 @@ double wl__layer_act_bytes(const scenario *s, const scn_model *m, bool flash, bo
 	bool sp = s->training.sequence_parallel && t > 1;
 	double elem = wl__prec_bytes(s->training.precision) / 2.0;
 	if (s->training.recompute == RECOMPUTE_FULL)
-		return 2 * elem * sbh / (sp ? t : 1);
+		return 2 * (s->training.precision == PREC_FP8 ? 1 : elem) * sbh / (sp ? t : 1);
 	bool drop = wl__dropout(m);
 	/* Q and the out-projection input are heads x head_dim wide, K and V
 	 * kv_heads x head_dim (hidden and hidden x kv/heads for the usual shape) */

@@ -323,6 +323,10 @@ START_TEST(t_memory)
 	s.training.recompute = RECOMPUTE_FULL;
 	wl_layer_cost_get(&s, 0, &c);
 	ck_assert_double_eq_tol(c.act_bytes, 2 * sbh, 1e-3);
+	/* ... which is the bf16 residual stream in an fp8 run too */
+	s.training.precision = PREC_FP8;
+	wl_layer_cost_get(&s, 0, &c);
+	ck_assert_double_eq_tol(c.act_bytes, 2 * sbh, 1e-3);
 
 	/* Megatron distributed optimizer (ZeRO-1) in bf16: 6 + 12/d B/param */
 	gpt(&s, 8, 4096, 32, 2048);
