@@ -160,7 +160,8 @@ static bool time_per_step(const char *t)
 
 /* "per GPU" in its spellings: "per_gpu", "per GPU", "per-GPU", "/GPU",
  * "/ GPU", "/(GPU·s)"; and the same of a device, chip or accelerator
- * ("tokens/s/device", "per chip"). Not "per 8 GPUs", nor "GPUs". */
+ * ("tokens/s/device", "tok/s/dev", "per chip", "per GCD", "per rank"). Not
+ * "per 8 GPUs", nor "GPUs". */
 /* Per GPU by the GPU's name: "tokens/s/H100", "tokens/s per A100". */
 static bool per_gpu_name(const char *t)
 {
@@ -183,7 +184,7 @@ static bool per_gpu_name(const char *t)
 
 static bool per_device(const char *t)
 {
-	static const char *const dev[] = {"gpu", "device", "chip", "accelerator"};
+	static const char *const dev[] = {"gpu", "device", "dev", "chip", "accelerator", "gcd", "rank"};
 	for (size_t i = 0; i < sizeof dev / sizeof dev[0]; i++) {
 		size_t n = strlen(dev[i]);
 		for (const char *p = t; (p = val__find(p, dev[i])); p++) {
@@ -212,9 +213,11 @@ static bool tera(const char *t)
 	return val__has(t, "tflop") || val__has(t, "teraflop");
 }
 
+/* An aggregate's scale: PFLOP/s, or EFLOP/s for the largest jobs. */
 static bool peta(const char *t)
 {
-	return val__has(t, "pflop") || val__has(t, "petaflop");
+	return val__has(t, "pflop") || val__has(t, "petaflop") || val__has(t, "eflop") ||
+	       val__has(t, "exaflop");
 }
 
 /* "effective TFLOPs" is the rate achieved (what "achieved" says), not an
@@ -717,7 +720,8 @@ double val__unit_scale(const char *u, val_metric m, double value)
 		{"milliseconds", 1e-3}, {"millisecond", 1e-3}, {"millisec", 1e-3}, {"msec", 1e-3},
 		{"ms", 1e-3}, {"microseconds", 1e-6}, {"microsec", 1e-6}, {"usec", 1e-6},
 		{"us", 1e-6}, {"\xc2\xb5s", 1e-6}, {"\xce\xbcs", 1e-6}, {"TFLOP", 1e12},
-		{"PFLOP", 1e15}, {"GFLOP", 1e9}, {"teraflop", 1e12}, {"petaflop", 1e15},
+		{"PFLOP", 1e15}, {"EFLOP", 1e18}, {"GFLOP", 1e9}, {"teraflop", 1e12},
+		{"petaflop", 1e15}, {"exaflop", 1e18},
 		{"gigaflop", 1e9}, {"TB/s", 1e12}, {"GB/s", 1e9}, {"MB/s", 1e6},
 		{"TB", 1e12}, {"GB", 1e9}, {"MB", 1e6}, {"tokens", 1}, {"tok", 1}, {"samples", 1},
 		{"seq", 1}, {"minutes", 60}, {"min", 60}, {"hours", 3600}, {"hour", 3600},

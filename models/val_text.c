@@ -161,11 +161,28 @@ const char *val__token_tail(const char *o, const char *p, size_t len)
 /* The number right after a whole word `tok` (any case; '=', ':', '-' and
  * blanks between): "VP=6", "VP 6", "vp6", "VPP: 5". 0 when there is none.
  * *layers: the number is followed by "layer" ("VPP: 5 layers/virtual stage"). */
+/* Whether p (inside o) follows another axis's size written run together:
+ * the "2" of "tp2pp4" ("TP2", "PP4", "DP16", "CP2", "EP8", "VP2"). */
+static bool after_axis_size(const char *o, const char *p)
+{
+	static const char *const axes[] = {"tp", "pp", "dp", "cp", "ep", "vp", "mp"};
+	const char *d = p;
+	while (d > o && isdigit((unsigned char)d[-1]))
+		d--;
+	if (d == p || d - o < 2 || (d - o > 2 && isalpha((unsigned char)d[-3])))
+		return false;
+	for (size_t i = 0; i < sizeof axes / sizeof axes[0]; i++)
+		if (!strncasecmp(d - 2, axes[i], 2))
+			return true;
+	return false;
+}
+
 int val__number_after_word(const char *o, const char *tok, bool *layers)
 {
 	size_t n = strlen(tok);
 	for (const char *p = val__find(o, tok); p; p = val__find(p + 1, tok)) {
-		if ((p > o && isalnum((unsigned char)p[-1])) || isalpha((unsigned char)p[n]))
+		if ((p > o && isalnum((unsigned char)p[-1]) && !after_axis_size(o, p)) ||
+		    isalpha((unsigned char)p[n]))
 			continue;
 		const char *q = p + n;
 		while (*q == ' ' || *q == '=' || *q == ':' || *q == '-')

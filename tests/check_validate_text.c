@@ -1050,6 +1050,44 @@ START_TEST(t_seventh_review)
 }
 END_TEST
 
+/* Sizes run together ("tp2pp2"), rates per device in short ("tok/s/dev",
+ * "per rank"), aggregates in EFLOP/s. */
+START_TEST(t_run_together)
+{
+	val_case c;
+	char row[1024], why[256];
+	static const struct { const char *other; int tp, pp, dp; } lay[] = {
+		{"tp2pp2", 2, 2, 16}, {"TP4PP8DP2", 4, 8, 2}, {"llama7b_tp2_pp2_mbs1", 2, 2, 16},
+		{"run fp16dp8 ablation, TP2 PP2", 2, 2, 16},
+	};
+	for (size_t i = 0; i < sizeof lay / sizeof lay[0]; i++) {
+		snprintf(row, sizeof row, "T-001,x,\"%s\",64,6.7,32,4096,32,2048,256,1,,,,\"%s\",bf16,,"
+		         "iteration_time,10,s,x", H100_HW, lay[i].other);
+		ck_assert_msg(build_row(row, &c, why, sizeof why) == 0, "%s: %s", lay[i].other, why);
+		const scn_training *t = &c.s.training;
+		ck_assert_msg(t->tp == lay[i].tp && t->pp == lay[i].pp && t->dp == lay[i].dp,
+		              "%s: tp %d pp %d dp %d", lay[i].other, t->tp, t->pp, t->dp);
+		scn_release(&c.s);
+	}
+	static const struct { const char *metric, *unit; val_metric m; bool per_gpu; double si; } met[] = {
+		{"throughput", "tok/s/dev", VM_TOKENS, true, 3000},
+		{"tok/s/dev", "", VM_TOKENS, true, 3000},
+		{"throughput", "tokens/s per rank", VM_TOKENS, true, 3000},
+		{"throughput", "tokens/s/GCD", VM_TOKENS, true, 3000},
+		{"aggregate throughput", "EFLOP/s", VM_AGG_PFLOPS, false, 3000e18},
+	};
+	for (size_t i = 0; i < sizeof met / sizeof met[0]; i++) {
+		snprintf(row, sizeof row, "T-001,x,\"%s\",64,6.7,32,4096,32,2048,256,1,2,2,16,,bf16,,"
+		         "%s,3000,%s,x", H100_HW, met[i].metric, met[i].unit);
+		ck_assert_msg(build_row(row, &c, why, sizeof why) == 0, "%s: %s", met[i].unit, why);
+		ck_assert_msg(c.metric == met[i].m && c.per_gpu == met[i].per_gpu, "%s %s: metric %d per_gpu %d",
+		              met[i].metric, met[i].unit, c.metric, c.per_gpu);
+		ck_assert_double_eq_tol(c.published_si, met[i].si, met[i].si * 1e-9);
+		scn_release(&c.s);
+	}
+}
+END_TEST
+
 /* Dense families read from their published configs (models/validate.c). */
 START_TEST(t_more_families)
 {
@@ -1467,6 +1505,7 @@ static Suite *suite(void)
 	tcase_add_test(tc, t_reader_regressions);
 	tcase_add_test(tc, t_sixth_review);
 	tcase_add_test(tc, t_seventh_review);
+	tcase_add_test(tc, t_run_together);
 	tcase_add_test(tc, t_batch_in_text);
 	tcase_add_test(tc, t_layout_words);
 	tcase_add_test(tc, t_precision_words);
