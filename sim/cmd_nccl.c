@@ -3,6 +3,7 @@
  * prints nccl-tests' columns (size count type redop root time algbw busbw,
  * GB = 1e9), or a JSON array. `--op sendrecv` without --gpus is the
  * point-to-point test between GPU 0 and the first GPU of the next node. */
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include "cli.h"
@@ -11,6 +12,9 @@
 #include "memest.h"
 #include "scn.h"
 #include "units.h"
+
+/* The most sizes one table may hold. */
+#define NCCL_MAX_ROWS 100000
 
 #define NCCL_USAGE "usage: trainsim nccl SCENARIO [--op OP] [-b MIN] [-e MAX] [-f FACTOR] " \
 	"[-i STEP]\n       [--gpus N] [--algo auto|ring|tree|hierarchical|ps|nvls|nvlstree] [-g GPUS_PER_THREAD]\n" \
@@ -139,6 +143,18 @@ static int parse_args(int argc, char **argv, nccl_args *a)
 		return usage("no scenario given%s", "");
 	if (a->max_b < a->min_b)
 		return usage("-e must not be below -b%s", "");
+	if (a->step_b <= 0 && !(a->min_b > 0))
+		return usage("-b 0 with -f would stay at 0 bytes: start at 1 byte or more (-b 8), "
+		             "or step by bytes (-i 1M)%s", "");
+	/* nccl-tests prints every size: refuse a table nobody could read */
+	double rows = a->step_b > 0 ? (a->max_b - a->min_b) / a->step_b + 1
+	                            : log(a->max_b / a->min_b) / log(a->factor) + 1;
+	if (rows > NCCL_MAX_ROWS) {
+		char why[160];
+		snprintf(why, sizeof why, "these -b, -e and -%s would print %.3g sizes; take a larger "
+		         "step (at most %d sizes)", a->step_b > 0 ? "i" : "f", rows, NCCL_MAX_ROWS);
+		return usage("%s", why);
+	}
 	return 0;
 }
 

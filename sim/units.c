@@ -265,6 +265,8 @@ int unit_parse_nccl_size(const char *text, double *bytes, char *err, size_t errl
 	case 'T': mult = TI; u++; break;
 	default: break;
 	}
+	if (mult > 1 && *u == 'i' && (u[1] == 'B' || u[1] == 'b'))
+		u++;              /* "1GiB": the powers of 2 these sizes are anyway */
 	if (*u == 'B' || *u == 'b')
 		u++;
 	if (*u || !isfinite(v * mult)) {

@@ -242,6 +242,14 @@ quick 1 "all_to_all over 16K GPUs on 1 Mbps NICs" "$TS" nccl "$tmp/a2a.yaml" --o
 has "$tmp/err" "all_to_all over 16384 GPUs needs about" "the all_to_all is refused up front"
 has "$tmp/err" "the limit is 4 GiB (run.max_memory or --max-memory)" "... naming the limit"
 expect 2 "nccl --max-memory not a size" "$TS" nccl "$tmp/a2a.yaml" --max-memory x
+# sizes that would never end: refused up front, not printed forever
+quick 2 "nccl -b 0 with a factor" "$TS" nccl "$SCN" -b 0 -e 1K
+has "$tmp/err" "-b 0 with -f would stay at 0 bytes" "-b 0: why it is refused"
+quick 2 "nccl -i 1 up to 8G" "$TS" nccl "$SCN" -b 1 -e 8G -i 1
+has "$tmp/err" "would print 8.59e+09 sizes" "-i 1: how many sizes it would print"
+quick 0 "nccl -b 0 stepping by bytes" "$TS" nccl "$SCN" -b 0 -e 1K -i 256
+quick 0 "nccl sizes in GiB" "$TS" nccl "$SCN" -b 1GiB -e 1GiB
+has "$tmp/out" "1073741824" "-b 1GiB is 2^30 bytes"
 
 # --- explain
 expect 0 "explain" "$TS" explain "$SCN"
