@@ -631,6 +631,12 @@ static void collect_dp(stp_run *r, step_result *res)
 	if (a == ALGO_HIERARCHICAL)
 		res->dp_ring_n = cluster_node_of(r->cl, st->dp_ranks[r->zg - 1]) -
 				 cluster_node_of(r->cl, st->dp_ranks[0]) + 1;
+	/* the ring factors of one full reduction: the gradients reduced (all-
+	 * reduce 2(n-1)/n, reduce-scatter (n-1)/n), then with ZeRO the parameters
+	 * gathered back ((n-1)/n of P, never compressed) */
+	double nn = res->dp_ring_n > 1 ? res->dp_ring_n : 2;
+	res->dp_gather_bytes_per_gpu = z ? P : 0;
+	res->dp_ideal_factor = S > 0 ? (z ? (nn - 1) / nn * (1 + P / S) : 2 * (nn - 1) / nn) : 0;
 	/* one full reduction alone: the reduction, with ZeRO the gather of the
 	 * parameters, with zero_group the replicas' all-reduce of the shard */
 	double t = isolated(r, st, DPT_BUCKET, S);

@@ -47,6 +47,11 @@ typedef struct step_result {
 	double dp_bytes_per_gpu;
 	double dp_allreduce_s;            /* one full reduction alone (not overlapped) */
 	double dp_naive_s;                /* size / NIC bandwidth of the DP group, the naive figure */
+	double dp_gather_bytes_per_gpu;   /* ZeRO: the parameter bytes that reduction gathers back
+	                                     (not compressed); 0 without ZeRO */
+	double dp_ideal_factor;           /* bytes each GPU sends in that reduction over
+	                                     dp_bytes_per_gpu by the ring factors: 2(n-1)/n, or
+	                                     with ZeRO (n-1)/n (1 + gathered / reduced bytes) */
 	double dp_latency_s;              /* NCCL latency the step's DP collectives pay, one
 	                                     per bucket (and ZeRO gather) */
 	double dp_wire_bytes_per_gpu;     /* bytes each GPU sends for DP per step (ring factors,

@@ -62,6 +62,23 @@ static const char *dp_lever(const step_result *r, char *times, size_t n)
 	       "(grad_reduce.every_micro_batch: false, which holds whole gradients)";
 }
 
+/* What would shrink an exposed DP reduction, `subject` the links' lever ("a
+ * faster NIC"): with compression under ZeRO the parameters' all-gather,
+ * which no compression touches, can be most of the bytes. */
+static void dp_shrink(char *buf, size_t n, const scenario *s, const step_result *r,
+                      const char *subject, const char *lever)
+{
+	char pb[32];
+	double g = r->dp_gather_bytes_per_gpu, share = g / (g + r->dp_bytes_per_gpu);
+	if (g > 0 && s->training.grad_reduce.compression != COMPRESS_NONE && share > 0.5)
+		snprintf(buf, n, "the parameters' all-gather (%s, not compressed) is %.0f%% of "
+			 "those bytes: %s or sharding less (a lower ZeRO stage, when memory allows) would "
+			 "shrink it, more compression would not", fmt_b(pb, sizeof pb, g), 100 * share,
+			 subject);
+	else
+		snprintf(buf, n, "%s, %s or compression would shrink it", subject, lever);
+}
+
 /* Many small buckets: each collective pays NCCL's latency (over hundreds of
  * ranks a millisecond), so the time goes to latency, not bytes. */
 static bool why_dp_latency(const scenario *s, step_result *r, double x, double pct)
@@ -117,9 +134,13 @@ static void why_dp(const scenario *s, step_result *r, double x, double pct)
 	const char *lever = dp_lever(r, times, sizeof times);
 	int n = r->dp_ring_n > 1 ? r->dp_ring_n : 2;
 	bool z = s->training.zero > 0;
-	double f = z ? 1.0 * (n - 1) / n : 2.0 * (n - 1) / n;
+	double f = r->dp_ideal_factor > 0 ? r->dp_ideal_factor : z ? 1.0 * (n - 1) / n : 2.0 * (n - 1) / n;
+	/* ZeRO: (n-1)/n of the gradients reduced, then of the parameters gathered
+	 * (never compressed), both counted against the gradient bytes */
+	const char *fx = z ? "(n-1)/n (1 + params/grads)" : "2(n-1)/n";
 	snprintf(what, sizeof what, "a %s %s", r->dp_algorithm,
 		 z ? "reduce-scatter (and all-gather)" : "all-reduce");
+	char shrink[256];
 	nic_name(nic, sizeof nic, &s->cluster);
 	/* what the factor does not explain: the achievable fraction of line rate */
 	double ideal = f * r->dp_naive_s;
@@ -131,27 +152,28 @@ static void why_dp(const scenario *s, step_result *r, double x, double pct)
 	/* a DP group inside one node (one node, or stages placed node by node on
 	 * several): no NIC carries the reduction */
 	if (!r->dp_crosses_nodes) {
+		dp_shrink(shrink, sizeof shrink, s, r, "faster intra-node links", lever);
 		snprintf(links, sizeof links, "%s%s", cluster_intra_phrase(&s->cluster), s->cluster.nodes > 1
 			 ? "; each data-parallel group lies inside one node" : "");
 		snprintf(r->bottleneck, sizeof r->bottleneck,
 			 "Gradient %s is exposed for %s (%.0f%% of the step): %s moves %s = %.3gx "
 			 "the %s of gradients over the intra-node links (%s), where it takes ~%s%s "
-			 "vs the naive %s%s; faster intra-node links, %s or compression would "
-			 "shrink it.",
+			 "vs the naive %s%s; %s.",
 			 z ? "reduction" : "all-reduce", fmt_s(a, sizeof a, x), pct, what,
-			 z ? "(n-1)/n" : "2(n-1)/n", f, fmt_b(g, sizeof g, r->dp_bytes_per_gpu),
+			 fx, f, fmt_b(g, sizeof g, r->dp_bytes_per_gpu),
 			 links, fmt_s(t, sizeof t, r->dp_allreduce_s), times,
-			 fmt_s(nv, sizeof nv, r->dp_naive_s), eff, lever);
+			 fmt_s(nv, sizeof nv, r->dp_naive_s), eff, shrink);
 		return;
 	}
+	dp_shrink(shrink, sizeof shrink, s, r, "a faster NIC", lever);
 	snprintf(r->bottleneck, sizeof r->bottleneck,
 		 "Gradient %s is exposed for %s (%.0f%% of the step): %s moves %s = %.3gx the %s "
 		 "of gradients through each NIC, so on %s (%.3g GB/s) it takes ~%s%s vs the naive "
-		 "%s%s; a faster NIC, %s or compression would shrink it.",
+		 "%s%s; %s.",
 		 z ? "reduction" : "all-reduce", fmt_s(a, sizeof a, x), pct, what,
-		 z ? "(n-1)/n" : "2(n-1)/n", f, fmt_b(g, sizeof g, r->dp_bytes_per_gpu), nic,
+		 fx, f, fmt_b(g, sizeof g, r->dp_bytes_per_gpu), nic,
 		 s->cluster.nic.speed_Bps / 1e9, fmt_s(t, sizeof t, r->dp_allreduce_s), times,
-		 fmt_s(nv, sizeof nv, r->dp_naive_s), eff, lever);
+		 fmt_s(nv, sizeof nv, r->dp_naive_s), eff, shrink);
 }
 
 static void why_other(const scenario *s, step_result *r, int k, double x, double pct)

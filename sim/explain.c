@@ -599,6 +599,27 @@ static void ring(ctx *c)
 	if (r->dp_syncs_per_step > 1)
 		snprintf(syncs, sizeof syncs, ", and it runs %d times per step (once per micro-batch)",
 			 r->dp_syncs_per_step);
+	if (r->dp_gather_bytes_per_gpu > 0) {
+		char g[32];
+		section(c, "What the sharded reduction moves");
+		para(c->out, 3, 3, "Each GPU holds %s of gradients%s. Sending them once at %s would "
+			"take %s, the naive figure. ZeRO %d reduce-scatters them (every GPU sends (n-1)/n "
+			"of them and keeps its 1/n shard), updates its shard, then all-gathers the %s of "
+			"parameters back, (n-1)/n of those again%s: %.2f times the gradient bytes for "
+			"n = %d. Here that takes %s alone, %.2f times the naive figure%s; %s of %s is "
+			"left exposed in the step.",
+			fmt_b(a, sizeof a, r->dp_bytes_per_gpu),
+			c->s->training.grad_reduce.compression != COMPRESS_NONE ? " on the wire, compressed" : "",
+			fmt_bw(b, sizeof b, r->dp_bytes_per_gpu / r->dp_naive_s),
+			fmt_t(d, sizeof d, r->dp_naive_s), c->s->training.zero,
+			fmt_b(g, sizeof g, r->dp_gather_bytes_per_gpu),
+			c->s->training.grad_reduce.compression != COMPRESS_NONE
+			? " (compression does not apply to them)" : "", r->dp_ideal_factor, n,
+			fmt_t(e, sizeof e, r->dp_allreduce_s), r->dp_allreduce_s / r->dp_naive_s, syncs,
+			fmt_t(f, sizeof f, r->split_s[SPLIT_DP_COMM]),
+			r->dp_syncs_per_step > 1 ? "those runs" : "it");
+		return;
+	}
 	section(c, "Why the gradient all-reduce takes about twice size/bandwidth");
 	para(c->out, 3, 3, "Each GPU holds %s of gradients. Sending them once at %s would take "
 		"%s, the naive figure. A ring all-reduce is a reduce-scatter followed by an "

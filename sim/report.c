@@ -189,6 +189,7 @@ void report_json_fields(json *j, const scenario *s, const step_result *r)
 	json_knum(j, "dp_collectives_per_step", r->dp_collectives_per_step);
 	json_knum(j, "dp_latency_s", r->dp_latency_s);
 	json_knum(j, "dp_wire_bytes_per_gpu", r->dp_wire_bytes_per_gpu);
+	json_knum(j, "dp_gather_bytes_per_gpu", r->dp_gather_bytes_per_gpu);
 	json_kstr(j, "dp_algorithm", r->dp_algorithm);
 	json_kint(j, "dp_ring_n", report_ring_ranks(s, r));
 	json_kint(j, "dp_syncs_per_step", r->dp_syncs_per_step);
@@ -335,6 +336,70 @@ static void c_bottleneck(const scenario *s, const step_result *r, char *b, size_
 {
 	snprintf(b, n, "%s", r->bottleneck);
 }
+static void c_gpu(const scenario *s, const step_result *r, char *b, size_t n)
+{
+	snprintf(b, n, "%s", s->cluster.gpu.name);
+}
+static void c_precision(const scenario *s, const step_result *r, char *b, size_t n)
+{
+	snprintf(b, n, "%s", hw_precision_name(s->training.precision));
+}
+static void c_micro_batch(const scenario *s, const step_result *r, char *b, size_t n)
+{
+	snprintf(b, n, "%d", s->training.micro_batch);
+}
+static void c_global_batch(const scenario *s, const step_result *r, char *b, size_t n)
+{
+	snprintf(b, n, "%d", s->training.global_batch);
+}
+static void c_micro_batches(const scenario *s, const step_result *r, char *b, size_t n)
+{
+	snprintf(b, n, "%d", r->micro_batches > 0 ? r->micro_batches : micro_batches(s));
+}
+static void c_seed(const scenario *s, const step_result *r, char *b, size_t n)
+{
+	snprintf(b, n, "%lld", (long long)(s->run.seed & INT64_MAX));
+}
+static void c_algorithm(const scenario *s, const step_result *r, char *b, size_t n)
+{
+	snprintf(b, n, "%s", r->dp_algorithm);
+}
+static void c_ring_n(const scenario *s, const step_result *r, char *b, size_t n)
+{
+	snprintf(b, n, "%d", report_ring_ranks(s, r));
+}
+static void c_ckpt_stall(const scenario *s, const step_result *r, char *b, size_t n)
+{
+	c_ckpt(r, r->checkpoint.stall_s, b, n);
+}
+static void c_ckpt_every(const scenario *s, const step_result *r, char *b, size_t n)
+{
+	if (r->checkpoint.every > 0)
+		snprintf(b, n, "%d", r->checkpoint.every);
+}
+static void c_compress(const scenario *s, double v, char *b, size_t n)
+{
+	if (s->training.grad_reduce.compression != COMPRESS_NONE)
+		fmt_num(b, n, v);
+}
+static void c_saving(const scenario *s, const step_result *r, char *b, size_t n)
+{
+	c_compress(s, r->compression_saving_s, b, n);
+}
+static void c_compress_cost(const scenario *s, const step_result *r, char *b, size_t n)
+{
+	c_compress(s, r->compression_cost_s, b, n);
+}
+static void c_async_speedup(const scenario *s, const step_result *r, char *b, size_t n)
+{
+	if (s->training.grad_reduce.sync == SYNC_ASYNC)
+		fmt_num(b, n, r->async_speedup);
+}
+static void c_staleness(const scenario *s, const step_result *r, char *b, size_t n)
+{
+	if (s->training.grad_reduce.sync == SYNC_ASYNC)
+		snprintf(b, n, "%d", r->staleness);
+}
 
 #define D(name, field) {name, COL_DBL, offsetof(step_result, field), NULL}
 #define I(name, field) {name, COL_INT, offsetof(step_result, field), NULL}
@@ -362,6 +427,20 @@ static const csv_col csv_cols[] = {
 	F("gpu_hours", c_gpu_hours), F("cost", c_cost), F("cost_per_mtok", c_per_mtok),
 	F("layout.ep", c_ep), D("dp_collectives_per_step", dp_collectives_per_step),
 	D("dp_latency_s", dp_latency_s),
+	/* the rest of the JSON's fields, appended so that older columns keep
+	 * their places */
+	F("gpu", c_gpu), F("precision", c_precision), F("layout.micro_batch", c_micro_batch),
+	F("layout.global_batch", c_global_batch), F("layout.micro_batches", c_micro_batches),
+	F("seed", c_seed), D("memory.weights", memory.weights),
+	D("memory.gradients", memory.gradients), D("memory.optimizer", memory.optimizer),
+	D("memory.activations", memory.activations), D("memory.other", memory.other),
+	F("dp_algorithm", c_algorithm), F("dp_ring_n", c_ring_n),
+	I("dp_syncs_per_step", dp_syncs_per_step), I("dp_zero_group", dp_zero_group),
+	I("dp_zero_replicas", dp_zero_replicas), D("dp_gather_bytes_per_gpu", dp_gather_bytes_per_gpu),
+	D("bubble_ideal", bubble_ideal), D("data_bytes_per_step", data_bytes_per_step),
+	F("checkpoint.stall_s", c_ckpt_stall), F("checkpoint.every", c_ckpt_every),
+	F("compression_saving_s", c_saving), F("compression_cost_s", c_compress_cost),
+	F("async_speedup", c_async_speedup), F("staleness", c_staleness),
 };
 #define N_COLS (sizeof csv_cols / sizeof csv_cols[0])
 

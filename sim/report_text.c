@@ -251,7 +251,16 @@ static void dp_section(FILE *out, const scenario *s, const step_result *r)
 		fprintf(out, "\n  ZeRO groups              %d of %d data-parallel ranks: each reduce-scatters "
 			"inside,\n                           then the %d groups all-reduce each 1/%d shard",
 			r->dp_zero_replicas, r->dp_zero_group, r->dp_zero_replicas, r->dp_zero_group);
-	fprintf(out, "\n  all-reduce, alone        %s", fmt_time(a, sizeof a, r->dp_allreduce_s));
+	bool zero = r->dp_gather_bytes_per_gpu > 0;
+	if (zero)
+		fprintf(out, "\n  parameters gathered      %s per GPU (ZeRO %d: all-gathered back after "
+			"the reduce-scatter%s)", fmt_bytes(a, sizeof a, r->dp_gather_bytes_per_gpu),
+			s->training.zero, s->training.grad_reduce.compression != COMPRESS_NONE
+			? ", not compressed" : "");
+	fprintf(out, "\n  %s %s", zero ? "reduction, alone        " : "all-reduce, alone       ",
+		fmt_time(a, sizeof a, r->dp_allreduce_s));
+	if (zero)
+		fprintf(out, " (reduce-scatter of the gradients + all-gather of the parameters)");
 	if (r->dp_syncs_per_step > 1)
 		fprintf(out, " (each of the %d per step)", r->dp_syncs_per_step);
 	fputc('\n', out);
@@ -259,10 +268,18 @@ static void dp_section(FILE *out, const scenario *s, const step_result *r)
 		fprintf(out, "  naive size / bandwidth   %s   (%s at %s)\n",
 			fmt_time(a, sizeof a, r->dp_naive_s), fmt_bytes(b, sizeof b, r->dp_bytes_per_gpu),
 			fmt_bw(c, sizeof c, r->dp_bytes_per_gpu / r->dp_naive_s));
-		fprintf(out, "  ratio                    %.2f; a ring over n = %d gives 2(n-1)/n = %.2f:\n"
-			"    a ring all-reduce is a reduce-scatter then an all-gather, and in each half\n"
-			"    every GPU sends (n-1)/n of the buffer, so about twice the naive figure\n",
-			r->dp_allreduce_s / r->dp_naive_s, n, factor);
+		if (zero) {
+			factor = r->dp_ideal_factor;
+			fprintf(out, "  ratio                    %.2f; over n = %d, (n-1)/n (1 + %s / %s) = %.2f:\n"
+				"    ZeRO reduce-scatters the gradients, every GPU sending (n-1)/n of them,\n"
+				"    then all-gathers the updated parameters, (n-1)/n of those again\n",
+				r->dp_allreduce_s / r->dp_naive_s, n, fmt_bytes(b, sizeof b,
+				r->dp_gather_bytes_per_gpu), fmt_bytes(c, sizeof c, r->dp_bytes_per_gpu), factor);
+		} else
+			fprintf(out, "  ratio                    %.2f; a ring over n = %d gives 2(n-1)/n = %.2f:\n"
+				"    a ring all-reduce is a reduce-scatter then an all-gather, and in each half\n"
+				"    every GPU sends (n-1)/n of the buffer, so about twice the naive figure\n",
+				r->dp_allreduce_s / r->dp_naive_s, n, factor);
 		if (!strncmp(r->dp_algorithm, "nvls", 4))
 			fprintf(out, "    %s reduces in the NVSwitch instead (NVLink SHARP): each GPU sends\n"
 				"    about (1 + 1/n) of the buffer through it%s\n", r->dp_algorithm,

@@ -457,6 +457,71 @@ START_TEST(csv_header_and_rows_agree)
 }
 END_TEST
 
+/* Every field the JSON holds (with the optional ones switched on) is a CSV
+ * column of the same dotted name, but the notes (a list) and the version. */
+static void json_leaves(const jv *v, const char *prefix, char out[][128], int *n, int max)
+{
+	for (size_t i = 0; i < v->n; i++) {
+		char path[128];
+		snprintf(path, sizeof path, "%s%s%s", prefix, prefix[0] ? "." : "", v->keys[i]);
+		if (v->items[i]->type == JV_OBJ)
+			json_leaves(v->items[i], path, out, n, max);
+		else if (v->items[i]->type != JV_ARR && *n < max)
+			snprintf(out[(*n)++], 128, "%s", path);
+	}
+}
+
+START_TEST(csv_holds_every_json_field)
+{
+	static char h[128][128], leaves[128][128];
+	R.steps = 10;
+	R.checkpoint = (step_checkpoint){.bytes = 1e12, .write_s = 60, .stall_s = 60, .every = 100,
+		.amortized_s = 0.6};
+	R.job_mtbf_s = 36000;
+	R.best_checkpoint_every = 300;
+	S.run.train_tokens = 1e12;
+	R.time_to_train_s = 1e6;
+	S.run.gpu_hour_price = 2;
+	S.training.grad_reduce.compression = COMPRESS_1BIT;
+	S.training.grad_reduce.sync = SYNC_ASYNC;
+	char *text = render_json(false), *head = render_csv(0);
+	jv *v = parse_or_fail(text);
+	int n = 0, nh = csv_count(head, h, 128);
+	json_leaves(v, "", leaves, &n, 128);
+	ck_assert_int_gt(n, 60);
+	for (int i = 0; i < n; i++) {
+		if (!strcmp(leaves[i], "trainsim_version"))
+			continue;
+		bool found = false;
+		for (int c = 0; c < nh && !found; c++)
+			found = !strcmp(h[c], leaves[i]);
+		ck_assert_msg(found, "JSON field %s has no CSV column", leaves[i]);
+	}
+	jv_free(v);
+	free(text);
+	free(head);
+}
+END_TEST
+
+/* With ZeRO the reduction is a reduce-scatter and a gather of the
+ * parameters: the text names both and compares the ratio with
+ * (n-1)/n (1 + gathered/reduced), not the all-reduce's 2(n-1)/n. */
+START_TEST(text_zero_reduction)
+{
+	S.training.zero = 1;
+	R.dp_gather_bytes_per_gpu = 7e9;                /* bf16 params, fp32 grads */
+	R.dp_ideal_factor = 15.0 / 16 * (1 + 7e9 / 14e9);
+	R.dp_allreduce_s = R.dp_ideal_factor * 1.12;
+	char *text = render_text();
+	ck_assert_msg(strstr(text, "parameters gathered      7 GB per GPU (ZeRO 1") != NULL, "%s", text);
+	ck_assert_msg(strstr(text, "reduction, alone") != NULL, "%s", text);
+	ck_assert_msg(strstr(text, "all-reduce, alone") == NULL, "%s", text);
+	ck_assert_msg(strstr(text, "(n-1)/n (1 + 7 GB / 14 GB) = 1.41") != NULL, "%s", text);
+	ck_assert_msg(strstr(text, "about twice") == NULL, "%s", text);
+	free(text);
+}
+END_TEST
+
 /* Two GPUs: GPU 0 on streams compute, tp and dp; GPU 1 on compute and pp. */
 static void timeline(void)
 {
@@ -600,6 +665,8 @@ static Suite *suite(void)
 	tcase_add_test(tc, text_nic_gap_gpus_per_nic);
 	tcase_add_test(tc, text_nic_gap_dp_ranks_per_node);
 	tcase_add_test(tc, csv_header_and_rows_agree);
+	tcase_add_test(tc, csv_holds_every_json_field);
+	tcase_add_test(tc, text_zero_reduction);
 	tcase_add_test(tc, trace_one_track_per_stream);
 	tcase_add_test(tc, trace_file_is_atomic);
 	tcase_add_test(tc, report_file_abort_leaves_nothing);
