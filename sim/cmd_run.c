@@ -20,7 +20,7 @@
 
 #define RUN_USAGE "usage: trainsim run SCENARIO [--set KEY=VALUE]... [--format text|json|csv] " \
 	"[--trace FILE] [--explain] [--max-events N] [--max-memory SIZE] [-q]\n"
-#define CHECK_USAGE "usage: trainsim check SCENARIO [--set KEY=VALUE]... [-q]\n"
+#define CHECK_USAGE "usage: trainsim check SCENARIO [--set KEY=VALUE]... [--show] [-q]\n"
 #define EXPLAIN_USAGE "usage: trainsim explain SCENARIO [--set KEY=VALUE]... [--max-events N] " \
 	"[--max-memory SIZE] [-q]\n"
 #define LIST_USAGE "usage: trainsim list gpus|nics|topologies\n"
@@ -34,13 +34,15 @@ typedef struct run_args {
 	int format;
 	const char *trace;
 	bool explain;
+	bool show;               /* check --show: the scenario with every default written */
 	bool quiet;
 	uint64_t max_events;
 	double max_memory_bytes;  /* --max-memory; 0 = run.max_memory or the default */
 } run_args;
 
 /* Which options a command accepts. */
-enum { OPT_FORMAT = 1, OPT_TRACE = 2, OPT_EXPLAIN = 4, OPT_MAX_EVENTS = 8, OPT_MAX_MEMORY = 16 };
+enum { OPT_FORMAT = 1, OPT_TRACE = 2, OPT_EXPLAIN = 4, OPT_MAX_EVENTS = 8, OPT_MAX_MEMORY = 16,
+       OPT_SHOW = 32 };
 
 static int usage_error(const char *usage, const char *fmt, const char *arg)
 {
@@ -109,6 +111,8 @@ static int parse_opt(int argc, char **argv, int *i, run_args *a, unsigned allowe
 		a->trace = v;
 	} else if ((allowed & OPT_EXPLAIN) && !strcmp(arg, "--explain")) {
 		a->explain = true;
+	} else if ((allowed & OPT_SHOW) && !strcmp(arg, "--show")) {
+		a->show = true;
 	} else if ((allowed & OPT_MAX_EVENTS) && is_opt(arg, "--max-events")) {
 		if (!(v = opt_value(argc, argv, i, "--max-events")) || parse_count(v, &a->max_events))
 			return usage_error(usage, "--max-events needs a whole number, as in %s",
@@ -276,11 +280,17 @@ int cmd_check(int argc, char **argv)
 {
 	run_args a;
 	scenario s;
-	int rc = parse_args(argc, argv, &a, 0, CHECK_USAGE);
+	int rc = parse_args(argc, argv, &a, OPT_SHOW, CHECK_USAGE);
 	if (rc)
 		goto out_args;
 	if (scn_load(a.path, a.sets, a.nsets, &s, stderr, a.quiet) != 0) {
 		rc = 1;
+		goto out_args;
+	}
+	if (a.show) {
+		/* the scenario as the simulator takes it: every key, defaults filled */
+		rc = scn_write_yaml(&s, stdout) || fflush(stdout) ? 1 : 0;
+		scn_release(&s);
 		goto out_args;
 	}
 	if (scn_cp(&s) > 1)
@@ -289,6 +299,16 @@ int cmd_check(int argc, char **argv)
 	else
 		printf("%s: ok (%d GPUs, %d x %d x %d)\n", a.path, scn_gpus(&s), s.training.tp,
 		       s.training.pp, scn_dp(&s));
+	/* a valid scenario may still not fit: say so before anyone runs it */
+	wl_memory m;
+	wl_memory_get(&s, &m);
+	if (m.capacity > 0) {
+		char need[32], have[32];
+		unit_fmt(need, sizeof need, m.total, UNIT_BYTES);
+		unit_fmt(have, sizeof have, m.capacity, UNIT_BYTES);
+		printf("  memory per GPU: %s of %s, %s\n", need, have, m.fits ? "fits"
+		       : "DOES NOT FIT (trainsim run gives the breakdown and still simulates it)");
+	}
 	if (s.n_warnings > 0 && !a.quiet)
 		fprintf(stderr, "%s: %d warning%s above\n", a.path, s.n_warnings,
 			s.n_warnings == 1 ? "" : "s");

@@ -12,7 +12,7 @@
 #include "units.h"
 #include "workload.h"
 
-#define MAX_FIX 8
+#define MAX_FIX 12
 #define MAX_FIX_SETS 3
 #define SIGNIFICANT 0.05     /* a loss under 5 % of the step is not worth a fix */
 
@@ -323,8 +323,51 @@ static void fix_hardware(ctx *c, step_split k)
 	fix_set(f, "cluster.nic.speed=%gGbps", 4 * cl->nic.speed_Bps * 8 / 1e9);
 }
 
+/* A layout that does not fit: what shrinks the memory per GPU, each tried
+ * alone (sharding, recomputation, more model parallelism, a smaller
+ * micro-batch). */
+static void fixes_memory(ctx *c)
+{
+	const scn_training *t = &c->s->training;
+	int dp = scn_dp(c->s), dpg = scn_dp_grad(c->s), g = c->s->cluster.gpus_per_node;
+	bool custom = c->s->model.custom, moe = c->s->model.experts > 1;
+	char what[160];
+	if (t->zero == 0 && dpg > 1) {
+		snprintf(what, sizeof what, "shard the optimizer state over the %d data-parallel GPUs "
+			 "(ZeRO-1, Megatron's distributed optimizer)", dpg);
+		fix_set(add_fix(c, what), "training.zero=1");
+	}
+	if (t->zero < 3 && dpg > 1)
+		fix_set(add_fix(c, "shard the weights and gradients too (ZeRO-3, FSDP): each is "
+			"gathered when a layer needs it"), "training.zero=3");
+	if (t->recompute != RECOMPUTE_FULL && !custom)
+		fix_set(add_fix(c, "recompute each layer's activations in the backward pass (full "
+			"recomputation: a third more compute)"), "training.recompute=full");
+	if (!custom && !moe && dp % 2 == 0 && t->tp * 2 <= g && c->s->model.heads % (t->tp * 2) == 0) {
+		fix *f = add_fix(c, "double tensor parallelism inside the node (half the "
+			"data-parallel replicas)");
+		fix_set(f, "training.tp=%d", 2 * t->tp);
+		fix_set(f, "training.dp=%d", dp / 2);
+	}
+	if (!custom && !moe && dp % 2 == 0 && c->s->model.layers >= 2 * t->pp) {
+		fix *f = add_fix(c, "double the pipeline stages (half the data-parallel replicas)");
+		fix_set(f, "training.pp=%d", 2 * t->pp);
+		fix_set(f, "training.dp=%d", dp / 2);
+	}
+	if (t->micro_batch > 1)
+		fix_set(add_fix(c, "a micro-batch of one sequence (fewer activations per pass)"),
+			"training.micro_batch=1");
+	if (t->zero < 3 && dpg > 1 && t->recompute != RECOMPUTE_FULL && !custom) {
+		fix *f = add_fix(c, "both: ZeRO-3 and full recomputation");
+		fix_set(f, "training.zero=3");
+		fix_set(f, "training.recompute=full");
+	}
+}
+
 static void plan_fixes(ctx *c, const int *order, int nloss)
 {
+	if (!c->r->memory.fits)
+		fixes_memory(c);
 	if (c->s->training.kernels == KERNELS_EAGER && !c->s->model.custom)
 		fix_set(add_fix(c, "compile the model (torch.compile), which fuses its elementwise "
 			"ops"), "training.kernels=fused");
@@ -729,6 +772,11 @@ static void next(ctx *c)
 	char a[32];
 	int best = -1;
 	section(c, "What to try next");
+	bool unfit_now = !c->r->memory.fits;
+	if (unfit_now)
+		para(c->out, 3, 3, "This layout needs %.1fx the GPU's memory: first make it fit. Each "
+			"change below is tried alone.", c->r->memory.capacity > 0
+			? c->r->memory.total / c->r->memory.capacity : 0);
 	if (c->nfix == 0) {
 		para(c->out, 3, 3, "No loss is large enough to be worth a change of layout or "
 			"hardware.");
@@ -749,16 +797,27 @@ static void next(ctx *c)
 		char price[64] = "";
 		if (f->per_mtok > 0 && !f->hardware)   /* hardware changes the price too */
 			snprintf(price, sizeof price, ", %.3g per million tokens", f->per_mtok);
-		/* a variant that does not fit is no first step from one that does */
-		bool unfit = !f->fits && c->r->memory.fits;
+		/* a variant that does not fit is no first step from one that does;
+		 * from one that does not, the question is whether it fits */
+		bool unfit = !f->fits;
 		char mem[80] = "";
-		if (unfit)
+		if (unfit && !unfit_now)
 			snprintf(mem, sizeof mem, ", but it does not fit in GPU memory (%.1fx the "
 				 "capacity)", f->mem_ratio);
+		else if (unfit)
+			snprintf(mem, sizeof mem, "; still %.1fx the GPU's memory", f->mem_ratio);
+		else if (unfit_now)
+			snprintf(mem, sizeof mem, "; it fits (%.0f\a%% of the GPU's memory)",
+				 100 * f->mem_ratio);
 		para(c->out, 3, 5, "- %s (%s): %s per step, %.2fx the tokens/s%s%s.", f->what,
 			sets + 1, fmt_t(a, sizeof a, f->step_s), x, price, mem);
-		if (x > 1.02 && !unfit && better(c, best, i))
+		if ((x > 1.02 || unfit_now) && !unfit && better(c, best, i))
 			best = i;
+	}
+	if (unfit_now && best < 0) {
+		para(c->out, 3, 3, "None of these alone makes it fit: combine them (ZeRO-3 with full "
+			"recomputation and more model parallelism), or spread the model over more GPUs.");
+		return;
 	}
 	if (best >= 0)
 		para(c->out, 3, 3, "Start with: %s.%s", c->fixes[best].what,

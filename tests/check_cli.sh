@@ -91,6 +91,13 @@ if grep -E -q "^$SCN: ok \([0-9]+ GPUs, [0-9]+ x [0-9]+ x [0-9]+\)$" "$tmp/out";
 else
 	not_ok "check output: $(cat "$tmp/out")"
 fi
+has "$tmp/out" "  memory per GPU: " "check gives the memory verdict"
+has "$tmp/out" "DOES NOT FIT" "... and says when a valid layout does not fit"
+expect 0 "check --show" "$TS" check "$SCN" --show --set cluster.nic.speed=400Gbps
+has "$tmp/out" "zone_latency: " "check --show writes every key, defaults filled"
+has "$tmp/out" "speed: 400Gbps" "check --show applies --set"
+cp "$tmp/out" "$tmp/shown.yaml"
+expect 0 "the shown scenario loads back" "$TS" check "$tmp/shown.yaml"
 for f in "$top_srcdir"/scenarios/teach/*.yaml; do
 	expect 0 "check $(basename "$f")" "$TS" check -q "$f"
 done
@@ -255,6 +262,10 @@ has "$tmp/out" "1073741824" "-b 1GiB is 2^30 bytes"
 expect 0 "explain" "$TS" explain "$SCN"
 has "$tmp/out" "nvidia-smi" "explain contrasts nvidia-smi and MFU"
 has "$tmp/out" "What to try next" "explain suggests a next step"
+# the default layout does not fit: the first advice is to make it fit
+has "$tmp/out" "first make it fit" "explain of a layout that does not fit starts with memory"
+has "$tmp/out" "both: ZeRO-3 and full recomputation" "... and tries ZeRO-3 with full recomputation"
+has "$tmp/out" "it fits (" "... saying which change makes it fit"
 expect 0 "explain with a GPU-hour price" "$TS" explain "$SCN" --set run.gpu_hour_price=2.5
 has "$tmp/out" "per GPU-hour a million tokens costs" "explain prices a million tokens"
 has "$tmp/out" "pays for GPUs that" "explain prices the idle share"
