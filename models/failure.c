@@ -67,12 +67,14 @@ static double stretch(const fmodel *m, double left, double f, facc *a, bool *don
 		a->useful += left;
 		return left;
 	}
-	double n = isfinite(m->tau) ? floor((f - m->lag) / cyc) : 0;
-	n = fmin(fmax(n, 0.0), nck);
 	a->wall += f;
-	a->ckpt += isfinite(m->tau) ? ckpt_time_in(m, f, nck) : 0;
-	a->useful += n * m->tau;
 	a->fails++;
+	if (!isfinite(m->tau))
+		return 0;                /* no checkpoints: the failure loses it all */
+	double n = floor((f - m->lag) / cyc);
+	n = fmin(fmax(n, 0.0), nck);
+	a->ckpt += ckpt_time_in(m, f, nck);
+	a->useful += n * m->tau;
 	return n * m->tau;
 }
 
@@ -360,6 +362,12 @@ int store_failures(const scenario *s, double step_time_s, const step_checkpoint 
 		}
 		r->time_to_train_s = finished ? total / reps : 0;
 		r->failures_to_train = finished ? fails / reps : 0;
+		/* without checkpoints the long run saves nothing (goodput 0): a job
+		 * of finite length is the figure that means something */
+		if (every == 0 && finished && r->time_to_train_s > 0) {
+			r->goodput = work / r->time_to_train_s;
+			r->lost_work_frac = fmax(0.0, 1 - r->goodput - r->restart_frac);
+		}
 	}
 	free(draws);
 	gsl_rng_free(d.rng);

@@ -123,6 +123,10 @@ static void fail_note(const scenario *s, step_result *r, const store_fail_result
 		FMT(best, "; best interval by simulation %d steps (%.0f-%.0f), "
 		         "Young %.0f, Daly %.0f", f->best_every, f->best_every_lo, f->best_every_hi,
 		         f->young_every, f->daly_every);
+	if (r->checkpoint.every <= 0)
+		FMT(best, "; no checkpoints (training.checkpoint.every): each failure restarts the "
+		         "run from its start, so %s", s->run.train_tokens > 0
+		         ? "goodput is that of this run's length" : "a long run keeps nothing");
 	FMT(text, "Failures: job MTBF %.2f h, goodput %.1f%% +- %.2f%% (lost work %.1f%%, restarts "
 	         "%.1f%%, checkpoints %.1f%%)%s; published for Llama 3 405B on 16,384 H100: "
 	         "3.1 h and >90%%.", f->job_mtbf_s / 3600, 100 * f->goodput, 100 * f->goodput_ci,

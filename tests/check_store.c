@@ -371,6 +371,34 @@ START_TEST(goodput_falls_as_mtbf_falls)
 }
 END_TEST
 
+/* No checkpoints: every failure restarts the job from its start. A long run
+ * keeps nothing (goodput 0, not NaN); a run of length W takes about
+ * e^(R/M) M (e^(W/M) - 1) with MTBF M and restart R (a failure during a
+ * restart restarts it), and its goodput is W over that. */
+START_TEST(no_checkpoints_restart_from_the_start)
+{
+	scenario s;
+	base(&s, 128);
+	const double h = 3600, step = 2.0;
+	s.training.failures.gpu_mtbf_s = 1024 * 10 * h;   /* job MTBF 10 h */
+	s.training.failures.restart_s = 600;
+	step_checkpoint none = { 0 };
+	store_fail_result r;
+	ck_assert_int_eq(store_failures(&s, step, &none, NULL, &r), 0);
+	ck_assert(isfinite(r.goodput) && r.goodput == 0);
+	ck_assert(isfinite(r.lost_work_frac));
+	/* 5 h of work */
+	double steps = 5 * h / step;
+	s.run.train_tokens = steps * s.training.global_batch * s.model.seq_len;
+	ck_assert_int_eq(store_failures(&s, step, &none, NULL, &r), 0);
+	double M = 10 * h, W = steps * step, R = 600;
+	double expect = exp(R / M) * M * (exp(W / M) - 1);
+	ck_assert_msg(fabs(r.time_to_train_s / expect - 1) < 0.2, "%g s, expected about %g",
+	              r.time_to_train_s, expect);
+	ck_assert_double_eq_tol(r.goodput, W / r.time_to_train_s, 1e-9);
+}
+END_TEST
+
 START_TEST(best_interval_agrees_with_young_daly)
 {
 	scenario s;
@@ -534,6 +562,7 @@ static Suite *suite(void)
 	suite_add_tcase(su, c);
 	c = tcase_create("account");
 	tcase_add_test(c, account_fills_result);
+	tcase_add_test(c, no_checkpoints_restart_from_the_start);
 	suite_add_tcase(su, c);
 	return su;
 }
