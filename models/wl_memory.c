@@ -36,6 +36,11 @@ void wl__state_bytes(const scenario *s, double *w, double *g, double *o)
 	}
 }
 
+void wl_state_bytes(const scenario *s, double *w, double *g, double *o)
+{
+	wl__state_bytes(s, w, g, o);
+}
+
 /* CUDA context, cuBLAS workspace and NCCL buffers held outside the
  * framework's tensors: about 1 GB on an A100 process (UNVERIFIED; PyTorch
  * reports ~0.3-0.5 GB of context, NCCL a few hundred MB of buffers). */

@@ -607,6 +607,15 @@ double wl_optimizer_bytes(const scenario *s, int stage)
 		per = 42;
 		break;
 	}
+	/* an optimizer with other state (training.optimizer_bytes_per_param)
+	 * reads and writes that state instead of Adam's */
+	if (s->training.optimizer_bytes_per_param > 0) {
+		double w, g, o, fp32 = s->training.precision == PREC_FP32 ||
+		                       s->training.precision == PREC_TF32;
+		wl__state_bytes(s, &w, &g, &o);
+		double adam = fp32 ? 8 : s->training.precision == PREC_FP16 ? 16 : 12;
+		per += 2 * (o - adam);
+	}
 	double params = wl_stage_params(s, stage);
 	if (s->training.zero >= 1) {   /* experts shard over their own DP group */
 		double ex = wl_stage_expert_params(s, stage);
@@ -633,5 +642,14 @@ double wl_checkpoint_bytes(const scenario *s, scn_ckpt_content what)
 		wbytes = 2;
 	if (what == CKPT_WEIGHTS)
 		return n * wbytes;
-	return n * (wbytes + 12);
+	/* Adam's two fp32 moments, and the fp32 master weights of a 16-bit or
+	 * fp8 run; fp32 training's weights are their own master */
+	bool fp32 = s->training.precision == PREC_FP32 || s->training.precision == PREC_TF32;
+	double state = fp32 ? 8 : 12;
+	if (s->training.optimizer_bytes_per_param > 0) {   /* the optimizer's own state */
+		double w, g, o;
+		wl__state_bytes(s, &w, &g, &o);
+		state = o;
+	}
+	return n * (wbytes + state);
 }

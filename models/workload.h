@@ -194,6 +194,9 @@ int wl_zero_group(const scenario *s);
 /* Optimizer step (Adam, memory bound) time on one GPU of that stage, ZeRO
  * sharding applied; and its HBM bytes. */
 double wl_optimizer_time(const scenario *s, int stage);
+/* Model-state bytes per parameter: weights, gradients, optimizer state (with
+ * training.optimizer_bytes_per_param when given). */
+void wl_state_bytes(const scenario *s, double *w, double *g, double *o);
 double wl_optimizer_bytes(const scenario *s, int stage);
 
 /* Model / hardware FLOPs of one whole step for the whole job (global_batch

@@ -340,6 +340,17 @@ static void check_parallel(scn_ctx *c, scenario *s, const scn_doc *d)
 		scn__warn(c, scn__doc_path(d, "training.grad_accum_pass"),
 		          "training.grad_accum_pass", "has no effect with fp16 or fp32, whose "
 		          "gradients are always added in a pass of their own");
+	if (t->optimizer_bytes_per_param > 0) {
+		/* the total per parameter holds the weights and gradients too */
+		double w, g, o;
+		wl_state_bytes(s, &w, &g, &o);
+		if (t->optimizer_bytes_per_param < w + g)
+			ERR(c, d, "training.optimizer_bytes_per_param", NULL, "%g B/param is below the "
+			    "weights and gradients alone (%g + %g in %s): it counts all three, e.g. %g "
+			    "for Adam", t->optimizer_bytes_per_param, w, g,
+			    hw_precision_name(t->precision), w + g + (t->precision == PREC_FP32 ||
+			    t->precision == PREC_TF32 ? 8 : 12));
+	}
 }
 
 /* Mixture of experts: the routing and the expert-parallel layout. Megatron-core

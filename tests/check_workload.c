@@ -461,6 +461,16 @@ START_TEST(t_checkpoint_and_optimizer)
 	double n = wl_params(&s.model);
 	ck_assert_double_eq_tol(wl_checkpoint_bytes(&s, CKPT_FULL), 14 * n, 1);
 	ck_assert_double_eq_tol(wl_checkpoint_bytes(&s, CKPT_WEIGHTS), 2 * n, 1);
+	/* fp32 weights are their own master copy: 4 + Adam's 8 */
+	s.training.precision = PREC_FP32;
+	ck_assert_double_eq_tol(wl_checkpoint_bytes(&s, CKPT_FULL), 12 * n, 1);
+	s.training.precision = PREC_BF16;
+	/* another optimizer's state (30 B/param in all, 24 of state): the
+	 * checkpoint holds it and the step reads and writes it */
+	s.training.optimizer_bytes_per_param = 30;
+	ck_assert_double_eq_tol(wl_checkpoint_bytes(&s, CKPT_FULL), 26 * n, 1);
+	ck_assert_double_eq_tol(wl_optimizer_bytes(&s, 0), (42 + 2 * 12) * n, 1);
+	s.training.optimizer_bytes_per_param = 0;
 	/* Megatron's bf16 optimizer step: 42 B/param, sharded over DP by ZeRO-1 */
 	ck_assert_double_eq_tol(wl_optimizer_bytes(&s, 0), 42 * n, 1);
 	s.cluster.nodes = 4;
