@@ -635,6 +635,12 @@ static void isolated_done(sim *s, void *ctx, uint64_t arg)
 
 double coll_time_isolated(const scn_cluster *c, const coll_req *req, char *err, size_t errlen)
 {
+	return coll_time_isolated_batch(c, req, 1, err, errlen);
+}
+
+double coll_time_isolated_batch(const scn_cluster *c, const coll_req *req, double count, char *err,
+                                size_t errlen)
+{
 	double t = -1;
 	sim *s = sim_new(1, 0);
 	flownet *net = s ? flow_new(s) : NULL;
@@ -647,7 +653,8 @@ double coll_time_isolated(const scn_cluster *c, const coll_req *req, char *err, 
 			snprintf(err, errlen, "out of memory");
 		goto out;
 	}
-	int rc = coll_start(cc, req, isolated_done, &t, 0);
+	int rc = count > 1 ? coll_start_batch(cc, req, count, isolated_done, &t, 0)
+	                   : coll_start(cc, req, isolated_done, &t, 0);
 	if (rc == SIM_ELIMIT) {
 		snprintf(err, errlen, "%s over %d GPUs needs more than %d concurrent flows, the most "
 		         "one collective can hold; use fewer GPUs (--gpus)",

@@ -77,6 +77,11 @@ int coll_node_ctas(const scn_cluster *c, int ranks, coll_op op);
 /* Runs one collective alone on a fresh engine and returns its duration in
  * seconds (negative on error): the building block of `trainsim nccl`. */
 double coll_time_isolated(const scn_cluster *c, const coll_req *req, char *err, size_t errlen);
+/* The same for `count` back-to-back collectives of req (coll_start_batch:
+ * chosen as one, their bytes carried together), as a stream runs a queue
+ * of gradient buckets. */
+double coll_time_isolated_batch(const scn_cluster *c, const coll_req *req, double count, char *err,
+                                size_t errlen);
 
 /* What nccl-tests would report for that collective: coll_time_isolated,
  * but no faster than the host can launch it. nccl-tests -g G drives G GPUs

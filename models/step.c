@@ -327,6 +327,18 @@ static double isolated(const stp_run *r, const stp_stage *st, int kind, double b
 	return t > 0 ? t : 0;
 }
 
+/* The same in n equal collectives back to back (buckets on one stream). */
+static double isolated_n(const stp_run *r, const stp_stage *st, int kind, double bytes, double n)
+{
+	if (n <= 1)
+		return isolated(r, st, kind, bytes);
+	coll_req q;
+	char e[256];
+	stp_dp_req(r, st, kind, bytes / n, &q);
+	double t = coll_time_isolated_batch(&r->s->cluster, &q, n, e, sizeof e);
+	return t > 0 ? t : 0;
+}
+
 /* zero_group (HSDP): the ZeRO group of the simulated rank is dp_ranks[0..zg-1]
  * and its shard's replicas are dp_ranks[k zg], k < zr. The replica all-reduces
  * of the group's other shards run beside it; those whose ranks share its nodes
@@ -623,8 +635,14 @@ static void collect_dp(stp_run *r, step_result *res)
 		    : c->intra.kind == INTRA_PCIE ? hw_pcie_Bps(c->gpu.pcie_gen > 0 ? c->gpu.pcie_gen : 4)
 		    : c->gpu.nvlink_Bps;
 	res->dp_naive_s = bw > 0 ? S / bw : 0;
+	/* the collectives the step runs: a bucket at a time (ZeRO-3: whole
+	 * layers), each resolved to its algorithm by its own size */
+	double bucket = fmin(s->training.grad_reduce.bucket_bytes * r->wire_per_byte, S);
+	if (z >= 3 && r->pl.layers > 0)
+		bucket = fmax(bucket, S * r->pp / r->pl.layers);
+	double nb = bucket > 0 ? ceil(S / bucket - 1e-9) : 1;
 	coll_req req;
-	stp_dp_req(r, st, DPT_BUCKET, S, &req);
+	stp_dp_req(r, st, DPT_BUCKET, S / nb, &req);
 	coll_algo a = coll_pick(r->cc, &req);
 	snprintf(res->dp_algorithm, sizeof res->dp_algorithm, "%s", coll_algo_name(a));
 	res->dp_ring_n = r->zg;
@@ -639,19 +657,17 @@ static void collect_dp(stp_run *r, step_result *res)
 	res->dp_ideal_factor = S > 0 ? (z ? (nn - 1) / nn * (1 + P / S) : 2 * (nn - 1) / nn) : 0;
 	/* one full reduction alone: the reduction, with ZeRO the gather of the
 	 * parameters, with zero_group the replicas' all-reduce of the shard */
-	double t = isolated(r, st, DPT_BUCKET, S);
+	double t = isolated_n(r, st, DPT_BUCKET, S, nb);
 	if (z)
-		t += isolated(r, st, DPT_PARAMAG, P);
+		t += isolated_n(r, st, DPT_PARAMAG, P, nb);
 	if (r->zr > 1)
-		t += isolated(r, st, DPT_XREP, S / r->zg);
+		t += isolated_n(r, st, DPT_XREP, S / r->zg, nb);
 	res->dp_allreduce_s = t;
 	/* every bucket is its own collective and pays NCCL's latency once: a
 	 * latency-bound reduction wants larger buckets, not faster links. ZeRO-3
 	 * reduces and gathers a layer at a time: its collectives are layer-sized. */
 	req.op = z ? COLL_REDUCE_SCATTER : COLL_ALL_REDUCE;
-	req.bytes = fmin(s->training.grad_reduce.bucket_bytes * r->wire_per_byte, S);
-	if (z >= 3 && r->pl.layers > 0)
-		req.bytes = fmax(req.bytes, S * r->pp / r->pl.layers);
+	req.bytes = bucket;
 	double lat = coll_latency(r->cc, &req, a);
 	double x = r->dp_xcollectives / r->pp / r->K;   /* across the ZeRO groups */
 	res->dp_latency_s = lat > 0 ? lat * (res->dp_collectives_per_step - x) : 0;

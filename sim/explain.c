@@ -205,6 +205,13 @@ static void fixes_dp(ctx *c)
 		fix_set(add_fix(c, g->dtype == PREC_FP32 ? "send gradients as fp16"
 			: "compress gradients to int8 (with error feedback)"),
 			"training.grad_reduce.compression=%s", g->dtype == PREC_FP32 ? "fp16" : "int8");
+	/* NCCL's tuner picks by its own model of the links, which does not see a
+	 * thin link between zones or an oversubscribed spine: try the ring */
+	if (g->algorithm == GRAD_ALGO_AUTO && c->r->dp_crosses_nodes &&
+	    (!strcmp(c->r->dp_algorithm, "tree") || !strcmp(c->r->dp_algorithm, "nvlstree")))
+		fix_set(add_fix(c, "force the ring algorithm (NCCL_ALGO=Ring): NCCL's tuner chose "
+			"the tree by its model of the links, which does not see every link's load"),
+			"training.grad_reduce.algorithm=ring");
 	/* a DP group inside one node has no inter-node step to save; ZeRO
 	 * reduce-scatters, which the two-level all-reduce is not */
 	if (c->r->dp_crosses_nodes && g->algorithm != GRAD_ALGO_HIERARCHICAL && t->zero == 0) {

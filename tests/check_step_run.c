@@ -348,7 +348,10 @@ START_TEST(test_async_reduction_bound)
 	double R = a1.dp_allreduce_s, C = a1.split_s[SPLIT_COMPUTE];
 	double O = a1.split_s[SPLIT_OPTIMIZER];
 	ck_assert_msg(R > 2 * C, "reduction %g, compute %g", R, C);
-	ck_assert_msg(a1.step_time_s >= R, "async step %g below the reduction %g", a1.step_time_s, R);
+	/* R is the reduction in equal buckets; the step's own buckets close at
+	 * layer boundaries, whose latencies differ by a few tens of us */
+	ck_assert_msg(a1.step_time_s >= 0.999 * R, "async step %g below the reduction %g",
+		      a1.step_time_s, R);
 	ck_assert_msg(a1.step_time_s <= 1.05 * R + O, "async step %g, reduction %g", a1.step_time_s,
 		      R);
 	ck_assert_int_eq(a1.staleness, 1);
@@ -357,19 +360,19 @@ START_TEST(test_async_reduction_bound)
 		step_result a = async_run("25Gbps", steps[i], NULL);
 		ck_assert_int_eq(a.steps, steps[i] + steps[i] % 2);
 		ck_assert_double_eq_tol(a.step_time_s, a1.step_time_s, 0.01 * a1.step_time_s);
-		ck_assert(a.step_time_s >= R);
+		ck_assert(a.step_time_s >= 0.999 * R);
 		ck_assert_int_eq(a.staleness, 1);
 	}
 	/* just above the compute: the reductions need many steps to pile up to
 	 * the bound from an empty stream; the measured step is already there */
 	step_result b1 = async_run("50Gbps", 1, NULL), b10 = async_run("50Gbps", 10, NULL);
 	ck_assert(b1.dp_allreduce_s > b1.split_s[SPLIT_COMPUTE] + b1.split_s[SPLIT_OPTIMIZER]);
-	ck_assert(b1.step_time_s >= b1.dp_allreduce_s);
+	ck_assert(b1.step_time_s >= 0.999 * b1.dp_allreduce_s);
 	ck_assert_double_eq_tol(b10.step_time_s, b1.step_time_s, 0.01 * b1.step_time_s);
 	/* ZeRO-1: reduce-scatter, optimizer, parameter all-gather per update */
 	step_result z1 = async_run("50Gbps", 1, "training.zero=1");
 	step_result z3 = async_run("50Gbps", 3, "training.zero=1");
-	ck_assert(z1.step_time_s >= z1.dp_allreduce_s);
+	ck_assert(z1.step_time_s >= 0.999 * z1.dp_allreduce_s);
 	ck_assert_double_eq_tol(z3.step_time_s, z1.step_time_s, 0.01 * z1.step_time_s);
 	/* four pipeline stages whose reductions share the NICs alternate between
 	 * two step lengths: an even number of steps is measured */
