@@ -4,6 +4,7 @@
 #include <gsl/gsl_errno.h>
 #include "config.h"
 #include "cli.h"
+#include "scn_int.h"   /* scn__edit_distance: "did you mean" */
 
 struct command {
 	const char *name;
@@ -13,7 +14,7 @@ struct command {
 
 static const struct command commands[] = {
 	{"run", cmd_run, "run SCENARIO [--set KEY=VALUE]... [--format text|json|csv] [--trace FILE] [--explain] [--max-events N] [--max-memory SIZE] [-q]"},
-	{"check", cmd_check, "check SCENARIO [--set KEY=VALUE]...     validate only"},
+	{"check", cmd_check, "check SCENARIO [--set KEY=VALUE]... [--show]   validate; does it fit?"},
 	{"explain", cmd_explain, "explain SCENARIO [--set KEY=VALUE]...   the step in plain words"},
 	{"nccl", cmd_nccl, "nccl SCENARIO --op all_reduce [-b 8] [-e 8G] [-f 2] [--gpus N] [--format text|json]"},
 	{"sweep", cmd_sweep, "sweep SCENARIO --vary KEY=V1,V2,... [--vary ...] [-j N] [--out FILE] [--resume] [--shard K/N]"},
@@ -50,7 +51,19 @@ int main(int argc, char **argv)
 	for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
 		if (!strcmp(argv[1], commands[i].name))
 			return commands[i].fn(argc - 1, argv + 1);
-	fprintf(stderr, "trainsim: unknown command '%s'\n\n", argv[1]);
+	const char *near = NULL;
+	size_t best = 3;
+	for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++) {
+		size_t d = scn__edit_distance(argv[1], commands[i].name);
+		if (d < best) {
+			best = d;
+			near = commands[i].name;
+		}
+	}
+	if (near)
+		fprintf(stderr, "trainsim: unknown command '%s'; did you mean '%s'?\n\n", argv[1], near);
+	else
+		fprintf(stderr, "trainsim: unknown command '%s'\n\n", argv[1]);
 	usage(stderr);
 	return 2;
 }

@@ -161,6 +161,19 @@ static void write_blocks(const tl *t, FILE *out)
 
 int plot_write_timeline(const char *trace_path, FILE *out, FILE *err)
 {
+	/* a sweep's CSV is the usual mistake: say what a timeline is drawn from */
+	FILE *peek = fopen(trace_path, "r");
+	if (peek) {
+		int ch;
+		while ((ch = fgetc(peek)) == ' ' || ch == '\n' || ch == '\r' || ch == '\t')
+			;
+		fclose(peek);
+		if (ch != EOF && ch != '{' && ch != '[') {
+			fprintf(err, "%s: not a Chrome trace (JSON); a timeline is drawn from one step's "
+			        "trace: write it with `trainsim run SCENARIO --trace FILE.json`\n", trace_path);
+			return -1;
+		}
+	}
 	jsonr *root = jsonr_load_file(trace_path, TRACE_MAX_BYTES, err);
 	if (!root)
 		return -1;

@@ -382,10 +382,12 @@ scn_doc *scn_doc_load_file(const char *path, FILE *err)
 		cap *= 2;
 	}
 	bool bad = !buf || ferror(f);
+	int why = ferror(f) ? errno : 0;
 	fclose(f);
 	if (bad) {
 		if (err)
-			fprintf(err, "%s: cannot read\n", path);
+			fprintf(err, "%s: cannot read%s%s\n", path, why ? ": " : "",
+			        why == EISDIR ? "it is a directory; give a scenario file" : why ? strerror(why) : "");
 		free(buf);
 		return NULL;
 	}

@@ -144,8 +144,21 @@ static int get_number(scn_ctx *c, const scn_field *f, const scn_node *n, const c
 	range_text(f, want, sizeof want);
 	char *end;
 	double x = strtod(n->str, &end);
+	/* a ratio written as the docs say it, downlink:uplink ("4:1") */
+	if (!strcmp(f->key, "oversubscription") && end != n->str && *end == ':') {
+		char *e2;
+		double y = strtod(end + 1, &e2);
+		if (e2 != end + 1 && !*e2 && y > 0 && isfinite(x / y)) {
+			*v = x / y;
+			return 0;
+		}
+	}
 	if (end != n->str && !*end && isfinite(x) && isdigit((unsigned char)n->str[n->len - 1]))
 		scn__error(c, n, false, path, "expected %s, not '%.40s'", want, n->str);
+	else if (end != n->str && (!strcmp(end, "B") || !strcmp(end, "b")))
+		scn__error(c, n, false, path, "'%.40s' is not a number: write billions as %.*sG or "
+		           "%.*se9 (B is not a count's suffix); expected %s", n->str, (int)(end - n->str),
+		           n->str, (int)(end - n->str), n->str, want);
 	else
 		scn__error(c, n, false, path, "'%.40s' is not a number; expected %s", n->str, want);
 	return -1;
@@ -208,9 +221,22 @@ static bool name_eq(const char *a, const char *b)
 	return *a == *b;
 }
 
+/* Other names users write for a choice: the fabrics that are RDMA. */
+static const struct { const char *key, *alias, *name; } enum_aliases[] = {
+	{"transport", "infiniband", "rdma"}, {"transport", "ib", "rdma"},
+	{"transport", "roce", "rdma"}, {"transport", "rocev2", "rdma"},
+};
+
 static int set_enum(scn_ctx *c, const scn_field *f, const scn_node *n, const char *path,
                     void *p)
 {
+	for (size_t a = 0; a < sizeof enum_aliases / sizeof enum_aliases[0]; a++)
+		if (!strcmp(f->key, enum_aliases[a].key) && name_eq(n->str, enum_aliases[a].alias))
+			for (int i = 0; f->names[i]; i++)
+				if (!strcmp(f->names[i], enum_aliases[a].name)) {
+					*(int *)p = i;
+					return 0;
+				}
 	char list[256] = "";
 	const char *best = NULL;
 	size_t bd = (size_t)-1, o = 0;

@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include "units.h"
 
 /* A suffix multiplies by f * 10^p10: decimal prefixes go into the exponent
@@ -143,6 +144,12 @@ static const char *confusion(unit_kind k, const char *u)
 				return "that is a size and a bandwidth is per second (GB/s or Gbps)";
 		if (!strcmp(u, "GBps") || !strcmp(u, "MBps") || !strcmp(u, "TBps"))
 			return "write GB/s for bytes per second or Gbps for bits per second";
+		if (strlen(u) == 1 && strchr("KkMGT", u[0]))
+			return "bits or bytes? write Gbps for bits per second or GB/s for bytes";
+		for (const unit_sfx *t = bw_sfx; t->sfx; t++)   /* "gbps": the case is wrong */
+			if (!strcasecmp(t->sfx, u) && strchr(t->sfx, 'b') && strchr(u, 'b'))
+				return "units are case-sensitive: write Gbps or Mbps (b is bits, B "
+				       "bytes)";
 	}
 	return NULL;
 }

@@ -84,6 +84,21 @@ expect 2 "--max-events not a number" "$TS" run "$SCN" --max-events lots
 expect 2 "list what" "$TS" list
 expect 2 "list something unknown" "$TS" list fruit
 
+# --- what a user writes that is nearly right: accepted, or refused with the fix
+expect 0 "transport: infiniband is rdma" "$TS" check "$SCN" --set cluster.nic.transport=InfiniBand
+expect 0 "oversubscription written 4:1" "$TS" check "$SCN" --set cluster.fabric.oversubscription=4:1
+expect 1 "a bandwidth of 400G" "$TS" check "$SCN" --set cluster.nic.speed=400G
+has "$tmp/err" "bits or bytes? write Gbps" "400G: asks bits or bytes"
+expect 1 "a bandwidth of 400gbps" "$TS" check "$SCN" --set cluster.nic.speed=400gbps
+has "$tmp/err" "units are case-sensitive: write Gbps" "400gbps: the case"
+expect 1 "params 7B" "$TS" check "$SCN" --set model.params=7B
+has "$tmp/err" "write billions as 7G or 7e9" "7B: how to write billions"
+mkdir "$tmp/adir.yaml"
+expect 1 "a directory for a scenario" "$TS" check "$tmp/adir.yaml"
+has "$tmp/err" "it is a directory" "a directory is named as one"
+expect 2 "a misspelt command" "$TS" runn "$SCN"
+has "$tmp/err" "did you mean 'run'?" "a misspelt command gets a suggestion"
+
 # --- check and list
 expect 0 "check the default scenario" "$TS" check "$SCN"
 if grep -E -q "^$SCN: ok \([0-9]+ GPUs, [0-9]+ x [0-9]+ x [0-9]+\)$" "$tmp/out"; then
