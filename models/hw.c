@@ -583,13 +583,16 @@ void hw_list_nics(FILE *out)
 	hw_nic rdma = {.transport = TRANSPORT_RDMA}, tcp = {.transport = TRANSPORT_TCP};
 	hw_nic_defaults(&rdma, 1);
 	hw_nic_defaults(&tcp, 1);
-	fprintf(out, "%-14s %8s %10s %10s  %s\n", "nic", "Gb/s", "RDMA GB/s", "TCP GB/s", "kind");
+	double tcp8 = hw_nic_efficiency(&tcp, 8);
+	fprintf(out, "%-14s %8s %10s %10s %10s  %s\n", "nic", "Gb/s", "RDMA GB/s", "TCP 1 GPU",
+		"TCP 8 GPUs", "kind");
 	for (size_t i = 0; i < sizeof nics / sizeof nics[0]; i++)
-		fprintf(out, "%-14s %8.0f %10.2f %10.2f  %s\n", nics[i].name, nics[i].gbps,
+		fprintf(out, "%-14s %8.0f %10.2f %10.2f %10.2f  %s\n", nics[i].name, nics[i].gbps,
 			nics[i].gbps / 8 * rdma.efficiency, nics[i].gbps / 8 * tcp.efficiency,
-			nics[i].what);
-	fprintf(out, "transports: rdma efficiency %.2f, latency %.1f us per message;"
-		" tcp efficiency %.2f (one GPU per NIC; %.2f with 8 GPUs sharing it),"
-		" latency %.0f us\n", rdma.efficiency, rdma.latency_s * 1e6, tcp.efficiency,
-		hw_nic_efficiency(&tcp, 8), tcp.latency_s * 1e6);
+			nics[i].gbps / 8 * tcp8, nics[i].what);
+	fprintf(out, "transports: rdma efficiency %.2f, latency %.1f us per message;\n"
+		"  tcp (NCCL's sockets) efficiency %.2f with one GPU of a communicator on the node,\n"
+		"  %.2f with 8 (their proxy threads share the node's cores; the figures were measured\n"
+		"  on 32 Gb/s links, UNVERIFIED at 100 Gb/s and above), latency %.0f us\n",
+		rdma.efficiency, rdma.latency_s * 1e6, tcp.efficiency, tcp8, tcp.latency_s * 1e6);
 }
