@@ -318,6 +318,15 @@ static void notes(const scenario *s, step_result *r)
 			 r->compression_saving_s >= 0 ? "saves" : "loses",
 			 fmt_s(b, sizeof b, fabs(r->compression_saving_s)),
 			 r->compression_saving_s > 0 ? "pays off" : "does not pay off");
+	/* the full-matrix convention of the FLOP count meets causal kernels: at
+	 * long sequences MFU counts work nobody did (above 100% at millions) */
+	double full = wl_model_flops_per_seq(&s->model), att = wl_attn_score_flops_per_seq(&s->model);
+	if (full > 0 && att / 2 > 0.1 * (full - att / 2))
+		stp_note(r, "MFU and HFU count the full attention matrix, as Megatron's and PaLM's "
+			 "formulas do; causal attention computes about half of it. At %d tokens a "
+			 "sequence the attention scores are %.0f%% of the counted FLOPs, so MFU overstates "
+			 "the arithmetic done by about %.0f%%.", s->model.seq_len, 100 * att / full,
+			 100 * (full / (full - att / 2) - 1));
 	if (r->staleness > 0)
 		stp_note(r, "Asynchronous DP overlaps each step's gradient reduction with the next "
 			 "step's compute (%.2fx the synchronous speed); updates are %d step stale, which "

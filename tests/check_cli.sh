@@ -99,6 +99,12 @@ has "$tmp/err" "it is a directory" "a directory is named as one"
 expect 2 "a misspelt command" "$TS" runn "$SCN"
 has "$tmp/err" "did you mean 'run'?" "a misspelt command gets a suggestion"
 
+# at 128K tokens a sequence MFU's full-matrix count overstates causal attention: said
+expect 0 "a long-context run" "$TS" run "$top_srcdir/scenarios/whatif/long-context.yaml"
+has "$tmp/out" "MFU and HFU count the full attention matrix" "the MFU convention is said where it matters"
+expect 0 "a 2K-token run" "$TS" run "$top_srcdir/scenarios/dgx-a100.yaml"
+if grep -q "count the full attention matrix" "$tmp/out"; then not_ok "no MFU note at 2K tokens"; else ok "no MFU note at 2K tokens"; fi
+
 # --- check and list
 expect 0 "check the default scenario" "$TS" check "$SCN"
 if grep -E -q "^$SCN: ok \([0-9]+ GPUs, [0-9]+ x [0-9]+ x [0-9]+\)$" "$tmp/out"; then
