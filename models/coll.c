@@ -9,6 +9,7 @@
 #include <strings.h>
 #include <stdio.h>
 #include "coll_impl.h"
+#include "workload.h"   /* wl_membound_time: a one-rank copy */
 
 static const coll_algo_ops *const algos[ALGO__N] = {
 	[ALGO_RING] = &coll__ring, [ALGO_TREE] = &coll__tree, [ALGO_HIERARCHICAL] = &coll__hier,
@@ -687,6 +688,10 @@ double coll_nccl_tests_time(const scn_cluster *c, const coll_req *req, int gpus_
 {
 	double t = coll_time_isolated(c, req, err, errlen);
 	int g = gpus_per_thread > 1 ? gpus_per_thread : 1;
+	/* one rank: nothing crosses a link, but out of place (nccl-tests' default)
+	 * NCCL copies the buffer on the GPU, reading and writing it in HBM */
+	if (t >= 0 && req->n == 1 && req->op != COLL_SENDRECV)
+		t = fmax(t, wl_membound_time(&c->gpu, 2 * req->bytes));
 	if (t >= 0 && t < g * COLL_LAUNCH_S)
 		t = g * COLL_LAUNCH_S;
 	return t;

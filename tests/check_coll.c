@@ -10,6 +10,7 @@
 #include <time.h>
 #include "coll.h"
 #include "coll_impl.h"
+#include "workload.h"
 
 #define GiB 1073741824.0
 #define MiB 1048576.0
@@ -153,6 +154,23 @@ START_TEST(ring_one_node)
 	ck_assert_msg(bg > 0.955 && bg < 0.975, "all-gather busbw / 240 GB/s: %g", bg);
 	double tb = run1(&c, COLL_BROADCAST, ALGO_RING, 8, GiB);
 	ck_assert(fabs(busbw(COLL_BROADCAST, 8, GiB, tb) / 240e9 - 1) < 0.01);
+}
+END_TEST
+
+/* One rank: nccl-tests' out-of-place buffers make NCCL copy on the GPU,
+ * read and write through HBM, not the launch time alone. */
+START_TEST(one_rank_copies)
+{
+	scn_cluster c = dgx(1, "H100", 400, 8);
+	int r0 = 0;
+	coll_req q = {.op = COLL_BROADCAST, .algo = ALGO_AUTO, .ranks = &r0, .n = 1, .bytes = GiB,
+	              .root = 0, .mult = 1, .ps_servers = 1};
+	char err[256];
+	double t = coll_nccl_tests_time(&c, &q, 1, err, sizeof err);
+	ck_assert_double_eq_tol(t, wl_membound_time(&c.gpu, 2 * GiB), 1e-12);
+	ck_assert(t > 0.5e-3 && t < 1e-3);
+	q.bytes = 8;   /* a small one: the launch */
+	ck_assert_double_eq_tol(coll_nccl_tests_time(&c, &q, 1, err, sizeof err), COLL_LAUNCH_S, 1e-12);
 }
 END_TEST
 
@@ -677,6 +695,7 @@ int main(void)
 	tcase_add_test(tc, edge_cases_and_determinism);
 	tcase_add_test(tc, scale);
 	tcase_add_test(tc, batch_equals_back_to_back);
+	tcase_add_test(tc, one_rank_copies);
 	suite_add_tcase(s, tc);
 	SRunner *sr = srunner_create(s);
 	srunner_run_all(sr, CK_NORMAL);
