@@ -853,7 +853,10 @@ int wl_layer_ops(const scenario *s, int layer, wl_pass pass, wl_op *ops, int max
 bool wl_flash_attention(const scenario *s)
 {
 	const hw_gpu *g = &s->cluster.gpu;
-	if (!wl__has_flash(g) || s->training.attention == ATTN_UNFUSED)
+	/* the flash kernels take fp16/bf16 inputs: an fp32 or tf32 run's attention
+	 * is PyTorch's unfused (math) path */
+	if (!wl__has_flash(g) || s->training.attention == ATTN_UNFUSED ||
+	    s->training.precision == PREC_FP32 || s->training.precision == PREC_TF32)
 		return false;
 	if (s->training.attention == ATTN_FLASH || s->training.attention == ATTN_FLASH2)
 		return true;

@@ -262,6 +262,12 @@ static void check_pipeline(scn_ctx *c, scenario *s, const scn_doc *d)
 	}
 }
 
+/* fp32 and tf32 runs keep fp32 tensors, which the flash kernels do not take */
+static bool fp32_run(const scenario *s)
+{
+	return s->training.precision == PREC_FP32 || s->training.precision == PREC_TF32;
+}
+
 static void check_parallel(scn_ctx *c, scenario *s, const scn_doc *d)
 {
 	scn_training *t = &s->training;
@@ -295,12 +301,20 @@ static void check_parallel(scn_ctx *c, scenario *s, const scn_doc *d)
 	else if (scn_cp(s) > 1 && s->training.attention == ATTN_UNFUSED)
 		ERR(c, d, "training.cp", "training.attention", "context parallelism runs on fused "
 		    "(flash) attention; use attention: flash or auto, or cp: 1");
+	else if (scn_cp(s) > 1 && fp32_run(s))
+		ERR(c, d, "training.cp", "training.precision", "context parallelism runs on fused "
+		    "(flash) attention, which takes 16-bit inputs, not %s; use bf16 or cp: 1",
+		    hw_precision_name(s->training.precision));
 	else if (scn_cp(s) > 1 && s->model.seq_len % (2 * scn_cp(s)))
 		ERR(c, d, "training.cp", "model.seq_len", "seq_len (=%d) must be a multiple of "
 		    "2*cp (=%d): each GPU takes two chunks of every sequence, one from each end, "
 		    "to balance the causal attention", s->model.seq_len, 2 * scn_cp(s));
 	t->dp = dp;
-	if ((t->attention == ATTN_FLASH || t->attention == ATTN_FLASH2) &&
+	if ((t->attention == ATTN_FLASH || t->attention == ATTN_FLASH2) && fp32_run(s))
+		ERR(c, d, "training.attention", "training.precision", "FlashAttention takes 16-bit "
+		    "inputs (fp16, bf16), not %s: use attention: auto or unfused",
+		    hw_precision_name(t->precision));
+	else if ((t->attention == ATTN_FLASH || t->attention == ATTN_FLASH2) &&
 	    !wl_gpu_fused_attention(&s->cluster.gpu))
 		ERR(c, d, "training.attention", "cluster.gpu", "FlashAttention needs an Ampere or "
 		    "later GPU; %s has none: use attention: auto or unfused", s->cluster.gpu.name);
