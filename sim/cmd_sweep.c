@@ -68,7 +68,7 @@ static char *render_row(const sweep_ctx *c, size_t index, const char *status, co
 		return NULL;
 	int rc = -1;
 	if (c->o->format == SWEEP_CSV) {
-		const char *vals[SWEEP_MAX_AXES + 2];
+		const char *vals[SWEEP_MAX_AXES + 3];
 		char idx[24];
 		int nv = sweep_csv_values(c->plan, index, status, idx, vals);
 		rc = r ? report_csv_row(mem, vals, nv, s, r) : report_csv_row_error(mem, vals, nv, reason);
@@ -78,6 +78,7 @@ static char *render_row(const sweep_ctx *c, size_t index, const char *status, co
 			json_obj_begin(j);
 			sweep_json_keys(j, c->plan, index);
 			json_kstr(j, "status", status);
+			json_kstr(j, "sweep", sweep_plan_id(c->plan));
 			if (r)
 				report_json_fields(j, s, r);
 			else
@@ -113,7 +114,7 @@ static char *header_text(const sweep_ctx *c)
 	FILE *mem = open_memstream(&buf, &n);
 	if (!mem)
 		return NULL;
-	const char *names[SWEEP_MAX_AXES + 2];
+	const char *names[SWEEP_MAX_AXES + 3];
 	int rc = report_csv_header(mem, names, sweep_csv_names(c->plan, names));
 	if (fclose(mem) != 0 || rc < 0) {
 		free(buf);
@@ -585,6 +586,9 @@ int cmd_sweep(int argc, char **argv)
 		return rc > 0 ? 0 : 2;
 	}
 	sweep_ctx c = {.o = &o, .plan = plan, .out_fd = -1};
+	char id[17];
+	if (sweep_fingerprint(o.scenario, o.sets, o.nsets, id) == 0)
+		sweep_plan_set_id(plan, id);
 	if ((c.doc = load_base(&o)))
 		rc = sweep_main(&c);
 	else

@@ -17,7 +17,18 @@ struct sweep_plan {
 	sweep_axis axes[SWEEP_MAX_AXES];
 	size_t naxes;
 	size_t npoints;
+	char id[24];              /* the base scenario's fingerprint ("" when unset) */
 };
+
+void sweep_plan_set_id(sweep_plan *p, const char *id)
+{
+	snprintf(p->id, sizeof p->id, "%s", id ? id : "");
+}
+
+const char *sweep_plan_id(const sweep_plan *p)
+{
+	return p->id;
+}
 
 sweep_plan *sweep_plan_new(void)
 {
@@ -213,6 +224,7 @@ int sweep_csv_names(const sweep_plan *p, const char **names)
 	for (size_t a = 0; a < p->naxes; a++)
 		names[n++] = p->axes[a].key;
 	names[n++] = "status";
+	names[n++] = "sweep";
 	return n;
 }
 
@@ -225,6 +237,7 @@ int sweep_csv_values(const sweep_plan *p, size_t index, const char *status, char
 	for (size_t a = 0; a < p->naxes; a++)
 		vals[n++] = sweep_plan_value(p, index, a);
 	vals[n++] = status;
+	vals[n++] = p->id;
 	return n;
 }
 

@@ -31,6 +31,15 @@ void sweep_plan_free(sweep_plan *p);
  * one line), a key varied twice, too many points. */
 int sweep_plan_add(sweep_plan *p, const char *spec, FILE *err);
 
+/* The sweep's fingerprint: a hash of the base scenario file and its --set,
+ * written into every row ("sweep" column) so that --resume and merge refuse
+ * rows of another sweep. */
+void sweep_plan_set_id(sweep_plan *p, const char *id);
+const char *sweep_plan_id(const sweep_plan *p);
+/* FNV-1a 64 of the file at path and the overrides, as 16 hex digits into
+ * id[17]; -1 when the file cannot be read. */
+int sweep_fingerprint(const char *path, const char *const *sets, int nsets, char id[17]);
+
 size_t sweep_plan_naxes(const sweep_plan *p);
 const char *sweep_plan_key(const sweep_plan *p, size_t axis);
 /* Number of points: the product of the axes' lengths (1 with no axis). */
@@ -57,13 +66,13 @@ bool sweep_shard_has(const sweep_shard *s, size_t index);
  * functions below write those leading columns, so that rows and the checks
  * of --resume agree on them. */
 
-/* CSV: the names of the leading columns ("index", the keys, "status") for
- * report_csv_header. names has room for sweep_plan_naxes(p) + 2 entries;
+/* CSV: the names of the leading columns ("index", the keys, "status",
+ * "sweep") for report_csv_header. names has room for sweep_plan_naxes(p) + 3 entries;
  * returns how many were set. */
 int sweep_csv_names(const sweep_plan *p, const char **names);
 /* CSV: the leading values of point `index` for report_csv_row. idx is a
  * buffer of at least 24 bytes that holds the index text; vals has room for
- * sweep_plan_naxes(p) + 2 entries. Returns how many were set. */
+ * sweep_plan_naxes(p) + 3 entries. Returns how many were set. */
 int sweep_csv_values(const sweep_plan *p, size_t index, const char *status, char *idx,
                      const char **vals);
 /* JSON: writes "index" and the varied keys into an object the caller has

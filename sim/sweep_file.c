@@ -2,6 +2,8 @@
  * up an interrupted file for --resume, and merging shard files. Rows are
  * whole lines (written with one write() each), so a line without its newline
  * can only be the trace of an interruption, and is dropped. */
+#include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <errno.h>
@@ -52,6 +54,71 @@ static bool blank(const char *s)
 	return s[strspn(s, " \t\r\n")] == 0;
 }
 
+int sweep_fingerprint(const char *path, const char *const *sets, int nsets, char id[17])
+{
+	uint64_t h = 0xcbf29ce484222325ULL;
+	FILE *f = fopen(path, "rb");
+	if (!f)
+		return -1;
+	int ch;
+	while ((ch = fgetc(f)) != EOF)
+		h = (h ^ (unsigned char)ch) * 0x100000001b3ULL;
+	bool bad = ferror(f);
+	fclose(f);
+	for (int i = 0; i < nsets; i++)
+		for (const char *q = sets[i]; ; q++) {
+			h = (h ^ (unsigned char)*q) * 0x100000001b3ULL;   /* the NUL separates them */
+			if (!*q)
+				break;
+		}
+	snprintf(id, 17, "%016llx", (unsigned long long)h);
+	return bad ? -1 : 0;
+}
+
+/* Field k (0-based) of a CSV line, quotes respected: its start and length
+ * (quotes included); false when the line has fewer fields. */
+static bool csv_field_at(const char *line, size_t n, size_t k, const char **f, size_t *len)
+{
+	size_t i = 0;
+	for (size_t field = 0; i <= n; field++) {
+		size_t start = i;
+		bool q = false;
+		while (i < n && (q || (line[i] != ',' && line[i] != '\n'))) {
+			if (line[i] == '"')
+				q = !q;
+			i++;
+		}
+		if (field == k) {
+			*f = line + start;
+			*len = i - start;
+			return true;
+		}
+		if (i >= n || line[i] != ',')
+			return false;
+		i++;
+	}
+	return false;
+}
+
+/* The "sweep" fingerprint of a row (CSV: field k; JSON: its key); false
+ * when the row has none (a file of an older version). */
+static bool row_sweep_id(const char *line, size_t n, sweep_format f, size_t k, const char **id,
+                         size_t *len)
+{
+	if (f == SWEEP_CSV)
+		return csv_field_at(line, n, k, id, len);
+	static const char key[] = "\"sweep\":\"";
+	const char *p = strstr(line, key);
+	if (!p)
+		return false;
+	*id = p + sizeof key - 1;
+	const char *e = strchr(*id, '"');
+	if (!e)
+		return false;
+	*len = (size_t)(e - *id);
+	return true;
+}
+
 /* Checks one row of an existing file against the plan; marks it done. */
 static int resume_row(const char *line, size_t n, const char *path, long lineno,
                       const sweep_plan *p, sweep_format f, bool *done, FILE *err)
@@ -81,6 +148,18 @@ static int resume_row(const char *line, size_t n, const char *path, long lineno,
 	free(prefix);
 	if (!same)
 		return -1;
+	/* the same points of another scenario, or the same with other --set */
+	const char *id;
+	size_t idlen;
+	const char *want = sweep_plan_id(p);
+	if (*want &&
+	    (!row_sweep_id(line, n, f, sweep_plan_naxes(p) + 2, &id, &idlen) || idlen != strlen(want) ||
+	     memcmp(id, want, idlen))) {
+		fprintf(err, "%s:%ld: this row was written for another scenario file or other --set "
+		        "(its sweep fingerprint differs): the file belongs to another sweep; use another "
+		        "--out\n", path, lineno);
+		return -1;
+	}
 	done[index] = true;
 	return 0;
 }
@@ -161,6 +240,9 @@ typedef struct merge_set {
 	char *header;         /* CSV header line of the first input; NULL for JSON */
 	int format;           /* -1 unknown yet, else sweep_format */
 	const char *header_path;
+	long sweep_col;       /* CSV: the "sweep" column, -1 none (an older file) */
+	char sweep_id[24];    /* the fingerprint of the first row that has one */
+	const char *id_path;
 } merge_set;
 
 static int merge_push(merge_set *m, merge_row r)
@@ -198,6 +280,14 @@ static int merge_first_line(merge_set *m, const char *line, const char *path, bo
 			fprintf(err, "merge: out of memory\n");
 			return -1;
 		}
+		m->sweep_col = -1;
+		const char *fld;
+		size_t len;
+		for (size_t k = 0; f == SWEEP_CSV && csv_field_at(line, strlen(line), k, &fld, &len); k++)
+			if (len == 5 && !memcmp(fld, "sweep", 5)) {
+				m->sweep_col = (long)k;
+				break;
+			}
 	} else if (f == SWEEP_CSV && strcmp(m->header, line)) {
 		fprintf(err, "merge: the header of %s differs from that of %s: different sweeps\n",
 		        path, m->header_path);
@@ -234,6 +324,22 @@ static int merge_read(merge_set *m, const char *path, FILE *err)
 		if (!sweep_line_index(line, (size_t)n, &r.index)) {
 			fprintf(err, "merge: %s:%ld: not a row of a trainsim sweep\n", path, lineno);
 			goto out;
+		}
+		const char *id;
+		size_t idlen;
+		if ((m->format == SWEEP_JSON || m->sweep_col >= 0) &&
+		    row_sweep_id(line, (size_t)n, (sweep_format)m->format, (size_t)m->sweep_col, &id,
+		                 &idlen) && idlen > 0 && idlen < sizeof m->sweep_id) {
+			if (!m->sweep_id[0]) {
+				memcpy(m->sweep_id, id, idlen);
+				m->sweep_id[idlen] = 0;
+				m->id_path = path;
+			} else if (idlen != strlen(m->sweep_id) || memcmp(id, m->sweep_id, idlen)) {
+				fprintf(err, "merge: %s:%ld: a row of another sweep (fingerprint %.*s, %s has "
+				        "%s): another scenario file or other --set; not merged\n", path, lineno,
+				        (int)idlen, id, m->id_path, m->sweep_id);
+				goto out;
+			}
 		}
 		if (!(r.line = strndup(line, (size_t)n)) || merge_push(m, r) < 0) {
 			free(r.line);
@@ -316,6 +422,11 @@ int sweep_merge(const char *out, const char *const *in, size_t nin, FILE *err)
 			goto out_free;
 	if (merge_dedup(&m, err) < 0)
 		goto out_free;
+	/* a missing shard is no error (it may still be running), but say so */
+	size_t missing = m.n ? m.rows[m.n - 1].index + 1 - m.n : 0;
+	if (missing)
+		fprintf(err, "merge: %zu of the points up to %zu are missing (a shard not given or "
+		        "not finished?)\n", missing, m.rows[m.n - 1].index);
 	rc = merge_write(&m, out, err);
 out_free:
 	for (size_t i = 0; i < m.n; i++)

@@ -181,16 +181,19 @@ START_TEST(row_prefix_and_values)
 	pre = sweep_row_prefix(p, SWEEP_JSON, 4);
 	ck_assert_str_eq(pre, "{\"index\":4,\"a\":3,\"b\":\"x\"");
 	free(pre);
-	const char *names[4], *vals[4];
+	const char *names[5], *vals[5];
 	char idx[24];
-	ck_assert_int_eq(sweep_csv_names(p, names), 4);
+	ck_assert_int_eq(sweep_csv_names(p, names), 5);
 	ck_assert_str_eq(names[0], "index");
 	ck_assert_str_eq(names[2], "b");
 	ck_assert_str_eq(names[3], "status");
-	ck_assert_int_eq(sweep_csv_values(p, 5, "ok", idx, vals), 4);
+	ck_assert_str_eq(names[4], "sweep");
+	sweep_plan_set_id(p, "0123456789abcdef");
+	ck_assert_int_eq(sweep_csv_values(p, 5, "ok", idx, vals), 5);
 	ck_assert_str_eq(vals[0], "5");
 	ck_assert_str_eq(vals[1], "3");
 	ck_assert_str_eq(vals[3], "ok");
+	ck_assert_str_eq(vals[4], "0123456789abcdef");
 	sweep_plan_free(p);
 }
 END_TEST

@@ -167,5 +167,25 @@ if "$ts" run "$scn" --trace trace.json >/dev/null 2>&1; then
 		pass "timeline plot from a trace" || fail "timeline plot: $(cat tl.err)"
 fi
 
+# 6. Another sweep's rows: the same points of another --set are refused by
+# --resume and by merge (the sweep fingerprint), a missing shard is said.
+if "$ts" sweep "$scn" --vary cluster.nic.speed=$speeds --shard 1/2 --out fa.csv 2>/dev/null &&
+	"$ts" sweep "$scn" --vary cluster.nic.speed=$speeds --shard 2/2 --out fb.csv 2>/dev/null &&
+	"$ts" sweep "$scn" --vary cluster.nic.speed=$speeds --set training.zero=1 --shard 2/2 \
+		--out fc.csv 2>/dev/null; then
+	cp fa.csv fr.csv
+	! "$ts" sweep "$scn" --vary cluster.nic.speed=$speeds --set training.zero=1 --out fr.csv \
+		--resume 2>fr.err && grep -q "sweep fingerprint differs" fr.err &&
+		pass "resume refuses the rows of other --set" || fail "resume mixed sweeps: $(cat fr.err)"
+	! "$ts" merge fm.csv fa.csv fc.csv 2>fm.err && grep -q "a row of another sweep" fm.err &&
+		pass "merge refuses the rows of other --set" || fail "merge mixed sweeps: $(cat fm.err)"
+	"$ts" merge fm.csv fa.csv fb.csv 2>fm.err && [ "$(rows fm.csv | wc -l)" -eq 5 ] &&
+		pass "merge joins the two shards of one sweep" || fail "merge of one sweep: $(cat fm.err)"
+	"$ts" merge fm.csv fb.csv 2>fm.err && grep -q "2 of the points up to 3 are missing" fm.err &&
+		pass "merge says a shard is missing" || fail "merge without a shard: $(cat fm.err)"
+else
+	fail "sweeps for the fingerprint checks"
+fi
+
 echo "$failed failed"
 [ $failed -eq 0 ]
