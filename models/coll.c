@@ -211,8 +211,11 @@ static int launch(coll_run *r)
 			int tx = cc->nic_tx[f->a / gpn * nics + ra], rx = cc->nic_rx[f->b / gpn * nics + rb];
 			cap /= tx > rx ? tx : rx;
 		}
-		if (r->cap_data_Bps > 0 && r->cap_data_Bps / r->payload < cap)
-			cap = r->cap_data_Bps / r->payload;
+		/* LL's cap: NCCL's multi-node figure on the flows that leave the node,
+		 * its one-node figure (the GPU's) on those inside it */
+		double pcap = f->a / gpn != f->b / gpn ? r->cap_data_Bps : r->cap_intra_Bps;
+		if (pcap > 0 && pcap / r->payload < cap)
+			cap = pcap / r->payload;
 		if (f->cap > 0 && f->cap < cap)
 			cap = f->cap;
 		r->pending++;
@@ -616,6 +619,16 @@ int coll_start_batch(coll_ctx *cc, const coll_req *req, double count, coll_done_
 	double llcap = coll__ll_cap(&r->sh, r->proto);
 	/* LL's busbw cap spread over the parallel rings (each carries 1/nrails) */
 	r->cap_data_Bps = llcap > 0 ? llcap / r->sh.nrails : 0;
+	/* all_to_all's node-pair flows each carry one rail GPU's share for one
+	 * other node: that GPU's cap, split over the nodes it sends to */
+	if (llcap > 0 && req->op == COLL_ALL_TO_ALL && r->sh.nnodes > 1)
+		r->cap_data_Bps = llcap / (r->sh.nnodes - 1);
+	r->cap_intra_Bps = r->cap_data_Bps;
+	if (llcap > 0 && r->sh.nnodes > 1) {
+		coll_shape one = r->sh;
+		one.nnodes = 1;
+		r->cap_intra_Bps = coll__ll_cap(&one, r->proto);
+	}
 	if (req->n == 1) {
 		r->latency_s = 0;
 		r->phase = r->ops->nphases;

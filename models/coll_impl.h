@@ -75,6 +75,7 @@ struct coll_run {
 	int proto;
 	double payload;        /* data bytes per wire byte of the protocol */
 	double cap_data_Bps;   /* per-flow data-rate cap from the protocol (0 = none) */
+	double cap_intra_Bps;  /* the same for a flow inside one node (LL's one-node cap) */
 	double latency_s;      /* NCCL-model latency of one collective */
 	double count;          /* back-to-back collectives this run stands for */
 	double route_lat_s;    /* route latency already paid by the flows */

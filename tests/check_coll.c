@@ -157,6 +157,36 @@ START_TEST(ring_one_node)
 }
 END_TEST
 
+/* A larger message never takes less time: where the tuner switches from LL
+ * to LL128, LL's cap must not have made the smaller size slower (NCCL's
+ * multi-node cap on flows that leave the node only; all_to_all's per GPU). */
+START_TEST(time_grows_with_size)
+{
+	static const struct { const char *gpu; int nodes; coll_op op; coll_algo algo; } c[] = {
+		{"A100", 4, COLL_ALL_REDUCE, ALGO_HIERARCHICAL}, {"H100", 2, COLL_ALL_REDUCE, ALGO_HIERARCHICAL},
+		{"H100", 2, COLL_ALL_TO_ALL, ALGO_AUTO}, {"H100", 4, COLL_ALL_TO_ALL, ALGO_AUTO},
+		{"A100", 4, COLL_ALL_REDUCE, ALGO_AUTO},
+	};
+	int ranks[32];
+	for (int i = 0; i < 32; i++)
+		ranks[i] = i;
+	for (size_t k = 0; k < sizeof c / sizeof c[0]; k++) {
+		scn_cluster cl = dgx(c[k].nodes, c[k].gpu, 200, 8);
+		coll_req q = {.op = c[k].op, .algo = c[k].algo, .ranks = ranks, .n = 8 * c[k].nodes,
+		              .root = 0, .mult = 1, .ps_servers = 1};
+		double prev = 0;
+		char err[256];
+		for (double b = 8192; b <= 16 * 1048576; b *= 2) {
+			q.bytes = b;
+			double t = coll_nccl_tests_time(&cl, &q, 1, err, sizeof err);
+			ck_assert_msg(t >= prev, "%s x %d %s: %g B in %g s, half of it in %g s", c[k].gpu,
+			              c[k].nodes, coll_op_name(c[k].op), b, t, prev);
+			prev = t;
+		}
+	}
+}
+END_TEST
+
 /* One rank: nccl-tests' out-of-place buffers make NCCL copy on the GPU,
  * read and write through HBM, not the launch time alone. */
 START_TEST(one_rank_copies)
@@ -696,6 +726,7 @@ int main(void)
 	tcase_add_test(tc, scale);
 	tcase_add_test(tc, batch_equals_back_to_back);
 	tcase_add_test(tc, one_rank_copies);
+	tcase_add_test(tc, time_grows_with_size);
 	suite_add_tcase(s, tc);
 	SRunner *sr = srunner_create(s);
 	srunner_run_all(sr, CK_NORMAL);
