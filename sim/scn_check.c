@@ -336,7 +336,13 @@ static void check_parallel(scn_ctx *c, scenario *s, const scn_doc *d)
 	} else if (t->global_batch / mbdp > MAX_MICROBATCHES) {
 		ERR(c, d, "training.global_batch", NULL, "%lld micro-batches per step exceeds the "
 		    "limit of 1e7; raise micro_batch", t->global_batch / mbdp);
-	}
+	} else if (t->schedule == SCHED_INTERLEAVED && t->pp > 1 && (t->global_batch / mbdp) % t->pp)
+		/* Megatron-LM refuses it; trainsim's short last group can be slower
+		 * than 1F1B (pp 8, m 17: +2%) */
+		scn__warn(c, scn__doc_path(d, "training.schedule"), "training.schedule",
+		          "interleaved with %lld micro-batches per pipeline, not a multiple of pp "
+		          "(=%d): Megatron-LM refuses this; trainsim runs a short last group, which "
+		          "can be slower than 1f1b", t->global_batch / mbdp, t->pp);
 	if (!t->pp_scatter_gather && (t->tp == 1 || t->pp == 1 || t->sequence_parallel))
 		scn__warn(c, scn__doc_path(d, "training.pp_scatter_gather"),
 		          "training.pp_scatter_gather", "has no effect without tp > 1 and pp > 1, "
