@@ -266,8 +266,18 @@ static void why_other(const scenario *s, step_result *r, int k, double x, double
 			 "embedding and logits) or fixing slow GPUs would shrink it.", a, pct);
 		break;
 	case SPLIT_DATA_STALL:
-		snprintf(b, n, "Data loading stalls the GPUs for %s (%.0f%% of the step): more "
-			 "prefetch, a local cache or faster storage would shrink it.", a, pct);
+		/* a stall that lasts from step to step is a rate: the reads of a step
+		 * take longer than its compute, which no prefetch depth hides */
+		if (s->training.data.prefetch > 0)
+			snprintf(b, n, "Data loading stalls the GPUs for %s (%.0f%% of the step): the "
+				 "storage delivers a step's data more slowly than the GPUs use it, which no "
+				 "prefetch depth hides; a local cache or faster storage would shrink it.",
+				 a, pct);
+		else
+			snprintf(b, n, "Data loading stalls the GPUs for %s (%.0f%% of the step): with "
+				 "no prefetch the reads wait for the step; prefetching "
+				 "(training.data.prefetch), a local cache or faster storage would shrink it.",
+				 a, pct);
 		break;
 	case SPLIT_CHECKPOINT:
 		snprintf(b, n, "Checkpoints stall training for %s per step on average (%.0f%%): "

@@ -296,8 +296,11 @@ static void fixes_storage(ctx *c, step_split k)
 			fix_set(f, "training.data.source=local_cache");
 			fix_set(f, "training.data.cache_warm=true");
 		}
-		fix_set(add_fix(c, "prefetch more batches"), "training.data.prefetch=%d",
-			4 * (t->data.prefetch > 0 ? t->data.prefetch : 1));
+		/* a queue hides the reads behind compute; a deeper one adds nothing
+		 * when they are slower than the compute (a rate, step after step) */
+		if (t->data.prefetch <= 0)
+			fix_set(add_fix(c, "prefetch batches while the GPUs compute"),
+				"training.data.prefetch=2");
 		return;
 	}
 	if (t->checkpoint.mode == CKPT_SYNC)
@@ -715,11 +718,17 @@ static void one_node(ctx *c)
 			"simulated.");
 	} else {
 		double x = vr.step_time_s > 0 ? c->r->step_time_s / vr.step_time_s : 0;
+		/* what grew: the wait for shared storage (the same reads per GPU from
+		 * more nodes share its bandwidth), or communication */
+		double dstall = c->r->split_s[SPLIT_DATA_STALL] - vr.split_s[SPLIT_DATA_STALL];
+		bool storage = dstall > 0.5 * (c->r->step_time_s - vr.step_time_s);
 		para(c->out, 3, 6, "c. One node against many: with the same work per GPU, a step on "
 			"one node takes %s; on %d nodes it takes %s (%.2fx). %s", fmt_t(a, sizeof a,
 			vr.step_time_s), s->cluster.nodes, fmt_t(b, sizeof b, c->r->step_time_s), x,
-			x > 1.2 ? "The difference is the price of leaving the node: look at the network."
-			: "Scaling out costs little here: the network is not the problem.");
+			x <= 1.2 ? "Scaling out costs little here: the network is not the problem."
+			: storage ? "The difference is the shared storage: more nodes read the same "
+			"data per GPU through its one aggregate bandwidth. Look at storage, not the "
+			"network." : "The difference is the price of leaving the node: look at the network.");
 	}
 	step_result_release(&vr);
 }
