@@ -568,6 +568,10 @@ static void saturated(ctx *c, const int *order, int nloss)
 		para(c->out, 3, 3, "The GPUs' math units: the step is compute-bound, which is where "
 			"a training job should be. Faster GPUs, a larger micro-batch or better kernels "
 			"are what would move it.");
+		if (nloss > 0 && frac(c->r, (step_split)order[0]) >= 0.15)
+			para(c->out, 3, 3, "Still, %s takes %.0f\a%% of the step: 'What to try next' "
+				"below tries what would shrink it.", loss_word(c, order[0]),
+				100 * frac(c->r, (step_split)order[0]));
 		const hw_gpu *g = &s->cluster.gpu;
 		double held = wl_gpu_held_gemm_eff(g);
 		if (g->gemm_eff > 0 && held < 0.93 * g->gemm_eff)   /* measured: Hopper */
@@ -685,6 +689,21 @@ static void ring(ctx *c)
 		fmt_t(e, sizeof e, r->dp_allreduce_s), r->dp_allreduce_s / r->dp_naive_s, syncs,
 		fmt_t(f, sizeof f, r->split_s[SPLIT_DP_COMM]),
 		r->dp_syncs_per_step > 1 ? "those runs" : "it");
+	/* what the factor leaves: the algorithm, and the NIC's share of its line rate */
+	double ratio = r->dp_allreduce_s / r->dp_naive_s, factor = 2.0 * (n - 1) / n;
+	if (strcmp(r->dp_algorithm, "ring") && strcmp(r->dp_algorithm, "hierarchical"))
+		para(c->out, 3, 3, "NCCL runs this reduction as a %s, not a ring; it moves about as "
+			"many bytes per GPU, in fewer, longer steps.", r->dp_algorithm);
+	if (ratio > 1.3 * factor && r->dp_crosses_nodes && r->dp_ranks_per_node > 0) {
+		hw_nic nic = c->s->cluster.nic;
+		hw_nic_defaults(&nic, c->s->cluster.gpus_per_node);
+		double eff = hw_nic_efficiency(&nic, r->dp_ranks_per_node);
+		para(c->out, 3, 3, "The rest is the network: %s NICs, with %d GPU%s of this group "
+			"on a node, reach %.2f of their line rate, so expect about %.2f / %.2f = %.2f; "
+			"latency and contention add what is left.",
+			nic.transport == TRANSPORT_TCP ? "TCP" : "RDMA", r->dp_ranks_per_node,
+			r->dp_ranks_per_node == 1 ? "" : "s", eff, factor, eff, factor / eff);
+	}
 }
 
 /* Step (c) of the path: the same per-GPU work on one node. */
