@@ -3,7 +3,8 @@
 # Written by `trainsim plot --kind speed`; redraw or restyle by hand:
 #   gnuplot -c speed.gp DATA.dat OUT.png ["x label"] [log|linear]
 # DATA: blocks separated by two blank lines, each starting with its title;
-# columns: x, step_time_s, mfu, gpu_util, x tick text.
+# columns: x, step_time_s, mfu, gpu_util, x tick text, fits (1, or 0 for a
+# layout that does not fit in GPU memory: ringed in red).
 if (ARGC < 2) { print "usage: gnuplot -c speed.gp DATA.dat OUT.png|svg [\"x label\"] [log|linear]"; exit status 2 }
 xlabel = ARGC >= 3 ? ARG3 : "NIC speed (Gb/s)"
 xscale = ARGC >= 4 ? ARG4 : "log"
@@ -41,12 +42,16 @@ set format x ""
 plot for [i=0:nb-1] ARG1 index i using 1:($3*100):xtic(5) with linespoints lc i+1 dt 1 pt 7 \
 	title "MFU ".columnheader(1), \
      for [i=0:nb-1] ARG1 index i using 1:($4*100) with linespoints lc i+1 dt 2 pt 6 \
-	title "nvidia-smi util ".columnheader(1)
+	title "nvidia-smi util ".columnheader(1), \
+     for [i=0:nb-1] ARG1 index i using 1:($6 == 0 ? $3*100 : 1/0) with points lc rgb "red" \
+	pt 6 ps 2.2 lw 2 title (i == 0 ? "does not fit in GPU memory" : "")
 
 unset key
 set ylabel "step time (s)"
 set yrange [0:*]
-set xlabel xlabel
+set xlabel xlabel noenhanced
 set format x "% g"
-plot for [i=0:nb-1] ARG1 index i using 1:2:xtic(5) with linespoints lc i+1 dt 1 pt 7
+plot for [i=0:nb-1] ARG1 index i using 1:2:xtic(5) with linespoints lc i+1 dt 1 pt 7, \
+     for [i=0:nb-1] ARG1 index i using 1:($6 == 0 ? $2 : 1/0) with points lc rgb "red" \
+	pt 6 ps 2.2 lw 2
 unset multiplot

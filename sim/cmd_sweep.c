@@ -413,6 +413,12 @@ static int sweep_opt(int argc, char **argv, int *i, sweep_opts *o, sweep_plan *p
 	return 0;
 }
 
+static bool ends_with(const char *s, const char *tail)
+{
+	size_t n = strlen(s), k = strlen(tail);
+	return n > k && !strcmp(s + n - k, tail);
+}
+
 static int sweep_parse(int argc, char **argv, sweep_opts *o, sweep_plan *plan)
 {
 	long cores = sysconf(_SC_NPROCESSORS_ONLN);
@@ -427,6 +433,8 @@ static int sweep_parse(int argc, char **argv, sweep_opts *o, sweep_plan *plan)
 	                : o->resume && !o->out ? "--resume needs --out FILE"
 	                : o->plot && !o->out ? "--plot needs --out FILE"
 	                : o->plot && o->format != SWEEP_CSV ? "--plot reads CSV: drop --format json"
+	                : o->plot && !ends_with(o->plot, ".png") && !ends_with(o->plot, ".svg")
+	                ? "--plot: expected a name ending in .png or .svg"
 	                : NULL;
 	if (bad) {
 		fprintf(stderr, "sweep: %s\n", bad);
@@ -547,6 +555,19 @@ static int sweep_main(sweep_ctx *c)
 	bool *done = calloc(np ? np : 1, sizeof *done);
 	size_t *todo = NULL;
 	int rc = 1;
+	/* a misspelt --vary key makes every point invalid: say it before running them */
+	if (np > 0) {
+		scenario s0;
+		char reason[REASON_MAX] = "";
+		memset(&s0, 0, sizeof s0);
+		int r0 = load_point(c, 0, &s0, reason);
+		if (r0 == 0)
+			scn_release(&s0);
+		else if (strstr(reason, "unknown key")) {
+			fprintf(stderr, "sweep: %s\n", reason);
+			goto out_free;
+		}
+	}
 	if (!done || open_out(c, done) < 0)
 		goto out_free;
 	if (!(todo = todo_list(c, done, &ntodo)))

@@ -37,6 +37,31 @@ static bool row_has_numbers(const plot_table *t, size_t row, int status_col, int
 	return (!strcmp(st, "ok") || !strcmp(st, "no_fit")) && v && *v;
 }
 
+/* A picture with more lines than a legend can tell apart, or whose lines mix
+ * points of a varied key that is neither x nor a series, misleads: say so. */
+static void warn_series(const plot_table *t, int xc, const int *sc, size_t nsc, size_t nseries,
+                        FILE *err)
+{
+	if (nseries > 12)
+		fprintf(err, "plot: %zu series, more than a legend keeps apart; choose them with "
+		        "--series KEY (or plot a subset of the rows)\n", nseries);
+	size_t kf, nk;
+	plot_table_keys(t, &kf, &nk);
+	for (size_t k = kf; k < kf + nk; k++) {
+		bool used = (int)k == xc;
+		for (size_t i = 0; i < nsc; i++)
+			used |= sc[i] == (int)k;
+		const char *first = plot_table_nrows(t) ? plot_table_cell(t, 0, k) : "";
+		bool varies = false;
+		for (size_t r = 1; r < plot_table_nrows(t) && !varies; r++)
+			varies = strcmp(plot_table_cell(t, r, k), first) != 0;
+		if (!used && varies)
+			fprintf(err, "plot: the rows also vary %s, which is neither x nor a series: its "
+			        "values share each line; add it to --series or plot a subset\n",
+			        plot_table_colname(t, k));
+	}
+}
+
 /* "tp=8 pp=4" from the given columns of a row. */
 static void row_label(const plot_table *t, size_t row, const int *cols, size_t n, char *buf,
                       size_t cap)
@@ -157,6 +182,7 @@ static void speed_blocks(FILE *out, const plot_table *t, const speed_pt *pts, si
 {
 	int st = plot_table_find(t, "step_time_s"), mfu = plot_table_find(t, "mfu");
 	int util = plot_table_find(t, "gpu_util"), name = plot_table_find(t, "scenario");
+	int stc = plot_table_find(t, "status");
 	for (size_t i = 0; i < n; i++) {
 		if (i == 0 || pts[i].series != pts[i - 1].series) {
 			/* A single series is named after the scenario. */
@@ -171,7 +197,8 @@ static void speed_blocks(FILE *out, const plot_table *t, const speed_pt *pts, si
 		fprintf(out, "%.10g %s %s %s ", pts[i].x, plot_table_cell(t, r, (size_t)st),
 		        plot_table_cell(t, r, (size_t)mfu), plot_table_cell(t, r, (size_t)util));
 		put_quoted(out, plot_table_cell(t, r, (size_t)xc));
-		fputc('\n', out);
+		/* column 6: 1 when the layout fits in GPU memory, 0 when not (no_fit) */
+		fprintf(out, " %d\n", strcmp(plot_table_cell(t, r, (size_t)stc), "no_fit") != 0);
 	}
 }
 
@@ -211,6 +238,7 @@ int plot_write_speed(const plot_table *t, const char *x_key, const char *series_
 	}
 	x_values(t, xc, pts, n, axis);
 	qsort(pts, n, sizeof *pts, pt_cmp);
+	warn_series(t, xc, sc, nsc, nseries, err);
 	speed_blocks(out, t, pts, n, sc, nsc, xc);
 	free(labels);
 	free(pts);
@@ -250,6 +278,12 @@ int plot_write_split(const plot_table *t, FILE *out, FILE *err)
 	for (size_t i = 0; i < ncols; i++)
 		fprintf(out, " %s", plot_table_colname(t, (size_t)cols[i]) + 8);
 	fputc('\n', out);
+	size_t bars = 0;
+	for (size_t r = 0; r < nr; r++)
+		bars += row_has_numbers(t, r, status, cols[0]);
+	if (bars > 40)
+		fprintf(err, "plot: %zu bars, more than their labels can be read under; plot a "
+		        "subset of the rows\n", bars);
 	for (size_t r = 0; r < nr; r++) {
 		if (!row_has_numbers(t, r, status, cols[0]))
 			continue;
@@ -260,6 +294,9 @@ int plot_write_split(const plot_table *t, FILE *out, FILE *err)
 			snprintf(label, sizeof label, "point %s", plot_table_cell(t, r, 0));
 		else
 			row_label(t, r, keys, nk, label, sizeof label);
+		/* a layout that does not fit in GPU memory says so under its bar */
+		if (!strcmp(plot_table_cell(t, r, (size_t)status), "no_fit"))
+			strncat(label, " (no fit)", sizeof label - strlen(label) - 1);
 		put_quoted(out, label);
 		for (size_t i = 0; i < ncols; i++)
 			fprintf(out, " %s", plot_table_cell(t, r, (size_t)cols[i]));

@@ -544,8 +544,8 @@ START_TEST(plot_speed_data)
 	fclose(mem);
 	/* Series tp=4 (first seen) then tp=8; the invalid row is left out;
 	 * bandwidths in Gb/s on a log axis. */
-	ck_assert_str_eq(buf, "\"tp=4\"\n10 4 0.1 0.5 \"10Gbps\"\n\n\n"
-	                      "\"tp=8\"\n10 3 0.15 0.6 \"10Gbps\"\n100 1.5 0.4 0.9 \"100Gbps\"\n");
+	ck_assert_str_eq(buf, "\"tp=4\"\n10 4 0.1 0.5 \"10Gbps\" 1\n\n\n"
+	                      "\"tp=8\"\n10 3 0.15 0.6 \"10Gbps\" 0\n100 1.5 0.4 0.9 \"100Gbps\" 1\n");
 	ck_assert_str_eq(axis.label, "NIC speed (Gb/s)");
 	ck_assert(axis.log);
 	free(buf);
@@ -553,8 +553,8 @@ START_TEST(plot_speed_data)
 	mem = open_memstream(&buf, &len);
 	ck_assert_int_eq(plot_write_speed(t, "training.tp", "", mem, &axis, quiet()), 0);
 	fclose(mem);
-	ck_assert_str_eq(buf, "\"all points\"\n4 4 0.1 0.5 \"4\"\n8 3 0.15 0.6 \"8\"\n"
-	                      "8 1.5 0.4 0.9 \"8\"\n");
+	ck_assert_str_eq(buf, "\"all points\"\n4 4 0.1 0.5 \"4\" 1\n8 3 0.15 0.6 \"8\" 0\n"
+	                      "8 1.5 0.4 0.9 \"8\" 1\n");
 	ck_assert(!axis.log);
 	free(buf);
 	ck_assert_int_lt(plot_write_speed(t, "nope", NULL, quiet(), &axis, quiet()), 0);
@@ -574,7 +574,7 @@ START_TEST(plot_split_data)
 	fclose(mem);
 	/* split_s.idle is zero everywhere: left out. */
 	ck_assert_str_eq(buf, "configuration compute dp_comm\n"
-	                      "\"speed=10Gbps tp=4\" 1 3\n\"speed=10Gbps tp=8\" 1 2\n"
+	                      "\"speed=10Gbps tp=4\" 1 3\n\"speed=10Gbps tp=8 (no fit)\" 1 2\n"
 	                      "\"speed=100Gbps tp=8\" 1 0.5\n");
 	free(buf);
 	plot_table_free(t);

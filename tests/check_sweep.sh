@@ -128,10 +128,15 @@ fi
 "$ts" sweep "$scn" --vary training.tp=1,3 -j 1 --out inv.csv 2>/dev/null &&
 	grep -q '^1,3,invalid,' inv.csv && [ "$(rows inv.csv | wc -l)" -eq 2 ] &&
 	pass "an invalid layout is a row with status invalid" || fail "invalid layout row"
-"$ts" sweep "$scn" --vary cluster.nic.sped=10Gbps,25Gbps --out typo.csv 2>typo.err &&
+"$ts" sweep "$scn" --vary training.tp=3,5 --out typo.csv 2>typo.err &&
 	fail "a sweep of invalid points succeeded" || {
 	grep -q 'every point was invalid' typo.err && pass "all invalid: exit 1 with the reason" ||
 		fail "all invalid: $(cat typo.err)"
+	# a misspelt key is said before any point runs, and no file is left
+	! "$ts" sweep "$scn" --vary cluster.nic.sped=10Gbps,25Gbps --out typo2.csv 2>typo2.err &&
+		grep -q "did you mean 'speed'" typo2.err && [ ! -e typo2.csv ] &&
+		pass "a misspelt --vary key stops the sweep up front" ||
+		fail "misspelt key: $(cat typo2.err)"
 }
 "$ts" sweep "$scn" --vary cluster.nic.speed=10Gbps --format json -j 1 > one.jsonl 2>/dev/null &&
 	grep -q '^{"index":0,"cluster.nic.speed":"10Gbps","status":"' one.jsonl &&
