@@ -542,13 +542,25 @@ static int collect_steps(stp_run *r, step_result *res, stp_raw *raw)
 	if (r->want_timeline) {
 		double from = r->async ? r->E[r->K - 3] : r->t_rec;
 		size_t k = 0;
+		/* the step from 0: first the wait for its batch (the data track of
+		 * every simulated GPU), then what the engine ran, after it */
 		for (size_t i = 0; i < r->ntl; i++) {
 			step_interval iv = r->tl[i];
 			if (iv.t1 <= from || iv.t0 >= hi)
 				continue;
-			iv.t0 = fmax(iv.t0, from);   /* clipped to the last step */
-			iv.t1 = fmin(iv.t1, hi);
+			iv.t0 = fmax(iv.t0, from) - from + stall;   /* clipped to the last step */
+			iv.t1 = fmin(iv.t1, hi) - from + stall;
 			r->tl[k++] = iv;
+		}
+		if (stall > 0) {
+			step_interval *tl = realloc(r->tl, (k + (size_t)r->pp + 1) * sizeof *tl);
+			if (tl) {
+				r->tl = tl;
+				for (int g = 0; g < r->pp; g++)
+					r->tl[k++] = (step_interval){.gpu = g, .stream = 4,
+						.cat = SPLIT_DATA_STALL, .t0 = 0, .t1 = stall, .mb = -1,
+						.label = "data stall"};
+			}
 		}
 		res->timeline = r->tl;
 		res->n_timeline = k;

@@ -146,6 +146,20 @@ int store_account(const scenario *s, step_result *r, char *err, size_t errlen)
 		return -1;
 	/* the step's derived metrics (gpu_util, MFU, percentiles) are computed by
 	 * the caller after this, from the final step time */
+	/* the timeline ends with the step's share of the checkpoints (amortized:
+	 * a write every `every` steps), on each simulated GPU's checkpoint track */
+	if (r->timeline && r->checkpoint.amortized_s > 0) {
+		int g = r->timeline_gpus > 0 ? r->timeline_gpus : 1;
+		step_interval *tl = realloc(r->timeline, (r->n_timeline + (size_t)g) * sizeof *tl);
+		if (tl) {
+			r->timeline = tl;
+			for (int k = 0; k < g; k++)
+				r->timeline[r->n_timeline++] = (step_interval){.gpu = k, .stream = 5,
+					.cat = SPLIT_CHECKPOINT, .t0 = r->step_time_s,
+					.t1 = r->step_time_s + r->checkpoint.amortized_s, .mb = -1,
+					.label = "checkpoint (amortized)"};
+		}
+	}
 	r->split_s[SPLIT_CHECKPOINT] += r->checkpoint.amortized_s;
 	r->step_time_s += r->checkpoint.amortized_s;
 

@@ -139,24 +139,54 @@ static void put_label(FILE *out, const tl_track *tr)
 	fputc('"', out);
 }
 
+/* The step's categories in a fixed order, so that each keeps its colour
+ * (gnuplot colours a block by its place) from one timeline to the next. */
+static const char *const known_cats[] = {"compute", "tp_comm", "pp_comm", "pp_bubble", "dp_comm",
+	"data_stall", "checkpoint", "optimizer", "idle"};
+#define NKNOWN (sizeof known_cats / sizeof known_cats[0])
+
+static bool known(const char *cat)
+{
+	for (size_t k = 0; k < NKNOWN; k++)
+		if (!strcmp(cat, known_cats[k]))
+			return true;
+	return false;
+}
+
+static void write_block(const tl *t, FILE *out, const char *cat, double t0, bool first)
+{
+	bool any = false;
+	for (size_t i = 0; i < t->nev && !any; i++)
+		any = !strcmp(t->ev[i].cat, cat);
+	/* an absent category keeps its place: no title (no key entry), one
+	 * point off the rows */
+	fprintf(out, "%s\"%s\"\n", first ? "" : "\n\n", any ? cat : "");
+	if (!any)
+		fputs("NaN NaN -1 \"\"\n", out);
+	for (size_t i = 0; i < t->nev; i++) {
+		const tl_event *e = &t->ev[i];
+		if (strcmp(e->cat, cat))
+			continue;
+		fprintf(out, "%.9g %.9g %zu ", (e->ts_us - t0) / 1e6, (e->ts_us + e->dur_us - t0) / 1e6,
+		        e->track);
+		put_label(out, &t->tr[e->track]);
+		fputc('\n', out);
+	}
+}
+
 static void write_blocks(const tl *t, FILE *out)
 {
-	double t0 = t->nev ? t->ev[0].ts_us : 0;
+	/* the step starts at 0 (a trace of this version); an older trace's
+	 * absolute times start at its first event */
+	double t0 = 0;
 	for (size_t i = 0; i < t->nev; i++)
 		if (t->ev[i].ts_us < t0)
 			t0 = t->ev[i].ts_us;
-	for (size_t c = 0; c < t->ncat; c++) {
-		fprintf(out, "%s\"%s\"\n", c ? "\n\n" : "", t->cats[c]);
-		for (size_t i = 0; i < t->nev; i++) {
-			const tl_event *e = &t->ev[i];
-			if (strcmp(e->cat, t->cats[c]))
-				continue;
-			fprintf(out, "%.9g %.9g %zu ", (e->ts_us - t0) / 1e6, (e->ts_us + e->dur_us - t0) / 1e6,
-			        e->track);
-			put_label(out, &t->tr[e->track]);
-			fputc('\n', out);
-		}
-	}
+	for (size_t k = 0; k < NKNOWN; k++)
+		write_block(t, out, known_cats[k], t0, k == 0);
+	for (size_t c = 0; c < t->ncat; c++)
+		if (!known(t->cats[c]))
+			write_block(t, out, t->cats[c], t0, false);
 }
 
 int plot_write_timeline(const char *trace_path, FILE *out, FILE *err)

@@ -597,8 +597,15 @@ START_TEST(plot_timeline_data)
 	FILE *mem = open_memstream(&buf, &len);
 	ck_assert_int_eq(plot_write_timeline(path, mem, quiet()), 0);
 	fclose(mem);
-	ck_assert_str_eq(buf, "\"compute\"\n0 0.0005 1 \"GPU 1 tid 0\"\n0.0002 0.0003 0 \"pid 0 tid 0\"\n"
-	                      "\n\n\"dp_comm\"\n0.0005 0.00075 2 \"GPU 1 dp\"\n");
+	/* every category in its fixed place (its colour), an absent one untitled
+	 * with a point off the rows; times from the step's start at 0 */
+	ck_assert_str_eq(buf, "\"compute\"\n0.001 0.0015 1 \"GPU 1 tid 0\"\n0.0012 0.0013 0 "
+	                      "\"pid 0 tid 0\"\n"
+	                      "\n\n\"\"\nNaN NaN -1 \"\"\n\n\n\"\"\nNaN NaN -1 \"\"\n"
+	                      "\n\n\"\"\nNaN NaN -1 \"\"\n"
+	                      "\n\n\"dp_comm\"\n0.0015 0.00175 2 \"GPU 1 dp\"\n"
+	                      "\n\n\"\"\nNaN NaN -1 \"\"\n\n\n\"\"\nNaN NaN -1 \"\"\n"
+	                      "\n\n\"\"\nNaN NaN -1 \"\"\n\n\n\"\"\nNaN NaN -1 \"\"\n");
 	free(buf);
 	const char *empty = scratch("empty.json", "{\"traceEvents\":[]}");
 	ck_assert_int_lt(plot_write_timeline(empty, quiet(), quiet()), 0);
