@@ -703,7 +703,7 @@ double coll_nccl_tests_time(const scn_cluster *c, const coll_req *req, int gpus_
 	int g = gpus_per_thread > 1 ? gpus_per_thread : 1;
 	/* one rank: nothing crosses a link, but out of place (nccl-tests' default)
 	 * NCCL copies the buffer on the GPU, reading and writing it in HBM */
-	if (t >= 0 && req->n == 1 && req->op != COLL_SENDRECV)
+	if (t >= 0 && req->n == 1)   /* sendrecv with itself copies the same bytes */
 		t = fmax(t, wl_membound_time(&c->gpu, 2 * req->bytes));
 	if (t >= 0 && t < g * COLL_LAUNCH_S)
 		t = g * COLL_LAUNCH_S;

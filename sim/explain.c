@@ -347,9 +347,17 @@ static void fixes_memory(ctx *c)
 			 "(ZeRO-1, Megatron's distributed optimizer)", dpg);
 		fix_set(add_fix(c, what), "training.zero=1");
 	}
-	if (t->zero < 3 && dpg > 1)
-		fix_set(add_fix(c, "shard the weights and gradients too (ZeRO-3, FSDP): each is "
-			"gathered when a layer needs it"), "training.zero=3");
+	/* ZeRO-3 gathers its own parameters: a distributed optimizer's overlapped
+	 * gather (zero 1-2 only) goes with it */
+	const char *nopg = t->grad_reduce.overlap_param_gather
+		? "training.grad_reduce.overlap_param_gather=false" : NULL;
+	if (t->zero < 3 && dpg > 1) {
+		fix *f = add_fix(c, "shard the weights and gradients too (ZeRO-3, FSDP): each is "
+			"gathered when a layer needs it");
+		fix_set(f, "training.zero=3");
+		if (nopg)
+			fix_set(f, "%s", nopg);
+	}
 	if (t->recompute != RECOMPUTE_FULL && !custom)
 		fix_set(add_fix(c, "recompute each layer's activations in the backward pass (full "
 			"recomputation: a third more compute)"), "training.recompute=full");
@@ -371,6 +379,8 @@ static void fixes_memory(ctx *c)
 		fix *f = add_fix(c, "both: ZeRO-3 and full recomputation");
 		fix_set(f, "training.zero=3");
 		fix_set(f, "training.recompute=full");
+		if (nopg)
+			fix_set(f, "%s", nopg);
 	}
 }
 

@@ -327,6 +327,11 @@ static void check_parallel(scn_ctx *c, scenario *s, const scn_doc *d)
 	if (s->model.heads && s->model.heads % t->tp)
 		ERR(c, d, "training.tp", NULL, "model.heads (=%d) must be divisible by tp (=%d)",
 		    s->model.heads, t->tp);
+	else if (s->model.kv_heads > 0 && s->model.kv_heads % t->tp)
+		scn__warn(c, scn__doc_path(d, "training.tp"), "training.tp",
+		          "model.kv_heads (=%d) is not divisible by tp (=%d): Megatron-core refuses "
+		          "this; trainsim copies each key/value head to the tp/kv_heads ranks that share "
+		          "it", s->model.kv_heads, t->tp);
 	long long mbdp = (long long)t->micro_batch * dp;
 	if (t->global_batch % mbdp) {
 		long long lo = t->global_batch / mbdp * mbdp;
