@@ -633,9 +633,10 @@ static void util_vs_mfu(ctx *c)
 	const step_result *r = c->r;
 	section(c, "Busy is not the same as useful");
 	para(c->out, 3, 3, "nvidia-smi would show these GPUs %.0f\a%% utilized: it counts any "
-		"kernel running, and communication kernels run (and spin, waiting for the network) "
+		"kernel running, and communication kernels run (and spin, waiting for %s) "
 		"as much as compute kernels. MFU, the share of the GPUs' peak FLOP/s that does the "
-		"model's arithmetic, is %.0f\a%%%s.", 100 * r->gpu_util, 100 * r->mfu,
+		"model's arithmetic, is %.0f\a%%%s.", c->s->cluster.nodes > 1 ? "the network"
+		: "their peers", 100 * r->gpu_util, 100 * r->mfu,
 		r->gpu_util - r->mfu > 0.3 ? ": a GPU that looks busy is no proof of a healthy job"
 		: "");
 }
@@ -796,7 +797,11 @@ static void path(ctx *c)
 			"nccl %s --op all_reduce`): the gradient all-reduce here reaches an algorithm "
 			"bandwidth of %s, bus bandwidth %s.", s->path[0] ? s->path : "SCENARIO",
 			fmt_bw(a, sizeof a, algbw), fmt_bw(b, sizeof b, algbw * 2.0 * (dp - 1) / dp));
-	}
+	} else
+		para(c->out, 3, 6, "d. Collective bandwidth (nccl-tests, or `trainsim nccl %s --op "
+			"all_reduce`): no gradient reduction here (data parallelism 1), so this matters "
+			"only for the tensor- and pipeline-parallel transfers.",
+			s->path[0] ? s->path : "SCENARIO");
 	para(c->out, 3, 6, "e. Software before hardware: overlap communication with compute, "
 		"accumulate gradients, compress them, then consider faster links.");
 }
