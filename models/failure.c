@@ -351,6 +351,7 @@ int store_failures(const scenario *s, double step_time_s, const step_checkpoint 
 		}
 		draws = buf;
 		bool finished = true;
+		double restart = 0, g1 = 0, g2 = 0;
 		for (int k = 0; k < reps && finished; k++) {
 			gsl_rng_set(d.rng, (unsigned long)sim_seed_mix(seed, 0x74726e00ULL + k));
 			for (long i = 0; i < cap; i++)
@@ -359,6 +360,9 @@ int store_failures(const scenario *s, double step_time_s, const step_checkpoint 
 			finished = a.useful >= work * (1 - 1e-12);
 			total += a.wall;
 			fails += a.fails;
+			restart += a.restart;
+			g1 += work / a.wall;
+			g2 += (work / a.wall) * (work / a.wall);
 		}
 		r->time_to_train_s = finished ? total / reps : 0;
 		r->failures_to_train = finished ? fails / reps : 0;
@@ -366,7 +370,10 @@ int store_failures(const scenario *s, double step_time_s, const step_checkpoint 
 		 * of finite length is the figure that means something */
 		if (every == 0 && finished && r->time_to_train_s > 0) {
 			r->goodput = work / r->time_to_train_s;
+			r->restart_frac = restart / total;
 			r->lost_work_frac = fmax(0.0, 1 - r->goodput - r->restart_frac);
+			double gm = g1 / reps, gv = fmax(0.0, (g2 - reps * gm * gm) / (reps - 1));
+			r->goodput_ci = reps > 1 ? 1.96 * sqrt(gv / reps) : 0;
 		}
 	}
 	free(draws);

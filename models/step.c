@@ -669,12 +669,19 @@ static void collect_dp(stp_run *r, step_result *res)
 	res->dp_ideal_factor = S > 0 ? (z ? (nn - 1) / nn * (1 + P / S) : 2 * (nn - 1) / nn) : 0;
 	/* one full reduction alone: the reduction, with ZeRO the gather of the
 	 * parameters, with zero_group the replicas' all-reduce of the shard */
-	double t = isolated_n(r, st, DPT_BUCKET, S, nb);
-	if (z)
-		t += isolated_n(r, st, DPT_PARAMAG, P, nb);
-	if (r->zr > 1)
-		t += isolated_n(r, st, DPT_XREP, S / r->zg, nb);
+	double t = isolated_n(r, st, DPT_BUCKET, S, nb), m = nb > 1 ? isolated(r, st, DPT_BUCKET, S) : t;
+	if (z) {
+		double g = isolated_n(r, st, DPT_PARAMAG, P, nb);
+		t += g;
+		m += nb > 1 ? isolated(r, st, DPT_PARAMAG, P) : g;
+	}
+	if (r->zr > 1) {
+		double x = isolated_n(r, st, DPT_XREP, S / r->zg, nb);
+		t += x;
+		m += nb > 1 ? isolated(r, st, DPT_XREP, S / r->zg) : x;
+	}
 	res->dp_allreduce_s = t;
+	res->dp_move_s = m;
 	/* every bucket is its own collective and pays NCCL's latency once: a
 	 * latency-bound reduction wants larger buckets, not faster links. ZeRO-3
 	 * reduces and gathers a layer at a time: its collectives are layer-sized. */

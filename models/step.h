@@ -45,7 +45,10 @@ typedef struct step_result {
 	wl_memory memory;
 	/* DP gradient reduction: bytes per GPU per step and its unhidden time. */
 	double dp_bytes_per_gpu;
-	double dp_allreduce_s;            /* one full reduction alone (not overlapped) */
+	double dp_allreduce_s;            /* one full reduction alone (not overlapped), in its
+	                                     buckets, each paying NCCL's latency */
+	double dp_move_s;                 /* the same as one collective: moving the bytes,
+	                                     with NCCL's latency paid once */
 	double dp_naive_s;                /* size / NIC bandwidth of the DP group, the naive figure */
 	double dp_gather_bytes_per_gpu;   /* ZeRO: the parameter bytes that reduction gathers back
 	                                     (not compressed); 0 without ZeRO */

@@ -86,7 +86,7 @@ static bool why_dp_latency(const scenario *s, step_result *r, double x, double p
 	/* ZeRO-3 reduces whole layers and gathers per layer: the bucket is no lever */
 	double n = r->dp_collectives_per_step;
 	if (s->training.zero >= 3 || !(n > 0) ||
-	    !(r->dp_latency_s >= 0.5 * r->dp_allreduce_s && r->dp_latency_s >= 0.3 * x))
+	    !(r->dp_latency_s >= 0.5 * r->dp_move_s && r->dp_latency_s >= 0.3 * x))
 		return false;
 	char a[32], one[32], sum[32], bytes[32], bk[32], times[48];
 	const char *lever = dp_lever(r, times, sizeof times);
@@ -99,7 +99,7 @@ static bool why_dp_latency(const scenario *s, step_result *r, double x, double p
 		 s->training.zero ? "reduction" : "all-reduce", fmt_s(a, sizeof a, x), pct, n,
 		 scn_dp(s), fmt_b(bk, sizeof bk, s->training.grad_reduce.bucket_bytes),
 		 fmt_s(one, sizeof one, r->dp_latency_s / n), fmt_s(sum, sizeof sum, r->dp_latency_s),
-		 fmt_s(bytes, sizeof bytes, r->dp_allreduce_s), times, lever);
+		 fmt_s(bytes, sizeof bytes, r->dp_move_s), times, lever);
 	return true;
 }
 
@@ -143,10 +143,10 @@ static void why_dp(const scenario *s, step_result *r, double x, double pct)
 	char shrink[256];
 	nic_name(nic, sizeof nic, &s->cluster);
 	/* what the factor does not explain: the achievable fraction of line rate */
-	double ideal = f * r->dp_naive_s;
-	if (ideal > 0 && r->dp_allreduce_s > 1.15 * ideal)
+	double ideal = f * r->dp_naive_s, move = r->dp_move_s > 0 ? r->dp_move_s : r->dp_allreduce_s;
+	if (ideal > 0 && move > 1.15 * ideal)
 		snprintf(eff, sizeof eff, " (the links reach ~%.0f%% of line rate%s)",
-			 100 * ideal / r->dp_allreduce_s,
+			 100 * ideal / move,
 			 s->cluster.nic.transport == TRANSPORT_TCP && r->dp_crosses_nodes
 			 ? " over TCP" : "");
 	/* a DP group inside one node (one node, or stages placed node by node on

@@ -150,13 +150,18 @@ int store_account(const scenario *s, step_result *r, char *err, size_t errlen)
 	 * a write every `every` steps), on each simulated GPU's checkpoint track */
 	if (r->timeline && r->checkpoint.amortized_s > 0) {
 		int g = r->timeline_gpus > 0 ? r->timeline_gpus : 1;
+		/* after the last work drawn (the last simulated step's, which with
+		 * variability is not the mean step) */
+		double end = 0;
+		for (size_t i = 0; i < r->n_timeline; i++)
+			end = fmax(end, r->timeline[i].t1);
 		step_interval *tl = realloc(r->timeline, (r->n_timeline + (size_t)g) * sizeof *tl);
 		if (tl) {
 			r->timeline = tl;
 			for (int k = 0; k < g; k++)
 				r->timeline[r->n_timeline++] = (step_interval){.gpu = k, .stream = 5,
-					.cat = SPLIT_CHECKPOINT, .t0 = r->step_time_s,
-					.t1 = r->step_time_s + r->checkpoint.amortized_s, .mb = -1,
+					.cat = SPLIT_CHECKPOINT, .t0 = end,
+					.t1 = end + r->checkpoint.amortized_s, .mb = -1,
 					.label = "checkpoint (amortized)"};
 		}
 	}

@@ -649,7 +649,9 @@ double wl_checkpoint_bytes(const scenario *s, scn_ckpt_content what)
 	if (s->training.optimizer_bytes_per_param > 0) {   /* the optimizer's own state */
 		double w, g, o;
 		wl__state_bytes(s, &w, &g, &o);
-		state = o;
+		/* fp16's state holds fp32 main gradients too (2 + 2 + 16 = 20: dist_optimizer.md),
+		 * which a checkpoint does not keep */
+		state = fmax(0.0, o - (s->training.precision == PREC_FP16 ? 4 : 0));
 	}
 	return n * (wbytes + state);
 }

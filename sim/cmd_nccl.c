@@ -13,8 +13,9 @@
 #include "scn.h"
 #include "units.h"
 
-/* The most sizes one table may hold. */
+/* The most sizes one table may hold, and the largest size. */
 #define NCCL_MAX_ROWS 100000
+#define NCCL_MAX_BYTES 1125899906842624.0
 
 #define NCCL_USAGE "usage: trainsim nccl SCENARIO [--op OP] [-b MIN] [-e MAX] [-f FACTOR] " \
 	"[-i STEP]\n       [--gpus N] [--algo auto|ring|tree|hierarchical|ps|nvls|nvlstree] [-g GPUS_PER_THREAD]\n" \
@@ -143,6 +144,10 @@ static int parse_args(int argc, char **argv, nccl_args *a)
 		return usage("no scenario given%s", "");
 	if (a->max_b < a->min_b)
 		return usage("-e must not be below -b%s", "");
+	/* sizes stay exact below 2^50 bytes (a double's step to the next size, and
+	 * the element count, would not be above 2^53) */
+	if (a->max_b > NCCL_MAX_BYTES)
+		return usage("-e: at most 1P (2^50 bytes) a collective%s", "");
 	if (a->step_b <= 0 && !(a->min_b > 0))
 		return usage("-b 0 with -f would stay at 0 bytes: start at 1 byte or more (-b 8), "
 		             "or step by bytes (-i 1M)%s", "");

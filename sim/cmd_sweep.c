@@ -563,9 +563,13 @@ static int sweep_main(sweep_ctx *c)
 		int r0 = load_point(c, 0, &s0, reason);
 		if (r0 == 0)
 			scn_release(&s0);
-		else if (strstr(reason, "unknown key")) {
-			fprintf(stderr, "sweep: %s\n", reason);
-			goto out_free;
+		for (size_t a = 0; r0 != 0 && a < sweep_plan_naxes(c->plan); a++) {
+			char what[320];
+			snprintf(what, sizeof what, "%s: unknown key", sweep_plan_key(c->plan, a));
+			if (strstr(reason, what)) {   /* the axis's key itself, not its value's */
+				fprintf(stderr, "sweep: --vary %s\n", strstr(reason, what));
+				goto out_free;
+			}
 		}
 	}
 	if (!done || open_out(c, done) < 0)

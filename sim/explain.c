@@ -361,13 +361,15 @@ static void fixes_memory(ctx *c)
 	if (t->recompute != RECOMPUTE_FULL && !custom)
 		fix_set(add_fix(c, "recompute each layer's activations in the backward pass (full "
 			"recomputation: a third more compute)"), "training.recompute=full");
-	if (!custom && !moe && dp % 2 == 0 && t->tp * 2 <= g && c->s->model.heads % (t->tp * 2) == 0) {
+	bool grouped = t->zero_group > 0;   /* halving dp would break the ZeRO groups */
+	if (!custom && !moe && !grouped && dp % 2 == 0 && t->tp * 2 <= g &&
+	    c->s->model.heads % (t->tp * 2) == 0) {
 		fix *f = add_fix(c, "double tensor parallelism inside the node (half the "
 			"data-parallel replicas)");
 		fix_set(f, "training.tp=%d", 2 * t->tp);
 		fix_set(f, "training.dp=%d", dp / 2);
 	}
-	if (!custom && !moe && dp % 2 == 0 && c->s->model.layers >= 2 * t->pp) {
+	if (!custom && !moe && !grouped && dp % 2 == 0 && c->s->model.layers >= 2 * t->pp) {
 		fix *f = add_fix(c, "double the pipeline stages (half the data-parallel replicas)");
 		fix_set(f, "training.pp=%d", 2 * t->pp);
 		fix_set(f, "training.dp=%d", dp / 2);
@@ -792,7 +794,7 @@ static void path(ctx *c)
 			"alone.", r->dp_zero_group, r->dp_zero_replicas,
 			s->path[0] ? s->path : "SCENARIO", fmt_t(a, sizeof a, r->dp_allreduce_s));
 	else if (dp > 1 && r->dp_allreduce_s > 0) {
-		double algbw = r->dp_bytes_per_gpu / r->dp_allreduce_s;
+		double algbw = r->dp_bytes_per_gpu / (r->dp_move_s > 0 ? r->dp_move_s : r->dp_allreduce_s);
 		para(c->out, 3, 6, "d. All-reduce bandwidth (nccl-tests all_reduce_perf, or `trainsim "
 			"nccl %s --op all_reduce`): the gradient all-reduce here reaches an algorithm "
 			"bandwidth of %s, bus bandwidth %s.", s->path[0] ? s->path : "SCENARIO",

@@ -2,6 +2,7 @@
  * format `trainsim run --trace` writes, which Perfetto also opens). Reading
  * the standard format, rather than a private one, lets the plot draw any
  * trace of that shape, and keeps `run` free of plotting concerns. */
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include "plot.h"
@@ -174,14 +175,14 @@ static void write_block(const tl *t, FILE *out, const char *cat, double t0, bool
 	}
 }
 
-static void write_blocks(const tl *t, FILE *out)
+static void write_blocks(const tl *t, FILE *out, double step_us)
 {
 	/* the step starts at 0 (a trace of this version); an older trace's
-	 * absolute times start at its first event */
-	double t0 = 0;
+	 * absolute times, which start past half a step, start at its first event */
+	double first = t->nev ? t->ev[0].ts_us : 0;
 	for (size_t i = 0; i < t->nev; i++)
-		if (t->ev[i].ts_us < t0)
-			t0 = t->ev[i].ts_us;
+		first = fmin(first, t->ev[i].ts_us);
+	double t0 = first < 0 || (step_us > 0 && first > 0.5 * step_us) ? first : 0;
 	for (size_t k = 0; k < NKNOWN; k++)
 		write_block(t, out, known_cats[k], t0, k == 0);
 	for (size_t c = 0; c < t->ncat; c++)
@@ -224,7 +225,8 @@ int plot_write_timeline(const char *trace_path, FILE *out, FILE *err)
 		goto out_free;
 	}
 	names(&t, events);
-	write_blocks(&t, out);
+	double step_s = jsonr_num(jsonr_get(jsonr_get(root, "otherData"), "step_time_s"), 0);
+	write_blocks(&t, out, step_s * 1e6);
 	rc = ferror(out) ? -1 : 0;
 out_free:
 	free(t.ev);

@@ -318,8 +318,11 @@ static void reliability(FILE *out, const scenario *s, const step_result *r)
 			fprintf(out, "time to train     %s for %s tokens, %s GPU-hours\n",
 				fmt_long(a, sizeof a, r->time_to_train_s), b, c);
 		else
-			fprintf(out, "time to train     never: failures come faster than the work "
-				"between checkpoints is saved (goodput %.1f %%)\n", 100 * r->goodput);
+			fprintf(out, k->every > 0 ? "time to train     never: failures come faster "
+				"than the work between checkpoints is saved (goodput %.1f %%)\n"
+				: "time to train     never: with no checkpoints every failure restarts the "
+				"run, and failures come faster than it can finish (goodput %.1f %%); set "
+				"training.checkpoint.every\n", 100 * r->goodput);
 	}
 	if (cost.per_mtok > 0) {
 		fprintf(out, "cost              %.3g per million tokens at %.3g per GPU-hour",

@@ -367,14 +367,16 @@ static void check_parallel(scn_ctx *c, scenario *s, const scn_doc *d)
 		          "gradients are always added in a pass of their own");
 	if (t->optimizer_bytes_per_param > 0) {
 		/* the total per parameter holds the weights and gradients too */
-		double w, g, o;
+		double w, g, o, dw, dg, do_;
 		wl_state_bytes(s, &w, &g, &o);
+		scenario adam = *s;          /* the precision's default: mixed-precision Adam */
+		adam.training.optimizer_bytes_per_param = 0;
+		wl_state_bytes(&adam, &dw, &dg, &do_);
 		if (t->optimizer_bytes_per_param < w + g)
 			ERR(c, d, "training.optimizer_bytes_per_param", NULL, "%g B/param is below the "
 			    "weights and gradients alone (%g + %g in %s): it counts all three, e.g. %g "
 			    "for Adam", t->optimizer_bytes_per_param, w, g,
-			    hw_precision_name(t->precision), w + g + (t->precision == PREC_FP32 ||
-			    t->precision == PREC_TF32 ? 8 : 12));
+			    hw_precision_name(t->precision), dw + dg + do_);
 	}
 }
 

@@ -8,6 +8,7 @@
 #include <string.h>
 #include <errno.h>
 #include <unistd.h>
+#include <sys/stat.h>
 #include <sys/types.h>
 #include "report.h"
 #include "sweep.h"
@@ -54,25 +55,50 @@ static bool blank(const char *s)
 	return s[strspn(s, " \t\r\n")] == 0;
 }
 
+static uint64_t fnv(uint64_t h, const char *s)
+{
+	for (const char *q = s; ; q++) {
+		h = (h ^ (unsigned char)*q) * 0x100000001b3ULL;   /* the NUL separates strings */
+		if (!*q)
+			return h;
+	}
+}
+
+static int str_cmp(const void *a, const void *b)
+{
+	return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
 int sweep_fingerprint(const char *path, const char *const *sets, int nsets, char id[17])
 {
 	uint64_t h = 0xcbf29ce484222325ULL;
-	FILE *f = fopen(path, "rb");
-	if (!f)
+	struct stat st;
+	if (stat(path, &st) == 0 && S_ISREG(st.st_mode)) {
+		FILE *f = fopen(path, "rb");
+		if (!f)
+			return -1;
+		int ch;
+		while ((ch = fgetc(f)) != EOF)
+			h = (h ^ (unsigned char)ch) * 0x100000001b3ULL;
+		bool bad = ferror(f);
+		fclose(f);
+		if (bad)
+			return -1;
+	} else {
+		h = fnv(h, path);   /* a pipe is read once, by the loader: its name stands for it */
+	}
+	/* the overrides as a set: their order does not change the scenario */
+	const char **sorted = malloc(sizeof *sorted * (size_t)(nsets > 0 ? nsets : 1));
+	if (!sorted)
 		return -1;
-	int ch;
-	while ((ch = fgetc(f)) != EOF)
-		h = (h ^ (unsigned char)ch) * 0x100000001b3ULL;
-	bool bad = ferror(f);
-	fclose(f);
 	for (int i = 0; i < nsets; i++)
-		for (const char *q = sets[i]; ; q++) {
-			h = (h ^ (unsigned char)*q) * 0x100000001b3ULL;   /* the NUL separates them */
-			if (!*q)
-				break;
-		}
+		sorted[i] = sets[i];
+	qsort(sorted, (size_t)nsets, sizeof *sorted, str_cmp);
+	for (int i = 0; i < nsets; i++)
+		h = fnv(h, sorted[i]);
+	free(sorted);
 	snprintf(id, 17, "%016llx", (unsigned long long)h);
-	return bad ? -1 : 0;
+	return 0;
 }
 
 /* Field k (0-based) of a CSV line, quotes respected: its start and length
@@ -152,9 +178,13 @@ static int resume_row(const char *line, size_t n, const char *path, long lineno,
 	const char *id;
 	size_t idlen;
 	const char *want = sweep_plan_id(p);
-	if (*want &&
-	    (!row_sweep_id(line, n, f, sweep_plan_naxes(p) + 2, &id, &idlen) || idlen != strlen(want) ||
-	     memcmp(id, want, idlen))) {
+	if (*want && !row_sweep_id(line, n, f, sweep_plan_naxes(p) + 2, &id, &idlen)) {
+		fprintf(err, "%s:%ld: this row has no sweep fingerprint: the file was written by an "
+		        "older trainsim; finish it with that version, or start a new --out\n", path,
+		        lineno);
+		return -1;
+	}
+	if (*want && (idlen != strlen(want) || memcmp(id, want, idlen))) {
 		fprintf(err, "%s:%ld: this row was written for another scenario file or other --set "
 		        "(its sweep fingerprint differs): the file belongs to another sweep; use another "
 		        "--out\n", path, lineno);

@@ -275,6 +275,8 @@ quick 2 "nccl -b 0 with a factor" "$TS" nccl "$SCN" -b 0 -e 1K
 has "$tmp/err" "-b 0 with -f would stay at 0 bytes" "-b 0: why it is refused"
 quick 2 "nccl -i 1 up to 8G" "$TS" nccl "$SCN" -b 1 -e 8G -i 1
 has "$tmp/err" "would print 8.59e+09 sizes" "-i 1: how many sizes it would print"
+quick 2 "nccl sizes beyond 2^50 bytes" "$TS" nccl "$SCN" -b 65536T -e 65536T -i 1
+has "$tmp/err" "at most 1P (2^50 bytes)" "sizes where a double stops counting are refused"
 quick 0 "nccl -b 0 stepping by bytes" "$TS" nccl "$SCN" -b 0 -e 1K -i 256
 quick 0 "nccl sizes in GiB" "$TS" nccl "$SCN" -b 1GiB -e 1GiB
 has "$tmp/out" "1073741824" "-b 1GiB is 2^30 bytes"

@@ -267,6 +267,10 @@ START_TEST(resume_json_lines)
 	bool done[3] = {0};
 	ck_assert_int_eq(sweep_resume_scan(fd, path, p, SWEEP_JSON, "", done, quiet()), 1);
 	ck_assert(!done[0] && done[1] && !done[2]);
+	/* with a fingerprint to match, a row without one (an older file) is refused */
+	sweep_plan_set_id(p, "0123456789abcdef");
+	memset(done, 0, sizeof done);
+	ck_assert_int_eq(sweep_resume_scan(fd, path, p, SWEEP_JSON, "", done, quiet()), -1);
 	close(fd);
 	unlink(path);
 	sweep_plan_free(p);

@@ -192,5 +192,14 @@ else
 	fail "sweeps for the fingerprint checks"
 fi
 
+# 7. A scenario read from a pipe (read once, by the loader) still sweeps.
+if mkfifo scn.fifo 2>/dev/null; then
+	cat "$scn" > scn.fifo &
+	"$ts" sweep scn.fifo --vary cluster.nic.speed=10Gbps,25Gbps --out fifo.csv 2>fifo.err &&
+		[ "$(rows fifo.csv | wc -l)" -eq 2 ] && pass "a sweep of a scenario from a pipe" ||
+		fail "sweep from a pipe: $(cat fifo.err)"
+	wait
+fi
+
 echo "$failed failed"
 [ $failed -eq 0 ]

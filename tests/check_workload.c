@@ -471,6 +471,15 @@ START_TEST(t_checkpoint_and_optimizer)
 	ck_assert_double_eq_tol(wl_checkpoint_bytes(&s, CKPT_FULL), 26 * n, 1);
 	ck_assert_double_eq_tol(wl_optimizer_bytes(&s, 0), (42 + 2 * 12) * n, 1);
 	s.training.optimizer_bytes_per_param = 0;
+	/* fp16: spelling out the default (20 B/param with fp32 main gradients)
+	 * keeps the checkpoint the default's 14 */
+	s.training.precision = PREC_FP16;
+	double ck16 = wl_checkpoint_bytes(&s, CKPT_FULL);
+	s.training.optimizer_bytes_per_param = 20;
+	ck_assert_double_eq_tol(wl_checkpoint_bytes(&s, CKPT_FULL), ck16, 1);
+	ck_assert_double_eq_tol(ck16, 14 * n, 1);
+	s.training.optimizer_bytes_per_param = 0;
+	s.training.precision = PREC_BF16;
 	/* Megatron's bf16 optimizer step: 42 B/param, sharded over DP by ZeRO-1 */
 	ck_assert_double_eq_tol(wl_optimizer_bytes(&s, 0), 42 * n, 1);
 	s.cluster.nodes = 4;
