@@ -291,6 +291,20 @@ static void dp_section(FILE *out, const scenario *s, const step_result *r)
 			r->dp_collectives_per_step, fmt_time(a, sizeof a, r->dp_latency_s));
 	fprintf(out, "  exposed in the step      %s%s\n", fmt_time(a, sizeof a, r->split_s[SPLIT_DP_COMM]),
 		s->training.grad_reduce.overlap ? " (the rest hides behind the backward pass)" : "");
+	/* exposed beyond the reduction alone: in the step its links are shared */
+	if (r->split_s[SPLIT_DP_COMM] > 1.2 * r->dp_allreduce_s * (r->dp_syncs_per_step > 1
+	    ? r->dp_syncs_per_step : 1) && r->dp_allreduce_s > 0) {
+		char up[64] = "";
+		if (s->cluster.fabric.oversubscription > 1 && s->cluster.nodes > 1)
+			snprintf(up, sizeof up, ", here through leaf uplinks %g:1 oversubscribed",
+				 s->cluster.fabric.oversubscription);
+		char text[320];
+		snprintf(text, sizeof text, "more than the reduction alone: in the step the other "
+			 "groups' reductions%s share its links%s", s->training.pp > 1 ||
+			 s->training.tp > 1 ? " (every stage and TP rank has its own)" : "", up);
+		report_wrap(out, 4, 4, text);
+	}
+
 }
 
 static void reliability(FILE *out, const scenario *s, const step_result *r)

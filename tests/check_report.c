@@ -503,6 +503,22 @@ START_TEST(csv_holds_every_json_field)
 }
 END_TEST
 
+/* Exposed DP time beyond the reduction alone is the links shared in the
+ * step: the report says so, and names an oversubscribed leaf. */
+START_TEST(text_exposed_beyond_alone)
+{
+	char *text = render_text();
+	ck_assert_msg(strstr(text, "more than the reduction alone") == NULL, "%s", text);
+	free(text);
+	R.dp_allreduce_s = 0.2;            /* exposed 0.4 s */
+	S.cluster.fabric.oversubscription = 4;
+	text = render_text();
+	ck_assert_msg(strstr(text, "more than the reduction alone") != NULL, "%s", text);
+	ck_assert_msg(strstr(text, "4:1") != NULL, "%s", text);
+	free(text);
+}
+END_TEST
+
 /* With ZeRO the reduction is a reduce-scatter and a gather of the
  * parameters: the text names both and compares the ratio with
  * (n-1)/n (1 + gathered/reduced), not the all-reduce's 2(n-1)/n. */
@@ -667,6 +683,7 @@ static Suite *suite(void)
 	tcase_add_test(tc, csv_header_and_rows_agree);
 	tcase_add_test(tc, csv_holds_every_json_field);
 	tcase_add_test(tc, text_zero_reduction);
+	tcase_add_test(tc, text_exposed_beyond_alone);
 	tcase_add_test(tc, trace_one_track_per_stream);
 	tcase_add_test(tc, trace_file_is_atomic);
 	tcase_add_test(tc, report_file_abort_leaves_nothing);
