@@ -612,7 +612,7 @@ int coll_start_batch(coll_ctx *cc, const coll_req *req, double count, coll_done_
 	 * size: it takes (1/f - 1) x its model time longer, as stalls of its
 	 * pipeline, not as more bytes (the links it shares with other traffic
 	 * carry no more) */
-	double f = coll__tree_correction(req->op, r->ops->algo, r->proto, req->bytes);
+	double f = coll__tree_correction_smooth(req->op, r->ops->algo, r->proto, req->bytes);
 	double bw = r->ops->algbw(&r->sh, req) * r->payload;
 	if (f < 1 && bw > 0)
 		r->latency_s += req->bytes * (1 / f - 1) / bw;

@@ -136,6 +136,7 @@ double coll__tuner_factor(const coll_shape *sh, coll_algo algo, int proto);
  * over its model's ("Trees are not perfectly sticking to the model for
  * medium sizes"); 1 for other algorithms and operations. */
 double coll__tree_correction(coll_op op, coll_algo algo, int proto, double bytes);
+double coll__tree_correction_smooth(coll_op op, coll_algo algo, int proto, double bytes);
 /* NCCL's cap on LL busbw (bytes/s), llMaxBws; 0 = none. */
 double coll__ll_cap(const coll_shape *sh, int proto);
 /* NCCL's collective channels inside one node (its topology search). */

@@ -112,6 +112,24 @@ double coll__tree_correction(coll_op op, coll_algo algo, int proto, double bytes
 	return l < 24 ? tree_correction[proto][l] : 1;
 }
 
+/* The same measured efficiency between its powers of two, interpolated in
+ * log2(size): NCCL's tuner reads the table by bins (coll__tree_correction
+ * decides as it does), but a tree's real throughput does not jump at a power
+ * of two, and a step in the table would make a larger message finish sooner
+ * (4.8 MB before 4 MB). Equal to the table at every power of two. */
+double coll__tree_correction_smooth(coll_op op, coll_algo algo, int proto, double bytes)
+{
+	if (op != COLL_ALL_REDUCE || algo != ALGO_TREE || (unsigned)proto >= PROTO__N ||
+	    bytes < 64)
+		return 1;
+	double x = log2(fmin(bytes / 64, 1073741824.0));
+	int l = (int)floor(x);
+	if (l >= 23)
+		return l < 24 ? tree_correction[proto][l] : 1;
+	double w = x - l;
+	return tree_correction[proto][l] * (1 - w) + tree_correction[proto][l + 1] * w;
+}
+
 double coll__ll_cap(const coll_shape *sh, int proto)
 {
 	return proto == PROTO_LL ? ll_max_GBps(sh) * 1e9 : 0;
