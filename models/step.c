@@ -339,6 +339,16 @@ static double isolated_n(const stp_run *r, const stp_stage *st, int kind, double
 	return t > 0 ? t : 0;
 }
 
+/* Adds a DP task's bytes alone to *bucketed (in nb equal collectives back to
+ * back) and to *once (as one collective: moving the bytes, latency once). */
+static void add_alone(const stp_run *r, const stp_stage *st, int kind, double bytes, double nb,
+                      double *bucketed, double *once)
+{
+	double t = isolated_n(r, st, kind, bytes, nb);
+	*bucketed += t;
+	*once += nb > 1 ? isolated(r, st, kind, bytes) : t;
+}
+
 /* zero_group (HSDP): the ZeRO group of the simulated rank is dp_ranks[0..zg-1]
  * and its shard's replicas are dp_ranks[k zg], k < zr. The replica all-reduces
  * of the group's other shards run beside it; those whose ranks share its nodes
@@ -553,7 +563,7 @@ static int collect_steps(stp_run *r, step_result *res, stp_raw *raw)
 			r->tl[k++] = iv;
 		}
 		if (stall > 0) {
-			step_interval *tl = realloc(r->tl, (k + (size_t)r->pp + 1) * sizeof *tl);
+			step_interval *tl = realloc(r->tl, (k + (size_t)r->pp) * sizeof *tl);
 			if (tl) {
 				r->tl = tl;
 				for (int g = 0; g < r->pp; g++)
@@ -669,17 +679,12 @@ static void collect_dp(stp_run *r, step_result *res)
 	res->dp_ideal_factor = S > 0 ? (z ? (nn - 1) / nn * (1 + P / S) : 2 * (nn - 1) / nn) : 0;
 	/* one full reduction alone: the reduction, with ZeRO the gather of the
 	 * parameters, with zero_group the replicas' all-reduce of the shard */
-	double t = isolated_n(r, st, DPT_BUCKET, S, nb), m = nb > 1 ? isolated(r, st, DPT_BUCKET, S) : t;
-	if (z) {
-		double g = isolated_n(r, st, DPT_PARAMAG, P, nb);
-		t += g;
-		m += nb > 1 ? isolated(r, st, DPT_PARAMAG, P) : g;
-	}
-	if (r->zr > 1) {
-		double x = isolated_n(r, st, DPT_XREP, S / r->zg, nb);
-		t += x;
-		m += nb > 1 ? isolated(r, st, DPT_XREP, S / r->zg) : x;
-	}
+	double t = 0, m = 0;
+	add_alone(r, st, DPT_BUCKET, S, nb, &t, &m);
+	if (z)
+		add_alone(r, st, DPT_PARAMAG, P, nb, &t, &m);
+	if (r->zr > 1)
+		add_alone(r, st, DPT_XREP, S / r->zg, nb, &t, &m);
 	res->dp_allreduce_s = t;
 	res->dp_move_s = m;
 	/* every bucket is its own collective and pays NCCL's latency once: a
