@@ -1366,6 +1366,43 @@ static bool runs_te(const val_row *r)
 	return val__has_word(r->other, "TE");
 }
 
+/* The minor version of a PyTorch 2.x the text names ("torch 2.7.0a0",
+ * "torch==2.8", "PyTorch 2.9", "torch v2.10"), or -1. */
+static int torch2_minor(const char *text)
+{
+	for (const char *p = val__find(text, "torch"); p; p = val__find(p + 5, "torch")) {
+		const char *q = p + 5;
+		while (*q == ' ' || *q == '=' || *q == 'v' || *q == ':')
+			q++;
+		if (q[0] == '2' && q[1] == '.' && isdigit((unsigned char)q[2]))
+			return atoi(q + 2);
+	}
+	return -1;
+}
+
+/* PyTorch's scaled_dot_product_attention on Hopper runs FlashAttention-2's
+ * kernels: cuDNN's backend, the default in 2.5.0 alone, was made opt-in
+ * for 2.5.1 (pytorch/pytorch#138522, "Make CuDNN Attention Opt in") and
+ * came back as the default on sm90/sm100 in 2.9 (#162073). Tritonbench on
+ * a 2.6 nightly: SDPA 329 TFLOP/s, cuDNN 631 (#142132); torchtitan's users
+ * see SDPA dispatch FLASH_ATTENTION on H100 (torchtitan#1042, a 2.7
+ * nightly), and torchtitan itself put cuDNN first on Blackwell only, FLASH
+ * first elsewhere (torchtitan#1196, May 2025). So a row trained through SDPA
+ * (torchtitan, or SDPA named) on Hopper, naming no kernel and no PyTorch of
+ * 2.9 or later, ran `flash2`. Blackwell keeps cuDNN's (`flash`). */
+static bool sdpa_flash2(const val_row *r, const hw_gpu *g)
+{
+	if (g->arch != ARCH_HOPPER || runs_te(r))
+		return false;
+	if (!val__names(r, "torchtitan") && !val__has_word(r->other, "SDPA") &&
+	    !val__has(r->other, "scaled_dot_product_attention"))
+		return false;
+	int minor = torch2_minor(r->source);
+	if (minor < 0)
+		minor = torch2_minor(r->other);
+	return minor < 9;
+}
+
 int val__training_of(const val_row *r, scenario *s, bool layer_only, bool *assumed, char *why,
                      size_t n)
 {
@@ -1414,6 +1451,10 @@ int val__training_of(const val_row *r, scenario *s, bool layer_only, bool *assum
 		 * separate, opt-in package. Only Transformer Engine (NeMo,
 		 * Megatron-core) runs cuDNN's fused kernels on Hopper. */
 		fa2 = true;
+		*assumed = true;
+	}
+	if (!flash && !fa3 && !off && sdpa_flash2(r, &s->cluster.gpu)) {
+		flash = fa2 = true;
 		*assumed = true;
 	}
 	if (flash && wl_gpu_fused_attention(&s->cluster.gpu))

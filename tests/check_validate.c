@@ -1147,6 +1147,28 @@ START_TEST(t_memory_inference)
 		              "%s: vocab %d, attention %d", fa[i].other, c.s.model.vocab,
 		              c.s.training.attention);
 	}
+	/* PyTorch's SDPA on Hopper ran FlashAttention-2 until 2.9 made cuDNN's
+	 * kernels its default; Transformer Engine, Blackwell, a named kernel
+	 * and a later PyTorch keep the GPU's best (auto: cuDNN's) */
+	static const struct { const char *gpu, *other; scn_attention attn; } sd[] = {
+		{"H100-SXM5-80GB", "torchtitan FSDP2", ATTN_FLASH2},
+		{"H100-SXM5-80GB", "FSDP; SDPA; torch 2.7.0a0", ATTN_FLASH2},
+		{"H200-SXM-141GB", "torchtitan; torch==2.8", ATTN_FLASH2},
+		{"H100-SXM5-80GB", "torchtitan; torch 2.9.0.dev20250815", ATTN_AUTO},
+		{"H100-SXM5-80GB", "torchtitan; PyTorch 2.10", ATTN_AUTO},
+		{"H100-SXM5-80GB", "torchtitan; cuDNN attention", ATTN_AUTO},
+		{"H100-SXM5-80GB", "SDPA through Transformer Engine", ATTN_AUTO},
+		{"B200", "torchtitan FSDP2", ATTN_AUTO},
+		{"A100-SXM4-80GB", "torchtitan FSDP2", ATTN_AUTO},
+		{"H100-SXM5-80GB", "FSDP", ATTN_AUTO}};
+	for (size_t i = 0; i < sizeof sd / sizeof sd[0]; i++) {
+		char fmt[160];
+		snprintf(fmt, sizeof fmt, "E-5%%02zu,x,%s,8,1,4,2048,16,2048,8,1,1,1,8,%%s,bf16,none,"
+		         "iteration_time,1,s,x", sd[i].gpu);
+		build_cell(fmt, i, sd[i].other, &c);
+		ck_assert_msg(c.s.training.attention == sd[i].attn, "%s on %s: attention %d",
+		              sd[i].other, sd[i].gpu, c.s.training.attention);
+	}
 	/* PyTorch without torch.compile runs its composite ops eagerly */
 	static const struct { const char *other; scn_kernels k; } ek[] = {
 		{"FSDP2; no torch.compile", KERNELS_EAGER},
