@@ -139,6 +139,35 @@ static double in_flight(const scenario *s, int stage)
 	return p - stage < m ? p - stage : m;
 }
 
+/* ZeRO-3 holds, beside the shards, what it gathers to compute: the
+ * unsharded parameters of the layer at work and of the next one, already
+ * prefetched (PyTorch FSDP's default BACKWARD_PRE prefetch, "which
+ * increases peak memory" by the next unit's parameters, and its
+ * forward-side limit_all_gathers cap of two units in flight; FSDP2
+ * prefetches one layer ahead likewise; DeepSpeed's stage3_prefetch_bucket
+ * of 5e8 parameters is of the same order), at the weights' bytes (fp8
+ * recipes compute from a bf16 copy), and one layer's unsharded gradient, in the
+ * reduction type, before its reduce-scatter. The largest layer of the
+ * stage, after TP and EP. Nothing without ZeRO-3 or with one GPU per group. */
+static double z3_gathered_bytes(const scenario *s, const scn_model *m, int stage)
+{
+	if (s->training.zero < 3 || wl_zero_group(s) <= 1 || m->custom)
+		return 0;
+	int moe = wl_stage_moe_layers(s, stage), n = wl_stage_layers(s, stage);
+	double layer = 0;
+	if (moe > 0)
+		layer = wl_layer_gpu_params(s, m->layers - 1);
+	if (n > moe) {
+		scenario dense = *s;
+		dense.model.experts = 1;
+		double d = wl_layer_gpu_params(&dense, 0);
+		layer = d > layer ? d : layer;
+	}
+	double w, g, o;
+	wl__state_bytes(s, &w, &g, &o);
+	return layer * (2 * w + wl__prec_bytes(s->training.grad_reduce.dtype));
+}
+
 static int first_layer(const scenario *s, int stage)
 {
 	int f = 0;
@@ -207,6 +236,7 @@ void wl_memory_stage(const scenario *s, int stage, wl_memory *out)
 	 * the attention scores' rows) */
 	act /= wl__cp(s);
 	other = RUNTIME_RESERVE_BYTES + (other - RUNTIME_RESERVE_BYTES) / wl__cp(s);
+	other += z3_gathered_bytes(s, &m, stage);
 	out->activations = act;
 	out->other = other;
 	out->total = out->weights + out->gradients + out->optimizer + act + other;

@@ -336,9 +336,27 @@ START_TEST(t_memory)
 	wl_memory_get(&s, &mem);
 	double n = wl_stage_params(&s, 0);
 	ck_assert_double_eq_tol((mem.weights + mem.gradients + mem.optimizer) / n, 6 + 12.0 / 64, 1e-9);
+	s.training.zero = 2;
+	wl_memory_get(&s, &mem);
+	double other2 = mem.other;
 	s.training.zero = 3;
 	wl_memory_get(&s, &mem);
 	ck_assert_double_eq_tol((mem.weights + mem.gradients + mem.optimizer) / n, 18.0 / 64, 1e-9);
+	/* ... and holds two gathered layers (at work, prefetched) in bf16 and
+	 * one layer's whole gradient in the fp32 reduction type: 12 h^2 per
+	 * GPT layer, 2 x 2 + 4 B each */
+	double layer = 12.0 * 4096 * 4096 + 13 * 4096;
+	ck_assert_double_eq_tol((mem.other - other2) / (layer * 8), 1.0, 1e-3);
+	/* nothing to gather when the group is one GPU */
+	s.training.zero_group = 0;
+	s.training.dp = 1;
+	s.cluster.nodes = 1;
+	s.cluster.gpus_per_node = 1;
+	wl_memory_get(&s, &mem);
+	double one = mem.other;
+	s.training.zero = 2;
+	wl_memory_get(&s, &mem);
+	ck_assert_double_eq_tol(one, mem.other, 1e-6);
 }
 END_TEST
 
