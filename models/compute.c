@@ -123,6 +123,15 @@ typedef struct arch_params {
  * (the ND H200 v5's 329.3 agrees: the same die); ND GB200 v6 373.9 of 2500
  * = 0.150. No size curve (one shape measured). Backward: the forward times
  * Ampere's 0.8 (UNVERIFIED there too). On Ampere FA2 is the flash kernel. */
+/* FlashAttention 1 (flash-attn 0.2-1.0.x, 2022 to mid-2023): FlashAttention-2's
+ * efficiency over 1.8. The FlashAttention-2 paper (Dao 2023, arXiv
+ * 2307.08691) Fig. 4, A100 80GB, causal, head dim 64, forward + backward at
+ * 2k-16k tokens: FlashAttention 77/87/92/97 TFLOP/s against FlashAttention-2's
+ * 140/156/165/171, 1.76-1.82x (non-causal 1.56-1.60x; its text: "around 2x
+ * faster than FlashAttention", "1.7-3.0x"). Forward and backward alike; on
+ * Hopper and Blackwell, where both run their sm80 code, the same ratio to
+ * FlashAttention-2's measured kernels (UNVERIFIED there). */
+#define FA1_SLOWER 1.8
 #define FA2_HOPPER_FWD (327.9 / 989.4)
 #define FA2_BLACKWELL_FWD (373.9 / 2500.0)
 #define FA2_BWD_OVER_FWD 0.8
@@ -334,8 +343,9 @@ double wl__kernel_gap_s(void)
 }
 
 double wl_attn_time(const hw_gpu *g, hw_precision p, double flops, bool backward, double keys,
-                    double head_dim, bool fa2)
+                    double head_dim, scn_attention kernel)
 {
+	bool fa2 = kernel == ATTN_FLASH2 || kernel == ATTN_FLASH1;
 	const arch_params *a = arch_of(g);
 	if (p == PREC_FP8)
 		p = PREC_BF16;   /* fp8 recipes (Transformer Engine) keep attention in bf16 */
@@ -347,6 +357,8 @@ double wl_attn_time(const hw_gpu *g, hw_precision p, double flops, bool backward
 	}
 	if (eff <= 0)
 		eff = 0.3;
+	if (kernel == ATTN_FLASH1)
+		eff /= FA1_SLOWER;
 	if (flops <= 0)
 		return 0;
 	/* Size curve (Hopper): each query tile pays a fixed cost worth k0 keys

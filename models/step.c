@@ -121,8 +121,11 @@ static int setup_costs(stp_run *r, char *err, size_t errlen)
 	for (int gc = 0; gc < r->G; gc++) {
 		double b;
 		if (s->model.custom) {
-			int last = r->pl.chunk_first[gc] + r->pl.chunk_layers[gc] - 1;
-			b = s->model.custom_layers[last].act_bytes * s->training.micro_batch;
+			/* the output of the chunk's last layer: its `output`, or
+			 * the activations it keeps when none is given */
+			const scn_layer *l = &s->model.custom_layers[r->pl.chunk_first[gc] +
+			                                             r->pl.chunk_layers[gc] - 1];
+			b = (l->out_bytes > 0 ? l->out_bytes : l->act_bytes) * s->training.micro_batch;
 		} else {
 			b = (double)s->training.micro_batch * s->model.seq_len * s->model.hidden * elem;
 		}

@@ -271,7 +271,8 @@ int val_predict(const val_case *c, val_cache *cache, double *pred, char *err, si
 		double s = c->attn_seq, half = c->attn_causal ? 0.5 : 1;
 		double fl = 4 * s * s * c->attn_hd * half * (back ? 2.5 : 1) * c->attn_bh;
 		double exec = c->attn_causal ? fl * (1 + 128 / s) : fl;
-		*pred = fl / wl_attn_time(g, p, exec, back, s * half, c->attn_hd, c->attn_fa2);
+		*pred = fl / wl_attn_time(g, p, exec, back, s * half, c->attn_hd,
+		                          c->attn_fa2 ? ATTN_FLASH2 : ATTN_FLASH);
 		return 0;
 	}
 	case VM_CKPT_SIZE:

@@ -1437,14 +1437,38 @@ int val__training_of(const val_row *r, scenario *s, bool layer_only, bool *assum
 		"FlashAttention2", "flash-attn 2", "flash_attn 2", "flash-attn2"};
 	static const char *const fa3_names[] = {"FA3", "FlashAttention-3", "FlashAttention 3",
 		"FlashAttention3", "FA3 kernels", "cuDNN attention", "cudnn"};
-	bool fa2 = false, fa3 = false;
+	/* FlashAttention 1 (flash-attn 0.x and 1.x), and the Triton
+	 * FlashAttention of the same time (MPT's attn_impl triton), which the
+	 * FlashAttention-2 paper measures beside it (Fig. 4: 59-79 TFLOP/s on an
+	 * A100 against FlashAttention's 58-97) */
+	static const char *const fa1_names[] = {"FA1", "FlashAttention-1", "FlashAttention 1",
+		"FlashAttention1", "flash-attn 1", "flash_attn 1", "flash-attn1", "flash-attn v1",
+		"flash-attn==1", "flash-attn==0", "flash-attn 0.", "attn_impl triton",
+		"attn_impl: triton", "attn_impl=triton", "Triton FlashAttention",
+		"FlashAttention in Triton"};
+	bool fa1 = false, fa2 = false, fa3 = false;
+	for (size_t i = 0; i < sizeof fa1_names / sizeof fa1_names[0]; i++)
+		fa1 |= val__affirmed_word(o, fa1_names[i]);
 	for (size_t i = 0; i < sizeof fa2_names / sizeof fa2_names[0]; i++)
 		fa2 |= val__affirmed_word(o, fa2_names[i]);
 	for (size_t i = 0; i < sizeof fa3_names / sizeof fa3_names[0]; i++)
 		fa3 |= val__affirmed_word(o, fa3_names[i]);
 	fa2 = fa2 && !fa3 && !val__has(o, "FA2 off") && !val__has(o, "FA2 disabled");
+	flash = flash || fa1;
+	/* LLM Foundry's "attn_impl: flash" installed FlashAttention 1: its
+	 * `gpu` extra pinned flash-attn 1.0.x (v1.0.3.post0, then 1.0.7, 1.0.9)
+	 * until March 2024 (llm-foundry PR #1023), FlashAttention-2 being the
+	 * opt-in `gpu-flash2` extra from December 2023 (PR #812); its benchmark
+	 * tables were measured on torch 1.13 and 2.0.1 images in 2023 */
+	if (flash && !fa2 && !fa3 && !off && !runs_te(r) &&
+	    (val__names(r, "llm-foundry") || val__names(r, "LLM Foundry")) &&
+	    !val__has(o, "flash2") && !val__has(o, "flash-attn 2")) {
+		fa1 = true;
+		*assumed = true;
+	}
+	fa1 = fa1 && !fa2 && !fa3;
 	/* "FA2/FA3", "FA3, not FA2": the faster kernel */
-	if (flash && !fa2 && !fa3 && !off && !runs_te(r)) {
+	if (flash && !fa1 && !fa2 && !fa3 && !off && !runs_te(r)) {
 		/* FlashAttention named with no version and no Transformer Engine:
 		 * the flash-attn package (or PyTorch's SDPA flash backend, the
 		 * same kernels), whose release is FlashAttention-2; FA3 is a
@@ -1458,7 +1482,7 @@ int val__training_of(const val_row *r, scenario *s, bool layer_only, bool *assum
 		*assumed = true;
 	}
 	if (flash && wl_gpu_fused_attention(&s->cluster.gpu))
-		t->attention = fa2 && !off ? ATTN_FLASH2 : ATTN_FLASH;
+		t->attention = off ? ATTN_FLASH : fa1 ? ATTN_FLASH1 : fa2 ? ATTN_FLASH2 : ATTN_FLASH;
 	else if (!flash && fp && (off || val__has(o, "no flash") || val__has(o, "without flash")))
 		t->attention = ATTN_UNFUSED;
 	/* PyTorch without torch.compile ("no torch.compile", "torch.compile

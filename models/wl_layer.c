@@ -343,7 +343,7 @@ static void flash(oplist *l, const char *name, bool backward)
 	/* the size curve takes the mean keys a query meets, s/2 causal (the
 	 * diagonal blocks are work, not keys), s/(2 cp) per ring step with CP */
 	o->time_s = wl_attn_time(c->g, c->prec, fl, backward, 0.5 * c->sq / c->cp, c->dqk,
-	                         c->s->training.attention == ATTN_FLASH2);
+	                         c->s->training.attention);
 }
 
 /* Attention core forward: scores, softmax, dropout, context (Megatron's
@@ -858,7 +858,8 @@ bool wl_flash_attention(const scenario *s)
 	if (!wl__has_flash(g) || s->training.attention == ATTN_UNFUSED ||
 	    s->training.precision == PREC_FP32 || s->training.precision == PREC_TF32)
 		return false;
-	if (s->training.attention == ATTN_FLASH || s->training.attention == ATTN_FLASH2)
+	if (s->training.attention == ATTN_FLASH || s->training.attention == ATTN_FLASH2 ||
+	    s->training.attention == ATTN_FLASH1)
 		return true;
 	/* "Hopper and later" (docs/workload.md) is NVIDIA's: the AMD parts
 	 * (CDNA2, CDNA3) take the Ampere rule below. By name, not by order. */

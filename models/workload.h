@@ -209,9 +209,10 @@ double wl_peak_flops(const scenario *s);
 
 /* Time of the fused flash-attention kernel doing `flops` executed FLOPs
  * (forward or backward) on gpu g, each query meeting `keys` keys on average
- * (s/2 causal) with heads of head_dim; fa2: FlashAttention-2's kernels
- * rather than the best fused one (cuDNN's on Hopper and Blackwell). */
+ * (s/2 causal) with heads of head_dim; kernel: ATTN_FLASH2 FlashAttention-2's
+ * kernels, ATTN_FLASH1 FlashAttention 1's, anything else the best fused one
+ * (cuDNN's on Hopper and Blackwell). */
 double wl_attn_time(const hw_gpu *g, hw_precision p, double flops, bool backward, double keys,
-                    double head_dim, bool fa2);
+                    double head_dim, scn_attention kernel);
 
 #endif

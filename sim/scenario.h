@@ -19,7 +19,7 @@ typedef enum { RECOMPUTE_NONE, RECOMPUTE_SELECTIVE, RECOMPUTE_FULL } scn_recompu
 /* The attention core: as the framework of the model's generation runs it
  * (auto: docs/workload.md), one fused FlashAttention kernel, or unfused
  * (scores, softmax, dropout, context as separate kernels). */
-typedef enum { ATTN_AUTO, ATTN_FLASH, ATTN_UNFUSED, ATTN_FLASH2 } scn_attention;
+typedef enum { ATTN_AUTO, ATTN_FLASH, ATTN_UNFUSED, ATTN_FLASH2, ATTN_FLASH1 } scn_attention;
 /* The elementwise kernels around the GEMMs: fused as Megatron, Transformer
  * Engine and torch.compile run them, or as eager PyTorch runs a model's
  * composite ops, one kernel and one HBM pass each (docs/workload.md). */
@@ -82,6 +82,8 @@ typedef struct scn_layer {         /* one layer of a custom (non-transformer) wo
 	double fwd_flops;            /* per sample */
 	double params;               /* parameter count (stored in the training precision) */
 	double act_bytes;            /* activation bytes kept per sample */
+	double out_bytes;            /* output bytes per sample (what a pipeline stage
+	                              * ending here sends); 0: act_bytes */
 } scn_layer;
 
 typedef struct scn_model {

@@ -310,12 +310,13 @@ static void check_parallel(scn_ctx *c, scenario *s, const scn_doc *d)
 		    "2*cp (=%d): each GPU takes two chunks of every sequence, one from each end, "
 		    "to balance the causal attention", s->model.seq_len, 2 * scn_cp(s));
 	t->dp = dp;
-	if ((t->attention == ATTN_FLASH || t->attention == ATTN_FLASH2) && fp32_run(s))
+	bool fused = t->attention == ATTN_FLASH || t->attention == ATTN_FLASH2 ||
+	             t->attention == ATTN_FLASH1;
+	if (fused && fp32_run(s))
 		ERR(c, d, "training.attention", "training.precision", "FlashAttention takes 16-bit "
 		    "inputs (fp16, bf16), not %s: use attention: auto or unfused",
 		    hw_precision_name(t->precision));
-	else if ((t->attention == ATTN_FLASH || t->attention == ATTN_FLASH2) &&
-	    !wl_gpu_fused_attention(&s->cluster.gpu))
+	else if (fused && !wl_gpu_fused_attention(&s->cluster.gpu))
 		ERR(c, d, "training.attention", "cluster.gpu", "FlashAttention needs an Ampere or "
 		    "later GPU; %s has none: use attention: auto or unfused", s->cluster.gpu.name);
 	else if (t->attention != ATTN_AUTO && s->model.custom)

@@ -38,7 +38,8 @@ static const char *const storage_net_names[] = {"frontend", "shared", NULL};
 static const char *const schedule_names[] = {"gpipe", "1f1b", "interleaved", "deepspeed",
 	NULL};
 static const char *const recompute_names[] = {"none", "selective", "full", NULL};
-static const char *const attention_names[] = {"auto", "flash", "unfused", "flash2", NULL};
+static const char *const attention_names[] = {"auto", "flash", "unfused", "flash2", "flash1",
+	NULL};
 static const char *const kernels_names[] = {"fused", "eager", NULL};
 static const char *const placement_names[] = {"tp-pp-dp", "tp-dp-pp", NULL};
 static const char *const algo_names[] = {"auto", "ring", "tree", "hierarchical", "ps", "nvls",
@@ -141,6 +142,7 @@ static const scn_field layer_rows[] = {
 	 FL_GT_MIN | FL_REQUIRED, 0, NULL, "flops: 4.1G"},
 	DBL("params", scn_layer, params, 0, 1e16, 0),
 	UNI("activations", scn_layer, act_bytes, UNIT_BYTES, 0, BIG, 0),
+	UNI("output", scn_layer, out_bytes, UNIT_BYTES, 0, BIG, 0),
 };
 static const scn_section layer_sec = SEC("custom", layer_rows);
 

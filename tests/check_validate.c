@@ -1139,7 +1139,13 @@ START_TEST(t_memory_inference)
 		{"Megatron-core with flash-attn", 51200, ATTN_FLASH},
 		{"FA3", 51200, ATTN_FLASH}, {"FA2/FA3", 51200, ATTN_FLASH},
 		{"FlashAttention-3 not FlashAttention-2", 51200, ATTN_FLASH},
-		{"flash-attn with FA2 off", 51200, ATTN_FLASH}};
+		{"flash-attn with FA2 off", 51200, ATTN_FLASH},
+		{"FA1", 51200, ATTN_FLASH1}, {"flash-attn==1.0.9", 51200, ATTN_FLASH1},
+		{"FlashAttention-1", 51200, ATTN_FLASH1}, {"FA1 or FA2", 51200, ATTN_FLASH2},
+		{"LLM Foundry; FlashAttention (attn_impl flash)", 51200, ATTN_FLASH1},
+		{"llm-foundry; attn_impl flash; flash-attn 2.5", 51200, ATTN_FLASH2},
+		{"LLM Foundry; attn_impl triton", 51200, ATTN_FLASH1},
+		{"MPT; attn_impl: triton", 51200, ATTN_FLASH1}};
 	for (size_t i = 0; i < sizeof fa / sizeof fa[0]; i++) {
 		build_cell("E-3%02zu,x,A100-SXM4-80GB,8,1,4,2048,16,2048,8,1,1,1,8,%s,"
 			 "bf16,none,iteration_time,1,s,x", i, fa[i].other, &c);

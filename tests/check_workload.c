@@ -265,11 +265,26 @@ START_TEST(t_flash_choice)
 	wl_layer_cost_get(&s, 0, &f2);
 	ck_assert_double_eq_tol(f2.fwd_s, fl.fwd_s, 1e-15);
 	const hw_gpu *h = hw_gpu_find("H100-SXM5-80GB");
-	double fa2 = 1e15 / wl_attn_time(h, PREC_BF16, 1e15, false, 8192, 128, true);
+	double fa2 = 1e15 / wl_attn_time(h, PREC_BF16, 1e15, false, 8192, 128, ATTN_FLASH2);
 	ck_assert_msg(fabs(fa2 / 327.9e12 - 1) < 0.01, "FA2 fwd on H100: %g", fa2);
-	ck_assert(wl_attn_time(h, PREC_BF16, 1e15, false, 8192, 128, false) < 0.6 / fa2 * 1e15);
-	ck_assert(wl_attn_time(h, PREC_BF16, 1e15, true, 8192, 128, true) >
-	          wl_attn_time(h, PREC_BF16, 1e15, false, 8192, 128, true));
+	ck_assert(wl_attn_time(h, PREC_BF16, 1e15, false, 8192, 128, ATTN_FLASH) < 0.6 / fa2 * 1e15);
+	ck_assert(wl_attn_time(h, PREC_BF16, 1e15, true, 8192, 128, ATTN_FLASH2) >
+	          wl_attn_time(h, PREC_BF16, 1e15, false, 8192, 128, ATTN_FLASH2));
+	/* FlashAttention 1: FlashAttention-2's rate over 1.8 (the FlashAttention-2
+	 * paper's Fig. 4 on an A100) on Ampere, where the flash kernel is FA2,
+	 * and on Hopper, where both run their sm80 code */
+	const hw_gpu *a = hw_gpu_find("A100-SXM4-80GB");
+	const hw_gpu *gs[] = {a, h};
+	for (int i = 0; i < 2; i++)
+		for (int back = 0; back < 2; back++) {
+			double t2 = wl_attn_time(gs[i], PREC_BF16, 1e15, back, 4096, 128, ATTN_FLASH2);
+			double t1 = wl_attn_time(gs[i], PREC_BF16, 1e15, back, 4096, 128, ATTN_FLASH1);
+			ck_assert_double_eq_tol(t1 / t2, 1.8, 1e-6);
+		}
+	s.training.attention = ATTN_FLASH1;
+	wl_layer_cost f1;
+	wl_layer_cost_get(&s, 0, &f1);
+	ck_assert(f1.fwd_s > f2.fwd_s && f1.act_bytes == f2.act_bytes);
 }
 END_TEST
 
