@@ -393,6 +393,17 @@ static void plan_fixes(ctx *c, const int *order, int nloss)
 	if (c->s->training.kernels == KERNELS_EAGER && !c->s->model.custom)
 		fix_set(add_fix(c, "compile the model (torch.compile), which fuses its elementwise "
 			"ops"), "training.kernels=fused");
+	/* an older attention kernel than the GPU's best (docs/workload.md) */
+	scn_attention at = c->s->training.attention;
+	hw_arch arch = c->s->cluster.gpu.arch;
+	if (!c->s->model.custom && (at == ATTN_FLASH1 || at == ATTN_FLASH2) &&
+	    (arch == ARCH_HOPPER || arch == ARCH_BLACKWELL))
+		fix_set(add_fix(c, "run cuDNN's fused attention, not FlashAttention's sm80 kernels "
+			"(PyTorch's CUDNN_ATTENTION backend, its default from 2.9)"),
+		        "training.attention=flash");
+	else if (!c->s->model.custom && at == ATTN_FLASH1)
+		fix_set(add_fix(c, "upgrade to FlashAttention-2 (flash-attn 2.x)"),
+		        "training.attention=flash");
 	for (int i = 0; i < nloss && i < 2; i++) {
 		step_split k = (step_split)order[i];
 		if (frac(c->r, k) < SIGNIFICANT)

@@ -229,11 +229,28 @@ holds "eager: slower than fused, more on H100 than on A100" \
 	"e > 1.05 * f && e / f > x / y && x > 1.03 * y" \
 	-v e="$(get eager_h step_time_s)" -v f="$(get fused_h step_time_s)" \
 	-v x="$(get eager_a step_time_s)" -v y="$(get fused_a step_time_s)"
-if "$TS" explain "$W/eager-kernels.yaml" 2>/dev/null | tr '\n' ' ' | tr -s ' ' |
-	grep -q -- "Start with: compile the model"; then
+if "$TS" explain "$W/eager-kernels.yaml" --set training.attention=flash 2>/dev/null |
+	tr '\n' ' ' | tr -s ' ' | grep -q -- "Start with: compile the model"; then
 	ok "eager: explain proposes torch.compile first"
 else
 	not_ok "eager: explain proposes torch.compile first"
+fi
+
+# FlashAttention's own kernels on Hopper (PyTorch SDPA before 2.9): slower
+# than cuDNN's fused attention, FlashAttention 1 slower still; explain
+# proposes cuDNN's kernels
+run fa1_h "$W/eager-kernels.yaml" --set training.kernels=fused --set training.attention=flash1
+run fa_h "$W/eager-kernels.yaml" --set training.kernels=fused --set training.attention=flash
+holds "attention: flash1 slower than flash2 slower than cuDNN's flash on H100" \
+	"a > b && b > 1.02 * c" \
+	-v a="$(get fa1_h step_time_s)" -v b="$(get fused_h step_time_s)" \
+	-v c="$(get fa_h step_time_s)"
+if "$TS" explain "$W/eager-kernels.yaml" --set training.kernels=fused \
+	--set training.attention=flash2 2>/dev/null | tr '\n' ' ' | tr -s ' ' |
+	grep -q -- "run cuDNN's fused attention.*--set training.attention=flash)"; then
+	ok "attention: explain proposes cuDNN's kernels for FlashAttention-2 on Hopper"
+else
+	not_ok "attention: explain proposes cuDNN's kernels for FlashAttention-2 on Hopper"
 fi
 
 # FSDP (ZeRO-3) reduces after every micro-batch: accumulation does not raise
