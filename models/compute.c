@@ -90,7 +90,8 @@ typedef struct arch_params {
  * hbm_eff fallback: HW-AZ-003 A100-80GB triad 1.7 TB/s of 2.039 TB/s = 0.83,
  * used for every kind (UNVERIFIED elsewhere).
  * Flash attention: Ampere forward 179.5 TFLOP/s of 312 = 0.575 (HW-AZ-004, FA2
- * hd64 s8192); backward taken as 0.8x forward (FlashAttention-2 paper reports
+ * hd64 s8192), the point of FlashAttention-2's size curve (FA2_K0 below)
+ * there; backward taken as 0.8x forward (FlashAttention-2 paper reports
  * the backward slower than the forward; UNVERIFIED factor). Hopper [MEASURED
  * on the H200, bench/device/h200_kernels.py]: cuDNN's fused attention (what
  * Transformer Engine and PyTorch run on Hopper), causal bf16, 8 shapes from
@@ -109,7 +110,8 @@ typedef struct arch_params {
  * ROCm's FlashAttention-2 port (composable_kernel), forward, head dim 64,
  * 8192 tokens]: 328.6 TFLOP/s of 1307.4 = 0.251; backward the forward times
  * Ampere's 0.8 (UNVERIFIED); it was FA2's 0.35 of peak on H100 (cm 4.2) for
- * want of a measurement. CDNA2 as CDNA3 (UNVERIFIED there).
+ * want of a measurement. CDNA2 as CDNA3 (UNVERIFIED there). Ampere, Ada and
+ * the CDNA ports are FlashAttention-2 and take its size curve.
  * fp8 ratio: Hopper measured (H200_FP8_RATIO above; the MAMF table's 70.9/80.3
  * = 0.883 had fp8 layer GEMMs 2% slow); B200 cost-models 4.2 FP8 MAMF over
  * bf16 MAMF 76.3/77.6 = 0.983; Ada 0.9 UNVERIFIED; 1 where there is no fp8
@@ -121,7 +123,8 @@ typedef struct arch_params {
  * fused kernels above [MEASURED, Azure/AI-benchmarking-guide, FA2 forward,
  * head dim 128, 8192 tokens]: ND H100 v5 327.9 TFLOP/s of 989.4 = 0.331
  * (the ND H200 v5's 329.3 agrees: the same die); ND GB200 v6 373.9 of 2500
- * = 0.150. No size curve (one shape measured). Backward: the forward times
+ * = 0.150, each the point of FlashAttention-2's size curve (FA2_K0) at its
+ * shape. Backward: the forward times
  * Ampere's 0.8 (UNVERIFIED there too). On Ampere FA2 is the flash kernel. */
 /* FlashAttention 1 (flash-attn 0.2-1.0.x, 2022 to mid-2023): FlashAttention-2's
  * efficiency over 1.8. The FlashAttention-2 paper (Dao 2023, arXiv
@@ -132,23 +135,40 @@ typedef struct arch_params {
  * Hopper and Blackwell, where both run their sm80 code, the same ratio to
  * FlashAttention-2's measured kernels (UNVERIFIED there). */
 #define FA1_SLOWER 1.8
-#define FA2_HOPPER_FWD (327.9 / 989.4)
-#define FA2_BLACKWELL_FWD (373.9 / 2500.0)
+/* FlashAttention-2's size curve: its rate grows with the keys a query
+ * meets as E k / (k + FA2_K0), k = keys x head_dim / 128 (the cuDNN curve's
+ * form above). FlashAttention-2 paper Fig. 4 (A100, causal, head dim 64,
+ * forward + backward; values read from the plotted bars): 88, 119, 140,
+ * 156, 165, 171 TFLOP/s at 512 ... 16k tokens, i.e. k = s/4 = 128 ... 4096,
+ * which E k / (k + 128) with E = 176 reproduces within 2 TFLOP/s at every
+ * point.
+ * Forward and backward alike, and FlashAttention-2's kernels on every GPU
+ * (UNVERIFIED beyond the A100). Each measured efficiency below is the
+ * curve's value at its own shape (non-causal, 8192 tokens: k = 4096 at
+ * head dim 64, 8192 at 128), so FA2_AT gives E from it. */
+#define FA2_K0 128.0
+#define FA2_AT(eff, k) ((eff) * ((k) + FA2_K0) / (k))
+#define FA2_HOPPER_FWD FA2_AT(327.9 / 989.4, 8192.0)
+#define FA2_BLACKWELL_FWD FA2_AT(373.9 / 2500.0, 8192.0)
 #define FA2_BWD_OVER_FWD 0.8
-#define FA2_CDNA3_FWD (328.6 / 1307.4)
+#define FA2_CDNA3_FWD FA2_AT(328.6 / 1307.4, 4096.0)
+#define FA2_AMPERE_FWD FA2_AT(179.5 / 312.0, 4096.0)
+#define FA2_ADA_FWD FA2_AT(0.50, 4096.0)
 static const arch_params arch_table[] = {
 	{ARCH_VOLTA, 80, 128, 128, 0.85, 0.83, 0.0, 0.0, 1, SUSTAIN_AMPERE, 0, 0, 0, 0},
 	{ARCH_TURING, 40, 128, 128, 0.41, 0.83, 0.0, 0.0, 1, SUSTAIN_AMPERE, 0, 0, 0, 0},
-	{ARCH_AMPERE, 108, 256, 128, 0.869, 0.83, 0.575, 0.46, 1, SUSTAIN_AMPERE, 0, 0, 0, 0},
-	{ARCH_ADA, 142, 256, 128, 0.80, 0.83, 0.50, 0.40, 0.9, SUSTAIN_AMPERE, 0, 0, 0, 0},
+	{ARCH_AMPERE, 108, 256, 128, 0.869, 0.83, FA2_AMPERE_FWD, FA2_AMPERE_FWD * FA2_BWD_OVER_FWD,
+	 1, SUSTAIN_AMPERE, FA2_K0, FA2_K0, 0, 0},
+	{ARCH_ADA, 142, 256, 128, 0.80, 0.83, FA2_ADA_FWD, FA2_ADA_FWD * FA2_BWD_OVER_FWD, 0.9,
+	 SUSTAIN_AMPERE, FA2_K0, FA2_K0, 0, 0},
 	{ARCH_HOPPER, 132, 128, 256, 0.803, 0.83, 0.629, 0.577, H200_FP8_RATIO, H200_SUSTAIN, 340, 520,
 	 FA2_HOPPER_FWD, FA2_HOPPER_FWD * FA2_BWD_OVER_FWD},
 	{ARCH_BLACKWELL, 148, 128, 256, 0.776, 0.83, 0.55, 0.44, 0.983, BLACKWELL_SUSTAIN, 0, 0,
 	 FA2_BLACKWELL_FWD, FA2_BLACKWELL_FWD * FA2_BWD_OVER_FWD},
 	{ARCH_CDNA2, 110, 256, 256, 0.767, 0.83, FA2_CDNA3_FWD, FA2_CDNA3_FWD * FA2_BWD_OVER_FWD, 1,
-	 SUSTAIN_AMPERE, 0, 0, 0, 0},
+	 SUSTAIN_AMPERE, FA2_K0, FA2_K0, 0, 0},
 	{ARCH_CDNA3, 304, 256, 256, 0.514, 0.83, FA2_CDNA3_FWD, FA2_CDNA3_FWD * FA2_BWD_OVER_FWD, 1,
-	 SUSTAIN_AMPERE, 0, 0, 0, 0},
+	 SUSTAIN_AMPERE, FA2_K0, FA2_K0, 0, 0},
 };
 
 /* Gap between two dependent kernels on one stream as the GPU sees it (launch
@@ -353,7 +373,7 @@ double wl_attn_time(const hw_gpu *g, hw_precision p, double flops, bool backward
 	double k0 = backward ? a->attn_k0_bwd : a->attn_k0_fwd;
 	if (fa2 && a->fa2_fwd_eff > 0) {
 		eff = backward ? a->fa2_bwd_eff : a->fa2_fwd_eff;
-		k0 = 0;
+		k0 = FA2_K0;
 	}
 	if (eff <= 0)
 		eff = 0.3;

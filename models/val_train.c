@@ -1366,18 +1366,31 @@ static bool runs_te(const val_row *r)
 	return val__has_word(r->other, "TE");
 }
 
-/* The minor version of a PyTorch 2.x the text names ("torch 2.7.0a0",
- * "torch==2.8", "PyTorch 2.9", "torch v2.10"), or -1. */
-static int torch2_minor(const char *text)
+/* Whether the text names a PyTorch of 2.9 or later (cuDNN's SDPA kernels
+ * the default on Hopper), or exactly 2.5.0, the one earlier release that
+ * defaulted to them: "torch 2.7.0a0", "torch==2.8", "torch>=2.9",
+ * "torch-2.9.0", "PyTorch 2.10", "PyTorch version 2.9", "PyTorch nightly
+ * 2.9.0.dev"; the newest version named wins. */
+static bool torch_cudnn_sdpa(const char *text)
 {
+	bool cudnn = false;
 	for (const char *p = val__find(text, "torch"); p; p = val__find(p + 5, "torch")) {
 		const char *q = p + 5;
-		while (*q == ' ' || *q == '=' || *q == 'v' || *q == ':')
+		while (*q == ' ' || *q == '=' || *q == ':' || *q == '>' || *q == '-')
 			q++;
-		if (q[0] == '2' && q[1] == '.' && isdigit((unsigned char)q[2]))
-			return atoi(q + 2);
+		if (!strncasecmp(q, "version ", 8) || !strncasecmp(q, "nightly ", 8))
+			q += 8;
+		if (*q == 'v')
+			q++;
+		if (q[0] != '2' || q[1] != '.' || !isdigit((unsigned char)q[2]))
+			continue;
+		char *end;
+		long minor = strtol(q + 2, &end, 10);
+		bool five_zero = minor == 5 && end[0] == '.' && end[1] == '0' &&
+		                 !isdigit((unsigned char)end[2]);
+		cudnn |= minor >= 9 || five_zero;
 	}
-	return -1;
+	return cudnn;
 }
 
 /* PyTorch's scaled_dot_product_attention on Hopper runs FlashAttention-2's
@@ -1387,20 +1400,45 @@ static int torch2_minor(const char *text)
  * a 2.6 nightly: SDPA 329 TFLOP/s, cuDNN 631 (#142132); torchtitan's users
  * see SDPA dispatch FLASH_ATTENTION on H100 (torchtitan#1042, a 2.7
  * nightly), and torchtitan itself put cuDNN first on Blackwell only, FLASH
- * first elsewhere (torchtitan#1196, May 2025). So a row trained through SDPA
- * (torchtitan, or SDPA named) on Hopper, naming no kernel and no PyTorch of
- * 2.9 or later, ran `flash2`. Blackwell keeps cuDNN's (`flash`). */
-static bool sdpa_flash2(const val_row *r, const hw_gpu *g)
+ * first elsewhere (torchtitan#1196, May 2025). So a 16-bit row trained
+ * through SDPA (torchtitan, or SDPA named) on Hopper, naming no kernel and
+ * no PyTorch of 2.9 or later, ran `flash2`. Blackwell keeps cuDNN's
+ * (`flash`); fp32 and tf32 runs take SDPA's math path (wl_layer.c). */
+static bool sdpa_flash2(const val_row *r, const hw_gpu *g, hw_precision p)
 {
-	if (g->arch != ARCH_HOPPER || runs_te(r))
+	if (g->arch != ARCH_HOPPER || runs_te(r) || p == PREC_FP32 || p == PREC_TF32)
 		return false;
-	if (!val__names(r, "torchtitan") && !val__has_word(r->other, "SDPA") &&
+	if (!val__names(r, "torchtitan") && !val__has_token(r->other, "SDPA") &&
 	    !val__has(r->other, "scaled_dot_product_attention"))
 		return false;
-	int minor = torch2_minor(r->source);
-	if (minor < 0)
-		minor = torch2_minor(r->other);
-	return minor < 9;
+	return !torch_cudnn_sdpa(r->source) && !torch_cudnn_sdpa(r->other);
+}
+
+/* A FlashAttention-2 named by its package version ("flash-attn==2.4.2",
+ * "flash_attn v2.3", "FlashAttention v2", the `gpu-flash2` extra). */
+static bool names_fa2_version(const char *o)
+{
+	static const char *const v2[] = {"flash-attn==2", "flash_attn==2", "flash-attn=2",
+		"flash_attn=2", "flash-attn>=2", "flash_attn>=2", "flash-attn v2", "flash_attn v2",
+		"flash-attn 2", "flash_attn 2", "FlashAttention v2", "flash2"};
+	for (size_t i = 0; i < sizeof v2 / sizeof v2[0]; i++)
+		if (val__has(o, v2[i]))
+			return true;
+	return false;
+}
+
+/* A year after LLM Foundry's FlashAttention 1 pin (2024 or later) named in
+ * the row: its unversioned "attn_impl flash" is then FlashAttention-2. */
+static bool names_2024_or_later(const val_row *r)
+{
+	const char *fields[] = {r->source, r->other, r->hardware};
+	for (size_t f = 0; f < 3; f++)
+		for (const char *p = fields[f]; *p; p++)
+			if (p[0] == '2' && p[1] == '0' && p[2] == '2' && p[3] >= '4' && p[3] <= '9' &&
+			    (p == fields[f] || !isdigit((unsigned char)p[-1])) &&
+			    !isdigit((unsigned char)p[4]))
+				return true;
+	return false;
 }
 
 int val__training_of(const val_row *r, scenario *s, bool layer_only, bool *assumed, char *why,
@@ -1436,21 +1474,27 @@ int val__training_of(const val_row *r, scenario *s, bool layer_only, bool *assum
 	static const char *const fa2_names[] = {"FA2", "FlashAttention-2", "FlashAttention 2",
 		"FlashAttention2", "flash-attn 2", "flash_attn 2", "flash-attn2"};
 	static const char *const fa3_names[] = {"FA3", "FlashAttention-3", "FlashAttention 3",
-		"FlashAttention3", "FA3 kernels", "cuDNN attention", "cudnn"};
+		"FlashAttention3", "FlashAttention v3", "flash-attn 3", "flash_attn 3",
+		"flash-attn==3", "flash_attn==3", "flash-attn v3", "FA3 kernels", "cuDNN attention",
+		"cudnn"};
 	/* FlashAttention 1 (flash-attn 0.x and 1.x), and the Triton
 	 * FlashAttention of the same time (MPT's attn_impl triton), which the
 	 * FlashAttention-2 paper measures beside it (Fig. 4: 59-79 TFLOP/s on an
-	 * A100 against FlashAttention's 58-97) */
-	static const char *const fa1_names[] = {"FA1", "FlashAttention-1", "FlashAttention 1",
-		"FlashAttention1", "flash-attn 1", "flash_attn 1", "flash-attn1", "flash-attn v1",
-		"flash-attn==1", "flash-attn==0", "flash-attn 0.", "attn_impl triton",
-		"attn_impl: triton", "attn_impl=triton", "Triton FlashAttention",
-		"FlashAttention in Triton"};
+	 * A100 against FlashAttention's 58-97). A version is matched up to a
+	 * dot ("flash-attn==1" in "flash-attn==1.0.9"); "FlashAttention 1"
+	 * alone is not a version ("FlashAttention 1.7x faster") */
+	static const char *const fa1_names[] = {"FA1", "FlashAttention-1", "FlashAttention1",
+		"FlashAttention v1", "FlashAttention (v1)", "flash-attn v1", "flash_attn v1",
+		"flash-attn1", "flash-attn==1", "flash_attn==1", "flash-attn=1", "flash_attn=1",
+		"flash-attn==0", "flash_attn==0", "flash-attn 0", "flash_attn 0", "flash-attn 1.0",
+		"flash_attn 1.0", "attn_impl triton", "attn_impl: triton", "attn_impl=triton",
+		"Triton FlashAttention", "FlashAttention in Triton"};
 	bool fa1 = false, fa2 = false, fa3 = false;
 	for (size_t i = 0; i < sizeof fa1_names / sizeof fa1_names[0]; i++)
 		fa1 |= val__affirmed_word(o, fa1_names[i]);
 	for (size_t i = 0; i < sizeof fa2_names / sizeof fa2_names[0]; i++)
 		fa2 |= val__affirmed_word(o, fa2_names[i]);
+	fa2 |= names_fa2_version(o);
 	for (size_t i = 0; i < sizeof fa3_names / sizeof fa3_names[0]; i++)
 		fa3 |= val__affirmed_word(o, fa3_names[i]);
 	fa2 = fa2 && !fa3 && !val__has(o, "FA2 off") && !val__has(o, "FA2 disabled");
@@ -1459,10 +1503,13 @@ int val__training_of(const val_row *r, scenario *s, bool layer_only, bool *assum
 	 * `gpu` extra pinned flash-attn 1.0.x (v1.0.3.post0, then 1.0.7, 1.0.9)
 	 * until March 2024 (llm-foundry PR #1023), FlashAttention-2 being the
 	 * opt-in `gpu-flash2` extra from December 2023 (PR #812); its benchmark
-	 * tables were measured on torch 1.13 and 2.0.1 images in 2023 */
-	if (flash && !fa2 && !fa3 && !off && !runs_te(r) &&
+	 * tables were measured on torch 1.13 and 2.0.1 images in 2023. Only a
+	 * row that names attn_impl, no FlashAttention-2 and no year from 2024,
+	 * on a GPU of that time (Ampere, Hopper) */
+	hw_arch arch = s->cluster.gpu.arch;
+	if (flash && !fa1 && !fa2 && !fa3 && !off && !runs_te(r) && val__has(o, "attn_impl") &&
 	    (val__names(r, "llm-foundry") || val__names(r, "LLM Foundry")) &&
-	    !val__has(o, "flash2") && !val__has(o, "flash-attn 2")) {
+	    (arch == ARCH_AMPERE || arch == ARCH_HOPPER) && !names_2024_or_later(r)) {
 		fa1 = true;
 		*assumed = true;
 	}
@@ -1477,7 +1524,7 @@ int val__training_of(const val_row *r, scenario *s, bool layer_only, bool *assum
 		fa2 = true;
 		*assumed = true;
 	}
-	if (!flash && !fa3 && !off && sdpa_flash2(r, &s->cluster.gpu)) {
+	if (!flash && !fa3 && !off && sdpa_flash2(r, &s->cluster.gpu, t->precision)) {
 		flash = fa2 = true;
 		*assumed = true;
 	}

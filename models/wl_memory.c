@@ -140,32 +140,49 @@ static double in_flight(const scenario *s, int stage)
 }
 
 /* ZeRO-3 holds, beside the shards, what it gathers to compute: the
- * unsharded parameters of the layer at work and of the next one, already
+ * unsharded parameters of the unit at work and of the next one, already
  * prefetched (PyTorch FSDP's default BACKWARD_PRE prefetch, "which
  * increases peak memory" by the next unit's parameters, and its
  * forward-side limit_all_gathers cap of two units in flight; FSDP2
  * prefetches one layer ahead likewise; DeepSpeed's stage3_prefetch_bucket
  * of 5e8 parameters is of the same order), at the weights' bytes (fp8
- * recipes compute from a bf16 copy), and one layer's unsharded gradient, in the
- * reduction type, before its reduce-scatter. The largest layer of the
- * stage, after TP and EP. Nothing without ZeRO-3 or with one GPU per group. */
+ * recipes compute from a bf16 copy), and one unit's unsharded gradient, in
+ * the reduction type, before its reduce-scatter. A unit is a layer, or the
+ * word embedding / output layer of the first / last stage (torchtitan and
+ * FSDP wrap each block and leave those to the root unit), whichever is the
+ * largest, after TP and EP; the routed experts only where their expert-DP
+ * group shards them. Nothing without ZeRO-3 or for a custom model. (A
+ * framework that keeps a pipeline stage gathered between forward and
+ * backward, torchtitan's reshard_after_forward=False under PP, holds more.) */
+static double z3_unit_params(const scenario *s, int layer)
+{
+	double all = wl_layer_gpu_params(s, layer);
+	double ex = wl_layer_expert_params(&s->model, layer) / (wl__ep(s) * wl__etp(s));
+	double dense = all - ex;
+	return (wl_zero_group(s) > 1 ? dense : 0) + (wl_expert_dp(s) > 1 ? ex : 0);
+}
+
 static double z3_gathered_bytes(const scenario *s, const scn_model *m, int stage)
 {
-	if (s->training.zero < 3 || wl_zero_group(s) <= 1 || m->custom)
+	if (s->training.zero < 3 || m->custom)
 		return 0;
 	int moe = wl_stage_moe_layers(s, stage), n = wl_stage_layers(s, stage);
-	double layer = 0;
+	double unit = 0;
 	if (moe > 0)
-		layer = wl_layer_gpu_params(s, m->layers - 1);
+		unit = z3_unit_params(s, m->layers - 1);
 	if (n > moe) {
 		scenario dense = *s;
 		dense.model.experts = 1;
-		double d = wl_layer_gpu_params(&dense, 0);
-		layer = d > layer ? d : layer;
+		double d = z3_unit_params(&dense, 0);
+		unit = d > unit ? d : unit;
+	}
+	if (wl_zero_group(s) > 1 && (stage == 0 || stage == wl__pp(s) - 1)) {
+		double word = (double)m->vocab * m->hidden / wl__tp(s);
+		unit = word > unit ? word : unit;
 	}
 	double w, g, o;
 	wl__state_bytes(s, &w, &g, &o);
-	return layer * (2 * w + wl__prec_bytes(s->training.grad_reduce.dtype));
+	return unit * (2 * w + wl__prec_bytes(s->training.grad_reduce.dtype));
 }
 
 static int first_layer(const scenario *s, int stage)

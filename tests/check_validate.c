@@ -1145,7 +1145,11 @@ START_TEST(t_memory_inference)
 		{"LLM Foundry; FlashAttention (attn_impl flash)", 51200, ATTN_FLASH1},
 		{"llm-foundry; attn_impl flash; flash-attn 2.5", 51200, ATTN_FLASH2},
 		{"LLM Foundry; attn_impl triton", 51200, ATTN_FLASH1},
-		{"MPT; attn_impl: triton", 51200, ATTN_FLASH1}};
+		{"MPT; attn_impl: triton", 51200, ATTN_FLASH1},
+		{"flash-attn 0.2.8", 51200, ATTN_FLASH1}, {"flash_attn==1.0.9", 51200, ATTN_FLASH1},
+		{"FlashAttention v1", 51200, ATTN_FLASH1}, {"FlashAttention (v1)", 51200, ATTN_FLASH1},
+		{"FlashAttention 1.7x faster", 51200, ATTN_FLASH2},
+		{"FA1 not FA2", 51200, ATTN_FLASH1}};
 	for (size_t i = 0; i < sizeof fa / sizeof fa[0]; i++) {
 		build_cell("E-3%02zu,x,A100-SXM4-80GB,8,1,4,2048,16,2048,8,1,1,1,8,%s,"
 			 "bf16,none,iteration_time,1,s,x", i, fa[i].other, &c);
@@ -1166,7 +1170,21 @@ START_TEST(t_memory_inference)
 		{"H100-SXM5-80GB", "SDPA through Transformer Engine", ATTN_AUTO},
 		{"B200", "torchtitan FSDP2", ATTN_AUTO},
 		{"A100-SXM4-80GB", "torchtitan FSDP2", ATTN_AUTO},
-		{"H100-SXM5-80GB", "FSDP", ATTN_AUTO}};
+		{"H100-SXM5-80GB", "FSDP", ATTN_AUTO},
+		{"H100-SXM5-80GB", "torchtitan; torch>=2.9", ATTN_AUTO},
+		{"H100-SXM5-80GB", "torchtitan; PyTorch version 2.9", ATTN_AUTO},
+		{"H100-SXM5-80GB", "torchtitan; torch-2.9.0", ATTN_AUTO},
+		{"H100-SXM5-80GB", "torchtitan; torch 2.5.0", ATTN_AUTO},
+		{"H100-SXM5-80GB", "torchtitan; torch 2.5.1", ATTN_FLASH2},
+		{"H100-SXM5-80GB", "HF Trainer; attn_implementation sdpa", ATTN_FLASH2},
+		{"H100-SXM5-80GB", "torchtitan; flash-attn 3", ATTN_FLASH},
+		/* LLM Foundry's FlashAttention 1 only in its time and without FA2 */
+		{"A100-SXM4-80GB", "LLM Foundry; attn_impl flash", ATTN_FLASH1},
+		{"H100-SXM5-80GB", "LLM Foundry; attn_impl flash; flash-attn==2.4.2", ATTN_FLASH2},
+		{"H100-SXM5-80GB", "LLM Foundry; attn_impl flash; FlashAttention v2", ATTN_FLASH2},
+		{"H100-SXM5-80GB", "LLM Foundry v0.10.0 (2024); attn_impl flash", ATTN_FLASH2},
+		{"B200", "LLM Foundry; attn_impl flash", ATTN_FLASH2},
+		{"A100-SXM4-80GB", "DeepSpeed; FlashAttention; see the llm-foundry issue", ATTN_FLASH2}};
 	for (size_t i = 0; i < sizeof sd / sizeof sd[0]; i++) {
 		char fmt[160];
 		snprintf(fmt, sizeof fmt, "E-5%%02zu,x,%s,8,1,4,2048,16,2048,8,1,1,1,8,%%s,bf16,none,"
@@ -1175,6 +1193,9 @@ START_TEST(t_memory_inference)
 		ck_assert_msg(c.s.training.attention == sd[i].attn, "%s on %s: attention %d",
 		              sd[i].other, sd[i].gpu, c.s.training.attention);
 	}
+	ck_assert_msg(build_row("E-599,x,H100-SXM5-80GB,8,1,4,2048,16,2048,8,1,1,1,8,torchtitan,"
+	                        "tf32,none,iteration_time,1,s,x", &c, why, sizeof why) == 0, "%s", why);
+	ck_assert_int_eq(c.s.training.attention, ATTN_AUTO);
 	/* PyTorch without torch.compile runs its composite ops eagerly */
 	static const struct { const char *other; scn_kernels k; } ek[] = {
 		{"FSDP2; no torch.compile", KERNELS_EAGER},

@@ -281,6 +281,11 @@ START_TEST(t_flash_choice)
 			double t1 = wl_attn_time(gs[i], PREC_BF16, 1e15, back, 4096, 128, ATTN_FLASH1);
 			ck_assert_double_eq_tol(t1 / t2, 1.8, 1e-6);
 		}
+	/* FlashAttention-2's size curve (its paper's Fig. 4 on an A100, causal,
+	 * head dim 64: 88 TFLOP/s at 512 tokens, 171 at 16k: keys s/2) */
+	double t64 = wl_attn_time(a, PREC_BF16, 1e15, false, 256, 64, ATTN_FLASH);
+	double t2k = wl_attn_time(a, PREC_BF16, 1e15, false, 8192, 64, ATTN_FLASH);
+	ck_assert_double_eq_tol(t2k / t64, 88.0 / 171, 0.01);
 	s.training.attention = ATTN_FLASH1;
 	wl_layer_cost f1;
 	wl_layer_cost_get(&s, 0, &f1);
@@ -357,11 +362,25 @@ START_TEST(t_memory)
 	s.training.zero = 3;
 	wl_memory_get(&s, &mem);
 	ck_assert_double_eq_tol((mem.weights + mem.gradients + mem.optimizer) / n, 18.0 / 64, 1e-9);
-	/* ... and holds two gathered layers (at work, prefetched) in bf16 and
-	 * one layer's whole gradient in the fp32 reduction type: 12 h^2 per
-	 * GPT layer, 2 x 2 + 4 B each */
-	double layer = 12.0 * 4096 * 4096 + 13 * 4096;
-	ck_assert_double_eq_tol((mem.other - other2) / (layer * 8), 1.0, 1e-3);
+	/* ... and holds two gathered units (at work, prefetched) in bf16 and
+	 * one unit's whole gradient in the fp32 reduction type, 2 x 2 + 4 B a
+	 * parameter: the largest of a GPT layer (12 h^2) and the word
+	 * embedding (V h), which here is the embedding */
+	double layer = 12.0 * 4096 * 4096 + 13 * 4096, word = 51200.0 * 4096;
+	ck_assert(word > layer);
+	ck_assert_double_eq_tol((mem.other - other2) / (word * 8), 1.0, 1e-3);
+	/* on a middle pipeline stage, the layer */
+	s.training.pp = 4;
+	s.training.dp = 16;
+	s.training.zero = 2;
+	wl_memory mid;
+	wl_memory_stage(&s, 1, &mid);
+	other2 = mid.other;
+	s.training.zero = 3;
+	wl_memory_stage(&s, 1, &mid);
+	ck_assert_double_eq_tol((mid.other - other2) / (layer * 8), 1.0, 1e-3);
+	s.training.pp = 1;
+	s.training.dp = 64;
 	/* nothing to gather when the group is one GPU */
 	s.training.zero_group = 0;
 	s.training.dp = 1;
@@ -798,6 +817,34 @@ START_TEST(t_moe_params)
 	double ex = wl_layer_expert_params(&s.model, 0);
 	ck_assert_double_eq_tol(wl_layer_gpu_params(&s, 0),
 	                        (wl_layer_params(&s.model, 0) - ex) / 2 + ex / 8, 1);
+
+	/* ZeRO-3 gathers the experts only where their expert-DP group shards
+	 * them: Mixtral on 8 GPUs, ep 8 = dp, holds its experts whole and
+	 * gathers the dense part of a layer (or the word embedding) alone */
+	moe(&s, false);
+	s.training.dp = 8;
+	s.training.ep = 8;
+	s.training.global_batch = 8;
+	s.training.zero = 2;
+	wl_memory m2, m3;
+	wl_memory_get(&s, &m2);
+	s.training.zero = 3;
+	wl_memory_get(&s, &m3);
+	ck_assert_int_eq(wl_expert_dp(&s), 1);
+	double dense = wl_layer_gpu_params(&s, 0) - wl_layer_expert_params(&s.model, 0) / 8;
+	double word = 32000.0 * 4096;
+	ck_assert_double_eq_tol((m3.other - m2.other) / ((dense > word ? dense : word) * 8), 1.0,
+	                        1e-6);
+	/* with twice the GPUs the experts are sharded over 2 and gathered too */
+	s.cluster.nodes = 2;
+	s.training.dp = 16;
+	s.training.global_batch = 16;
+	s.training.zero = 2;
+	wl_memory_get(&s, &m2);
+	s.training.zero = 3;
+	wl_memory_get(&s, &m3);
+	ck_assert_int_eq(wl_expert_dp(&s), 2);
+	ck_assert_double_eq_tol((m3.other - m2.other) / (wl_layer_gpu_params(&s, 0) * 8), 1.0, 1e-6);
 }
 END_TEST
 
