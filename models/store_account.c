@@ -97,13 +97,20 @@ static void ckpt_note(const scenario *s, step_result *r, const store_ckpt_result
 	unit_fmt(y, sizeof y, ck->stall_s / other, UNIT_TIME);
 	unit_fmt(st, sizeof st, ck->stall_s, UNIT_TIME);
 	if (async) {
-		char z[32], extra[112] = "";
+		/* the stall is the snapshot, any wait for the previous background
+		 * write (store_checkpoint), and the slower overlapped reductions */
+		char z[32], sn[32], wt[32], extra[112] = "", waits[64] = "";
 		unit_fmt(z, sizeof z, d->dp_with_ckpt_s - d->dp_alone_s, UNIT_TIME);
+		unit_fmt(sn, sizeof sn, d->snapshot_s, UNIT_TIME);
+		double wait = d->write_s - d->snapshot_s - ck->every * step_s;
+		unit_fmt(wt, sizeof wt, wait, UNIT_TIME);
+		if (wait > 0)
+			FMT(waits, " and %s for the previous write to finish", wt);
 		if (d->dp_with_ckpt_s > d->dp_alone_s)
 			FMT(extra, ", and its background writes slow each overlapped gradient reduction "
 			    "by %s", z);
-		FMT(how, "training blocks %s for the snapshot, the write takes %s (limit: %s)%s",
-		    st, w, d->bottleneck, extra);
+		FMT(how, "training blocks %s for the snapshot%s, the write takes %s (limit: %s)%s",
+		    sn, waits, w, d->bottleneck, extra);
 	} else {
 		FMT(how, "training waits %s for the write (limit: %s)", w, d->bottleneck);
 	}

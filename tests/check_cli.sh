@@ -407,5 +407,14 @@ has "$tmp/coll.yaml" "trainsim nccl FILE --op all_reduce -b 268435456 -e 2684354
 expect 0 "the shown benchmark scenario runs in trainsim nccl" "$TS" nccl "$tmp/coll.yaml" \
 	--op all_reduce -b 268435456 -e 268435456 -g 8
 
+# an async checkpoint written slower than its interval: the note parts the
+# snapshot from the wait for the previous write
+expect 0 "async checkpoint slower than its interval" "$TS" run \
+	"$top_srcdir/scenarios/ckpt-every100-shared.yaml" --set training.checkpoint.mode=async \
+	--set training.checkpoint.every=1 --set cluster.storage.bandwidth=10GB/s
+tr '\n' ' ' <"$tmp/out" | tr -s ' ' >"$tmp/flat"
+has "$tmp/flat" "for the previous write to finish" \
+	"async checkpoint: the wait for the previous write is named"
+
 echo "1..$n"
 [ "$failed" -eq 0 ]
