@@ -74,7 +74,10 @@ double wl__layer_act_bytes(const scenario *s, const scn_model *m, bool flash, bo
 	/* Q and the out-projection input are heads x head_dim wide, K and V
 	 * kv_heads x head_dim (hidden and hidden x kv/heads for the usual shape) */
 	double qw = (double)m->heads * m->head_dim / h;
-	double kv = (double)m->kv_heads * m->head_dim / h, f = (double)m->ffn_hidden / h;
+	/* fewer KV heads than TP ranks: each rank holds one, replicated (as
+	 * the compute does, wl_layer.c) */
+	double kvh = m->kv_heads < t ? t : m->kv_heads;
+	double kv = kvh * m->head_dim / h, f = (double)m->ffn_hidden / h;
 	double repl = elem * (4 + 2 + 2) + (drop ? 2 : 0);
 	double moe_x = 0;
 	if (moe) {

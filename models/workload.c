@@ -198,7 +198,16 @@ double wl_layer_gpu_params(const scenario *s, int layer)
 		double dr = m->qk_rope_dim > 0 ? m->qk_rope_dim : 64;
 		rep = (ql > 0 ? h * ql + ql : 0) + h * (kl + dr) + kl;
 	}
-	return (all - ex - rep) / wl__tp(s) + rep + ex / (wl__ep(s) * wl__etp(s));
+	int t = wl__tp(s);
+	double per = (all - ex - rep) / t + rep + ex / (wl__ep(s) * wl__etp(s));
+	/* fewer KV heads than TP ranks: each rank holds the K and V projections
+	 * of one head, replicated (as the compute runs them, wl_layer.c), not
+	 * kv_heads / t of one */
+	scn_model mm;
+	wl__model(m, &mm);
+	if (mm.kv_lora_rank <= 0 && !mm.custom && mm.kv_heads > 0 && mm.kv_heads < t)
+		per += 2.0 * mm.hidden * mm.head_dim * (1 - (double)mm.kv_heads / t);
+	return per;
 }
 
 int wl_expert_dp(const scenario *s)

@@ -818,6 +818,18 @@ START_TEST(t_moe_params)
 	ck_assert_double_eq_tol(wl_layer_gpu_params(&s, 0),
 	                        (wl_layer_params(&s.model, 0) - ex) / 2 + ex / 8, 1);
 
+	/* fewer KV heads than TP ranks: each rank holds one head's K and V
+	 * projections whole (2 h hd), as its compute does */
+	moe(&s, false);
+	s.model.experts = 1;
+	s.training.tp = 8;
+	double p8 = wl_layer_gpu_params(&s, 0);
+	s.model.kv_heads = 4;
+	double p4 = wl_layer_gpu_params(&s, 0);
+	ck_assert_double_eq_tol(p4 - p8, 2.0 * 4096 * 128 * (1 - 4.0 / 8) - 2.0 * 4096 * 128 * 4 / 8,
+	                        1);
+	s.training.tp = 1;
+
 	/* ZeRO-3 gathers the experts only where their expert-DP group shards
 	 * them: Mixtral on 8 GPUs, ep 8 = dp, holds its experts whole and
 	 * gathers the dense part of a layer (or the word embedding) alone */
