@@ -353,7 +353,7 @@ START_TEST(set_on_list_item_and_clone)
 	static const char custom[] =
 		"cluster: {nodes: 1, gpu: A100}\n"
 		"model:\n  custom:\n    - {name: a, flops: 1G, params: 10, activations: 1KB}\n"
-		"    - {name: b, flops: 2G, params: 20, activations: 2KB}\n"
+		"    - {name: b, flops: 2G, params: 20, activations: 2KB, output: 500B}\n"
 		"training: {global_batch: 8}\n";
 	captured c;
 	cap_open(&c);
@@ -376,6 +376,8 @@ START_TEST(set_on_list_item_and_clone)
 	ck_assert_str_eq(s2.model.custom_layers[0].name, "z");
 	ck_assert_double_eq(s2.model.custom_layers[0].act_bytes, 0);
 	ck_assert_double_eq(s1.model.custom_layers[0].act_bytes, 1000);
+	ck_assert_double_eq(s1.model.custom_layers[0].out_bytes, 0);
+	ck_assert_double_eq(s1.model.custom_layers[1].out_bytes, 500);
 	scn_release(&s1);
 	scn_release(&s2);
 	scn_doc_free(d);

@@ -285,6 +285,29 @@ static double added_over_gpipe(scn_schedule kind, step_result *k_slow, step_resu
 	return dk / dg;
 }
 
+/* A custom model's pipeline message is the output of the stage's last
+ * layer (`output`), or the activations it keeps when none is given: on a
+ * slow link a small output shortens the step. */
+START_TEST(test_custom_output)
+{
+	scenario s = free_comm(2, 4, 4);
+	s.cluster.nic.speed_Bps = 1e9;
+	static scn_layer kept[4];
+	for (int i = 0; i < 4; i++)
+		kept[i] = (scn_layer){"blk", 2e13, 1000, 1e9, 0};
+	s.model.custom_layers = kept;
+	step_result big = run_ok(&s);
+	for (int i = 0; i < 4; i++)
+		kept[i].out_bytes = 1e6;
+	step_result small = run_ok(&s);
+	ck_assert(big.split_s[SPLIT_PP_COMM] + big.split_s[SPLIT_PP_BUBBLE] >
+	          small.split_s[SPLIT_PP_COMM] + small.split_s[SPLIT_PP_BUBBLE] + 1.0);
+	ck_assert(small.step_time_s < big.step_time_s - 1.0);
+	step_result_release(&big);
+	step_result_release(&small);
+}
+END_TEST
+
 START_TEST(test_blocking_calls)
 {
 	step_result f1, g1;
@@ -519,6 +542,7 @@ int main(void)
 	tcase_add_test(tc, test_tied_embedding_reduce);
 	tcase_add_test(tc, test_dp_ranks_per_node);
 	tcase_add_test(tc, test_blocking_calls);
+	tcase_add_test(tc, test_custom_output);
 	tcase_add_test(tc, test_deepspeed_schedule);
 	tcase_add_test(tc, test_partial_recompute);
 	tcase_add_test(tc, test_scatter_gather);
