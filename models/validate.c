@@ -986,68 +986,71 @@ static int vocab_of(const val_row *r)
  * 36864, 16 KV, 128), Gemma 3 1B, 4B, 12B, 27B (1152 / 6912, 1 KV, 256; 2560 /
  * 10240, 4 KV, 256; 3840 / 15360, 8 KV, 256; 5376 / 21504, 16 KV, 128; 262144
  * tokens), Mistral NeMo 12B (5120 / 14336, 8 KV, head_dim 128, 131072) and
- * Mistral Small 24B (5120 / 32768, the same attention). Gemma 2 and 3 and
- * Mistral 7B v0.1 attend through a sliding window on some layers (4096 on
- * every other layer; 1024, 512 for the 1B, on five of six; 4096 on all):
- * trainsim runs every layer's attention over the whole causal sequence, which
- * overstates their attention time for sequences longer than the window. */
+ * Mistral Small 24B (5120 / 32768, the same attention). Gemma 2 and 3
+ * attend through a sliding window on some layers (Gemma 2 report: 4096 on
+ * every other layer; Gemma 3 report: 1024, 512 for the 1B, on five of six),
+ * set here; Mistral 7B v0.1's 4096 on every layer only when the row names
+ * the window (v0.2 and later have none). */
 typedef struct zoo_model {
 	const char *family;    /* matched in source, hardware or other_parallel */
 	int hidden, ffn, kv_heads, vocab;
 	bool gated;
 	double params_b;       /* only at this size (within 10%); 0: any size */
 	int head_dim;          /* 0: hidden / heads */
+	int window, global_every;  /* sliding-window attention (0: none) */
 } zoo_model;
 
 static const zoo_model zoo[] = {
-	{"Code Llama", 8192, 22016, 8, 32016, true, 0, 0},   /* codellama/CodeLlama-34b-hf */
-	{"Llama 2", 8192, 22016, 8, 32000, true, 34, 0},  /* Llama 2 34B: Code Llama's shape */
-	{"Llama 3", 2048, 8192, 8, 128256, true, 0, 0},
-	{"Llama 3", 3072, 8192, 8, 128256, true, 0, 0},
-	{"Llama 3", 4096, 14336, 8, 128256, true, 0, 0},
-	{"Llama 3", 8192, 28672, 8, 128256, true, 0, 0},
-	{"Llama 3", 16384, 53248, 8, 128256, true, 0, 0},
-	{"Llama 2", 4096, 11008, 32, 32000, true, 0, 0},
-	{"Llama 2", 5120, 13824, 40, 32000, true, 0, 0},
-	{"Llama 2", 8192, 28672, 8, 32000, true, 0, 0},
-	{"Llama", 4096, 11008, 32, 32000, true, 0, 0},
-	{"Llama", 5120, 13824, 40, 32000, true, 0, 0},
-	{"Llama", 6656, 17920, 52, 32000, true, 0, 0},
-	{"Llama", 8192, 22016, 64, 32000, true, 0, 0},
-	{"Nemotron 4", 6144, 24576, 8, 256000, false, 0, 0},
-	{"Nemotron 4", 18432, 73728, 8, 256000, false, 0, 0},
-	{"Mistral NeMo", 5120, 14336, 8, 131072, true, 0, 128},
-	{"Mistral Small", 5120, 32768, 8, 131072, true, 0, 128},
-	{"Mistral", 4096, 14336, 8, 32000, true, 0, 0},
-	{"Qwen3", 1024, 3072, 8, 151936, true, 0.6, 128},
-	{"Qwen3", 2048, 6144, 8, 151936, true, 1.7, 128},
-	{"Qwen3", 2560, 9728, 8, 151936, true, 4, 128},
-	{"Qwen3", 4096, 12288, 8, 151936, true, 8, 128},
-	{"Qwen3", 5120, 17408, 8, 151936, true, 14, 128},
-	{"Qwen3", 5120, 25600, 8, 151936, true, 32, 128},
-	{"Qwen2", 3584, 18944, 4, 152064, true, 0, 0},
-	{"Qwen2", 8192, 29568, 8, 152064, true, 0, 0},
-	{"Qwen2", 5120, 13824, 8, 152064, true, 14, 0},
-	{"Qwen2", 5120, 27648, 8, 152064, true, 32, 0},
-	{"Qwen2", 896, 4864, 2, 151936, true, 0, 0}, {"Qwen2", 1536, 8960, 2, 151936, true, 0, 0},
-	{"Qwen2", 2048, 11008, 2, 151936, true, 0, 0},
-	{"Gemma 3", 1152, 6912, 1, 262144, true, 0, 256},
-	{"Gemma 3", 2560, 10240, 4, 262144, true, 0, 256},
-	{"Gemma 3", 3840, 15360, 8, 262144, true, 0, 256},
-	{"Gemma 3", 5376, 21504, 16, 262144, true, 0, 128},
-	{"Gemma 2", 2304, 9216, 4, 256000, true, 0, 256},
-	{"Gemma 2", 3584, 14336, 8, 256000, true, 0, 256},
-	{"Gemma 2", 4608, 36864, 16, 256000, true, 0, 128},
-	{"Gemma", 2048, 16384, 1, 256000, true, 0, 256},
-	{"Gemma", 3072, 24576, 16, 256000, true, 0, 256},
-	{"Yi", 7168, 20480, 8, 64000, true, 0, 0},
-	{"DeepSeek LLM", 8192, 22016, 8, 102400, true, 0, 0},
-	{"Phi-3", 3072, 8192, 32, 32064, true, 0, 0}, {"Phi-3", 5120, 17920, 10, 32064, true, 0, 0},
-	{"TinyLlama", 2048, 5632, 4, 32000, true, 0, 0},
-	{"StarCoder2", 6144, 24576, 4, 49152, false, 0, 0},
-	{"Falcon", 4544, 18176, 1, 65024, false, 0, 0},
-	{"Falcon", 8192, 32768, 8, 65024, false, 0, 0},
-	{"Falcon", 14848, 59392, 8, 65024, false, 0, 0},
+	{"Code Llama", 8192, 22016, 8, 32016, true, 0, 0, 0, 0},   /* codellama/CodeLlama-34b-hf */
+	{"Llama 2", 8192, 22016, 8, 32000, true, 34, 0, 0, 0},  /* Llama 2 34B: Code Llama's shape */
+	{"Llama 3", 2048, 8192, 8, 128256, true, 0, 0, 0, 0},
+	{"Llama 3", 3072, 8192, 8, 128256, true, 0, 0, 0, 0},
+	{"Llama 3", 4096, 14336, 8, 128256, true, 0, 0, 0, 0},
+	{"Llama 3", 8192, 28672, 8, 128256, true, 0, 0, 0, 0},
+	{"Llama 3", 16384, 53248, 8, 128256, true, 0, 0, 0, 0},
+	{"Llama 2", 4096, 11008, 32, 32000, true, 0, 0, 0, 0},
+	{"Llama 2", 5120, 13824, 40, 32000, true, 0, 0, 0, 0},
+	{"Llama 2", 8192, 28672, 8, 32000, true, 0, 0, 0, 0},
+	{"Llama", 4096, 11008, 32, 32000, true, 0, 0, 0, 0},
+	{"Llama", 5120, 13824, 40, 32000, true, 0, 0, 0, 0},
+	{"Llama", 6656, 17920, 52, 32000, true, 0, 0, 0, 0},
+	{"Llama", 8192, 22016, 64, 32000, true, 0, 0, 0, 0},
+	{"Nemotron 4", 6144, 24576, 8, 256000, false, 0, 0, 0, 0},
+	{"Nemotron 4", 18432, 73728, 8, 256000, false, 0, 0, 0, 0},
+	{"Mistral NeMo", 5120, 14336, 8, 131072, true, 0, 128, 0, 0},
+	{"Mistral Small", 5120, 32768, 8, 131072, true, 0, 128, 0, 0},
+	{"Mistral", 4096, 14336, 8, 32000, true, 0, 0, 0, 0},
+	{"Qwen3", 1024, 3072, 8, 151936, true, 0.6, 128, 0, 0},
+	{"Qwen3", 2048, 6144, 8, 151936, true, 1.7, 128, 0, 0},
+	{"Qwen3", 2560, 9728, 8, 151936, true, 4, 128, 0, 0},
+	{"Qwen3", 4096, 12288, 8, 151936, true, 8, 128, 0, 0},
+	{"Qwen3", 5120, 17408, 8, 151936, true, 14, 128, 0, 0},
+	{"Qwen3", 5120, 25600, 8, 151936, true, 32, 128, 0, 0},
+	{"Qwen2", 3584, 18944, 4, 152064, true, 0, 0, 0, 0},
+	{"Qwen2", 8192, 29568, 8, 152064, true, 0, 0, 0, 0},
+	{"Qwen2", 5120, 13824, 8, 152064, true, 14, 0, 0, 0},
+	{"Qwen2", 5120, 27648, 8, 152064, true, 32, 0, 0, 0},
+	{"Qwen2", 896, 4864, 2, 151936, true, 0, 0, 0, 0},
+	{"Qwen2", 1536, 8960, 2, 151936, true, 0, 0, 0, 0},
+	{"Qwen2", 2048, 11008, 2, 151936, true, 0, 0, 0, 0},
+	{"Gemma 3", 1152, 6912, 1, 262144, true, 0, 256, 512, 6},
+	{"Gemma 3", 2560, 10240, 4, 262144, true, 0, 256, 1024, 6},
+	{"Gemma 3", 3840, 15360, 8, 262144, true, 0, 256, 1024, 6},
+	{"Gemma 3", 5376, 21504, 16, 262144, true, 0, 128, 1024, 6},
+	{"Gemma 2", 2304, 9216, 4, 256000, true, 0, 256, 4096, 2},
+	{"Gemma 2", 3584, 14336, 8, 256000, true, 0, 256, 4096, 2},
+	{"Gemma 2", 4608, 36864, 16, 256000, true, 0, 128, 4096, 2},
+	{"Gemma", 2048, 16384, 1, 256000, true, 0, 256, 0, 0},
+	{"Gemma", 3072, 24576, 16, 256000, true, 0, 256, 0, 0},
+	{"Yi", 7168, 20480, 8, 64000, true, 0, 0, 0, 0},
+	{"DeepSeek LLM", 8192, 22016, 8, 102400, true, 0, 0, 0, 0},
+	{"Phi-3", 3072, 8192, 32, 32064, true, 0, 0, 0, 0},
+	{"Phi-3", 5120, 17920, 10, 32064, true, 0, 0, 0, 0},
+	{"TinyLlama", 2048, 5632, 4, 32000, true, 0, 0, 0, 0},
+	{"StarCoder2", 6144, 24576, 4, 49152, false, 0, 0, 0, 0},
+	{"Falcon", 4544, 18176, 1, 65024, false, 0, 0, 0, 0},
+	{"Falcon", 8192, 32768, 8, 65024, false, 0, 0, 0, 0},
+	{"Falcon", 14848, 59392, 8, 65024, false, 0, 0, 0, 0},
 };
 
 
@@ -1092,6 +1095,71 @@ static int vocab_in(const char *o)
 
 /* "kv_heads=8", "GQA 8", "num_query_groups 8", "--num-query-groups 8",
  * "num_key_value_heads=8", "8 KV heads" in other_parallel; "MQA": one. */
+/* A sliding window named in the row: "SWA 128", "sliding window 4096",
+ * "sliding_window: 4096", "4096-token sliding window"; on which layers:
+ * "every other layer" / "alternating" (one in 2 global), "5:1 local:global"
+ * / "5 local : 1 global" (one in 6), otherwise every layer. */
+void val__window_of(const char *o, scn_model *m)
+{
+	static const char *const keys[] = {"sliding window", "sliding-window", "sliding_window",
+		"SWA"};
+	int w = 0;
+	for (size_t i = 0; i < sizeof keys / sizeof keys[0] && w <= 0; i++) {
+		const char *p = val__find(o, keys[i]);
+		/* "SWA" as a word, in capitals (not "swap") */
+		while (i == 3 && p && (strncmp(p, "SWA", 3) || isalnum((unsigned char)p[3]) ||
+		                       (p > o && isalnum((unsigned char)p[-1]))))
+			p = val__find(p + 3, keys[i]);
+		if (!p)
+			continue;
+		const char *q = p + strlen(keys[i]);
+		while (*q && !isdigit((unsigned char)*q) && q - p < 24 && *q != ';' && *q != ',')
+			q++;
+		if (isdigit((unsigned char)*q)) {
+			w = atoi(q);
+			continue;
+		}
+		/* "4096-token sliding window" */
+		const char *e = p;
+		while (e > o && e[-1] == ' ')
+			e--;
+		if (e - o >= 6 && !strncasecmp(e - 6, "-token", 6))
+			e -= 6;
+		else if (e - o >= 7 && !strncasecmp(e - 7, " tokens", 7))
+			e -= 7;
+		w = val__number_before(o, e, false);
+	}
+	if (w <= 0)
+		return;
+	m->sliding_window = w;
+	m->global_every = 0;
+	if (val__has(o, "every other layer") || val__has(o, "every second layer") ||
+	    val__has(o, "alternating"))
+		m->global_every = 2;
+	const char *g = val__find(o, "local");
+	if (g && val__find(g, "global")) {
+		/* "5:1 local:global" (a ratio just before), or "5 local : 1 global" */
+		const char *e = g;
+		while (e > o && e[-1] == ' ')
+			e--;
+		const char *b = e;
+		while (b > o && isdigit((unsigned char)b[-1]))
+			b--;
+		if (b < e && b > o + 1 && b[-1] == ':' && isdigit((unsigned char)b[-2])) {
+			const char *a = b - 1;
+			while (a > o && isdigit((unsigned char)a[-1]))
+				a--;
+			int loc = atoi(a), glob = atoi(b);
+			if (loc > 0 && glob > 0)
+				m->global_every = loc / glob + 1;
+		} else {
+			int loc = val__number_before(o, g, false);
+			if (loc > 0)
+				m->global_every = loc + 1;
+		}
+	}
+}
+
 static int kv_heads_of(const char *o)
 {
 	const char *keys[] = {"kv_heads", "GQA", "query_groups", "query-groups",
@@ -1502,6 +1570,8 @@ static int model_of(const val_row *r, scenario *s, bool params_only, bool *assum
 			m->vocab = zoo[i].vocab;
 			if (zoo[i].head_dim > 0 && zoo[i].head_dim * heads != hidden)
 				m->head_dim = zoo[i].head_dim;
+			m->sliding_window = zoo[i].window;
+			m->global_every = zoo[i].global_every;
 			zoo_hit = true;
 		}
 	if (val__has(r->other, "SwiGLU") || val__has(r->other, "gated"))
@@ -1515,6 +1585,7 @@ static int model_of(const val_row *r, scenario *s, bool params_only, bool *assum
 	int kv = kv_heads_of(r->other);
 	if (kv > 0 && kv <= heads)
 		m->kv_heads = kv;
+	val__window_of(r->other, m);
 	int ffn = val__ffn_in(r->other);
 	if (ffn > 0)
 		m->ffn_hidden = ffn;    /* "ffn 14336": the row's own width */

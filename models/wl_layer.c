@@ -36,6 +36,7 @@ typedef struct lctx {
 	double ep, etp;           /* expert parallel ranks, TP inside an expert */
 	double imb;               /* the busiest expert GPU's tokens over the mean */
 	double Tl;                /* tokens this GPU routes: T, or T / t with SP */
+	double keys;              /* mean keys a query meets (causal; the window's) */
 } lctx;
 
 typedef struct oplist {
@@ -52,6 +53,7 @@ static void ctx_init(lctx *c, const scenario *s, int layer)
 	c->g = &s->cluster.gpu;
 	c->prec = s->training.precision;
 	wl__model(&s->model, &c->m);
+	c->keys = c->m.custom ? 0 : wl_attn_keys(&c->m, layer);
 	c->b = wl__micro(s);
 	c->t = wl__tp(s);
 	c->E = wl__prec_bytes(c->prec);
@@ -325,24 +327,30 @@ static void cpcomm(oplist *l, const char *name, coll_op op)
 static void flash(oplist *l, const char *name, bool backward)
 {
 	const lctx *c = l->c;
-	/* Executed FLOPs: QK^T and PV over the causal half of the score matrix
-	 * (blocks above the diagonal skipped; diagonal blocks of 128 done in
-	 * full); the backward recomputes QK^T and PV: 2.5x the forward. */
-	double causal = 0.5 * (1 + 128.0 / c->sq);
-	if (causal > 1)
-		causal = 1;
-	/* with context parallelism a GPU's T = b s / cp queries meet all s keys
-	 * (Megatron splits each sequence in 2 cp chunks, a GPU taking one from
-	 * each end, so that every GPU has the same causal share) */
-	double fl = 2 * c->T * c->sq * c->A * (c->dqk + c->dv) * causal * (backward ? 2.5 : 1);
+	/* Executed FLOPs: QK^T and PV over the keys each query meets, the
+	 * causal half of the score matrix (s/2) or its sliding window's band
+	 * (W - W^2/2s), blocks beyond skipped and the edge blocks of 128 done in
+	 * full (64 keys more a query); the backward recomputes QK^T and PV: 2.5x
+	 * the forward. */
+	double keys = c->keys + 64;
+	if (keys > c->sq)
+		keys = c->sq;
+	/* with context parallelism a GPU's T = b s / cp queries meet their keys
+	 * among all s (Megatron splits each sequence in 2 cp chunks, a GPU
+	 * taking one from each end, so that every GPU has the same causal share) */
+	double fl = 2 * c->T * keys * c->A * (c->dqk + c->dv) * (backward ? 2.5 : 1);
 	wl_op *o = push(l, OP_ATTN, name);
 	o->flops = fl;
 	/* Q, K, V, O (MLA: keys and values expanded for every head) */
 	double kv = c->mla ? c->A * (c->dqk + c->dv) : 2 * c->nkv;
 	o->bytes = c->E * c->T * (c->A * c->dqk + kv + c->nq) * (backward ? 2 : 1);
 	/* the size curve takes the mean keys a query meets, s/2 causal (the
-	 * diagonal blocks are work, not keys), s/(2 cp) per ring step with CP */
-	o->time_s = wl_attn_time(c->g, c->prec, fl, backward, 0.5 * c->sq / c->cp, c->dqk,
+	 * diagonal blocks are work, not keys), s/(2 cp) per ring step with CP,
+	 * the window's band when it is shorter */
+	double curve = 0.5 * c->sq / c->cp;
+	if (c->keys < curve)
+		curve = c->keys;
+	o->time_s = wl_attn_time(c->g, c->prec, fl, backward, curve, c->dqk,
 	                         c->s->training.attention);
 }
 

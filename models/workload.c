@@ -273,6 +273,26 @@ double wl_active_params(const scn_model *m0)
 	return p;
 }
 
+bool wl_layer_windowed(const scn_model *m, int layer)
+{
+	int w = m->sliding_window, n = m->global_every;
+	return !m->custom && w > 0 && w < m->seq_len && (n <= 0 || (layer + 1) % n != 0);
+}
+
+double wl_attn_keys(const scn_model *m, int layer)
+{
+	double s = m->seq_len, w = m->sliding_window;
+	return wl_layer_windowed(m, layer) ? w - w * w / (2 * s) : s / 2;
+}
+
+/* Query-key pairs of one layer's score matrix as the full (non-causal)
+ * count takes them: s^2 for a global layer, and twice the causal pairs of a
+ * windowed one, 2 s W - W^2 (s^2 again when W >= s). */
+static double score_pairs(const scn_model *m, int layer)
+{
+	return 2.0 * m->seq_len * wl_attn_keys(m, layer);
+}
+
 /* ---- FLOPs ---- */
 
 /* Forward FLOPs of one transformer layer for one sequence, attention s^2
@@ -286,13 +306,14 @@ static double layer_fwd_flops(const scn_model *m, int layer)
 	if (wl_layer_moe(m, layer))   /* router, top_k experts, shared experts */
 		mlp = 2 * s * h * (m->experts + mlp_mats(m) * (top_k(m) * expert_width(m) +
 		                                               m->shared_expert_ffn_hidden));
-	double core = 2 * s * s * m->heads * (dqk + dv);   /* QK^T and attention x V */
+	/* QK^T and attention x V */
+	double core = 2 * score_pairs(m, layer) * m->heads * (dqk + dv);
 	return proj + mlp + core;
 }
 
 static double layers_fwd_flops(const scn_model *m)
 {
-	if (m->experts <= 1)
+	if (m->experts <= 1 && m->sliding_window <= 0)
 		return m->layers * layer_fwd_flops(m, 0);
 	double f = 0;
 	for (int l = 0; l < m->layers; l++)
@@ -331,9 +352,11 @@ double wl_attn_score_flops_per_seq(const scn_model *m0)
 	wl__model(m0, &m);
 	if (m.custom)
 		return 0;
-	double dqk, dv;
+	double dqk, dv, pairs = 0;
 	attn_weights(&m, &dqk, &dv);
-	return 3.0 * m.layers * 2.0 * m.seq_len * m.seq_len * m.heads * (dqk + dv);
+	for (int l = 0; l < m.layers; l++)
+		pairs += score_pairs(&m, l);
+	return 3.0 * 2.0 * pairs * m.heads * (dqk + dv);
 }
 
 double wl_hw_flops_per_seq(const scn_model *m0, scn_recompute rc)

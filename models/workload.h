@@ -18,6 +18,11 @@ double wl_layer_params(const scn_model *m, int layer);
  * meets (top_k of the routed experts: the "active" count). */
 bool wl_layer_moe(const scn_model *m, int layer);
 double wl_layer_expert_params(const scn_model *m, int layer);
+/* Whether layer `layer` attends through the sliding window (shorter than the
+ * sequence), and the mean keys a query of it meets, causal: s/2 for a
+ * global layer, W - W^2/(2s) through a window of W < s tokens. */
+bool wl_layer_windowed(const scn_model *m, int layer);
+double wl_attn_keys(const scn_model *m, int layer);
 double wl_layer_gpu_params(const scenario *s, int layer);
 double wl_active_params(const scn_model *m);
 /* MoE layers among pipeline stage `stage`'s, and the routed-expert

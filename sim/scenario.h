@@ -112,6 +112,11 @@ typedef struct scn_model {
 	                              * all (DeepSeek, Qwen2-MoE); 0: none */
 	int dense_layers;            /* the first N layers have a dense MLP (DeepSeek's
 	                              * first_k_dense_replace) */
+	/* sliding-window attention (Mistral 7B v0.1, Gemma 2/3, GPT-OSS):
+	 * a query attends its sliding_window previous tokens (0: the whole
+	 * sequence) on every layer but each global_every-th one (0: none) */
+	int sliding_window;
+	int global_every;
 	int nlayers_custom;
 	scn_layer *custom_layers;    /* owned by the scenario */
 } scn_model;

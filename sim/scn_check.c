@@ -134,6 +134,14 @@ static void check_model(scn_ctx *c, scenario *s, const scn_doc *d)
 		ERR(c, d, "model.kv_heads", "model.kv_lora_rank", "multi-head latent attention "
 		    "expands keys and values for every head; remove kv_heads");
 	}
+	if (m->global_every > 0 && m->sliding_window <= 0 && given(d, "model.global_every"))
+		scn__warn(c, scn__doc_path(d, "model.global_every"), "model.global_every",
+		          "has no effect without model.sliding_window (e.g. 'sliding_window: 4096')");
+	if (m->sliding_window > 0 && m->sliding_window >= m->seq_len &&
+	    given(d, "model.sliding_window"))
+		scn__warn(c, scn__doc_path(d, "model.sliding_window"), "model.sliding_window",
+		          "(=%d) is not shorter than seq_len (=%d): every query already sees "
+		          "the whole causal sequence", m->sliding_window, m->seq_len);
 }
 
 /* Job placement in the fabric (cluster.fabric.placement, leaves,
@@ -328,6 +336,11 @@ static void check_parallel(scn_ctx *c, scenario *s, const scn_doc *d)
 	else if (t->attention != ATTN_AUTO && s->model.custom)
 		scn__warn(c, scn__doc_path(d, "training.attention"), "training.attention",
 		          "has no effect on a custom model (no attention)");
+	if (s->model.sliding_window > 0 && s->model.sliding_window < s->model.seq_len &&
+	    !s->model.custom && !wl_flash_attention(s))
+		scn__warn(c, scn__doc_path(d, "model.sliding_window"), "model.sliding_window",
+		          "saves nothing on unfused attention, which computes the whole masked "
+		          "score matrix; the window's band is taken only by the flash kernels");
 	if (t->kernels != KERNELS_FUSED && s->model.custom)
 		scn__warn(c, scn__doc_path(d, "training.kernels"), "training.kernels",
 		          "has no effect on a custom model (its layers give their own bytes)");

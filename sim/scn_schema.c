@@ -167,6 +167,8 @@ static const scn_field model_rows[] = {
 	INT("shared_expert_ffn_hidden", scn_model, shared_expert_ffn_hidden, 0, 1e7,
 	    FL_TRANSFORMER),
 	INT("dense_layers", scn_model, dense_layers, 0, 1e5, FL_TRANSFORMER),
+	INT("sliding_window", scn_model, sliding_window, 0, 1e8, FL_TRANSFORMER),
+	INT("global_every", scn_model, global_every, 0, 1e5, FL_TRANSFORMER),
 	{"custom", F_LAYERS, 0, UNIT_COUNT, NULL, 1, SCN_MAX_LAYERS, 0, 0, &layer_sec, NULL},
 };
 static const scn_section model_sec = SEC("model", model_rows);

@@ -461,6 +461,29 @@ START_TEST(warnings_counted)
 }
 END_TEST
 
+/* A sliding window warns where it does nothing: without a window, as long as
+ * the sequence, on unfused attention; silent on the flash kernels. */
+START_TEST(sliding_window_warnings)
+{
+	static const struct { const char *a, *b, *said; } cases[] = {
+		{"model.sliding_window=512", NULL, "saves nothing on unfused attention"},
+		{"model.global_every=2", NULL, "has no effect without model.sliding_window"},
+		{"model.sliding_window=4096", NULL, "is not shorter than seq_len"},
+		{"model.sliding_window=512", "training.attention=flash", NULL}};
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		const char *sets[] = {cases[i].a, cases[i].b};
+		scenario s;
+		char *msg;
+		ck_assert_int_eq(load_text(base_yaml, sets, cases[i].b ? 2 : 1, &s, &msg), 0);
+		ck_assert_msg(s.n_warnings == (cases[i].said ? 1 : 0), "%s: %s", cases[i].a, msg);
+		if (cases[i].said)
+			ck_assert_msg(strstr(msg, cases[i].said) != NULL, "%s: %s", cases[i].a, msg);
+		free(msg);
+		scn_release(&s);
+	}
+}
+END_TEST
+
 /* Each key flagged "no effect yet" in the tables warns once when given. */
 static void no_effect_rows(const scn_section *sec, const char *path, int *n)
 {
@@ -575,6 +598,7 @@ int main(void)
 	tcase_add_test(tc, reports_every_error_up_to_20);
 	tcase_add_test(tc, several_errors_in_one_file);
 	tcase_add_test(tc, warnings_counted);
+	tcase_add_test(tc, sliding_window_warnings);
 	tcase_add_test(tc, key_named_warning_is_an_error);
 	tcase_add_test(tc, no_effect_keys_warn);
 	tcase_add_test(tc, modelled_keys_do_not_warn);

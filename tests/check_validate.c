@@ -1080,7 +1080,7 @@ START_TEST(t_memory_inference)
 		{"EPOCH 2", 0, 0, 0, NULL}, {"TP1-EP8-PP1; 8 experts", 8, 2, 8, NULL},
 		{"Mixtral 8x7B; activation swap off", 8, 2, 1, NULL},
 		{"64 experts; 2 experts per token", 64, 2, 1, NULL},
-		{"GPT-OSS-120B; 128 experts", 0, 0, 0, "sliding-window"},
+		{"GPT-OSS-120B; 128 experts", 128, 2, 1, NULL},
 		{"64 experts (6 active); expert parallel 8", 64, 6, 8, NULL},
 		{"E=64 k=6 EP8", 64, 6, 8, NULL},
 		{"--num-experts 64 --moe-router-topk 6 --expert-model-parallel-size 8", 64, 6, 8, NULL},
@@ -1192,6 +1192,33 @@ START_TEST(t_memory_inference)
 		build_cell(fmt, i, sd[i].other, &c);
 		ck_assert_msg(c.s.training.attention == sd[i].attn, "%s on %s: attention %d",
 		              sd[i].other, sd[i].gpu, c.s.training.attention);
+	}
+	/* GPT-OSS: a band of 128 tokens on every other layer when the row does
+	 * not say (its model card) */
+	ck_assert_msg(build_row("E-698,x,B200,8,1,4,2048,16,4096,8,1,1,1,8,\"GPT-OSS-120B; 128 "
+	                        "experts top-4\",bf16,none,iteration_time,1,s,x", &c, why,
+	                        sizeof why) == 0, "%s", why);
+	ck_assert_int_eq(c.s.model.sliding_window, 128);
+	ck_assert_int_eq(c.s.model.global_every, 2);
+	/* Gemma 3's window from its family: 1024 tokens on five layers of six */
+	ck_assert_msg(build_row("E-697,x,H100-SXM5-80GB,8,12,48,3840,16,8192,8,1,1,1,8,Gemma 3 12B,"
+	                        "bf16,none,iteration_time,1,s,x", &c, why, sizeof why) == 0, "%s",
+	              why);
+	ck_assert_int_eq(c.s.model.sliding_window, 1024);
+	ck_assert_int_eq(c.s.model.global_every, 6);
+	/* a sliding window and the layers it covers, read from the text */
+	static const struct { const char *other; int w, every; } sw[] = {
+		{"SWA 128 on every other layer", 128, 2},
+		{"sliding window 1024; 5:1 local:global", 1024, 6},
+		{"sliding_window: 4096", 4096, 0},
+		{"a 512-token sliding window, alternating with global layers", 512, 2},
+		{"SwiGLU; GQA 8", 0, 0}};
+	for (size_t i = 0; i < sizeof sw / sizeof sw[0]; i++) {
+		build_cell("E-6%02zu,x,H100-SXM5-80GB,8,1,4,2048,16,8192,8,1,1,1,8,\"%s\",bf16,none,"
+			 "iteration_time,1,s,x", i, sw[i].other, &c);
+		ck_assert_msg(c.s.model.sliding_window == sw[i].w &&
+		              c.s.model.global_every == sw[i].every, "%s: window %d every %d",
+		              sw[i].other, c.s.model.sliding_window, c.s.model.global_every);
 	}
 	ck_assert_msg(build_row("E-599,x,H100-SXM5-80GB,8,1,4,2048,16,2048,8,1,1,1,8,torchtitan,"
 	                        "tf32,none,iteration_time,1,s,x", &c, why, sizeof why) == 0, "%s", why);

@@ -80,6 +80,43 @@ START_TEST(t_gpt3_flops)
 }
 END_TEST
 
+/* Sliding-window attention: a windowed layer's score pairs are 2 s W - W^2
+ * in the full count (s^2 for a global one); one layer in global_every
+ * attends globally; the flash kernel runs the band and takes less time. */
+START_TEST(t_sliding_window)
+{
+	scenario s;
+	gpt(&s, 12, 2048, 16, 8192);
+	s.cluster.gpu = *hw_gpu_find("H100-SXM5-80GB");
+	double full = wl_model_flops_per_seq(&s.model);
+	double scores = wl_attn_score_flops_per_seq(&s.model);
+	wl_layer_cost g;
+	wl_layer_cost_get(&s, 0, &g);
+	s.model.sliding_window = 1024;
+	s.model.global_every = 6;        /* Gemma 3: layers 5 and 11 global */
+	ck_assert(wl_layer_windowed(&s.model, 0) && wl_layer_windowed(&s.model, 4));
+	ck_assert(!wl_layer_windowed(&s.model, 5) && !wl_layer_windowed(&s.model, 11));
+	double W = 1024, S = 8192, pairs = 2 * S * W - W * W;
+	/* 10 windowed layers of 12: 3 (fwd + bwd) x 2 (QK, PV) x 2 x pairs x h */
+	double saved = 10 * 3 * 2 * 2 * (S * S - pairs) * 2048;
+	ck_assert_double_eq_tol((full - wl_model_flops_per_seq(&s.model)) / saved, 1.0, 1e-9);
+	ck_assert_double_eq_tol((scores - wl_attn_score_flops_per_seq(&s.model)) / saved, 1.0, 1e-9);
+	ck_assert_double_eq_tol(wl_attn_keys(&s.model, 0), W - W * W / (2 * S), 1e-9);
+	ck_assert_double_eq_tol(wl_attn_keys(&s.model, 5), S / 2, 1e-9);
+	wl_layer_cost w, g5;
+	wl_layer_cost_get(&s, 0, &w);
+	wl_layer_cost_get(&s, 5, &g5);
+	ck_assert(w.fwd_s < g.fwd_s && w.bwd_s < g.bwd_s);
+	ck_assert_double_eq_tol(g5.fwd_s, g.fwd_s, 1e-12);
+	/* every layer windowed; a window as long as the sequence changes nothing */
+	s.model.global_every = 0;
+	ck_assert(wl_layer_windowed(&s.model, 5));
+	s.model.sliding_window = 8192;
+	ck_assert(!wl_layer_windowed(&s.model, 0));
+	ck_assert_double_eq_tol(wl_model_flops_per_seq(&s.model), full, 1e-6);
+}
+END_TEST
+
 /* Llama-style (gated, untied, no biases) with and without GQA. Llama 2 7B
  * (h 4096, l 32, f 11008, V 32000): 6.738B; 70B (h 8192, l 80, 64 heads, 8 KV
  * heads, f 28672): 68.98B (Meta's model cards). */
@@ -999,6 +1036,7 @@ int main(void)
 	TCase *tc = tcase_create("core");
 	tcase_add_test(tc, t_tiny_by_hand);
 	tcase_add_test(tc, t_gpt3_flops);
+	tcase_add_test(tc, t_sliding_window);
 	tcase_add_test(tc, t_llama_params);
 	tcase_add_test(tc, t_generic_from_params);
 	tcase_add_test(tc, t_tp_collectives);
