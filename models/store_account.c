@@ -92,9 +92,18 @@ static void ckpt_note(const scenario *s, step_result *r, const store_ckpt_result
 		FMT(alt, "; over %s it would cost %s per step",
 		         shared ? "a separate frontend NIC" : "the shared training NICs", x);
 	}
+	/* the same checkpoint ten times more (less) often: what it costs a step
+	 * there, simulated (an async write's wait for the previous one depends
+	 * on the interval) */
 	int other = ck->every >= 1000 ? ck->every / 10 : ck->every * 10;
 	char y[32], st[32], how[200];
-	unit_fmt(y, sizeof y, ck->stall_s / other, UNIT_TIME);
+	scenario oth = *s;
+	oth.training.checkpoint.every = other;
+	step_checkpoint co;
+	double per = ck->stall_s / other;
+	if (store_checkpoint(&oth, step_s, &co, NULL, err, sizeof err) == 0)
+		per = co.amortized_s;
+	unit_fmt(y, sizeof y, per, UNIT_TIME);
 	unit_fmt(st, sizeof st, ck->stall_s, UNIT_TIME);
 	if (async) {
 		/* the stall is the snapshot, any wait for the previous background

@@ -18,7 +18,8 @@ bool val__has_word(const char *hay, const char *word);
 bool val__has_token(const char *hay, const char *word);
 /* the integer just before `at`, skipping blanks, an 'x' and, with skip_words, words */
 int val__number_before(const char *text, const char *at, bool skip_words);
-void val__window_of(const char *o, scn_model *m);
+bool val__window_of(const char *o, scn_model *m, bool *pattern);
+bool val__said_off(const char *at);
 /* the phrase, not negated just before it ("no", "non-", "not", "without", "disable") */
 bool val__affirmed(const char *o, const char *phrase);
 bool val__affirmed_word(const char *o, const char *word);

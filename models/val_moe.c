@@ -355,11 +355,17 @@ static int moe_model_of(const val_row *r, scenario *s, bool *assumed, char *why,
 	 * patterns", a band of 128 tokens (OpenAI's gpt-oss model card); its
 	 * learned attention sinks (one logit per head in the softmax) cost no
 	 * FLOPs worth counting */
-	val__window_of(o, m);
-	if (m->sliding_window <= 0 && (named(r, "GPT-OSS") || val__has(o, "attention sink"))) {
-		m->sliding_window = 128;
-		m->global_every = 2;
-		*assumed = true;
+	bool said = false;
+	bool read = val__window_of(o, m, &said);
+	if (named(r, "GPT-OSS") || val__affirmed(o, "attention sink")) {
+		if (!read) {
+			m->sliding_window = 128;
+			*assumed = true;
+		}
+		if (!said) {
+			m->global_every = 2;
+			*assumed = true;
+		}
 	}
 	if (z && (m->hidden == z->hidden || m->hidden <= 0)) {
 		m->layers = m->layers > 0 ? m->layers : z->layers;

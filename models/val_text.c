@@ -297,3 +297,19 @@ void val__clause_around(const char *o, const char *p, size_t n, char *out, size_
 		len = outlen - 1;
 	snprintf(out, outlen, "%.*s", (int)len, b);
 }
+
+/* "FlashAttention disabled", "flash attention: off", "torch.compile=False":
+ * a feature named, then turned off within a few words of the same clause
+ * (not past a ';' or ','). */
+bool val__said_off(const char *at)
+{
+	static const char *const words[] = {"disabled", " off", "not used", "=False", "= False",
+		": false"};
+	size_t clause = strcspn(at, ";,");
+	for (size_t i = 0; i < sizeof words / sizeof words[0]; i++) {
+		const char *q = val__find(at, words[i]);
+		if (q && q - at < 24 && (size_t)(q - at) < clause)
+			return true;
+	}
+	return false;
+}

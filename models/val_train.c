@@ -1337,22 +1337,6 @@ static bool overlaps_of(const val_row *r, scenario *s, bool no_sp, bool *assumed
 	return no_overlap;
 }
 
-/* "FlashAttention disabled", "flash attention: off", "torch.compile=False":
- * a feature named, then turned off within a few words of the same clause
- * (not past a ';' or ','). */
-static bool said_off(const char *at)
-{
-	static const char *const words[] = {"disabled", " off", "not used", "=False", "= False",
-		": false"};
-	size_t clause = strcspn(at, ";,");
-	for (size_t i = 0; i < sizeof words / sizeof words[0]; i++) {
-		const char *q = val__find(at, words[i]);
-		if (q && q - at < 24 && (size_t)(q - at) < clause)
-			return true;
-	}
-	return false;
-}
-
 /* Whether the row's attention runs through Transformer Engine (NeMo,
  * Megatron-core and Megatron-Bridge build their layers from it), whose
  * attention on Hopper is cuDNN's fused kernel, not the flash-attn package. */
@@ -1465,7 +1449,7 @@ int val__training_of(const val_row *r, scenario *s, bool layer_only, bool *assum
 	 * "attn_impl: flash", "FA2"); unfused when the row says it has none */
 	const char *o = r->other;
 	const char *fp = val__find(o, "flash");
-	bool off = fp && (said_off(fp) || (val__has(o, "flash attention") &&
+	bool off = fp && (val__said_off(fp) || (val__has(o, "flash attention") &&
 	                                   !val__affirmed(o, "flash attention")));
 	bool flash = fp && !(fp > o && fp[-1] == '-') && val__affirmed(o, "flash");
 	flash = (flash && !off) || val__has_word(o, "FA2") || val__has_word(o, "FA3");
@@ -1538,7 +1522,7 @@ int val__training_of(const val_row *r, scenario *s, bool layer_only, bool *assum
 	if (!tc)
 		tc = val__find(o, "compile:");   /* torchtitan's config: "compile: false" */
 	if ((tc && (!val__affirmed(o, "compile") || !val__affirmed(o, "torch.compile") ||
-	            said_off(tc))) ||
+	            val__said_off(tc))) ||
 	    val__affirmed(o, "eager mode"))
 		t->kernels = KERNELS_EAGER;
 	scn_recompute said_rc;

@@ -1095,28 +1095,88 @@ static int vocab_in(const char *o)
 
 /* "kv_heads=8", "GQA 8", "num_query_groups 8", "--num-query-groups 8",
  * "num_key_value_heads=8", "8 KV heads" in other_parallel; "MQA": one. */
+/* Whether the word after the number at `q` makes it a count of steps, not
+ * of tokens ("a sliding window of 50 iterations"). */
+static bool not_tokens(const char *q)
+{
+	while (isdigit((unsigned char)*q))
+		q++;
+	while (*q == ' ')
+		q++;
+	static const char *const units[] = {"iter", "step", "sample", "batch", "epoch", "second",
+		"minute", "s ", "s;", "s,", "ms"};
+	for (size_t i = 0; i < sizeof units / sizeof units[0]; i++)
+		if (!strncasecmp(q, units[i], strlen(units[i])))
+			return true;
+	return false;
+}
+
+/* The layer pattern of a sliding window named in the row: "every other
+ * layer" / "alternating" (one in 2 global), "5:1 local:global" / "5 local :
+ * 1 global" (one in 6), "1 global every 6 layers"; 0 when none is said. A
+ * local/global pair counts only within one clause (not "8 local GPUs;
+ * global batch 64"). */
+static int window_pattern(const char *o)
+{
+	if (val__has(o, "every other layer") || val__has(o, "every second layer") ||
+	    val__has(o, "alternating"))
+		return 2;
+	const char *ge = val__find(o, "global every");
+	if (ge) {
+		const char *q = ge + 12;
+		while (*q == ' ')
+			q++;
+		if (isdigit((unsigned char)*q) && atoi(q) > 1)
+			return atoi(q);
+	}
+	const char *g = val__find(o, "local");
+	const char *gl = g ? val__find(g, "global") : NULL;
+	if (!gl || gl - g > 16 || strcspn(g, ";,") < (size_t)(gl - g))
+		return 0;
+	/* "5:1 local:global" (a ratio just before), or "5 local : 1 global" */
+	const char *e = g;
+	while (e > o && e[-1] == ' ')
+		e--;
+	const char *b = e;
+	while (b > o && isdigit((unsigned char)b[-1]))
+		b--;
+	if (b < e && b > o + 1 && b[-1] == ':' && isdigit((unsigned char)b[-2])) {
+		const char *a = b - 1;
+		while (a > o && isdigit((unsigned char)a[-1]))
+			a--;
+		int loc = atoi(a), glob = atoi(b);
+		return loc > 0 && glob > 0 ? loc / glob + 1 : 0;
+	}
+	int loc = val__number_before(o, g, false);
+	return loc > 0 ? loc + 1 : 0;
+}
+
 /* A sliding window named in the row: "SWA 128", "sliding window 4096",
- * "sliding_window: 4096", "4096-token sliding window"; on which layers:
- * "every other layer" / "alternating" (one in 2 global), "5:1 local:global"
- * / "5 local : 1 global" (one in 6), otherwise every layer. */
-void val__window_of(const char *o, scn_model *m)
+ * "sliding_window: 4096", "sliding window attention 1024", "4096-token
+ * sliding window"; not one said off ("SWA disabled") nor a window of steps
+ * ("a sliding window of 50 iterations"). Sets model.sliding_window and,
+ * when the row says which layers, global_every (else keeps what the model's
+ * family set, 0 otherwise: every layer). Returns whether a window was read;
+ * *pattern whether its layers were. */
+bool val__window_of(const char *o, scn_model *m, bool *pattern)
 {
 	static const char *const keys[] = {"sliding window", "sliding-window", "sliding_window",
 		"SWA"};
 	int w = 0;
+	*pattern = false;
 	for (size_t i = 0; i < sizeof keys / sizeof keys[0] && w <= 0; i++) {
 		const char *p = val__find(o, keys[i]);
 		/* "SWA" as a word, in capitals (not "swap") */
 		while (i == 3 && p && (strncmp(p, "SWA", 3) || isalnum((unsigned char)p[3]) ||
 		                       (p > o && isalnum((unsigned char)p[-1]))))
 			p = val__find(p + 3, keys[i]);
-		if (!p)
+		if (!p || !val__affirmed(o, keys[i]) || val__said_off(p))
 			continue;
-		const char *q = p + strlen(keys[i]);
-		while (*q && !isdigit((unsigned char)*q) && q - p < 24 && *q != ';' && *q != ',')
+		const char *k = p + strlen(keys[i]), *q = k;
+		while (*q && !isdigit((unsigned char)*q) && q - k < 24 && *q != ';' && *q != ',')
 			q++;
 		if (isdigit((unsigned char)*q)) {
-			w = atoi(q);
+			w = not_tokens(q) ? 0 : atoi(q);
 			continue;
 		}
 		/* "4096-token sliding window" */
@@ -1130,34 +1190,14 @@ void val__window_of(const char *o, scn_model *m)
 		w = val__number_before(o, e, false);
 	}
 	if (w <= 0)
-		return;
+		return false;
 	m->sliding_window = w;
-	m->global_every = 0;
-	if (val__has(o, "every other layer") || val__has(o, "every second layer") ||
-	    val__has(o, "alternating"))
-		m->global_every = 2;
-	const char *g = val__find(o, "local");
-	if (g && val__find(g, "global")) {
-		/* "5:1 local:global" (a ratio just before), or "5 local : 1 global" */
-		const char *e = g;
-		while (e > o && e[-1] == ' ')
-			e--;
-		const char *b = e;
-		while (b > o && isdigit((unsigned char)b[-1]))
-			b--;
-		if (b < e && b > o + 1 && b[-1] == ':' && isdigit((unsigned char)b[-2])) {
-			const char *a = b - 1;
-			while (a > o && isdigit((unsigned char)a[-1]))
-				a--;
-			int loc = atoi(a), glob = atoi(b);
-			if (loc > 0 && glob > 0)
-				m->global_every = loc / glob + 1;
-		} else {
-			int loc = val__number_before(o, g, false);
-			if (loc > 0)
-				m->global_every = loc + 1;
-		}
+	int every = window_pattern(o);
+	if (every > 0) {
+		m->global_every = every;
+		*pattern = true;
 	}
+	return true;
 }
 
 static int kv_heads_of(const char *o)
@@ -1585,7 +1625,8 @@ static int model_of(const val_row *r, scenario *s, bool params_only, bool *assum
 	int kv = kv_heads_of(r->other);
 	if (kv > 0 && kv <= heads)
 		m->kv_heads = kv;
-	val__window_of(r->other, m);
+	bool said;
+	val__window_of(r->other, m, &said);
 	int ffn = val__ffn_in(r->other);
 	if (ffn > 0)
 		m->ffn_hidden = ffn;    /* "ffn 14336": the row's own width */

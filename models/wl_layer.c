@@ -53,7 +53,10 @@ static void ctx_init(lctx *c, const scenario *s, int layer)
 	c->g = &s->cluster.gpu;
 	c->prec = s->training.precision;
 	wl__model(&s->model, &c->m);
-	c->keys = c->m.custom ? 0 : wl_attn_keys(&c->m, layer);
+	/* FlashAttention 1 has no sliding window (local attention came with
+	 * FlashAttention 2.3): it runs the whole causal matrix, masked */
+	c->keys = c->m.custom ? 0 : s->training.attention == ATTN_FLASH1 ? c->m.seq_len / 2.0
+	                                                                  : wl_attn_keys(&c->m, layer);
 	c->b = wl__micro(s);
 	c->t = wl__tp(s);
 	c->E = wl__prec_bytes(c->prec);
@@ -348,8 +351,8 @@ static void flash(oplist *l, const char *name, bool backward)
 	 * diagonal blocks are work, not keys), s/(2 cp) per ring step with CP,
 	 * the window's band when it is shorter */
 	double curve = 0.5 * c->sq / c->cp;
-	if (c->keys < curve)
-		curve = c->keys;
+	if (c->keys < curve)      /* a band: its executed keys, edge blocks included */
+		curve = keys < curve ? keys : curve;
 	o->time_s = wl_attn_time(c->g, c->prec, fl, backward, curve, c->dqk,
 	                         c->s->training.attention);
 }

@@ -381,7 +381,8 @@ static bool gpt_shaped(const scn_model *m)
 	return !m->custom && !m->gated_mlp && m->kv_heads == m->heads && m->experts <= 1 &&
 	       m->kv_lora_rank <= 0 &&
 	       m->head_dim * m->heads == m->hidden &&
-	       m->ffn_hidden == 4 * m->hidden;
+	       m->ffn_hidden == 4 * m->hidden &&
+	       (m->sliding_window <= 0 || m->sliding_window >= m->seq_len);
 }
 
 double wl_paper_model_flops_per_seq(const scn_model *m0)

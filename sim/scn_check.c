@@ -337,10 +337,12 @@ static void check_parallel(scn_ctx *c, scenario *s, const scn_doc *d)
 		scn__warn(c, scn__doc_path(d, "training.attention"), "training.attention",
 		          "has no effect on a custom model (no attention)");
 	if (s->model.sliding_window > 0 && s->model.sliding_window < s->model.seq_len &&
-	    !s->model.custom && !wl_flash_attention(s))
+	    !s->model.custom && (!wl_flash_attention(s) || t->attention == ATTN_FLASH1))
 		scn__warn(c, scn__doc_path(d, "model.sliding_window"), "model.sliding_window",
-		          "saves nothing on unfused attention, which computes the whole masked "
-		          "score matrix; the window's band is taken only by the flash kernels");
+		          "saves nothing on %s, which computes the whole masked score matrix; "
+		          "the band is taken only by FlashAttention-2 (2.3 and later) and cuDNN's "
+		          "kernels", t->attention == ATTN_FLASH1 ? "FlashAttention 1" :
+		          "unfused attention");
 	if (t->kernels != KERNELS_FUSED && s->model.custom)
 		scn__warn(c, scn__doc_path(d, "training.kernels"), "training.kernels",
 		          "has no effect on a custom model (its layers give their own bytes)");

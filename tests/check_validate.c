@@ -1206,13 +1206,30 @@ START_TEST(t_memory_inference)
 	              why);
 	ck_assert_int_eq(c.s.model.sliding_window, 1024);
 	ck_assert_int_eq(c.s.model.global_every, 6);
+	/* "no attention sinks" is no GPT-OSS */
+	ck_assert_msg(build_row("E-695,x,H100-SXM5-80GB,8,1,4,2048,16,4096,8,1,1,1,8,\"64 experts "
+	                        "top-6; EP8; no attention sinks\",bf16,none,iteration_time,1,s,x",
+	                        &c, why, sizeof why) == 0, "%s", why);
+	ck_assert_int_eq(c.s.model.sliding_window, 0);
+	/* a window named in a Gemma 2 row keeps the family's every other layer */
+	ck_assert_msg(build_row("E-696,x,H100-SXM5-80GB,8,9,42,3584,16,8192,8,1,1,1,8,\"Gemma 2 9B; "
+	                        "SWA 1024\",bf16,none,iteration_time,1,s,x", &c, why, sizeof why) ==
+	              0, "%s", why);
+	ck_assert_int_eq(c.s.model.sliding_window, 1024);
+	ck_assert_int_eq(c.s.model.global_every, 2);
 	/* a sliding window and the layers it covers, read from the text */
 	static const struct { const char *other; int w, every; } sw[] = {
 		{"SWA 128 on every other layer", 128, 2},
 		{"sliding window 1024; 5:1 local:global", 1024, 6},
 		{"sliding_window: 4096", 4096, 0},
 		{"a 512-token sliding window, alternating with global layers", 512, 2},
-		{"SwiGLU; GQA 8", 0, 0}};
+		{"SwiGLU; GQA 8", 0, 0},
+		{"throughput over a sliding window of 50 iterations", 0, 0},
+		{"SWA disabled (seq 4096)", 0, 0},
+		{"SWA 4096; 8 local GPUs; global batch 64", 4096, 0},
+		{"sliding window attention 1024; 5:1 local:global", 1024, 6},
+		{"SWA 4096; 1 global every 6 layers", 4096, 6},
+		{"activation swap off; rolling window average", 0, 0}};
 	for (size_t i = 0; i < sizeof sw / sizeof sw[0]; i++) {
 		build_cell("E-6%02zu,x,H100-SXM5-80GB,8,1,4,2048,16,8192,8,1,1,1,8,\"%s\",bf16,none,"
 			 "iteration_time,1,s,x", i, sw[i].other, &c);

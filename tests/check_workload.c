@@ -108,6 +108,29 @@ START_TEST(t_sliding_window)
 	wl_layer_cost_get(&s, 5, &g5);
 	ck_assert(w.fwd_s < g.fwd_s && w.bwd_s < g.bwd_s);
 	ck_assert_double_eq_tol(g5.fwd_s, g.fwd_s, 1e-12);
+	/* the step never grows as the window shrinks, down to one token */
+	double prev = 0;
+	for (int w = 1; w <= 8192; w *= 2) {
+		s.model.sliding_window = w;
+		wl_layer_cost x;
+		wl_layer_cost_get(&s, 0, &x);
+		ck_assert_msg(x.fwd_s + x.bwd_s >= prev, "window %d", w);
+		prev = x.fwd_s + x.bwd_s;
+	}
+	/* GPT's paper formula knows no window: the exact count is used */
+	s.model.sliding_window = 1024;
+	ck_assert_double_eq_tol(wl_paper_model_flops_per_seq(&s.model),
+	                        wl_model_flops_per_seq(&s.model), 1e-6);
+	ck_assert(wl_model_flops_per_seq(&s.model) < full);
+	/* FlashAttention 1 has no window: it runs the whole causal matrix */
+	s.training.attention = ATTN_FLASH1;
+	wl_layer_cost f1w, f1;
+	wl_layer_cost_get(&s, 0, &f1w);
+	s.model.sliding_window = 0;
+	wl_layer_cost_get(&s, 0, &f1);
+	ck_assert_double_eq_tol(f1w.fwd_s, f1.fwd_s, 1e-12);
+	s.training.attention = ATTN_AUTO;
+	s.model.sliding_window = 1024;
 	/* every layer windowed; a window as long as the sequence changes nothing */
 	s.model.global_every = 0;
 	ck_assert(wl_layer_windowed(&s.model, 5));
