@@ -1277,6 +1277,17 @@ static bool overlaps_of(const val_row *r, scenario *s, bool no_sp, bool *assumed
 	no_overlap |= val__has(r->other, "no overlap") || val__has(r->other, "without overlap") ||
 	              val__has(r->other, "non-overlap") || val__has(r->other, "DDP=local");
 	t->zero = zero_of(r->other);
+	/* FSDP2 under PyTorch's pipelining (torchtitan with PP): torchtitan
+	 * turns reshard_after_forward off when PP is on, and
+	 * torch.distributed.pipelining turns resharding after backward and the
+	 * gradient sync off for every micro-batch's backward but the last
+	 * (stage.py, backward_maybe_with_nosync): a stage's parameters are
+	 * gathered once a step and its gradients reduce-scattered once, held
+	 * whole in between, which is ZeRO-1's traffic and memory */
+	if (t->zero >= 3 && t->pp > 1 &&
+	    (val__names(r, "torchtitan") || val__has(r->other, "reshard_after_forward=False") ||
+	     val__has(r->other, "reshard_after_forward: false")))
+		t->zero = 1;
 	t->grad_reduce.overlap = dp_said && !no_overlap;
 	t->grad_reduce.dtype = t->precision == PREC_FP16 ? PREC_FP16 : PREC_FP32;
 	/* gradients reduced in bf16: FSDP's MixedPrecision with reduce_dtype
@@ -1556,12 +1567,6 @@ int val__training_of(const val_row *r, scenario *s, bool layer_only, bool *assum
 	/* DeepSpeed's BF16_Optimizer (ZeRO 0-1) adds each micro-batch's bf16
 	 * gradients into fp32 ones in a pass of its own */
 	t->grad_accum_pass = val__names(r, "DeepSpeed") && t->zero <= 1;
-	/* PyTorch's pipelining (torchtitan's PP) keeps an FSDP stage's gradients
-	 * until the last micro-batch: "we need to accumulate gradients on
-	 * previous steps and reduce them on the last step" (torch/distributed/
-	 * pipelining/stage.py, backward_maybe_with_nosync) */
-	if (t->pp > 1 && t->zero >= 2 && val__names(r, "torchtitan"))
-		t->grad_reduce.every_micro_batch = EVERY_MB_FALSE;
 	if (t->precision == PREC_FP16 || layer_only)
 		return 0;
 	/* what a bf16/fp8 row leaves open, as a user of today's Megatron runs it */

@@ -1237,6 +1237,16 @@ START_TEST(t_memory_inference)
 		              c.s.model.global_every == sw[i].every, "%s: window %d every %d",
 		              sw[i].other, c.s.model.sliding_window, c.s.model.global_every);
 	}
+	/* FSDP2 under torchtitan's pipelining gathers once and reduces once a
+	 * step: ZeRO-1; without PP it stays ZeRO-3 */
+	ck_assert_msg(build_row("E-598,x,H100-SXM5-80GB,16,1,4,2048,16,2048,16,1,1,2,8,\"torchtitan; "
+	                        "FSDP2 (dp_shard 8)\",bf16,none,iteration_time,1,s,x", &c, why,
+	                        sizeof why) == 0, "%s", why);
+	ck_assert_int_eq(c.s.training.zero, 1);
+	ck_assert_msg(build_row("E-597,x,H100-SXM5-80GB,8,1,4,2048,16,2048,8,1,1,1,8,\"torchtitan; "
+	                        "FSDP2 (dp_shard 8)\",bf16,none,iteration_time,1,s,x", &c, why,
+	                        sizeof why) == 0, "%s", why);
+	ck_assert_int_eq(c.s.training.zero, 3);
 	ck_assert_msg(build_row("E-599,x,H100-SXM5-80GB,8,1,4,2048,16,2048,8,1,1,1,8,torchtitan,"
 	                        "tf32,none,iteration_time,1,s,x", &c, why, sizeof why) == 0, "%s", why);
 	ck_assert_int_eq(c.s.training.attention, ATTN_AUTO);

@@ -66,22 +66,24 @@ START_TEST(t_sp_negations)
 END_TEST
 
 /* PyTorch's pipelining reduces an FSDP stage's gradients after the last
- * micro-batch only (torchtitan with PP); FSDP alone, or torchtitan without
- * a pipeline, reduces after every one (auto). */
+ * micro-batch only and keeps its parameters gathered (torchtitan with PP):
+ * ZeRO-1, which reduces once a step; FSDP alone, or torchtitan without a
+ * pipeline, is ZeRO-3 and reduces after every micro-batch (auto). */
 START_TEST(t_gradient_sync)
 {
-	static const struct { const char *other; int pp, dp, every; } cases[] = {
-		{"torchtitan, FSDP", 4, 16, EVERY_MB_FALSE},
-		{"FSDP", 4, 16, EVERY_MB_AUTO},
-		{"torchtitan, FSDP", 1, 64, EVERY_MB_AUTO},
-		{"torchtitan, DDP", 4, 16, EVERY_MB_AUTO},
+	static const struct { const char *other; int pp, dp, every, zero; } cases[] = {
+		{"torchtitan, FSDP", 4, 16, EVERY_MB_AUTO, 1},
+		{"FSDP", 4, 16, EVERY_MB_AUTO, 3},
+		{"torchtitan, FSDP", 1, 64, EVERY_MB_AUTO, 3},
+		{"torchtitan, DDP", 4, 16, EVERY_MB_AUTO, 1},
 	};
 	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
 		val_case c;
 		char why[256];
 		ck_assert_msg(gpt_row(cases[i].other, "bf16", "full", 1, cases[i].pp, cases[i].dp, &c,
 		                      why, sizeof why) == 0, "%s: %s", cases[i].other, why);
-		ck_assert_msg((int)c.s.training.grad_reduce.every_micro_batch == cases[i].every,
+		ck_assert_msg((int)c.s.training.grad_reduce.every_micro_batch == cases[i].every &&
+		              c.s.training.zero == cases[i].zero,
 		              "%s pp %d: every_micro_batch %d (zero %d)", cases[i].other, cases[i].pp,
 		              c.s.training.grad_reduce.every_micro_batch, c.s.training.zero);
 		scn_release(&c.s);
