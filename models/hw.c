@@ -186,6 +186,21 @@ static const hw_gpu gpus[] = {
 	 0.90,
 	 200 * GBs, 20.6 / 25.0,
 	 0.85, 5},
+	{"H100-HBM2E-96GB", ARCH_HOPPER,
+	 /* The SXM H100 with six HBM2e stacks instead of five of HBM3, as in
+	  * Meta's Grand Teton hosts: "96GB HBM2e with 2.4 TB/sec peak memory
+	  * bandwidth", "default 500W power limit" (pytorch/torchtitan
+	  * benchmarks/llama3_h100_202412_torchtitan.md), about 94 GiB usable.
+	  * Compute as the SXM5 at its rating: the power limit is not modelled
+	  * (its sustained clock under 500 W is not published; torchtitan: "the
+	  * actual peak TFLOPs number is between SXM and NVL"), so this part's
+	  * compute is an upper bound when it runs capped */
+	 {66.9 * T, 494.5 * T, 989.4 * T, 989.4 * T, 1978.9 * T},
+	 0.803,                  /* the H100 SXM MAMF (same die, cm 4.2) */
+	 96 * GiB, 2400 * GBs,
+	 0.90,
+	 450 * GBs, 20.6 / 25.0, /* HGX baseboard: NVLink4 and NVSwitch as the SXM5 */
+	 0.85, 5},
 	{"H100-PCIE-80GB", ARCH_HOPPER,
 	 /* cm 1.6 "H100 PCIe 756 / 1513 / 378"; 51.2 fp32: H100 PCIe data sheet */
 	 {51.2 * T, 378 * T, 756 * T, 756 * T, 1513 * T},
@@ -390,6 +405,7 @@ static const struct { const char *alias, *name; } aliases[] = {
 	{"V100-PCIE", "V100-PCIE-32GB"},
 	{"A6000", "RTX-A6000"},
 	{"H100-NVL", "H100-NVL-94GB"},
+	{"H100-HBM2E", "H100-HBM2E-96GB"},
 	{"H200-NVL", "H200-NVL-141GB"},
 	{"GH200", "GH200-96GB"},
 	{"H20", "H20-96GB"},

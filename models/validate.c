@@ -114,6 +114,8 @@ static const gpu_map gpu_maps[] = {
 	{"H100", "94GB", "H100-NVL", 400, 8, false, false, false},
 	{"H100", "94 GB", "H100-NVL", 400, 8, false, false, false},
 	{"H100", "PCIe", "H100-PCIE", 400, 8, false, false, false},
+	/* an SXM H100 with HBM2e (the PCIe card's HBM2e is read above) */
+	{"H100", "HBM2e", "H100-HBM2E", 400, 8, false, false, false},
 	{"H100", NULL, "H100", 400, 8, false, false, false},
 	{"GB200", NULL, "GB200", 400, 72, false, false, false},   /* NVL72: one NVLink domain of 72 */
 	{"B200", NULL, "B200", 400, 8, false, false, false},

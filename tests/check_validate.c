@@ -351,6 +351,12 @@ START_TEST(t_new_part_tokens)
 		{"8x RTX A6000 48GB", "RTX-A6000", "bf16", 8, 8, 100, INTRA_PCIE},
 		{"HGX H20 (8x H20 96GB NVLink)", "H20-96GB", "bf16", 8, 8, 400, INTRA_NVSWITCH},
 		{"8x H100 NVL 94GB, PCIe Gen5", "H100-NVL-94GB", "bf16", 8, 8, 400, INTRA_PCIE},
+		/* Meta's Grand Teton SXM H100 with HBM2e; the PCIe card's HBM2e stays PCIe */
+		{"H100 96GB HBM2e (2.4 TB/s), 500W power limit; 8 GPU/host NVLink",
+		 "H100-HBM2E-96GB", "bf16", 8, 8, 400, INTRA_NVSWITCH},
+		{"H100 94/95GB HBM2e, lower-TDP SXM variant", "H100-HBM2E-96GB", "bf16", 8, 8, 400,
+		 INTRA_NVSWITCH},
+		{"8x H100 PCIe 80GB HBM2e", "H100-PCIE-80GB", "bf16", 8, 8, 400, INTRA_PCIE},
 		{"H100 NVLink4 (450 GB/s line rate/dir)", "H100-SXM5-80GB", "bf16", 8, 8, 400,
 		 INTRA_NVSWITCH},
 		/* a DGX-1 joins its V100s by the hybrid cube mesh, whatever their memory */
