@@ -102,9 +102,14 @@ typedef struct arch_params {
  * FLOPs executed (the causal half plus the diagonal blocks, as flash()
  * counts them): forward E 0.629, k0 340, backward E 0.577, k0 520; the 8
  * shapes within 15% and 9% (the batch, which the curve does not see, is
- * the rest). Blackwell keeps
- * the earlier Hopper guess 0.55/0.44 (between FA2's 0.35 and FA3's 0.75 of
- * peak, cost-models 4.2; UNVERIFIED), no size curve. Volta and Turing: none
+ * the rest). Blackwell [PUBLISHED, NVIDIA/cudnn-frontend benchmark/
+ * sdpa_benchmark_training/artifacts/sdpa_fp8_benchmark_results_NVIDIA_B200
+ * .csv at commit 0b1577c8, its bf16 rows]: cuDNN 9.13.1's SDPA on a B200,
+ * causal, head dim 128, batch 1, 128 query heads, 1K-32K tokens: forward
+ * 561-1515 TFLOP/s (0.25-0.67 of 2250), backward 377-1180 (0.17-0.52); the
+ * same curve fitted on the executed FLOPs (bench/device/fit_blackwell_attn.py):
+ * forward E 0.724, k0 770, backward E 0.571, k0 1100, the 6 lengths within
+ * 4% and 7%. It was the earlier Hopper guess 0.55/0.44 with no size curve. Volta and Turing: none
  * (FlashAttention needs Ampere or later); attention runs unfused. CDNA3
  * [MEASURED, Azure/AI-benchmarking-guide ND MI300X v5 (a fork's copy),
  * ROCm's FlashAttention-2 port (composable_kernel), forward, head dim 64,
@@ -163,7 +168,7 @@ static const arch_params arch_table[] = {
 	 SUSTAIN_AMPERE, FA2_K0, FA2_K0, 0, 0},
 	{ARCH_HOPPER, 132, 128, 256, 0.803, 0.83, 0.629, 0.577, H200_FP8_RATIO, H200_SUSTAIN, 340, 520,
 	 FA2_HOPPER_FWD, FA2_HOPPER_FWD * FA2_BWD_OVER_FWD},
-	{ARCH_BLACKWELL, 148, 128, 256, 0.776, 0.83, 0.55, 0.44, 0.983, BLACKWELL_SUSTAIN, 0, 0,
+	{ARCH_BLACKWELL, 148, 128, 256, 0.776, 0.83, 0.724, 0.571, 0.983, BLACKWELL_SUSTAIN, 770, 1100,
 	 FA2_BLACKWELL_FWD, FA2_BLACKWELL_FWD * FA2_BWD_OVER_FWD},
 	{ARCH_CDNA2, 110, 256, 256, 0.767, 0.83, FA2_CDNA3_FWD, FA2_CDNA3_FWD * FA2_BWD_OVER_FWD, 1,
 	 SUSTAIN_AMPERE, FA2_K0, FA2_K0, 0, 0},
