@@ -33,6 +33,19 @@ typedef struct step_checkpoint {
 	double amortized_s;   /* stall_s / every */
 } step_checkpoint;
 
+/* Notes a result holds (the report prints them all). */
+#define STEP_MAX_NOTES 6
+/* The shortest step per micro-batch and per layer of a pipeline stage
+ * (step time / micro-batches / (layers / pp)) among the published dropless
+ * MoE runs of Megatron-core that tests/validation holds: the 42 rows of the
+ * Megatron-Bridge and NeMo tables that give tokens/s (containers
+ * 25.02-26.06; H100, B200, GB200), from 6.0 ms (Qwen3-235B-A22B on GB200,
+ * MOEX-016) to 81 ms; 8.8 ms for Qwen3-30B-A3B on a B200 at micro-batch 1
+ * (MOE-Q30-002), which ran 2.75x faster at micro-batch 4 with the same
+ * layout. A measured floor, not a model: trainsim does not simulate the
+ * host (docs/validation.md, "Mixtures of experts"). */
+#define STEP_MOE_LAYER_FLOOR_S 6.0e-3
+
 typedef struct step_result {
 	int gpus, nodes;
 	int steps;
@@ -95,8 +108,13 @@ typedef struct step_result {
 	uint64_t events;
 	double sim_wall_s;
 	char bottleneck[768];
-	char notes[4][512];               /* extra plain sentences */
+	char notes[STEP_MAX_NOTES][512];  /* extra plain sentences */
 	int n_notes;
+	/* a MoE model: the step per micro-batch and per layer of a stage, the
+	 * measure published MoE runs set a floor to; and whether it is below
+	 * that floor (faster than any published run: the host would bind) */
+	double moe_layer_mb_s;
+	bool moe_host_bound;
 	/* timeline of the last simulated step (owned; NULL unless asked) */
 	step_interval *timeline;
 	size_t n_timeline;

@@ -310,41 +310,43 @@ static void bottleneck(const scenario *s, step_result *r)
 	}
 }
 
-/* The shortest time a MoE layer took per micro-batch (forward and backward,
- * all-to-all included) in the published dropless runs of Megatron-core that
- * tests/validation holds: the 42 rows of the Megatron-Bridge and NeMo tables
- * that give tokens/s (containers 25.02-26.06; H100, B200, GB200), from 6.0 ms
- * (Qwen3-235B-A22B on GB200, MOEX-016) to 81 ms; 8.8 ms for Qwen3-30B-A3B on a B200 at
- * micro-batch 1 (MOE-Q30-002), which ran 2.75x faster at micro-batch 4 with
- * the same layout. A measured floor, not a model: trainsim does not simulate
- * the host (docs/validation.md, "Mixtures of experts"). */
-#define MOE_PUBLISHED_LAYER_FLOOR_S 6.0e-3
 
-/* A MoE layer whose GPU work per micro-batch is below what any published
- * dropless run took: such layers were bound by the host (a device-to-host
- * sync per layer for the token counts, then eager launches of many small
- * kernels), which trainsim does not model, so the prediction is a bound. */
-static void moe_host_note(const scenario *s, step_result *r)
+/* STEP_MOE_LAYER_FLOOR_S's measure of this step, for a model with MoE layers
+ * (0 otherwise), before storage adds its stalls. */
+static void moe_layer_measure(const scenario *s, step_result *r)
 {
-	int layers = s->model.custom ? 0 : s->model.layers;
-	for (int l = 0; l < layers; l++) {
-		if (!wl_layer_moe(&s->model, l))
-			continue;
-		wl_layer_cost w;
-		wl_layer_cost_get(s, l, &w);
-		double t = w.fwd_s + w.recompute_s + w.bwd_s;
-		if (t <= 0 || t >= MOE_PUBLISHED_LAYER_FLOOR_S)
-			return;
-		char a[32], b[32];
-		stp_note(r, "MoE layers: %s of GPU work per layer and micro-batch (forward and "
-			 "backward), where published dropless MoE runs of Megatron-core took at least "
-			 "%s on any GPU: each MoE layer syncs the host for its token counts, then the "
-			 "CPU launches its small kernels one by one, and trainsim does not model the "
-			 "host. Without CUDA graphs over these layers, read the throughput as an upper "
-			 "bound; larger micro-batches lengthen the layers (docs/validation.md).",
-			 fmt_s(a, sizeof a, t), fmt_s(b, sizeof b, MOE_PUBLISHED_LAYER_FLOOR_S));
+	r->moe_layer_mb_s = 0;
+	r->moe_host_bound = false;
+	int layers = s->model.custom ? 0 : s->model.layers, pp = s->training.pp > 0 ?
+	             s->training.pp : 1;
+	bool moe = false;
+	for (int l = 0; l < layers && !moe; l++)
+		moe = wl_layer_moe(&s->model, l);
+	if (!moe || r->micro_batches <= 0 || r->step_time_s <= 0)
 		return;
-	}
+	r->moe_layer_mb_s = r->step_time_s / r->micro_batches / ((double)layers / pp);
+	r->moe_host_bound = r->moe_layer_mb_s < STEP_MOE_LAYER_FLOOR_S;
+}
+
+/* A step faster per layer and micro-batch than any published dropless MoE
+ * run: those with short layers were bound by the host (a device-to-host sync
+ * per MoE layer for the token counts, then eager launches of many small
+ * kernels), which trainsim does not model, so the prediction is a bound.
+ * Added last, as advice: it never displaces a note about this run's
+ * storage, failures or variability. */
+static void moe_host_note(step_result *r)
+{
+	if (!r->moe_host_bound)
+		return;
+	char a[32], b[32];
+	stp_note(r, "MoE: the step comes to %s per micro-batch and layer of a stage, where no "
+		 "published dropless MoE run of Megatron-core took less than %s on any GPU: "
+		 "short MoE layers sync the host for their token counts, then the CPU launches "
+		 "their small kernels one by one, and trainsim does not model the host. Without "
+		 "CUDA graphs over these layers, read the throughput as an upper bound; larger "
+		 "micro-batches lengthen the layers (docs/validation.md).",
+		 fmt_s(a, sizeof a, r->moe_layer_mb_s),
+		 fmt_s(b, sizeof b, STEP_MOE_LAYER_FLOOR_S));
 }
 
 static void notes(const scenario *s, step_result *r)
@@ -378,7 +380,6 @@ static void notes(const scenario *s, step_result *r)
 		stp_note(r, "Asynchronous DP overlaps each step's gradient reduction with the next "
 			 "step's compute (%.2fx the synchronous speed); updates are %d step stale, which "
 			 "can slow or destabilize convergence.", r->async_speedup, r->staleness);
-	moe_host_note(s, r);
 }
 
 /* Percentiles of the final step times (stalls in). */
@@ -399,8 +400,10 @@ static void variability_note(const scenario *s, step_result *r)
 
 void stp_report(const scenario *s, step_result *res)
 {
-	if (res->step_time_s > 0)
+	if (res->step_time_s > 0) {
 		notes(s, res);
+		moe_layer_measure(s, res);
+	}
 }
 
 void stp_report_final(const scenario *s, step_result *res)
@@ -408,5 +411,6 @@ void stp_report_final(const scenario *s, step_result *res)
 	if (res->step_time_s <= 0)
 		return;
 	variability_note(s, res);
+	moe_host_note(res);
 	bottleneck(s, res);
 }

@@ -111,11 +111,12 @@ static const gpu_map gpu_maps[] = {
 	{"H100 NVLink", "PCIe", "H100-PCIE", 400, 8, false, false, false},
 	{"H100 NVLink", NULL, "H100", 400, 8, false, false, false},
 	{"H100 NVL", NULL, "H100-NVL", 400, 8, false, false, false},
+	/* the SXM H100 with 94-96 GB of HBM2e (Meta's; gpu_of asks for the size
+	 * too and leaves PCIe cards, the 80 GB HBM2e H100, to the rules below) */
+	{"H100", "HBM2e", "H100-HBM2E", 400, 8, false, false, false},
 	{"H100", "94GB", "H100-NVL", 400, 8, false, false, false},
 	{"H100", "94 GB", "H100-NVL", 400, 8, false, false, false},
 	{"H100", "PCIe", "H100-PCIE", 400, 8, false, false, false},
-	/* an SXM H100 with HBM2e (the PCIe card's HBM2e is read above) */
-	{"H100", "HBM2e", "H100-HBM2E", 400, 8, false, false, false},
 	{"H100", NULL, "H100", 400, 8, false, false, false},
 	{"GB200", NULL, "GB200", 400, 72, false, false, false},   /* NVL72: one NVLink domain of 72 */
 	{"B200", NULL, "B200", 400, 8, false, false, false},
@@ -214,6 +215,17 @@ static bool mem_tag(const char *hw, const char *tag)
 	return false;
 }
 
+/* The HBM2e SXM H100's memory size, as a text gives it: 94, 95 or 96 GB
+ * ("94/95GB": the last one tagged). */
+static bool hbm2e_size(const char *hw)
+{
+	static const char *const sizes[] = {"94GB", "94 GB", "95GB", "95 GB", "96GB", "96 GB"};
+	for (size_t i = 0; i < sizeof sizes / sizeof sizes[0]; i++)
+		if (mem_tag(hw, sizes[i]))
+			return true;
+	return false;
+}
+
 static const gpu_map *gpu_of(const char *hw)
 {
 	for (size_t i = 0; i < sizeof gpu_maps / sizeof gpu_maps[0]; i++) {
@@ -223,6 +235,8 @@ static const gpu_map *gpu_of(const char *hw)
 		 * 4.0's H100 SXM5 94GB) */
 		if (named && !strcmp(m->catalog, "H100-NVL") && m->with && val__has(hw, "SXM"))
 			named = false;
+		if (named && !strcmp(m->catalog, "H100-HBM2E"))
+			named = !pcie_cards(hw) && hbm2e_size(hw);
 		bool with = !m->with || (!strcmp(m->with, "PCIe") ? pcie_cards(hw)
 		                         : isdigit((unsigned char)*m->with) ? mem_tag(hw, m->with)
 		                                                          : val__has(hw, m->with));

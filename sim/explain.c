@@ -581,6 +581,22 @@ static void saturated_comm(ctx *c, step_split k)
 			? ": each data-parallel group lies inside one node" : "");
 }
 
+/* The step is faster per micro-batch and layer than any published dropless
+ * MoE run (step_result.moe_host_bound): the CPU may be the real limit. */
+static void host_bound(ctx *c)
+{
+	char a[32], b[32];
+	if (c->r->moe_host_bound)
+		para(c->out, 3, 3, "Unless the CPU cannot keep up: this step comes to %s per "
+			"micro-batch and layer of a stage, less than any published dropless MoE run "
+			"of Megatron-core took (%s). Such short MoE layers wait for the host, which "
+			"syncs with the GPU in each one for its token counts and then launches its "
+			"small kernels one by one; trainsim does not model the host, so read this "
+			"throughput as an upper bound. CUDA graphs over the MoE layers, or larger "
+			"micro-batches, keep the GPU the limit.", fmt_t(a, sizeof a,
+			c->r->moe_layer_mb_s), fmt_t(b, sizeof b, STEP_MOE_LAYER_FLOOR_S));
+}
+
 static void saturated(ctx *c, const int *order, int nloss)
 {
 	const scenario *s = c->s;
@@ -603,6 +619,7 @@ static void saturated(ctx *c, const int *order, int nloss)
 				"sustained load the GPU keeps to its power limit by lowering its clock "
 				"(`trainsim list gpus`, docs/workload.md).", 100 * held, g->name,
 				100 * g->gemm_eff);
+		host_bound(c);
 		return;
 	}
 	step_split k = (step_split)order[0];
@@ -842,7 +859,8 @@ static void next(ctx *c)
 			? c->r->memory.total / c->r->memory.capacity : 0);
 	if (c->nfix == 0) {
 		para(c->out, 3, 3, "No loss is large enough to be worth a change of layout or "
-			"hardware.");
+			"hardware%s.", c->r->moe_host_bound ? " in the simulated step (but see the host, "
+			"under 'What is saturated')" : "");
 		return;
 	}
 	for (int i = 0; i < c->nfix; i++) {

@@ -156,6 +156,10 @@ static void json_options(json *j, const scenario *s, const step_result *r)
 		json_knum(j, "async_speedup", r->async_speedup);
 		json_kint(j, "staleness", r->staleness);
 	}
+	if (r->moe_layer_mb_s > 0) {
+		json_knum(j, "moe_layer_mb_s", r->moe_layer_mb_s);
+		json_kbool(j, "moe_host_bound", r->moe_host_bound);
+	}
 }
 
 void report_json_fields(json *j, const scenario *s, const step_result *r)
@@ -202,7 +206,7 @@ void report_json_fields(json *j, const scenario *s, const step_result *r)
 	json_kstr(j, "bottleneck", r->bottleneck);
 	json_key(j, "notes");
 	json_arr_begin(j);
-	for (int i = 0; i < r->n_notes && i < 4; i++)
+	for (int i = 0; i < r->n_notes && i < STEP_MAX_NOTES; i++)
 		json_str(j, r->notes[i]);
 	json_arr_end(j);
 	json_kint(j, "events", (int64_t)r->events);

@@ -358,7 +358,7 @@ static void verdict(FILE *out, const step_result *r, const report_opts *o)
 	snprintf(line, sizeof line, "bottleneck: %s", r->bottleneck[0] ? r->bottleneck : "none found");
 	fputc('\n', out);
 	report_wrap(out, 0, 2, line);
-	for (int i = 0; i < r->n_notes && i < 4; i++) {
+	for (int i = 0; i < r->n_notes && i < STEP_MAX_NOTES; i++) {
 		snprintf(line, sizeof line, "note: %s", r->notes[i]);
 		report_wrap(out, 0, 2, line);
 	}

@@ -357,6 +357,12 @@ START_TEST(t_new_part_tokens)
 		{"H100 94/95GB HBM2e, lower-TDP SXM variant", "H100-HBM2E-96GB", "bf16", 8, 8, 400,
 		 INTRA_NVSWITCH},
 		{"8x H100 PCIe 80GB HBM2e", "H100-PCIE-80GB", "bf16", 8, 8, 400, INTRA_PCIE},
+		{"H100 94GB HBM2e", "H100-HBM2E-96GB", "bf16", 8, 8, 400, INTRA_NVSWITCH},
+		/* HBM2e said of something else, or no HBM2e size: not the part */
+		{"H100 80GB HBM2e", "H100-SXM5-80GB", "bf16", 8, 8, 400, INTRA_NVSWITCH},
+		{"DGX H100 (its A100 baseline had HBM2e)", "H100-SXM5-80GB", "bf16", 8, 8, 400,
+		 INTRA_NVSWITCH},
+		{"8x H100 NVL 94GB HBM3, PCIe Gen5", "H100-NVL-94GB", "bf16", 8, 8, 400, INTRA_PCIE},
 		{"H100 NVLink4 (450 GB/s line rate/dir)", "H100-SXM5-80GB", "bf16", 8, 8, 400,
 		 INTRA_NVSWITCH},
 		/* a DGX-1 joins its V100s by the hybrid cube mesh, whatever their memory */
