@@ -439,9 +439,7 @@ END_TEST
 START_TEST(t_moe_expert_parallel)
 {
 	scenario s = base(2, 1, 1);
-	s.model.experts = 16;
-	s.model.top_k = 2;
-	s.model.expert_ffn_hidden = 4096;
+	set_moe(&s, 16, 2, 4096);
 	s.training.global_batch = 32;
 	step_result r1, r8, r16;
 	r1 = run_ok(&s);
@@ -464,9 +462,7 @@ START_TEST(t_moe_expert_parallel)
 	 * shortcut off */
 	scenario u = base(3, 1, 3);
 	u.model.layers = 6;
-	u.model.experts = 16;
-	u.model.top_k = 2;
-	u.model.expert_ffn_hidden = 4096;
+	set_moe(&u, 16, 2, 4096);
 	u.training.global_batch = 24;
 	u.training.ep = 8;
 	step_result ru = run_ok(&u);
@@ -513,9 +509,7 @@ static bool has_moe_note(const step_result *r)
 START_TEST(t_moe_host_note)
 {
 	scenario s = base(1, 1, 1);
-	s.model.experts = 64;
-	s.model.top_k = 8;
-	s.model.expert_ffn_hidden = 512;
+	set_moe(&s, 64, 8, 512);
 	s.training.ep = 8;
 	s.training.global_batch = 64;
 	s.training.failures.gpu_mtbf_s = 1e5 * 3600;

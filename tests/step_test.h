@@ -43,6 +43,14 @@ static inline scenario base(int nodes, int tp, int pp)
 	return s;
 }
 
+/* Routed experts on every layer of s: `experts` of width `ffn`, top_k each. */
+static inline void set_moe(scenario *s, int experts, int top_k, double ffn)
+{
+	s->model.experts = experts;
+	s->model.top_k = top_k;
+	s->model.expert_ffn_hidden = ffn;
+}
+
 /* Free communication: links a million times faster than needed, picosecond
  * latencies, and a custom model of equal layers without embeddings. */
 static inline scenario free_comm(int pp, int m, int layers)
