@@ -298,6 +298,35 @@ static const hw_gpu gpus[] = {
 	 900 * GBs, 40.1 / 50.0, /* NVLink5 18 x 50 GB/s, the B200 row of cm 1.6; an
 	                          * NVL72 rack is one NVLink domain of 72 GPUs */
 	 0.74, 5},               /* cm 1.3 nvlsEfficiency Blackwell */
+	{"B300", ARCH_BLACKWELL,
+	 /* Blackwell Ultra, one GPU of an HGX/DGX B300 (sm_103; NCCL treats it
+	  * as sm_100: topo.h ncclTopoNVLinkBw and the tuner's compute-capability
+	  * index take >= 100). NVIDIA's HGX B300 table gives the board with
+	  * sparsity: 18 / 36 / 72 PFLOPS tf32 / bf16 / fp8, fp32 600 TFLOPS; per
+	  * GPU and dense: the B200's compute (Blackwell Ultra cut fp64 and int8,
+	  * raised fp4, which trainsim has no precision for) */
+	 {75 * T, 1125 * T, 2250 * T, 2250 * T, 4500 * T},
+	 0.786,                  /* stas00/ml-engineering MAMF table: B300 bf16 1769 / 2250 */
+	 268 * GiB, 8000 * GBs,  /* 288 GB HBM3e (268.6 GiB visible, a user's device
+	                          * query, ademeure/QuickRunCUDA); 8 TB/s, NVIDIA's
+	                          * "Inside NVIDIA Blackwell Ultra" */
+	 0.835,                  /* the same user's copy at 50:50 read/write: 6.68 TB/s */
+	 900 * GBs, 40.1 / 50.0, /* NVLink5 18 x 50 GB/s, as the B200 */
+	 0.74, 6},               /* nvlsEfficiency Blackwell; the GPU's x16 link to its
+	                          * ConnectX-8 is PCIe Gen6 (NVIDIA at Hot Chips 2025) */
+	{"GB300", ARCH_BLACKWELL,
+	 /* one Blackwell Ultra GPU of a GB300 NVL72: 360 PFLOPS of dense fp8
+	  * per rack of 72 (NVIDIA's GB300 NVL72 figures), 5000 a GPU, bf16 half,
+	  * tf32 a quarter, as GB200; fp32 80 (stas00/ml-engineering, UNVERIFIED).
+	  * SMs: Blackwell's 148 (152 in some code comments, UNVERIFIED) */
+	 {80 * T, 1250 * T, 2500 * T, 2500 * T, 5000 * T},
+	 0.786,                  /* UNVERIFIED: the B300's MAMF (same die; no GB300
+	                          * bf16 MAMF published; Azure's ND GB300 v6 fp8
+	                          * cuBLASLt best is 3308.5 TFLOP/s, 17% above its GB200) */
+	 268 * GiB, 8000 * GBs,  /* 288 GB HBM3e at 8 TB/s, as the B300 */
+	 0.835,                  /* UNVERIFIED: the B300's measured copy */
+	 900 * GBs, 40.1 / 50.0, /* NVLink5; an NVL72 rack is one NVLink domain of 72 */
+	 0.74, 6},               /* as the B300: a Gen6 x16 link to its ConnectX-8 */
 	{"L40S", ARCH_ADA,
 	 /* L40S data sheet dense columns: fp32 91.6, tf32 183, fp16/bf16
 	  * 362.05, fp8 733 (sparse values are twice these) */
@@ -398,6 +427,8 @@ static const struct { const char *alias, *name; } aliases[] = {
 	{"A800", "A800-SXM4-80GB"},
 	{"H800", "H800-SXM5-80GB"},
 	{"GB200-NVL72", "GB200"},
+	{"GB300-NVL72", "GB300"},
+	{"B300-SXM", "B300"},
 	{"H200", "H200-SXM-141GB"},
 	{"B200-SXM", "B200"},
 	{"MI300", "MI300X"},

@@ -118,7 +118,11 @@ static const gpu_map gpu_maps[] = {
 	{"H100", "94 GB", "H100-NVL", 400, 8, false, false, false},
 	{"H100", "PCIe", "H100-PCIE", 400, 8, false, false, false},
 	{"H100", NULL, "H100", 400, 8, false, false, false},
+	/* GB300 NVL72 and HGX/DGX B300: one ConnectX-8 of 800 Gb/s per GPU
+	 * (NVIDIA at Hot Chips 2025; the DGX B300 user guide's 8 x 800G ports) */
+	{"GB300", NULL, "GB300", 800, 72, false, false, false},
 	{"GB200", NULL, "GB200", 400, 72, false, false, false},   /* NVL72: one NVLink domain of 72 */
+	{"B300", NULL, "B300", 800, 8, false, false, false},
 	{"B200", NULL, "B200", 400, 8, false, false, false},
 	{"A100", "PCIe", "A100-PCIE", 200, 8, false, false, false},   /* 80 GB, or 40 (cluster_of) */
 	{"A100", "40G", "A100-40GB", 200, 8, false, false, false},   /* "40GB", "A100-40G" */
@@ -345,10 +349,11 @@ static int gpus_per_node(const char *hw, const gpu_map *m)
 		if (n > 8 && n != m->gpus_per_node)
 			n = 0;
 	}
-	/* a GB200 NVL72's node is its NVLink domain of 72: a count of racks or
-	 * compute trays before the name ("8 x GB200 NVL72 racks", "4x GB200 per
-	 * compute tray") is not one */
-	if (!strcmp(m->catalog, "GB200") && val__has(hw, "NVL72"))
+	/* a GB200 (GB300) NVL72's node is its NVLink domain of 72: a count of
+	 * racks or compute trays before the name ("8 x GB200 NVL72 racks", "4x
+	 * GB200 per compute tray") is not one */
+	if ((!strcmp(m->catalog, "GB200") || !strcmp(m->catalog, "GB300")) &&
+	    val__has(hw, "NVL72"))
 		return 72;
 	/* an MI250X (MI250) package is two GCDs, each what ROCm calls a GPU and
 	 * the catalog's part: "4x MI250X per node (8 GCDs)" is 8; a count of

@@ -358,6 +358,9 @@ START_TEST(t_new_part_tokens)
 		 INTRA_NVSWITCH},
 		{"8x H100 PCIe 80GB HBM2e", "H100-PCIE-80GB", "bf16", 8, 8, 400, INTRA_PCIE},
 		{"H100 94GB HBM2e", "H100-HBM2E-96GB", "bf16", 8, 8, 400, INTRA_NVSWITCH},
+		/* Blackwell Ultra: 800 Gb/s ConnectX-8 per GPU; "GB300" is not a B300 node */
+		{"DGX B300", "B300", "bf16", 8, 8, 800, INTRA_NVSWITCH},
+		{"GB300 NVL72", "GB300", "bf16", 16, 16, 800, INTRA_NVSWITCH},   /* 16 GPUs of a domain of 72 */
 		/* HBM2e said of something else, or no HBM2e size: not the part */
 		{"H100 80GB HBM2e", "H100-SXM5-80GB", "bf16", 8, 8, 400, INTRA_NVSWITCH},
 		{"DGX H100 (its A100 baseline had HBM2e)", "H100-SXM5-80GB", "bf16", 8, 8, 400,
