@@ -553,7 +553,9 @@ static int collect_steps(stp_run *r, step_result *res, stp_raw *raw)
 	res->split_s[SPLIT_DATA_STALL] += stall;
 	res->step_time_s += stall;
 	if (r->want_timeline) {
-		double from = r->async ? r->E[r->K - 3] : r->t_rec;
+		/* the last step's start: one step records from the beginning, 0
+		 * (its t_rec, -1, only lets every interval through) */
+		double from = r->async ? r->E[r->K - 3] : fmax(r->t_rec, 0);
 		size_t k = 0;
 		/* the step from 0: first the wait for its batch (the data track of
 		 * every simulated GPU), then what the engine ran, after it */

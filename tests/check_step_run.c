@@ -65,31 +65,37 @@ START_TEST(test_limits)
 }
 END_TEST
 
+/* The timeline of the last step runs from 0 to the step time, with one
+ * step simulated (which once started at 1 s) or two. */
 START_TEST(test_timeline)
 {
-	scenario s = base(2, 4, 2);
-	s.run.steps = 2;
-	step_result r;
-	char err[512];
-	ck_assert_int_eq(step_run(&s, &(step_opts){.want_timeline = true}, &r, err, sizeof err), 0);
-	ck_assert_int_eq(r.timeline_gpus, 2);
-	ck_assert(r.n_timeline > 10);
-	bool streams[4] = {0};
-	double t_first = INFINITY, t_last = 0;
-	for (size_t i = 0; i < r.n_timeline; i++) {
-		const step_interval *iv = &r.timeline[i];
-		ck_assert(iv->t1 > iv->t0);
-		ck_assert(iv->gpu >= 0 && iv->gpu < 2);
-		ck_assert(iv->stream >= 0 && iv->stream <= 3);
-		streams[iv->stream] = true;
-		t_first = fmin(t_first, iv->t0);
-		t_last = fmax(t_last, iv->t1);
+	for (int steps = 1; steps <= 2; steps++) {
+		scenario s = base(2, 4, 2);
+		s.run.steps = steps;
+		step_result r;
+		char err[512];
+		ck_assert_int_eq(step_run(&s, &(step_opts){.want_timeline = true}, &r, err,
+		                          sizeof err), 0);
+		ck_assert_int_eq(r.timeline_gpus, 2);
+		ck_assert(r.n_timeline > 10);
+		bool streams[4] = {0};
+		double t_first = INFINITY, t_last = 0;
+		for (size_t i = 0; i < r.n_timeline; i++) {
+			const step_interval *iv = &r.timeline[i];
+			ck_assert(iv->t1 > iv->t0);
+			ck_assert(iv->gpu >= 0 && iv->gpu < 2);
+			ck_assert(iv->stream >= 0 && iv->stream <= 3);
+			streams[iv->stream] = true;
+			t_first = fmin(t_first, iv->t0);
+			t_last = fmax(t_last, iv->t1);
+		}
+		ck_assert(streams[0] && streams[1] && streams[2] && streams[3]);
+		/* the last step, from 0 */
+		ck_assert_msg(fabs(t_first) < 1e-9, "starts at %g s", t_first);
+		ck_assert_double_eq_tol(t_last - t_first, r.step_time_s, 0.05 * r.step_time_s);
+		step_result_release(&r);
+		ck_assert_ptr_null(r.timeline);
 	}
-	ck_assert(streams[0] && streams[1] && streams[2] && streams[3]);
-	/* the last of the two steps */
-	ck_assert_double_eq_tol(t_last - t_first, r.step_time_s, 0.05 * r.step_time_s);
-	step_result_release(&r);
-	ck_assert_ptr_null(r.timeline);
 }
 END_TEST
 
