@@ -301,12 +301,13 @@ static const hw_gpu gpus[] = {
 	{"B300", ARCH_BLACKWELL,
 	 /* Blackwell Ultra, one GPU of an HGX/DGX B300 (sm_103; NCCL treats it
 	  * as sm_100: topo.h ncclTopoNVLinkBw and the tuner's compute-capability
-	  * index take >= 100). NVIDIA's HGX B300 table gives the board with
+	  * index take >= 100). cm 1.6 "B300 SXM 2250 / 4500 / 1125", as NVIDIA's
+	  * HGX B300 table, which gives the board with
 	  * sparsity: 18 / 36 / 72 PFLOPS tf32 / bf16 / fp8, fp32 600 TFLOPS; per
 	  * GPU and dense: the B200's compute (Blackwell Ultra cut fp64 and int8,
 	  * raised fp4, which trainsim has no precision for) */
 	 {75 * T, 1125 * T, 2250 * T, 2250 * T, 4500 * T},
-	 0.786,                  /* stas00/ml-engineering MAMF table: B300 bf16 1769 / 2250 */
+	 0.786,                  /* cm 4.2 B300 SXM MAMF 1769 / 2250 (ml-engineering) */
 	 268 * GiB, 8000 * GBs,  /* 288 GB HBM3e (268.6 GiB visible, a user's device
 	                          * query, ademeure/QuickRunCUDA); 8 TB/s, NVIDIA's
 	                          * "Inside NVIDIA Blackwell Ultra" */

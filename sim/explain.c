@@ -700,9 +700,10 @@ static void ring(ctx *c)
 	if (r->dp_gather_bytes_per_gpu > 0) {
 		char g[32];
 		section(c, "What the sharded reduction moves");
-		para(c->out, 3, 3, "Each GPU holds %s of gradients%s. Sending them once at %s would "
-			"take %s, the naive figure. ZeRO %d reduce-scatters them (every GPU sends (n-1)/n "
-			"of them and keeps its 1/n shard), updates its shard, then all-gathers the %s of "
+		para(c->out, 3, 3, "Each GPU reduces %s of gradients%s over data parallelism. "
+			"Sending them once at %s would take %s, the naive figure. ZeRO %d "
+			"reduce-scatters them (every GPU sends (n-1)/n of them and keeps its 1/n "
+			"shard), updates its shard, then all-gathers the %s of "
 			"parameters back, (n-1)/n of those again%s: %.2f times the gradient bytes for "
 			"n = %d. Here that takes %s alone, %.2f times the naive figure%s; %s of %s is "
 			"left exposed in the step.",
@@ -719,11 +720,12 @@ static void ring(ctx *c)
 		return;
 	}
 	section(c, "Why the gradient all-reduce takes about twice size/bandwidth");
-	para(c->out, 3, 3, "Each GPU holds %s of gradients. Sending them once at %s would take "
-		"%s, the naive figure. A ring all-reduce is a reduce-scatter followed by an "
-		"all-gather: in each half every GPU sends and receives (n-1)/n of the buffer, so "
-		"2(n-1)/n in all, which is %.2f for a ring of n = %d. Here the all-reduce takes %s "
-		"alone, %.2f times the naive figure%s; %s of %s is left exposed in the step.",
+	para(c->out, 3, 3, "Each GPU reduces %s of gradients over data parallelism. Sending "
+		"them once at %s would take %s, the naive figure. A ring all-reduce is a "
+		"reduce-scatter followed by an all-gather: in each half every GPU sends and "
+		"receives (n-1)/n of the buffer, so 2(n-1)/n in all, which is %.2f for a ring "
+		"of n = %d. Here the all-reduce takes %s alone, %.2f times the naive figure%s; "
+		"%s of %s is left exposed in the step.",
 		fmt_b(a, sizeof a, r->dp_bytes_per_gpu),
 		fmt_bw(b, sizeof b, r->dp_bytes_per_gpu / r->dp_naive_s),
 		fmt_t(d, sizeof d, r->dp_naive_s), 2.0 * (n - 1) / n, n,
@@ -797,7 +799,7 @@ static void path(ctx *c)
 {
 	const scenario *s = c->s;
 	const step_result *r = c->r;
-	char a[32], b[32];
+	char a[32], b[32], d[32];
 	hw_nic nic = s->cluster.nic;
 	hw_nic_defaults(&nic, s->cluster.gpus_per_node);
 	section(c, "The diagnosis path, in the order to check a real cluster");
@@ -821,12 +823,25 @@ static void path(ctx *c)
 			"%s --gpus N`): one full reduction here, with the parameter gather, takes %s "
 			"alone.", r->dp_zero_group, r->dp_zero_replicas,
 			s->path[0] ? s->path : "SCENARIO", fmt_t(a, sizeof a, r->dp_allreduce_s));
-	else if (dp > 1 && r->dp_allreduce_s > 0) {
+	else if (dp > 1 && r->dp_allreduce_s > 0 && r->dp_gather_bytes_per_gpu > 0) {
+		/* ZeRO: a reduce-scatter of the gradients and an all-gather of the
+		 * parameters, whose bytes differ when their dtypes do: the bus
+		 * bandwidth is what each GPU sends over the time (dp_ideal_factor) */
+		double t = r->dp_move_s > 0 ? r->dp_move_s : r->dp_allreduce_s;
+		para(c->out, 3, 6, "d. Collective bandwidth (nccl-tests reduce_scatter_perf and "
+			"all_gather_perf, or `trainsim nccl %s --op reduce_scatter`): the gradients' "
+			"reduce-scatter (%s a GPU) and the parameters' all-gather (%s) here reach a bus "
+			"bandwidth of %s.", s->path[0] ? s->path : "SCENARIO",
+			fmt_b(a, sizeof a, r->dp_bytes_per_gpu),
+			fmt_b(b, sizeof b, r->dp_gather_bytes_per_gpu),
+			fmt_bw(d, sizeof d, r->dp_bytes_per_gpu * r->dp_ideal_factor / t));
+	} else if (dp > 1 && r->dp_allreduce_s > 0) {
 		double algbw = r->dp_bytes_per_gpu / (r->dp_move_s > 0 ? r->dp_move_s : r->dp_allreduce_s);
+		double factor = r->dp_ideal_factor > 0 ? r->dp_ideal_factor : 2.0 * (dp - 1) / dp;
 		para(c->out, 3, 6, "d. All-reduce bandwidth (nccl-tests all_reduce_perf, or `trainsim "
 			"nccl %s --op all_reduce`): the gradient all-reduce here reaches an algorithm "
 			"bandwidth of %s, bus bandwidth %s.", s->path[0] ? s->path : "SCENARIO",
-			fmt_bw(a, sizeof a, algbw), fmt_bw(b, sizeof b, algbw * 2.0 * (dp - 1) / dp));
+			fmt_bw(a, sizeof a, algbw), fmt_bw(b, sizeof b, algbw * factor));
 	} else
 		para(c->out, 3, 6, "d. Collective bandwidth (nccl-tests, or `trainsim nccl %s --op "
 			"all_reduce`): no gradient reduction here (data parallelism 1), so this matters "

@@ -16,7 +16,7 @@ static const struct command commands[] = {
 	{"run", cmd_run, "run SCENARIO [--set KEY=VALUE]... [--format text|json|csv] [--trace FILE] [--explain] [--max-events N] [--max-memory SIZE] [-q]"},
 	{"check", cmd_check, "check SCENARIO [--set KEY=VALUE]... [--show]   validate; does it fit?"},
 	{"explain", cmd_explain, "explain SCENARIO [--set KEY=VALUE]...   the step in plain words"},
-	{"nccl", cmd_nccl, "nccl SCENARIO --op all_reduce [-b 8] [-e 8G] [-f 2] [--gpus N] [--format text|json]"},
+	{"nccl", cmd_nccl, "nccl SCENARIO --op all_reduce [-b 8] [-e 8G] [-f 2] [--gpus N] [--set KEY=VALUE]... [--format text|json]"},
 	{"sweep", cmd_sweep, "sweep SCENARIO --vary KEY=V1,V2,... [--vary ...] [-j N] [--out FILE] [--resume] [--shard K/N]"},
 	{"merge", cmd_merge, "merge OUT FILE...                        join sweep shards"},
 	{"plot", cmd_plot, "plot RESULTS --kind speed|split|timeline|parity -o FILE.png|svg"},

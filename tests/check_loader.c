@@ -344,7 +344,7 @@ START_TEST(set_errors)
 	set_fails("model.custom.0.flops=1G", "'model.custom' has no item 0 to change");
 	set_fails("model.custom.x=1", "'model.custom' is a list; give an index");
 	set_fails("name.x=1", "'name' is a single value");
-	set_fails("cluster.gpu=B300", "unknown GPU 'B300'");
+	set_fails("cluster.gpu=R100", "unknown GPU 'R100'");
 }
 END_TEST
 
