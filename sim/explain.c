@@ -281,9 +281,24 @@ static void fixes_tp(ctx *c)
 			"difference with pipeline stages");
 		fix_set(f, "training.tp=%d", g);
 		fix_set(f, "training.pp=%d", t->pp * (t->tp / g));
-	} else if (!t->sequence_parallel && t->tp > 1) {
-		fix_set(add_fix(c, "turn on sequence parallelism"), "training.sequence_parallel=true");
+		return;
 	}
+	if (!t->sequence_parallel && t->tp > 1)
+		fix_set(add_fix(c, "turn on sequence parallelism"), "training.sequence_parallel=true");
+	/* less tensor parallelism: fewer, larger collectives per layer, paid for
+	 * with a longer pipeline (its bubble) and more weights per GPU */
+	if (t->tp >= 2 && t->tp % 2 == 0 && !c->s->model.custom &&
+	    c->s->model.layers >= 2 * t->pp) {
+		fix *f = add_fix(c, "halve tensor parallelism and double the pipeline stages "
+			"(a longer pipeline, more weights per GPU)");
+		fix_set(f, "training.tp=%d", t->tp / 2);
+		fix_set(f, "training.pp=%d", 2 * t->pp);
+	}
+	/* the expert all-to-all beside another micro-batch's compute */
+	if (c->s->model.experts > 1 && t->ep > 1 && !t->ep_overlap)
+		fix_set(add_fix(c, "overlap the expert all-to-all with compute (Megatron-core's "
+			"--overlap-moe-expert-parallel-comm, DeepSeek's DualPipe)"),
+		        "training.ep_overlap=true");
 }
 
 static void fixes_storage(ctx *c, step_split k)

@@ -294,6 +294,17 @@ has "$tmp/out" "per GPU-hour a million tokens costs" "explain prices a million t
 has "$tmp/out" "pays for GPUs that" "explain prices the idle share"
 expect 0 "explain on H100" "$TS" explain "$top_srcdir/scenarios/dgx-h100.yaml"
 has "$tmp/out" "power limit" "explain: a Hopper GEMM holds less than its best shape"
+expect 0 "explain, TP over a whole node" "$TS" explain "$top_srcdir/scenarios/dgx-h100.yaml" \
+	--set training.tp=8 --set training.sequence_parallel=true
+has "$tmp/out" "--set training.tp=4 --set training.pp=2" "explain tries half the TP, twice the PP"
+expect 0 "explain, a fine-grained MoE" "$TS" explain "$top_srcdir/scenarios/qwen3-30b-a3b-b200.yaml"
+has "$tmp/out" "Unless the CPU cannot keep up" "explain: short MoE layers may be host-bound"
+has "$tmp/out" "training.ep_overlap=true" "explain tries overlapping the expert all-to-all"
+expect 0 "run, a fine-grained MoE" "$TS" run "$top_srcdir/scenarios/qwen3-30b-a3b-b200.yaml"
+has "$tmp/out" "note: MoE: the step comes to" "the report notes host-bound MoE layers"
+expect 0 "run, the same at micro-batch 4" "$TS" run "$top_srcdir/scenarios/qwen3-30b-a3b-b200.yaml" \
+	--set training.micro_batch=4
+lacks "$tmp/out" "note: MoE:" "no host note once the layers are long"
 expect 0 "run with tokens and a price" "$TS" run "$SCN" --set run.train_tokens=1T \
 	--set run.gpu_hour_price=2.5
 has "$tmp/out" "GPU-hours" "the report gives the run's GPU-hours"
