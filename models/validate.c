@@ -122,7 +122,8 @@ static const gpu_map gpu_maps[] = {
 	 * (NVIDIA at Hot Chips 2025; the DGX B300 user guide's 8 x 800G ports) */
 	{"GB300", NULL, "GB300", 800, 72, false, false, false},
 	{"GB200", NULL, "GB200", 400, 72, false, false, false},   /* NVL72: one NVLink domain of 72 */
-	{"B300", NULL, "B300", 800, 8, false, false, false},
+	{"B300A", NULL, "", 800, 8, false, false, false},   /* a one-die part: not in the catalog */
+	{"B300", NULL, "B300", 800, 8, true, false, false},
 	{"B200", NULL, "B200", 400, 8, false, false, false},
 	{"A100", "PCIe", "A100-PCIE", 200, 8, false, false, false},   /* 80 GB, or 40 (cluster_of) */
 	{"A100", "40G", "A100-40GB", 200, 8, false, false, false},   /* "40GB", "A100-40G" */

@@ -26,6 +26,7 @@ typedef struct fix {
 	double per_mtok;         /* cost of a million tokens with the fix (0: not priced) */
 	bool fits;               /* the variant fits in GPU memory */
 	double mem_ratio;        /* its memory over the capacity */
+	char why[160];           /* why it could not run: the loader's first line */
 } fix;
 
 typedef struct ctx {
@@ -118,9 +119,12 @@ static int losses(const step_result *r, int *order)
 
 /* ---- variants: the same scenario with a few more overrides ---- */
 
-static int run_variant(const explain_src *src, char (*extra)[80], int nextra, step_result *vr)
+static int run_variant(const explain_src *src, char (*extra)[80], int nextra, step_result *vr,
+                       char *why, size_t whylen)
 {
 	int n = src->nsets + nextra, rc = -1;
+	if (why && whylen)
+		why[0] = 0;
 	const char **sets = malloc(sizeof *sets * (size_t)(n > 0 ? n : 1));
 	char *sink_buf = NULL;
 	size_t sink_len = 0;
@@ -139,9 +143,22 @@ static int run_variant(const explain_src *src, char (*extra)[80], int nextra, st
 	memset(vr, 0, sizeof *vr);
 	rc = step_run(&v, &o, vr, err, sizeof err);
 	scn_release(&v);
+	if (rc < 0 && why) {
+		size_t k = strcspn(err, "\n");
+		k = k < whylen ? k : whylen - 1;
+		memcpy(why, err, k);
+		why[k] = 0;
+	}
 out:
 	if (sink)
 		fclose(sink);
+	/* the loader's first message, without the file's name */
+	if (why && rc < 0 && !why[0] && sink_buf && sink_buf[0]) {
+		const char *m = sink_buf, *colon = strstr(m, ": ");
+		if (colon && !strncmp(m, src->path, strlen(src->path)))
+			m = colon + 2;
+		snprintf(why, whylen, "%.*s", (int)strcspn(m, "\n"), m);
+	}
 	free(sink_buf);
 	free(sets);
 	return rc < 0 ? -1 : 0;
@@ -244,6 +261,11 @@ static void fixes_tp(ctx *c)
 {
 	const scn_training *t = &c->s->training;
 	int g = c->s->cluster.gpus_per_node, cp = scn_cp(c->s);
+	/* the expert all-to-all beside another micro-batch's compute */
+	if (c->s->model.experts > 1 && t->ep > 1 && !t->ep_overlap)
+		fix_set(add_fix(c, "overlap the expert all-to-all with compute (Megatron-core's "
+			"--overlap-moe-expert-parallel-comm, DeepSeek's DualPipe)"),
+		        "training.ep_overlap=true");
 	if (c->s->model.experts > 1 && t->ep > 1 && c->r->ep_crosses_nodes) {
 		/* the expert all-to-all crosses the NICs: Megatron-core's rank order
 		 * keeps an expert-parallel group of up to a node's GPUs inside it */
@@ -286,19 +308,17 @@ static void fixes_tp(ctx *c)
 	if (!t->sequence_parallel && t->tp > 1)
 		fix_set(add_fix(c, "turn on sequence parallelism"), "training.sequence_parallel=true");
 	/* less tensor parallelism: fewer, larger collectives per layer, paid for
-	 * with a longer pipeline (its bubble) and more weights per GPU */
-	if (t->tp >= 2 && t->tp % 2 == 0 && !c->s->model.custom &&
-	    c->s->model.layers >= 2 * t->pp) {
+	 * with a longer pipeline (its bubble) and more activations per GPU; a
+	 * dense model (a MoE's expert groups have their own fixes above), every
+	 * virtual stage still holding a layer */
+	int v = t->schedule == SCHED_INTERLEAVED && t->virtual_stages > 1 ? t->virtual_stages : 1;
+	if (t->tp >= 2 && t->tp % 2 == 0 && !c->s->model.custom && c->s->model.experts <= 1 &&
+	    c->s->model.layers >= 2 * t->pp * v) {
 		fix *f = add_fix(c, "halve tensor parallelism and double the pipeline stages "
-			"(a longer pipeline, more weights per GPU)");
+			"(a longer pipeline, more activation memory per GPU)");
 		fix_set(f, "training.tp=%d", t->tp / 2);
 		fix_set(f, "training.pp=%d", 2 * t->pp);
 	}
-	/* the expert all-to-all beside another micro-batch's compute */
-	if (c->s->model.experts > 1 && t->ep > 1 && !t->ep_overlap)
-		fix_set(add_fix(c, "overlap the expert all-to-all with compute (Megatron-core's "
-			"--overlap-moe-expert-parallel-comm, DeepSeek's DualPipe)"),
-		        "training.ep_overlap=true");
 }
 
 static void fixes_storage(ctx *c, step_split k)
@@ -474,7 +494,7 @@ static void try_fixes(ctx *c)
 		fix *f = &c->fixes[i];
 		step_result vr;
 		memset(&vr, 0, sizeof vr);
-		if (run_variant(c->src, f->set, f->nset, &vr) == 0) {
+		if (run_variant(c->src, f->set, f->nset, &vr, f->why, sizeof f->why) == 0) {
 			f->ran = true;
 			f->step_s = vr.step_time_s;
 			f->tokens_per_s = vr.tokens_per_s;
@@ -790,9 +810,10 @@ static void one_node(ctx *c)
 	snprintf(sets[2], sizeof sets[2], "training.global_batch=%d", (mbs > 0 ? mbs : 1) * per * dp1);
 	step_result vr;
 	memset(&vr, 0, sizeof vr);
-	if (run_variant(c->src, sets, 3, &vr) != 0) {
+	char why[160];
+	if (run_variant(c->src, sets, 3, &vr, why, sizeof why) != 0) {
 		para(c->out, 3, 6, "c. One node against many: the one-node variant could not be "
-			"simulated.");
+			"simulated%s%s.", why[0] ? ": " : "", why);
 	} else {
 		double x = vr.step_time_s > 0 ? c->r->step_time_s / vr.step_time_s : 0;
 		/* what grew: the wait for shared storage (the same reads per GPU from
@@ -852,11 +873,12 @@ static void path(ctx *c)
 			fmt_bw(d, sizeof d, r->dp_bytes_per_gpu * r->dp_ideal_factor / t));
 	} else if (dp > 1 && r->dp_allreduce_s > 0) {
 		double algbw = r->dp_bytes_per_gpu / (r->dp_move_s > 0 ? r->dp_move_s : r->dp_allreduce_s);
-		double factor = r->dp_ideal_factor > 0 ? r->dp_ideal_factor : 2.0 * (dp - 1) / dp;
+		/* nccl-tests' busbw convention, whatever the algorithm: 2(n-1)/n of
+		 * the ranks, as `trainsim nccl` prints it */
 		para(c->out, 3, 6, "d. All-reduce bandwidth (nccl-tests all_reduce_perf, or `trainsim "
 			"nccl %s --op all_reduce`): the gradient all-reduce here reaches an algorithm "
 			"bandwidth of %s, bus bandwidth %s.", s->path[0] ? s->path : "SCENARIO",
-			fmt_bw(a, sizeof a, algbw), fmt_bw(b, sizeof b, algbw * factor));
+			fmt_bw(a, sizeof a, algbw), fmt_bw(b, sizeof b, algbw * 2.0 * (dp - 1) / dp));
 	} else
 		para(c->out, 3, 6, "d. Collective bandwidth (nccl-tests, or `trainsim nccl %s --op "
 			"all_reduce`): no gradient reduction here (data parallelism 1), so this matters "
@@ -901,7 +923,8 @@ static void next(ctx *c)
 			strcat(sets, f->set[k]);
 		}
 		if (!f->ran) {
-			para(c->out, 3, 5, "- %s (%s): could not be simulated.", f->what, sets + 1);
+			para(c->out, 3, 5, "- %s (%s): could not be simulated%s%s.", f->what, sets + 1,
+			     f->why[0] ? ": " : "", f->why);
 			continue;
 		}
 		double x = c->r->tokens_per_s > 0 ? f->tokens_per_s / c->r->tokens_per_s : 0;
