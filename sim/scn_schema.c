@@ -323,6 +323,27 @@ const char *scn__suggest_key(const scn_section *sec, const char *key)
 	return bd <= limit ? best : NULL;
 }
 
+/* The dotted path under `sec` of a key named exactly `key` in one of its
+ * subsections (depth-first, the schema's order), into buf; false if none. */
+static bool key_elsewhere(const scn_section *sec, const char *prefix, const char *key,
+                          char *buf, size_t len)
+{
+	for (size_t i = 0; i < sec->nrows; i++) {
+		const scn_field *f = &sec->rows[i];
+		if (f->type != F_SECTION || !f->sub)
+			continue;
+		char path[128];
+		snprintf(path, sizeof path, "%s%s%s", prefix, prefix[0] ? "." : "", f->key);
+		if (row_find(f->sub, key)) {
+			snprintf(buf, len, "%s.%s", path, key);
+			return true;
+		}
+		if (key_elsewhere(f->sub, path, key, buf, len))
+			return true;
+	}
+	return false;
+}
+
 void scn__unknown_key_msg(const scn_section *sec, const char *where, const char *key,
                           char *buf, size_t len)
 {
@@ -332,6 +353,13 @@ void scn__unknown_key_msg(const scn_section *sec, const char *where, const char 
 		return;
 	if (s) {
 		snprintf(buf + o, len - (size_t)o, "; did you mean '%s'?", s);
+		return;
+	}
+	/* a key of another section written at the top level ("micro_batch:"
+	 * beside training:) */
+	char there[160];
+	if (sec == &scn__root && key_elsewhere(sec, "", key, there, sizeof there)) {
+		snprintf(buf + o, len - (size_t)o, "; it belongs under a section: '%s'", there);
 		return;
 	}
 	o += snprintf(buf + o, len - (size_t)o, "; expected one of:");

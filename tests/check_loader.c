@@ -326,6 +326,10 @@ START_TEST(set_errors)
 	          "--set: training.micro_bach: unknown key 'micro_bach' in training; did you mean "
 	          "'micro_batch'?");
 	set_fails("clustr.nodes=2", "unknown key 'clustr' in the top level; did you mean 'cluster'?");
+	/* a section's key at the top level: where it belongs */
+	set_fails("micro_batch=2", "unknown key 'micro_batch' in the top level; it belongs under a "
+	          "section: 'training.micro_batch'");
+	set_fails("speed=100Gbps", "it belongs under a section: 'cluster.nic.speed'");
 	set_fails("cluster.nic.speed=200", "--set: cluster.nic.speed: '200' has no unit; expected "
 	          "a bandwidth with a unit such as 200Gbps or 25GB/s");
 	set_fails("training.tp=two", "--set: training.tp: 'two' is not a number; expected an "
