@@ -78,10 +78,13 @@ double coll__tuner_factor(const coll_shape *sh, coll_algo algo, int proto)
 {
 	if (algo != ALGO_TREE)
 		return 1;
+	/* tuning.cc: every tree all-reduce's busBw x .92, then LL's 1/3.8 (over
+	 * its payload 0.5 applied apart) or LL128's 7/9 on one node (over 120/128)
+	 * on top */
 	switch (proto) {
 	case PROTO_SIMPLE: return 0.92;
-	case PROTO_LL: return (1 / 3.8) / 0.5;
-	default: return sh->nnodes == 1 ? (7.0 / 9.0) / (120.0 / 128.0) : 1;
+	case PROTO_LL: return 0.92 * (1 / 3.8) / 0.5;
+	default: return 0.92 * (sh->nnodes == 1 ? (7.0 / 9.0) / (120.0 / 128.0) : 1);
 	}
 }
 
@@ -338,16 +341,53 @@ static double nvls_loop_sync_s(const coll_shape *sh, double bytes, int heads)
 	return loops > 1 ? (loops - 1) * hw_us[HW_NVLINK][A_RING][PROTO_SIMPLE] * 1e-6 : 0;
 }
 
+/* NVLSTree's pipeline fill (src/device/all_reduce.h, NCCL_ALGO_NVLS_TREE):
+ * every channel moves nHeads chunks per loop, and a chunk passes in turn
+ * through the scatter into the switch, the reduce, depth network hops up the
+ * tree, depth hops down, and the multicast and gather back. The flows charge
+ * the loops at the slowest stage's rate; a pipeline of stages s_i over L
+ * loops takes sum(s_i) + (L - 1) max(s_i), so the first chunk's trip costs
+ * sum(s_i) - max(s_i) more. A network hop moves one chunk of each of the
+ * NVLS channels through its head's share of the NICs, an NVLink stage the
+ * nHeads chunks of each channel through the GPU's switch port.
+ * The chunk is NCCL's (src/enqueue.cc): NCCL_NVLS_CHUNKSIZE 128 KiB, at most
+ * 64 KiB from four nodes (NCCL_NVLSTREE_MAX_CHUNKSIZE's default), 64 KiB
+ * below 4 and 32 KiB below 1 x nChannels x nHeads x chunk bytes. The tree
+ * over the nodes is binary, ceil(log2 nNodes) deep. NCCL's model charges
+ * each hop's handshake (hwLat) but no chunk time. On 2/4/8 x 8 H100 with
+ * 8 x 400 Gb/s (tests/validation/nccl-multinode.csv) the measured busbw at
+ * 16-134 MB sits 200-350 us of fixed time below the flows' rate, growing
+ * with the nodes; this adds 142 us on two nodes (71 below 64 MiB, half the
+ * chunk), 116 on four and 160 on eight. */
+static double nvlstree_fill_s(const coll_shape *sh, double bytes)
+{
+	if (sh->nnodes < 2 || sh->nrails < 1 || !(sh->nic_Bps > 0) || !(sh->nvls_eff > 0))
+		return 0;
+	double nch = coll__nvls_channels(sh), heads = sh->ppn, ops = nch * heads;
+	double chunk = sh->nnodes >= 4 ? 65536 : 131072;
+	if (bytes < 4 * ops * chunk && chunk > 65536)
+		chunk = 65536;
+	if (bytes < ops * chunk && chunk > 32768)
+		chunk = 32768;
+	int depth = 0;
+	while ((1 << depth) < sh->nnodes)
+		depth++;
+	double t_net = chunk * nch * heads / (sh->nrails * sh->nic_Bps);
+	double t_nvl = heads * chunk * nch / (sh->intra_Bps * sh->nvls_eff);
+	return 2 * t_nvl + 2 * depth * t_net - fmax(t_net, t_nvl);
+}
+
 double coll__slice_sync_s(const coll_shape *sh, coll_op op, coll_algo algo, int proto,
                           double bytes)
 {
 	if (algo == ALGO_NVLS && op == COLL_ALL_REDUCE && proto == PROTO_SIMPLE &&
 	    sh->nnodes == 1 && sh->n >= 2)
 		return nvls_loop_sync_s(sh, bytes, sh->n);
-	/* NVLSTree's kernel walks the same NVLS loops, its heads the node's GPUs */
+	/* NVLSTree's kernel walks the same NVLS loops, its heads the node's GPUs,
+	 * and fills its pipeline through the tree */
 	if (algo == ALGO_NVLS_TREE && op == COLL_ALL_REDUCE && proto == PROTO_SIMPLE &&
 	    sh->ppn >= 2)
-		return nvls_loop_sync_s(sh, bytes, sh->ppn);
+		return nvls_loop_sync_s(sh, bytes, sh->ppn) + nvlstree_fill_s(sh, bytes);
 	if (proto != PROTO_SIMPLE || sh->nnodes != 1 || !sh->nvlink || sh->n < 2 ||
 	    (algo != ALGO_RING && algo != ALGO_AUTO) ||
 	    (op != COLL_ALL_REDUCE && op != COLL_ALL_GATHER && op != COLL_REDUCE_SCATTER))

@@ -292,6 +292,29 @@ START_TEST(nvlstree)
 }
 END_TEST
 
+/* NVLSTree's pipeline fill: a fixed cost that grows with the tree's depth.
+ * Twice a 64 MiB all-reduce minus one of 128 MiB leaves the fixed time (NCCL's
+ * latency, the fill). nccl-tests #309's 2 x 8 and 8 x 8 H100 tables (8 x
+ * 400G NDR) leave about 210 us and 350 us (67-536 MB); without the fill
+ * two nodes left 67 us. */
+START_TEST(nvlstree_fill)
+{
+	double fixed[2];
+	int nodes[2] = {2, 8};
+	for (int i = 0; i < 2; i++) {
+		scn_cluster c = dgx(nodes[i], "H100", 400, 8);
+		int n = 8 * nodes[i];
+		double t1 = run1(&c, COLL_ALL_REDUCE, ALGO_NVLS_TREE, n, 64 * MiB);
+		double t2 = run1(&c, COLL_ALL_REDUCE, ALGO_NVLS_TREE, n, 128 * MiB);
+		fixed[i] = 2 * t1 - t2;
+	}
+	ck_assert_msg(fixed[0] > 180e-6 && fixed[0] < 260e-6, "2 nodes: fixed %g s (~210 us)",
+	              fixed[0]);
+	ck_assert_msg(fixed[1] > 280e-6 && fixed[1] < 420e-6, "8 nodes: fixed %g s (~350 us)",
+	              fixed[1]);
+}
+END_TEST
+
 START_TEST(nvls_h100)
 {
 	scn_cluster c = dgx(1, "H100", 400, 8);
@@ -712,6 +735,7 @@ int main(void)
 	tcase_add_test(tc, tree_two_nodes);
 	tcase_add_test(tc, nvls_h100);
 	tcase_add_test(tc, nvlstree);
+	tcase_add_test(tc, nvlstree_fill);
 	tcase_add_test(tc, node_channels);
 	tcase_add_test(tc, nvls_loops);
 	tcase_add_test(tc, nccl_arch_by_name);
