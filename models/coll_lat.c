@@ -31,7 +31,8 @@ static const double hw_us[HW__N][A__N][PROTO__N] = {
  * >= 90 Hopper, >= 80 Ampere, else Volta (tuning.cc compCapIndex). Turing is
  * sm75: Volta's. The AMD parts run RCCL, whose tuning.cc skips these tables
  * for its own per-topology rcclTuningModel; they keep the Hopper-class row
- * this file gave CDNA3 (UNVERIFIED for either). By name, never by order. */
+ * this file gave CDNA3 (UNVERIFIED for any; CDNA2 and CDNA4 take CDNA3's).
+ * By name, never by order. */
 static bool sm80_or_later(hw_arch a)
 {
 	return a != ARCH_VOLTA && a != ARCH_TURING;
@@ -55,7 +56,8 @@ static double ll_max_GBps(const coll_shape *sh)
 	case ARCH_ADA: return 87.7;
 	case ARCH_HOPPER:
 	case ARCH_CDNA2:
-	case ARCH_CDNA3: return 141.0;
+	case ARCH_CDNA3:
+	case ARCH_CDNA4: return 141.0;
 	case ARCH_BLACKWELL: return 282.0;
 	}
 	return 87.7;

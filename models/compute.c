@@ -75,7 +75,8 @@ typedef struct arch_params {
  * (AMD CDNA3 whitepaper); Turing 40, the T4 (TU104 as the T4
  * ships it: 2560 CUDA cores / 64 per SM, T4 data sheet), the architecture's
  * one part in the catalog; CDNA2 110 CUs, one GCD of an MI250X (220 CUs per
- * package, AMD MI250X data sheet), what ROCm calls a GPU.
+ * package, AMD MI250X data sheet), what ROCm calls a GPU; CDNA4 256 CUs, the
+ * MI355X/MI350X (8 XCDs of 32 active CUs, AMD at ISSCC 2026).
  * Tiles: the largest CTA tiles of cuBLAS/CUTLASS tensor-core kernels: Volta
  * 128x128 (volta_h884gemm_128x128), Ampere 256x128 (ampere_h16816gemm_256x128),
  * Hopper/Blackwell 128x256 (sm90 wgmma kernels); names as they appear in Nsight
@@ -86,7 +87,9 @@ typedef struct arch_params {
  * B200 0.776, MI300X 0.514); V100 0.85 UNVERIFIED (the catalog's V100 entry
  * has its own, from a measured 8192^3 GEMM: hw.c); Turing 0.41, the T4's
  * (measured under its 70 W cap, hw.c); CDNA2 0.767, the MI250X GCD MAMF
- * 147.0 / 191.5 (ml-engineering's MAMF table, its v1 rows; not in cm 4.2).
+ * 147.0 / 191.5 (ml-engineering's MAMF table, its v1 rows; not in cm 4.2);
+ * CDNA4 0.626, the MI355X's 1565.0 of AMD's 2500 (the same table, ROCm 7.0.2,
+ * PyTorch 2.8; the table divides by 2300 and prints 68.0%).
  * hbm_eff fallback: HW-AZ-003 A100-80GB triad 1.7 TB/s of 2.039 TB/s = 0.83,
  * used for every kind (UNVERIFIED elsewhere).
  * Flash attention: Ampere forward 179.5 TFLOP/s of 312 = 0.575 (HW-AZ-004, FA2
@@ -115,12 +118,15 @@ typedef struct arch_params {
  * ROCm's FlashAttention-2 port (composable_kernel), forward, head dim 64,
  * 8192 tokens]: 328.6 TFLOP/s of 1307.4 = 0.251; backward the forward times
  * Ampere's 0.8 (UNVERIFIED); it was FA2's 0.35 of peak on H100 (cm 4.2) for
- * want of a measurement. CDNA2 as CDNA3 (UNVERIFIED there). Ampere, Ada and
+ * want of a measurement. CDNA2 and CDNA4 as CDNA3 (UNVERIFIED there: CDNA4
+ * doubles the matrix rate per CU, and no FlashAttention measurement on an
+ * MI355X is at hand). Ampere, Ada and
  * the CDNA ports are FlashAttention-2 and take its size curve.
  * fp8 ratio: Hopper measured (H200_FP8_RATIO above; the MAMF table's 70.9/80.3
  * = 0.883 had fp8 layer GEMMs 2% slow); B200 cost-models 4.2 FP8 MAMF over
  * bf16 MAMF 76.3/77.6 = 0.983; Ada 0.9 UNVERIFIED; 1 where there is no fp8
- * (Volta, Turing, Ampere, CDNA2: an fp8 run is refused, sim/scn_check.c).
+ * (Volta, Turing, Ampere, CDNA2: an fp8 run is refused, sim/scn_check.c);
+ * CDNA3 and CDNA4 1, UNVERIFIED (no fp8 MAMF of either in the table).
  * sustain: Ampere (and, UNVERIFIED, every kind not measured) SUSTAIN_AMPERE,
  * Hopper H200_SUSTAIN, Blackwell BLACKWELL_SUSTAIN.
  * FlashAttention-2 (`attention: flash2`; flash-attn 2, PyTorch SDPA's flash
@@ -173,6 +179,8 @@ static const arch_params arch_table[] = {
 	{ARCH_CDNA2, 110, 256, 256, 0.767, 0.83, FA2_CDNA3_FWD, FA2_CDNA3_FWD * FA2_BWD_OVER_FWD, 1,
 	 SUSTAIN_AMPERE, FA2_K0, FA2_K0, 0, 0},
 	{ARCH_CDNA3, 304, 256, 256, 0.514, 0.83, FA2_CDNA3_FWD, FA2_CDNA3_FWD * FA2_BWD_OVER_FWD, 1,
+	 SUSTAIN_AMPERE, FA2_K0, FA2_K0, 0, 0},
+	{ARCH_CDNA4, 256, 256, 256, 0.626, 0.83, FA2_CDNA3_FWD, FA2_CDNA3_FWD * FA2_BWD_OVER_FWD, 1,
 	 SUSTAIN_AMPERE, FA2_K0, FA2_K0, 0, 0},
 };
 

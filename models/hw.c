@@ -411,6 +411,35 @@ static const hw_gpu gpus[] = {
 	 0.90,
 	 448 * GBs, 0.75,        /* as the MI300X (same package and links) */
 	 0, 5},
+	{"MI355X", ARCH_CDNA4,
+	 /* AMD MI355X product page, dense (its "with structured sparsity"
+	  * figures are twice these): fp32 157.3, fp16/bf16 2500, fp8 5000 (as
+	  * ml-engineering's table reads it). Check: 256 CUs x 8192 fp8 FLOP per
+	  * clock per CU (AMD at ISSCC 2026) x 2400 MHz = 5033. CDNA4 has no
+	  * tf32 (none published): a tf32 run is refused; fp32 GEMMs run fp32 */
+	 {157.3 * T, 0, 2500 * T, 2500 * T, 5000 * T},
+	 0.626,                  /* ml-engineering MAMF table (not in cm 4.2): 1565.0
+	                          * of 2500, ROCm 7.0.2, PyTorch 2.8, TunableOp off */
+	 288 * GiB, 8000 * GBs,  /* product page: 288 GB HBM3E (eight 36 GiB stacks,
+	                          * as the MI300X's 192 and MI325X's 256), 8 TB/s */
+	 0.90,                   /* UNVERIFIED: no STREAM measurement (the MI300X's
+	                          * 0.783 is HBM3 on another memory system) */
+	 537.6 * GBs, 0.75,      /* product page: 7 Infinity Fabric links at 153.6
+	                          * GB/s bidirectional (1075.2 aggregate), 76.8 per
+	                          * direction each; eff as the MI300X's xGMI
+	                          * (UNVERIFIED on CDNA4) */
+	 0, 5},
+	{"MI350X", ARCH_CDNA4,
+	 /* the MI355X's silicon at 2200 MHz and 1000 W (AMD MI350X product page;
+	  * ml-engineering's note 22): every rate x 2200/2400: fp32 144.2,
+	  * fp16/bf16 2300, fp8 4600 (AMD's rounded 2.3 / 4.6 PF) */
+	 {144.2 * T, 0, 2300 * T, 2300 * T, 4600 * T},
+	 0.626,                  /* UNVERIFIED: the MI355X's (no MAMF of the MI350X; a
+	                          * lower power limit may hold less of the clock) */
+	 288 * GiB, 8000 * GBs,  /* as the MI355X */
+	 0.90,
+	 537.6 * GBs, 0.75,      /* as the MI355X */
+	 0, 5},
 };
 
 #define NGPUS (sizeof gpus / sizeof gpus[0])
@@ -433,6 +462,8 @@ static const struct { const char *alias, *name; } aliases[] = {
 	{"H200", "H200-SXM-141GB"},
 	{"B200-SXM", "B200"},
 	{"MI300", "MI300X"},
+	{"MI355", "MI355X"},
+	{"MI350", "MI350X"},
 	{"V100-16GB", "V100-SXM2-16GB"},
 	{"V100-PCIE", "V100-PCIE-32GB"},
 	{"A6000", "RTX-A6000"},

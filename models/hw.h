@@ -13,10 +13,10 @@ const char *hw_precision_name(hw_precision p);
 double hw_precision_bytes(hw_precision p);
 
 /* GPU architectures. Test them by name, never by order: the AMD ones follow
- * the NVIDIA ones, so "arch >= ARCH_HOPPER" would take in CDNA2 and CDNA3. */
+ * the NVIDIA ones, so "arch >= ARCH_HOPPER" would take in CDNA2 to CDNA4. */
 typedef enum {
 	ARCH_VOLTA, ARCH_TURING, ARCH_AMPERE, ARCH_ADA, ARCH_HOPPER, ARCH_BLACKWELL,
-	ARCH_CDNA2, ARCH_CDNA3
+	ARCH_CDNA2, ARCH_CDNA3, ARCH_CDNA4
 } hw_arch;
 
 typedef struct hw_gpu {

@@ -166,7 +166,7 @@ static bool time_per_step(const char *t)
 static bool per_gpu_name(const char *t)
 {
 	static const char *const gpus[] = {"H100", "H200", "H800", "H20", "A100", "A800", "B200",
-		"B300", "GB200", "GB300", "MI300X", "MI325X", "MI355X", "MI250X", "V100", "L40S"};
+		"B300", "GB200", "GB300", "MI300X", "MI325X", "MI355X", "MI350X", "MI250X", "V100", "L40S"};
 	for (size_t i = 0; i < sizeof gpus / sizeof gpus[0]; i++) {
 		size_t n = strlen(gpus[i]);
 		for (const char *p = val__find(t, gpus[i]); p; p = val__find(p + 1, gpus[i])) {

@@ -147,6 +147,10 @@ static const gpu_map gpu_maps[] = {
 	{"MI250X", NULL, "MI250X", 200, 8, false, false, false},
 	{"MI250", NULL, "MI250", 200, 8, false, false, false},   /* as the MI250X (UNVERIFIED) */
 	{"MI325", NULL, "MI325X", 400, 8, false, false, false},  /* as the MI300X */
+	/* MI355X/MI350X platforms: 8 GPUs, one 400 Gb/s NIC each (AMD Pensando
+	 * Pollara 400 in AMD's reference platform) */
+	{"MI355", NULL, "MI355X", 400, 8, false, false, false},
+	{"MI350", NULL, "MI350X", 400, 8, false, false, false},
 	/* not in the catalog (""): the MI300A APU (El Capitan: 4 a node, 128 GB
 	 * shared with the CPU cores) is not an MI300X */
 	{"MI300A", NULL, "", 200, 4, false, false, false},

@@ -873,7 +873,7 @@ bool wl_flash_attention(const scenario *s)
 	    s->training.attention == ATTN_FLASH1)
 		return true;
 	/* "Hopper and later" (docs/workload.md) is NVIDIA's: the AMD parts
-	 * (CDNA2, CDNA3) take the Ampere rule below. By name, not by order. */
+	 * (CDNA2 to CDNA4) take the Ampere rule below. By name, not by order. */
 	if (g->arch == ARCH_HOPPER || g->arch == ARCH_BLACKWELL)
 		return true;
 	/* Megatron's context parallelism runs on Transformer Engine's fused

@@ -26,8 +26,8 @@ static_assert(sizeof(hw_precision) == sizeof(int), "enum size");
 const char *const scn__precision_names[] = {"fp32", "tf32", "fp16", "bf16", "fp8", NULL};
 /* in hw_arch's order */
 static const char *const arch_names[] = {"volta", "turing", "ampere", "ada", "hopper",
-                                         "blackwell", "cdna2", "cdna3", NULL};
-static_assert(sizeof arch_names / sizeof arch_names[0] == ARCH_CDNA3 + 2,
+                                         "blackwell", "cdna2", "cdna3", "cdna4", NULL};
+static_assert(sizeof arch_names / sizeof arch_names[0] == ARCH_CDNA4 + 2,
               "arch_names: one name per hw_arch");
 static const char *const intra_names[] = {"nvswitch", "nvlink-mesh", "pcie", NULL};
 static const char *const transport_names[] = {"rdma", "tcp", NULL};

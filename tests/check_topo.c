@@ -127,6 +127,10 @@ START_TEST(catalog_new_parts)
 		{"MI250", "MI250-GCD", ARCH_CDNA2, 45.3, 181, 181, 0, 64, 1638.4, 100, 4, 104, true},
 		{"MI325", "MI325X", ARCH_CDNA3, 163.4, 1307.4, 1307.4, 2614.9, 256, 6000, 448, 5, 304,
 		 true},
+		{"mi355x", "MI355X", ARCH_CDNA4, 157.3, 2500, 2500, 5000, 288, 8000, 537.6, 5, 256,
+		 true},
+		{"MI350", "MI350X", ARCH_CDNA4, 144.2, 2300, 2300, 4600, 288, 8000, 537.6, 5, 256,
+		 true},
 		/* unchanged by the table of per-part SM counts */
 		{"H100-PCIE", "H100-PCIE-80GB", ARCH_HOPPER, 51.2, 756, 756, 1513, 80, 2000, 0, 5, 114,
 		 true},

@@ -378,6 +378,9 @@ START_TEST(t_new_part_tokens)
 		{"LUMI-G, 8 GPU/node AMD MI250X", "MI250X-GCD", "bf16", 8, 8, 200, INTRA_NVSWITCH},
 		{"8 GPU/node MI250", "MI250-GCD", "bf16", 8, 8, 200, INTRA_NVSWITCH},
 		{"8x MI325X", "MI325X", "bf16", 8, 8, 400, INTRA_NVSWITCH},
+		{"8x AMD Instinct MI355X, 8x 400G Pollara", "MI355X", "bf16", 8, 8, 400,
+		 INTRA_NVSWITCH},
+		{"MI350X", "MI350X", "bf16", 8, 8, 400, INTRA_NVSWITCH},
 		/* the short names alone, at the ends of the text */
 		{"T4", "T4", "fp16", 8, 8, 100, INTRA_PCIE},
 		{"A40", "A40", "bf16", 8, 8, 100, INTRA_PCIE},
