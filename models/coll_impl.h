@@ -142,6 +142,9 @@ double coll__ll_cap(const coll_shape *sh, int proto);
 /* NCCL's collective channels inside one node (its topology search). */
 int coll__node_channels(const coll_shape *sh);
 int coll__nvls_channels(const coll_shape *sh);
+/* NVLSTree's two stages as algorithm bandwidths (bytes of the buffer per
+ * second): the node's switch (NVLS) and its NICs (coll_nvls.c). */
+void coll__nvlstree_stages(const coll_shape *sh, double *intra_Bps, double *inter_Bps);
 /* Time a Simple ring inside one NVLink node spends handing slices over, or an
  * NVLS all-reduce its loops, beyond the latency NCCL's model charges
  * (coll_lat.c); 0 otherwise. */

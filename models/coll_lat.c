@@ -330,52 +330,78 @@ int coll__nvls_channels(const coll_shape *sh)
  * every loop after the first costs hwLat (3.4 us on NVLink) beyond NCCL's
  * once-per-operation NVLS latency. 8 x H100 at 64 MiB: 8 loops of 64 KiB
  * chunks; at 8 GiB 512 loops of 128 KiB. */
-static double nvls_loop_sync_s(const coll_shape *sh, double bytes, int heads)
+static double nvls_chunk(double bytes, double ops)
 {
-	double ops = (double)coll__nvls_channels(sh) * heads, chunk = 131072;
+	double chunk = 131072;
 	if (bytes < 64 * ops * chunk)
 		chunk = 65536;
 	if (bytes < 8 * ops * chunk)
 		chunk = 32768;
 	if (bytes < 2 * ops * chunk)
 		chunk = 16384;
+	return chunk;
+}
+
+static double loop_sync_s(double bytes, double ops, double chunk)
+{
 	double loops = ceil(bytes / (ops * chunk));
 	return loops > 1 ? (loops - 1) * hw_us[HW_NVLINK][A_RING][PROTO_SIMPLE] * 1e-6 : 0;
 }
 
-/* NVLSTree's pipeline fill (src/device/all_reduce.h, NCCL_ALGO_NVLS_TREE):
- * every channel moves nHeads chunks per loop, and a chunk passes in turn
- * through the scatter into the switch, the reduce, depth network hops up the
- * tree, depth hops down, and the multicast and gather back. The flows charge
- * the loops at the slowest stage's rate; a pipeline of stages s_i over L
- * loops takes sum(s_i) + (L - 1) max(s_i), so the first chunk's trip costs
- * sum(s_i) - max(s_i) more. A network hop moves one chunk of each of the
- * NVLS channels through its head's share of the NICs, an NVLink stage the
- * nHeads chunks of each channel through the GPU's switch port.
- * The chunk is NCCL's (src/enqueue.cc): NCCL_NVLS_CHUNKSIZE 128 KiB, at most
- * 64 KiB from four nodes (NCCL_NVLSTREE_MAX_CHUNKSIZE's default), 64 KiB
- * below 4 and 32 KiB below 1 x nChannels x nHeads x chunk bytes. The tree
- * over the nodes is binary, ceil(log2 nNodes) deep. NCCL's model charges
- * each hop's handshake (hwLat) but no chunk time. On 2/4/8 x 8 H100 with
- * 8 x 400 Gb/s (tests/validation/nccl-multinode.csv) the measured busbw at
- * 16-134 MB sits 200-350 us of fixed time below the flows' rate, growing
- * with the nodes; this adds 142 us on two nodes (71 below 64 MiB, half the
- * chunk), 116 on four and 160 on eight. */
-static double nvlstree_fill_s(const coll_shape *sh, double bytes)
+/* NVLSTree across nodes: its heads are the node's GPUs that own a NIC, one
+ * per channel of NCCL's NVLS graph (connectNvls, src/graph/connect.cc), so
+ * min(ppn, rails) (UNVERIFIED below one NIC per GPU). Its chunk
+ * (src/enqueue.cc, NCCL_ALGO_NVLS_TREE): NCCL_NVLS_CHUNKSIZE 128 KiB, at
+ * most 64 KiB from four nodes (NCCL_NVLSTREE_MAX_CHUNKSIZE's default), 64 KiB
+ * below 4 and 32 KiB below 1 x nChannels x nHeads x chunk bytes. Hopper's
+ * rules; NCCL 2.28's Blackwell tuning opens more channels with larger
+ * chunks, which is not modelled (UNVERIFIED there). */
+static int nvlstree_heads(const coll_shape *sh)
 {
-	if (sh->nnodes < 2 || sh->nrails < 1 || !(sh->nic_Bps > 0) || !(sh->nvls_eff > 0))
-		return 0;
-	double nch = coll__nvls_channels(sh), heads = sh->ppn, ops = nch * heads;
+	int h = sh->nrails < sh->ppn ? sh->nrails : sh->ppn;
+	return h < 1 ? 1 : h;
+}
+
+static double nvlstree_chunk(const coll_shape *sh, double bytes, double ops)
+{
 	double chunk = sh->nnodes >= 4 ? 65536 : 131072;
 	if (bytes < 4 * ops * chunk && chunk > 65536)
 		chunk = 65536;
 	if (bytes < ops * chunk && chunk > 32768)
 		chunk = 32768;
+	return chunk;
+}
+
+/* NVLSTree's pipeline fill (src/device/all_reduce.h, NCCL_ALGO_NVLS_TREE):
+ * every channel moves nHeads chunks per loop, and a chunk passes in turn
+ * through the scatter into the switch (the reduce is the switch's, on the
+ * way), depth network hops up the tree, depth hops down, and the multicast
+ * and gather back. The flows charge the loops at the slowest stage's rate; a
+ * pipeline of stages s_i over L loops takes sum(s_i) + (L - 1) max(s_i), so
+ * the first chunk's trip costs sum(s_i) - max(s_i) more. A network hop moves
+ * one chunk of each of the NVLS channels through its head's NIC, an NVLink
+ * stage the nHeads chunks of each channel through the GPU's switch port; a
+ * message of less than one loop moves only its bytes. The tree over the
+ * nodes is binary, ceil(log2 nNodes) deep. NCCL's model charges each hop's
+ * handshake (hwLat) but no chunk time. On 2/4/8 x 8 H100 with 8 x 400 Gb/s
+ * (tests/validation/nccl-multinode.csv) the measured busbw at 16-134 MB
+ * sits 200-350 us of fixed time below the flows' rate, growing with the
+ * nodes; from a full loop of 64 KiB chunks (8 MiB) this adds 142 us on two
+ * nodes (128 KiB chunks from 64 MiB; 71 below), 116 on four and 160 on
+ * eight. */
+static double nvlstree_fill_s(const coll_shape *sh, double bytes, int heads, double chunk)
+{
+	if (sh->nnodes < 2 || sh->nrails < 1 || !(sh->nic_Bps > 0) || !(sh->nvls_eff > 0) ||
+	    !(bytes > 0))
+		return 0;
+	double nch = coll__nvls_channels(sh), ops = nch * heads;
+	double part = fmin(1, bytes / (ops * chunk));
+	double per_nic = (double)heads / sh->nrails;
+	double t_net = part * chunk * nch * (per_nic > 1 ? per_nic : 1) / sh->nic_Bps;
+	double t_nvl = part * heads * chunk * nch / (sh->intra_Bps * sh->nvls_eff);
 	int depth = 0;
 	while ((1 << depth) < sh->nnodes)
 		depth++;
-	double t_net = chunk * nch * heads / (sh->nrails * sh->nic_Bps);
-	double t_nvl = heads * chunk * nch / (sh->intra_Bps * sh->nvls_eff);
 	return 2 * t_nvl + 2 * depth * t_net - fmax(t_net, t_nvl);
 }
 
@@ -383,13 +409,32 @@ double coll__slice_sync_s(const coll_shape *sh, coll_op op, coll_algo algo, int 
                           double bytes)
 {
 	if (algo == ALGO_NVLS && op == COLL_ALL_REDUCE && proto == PROTO_SIMPLE &&
-	    sh->nnodes == 1 && sh->n >= 2)
-		return nvls_loop_sync_s(sh, bytes, sh->n);
-	/* NVLSTree's kernel walks the same NVLS loops, its heads the node's GPUs,
-	 * and fills its pipeline through the tree */
+	    sh->nnodes == 1 && sh->n >= 2) {
+		double ops = (double)coll__nvls_channels(sh) * sh->n;
+		return loop_sync_s(bytes, ops, nvls_chunk(bytes, ops));
+	}
+	/* NVLSTree's switch stage walks the same handshakes per loop of its own
+	 * chunks; they cost time only where they make that stage the slower one
+	 * (the NICs' proxy pipelines theirs, as a ring's). Two nodes: the
+	 * switch is the slower stage and pays them all; from three, where each
+	 * NIC carries twice as much, the network's loop outlasts the switch's
+	 * with its handshake (8 x H100, 400G, 64 KiB chunks: 45 us against 30 +
+	 * 3.4). Then it fills
+	 * its pipeline through the tree. */
 	if (algo == ALGO_NVLS_TREE && op == COLL_ALL_REDUCE && proto == PROTO_SIMPLE &&
-	    sh->ppn >= 2)
-		return nvls_loop_sync_s(sh, bytes, sh->ppn) + nvlstree_fill_s(sh, bytes);
+	    sh->ppn >= 2) {
+		int heads = nvlstree_heads(sh);
+		double ops = (double)coll__nvls_channels(sh) * heads;
+		double chunk = nvlstree_chunk(sh, bytes, ops), intra, inter;
+		coll__nvlstree_stages(sh, &intra, &inter);
+		double sync = loop_sync_s(bytes, ops, chunk), loops = ceil(bytes / (ops * chunk));
+		if (sync > 0 && intra > 0 && inter > 0) {
+			double loop = fmin(bytes, ops * chunk), x = loop / intra, y = loop / inter;
+			double h = sync / (loops - 1);
+			sync = (loops - 1) * (fmax(x + h, y) - fmax(x, y));
+		}
+		return sync + nvlstree_fill_s(sh, bytes, heads, chunk);
+	}
 	if (proto != PROTO_SIMPLE || sh->nnodes != 1 || !sh->nvlink || sh->n < 2 ||
 	    (algo != ALGO_RING && algo != ALGO_AUTO) ||
 	    (op != COLL_ALL_REDUCE && op != COLL_ALL_GATHER && op != COLL_REDUCE_SCATTER))

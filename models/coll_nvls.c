@@ -96,12 +96,19 @@ static double nvlstree_cap_bus(const coll_shape *sh)
 	return coll__nvls_channels(sh) * per * 1e9;
 }
 
-/* The slower of the switch (as NVLS inside one node) and the NICs (a slice
- * once each way on two nodes, twice from four), capped as NCCL caps it. */
+/* The switch (as NVLS inside one node) and the NICs (a slice once each way
+ * on two nodes, twice from four). */
+void coll__nvlstree_stages(const coll_shape *sh, double *intra_Bps, double *inter_Bps)
+{
+	*intra_Bps = sh->intra_Bps * sh->nvls_eff / (1.0 + 1.0 / sh->ppn);
+	*inter_Bps = sh->nrails * sh->nic_Bps / (sh->nnodes <= 2 ? 1 : 2);
+}
+
+/* The slower of the two stages, capped as NCCL caps it. */
 static double nvlstree_algbw(const coll_shape *sh, const coll_req *req)
 {
-	double intra = sh->intra_Bps * sh->nvls_eff / (1.0 + 1.0 / sh->ppn);
-	double inter = sh->nrails * sh->nic_Bps / (sh->nnodes <= 2 ? 1 : 2);
+	double intra, inter;
+	coll__nvlstree_stages(sh, &intra, &inter);
 	double bw = intra < inter ? intra : inter;
 	double f = coll_busbw_factor(req->op, sh->n), cap = f > 0 ? nvlstree_cap_bus(sh) / f : bw;
 	return bw < cap ? bw : cap;

@@ -296,7 +296,11 @@ END_TEST
  * Twice a 64 MiB all-reduce minus one of 128 MiB leaves the fixed time (NCCL's
  * latency, the fill). nccl-tests #309's 2 x 8 and 8 x 8 H100 tables (8 x
  * 400G NDR) leave about 210 us and 350 us (67-536 MB); without the fill
- * two nodes left 67 us. */
+ * two nodes left 67 us. A message  of less than one loop fills the pipeline
+ * with its own bytes only: 8 bytes cost NCCL's latency alone (165 us on
+ * eight nodes, not the 245 of a full loop's fill). And the chunk sizes that
+ * change with the size (fill, loop handshakes) never make a larger message
+ * finish sooner. */
 START_TEST(nvlstree_fill)
 {
 	double fixed[2];
@@ -312,6 +316,35 @@ START_TEST(nvlstree_fill)
 	              fixed[0]);
 	ck_assert_msg(fixed[1] > 280e-6 && fixed[1] < 420e-6, "8 nodes: fixed %g s (~350 us)",
 	              fixed[1]);
+	scn_cluster c8 = dgx(8, "H100", 400, 8);
+	double tiny = run1(&c8, COLL_ALL_REDUCE, ALGO_NVLS_TREE, 64, 8);
+	ck_assert_msg(tiny < 180e-6, "8 B on 8 nodes: %g s (NCCL's latency ~165 us)", tiny);
+	for (int k = 0; k < 3; k++) {
+		scn_cluster c = dgx(2 << k, "H100", 400, 8);
+		double prev = 0;
+		for (double mib = 1; mib <= 160; mib += 1) {
+			double t = run1(&c, COLL_ALL_REDUCE, ALGO_NVLS_TREE, 8 * (2 << k), mib * MiB);
+			ck_assert_msg(t >= prev - 1e-12, "%d nodes: %g MiB in %g s, %g MiB in %g s",
+			              2 << k, mib - 1, prev, mib, t);
+			prev = t;
+		}
+	}
+}
+END_TEST
+
+/* The tuner's copy of tuning.cc: a tree all-reduce's busBw x 0.92 whatever
+ * the protocol, then LL x 1/3.8 (its 0.5 payload applied apart) and LL128
+ * on one node x 7/9 (its 120/128 payload apart); rings untouched. */
+START_TEST(tree_tuner_factor)
+{
+	coll_shape one = {.nnodes = 1}, two = {.nnodes = 2};
+	ck_assert_double_eq_tol(coll__tuner_factor(&two, ALGO_TREE, PROTO_SIMPLE), 0.92, 1e-12);
+	ck_assert_double_eq_tol(coll__tuner_factor(&two, ALGO_TREE, PROTO_LL) * 0.5, 0.92 / 3.8,
+	                        1e-12);
+	ck_assert_double_eq_tol(coll__tuner_factor(&two, ALGO_TREE, PROTO_LL128), 0.92, 1e-12);
+	ck_assert_double_eq_tol(coll__tuner_factor(&one, ALGO_TREE, PROTO_LL128) * 120.0 / 128.0,
+	                        0.92 * 7.0 / 9.0, 1e-12);
+	ck_assert_double_eq(coll__tuner_factor(&two, ALGO_RING, PROTO_LL128), 1);
 }
 END_TEST
 
@@ -736,6 +769,7 @@ int main(void)
 	tcase_add_test(tc, nvls_h100);
 	tcase_add_test(tc, nvlstree);
 	tcase_add_test(tc, nvlstree_fill);
+	tcase_add_test(tc, tree_tuner_factor);
 	tcase_add_test(tc, node_channels);
 	tcase_add_test(tc, nvls_loops);
 	tcase_add_test(tc, nccl_arch_by_name);
