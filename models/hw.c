@@ -2,7 +2,9 @@
  * its source next to it; "cm" is ../shared/reference/cost-models.md (its
  * section), "UNVERIFIED" marks a default that no source here confirms. */
 #include <ctype.h>
+#include <stdio.h>
 #include <string.h>
+#include <strings.h>
 #include "hw.h"
 
 #define T 1e12                 /* TFLOP/s */
@@ -549,20 +551,54 @@ static int edit_distance(const char *a, const char *b)
 	return prev[lb];
 }
 
+/* The model before the first '-', '_' or space: "H100" of "H100-80GB". */
+static size_t family_len(const char *s)
+{
+	size_t n = 0;
+	while (s[n] && s[n] != '-' && s[n] != '_' && s[n] != ' ')
+		n++;
+	return n;
+}
+
+static bool same_family(const char *a, const char *b)
+{
+	size_t la = family_len(a);
+	return la >= 2 && la == family_len(b) && !strncasecmp(a, b, la);
+}
+
+/* The closest catalog name or alias; when the typed name starts with a
+ * model the catalog has ("H100-80GB"), only that model's parts compete:
+ * the closest spelling otherwise can be another generation's part
+ * ("A100-SXM4-80GB", one letter from "H100-SXM4-80GB"); a tie goes to the
+ * part the bare model names ("H200": the SXM). */
 const char *hw_gpu_suggest(const char *name)
 {
 	if (!name || !*name)
 		return NULL;
+	char model[48];
+	size_t ml = family_len(name);
+	snprintf(model, sizeof model, "%.*s", (int)(ml < sizeof model ? ml : sizeof model - 1), name);
+	const hw_gpu *plain = hw_gpu_find(model);
 	const char *best = NULL;
 	int bestd = 1 << 30;
-	for (size_t i = 0; i < NGPUS + NALIASES; i++) {
-		const char *cand = i < NGPUS ? gpus[i].name : aliases[i - NGPUS].alias;
-		int d = edit_distance(name, cand);
-		if (d < bestd) {
-			bestd = d;
-			best = i < NGPUS ? gpus[i].name : aliases[i - NGPUS].name;
+	bool fam = false;
+	for (int pass = 0; pass < 2 && !best; pass++)
+		for (size_t i = 0; i < NGPUS + NALIASES; i++) {
+			const char *cand = i < NGPUS ? gpus[i].name : aliases[i - NGPUS].alias;
+			if (pass == 0 && !same_family(name, cand))
+				continue;
+			int d = edit_distance(name, cand);
+			const char *part = i < NGPUS ? gpus[i].name : aliases[i - NGPUS].name;
+			if (d == bestd && plain && !strcmp(part, plain->name))
+				best = part;
+			if (d < bestd) {
+				bestd = d;
+				best = i < NGPUS ? gpus[i].name : aliases[i - NGPUS].name;
+				fam = pass == 0;
+			}
 		}
-	}
+	if (fam)
+		return best;
 	/* Only close names: at most a third of the typed name, at least 2. */
 	int limit = (int)strlen(name) / 3;
 	if (limit < 2)

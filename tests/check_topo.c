@@ -172,6 +172,11 @@ START_TEST(catalog_suggest)
 	ck_assert_str_eq(hw_gpu_suggest("A100-SXM4-80G"), "A100-SXM4-80GB");
 	ck_assert_str_eq(hw_gpu_suggest("h200-sxm-141G"), "H200-SXM-141GB");
 	ck_assert_ptr_null(hw_gpu_suggest("quantum computer"));
+	/* the typed model wins over a closer spelling of another generation */
+	ck_assert_str_eq(hw_gpu_suggest("H100-80GB"), "H100-SXM5-80GB");
+	ck_assert_str_eq(hw_gpu_suggest("H100-SXM4-80GB"), "H100-SXM5-80GB");
+	ck_assert_str_eq(hw_gpu_suggest("h200-141gb"), "H200-SXM-141GB");
+	ck_assert_str_eq(hw_gpu_suggest("MI300X-192GB"), "MI300X");
 }
 END_TEST
 
