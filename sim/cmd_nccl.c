@@ -298,7 +298,7 @@ int cmd_nccl(int argc, char **argv)
 	cluster *cl = NULL;
 	coll_ctx *cc = NULL;
 	char err[512] = "";
-	if (scn_load(a.path, a.sets, a.nsets, &s, stderr, a.quiet) != 0) {
+	if (scn_load_cluster(a.path, a.sets, a.nsets, &s, stderr, a.quiet) != 0) {
 		free(a.sets);
 		return 1;
 	}

@@ -74,8 +74,8 @@ void scn_release(scenario *s)
 	s->model.custom = false;
 }
 
-int scn_load(const char *path, const char *const *sets, int nsets, scenario *out, FILE *err,
-             bool quiet)
+static int load(const char *path, const char *const *sets, int nsets, scenario *out, FILE *err,
+                bool quiet, bool cluster_only)
 {
 	int rc = -1;
 	scn_defaults(out);
@@ -85,10 +85,23 @@ int scn_load(const char *path, const char *const *sets, int nsets, scenario *out
 	for (int i = 0; i < nsets; i++)
 		if (scn_doc_set(d, sets[i], err) < 0)
 			goto out_free_doc;
-	rc = scn_from_doc(d, out, err, quiet);
+	rc = cluster_only ? scn_from_doc_cluster(d, out, err, quiet)
+	                  : scn_from_doc(d, out, err, quiet);
 out_free_doc:
 	scn_doc_free(d);
 	return rc;
+}
+
+int scn_load(const char *path, const char *const *sets, int nsets, scenario *out, FILE *err,
+             bool quiet)
+{
+	return load(path, sets, nsets, out, err, quiet, false);
+}
+
+int scn_load_cluster(const char *path, const char *const *sets, int nsets, scenario *out,
+                     FILE *err, bool quiet)
+{
+	return load(path, sets, nsets, out, err, quiet, true);
 }
 
 /* The first line of a loader message, from after its "name:line:col: ". */

@@ -31,6 +31,14 @@ int scn_from_doc(const scn_doc *d, scenario *out, FILE *err, bool quiet);
 int scn_load(const char *path, const char *const *sets, int nsets, scenario *out,
              FILE *err, bool quiet);
 
+/* The same for commands that use the cluster alone (`trainsim nccl`): every
+ * key is still mapped and type-checked, but only the cluster is
+ * cross-checked, so a training layout that does not fit the GPU count (a
+ * scenario's nodes changed with --set) does not stop it. */
+int scn_from_doc_cluster(const scn_doc *d, scenario *out, FILE *err, bool quiet);
+int scn_load_cluster(const char *path, const char *const *sets, int nsets, scenario *out,
+                     FILE *err, bool quiet);
+
 /* Whether a scenario built in memory (validate's rows, not a file) passes
  * every check a scenario file gets: writes it as YAML and loads that text.
  * Returns 0, or -1 with the loader's first message (key path and what is

@@ -470,6 +470,10 @@ static void check_moe(scn_ctx *c, scenario *s, const scn_doc *d)
 void scn__check(scn_ctx *c, scenario *s, const scn_doc *d)
 {
 	derive(s, d);
+	if (c->cluster_only) {
+		check_cluster(c, s, d);
+		return;
+	}
 	check_model(c, s, d);
 	check_cluster(c, s, d);
 	check_parallel(c, s, d);

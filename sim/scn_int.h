@@ -76,6 +76,7 @@ typedef struct scn_ctx {
 	const char *file;
 	int nerr, nwarn;
 	bool quiet;
+	bool cluster_only;   /* cross-check the cluster alone (scn_load_cluster) */
 	const scn_doc *doc;
 } scn_ctx;
 

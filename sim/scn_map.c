@@ -446,9 +446,10 @@ static void map_section(scn_ctx *c, const scn_section *sec, const scn_node *n, v
 	}
 }
 
-int scn_from_doc(const scn_doc *d, scenario *out, FILE *err, bool quiet)
+static int from_doc(const scn_doc *d, scenario *out, FILE *err, bool quiet, bool cluster_only)
 {
-	scn_ctx c = {.err = err, .file = d->name, .quiet = quiet, .doc = d};
+	scn_ctx c = {.err = err, .file = d->name, .quiet = quiet, .cluster_only = cluster_only,
+	             .doc = d};
 	scn_defaults(out);
 	snprintf(out->path, sizeof out->path, "%s", d->name);
 	map_section(&c, &scn__root, d->root, out, "");
@@ -462,4 +463,14 @@ int scn_from_doc(const scn_doc *d, scenario *out, FILE *err, bool quiet)
 		return -1;
 	}
 	return 0;
+}
+
+int scn_from_doc(const scn_doc *d, scenario *out, FILE *err, bool quiet)
+{
+	return from_doc(d, out, err, quiet, false);
+}
+
+int scn_from_doc_cluster(const scn_doc *d, scenario *out, FILE *err, bool quiet)
+{
+	return from_doc(d, out, err, quiet, true);
 }

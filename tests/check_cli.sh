@@ -280,6 +280,14 @@ has "$tmp/err" "at most 1P (2^50 bytes)" "sizes where a double stops counting ar
 quick 0 "nccl -b 0 stepping by bytes" "$TS" nccl "$SCN" -b 0 -e 1K -i 256
 quick 0 "nccl sizes in GiB" "$TS" nccl "$SCN" -b 1GiB -e 1GiB
 has "$tmp/out" "1073741824" "-b 1GiB is 2^30 bytes"
+# nccl uses the cluster alone: a training layout that no longer fits the GPU
+# count (3 nodes: 24 GPUs, global batch 4096) does not stop it, a bad cluster does
+quick 0 "nccl ignores the training layout" "$TS" nccl "$top_srcdir/scenarios/dgx-h100.yaml" \
+	--set cluster.nodes=3 -b 1M -e 1M
+has "$tmp/out" "1048576" "nccl on 3 nodes prints its row"
+quick 1 "nccl still checks the cluster" "$TS" nccl "$top_srcdir/scenarios/dgx-h100.yaml" \
+	--set cluster.nic.count=99 -b 1M -e 1M
+has "$tmp/err" "cluster.nic.count" "nccl names the bad cluster key"
 
 # --- explain
 expect 0 "explain" "$TS" explain "$SCN"
