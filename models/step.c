@@ -506,6 +506,36 @@ typedef struct stp_raw {
 	double busy_s;           /* per simulated GPU per step: some kernel running */
 } stp_raw;
 
+/* A stage waiting for its neighbours is in the bubble while the pipeline
+ * fills and drains; when one stage has more work than the others (the last
+ * one's logits, the first one's embedding, layers that do not divide evenly)
+ * the others also wait, every micro-batch, for it: that is imbalance, which
+ * more micro-batches do not shrink and rebalancing does. A stage with W of
+ * work (compute and its exposed TP collectives) against the busiest stage's
+ * W_max waits W_max - W for it in the step; that much of its wait for
+ * neighbours (at most all of it) is counted as idle, the rest stays bubble.
+ * Returns the seconds moved, summed over stages and measured steps. */
+static double stage_imbalance(const stp_run *r)
+{
+	if (r->pp < 2)
+		return 0;
+	double wmax = 0, moved = 0;
+	for (int i = 0; i < r->pp; i++) {
+		const stp_stage *st = &r->st[i];
+		double w = st->acc1[SPLIT_COMPUTE] - st->acc0[SPLIT_COMPUTE] +
+		           st->acc1[SPLIT_TP_COMM] - st->acc0[SPLIT_TP_COMM];
+		wmax = fmax(wmax, w);
+	}
+	for (int i = 0; i < r->pp; i++) {
+		const stp_stage *st = &r->st[i];
+		double w = st->acc1[SPLIT_COMPUTE] - st->acc0[SPLIT_COMPUTE] +
+		           st->acc1[SPLIT_TP_COMM] - st->acc0[SPLIT_TP_COMM];
+		double b = st->acc1[SPLIT_PP_BUBBLE] - st->acc0[SPLIT_PP_BUBBLE];
+		moved += fmin(fmax(b, 0), wmax - w);
+	}
+	return moved;
+}
+
 static int collect_steps(stp_run *r, step_result *res, stp_raw *raw)
 {
 	/* async: the window runs from the end of the last warm-up step's ops to
@@ -521,11 +551,15 @@ static int collect_steps(stp_run *r, step_result *res, stp_raw *raw)
 	res->staleness = r->async ? r->stale_max : 0;
 	res->step_time_s = (hi - lo) / n;
 	gsl_sort(t, 1, (size_t)n);
-	double sum = 0, busy = 0;
+	double sum = 0, busy = 0, moved = stage_imbalance(r);
 	for (int k = 0; k < SPLIT__N; k++) {
 		double a = 0;
 		for (int i = 0; i < r->pp; i++)
 			a += r->st[i].acc1[k] - r->st[i].acc0[k];
+		if (k == SPLIT_PP_BUBBLE)
+			a -= moved;
+		else if (k == SPLIT_IDLE)
+			a += moved;
 		res->split_s[k] = a / r->pp / n;
 		sum += res->split_s[k];
 	}
