@@ -87,7 +87,7 @@ static const char *const loss_words[SPLIT__N] = {
 	"computing", "exposed tensor-parallel communication", "exposed pipeline send/receive",
 	"the pipeline bubble", "exposed data-parallel gradient reduction",
 	"waiting for training data", "checkpoint stalls", "the optimizer step",
-	"other idle time (waiting for slower GPUs)",
+	"other idle time (waiting for a heavier pipeline stage or slower GPUs)",
 };
 
 /* The words for a loss; with expert parallelism, tp_comm holds the
