@@ -831,11 +831,25 @@ static void one_node(ctx *c)
 	step_result_release(&vr);
 }
 
+/* Step (d) of the path: the reduction runs bucket by bucket, each bucket
+ * paying NCCL's latency; nccl-tests times one collective of the whole buffer
+ * (dp_move_s), which a healthy cluster should match. Empty when the two agree. */
+static void one_collective(char *buf, size_t n, const step_result *r, double sent, bool zero)
+{
+	char a[32];
+	buf[0] = 0;
+	if (r->dp_move_s > 0 && r->dp_move_s < 0.95 * r->dp_allreduce_s)
+		snprintf(buf, n, " in the step's buckets; %s, as nccl-tests times %s, reach%s "
+			 "a bus bandwidth of %s", zero ? "one reduce-scatter and one all-gather of "
+			 "the whole buffers" : "one all-reduce of the whole buffer", zero ? "them" : "it",
+			 zero ? "" : "es", fmt_bw(a, sizeof a, sent / r->dp_move_s));
+}
+
 static void path(ctx *c)
 {
 	const scenario *s = c->s;
 	const step_result *r = c->r;
-	char a[32], b[32], d[32];
+	char a[32], b[32], d[32], e[32], f[32];
 	hw_nic nic = s->cluster.nic;
 	hw_nic_defaults(&nic, s->cluster.gpus_per_node);
 	section(c, "The diagnosis path, in the order to check a real cluster");
@@ -862,23 +876,31 @@ static void path(ctx *c)
 	else if (dp > 1 && r->dp_allreduce_s > 0 && r->dp_gather_bytes_per_gpu > 0) {
 		/* ZeRO: a reduce-scatter of the gradients and an all-gather of the
 		 * parameters, whose bytes differ when their dtypes do: the bus
-		 * bandwidth is what each GPU sends over the time (dp_ideal_factor) */
-		double t = r->dp_move_s > 0 ? r->dp_move_s : r->dp_allreduce_s;
+		 * bandwidth is what each GPU sends (dp_ideal_factor) over the time the
+		 * reduction takes alone, the report's 'reduction, alone' */
+		double sent = r->dp_bytes_per_gpu * r->dp_ideal_factor;
+		char once[192];
+		one_collective(once, sizeof once, r, sent, 1);
 		para(c->out, 3, 6, "d. Collective bandwidth (nccl-tests reduce_scatter_perf and "
 			"all_gather_perf, or `trainsim nccl %s --op reduce_scatter`): the gradients' "
-			"reduce-scatter (%s a GPU) and the parameters' all-gather (%s) here reach a bus "
-			"bandwidth of %s.", s->path[0] ? s->path : "SCENARIO",
+			"reduce-scatter (%s a GPU) and the parameters' all-gather (%s) here send %s from "
+			"each GPU in %s alone, a bus bandwidth of %s%s.", s->path[0] ? s->path : "SCENARIO",
 			fmt_b(a, sizeof a, r->dp_bytes_per_gpu),
-			fmt_b(b, sizeof b, r->dp_gather_bytes_per_gpu),
-			fmt_bw(d, sizeof d, r->dp_bytes_per_gpu * r->dp_ideal_factor / t));
+			fmt_b(b, sizeof b, r->dp_gather_bytes_per_gpu), fmt_b(d, sizeof d, sent),
+			fmt_t(e, sizeof e, r->dp_allreduce_s), fmt_bw(f, sizeof f, sent / r->dp_allreduce_s),
+			once);
 	} else if (dp > 1 && r->dp_allreduce_s > 0) {
-		double algbw = r->dp_bytes_per_gpu / (r->dp_move_s > 0 ? r->dp_move_s : r->dp_allreduce_s);
 		/* nccl-tests' busbw convention, whatever the algorithm: 2(n-1)/n of
-		 * the ranks, as `trainsim nccl` prints it */
+		 * the ranks, as `trainsim nccl` prints it; the time is the report's
+		 * 'all-reduce, alone' */
+		double algbw = r->dp_bytes_per_gpu / r->dp_allreduce_s, bus = 2.0 * (dp - 1) / dp;
+		char once[192];
+		one_collective(once, sizeof once, r, r->dp_bytes_per_gpu * bus, 0);
 		para(c->out, 3, 6, "d. All-reduce bandwidth (nccl-tests all_reduce_perf, or `trainsim "
-			"nccl %s --op all_reduce`): the gradient all-reduce here reaches an algorithm "
-			"bandwidth of %s, bus bandwidth %s.", s->path[0] ? s->path : "SCENARIO",
-			fmt_bw(a, sizeof a, algbw), fmt_bw(b, sizeof b, algbw * 2.0 * (dp - 1) / dp));
+			"nccl %s --op all_reduce`): the gradient all-reduce here takes %s alone, an "
+			"algorithm bandwidth of %s, bus bandwidth %s%s.", s->path[0] ? s->path : "SCENARIO",
+			fmt_t(e, sizeof e, r->dp_allreduce_s), fmt_bw(a, sizeof a, algbw),
+			fmt_bw(b, sizeof b, algbw * bus), once);
 	} else
 		para(c->out, 3, 6, "d. Collective bandwidth (nccl-tests, or `trainsim nccl %s --op "
 			"all_reduce`): no gradient reduction here (data parallelism 1), so this matters "

@@ -375,6 +375,37 @@ for first in bubble transfers; do
 done
 set --
 
+# A Llama-3-70B layout on 32 DGX H100 (tp 8, pp 4 interleaved, dp 8): explain's
+# step d gives the bus bandwidth the report's reduction alone reaches (the bytes
+# each GPU sends over 'reduction, alone'), not the NIC's rate; with ZeRO 1 and
+# without (an all-reduce: bus bandwidth 2(n-1)/n of the algorithm bandwidth)
+set -- --set cluster.nodes=32 --set model.layers=80 --set model.hidden=8192 \
+	--set model.heads=64 --set model.kv_heads=8 --set model.ffn_hidden=28672 \
+	--set model.vocab=128256 --set model.seq_len=8192 --set model.gated_mlp=true \
+	--set training.global_batch=512 --set training.tp=8 --set training.pp=4 \
+	--set training.schedule=interleaved --set training.virtual_stages=5 \
+	--set training.sequence_parallel=true
+# num KEY FILE: a number of the JSON report
+num() { sed -n 's/.*"'"$1"'": *\([0-9.e+-]*\).*/\1/p' "$2" | head -1; }
+for z in 1 0; do
+	expect 0 "run, Llama-3-70B on 256 H100, ZeRO $z" "$TS" run "$top_srcdir/scenarios/dgx-h100.yaml" \
+		"$@" --set training.zero=$z --format json
+	cp "$tmp/out" "$tmp/json"
+	expect 0 "explain, the same" "$TS" explain "$top_srcdir/scenarios/dgx-h100.yaml" "$@" \
+		--set training.zero=$z
+	# the first bus bandwidth of step d, in GB/s
+	got=$(tr '\n' ' ' <"$tmp/out" | tr -s ' ' | sed -n 's/.* d\. [CA][a-z-]* bandwidth//p' |
+		grep -o 'bus bandwidth \(of \)\{0,1\}[0-9.]* [MGT]B/s' | head -1 | sed 's/.* \([0-9.]*\) \([MGT]\)B\/s/\1 \2/')
+	want=$(awk -v w="$(num dp_wire_bytes_per_gpu "$tmp/json")" -v t="$(num dp_allreduce_s "$tmp/json")" \
+		'BEGIN { if (t > 0) printf "%.4g", w / t / 1e9 }')
+	if [ -n "$got" ] && [ -n "$want" ] && awk -v g="$got" -v w="$want" 'BEGIN {
+		split(g, x, " "); v = x[1] * (x[2] == "M" ? 1e-3 : x[2] == "T" ? 1e3 : 1)
+		d = v - w; exit !(d < 0.03 * w && -d < 0.03 * w) }'
+	then ok "... step d's bus bandwidth ($got""B/s) is the report's wire bytes over the reduction alone ($want GB/s)"
+	else not_ok "... step d's bus bandwidth '$got""B/s', the report's wire bytes over the reduction alone '$want' GB/s"; fi
+done
+set --
+
 # TCP with tp 2: a data-parallel group holds 4 of a node's 8 GPUs, and the
 # text report's NIC share (hence its 'expect about X') is the one the
 # simulated all-reduce runs at, so X and the measured ratio agree
