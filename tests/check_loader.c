@@ -352,6 +352,40 @@ START_TEST(set_errors)
 }
 END_TEST
 
+/* Bandwidths have floors: a link of 1e-12 Gbps made a step of 1e16 s, in
+ * which a double lost the seconds of compute (the report's compute time
+ * changed). Each bandwidth refuses a value below its floor, and 0 only
+ * where 0 means "none" or "the default". */
+START_TEST(bandwidth_floors)
+{
+	static const struct { const char *set, *want; } refused[] = {
+		{"cluster.nic.speed=1e-12Gbps", "expected a bandwidth in 125 KB/s..10 TB/s"},
+		{"cluster.nic.speed=0", "expected a bandwidth in 125 KB/s..10 TB/s, not '0'"},
+		{"cluster.fabric.zone_bandwidth=1e-30Gbps", "in 125 KB/s..10 TB/s"},
+		{"cluster.storage.bandwidth=100B/s", "in 125 KB/s..1 PB/s"},
+		{"cluster.storage.frontend=1Kbps", "in 125 KB/s..10 TB/s"},
+		{"cluster.storage.per_client=1bps", "0 or a bandwidth in 125 KB/s..1 PB/s"},
+		{"cluster.local_cache.bandwidth=1KB/s", "in 125 KB/s..1 PB/s"},
+		{"cluster.intra_node.bandwidth=1KB/s", "0 or a bandwidth in 125 KB/s..1 PB/s"},
+		{"cluster.gpu.hbm_bandwidth=1MB/s", "in 1 GB/s..1 PB/s"},
+		{"cluster.gpu.nvlink=1MB/s", "0 or a bandwidth in 1 GB/s..1 PB/s"},
+	};
+	for (size_t i = 0; i < sizeof refused / sizeof refused[0]; i++)
+		set_fails(refused[i].set, refused[i].want);
+	static const char *const taken[] = {"cluster.nic.speed=1Mbps", "cluster.nic.speed=10TB/s",
+		"cluster.storage.per_client=0", "cluster.intra_node.bandwidth=0",
+		"cluster.gpu.nvlink=0", "cluster.gpu.hbm_bandwidth=1GB/s"};
+	for (size_t i = 0; i < sizeof taken / sizeof taken[0]; i++) {
+		scenario s;
+		char *msg;
+		const char *sets[] = {"cluster.intra_node=pcie", taken[i]};
+		ck_assert_msg(load_text(base_yaml, sets, 2, &s, &msg) == 0, "%s: %s", taken[i], msg);
+		free(msg);
+		scn_release(&s);
+	}
+}
+END_TEST
+
 /* The bound a range message states after `after` ("..", "<= ", " in "),
  * read back as a quantity of the field's kind; false when absent. */
 static bool stated_bound(const scn_field *f, const char *msg, const char *after, double *v)
@@ -425,7 +459,7 @@ START_TEST(range_messages_state_both_bounds)
 {
 	ck_assert_int_ge(check_ranges(&scn__root, ""), 80);
 	set_fails("cluster.nic.speed=81Tbps", "--set: cluster.nic.speed: expected a bandwidth "
-	          "> 0 B/s and <= 10 TB/s, not '81Tbps'");
+	          "in 125 KB/s..10 TB/s, not '81Tbps'");
 	set_fails("run.train_tokens=-5", "expected a number in 0..1e+18, not '-5'");
 	set_fails("run.seed=1e20", "expected an integer in 0..18446744073709551615, not '1e20'");
 	set_fails("cluster.gpu.hbm=2EB", "expected a size > 0 B and <= 1 EB, not '2EB'");
@@ -680,6 +714,7 @@ int main(void)
 	tcase_add_test(tc, set_overrides);
 	tcase_add_test(tc, set_errors);
 	tcase_add_test(tc, range_messages_state_both_bounds);
+	tcase_add_test(tc, bandwidth_floors);
 	tcase_add_test(tc, set_on_list_item_and_clone);
 	tcase_add_test(tc, reports_every_error_up_to_20);
 	tcase_add_test(tc, several_errors_in_one_file);
