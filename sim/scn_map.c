@@ -45,8 +45,8 @@ void scn__vput_clean(FILE *f, const char *fmt, va_list ap)
 static void vreport(scn_ctx *c, const scn_node *at, bool at_key, const char *path,
                     const char *kind, const char *fmt, va_list ap)
 {
-	if (at && at->from_set)
-		fprintf(c->err, "--set: ");
+	if (at && at->set_by)
+		fprintf(c->err, "%s: ", at->set_by);
 	else if (at)
 		fprintf(c->err, "%s:%d:%d: ", c->file, at_key ? at->key_line : at->line,
 		        at_key ? at->key_col : at->col);

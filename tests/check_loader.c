@@ -352,6 +352,37 @@ START_TEST(set_errors)
 }
 END_TEST
 
+/* An override given by sweep's --vary is named so in every message about
+ * it: those of the override itself and those of mapping the document. */
+START_TEST(set_by_names_the_option)
+{
+	static const struct { const char *set, *want; } cases[] = {
+		{"cluster.nic.speed=100GB", "--vary: cluster.nic.speed: unknown unit 'GB' in '100GB'"},
+		{"training.tp=3", "--vary: training.tp: tp*pp (=3) must divide the GPU count 32"},
+		{"cluster.nick.speed=1Gbps", "--vary: cluster.nick.speed: unknown key 'nick'"},
+		{"cluster.nodes=[1,", "--vary: cluster.nodes: "},
+		{"nodes", "--vary: 'nodes' is not KEY=VALUE with a dotted key; e.g. --vary "},
+	};
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		captured c;
+		scenario s;
+		cap_open(&c);
+		scn_doc *d = scn_doc_load_string(base_yaml, strlen(base_yaml), "t.yaml", c.f);
+		ck_assert_ptr_nonnull(d);
+		int rc = scn_doc_set_by(d, cases[i].set, "--vary", c.f);
+		if (rc == 0)
+			rc = scn_from_doc(d, &s, c.f, false);
+		scn_doc_free(d);
+		char *msg = cap_close(&c);
+		ck_assert_int_eq(rc, -1);
+		ck_assert_msg(!strncmp(msg, cases[i].want, strlen(cases[i].want)),
+		              "%s: '%s' does not start with '%s'", cases[i].set, msg, cases[i].want);
+		ck_assert_msg(!strstr(msg, "--set"), "%s: '%s' says --set", cases[i].set, msg);
+		free(msg);
+	}
+}
+END_TEST
+
 /* Bandwidths have floors: a link of 1e-12 Gbps made a step of 1e16 s, in
  * which a double lost the seconds of compute (the report's compute time
  * changed). Each bandwidth refuses a value below its floor, and 0 only
@@ -715,6 +746,7 @@ int main(void)
 	tcase_add_test(tc, set_errors);
 	tcase_add_test(tc, range_messages_state_both_bounds);
 	tcase_add_test(tc, bandwidth_floors);
+	tcase_add_test(tc, set_by_names_the_option);
 	tcase_add_test(tc, set_on_list_item_and_clone);
 	tcase_add_test(tc, reports_every_error_up_to_20);
 	tcase_add_test(tc, several_errors_in_one_file);
