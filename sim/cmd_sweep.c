@@ -2,6 +2,7 @@
  * once; each point is a clone with the varied keys set, simulated in a worker
  * process (pool.c); the parent appends each finished row to the output with
  * one write(), so an interrupted sweep keeps every row it finished. */
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <errno.h>
@@ -41,7 +42,8 @@ typedef struct sweep_ctx {
 	int out_fd;
 	size_t total, finished;
 	size_t n_ok, n_nofit, n_invalid;
-	char first_reason[REASON_MAX];
+	size_t first_invalid;     /* the lowest index of an invalid point; SIZE_MAX: none */
+	char first_reason[REASON_MAX];   /* why it was invalid */
 	bool progress;            /* stderr is a terminal */
 	struct timespec t0, last_draw;
 } sweep_ctx;
@@ -159,7 +161,7 @@ static int load_point(const sweep_ctx *c, size_t index, scenario *s, char *reaso
 			break;
 		}
 		snprintf(assign, n, "%s=%s", key, v);
-		rc = scn_doc_set(d, assign, err);
+		rc = scn_doc_set_by(d, assign, "--vary", err);  /* its messages say --vary */
 		free(assign);
 	}
 	if (rc == 0)
@@ -258,20 +260,14 @@ static void count_status(sweep_ctx *c, size_t index, const char *line, size_t le
 		c->n_nofit++;
 		return;
 	}
-	if (c->n_invalid++ > 0)
-		return;
-	/* The reason is the last field; the report's fields before it are
-	 * empty (CSV) or absent (JSON: "error":"..."}). */
-	const char *end = line + len - 1, *r = strstr(st, "\"error\":\"");
-	if (c->o->format == SWEEP_CSV) {
-		for (r = st + strcspn(st, ","); r < end && *r == ','; r++)
-			;
-	} else if (r) {
-		r += 9;
-		end -= end - r >= 2 && end[-1] == '}' && end[-2] == '"' ? 2 : 0;
+	c->n_invalid++;
+	/* the lowest index, whatever order the workers finish in */
+	if (index < c->first_invalid) {
+		c->first_invalid = index;
+		if (!sweep_row_error(line, len, c->o->format, c->first_reason,
+		                     sizeof c->first_reason))
+			snprintf(c->first_reason, sizeof c->first_reason, "no reason given");
 	}
-	if (r && r < end)
-		snprintf(c->first_reason, sizeof c->first_reason, "%.*s", (int)(end - r), r);
 }
 
 /* Parent side (pool_sink_fn): one write() per row, so a row is whole or absent. */
@@ -529,6 +525,20 @@ static void catch_signals(void)
 	sigaction(SIGHUP, &sa, NULL);
 }
 
+/* "key=value key=value" of point `index`, cut to cap; "no --vary" without axes. */
+static void point_text(const sweep_ctx *c, size_t index, char *buf, size_t cap)
+{
+	size_t o = 0, naxes = sweep_plan_naxes(c->plan);
+	buf[0] = '\0';
+	if (!naxes)
+		snprintf(buf, cap, "no --vary");
+	for (size_t a = 0; a < naxes && o < cap; a++) {
+		int w = snprintf(buf + o, cap - o, "%s%s=%s", a ? " " : "", sweep_plan_key(c->plan, a),
+		                 sweep_plan_value(c->plan, index, a));
+		o += w > 0 ? (size_t)w : 0;
+	}
+}
+
 static int sweep_report(const sweep_ctx *c, int pool_rc)
 {
 	progress_draw((sweep_ctx *)c, true);
@@ -543,7 +553,10 @@ static int sweep_report(const sweep_ctx *c, int pool_rc)
 	fprintf(stderr, "sweep: %zu points: %zu ok, %zu no_fit, %zu invalid -> %s\n", c->finished,
 	        c->n_ok, c->n_nofit, c->n_invalid, where);
 	if (c->finished && c->n_invalid == c->finished) {
-		fprintf(stderr, "sweep: every point was invalid; the first: %s\n", c->first_reason);
+		char point[REASON_MAX];
+		point_text(c, c->first_invalid, point, sizeof point);
+		fprintf(stderr, "sweep: every point was invalid; the first, point %zu (%s): %s\n",
+		        c->first_invalid, point, c->first_reason);
 		return 1;
 	}
 	return 0;
@@ -610,7 +623,7 @@ int cmd_sweep(int argc, char **argv)
 		sweep_plan_free(plan);
 		return rc > 0 ? 0 : 2;
 	}
-	sweep_ctx c = {.o = &o, .plan = plan, .out_fd = -1};
+	sweep_ctx c = {.o = &o, .plan = plan, .out_fd = -1, .first_invalid = SIZE_MAX};
 	char id[17];
 	if (sweep_fingerprint(o.scenario, o.sets, o.nsets, id) == 0)
 		sweep_plan_set_id(plan, id);

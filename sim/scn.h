@@ -21,6 +21,10 @@ void scn_doc_free(scn_doc *d);
  * or a flow sequence/mapping). Returns 0, or -1 with a message on `err`
  * ("--set: ..."). */
 int scn_doc_set(scn_doc *d, const char *assignment, FILE *err);
+/* The same for an override given by another option (sweep's "--vary"): the
+ * messages about it, now and when the document is mapped, start "opt: "
+ * instead of "--set: ". opt must outlive d (a string literal). */
+int scn_doc_set_by(scn_doc *d, const char *assignment, const char *opt, FILE *err);
 
 /* Maps a document onto *out (which it first fills with defaults). Returns 0,
  * or -1 after printing every error found. Warnings (keys without effect yet)

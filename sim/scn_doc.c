@@ -15,7 +15,7 @@ typedef struct parse {
 	const char *text;
 	size_t len;
 	FILE *err;
-	bool from_set;           /* nodes belong to a --set value */
+	const char *set_by;      /* nodes belong to the value of this option ("--set") */
 	size_t nnodes;
 	scn_node *stack[SCN_MAX_DEPTH + 1];
 	int depth;
@@ -81,8 +81,8 @@ static void perr(parse *p, int line, int col, const char *fmt, ...)
 	va_list ap;
 	if (!p->err)
 		return;
-	if (p->from_set)
-		fprintf(p->err, "--set: %s: ", p->name);
+	if (p->set_by)
+		fprintf(p->err, "%s: %s: ", p->set_by, p->name);
 	else
 		fprintf(p->err, "%s:%d:%d: ", p->name, line, col);
 	va_start(ap, fmt);
@@ -144,7 +144,7 @@ static scn_node *node_new(parse *p, scn_kind k, yaml_mark_t m)
 	n->kind = k;
 	n->line = (int)m.line + 1;
 	n->col = (int)m.column + 1;
-	n->from_set = p->from_set;
+	n->set_by = p->set_by;
 	return n;
 }
 
@@ -447,9 +447,9 @@ void scn_doc_free(scn_doc *d)
 }
 
 
-scn_node *scn__parse_value(const char *path, const char *text, FILE *err)
+scn_node *scn__parse_value(const char *path, const char *text, const char *opt, FILE *err)
 {
-	parse p = {.name = path, .text = text, .len = strlen(text), .err = err, .from_set = true};
+	parse p = {.name = path, .text = text, .len = strlen(text), .err = err, .set_by = opt};
 	if (parse_text(&p) < 0)
 		return NULL;
 	if (!p.root) { /* only a comment */

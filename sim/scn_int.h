@@ -25,7 +25,8 @@ struct scn_node {
 	scn_kind kind;
 	int line, col;           /* 1-based, where the value starts */
 	int key_line, key_col;   /* 1-based, of the key (mapping members) */
-	bool from_set;           /* value given by --set, not by the file */
+	const char *set_by;      /* the option that gave the value ("--set", "--vary"),
+	                          * a string that outlives the tree; NULL: the file */
 	bool plain;              /* scalar written without quotes */
 	char *key;               /* mapping members: the key; else NULL */
 	unsigned key_hash;
@@ -46,9 +47,9 @@ struct scn_doc {
 unsigned scn__key_hash(const char *s);
 void scn__node_free(scn_node *n);          /* n, its children and its siblings */
 void scn__append(scn_node *parent, scn_node *c);
-/* Parses an override's value text into a detached tree marked from_set;
- * NULL after a "--set: path: ..." message. */
-scn_node *scn__parse_value(const char *path, const char *text, FILE *err);
+/* Parses an override's value text into a detached tree marked set_by opt;
+ * NULL after an "OPT: path: ..." message. */
+scn_node *scn__parse_value(const char *path, const char *text, const char *opt, FILE *err);
 
 /* True for a plain empty scalar, "~" or "null": a key written without a value. */
 bool scn__is_null(const scn_node *n);
@@ -80,7 +81,8 @@ typedef struct scn_ctx {
 	const scn_doc *doc;
 } scn_ctx;
 
-/* "file:line:col: path: message" (or "--set: path: message"); `at` may be
+/* "file:line:col: path: message" (or "--set: path: message", with the option
+ * that gave the value); `at` may be
  * NULL (then 1:1), `at_key` points at the key rather than the value. */
 void scn__error(scn_ctx *c, const scn_node *at, bool at_key, const char *path,
                 const char *fmt, ...) __attribute__((format(printf, 5, 6)));

@@ -45,8 +45,8 @@ void scn__vput_clean(FILE *f, const char *fmt, va_list ap)
 static void vreport(scn_ctx *c, const scn_node *at, bool at_key, const char *path,
                     const char *kind, const char *fmt, va_list ap)
 {
-	if (at && at->from_set)
-		fprintf(c->err, "--set: ");
+	if (at && at->set_by)
+		fprintf(c->err, "%s: ", at->set_by);
 	else if (at)
 		fprintf(c->err, "%s:%d:%d: ", c->file, at_key ? at->key_line : at->line,
 		        at_key ? at->key_col : at->col);
@@ -96,26 +96,46 @@ static const char *kind_name(scn_kind k)
 	return k == SCN_MAP ? "a mapping" : k == SCN_SEQ ? "a list" : "a single value";
 }
 
-/* "an integer >= 1", "a number in 0..1", "0 or an integer in 1..64" */
+/* One bound of a field as a user writes it: "10 TB/s", "1000", and a
+ * 64-bit integer's top in full (as a double it would read 1.8e19, and
+ * 18446744073709551615 itself is accepted). A quantity that unit_fmt's
+ * three digits would round ("1.16e+07 d" for 1e12 s) is given in the base
+ * unit, so that the bound shown is the bound applied. */
+static void bound_text(const scn_field *f, double v, char *buf, size_t len)
+{
+	static const char *const base[] = {"B", "B/s", "s", "", "FLOP/s"}; /* unit_kind's order */
+	double back;
+	if (f->type == F_UNIT) {
+		unit_fmt(buf, len, v, f->unit);
+		for (int digits = 6; digits <= 17; digits += 11)
+			if (unit_parse(buf, f->unit, &back, NULL, 0) < 0 || back != v)
+				snprintf(buf, len, "%.*g %s", digits, v, base[f->unit]);
+	} else if (f->type == F_U64 && v >= 18446744073709551615.0) {
+		snprintf(buf, len, "%" PRIu64, UINT64_MAX);
+	} else {
+		snprintf(buf, len, "%.15g", v);
+	}
+}
+
+/* The accepted range, lower and upper bound both, as scn__in_range tests it:
+ * "an integer in 1..64", "a number > 0 and <= 1", "0 or a bandwidth in
+ * 1 GB/s..1 PB/s". A value refused for being too large must read why. */
 static void range_text(const scn_field *f, char *buf, size_t len)
 {
 	char lo[48], hi[48];
 	const char *what = f->type == F_INT || f->type == F_U64 ? "an integer" : "a number";
-	if (f->type == F_UNIT) {
-		unit_fmt(lo, sizeof lo, f->min, f->unit);
-		unit_fmt(hi, sizeof hi, f->max, f->unit);
+	if (f->type == F_UNIT)
 		what = f->unit == UNIT_BYTES ? "a size" : f->unit == UNIT_TIME ? "a time"
 		       : f->unit == UNIT_BANDWIDTH ? "a bandwidth" : "a rate";
-	} else {
-		snprintf(lo, sizeof lo, "%.15g", f->min);
-		snprintf(hi, sizeof hi, "%.15g", f->max);
-	}
-	const char *z = (f->flags & FL_ZERO_OK) && f->min > 0 ? "0 or " : "";
-	if (f->max >= 1e17 || (f->type == F_UNIT && f->max >= 1e12 && f->unit != UNIT_TIME))
-		snprintf(buf, len, "%s%s %s %s", z, what, f->flags & FL_GT_MIN ? ">" : ">=", lo);
-	else if (f->min == f->max)
-		snprintf(buf, len, "%s", lo);
-	else if (f->flags & FL_GT_MIN)
+	bound_text(f, f->min, lo, sizeof lo);
+	bound_text(f, f->max, hi, sizeof hi);
+	bool zero = (f->flags & FL_ZERO_OK) != 0;
+	/* "> 0, or 0" is ">= 0": the range is closed */
+	bool open = (f->flags & FL_GT_MIN) && !(zero && f->min == 0);
+	const char *z = zero && f->min > 0 ? "0 or " : "";
+	if (f->min == f->max)
+		snprintf(buf, len, "%s%s", z, lo);
+	else if (open)
 		snprintf(buf, len, "%s%s > %s and <= %s", z, what, lo, hi);
 	else
 		snprintf(buf, len, "%s%s in %s..%s", z, what, lo, hi);

@@ -53,6 +53,16 @@ static const char *const ckpt_content_names[] = {"full", "weights", "sharded", N
 
 #define BIG 1e18                  /* "no upper bound" for physical quantities */
 
+/* Bandwidths have a floor: time = bytes / bandwidth, and once a step lasts
+ * 1e14 s a double no longer resolves its seconds of compute (a NIC of
+ * 1e-9 Gbps: DeepSeek-V3's 10.7 s of compute read 9.95 s; at 1e-30 Gbps the
+ * report printed 33-digit times). The floors are far below any real part,
+ * and a step on them stays far from that (DeepSeek-V3 on 1 Mbps: 87 days). */
+#define LINK_MIN (1e6 / 8)        /* 1 Mbps: a network, storage or PCIe link */
+#define LINK_MAX 1e13             /* 10 TB/s: one NIC or zone link (1.6 Tbps NICs: 0.2) */
+#define MEM_BW_MIN 1e9            /* 1 GB/s: HBM and NVLink (a T4: 320 GB/s of GDDR6) */
+#define BW_MAX 1e15               /* 1 PB/s: 100x the fastest HBM (B200: 8 TB/s) */
+
 /* cluster.gpu: a catalog entry (base) with any field overridden, or a whole
  * GPU given field by field (then the FL_NOBASE_REQ rows are required). */
 static const scn_field gpu_rows[] = {
@@ -66,9 +76,9 @@ static const scn_field gpu_rows[] = {
 	{"fp8", F_UNIT, offsetof(hw_gpu, peak_flops) + PREC_FP8 * sizeof(double), UNIT_FLOPS, NULL, 0, BIG, FL_ZERO_OK, 0, NULL, NULL},
 	DBL("gemm_eff", hw_gpu, gemm_eff, 0, 1, FL_GT_MIN | FL_NOBASE_REQ),
 	UNI("hbm", hw_gpu, hbm_bytes, UNIT_BYTES, 0, BIG, FL_GT_MIN | FL_NOBASE_REQ),
-	UNI("hbm_bandwidth", hw_gpu, hbm_Bps, UNIT_BANDWIDTH, 0, BIG, FL_GT_MIN | FL_NOBASE_REQ),
+	UNI("hbm_bandwidth", hw_gpu, hbm_Bps, UNIT_BANDWIDTH, MEM_BW_MIN, BW_MAX, FL_NOBASE_REQ),
 	DBL("hbm_eff", hw_gpu, hbm_eff, 0, 1, FL_GT_MIN | FL_NOBASE_REQ),
-	UNI("nvlink", hw_gpu, nvlink_Bps, UNIT_BANDWIDTH, 0, BIG, 0),
+	UNI("nvlink", hw_gpu, nvlink_Bps, UNIT_BANDWIDTH, MEM_BW_MIN, BW_MAX, FL_ZERO_OK),
 	DBL("nvlink_eff", hw_gpu, nvlink_eff, 0, 1, 0),
 	DBL("nvls_eff", hw_gpu, nvls_eff, 0, 1, 0),
 	INT("pcie_gen", hw_gpu, pcie_gen, 3, 6, FL_NOBASE_REQ),
@@ -77,14 +87,14 @@ static const scn_section gpu_sec = {"gpu", gpu_rows, NROWS(gpu_rows), "base", -1
 
 static const scn_field intra_rows[] = {
 	ENUM("kind", hw_intra, kind, intra_names, 0),
-	UNI("bandwidth", hw_intra, bandwidth_Bps, UNIT_BANDWIDTH, 0, BIG, FL_GT_MIN | FL_ZERO_OK),
+	UNI("bandwidth", hw_intra, bandwidth_Bps, UNIT_BANDWIDTH, LINK_MIN, BW_MAX, FL_ZERO_OK),
 	UNI("latency", hw_intra, latency_s, UNIT_TIME, 0, 1, FL_ZERO_OK),
 };
 static const scn_section intra_sec = {"intra_node", intra_rows, NROWS(intra_rows), "kind", -1};
 
 static const scn_field nic_rows[] = {
 	INT("count", hw_nic, count, 1, 1024, 0),
-	UNI("speed", hw_nic, speed_Bps, UNIT_BANDWIDTH, 0, 1e13, FL_GT_MIN),
+	UNI("speed", hw_nic, speed_Bps, UNIT_BANDWIDTH, LINK_MIN, LINK_MAX, 0),
 	ENUM("transport", hw_nic, transport, transport_names, 0),
 	DBL("efficiency", hw_nic, efficiency, 0, 1, FL_GT_MIN | FL_ZERO_OK),
 	UNI("latency", hw_nic, latency_s, UNIT_TIME, 0, 1, FL_ZERO_OK),
@@ -97,7 +107,7 @@ static const scn_field fabric_rows[] = {
 	DBL("oversubscription", scn_fabric, oversubscription, 1, 1000, 0),
 	UNI("switch_latency", scn_fabric, switch_latency_s, UNIT_TIME, 0, 1, FL_ZERO_OK),
 	INT("zones", scn_fabric, zones, 1, SCN_MAX_ZONES, 0),
-	UNI("zone_bandwidth", scn_fabric, zone_bandwidth_Bps, UNIT_BANDWIDTH, 0, 1e13, FL_GT_MIN),
+	UNI("zone_bandwidth", scn_fabric, zone_bandwidth_Bps, UNIT_BANDWIDTH, LINK_MIN, LINK_MAX, 0),
 	UNI("zone_latency", scn_fabric, zone_latency_s, UNIT_TIME, 0, 10, FL_ZERO_OK),
 	ENUM("placement", scn_fabric, placement, fabric_place_names, 0),
 	INT("leaves", scn_fabric, leaves, 1, 1e6, FL_ZERO_OK),
@@ -106,16 +116,16 @@ static const scn_field fabric_rows[] = {
 static const scn_section fabric_sec = SEC("fabric", fabric_rows);
 
 static const scn_field storage_rows[] = {
-	UNI("bandwidth", scn_storage, bandwidth_Bps, UNIT_BANDWIDTH, 0, BIG, FL_GT_MIN),
+	UNI("bandwidth", scn_storage, bandwidth_Bps, UNIT_BANDWIDTH, LINK_MIN, BW_MAX, 0),
 	UNI("latency", scn_storage, latency_s, UNIT_TIME, 0, 3600, FL_ZERO_OK),
-	UNI("per_client", scn_storage, per_client_Bps, UNIT_BANDWIDTH, 0, BIG, FL_GT_MIN | FL_ZERO_OK),
+	UNI("per_client", scn_storage, per_client_Bps, UNIT_BANDWIDTH, LINK_MIN, BW_MAX, FL_ZERO_OK),
 	ENUM("network", scn_storage, network, storage_net_names, 0),
-	UNI("frontend", scn_storage, frontend_Bps, UNIT_BANDWIDTH, 0, 1e13, FL_GT_MIN),
+	UNI("frontend", scn_storage, frontend_Bps, UNIT_BANDWIDTH, LINK_MIN, LINK_MAX, 0),
 };
 static const scn_section storage_sec = SEC("storage", storage_rows);
 
 static const scn_field cache_rows[] = {
-	UNI("bandwidth", scn_cache, bandwidth_Bps, UNIT_BANDWIDTH, 0, BIG, FL_GT_MIN),
+	UNI("bandwidth", scn_cache, bandwidth_Bps, UNIT_BANDWIDTH, LINK_MIN, BW_MAX, 0),
 	UNI("capacity", scn_cache, capacity_bytes, UNIT_BYTES, 0, BIG, FL_GT_MIN),
 };
 static const scn_section cache_sec = {"local_cache", cache_rows, NROWS(cache_rows), NULL,

@@ -1,6 +1,7 @@
-/* scn_set.c: --set overrides on the YAML tree: "dotted.key=value", the path
- * checked against the schema first, the value parsed as YAML (a scalar or a
- * flow collection) and put in place, creating mappings on the way. */
+/* scn_set.c: --set (and sweep's --vary) overrides on the YAML tree:
+ * "dotted.key=value", the path checked against the schema first, the value
+ * parsed as YAML (a scalar or a flow collection) and put in place, creating
+ * mappings on the way. */
 #include <stdlib.h>
 #include <string.h>
 #include "scn_int.h"
@@ -13,7 +14,7 @@ static void node_replace(scn_node *dst, scn_node *src)
 	dst->kind = src->kind;
 	dst->line = src->line;
 	dst->col = src->col;
-	dst->from_set = true;
+	dst->set_by = src->set_by;
 	dst->plain = src->plain;
 	dst->str = src->str;
 	dst->len = src->len;
@@ -24,13 +25,14 @@ static void node_replace(scn_node *dst, scn_node *src)
 	free(src);
 }
 
-static scn_node *map_add(scn_node *map, const char *key, scn_node *val)
+/* Adds val under key, given by the option opt. */
+static scn_node *map_add(scn_node *map, const char *key, scn_node *val, const char *opt)
 {
 	val->key = strdup(key);
 	if (!val->key)
 		return NULL;
 	val->key_hash = scn__key_hash(key);
-	val->from_set = true;
+	val->set_by = opt;
 	scn__append(map, val);
 	return val;
 }
@@ -51,12 +53,12 @@ static bool valid_path(const char *k, size_t n)
 
 /* A section given by a single value ("gpu: A100") becomes the mapping it
  * stands for ({base: A100}) so that one of its keys can be set. */
-static int expand_scalar(scn_node *c, const char *prefix, FILE *err)
+static int expand_scalar(scn_node *c, const char *prefix, const char *opt, FILE *err)
 {
 	const char *sk = scn__schema_scalar_key(prefix);
 	if (!sk) {
-		fprintf(err, "--set: '%s' holds a single value, not a mapping; replace it whole, "
-		        "e.g. --set '%s={...}'\n", prefix, prefix);
+		fprintf(err, "%s: '%s' holds a single value, not a mapping; replace it whole, "
+		        "e.g. %s '%s={...}'\n", opt, prefix, opt, prefix);
 		return -1;
 	}
 	scn_node *v = calloc(1, sizeof *v);
@@ -69,7 +71,7 @@ static int expand_scalar(scn_node *c, const char *prefix, FILE *err)
 	v->str = c->str;
 	v->len = c->len;
 	v->plain = c->plain;
-	v->from_set = c->from_set;
+	v->set_by = c->set_by;
 	v->line = v->key_line = c->line;
 	v->col = v->key_col = c->col;
 	c->str = NULL;
@@ -79,8 +81,8 @@ static int expand_scalar(scn_node *c, const char *prefix, FILE *err)
 }
 
 /* Walks to (creating mappings as needed) the parent of the last component;
- * returns it and leaves the last component in *last. */
-static scn_node *set_walk(scn_doc *d, char *path, char **last, FILE *err)
+ * returns it and leaves the last component in *last. Messages name opt. */
+static scn_node *set_walk(scn_doc *d, char *path, char **last, const char *opt, FILE *err)
 {
 	scn_node *cur = d->root;
 	char prefix[256] = "";
@@ -96,7 +98,7 @@ static scn_node *set_walk(scn_doc *d, char *path, char **last, FILE *err)
 			for (; c && i; i--)
 				c = c->next;
 			if (!c) {
-				fprintf(err, "--set: '%s' is not an index of the list (0..%zu)\n", k,
+				fprintf(err, "%s: '%s' is not an index of the list (0..%zu)\n", opt, k,
 				        cur->n ? cur->n - 1 : 0);
 				return NULL;
 			}
@@ -108,12 +110,12 @@ static scn_node *set_walk(scn_doc *d, char *path, char **last, FILE *err)
 				c->str = NULL;
 			}
 			if (!c && strspn(nk, "0123456789") == strlen(nk)) {
-				fprintf(err, "--set: '%s' has no item %s to change\n", prefix, nk);
+				fprintf(err, "%s: '%s' has no item %s to change\n", opt, prefix, nk);
 				return NULL;
 			}
 			if (!c) {
 				scn_node *m = calloc(1, sizeof *m);
-				if (!m || !map_add(cur, k, m)) {
+				if (!m || !map_add(cur, k, m, opt)) {
 					free(m);
 					return NULL;
 				}
@@ -122,7 +124,7 @@ static scn_node *set_walk(scn_doc *d, char *path, char **last, FILE *err)
 				c = m;
 			}
 		}
-		if (c->kind == SCN_SCALAR && expand_scalar(c, prefix, err) < 0)
+		if (c->kind == SCN_SCALAR && expand_scalar(c, prefix, opt, err) < 0)
 			return NULL;
 		cur = c;
 	}
@@ -132,29 +134,34 @@ static scn_node *set_walk(scn_doc *d, char *path, char **last, FILE *err)
 
 int scn_doc_set(scn_doc *d, const char *assignment, FILE *err)
 {
+	return scn_doc_set_by(d, assignment, "--set", err);
+}
+
+int scn_doc_set_by(scn_doc *d, const char *assignment, const char *opt, FILE *err)
+{
 	char path[256], msg[512];
 	const char *eq = strchr(assignment, '=');
 	size_t kl = eq ? (size_t)(eq - assignment) : 0;
 	if (!eq || !valid_path(assignment, kl) || kl >= sizeof path) {
 		char head[81]; /* the start of it, escaped: it may hold any byte */
 		snprintf(head, sizeof head, "%s", assignment);
-		fputs("--set: '", err);
+		fprintf(err, "%s: '", opt);
 		scn__put_clean(err, head);
-		fputs("' is not KEY=VALUE with a dotted key; e.g. --set cluster.nic.speed=100Gbps\n",
-		      err);
+		fprintf(err, "' is not KEY=VALUE with a dotted key; e.g. %s cluster.nic.speed=100Gbps\n",
+		        opt);
 		return -1;
 	}
 	memcpy(path, assignment, kl);
 	path[kl] = '\0';
 	if (scn__schema_path(path, msg, sizeof msg) < 0) {
-		fprintf(err, "--set: %s: %s\n", path, msg);
+		fprintf(err, "%s: %s: %s\n", opt, path, msg);
 		return -1;
 	}
-	scn_node *v = scn__parse_value(path, eq + 1, err);
+	scn_node *v = scn__parse_value(path, eq + 1, opt, err);
 	if (!v)
 		return -1;
 	char *last;
-	scn_node *parent = set_walk(d, path, &last, err);
+	scn_node *parent = set_walk(d, path, &last, opt, err);
 	if (!parent)
 		goto out_free;
 	scn_node *old;
@@ -165,7 +172,7 @@ int scn_doc_set(scn_doc *d, const char *assignment, FILE *err)
 		for (; old && i; i--)
 			old = old->next;
 		if (!old) {
-			fprintf(err, "--set: '%s' is not an index of the list (0..%zu)\n", last,
+			fprintf(err, "%s: '%s' is not an index of the list (0..%zu)\n", opt, last,
 			        parent->n ? parent->n - 1 : 0);
 			goto out_free;
 		}
@@ -174,7 +181,7 @@ int scn_doc_set(scn_doc *d, const char *assignment, FILE *err)
 	}
 	if (old)
 		node_replace(old, v);
-	else if (!map_add(parent, last, v))
+	else if (!map_add(parent, last, v, opt))
 		goto out_free;
 	d->nnodes++;
 	return 0;

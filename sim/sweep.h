@@ -89,6 +89,12 @@ char *sweep_row_prefix(const sweep_plan *p, sweep_format f, size_t index);
  * not a row (a header, a blank line, garbage). */
 bool sweep_line_index(const char *line, size_t len, size_t *index);
 
+/* The reason in the row of a point that did not run ("invalid", "crashed"):
+ * the CSV's last field with its quotes undone, or the JSON's "error" with
+ * its escapes undone, into buf (cut to cap). False when the row has none
+ * (the last field is empty: a row of a point that ran). */
+bool sweep_row_error(const char *line, size_t len, sweep_format f, char *buf, size_t cap);
+
 /* ---- results files ---- */
 
 /* Prepares an existing results file (fd open for reading and writing) for

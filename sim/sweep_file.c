@@ -10,6 +10,7 @@
 #include <unistd.h>
 #include <sys/stat.h>
 #include <sys/types.h>
+#include "jsonr.h"
 #include "report.h"
 #include "sweep.h"
 
@@ -124,6 +125,51 @@ static bool csv_field_at(const char *line, size_t n, size_t k, const char **f, s
 		i++;
 	}
 	return false;
+}
+
+/* The last field of a CSV line, its quotes undone, into buf. */
+static bool csv_last_field(const char *line, size_t n, char *buf, size_t cap)
+{
+	const char *f = NULL, *g;
+	size_t len = 0, glen;
+	for (size_t k = 0; csv_field_at(line, n, k, &g, &glen); k++) {
+		f = g;
+		len = glen;
+	}
+	if (!f)
+		return false;
+	size_t o = 0;
+	bool quoted = len >= 2 && f[0] == '"' && f[len - 1] == '"';
+	for (size_t i = quoted; i < len - quoted && o + 1 < cap; i++) {
+		if (quoted && f[i] == '"')   /* "" in a quoted field is one quote */
+			i++;
+		buf[o++] = f[i];
+	}
+	buf[o] = '\0';
+	return true;
+}
+
+bool sweep_row_error(const char *line, size_t len, sweep_format f, char *buf, size_t cap)
+{
+	if (!cap)
+		return false;
+	buf[0] = '\0';
+	if (f == SWEEP_CSV)
+		return csv_last_field(line, len, buf, cap) && buf[0];
+	/* JSON: through the reader, which undoes every escape the emitter writes;
+	 * its messages (a row we wrote ourselves is never malformed) are dropped */
+	char *msg = NULL;
+	size_t msglen = 0;
+	FILE *sink = open_memstream(&msg, &msglen);
+	jsonr *v = sink ? jsonr_parse(line, len, "row", sink) : NULL;
+	if (sink)
+		fclose(sink);
+	free(msg);
+	const char *e = jsonr_str(jsonr_get(v, "error"));
+	if (e)
+		snprintf(buf, cap, "%s", e);
+	jsonr_free(v);
+	return e && buf[0];
 }
 
 /* The "sweep" fingerprint of a row (CSV: field k; JSON: its key); false

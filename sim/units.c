@@ -29,7 +29,7 @@ typedef struct unit_sfx {
 
 static const unit_sfx bytes_sfx[] = {
 	{"B", 0, 1}, {"KB", 3, 1}, {"kB", 3, 1}, {"MB", 6, 1}, {"GB", 9, 1}, {"TB", 12, 1},
-	{"PB", 15, 1}, {"KiB", 0, KI}, {"MiB", 0, MI}, {"GiB", 0, GI}, {"TiB", 0, TI},
+	{"PB", 15, 1}, {"EB", 18, 1}, {"KiB", 0, KI}, {"MiB", 0, MI}, {"GiB", 0, GI}, {"TiB", 0, TI},
 	{"PiB", 0, PI_}, {NULL, 0, 0}};
 
 /* Bits per second are divided by 8 (exactly) to give bytes per second;
@@ -301,10 +301,10 @@ static void fmt_with(char *buf, size_t len, double v, const fmt_step *steps)
 
 void unit_fmt(char *buf, size_t len, double v, unit_kind kind)
 {
-	static const fmt_step bytes[] = {{1e15, 1e15, "PB"}, {1e12, 1e12, "TB"}, {1e9, 1e9, "GB"},
+	static const fmt_step bytes[] = {{1e18, 1e18, "EB"}, {1e15, 1e15, "PB"}, {1e12, 1e12, "TB"}, {1e9, 1e9, "GB"},
 	                                 {1e6, 1e6, "MB"}, {1e3, 1e3, "KB"}, {0, 1, "B"},
 	                                 {0, 0, NULL}};
-	static const fmt_step bw[] = {{1e12, 1e12, "TB/s"}, {1e9, 1e9, "GB/s"}, {1e6, 1e6, "MB/s"},
+	static const fmt_step bw[] = {{1e15, 1e15, "PB/s"}, {1e12, 1e12, "TB/s"}, {1e9, 1e9, "GB/s"}, {1e6, 1e6, "MB/s"},
 	                              {1e3, 1e3, "KB/s"}, {0, 1, "B/s"}, {0, 0, NULL}};
 	/* minutes from 10 min, hours from 2 h, days from 2 d: "160 s", "90 min" */
 	static const fmt_step time[] = {{172800, 86400, "d"}, {7200, 3600, "h"}, {600, 60, "min"},

@@ -162,6 +162,15 @@ expect 0 "--set=KEY=VALUE form" "$TS" run "$SCN" --set=run.seed=2 --format json 
 expect 1 "--set with a bad unit" "$TS" run "$SCN" --set cluster.nic.speed=fast
 has "$tmp/err" "speed" "the bad --set names its key"
 expect 1 "--set of an unknown key" "$TS" run "$SCN" --set cluster.nick.speed=100Gbps
+# a value refused for its size says which bound it passed
+expect 1 "--set a NIC of 81 Tbps" "$TS" run "$SCN" --set cluster.nic.speed=81Tbps
+has "$tmp/err" "in 125 KB/s..10 TB/s, not '81Tbps'" "81 Tbps: the upper bound is named"
+# a link of 1e-12 Gbps gave a step of 1e16 s and a wrong compute time
+expect 1 "--set a NIC of 1e-12 Gbps" "$TS" run "$SCN" --set cluster.nic.speed=1e-12Gbps
+has "$tmp/err" "expected a bandwidth in 125 KB/s..10 TB/s, not '1e-12Gbps'" \
+	"1e-12 Gbps: refused below the floor"
+expect 1 "--set train_tokens=-5" "$TS" run "$SCN" --set run.train_tokens=-5
+has "$tmp/err" "expected a number in 0..1e+18, not '-5'" "train_tokens -5: 0 is in the range"
 
 # --- bad files: file:line:col, exit 1
 expect 1 "a file that does not exist" "$TS" run "$tmp/missing.yaml"

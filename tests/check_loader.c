@@ -352,6 +352,152 @@ START_TEST(set_errors)
 }
 END_TEST
 
+/* An override given by sweep's --vary is named so in every message about
+ * it: those of the override itself and those of mapping the document. */
+START_TEST(set_by_names_the_option)
+{
+	static const struct { const char *set, *want; } cases[] = {
+		{"cluster.nic.speed=100GB", "--vary: cluster.nic.speed: unknown unit 'GB' in '100GB'"},
+		{"training.tp=3", "--vary: training.tp: tp*pp (=3) must divide the GPU count 32"},
+		{"cluster.nick.speed=1Gbps", "--vary: cluster.nick.speed: unknown key 'nick'"},
+		{"cluster.nodes=[1,", "--vary: cluster.nodes: "},
+		{"nodes", "--vary: 'nodes' is not KEY=VALUE with a dotted key; e.g. --vary "},
+	};
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		captured c;
+		scenario s;
+		cap_open(&c);
+		scn_doc *d = scn_doc_load_string(base_yaml, strlen(base_yaml), "t.yaml", c.f);
+		ck_assert_ptr_nonnull(d);
+		int rc = scn_doc_set_by(d, cases[i].set, "--vary", c.f);
+		if (rc == 0)
+			rc = scn_from_doc(d, &s, c.f, false);
+		scn_doc_free(d);
+		char *msg = cap_close(&c);
+		ck_assert_int_eq(rc, -1);
+		ck_assert_msg(!strncmp(msg, cases[i].want, strlen(cases[i].want)),
+		              "%s: '%s' does not start with '%s'", cases[i].set, msg, cases[i].want);
+		ck_assert_msg(!strstr(msg, "--set"), "%s: '%s' says --set", cases[i].set, msg);
+		free(msg);
+	}
+}
+END_TEST
+
+/* Bandwidths have floors: a link of 1e-12 Gbps made a step of 1e16 s, in
+ * which a double lost the seconds of compute (the report's compute time
+ * changed). Each bandwidth refuses a value below its floor, and 0 only
+ * where 0 means "none" or "the default". */
+START_TEST(bandwidth_floors)
+{
+	static const struct { const char *set, *want; } refused[] = {
+		{"cluster.nic.speed=1e-12Gbps", "expected a bandwidth in 125 KB/s..10 TB/s"},
+		{"cluster.nic.speed=0", "expected a bandwidth in 125 KB/s..10 TB/s, not '0'"},
+		{"cluster.fabric.zone_bandwidth=1e-30Gbps", "in 125 KB/s..10 TB/s"},
+		{"cluster.storage.bandwidth=100B/s", "in 125 KB/s..1 PB/s"},
+		{"cluster.storage.frontend=1Kbps", "in 125 KB/s..10 TB/s"},
+		{"cluster.storage.per_client=1bps", "0 or a bandwidth in 125 KB/s..1 PB/s"},
+		{"cluster.local_cache.bandwidth=1KB/s", "in 125 KB/s..1 PB/s"},
+		{"cluster.intra_node.bandwidth=1KB/s", "0 or a bandwidth in 125 KB/s..1 PB/s"},
+		{"cluster.gpu.hbm_bandwidth=1MB/s", "in 1 GB/s..1 PB/s"},
+		{"cluster.gpu.nvlink=1MB/s", "0 or a bandwidth in 1 GB/s..1 PB/s"},
+	};
+	for (size_t i = 0; i < sizeof refused / sizeof refused[0]; i++)
+		set_fails(refused[i].set, refused[i].want);
+	static const char *const taken[] = {"cluster.nic.speed=1Mbps", "cluster.nic.speed=10TB/s",
+		"cluster.storage.per_client=0", "cluster.intra_node.bandwidth=0",
+		"cluster.gpu.nvlink=0", "cluster.gpu.hbm_bandwidth=1GB/s"};
+	for (size_t i = 0; i < sizeof taken / sizeof taken[0]; i++) {
+		scenario s;
+		char *msg;
+		const char *sets[] = {"cluster.intra_node=pcie", taken[i]};
+		ck_assert_msg(load_text(base_yaml, sets, 2, &s, &msg) == 0, "%s: %s", taken[i], msg);
+		free(msg);
+		scn_release(&s);
+	}
+}
+END_TEST
+
+/* The bound a range message states after `after` ("..", "<= ", " in "),
+ * read back as a quantity of the field's kind; false when absent. */
+static bool stated_bound(const scn_field *f, const char *msg, const char *after, double *v)
+{
+	const char *p = strstr(msg, after);
+	if (!p)
+		return false;
+	p += strlen(after);
+	char text[64];
+	size_t n = strcspn(p, ",.\n");
+	if (p[n] == '.' && p[n + 1] != '.')   /* a decimal point, not ".." */
+		n += 1 + strcspn(p + n + 1, ",.\n");
+	if (strncmp(p + n, "..", 2) && strstr(p, " and ") && strstr(p, " and ") < p + n)
+		n = (size_t)(strstr(p, " and ") - p);
+	snprintf(text, sizeof text, "%.*s", (int)n, p);
+	return unit_parse(text, f->type == F_UNIT ? f->unit : UNIT_COUNT, v, NULL, 0) == 0;
+}
+
+/* Sets `path` to v (written in the field's base unit) and checks that the
+ * refusal states both bounds, and that they are the bounds applied. */
+static void out_of_range(const scn_field *f, const char *path, double v)
+{
+	static const char *const base[] = {"B", "B/s", "s", "", "FLOP/s"};
+	char set[256], *msg;
+	scenario s;
+	snprintf(set, sizeof set, "%s=%.17g%s", path, v, f->type == F_UNIT ? base[f->unit] : "");
+	const char *sets[] = {set};
+	ck_assert_msg(load_text(base_yaml, sets, 1, &s, &msg) == -1, "--set %s loaded", set);
+	double lo, hi;
+	bool has_lo = stated_bound(f, msg, " in ", &lo) || stated_bound(f, msg, " > ", &lo);
+	bool has_hi = stated_bound(f, msg, "..", &hi) || stated_bound(f, msg, "<= ", &hi);
+	ck_assert_msg(has_lo && lo == f->min, "--set %s: '%s' does not state the lower bound %.17g",
+	              set, msg, f->min);
+	ck_assert_msg(has_hi && hi == f->max, "--set %s: '%s' does not state the upper bound %.17g",
+	              set, msg, f->max);
+	bool zero_ok = (f->flags & FL_ZERO_OK) || (f->min == 0 && !(f->flags & FL_GT_MIN));
+	ck_assert_msg(zero_ok == (strstr(msg, "0 or ") || strstr(msg, " in 0") != NULL),
+	              "--set %s: '%s' misstates whether 0 is allowed", set, msg);
+	free(msg);
+}
+
+/* Every bounded number of the schema, under `sec` at `prefix`. */
+static int check_ranges(const scn_section *sec, const char *prefix)
+{
+	int n = 0;
+	for (size_t i = 0; i < sec->nrows; i++) {
+		const scn_field *f = &sec->rows[i];
+		char path[256];
+		snprintf(path, sizeof path, "%s%s%s", prefix, prefix[0] ? "." : "", f->key);
+		if (f->type == F_SECTION) {
+			n += check_ranges(f->sub, path);
+			continue;
+		}
+		if ((f->type != F_INT && f->type != F_U64 && f->type != F_DOUBLE &&
+		     f->type != F_UNIT) || f->min == f->max)
+			continue;
+		out_of_range(f, path, f->max * 10 + 10);           /* above */
+		if (f->min > 0)
+			out_of_range(f, path, f->min / 2);           /* below (an int: not whole) */
+		else if (f->flags & FL_GT_MIN && !(f->flags & FL_ZERO_OK))
+			out_of_range(f, path, 0);
+		n++;
+	}
+	return n;
+}
+
+/* A value refused as too large, too small, or as 0, reads the range that
+ * refused it: both bounds, and "0 or" / "in 0.." exactly when 0 is taken
+ * ("81Tbps" used to read "expected a bandwidth > 0 B/s"). */
+START_TEST(range_messages_state_both_bounds)
+{
+	ck_assert_int_ge(check_ranges(&scn__root, ""), 80);
+	set_fails("cluster.nic.speed=81Tbps", "--set: cluster.nic.speed: expected a bandwidth "
+	          "in 125 KB/s..10 TB/s, not '81Tbps'");
+	set_fails("run.train_tokens=-5", "expected a number in 0..1e+18, not '-5'");
+	set_fails("run.seed=1e20", "expected an integer in 0..18446744073709551615, not '1e20'");
+	set_fails("cluster.gpu.hbm=2EB", "expected a size > 0 B and <= 1 EB, not '2EB'");
+	set_fails("training.failures.gpu_mtbf=1e13s", "expected a time in 0 s..1e+12 s");
+}
+END_TEST
+
 START_TEST(set_on_list_item_and_clone)
 {
 	static const char custom[] =
@@ -598,6 +744,9 @@ int main(void)
 	tcase_add_test(tc, default_yaml_values);
 	tcase_add_test(tc, set_overrides);
 	tcase_add_test(tc, set_errors);
+	tcase_add_test(tc, range_messages_state_both_bounds);
+	tcase_add_test(tc, bandwidth_floors);
+	tcase_add_test(tc, set_by_names_the_option);
 	tcase_add_test(tc, set_on_list_item_and_clone);
 	tcase_add_test(tc, reports_every_error_up_to_20);
 	tcase_add_test(tc, several_errors_in_one_file);

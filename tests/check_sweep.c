@@ -164,6 +164,31 @@ START_TEST(line_index)
 }
 END_TEST
 
+/* The reason of an invalid row, as the summary line quotes it: the last
+ * field, not the sweep id and the empty report columns before it (the
+ * summary used to print "3502fe179a02ba0b,,,,,,...--set: ..."), with CSV
+ * quotes and JSON escapes undone. */
+START_TEST(row_error)
+{
+	char b[64];
+	static const char csv[] = "0,100GB,invalid,3502fe179a02ba0b,,,,,--vary: speed: bad\n";
+	ck_assert(sweep_row_error(csv, strlen(csv), SWEEP_CSV, b, sizeof b));
+	ck_assert_str_eq(b, "--vary: speed: bad");
+	static const char quoted[] = "1,\"a,b\",invalid,id,,,\"x: 'a,b' is \"\"wrong\"\"\"\n";
+	ck_assert(sweep_row_error(quoted, strlen(quoted), SWEEP_CSV, b, sizeof b));
+	ck_assert_str_eq(b, "x: 'a,b' is \"wrong\"");
+	static const char json[] = "{\"index\":0,\"status\":\"invalid\",\"sweep\":\"id\","
+	                           "\"error\":\"--vary: x: \\\"q\\\" \\u00e9\"}\n";
+	ck_assert(sweep_row_error(json, strlen(json), SWEEP_JSON, b, sizeof b));
+	ck_assert_str_eq(b, "--vary: x: \"q\" \xc3\xa9");
+	static const char ok[] = "2,1,ok,id,1.5,\n";
+	ck_assert(!sweep_row_error(ok, strlen(ok), SWEEP_CSV, b, sizeof b));
+	ck_assert(!sweep_row_error("{\"index\":2}\n", 12, SWEEP_JSON, b, sizeof b));
+	ck_assert(sweep_row_error(csv, strlen(csv), SWEEP_CSV, b, 6));   /* cut, terminated */
+	ck_assert_str_eq(b, "--var");
+}
+END_TEST
+
 static sweep_plan *plan_ab(void)
 {
 	sweep_plan *p = sweep_plan_new();
@@ -644,6 +669,7 @@ static Suite *suite(void)
 	tcase_add_test(t, shard_parse);
 	tcase_add_test(t, shards_partition_the_points);
 	tcase_add_test(t, line_index);
+	tcase_add_test(t, row_error);
 	tcase_add_test(t, row_prefix_and_values);
 	suite_add_tcase(s, t);
 	t = tcase_create("files");

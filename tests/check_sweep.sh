@@ -132,6 +132,18 @@ fi
 	fail "a sweep of invalid points succeeded" || {
 	grep -q 'every point was invalid' typo.err && pass "all invalid: exit 1 with the reason" ||
 		fail "all invalid: $(cat typo.err)"
+	# the reason names the point and the option its bad value came from,
+	# and is not the row's empty columns ("3502fe179a02ba0b,,,,...--set:")
+	"$ts" sweep "$scn" --vary cluster.nic.speed=100GB,200GB --format json --out gb.jsonl \
+		2>gb.err
+	grep -q "^sweep: every point was invalid; the first, point 0 (cluster.nic.speed=100GB): --vary: cluster.nic.speed: unknown unit 'GB' in '100GB'" \
+		gb.err && ! grep -q ',,' gb.err && ! grep -q -- '--set' gb.err &&
+		pass "all invalid: the point, --vary and the reason" ||
+		fail "all invalid, reason: $(cat gb.err)"
+	"$ts" sweep "$scn" --vary cluster.nic.speed=100GB --out gb.csv 2>gb.err
+	grep -q "^sweep: every point was invalid; the first, point 0 (cluster.nic.speed=100GB): --vary: cluster.nic.speed: unknown unit" \
+		gb.err && ! grep -q ',,' gb.err && pass "all invalid, CSV: the reason alone" ||
+		fail "all invalid, CSV reason: $(cat gb.err)"
 	# a misspelt key is said before any point runs, and no file is left
 	! "$ts" sweep "$scn" --vary cluster.nic.sped=10Gbps,25Gbps --out typo2.csv 2>typo2.err &&
 		grep -q "did you mean 'speed'" typo2.err && [ ! -e typo2.csv ] &&

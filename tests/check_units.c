@@ -204,6 +204,12 @@ START_TEST(formatting)
 	ck_assert_str_eq(b, "0 s");
 	unit_fmt(b, sizeof b, 7200, UNIT_TIME);
 	ck_assert_str_eq(b, "2 h");
+	/* the schema's upper bounds read as written: 1 EB, not "1e+03 PB" */
+	unit_fmt(b, sizeof b, 1e18, UNIT_BYTES);
+	ck_assert_str_eq(b, "1 EB");
+	ck_assert_double_eq(parse_ok("1EB", UNIT_BYTES), 1e18);
+	unit_fmt(b, sizeof b, 1e15, UNIT_BANDWIDTH);
+	ck_assert_str_eq(b, "1 PB/s");
 }
 END_TEST
 
