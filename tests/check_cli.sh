@@ -350,7 +350,7 @@ set --
 # activations cross NVLink only, so no sentence sends them through a NIC
 ppn=$top_srcdir/scenarios/teach/pipeline-bubble.yaml
 set -- --set cluster.nodes=2 --set training.pp=8 --set training.placement=tp-pp-dp \
-	--set cluster.intra_node.bandwidth=1GB/s --set training.global_batch=64 \
+	--set cluster.intra_node.bandwidth=0.5GB/s --set training.global_batch=64 \
 	--set training.schedule=1f1b
 expect 0 "explain, each pipeline inside a node of two" "$TS" explain "$ppn" "$@"
 has "$tmp/out" "The links between pipeline stages" "... the pipeline transfers are what is saturated"
