@@ -207,6 +207,13 @@ static int set_int(scn_ctx *c, const scn_field *f, const scn_node *n, const char
 	} else {
 		*(int *)p = (int)v;
 	}
+	/* "8k" is 8000 here (k = 10^3), but a context of "8k" tokens is 8192 in
+	 * ML usage: say which was read */
+	size_t l = n->len;
+	if (!strcmp(f->key, "seq_len") && l > 1 && (n->str[l - 1] == 'k' || n->str[l - 1] == 'K'))
+		scn__warn(c, n, path, "'%.40s' is %.0f tokens (k is 1000); a context of %.0f is "
+		          "written %.0f or %.*sKi", n->str, v, 1.024 * v, 1.024 * v,
+		          (int)(l - 1), n->str);
 	return 0;
 }
 

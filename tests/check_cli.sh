@@ -289,6 +289,12 @@ has "$tmp/err" "at most 1P (2^50 bytes)" "sizes where a double stops counting ar
 quick 0 "nccl -b 0 stepping by bytes" "$TS" nccl "$SCN" -b 0 -e 1K -i 256
 quick 0 "nccl sizes in GiB" "$TS" nccl "$SCN" -b 1GiB -e 1GiB
 has "$tmp/out" "1073741824" "-b 1GiB is 2^30 bytes"
+# "8k" tokens: 8000 as written (k = 10^3), with a warning naming 8192 and 8Ki
+expect 0 "seq_len 8k loads" "$TS" check "$SCN" --set model.seq_len=8k
+has "$tmp/err" "'8k' is 8000 tokens (k is 1000); a context of 8192 is written 8192 or 8Ki" \
+	"seq_len 8k: the warning says what was read and how to write 8192"
+expect 0 "seq_len 8Ki loads" "$TS" check "$SCN" --set model.seq_len=8Ki
+lacks "$tmp/err" "tokens (k is 1000)" "seq_len 8Ki: no warning"
 # nccl uses the cluster alone: a training layout that no longer fits the GPU
 # count (3 nodes: 24 GPUs, global batch 4096) does not stop it, a bad cluster does
 quick 0 "nccl ignores the training layout" "$TS" nccl "$top_srcdir/scenarios/dgx-h100.yaml" \
