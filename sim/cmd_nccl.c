@@ -305,7 +305,11 @@ int cmd_nccl(int argc, char **argv)
 	rc = 1;
 	ranks = malloc(((size_t)scn_gpus(&s) + 2) * sizeof(int));
 	coll_req req;
-	if (!ranks || (rc = pick_ranks(&a, &s, ranks, &req)) != 0)
+	if (!ranks) {
+		fprintf(stderr, "trainsim nccl: out of memory for %d GPUs\n", scn_gpus(&s));
+		goto out;
+	}
+	if ((rc = pick_ranks(&a, &s, ranks, &req)) != 0)
 		goto out;
 	rc = 1;
 	/* refused before anything big is built: an all_to_all over thousands of

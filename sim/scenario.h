@@ -245,9 +245,9 @@ static inline int scn_dp(const scenario *s)
 	const scn_training *t = &s->training;
 	if (t->dp > 0)
 		return t->dp;
-	int mp = (t->tp > 0 ? t->tp : 1) * (t->pp > 0 ? t->pp : 1) * scn_cp(s);
-	int dp = scn_gpus(s) / mp;
-	return dp > 0 ? dp : 1;
+	long long mp = (long long)(t->tp > 0 ? t->tp : 1) * (t->pp > 0 ? t->pp : 1) * scn_cp(s);
+	long long dp = scn_gpus(s) / mp;
+	return dp > 0 ? (int)dp : 1;
 }
 /* GPUs that hold the same weights and reduce their gradients together:
  * the data-parallel replicas times the context-parallel ranks. */

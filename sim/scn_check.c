@@ -176,11 +176,6 @@ static void check_cluster(scn_ctx *c, scenario *s, const scn_doc *d)
 {
 	scn_cluster *k = &s->cluster;
 	const hw_gpu *g = &k->gpu;
-	hw_precision p = s->training.precision;
-	if (g->peak_flops[p] <= 0)
-		ERR(c, d, "training.precision", NULL, "the GPU %s has no %s peak; choose another "
-		    "precision or give cluster.gpu.%s", g->name, scn__precision_names[p],
-		    scn__precision_names[p]);
 	/* AWS p5 has 32 NICs for 8 GPUs; more than 4 per GPU is a typo */
 	if (k->nic.count > 4 * k->gpus_per_node)
 		ERR(c, d, "cluster.nic.count", NULL, "%d NICs per node is more than 4 per GPU "
@@ -202,13 +197,27 @@ static void check_cluster(scn_ctx *c, scenario *s, const scn_doc *d)
 			    "topology zones needs zone_bandwidth, e.g. 'zone_bandwidth: 100Gbps'");
 	}
 	check_placement(c, k, d);
+}
+
+/* What the training section asks of the cluster (not for `trainsim nccl`,
+ * which uses the cluster alone). */
+static void check_training_on_cluster(scn_ctx *c, scenario *s, const scn_doc *d)
+{
+	scn_cluster *k = &s->cluster;
+	const hw_gpu *g = &k->gpu;
+	hw_precision p = s->training.precision;
+	if (g->peak_flops[p] <= 0)
+		ERR(c, d, "training.precision", NULL, "the GPU %s has no %s peak; choose another "
+		    "precision or give cluster.gpu.%s", g->name, scn__precision_names[p],
+		    scn__precision_names[p]);
 	if (s->training.data.source == DATA_LOCAL_CACHE && !k->cache.present)
 		ERR(c, d, "training.data.source", NULL, "local_cache needs a cluster.local_cache "
 		    "section, e.g. 'local_cache: {bandwidth: 8GB/s, capacity: 30TB}'");
 	const scn_training *t = &s->training;
-	int gdp = scn_dp(s) * scn_cp(s), mp = t->tp * t->pp;
-	int node = mp > 0 && k->gpus_per_node / mp >= 2 && gdp % (k->gpus_per_node / mp) == 0
-	           ? k->gpus_per_node / mp : 0;   /* the data-parallel ranks of a node */
+	int gdp = scn_dp(s) * scn_cp(s);
+	long long mp = (long long)t->tp * t->pp;
+	int node = mp > 0 && k->gpus_per_node / mp >= 2 && gdp % (int)(k->gpus_per_node / mp) == 0
+	           ? (int)(k->gpus_per_node / mp) : 0;   /* the data-parallel ranks of a node */
 	char eg[80] = "";
 	if (node)
 		snprintf(eg, sizeof eg, ", e.g. 'zero_group: %d' (the data-parallel ranks of a node)",
@@ -276,16 +285,24 @@ static bool fp32_run(const scenario *s)
 	return s->training.precision == PREC_FP32 || s->training.precision == PREC_TF32;
 }
 
+/* false (with the error) when the cluster has more GPUs than trainsim builds */
+static bool check_gpu_count(scn_ctx *c, const scenario *s, const scn_doc *d)
+{
+	long long gpus = (long long)s->cluster.nodes * s->cluster.gpus_per_node;
+	if (gpus <= MAX_GPUS)
+		return true;
+	ERR(c, d, "cluster.nodes", NULL, "nodes*gpus_per_node (=%lld) exceeds the limit "
+	    "of 1,000,000 GPUs", gpus);
+	return false;
+}
+
 static void check_parallel(scn_ctx *c, scenario *s, const scn_doc *d)
 {
 	scn_training *t = &s->training;
 	long long gpus = (long long)s->cluster.nodes * s->cluster.gpus_per_node;
 	long long tpp = (long long)t->tp * t->pp * scn_cp(s);
-	if (gpus > MAX_GPUS) {
-		ERR(c, d, "cluster.nodes", NULL, "nodes*gpus_per_node (=%lld) exceeds the limit "
-		    "of 1,000,000 GPUs", gpus);
+	if (!check_gpu_count(c, s, d))
 		return;
-	}
 	if (gpus % tpp) {
 		if (scn_cp(s) > 1)
 			ERR(c, d, "training.cp", "training.tp", "tp*cp*pp (=%lld) must divide the GPU "
@@ -471,11 +488,13 @@ void scn__check(scn_ctx *c, scenario *s, const scn_doc *d)
 {
 	derive(s, d);
 	if (c->cluster_only) {
-		check_cluster(c, s, d);
+		if (check_gpu_count(c, s, d))
+			check_cluster(c, s, d);
 		return;
 	}
 	check_model(c, s, d);
 	check_cluster(c, s, d);
+	check_training_on_cluster(c, s, d);
 	check_parallel(c, s, d);
 	check_pipeline(c, s, d);
 	check_moe(c, s, d);

@@ -300,6 +300,13 @@ lacks "$tmp/err" "tokens (k is 1000)" "seq_len 8Ki: no warning"
 quick 0 "nccl ignores the training layout" "$TS" nccl "$top_srcdir/scenarios/dgx-h100.yaml" \
 	--set cluster.nodes=3 -b 1M -e 1M
 has "$tmp/out" "1048576" "nccl on 3 nodes prints its row"
+quick 0 "nccl ignores the training's precision" "$TS" nccl "$top_srcdir/scenarios/dgx-h100.yaml" \
+	--set cluster.gpu=A100 --set training.precision=fp8 -b 1M -e 1M
+quick 1 "nccl refuses more than a million GPUs" "$TS" nccl "$top_srcdir/scenarios/dgx-h100.yaml" \
+	--set cluster.nodes=2000 --set cluster.gpus_per_node=1024 -b 1M -e 1M
+has "$tmp/err" "exceeds the limit of 1,000,000 GPUs" "nccl names the GPU limit"
+quick 1 "tp x pp past 2^31 is refused, not a crash" "$TS" check "$SCN" \
+	--set training.tp=65536 --set training.pp=65536
 quick 1 "nccl still checks the cluster" "$TS" nccl "$top_srcdir/scenarios/dgx-h100.yaml" \
 	--set cluster.nic.count=99 -b 1M -e 1M
 has "$tmp/err" "cluster.nic.count" "nccl names the bad cluster key"
