@@ -343,18 +343,24 @@ int store_checkpoint(const scenario *s, double step_time_s, step_checkpoint *ck,
 	ck->every = every;
 	ck->bytes = r->bytes;
 	ck->write_s = r->write_s;
-	ck->stall_s = r->stall_s;
-	if (async && !r->async_fallback && step_time_s > 0) {
+	ck->stall_s = store_ckpt_stall(r, async, every, step_time_s);
+	ck->amortized_s = ck->stall_s / every;
+	return 0;
+}
+
+double store_ckpt_stall(const store_ckpt_result *r, bool async, int every, double step_time_s)
+{
+	double stall = r->stall_s;
+	if (async && !r->async_fallback && step_time_s > 0 && every > 0) {
 		double interval = every * step_time_s;
 		double background = r->write_s - r->snapshot_s;
 		/* The next snapshot waits for a background write still running. */
-		ck->stall_s += fmax(0.0, background - interval);
+		stall += fmax(0.0, background - interval);
 		/* Each step overlapped by the background write has a slower gradient
 		 * reduction on shared NICs; counted as exposed (an upper bound when
 		 * the reduction overlaps the backward pass). */
 		double overlapped = fmin((double)every, ceil(background / step_time_s));
-		ck->stall_s += overlapped * fmax(0.0, r->dp_with_ckpt_s - r->dp_alone_s);
+		stall += overlapped * fmax(0.0, r->dp_with_ckpt_s - r->dp_alone_s);
 	}
-	ck->amortized_s = ck->stall_s / every;
-	return 0;
+	return stall;
 }

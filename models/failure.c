@@ -20,6 +20,9 @@ typedef struct fmodel {
 	double delta;                /* training stopped per checkpoint */
 	double lag;                  /* after the stall, until the checkpoint is durable */
 	double restart;
+	const store_ckpt_result *ck; /* the measured cost, to re-cost other intervals */
+	bool async;
+	double write;                /* start of the write to durable */
 } fmodel;
 
 typedef struct facc {
@@ -141,11 +144,17 @@ static double goodput_of(const facc *a)
 	return a->wall > 0 ? a->useful / a->wall : 0;
 }
 
-/* Long-run goodput of interval `every` on the common draws. */
+/* Long-run goodput of interval `every` on the common draws; an async
+ * checkpoint's stall is its own at that interval (a background write that
+ * outlasts a short interval delays the next snapshot). */
 static double goodput_every(fmodel m, double step_s, int every, const double *draws, long n)
 {
 	facc a;
 	m.tau = every * step_s;
+	if (m.ck) {
+		m.delta = store_ckpt_stall(m.ck, m.async, every, step_s);
+		m.lag = fmax(0.0, m.write - m.delta);
+	}
 	run_model(&m, INFINITY, draws, n, &a);
 	return goodput_of(&a);
 }
@@ -275,6 +284,9 @@ int store_failures(const scenario *s, double step_time_s, const step_checkpoint 
 		.delta = every > 0 ? ck->stall_s : 0,
 		.lag = every > 0 ? fmax(0.0, ck->write_s - ck->stall_s) : 0,
 		.restart = s->training.failures.restart_s,
+		.ck = every > 0 ? o->ckpt : NULL,
+		.async = o->ckpt_async,
+		.write = every > 0 ? ck->write_s : 0,
 	};
 	r->interval_s = every > 0 ? m.tau : 0;
 	r->delta_s = m.delta;
@@ -332,8 +344,18 @@ int store_failures(const scenario *s, double step_time_s, const step_checkpoint 
 		r->daly_s = store_daly_s(m.delta, r->job_mtbf_s);
 		r->young_every = r->young_s / step_time_s;
 		r->daly_every = r->daly_s / step_time_s;
-		if (o->search_best)
-			search_best(&m, step_time_s, r->daly_every, draws, n, r);
+		if (o->search_best) {
+			/* an async stall grows below the interval a background write
+			 * takes (the knee): anchor the search on the stall of long
+			 * intervals and keep the knee inside its range */
+			double guess = r->daly_every;
+			if (m.ck && m.async && !m.ck->async_fallback) {
+				double dmin = store_ckpt_stall(m.ck, true, 1 << 30, step_time_s);
+				double knee = (m.ck->write_s - m.ck->snapshot_s) / step_time_s;
+				guess = fmax(store_daly_s(dmin, r->job_mtbf_s) / step_time_s, knee);
+			}
+			search_best(&m, step_time_s, guess, draws, n, r);
+		}
 	}
 
 	/* runs to the training goal, each with its own draws */

@@ -121,10 +121,21 @@ int store_checkpoint(const scenario *s, double step_time_s, step_checkpoint *ck,
 
 /* -------------------------------------------------------------- failures */
 
+/* Training time lost per checkpoint written every `every` steps: the
+ * cost r measured (sync: the write; async: the snapshot), plus, async, the
+ * wait for a background write that outlasts the interval and the slower
+ * gradient reductions it overlaps. */
+double store_ckpt_stall(const store_ckpt_result *r, bool async, int every, double step_time_s);
+
 typedef struct store_fail_opts {
 	uint64_t seed;               /* 0 = the scenario's run.seed */
 	int reps;                    /* replications of a run; 0 = default */
 	bool search_best;            /* search the interval that maximizes goodput */
+	/* the checkpoint's cost as measured: the search recomputes the stall at
+	 * each interval it tries (async: it depends on the interval); NULL: the
+	 * stall of ck at every interval */
+	const store_ckpt_result *ckpt;
+	bool ckpt_async;
 } store_fail_opts;
 
 typedef struct store_fail_result {

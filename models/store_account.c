@@ -186,7 +186,8 @@ int store_account(const scenario *s, step_result *r, char *err, size_t errlen)
 
 	const scn_failures *fl = &s->training.failures;
 	bool failures = fl->gpu_mtbf_s > 0 || fl->node_mtbf_s > 0 || fl->link_mtbf_s > 0;
-	store_fail_opts fo = { .search_best = failures };
+	store_fail_opts fo = { .search_best = failures, .ckpt = &d,
+	                       .ckpt_async = s->training.checkpoint.mode == CKPT_ASYNC };
 	store_fail_result f;
 	if (store_failures(s, step_s, &r->checkpoint, &fo, &f) < 0) {
 		snprintf(err, errlen, "failure model: out of memory or no step time");

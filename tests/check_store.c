@@ -430,6 +430,41 @@ START_TEST(best_interval_agrees_with_young_daly)
 }
 END_TEST
 
+/* An async checkpoint whose background write (1000 s) outlasts a short
+ * interval stalls the next snapshot: its stall depends on the interval. The
+ * advice must not follow the interval the scenario happens to use (it was
+ * 108 steps from 1000 steps, then 4691 from 108, where goodput fell to 45%):
+ * searched with the stall of each interval tried, it is the same from a
+ * short and a long interval, at or beyond the write (100 steps of 10 s),
+ * and better than both. */
+START_TEST(best_interval_async_knee)
+{
+	scenario s;
+	base(&s, 128);
+	s.training.failures.restart_s = 600;
+	s.training.failures.gpu_mtbf_s = 3600.0 * 200 * 1024;
+	store_ckpt_result d = { .snapshot_s = 5, .write_s = 1005, .stall_s = 5 };
+	store_fail_opts o = { .search_best = true, .ckpt = &d, .ckpt_async = true, .seed = 3 };
+	int best[2];
+	double g[2];
+	int every[2] = {20, 2000};
+	for (int i = 0; i < 2; i++) {
+		step_checkpoint ck = { .write_s = 1005, .every = every[i],
+		                       .stall_s = store_ckpt_stall(&d, true, every[i], 10.0) };
+		store_fail_result r;
+		ck_assert_int_eq(store_failures(&s, 10.0, &ck, &o, &r), 0);
+		best[i] = r.best_every;
+		g[i] = r.goodput;
+		ck_assert(r.best_goodput >= r.goodput);
+	}
+	ck_assert_double_eq_tol(store_ckpt_stall(&d, true, 20, 10.0), 5 + 1000 - 200, 1e-9);
+	ck_assert_msg(abs(best[0] - best[1]) <= best[1] / 20, "best %d from 20, %d from 2000",
+	              best[0], best[1]);
+	ck_assert_msg(best[0] >= 100, "best %d steps, below the write's 100", best[0]);
+	ck_assert(g[0] < g[1]);
+}
+END_TEST
+
 /* ------------------------------------------------- published figures */
 
 static int load(const char *name, scenario *s)
@@ -553,6 +588,7 @@ static Suite *suite(void)
 	c = tcase_create("failures");
 	tcase_add_test(c, goodput_falls_as_mtbf_falls);
 	tcase_add_test(c, best_interval_agrees_with_young_daly);
+	tcase_add_test(c, best_interval_async_knee);
 	suite_add_tcase(su, c);
 	c = tcase_create("published");
 	tcase_set_timeout(c, 600);
