@@ -872,9 +872,13 @@ bool wl_flash_attention(const scenario *s)
 	if (s->training.attention == ATTN_FLASH || s->training.attention == ATTN_FLASH2 ||
 	    s->training.attention == ATTN_FLASH1)
 		return true;
-	/* "Hopper and later" (docs/workload.md) is NVIDIA's: the AMD parts
-	 * (CDNA2 to CDNA4) take the Ampere rule below. By name, not by order. */
-	if (g->arch == ARCH_HOPPER || g->arch == ARCH_BLACKWELL)
+	/* GPUs released after FlashAttention was every framework's default
+	 * (Hopper, Blackwell; AMD's MI300 and MI350 series, whose ROCm stacks
+	 * ship composable_kernel's FlashAttention-2): no run of theirs used the
+	 * unfused attention of 2020-22's GPT code. The MI250X (CDNA2, 2021)
+	 * takes the Ampere rule below. By name, not by order. */
+	if (g->arch == ARCH_HOPPER || g->arch == ARCH_BLACKWELL || g->arch == ARCH_CDNA3 ||
+	    g->arch == ARCH_CDNA4)
 		return true;
 	/* Megatron's context parallelism runs on Transformer Engine's fused
 	 * attention, whatever the model */

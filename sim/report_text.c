@@ -6,6 +6,7 @@
 #include "report.h"
 #include "topo.h"
 #include "units.h"
+#include "workload.h"
 
 #define BAR_WIDTH 30
 
@@ -98,6 +99,14 @@ static void header(FILE *out, const scenario *s, const step_result *r)
 		fprintf(out, ", %s compression", NAME(compress_names, t->grad_reduce.compression));
 	if (t->kernels == KERNELS_EAGER && !s->model.custom)
 		fprintf(out, "; eager PyTorch kernels");
+	/* which attention ran decides memory and much of the time: say it,
+	 * and whether it was chosen for the model's generation (auto) */
+	static const char *const attn_names[] = {"auto", "flash", "unfused", "flash2", "flash1"};
+	if (!s->model.custom)
+		fprintf(out, "\n            attention %s%s",
+		        !wl_flash_attention(s) ? "unfused"
+		        : t->attention == ATTN_AUTO ? "flash" : NAME(attn_names, t->attention),
+		        t->attention == ATTN_AUTO ? " (auto)" : "");
 	fputc('\n', out);
 }
 

@@ -295,6 +295,13 @@ has "$tmp/err" "'8k' is 8000 tokens (k is 1000); a context of 8192 is written 81
 	"seq_len 8k: the warning says what was read and how to write 8192"
 expect 0 "seq_len 8Ki loads" "$TS" check "$SCN" --set model.seq_len=8Ki
 lacks "$tmp/err" "tokens (k is 1000)" "seq_len 8Ki: no warning"
+# the header says which attention ran and that auto chose it: a 2020-22 GPT on
+# A100 unfused, the same model on an MI355X (a GPU of the FlashAttention era) fused
+expect 0 "run: attention in the header (A100 GPT)" "$TS" run "$SCN"
+has "$tmp/out" "attention unfused (auto)" "an A100 GPT runs unfused attention, said so"
+expect 0 "run: attention in the header (MI355X)" "$TS" run "$top_srcdir/scenarios/dgx-h100.yaml" \
+	--set cluster.gpu=MI355X
+has "$tmp/out" "attention flash (auto)" "an MI355X runs flash attention by default"
 # nccl uses the cluster alone: a training layout that no longer fits the GPU
 # count (3 nodes: 24 GPUs, global batch 4096) does not stop it, a bad cluster does
 quick 0 "nccl ignores the training layout" "$TS" nccl "$top_srcdir/scenarios/dgx-h100.yaml" \
