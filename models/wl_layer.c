@@ -101,7 +101,10 @@ static void ctx_init(lctx *c, const scenario *s, int layer)
 		c->ep = wl__ep(s);
 		c->etp = wl__etp(s);
 		c->Tl = c->T / (c->t > 1 ? c->t : 1);
-		c->imb = s->training.expert_imbalance > 1 ? s->training.expert_imbalance : 1;
+		/* with one expert-parallel rank every GPU runs every expert's
+		 * tokens: no GPU is busier than the mean */
+		c->imb = c->ep > 1 && s->training.expert_imbalance > 1 ? s->training.expert_imbalance
+		                                                       : 1;
 	}
 }
 

@@ -473,6 +473,10 @@ static void check_moe(scn_ctx *c, scenario *s, const scn_doc *d)
 	if (t->ep_overlap && t->ep <= 1)
 		scn__warn(c, scn__doc_path(d, "training.ep_overlap"), "training.ep_overlap",
 		          "has no effect with ep 1 (no all-to-all)");
+	if (t->expert_imbalance != 1 && t->ep <= 1 && given(d, "training.expert_imbalance"))
+		scn__warn(c, scn__doc_path(d, "training.expert_imbalance"),
+		          "training.expert_imbalance", "has no effect with ep 1 (every GPU runs every "
+		          "expert's tokens)");
 	if (across > 0 && across % t->ep == 0 && across / t->ep > 1 && (long long)t->dp * scn_cp(s) == 1)
 		ERR(c, d, "training.ep", "training.expert_tp", "with dp 1 and expert_tp 1, ep (=%d) "
 		    "below tp leaves %lld copies of each expert on the TP ranks, whose gradient "

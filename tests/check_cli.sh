@@ -302,6 +302,21 @@ has "$tmp/out" "attention unfused (auto)" "an A100 GPT runs unfused attention, s
 expect 0 "run: attention in the header (MI355X)" "$TS" run "$top_srcdir/scenarios/dgx-h100.yaml" \
 	--set cluster.gpu=MI355X
 has "$tmp/out" "attention flash (auto)" "an MI355X runs flash attention by default"
+# expert_imbalance needs several expert-parallel ranks to make one GPU busier
+expect 0 "expert_imbalance with ep 1" "$TS" run "$top_srcdir/scenarios/mixtral-8x7b.yaml" \
+	--set training.ep=1 --set training.expert_imbalance=3 --format json
+has "$tmp/err" "has no effect with ep 1 (every GPU runs every expert's tokens)" \
+	"expert_imbalance with ep 1 warns"
+cp "$tmp/out" "$tmp/imb3.json"
+expect 0 "the same with a balanced router" "$TS" run "$top_srcdir/scenarios/mixtral-8x7b.yaml" \
+	--set training.ep=1 --format json -q
+grep -o '"step_time_s": [0-9.e+-]*' "$tmp/imb3.json" >"$tmp/imb3.t"
+grep -o '"step_time_s": [0-9.e+-]*' "$tmp/out" >"$tmp/imb1.t"
+if [ -s "$tmp/imb1.t" ] && cmp -s "$tmp/imb3.t" "$tmp/imb1.t"; then
+	ok "expert_imbalance with ep 1 leaves the step time"
+else
+	not_ok "expert_imbalance with ep 1 leaves the step time"
+fi
 # nccl uses the cluster alone: a training layout that no longer fits the GPU
 # count (3 nodes: 24 GPUs, global batch 4096) does not stop it, a bad cluster does
 quick 0 "nccl ignores the training layout" "$TS" nccl "$top_srcdir/scenarios/dgx-h100.yaml" \
