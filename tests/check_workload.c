@@ -294,8 +294,9 @@ START_TEST(t_flash_choice)
 	s.cluster.gpu = *hw_gpu_find("V100-SXM2-32GB");
 	s.model.gated_mlp = true;
 	ck_assert(!wl_flash_attention(&s));
-	/* by architecture name, not enum order: Turing has no kernel, the AMD
-	 * parts (CDNA2, CDNA3) take the Ampere rule, every Hopper part flash */
+	/* by architecture name, not enum order: Turing has no kernel, the
+	 * MI250X (CDNA2) takes the Ampere rule, the MI300 and MI350 series
+	 * (CDNA3, CDNA4) and every Hopper part flash */
 	s.cluster.gpu = *hw_gpu_find("T4");
 	ck_assert(!wl_flash_attention(&s));
 	s.cluster.gpu = *hw_gpu_find("MI250X");
@@ -303,7 +304,9 @@ START_TEST(t_flash_choice)
 	s.model.gated_mlp = false;
 	ck_assert(!wl_flash_attention(&s));
 	s.cluster.gpu = *hw_gpu_find("MI325X");
-	ck_assert(!wl_flash_attention(&s));
+	ck_assert(wl_flash_attention(&s));
+	s.cluster.gpu = *hw_gpu_find("MI355X");
+	ck_assert(wl_flash_attention(&s));
 	s.cluster.gpu = *hw_gpu_find("H20");
 	ck_assert(wl_flash_attention(&s));
 	s.cluster.gpu = *hw_gpu_find("B200");
