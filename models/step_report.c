@@ -235,9 +235,14 @@ static void why_other(const scenario *s, step_result *r, int k, double x, double
 				 "block" : "The expert all-to-all blocks", a, pct,
 				 s->model.top_k > 0 ? s->model.top_k : 2, t->ep,
 				 r->ep_crosses_nodes ? ", across nodes" : " over the intra-node links",
-				 r->ep_crosses_nodes ? "keeping the expert-parallel group inside a node "
-				 "(placement tp-dp-pp, a smaller ep), a faster network" :
-				 "a smaller ep or faster intra-node links");
+				 !r->ep_crosses_nodes ? "a smaller ep or faster intra-node links"
+				 : (long long)t->ep * (t->expert_tp > 0 ? t->expert_tp : t->tp) >
+				   s->cluster.gpus_per_node
+				 ? "a smaller ep (it spans nodes at any placement), a faster network"
+				 : t->placement == PLACE_TP_DP_PP
+				 ? "a smaller ep or a faster network"
+				 : "keeping the expert-parallel group inside a node (placement "
+				   "tp-dp-pp, a smaller ep), a faster network");
 			break;
 		}
 		snprintf(b, n, "Tensor-parallel collectives block compute for %s (%.0f%% of the step): "

@@ -143,10 +143,12 @@ static void fail_note(const scenario *s, step_result *r, const store_fail_result
 		FMT(best, "; no checkpoints (training.checkpoint.every): each failure restarts the "
 		         "run from its start, so %s", s->run.train_tokens > 0
 		         ? "goodput is that of this run's length" : "a long run keeps nothing");
+	/* Meta's figures are a yardstick for jobs of their size only */
 	FMT(text, "Failures: job MTBF %.2f h, goodput %.1f%% +- %.2f%% (lost work %.1f%%, restarts "
-	         "%.1f%%, checkpoints %.1f%%)%s; published for Llama 3 405B on 16,384 H100: "
-	         "3.1 h and >90%%.", f->job_mtbf_s / 3600, 100 * f->goodput, 100 * f->goodput_ci,
-	         100 * f->lost_work_frac, 100 * f->restart_frac, 100 * f->ckpt_frac, best);
+	         "%.1f%%, checkpoints %.1f%%)%s%s.", f->job_mtbf_s / 3600, 100 * f->goodput,
+	         100 * f->goodput_ci, 100 * f->lost_work_frac, 100 * f->restart_frac,
+	         100 * f->ckpt_frac, best, scn_gpus(s) >= 4096
+	         ? "; published for Llama 3 405B on 16,384 H100: 3.1 h and >90%" : "");
 	add_note(r, text);
 }
 

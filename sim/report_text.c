@@ -62,8 +62,11 @@ static void header(FILE *out, const scenario *s, const step_result *r)
 	int dp = scn_dp(s);
 	int per = (t->micro_batch > 0 ? t->micro_batch : 1) * dp;
 	fprintf(out, "%s\n", s->name[0] ? s->name : s->path);
+	/* AMD's GPUs join a node by Infinity Fabric links, modelled as a switch */
+	bool amd = c->gpu.arch == ARCH_CDNA2 || c->gpu.arch == ARCH_CDNA3 || c->gpu.arch == ARCH_CDNA4;
 	fprintf(out, "  cluster   %d node%s x %d %s (%s)", c->nodes, c->nodes == 1 ? "" : "s",
-		c->gpus_per_node, c->gpu.name, NAME(intra_names, c->intra.kind));
+		c->gpus_per_node, c->gpu.name, amd && c->intra.kind != INTRA_PCIE
+		? "Infinity Fabric" : NAME(intra_names, c->intra.kind));
 	if (c->nodes > 1)
 		fprintf(out, ", %d x %g Gb/s %s NIC%s per node, %s", c->nic.count,
 			c->nic.speed_Bps * 8 / 1e9, c->nic.transport == TRANSPORT_RDMA ? "RDMA" : "TCP",
@@ -82,9 +85,13 @@ static void header(FILE *out, const scenario *s, const step_result *r)
 		if (t->schedule == SCHED_INTERLEAVED)
 			fprintf(out, " (%d virtual stages)", t->virtual_stages);
 	}
-	fprintf(out, "\n  batch     %d sequences of %d tokens per step; micro-batch %d, %d per pipeline\n",
-		t->global_batch, s->model.seq_len, t->micro_batch,
-		t->global_batch / per > 0 ? t->global_batch / per : 1);
+	if (s->model.custom && s->model.seq_len <= 1)
+		fprintf(out, "\n  batch     %d samples per step; micro-batch %d, %d per pipeline\n",
+			t->global_batch, t->micro_batch, t->global_batch / per > 0 ? t->global_batch / per : 1);
+	else
+		fprintf(out, "\n  batch     %d sequences of %d tokens per step; micro-batch %d, %d per "
+			"pipeline\n", t->global_batch, s->model.seq_len, t->micro_batch,
+			t->global_batch / per > 0 ? t->global_batch / per : 1);
 	char rc[48];
 	if (t->recompute == RECOMPUTE_FULL && t->recompute_layers > 0)
 		snprintf(rc, sizeof rc, "full (first %d layers a chunk)", t->recompute_layers);

@@ -302,6 +302,11 @@ has "$tmp/out" "attention unfused (auto)" "an A100 GPT runs unfused attention, s
 expect 0 "run: attention in the header (MI355X)" "$TS" run "$top_srcdir/scenarios/dgx-h100.yaml" \
 	--set cluster.gpu=MI355X
 has "$tmp/out" "attention flash (auto)" "an MI355X runs flash attention by default"
+has "$tmp/out" "8 MI355X (Infinity Fabric)" "an AMD node is joined by Infinity Fabric, said so"
+expect 0 "run: a custom workload's batch" "$TS" run "$top_srcdir/scenarios/custom-resnet50.yaml"
+has "$tmp/out" "samples per step" "a custom workload counts samples, not 1-token sequences"
+expect 0 "run: DeepSeek-V3's all-to-all" "$TS" run "$top_srcdir/scenarios/deepseek-v3-h100.yaml"
+lacks "$tmp/out" "(placement tp-dp-pp" "ep 64 spans nodes at any placement: no placement advice"
 # expert_imbalance needs several expert-parallel ranks to make one GPU busier
 expect 0 "expert_imbalance with ep 1" "$TS" run "$top_srcdir/scenarios/mixtral-8x7b.yaml" \
 	--set training.ep=1 --set training.expert_imbalance=3 --format json
