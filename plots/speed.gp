@@ -23,6 +23,9 @@ set output ARG2
 
 stats ARG1 using 1 nooutput
 nb = STATS_blocks
+# the "does not fit" legend entry only when some point does not fit
+stats ARG1 using 6 nooutput name "FIT"
+nofit = FIT_min == 0
 
 set grid
 # The key goes under the top panel (series names can be long); both panels
@@ -44,7 +47,7 @@ plot for [i=0:nb-1] ARG1 index i using 1:($3*100):xtic(5) with linespoints lc i+
      for [i=0:nb-1] ARG1 index i using 1:($4*100) with linespoints lc i+1 dt 2 pt 6 \
 	title "nvidia-smi util ".columnheader(1), \
      for [i=0:nb-1] ARG1 index i using 1:($6 == 0 ? $3*100 : 1/0) with points lc rgb "red" \
-	pt 6 ps 2.2 lw 2 title (i == 0 ? "does not fit in GPU memory" : "")
+	pt 6 ps 2.2 lw 2 title (i == 0 && nofit ? "does not fit in GPU memory" : "")
 
 unset key
 set ylabel "step time (s)"
