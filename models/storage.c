@@ -98,12 +98,13 @@ static double node_storage_Bps(const scn_cluster *c, int streams)
 static double cache_hit_fraction(const scenario *s, int reader_nodes)
 {
 	const scn_cluster *c = &s->cluster;
-	if (!c->cache.present || c->cache.capacity_bytes <= 0 || s->run.train_tokens <= 0 ||
-	    s->model.seq_len <= 0 || reader_nodes <= 0)
+	double pass = s->training.data.dataset_bytes;
+	if (pass <= 0 && s->run.train_tokens > 0 && s->model.seq_len > 0)
+		pass = s->run.train_tokens / s->model.seq_len * s->training.data.sample_bytes;
+	if (!c->cache.present || c->cache.capacity_bytes <= 0 || pass <= 0 || reader_nodes <= 0)
 		return 1.0;
 	/* Each node caches the shard its readers see over one pass of the data. */
-	double shard = s->run.train_tokens / s->model.seq_len * s->training.data.sample_bytes /
-	               reader_nodes;
+	double shard = pass / reader_nodes;
 	return shard <= c->cache.capacity_bytes ? 1.0 : c->cache.capacity_bytes / shard;
 }
 

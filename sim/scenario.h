@@ -138,6 +138,7 @@ typedef struct scn_data {
 	double sample_bytes;
 	int prefetch;
 	bool cache_warm;             /* local cache already holds the data set */
+	double dataset_bytes;        /* one pass of the data; 0: run.train_tokens' samples */
 } scn_data;
 
 typedef struct scn_checkpoint {

@@ -201,6 +201,7 @@ static const scn_field data_rows[] = {
 	UNI("sample_bytes", scn_data, sample_bytes, UNIT_BYTES, 0, 1e13, FL_GT_MIN),
 	INT("prefetch", scn_data, prefetch, 0, 1e4, 0),
 	BOOL("cache_warm", scn_data, cache_warm, 0),
+	UNI("dataset", scn_data, dataset_bytes, UNIT_BYTES, 0, 1e18, FL_ZERO_OK),
 };
 static const scn_section data_sec = SEC("data", data_rows);
 

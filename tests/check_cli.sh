@@ -322,6 +322,22 @@ if [ -s "$tmp/imb1.t" ] && cmp -s "$tmp/imb3.t" "$tmp/imb1.t"; then
 else
 	not_ok "expert_imbalance with ep 1 leaves the step time"
 fi
+# a local cache's hit rate: one pass of the data is training.data.dataset when
+# given, else run.train_tokens' samples (1T tokens do not fit the NVMe cache here)
+nv=$top_srcdir/scenarios/storage-nfs-vs-nvme-nvme.yaml
+expect 0 "cache: the run's tokens as one pass" "$TS" run "$nv" --set run.train_tokens=1T -q \
+	--format json
+grep -o '"step_time_s": [0-9.e+-]*' "$tmp/out" >"$tmp/cache1.t"
+expect 0 "cache: a 1 TB data set given" "$TS" run "$nv" --set run.train_tokens=1T -q \
+	--set training.data.dataset=1TB --format json
+grep -o '"step_time_s": [0-9.e+-]*' "$tmp/out" >"$tmp/cache2.t"
+expect 0 "cache: no run length" "$TS" run "$nv" -q --format json
+grep -o '"step_time_s": [0-9.e+-]*' "$tmp/out" >"$tmp/cache0.t"
+if [ -s "$tmp/cache0.t" ] && cmp -s "$tmp/cache0.t" "$tmp/cache2.t" && ! cmp -s "$tmp/cache0.t" "$tmp/cache1.t"; then
+	ok "training.data.dataset decouples the cache from run.train_tokens"
+else
+	not_ok "training.data.dataset decouples the cache from run.train_tokens"
+fi
 # nccl uses the cluster alone: a training layout that no longer fits the GPU
 # count (3 nodes: 24 GPUs, global batch 4096) does not stop it, a bad cluster does
 quick 0 "nccl ignores the training layout" "$TS" nccl "$top_srcdir/scenarios/dgx-h100.yaml" \
