@@ -464,6 +464,7 @@ static const struct { const char *alias, *name; } aliases[] = {
 	{"H200", "H200-SXM-141GB"},
 	{"B200-SXM", "B200"},
 	{"MI300", "MI300X"},
+	{"H200-SXM", "H200-SXM-141GB"},
 	{"MI355", "MI355X"},
 	{"MI350", "MI350X"},
 	{"V100-16GB", "V100-SXM2-16GB"},
@@ -571,32 +572,81 @@ static bool same_family(const char *a, const char *b)
  * the closest spelling otherwise can be another generation's part
  * ("A100-SXM4-80GB", one letter from "H100-SXM4-80GB"); a tie goes to the
  * part the bare model names ("H200": the SXM). */
+/* The memory size the typed name gives ("94GB" of "H100-94GB"), or "". */
+static void size_token(const char *name, char *tok, size_t len)
+{
+	tok[0] = 0;
+	for (const char *p = name; *p; p++) {
+		if (!isdigit((unsigned char)*p) || (p > name && isdigit((unsigned char)p[-1])))
+			continue;
+		const char *q = p;
+		while (isdigit((unsigned char)*q))
+			q++;
+		if (!strncasecmp(q, "GB", 2)) {
+			snprintf(tok, len, "%.*sGB", (int)(q - p), p);
+			return;
+		}
+	}
+}
+
+static bool has_token(const char *str, const char *tok)
+{
+	size_t n = strlen(tok);
+	for (const char *s = str; *s; s++)
+		if (!strncasecmp(s, tok, n) && (s == str || !isdigit((unsigned char)s[-1])))
+			return true;
+	return false;
+}
+
+static size_t common_prefix(const char *a, const char *b)
+{
+	size_t n = 0;
+	while (a[n] && b[n] && toupper((unsigned char)a[n]) == toupper((unsigned char)b[n]))
+		n++;
+	return n;
+}
+
 const char *hw_gpu_suggest(const char *name)
 {
 	if (!name || !*name)
 		return NULL;
-	char model[48];
+	char model[48], mem[24];
 	size_t ml = family_len(name);
 	snprintf(model, sizeof model, "%.*s", (int)(ml < sizeof model ? ml : sizeof model - 1), name);
+	size_token(name, mem, sizeof mem);
 	const hw_gpu *plain = hw_gpu_find(model);
 	const char *best = NULL;
 	int bestd = 1 << 30;
+	size_t bestp = 0;
 	bool fam = false;
-	for (int pass = 0; pass < 2 && !best; pass++)
+	/* pass 0: the typed model with the typed memory size ("H100-94GB": the
+	 * NVL), 1: the typed model, 2: any name (ties to the longer common
+	 * prefix: "L40" is nearer the L40S than the A40) */
+	for (int pass = 0; pass < 3 && !best; pass++) {
+		if (pass == 0 && !mem[0])
+			continue;
 		for (size_t i = 0; i < NGPUS + NALIASES; i++) {
 			const char *cand = i < NGPUS ? gpus[i].name : aliases[i - NGPUS].alias;
-			if (pass == 0 && !same_family(name, cand))
+			const char *part = i < NGPUS ? gpus[i].name : aliases[i - NGPUS].name;
+			if (pass < 2 && !same_family(name, cand))
+				continue;
+			if (pass == 0 && !has_token(part, mem))
 				continue;
 			int d = edit_distance(name, cand);
-			const char *part = i < NGPUS ? gpus[i].name : aliases[i - NGPUS].name;
-			if (d == bestd && plain && !strcmp(part, plain->name))
+			size_t pre = common_prefix(name, cand);
+			if (d == bestd && ((pass < 2 && plain && !strcmp(part, plain->name)) ||
+			                   (pass == 2 && pre > bestp))) {
 				best = part;
+				bestp = pre;
+			}
 			if (d < bestd) {
 				bestd = d;
-				best = i < NGPUS ? gpus[i].name : aliases[i - NGPUS].name;
-				fam = pass == 0;
+				best = part;
+				bestp = pre;
+				fam = pass < 2;
 			}
 		}
+	}
 	if (fam)
 		return best;
 	/* Only close names: at most a third of the typed name, at least 2. */

@@ -177,6 +177,12 @@ START_TEST(catalog_suggest)
 	ck_assert_str_eq(hw_gpu_suggest("H100-SXM4-80GB"), "H100-SXM5-80GB");
 	ck_assert_str_eq(hw_gpu_suggest("h200-141gb"), "H200-SXM-141GB");
 	ck_assert_str_eq(hw_gpu_suggest("MI300X-192GB"), "MI300X");
+	/* the typed memory size picks the part within the model, and a tie
+	 * between other models goes to the longer common prefix */
+	ck_assert_str_eq(hw_gpu_suggest("H100-94GB"), "H100-NVL-94GB");
+	ck_assert_str_eq(hw_gpu_suggest("H100-96GB"), "H100-HBM2E-96GB");
+	ck_assert_str_eq(hw_gpu_suggest("H200-SXM5"), "H200-SXM-141GB");
+	ck_assert_str_eq(hw_gpu_suggest("L40"), "L40S");
 }
 END_TEST
 
