@@ -23,6 +23,7 @@ typedef struct fmodel {
 	const store_ckpt_result *ck; /* the measured cost, to re-cost other intervals */
 	bool async;
 	double write;                /* start of the write to durable */
+	double knee;                 /* async: steps a background write takes; 0: none */
 } fmodel;
 
 typedef struct facc {
@@ -144,6 +145,16 @@ static double goodput_of(const facc *a)
 	return a->wall > 0 ? a->useful / a->wall : 0;
 }
 
+/* After the stall, until the checkpoint is durable: an async one when its
+ * background write ends (write - snapshot, whatever wait for the previous
+ * write the stall held), a sync one at once. */
+static double async_lag(const fmodel *m)
+{
+	if (m->ck && m->async && !m->ck->async_fallback)
+		return fmax(0.0, m->ck->write_s - m->ck->snapshot_s);
+	return fmax(0.0, m->write - m->delta);
+}
+
 /* Long-run goodput of interval `every` on the common draws; an async
  * checkpoint's stall is its own at that interval (a background write that
  * outlasts a short interval delays the next snapshot). */
@@ -153,7 +164,7 @@ static double goodput_every(fmodel m, double step_s, int every, const double *dr
 	m.tau = every * step_s;
 	if (m.ck) {
 		m.delta = store_ckpt_stall(m.ck, m.async, every, step_s);
-		m.lag = fmax(0.0, m.write - m.delta);
+		m.lag = async_lag(&m);
 	}
 	run_model(&m, INFINITY, draws, n, &a);
 	return goodput_of(&a);
@@ -169,8 +180,23 @@ static double best_every(const fmodel *m, double step_s, double guess, const dou
 	enum { MAXC = 256 };
 	double ev[MAXC] = { 0 }, g[MAXC] = { 0 };
 	int nc = 0, ib = 0, last = 0;
-	for (double e = lo; e <= hi && nc < MAXC; e *= FAIL_GRID_RATIO) {
+	/* an async stall jumps below the knee: the knee itself is a candidate,
+	 * and the parabola is fitted on the smooth side only */
+	int knee = m->knee > 0 ? (int)ceil(m->knee) : 0;
+	bool knee_done = knee < lo || knee > hi;
+	for (double e = lo; e <= hi && nc < MAXC - 1; e *= FAIL_GRID_RATIO) {
 		int ie = (int)lround(e);
+		if (!knee_done && knee <= ie) {
+			knee_done = true;
+			if (knee < ie && knee != last) {
+				ev[nc] = knee;
+				g[nc] = goodput_every(*m, step_s, knee, draws, n);
+				if (g[nc] > g[ib])
+					ib = nc;
+				last = knee;
+				nc++;
+			}
+		}
 		if (ie == last)
 			continue;
 		last = ie;
@@ -187,7 +213,7 @@ static double best_every(const fmodel *m, double step_s, double guess, const dou
 	int used = 0;
 	for (int i = 0; i < nc; i++) {
 		double x = log(ev[i] / ev[ib]);
-		if (fabs(x) > log(2.0))
+		if (fabs(x) > log(2.0) || ev[i] < knee)
 			continue;
 		double p = 1;
 		for (int k = 0; k < 5; k++, p *= x)
@@ -218,7 +244,7 @@ static double best_every(const fmodel *m, double step_s, double guess, const dou
 	double x = -b / (2 * c);
 	if (fabs(x) > log(2.0))
 		return ev[ib];
-	return fmax(1.0, ev[ib] * exp(x));
+	return fmax(fmax(1.0, knee), ev[ib] * exp(x));
 }
 
 static int cmp_double(const void *a, const void *b)
@@ -232,6 +258,11 @@ static void search_best(const fmodel *m, double step_s, double guess, const doub
 {
 	double g;
 	double e = best_every(m, step_s, guess, draws, n, &g);
+	if (!(g > 0)) {   /* no interval gets any work done: no advice */
+		r->best_every = 0;
+		r->best_goodput = 0;
+		return;
+	}
 	r->best_every = (int)lround(e);
 	r->best_goodput = goodput_every(*m, step_s, r->best_every, draws, n);
 	/* spread: the same search on independent batches of the draws */
@@ -288,6 +319,11 @@ int store_failures(const scenario *s, double step_time_s, const step_checkpoint 
 		.async = o->ckpt_async,
 		.write = every > 0 ? ck->write_s : 0,
 	};
+	bool bg = m.ck && m.async && !m.ck->async_fallback;
+	if (bg) {
+		m.lag = async_lag(&m);
+		m.knee = (m.ck->write_s - m.ck->snapshot_s) / step_time_s;
+	}
 	r->interval_s = every > 0 ? m.tau : 0;
 	r->delta_s = m.delta;
 	r->restart_s = m.restart;
@@ -340,20 +376,18 @@ int store_failures(const scenario *s, double step_time_s, const step_checkpoint 
 	r->goodput_ci = 1.96 * sqrt(var / FAIL_BATCHES);
 
 	if (m.delta > 0) {
-		r->young_s = store_young_s(m.delta, r->job_mtbf_s);
-		r->daly_s = store_daly_s(m.delta, r->job_mtbf_s);
+		/* async: Young and Daly from the stall of intervals the write does
+		 * not outlast, not of the scenario's interval */
+		double dl = bg ? store_ckpt_stall(m.ck, true, 1 << 30, step_time_s) : m.delta;
+		r->young_s = store_young_s(dl, r->job_mtbf_s);
+		r->daly_s = store_daly_s(dl, r->job_mtbf_s);
 		r->young_every = r->young_s / step_time_s;
 		r->daly_every = r->daly_s / step_time_s;
 		if (o->search_best) {
 			/* an async stall grows below the interval a background write
 			 * takes (the knee): anchor the search on the stall of long
 			 * intervals and keep the knee inside its range */
-			double guess = r->daly_every;
-			if (m.ck && m.async && !m.ck->async_fallback) {
-				double dmin = store_ckpt_stall(m.ck, true, 1 << 30, step_time_s);
-				double knee = (m.ck->write_s - m.ck->snapshot_s) / step_time_s;
-				guess = fmax(store_daly_s(dmin, r->job_mtbf_s) / step_time_s, knee);
-			}
+			double guess = bg ? fmax(r->daly_every, m.knee) : r->daly_every;
 			search_best(&m, step_time_s, guess, draws, n, r);
 		}
 	}

@@ -455,6 +455,8 @@ START_TEST(best_interval_async_knee)
 		ck_assert_int_eq(store_failures(&s, 10.0, &ck, &o, &r), 0);
 		best[i] = r.best_every;
 		g[i] = r.goodput;
+		/* Young from the stall of intervals the write does not outlast */
+		ck_assert_double_eq_tol(r.young_s, store_young_s(5, r.job_mtbf_s), 1e-6);
 		ck_assert(r.best_goodput >= r.goodput);
 	}
 	ck_assert_double_eq_tol(store_ckpt_stall(&d, true, 20, 10.0), 5 + 1000 - 200, 1e-9);
@@ -462,6 +464,13 @@ START_TEST(best_interval_async_knee)
 	              best[0], best[1]);
 	ck_assert_msg(best[0] >= 100, "best %d steps, below the write's 100", best[0]);
 	ck_assert(g[0] < g[1]);
+	/* failures every few seconds: no interval gets work done, no advice */
+	s.training.failures.gpu_mtbf_s = 1.0 * 1024;
+	step_checkpoint ck = { .write_s = 1005, .every = 20,
+	                       .stall_s = store_ckpt_stall(&d, true, 20, 10.0) };
+	store_fail_result r;
+	ck_assert_int_eq(store_failures(&s, 10.0, &ck, &o, &r), 0);
+	ck_assert_int_eq(r.best_every, 0);
 }
 END_TEST
 
