@@ -343,6 +343,7 @@ int store_checkpoint(const scenario *s, double step_time_s, step_checkpoint *ck,
 	ck->every = every;
 	ck->bytes = r->bytes;
 	ck->write_s = r->write_s;
+	ck->async_fallback = async && r->async_fallback;
 	ck->stall_s = store_ckpt_stall(r, async, every, step_time_s);
 	ck->amortized_s = ck->stall_s / every;
 	return 0;

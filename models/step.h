@@ -31,6 +31,7 @@ typedef struct step_checkpoint {
 	double stall_s;       /* training time lost per checkpoint */
 	int every;
 	double amortized_s;   /* stall_s / every */
+	bool async_fallback;  /* async asked, host memory too small: written sync */
 } step_checkpoint;
 
 /* Notes a result holds (the report prints them all). */

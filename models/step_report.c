@@ -285,8 +285,14 @@ static void why_other(const scenario *s, step_result *r, int k, double x, double
 				 a, pct);
 		break;
 	case SPLIT_CHECKPOINT:
-		snprintf(b, n, "Checkpoints stall training for %s per step on average (%.0f%%): "
-			 "asynchronous or less frequent checkpoints would shrink it.", a, pct);
+		if (s->training.checkpoint.mode == CKPT_ASYNC && !r->checkpoint.async_fallback)
+			snprintf(b, n, "Checkpoints stall training for %s per step on average (%.0f%%) "
+				 "although they are asynchronous: each snapshot waits for a background "
+				 "write that outlasts the interval, or the snapshot itself is long; less "
+				 "frequent checkpoints or faster storage would shrink it.", a, pct);
+		else
+			snprintf(b, n, "Checkpoints stall training for %s per step on average (%.0f%%): "
+				 "asynchronous or less frequent checkpoints would shrink it.", a, pct);
 		break;
 	default:
 		break;

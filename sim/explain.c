@@ -78,6 +78,15 @@ static const char *fmt_bw(char *b, size_t n, double v)
 	return glue(b);
 }
 
+/* The links inside a node as the report names them. */
+static const char *intra_link_name(const scenario *s)
+{
+	hw_arch a = s->cluster.gpu.arch;
+	if (s->cluster.intra.kind == INTRA_PCIE)
+		return "PCIe";
+	return a == ARCH_CDNA2 || a == ARCH_CDNA3 || a == ARCH_CDNA4 ? "Infinity Fabric" : "NVLink";
+}
+
 static double frac(const step_result *r, step_split k)
 {
 	return r->step_time_s > 0 ? r->split_s[k] / r->step_time_s : 0;
@@ -589,16 +598,16 @@ static void saturated_comm(ctx *c, step_split k)
 	else if (k == SPLIT_TP_COMM && scn_cp(s) > 1)
 		para(c->out, 3, 3, "The links inside the node: the context-parallel ring passes the "
 			"keys and values of every layer over %s, faster than the attention needs them.",
-			s->cluster.intra.kind == INTRA_PCIE ? "PCIe" : "NVLink");
+			intra_link_name(s));
 	else if (k == SPLIT_TP_COMM && s->training.tp > s->cluster.gpus_per_node)
 		para(c->out, 3, 3, "The NICs: the tensor-parallel groups (tp %d) span nodes of %d GPUs, "
 			"so the all-reduces of every layer leave the node through %s per node instead of "
-			"staying on NVLink, many times faster.", s->training.tp,
-			s->cluster.gpus_per_node, fmt_bw(a, sizeof a, nic_Bps));
+			"staying on %s, many times faster.", s->training.tp,
+			s->cluster.gpus_per_node, fmt_bw(a, sizeof a, nic_Bps), intra_link_name(s));
 	else if (k == SPLIT_TP_COMM)
 		para(c->out, 3, 3, "The links inside the node: tensor parallelism runs collectives in "
 			"every layer, forward and backward, over %s.",
-			s->cluster.intra.kind == INTRA_PCIE ? "PCIe" : "NVLink");
+			intra_link_name(s));
 	else if (k == SPLIT_PP_COMM)
 		para(c->out, 3, 3, "The links between pipeline stages: activations and their "
 			"gradients cross them for every micro-batch.");

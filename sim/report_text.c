@@ -85,7 +85,7 @@ static void header(FILE *out, const scenario *s, const step_result *r)
 		if (t->schedule == SCHED_INTERLEAVED)
 			fprintf(out, " (%d virtual stages)", t->virtual_stages);
 	}
-	if (s->model.custom && s->model.seq_len <= 1)
+	if (s->model.custom)
 		fprintf(out, "\n  batch     %d samples per step; micro-batch %d, %d per pipeline\n",
 			t->global_batch, t->micro_batch, t->global_batch / per > 0 ? t->global_batch / per : 1);
 	else
@@ -138,7 +138,10 @@ static void speed(FILE *out, const scenario *s, const step_result *r)
 		fprintf(out, "   (mean of %d steps; p50 %s, p95 %s, p99 %s)", r->steps,
 			fmt_time(a, sizeof a, r->step_p50_s), fmt_time(b, sizeof b, r->step_p95_s),
 			fmt_time(c, sizeof c, r->step_p99_s));
-	fprintf(out, "\nthroughput        %.0f tokens/s\n", r->tokens_per_s);
+	if (s->model.custom)   /* a custom workload's tokens_per_s counts samples */
+		fprintf(out, "\nthroughput        %.0f samples/s\n", r->tokens_per_s);
+	else
+		fprintf(out, "\nthroughput        %.0f tokens/s\n", r->tokens_per_s);
 	fprintf(out, "MFU               %5.1f %%   model FLOPs / (step time x GPUs x dense %s peak)\n",
 		100 * r->mfu, prec);
 	fprintf(out, "HFU               %5.1f %%   the same with recomputation counted\n", 100 * r->hfu);
@@ -331,7 +334,8 @@ static void reliability(FILE *out, const scenario *s, const step_result *r)
 		fprintf(out, "\ncheckpoint        every %d steps: %s written in %s, %s stall (%s) = %s per step\n",
 			k->every, fmt_bytes(a, sizeof a, k->bytes), fmt_time(b, sizeof b, k->write_s),
 			fmt_time(c, sizeof c, k->stall_s),
-			s->training.checkpoint.mode == CKPT_ASYNC ? "async" : "sync",
+			s->training.checkpoint.mode != CKPT_ASYNC ? "sync"
+			: k->async_fallback ? "async asked, written sync: host memory too small" : "async",
 			fmt_time(d, sizeof d, k->amortized_s));
 	if (r->job_mtbf_s > 0) {
 		fprintf(out, "failures          a failure every %s on this job; goodput %.1f %%",

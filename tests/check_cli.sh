@@ -305,6 +305,7 @@ has "$tmp/out" "attention flash (auto)" "an MI355X runs flash attention by defau
 has "$tmp/out" "8 MI355X (Infinity Fabric)" "an AMD node is joined by Infinity Fabric, said so"
 expect 0 "run: a custom workload's batch" "$TS" run "$top_srcdir/scenarios/custom-resnet50.yaml"
 has "$tmp/out" "samples per step" "a custom workload counts samples, not 1-token sequences"
+has "$tmp/out" "samples/s" "a custom workload's throughput is in samples"
 expect 0 "run: DeepSeek-V3's all-to-all" "$TS" run "$top_srcdir/scenarios/deepseek-v3-h100.yaml"
 lacks "$tmp/out" "(placement tp-dp-pp" "ep 64 spans nodes at any placement: no placement advice"
 # expert_imbalance needs several expert-parallel ranks to make one GPU busier
