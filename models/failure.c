@@ -170,6 +170,23 @@ static double goodput_every(fmodel m, double step_s, int every, const double *dr
 	return goodput_of(&a);
 }
 
+/* Just below the knee the next snapshot waits only a fraction of a step:
+ * floor(knee) can beat the smooth side's best e; the better of the two. */
+static double knee_side(const fmodel *m, double step_s, const double *draws, long n, double e,
+                        double *best_g)
+{
+	int lo = m->knee > 1 ? (int)floor(m->knee) : 0;
+	if (lo < 1 || lo >= (int)lround(e) || lo + 1 < m->knee)
+		return e;
+	double g_lo = goodput_every(*m, step_s, lo, draws, n);
+	double g_e = goodput_every(*m, step_s, (int)lround(e), draws, n);
+	if (g_lo > g_e) {
+		*best_g = fmax(*best_g, g_lo);
+		return lo;
+	}
+	return e;
+}
+
 /* The interval maximizing goodput on draws[0..n-1]: a grid over every, then a
  * parabola in log(every) through the points near the top, which smooths the
  * jagged argmax of a finite sample. */
@@ -224,14 +241,14 @@ static double best_every(const fmodel *m, double step_s, double guess, const dou
 		used++;
 	}
 	if (used < 5)
-		return ev[ib];
+		return knee_side(m, step_s, draws, n, ev[ib], best_g);
 	/* solve [S0 S1 S2; S1 S2 S3; S2 S3 S4] (a b c) = T by Cramer's rule */
 	double A[3][3] = { { S[0], S[1], S[2] }, { S[1], S[2], S[3] }, { S[2], S[3], S[4] } };
 	double det = A[0][0] * (A[1][1] * A[2][2] - A[1][2] * A[2][1]) -
 	             A[0][1] * (A[1][0] * A[2][2] - A[1][2] * A[2][0]) +
 	             A[0][2] * (A[1][0] * A[2][1] - A[1][1] * A[2][0]);
 	if (fabs(det) < 1e-300)
-		return ev[ib];
+		return knee_side(m, step_s, draws, n, ev[ib], best_g);
 	double db = A[0][0] * (T[1] * A[2][2] - A[1][2] * T[2]) -
 	            T[0] * (A[1][0] * A[2][2] - A[1][2] * A[2][0]) +
 	            A[0][2] * (A[1][0] * T[2] - T[1] * A[2][0]);
@@ -240,11 +257,11 @@ static double best_every(const fmodel *m, double step_s, double guess, const dou
 	            T[0] * (A[1][0] * A[2][1] - A[1][1] * A[2][0]);
 	double b = db / det, c = dc / det;
 	if (c >= 0)
-		return ev[ib];
+		return knee_side(m, step_s, draws, n, ev[ib], best_g);
 	double x = -b / (2 * c);
 	if (fabs(x) > log(2.0))
-		return ev[ib];
-	return fmax(fmax(1.0, knee), ev[ib] * exp(x));
+		return knee_side(m, step_s, draws, n, ev[ib], best_g);
+	return knee_side(m, step_s, draws, n, fmax(fmax(1.0, knee), ev[ib] * exp(x)), best_g);
 }
 
 static int cmp_double(const void *a, const void *b)
@@ -327,7 +344,7 @@ int store_failures(const scenario *s, double step_time_s, const step_checkpoint 
 	r->interval_s = every > 0 ? m.tau : 0;
 	r->delta_s = m.delta;
 	r->restart_s = m.restart;
-	double tokens_per_step = (double)s->training.global_batch * s->model.seq_len;
+	double tokens_per_step = scn_tokens_per_step(s);
 	double work = s->run.train_tokens > 0 && tokens_per_step > 0
 	              ? ceil(s->run.train_tokens / tokens_per_step) * step_time_s : 0;
 	if (r->rate_per_s <= 0) {   /* no failures: only the checkpoint stalls */

@@ -815,11 +815,10 @@ out:
  * simulated part. */
 static void finalize(const scenario *s, step_result *res, const stp_raw *raw)
 {
-	const scn_training *t = &s->training;
 	res->gpus = scn_gpus(s);
 	res->nodes = s->cluster.nodes;
 	double step = res->step_time_s;
-	double tokens = (double)t->global_batch * (s->model.custom ? 1 : s->model.seq_len);
+	double tokens = scn_tokens_per_step(s);
 	double fm = wl_step_model_flops(s), fh = wl_step_hw_flops(s), peak = wl_peak_flops(s);
 	if (step <= 0 || raw->n < 1)
 		return;

@@ -249,7 +249,10 @@ static void why_other(const scenario *s, step_result *r, int k, double x, double
 			 "%d ranks exchange activations several times per layer and micro-batch%s; a "
 			 "smaller tp%soverlapping TP communication would shrink it.", a, pct, t->tp,
 			 t->tp > s->cluster.gpus_per_node ? ", across nodes" : " over the intra-node links",
-			 t->tp > s->cluster.gpus_per_node ? ", TP inside the NVLink domain, or " : " or ");
+			 t->tp > s->cluster.gpus_per_node
+			 ? (s->cluster.gpu.arch == ARCH_CDNA2 || s->cluster.gpu.arch == ARCH_CDNA3 ||
+			    s->cluster.gpu.arch == ARCH_CDNA4 ? ", TP inside the node, or "
+			    : ", TP inside the NVLink domain, or ") : " or ");
 		break;
 	case SPLIT_OPTIMIZER:
 		/* ZeRO-1 only helps when there are DP ranks and it is not on already */
@@ -285,11 +288,21 @@ static void why_other(const scenario *s, step_result *r, int k, double x, double
 				 a, pct);
 		break;
 	case SPLIT_CHECKPOINT:
-		if (s->training.checkpoint.mode == CKPT_ASYNC && !r->checkpoint.async_fallback)
+		if (s->training.checkpoint.mode == CKPT_ASYNC && r->checkpoint.async_fallback)
+			snprintf(b, n, "Checkpoints stall training for %s per step on average (%.0f%%): "
+				 "asynchronous checkpoints were asked but fall back to synchronous writes "
+				 "(host memory too small for the snapshot); more host memory "
+				 "(cluster.host_memory) or less frequent checkpoints would shrink it.",
+				 a, pct);
+		else if (s->training.checkpoint.mode == CKPT_ASYNC)
 			snprintf(b, n, "Checkpoints stall training for %s per step on average (%.0f%%) "
-				 "although they are asynchronous: each snapshot waits for a background "
-				 "write that outlasts the interval, or the snapshot itself is long; less "
-				 "frequent checkpoints or faster storage would shrink it.", a, pct);
+				 "although they are asynchronous: the snapshot, the wait for a "
+				 "background write that outlasts the interval%s; less frequent "
+				 "checkpoints, faster storage%s would shrink it.", a, pct,
+				 s->cluster.storage.network == STORAGE_NET_SHARED
+				 ? " and the gradient reductions the write slows on the shared NICs" : "",
+				 s->cluster.storage.network == STORAGE_NET_SHARED
+				 ? " or a separate frontend NIC" : "");
 		else
 			snprintf(b, n, "Checkpoints stall training for %s per step on average (%.0f%%): "
 				 "asynchronous or less frequent checkpoints would shrink it.", a, pct);

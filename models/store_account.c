@@ -96,7 +96,7 @@ static void ckpt_note(const scenario *s, step_result *r, const store_ckpt_result
 	 * there, simulated (an async write's wait for the previous one depends
 	 * on the interval) */
 	int other = ck->every >= 1000 ? ck->every / 10 : ck->every * 10;
-	char y[32], st[32], how[200];
+	char y[32], st[32], how[360];
 	scenario oth = *s;
 	oth.training.checkpoint.every = other;
 	step_checkpoint co;
@@ -199,8 +199,7 @@ int store_account(const scenario *s, step_result *r, char *err, size_t errlen)
 	r->best_checkpoint_every = f.best_every;
 	r->goodput = failures ? f.goodput : 1;
 	if (s->run.train_tokens > 0) {
-		double steps = ceil(s->run.train_tokens /
-		                    ((double)s->training.global_batch * s->model.seq_len));
+		double steps = ceil(s->run.train_tokens / scn_tokens_per_step(s));
 		r->time_to_train_s = failures ? f.time_to_train_s : steps * r->step_time_s;
 	}
 	if (plan.bytes_per_step > 0 &&

@@ -729,11 +729,12 @@ static void ring(ctx *c)
 			"gradient bucket is reduce-scattered inside its group, each GPU's 1/%d shard "
 			"is then all-reduced across the %d groups, and the parameters are gathered "
 			"inside the group: every GPU sends about as many bytes as with one group of "
-			"%d, but the gathers stay inside the group (NVLink when the group is a node) "
+			"%d, but the gathers stay inside the group (%s when the group is a node) "
 			"and only the shards cross between groups, at %d times the sharded model "
 			"state per GPU. Here one full reduction takes %s alone; the step leaves %s of "
 			"its reductions exposed.", r->dp_zero_replicas, r->dp_zero_group, r->dp_zero_group,
-			r->dp_zero_replicas, dp, r->dp_zero_replicas, fmt_t(e, sizeof e, r->dp_allreduce_s),
+			r->dp_zero_replicas, dp, intra_link_name(c->s), r->dp_zero_replicas,
+			fmt_t(e, sizeof e, r->dp_allreduce_s),
 			fmt_t(f, sizeof f, r->split_s[SPLIT_DP_COMM]));
 		return;
 	}

@@ -349,8 +349,9 @@ static void reliability(FILE *out, const scenario *s, const step_result *r)
 		unit_fmt(b, sizeof b, s->run.train_tokens, UNIT_COUNT);
 		unit_fmt(c, sizeof c, cost.gpu_hours, UNIT_COUNT);
 		if (r->time_to_train_s > 0)
-			fprintf(out, "time to train     %s for %s tokens, %s GPU-hours\n",
-				fmt_long(a, sizeof a, r->time_to_train_s), b, c);
+			fprintf(out, "time to train     %s for %s %s, %s GPU-hours\n",
+				fmt_long(a, sizeof a, r->time_to_train_s), b,
+				s->model.custom ? "samples" : "tokens", c);
 		else
 			fprintf(out, k->every > 0 ? "time to train     never: failures come faster "
 				"than the work between checkpoints is saved (goodput %.1f %%)\n"

@@ -234,6 +234,12 @@ static inline int scn_gpus(const scenario *s)
 {
 	return s->cluster.nodes * s->cluster.gpus_per_node;
 }
+/* Tokens a step trains on; a custom workload counts samples (its
+ * tokens_per_s and run.train_tokens are samples). */
+static inline double scn_tokens_per_step(const scenario *s)
+{
+	return (double)s->training.global_batch * (s->model.custom ? 1 : s->model.seq_len);
+}
 /* Context-parallel degree (1 when unset). */
 static inline int scn_cp(const scenario *s)
 {

@@ -306,6 +306,15 @@ has "$tmp/out" "8 MI355X (Infinity Fabric)" "an AMD node is joined by Infinity F
 expect 0 "run: a custom workload's batch" "$TS" run "$top_srcdir/scenarios/custom-resnet50.yaml"
 has "$tmp/out" "samples per step" "a custom workload counts samples, not 1-token sequences"
 has "$tmp/out" "samples/s" "a custom workload's throughput is in samples"
+expect 0 "run: a custom workload's run length" "$TS" run "$top_srcdir/scenarios/custom-resnet50.yaml" \
+	--set run.train_tokens=1e9 --set model.seq_len=4
+has "$tmp/out" "for 1 G samples" "a custom workload's run is counted in samples, whatever seq_len"
+expect 0 "run: async checkpoints falling back to sync" "$TS" run \
+	"$top_srcdir/scenarios/ckpt-every1000-frontend.yaml" --set cluster.host_memory=64GB \
+	--set cluster.storage.frontend=3.5Gbps --set training.checkpoint.every=10
+tr '\n' ' ' <"$tmp/out" | tr -s ' ' >"$tmp/flat"
+has "$tmp/flat" "fall back to synchronous writes (host memory too small" \
+	"a fallback's bottleneck asks for host memory, not async checkpoints"
 expect 0 "run: DeepSeek-V3's all-to-all" "$TS" run "$top_srcdir/scenarios/deepseek-v3-h100.yaml"
 lacks "$tmp/out" "(placement tp-dp-pp" "ep 64 spans nodes at any placement: no placement advice"
 # expert_imbalance needs several expert-parallel ranks to make one GPU busier
