@@ -342,11 +342,14 @@ static double nvls_chunk(double bytes, double ops)
 	return chunk;
 }
 
-static double loop_sync_s(double bytes, double ops, double chunk)
+/* One handshake of h seconds for every loop after the first. */
+static double loop_sync_s(double bytes, double ops, double chunk, double h)
 {
 	double loops = ceil(bytes / (ops * chunk));
-	return loops > 1 ? (loops - 1) * hw_us[HW_NVLINK][A_RING][PROTO_SIMPLE] * 1e-6 : 0;
+	return loops > 1 ? (loops - 1) * h : 0;
 }
+
+#define NVLINK_HANDSHAKE_S (hw_us[HW_NVLINK][A_RING][PROTO_SIMPLE] * 1e-6)
 
 /* NVLSTree across nodes: its heads are the node's GPUs that own a NIC, one
  * per channel of NCCL's NVLS graph (connectNvls, src/graph/connect.cc), so
@@ -411,7 +414,7 @@ double coll__slice_sync_s(const coll_shape *sh, coll_op op, coll_algo algo, int 
 	if (algo == ALGO_NVLS && op == COLL_ALL_REDUCE && proto == PROTO_SIMPLE &&
 	    sh->nnodes == 1 && sh->n >= 2) {
 		double ops = (double)coll__nvls_channels(sh) * sh->n;
-		return loop_sync_s(bytes, ops, nvls_chunk(bytes, ops));
+		return loop_sync_s(bytes, ops, nvls_chunk(bytes, ops), NVLINK_HANDSHAKE_S);
 	}
 	/* NVLSTree's switch stage walks the same handshakes per loop of its own
 	 * chunks; they cost time only where they make that stage the slower one
@@ -425,15 +428,13 @@ double coll__slice_sync_s(const coll_shape *sh, coll_op op, coll_algo algo, int 
 	    sh->ppn >= 2) {
 		int heads = nvlstree_heads(sh);
 		double ops = (double)coll__nvls_channels(sh) * heads;
-		double chunk = nvlstree_chunk(sh, bytes, ops), intra, inter;
+		double chunk = nvlstree_chunk(sh, bytes, ops), intra, inter, h = NVLINK_HANDSHAKE_S;
 		coll__nvlstree_stages(sh, &intra, &inter);
-		double sync = loop_sync_s(bytes, ops, chunk), loops = ceil(bytes / (ops * chunk));
-		if (sync > 0 && intra > 0 && inter > 0) {
-			double loop = fmin(bytes, ops * chunk), x = loop / intra, y = loop / inter;
-			double h = sync / (loops - 1);
-			sync = (loops - 1) * (fmax(x + h, y) - fmax(x, y));
+		if (intra > 0 && inter > 0) {   /* what the handshake adds to the slower stage */
+			double x = ops * chunk / intra, y = ops * chunk / inter;
+			h = fmax(x + h, y) - fmax(x, y);
 		}
-		return sync + nvlstree_fill_s(sh, bytes, heads, chunk);
+		return loop_sync_s(bytes, ops, chunk, h) + nvlstree_fill_s(sh, bytes, heads, chunk);
 	}
 	if (proto != PROTO_SIMPLE || sh->nnodes != 1 || !sh->nvlink || sh->n < 2 ||
 	    (algo != ALGO_RING && algo != ALGO_AUTO) ||

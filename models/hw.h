@@ -19,6 +19,12 @@ typedef enum {
 	ARCH_CDNA2, ARCH_CDNA3, ARCH_CDNA4
 } hw_arch;
 
+/* AMD's CDNA parts (Infinity Fabric inside a node, RCCL, ROCm kernels). */
+static inline bool hw_arch_is_amd(hw_arch a)
+{
+	return a == ARCH_CDNA2 || a == ARCH_CDNA3 || a == ARCH_CDNA4;
+}
+
 typedef struct hw_gpu {
 	char name[48];
 	hw_arch arch;

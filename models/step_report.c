@@ -250,8 +250,7 @@ static void why_other(const scenario *s, step_result *r, int k, double x, double
 			 "smaller tp%soverlapping TP communication would shrink it.", a, pct, t->tp,
 			 t->tp > s->cluster.gpus_per_node ? ", across nodes" : " over the intra-node links",
 			 t->tp > s->cluster.gpus_per_node
-			 ? (s->cluster.gpu.arch == ARCH_CDNA2 || s->cluster.gpu.arch == ARCH_CDNA3 ||
-			    s->cluster.gpu.arch == ARCH_CDNA4 ? ", TP inside the node, or "
+			 ? (hw_arch_is_amd(s->cluster.gpu.arch) ? ", TP inside the node, or "
 			    : ", TP inside the NVLink domain, or ") : " or ");
 		break;
 	case SPLIT_OPTIMIZER:

@@ -81,10 +81,9 @@ static const char *fmt_bw(char *b, size_t n, double v)
 /* The links inside a node as the report names them. */
 static const char *intra_link_name(const scenario *s)
 {
-	hw_arch a = s->cluster.gpu.arch;
 	if (s->cluster.intra.kind == INTRA_PCIE)
 		return "PCIe";
-	return a == ARCH_CDNA2 || a == ARCH_CDNA3 || a == ARCH_CDNA4 ? "Infinity Fabric" : "NVLink";
+	return hw_arch_is_amd(s->cluster.gpu.arch) ? "Infinity Fabric" : "NVLink";
 }
 
 static double frac(const step_result *r, step_split k)

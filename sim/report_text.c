@@ -63,7 +63,7 @@ static void header(FILE *out, const scenario *s, const step_result *r)
 	int per = (t->micro_batch > 0 ? t->micro_batch : 1) * dp;
 	fprintf(out, "%s\n", s->name[0] ? s->name : s->path);
 	/* AMD's GPUs join a node by Infinity Fabric links, modelled as a switch */
-	bool amd = c->gpu.arch == ARCH_CDNA2 || c->gpu.arch == ARCH_CDNA3 || c->gpu.arch == ARCH_CDNA4;
+	bool amd = hw_arch_is_amd(c->gpu.arch);
 	fprintf(out, "  cluster   %d node%s x %d %s (%s)", c->nodes, c->nodes == 1 ? "" : "s",
 		c->gpus_per_node, c->gpu.name, amd && c->intra.kind != INTRA_PCIE
 		? "Infinity Fabric" : NAME(intra_names, c->intra.kind));

@@ -345,9 +345,7 @@ static void check_parallel(scn_ctx *c, scenario *s, const scn_doc *d)
 		ERR(c, d, "training.attention", "cluster.gpu", "FlashAttention needs an Ampere or "
 		    "later GPU; %s has none: use attention: auto or unfused", s->cluster.gpu.name);
 	else if (t->attention == ATTN_FLASH1 && (s->cluster.gpu.arch == ARCH_BLACKWELL ||
-	                                         s->cluster.gpu.arch == ARCH_CDNA2 ||
-	                                         s->cluster.gpu.arch == ARCH_CDNA3 ||
-	                                         s->cluster.gpu.arch == ARCH_CDNA4))
+	                                         hw_arch_is_amd(s->cluster.gpu.arch)))
 		scn__warn(c, scn__doc_path(d, "training.attention"), "training.attention",
 		          "FlashAttention 1 was never built for %s; it is timed as FlashAttention-2's "
 		          "kernels there, 1.8x slower", s->cluster.gpu.name);
