@@ -101,6 +101,11 @@ typedef struct step_result {
 	double data_bytes_per_step;
 	double goodput;                   /* 0..1; 1 when no failures given */
 	double job_mtbf_s;                /* 0 = no failures */
+	/* with failures: where the wall time outside goodput goes (fractions of
+	 * it: work redone since the last durable checkpoint, restarts,
+	 * checkpoints), and one restart's length */
+	double lost_work_frac, restart_frac, ckpt_frac;
+	double restart_s;
 	int best_checkpoint_every;        /* 0 = not computed */
 	double time_to_train_s;           /* 0 = not asked */
 	double compression_saving_s;      /* >0: compression paid off per step */

@@ -311,6 +311,57 @@ static void why_other(const scenario *s, step_result *r, int k, double x, double
 	}
 }
 
+/* A duration in the unit a reader of MTBFs and restarts expects. */
+static const char *fmt_long(char *b, size_t n, double s)
+{
+	if (s >= 3600)
+		snprintf(b, n, "%.3g h", s / 3600);
+	else if (s >= 60)
+		snprintf(b, n, "%.3g min", s / 60);
+	else
+		return fmt_s(b, n, s);
+	return b;
+}
+
+/* Failures as the bottleneck: when the wall time lost to them (restarts and
+ * redone work) is a larger share than any non-compute share of the step,
+ * and 5% or more,
+ * the sentence names where that time goes (restarts, work redone since the
+ * last durable checkpoint, checkpoints) and what would win it back, then
+ * the step's own largest share. Returns whether it wrote the sentence. */
+static bool failures_bottleneck(step_result *r, int k, double pct)
+{
+	/* the checkpoints' own share is in the step already (SPLIT_CHECKPOINT) */
+	double loss = 100 * (r->restart_frac + r->lost_work_frac);
+	if (r->job_mtbf_s <= 0 || loss < 5 || loss <= pct)
+		return false;
+	char a[32], b[32], adv[256];
+	int every = r->checkpoint.every, best = r->best_checkpoint_every;
+	if (r->restart_frac >= r->lost_work_frac)
+		snprintf(adv, sizeof adv, "a faster restart (training.failures.restart, now %s: "
+			 "detecting the failure, rescheduling and reloading the checkpoint), fewer "
+			 "interruptions (more reliable parts, hot spares) or a smaller job would raise it",
+			 fmt_long(b, sizeof b, r->restart_s));
+	else if (every <= 0)
+		snprintf(adv, sizeof adv, "checkpoints (training.checkpoint.every) would keep "
+			 "the work done before a failure");
+	else if (best > 0 && best != every)
+		snprintf(adv, sizeof adv, "checkpointing %s (the best interval here is %d steps, "
+			 "now %d) would raise it", best < every ? "more often" : "less often", best,
+			 every);
+	else
+		snprintf(adv, sizeof adv, "the interval is already the best (%d steps); faster or "
+			 "asynchronous checkpoints would raise it", every);
+	snprintf(r->bottleneck, sizeof r->bottleneck,
+		 "Failures: the job is interrupted every %s and trains %.0f%% of its time "
+		 "(goodput); restarts take %.0f%%, work redone since the last durable checkpoint "
+		 "%.0f%%, checkpoints %.0f%%: %s. In the step itself the largest share besides "
+		 "compute is %s (%.0f%%).", fmt_long(a, sizeof a, r->job_mtbf_s),
+		 100 * r->goodput, 100 * r->restart_frac, 100 * r->lost_work_frac,
+		 100 * r->ckpt_frac, adv, step_split_name(k), pct);
+	return true;
+}
+
 static void bottleneck(const scenario *s, step_result *r)
 {
 	int k = -1;
@@ -318,6 +369,8 @@ static void bottleneck(const scenario *s, step_result *r)
 		if (i != SPLIT_COMPUTE && (k < 0 || r->split_s[i] > r->split_s[k]))
 			k = i;
 	double x = r->split_s[k], pct = 100 * x / r->step_time_s;
+	if (failures_bottleneck(r, k, pct))
+		return;
 	if (pct < 5) {
 		char a[32];
 		snprintf(r->bottleneck, sizeof r->bottleneck,

@@ -198,6 +198,12 @@ int store_account(const scenario *s, step_result *r, char *err, size_t errlen)
 	r->job_mtbf_s = f.job_mtbf_s;
 	r->best_checkpoint_every = f.best_every;
 	r->goodput = failures ? f.goodput : 1;
+	if (failures) {
+		r->lost_work_frac = f.lost_work_frac;
+		r->restart_frac = f.restart_frac;
+		r->ckpt_frac = f.ckpt_frac;
+		r->restart_s = f.restart_s;
+	}
 	if (s->run.train_tokens > 0) {
 		double steps = ceil(s->run.train_tokens / scn_tokens_per_step(s));
 		r->time_to_train_s = failures ? f.time_to_train_s : steps * r->step_time_s;

@@ -567,6 +567,12 @@ static void where(ctx *c, const int *order, int nloss)
 	else
 		para(c->out, 3, 3, "The biggest loss%s: %s%s%s%s%s.", n > 1 ? "es" : "", l[0],
 			n > 1 ? "; " : "", n > 1 ? l[1] : "", n > 2 ? "; " : "", n > 2 ? l[2] : "");
+	if (r->job_mtbf_s > 0 && r->goodput < 0.95)
+		para(c->out, 3, 3, "Beyond the step: the job is interrupted every %s and trains "
+			"%.0f\a%% of its wall time; restarts take %.0f\a%%, work redone since the last "
+			"durable checkpoint %.0f\a%%, checkpoints %.0f\a%% (the report's failures note).",
+			fmt_t(a, sizeof a, r->job_mtbf_s), 100 * r->goodput, 100 * r->restart_frac,
+			100 * r->lost_work_frac, 100 * r->ckpt_frac);
 	report_cost cost = report_run_cost(c->s, r);
 	if (cost.per_mtok > 0) {
 		double idle = 1 - cost.busy_share;   /* failures' lost work included */
@@ -674,10 +680,20 @@ static void saturated(ctx *c, const int *order, int nloss)
 		saturated_comm(c, k);
 		break;
 	case SPLIT_PP_BUBBLE:
-		para(c->out, 3, 3, "No resource: the GPUs wait for the pipeline to fill and drain. "
-			"With p = %d stages and m = %d micro-batches the bubble is about "
-			"(p-1)/(m+p-1) = %.0f\a%% of the time (less with interleaving).", p, m,
-			100.0 * (p - 1) / (m + p - 1));
+		if (c->r->micro_batches > 0)
+			m = c->r->micro_batches;
+		if (s->training.virtual_stages > 1)
+			para(c->out, 3, 3, "No resource: the GPUs wait for the pipeline to fill and "
+				"drain. With p\a=\a%d stages, v\a=\a%d virtual stages each and m\a=\a%d "
+				"micro-batches the textbook bubble is (p-1)/(v*m+p-1) = %.0f\a%% of the "
+				"time, for equal stages and free transfers.", p,
+				s->training.virtual_stages, m, 100.0 * (p - 1) /
+				((double)s->training.virtual_stages * m + p - 1));
+		else
+			para(c->out, 3, 3, "No resource: the GPUs wait for the pipeline to fill and "
+				"drain. With p = %d stages and m = %d micro-batches the bubble is about "
+				"(p-1)/(m+p-1) = %.0f\a%% of the time (less with interleaving).", p, m,
+				100.0 * (p - 1) / (m + p - 1));
 		break;
 	case SPLIT_DATA_STALL:
 		para(c->out, 3, 3, "Storage: a step reads %s and the storage system delivers %s to "

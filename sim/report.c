@@ -132,6 +132,9 @@ static void json_reliability(json *j, const scenario *s, const step_result *r)
 	json_knum(j, "goodput", r->goodput);
 	if (r->job_mtbf_s > 0) {
 		json_knum(j, "job_mtbf_s", r->job_mtbf_s);
+		json_knum(j, "goodput_restarts", r->restart_frac);
+		json_knum(j, "goodput_lost_work", r->lost_work_frac);
+		json_knum(j, "goodput_checkpoints", r->ckpt_frac);
 		if (r->best_checkpoint_every > 0)
 			json_kint(j, "best_checkpoint_every", r->best_checkpoint_every);
 	}
@@ -299,10 +302,26 @@ static void c_ckpt_amort(const scenario *s, const step_result *r, char *b, size_
 {
 	c_ckpt(r, r->checkpoint.amortized_s, b, n);
 }
-static void c_mtbf(const scenario *s, const step_result *r, char *b, size_t n)
+static void c_fail_part(const step_result *r, double v, char *b, size_t n)
 {
 	if (r->job_mtbf_s > 0)
-		fmt_num(b, n, r->job_mtbf_s);
+		fmt_num(b, n, v);
+}
+static void c_mtbf(const scenario *s, const step_result *r, char *b, size_t n)
+{
+	c_fail_part(r, r->job_mtbf_s, b, n);
+}
+static void c_g_restarts(const scenario *s, const step_result *r, char *b, size_t n)
+{
+	c_fail_part(r, r->restart_frac, b, n);
+}
+static void c_g_lost(const scenario *s, const step_result *r, char *b, size_t n)
+{
+	c_fail_part(r, r->lost_work_frac, b, n);
+}
+static void c_g_ckpt(const scenario *s, const step_result *r, char *b, size_t n)
+{
+	c_fail_part(r, r->ckpt_frac, b, n);
 }
 static void c_best(const scenario *s, const step_result *r, char *b, size_t n)
 {
@@ -445,6 +464,8 @@ static const csv_col csv_cols[] = {
 	F("checkpoint.stall_s", c_ckpt_stall), F("checkpoint.every", c_ckpt_every),
 	F("compression_saving_s", c_saving), F("compression_cost_s", c_compress_cost),
 	F("async_speedup", c_async_speedup), F("staleness", c_staleness),
+	F("goodput_restarts", c_g_restarts), F("goodput_lost_work", c_g_lost),
+	F("goodput_checkpoints", c_g_ckpt),
 };
 #define N_COLS (sizeof csv_cols / sizeof csv_cols[0])
 

@@ -380,6 +380,15 @@ has "$tmp/out" "power limit" "explain: a Hopper GEMM holds less than its best sh
 expect 0 "explain, TP over a whole node" "$TS" explain "$top_srcdir/scenarios/dgx-h100.yaml" \
 	--set training.tp=8 --set training.sequence_parallel=true
 has "$tmp/out" "--set training.tp=4 --set training.pp=2" "explain tries half the TP, twice the PP"
+L3F="$top_srcdir/scenarios/llama3-405b-failures.yaml"
+expect 0 "explain, interleaved pipeline" "$TS" explain "$L3F"
+has "$tmp/out" "(p-1)/(v*m+p-1) = 19" "explain: the textbook bubble counts the virtual stages"
+expect 0 "explain, frequent failures" "$TS" explain "$L3F" \
+	--set training.failures.gpu_mtbf=5000h --set training.failures.restart=30min
+has "$tmp/out" "restarts take 8" "explain: where the time outside goodput goes"
+expect 0 "run, frequent failures" "$TS" run "$L3F" \
+	--set training.failures.gpu_mtbf=5000h --set training.failures.restart=30min
+has "$tmp/out" "bottleneck: Failures:" "failures that outweigh the step are the bottleneck"
 expect 0 "explain, a fine-grained MoE" "$TS" explain "$top_srcdir/scenarios/qwen3-30b-a3b-b200.yaml"
 has "$tmp/out" "Unless the CPU cannot keep up" "explain: short MoE layers may be host-bound"
 has "$tmp/out" "training.ep_overlap=true" "explain tries overlapping the expert all-to-all"

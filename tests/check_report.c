@@ -140,6 +140,7 @@ START_TEST(json_has_contract_fields)
 		ck_assert_ptr_null(jv_get(v, "step_p50_s"));
 		ck_assert_ptr_null(jv_get(v, "checkpoint"));
 		ck_assert_ptr_null(jv_get(v, "job_mtbf_s"));
+		ck_assert_ptr_null(jv_get(v, "goodput_restarts"));
 		ck_assert_ptr_null(jv_get(v, "time_to_train_s"));
 		jv_free(v);
 		free(text);
@@ -158,6 +159,9 @@ START_TEST(json_optional_fields)
 	R.job_mtbf_s = 36000;
 	R.goodput = 0.91;
 	R.best_checkpoint_every = 350;
+	R.restart_frac = 0.05;
+	R.lost_work_frac = 0.03;
+	R.ckpt_frac = 0.01;
 	S.run.train_tokens = 300e9;
 	R.time_to_train_s = 1e6;
 	char *text = render_json(true);
@@ -171,6 +175,9 @@ START_TEST(json_optional_fields)
 	ck_assert_double_eq_tol(num(v, "goodput"), 0.91, 1e-15);
 	ck_assert_double_eq_tol(num(v, "job_mtbf_s"), 36000, 1e-9);
 	ck_assert_int_eq((int)num(v, "best_checkpoint_every"), 350);
+	ck_assert_double_eq_tol(num(v, "goodput_restarts"), 0.05, 1e-15);
+	ck_assert_double_eq_tol(num(v, "goodput_lost_work"), 0.03, 1e-15);
+	ck_assert_double_eq_tol(num(v, "goodput_checkpoints"), 0.01, 1e-15);
 	ck_assert_double_eq_tol(num(v, "time_to_train_s"), 1e6, 1e-6);
 	/* GPU-hours of the run; no price, no cost */
 	ck_assert_double_eq_tol(num(v, "gpu_hours"), 1e6 * 16 / 3600, 1e-6);

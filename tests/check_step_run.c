@@ -540,6 +540,38 @@ START_TEST(t_moe_host_note)
 }
 END_TEST
 
+/* Failures that take more of the wall time than any share of the step are
+ * the bottleneck, with the part that dominates named: restarts when they
+ * are long, redone work when checkpoints are rare; rare failures leave the
+ * step's own sentence. */
+START_TEST(t_failures_bottleneck)
+{
+	scenario s = base(1, 1, 1);
+	s.training.checkpoint.every = 10;
+	s.training.failures.gpu_mtbf_s = 1e9;   /* rare: the step's own sentence */
+	s.training.failures.restart_s = 600;
+	step_result r = run_ok(&s);
+	ck_assert_msg(r.restart_frac + r.lost_work_frac < 0.01 && r.job_mtbf_s > 0, "%g %g",
+		      r.restart_frac, r.lost_work_frac);
+	ck_assert_ptr_null(strstr(r.bottleneck, "Failures:"));
+	s.training.failures.gpu_mtbf_s = 8 * 1800.0;   /* job MTBF 30 min, 10-min restarts */
+	r = run_ok(&s);
+	ck_assert_msg(r.goodput < 0.9, "%g", r.goodput);
+	ck_assert_double_eq_tol(r.restart_s, 600, 1e-9);
+	ck_assert(r.restart_frac > r.lost_work_frac && r.restart_frac > r.ckpt_frac);
+	ck_assert_msg(strstr(r.bottleneck, "Failures:") && strstr(r.bottleneck, "faster restart"),
+		      "%s", r.bottleneck);
+	double sum = r.goodput + r.restart_frac + r.lost_work_frac + r.ckpt_frac;
+	ck_assert_double_eq_tol(sum, 1, 0.02);
+	/* a short restart and a checkpoint every 100000 steps: redone work */
+	s.training.failures.restart_s = 10;
+	s.training.checkpoint.every = 100000;
+	r = run_ok(&s);
+	ck_assert(r.lost_work_frac > r.restart_frac);
+	ck_assert_msg(strstr(r.bottleneck, "checkpointing more often"), "%s", r.bottleneck);
+}
+END_TEST
+
 /* Pipeline transfers between two nodes go over every NIC a GPU owns (16 x
  * 100 Gb/s for 8 A100, as OCI's nodes): the same transfer time as one 200
  * Gb/s NIC a GPU, half that of 8 x 100G. tp 8 puts each stage on a node. */
@@ -584,6 +616,7 @@ int main(void)
 	tcase_add_test(tc, test_async_hides_short_reduction);
 	tcase_add_test(tc, t_moe_expert_parallel);
 	tcase_add_test(tc, t_moe_host_note);
+	tcase_add_test(tc, t_failures_bottleneck);
 	tcase_add_test(tc, t_pp_over_all_nics);
 	suite_add_tcase(s, tc);
 	SRunner *sr = srunner_create(s);
