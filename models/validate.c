@@ -165,6 +165,27 @@ static const gpu_map gpu_maps[] = {
 	{"T4", NULL, "T4", 100, 8, true, false, false},
 };
 
+/* A text that names only the architecture ("NVIDIA Ampere GPUs", MegaScale's
+ * paper) gets the generation's datacenter training part, the one its large
+ * clusters were built of: Ampere A100 (80 GB), Hopper H100 SXM, Blackwell
+ * B200, Volta V100; Grace Hopper and Grace Blackwell are GH200 and GB200. A
+ * prediction from it is marked inferred (`*`). Only when no GPU of the
+ * catalog is named, and not for a workstation or consumer card, whose
+ * generation says nothing of the part (gpu_of). */
+static const gpu_map generations[] = {
+	{"Grace Hopper", NULL, "GH200", 200, 4, false, false, false},
+	{"Grace Blackwell", NULL, "GB200", 400, 72, false, false, false},
+	{"Ampere", NULL, "A100", 200, 8, true, false, false},
+	{"Hopper", NULL, "H100", 400, 8, true, false, false},
+	{"Blackwell", NULL, "B200", 400, 8, true, false, false},
+	{"Volta", NULL, "V100", 100, 8, true, false, false},
+};
+
+static bool by_generation(const gpu_map *m)
+{
+	return m >= generations && m < generations + sizeof generations / sizeof generations[0];
+}
+
 /* `token` as a whole word of `hw`, any case; "8x" right before it counts as
  * a boundary ("8xT4"). */
 static bool has_gpu_word(const char *hw, const char *token)
@@ -250,6 +271,16 @@ static const gpu_map *gpu_of(const char *hw)
 		                         : isdigit((unsigned char)*m->with) ? mem_tag(hw, m->with)
 		                                                          : val__has(hw, m->with));
 		if (named && with)
+			return m;
+	}
+	static const char *const not_datacenter[] = {"RTX", "GeForce", "Quadro", "TITAN",
+		"Jetson", "A30", "A16", "A2 ", "Orin"};
+	for (size_t i = 0; i < sizeof not_datacenter / sizeof not_datacenter[0]; i++)
+		if (val__has(hw, not_datacenter[i]))
+			return NULL;
+	for (size_t i = 0; i < sizeof generations / sizeof generations[0]; i++) {
+		const gpu_map *m = &generations[i];
+		if (m->word ? has_gpu_word(hw, m->token) : val__has(hw, m->token))
 			return m;
 	}
 	return NULL;
@@ -2026,6 +2057,8 @@ static int build_case(const val_row *r, val_case *c, char *why, size_t n)
 	}
 	if (cluster_of(r, &c->s, why, n) < 0)
 		return -1;
+	if (by_generation(gpu_of(r->hardware)))
+		c->assumed = true;
 	if (c->metric == VM_GEMM || c->metric == VM_FLASH_FWD || c->metric == VM_FLASH_BWD ||
 	    c->metric == VM_HBM_BW)
 		return kernel_of(r, c, why, n);

@@ -598,7 +598,8 @@ double wl_dp_grad_bytes(const scenario *s, int stage)
  * the unsharded gradients), Megatron-FSDP always ("for grads shard mode there
  * will actually always be gradient sync happening", its no_sync). DDP and
  * Megatron's distributed optimizer (ZeRO-1) skip the sync until the last
- * micro-batch. */
+ * micro-batch. With a pipeline, `auto` reduces once a step whatever the
+ * stage (below). */
 int wl_zero_group(const scenario *s)
 {
 	int n = wl__dp_grad(s), g = s->training.zero_group;
@@ -613,7 +614,14 @@ bool wl_grad_every_micro_batch(const scenario *s)
 	case EVERY_MB_FALSE:
 		return false;
 	default:
-		return s->training.zero >= 2;
+		/* with a pipeline no framework reduces sharded gradients per
+		 * micro-batch: DeepSpeed refuses ZeRO-2/3 with pipeline parallelism
+		 * ("ZeRO-2 and ZeRO-3 are incompatible with pipeline parallelism",
+		 * runtime/pipe), PyTorch's pipelining syncs FSDP's gradients at the
+		 * last micro-batch only (torch.distributed.pipelining stage.py), and
+		 * Megatron's distributed optimizer and MegaScale's ZeRO-2-style
+		 * sharding reduce-scatter once a step */
+		return s->training.zero >= 2 && (s->training.pp <= 1);
 	}
 }
 

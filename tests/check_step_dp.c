@@ -229,9 +229,15 @@ START_TEST(test_every_micro_batch)
 	p.training.zero = 2;
 	p.training.grad_reduce.algorithm = GRAD_ALGO_RING;
 	p.training.global_batch = 4 * 32;
+	/* auto with a pipeline: once a step, as every framework that pipelines
+	 * sharded gradients does (DeepSpeed refuses ZeRO-2/3 with a pipeline) */
+	step_result pa = run_ok(&p, 0);
+	ck_assert_int_eq(pa.dp_syncs_per_step, 1);
+	p.training.grad_reduce.every_micro_batch = EVERY_MB_TRUE;
 	step_result pi = run_ok(&p, 0);
 	p.training.grad_reduce.every_micro_batch = EVERY_MB_FALSE;
 	step_result po = run_ok(&p, 0);
+	ck_assert_double_eq_tol(pa.step_time_s, po.step_time_s, 1e-12 * po.step_time_s);
 	ck_assert_int_eq(pi.dp_syncs_per_step, 4);
 	double nb = po.dp_collectives_per_step / 2;   /* RS + AG per bucket, once */
 	ck_assert_double_eq_tol(pi.dp_collectives_per_step, 4 * nb + nb, 4 * 2 + 2);

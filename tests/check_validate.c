@@ -315,6 +315,26 @@ START_TEST(t_other_hardware)
 		ck_assert(t > 0);
 		val_cache_free(cache);
 	}
+	/* only the architecture named: its datacenter part, inferred; a
+	 * workstation card of the generation is not read as it */
+	static const struct { const char *hw, *gpu; } gens[] = {
+		{"NVIDIA Ampere GPUs (8 GPU/server), eight 200G NICs", "A100-SXM4-80GB"},
+		{"Hopper GPUs, 8x400G IB", "H100-SXM5-80GB"},
+		{"NVIDIA Grace Hopper superchips", "GH200-96GB"},
+		{"16 Volta GPUs", "V100-SXM2-32GB"}};
+	for (size_t i = 0; i < sizeof gens / sizeof gens[0]; i++) {
+		char r[256];
+		snprintf(r, sizeof r, "G-%03zu,x,\"%s\",16,1,2,2048,16,2048,16,1,1,1,16,,fp16,none,"
+			 "iteration_time,1,s,x", i, gens[i].hw);
+		ck_assert_msg(build_row(r, &c, why, sizeof why) == 0, "%s: %s", gens[i].hw, why);
+		ck_assert_str_eq(c.s.cluster.gpu.name, gens[i].gpu);
+		ck_assert(c.assumed);
+	}
+	ck_assert_int_ne(build_row("G-009,x,\"RTX A5000 (Ampere)\",16,1,2,2048,16,2048,16,1,1,1,16,,"
+	                           "bf16,none,iteration_time,1,s,x", &c, why, sizeof why), 0);
+	ck_assert_int_eq(build_row("G-010,x,\"8x A100 40GB (Ampere)\",16,1,2,2048,16,2048,16,1,1,1,"
+	                           "16,,bf16,none,iteration_time,1,s,x", &c, why, sizeof why), 0);
+	ck_assert_str_eq(c.s.cluster.gpu.name, "A100-SXM4-40GB");
 	/* GB200 NVL72: 128 GPUs make nodes of 64 (the largest size dividing the
 	 * job), one NIC per GPU */
 	ck_assert_msg(build_row("G-001,x,\"DGX-GB200 (GB200 NVL72)\",128,1,2,2048,16,2048,128,1,1,1,"
