@@ -43,8 +43,9 @@ double val__batch_tokens(const char *s);
 /* the shape of a MoE model the row names (Mixtral 8x7B, Qwen3-235B-A22B, ...) */
 bool val__moe_shape(const val_row *r, int *layers, int *hidden, int *heads);
 /* the dense MLP width other_parallel gives ("ffn 14336", "ffn_hidden=...",
- * "ffn-hidden-size", "intermediate_size"; not "moe_ffn"), or -1 */
-int val__ffn_in(const char *o);
+ * "ffn-hidden-size", "intermediate_size"; not "moe_ffn"; "ffn=4h" is four
+ * times `hidden`), or -1 */
+int val__ffn_in(const char *o, int hidden);
 /* a transformer's shape written out in other_parallel ("80 layers, hidden size
  * 8192, 64 attention heads", "d_model=4096, n_layers=32, n_heads=32"): true
  * when layers, hidden and heads are all there; *seq too when it is (else 0) */

@@ -3,6 +3,7 @@
  * and expert parallelism, from the row's free text or, for a model it only
  * names, from the model's published configuration. */
 #include <ctype.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -72,7 +73,7 @@ static const moe_model *zoo_of(const val_row *r)
 /* The number after a key that starts a word (not "moe_ffn" nor "moe-ffn" for
  * "ffn", but "TP1-EP8" for "EP"): "EP8", "EP=8", "top-8", "moe_ffn 768",
  * "kv_channels: 128"; -1 if none. */
-static int after_key(const char *o, const char *key)
+static const char *number_after_key(const char *o, const char *key)
 {
 	size_t n = strlen(key);
 	for (const char *p = val__find(o, key); p; p = val__find(p + 1, key)) {
@@ -84,9 +85,15 @@ static int after_key(const char *o, const char *key)
 		while (*q == ' ' || *q == '=' || *q == ':' || *q == '-' || *q == '_')
 			q++;
 		if (isdigit((unsigned char)*q))
-			return atoi(q);
+			return q;
 	}
-	return -1;
+	return NULL;
+}
+
+static int after_key(const char *o, const char *key)
+{
+	const char *q = number_after_key(o, key);
+	return q ? atoi(q) : -1;
 }
 
 static int first_of(const char *o, const char *const *keys, size_t nkeys)
@@ -102,11 +109,45 @@ static int first_of(const char *o, const char *const *keys, size_t nkeys)
 #define FIRST(o, ...) first_of(o, (const char *const[]){__VA_ARGS__}, \
 	sizeof((const char *const[]){__VA_ARGS__}) / sizeof(const char *))
 
-int val__ffn_in(const char *o)
+/* A width written as a multiple of the hidden size, right at q ("4h", "4 x
+ * h", "4x hidden", "2.67*h", "4H"): the multiple, else 0. */
+static double times_hidden(const char *q)
 {
-	return FIRST(o, "ffn", "ffn_hidden", "ffn_hidden_size", "ffn-hidden-size",
-	             "intermediate_size", "intermediate size", "FFN dim", "FFN dimension",
-	             "MLP dim", "d_ff");
+	char *end;
+	double x = strtod(q, &end);
+	const char *t = end;
+	while (*t == ' ')
+		t++;
+	if (*t == 'x' || *t == 'X' || *t == '*') {
+		t++;
+		while (*t == ' ')
+			t++;
+	}
+	if ((*t == 'h' || *t == 'H') && !isalnum((unsigned char)t[1]))
+		return x;
+	return !strncasecmp(t, "hidden", 6) || !strncasecmp(t, "d_model", 7) ? x : 0;
+}
+
+int val__ffn_in(const char *o, int hidden)
+{
+	static const char *const keys[] = {"ffn", "ffn_hidden", "ffn_hidden_size",
+		"ffn-hidden-size", "intermediate_size", "intermediate size", "FFN dim",
+		"FFN dimension", "MLP dim", "d_ff"};
+	for (size_t i = 0; i < sizeof keys / sizeof keys[0]; i++) {
+		const char *q = number_after_key(o, keys[i]);
+		if (!q)
+			continue;
+		/* "ffn=4h": four times the hidden size; a bare 1-16 is such a
+		 * multiple too (no transformer's MLP is 16 wide) */
+		double x = times_hidden(q);
+		int v = atoi(q);
+		if (x <= 0 && v >= 1 && v <= 16)
+			x = v;
+		if (x > 0)
+			return hidden > 0 ? (int)lround(x * hidden) : -1;
+		return v;
+	}
+	return -1;
 }
 
 /* Whether the clause around p (between commas, semicolons and brackets) is
@@ -428,7 +469,7 @@ static int moe_model_of(const val_row *r, scenario *s, bool *assumed, char *why,
 	if ((v = FIRST(o, "moe_ffn", "moe-ffn-hidden-size", "moe_ffn_hidden", "expert ffn",
 	               "expert_ffn", "moe_intermediate_size")) > 0)
 		m->expert_ffn_hidden = v;
-	if ((v = val__ffn_in(o)) > 0)
+	if ((v = val__ffn_in(o, m->hidden)) > 0)
 		m->ffn_hidden = v;
 	if (m->expert_ffn_hidden <= 0)
 		m->expert_ffn_hidden = m->ffn_hidden;

@@ -1684,7 +1684,7 @@ static int model_of(const val_row *r, scenario *s, bool params_only, bool *assum
 		m->kv_heads = kv;
 	bool said;
 	val__window_of(r->other, m, &said);
-	int ffn = val__ffn_in(r->other);
+	int ffn = val__ffn_in(r->other, hidden);
 	if (ffn > 0)
 		m->ffn_hidden = ffn;    /* "ffn 14336": the row's own width */
 	else if (m->gated_mlp && m->ffn_hidden == 4 * hidden && !val__names(r, "Llama") && !zoo_hit)

@@ -1318,6 +1318,20 @@ START_TEST(t_model_words)
 	ck_assert_int_eq(c.s.model.ffn_hidden, 14336);
 	ck_assert_int_eq(c.s.model.vocab, 32000);
 	scn_release(&c.s);
+	/* a width as a multiple of the hidden size ("ffn=4h", "ffn 2.5 x hidden",
+	 * a bare "ffn 4"), not a width of 4 */
+	static const struct { const char *text; int ffn; } mult[] = {
+		{"ffn=4h", 4 * 6656}, {"ffn 4 x hidden", 4 * 6656}, {"ffn_hidden_size: 4", 4 * 6656},
+		{"FFN dim 2.5*h", 16640}, {"ffn 17920", 17920}};
+	for (size_t i = 0; i < sizeof mult / sizeof mult[0]; i++) {
+		char r[320];
+		snprintf(r, sizeof r, "M-01%zu,x,DGX A100,64,33,60,6656,52,2048,512,1,2,4,8,"
+			 "\"GPT; %s; ALiBi\",bf16,full,iteration_time,10,s,x", i, mult[i].text);
+		ck_assert_int_eq(build_row(r, &c, why, sizeof why), 0);
+		ck_assert_msg(c.s.model.ffn_hidden == mult[i].ffn, "%s: %d", mult[i].text,
+			      c.s.model.ffn_hidden);
+		scn_release(&c.s);
+	}
 	/* shape keys of other frameworks */
 	ck_assert_int_eq(build_row("M-004,x,DGX A100,64,18.4,40,6144,48,2048,512,1,8,4,2,"
 	                           "\"num_key_value_heads=8; ffn_hidden_size 11008; vocab 128,256\","
