@@ -60,10 +60,13 @@ int topo__add_leaves(cluster *cl, int nleaves, int nplanes, double cap_Bps, char
 	}
 	double sw = cl->spec.fabric.switch_latency_s;
 	cap_Bps *= 1 - cl->spec.fabric.background_load;
+	/* a flow standing for tensor-parallel siblings loads a plane's uplink
+	 * once per sibling on that plane's NIC, as it loads the NIC itself */
+	int fan = cluster_gpus_per_nic(cl);
 	for (size_t i = 0; i < n; i++) {
 		/* up: the spine hop; down: the destination leaf hop */
-		cl->leaf_up[i] = topo__link(cl, cap_Bps, sw, 1, LINK_FABRIC, err, errlen);
-		cl->leaf_down[i] = topo__link(cl, cap_Bps, sw, 1, LINK_FABRIC, err, errlen);
+		cl->leaf_up[i] = topo__link(cl, cap_Bps, sw, fan, LINK_FABRIC, err, errlen);
+		cl->leaf_down[i] = topo__link(cl, cap_Bps, sw, fan, LINK_FABRIC, err, errlen);
 		if (cl->leaf_up[i] < 0 || cl->leaf_down[i] < 0)
 			return -1;
 	}

@@ -48,9 +48,10 @@ static int zones_build(cluster *cl, char *err, size_t errlen)
 			cl->zone_link[a * z + b] = -1;
 			if (a == b)
 				continue;
-			/* every rail of every node may cross: a shared, aggregated link */
+			/* every rail of every node may cross: a shared, aggregated link
+			 * that each sibling a flow stands for loads, whatever its rail */
 			cl->zone_link[a * z + b] = topo__link(cl, f->zone_bandwidth_Bps,
-				f->zone_latency_s, cl->nodes * cl->nics, LINK_ZONE, err, errlen);
+				f->zone_latency_s, cl->nodes * cl->gpn, LINK_ZONE, err, errlen);
 			if (cl->zone_link[a * z + b] < 0)
 				return -1;
 		}

@@ -501,6 +501,41 @@ START_TEST(placement_spread_slower_oversubscribed)
 }
 END_TEST
 
+/* A flow standing for its tensor-parallel siblings (coll_req.mult) loads a
+ * leaf uplink once per sibling on the plane's NIC: with one NIC a node, all
+ * 8 siblings cross the same 4:1 uplink, and the all-reduce of rail 0's
+ * GPUs takes 8x as long with mult 8 as alone (it took 2x, bound by the NIC,
+ * when the uplink counted the flow once). With a NIC a GPU, each sibling
+ * has its own plane and mult changes nothing. */
+static double rail0_allreduce_s(const scn_cluster *c, double mult)
+{
+	int ranks[8];
+	for (int i = 0; i < 8; i++)
+		ranks[i] = 8 * i;
+	coll_req req = {.op = COLL_ALL_REDUCE, .algo = ALGO_RING, .ranks = ranks, .n = 8,
+	                .bytes = 1073741824.0, .mult = mult};
+	char err[256] = "";
+	double t = coll_time_isolated(c, &req, err, sizeof err);
+	ck_assert_msg(t > 0, "coll_time_isolated: %s", err);
+	return t;
+}
+
+START_TEST(siblings_load_uplinks)
+{
+	scn_cluster c = dgx(8, "H100", 400);
+	c.fabric.topology = TOPO_FAT_TREE;
+	c.fabric.nodes_per_leaf = 1;
+	c.fabric.oversubscription = 4;
+	c.nic.count = 1;
+	double one = rail0_allreduce_s(&c, 1), eight = rail0_allreduce_s(&c, 8);
+	ck_assert_msg(eight > 7 * one && eight < 9 * one, "%g s vs %g s", eight, one);
+	c.nic.count = 8;
+	one = rail0_allreduce_s(&c, 1);
+	eight = rail0_allreduce_s(&c, 8);
+	ck_assert_double_eq_tol(eight / one, 1, 0.01);
+}
+END_TEST
+
 /* background_load takes its share of every leaf uplink: the capacity left
  * is (1 - load) x nodes_per_leaf x speed / oversubscription, and an
  * all-reduce bound by the uplinks takes 1 / (1 - load) as long. */
@@ -563,6 +598,7 @@ int main(void)
 	tcase_add_test(tc, topology_names);
 	tcase_add_test(tc, placement_spread_routes);
 	tcase_add_test(tc, placement_spread_slower_oversubscribed);
+	tcase_add_test(tc, siblings_load_uplinks);
 	tcase_add_test(tc, background_load_uplinks);
 	suite_add_tcase(s, tc);
 	SRunner *sr = srunner_create(s);
