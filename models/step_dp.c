@@ -49,8 +49,13 @@ static void on_dp_timer(sim *s, void *ctx, uint64_t arg)
 {
 	stp_run *r = ctx;
 	(void)s;
-	r->st[arg].dp_timer = false;
-	stp_dp_pump(r, &r->st[arg]);
+	stp_stage *st = &r->st[arg];
+	st->dp_timer = false;
+	stp_dp_pump(r, st);
+	/* the slowest replica has caught up: what the stage still waits for is
+	 * the reduction itself */
+	if (st->late_idle)
+		stp_enter_dp_wait(r, st, st->lab);
 }
 
 static void check_async(stp_run *r, stp_stage *st);
@@ -238,6 +243,10 @@ static void dp_pump(stp_run *r, stp_stage *st, bool may_hold)
 			if (sim_at(r->sim, t->not_before, SIM_PRIO_NORMAL, on_dp_timer, r,
 				   (uint64_t)st->idx) < 0)
 				dp_fail(r, "out of memory for events");
+			/* a stage already waiting on the stream now waits for the
+			 * slowest replica */
+			if (st->cat == SPLIT_DP_COMM && st->run == RUN_NONE)
+				stp_enter_dp_wait(r, st, st->lab);
 		}
 		return;
 	}

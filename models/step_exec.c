@@ -70,9 +70,12 @@ void stp_enter(stp_run *r, stp_stage *st, int cat, int lab)
 	double now = sim_now(r->sim), dt = now - st->since;
 	if (dt > 0) {
 		st->acc[st->cat] += dt;
+		if (st->late_idle)
+			st->late_s += dt;
 		stp_record(r, st->idx, st->cat == SPLIT_TP_COMM ? 1 : 0, st->cat, st->since, now,
 			   st->lab);
 	}
+	st->late_idle = false;
 	st->cat = cat;
 	st->lab = lab;
 	st->since = now;
@@ -95,13 +98,28 @@ double stp_compute_so_far(const stp_stage *st, double now)
 
 double stp_dp_waited(const stp_stage *st, double now)
 {
-	return st->acc[SPLIT_DP_COMM] + (st->cat == SPLIT_DP_COMM ? now - st->since : 0);
+	return st->acc[SPLIT_DP_COMM] + st->late_s +
+	       (st->cat == SPLIT_DP_COMM || st->late_idle ? now - st->since : 0);
+}
+
+void stp_enter_dp_wait(stp_run *r, stp_stage *st, int lab)
+{
+	if (st->dp_timer && !st->dp_running) {
+		if (st->cat != SPLIT_IDLE || st->lab != lab || !st->late_idle) {
+			stp_enter(r, st, SPLIT_IDLE, lab);
+			st->late_idle = true;
+		}
+	} else {
+		stp_enter(r, st, SPLIT_DP_COMM, lab);
+	}
 }
 
 void stp_flush(stp_run *r, stp_stage *st)
 {
 	double now = sim_now(r->sim);
 	st->acc[st->cat] += now - st->since;
+	if (st->late_idle)
+		st->late_s += now - st->since;
 	stp_record(r, st->idx, st->cat == SPLIT_TP_COMM ? 1 : 0, st->cat, st->since, now, st->lab);
 	st->since = now;
 	stp_busy(r, st, 0);
@@ -388,7 +406,7 @@ static bool op_ready(stp_run *r, stp_stage *st, const sched_op *op)
 {
 	int lab = lab_make(LAB_WAIT, op->chunk, op->mb);
 	if (r->async && st->op_i == 0 && st->upd_done < st->step - 1 - STP_ASYNC_STALENESS) {
-		stp_enter(r, st, SPLIT_DP_COMM, lab);   /* the staleness bound */
+		stp_enter_dp_wait(r, st, lab);   /* the staleness bound */
 		return false;
 	}
 	int gc = plan_chunk_global(&r->pl, st->idx, op->chunk);
@@ -542,7 +560,7 @@ static bool ops_move(stp_run *r, stp_stage *st)
 			st->seg_i++;
 			return true;
 		}
-		stp_enter(r, st, SPLIT_DP_COMM, lab_make(LAB_WAIT, op->chunk, op->mb));
+		stp_enter_dp_wait(r, st, lab_make(LAB_WAIT, op->chunk, op->mb));
 		return false;
 	default:   /* SEG_GRAD */
 		stp_grad_ready(r, st, sg->val, sg->coll == STP_GRAD_LAYER_END);
@@ -648,7 +666,7 @@ static bool phase_move(stp_run *r, stp_stage *st)
 	switch (st->phase) {
 	case PH_DPWAIT:
 		if (!stp_update_ready(r, st, st->step)) {
-			stp_enter(r, st, SPLIT_DP_COMM, wait);
+			stp_enter_dp_wait(r, st, wait);
 			return false;
 		}
 		st->phase = PH_BARRIER;
@@ -674,7 +692,7 @@ static bool phase_move(stp_run *r, stp_stage *st)
 	case PH_TAIL:
 		if (!stp_dp_idle_wait(r, st))
 			return true;
-		stp_enter(r, st, SPLIT_DP_COMM, wait);
+		stp_enter_dp_wait(r, st, wait);
 		return false;
 	default:   /* PH_DONE */
 		stp_enter(r, st, SPLIT_IDLE, wait);

@@ -151,6 +151,12 @@ typedef struct stp_stage {
 	stp_fifo dq, side;
 	stp_fifo held;           /* async ZeRO-1/2: closed buckets not queued yet */
 	bool dp_running, dp_timer;
+	/* waiting on the DP stream while it is held for a slower replica
+	 * (dp_timer): counted as idle, as every wait for a straggler is, and
+	 * late_s sums those waits, which the lateness model counts as waits on
+	 * the DP stream (stp_dp_waited) */
+	bool late_idle;
+	double late_s;
 	uint64_t dp_issued, dp_done;
 	uint64_t pg_first;       /* overlap_param_gather: DP seq of this step's first gather */
 	int pg_n;                /* ... and the number of its buckets (0: none) */
@@ -245,6 +251,9 @@ double stp_compute_so_far(const stp_stage *st, double now);
 double stp_dp_waited(const stp_stage *st, double now);
 /* Brings acc[] and busy_s up to sim_now (window boundaries). */
 void stp_flush(stp_run *r, stp_stage *st);
+/* A stage starts waiting for its DP stream: dp_comm, or idle while the
+ * stream waits for the slowest replica (docs/step.md, variability). */
+void stp_enter_dp_wait(stp_run *r, stp_stage *st, int lab);
 /* Moves the stage on as far as it can at sim_now: side tasks first, then its
  * op list or its end-of-step phases; returns when it started something or must
  * wait. Idempotent: callers poke it whenever something it may wait for ends. */

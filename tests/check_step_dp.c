@@ -269,6 +269,16 @@ START_TEST(test_every_micro_batch)
 	double extra = v1.step_time_s - v0.step_time_s, c0 = v0.split_s[SPLIT_COMPUTE];
 	ck_assert_msg(extra > 0.4 * c0 && extra < 0.6 * c0, "straggler: +%g s on %g s of compute",
 	              extra, c0);
+	/* the wait for the straggler is idle, not DP communication, which a
+	 * faster network would not shorten (dp_comm took all of it); what
+	 * stays dp_comm is the reductions its delay left no compute to hide
+	 * behind */
+	ck_assert_msg(v1.split_s[SPLIT_DP_COMM] < v0.split_s[SPLIT_DP_COMM] + 0.3 * extra,
+		      "dp_comm %g s against %g s, +%g s", v1.split_s[SPLIT_DP_COMM],
+		      v0.split_s[SPLIT_DP_COMM], extra);
+	ck_assert_msg(v1.split_s[SPLIT_IDLE] > v0.split_s[SPLIT_IDLE] + 0.7 * extra,
+		      "idle %g s against %g s, +%g s", v1.split_s[SPLIT_IDLE],
+		      v0.split_s[SPLIT_IDLE], extra);
 }
 END_TEST
 
