@@ -202,8 +202,6 @@ static int launch(coll_run *r)
 		double lat = 0;
 		for (int k = 0; k < nl; k++)
 			lat += flow_link_latency(cc->net, links[k]);
-		if (lat > r->phase_lat_s)
-			r->phase_lat_s = lat;
 		double cap = cluster_flow_cap_shared(cc->cl, f->a, f->b, r->sh.ppn);
 		if (f->a / gpn != f->b / gpn) {
 			int ra = f->rail >= 0 ? f->rail % nics : coll__rail(&r->sh, f->a);
@@ -219,8 +217,9 @@ static int launch(coll_run *r)
 		if (f->cap > 0 && f->cap < cap)
 			cap = f->cap;
 		r->pending++;
+		/* the flow's route latency (in ps) rides with it (flow_done) */
 		int id = flow_start(cc->net, links, nl, f->bytes / r->payload, cap, r->req.mult,
-		                    flow_done, r, 0);
+		                    flow_done, r, (uint64_t)llround(lat * 1e12));
 		if (id < 0) {
 			r->pending--;
 			rc = id;
@@ -237,6 +236,7 @@ static int run_phases(coll_run *r)
 {
 	for (; r->phase < r->ops->nphases; r->phase++) {
 		r->phase_lat_s = 0;
+		r->phase_tx_end = -INFINITY;
 		r->npf = 0;
 		int rc = r->ops->phase(r, r->phase);
 		if (!rc)
@@ -255,11 +255,17 @@ static int run_phases(coll_run *r)
 
 static void flow_done(sim *s, void *ctx, uint64_t arg)
 {
-	(void)s;
-	(void)arg;
 	coll_run *r = ctx;
+	/* a flow's bytes were on the wire until now less its route latency */
+	double tx_end = sim_now(s) - (double)arg * 1e-12;
+	if (tx_end > r->phase_tx_end)
+		r->phase_tx_end = tx_end;
 	if (--r->pending > 0)
 		return;
+	/* the phase paid as latency what it took beyond its last byte's
+	 * transmission: not the largest route latency of any flow (a slow NVLink
+	 * hop that ends before the NIC flows did not delay the phase) */
+	r->phase_lat_s = sim_now(s) - r->phase_tx_end;
 	r->route_lat_s += r->phase_lat_s;
 	r->phase++;
 	int rc = run_phases(r);
