@@ -167,6 +167,17 @@ static double stage_params(const stp_run *r, int st)
 	return p;
 }
 
+/* Gradient buckets one step queues, all stages (per micro-batch with
+ * every_micro_batch): each is a task of the DP stream, however the tasks
+ * coalesce into collectives, so a bucket of a few bytes means billions. */
+static double dp_buckets(const stp_run *r)
+{
+	double db = hw_precision_bytes(r->s->training.grad_reduce.dtype), n = 0;
+	for (int st = 0; st < r->pp; st++)
+		n += ceil(stage_params(r, st) * db / r->bucket_bytes);
+	return n * (r->mb_sync ? r->m : 1);
+}
+
 /* A lower bound of the events one step takes (two per flow of a ring
  * collective), to refuse absurd inputs before allocating for them. The
  * buckets of a stage may all be reduced as one collective (coalescing,
@@ -187,6 +198,7 @@ static double estimate_events(const stp_run *r)
 		if (r->s->training.zero >= 3)
 			dp_colls += 2.0 * r->m * r->pl.layers;
 		ev += dp_colls * (2.0 * r->dp + 2);
+		ev += dp_buckets(r);   /* each bucket is queued and taken off at least once */
 	}
 	return ev * r->K;
 }
@@ -217,6 +229,8 @@ static double estimate_memory(const stp_run *r)
 	mem += 16.0 * r->m * r->v * r->pp + 2.0 * r->G * r->m * (r->want_timeline ? 9 : 1);
 	if (r->want_timeline)
 		mem += r->est_events / r->K * sizeof(step_interval);
+	if (r->dp > 1)   /* a step's buckets queued at once, in doubling arrays */
+		mem += 2.0 * sizeof(stp_task) * dp_buckets(r);
 	return mem;
 }
 
@@ -227,9 +241,15 @@ static int check_limits(stp_run *r, const step_opts *o, uint64_t *cap, char *err
 	       : s->run.max_events ? s->run.max_events : SIM_DEFAULT_MAX_EVENTS;
 	r->est_events = estimate_events(r);
 	if (r->est_events > (double)*cap) {
-		snprintf(err, errlen, "simulating this step needs at least %.3g events, above the "
+		double b = r->dp > 1 ? dp_buckets(r) * r->K : 0;
+		char why[160] = "";
+		if (b > 0.5 * r->est_events)
+			snprintf(why, sizeof why, ", %.3g of them the gradient buckets of %g B "
+				 "(training.grad_reduce.bucket; 25MB is PyTorch DDP's default)", b,
+				 r->bucket_bytes);
+		snprintf(err, errlen, "simulating this step needs at least %.3g events%s, above the "
 			 "limit of %llu events (--max-events / run.max_events); raise the limit or "
-			 "simulate a smaller layout", r->est_events, (unsigned long long)*cap);
+			 "simulate a smaller layout", r->est_events, why, (unsigned long long)*cap);
 		return SIM_ELIMIT;
 	}
 	double lim = memest_limit(s, o ? o->max_memory_bytes : 0);

@@ -294,6 +294,16 @@ START_TEST(test_memory_limit)
 	huge.training.global_batch = 125000000;
 	refused(&huge, &(step_opts){0}, "--max-events");
 	refused(&huge, &(step_opts){.max_events = UINT64_MAX}, "the limit is 4 GiB");
+	/* a gradient bucket of a few bytes: a task per bucket, counted before
+	 * anything runs (it ran for minutes and took 17 GB) */
+	scenario tiny = base(2, 8, 1);
+	tiny.model.layers = 32;
+	tiny.model.hidden = 8192;
+	tiny.model.heads = 64;
+	tiny.training.grad_reduce.bucket_bytes = 10;
+	refused(&tiny, &(step_opts){0}, "gradient buckets of 10 B");
+	refused(&tiny, &(step_opts){.max_events = UINT64_MAX, .max_memory_bytes = 500e6},
+		"the limit is 500 MB");
 	/* 2e9 micro-batches per step (global batch of 2e9 samples, micro-batch 1) */
 	scenario mb = base(1, 1, 1);
 	mb.cluster.gpus_per_node = 1;
