@@ -468,17 +468,25 @@ END_TEST
  * packed, one ring flow per leaf and plane crosses and fits; spread, four do
  * and share it, so the cross-node part runs ~4x slower. Non-blocking, the
  * placement does not matter. */
-static double allreduce_s(const scn_cluster *c)
+/* A 1 GiB ring all-reduce over ranks 0, stride, 2 stride, ... (n of them),
+ * its flows standing for `mult` siblings. */
+static double ring_allreduce_s(const scn_cluster *c, int n, int stride, double mult)
 {
 	int ranks[64];
-	for (int i = 0; i < 64; i++)
-		ranks[i] = i;
-	coll_req req = {.op = COLL_ALL_REDUCE, .algo = ALGO_RING, .ranks = ranks, .n = 64,
-	                .bytes = 1073741824.0, .mult = 1};
+	ck_assert_int_le(n, 64);
+	for (int i = 0; i < n; i++)
+		ranks[i] = i * stride;
+	coll_req req = {.op = COLL_ALL_REDUCE, .algo = ALGO_RING, .ranks = ranks, .n = n,
+	                .bytes = 1073741824.0, .mult = mult};
 	char err[256] = "";
 	double t = coll_time_isolated(c, &req, err, sizeof err);
 	ck_assert_msg(t > 0, "coll_time_isolated: %s", err);
 	return t;
+}
+
+static double allreduce_s(const scn_cluster *c)
+{
+	return ring_allreduce_s(c, 64, 1, 1);
 }
 
 START_TEST(placement_spread_slower_oversubscribed)
@@ -507,19 +515,6 @@ END_TEST
  * GPUs takes 8x as long with mult 8 as alone (it took 2x, bound by the NIC,
  * when the uplink counted the flow once). With a NIC a GPU, each sibling
  * has its own plane and mult changes nothing. */
-static double rail0_allreduce_s(const scn_cluster *c, double mult)
-{
-	int ranks[8];
-	for (int i = 0; i < 8; i++)
-		ranks[i] = 8 * i;
-	coll_req req = {.op = COLL_ALL_REDUCE, .algo = ALGO_RING, .ranks = ranks, .n = 8,
-	                .bytes = 1073741824.0, .mult = mult};
-	char err[256] = "";
-	double t = coll_time_isolated(c, &req, err, sizeof err);
-	ck_assert_msg(t > 0, "coll_time_isolated: %s", err);
-	return t;
-}
-
 START_TEST(siblings_load_uplinks)
 {
 	scn_cluster c = dgx(8, "H100", 400);
@@ -527,11 +522,11 @@ START_TEST(siblings_load_uplinks)
 	c.fabric.nodes_per_leaf = 1;
 	c.fabric.oversubscription = 4;
 	c.nic.count = 1;
-	double one = rail0_allreduce_s(&c, 1), eight = rail0_allreduce_s(&c, 8);
+	double one = ring_allreduce_s(&c, 8, 8, 1), eight = ring_allreduce_s(&c, 8, 8, 8);
 	ck_assert_msg(eight > 7 * one && eight < 9 * one, "%g s vs %g s", eight, one);
 	c.nic.count = 8;
-	one = rail0_allreduce_s(&c, 1);
-	eight = rail0_allreduce_s(&c, 8);
+	one = ring_allreduce_s(&c, 8, 8, 1);
+	eight = ring_allreduce_s(&c, 8, 8, 8);
 	ck_assert_double_eq_tol(eight / one, 1, 0.01);
 }
 END_TEST

@@ -261,6 +261,16 @@ END_TEST
 
 /* Other hardware read from text: BLOOM's Jean Zay (4 x 100 Gb/s OmniPath,
  * ZeRO-1, its 250880 vocabulary), a DGX-2 V100 with inferred batch. */
+/* A 16-GPU iteration-time row whose hardware text is `hw`, in `prec`. */
+static int build_hw_row(size_t i, const char *hw, const char *prec, val_case *c, char *why,
+                        size_t n)
+{
+	char r[256];
+	snprintf(r, sizeof r, "X-%03zu,x,\"%s\",16,1,2,2048,16,2048,16,1,1,1,16,,%s,none,"
+		 "iteration_time,1,s,x", i, hw, prec);
+	return build_row(r, c, why, n);
+}
+
 START_TEST(t_other_hardware)
 {
 	val_case c;
@@ -302,10 +312,8 @@ START_TEST(t_other_hardware)
 		{"A100 SXM4 40 GB", "A100-SXM4-40GB", 300e9, INTRA_NVSWITCH},
 		{"DGX A100 320GB", "A100-SXM4-40GB", 300e9, INTRA_NVSWITCH}};
 	for (size_t i = 0; i < sizeof parts / sizeof parts[0]; i++) {
-		char r[256];
-		snprintf(r, sizeof r, "X-%03zu,x,\"%s\",16,1,2,2048,16,2048,16,1,1,1,16,,bf16,none,"
-			 "iteration_time,1,s,x", i, parts[i].hw);
-		ck_assert_msg(build_row(r, &c, why, sizeof why) == 0, "%s: %s", parts[i].hw, why);
+		ck_assert_msg(build_hw_row(i, parts[i].hw, "bf16", &c, why, sizeof why) == 0, "%s: %s",
+			      parts[i].hw, why);
 		ck_assert_str_eq(c.s.cluster.gpu.name, parts[i].gpu);
 		ck_assert_double_eq_tol(c.s.cluster.gpu.nvlink_Bps, parts[i].nvlink, 1);
 		ck_assert_int_eq(c.s.cluster.intra.kind, parts[i].intra);
@@ -323,17 +331,13 @@ START_TEST(t_other_hardware)
 		{"NVIDIA Grace Hopper superchips", "GH200-96GB"},
 		{"16 Volta GPUs", "V100-SXM2-32GB"}};
 	for (size_t i = 0; i < sizeof gens / sizeof gens[0]; i++) {
-		char r[256];
-		snprintf(r, sizeof r, "G-%03zu,x,\"%s\",16,1,2,2048,16,2048,16,1,1,1,16,,fp16,none,"
-			 "iteration_time,1,s,x", i, gens[i].hw);
-		ck_assert_msg(build_row(r, &c, why, sizeof why) == 0, "%s: %s", gens[i].hw, why);
+		ck_assert_msg(build_hw_row(i, gens[i].hw, "fp16", &c, why, sizeof why) == 0, "%s: %s",
+			      gens[i].hw, why);
 		ck_assert_str_eq(c.s.cluster.gpu.name, gens[i].gpu);
 		ck_assert(c.assumed);
 	}
-	ck_assert_int_ne(build_row("G-009,x,\"RTX A5000 (Ampere)\",16,1,2,2048,16,2048,16,1,1,1,16,,"
-	                           "bf16,none,iteration_time,1,s,x", &c, why, sizeof why), 0);
-	ck_assert_int_eq(build_row("G-010,x,\"8x A100 40GB (Ampere)\",16,1,2,2048,16,2048,16,1,1,1,"
-	                           "16,,bf16,none,iteration_time,1,s,x", &c, why, sizeof why), 0);
+	ck_assert_int_ne(build_hw_row(9, "RTX A5000 (Ampere)", "bf16", &c, why, sizeof why), 0);
+	ck_assert_int_eq(build_hw_row(10, "8x A100 40GB (Ampere)", "bf16", &c, why, sizeof why), 0);
 	ck_assert_str_eq(c.s.cluster.gpu.name, "A100-SXM4-40GB");
 	/* GB200 NVL72: 128 GPUs make nodes of 64 (the largest size dividing the
 	 * job), one NIC per GPU */
