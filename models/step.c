@@ -168,13 +168,23 @@ static double stage_params(const stp_run *r, int st)
 }
 
 /* Gradient buckets one step queues, all stages (per micro-batch with
- * every_micro_batch): each is a task of the DP stream, however the tasks
- * coalesce into collectives, so a bucket of a few bytes means billions. */
+ * every_micro_batch): each is a task of the DP stream's queue (not an event:
+ * the tasks coalesce into collectives), so a bucket of a few bytes means
+ * billions of queued tasks, which the memory estimate counts. */
 static double dp_buckets(const stp_run *r)
 {
 	double db = hw_precision_bytes(r->s->training.grad_reduce.dtype), n = 0;
-	for (int st = 0; st < r->pp; st++)
-		n += ceil(stage_params(r, st) * db / r->bucket_bytes);
+	for (int st = 0; st < r->pp; st++) {
+		double b = ceil(stage_params(r, st) * db / r->bucket_bytes);
+		if (r->s->training.zero >= 3) {
+			/* a bucket closes only at a layer's (or head's) end */
+			double units = 2;
+			for (int c = 0; c < r->v; c++)
+				units += r->pl.chunk_layers[plan_chunk_global(&r->pl, st, c)];
+			b = fmin(b, units);
+		}
+		n += b;
+	}
 	return n * (r->mb_sync ? r->m : 1);
 }
 
@@ -198,7 +208,6 @@ static double estimate_events(const stp_run *r)
 		if (r->s->training.zero >= 3)
 			dp_colls += 2.0 * r->m * r->pl.layers;
 		ev += dp_colls * (2.0 * r->dp + 2);
-		ev += dp_buckets(r);   /* each bucket is queued and taken off at least once */
 	}
 	return ev * r->K;
 }
@@ -241,20 +250,21 @@ static int check_limits(stp_run *r, const step_opts *o, uint64_t *cap, char *err
 	       : s->run.max_events ? s->run.max_events : SIM_DEFAULT_MAX_EVENTS;
 	r->est_events = estimate_events(r);
 	if (r->est_events > (double)*cap) {
-		double b = r->dp > 1 ? dp_buckets(r) * r->K : 0;
-		char why[160] = "";
-		if (b > 0.5 * r->est_events)
-			snprintf(why, sizeof why, ", %.3g of them the gradient buckets of %g B "
-				 "(training.grad_reduce.bucket; 25MB is PyTorch DDP's default)", b,
-				 r->bucket_bytes);
-		snprintf(err, errlen, "simulating this step needs at least %.3g events%s, above the "
+		snprintf(err, errlen, "simulating this step needs at least %.3g events, above the "
 			 "limit of %llu events (--max-events / run.max_events); raise the limit or "
-			 "simulate a smaller layout", r->est_events, why, (unsigned long long)*cap);
+			 "simulate a smaller layout", r->est_events, (unsigned long long)*cap);
 		return SIM_ELIMIT;
 	}
-	double lim = memest_limit(s, o ? o->max_memory_bytes : 0);
-	if (memest_check("simulating this step", estimate_memory(r), lim, err, errlen) < 0)
+	double lim = memest_limit(s, o ? o->max_memory_bytes : 0), need = estimate_memory(r);
+	if (memest_check("simulating this step", need, lim, err, errlen) < 0) {
+		double qb = r->dp > 1 ? 2.0 * sizeof(stp_task) * dp_buckets(r) : 0;
+		size_t len = strlen(err);
+		if (qb > 0.5 * need && len < errlen)
+			snprintf(err + len, errlen - len, "; most of it for the gradient buckets of %g B "
+				 "(training.grad_reduce.bucket; 25MB is PyTorch DDP's default)",
+				 r->bucket_bytes);
 		return SIM_ELIMIT;
+	}
 	return 0;
 }
 

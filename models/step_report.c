@@ -329,7 +329,7 @@ static const char *fmt_long(char *b, size_t n, double s)
  * the sentence names where that time goes (restarts, work redone since the
  * last durable checkpoint, checkpoints) and what would win it back, then
  * the step's own largest share. Returns whether it wrote the sentence. */
-static bool failures_bottleneck(step_result *r, int k, double pct)
+static bool failures_bottleneck(const scenario *s, step_result *r, int k, double pct)
 {
 	/* the checkpoints' own share is in the step already (SPLIT_CHECKPOINT) */
 	double loss = 100 * (r->restart_frac + r->lost_work_frac);
@@ -337,7 +337,14 @@ static bool failures_bottleneck(step_result *r, int k, double pct)
 		return false;
 	char a[32], b[32], adv[256];
 	int every = r->checkpoint.every, best = r->best_checkpoint_every;
-	if (r->restart_frac >= r->lost_work_frac)
+	bool async = s->training.checkpoint.mode == CKPT_ASYNC;
+	if (r->goodput < 0.005 && best <= 0)
+		/* no interval gets work done (the failure search found none) */
+		snprintf(adv, sizeof adv, "the job is interrupted before it can finish the work "
+			 "between two checkpoints, so no restart time or checkpoint interval saves it; "
+			 "only fewer interruptions (more reliable parts, hot spares) or a smaller job "
+			 "would");
+	else if (r->restart_frac >= r->lost_work_frac)
 		snprintf(adv, sizeof adv, "a faster restart (training.failures.restart, now %s: "
 			 "detecting the failure, rescheduling and reloading the checkpoint), fewer "
 			 "interruptions (more reliable parts, hot spares) or a smaller job would raise it",
@@ -350,8 +357,9 @@ static bool failures_bottleneck(step_result *r, int k, double pct)
 			 "now %d) would raise it", best < every ? "more often" : "less often", best,
 			 every);
 	else
-		snprintf(adv, sizeof adv, "the interval is already the best (%d steps); faster or "
-			 "asynchronous checkpoints would raise it", every);
+		snprintf(adv, sizeof adv, "the interval is already the best (%d step%s); %s "
+			 "would raise it", every, every == 1 ? "" : "s", async ? "faster checkpoint writes (storage bandwidth)"
+			 : "faster or asynchronous checkpoints");
 	snprintf(r->bottleneck, sizeof r->bottleneck,
 		 "Failures: the job is interrupted every %s and trains %.0f%% of its time "
 		 "(goodput); restarts take %.0f%%, work redone since the last durable checkpoint "
@@ -369,7 +377,7 @@ static void bottleneck(const scenario *s, step_result *r)
 		if (i != SPLIT_COMPUTE && (k < 0 || r->split_s[i] > r->split_s[k]))
 			k = i;
 	double x = r->split_s[k], pct = 100 * x / r->step_time_s;
-	if (failures_bottleneck(r, k, pct))
+	if (failures_bottleneck(s, r, k, pct))
 		return;
 	if (pct < 5) {
 		char a[32];

@@ -109,23 +109,40 @@ static int first_of(const char *o, const char *const *keys, size_t nkeys)
 #define FIRST(o, ...) first_of(o, (const char *const[]){__VA_ARGS__}, \
 	sizeof((const char *const[]){__VA_ARGS__}) / sizeof(const char *))
 
-/* A width written as a multiple of the hidden size, right at q ("4h", "4 x
- * h", "4x hidden", "2.67*h", "4H"): the multiple, else 0. */
-static double times_hidden(const char *q)
+/* The number right at q: "4", "2.6875", a fraction "8/3"; *end after it. */
+static double number_at(const char *q, const char **end)
 {
-	char *end;
-	double x = strtod(q, &end);
-	const char *t = end;
+	char *e;
+	double x = strtod(q, &e);
+	if (*e == '/' && isdigit((unsigned char)e[1])) {
+		char *e2;
+		double d = strtod(e + 1, &e2);
+		if (d > 0) {
+			x /= d;
+			e = e2;
+		}
+	}
+	*end = e;
+	return x;
+}
+
+/* A width written as a multiple of the hidden size after the number ("4h",
+ * "4 x h", "4x hidden", "8/3 h", "2.6875x", "4H"): whether it is one. */
+static bool times_hidden(const char *t)
+{
 	while (*t == ' ')
 		t++;
-	if (*t == 'x' || *t == 'X' || *t == '*') {
+	bool x = *t == 'x' || *t == 'X' || *t == '*';
+	if (x) {
 		t++;
 		while (*t == ' ')
 			t++;
 	}
 	if ((*t == 'h' || *t == 'H') && !isalnum((unsigned char)t[1]))
-		return x;
-	return !strncasecmp(t, "hidden", 6) || !strncasecmp(t, "d_model", 7) ? x : 0;
+		return true;
+	if (!strncasecmp(t, "hidden", 6) || !strncasecmp(t, "d_model", 7))
+		return true;
+	return x && !isalnum((unsigned char)*t);   /* "2.6875x" */
 }
 
 int val__ffn_in(const char *o, int hidden)
@@ -134,18 +151,17 @@ int val__ffn_in(const char *o, int hidden)
 		"ffn-hidden-size", "intermediate_size", "intermediate size", "FFN dim",
 		"FFN dimension", "MLP dim", "d_ff"};
 	for (size_t i = 0; i < sizeof keys / sizeof keys[0]; i++) {
-		const char *q = number_after_key(o, keys[i]);
+		const char *q = number_after_key(o, keys[i]), *end;
 		if (!q)
 			continue;
+		double x = number_at(q, &end);
+		if ((*end == 'k' || *end == 'K') && !isalnum((unsigned char)end[1]))
+			return (int)lround(x * 1024);   /* "16K" */
 		/* "ffn=4h": four times the hidden size; a bare 1-16 is such a
 		 * multiple too (no transformer's MLP is 16 wide) */
-		double x = times_hidden(q);
-		int v = atoi(q);
-		if (x <= 0 && v >= 1 && v <= 16)
-			x = v;
-		if (x > 0)
+		if (times_hidden(end) || (x >= 1 && x <= 16))
 			return hidden > 0 ? (int)lround(x * hidden) : -1;
-		return v;
+		return (int)lround(x);
 	}
 	return -1;
 }

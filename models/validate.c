@@ -167,17 +167,25 @@ static const gpu_map gpu_maps[] = {
 
 /* A text that names only the architecture ("NVIDIA Ampere GPUs", MegaScale's
  * paper) gets the generation's datacenter training part, the one its large
- * clusters were built of: Ampere A100 (80 GB), Hopper H100 SXM, Blackwell
- * B200, Volta V100; Grace Hopper and Grace Blackwell are GH200 and GB200. A
- * prediction from it is marked inferred (`*`). Only when no GPU of the
- * catalog is named, and not for a workstation or consumer card, whose
- * generation says nothing of the part (gpu_of). */
+ * clusters were built of: Ampere A100 (80 GB; 40 GB or PCIe when the text
+ * says so), Hopper H100 SXM (or PCIe), Blackwell B200, Blackwell Ultra B300,
+ * Volta V100; Grace Hopper, Grace Blackwell (Ultra) are GH200, GB200, GB300.
+ * A prediction from it is marked inferred (`*`). Only when no GPU of the
+ * catalog is named, and not beside a workstation card, a CPU of the name or
+ * another accelerator (gpu_of). First match wins, as in gpu_maps. */
 static const gpu_map generations[] = {
-	{"Grace Hopper", NULL, "GH200", 200, 4, false, false, false},
+	{"Grace Blackwell Ultra", NULL, "GB300", 800, 72, false, false, false},
 	{"Grace Blackwell", NULL, "GB200", 400, 72, false, false, false},
+	{"Grace Hopper", NULL, "GH200", 200, 4, false, false, false},
+	{"Blackwell Ultra", NULL, "B300", 800, 8, true, false, false},
+	{"Ampere", "PCIe", "A100-PCIE", 200, 8, true, false, false},
+	{"Ampere", "40G", "A100-40GB", 200, 8, true, false, false},
+	{"Ampere", "40 GB", "A100-40GB", 200, 8, true, false, false},
 	{"Ampere", NULL, "A100", 200, 8, true, false, false},
+	{"Hopper", "PCIe", "H100-PCIE", 400, 8, true, false, false},
 	{"Hopper", NULL, "H100", 400, 8, true, false, false},
 	{"Blackwell", NULL, "B200", 400, 8, true, false, false},
+	{"Volta", "PCIe", "V100-PCIE", 100, 8, true, false, false},
 	{"Volta", NULL, "V100", 100, 8, true, false, false},
 };
 
@@ -256,33 +264,38 @@ static bool hbm2e_size(const char *hw)
 	return false;
 }
 
+static bool map_matches(const char *hw, const gpu_map *m)
+{
+	bool named = m->word ? has_gpu_word(hw, m->token) : val__has(hw, m->token);
+	/* 94 GB is the H100 NVL card's, unless the text says SXM (TSUBAME
+	 * 4.0's H100 SXM5 94GB) */
+	if (named && !strcmp(m->catalog, "H100-NVL") && m->with && val__has(hw, "SXM"))
+		named = false;
+	if (named && !strcmp(m->catalog, "H100-HBM2E"))
+		named = !pcie_cards(hw) && hbm2e_size(hw);
+	bool with = !m->with || (!strcmp(m->with, "PCIe") ? pcie_cards(hw)
+	                         : isdigit((unsigned char)*m->with) ? mem_tag(hw, m->with)
+	                                                          : val__has(hw, m->with));
+	return named && with;
+}
+
 static const gpu_map *gpu_of(const char *hw)
 {
-	for (size_t i = 0; i < sizeof gpu_maps / sizeof gpu_maps[0]; i++) {
-		const gpu_map *m = &gpu_maps[i];
-		bool named = m->word ? has_gpu_word(hw, m->token) : val__has(hw, m->token);
-		/* 94 GB is the H100 NVL card's, unless the text says SXM (TSUBAME
-		 * 4.0's H100 SXM5 94GB) */
-		if (named && !strcmp(m->catalog, "H100-NVL") && m->with && val__has(hw, "SXM"))
-			named = false;
-		if (named && !strcmp(m->catalog, "H100-HBM2E"))
-			named = !pcie_cards(hw) && hbm2e_size(hw);
-		bool with = !m->with || (!strcmp(m->with, "PCIe") ? pcie_cards(hw)
-		                         : isdigit((unsigned char)*m->with) ? mem_tag(hw, m->with)
-		                                                          : val__has(hw, m->with));
-		if (named && with)
-			return m;
-	}
+	for (size_t i = 0; i < sizeof gpu_maps / sizeof gpu_maps[0]; i++)
+		if (map_matches(hw, &gpu_maps[i]))
+			return &gpu_maps[i];
+	/* an architecture's name says nothing of the part beside a workstation
+	 * or embedded card, a CPU of the same name (Ampere Altra) or another
+	 * vendor's accelerator */
 	static const char *const not_datacenter[] = {"RTX", "GeForce", "Quadro", "TITAN",
-		"Jetson", "A30", "A16", "A2 ", "Orin"};
+		"Jetson", "Orin", "A2", "A10", "A16", "A30", "A40", "Altra", "Gaudi", "Gaudi2",
+		"Gaudi3", "Trainium", "Trainium2", "Inferentia", "TPU"};
 	for (size_t i = 0; i < sizeof not_datacenter / sizeof not_datacenter[0]; i++)
-		if (val__has(hw, not_datacenter[i]))
+		if (has_gpu_word(hw, not_datacenter[i]))
 			return NULL;
-	for (size_t i = 0; i < sizeof generations / sizeof generations[0]; i++) {
-		const gpu_map *m = &generations[i];
-		if (m->word ? has_gpu_word(hw, m->token) : val__has(hw, m->token))
-			return m;
-	}
+	for (size_t i = 0; i < sizeof generations / sizeof generations[0]; i++)
+		if (map_matches(hw, &generations[i]))
+			return &generations[i];
 	return NULL;
 }
 

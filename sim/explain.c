@@ -682,7 +682,7 @@ static void saturated(ctx *c, const int *order, int nloss)
 	case SPLIT_PP_BUBBLE:
 		if (c->r->micro_batches > 0)
 			m = c->r->micro_batches;
-		if (s->training.virtual_stages > 1)
+		if (s->training.schedule == SCHED_INTERLEAVED && s->training.virtual_stages > 1)
 			para(c->out, 3, 3, "No resource: the GPUs wait for the pipeline to fill and "
 				"drain. With p\a=\a%d stages, v\a=\a%d virtual stages each and m\a=\a%d "
 				"micro-batches the textbook bubble is (p-1)/(v*m+p-1) = %.0f\a%% of the "

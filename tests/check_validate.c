@@ -329,7 +329,11 @@ START_TEST(t_other_hardware)
 		{"NVIDIA Ampere GPUs (8 GPU/server), eight 200G NICs", "A100-SXM4-80GB"},
 		{"Hopper GPUs, 8x400G IB", "H100-SXM5-80GB"},
 		{"NVIDIA Grace Hopper superchips", "GH200-96GB"},
-		{"16 Volta GPUs", "V100-SXM2-32GB"}};
+		{"16 Volta GPUs", "V100-SXM2-32GB"},
+		{"Blackwell Ultra GPUs", "B300"},
+		{"NVIDIA Hopper GPUs with DCGM monitoring", "H100-SXM5-80GB"},
+		{"8x Hopper PCIe cards", "H100-PCIE-80GB"},
+		{"Ampere GPUs, 40GB", "A100-SXM4-40GB"}};
 	for (size_t i = 0; i < sizeof gens / sizeof gens[0]; i++) {
 		ck_assert_msg(build_hw_row(i, gens[i].hw, "fp16", &c, why, sizeof why) == 0, "%s: %s",
 			      gens[i].hw, why);
@@ -337,6 +341,9 @@ START_TEST(t_other_hardware)
 		ck_assert(c.assumed);
 	}
 	ck_assert_int_ne(build_hw_row(9, "RTX A5000 (Ampere)", "bf16", &c, why, sizeof why), 0);
+	ck_assert_int_ne(build_hw_row(9, "Ampere Altra host, 8 x Intel Gaudi2", "bf16", &c, why,
+	                              sizeof why), 0);
+	ck_assert_int_ne(build_hw_row(9, "NVIDIA Ampere A2", "bf16", &c, why, sizeof why), 0);
 	ck_assert_int_eq(build_hw_row(10, "8x A100 40GB (Ampere)", "bf16", &c, why, sizeof why), 0);
 	ck_assert_str_eq(c.s.cluster.gpu.name, "A100-SXM4-40GB");
 	/* GB200 NVL72: 128 GPUs make nodes of 64 (the largest size dividing the

@@ -1322,7 +1322,8 @@ START_TEST(t_model_words)
 	 * a bare "ffn 4"), not a width of 4 */
 	static const struct { const char *text; int ffn; } mult[] = {
 		{"ffn=4h", 4 * 6656}, {"ffn 4 x hidden", 4 * 6656}, {"ffn_hidden_size: 4", 4 * 6656},
-		{"FFN dim 2.5*h", 16640}, {"ffn 17920", 17920}};
+		{"FFN dim 2.5*h", 16640}, {"ffn 17920", 17920}, {"ffn 8/3 h", 17749},
+		{"SwiGLU ffn 2.6875x", 17888}, {"ffn 16K", 16384}, {"ffn_hidden_size 6656", 6656}};
 	for (size_t i = 0; i < sizeof mult / sizeof mult[0]; i++) {
 		char r[320];
 		snprintf(r, sizeof r, "M-01%zu,x,DGX A100,64,33,60,6656,52,2048,512,1,2,4,8,"
