@@ -177,9 +177,9 @@ START_TEST(row_error)
 	static const char quoted[] = "1,\"a,b\",invalid,id,,,\"x: 'a,b' is \"\"wrong\"\"\"\n";
 	ck_assert(sweep_row_error(quoted, strlen(quoted), SWEEP_CSV, b, sizeof b));
 	ck_assert_str_eq(b, "x: 'a,b' is \"wrong\"");
-	static const char json[] = "{\"index\":0,\"status\":\"invalid\",\"sweep\":\"id\","
+	static const char jrow[] = "{\"index\":0,\"status\":\"invalid\",\"sweep\":\"id\","
 	                           "\"error\":\"--vary: x: \\\"q\\\" \\u00e9\"}\n";
-	ck_assert(sweep_row_error(json, strlen(json), SWEEP_JSON, b, sizeof b));
+	ck_assert(sweep_row_error(jrow, strlen(jrow), SWEEP_JSON, b, sizeof b));
 	ck_assert_str_eq(b, "--vary: x: \"q\" \xc3\xa9");
 	static const char ok[] = "2,1,ok,id,1.5,\n";
 	ck_assert(!sweep_row_error(ok, strlen(ok), SWEEP_CSV, b, sizeof b));

@@ -110,11 +110,11 @@ START_TEST(t_sliding_window)
 	ck_assert_double_eq_tol(g5.fwd_s, g.fwd_s, 1e-12);
 	/* the step never grows as the window shrinks, down to one token */
 	double prev = 0;
-	for (int w = 1; w <= 8192; w *= 2) {
-		s.model.sliding_window = w;
+	for (int win = 1; win <= 8192; win *= 2) {
+		s.model.sliding_window = win;
 		wl_layer_cost x;
 		wl_layer_cost_get(&s, 0, &x);
-		ck_assert_msg(x.fwd_s + x.bwd_s >= prev, "window %d", w);
+		ck_assert_msg(x.fwd_s + x.bwd_s >= prev, "window %d", win);
 		prev = x.fwd_s + x.bwd_s;
 	}
 	/* GPT's paper formula knows no window: the exact count is used */
@@ -611,7 +611,7 @@ END_TEST
 START_TEST(t_custom)
 {
 	scn_layer layers[3] = {
-		{"conv1", 2e9, 1e6, 4e6}, {"conv2", 4e9, 2e6, 2e6}, {"fc", 1e8, 4e6, 1e4}};
+		{"conv1", 2e9, 1e6, 4e6, 0}, {"conv2", 4e9, 2e6, 2e6, 0}, {"fc", 1e8, 4e6, 1e4, 0}};
 	scenario s;
 	gpt(&s, 0, 0, 0, 0);
 	s.model.custom = true;

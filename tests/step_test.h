@@ -66,7 +66,7 @@ static inline scenario free_comm(int pp, int m, int layers)
 	s.model.custom = true;
 	s.model.nlayers_custom = layers;
 	for (int i = 0; i < layers; i++)
-		equal_layers[i] = (scn_layer){"blk", 2e13, 1000, 1000};
+		equal_layers[i] = (scn_layer){"blk", 2e13, 1000, 1000, 0};
 	s.model.custom_layers = equal_layers;
 	s.training.dp = 1;
 	s.training.global_batch = m;
