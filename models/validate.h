@@ -70,7 +70,7 @@ typedef struct val_case {
 	val_metric metric;
 	double published_si;    /* the published value in SI units (s, FLOP/s, B, %) */
 	double unit_scale;      /* published unit = SI / unit_scale */
-	char config[96];        /* short description of the layout */
+	char config[128];       /* short description of the layout */
 	bool assumed;           /* a value was inferred (marked '*' in config) */
 	double gemm_m, gemm_n, gemm_k, attn_hd, attn_seq;   /* kernel rows */
 	double attn_bh;          /* batch x heads of an attention row */

@@ -15,7 +15,7 @@
 
 typedef struct outcome {
 	const val_row *row;
-	char config[96];
+	char config[128];
 	int status;              /* 0 predicted, 1 not simulated, 2 simulation failed */
 	double published, predicted, err_pct;   /* in the published unit */
 	const char *unit;        /* that unit: the row's, or what it was compared in */
