@@ -235,7 +235,6 @@ static int launch(coll_run *r)
 static int run_phases(coll_run *r)
 {
 	for (; r->phase < r->ops->nphases; r->phase++) {
-		r->phase_lat_s = 0;
 		r->phase_tx_end = -INFINITY;
 		r->npf = 0;
 		int rc = r->ops->phase(r, r->phase);
@@ -265,8 +264,7 @@ static void flow_done(sim *s, void *ctx, uint64_t arg)
 	/* the phase paid as latency what it took beyond its last byte's
 	 * transmission: not the largest route latency of any flow (a slow NVLink
 	 * hop that ends before the NIC flows did not delay the phase) */
-	r->phase_lat_s = sim_now(s) - r->phase_tx_end;
-	r->route_lat_s += r->phase_lat_s;
+	r->route_lat_s += sim_now(s) - r->phase_tx_end;
 	r->phase++;
 	int rc = run_phases(r);
 	assert(rc == 0);    /* routes were checked when the collective started */

@@ -79,7 +79,6 @@ struct coll_run {
 	double latency_s;      /* NCCL-model latency of one collective */
 	double count;          /* back-to-back collectives this run stands for */
 	double route_lat_s;    /* route latency already paid by the flows */
-	double phase_lat_s;    /* what the phase took beyond its last byte's transmission */
 	double phase_tx_end;   /* latest transmission end of the phase's flows so far */
 	int pending, phase;
 	struct coll_pflow { int a, b, rail; double bytes, cap; } *pf;  /* this phase's flows */

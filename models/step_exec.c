@@ -63,11 +63,11 @@ void stp_record(stp_run *r, int gpu_idx, int stream, int cat, double t0, double 
 		snprintf(iv->label, sizeof iv->label, "%s", nm);
 }
 
-void stp_enter(stp_run *r, stp_stage *st, int cat, int lab)
+/* Closes the stage's current interval at now: its category's account (and
+ * the straggler waits' when it is one), and the timeline. */
+static void close_interval(stp_run *r, stp_stage *st, double now)
 {
-	if (cat == st->cat && (!r->want_timeline || lab == st->lab))
-		return;
-	double now = sim_now(r->sim), dt = now - st->since;
+	double dt = now - st->since;
 	if (dt > 0) {
 		st->acc[st->cat] += dt;
 		if (st->late_idle)
@@ -75,10 +75,23 @@ void stp_enter(stp_run *r, stp_stage *st, int cat, int lab)
 		stp_record(r, st->idx, st->cat == SPLIT_TP_COMM ? 1 : 0, st->cat, st->since, now,
 			   st->lab);
 	}
-	st->late_idle = false;
+	st->since = now;
+}
+
+/* Enters (cat, lab), late: a wait for the slowest replica (counted idle). */
+static void enter(stp_run *r, stp_stage *st, int cat, int lab, bool late)
+{
+	if (cat == st->cat && late == st->late_idle && (!r->want_timeline || lab == st->lab))
+		return;
+	close_interval(r, st, sim_now(r->sim));
+	st->late_idle = late;
 	st->cat = cat;
 	st->lab = lab;
-	st->since = now;
+}
+
+void stp_enter(stp_run *r, stp_stage *st, int cat, int lab)
+{
+	enter(r, st, cat, lab, false);
 }
 
 void stp_busy(stp_run *r, stp_stage *st, int delta)
@@ -104,24 +117,13 @@ double stp_dp_waited(const stp_stage *st, double now)
 
 void stp_enter_dp_wait(stp_run *r, stp_stage *st, int lab)
 {
-	if (st->dp_timer && !st->dp_running) {
-		if (st->cat != SPLIT_IDLE || st->lab != lab || !st->late_idle) {
-			stp_enter(r, st, SPLIT_IDLE, lab);
-			st->late_idle = true;
-		}
-	} else {
-		stp_enter(r, st, SPLIT_DP_COMM, lab);
-	}
+	bool held = st->dp_timer && !st->dp_running;
+	enter(r, st, held ? SPLIT_IDLE : SPLIT_DP_COMM, lab, held);
 }
 
 void stp_flush(stp_run *r, stp_stage *st)
 {
-	double now = sim_now(r->sim);
-	st->acc[st->cat] += now - st->since;
-	if (st->late_idle)
-		st->late_s += now - st->since;
-	stp_record(r, st->idx, st->cat == SPLIT_TP_COMM ? 1 : 0, st->cat, st->since, now, st->lab);
-	st->since = now;
+	close_interval(r, st, sim_now(r->sim));
 	stp_busy(r, st, 0);
 }
 
