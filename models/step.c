@@ -229,7 +229,7 @@ static double estimate_memory(const stp_run *r)
 {
 	const scn_cluster *c = &r->s->cluster;
 	int gpn = c->gpus_per_node;
-	coll_op dp_op = r->s->training.zero ? COLL_REDUCE_SCATTER : COLL_ALL_REDUCE;
+	coll_op dp_op = scn_grad_rs(r->s) ? COLL_REDUCE_SCATTER : COLL_ALL_REDUCE;
 	double flows = r->pp * (memest_coll_flows(c, dp_op, r->dp, dp_per_node(r)) +
 				2 * memest_coll_flows(c, COLL_ALL_REDUCE, r->tp, r->tp < gpn ? r->tp : gpn));
 	flows += 2.0 * r->G + 2.0 * r->dp;
@@ -345,7 +345,7 @@ static double dp_sm_share(const stp_run *r, const stp_stage *st)
 		ppn = r->zg;   /* zero_group: the collectives on this stream run in the group */
 	int ctas = ppn >= r->zg
 	    ? coll_node_ctas(&r->s->cluster, ppn,
-	                     r->s->training.zero ? COLL_REDUCE_SCATTER : COLL_ALL_REDUCE)
+	                     scn_grad_rs(r->s) ? COLL_REDUCE_SCATTER : COLL_ALL_REDUCE)
 	    : 2 * (ppn < nics ? ppn : nics);
 	return (double)ctas / sms;
 }
@@ -695,6 +695,7 @@ static void collect_dp(stp_run *r, step_result *res)
 	double S = st->params * hw_precision_bytes(s->training.grad_reduce.dtype) * r->wire_per_byte;
 	double P = st->params * hw_precision_bytes(s->training.precision);
 	int z = s->training.zero;
+	bool rs = scn_grad_rs(s);   /* else all-reduced whole, with zero 1 too */
 	res->dp_syncs_per_step = r->mb_sync ? r->m : 1;
 	res->dp_bytes_per_gpu = S;
 	/* zg = dp unless zero_group (HSDP): then each group reduce-scatters, its
@@ -705,7 +706,7 @@ static void collect_dp(stp_run *r, step_result *res)
 	}
 	res->dp_wire_bytes_per_gpu =
 		res->dp_syncs_per_step *
-			(coll_busbw_factor(z ? COLL_REDUCE_SCATTER : COLL_ALL_REDUCE, r->zg) * S +
+			(coll_busbw_factor(rs ? COLL_REDUCE_SCATTER : COLL_ALL_REDUCE, r->zg) * S +
 			 coll_busbw_factor(COLL_ALL_REDUCE, r->zr) * S / r->zg) +
 		(z == 1 || z == 2 ? coll_busbw_factor(COLL_ALL_GATHER, r->zg) * P : 0) +
 		(z >= 3 ? 2.0 * r->m * coll_busbw_factor(COLL_ALL_GATHER, r->zg) * P : 0);
@@ -745,7 +746,7 @@ static void collect_dp(stp_run *r, step_result *res)
 	 * gathered back ((n-1)/n of P, never compressed) */
 	double nn = res->dp_ring_n > 1 ? res->dp_ring_n : 2;
 	res->dp_gather_bytes_per_gpu = z ? P : 0;
-	res->dp_ideal_factor = S > 0 ? (z ? (nn - 1) / nn * (1 + P / S) : 2 * (nn - 1) / nn) : 0;
+	res->dp_ideal_factor = S > 0 ? (nn - 1) / nn * ((rs ? 1 : 2) + (z ? P / S : 0)) : 0;
 	/* one full reduction alone: the reduction, with ZeRO the gather of the
 	 * parameters, with zero_group the replicas' all-reduce of the shard */
 	double t = 0, m = 0;
@@ -759,7 +760,7 @@ static void collect_dp(stp_run *r, step_result *res)
 	/* every bucket is its own collective and pays NCCL's latency once: a
 	 * latency-bound reduction wants larger buckets, not faster links. ZeRO-3
 	 * reduces and gathers a layer at a time: its collectives are layer-sized. */
-	req.op = z ? COLL_REDUCE_SCATTER : COLL_ALL_REDUCE;
+	req.op = rs ? COLL_REDUCE_SCATTER : COLL_ALL_REDUCE;
 	req.bytes = bucket;
 	double lat = coll_latency(r->cc, &req, a);
 	double x = r->dp_xcollectives / r->pp / r->K;   /* across the ZeRO groups */

@@ -144,7 +144,7 @@ static void on_dp_done(sim *s, void *ctx, uint64_t arg)
 	if (t.step >= 0)   /* not async DP's primed step */
 		r->dp_collectives += (double)k;
 	stp_busy(r, st, -1);
-	int lab = t.kind == DPT_BUCKET ? (r->s->training.zero ? 9 : 8) : 10;
+	int lab = t.kind == DPT_BUCKET ? (scn_grad_rs(r->s) ? 9 : 8) : 10;
 	stp_record(r, st->idx, 3, SPLIT_DP_COMM, st->dp_t0, sim_now(s), lab << 27);
 	if (r->async)
 		check_async(r, st);
@@ -217,7 +217,7 @@ void stp_dp_req(const stp_run *r, const stp_stage *st, int kind, double bytes, c
 			.n = r->zg, .bytes = bytes, .mult = (double)r->tp,
 			.ps_servers = r->s->training.grad_reduce.ps_servers};
 	if (kind == DPT_BUCKET) {
-		q->op = r->s->training.zero ? COLL_REDUCE_SCATTER : COLL_ALL_REDUCE;
+		q->op = scn_grad_rs(r->s) ? COLL_REDUCE_SCATTER : COLL_ALL_REDUCE;
 	} else if (kind == DPT_XREP) {
 		q->op = COLL_ALL_REDUCE;
 		q->ranks = st->rep_ranks;

@@ -133,13 +133,15 @@ static void why_dp(const scenario *s, step_result *r, double x, double pct)
 	char a[32], g[32], t[32], nv[32], nic[48], what[64], eff[96] = "", links[112], times[48];
 	const char *lever = dp_lever(r, times, sizeof times);
 	int n = r->dp_ring_n > 1 ? r->dp_ring_n : 2;
-	bool z = s->training.zero > 0;
-	double f = r->dp_ideal_factor > 0 ? r->dp_ideal_factor : z ? 1.0 * (n - 1) / n : 2.0 * (n - 1) / n;
+	bool z = s->training.zero > 0, rs = scn_grad_rs(s);
+	double f = r->dp_ideal_factor > 0 ? r->dp_ideal_factor : rs ? 1.0 * (n - 1) / n : 2.0 * (n - 1) / n;
 	/* ZeRO: (n-1)/n of the gradients reduced, then of the parameters gathered
 	 * (never compressed), both counted against the gradient bytes */
-	const char *fx = z ? "(n-1)/n (1 + params/grads)" : "2(n-1)/n";
+	const char *fx = rs ? "(n-1)/n (1 + params/grads)"
+	               : z ? "(n-1)/n (2 + params/grads)" : "2(n-1)/n";
 	snprintf(what, sizeof what, "a %s %s", r->dp_algorithm,
-		 z ? "reduce-scatter (and all-gather)" : "all-reduce");
+		 rs ? "reduce-scatter (and all-gather)" : z ? "all-reduce (and all-gather)"
+		 : "all-reduce");
 	char shrink[256];
 	nic_name(nic, sizeof nic, &s->cluster);
 	/* what the factor does not explain: the achievable fraction of line rate */

@@ -1797,8 +1797,8 @@ static void describe(const val_row *r, val_case *c)
 		snprintf(rc, sizeof rc, "%s", t->recompute == RECOMPUTE_FULL ? "full"
 		         : t->recompute == RECOMPUTE_SELECTIVE ? "sel" : "none");
 	char z[16] = "";
-	if (t->zero > 0)
-		snprintf(z, sizeof z, " Z%d", t->zero);
+	if (t->zero > 0)   /* "Z1ar": the optimizer sharded, the gradients all-reduced */
+		snprintf(z, sizeof z, " Z%d%s", t->zero, scn_grad_rs(&c->s) ? "" : "ar");
 	char cp[16] = "";
 	if (t->cp > 1)
 		snprintf(cp, sizeof cp, " CP%d", t->cp);

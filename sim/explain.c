@@ -620,7 +620,7 @@ static void saturated_comm(ctx *c, step_split k)
 		para(c->out, 3, 3, "The network between nodes: each node's %d GPUs share %d NIC%s "
 			"(%s in all), and the gradient %s moves %s per GPU through them every step%s.",
 			s->cluster.gpus_per_node, s->cluster.nic.count, s->cluster.nic.count == 1 ? "" : "s",
-			fmt_bw(a, sizeof a, nic_Bps), s->training.zero ? "reduction" : "all-reduce",
+			fmt_bw(a, sizeof a, nic_Bps), scn_grad_rs(s) ? "reduction" : "all-reduce",
 			fmt_b(b, sizeof b, c->r->dp_bytes_per_gpu * c->r->dp_syncs_per_step),
 			c->r->dp_syncs_per_step > 1 ? " (the gradients once per micro-batch)" : "");
 	else
@@ -762,8 +762,7 @@ static void ring(ctx *c)
 		section(c, "What the sharded reduction moves");
 		para(c->out, 3, 3, "Each GPU reduces %s of gradients%s over data parallelism. "
 			"Sending them once at %s would take %s, the naive figure. ZeRO %d "
-			"reduce-scatters them (every GPU sends (n-1)/n of them and keeps its 1/n "
-			"shard), updates its shard, then all-gathers the %s of "
+			"%s, updates its shard, then all-gathers the %s of "
 			"parameters back, (n-1)/n of those again%s: %.2f times the gradient bytes for "
 			"n = %d. Here that takes %s alone, %.2f times the naive figure%s; %s of %s is "
 			"left exposed in the step.",
@@ -771,6 +770,9 @@ static void ring(ctx *c)
 			c->s->training.grad_reduce.compression != COMPRESS_NONE ? " on the wire, compressed" : "",
 			fmt_bw(b, sizeof b, r->dp_bytes_per_gpu / r->dp_naive_s),
 			fmt_t(d, sizeof d, r->dp_naive_s), c->s->training.zero,
+			scn_grad_rs(c->s) ? "reduce-scatters them (every GPU sends (n-1)/n of them and "
+			"keeps its 1/n shard)" : "all-reduces them whole (every GPU sends 2(n-1)/n of "
+			"them; only the optimizer state is sharded)",
 			fmt_b(g, sizeof g, r->dp_gather_bytes_per_gpu),
 			c->s->training.grad_reduce.compression != COMPRESS_NONE
 			? " (compression does not apply to them)" : "", r->dp_ideal_factor, n,

@@ -99,7 +99,7 @@ static void header(FILE *out, const scenario *s, const step_result *r)
 		snprintf(rc, sizeof rc, "%s", NAME(recompute_names, t->recompute));
 	fprintf(out, "  training  %s, recompute %s, ZeRO %d; gradients: %s %s, %s%s",
 		hw_precision_name(t->precision), rc, t->zero, NAME(algo_names, t->grad_reduce.algorithm),
-		t->zero ? "reduce-scatter" : "all-reduce",
+		scn_grad_rs(s) ? "reduce-scatter" : "all-reduce",
 		t->grad_reduce.overlap ? "overlapped with backward" : "after backward",
 		r->dp_syncs_per_step > 1 ? ", every micro-batch" : "");
 	if (t->grad_reduce.compression != COMPRESS_NONE)
@@ -270,16 +270,17 @@ static void dp_section(FILE *out, const scenario *s, const step_result *r)
 		fprintf(out, "\n  ZeRO groups              %d of %d data-parallel ranks: each reduce-scatters "
 			"inside,\n                           then the %d groups all-reduce each 1/%d shard",
 			r->dp_zero_replicas, r->dp_zero_group, r->dp_zero_replicas, r->dp_zero_group);
-	bool zero = r->dp_gather_bytes_per_gpu > 0;
+	bool zero = r->dp_gather_bytes_per_gpu > 0, rs = scn_grad_rs(s);
+	const char *red = rs ? "reduce-scatter" : "all-reduce";
 	if (zero)
 		fprintf(out, "\n  parameters gathered      %s per GPU (ZeRO %d: all-gathered back after "
-			"the reduce-scatter%s)", fmt_bytes(a, sizeof a, r->dp_gather_bytes_per_gpu),
-			s->training.zero, s->training.grad_reduce.compression != COMPRESS_NONE
+			"the %s%s)", fmt_bytes(a, sizeof a, r->dp_gather_bytes_per_gpu),
+			s->training.zero, red, s->training.grad_reduce.compression != COMPRESS_NONE
 			? ", not compressed" : "");
 	fprintf(out, "\n  %s %s", zero ? "reduction, alone        " : "all-reduce, alone       ",
 		fmt_time(a, sizeof a, r->dp_allreduce_s));
 	if (zero)
-		fprintf(out, " (reduce-scatter of the gradients + all-gather of the parameters)");
+		fprintf(out, " (%s of the gradients + all-gather of the parameters)", red);
 	if (r->dp_syncs_per_step > 1)
 		fprintf(out, " (each of the %d per step)", r->dp_syncs_per_step);
 	fputc('\n', out);
@@ -289,11 +290,14 @@ static void dp_section(FILE *out, const scenario *s, const step_result *r)
 			fmt_bw(c, sizeof c, r->dp_bytes_per_gpu / r->dp_naive_s));
 		if (zero) {
 			factor = r->dp_ideal_factor;
-			fprintf(out, "  ratio                    %.2f; over n = %d, (n-1)/n (1 + %s / %s) = %.2f:\n"
-				"    ZeRO reduce-scatters the gradients, every GPU sending (n-1)/n of them,\n"
+			fprintf(out, "  ratio                    %.2f; over n = %d, (n-1)/n (%d + %s / %s) = %.2f:\n"
+				"    %s\n"
 				"    then all-gathers the updated parameters, (n-1)/n of those again\n",
-				r->dp_allreduce_s / r->dp_naive_s, n, fmt_bytes(b, sizeof b,
-				r->dp_gather_bytes_per_gpu), fmt_bytes(c, sizeof c, r->dp_bytes_per_gpu), factor);
+				r->dp_allreduce_s / r->dp_naive_s, n, rs ? 1 : 2, fmt_bytes(b, sizeof b,
+				r->dp_gather_bytes_per_gpu), fmt_bytes(c, sizeof c, r->dp_bytes_per_gpu), factor,
+				rs ? "ZeRO reduce-scatters the gradients, every GPU sending (n-1)/n of them,"
+				   : "ZeRO 1 all-reduces the gradients whole (only the optimizer state is\n"
+				     "    sharded), every GPU sending 2(n-1)/n of them,");
 		} else
 			fprintf(out, "  ratio                    %.2f; a ring over n = %d gives 2(n-1)/n = %.2f:\n"
 				"    a ring all-reduce is a reduce-scatter then an all-gather, and in each half\n"

@@ -36,6 +36,11 @@ typedef enum { SYNC_SYNC, SYNC_ASYNC } scn_dp_sync;
 /* When gradients leave a backward: auto = after every micro-batch's when they
  * are sharded (ZeRO >= 2), else after the last micro-batch's only */
 typedef enum { EVERY_MB_AUTO, EVERY_MB_TRUE, EVERY_MB_FALSE } scn_every_mb;
+/* The gradients' collective: auto = reduce-scatter when ZeRO shards (zero >= 1),
+ * all-reduce otherwise; all_reduce with zero: 1 keeps the optimizer state
+ * sharded while every rank reduces the whole gradients (PyTorch's
+ * ZeroRedundancyOptimizer under DDP, DeepSpeed's BF16_Optimizer). */
+typedef enum { GRAD_COLL_AUTO, GRAD_COLL_ALL_REDUCE, GRAD_COLL_REDUCE_SCATTER } scn_grad_coll;
 typedef enum { FABRIC_PACKED, FABRIC_SPREAD } scn_fabric_placement;
 
 typedef struct scn_fabric {
@@ -131,6 +136,7 @@ typedef struct scn_grad_reduce {
 	scn_dp_sync sync;            /* async: step t+1 computes while step t reduces */
 	int ps_servers;              /* GRAD_ALGO_PS: number of server shards */
 	scn_every_mb every_micro_batch; /* reduce after each micro-batch's backward */
+	scn_grad_coll collective;    /* all-reduce or reduce-scatter (auto: by zero) */
 } scn_grad_reduce;
 
 typedef struct scn_data {
@@ -261,6 +267,13 @@ static inline int scn_dp(const scenario *s)
 static inline int scn_dp_grad(const scenario *s)
 {
 	return scn_dp(s) * scn_cp(s);
+}
+/* Whether the gradients are reduce-scattered (each rank keeps the shard it
+ * updates: ZeRO's own way) rather than all-reduced whole (zero: 0, or the
+ * optimizer state alone sharded, training.grad_reduce.collective). */
+static inline bool scn_grad_rs(const scenario *s)
+{
+	return s->training.zero >= 1 && s->training.grad_reduce.collective != GRAD_COLL_ALL_REDUCE;
 }
 
 #endif

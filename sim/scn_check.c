@@ -235,6 +235,22 @@ static void check_training_on_cluster(scn_ctx *c, scenario *s, const scn_doc *d)
 	else if (t->zero_group > 0 && t->zero == 0)
 		scn__warn(c, scn__doc_path(d, "training.zero_group"), "training.zero_group",
 		          "has no effect with zero: 0, which shards nothing");
+	scn_grad_coll gc = t->grad_reduce.collective;
+	if (gc == GRAD_COLL_ALL_REDUCE && t->zero >= 2)
+		ERR(c, d, "training.grad_reduce.collective", "training.zero",
+		    "zero: %d shards the gradients, which only a reduce-scatter leaves on each rank; "
+		    "collective: all_reduce goes with zero: 1 (the optimizer state alone sharded: "
+		    "PyTorch's ZeroRedundancyOptimizer, DeepSpeed's BF16_Optimizer) or zero: 0",
+		    t->zero);
+	else if (gc == GRAD_COLL_ALL_REDUCE && t->zero == 1 && t->zero_group > 0)
+		ERR(c, d, "training.grad_reduce.collective", "training.zero_group",
+		    "collective: all_reduce with zero_group is not modelled (the groups' shards are "
+		    "reduce-scattered, then all-reduced across the groups); use collective: auto "
+		    "or zero_group: 0");
+	else if (gc == GRAD_COLL_REDUCE_SCATTER && t->zero == 0)
+		ERR(c, d, "training.grad_reduce.collective", "training.zero",
+		    "a reduce-scatter leaves each rank a shard of the gradients, and zero: 0 "
+		    "updates whole ones; use zero: 1 or more, or collective: auto");
 	if (t->grad_reduce.overlap_param_gather && t->zero != 1 && t->zero != 2)
 		ERR(c, d, "training.grad_reduce.overlap_param_gather", "training.zero",
 		    "overlap_param_gather needs the distributed optimizer (zero: 1 or 2), which "

@@ -47,6 +47,7 @@ static const char *const algo_names[] = {"auto", "ring", "tree", "hierarchical",
 static const char *const compression_names[] = {"none", "fp16", "int8", "1bit", NULL};
 static const char *const sync_names[] = {"sync", "async", NULL};
 static const char *const every_mb_names[] = {"auto", "true", "false", NULL};
+static const char *const grad_coll_names[] = {"auto", "all_reduce", "reduce_scatter", NULL};
 static const char *const source_names[] = {"storage", "local_cache", "memory", NULL};
 static const char *const ckpt_mode_names[] = {"sync", "async", NULL};
 static const char *const ckpt_content_names[] = {"full", "weights", "sharded", NULL};
@@ -193,6 +194,7 @@ static const scn_field grad_rows[] = {
 	ENUM("sync", scn_grad_reduce, sync, sync_names, 0),
 	INT("ps_servers", scn_grad_reduce, ps_servers, 1, 1e6, 0),
 	ENUM("every_micro_batch", scn_grad_reduce, every_micro_batch, every_mb_names, 0),
+	ENUM("collective", scn_grad_reduce, collective, grad_coll_names, 0),
 };
 static const scn_section grad_sec = SEC("grad_reduce", grad_rows);
 

@@ -392,6 +392,62 @@ static int load_yaml(const char *y, const char *const *sets, int nsets, scenario
 	return rc;
 }
 
+/* ZeRO-1 over an all-reduce (PyTorch's ZeroRedundancyOptimizer under DDP,
+ * DeepSpeed's BF16_Optimizer): the optimizer state is sharded as ZeRO-1
+ * shards it, but the gradients are all-reduced whole before the shards'
+ * parameters are gathered: (n-1)/n more gradient bytes on the wire than the
+ * reduce-scatter, the same memory, a slower step on a slow network; the
+ * report says all-reduce. Refused with ZeRO-2/3 (sharded gradients), with
+ * zero_group, and a reduce-scatter with zero: 0. */
+START_TEST(test_zero1_all_reduce)
+{
+	scenario s = dp100b(25e6);
+	s.training.zero = 1;
+	s.training.grad_reduce.algorithm = GRAD_ALGO_RING;
+	step_result rs = run_ok(&s, 0);
+	s.training.grad_reduce.collective = GRAD_COLL_ALL_REDUCE;
+	step_result ar = run_ok(&s, 0);
+	s.training.zero = 0;
+	s.training.grad_reduce.collective = GRAD_COLL_AUTO;
+	step_result z0 = run_ok(&s, 0);
+	double S = ar.dp_bytes_per_gpu, P = ar.dp_gather_bytes_per_gpu, n = 32;
+	ck_assert_double_eq_tol(P, S, 1e-9 * S);   /* fp16 gradients and weights */
+	ck_assert_double_eq_tol(rs.dp_wire_bytes_per_gpu, (n - 1) / n * (S + P), 1e-9 * S);
+	ck_assert_double_eq_tol(ar.dp_wire_bytes_per_gpu, (n - 1) / n * (2 * S + P), 1e-9 * S);
+	ck_assert_double_eq_tol(ar.dp_ideal_factor, (n - 1) / n * 3, 1e-9);
+	ck_assert_double_eq_tol(ar.memory.optimizer, rs.memory.optimizer, 1e-9 * rs.memory.optimizer);
+	ck_assert(ar.memory.optimizer < z0.memory.optimizer / 8);
+	ck_assert(ar.step_time_s > rs.step_time_s);
+	ck_assert(ar.step_time_s > z0.step_time_s);   /* the gather comes on top */
+	ck_assert(ar.split_s[SPLIT_DP_COMM] > rs.split_s[SPLIT_DP_COMM]);
+	ck_assert_ptr_nonnull(strstr(ar.bottleneck, "all-reduce (and all-gather)"));
+	step_result_release(&rs);
+	step_result_release(&ar);
+	step_result_release(&z0);
+	static const struct { const char *set, *want; } bad[] = {
+		{"training.zero=2", "only a reduce-scatter"},
+		{"training.zero_group=8", "not modelled"},
+	};
+	const char *base = "cluster: {nodes: 2, gpus_per_node: 8, gpu: A100-SXM4-80GB}\n"
+	                   "model: {layers: 2, hidden: 1024, heads: 16, seq_len: 1024}\n"
+	                   "training: {global_batch: 16, zero: 1,\n"
+	                   "           grad_reduce: {collective: all_reduce}}\n";
+	char err[512];
+	scenario x;
+	ck_assert_msg(load_yaml(base, NULL, 0, &x, err, sizeof err) == 0, "%s", err);
+	ck_assert(!scn_grad_rs(&x));
+	for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+		const char *sets[] = {bad[i].set};
+		ck_assert_int_eq(load_yaml(base, sets, 1, &x, err, sizeof err), -1);
+		ck_assert_msg(strstr(err, bad[i].want) && strstr(err, "collective"), "%s", err);
+	}
+	const char *rs0[] = {"training.zero=0", "training.grad_reduce.collective=reduce_scatter"};
+	ck_assert_int_eq(load_yaml(base, rs0, 2, &x, err, sizeof err), -1);
+	ck_assert_msg(strstr(err, "zero: 1 or more"), "%s", err);
+}
+END_TEST
+
+
 /* Context parallelism on 2 x 8 H100: with cp 2 each GPU takes half of
  * twice as many sequences, the same compute for the same global batch;
  * gradients are reduced over all 16 GPUs either way (the same wire bytes per
@@ -555,6 +611,7 @@ int main(void)
 	tcase_add_test(tc, test_overlap_takes_sms);
 	tcase_add_test(tc, test_overlap_param_gather);
 	tcase_add_test(tc, test_context_parallel);
+	tcase_add_test(tc, test_zero1_all_reduce);
 	suite_add_tcase(s, tc);
 	SRunner *sr = srunner_create(s);
 	srunner_run_all(sr, CK_NORMAL);

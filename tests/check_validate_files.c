@@ -162,6 +162,7 @@ START_TEST(t_schedule_inference)
 		{"64", "", "bf16", 2, 10, 64, true, SCHED_INTERLEAVED},   /* m = 16 <= 21 */
 		{"512", "", "bf16", 1, 1, 512, true, SCHED_1F1B},         /* m = 128 */
 		{"64", "Megatron-DeepSpeed", "bf16", 1, 1, 64, false, SCHED_DEEPSPEED},
+		{"64", "Megatron-DeepSpeed", "fp16", 1, 1, 64, false, SCHED_DEEPSPEED},
 		{"64", "1F1B", "bf16", 1, 1, 64, true, SCHED_1F1B},
 		{"64", "GPipe", "bf16", 1, 1, 64, true, SCHED_GPIPE},
 		{"64", "vp5", "bf16", 5, 5, 64, true, SCHED_INTERLEAVED},
@@ -183,6 +184,11 @@ START_TEST(t_schedule_inference)
 		ck_assert_int_eq(t->schedule, cases[i].sched);
 		/* DeepSpeed's BF16_Optimizer: no gradient-accumulation fusion */
 		ck_assert_int_eq(t->grad_accum_pass, strstr(cases[i].other, "DeepSpeed") != NULL);
+		/* which in bf16 without ZeRO shards its optimizer state as ZeRO-1
+		 * does, the gradients all-reduced whole (fp16's optimizer does not) */
+		bool bf16opt = strstr(cases[i].other, "DeepSpeed") && !strcmp(cases[i].prec, "bf16");
+		ck_assert_msg(t->zero == (bf16opt ? 1 : 0) && scn_grad_rs(&c.s) == false,
+		              "case %zu: zero %d", i, t->zero);
 		ck_assert_int_eq(t->global_batch, cases[i].batch_run);
 		ck_assert_msg(t->grad_reduce.overlap == cases[i].overlap, "case %zu", i);
 		ck_assert(c.assumed);
