@@ -13,6 +13,7 @@
 #include <gsl/gsl_statistics_double.h>
 #include "step_int.h"
 #include "memest.h"
+#include "units.h"
 
 static const char *const split_names[SPLIT__N] = {
 	"compute", "tp_comm", "pp_comm", "pp_bubble", "dp_comm",
@@ -259,10 +260,11 @@ static int check_limits(stp_run *r, const step_opts *o, uint64_t *cap, char *err
 	if (memest_check("simulating this step", need, lim, err, errlen) < 0) {
 		double qb = r->dp > 1 ? 2.0 * sizeof(stp_task) * dp_buckets(r) : 0;
 		size_t len = strlen(err);
+		char bk[32];
+		unit_fmt(bk, sizeof bk, r->bucket_bytes, UNIT_BYTES);
 		if (qb > 0.5 * need && len < errlen)
-			snprintf(err + len, errlen - len, "; most of it for the gradient buckets of %g B "
-				 "(training.grad_reduce.bucket; 25MB is PyTorch DDP's default)",
-				 r->bucket_bytes);
+			snprintf(err + len, errlen - len, "; most of it for the gradient buckets of %s "
+				 "(training.grad_reduce.bucket; 25MB is PyTorch DDP's default)", bk);
 		return SIM_ELIMIT;
 	}
 	return 0;

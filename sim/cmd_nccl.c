@@ -121,7 +121,7 @@ static int parse_opt(int argc, char **argv, int *i, nccl_args *a)
 static int parse_args(int argc, char **argv, nccl_args *a)
 {
 	*a = (nccl_args){.op = COLL_ALL_REDUCE, .algo = ALGO_AUTO, .per_thread = 1,
-	                 .root = -1, .ps_servers = 1, .min_b = 8, .max_b = 8589934592.0, .factor = 2};
+	                 .root = -1, .ps_servers = 0, .min_b = 8, .max_b = 8589934592.0, .factor = 2};
 	a->sets = calloc((size_t)argc + 1, sizeof *a->sets);
 	if (!a->sets)
 		return 1;
@@ -168,8 +168,13 @@ static int parse_args(int argc, char **argv, nccl_args *a)
 static int pick_ranks(const nccl_args *a, const scenario *s, int *ranks, coll_req *req)
 {
 	int total = scn_gpus(s), gpn = s->cluster.gpus_per_node;
+	/* --ps-servers, else the scenario's grad_reduce.ps_servers (one per node
+	 * by default), as a training step with algorithm: ps would run it */
+	int ps = a->ps_servers > 0 ? a->ps_servers
+	       : s->training.grad_reduce.ps_servers > 0 ? s->training.grad_reduce.ps_servers
+	       : s->cluster.nodes;
 	*req = (coll_req){.op = (coll_op)a->op, .algo = (coll_algo)a->algo, .ranks = ranks,
-	                  .root = a->root < 0 ? 0 : a->root, .mult = 1, .ps_servers = a->ps_servers};
+	                  .root = a->root < 0 ? 0 : a->root, .mult = 1, .ps_servers = ps};
 	if (a->op == COLL_SENDRECV && !a->gpus) {
 		if (total < 2) {
 			fprintf(stderr, "%s: sendrecv needs two GPUs, the scenario has one\n", a->path);

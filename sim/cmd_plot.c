@@ -204,8 +204,11 @@ static int run_gnuplot(const plot_opts *o, const plot_paths *p, const plot_axis 
 	if (rc == EXTPROG_ENOENT) {
 		fprintf(stderr, "plot: gnuplot is needed to draw %s (Debian: apt-get install gnuplot-nox;"
 		        " or set TRAINSIM_GNUPLOT). The data and the script are written:\n"
-		        "  %s\n  %s\nDraw it later with: gnuplot -c %s %s %s\n", o->out, shown(p->dat),
+		        "  %s\n  %s\nDraw it later with: gnuplot -c %s %s %s", o->out, shown(p->dat),
 		        shown(p->gp), shown(p->gp), shown(p->dat), o->out);
+		if (argv[5])   /* speed: the axis label and scale, as the .dat's redraw line */
+			fprintf(stderr, " '%s' %s", argv[5], argv[6]);
+		fputc('\n', stderr);
 	}
 	if (rc == EXTPROG_OK && rename(p->tmp, o->out) < 0) {
 		fprintf(stderr, "plot: %s: %s\n", o->out, strerror(errno));

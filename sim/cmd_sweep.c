@@ -300,7 +300,8 @@ static void sweep_usage(FILE *out)
 	fprintf(out,
 	"usage: trainsim sweep SCENARIO --vary KEY=V1,V2,... [--vary ...] [options]\n"
 	"  --vary KEY=V1,V2,...  a scenario key (dotted path) and its values; several\n"
-	"                        --vary run the cross product (the last varies fastest)\n"
+	"                        --vary run the cross product (the last varies fastest);\n"
+	"                        without one, a single point: the scenario (and --set)\n"
 	"  --set KEY=VALUE       fixed override of every point\n"
 	"  -j, --jobs N          worker processes (default: the number of cores)\n"
 	"  -o, --out FILE        append rows to FILE (default: stdout)\n"
@@ -550,8 +551,8 @@ static int sweep_report(const sweep_ctx *c, int pool_rc)
 	}
 	if (pool_rc != POOL_DONE)
 		return 1;
-	fprintf(stderr, "sweep: %zu points: %zu ok, %zu no_fit, %zu invalid -> %s\n", c->finished,
-	        c->n_ok, c->n_nofit, c->n_invalid, where);
+	fprintf(stderr, "sweep: %zu point%s: %zu ok, %zu no_fit, %zu invalid -> %s\n", c->finished,
+	        c->finished == 1 ? "" : "s", c->n_ok, c->n_nofit, c->n_invalid, where);
 	if (c->finished && c->n_invalid == c->finished) {
 		char point[REASON_MAX];
 		point_text(c, c->first_invalid, point, sizeof point);
@@ -638,12 +639,13 @@ int cmd_sweep(int argc, char **argv)
 
 int cmd_merge(int argc, char **argv)
 {
-	if (argc < 3 || !strcmp(argv[1], "-h") || !strcmp(argv[1], "--help")) {
-		fprintf(argc < 3 ? stderr : stdout,
+	bool asked = argc >= 2 && (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help"));
+	if (argc < 3 || asked) {
+		fprintf(asked ? stdout : stderr,
 		        "usage: trainsim merge OUT FILE...\n"
 		        "  joins sweep results (shards, resumed runs): one header, rows sorted by\n"
 		        "  index, duplicates dropped; OUT is written whole (temporary file + rename)\n");
-		return argc < 3 ? 2 : 0;
+		return asked ? 0 : 2;
 	}
 	return sweep_merge(argv[1], (const char *const *)argv + 2, (size_t)argc - 2, stderr) < 0;
 }

@@ -249,21 +249,28 @@ static void print_text(FILE *out, const char *path, const outcome *o, size_t n)
 		"'(no fit)' = the layout does not fit in GPU memory, predicted as if it did; "
 		"'(power cap)' = the GPUs ran under a power limit, predicted at full power\n\n");
 	/* columns as wide as their longest entry (ids and layouts vary by source) */
-	int wid = 12, wcfg = 52;
+	int wid = 12, wcfg = 52, wmet = 26;
+	enum { WMET_MAX = 44 };   /* a longer metric is cut, its last character '~' */
 	for (size_t i = 0; i < n; i++) {
 		if (o[i].status != 0)
 			continue;
 		int a = (int)strlen(o[i].row->id), b = (int)strlen(o[i].config);
+		int c = (int)strlen(o[i].row->metric);
 		wid = a > wid ? a : wid;
 		wcfg = b > wcfg ? b : wcfg;
+		wmet = c > wmet ? (c < WMET_MAX ? c : WMET_MAX) : wmet;
 	}
-	fprintf(out, "%-*s %-*s %-26s %11s %11s %8s\n", wid, "id", wcfg, "config", "metric",
+	fprintf(out, "%-*s %-*s %-*s %11s %11s %8s\n", wid, "id", wcfg, "config", wmet, "metric",
 		"published", "predicted", "error");
 	for (size_t i = 0; i < n; i++) {
 		if (o[i].status != 0)
 			continue;
-		fprintf(out, "%-*s %-*s %-26.26s %11.4g %11.4g %+7.1f%%%s%s%s\n", wid, o[i].row->id,
-			wcfg, o[i].config, o[i].row->metric, o[i].published, o[i].predicted,
+		char met[WMET_MAX + 1];
+		snprintf(met, sizeof met, "%.*s", (int)WMET_MAX, o[i].row->metric);
+		if (strlen(o[i].row->metric) > WMET_MAX)
+			met[WMET_MAX - 1] = '~';
+		fprintf(out, "%-*s %-*s %-*s %11.4g %11.4g %+7.1f%%%s%s%s\n", wid, o[i].row->id,
+			wcfg, o[i].config, wmet, met, o[i].published, o[i].predicted,
 			o[i].err_pct, o[i].param_source ? " (param)" : "", o[i].nofit ? " (no fit)" : "",
 			o[i].capped ? " (power cap)" : "");
 	}
@@ -319,11 +326,12 @@ static void print_csv(FILE *out, const outcome *o, size_t n)
 	}
 }
 
-static int usage(void)
+/* To stdout and 0 when asked (--help), to stderr and 2 on a usage error. */
+static int usage(bool asked)
 {
-	fprintf(stderr, "usage: trainsim validate [PUBLISHED.csv] [--format text|csv] "
+	fprintf(asked ? stdout : stderr, "usage: trainsim validate [PUBLISHED.csv] [--format text|csv] "
 		"[--only PREFIX[,PREFIX...]] [--show ID]\n");
-	return 2;
+	return asked ? 0 : 2;
 }
 
 /* --show ID: the scenario a row becomes (with its inferred values), as YAML
@@ -391,8 +399,10 @@ int cmd_validate(int argc, char **argv)
 			only = argv[++i];
 		} else if (!strcmp(argv[i], "--show") && i + 1 < argc) {
 			show = argv[++i];
+		} else if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {
+			return usage(true);
 		} else if (argv[i][0] == '-' || path) {
-			return usage();
+			return usage(false);
 		} else {
 			path = argv[i];
 		}

@@ -804,7 +804,7 @@ static void ring(ctx *c)
 		hw_nic_defaults(&nic, c->s->cluster.gpus_per_node);
 		double eff = hw_nic_efficiency(&nic, r->dp_ranks_per_node);
 		para(c->out, 3, 3, "The rest is the network: %s NICs, with %d GPU%s of this group "
-			"on a node, reach %.2f of their line rate, so expect about %.2f / %.2f = %.2f; "
+			"on a node, reach %.3g of their line rate, so expect about %.2f / %.3g = %.2f; "
 			"latency and contention add what is left.",
 			nic.transport == TRANSPORT_TCP ? "TCP" : "RDMA", r->dp_ranks_per_node,
 			r->dp_ranks_per_node == 1 ? "" : "s", eff, factor, eff, factor / eff);

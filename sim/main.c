@@ -17,9 +17,9 @@ static const struct command commands[] = {
 	{"check", cmd_check, "check SCENARIO [--set KEY=VALUE]... [--show]   validate; does it fit?"},
 	{"explain", cmd_explain, "explain SCENARIO [--set KEY=VALUE]...   the step in plain words"},
 	{"nccl", cmd_nccl, "nccl SCENARIO --op all_reduce [-b 8] [-e 8G] [-f 2] [--gpus N] [--set KEY=VALUE]... [--format text|json]"},
-	{"sweep", cmd_sweep, "sweep SCENARIO --vary KEY=V1,V2,... [--vary ...] [-j N] [--out FILE] [--resume] [--shard K/N]"},
+	{"sweep", cmd_sweep, "sweep SCENARIO --vary KEY=V1,V2,... [--vary ...] [--set KEY=VALUE]... [-j N] [--out FILE] [--plot FILE.png] [--resume] [--shard K/N]"},
 	{"merge", cmd_merge, "merge OUT FILE...                        join sweep shards"},
-	{"plot", cmd_plot, "plot RESULTS --kind speed|split|timeline|parity -o FILE.png|svg"},
+	{"plot", cmd_plot, "plot RESULTS --kind speed|split|timeline|parity [--x KEY] [--series KEY] -o FILE.png|svg"},
 	{"validate", cmd_validate, "validate [PUBLISHED.csv] [--format text|csv] [--only PREFIX] [--show ID]"},
 	{"list", cmd_list, "list gpus|nics|topologies"},
 };
@@ -30,7 +30,8 @@ static void usage(FILE *out)
 		PACKAGE_VERSION);
 	for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
 		fprintf(out, "  trainsim %s\n", commands[i].usage);
-	fprintf(out, "\nDocumentation: README.md, docs/scenario.md, docs/architecture.md\n");
+	fprintf(out, "\n'trainsim COMMAND --help' lists every option of a command.\n"
+		"Documentation: README.md, docs/scenario.md, docs/architecture.md\n");
 }
 
 int main(int argc, char **argv)

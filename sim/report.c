@@ -423,6 +423,16 @@ static void c_staleness(const scenario *s, const step_result *r, char *b, size_t
 	if (s->training.grad_reduce.sync == SYNC_ASYNC)
 		snprintf(b, n, "%d", r->staleness);
 }
+static void c_moe_mb(const scenario *s, const step_result *r, char *b, size_t n)
+{
+	if (r->moe_layer_mb_s > 0)
+		fmt_num(b, n, r->moe_layer_mb_s);
+}
+static void c_moe_host(const scenario *s, const step_result *r, char *b, size_t n)
+{
+	if (r->moe_layer_mb_s > 0)
+		snprintf(b, n, "%s", r->moe_host_bound ? "true" : "false");
+}
 
 #define D(name, field) {name, COL_DBL, offsetof(step_result, field), NULL}
 #define I(name, field) {name, COL_INT, offsetof(step_result, field), NULL}
@@ -465,7 +475,8 @@ static const csv_col csv_cols[] = {
 	F("compression_saving_s", c_saving), F("compression_cost_s", c_compress_cost),
 	F("async_speedup", c_async_speedup), F("staleness", c_staleness),
 	F("goodput_restarts", c_g_restarts), F("goodput_lost_work", c_g_lost),
-	F("goodput_checkpoints", c_g_ckpt),
+	F("goodput_checkpoints", c_g_ckpt), F("moe_layer_mb_s", c_moe_mb),
+	F("moe_host_bound", c_moe_host),
 };
 #define N_COLS (sizeof csv_cols / sizeof csv_cols[0])
 

@@ -236,13 +236,13 @@ static void nic_gap(FILE *out, const scenario *s, const step_result *r, double f
 			 "node: TCP's single-flow share)" : "\n    (TCP's share falls as a data-parallel "
 			 "group's %d GPUs compete for the node's cores)", ppn);
 	if (nics == 1)
-		fprintf(out, "    the rest: a %s NIC with %d GPU%s behind it achieves %.2f of its "
+		fprintf(out, "    the rest: a %s NIC with %d GPU%s behind it achieves %.3g of its "
 			"line rate%s,\n", tr, per, per == 1 ? "" : "s", eff, note);
 	else
 		fprintf(out, "    the rest: each of the node's %d %s NICs has %d GPU%s behind it and "
-			"achieves\n    %.2f of its line rate%s,\n", nics, tr, per, per == 1 ? "" : "s",
+			"achieves\n    %.3g of its line rate%s,\n", nics, tr, per, per == 1 ? "" : "s",
 			eff, note);
-	fprintf(out, "    so expect about %.2f / %.2f = %.2f; latency and contention add the "
+	fprintf(out, "    so expect about %.2f / %.3g = %.2f; latency and contention add the "
 		"remainder\n", factor, eff, factor / eff);
 }
 

@@ -98,8 +98,8 @@ static scn_node *set_walk(scn_doc *d, char *path, char **last, const char *opt, 
 			for (; c && i; i--)
 				c = c->next;
 			if (!c) {
-				fprintf(err, "%s: '%s' is not an index of the list (0..%zu)\n", opt, k,
-				        cur->n ? cur->n - 1 : 0);
+				fprintf(err, "%s: %s: '%s' is not an index of the list (0..%zu)\n", opt,
+				        prefix, k, cur->n ? cur->n - 1 : 0);
 				return NULL;
 			}
 		} else {
@@ -154,9 +154,13 @@ int scn_doc_set_by(scn_doc *d, const char *assignment, const char *opt, FILE *er
 	memcpy(path, assignment, kl);
 	path[kl] = '\0';
 	if (scn__schema_path(path, msg, sizeof msg) < 0) {
-		fprintf(err, "%s: %s: %s\n", opt, path, msg);
+		/* a key named 'warning' must not read as a warning (as scn_map.c) */
+		bool w = !strncmp(path, "warning", 7) && strchr(".[", path[7]);
+		fprintf(err, "%s: %s%s: %s\n", opt, w ? "error: " : "", path, msg);
 		return -1;
 	}
+	char full[256];   /* set_walk cuts path into its components */
+	memcpy(full, path, kl + 1);
 	scn_node *v = scn__parse_value(path, eq + 1, opt, err);
 	if (!v)
 		return -1;
@@ -172,8 +176,8 @@ int scn_doc_set_by(scn_doc *d, const char *assignment, const char *opt, FILE *er
 		for (; old && i; i--)
 			old = old->next;
 		if (!old) {
-			fprintf(err, "%s: '%s' is not an index of the list (0..%zu)\n", opt, last,
-			        parent->n ? parent->n - 1 : 0);
+			fprintf(err, "%s: %s: '%s' is not an index of the list (0..%zu)\n", opt, full,
+			        last, parent->n ? parent->n - 1 : 0);
 			goto out_free;
 		}
 	} else {

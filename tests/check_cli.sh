@@ -495,7 +495,7 @@ set --
 # simulated all-reduce runs at, so X and the measured ratio agree
 expect 0 "run, TCP DP with tp 2" "$TS" run "$top_srcdir/scenarios/dp-100b-10gbe.yaml" \
 	--set training.tp=2
-has "$tmp/out" "achieves 0.69 of its line rate" "... TCP's share for 4 GPUs of a group per node"
+has "$tmp/out" "achieves 0.691 of its line rate" "... TCP's share for 4 GPUs of a group per node"
 ratio=$(sed -n 's/^  ratio *\([0-9.]*\);.*/\1/p' "$tmp/out")
 expect_x=$(sed -n 's/.*so expect about [0-9.]* \/ [0-9.]* = \([0-9.]*\);.*/\1/p' "$tmp/out")
 if [ -n "$ratio" ] && [ -n "$expect_x" ] &&
@@ -549,6 +549,33 @@ expect 0 "async checkpoint slower than its interval" "$TS" run \
 tr '\n' ' ' <"$tmp/out" | tr -s ' ' >"$tmp/flat"
 has "$tmp/flat" "for the previous write to finish" \
 	"async checkpoint: the wait for the previous write is named"
+
+# asked-for help is not a usage error: stdout and 0, for every command
+for c in run check explain nccl sweep merge plot validate list; do
+	expect 0 "$c --help exits 0" "$TS" $c --help
+done
+expect 2 "validate with an unknown option is a usage error" "$TS" validate --bogus
+# --set messages name the key: a key called 'warning' reads as an error, an
+# index off the end of a list gives the path
+expect 1 "--set warning=1 is refused" "$TS" check "$SCN" --set warning=1
+has "$tmp/err" "--set: error: warning: unknown key" "--set: a key named warning reads as an error"
+expect 1 "--set: an index off the list" "$TS" check "$top_srcdir/scenarios/custom-resnet50.yaml" \
+	--set model.custom.99.flops=2G
+has "$tmp/err" "--set: model.custom.99: '99' is not an index" "--set: the index error names the key"
+# the CSV carries the MoE host-bound flag the JSON has
+expect 0 "a MoE scenario as CSV" "$TS" run "$top_srcdir/scenarios/mixtral-8x7b.yaml" --format csv -q
+head -1 "$tmp/out" | tr ',' '\n' >"$tmp/cols"
+has "$tmp/cols" "moe_host_bound" "CSV: moe_host_bound column"
+has "$tmp/cols" "moe_layer_mb_s" "CSV: moe_layer_mb_s column"
+# ZeRO-1 over an all-reduce: the report says what runs
+expect 0 "zero 1 with collective: all_reduce" "$TS" run "$SCN" --set training.zero=1 \
+	--set training.grad_reduce.collective=all_reduce
+has "$tmp/out" "ZeRO 1; gradients: hierarchical all-reduce" "all_reduce: the training line"
+has "$tmp/out" "all-reduce of the gradients + all-gather of the parameters" \
+	"all_reduce: the reduction's parts"
+expect 1 "collective: reduce_scatter with zero 0 is refused" "$TS" check "$SCN" \
+	--set training.grad_reduce.collective=reduce_scatter
+has "$tmp/err" "use zero: 1 or more" "reduce_scatter with zero 0: what would be right"
 
 echo "1..$n"
 [ "$failed" -eq 0 ]

@@ -315,18 +315,18 @@ END_TEST
 /* The NIC line counts the GPUs behind one NIC, ceil(gpus_per_node / NICs),
  * not the node's: 8 with one NIC, 2 with four, 1 with eight. TCP's share of
  * line rate falls with the DP group's GPUs on a node (hw.c; 8 here), the same
- * 0.50 for all three, and the sentence says so where a NIC serves fewer. */
+ * 0.503 for all three, and the sentence says so where a NIC serves fewer. */
 START_TEST(text_nic_gap_gpus_per_nic)
 {
 	static const struct {
 		int nics;
 		const char *has, *note;
 	} c[] = {
-		{1, "the rest: a TCP NIC with 8 GPUs behind it achieves 0.50 of its line rate,", NULL},
+		{1, "the rest: a TCP NIC with 8 GPUs behind it achieves 0.503 of its line rate,", NULL},
 		{4, "the rest: each of the node's 4 TCP NICs has 2 GPUs behind it and achieves\n"
-		    "    0.50 of its line rate", "GPUs compete for the node's cores"},
+		    "    0.503 of its line rate", "GPUs compete for the node's cores"},
 		{8, "the rest: each of the node's 8 TCP NICs has 1 GPU behind it and achieves\n"
-		    "    0.50 of its line rate", "GPUs compete for the node's cores"},
+		    "    0.503 of its line rate", "GPUs compete for the node's cores"},
 	};
 	S.cluster.nic.transport = TRANSPORT_TCP;
 	R.dp_allreduce_s = 2 * 1.12 * 1.875;
@@ -337,7 +337,7 @@ START_TEST(text_nic_gap_gpus_per_nic)
 		ck_assert_msg(c[i].nics == 1 || strstr(text, "8 GPUs behind") == NULL, "%s", text);
 		if (c[i].note)
 			ck_assert_msg(strstr(text, c[i].note) != NULL, "%s", text);
-		ck_assert_msg(strstr(text, "1.88 / 0.50 = 3.73") != NULL, "%s", text);
+		ck_assert_msg(strstr(text, "1.88 / 0.503 = 3.73") != NULL, "%s", text);
 		free(text);
 	}
 	/* RDMA keeps its single-flow share whatever shares the NIC */
@@ -362,10 +362,10 @@ START_TEST(text_nic_gap_dp_ranks_per_node)
 	R.dp_ranks_per_node = 4;
 	R.dp_allreduce_s = 2 * 1.12 * 1.875;
 	char *text = render_text();
-	ck_assert_msg(strstr(text, "the rest: a TCP NIC with 8 GPUs behind it achieves 0.69 of its "
+	ck_assert_msg(strstr(text, "the rest: a TCP NIC with 8 GPUs behind it achieves 0.691 of its "
 			      "line rate\n    (TCP's share falls as a data-parallel group's 4 GPUs "
 			      "compete for the node's cores),\n") != NULL, "%s", text);
-	ck_assert_msg(strstr(text, "1.75 / 0.69 = 2.53") != NULL, "%s", text);   /* dp 8 */
+	ck_assert_msg(strstr(text, "1.75 / 0.691 = 2.53") != NULL, "%s", text);   /* dp 8 */
 	free(text);
 	S.cluster.nic.transport = TRANSPORT_RDMA;
 	text = render_text();
