@@ -325,11 +325,6 @@ static val_metric metric_words(const char *name, const char *unit)
 		return VM_MFU;
 	if (val__has_token(name, "hfu") || val__has(name, "hfu_") || val__has(name, "_hfu"))
 		return VM_HFU;
-	/* the unit says which utilization: "utilization" in "% MFU" */
-	if (unit_says(unit, "MFU"))
-		return VM_MFU;
-	if (unit_says(unit, "HFU"))
-		return VM_HFU;
 	if (val__has(name, "flops_utilization") || val__has(name, "flop_utilization"))
 		return val__has(name, "hardware") ? VM_HFU : VM_MFU;   /* "model FLOPs utilization" */
 	if (tera(name) || peta(name))
@@ -354,6 +349,13 @@ static val_metric metric_words(const char *name, const char *unit)
 			return VM_ITER_TIME;
 	if (val__has_token(name, "s_per_iter") || val__has_token(name, "s_per_step"))
 		return VM_ITER_TIME;      /* not "tokens_per_step" */
+	/* the unit says which utilization ("utilization" in "% MFU") of a name
+	 * that did not say what it counts: a name that did wins over a note in
+	 * the unit ("tokens/s/GPU; the README's MFU 56.9%") */
+	if (unit_says(unit, "MFU"))
+		return VM_MFU;
+	if (unit_says(unit, "HFU"))
+		return VM_HFU;
 	/* "sec/iter", "time/iter (ms)", "batch time"; or the unit of a name that
 	 * says no more than a time or a speed: "speed" in tqdm's "s/it" */
 	static const char *const plain[] = {"time", "speed", "throughput", "latency", "perf",
@@ -637,6 +639,14 @@ bool val__per_gpu(const val_row *r)
 		whole = val__has(t[i], "all workers") || val__has(t[i], "whole job") ||
 		        val__has(t[i], "summed over") ||
 		        (val__has(t[i], "all ") && val__has(t[i], " GPUs)")) || (i == 0 && val__has(t[i], "total"));
+	/* a unit that says the whole job's ("samples/s whole job (= 31,365
+	 * tokens/s/GPU)") is not made per GPU by a conversion it notes; the
+	 * metric's name still can be */
+	bool unit_whole = val__has(r->unit, "whole job") || val__has(r->unit, "all workers");
+	if (unit_whole)
+		return val__has(r->metric, "per_gpu") || val__has(r->metric, "/gpu") ||
+		       val__has(r->metric, "per gpu") || per_device(r->metric) ||
+		       val__has_token(r->metric, "tgs") || per_gpu_name(r->metric);
 	return val__has(r->metric, "per_gpu") || val__has(r->metric, "/gpu") ||
 	       val__has(r->metric, "per gpu") || (val__has_token(r->metric, "wps") && !whole) ||
 	       val__has(r->unit, "/gpu") || val__has(r->unit, "per gpu") || val__has(r->unit, "per-gpu") ||

@@ -527,6 +527,15 @@ static void without_versions(const char *hw, char *out, size_t n)
 {
 	static const char *const names[] = {"Slingshot", "ConnectX", "CX", "EFAv", "EFA v"};
 	snprintf(out, n, "%s", hw);
+	/* an InfiniBand link's width written onto its generation ("1x
+	 * InfiniBand 4xEDR 100 Gb/s": the 4X link every IB port is), not a
+	 * count of NICs, which is written apart ("4x EDR", "4x HDR 200Gb/s") */
+	static const char *const gens[] = {"EDR", "HDR", "NDR", "FDR", "QDR", "XDR"};
+	for (size_t i = 0; i < sizeof gens / sizeof gens[0]; i++)
+		for (char *p = (char *)val__find(out, gens[i]); p; p = (char *)val__find(p + 1, gens[i]))
+			if (p - out >= 2 && (p[-1] == 'x' || p[-1] == 'X') && p[-2] == '4' &&
+			    (p - out == 2 || !isalnum((unsigned char)p[-3])))
+				p[-2] = p[-1] = ' ';
 	/* a NIC vendor between a count and its fabric ("4x Mellanox EDR") */
 	static const char *const vendors[] = {"Mellanox", "Broadcom"};
 	for (size_t i = 0; i < sizeof vendors / sizeof vendors[0]; i++)
@@ -655,6 +664,37 @@ static void without_side_networks(char *hw)
 		memcpy(hw, kept, strlen(kept));
 }
 
+/* A count that opens the clause of a NIC's rate, its model between them
+ * ("8x NVIDIA BlueField-3 B3140H SuperNIC 400GbE per node", "4 x ConnectX-7
+ * 400Gb/s"): the NICs of a node, each at that rate, which a model number
+ * hides from val__number_before. Only where the clause names a NIC; 0 if
+ * none. */
+static int clause_count(const char *hw, const char *at)
+{
+	const char *b = at;
+	while (b > hw && !strchr(",;(", b[-1]))
+		b--;
+	while (*b == ' ')
+		b++;
+	char *x;
+	long n = strtol(b, &x, 10);
+	if (x == b || n <= 0 || n > 64)
+		return 0;
+	while (*x == ' ')
+		x++;
+	if (*x != 'x' && *x != 'X')
+		return 0;
+	char clause[160];
+	size_t len = (size_t)(at - b) < sizeof clause - 1 ? (size_t)(at - b) : sizeof clause - 1;
+	memcpy(clause, b, len);
+	clause[len] = '\0';
+	static const char *const nic_words[] = {"NIC", "HCA", "ConnectX", "BlueField", "adapter"};
+	for (size_t i = 0; i < sizeof nic_words / sizeof nic_words[0]; i++)
+		if (val__has(clause, nic_words[i]))
+			return (int)n;
+	return 0;
+}
+
 static void nic_of(const char *hw_text, const gpu_map *m, int gpn, hw_nic *nic)
 {
 	char hw_buf[512];
@@ -675,6 +715,8 @@ static void nic_of(const char *hw_text, const gpu_map *m, int gpn, hw_nic *nic)
 		if (a + 6 > part)
 			part = a + 6;
 	int count = at && !aggregate ? val__number_before(part, at, true) : 0;
+	if (at && !aggregate && count <= 0)
+		count = clause_count(part, at);
 	/* "4 InfiniBand links per node (400 Gbps)": the node's total */
 	bool after_node = at && at - hw >= 10 && (val__find(at - 10, "per node (") != NULL &&
 	                                          val__find(at - 10, "per node (") < at);
@@ -912,6 +954,16 @@ static int coll_cluster_of(const val_row *r, val_case *c, char *why, size_t n)
 		if (nodes > 0 && r->gpus > 0 && (long)nodes * gpn != r->gpus)
 			nodes = gpn = 0;   /* the gpus cell says otherwise: it wins */
 	}
+	/* a GB200/GB300 NVL72's node here is its NVLink domain of 72, not the
+	 * OS node of a compute tray (4 GPUs, "36 nodes x 4" for two racks): the
+	 * job's GPUs go to domains as cluster_of makes them */
+	int job_gpus = 0;
+	const gpu_map *gm = gpu_of(r->hardware);
+	if (nodes > 0 && gpn > 0 && gm && gpus_per_node(r->hardware, gm) == 72 &&
+	    val__has(r->hardware, "NVL72") && gpn < 72) {
+		job_gpus = nodes * gpn;
+		nodes = gpn = 0;
+	}
 	if (nodes > 0 && (gpn < 1 || gpn > 64 || nodes > 4096)) {
 		snprintf(why, n, "%d nodes x %d GPUs: a collective benchmark is read for 1-4096 nodes "
 		         "of 1-64 GPUs", nodes, gpn);
@@ -951,6 +1003,8 @@ static int coll_cluster_of(const val_row *r, val_case *c, char *why, size_t n)
 	}
 	if (nodes > 0 && gpn > 0)
 		rr.gpus = nodes * gpn;
+	if (job_gpus > 0)
+		rr.gpus = job_gpus;
 	if (rr.gpus <= 0) {
 		const gpu_map *m = gpu_of(r->hardware);
 		rr.gpus = m ? gpus_per_node(r->hardware, m) : 8;

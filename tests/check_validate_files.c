@@ -418,12 +418,63 @@ START_TEST(t_megascale_rows)
 }
 END_TEST
 
+/* What the fourth blind check's rows showed misread (docs/validation.md):
+ * a metric named by its row wins over a note in its unit ("tokens/s/GPU;
+ * README MFU 56.9%" is tokens, not MFU); a unit that says the whole job's is
+ * not made per GPU by a conversion it notes; a NIC count that opens its
+ * clause with the model between count and rate ("8x NVIDIA BlueField-3
+ * B3140H SuperNIC 400GbE per node": 8 NICs of 400, not 8 of 50); an
+ * InfiniBand link width ("1x InfiniBand 4xEDR") is not a NIC count; an NVL72
+ * job given as OS nodes of 4 ("36 nodes x 4") runs on NVLink domains of 72. */
+START_TEST(t_blind_reading)
+{
+	val_case c;
+	char why[256];
+	ck_assert_msg(build_row("B-001,x,DGX A800 80G (8x A800-SXM4-80GB),8,8,32,4096,32,8192,512,1,"
+	                        "1,2,4,Megatron-core,bf16,selective,tokens_per_sec_per_gpu,3698.7,"
+	                        "tokens/s/GPU (token/p/s); README MFU 56.9%,x", &c, why, sizeof why) == 0,
+	              "%s", why);
+	ck_assert_int_eq(c.metric, VM_TOKENS);
+	ck_assert(c.per_gpu);
+	scn_release(&c.s);
+	ck_assert_msg(build_row("B-002,x,8x MI355X,8,8,32,4096,32,8192,32,2,1,1,8,NeMo,fp8,,"
+	                        "samples_per_sec,30.63,\"samples/s whole job (= 31,365 tokens/s/GPU "
+	                        "at 8192 tokens/sample)\",x", &c, why, sizeof why) == 0, "%s", why);
+	ck_assert_int_eq(c.metric, VM_SAMPLES);
+	ck_assert(!c.per_gpu);
+	scn_release(&c.s);
+	ck_assert_msg(build_row("B-003,x,\"2 nodes x 8 NVIDIA H200, 8x NVIDIA BlueField-3 B3140H "
+	                        "SuperNIC 400GbE per node used as RoCEv2 rails\",16,,,,,,,,,,,-g 8,"
+	                        "float,,allreduce_busbw@1073741824,458.8,GB/s,x", &c, why,
+	                        sizeof why) == 0, "%s", why);
+	ck_assert_int_eq(c.s.cluster.nic.count, 8);
+	ck_assert_double_eq_tol(c.s.cluster.nic.speed_Bps, 400e9 / 8, 1);
+	ck_assert_int_eq(c.s.cluster.nic.transport, TRANSPORT_RDMA);
+	scn_release(&c.s);
+	ck_assert_msg(build_row("B-004,x,\"2 nodes x 4 Tesla V100-SXM2-16GB; 1x InfiniBand 4xEDR "
+	                        "100 Gb/s per node\",8,,,,,,,,,,,,float,,"
+	                        "alltoall_busbw@4194304,5.74,GB/s,x", &c, why, sizeof why) == 0,
+	              "%s", why);
+	ck_assert_int_eq(c.s.cluster.nic.count, 1);
+	ck_assert_double_eq_tol(c.s.cluster.nic.speed_Bps, 100e9 / 8, 1);
+	scn_release(&c.s);
+	ck_assert_msg(build_row("B-005,x,\"CoreWeave GB200 NVL72, two racks: 144 GB200 GPUs (36 nodes "
+	                        "x 4), two NVL72 NVLink domains joined by InfiniBand\",144,,,,,,,,,,,"
+	                        "-g 1,float,,allreduce_busbw@1073741824,596.1,GB/s,x", &c, why,
+	                        sizeof why) == 0, "%s", why);
+	ck_assert_int_eq(c.s.cluster.gpus_per_node, 72);
+	ck_assert_int_eq(c.s.cluster.nodes, 2);
+	scn_release(&c.s);
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("validate_files");
 	TCase *tc = tcase_create("files");
 	tcase_set_timeout(tc, 300);
 	tcase_add_test(tc, t_nemo_rows);
+	tcase_add_test(tc, t_blind_reading);
 	tcase_add_test(tc, t_h200_rows);
 	tcase_add_test(tc, t_blackwell_rows);
 	tcase_add_test(tc, t_schedule_inference);
