@@ -229,7 +229,8 @@ START_TEST(t_rows_load_as_yaml)
 		"v100-megatron.csv", "megatron-bridge.csv", "moe-megatron-bridge.csv",
 		"deepseek-v3.csv", "llm-foundry.csv", "torchtitan.csv", "nccl-dgxh100.csv",
 		"azure.csv", "nccl-a100.csv", "nccl-multinode.csv", "nccl-ops.csv", "dense-runs.csv",
-		"moe-runs.csv"};
+		"moe-runs.csv", "megascale-nemotron.csv", "nccl-aws.csv", "more-runs.csv",
+		"nccl-more.csv", "blind4-runs.csv", "blind4-nccl.csv"};
 	char path[] = "/tmp/check_validate_XXXXXX";
 	int fd = mkstemp(path);
 	ck_assert_int_ge(fd, 0);
