@@ -748,7 +748,11 @@ static void collect_dp(stp_run *r, step_result *res)
 	 * gathered back ((n-1)/n of P, never compressed) */
 	double nn = res->dp_ring_n > 1 ? res->dp_ring_n : 2;
 	res->dp_gather_bytes_per_gpu = z ? P : 0;
-	res->dp_ideal_factor = S > 0 ? (nn - 1) / nn * ((rs ? 1 : 2) + (z ? P / S : 0)) : 0;
+	/* the gather runs over the ZeRO group (a ring), whatever algorithm the
+	 * reduction takes (a hierarchical all-reduce's n is its nodes) */
+	double ng = r->zg > 1 ? r->zg : 2;
+	res->dp_ideal_factor = S > 0 ? (rs ? 1 : 2) * (nn - 1) / nn + (z ? (ng - 1) / ng * P / S : 0)
+	                             : 0;
 	/* one full reduction alone: the reduction, with ZeRO the gather of the
 	 * parameters, with zero_group the replicas' all-reduce of the shard */
 	double t = 0, m = 0;
@@ -766,7 +770,15 @@ static void collect_dp(stp_run *r, step_result *res)
 	req.bytes = bucket;
 	double lat = coll_latency(r->cc, &req, a);
 	double x = r->dp_xcollectives / r->pp / r->K;   /* across the ZeRO groups */
-	res->dp_latency_s = lat > 0 ? lat * (res->dp_collectives_per_step - x) : 0;
+	double ag = r->dp_gathers / r->pp / r->K;       /* the parameter gathers */
+	res->dp_latency_s = lat > 0 ? lat * (res->dp_collectives_per_step - x - ag) : 0;
+	if (ag > 0) {   /* an all-gather's latency, not the reduction's */
+		coll_req q;
+		stp_dp_req(r, st, DPT_PARAMAG, bucket / hw_precision_bytes(s->training.grad_reduce.dtype) *
+			   hw_precision_bytes(s->training.precision), &q);
+		double lg = coll_latency(r->cc, &q, coll_pick(r->cc, &q));
+		res->dp_latency_s += lg > 0 ? lg * ag : 0;
+	}
 	if (x > 0) {
 		coll_req q;
 		stp_dp_req(r, st, DPT_XREP, req.bytes / r->zg, &q);

@@ -141,8 +141,11 @@ static void on_dp_done(sim *s, void *ctx, uint64_t arg)
 	double overlap = stp_compute_so_far(st, sim_now(s)) - st->dp_comp0;
 	if (overlap > 0)
 		st->sm_debt += overlap * st->dp_sm_share;
-	if (t.step >= 0)   /* not async DP's primed step */
+	if (t.step >= 0) {   /* not async DP's primed step */
 		r->dp_collectives += (double)k;
+		if (t.kind == DPT_Z3AG || t.kind == DPT_PARAMAG || t.kind == DPT_PGAG)
+			r->dp_gathers += (double)k;
+	}
 	stp_busy(r, st, -1);
 	int lab = t.kind == DPT_BUCKET ? (scn_grad_rs(r->s) ? 9 : 8) : 10;
 	stp_record(r, st->idx, 3, SPLIT_DP_COMM, st->dp_t0, sim_now(s), lab << 27);

@@ -201,6 +201,7 @@ typedef struct stp_run {
 	bool async;
 	bool mb_sync;                    /* gradients reduced after every micro-batch */
 	double dp_xcollectives;          /* of dp_collectives, those across the ZeRO groups */
+	double dp_gathers;               /* of dp_collectives, the parameter all-gathers */
 	int zg, zr;                      /* ZeRO shards over groups of zg of the dp ranks
 	                                    (dp_ranks[0..zg-1]), zr = dp / zg of them */
 	int warm;                        /* steps before the measured window (async) */

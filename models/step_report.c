@@ -69,7 +69,9 @@ static void dp_shrink(char *buf, size_t n, const scenario *s, const step_result 
                       const char *subject, const char *lever)
 {
 	char pb[32];
-	double g = r->dp_gather_bytes_per_gpu, share = g / (g + r->dp_bytes_per_gpu);
+	/* all-reduced gradients cross the wire twice ((n-1)/n each way) */
+	double g = r->dp_gather_bytes_per_gpu;
+	double share = g / (g + (scn_grad_rs(s) ? 1 : 2) * r->dp_bytes_per_gpu);
 	if (g > 0 && s->training.grad_reduce.compression != COMPRESS_NONE && share > 0.5)
 		snprintf(buf, n, "the parameters' all-gather (%s, not compressed) is %.0f%% of "
 			 "those bytes: %s or sharding less (a lower ZeRO stage, when memory allows) would "
@@ -138,7 +140,7 @@ static void why_dp(const scenario *s, step_result *r, double x, double pct)
 	/* ZeRO: (n-1)/n of the gradients reduced, then of the parameters gathered
 	 * (never compressed), both counted against the gradient bytes */
 	const char *fx = rs ? "(n-1)/n (1 + params/grads)"
-	               : z ? "(n-1)/n (2 + params/grads)" : "2(n-1)/n";
+	               : z ? "2(n-1)/n + (N-1)/N params/grads" : "2(n-1)/n";
 	snprintf(what, sizeof what, "a %s %s", r->dp_algorithm,
 		 rs ? "reduce-scatter (and all-gather)" : z ? "all-reduce (and all-gather)"
 		 : "all-reduce");

@@ -245,8 +245,11 @@ static bool batch_time(const char *name)
  * MFU") nor beside another reading ("nvidia-smi"). */
 static bool unit_says(const char *unit, const char *what)
 {
-	return val__has_token(unit, what) && val__affirmed(unit, what) &&
-	       !val__has(unit, "nvidia-smi") && !val__has(unit, "smi");
+	/* the unit itself, not a note after a ';' ("tokens/s; MFU 40%") */
+	char u[256];
+	snprintf(u, sizeof u, "%.*s", (int)strcspn(unit, ";"), unit);
+	return val__has_token(u, what) && val__affirmed(u, what) &&
+	       !val__has(u, "nvidia-smi") && !val__has(u, "smi");
 }
 
 /* A qualifier that makes a name something else than the whole step's figure:
@@ -642,8 +645,13 @@ bool val__per_gpu(const val_row *r)
 	/* a unit that says the whole job's ("samples/s whole job (= 31,365
 	 * tokens/s/GPU)") is not made per GPU by a conversion it notes; the
 	 * metric's name still can be */
+	char head[128];   /* the unit's own rate, before its notes */
+	snprintf(head, sizeof head, "%.*s", (int)strcspn(r->unit, ";("), r->unit);
+	bool head_per_gpu = val__has(head, "/gpu") || val__has(head, "per gpu") ||
+	                    val__has(head, "per-gpu") || per_device(head) ||
+	                    val__has_token(head, "tgs") || per_gpu_name(head);
 	bool unit_whole = val__has(r->unit, "whole job") || val__has(r->unit, "all workers");
-	if (unit_whole)
+	if (unit_whole && !head_per_gpu)
 		return val__has(r->metric, "per_gpu") || val__has(r->metric, "/gpu") ||
 		       val__has(r->metric, "per gpu") || per_device(r->metric) ||
 		       val__has_token(r->metric, "tgs") || per_gpu_name(r->metric);

@@ -1567,14 +1567,17 @@ int val__training_of(const val_row *r, scenario *s, bool layer_only, bool *assum
 	/* DeepSpeed's BF16_Optimizer (ZeRO 0-1) adds each micro-batch's bf16
 	 * gradients into fp32 ones in a pass of its own */
 	t->grad_accum_pass = val__names(r, "DeepSpeed") && t->zero <= 1;
-	/* and with bf16 at ZeRO stage 0 that optimizer shards the fp32 master
+	/* and with bf16 at ZeRO stage 0 (or a row that names it, which its
+	 * sources call ZeRO-1: BLOOM) that optimizer shards the fp32 master
 	 * weights and Adam state over the data-parallel ranks, as ZeRO-1 does,
 	 * while the engine all-reduces the whole fp32 gradients and the bf16
 	 * weights are all-gathered after the step (DeepSpeed engine.py
 	 * _do_optimizer_sanity_check: bf16 without ZeRO -> BFLOAT16;
 	 * bf16_optimizer.py: fp32_groups_flat_partition, get_grads_for_reduction,
 	 * update_lp_params' all_gather_dp_groups) */
-	if (t->grad_accum_pass && t->zero == 0 && t->precision == PREC_BF16 && scn_dp_grad(s) > 1) {
+	bool named = val__has(r->other, "BF16_Optimizer") || val__has(r->other, "BF16Optimizer");
+	if (t->grad_accum_pass && (t->zero == 0 || (t->zero == 1 && named)) &&
+	    t->precision == PREC_BF16 && scn_dp_grad(s) > 1 && t->zero_group == 0) {
 		t->zero = 1;
 		t->grad_reduce.collective = GRAD_COLL_ALL_REDUCE;
 	}

@@ -528,14 +528,18 @@ static void without_versions(const char *hw, char *out, size_t n)
 	static const char *const names[] = {"Slingshot", "ConnectX", "CX", "EFAv", "EFA v"};
 	snprintf(out, n, "%s", hw);
 	/* an InfiniBand link's width written onto its generation ("1x
-	 * InfiniBand 4xEDR 100 Gb/s": the 4X link every IB port is), not a
-	 * count of NICs, which is written apart ("4x EDR", "4x HDR 200Gb/s") */
+	 * InfiniBand 4xEDR 100 Gb/s": the 4X link every IB port is) or in the
+	 * IBTA's capital ("4X EDR"), not a count of NICs, which is written
+	 * apart in lower case ("4x EDR", "4x HDR 200Gb/s") */
 	static const char *const gens[] = {"EDR", "HDR", "NDR", "FDR", "QDR", "XDR"};
 	for (size_t i = 0; i < sizeof gens / sizeof gens[0]; i++)
 		for (char *p = (char *)val__find(out, gens[i]); p; p = (char *)val__find(p + 1, gens[i]))
 			if (p - out >= 2 && (p[-1] == 'x' || p[-1] == 'X') && p[-2] == '4' &&
 			    (p - out == 2 || !isalnum((unsigned char)p[-3])))
 				p[-2] = p[-1] = ' ';
+			else if (p - out >= 3 && p[-1] == ' ' && p[-2] == 'X' && p[-3] == '4' &&
+			         (p - out == 3 || !isalnum((unsigned char)p[-4])))
+				p[-3] = p[-2] = ' ';   /* the IBTA's own spelling, "4X EDR" */
 	/* a NIC vendor between a count and its fabric ("4x Mellanox EDR") */
 	static const char *const vendors[] = {"Mellanox", "Broadcom"};
 	for (size_t i = 0; i < sizeof vendors / sizeof vendors[0]; i++)

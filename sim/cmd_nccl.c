@@ -170,9 +170,14 @@ static int pick_ranks(const nccl_args *a, const scenario *s, int *ranks, coll_re
 	int total = scn_gpus(s), gpn = s->cluster.gpus_per_node;
 	/* --ps-servers, else the scenario's grad_reduce.ps_servers (one per node
 	 * by default), as a training step with algorithm: ps would run it */
-	int ps = a->ps_servers > 0 ? a->ps_servers
-	       : s->training.grad_reduce.ps_servers > 0 ? s->training.grad_reduce.ps_servers
+	int per = gpn > 0 ? gpn : 1;
+	int spanned = a->gpus > 0 ? (a->gpus + per - 1) / per : s->cluster.nodes;
+	int ps = s->training.grad_reduce.ps_servers > 0 ? s->training.grad_reduce.ps_servers
 	       : s->cluster.nodes;
+	if (ps > spanned)
+		ps = spanned;   /* --gpus N: one per node of the N GPUs at most */
+	if (a->ps_servers > 0)
+		ps = a->ps_servers;
 	*req = (coll_req){.op = (coll_op)a->op, .algo = (coll_algo)a->algo, .ranks = ranks,
 	                  .root = a->root < 0 ? 0 : a->root, .mult = 1, .ps_servers = ps};
 	if (a->op == COLL_SENDRECV && !a->gpus) {

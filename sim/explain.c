@@ -214,9 +214,13 @@ static void fixes_dp(ctx *c)
 	int per = c->r->dp_ranks_per_node, gdp = scn_dp(c->s) * scn_cp(c->s);
 	if (t->zero >= 1 && t->zero_group == 0 && c->r->dp_crosses_nodes && per > 1 &&
 	    gdp % per == 0 && c->s->model.experts <= 1)
-		fix_set(add_fix(c, "shard ZeRO inside each node and replicate it across nodes (HSDP): "
-			"the parameter gathers stay on the node's links, for more memory per GPU"),
-			"training.zero_group=%d", per);
+	{
+		fix *f = add_fix(c, "shard ZeRO inside each node and replicate it across nodes (HSDP): "
+			"the parameter gathers stay on the node's links, for more memory per GPU");
+		fix_set(f, "training.zero_group=%d", per);
+		if (t->grad_reduce.collective == GRAD_COLL_ALL_REDUCE)
+			fix_set(f, "training.grad_reduce.collective=auto");   /* groups reduce-scatter */
+	}
 	/* Megatron-core's bucket, max(40M, 1M x dp) parameters: each bucket pays
 	 * NCCL's latency once (ZeRO-3 reduces whole layers already) */
 	double mcore = fmax(40e6, 1e6 * scn_dp(c->s) * scn_cp(c->s)) * hw_precision_bytes(g->dtype);
@@ -239,7 +243,7 @@ static void fixes_dp(ctx *c)
 			"training.grad_reduce.algorithm=ring");
 	/* a DP group inside one node has no inter-node step to save; ZeRO
 	 * reduce-scatters, which the two-level all-reduce is not */
-	if (c->r->dp_crosses_nodes && g->algorithm != GRAD_ALGO_HIERARCHICAL && t->zero == 0) {
+	if (c->r->dp_crosses_nodes && g->algorithm != GRAD_ALGO_HIERARCHICAL && !scn_grad_rs(c->s)) {
 		snprintf(what, sizeof what, "reduce inside each node over %s first (hierarchical "
 			 "all-reduce)", cluster_intra_phrase(&c->s->cluster));
 		fix_set(add_fix(c, what), "training.grad_reduce.algorithm=hierarchical");
@@ -394,12 +398,17 @@ static void fixes_memory(ctx *c)
 	 * gather (zero 1-2 only) goes with it */
 	const char *nopg = t->grad_reduce.overlap_param_gather
 		? "training.grad_reduce.overlap_param_gather=false" : NULL;
+	/* ZeRO-3 reduce-scatters its sharded gradients: an all-reduce goes */
+	const char *rs = t->grad_reduce.collective == GRAD_COLL_ALL_REDUCE
+		? "training.grad_reduce.collective=auto" : NULL;
 	if (t->zero < 3 && dpg > 1) {
 		fix *f = add_fix(c, "shard the weights and gradients too (ZeRO-3, FSDP): each is "
 			"gathered when a layer needs it");
 		fix_set(f, "training.zero=3");
 		if (nopg)
 			fix_set(f, "%s", nopg);
+		if (rs)
+			fix_set(f, "%s", rs);
 	}
 	if (t->recompute != RECOMPUTE_FULL && !custom)
 		fix_set(add_fix(c, "recompute each layer's activations in the backward pass (full "
@@ -426,6 +435,8 @@ static void fixes_memory(ctx *c)
 		fix_set(f, "training.recompute=full");
 		if (nopg)
 			fix_set(f, "%s", nopg);
+		if (rs)
+			fix_set(f, "%s", rs);
 	}
 }
 
@@ -861,15 +872,16 @@ static void one_node(ctx *c)
 /* Step (d) of the path: the reduction runs bucket by bucket, each bucket
  * paying NCCL's latency; nccl-tests times one collective of the whole buffer
  * (dp_move_s), which a healthy cluster should match. Empty when the two agree. */
-static void one_collective(char *buf, size_t n, const step_result *r, double sent, bool zero)
+static void one_collective(char *buf, size_t n, const step_result *r, double sent, bool zero,
+			   const char *red)
 {
 	char a[32];
 	buf[0] = 0;
 	if (r->dp_move_s > 0 && r->dp_move_s < 0.95 * r->dp_allreduce_s)
-		snprintf(buf, n, " in the step's buckets; %s, as nccl-tests times %s, reach%s "
-			 "a bus bandwidth of %s", zero ? "one reduce-scatter and one all-gather of "
-			 "the whole buffers" : "one all-reduce of the whole buffer", zero ? "them" : "it",
-			 zero ? "" : "es", fmt_bw(a, sizeof a, sent / r->dp_move_s));
+		snprintf(buf, n, " in the step's buckets; %s%s%s, as nccl-tests times %s, reach%s "
+			 "a bus bandwidth of %s", zero ? "one " : "one all-reduce of the whole buffer",
+			 zero ? red : "", zero ? " and one all-gather of the whole buffers" : "",
+			 zero ? "them" : "it", zero ? "" : "es", fmt_bw(a, sizeof a, sent / r->dp_move_s));
 }
 
 static void path(ctx *c)
@@ -906,12 +918,15 @@ static void path(ctx *c)
 		 * bandwidth is what each GPU sends (dp_ideal_factor) over the time the
 		 * reduction takes alone, the report's 'reduction, alone' */
 		double sent = r->dp_bytes_per_gpu * r->dp_ideal_factor;
+		bool rs = scn_grad_rs(s);   /* else ZeRO-1 over an all-reduce */
+		const char *red = rs ? "reduce-scatter" : "all-reduce";
 		char once[192];
-		one_collective(once, sizeof once, r, sent, 1);
-		para(c->out, 3, 6, "d. Collective bandwidth (nccl-tests reduce_scatter_perf and "
-			"all_gather_perf, or `trainsim nccl %s --op reduce_scatter`): the gradients' "
-			"reduce-scatter (%s a GPU) and the parameters' all-gather (%s) here send %s from "
-			"each GPU in %s alone, a bus bandwidth of %s%s.", s->path[0] ? s->path : "SCENARIO",
+		one_collective(once, sizeof once, r, sent, 1, red);
+		para(c->out, 3, 6, "d. Collective bandwidth (nccl-tests %s_perf and "
+			"all_gather_perf, or `trainsim nccl %s --op %s`): the gradients' "
+			"%s (%s a GPU) and the parameters' all-gather (%s) here send %s from "
+			"each GPU in %s alone, a bus bandwidth of %s%s.", rs ? "reduce_scatter" : "all_reduce",
+			s->path[0] ? s->path : "SCENARIO", rs ? "reduce_scatter" : "all_reduce", red,
 			fmt_b(a, sizeof a, r->dp_bytes_per_gpu),
 			fmt_b(b, sizeof b, r->dp_gather_bytes_per_gpu), fmt_b(d, sizeof d, sent),
 			fmt_t(e, sizeof e, r->dp_allreduce_s), fmt_bw(f, sizeof f, sent / r->dp_allreduce_s),
@@ -922,7 +937,7 @@ static void path(ctx *c)
 		 * 'all-reduce, alone' */
 		double algbw = r->dp_bytes_per_gpu / r->dp_allreduce_s, bus = 2.0 * (dp - 1) / dp;
 		char once[192];
-		one_collective(once, sizeof once, r, r->dp_bytes_per_gpu * bus, 0);
+		one_collective(once, sizeof once, r, r->dp_bytes_per_gpu * bus, 0, NULL);
 		para(c->out, 3, 6, "d. All-reduce bandwidth (nccl-tests all_reduce_perf, or `trainsim "
 			"nccl %s --op all_reduce`): the gradient all-reduce here takes %s alone, an "
 			"algorithm bandwidth of %s, bus bandwidth %s%s.", s->path[0] ? s->path : "SCENARIO",

@@ -288,7 +288,19 @@ static void dp_section(FILE *out, const scenario *s, const step_result *r)
 		fprintf(out, "  naive size / bandwidth   %s   (%s at %s)\n",
 			fmt_time(a, sizeof a, r->dp_naive_s), fmt_bytes(b, sizeof b, r->dp_bytes_per_gpu),
 			fmt_bw(c, sizeof c, r->dp_bytes_per_gpu / r->dp_naive_s));
-		if (zero) {
+		int ng = r->dp_zero_group > 0 ? r->dp_zero_group : scn_dp_grad(s);
+		if (zero && ng != n) {   /* a hierarchical all-reduce: n nodes; the gather: a ring */
+			factor = r->dp_ideal_factor;
+			fprintf(out, "  ratio                    %.2f; %d(n-1)/n + (N-1)/N x %s / %s = %.2f\n"
+				"    over the reduction's n = %d nodes and the gather's N = %d GPUs:\n"
+				"    %s\n"
+				"    then all-gathers the updated parameters, (N-1)/N of those again\n",
+				r->dp_allreduce_s / r->dp_naive_s, rs ? 1 : 2, fmt_bytes(b, sizeof b,
+				r->dp_gather_bytes_per_gpu), fmt_bytes(c, sizeof c, r->dp_bytes_per_gpu), factor,
+				n, ng, rs ? "ZeRO reduce-scatters the gradients, every GPU sending (n-1)/n of them,"
+				   : "ZeRO 1 all-reduces the gradients whole (only the optimizer state is\n"
+				     "    sharded), every GPU sending 2(n-1)/n of them,");
+		} else if (zero) {
 			factor = r->dp_ideal_factor;
 			fprintf(out, "  ratio                    %.2f; over n = %d, (n-1)/n (%d + %s / %s) = %.2f:\n"
 				"    %s\n"

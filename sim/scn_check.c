@@ -242,7 +242,8 @@ static void check_training_on_cluster(scn_ctx *c, scenario *s, const scn_doc *d)
 		    "collective: all_reduce goes with zero: 1 (the optimizer state alone sharded: "
 		    "PyTorch's ZeroRedundancyOptimizer, DeepSpeed's BF16_Optimizer) or zero: 0",
 		    t->zero);
-	else if (gc == GRAD_COLL_ALL_REDUCE && t->zero == 1 && t->zero_group > 0)
+	else if (gc == GRAD_COLL_ALL_REDUCE && t->zero == 1 && t->zero_group > 0 &&
+	         t->zero_group < gdp)
 		ERR(c, d, "training.grad_reduce.collective", "training.zero_group",
 		    "collective: all_reduce with zero_group is not modelled (the groups' shards are "
 		    "reduce-scattered, then all-reduced across the groups); use collective: auto "

@@ -573,6 +573,14 @@ expect 0 "zero 1 with collective: all_reduce" "$TS" run "$SCN" --set training.ze
 has "$tmp/out" "ZeRO 1; gradients: hierarchical all-reduce" "all_reduce: the training line"
 has "$tmp/out" "all-reduce of the gradients + all-gather of the parameters" \
 	"all_reduce: the reduction's parts"
+# explain's fixes that need a reduce-scatter (ZeRO-3, HSDP) set it back to auto
+expect 0 "explain, zero 1 with collective: all_reduce" "$TS" explain "$SCN" --set training.zero=1 \
+	--set training.grad_reduce.collective=all_reduce --set training.precision=bf16
+tr '\n' ' ' <"$tmp/out" | tr -s ' ' >"$tmp/flat"
+has "$tmp/flat" "training.zero=3 --set training.grad_reduce.collective=auto" \
+	"explain: the ZeRO-3 fix resets the collective"
+lacks "$tmp/flat" "could not be simulated" "explain: every fix of an all-reduced ZeRO-1 runs"
+has "$tmp/flat" "all_reduce_perf and all_gather_perf" "explain: step (d) names the all-reduce"
 expect 1 "collective: reduce_scatter with zero 0 is refused" "$TS" check "$SCN" \
 	--set training.grad_reduce.collective=reduce_scatter
 has "$tmp/err" "use zero: 1 or more" "reduce_scatter with zero 0: what would be right"

@@ -421,6 +421,9 @@ START_TEST(test_zero1_all_reduce)
 	ck_assert(ar.step_time_s > z0.step_time_s);   /* the gather comes on top */
 	ck_assert(ar.split_s[SPLIT_DP_COMM] > rs.split_s[SPLIT_DP_COMM]);
 	ck_assert_ptr_nonnull(strstr(ar.bottleneck, "all-reduce (and all-gather)"));
+	/* NCCL's latency: the all-reduces' plus the gathers' at an all-gather's,
+	 * less than twice the all-reduces alone */
+	ck_assert(ar.dp_latency_s > z0.dp_latency_s && ar.dp_latency_s < 1.75 * z0.dp_latency_s);
 	step_result_release(&rs);
 	step_result_release(&ar);
 	step_result_release(&z0);

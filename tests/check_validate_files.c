@@ -444,6 +444,26 @@ START_TEST(t_blind_reading)
 	ck_assert_int_eq(c.metric, VM_SAMPLES);
 	ck_assert(!c.per_gpu);
 	scn_release(&c.s);
+	/* ... but a unit whose own rate is per GPU stays so, whatever it notes */
+	ck_assert_msg(build_row("B-012,x,8x MI355X,8,8,32,4096,32,8192,32,2,1,1,8,NeMo,fp8,,"
+	                        "tokens_per_sec,3000,tokens/s per GPU (whole job 24000),x", &c, why,
+	                        sizeof why) == 0, "%s", why);
+	ck_assert(c.per_gpu);
+	scn_release(&c.s);
+	/* a generic name with an MFU note after a ';' is the rate its unit is */
+	ck_assert_msg(build_row("B-013,x,8x MI355X,8,8,32,4096,32,8192,32,2,1,1,8,NeMo,fp8,,"
+	                        "throughput,24000,tokens/s; MFU 40%,x", &c, why, sizeof why) == 0,
+	              "%s", why);
+	ck_assert_int_eq(c.metric, VM_TOKENS);
+	scn_release(&c.s);
+	/* DeepSpeed's BF16_Optimizer named with its sources' "ZeRO-1" (BLOOM):
+	 * the optimizer sharded, the gradients all-reduced */
+	ck_assert_msg(build_row("B-014,x,DGX A100 80GB (8x A100-SXM4-80GB),64,10,24,4096,32,2048,"
+	                        "512,2,2,2,16,\"ZeRO-1 (BF16Optimizer); Megatron-DeepSpeed\",bf16,full,"
+	                        "iteration_time,10,s,x", &c, why, sizeof why) == 0, "%s", why);
+	ck_assert_int_eq(c.s.training.zero, 1);
+	ck_assert(!scn_grad_rs(&c.s));
+	scn_release(&c.s);
 	ck_assert_msg(build_row("B-003,x,\"2 nodes x 8 NVIDIA H200, 8x NVIDIA BlueField-3 B3140H "
 	                        "SuperNIC 400GbE per node used as RoCEv2 rails\",16,,,,,,,,,,,-g 8,"
 	                        "float,,allreduce_busbw@1073741824,458.8,GB/s,x", &c, why,
@@ -458,6 +478,12 @@ START_TEST(t_blind_reading)
 	              "%s", why);
 	ck_assert_int_eq(c.s.cluster.nic.count, 1);
 	ck_assert_double_eq_tol(c.s.cluster.nic.speed_Bps, 100e9 / 8, 1);
+	scn_release(&c.s);
+	ck_assert_msg(build_row("B-015,x,\"2 nodes x 4 Tesla V100-SXM2-16GB; 1x InfiniBand 4X EDR "
+	                        "100 Gb/s per node\",8,,,,,,,,,,,,float,,"
+	                        "alltoall_busbw@4194304,5.74,GB/s,x", &c, why, sizeof why) == 0,
+	              "%s", why);
+	ck_assert_int_eq(c.s.cluster.nic.count, 1);
 	scn_release(&c.s);
 	ck_assert_msg(build_row("B-005,x,\"CoreWeave GB200 NVL72, two racks: 144 GB200 GPUs (36 nodes "
 	                        "x 4), two NVL72 NVLink domains joined by InfiniBand\",144,,,,,,,,,,,"
