@@ -47,7 +47,7 @@ static int parse_int(const char *v, int lo, int *out)
 {
 	char *end;
 	long x = v ? strtol(v, &end, 10) : 0;
-	if (!v || *end || x < lo || x > 1 << 24)
+	if (!v || !*v || *end || x < lo || x > 1 << 24)
 		return -1;
 	*out = (int)x;
 	return 0;
@@ -77,7 +77,7 @@ static int parse_opt(int argc, char **argv, int *i, nccl_args *a)
 	} else if (!strcmp(o, "-f")) {
 		char *end;
 		a->factor = v ? strtod(v, &end) : 0;
-		if (!v || *end || !(a->factor > 1))
+		if (!v || *end || !(a->factor > 1) || !isfinite(a->factor))
 			return usage("-f takes a factor above 1, as in -f 2%s", "");
 	} else if (!strcmp(o, "--gpus") || !strcmp(o, "-n")) {
 		if (parse_int(v, 1, &a->gpus))
@@ -248,8 +248,10 @@ static int run_sizes(const nccl_args *a, const scenario *s, coll_req *req, coll_
 	double sum_busbw = 0, last_algbw = 0;
 	int nsizes = 0, rc = 0;
 	char err[512], algo[48];
-	for (double b = a->min_b; b <= a->max_b && !rc;
-	     b = a->step_b > 0 ? b + a->step_b : b * a->factor) {
+	for (double b = a->min_b, nb; b <= a->max_b && !rc; b = nb) {
+		nb = a->step_b > 0 ? b + a->step_b : b * a->factor;
+		if (!(nb > b))
+			nb = a->max_b + 1;   /* the last size: a step below b's precision */
 		req->bytes = (double)(long long)(b / align) * align;
 		/* -g G: one thread launches G kernels per iteration (coll.h) */
 		double t = coll_nccl_tests_time(&s->cluster, req, a->per_thread, err, sizeof err);

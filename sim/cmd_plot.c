@@ -1,6 +1,8 @@
 /* cmd_plot.c: `trainsim plot`: writes the data (.dat) and the gnuplot script
  * (.gp) beside the picture, so that a user can restyle and redraw it, then
  * runs gnuplot on them with an argv array (never a shell). */
+#include <stdbool.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <errno.h>
@@ -191,6 +193,30 @@ static int fill_dat(FILE *out, void *ctx)
 	return rc == 0 && !ferror(out) ? 0 : -1;
 }
 
+/* Whether gnuplot wrote the whole picture: its pngcairo terminal exits 0
+ * when the write failed (a full disk), leaving a PNG without its IEND chunk
+ * or an SVG without its closing tag. */
+static bool picture_whole(const char *path)
+{
+	FILE *f = fopen(path, "rb");
+	if (!f)
+		return false;
+	char tail[64] = "";
+	size_t n = 0;
+	if (fseek(f, -(long)sizeof tail, SEEK_END) < 0)
+		rewind(f);
+	n = fread(tail, 1, sizeof tail, f);
+	fclose(f);
+	static const char iend[] = "IEND\xae\x42\x60\x82";
+	for (size_t i = 0; i + 8 <= n; i++)
+		if (!memcmp(tail + i, iend, 8))
+			return true;
+	for (size_t i = 0; i + 6 <= n; i++)
+		if (!memcmp(tail + i, "</svg>", 6))
+			return true;
+	return false;
+}
+
 static int run_gnuplot(const plot_opts *o, const plot_paths *p, const plot_axis *axis)
 {
 	const char *gp = getenv("TRAINSIM_GNUPLOT");
@@ -209,6 +235,11 @@ static int run_gnuplot(const plot_opts *o, const plot_paths *p, const plot_axis 
 		if (argv[5])   /* speed: the axis label and scale, as the .dat's redraw line */
 			fprintf(stderr, " '%s' %s", argv[5], argv[6]);
 		fputc('\n', stderr);
+	}
+	if (rc == EXTPROG_OK && !picture_whole(p->tmp)) {
+		fprintf(stderr, "plot: %s: gnuplot did not write the whole picture (a full disk?); "
+		        "nothing written\n", o->out);
+		rc = EXTPROG_EFAIL;
 	}
 	if (rc == EXTPROG_OK && rename(p->tmp, o->out) < 0) {
 		fprintf(stderr, "plot: %s: %s\n", o->out, strerror(errno));
@@ -230,6 +261,11 @@ int cmd_plot(int argc, char **argv)
 	}
 	if (plot_paths_make(&o, &p) < 0)
 		return 2;
+	char werr[512];
+	if (report_target_writable(o.out, werr, sizeof werr) < 0) {
+		fprintf(stderr, "plot: %s\n", werr);
+		return 1;
+	}
 	dat_job job = {.o = &o, .p = &p};
 	if (write_whole(p.dat, fill_dat, &job) < 0)
 		return 1;

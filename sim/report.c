@@ -588,8 +588,21 @@ struct report_file {
 	char *tmp;
 };
 
+int report_target_writable(const char *path, char *err, size_t errlen)
+{
+	/* a rename over it needs the directory's permission only: a file its
+	 * owner made read-only would be replaced without a word */
+	if (access(path, F_OK) == 0 && access(path, W_OK) != 0) {
+		snprintf(err, errlen, "%s: cannot write: %s", path, strerror(errno));
+		return -1;
+	}
+	return 0;
+}
+
 report_file *report_file_open(const char *path, char *err, size_t errlen)
 {
+	if (report_target_writable(path, err, errlen) < 0)
+		return NULL;
 	report_file *f = calloc(1, sizeof *f);
 	size_t len = strlen(path) + 48;
 	if (!f || !(f->path = strdup(path)) || !(f->tmp = malloc(len)))

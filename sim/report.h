@@ -70,6 +70,9 @@ void report_wrap(FILE *out, int first, int indent, const char *text);
 /* Output files that appear whole or not at all: written to a temporary name
  * in the same directory and renamed over `path` on commit. */
 typedef struct report_file report_file;
+/* 0 when path does not exist or may be written; else -1 with the reason
+ * (an existing file its owner made read-only is not replaced). */
+int report_target_writable(const char *path, char *err, size_t errlen);
 /* NULL with a message in err when the file cannot be created. */
 report_file *report_file_open(const char *path, char *err, size_t errlen);
 FILE *report_file_stream(report_file *f);

@@ -63,6 +63,13 @@ static const char *const ckpt_content_names[] = {"full", "weights", "sharded", N
 #define LINK_MAX 1e13             /* 10 TB/s: one NIC or zone link (1.6 Tbps NICs: 0.2) */
 #define MEM_BW_MIN 1e9            /* 1 GB/s: HBM and NVLink (a T4: 320 GB/s of GDDR6) */
 #define BW_MAX 1e15               /* 1 PB/s: 100x the fastest HBM (B200: 8 TB/s) */
+/* Rates that divide a time have floors too: a peak of 1e-300 FLOP/s or an
+ * efficiency of 2e-308 scheduled events past the largest double (the
+ * engine's assertion) or printed 300-digit step times. 1 GFLOP/s is a
+ * thousandth of a T4's fp32; an efficiency of 0.001 far below any measured
+ * one (T4 GEMMs: 0.41). */
+#define FLOPS_MIN 1e9
+#define EFF_MIN 1e-3
 
 /* cluster.gpu: a catalog entry (base) with any field overridden, or a whole
  * GPU given field by field (then the FL_NOBASE_REQ rows are required). */
@@ -70,18 +77,18 @@ static const scn_field gpu_rows[] = {
 	{"base", F_GPUBASE, 0, UNIT_COUNT, NULL, 0, 0, 0, 0, NULL, NULL},
 	STR("name", hw_gpu, name, FL_NOBASE_REQ),
 	ENUM("arch", hw_gpu, arch, arch_names, 0),
-	{"fp32", F_UNIT, offsetof(hw_gpu, peak_flops) + PREC_FP32 * sizeof(double), UNIT_FLOPS, NULL, 0, BIG, FL_ZERO_OK, 0, NULL, NULL},
-	{"tf32", F_UNIT, offsetof(hw_gpu, peak_flops) + PREC_TF32 * sizeof(double), UNIT_FLOPS, NULL, 0, BIG, FL_ZERO_OK, 0, NULL, NULL},
-	{"fp16", F_UNIT, offsetof(hw_gpu, peak_flops) + PREC_FP16 * sizeof(double), UNIT_FLOPS, NULL, 0, BIG, FL_ZERO_OK, 0, NULL, NULL},
-	{"bf16", F_UNIT, offsetof(hw_gpu, peak_flops) + PREC_BF16 * sizeof(double), UNIT_FLOPS, NULL, 0, BIG, FL_ZERO_OK, 0, NULL, NULL},
-	{"fp8", F_UNIT, offsetof(hw_gpu, peak_flops) + PREC_FP8 * sizeof(double), UNIT_FLOPS, NULL, 0, BIG, FL_ZERO_OK, 0, NULL, NULL},
-	DBL("gemm_eff", hw_gpu, gemm_eff, 0, 1, FL_GT_MIN | FL_NOBASE_REQ),
+	{"fp32", F_UNIT, offsetof(hw_gpu, peak_flops) + PREC_FP32 * sizeof(double), UNIT_FLOPS, NULL, FLOPS_MIN, BIG, FL_ZERO_OK, 0, NULL, NULL},
+	{"tf32", F_UNIT, offsetof(hw_gpu, peak_flops) + PREC_TF32 * sizeof(double), UNIT_FLOPS, NULL, FLOPS_MIN, BIG, FL_ZERO_OK, 0, NULL, NULL},
+	{"fp16", F_UNIT, offsetof(hw_gpu, peak_flops) + PREC_FP16 * sizeof(double), UNIT_FLOPS, NULL, FLOPS_MIN, BIG, FL_ZERO_OK, 0, NULL, NULL},
+	{"bf16", F_UNIT, offsetof(hw_gpu, peak_flops) + PREC_BF16 * sizeof(double), UNIT_FLOPS, NULL, FLOPS_MIN, BIG, FL_ZERO_OK, 0, NULL, NULL},
+	{"fp8", F_UNIT, offsetof(hw_gpu, peak_flops) + PREC_FP8 * sizeof(double), UNIT_FLOPS, NULL, FLOPS_MIN, BIG, FL_ZERO_OK, 0, NULL, NULL},
+	DBL("gemm_eff", hw_gpu, gemm_eff, EFF_MIN, 1, FL_NOBASE_REQ),
 	UNI("hbm", hw_gpu, hbm_bytes, UNIT_BYTES, 0, BIG, FL_GT_MIN | FL_NOBASE_REQ),
 	UNI("hbm_bandwidth", hw_gpu, hbm_Bps, UNIT_BANDWIDTH, MEM_BW_MIN, BW_MAX, FL_NOBASE_REQ),
-	DBL("hbm_eff", hw_gpu, hbm_eff, 0, 1, FL_GT_MIN | FL_NOBASE_REQ),
+	DBL("hbm_eff", hw_gpu, hbm_eff, EFF_MIN, 1, FL_NOBASE_REQ),
 	UNI("nvlink", hw_gpu, nvlink_Bps, UNIT_BANDWIDTH, MEM_BW_MIN, BW_MAX, FL_ZERO_OK),
-	DBL("nvlink_eff", hw_gpu, nvlink_eff, 0, 1, 0),
-	DBL("nvls_eff", hw_gpu, nvls_eff, 0, 1, 0),
+	DBL("nvlink_eff", hw_gpu, nvlink_eff, EFF_MIN, 1, FL_ZERO_OK),
+	DBL("nvls_eff", hw_gpu, nvls_eff, EFF_MIN, 1, FL_ZERO_OK),
 	INT("pcie_gen", hw_gpu, pcie_gen, 3, 6, FL_NOBASE_REQ),
 };
 static const scn_section gpu_sec = {"gpu", gpu_rows, NROWS(gpu_rows), "base", -1};
@@ -97,7 +104,7 @@ static const scn_field nic_rows[] = {
 	INT("count", hw_nic, count, 1, 1024, 0),
 	UNI("speed", hw_nic, speed_Bps, UNIT_BANDWIDTH, LINK_MIN, LINK_MAX, 0),
 	ENUM("transport", hw_nic, transport, transport_names, 0),
-	DBL("efficiency", hw_nic, efficiency, 0, 1, FL_GT_MIN | FL_ZERO_OK),
+	DBL("efficiency", hw_nic, efficiency, EFF_MIN, 1, FL_ZERO_OK),
 	UNI("latency", hw_nic, latency_s, UNIT_TIME, 0, 1, FL_ZERO_OK),
 };
 static const scn_section nic_sec = SEC("nic", nic_rows);
@@ -186,7 +193,7 @@ static const scn_section model_sec = SEC("model", model_rows);
 
 static const scn_field grad_rows[] = {
 	ENUM("algorithm", scn_grad_reduce, algorithm, algo_names, 0),
-	UNI("bucket", scn_grad_reduce, bucket_bytes, UNIT_BYTES, 0, 1e13, FL_GT_MIN),
+	UNI("bucket", scn_grad_reduce, bucket_bytes, UNIT_BYTES, 1024, 1e13, 0),   /* >= 1 KiB */
 	BOOL("overlap", scn_grad_reduce, overlap, 0),
 	BOOL("overlap_param_gather", scn_grad_reduce, overlap_param_gather, 0),
 	ENUM("dtype", scn_grad_reduce, dtype, scn__precision_names, 0),

@@ -127,6 +127,30 @@ static bool csv_field_at(const char *line, size_t n, size_t k, const char **f, s
 	return false;
 }
 
+/* The fields of a CSV line, quotes respected. */
+static size_t csv_nfields(const char *line, size_t n)
+{
+	size_t k = 0;
+	const char *f;
+	size_t len;
+	while (csv_field_at(line, n, k, &f, &len))
+		k++;
+	return k;
+}
+
+/* Whether a CSV row has the header's fields; says where and what if not (a
+ * row cut in the middle of a file by a crash or an edit). */
+static bool row_whole(const char *line, size_t n, const char *header, const char *who,
+                      const char *path, long lineno, FILE *err)
+{
+	size_t want = csv_nfields(header, strlen(header)), got = csv_nfields(line, n);
+	if (got == want)
+		return true;
+	fprintf(err, "%s%s:%ld: a damaged row (%zu of the header's %zu fields); remove it and run "
+	        "the sweep with --resume to redo its point\n", who, path, lineno, got, want);
+	return false;
+}
+
 /* The last field of a CSV line, its quotes undone, into buf. */
 static bool csv_last_field(const char *line, size_t n, char *buf, size_t cap)
 {
@@ -272,6 +296,8 @@ long sweep_resume_scan(int fd, const char *path, const sweep_plan *p, sweep_form
 				goto out_fail;
 			}
 		} else if (!blank(line)) {
+			if (f == SWEEP_CSV && !row_whole(line, (size_t)n, header, "", path, lineno, err))
+				goto out_fail;
 			if (resume_row(line, (size_t)n, path, lineno, p, f, done, err) < 0)
 				goto out_fail;
 			rows++;
@@ -397,6 +423,9 @@ static int merge_read(merge_set *m, const char *path, FILE *err)
 		if (is_header || blank(line) || (m->header && !strcmp(line, m->header)))
 			continue;
 		merge_row r = {.path = path, .lineno = lineno, .len = (size_t)n};
+		if (m->format == SWEEP_CSV && m->header &&
+		    !row_whole(line, (size_t)n, m->header, "merge: ", path, lineno, err))
+			goto out;
 		if (!sweep_line_index(line, (size_t)n, &r.index)) {
 			fprintf(err, "merge: %s:%ld: not a row of a trainsim sweep\n", path, lineno);
 			goto out;
@@ -443,6 +472,8 @@ static int row_cmp(const void *a, const void *b)
 /* Sorts and drops duplicates; two different rows for one index are an error. */
 static int merge_dedup(merge_set *m, FILE *err)
 {
+	if (m->n == 0)
+		return 0;
 	qsort(m->rows, m->n, sizeof *m->rows, row_cmp);
 	size_t out = 0;
 	for (size_t i = 0; i < m->n; i++) {
@@ -498,6 +529,10 @@ int sweep_merge(const char *out, const char *const *in, size_t nin, FILE *err)
 			goto out_free;
 	if (merge_dedup(&m, err) < 0)
 		goto out_free;
+	if (m.n == 0) {   /* nothing to join: no OUT, rather than an empty one */
+		fprintf(err, "merge: no rows of a sweep in the inputs; %s not written\n", out);
+		goto out_free;
+	}
 	/* a missing shard is no error (it may still be running), but say so */
 	size_t missing = m.n ? m.rows[m.n - 1].index + 1 - m.n : 0;
 	if (missing)

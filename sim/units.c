@@ -124,10 +124,10 @@ static int scaled_strtod(const char *num, int p10, double *v)
 	snprintf(buf, sizeof buf, "%.*se%ld", (int)m, num, e + p10);
 	errno = 0;
 	*v = strtod(buf, NULL);
-	if (errno == ERANGE && fabs(*v) > 1)
+	/* overflow, or a non-zero value too small for a double: refused, not
+	 * read as 0 (where 0 means "the default", 1e-310 became full speed) */
+	if (errno == ERANGE)
 		return -1;
-	if (errno == ERANGE) /* underflow: a denormal quantity is zero for any purpose here */
-		*v = 0;
 	return isfinite(*v) ? 0 : -1;
 }
 
@@ -251,7 +251,7 @@ int unit_parse(const char *text, unit_kind kind, double *out, char *err, size_t 
 
 int unit_parse_nccl_size(const char *text, double *bytes, char *err, size_t errlen)
 {
-	static const char ex[] = "expected a size such as 8, 256K, 64M or 8G (powers of 2)";
+	static const char ex[] = "expected a size such as 8, 256K, 64M, 8G or 1T (powers of 2)";
 	char num[64];
 	if (!text)
 		text = "";
@@ -270,6 +270,7 @@ int unit_parse_nccl_size(const char *text, double *bytes, char *err, size_t errl
 	case 'M': mult = MI; u++; break;
 	case 'G': mult = GI; u++; break;
 	case 'T': mult = TI; u++; break;
+	case 'P': mult = TI * KI; u++; break;
 	default: break;
 	}
 	if (mult > 1 && *u == 'i' && (u[1] == 'B' || u[1] == 'b'))
@@ -278,6 +279,11 @@ int unit_parse_nccl_size(const char *text, double *bytes, char *err, size_t errl
 		u++;
 	if (*u || !isfinite(v * mult)) {
 		snprintf(err, errlen, "'%.40s' is not a size; %s", text, ex);
+		return -1;
+	}
+	/* whole bytes: a step of 1e-20 bytes never moved the loop on */
+	if (v * mult != floor(v * mult)) {
+		snprintf(err, errlen, "'%.40s' is not a whole number of bytes; %s", text, ex);
 		return -1;
 	}
 	*bytes = v * mult;

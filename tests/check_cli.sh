@@ -550,6 +550,11 @@ tr '\n' ' ' <"$tmp/out" | tr -s ' ' >"$tmp/flat"
 has "$tmp/flat" "for the previous write to finish" \
 	"async checkpoint: the wait for the previous write is named"
 
+# nccl sizes are whole bytes: a step below a size's precision looped forever
+expect 2 "nccl -i 1e-20 is refused" "$TS" nccl "$SCN" --op all_reduce -b 8 -e 8 -i 1e-20
+has "$tmp/err" "not a whole number of bytes" "nccl: a fractional size says why"
+expect 2 "nccl -f inf is refused" "$TS" nccl "$SCN" --op all_reduce -f inf
+
 # asked-for help is not a usage error: stdout and 0, for every command
 for c in run check explain nccl sweep merge plot validate list; do
 	expect 0 "$c --help exits 0" "$TS" $c --help

@@ -417,6 +417,34 @@ START_TEST(bandwidth_floors)
 }
 END_TEST
 
+/* Rates and efficiencies that divide a time have floors as the bandwidths
+ * do: a peak of 1e-300 FLOP/s or an efficiency of 2.3e-308 scheduled an
+ * event past the largest double (the engine's assertion aborted the run). */
+START_TEST(rate_floors)
+{
+	static const struct { const char *set, *want; } refused[] = {
+		{"cluster.gpu.bf16=1e-300FLOPS", "0 or a rate in 1 GFLOP/s.."},
+		{"cluster.gpu.gemm_eff=2.3e-308", "expected a number in 0.001..1"},
+		{"cluster.gpu.hbm_eff=1e-300", "expected a number in 0.001..1"},
+		{"cluster.gpu.nvlink_eff=1e-9", "0 or a number in 0.001..1"},
+		{"cluster.nic.efficiency=2.3e-308", "0 or a number in 0.001..1"},
+		{"training.grad_reduce.bucket=1e-30B", "a size in 1024 B.."},
+	};
+	for (size_t i = 0; i < sizeof refused / sizeof refused[0]; i++)
+		set_fails(refused[i].set, refused[i].want);
+	static const char *const taken[] = {"cluster.gpu.fp8=0", "cluster.gpu.gemm_eff=0.001",
+		"cluster.nic.efficiency=0", "training.grad_reduce.bucket=1KiB"};
+	for (size_t i = 0; i < sizeof taken / sizeof taken[0]; i++) {
+		scenario s;
+		char *msg;
+		const char *sets[] = {taken[i]};
+		ck_assert_msg(load_text(base_yaml, sets, 1, &s, &msg) == 0, "%s: %s", taken[i], msg);
+		free(msg);
+		scn_release(&s);
+	}
+}
+END_TEST
+
 /* The bound a range message states after `after` ("..", "<= ", " in "),
  * read back as a quantity of the field's kind; false when absent. */
 static bool stated_bound(const scn_field *f, const char *msg, const char *after, double *v)
@@ -453,7 +481,8 @@ static void out_of_range(const scn_field *f, const char *path, double v)
 	ck_assert_msg(has_hi && hi == f->max, "--set %s: '%s' does not state the upper bound %.17g",
 	              set, msg, f->max);
 	bool zero_ok = (f->flags & FL_ZERO_OK) || (f->min == 0 && !(f->flags & FL_GT_MIN));
-	ck_assert_msg(zero_ok == (strstr(msg, "0 or ") || strstr(msg, " in 0") != NULL),
+	ck_assert_msg(zero_ok == (strstr(msg, "0 or ") || strstr(msg, " in 0..") ||
+	                          strstr(msg, " in 0 ") != NULL),
 	              "--set %s: '%s' misstates whether 0 is allowed", set, msg);
 	free(msg);
 }
@@ -746,6 +775,7 @@ int main(void)
 	tcase_add_test(tc, set_errors);
 	tcase_add_test(tc, range_messages_state_both_bounds);
 	tcase_add_test(tc, bandwidth_floors);
+	tcase_add_test(tc, rate_floors);
 	tcase_add_test(tc, set_by_names_the_option);
 	tcase_add_test(tc, set_on_list_item_and_clone);
 	tcase_add_test(tc, reports_every_error_up_to_20);

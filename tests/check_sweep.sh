@@ -200,6 +200,17 @@ if "$ts" sweep "$scn" --vary cluster.nic.speed=$speeds --shard 1/2 --out fa.csv 
 		pass "merge joins the two shards of one sweep" || fail "merge of one sweep: $(cat fm.err)"
 	"$ts" merge fm.csv fb.csv 2>fm.err && grep -q "2 of the points up to 3 are missing" fm.err &&
 		pass "merge says a shard is missing" || fail "merge without a shard: $(cat fm.err)"
+	# a damaged row in the middle (a crash, an edit) is refused, not copied
+	# or counted as done; a file with no rows writes no OUT
+	awk -F, 'NR == 3 { print $1 "," $2 "," $3; next } { print }' fa.csv > fd.csv
+	! "$ts" merge fdm.csv fd.csv 2>fd.err && grep -q "a damaged row" fd.err && [ ! -e fdm.csv ] &&
+		pass "merge refuses a damaged middle row" || fail "merge damaged row: $(cat fd.err)"
+	! "$ts" sweep "$scn" --vary cluster.nic.speed=$speeds --shard 1/2 --out fd.csv --resume \
+		2>fd.err && grep -q "a damaged row" fd.err &&
+		pass "resume refuses a damaged middle row" || fail "resume damaged row: $(cat fd.err)"
+	head -1 fa.csv > fh.csv
+	! "$ts" merge fhm.csv fh.csv 2>fh.err && grep -q "no rows" fh.err && [ ! -e fhm.csv ] &&
+		pass "merge of a header alone writes nothing" || fail "merge header only: $(cat fh.err)"
 else
 	fail "sweeps for the fingerprint checks"
 fi

@@ -166,7 +166,8 @@ START_TEST(nccl_sizes)
 	char err[128];
 	struct { const char *t; double v; } ok[] = {
 		{"8", 8}, {"256K", 262144}, {"64M", 67108864}, {"8G", 8589934592.0},
-		{"1.5G", 1610612736.0}, {"128k", 131072}, {"1T", 1099511627776.0}, {"4KB", 4096}};
+		{"1.5G", 1610612736.0}, {"128k", 131072}, {"1T", 1099511627776.0}, {"4KB", 4096},
+		{"1P", 1125899906842624.0}};
 	for (size_t i = 0; i < sizeof ok / sizeof ok[0]; i++) {
 		ck_assert_int_eq(unit_parse_nccl_size(ok[i].t, &b, err, sizeof err), 0);
 		ck_assert_double_eq(b, ok[i].v);
@@ -176,6 +177,10 @@ START_TEST(nccl_sizes)
 	ck_assert_int_eq(unit_parse_nccl_size("-8", &b, err, sizeof err), -1);
 	ck_assert_int_eq(unit_parse_nccl_size("8Q", &b, err, sizeof err), -1);
 	ck_assert_int_eq(unit_parse_nccl_size("1e400", &b, err, sizeof err), -1);
+	/* whole bytes only: a step of 1e-20 bytes never moved nccl's loop on */
+	ck_assert_int_eq(unit_parse_nccl_size("1e-20", &b, err, sizeof err), -1);
+	ck_assert_ptr_nonnull(strstr(err, "not a whole number of bytes"));
+	ck_assert_int_eq(unit_parse_nccl_size("0.5", &b, err, sizeof err), -1);
 }
 END_TEST
 
