@@ -41,7 +41,7 @@ typedef struct sweep_ctx {
 	scn_doc *doc;             /* the scenario with --set applied */
 	int out_fd;
 	size_t total, finished;
-	size_t n_ok, n_nofit, n_invalid;
+	size_t n_ok, n_nofit, n_invalid, n_crashed;   /* n_crashed: of n_invalid */
 	size_t first_invalid;     /* the lowest index of an invalid point; SIZE_MAX: none */
 	char first_reason[REASON_MAX];   /* why it was invalid */
 	bool progress;            /* stderr is a terminal */
@@ -261,6 +261,8 @@ static void count_status(sweep_ctx *c, size_t index, const char *line, size_t le
 		return;
 	}
 	c->n_invalid++;
+	if (!strncmp(st, "crashed", 7))
+		c->n_crashed++;
 	/* the lowest index, whatever order the workers finish in */
 	if (index < c->first_invalid) {
 		c->first_invalid = index;
@@ -551,8 +553,11 @@ static int sweep_report(const sweep_ctx *c, int pool_rc)
 	}
 	if (pool_rc != POOL_DONE)
 		return 1;
-	fprintf(stderr, "sweep: %zu point%s: %zu ok, %zu no_fit, %zu invalid -> %s\n", c->finished,
-	        c->finished == 1 ? "" : "s", c->n_ok, c->n_nofit, c->n_invalid, where);
+	char crashed[48] = "";
+	if (c->n_crashed)
+		snprintf(crashed, sizeof crashed, " (%zu of them crashed)", c->n_crashed);
+	fprintf(stderr, "sweep: %zu point%s: %zu ok, %zu no_fit, %zu invalid%s -> %s\n", c->finished,
+	        c->finished == 1 ? "" : "s", c->n_ok, c->n_nofit, c->n_invalid, crashed, where);
 	if (c->finished && c->n_invalid == c->finished) {
 		char point[REASON_MAX];
 		point_text(c, c->first_invalid, point, sizeof point);
