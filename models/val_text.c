@@ -84,8 +84,9 @@ int val__number_before(const char *text, const char *at, bool skip_words)
  * "SP=False", "sequence parallelism disabled", "offload: none". */
 static bool negated_after(const char *q)
 {
+	/* "0": a flag's value ("FSDP 0", NeMo's fsdp: 0) */
 	static const char *const off[] = {"off", "no", "false", "disabled", "none", "not used",
-		"not supported"};
+		"not supported", "0"};
 	while (isalpha((unsigned char)*q))   /* the rest of the word: "parallel|ism off" */
 		q++;
 	while (*q == ' ' || *q == ':' || *q == '=')

@@ -480,7 +480,7 @@ static int zero_named(const char *o)
 		return 2;
 	/* HSDP (HYBRID_SHARD) shards within a group and replicates across them;
 	 * trainsim shards over all data-parallel ranks (docs/validation.md) */
-	if (val__has(o, "FSDP") || val__has(o, "FULL_SHARD") || val__has(o, "HYBRID_SHARD") ||
+	if (val__affirmed(o, "FSDP") || val__has(o, "FULL_SHARD") || val__has(o, "HYBRID_SHARD") ||
 	    val__has_word(o, "HSDP") || val__has(o, "fully sharded") || val__has(o, "hybrid shard"))
 		return 3;
 	if (val__affirmed(o, "distributed optimizer") || val__affirmed(o, "distributed-optimizer") ||

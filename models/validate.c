@@ -426,7 +426,10 @@ static double line_rate(const char *hw, const char **at, bool *aggregate)
 {
 	static const char *const units[] = {"Gb/s", "Gbps", "gbps", "Gbit", "GbE", "Tb/s", "Tbps",
 		"tbps"};
-	static const char *const not_nic[] = {"NVLink", "NVL", "PCIe", "HBM", "memory"};
+	/* a link inside the node ("intra-instance 100 Gbps and inter-instance 25
+	 * Gbps") is not the NIC's either */
+	static const char *const not_nic[] = {"NVLink", "NVL", "PCIe", "HBM", "memory", "intra-",
+		"intranode", "intra node", "within a node", "within the node", "inside the node"};
 	for (const char *p = hw; *p; p++) {
 		if (!isdigit((unsigned char)*p) || (p > hw && (isdigit((unsigned char)p[-1]) ||
 		                                               p[-1] == '.')))

@@ -230,7 +230,8 @@ START_TEST(t_rows_load_as_yaml)
 		"deepseek-v3.csv", "llm-foundry.csv", "torchtitan.csv", "nccl-dgxh100.csv",
 		"azure.csv", "nccl-a100.csv", "nccl-multinode.csv", "nccl-ops.csv", "dense-runs.csv",
 		"moe-runs.csv", "megascale-nemotron.csv", "nccl-aws.csv", "more-runs.csv",
-		"nccl-more.csv", "blind4-runs.csv", "blind4-nccl.csv"};
+		"nccl-more.csv", "blind4-runs.csv", "blind4-nccl.csv", "blind5-runs.csv",
+		"blind5-papers.csv"};
 	char path[] = "/tmp/check_validate_XXXXXX";
 	int fd = mkstemp(path);
 	ck_assert_int_ge(fd, 0);
@@ -491,6 +492,22 @@ START_TEST(t_blind_reading)
 	                        sizeof why) == 0, "%s", why);
 	ck_assert_int_eq(c.s.cluster.gpus_per_node, 72);
 	ck_assert_int_eq(c.s.cluster.nodes, 2);
+	scn_release(&c.s);
+	/* the fifth batch: "FSDP 0" (NeMo's fsdp: 0) is FSDP off, not ZeRO-3;
+	 * "sequence_parallel 0" is SP off; a link inside the instance is not
+	 * the NIC ("intra-instance 100 Gbps and inter-instance 25 Gbps") */
+	ck_assert_msg(build_row("B-016,x,DGX H100 (8x H100 80GB; 8x 400Gb/s IB per node),512,405,126,"
+	                        "16384,128,8192,256,1,8,8,4,\"NeMo 2.0; CP2; interleaved VP8; FSDP 0; "
+	                        "sequence_parallel 0\",bf16,,iteration_time,19.81,s,x", &c, why,
+	                        sizeof why) == 0, "%s", why);
+	ck_assert_int_lt(c.s.training.zero, 3);
+	ck_assert(!c.s.training.sequence_parallel);
+	scn_release(&c.s);
+	ck_assert_msg(build_row("B-017,x,\"8x AWS p3.16xlarge (each 8x Tesla V100 SXM2 16GB, NVLink); "
+	                        "intra-instance 100 Gbps and inter-instance 25 Gbps\",64,1.3,24,2048,16,"
+	                        "2048,1024,1,1,8,8,Megatron-LM,fp16,full,iteration_time,24.34,s,x", &c,
+	                        why, sizeof why) == 0, "%s", why);
+	ck_assert_double_eq_tol(c.s.cluster.nic.speed_Bps, 25e9 / 8, 1);
 	scn_release(&c.s);
 }
 END_TEST
