@@ -60,6 +60,15 @@ static bool recompute_cell(const char *t, scn_recompute *rc)
 			*rc = RECOMPUTE_FULL;
 			return true;
 		}
+	/* MaxText's remat policies that save a few named tensors (the QKV or
+	 * out projections) and recompute the rest of the layer, its MLP
+	 * included: nearer full recomputation than Megatron's selective, which
+	 * recomputes the attention core alone, whatever the cell calls them */
+	if (val__has(cell, "save_qkv_proj") || val__has(cell, "save_out_proj") ||
+	    val__has(cell, "qkv_proj_offloaded")) {
+		*rc = RECOMPUTE_FULL;
+		return true;
+	}
 	/* Megatron's --recompute-activations is selective (arguments.py) */
 	if (val__affirmed(cell, "selective") || val__affirmed(cell, "partial") ||
 	    val__affirmed(cell, "recompute-activations") ||
@@ -235,7 +244,9 @@ static bool recompute_in_text(const char *o, scn_recompute *rc)
 	static const char *const full_first[] = {"full recomputation", "full recompute",
 		"recompute: full", "recompute=full", "recompute full", "recomputation: full",
 		"AC=full", "AC: full", "full AC", "checkpointing: full", "checkpoint_method=uniform",
-		"checkpoint_method: uniform", "mode: full"};
+		"checkpoint_method: uniform", "mode: full",
+		/* MaxText's remat policies that recompute all but a few tensors */
+		"save_qkv_proj", "save_out_proj", "qkv_proj_offloaded"};
 	static const char *const full[] = {"full recompute", "full activation recomputation",
 		"activation checkpointing", "activation recomputation", "activation recompute",
 		"gradient checkpointing", "gradient_checkpointing", "activation_checkpointing",

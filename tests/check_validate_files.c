@@ -509,6 +509,14 @@ START_TEST(t_blind_reading)
 	                        why, sizeof why) == 0, "%s", why);
 	ck_assert_double_eq_tol(c.s.cluster.nic.speed_Bps, 25e9 / 8, 1);
 	scn_release(&c.s);
+	/* MaxText's save_qkv_proj recomputes all of the layer but its QKV
+	 * projections: full, whatever the cell calls it */
+	ck_assert_msg(build_row("B-018,x,DGX H100 (8x H100 80GB; 8x 400Gb/s IB per node),128,70,80,"
+	                        "8192,64,8192,256,2,1,1,128,MaxText FSDP,bf16,"
+	                        "selective (remat_policy save_qkv_proj),iteration_time,15.56,s,x", &c,
+	                        why, sizeof why) == 0, "%s", why);
+	ck_assert_int_eq(c.s.training.recompute, RECOMPUTE_FULL);
+	scn_release(&c.s);
 }
 END_TEST
 
