@@ -1,4 +1,6 @@
 /* main.c: trainsim's entry point: dispatches to a subcommand (cli.h). */
+#include <errno.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
 #include <gsl/gsl_errno.h>
@@ -34,6 +36,21 @@ static void usage(FILE *out)
 		"Documentation: README.md, docs/scenario.md, docs/architecture.md\n");
 }
 
+/* A command whose output could not be written (a full disk, a closed pipe)
+ * fails and says so (`run` says it itself, with the report's own words). */
+static int finish(const char *name, int rc)
+{
+	errno = 0;
+	bool flushed = fflush(stdout) == 0;
+	int err = errno;
+	if ((!flushed || ferror(stdout)) && strcmp(name, "run")) {
+		fprintf(stderr, "trainsim %s: the output could not be written%s%s\n", name,
+		        err ? ": " : " (a full disk or a closed pipe?)", err ? strerror(err) : "");
+		return rc ? rc : 1;
+	}
+	return rc;
+}
+
 int main(int argc, char **argv)
 {
 	gsl_set_error_handler_off();
@@ -51,7 +68,7 @@ int main(int argc, char **argv)
 	}
 	for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
 		if (!strcmp(argv[1], commands[i].name))
-			return commands[i].fn(argc - 1, argv + 1);
+			return finish(commands[i].name, commands[i].fn(argc - 1, argv + 1));
 	const char *near = NULL;
 	size_t best = 3;
 	for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++) {

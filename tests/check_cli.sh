@@ -555,6 +555,20 @@ expect 2 "nccl -i 1e-20 is refused" "$TS" nccl "$SCN" --op all_reduce -b 8 -e 8 
 has "$tmp/err" "not a whole number of bytes" "nccl: a fractional size says why"
 expect 2 "nccl -f inf is refused" "$TS" nccl "$SCN" --op all_reduce -f inf
 
+# output that cannot be written fails and says so (a full disk: /dev/full)
+if [ -w /dev/full ]; then
+	for c in "list gpus" "explain $SCN" "nccl $SCN --op all_reduce -b 8 -e 8"; do
+		# shellcheck disable=SC2086
+		"$TS" $c >/dev/full 2>"$tmp/err"
+		rc=$?
+		if [ "$rc" -eq 1 ] && grep -q "could not be written" "$tmp/err"; then
+			ok "${c%% *} to a full disk: exit 1 and a message"
+		else
+			not_ok "${c%% *} to a full disk (exit $rc)"
+		fi
+	done
+fi
+
 # asked-for help is not a usage error: stdout and 0, for every command
 for c in run check explain nccl sweep merge plot validate list; do
 	expect 0 "$c --help exits 0" "$TS" $c --help
