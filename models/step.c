@@ -774,8 +774,7 @@ static void collect_dp(stp_run *r, step_result *res)
 	res->dp_latency_s = lat > 0 ? lat * (res->dp_collectives_per_step - x - ag) : 0;
 	if (ag > 0) {   /* an all-gather's latency, not the reduction's */
 		coll_req q;
-		stp_dp_req(r, st, DPT_PARAMAG, bucket / hw_precision_bytes(s->training.grad_reduce.dtype) *
-			   hw_precision_bytes(s->training.precision), &q);
+		stp_dp_req(r, st, DPT_PARAMAG, stp_param_chunk(r), &q);
 		double lg = coll_latency(r->cc, &q, coll_pick(r->cc, &q));
 		res->dp_latency_s += lg > 0 ? lg * ag : 0;
 	}

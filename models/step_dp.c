@@ -443,11 +443,16 @@ static bool zero12(const stp_run *r)
 
 /* ZeRO-1/2 (distributed optimizer): each replica updated its shard; gather
  * the updated parameters, in buckets of the same element count. */
+double stp_param_chunk(const stp_run *r)
+{
+	return r->bucket_bytes / hw_precision_bytes(r->s->training.grad_reduce.dtype) *
+	       hw_precision_bytes(r->s->training.precision);
+}
+
 static uint64_t param_allgather(stp_run *r, stp_stage *st, int step)
 {
 	double pb = hw_precision_bytes(r->s->training.precision);
-	double gb = hw_precision_bytes(r->s->training.grad_reduce.dtype);
-	double total = st->params * pb, chunk = r->bucket_bytes / gb * pb, seq = 0;
+	double total = st->params * pb, chunk = stp_param_chunk(r), seq = 0;
 	for (double done = 0; done < total; done += chunk)
 		seq = (double)dp_enqueue(r, st, DPT_PARAMAG, step, fmin(chunk, total - done), 0,
 					 false);

@@ -301,6 +301,9 @@ void stp_optimizer_done(stp_run *r, stp_stage *st);
 void stp_dp_pump(stp_run *r, stp_stage *st);
 /* The collective task `kind` of `bytes` runs as (step_dp.c). */
 void stp_dp_req(const stp_run *r, const stp_stage *st, int kind, double bytes, coll_req *q);
+/* Bytes of one ZeRO-1/2 parameter gather: a bucket's elements, in the
+ * weights' precision. */
+double stp_param_chunk(const stp_run *r);
 /* Async DP, before step 0: queues the reduction of a step -1 (docs/step.md). */
 void stp_async_prime(stp_run *r, stp_stage *st);
 /* overlap_param_gather: queue the gather of the previous update at the start

@@ -320,6 +320,18 @@ static void set_fails(const char *assignment, const char *want)
 	free(msg);
 }
 
+/* The base scenario loads with `first` (when not NULL) and `assignment` set. */
+static void set_loads(const char *first, const char *assignment)
+{
+	scenario s;
+	char *msg;
+	const char *sets[] = {first ? first : assignment, assignment};
+	ck_assert_msg(load_text(base_yaml, sets, first ? 2 : 1, &s, &msg) == 0, "%s: %s",
+	              assignment, msg);
+	free(msg);
+	scn_release(&s);
+}
+
 START_TEST(set_errors)
 {
 	set_fails("training.micro_bach=2",
@@ -406,14 +418,8 @@ START_TEST(bandwidth_floors)
 	static const char *const taken[] = {"cluster.nic.speed=1Mbps", "cluster.nic.speed=10TB/s",
 		"cluster.storage.per_client=0", "cluster.intra_node.bandwidth=0",
 		"cluster.gpu.nvlink=0", "cluster.gpu.hbm_bandwidth=1GB/s"};
-	for (size_t i = 0; i < sizeof taken / sizeof taken[0]; i++) {
-		scenario s;
-		char *msg;
-		const char *sets[] = {"cluster.intra_node=pcie", taken[i]};
-		ck_assert_msg(load_text(base_yaml, sets, 2, &s, &msg) == 0, "%s: %s", taken[i], msg);
-		free(msg);
-		scn_release(&s);
-	}
+	for (size_t i = 0; i < sizeof taken / sizeof taken[0]; i++)
+		set_loads("cluster.intra_node=pcie", taken[i]);
 }
 END_TEST
 
@@ -434,14 +440,8 @@ START_TEST(rate_floors)
 		set_fails(refused[i].set, refused[i].want);
 	static const char *const taken[] = {"cluster.gpu.fp8=0", "cluster.gpu.gemm_eff=0.001",
 		"cluster.nic.efficiency=0", "training.grad_reduce.bucket=1KiB"};
-	for (size_t i = 0; i < sizeof taken / sizeof taken[0]; i++) {
-		scenario s;
-		char *msg;
-		const char *sets[] = {taken[i]};
-		ck_assert_msg(load_text(base_yaml, sets, 1, &s, &msg) == 0, "%s: %s", taken[i], msg);
-		free(msg);
-		scn_release(&s);
-	}
+	for (size_t i = 0; i < sizeof taken / sizeof taken[0]; i++)
+		set_loads(NULL, taken[i]);
 }
 END_TEST
 
