@@ -101,8 +101,8 @@ static void stack_path(const parse *p, char *buf, size_t len)
 		if (n->key)
 			o += (size_t)snprintf(buf + o, len - o, "%s%s", o ? "." : "", n->key);
 	}
-	if (!buf[0])
-		snprintf(buf, len, "the top level");
+	if (!buf[0])   /* a --set value is its key's mapping, not the file's top */
+		snprintf(buf, len, "%s", p->set_by ? "the value" : "the top level");
 }
 
 /* libyaml's message, with a better one for the most common mistake: tabs. */
@@ -195,8 +195,11 @@ static int take_key(parse *p, scn_node *map, const yaml_event_t *ev)
 	unsigned h = scn__key_hash(k);
 	for (const scn_node *c = map->first; c; c = c->next)
 		if (c->key_hash == h && !strcmp(c->key, k)) {
-			perr(p, line, col, "%s: duplicate key '%s' (first at line %d); keep one",
-			     where, k, c->key_line);
+			if (p->set_by)   /* one line: its line numbers say nothing */
+				perr(p, line, col, "%s: duplicate key '%s'; keep one", where, k);
+			else
+				perr(p, line, col, "%s: duplicate key '%s' (first at line %d); keep one",
+				     where, k, c->key_line);
 			return -1;
 		}
 	p->pending_key = strdup(k);

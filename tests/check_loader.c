@@ -356,6 +356,9 @@ START_TEST(set_errors)
 	set_fails("cluster.nodes=", "no value after '='");
 	set_fails("cluster.nodes=[1,", "YAML syntax error");
 	set_fails("cluster.nodes=[1, 2]", "--set: cluster.nodes: expected a single value, not a list");
+	/* a duplicate inside a flow mapping: in the value, not at the file's top */
+	set_fails("training.grad_reduce={bucket: 10MB, bucket: 20MB}",
+	          "--set: training.grad_reduce: the value: duplicate key 'bucket'; keep one");
 	set_fails("cluster.nodes.x=1", "'cluster.nodes' is a single value and has no key 'x'");
 	set_fails("model.custom.0.flops=1G", "'model.custom' has no item 0 to change");
 	set_fails("model.custom.x=1", "'model.custom' is a list; give an index");
