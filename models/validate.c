@@ -74,6 +74,35 @@ static const gpu_map gpu_maps[] = {
 	{"a4-highgpu", NULL, "B200", 400, 8, true, true, false},
 	{"p3dn", NULL, "V100", 12.5, 8, true, true, false},
 	{"p3.16xlarge", NULL, "V100-16GB", 25, 8, true, true, true},
+	/* AWS's smaller GPU instances, one ENA NIC (TCP) each, "up to" a rate
+	 * for sizes of 16 vCPUs or fewer, which they burst to for minutes (EC2
+	 * user guide, "instance network bandwidth"): rates and GPU counts as the
+	 * G5, G6, G4dn and P3 instance pages list them (UNVERIFIED here) */
+	{"p3.8xlarge", NULL, "V100-16GB", 10, 4, true, true, true},
+	{"p3.2xlarge", NULL, "V100-16GB", 10, 1, true, true, true},
+	{"g5.xlarge", NULL, "A10G", 10, 1, true, true, true},
+	{"g5.2xlarge", NULL, "A10G", 10, 1, true, true, true},
+	{"g5.4xlarge", NULL, "A10G", 25, 1, true, true, true},
+	{"g5.8xlarge", NULL, "A10G", 25, 1, true, true, true},
+	{"g5.16xlarge", NULL, "A10G", 25, 1, true, true, true},
+	{"g5.12xlarge", NULL, "A10G", 40, 4, true, true, true},
+	{"g5.24xlarge", NULL, "A10G", 50, 4, true, true, true},
+	{"g5.48xlarge", NULL, "A10G", 100, 8, true, true, true},
+	{"g6.xlarge", NULL, "L4", 10, 1, true, true, true},
+	{"g6.2xlarge", NULL, "L4", 10, 1, true, true, true},
+	{"g6.4xlarge", NULL, "L4", 25, 1, true, true, true},
+	{"g6.8xlarge", NULL, "L4", 25, 1, true, true, true},
+	{"g6.16xlarge", NULL, "L4", 25, 1, true, true, true},
+	{"g6.12xlarge", NULL, "L4", 40, 4, true, true, true},
+	{"g6.24xlarge", NULL, "L4", 50, 4, true, true, true},
+	{"g6.48xlarge", NULL, "L4", 100, 8, true, true, true},
+	{"g4dn.xlarge", NULL, "T4", 25, 1, true, true, true},
+	{"g4dn.2xlarge", NULL, "T4", 25, 1, true, true, true},
+	{"g4dn.4xlarge", NULL, "T4", 25, 1, true, true, true},
+	{"g4dn.8xlarge", NULL, "T4", 50, 1, true, true, true},
+	{"g4dn.16xlarge", NULL, "T4", 50, 1, true, true, true},
+	{"g4dn.12xlarge", NULL, "T4", 50, 4, true, true, true},
+	{"g4dn.metal", NULL, "T4", 100, 8, true, true, true},
 	{"p6-b200", NULL, "B200", 400, 8, true, true, false},
 	{"BM.GPU4.8", NULL, "A100-40GB", 200, 8, false, true, false},
 	{"BM.GPU.A100-v2", NULL, "A100", 200, 8, false, true, false},
@@ -379,10 +408,15 @@ static int gpus_per_node(const char *hw, const gpu_map *m)
 		if (*e == 'g' && v > 0 && v <= 16)
 			n = (int)v;
 	}
-	if (n <= 0 && !val__has(hw, "DGX-2") && !m->system) {
+	/* a system's or instance's own name counts nodes ("2 x AWS g4dn.metal"):
+	 * there the GPU's name is looked for ("1 T4 per node used") */
+	char gname[16];
+	snprintf(gname, sizeof gname, "%.*s", (int)strcspn(m->catalog, "-"), m->catalog);
+	const char *tok = m->system ? gname : m->token;
+	if (n <= 0 && !val__has(hw, "DGX-2") && tok[0]) {
 		/* the number before any mention of the GPU ("DGX Station A100 (4x A100)") */
 		static const char *const vendor[] = {"NVIDIA ", "Nvidia ", "AMD Instinct ", "AMD "};
-		for (const char *g = val__find(hw, m->token); g && n <= 0; g = val__find(g + 1, m->token)) {
+		for (const char *g = val__find(hw, tok); g && n <= 0; g = val__find(g + 1, tok)) {
 			const char *at = g;   /* "4x NVIDIA A100" */
 			for (size_t v = 0; v < sizeof vendor / sizeof vendor[0]; v++) {
 				size_t k = strlen(vendor[v]);
@@ -960,6 +994,27 @@ static int coll_cluster_of(const val_row *r, val_case *c, char *why, size_t n)
 		}
 		if (nodes > 0 && r->gpus > 0 && (long)nodes * gpn != r->gpus)
 			nodes = gpn = 0;   /* the gpus cell says otherwise: it wins */
+	}
+	/* the node count in one text and the GPUs per node in the other ("2
+	 * nodes (hosts ...)" in the hardware, "1 GPU per node (-g 1)" beside the
+	 * command), or the count alone with the gpus cell: gpus / nodes each */
+	if (!nodes && r->gpus > 0) {
+		static const char *const per[] = {" GPUs per node", " GPU per node", " GPUs each",
+		                                  " GPU each"};
+		int k = 0, each = 0;
+		for (int i = 0; i < 2 && !k; i++) {
+			const char *nw = val__find(texts[i], " nodes");
+			k = nw ? val__number_before(texts[i], nw, false) : 0;
+		}
+		for (int i = 0; i < 2 && !each; i++)
+			for (size_t j = 0; j < sizeof per / sizeof *per && !each; j++) {
+				const char *e = val__find(texts[i], per[j]);
+				each = e ? val__number_before(texts[i], e, false) : 0;
+			}
+		if (k > 1 && (each > 0 ? (long)k * each == r->gpus : r->gpus % k == 0)) {
+			nodes = k;
+			gpn = r->gpus / k;
+		}
 	}
 	/* a GB200/GB300 NVL72's node here is its NVLink domain of 72, not the
 	 * OS node of a compute tray (4 GPUs, "36 nodes x 4" for two racks): the
