@@ -460,6 +460,19 @@ static int zero_named(const char *o)
 		if (*q >= '0' && *q <= '3' && !isalnum((unsigned char)q[1]))
 			return *q - '0';
 	}
+	/* PaddlePaddle's sharding stages are ZeRO's ("sharding stage2",
+	 * "sharding_stage: 1", "--sharding stage3"; PaddleNLP's trainer docs) */
+	for (const char *p = val__find(o, "sharding"); p; p = val__find(p + 8, "sharding")) {
+		const char *q = p + 8;
+		while (*q == ' ' || *q == '_' || *q == ':' || *q == '=' || *q == '"' || *q == '\'')
+			q++;
+		if (strncasecmp(q, "stage", 5))
+			continue;
+		for (q += 5; *q == ' ' || *q == '_' || *q == ':' || *q == '=' || *q == '-'; q++)
+			;
+		if (*q >= '1' && *q <= '3' && !isalnum((unsigned char)q[1]))
+			return *q - '0';
+	}
 	/* a bare "ZeRO" (DeepSpeed's, MT-NLG's "DeepSpeed ZeRO"): its first stage */
 	for (const char *p = strstr(o, "ZeRO"); p; p = strstr(p + 4, "ZeRO"))
 		if ((p == o || !isalnum((unsigned char)p[-1])) && !isalnum((unsigned char)p[4]) &&
@@ -514,6 +527,26 @@ static double num_after_any(const char *o, const char *const *tags, size_t n)
 	return 0;
 }
 
+/* The size of an FSDP mesh axis that a table gives beside its DP axis
+ * (JAX-Toolbox's Pax and MaxText tables: "DP 1, FSDP 256", "FSDP=8"): the
+ * number right after the word FSDP, 0 if none ("FSDP2" is PyTorch's second
+ * FSDP, not a size). */
+static int fsdp_axis(const char *o)
+{
+	for (const char *p = val__find(o, "FSDP"); p; p = val__find(p + 4, "FSDP")) {
+		if (p > o && (isalnum((unsigned char)p[-1]) || p[-1] == '_'))
+			continue;
+		const char *q = p + 4;
+		if (*q != ' ' && *q != '=' && *q != ':')
+			continue;
+		while (*q == ' ' || *q == '=' || *q == ':')
+			q++;
+		if (isdigit((unsigned char)*q) && atoi(q) > 1 && !isalpha((unsigned char)q[strspn(q, "0123456789")]))
+			return atoi(q);
+	}
+	return 0;
+}
+
 /* ZeRO sharded in groups that replicate each other (training.zero_group):
  * InternEvo's "zero1=8" (its optimizer states within 8 GPUs), torchtitan's
  * dp_replicate (groups of dp / dp_replicate) or a dp_shard below the DP size
@@ -534,8 +567,16 @@ static int zero_group_of(const val_row *r, const scenario *s)
 	double v;
 	if (t->zero < 1 || gdp <= 1 || s->model.experts > 1)
 		return 0;
+	static const char *const sdeg[] = {"sharding_degree=", "sharding_degree ",
+		"sharding_degree: ", "sharding_parallel_degree=", "sharding_parallel_degree ",
+		"sharding_parallel_degree: "};
+	int fa = fsdp_axis(o);
 	if ((v = num_after_any(o, zero1, 3)) > 0)
 		g = (int)v;
+	else if ((v = num_after_any(o, sdeg, 6)) > 0)   /* PaddlePaddle's sharding group */
+		g = (int)v;
+	else if (fa > 1 && r->dp > 1 && (long)r->dp * fa == t->dp)
+		g = fa;   /* a DP axis beside the FSDP one replicates its shards */
 	else if (val__has(o, "fsdp_parallelism") && (val__has(o, "data_parallelism=") ||
 	                                             val__has(o, "data_parallelism ="))) {
 		/* MaxText: FSDP over its ici x dcn fsdp axes, the data axes replicate */
@@ -1055,6 +1096,12 @@ static int layout_of(const val_row *r, scenario *s, bool layer_only, bool *assum
 		dp /= cp;
 		*assumed = true;
 	}
+	/* a table's DP and FSDP axes apart (Pax, MaxText): the data-parallel
+	 * ranks are their product */
+	int fa = fsdp_axis(r->other);
+	if (fa > 1 && (long long)tp * cp * pp * dp != scn_gpus(s) &&
+	    (long long)tp * cp * pp * dp * fa == scn_gpus(s))
+		dp *= fa;
 	t->tp = tp, t->pp = pp, t->dp = dp, t->cp = cp;
 	long long ranks = (long long)tp * cp * pp * dp;
 	if (!layer_only && ranks != scn_gpus(s)) {

@@ -519,6 +519,70 @@ START_TEST(t_blind_reading)
 }
 END_TEST
 
+/* The sixth blind batch: a node count in the hardware with the GPUs per
+ * node beside the command; AWS's small GPU instances, whose own name counts
+ * nodes (their GPUs per node from the GPU's name, their one TCP NIC from the
+ * instance size); a table's DP and FSDP axes apart (Pax, MaxText);
+ * PaddlePaddle's sharding stage and degree. */
+START_TEST(t_blind6_reading)
+{
+	static const struct {
+		const char *row;
+		int nodes, gpn;
+		double gbps;   /* 0: not checked */
+		hw_transport transport;
+	} colls[] = {
+		{"C6-001,x,\"2 nodes (hosts a, b) with NVIDIA H100 80GB HBM3; a single RoCE NIC per "
+		 "node\",2,,,,,,,,,,,\"1 GPU per node (-g 1), 2 ranks; NCCL_ALGO=RING\",float,,"
+		 "sendrecv_busbw@1073741824,13.96,GB/s,x", 2, 1, 0, TRANSPORT_RDMA},
+		{"C6-002,x,\"2 x AWS g5.2xlarge (1 NVIDIA A10G each), NCCL over TCP sockets\",2,,,,,,,,,,,"
+		 "one process per GPU,float,,allreduce_busbw@134217728,0.73,GB/s,x", 2, 1, 10,
+		 TRANSPORT_TCP},
+		{"C6-003,x,\"2 x AWS g4dn.metal (8x Tesla T4 PCIe per instance), 1 EFA adapter per "
+		 "instance; 1 T4 per node used\",2,,,,,,,,,,,one process per GPU,float,,"
+		 "allreduce_busbw@33554432,2.95,GB/s,x", 2, 1, 0, TRANSPORT_RDMA},
+	};
+	val_case c;
+	char why[256];
+	for (size_t i = 0; i < sizeof colls / sizeof colls[0]; i++) {
+		ck_assert_msg(build_row(colls[i].row, &c, why, sizeof why) == 0, "%s", why);
+		ck_assert_msg(c.s.cluster.nodes == colls[i].nodes && c.s.cluster.gpus_per_node ==
+		              colls[i].gpn, "row %zu: %d x %d", i, c.s.cluster.nodes,
+		              c.s.cluster.gpus_per_node);
+		if (colls[i].gbps > 0)
+			ck_assert_double_eq_tol(c.s.cluster.nic.speed_Bps, colls[i].gbps * 1e9 / 8, 1);
+		ck_assert_int_eq(c.s.cluster.nic.transport, colls[i].transport);
+		scn_release(&c.s);
+	}
+	static const struct {
+		const char *dp, *other;
+		int want_dp, zero, group;
+	} runs[] = {
+		{"1", "Paxml; DP 1, FSDP 64 (ZeRO-3-like)", 64, 3, 0},
+		{"2", "MaxText; DP 2, FSDP 32", 64, 3, 32},
+		{"64", "PaddleNLP; sharding stage2, sharding_degree 8", 64, 2, 8},
+		{"64", "PaddleNLP; sharding_stage: 1", 64, 1, 0},
+		{"64", "PyTorch FSDP2", 64, 3, 0},   /* FSDP2 is no axis size */
+	};
+	for (size_t i = 0; i < sizeof runs / sizeof runs[0]; i++) {
+		char row[1024];
+		snprintf(row, sizeof row, "R6-001,x,\"8 nodes x 8 A100 80GB, 8x 200Gb/s HDR\",64,18.4,40,"
+		         "6144,48,2048,512,1,1,1,%s,\"%s\",bf16,full,iteration_time,10,s,x", runs[i].dp,
+		         runs[i].other);
+		ck_assert_msg(build_row(row, &c, why, sizeof why) == 0, "%s: %s", runs[i].other, why);
+		const scn_training *t = &c.s.training;
+		ck_assert_msg(t->dp == runs[i].want_dp && t->zero == runs[i].zero &&
+		              t->zero_group == runs[i].group, "%s: dp %d zero %d group %d",
+		              runs[i].other, t->dp, t->zero, t->zero_group);
+		scn_release(&c.s);
+	}
+	/* "FSDP2" beside a dp of 1 is no axis of 64: the layout does not add up */
+	ck_assert_int_eq(build_row("R6-002,x,\"8 nodes x 8 A100 80GB, 8x 200Gb/s HDR\",64,18.4,40,"
+	                           "6144,48,2048,512,1,1,1,1,PyTorch FSDP2,bf16,full,"
+	                           "iteration_time,10,s,x", &c, why, sizeof why), -1);
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("validate_files");
@@ -526,6 +590,7 @@ int main(void)
 	tcase_set_timeout(tc, 300);
 	tcase_add_test(tc, t_nemo_rows);
 	tcase_add_test(tc, t_blind_reading);
+	tcase_add_test(tc, t_blind6_reading);
 	tcase_add_test(tc, t_h200_rows);
 	tcase_add_test(tc, t_blackwell_rows);
 	tcase_add_test(tc, t_schedule_inference);
