@@ -610,25 +610,49 @@ static int zero_of(const char *o)
  * savings that make the layout fit, as a user of today's Megatron adds them,
  * cumulatively: sequence parallelism (with tp > 1; no extra traffic), the
  * distributed optimizer (ZeRO-1: the same bytes on the wire, the optimizer
- * state sharded), selective recomputation (--recompute-activations), full
- * recomputation. Only what the row leaves open is chosen; when nothing fits,
- * all of it. fp16 rows (the 2019-21 Megatron: none of these but full
- * recomputation) keep recompute_of's full. Returns whether anything changed. */
-static bool fit_memory(scenario *s, bool sp_open, bool zero_open, bool recompute_open)
+ * state sharded), a smaller micro-batch where the row gives none (its
+ * sequences accumulated instead: NeMo's and Megatron's long-context recipes
+ * run one sequence a micro-batch), selective recomputation
+ * (--recompute-activations), full recomputation. Only what the row leaves
+ * open is chosen; when nothing fits, all of it. fp16 rows (the 2019-21
+ * Megatron: none of these but full recomputation) keep recompute_of's full.
+ * Returns whether anything changed. */
+static bool fit_memory(scenario *s, bool sp_open, bool zero_open, bool mb_open,
+                       bool recompute_open)
 {
 	scn_training *t = &s->training;
 	if (recompute_open)
 		t->recompute = RECOMPUTE_NONE;
+	int mb0 = t->micro_batch;
 	for (int step = 0;; step++) {
 		wl_memory m;
 		wl_memory_get(s, &m);
-		if (m.fits)
+		if (m.fits) {
+			/* with the recomputation it took, the largest micro-batch
+			 * (of those dividing the row's) that still fits */
+			for (int mb = mb0; mb > t->micro_batch; mb--) {
+				if (mb0 % mb)
+					continue;
+				int was = t->micro_batch;
+				t->micro_batch = mb;
+				wl_memory_get(s, &m);
+				if (m.fits)
+					break;
+				t->micro_batch = was;
+			}
 			return step > 0;
+		}
 		if (sp_open && !t->sequence_parallel)
 			t->sequence_parallel = true;
 		else if (zero_open && t->zero < 1)
 			t->zero = 1;
-		else if (recompute_open && t->recompute == RECOMPUTE_NONE)
+		else if (mb_open && t->micro_batch > 1) {
+			/* the largest smaller micro-batch that divides it */
+			int mb = t->micro_batch / 2;
+			while (mb > 1 && t->micro_batch % mb)
+				mb--;
+			t->micro_batch = mb;
+		} else if (recompute_open && t->recompute == RECOMPUTE_NONE)
 			t->recompute = RECOMPUTE_SELECTIVE;
 		else if (recompute_open && t->recompute == RECOMPUTE_SELECTIVE)
 			t->recompute = RECOMPUTE_FULL;
@@ -682,7 +706,7 @@ static bool choose_schedule(scenario *s, bool sp_open, bool zero_open, bool rc_o
 	long per = (long)t->micro_batch * t->dp;
 	long m = per > 0 ? t->global_batch / per : 0;
 	scenario best = *s;
-	bool changed = fit_memory(&best, sp_open, zero_open, rc_open);
+	bool changed = fit_memory(&best, sp_open, zero_open, false, rc_open);
 	if (p <= 1 || m < p || m % p || m > 3L * (p - 1) || layers < 2 * p)
 		return *s = best, changed;
 	double best_t = candidate_time(&best);
@@ -692,7 +716,7 @@ static bool choose_schedule(scenario *s, bool sp_open, bool zero_open, bool rc_o
 		scenario c = *s;
 		c.training.schedule = SCHED_INTERLEAVED;
 		c.training.virtual_stages = v;
-		fit_memory(&c, sp_open, zero_open, rc_open);
+		fit_memory(&c, sp_open, zero_open, false, rc_open);
 		wl_memory mem;
 		wl_memory_get(&c, &mem);
 		if (!mem.fits)
@@ -1137,8 +1161,8 @@ static int key_number(const char *o, const char *key)
 	return 0;
 }
 
-static int batch_of(const val_row *r, scenario *s, bool layer_only, bool *assumed, char *why,
-                    size_t n)
+static int batch_of(const val_row *r, scenario *s, bool layer_only, bool *assumed,
+                    bool *mb_open, char *why, size_t n)
 {
 	scn_training *t = &s->training;
 	int pp = t->pp, dp = t->dp;
@@ -1264,6 +1288,7 @@ static int batch_of(const val_row *r, scenario *s, bool layer_only, bool *assume
 	} else if (t->micro_batch <= 0 && pp == 1 && t->global_batch > 0) {
 		t->micro_batch = t->global_batch / dp > 0 ? t->global_batch / dp : 1;
 		*assumed = true;
+		*mb_open = t->micro_batch > 1;   /* fit_memory may accumulate instead */
 	} else if (t->micro_batch <= 0 && pp > 1 && t->global_batch > 0) {
 		/* what Megatron's and NeMo's large-model recipes use (the 1T run,
 		 * GPT-3 175B and Llama 3 405B in their papers and tables) */
@@ -1498,8 +1523,9 @@ int val__training_of(const val_row *r, scenario *s, bool layer_only, bool *assum
                      size_t n)
 {
 	scn_training *t = &s->training;
+	bool mb_open = false;
 	if (layout_of(r, s, layer_only, assumed, why, n) < 0 ||
-	    batch_of(r, s, layer_only, assumed, why, n) < 0)
+	    batch_of(r, s, layer_only, assumed, &mb_open, why, n) < 0)
 		return -1;
 	int prec = precision_of(r->precision, &s->cluster.gpu, assumed);
 	/* an empty precision column: what the text says */
@@ -1671,7 +1697,7 @@ int val__training_of(const val_row *r, scenario *s, bool layer_only, bool *assum
 	bool pick = modern && t->pp > 1 && !deepspeed && t->virtual_stages == 1 &&
 	            t->schedule == SCHED_1F1B && !schedule_named(r) && t->recompute_layers == 0;
 	if ((pick ? choose_schedule(s, sp_open, zero_open, rc_open)
-	          : fit_memory(s, sp_open, zero_open, rc_open)) || rc_open)
+	          : fit_memory(s, sp_open, zero_open, mb_open, rc_open)) || rc_open)
 		*assumed = true;
 	return 0;
 }

@@ -576,6 +576,21 @@ START_TEST(t_blind6_reading)
 		              runs[i].other, t->dp, t->zero, t->zero_group);
 		scn_release(&c.s);
 	}
+	/* a micro-batch the row leaves out: global / dp (8 sequences) does not
+	 * fit, so its sequences are accumulated, 2 at a time; one it gives is
+	 * kept (NeMo's long-context rows, 256K tokens and no micro-batch) */
+	static const char *const mbs[] = {"", "8"};
+	for (int i = 0; i < 2; i++) {
+		char row[512];
+		snprintf(row, sizeof row, "M6-001,x,\"8 nodes x 8 A100 80GB, 8x 200Gb/s HDR\",64,6.7,32,"
+		         "4096,32,4096,512,%s,1,1,64,ZeRO-1,bf16,selective,iteration_time,10,s,x", mbs[i]);
+		ck_assert_msg(build_row(row, &c, why, sizeof why) == 0, "%s", why);
+		wl_memory m;
+		wl_memory_get(&c.s, &m);
+		ck_assert_int_eq(c.s.training.micro_batch, i ? 8 : 2);
+		ck_assert(m.fits == !i);
+		scn_release(&c.s);
+	}
 	/* "FSDP2" beside a dp of 1 is no axis of 64: the layout does not add up */
 	ck_assert_int_eq(build_row("R6-002,x,\"8 nodes x 8 A100 80GB, 8x 200Gb/s HDR\",64,18.4,40,"
 	                           "6144,48,2048,512,1,1,1,1,PyTorch FSDP2,bf16,full,"
