@@ -713,18 +713,34 @@ static void collect_dp(stp_run *r, step_result *res)
 		(z == 1 || z == 2 ? coll_busbw_factor(COLL_ALL_GATHER, r->zg) * P : 0) +
 		(z >= 3 ? 2.0 * r->m * coll_busbw_factor(COLL_ALL_GATHER, r->zg) * P : 0);
 	/* naive: the gradients once over the NIC bandwidth this DP group has in a
-	 * node (its k GPUs there get k/gpus_per_node of the node's NICs; the seeds'
-	 * 100B example: one NIC per node, 200 GB / 1.25 GB/s = 160 s) */
-	int k = 0, gpn = s->cluster.gpus_per_node;
-	for (int d = 0; d < r->dp; d++)
-		k += cluster_node_of(r->cl, st->dp_ranks[d]) == cluster_node_of(r->cl, st->dp_ranks[0]);
+	 * node as the reduction alone has it (the seeds' 100B example: one NIC per
+	 * node, 200 GB / 1.25 GB/s = 160 s): with a NIC or more a GPU, its k GPUs
+	 * there have their own, k/gpus_per_node of the node's; with fewer, the
+	 * NICs its GPUs reach, shared with the TP siblings that reduce beside it
+	 * (as many as a NIC serves) */
+	int k = 0, gpn = s->cluster.gpus_per_node, node0 = cluster_node_of(r->cl, st->dp_ranks[0]);
+	int count = s->cluster.nic.count, touched = 0;
+	unsigned char seen[1024] = {0};
+	for (int d = 0; d < r->dp; d++) {
+		if (cluster_node_of(r->cl, st->dp_ranks[d]) != node0)
+			continue;
+		k++;
+		if (count < gpn && gpn > 0) {
+			int nic = cluster_rail_of(r->cl, st->dp_ranks[d]);
+			if (nic >= 0 && nic < 1024 && !seen[nic]++)
+				touched++;
+		}
+	}
 	bool inter = k < r->dp;
 	res->dp_crosses_nodes = inter;   /* the report names NICs or intra-node links by it */
 	res->dp_ranks_per_node = dp_ranks_per_node(r, st);
 	/* inside a node: the given intra-node bandwidth, else PCIe's when the node
 	 * has no NVLink (as the topology builds it), else the GPU's NVLink */
 	const scn_cluster *c = &s->cluster;
-	double bw = inter ? c->nic.speed_Bps * c->nic.count * k / gpn
+	double share = fmin(r->tp, count > 0 ? (double)gpn / count : 1);
+	double nic_bw = count >= gpn ? c->nic.speed_Bps * count * k / gpn
+	                             : c->nic.speed_Bps * touched / (share > 1 ? share : 1);
+	double bw = inter ? nic_bw
 		    : c->intra.bandwidth_Bps > 0 ? c->intra.bandwidth_Bps
 		    : c->intra.kind == INTRA_PCIE ? hw_pcie_Bps(c->gpu.pcie_gen > 0 ? c->gpu.pcie_gen : 4)
 		    : c->gpu.nvlink_Bps;

@@ -500,6 +500,31 @@ START_TEST(test_dp_allreduce_100b)
 }
 END_TEST
 
+/* The naive figure is over the bandwidth the group has alone: with a
+ * pipeline of 4 the node's one NIC serves 2 of its group's GPUs, which reach
+ * the whole NIC (not 2/8 of it), and a ring still moves about twice the
+ * naive bytes through it; a TP pair sharing that NIC halves it. */
+START_TEST(test_dp_naive_shared_nic)
+{
+	scenario s = dp100b(10);
+	s.training.pp = 4;
+	s.training.dp = 8;
+	s.training.global_batch = 64;
+	s.training.grad_reduce.algorithm = GRAD_ALGO_RING;
+	step_result r = run_ok(&s);
+	ck_assert_double_eq_tol(r.dp_naive_s, r.dp_bytes_per_gpu / 1.25e9, 1e-6 * r.dp_naive_s);
+	ck_assert(r.dp_allreduce_s > 1.5 * r.dp_naive_s);
+	step_result_release(&r);
+	s.training.tp = 2;
+	s.training.dp = 4;
+	r = run_ok(&s);
+	ck_assert_double_eq_tol(r.dp_naive_s, r.dp_bytes_per_gpu / (1.25e9 / 2),
+	                        1e-6 * r.dp_naive_s);
+	ck_assert(r.dp_allreduce_s > r.dp_naive_s);
+	step_result_release(&r);
+}
+END_TEST
+
 /* Gradient accumulation: one reduction per step whatever the number of
  * micro-batches, so fewer synchronizations per token. */
 START_TEST(test_accumulation)
@@ -586,6 +611,7 @@ int main(void)
 	tcase_add_test(tc, test_scatter_gather);
 	tcase_add_test(tc, test_faster_nic_never_slower);
 	tcase_add_test(tc, test_dp_allreduce_100b);
+	tcase_add_test(tc, test_dp_naive_shared_nic);
 	tcase_add_test(tc, test_accumulation);
 	tcase_add_test(tc, test_compression_bytes);
 	tcase_add_test(tc, test_175b_does_not_fit);
