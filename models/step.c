@@ -740,6 +740,19 @@ static void collect_dp(stp_run *r, step_result *res)
 	double share = fmin(r->tp, count > 0 ? (double)gpn / count : 1);
 	double nic_bw = count >= gpn ? c->nic.speed_Bps * count * k / gpn
 	                             : c->nic.speed_Bps * touched / (share > 1 ? share : 1);
+	/* a group across availability zones: its bytes cross the zone link, which
+	 * its TP siblings' groups share beside it */
+	int zmin = cluster_zone_of(r->cl, node0), zmax = zmin;
+	for (int d = 1; d < r->dp; d++) {
+		int zd = cluster_zone_of(r->cl, cluster_node_of(r->cl, st->dp_ranks[d]));
+		zmin = zd < zmin ? zd : zmin;
+		zmax = zd > zmax ? zd : zmax;
+	}
+	double zone_share = s->cluster.fabric.zone_bandwidth_Bps / (r->tp > 1 ? r->tp : 1);
+	if (zmax > zmin && zone_share > 0 && zone_share < nic_bw) {
+		nic_bw = zone_share;
+		res->dp_naive_zone_Bps = zone_share;
+	}
 	double bw = inter ? nic_bw
 		    : c->intra.bandwidth_Bps > 0 ? c->intra.bandwidth_Bps
 		    : c->intra.kind == INTRA_PCIE ? hw_pcie_Bps(c->gpu.pcie_gen > 0 ? c->gpu.pcie_gen : 4)

@@ -64,6 +64,8 @@ typedef struct step_result {
 	double dp_move_s;                 /* the same as one collective: moving the bytes,
 	                                     with NCCL's latency paid once */
 	double dp_naive_s;                /* size / NIC bandwidth of the DP group, the naive figure */
+	double dp_naive_zone_Bps;         /* > 0: the group spans availability zones and the naive
+	                                     figure is over its share of the zone link, this */
 	double dp_gather_bytes_per_gpu;   /* ZeRO: the parameter bytes that reduction gathers back
 	                                     (not compressed); 0 without ZeRO */
 	double dp_ideal_factor;           /* bytes each GPU sends in that reduction over

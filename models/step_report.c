@@ -169,6 +169,25 @@ static void why_dp(const scenario *s, step_result *r, double x, double pct)
 			 fmt_s(nv, sizeof nv, r->dp_naive_s), eff, shrink);
 		return;
 	}
+	if (r->dp_naive_zone_Bps > 0) {
+		/* the group spans availability zones: the zone link, not a NIC */
+		char zl[32];
+		const scn_fabric *fb = &s->cluster.fabric;
+		dp_shrink(shrink, sizeof shrink, s, r, "a faster zone link, a layout whose "
+			  "data-parallel groups stay in one zone", lever);
+		snprintf(r->bottleneck, sizeof r->bottleneck,
+			 "Gradient %s is exposed for %s (%.0f%% of the step): %s moves %s = %.3gx the "
+			 "%s of gradients across the link between availability zones (%g Gb/s, %s away; "
+			 "%.3g GB/s for each of the %d TP ranks' groups that cross it at once), so it "
+			 "takes ~%s%s vs the naive %s; %s.",
+			 z ? "reduction" : "all-reduce", fmt_s(a, sizeof a, x), pct, what, fx, f,
+			 fmt_b(g, sizeof g, r->dp_bytes_per_gpu),
+			 fb->zone_bandwidth_Bps * 8 / 1e9,
+			 fmt_s(zl, sizeof zl, fb->zone_latency_s), r->dp_naive_zone_Bps / 1e9,
+			 s->training.tp > 1 ? s->training.tp : 1, fmt_s(t, sizeof t, r->dp_allreduce_s),
+			 times, fmt_s(nv, sizeof nv, r->dp_naive_s), shrink);
+		return;
+	}
 	dp_shrink(shrink, sizeof shrink, s, r, "a faster NIC", lever);
 	snprintf(r->bottleneck, sizeof r->bottleneck,
 		 "Gradient %s is exposed for %s (%.0f%% of the step): %s moves %s = %.3gx the %s "

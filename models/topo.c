@@ -353,6 +353,11 @@ int cluster_rail_of(const cluster *cl, int gpu)
 	return (gpu % cl->gpn) * cl->nics / cl->gpn;
 }
 
+int cluster_zone_of(const cluster *cl, int node)
+{
+	return cl->zones > 1 ? (int)((long long)node * cl->zones / cl->nodes) : 0;
+}
+
 int cluster_gpus_per_nic(const cluster *cl)
 {
 	int f = (cl->gpn + cl->nics - 1) / cl->nics;

@@ -30,6 +30,9 @@ static inline int cluster_node_of(const cluster *cl, int gpu)
 }
 /* NIC (rail) a GPU uses by default: local * nics / gpus_per_node. */
 int cluster_rail_of(const cluster *cl, int gpu);
+/* The availability zone of a node (nodes split evenly, in order); 0 on a
+ * topology without zones. */
+int cluster_zone_of(const cluster *cl, int node);
 /* NICs per node (>= 1), and the GPU of `node` that sits next to NIC `rail`
  * (the one PXN moves data to): node * gpn + rail * gpn / nics. */
 int cluster_nics(const cluster *cl);

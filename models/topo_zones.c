@@ -6,10 +6,6 @@
 #include <stdlib.h>
 #include "topo_impl.h"
 
-static int zone_of(const cluster *cl, int node)
-{
-	return (int)((long long)node * cl->zones / cl->nodes);
-}
 
 static int zone_start(const cluster *cl, int z)
 {
@@ -18,7 +14,7 @@ static int zone_start(const cluster *cl, int z)
 
 static int zleaf(const cluster *cl, int node)
 {
-	int z = zone_of(cl, node);
+	int z = cluster_zone_of(cl, node);
 	return z * cl->leaves_per_zone + (node - zone_start(cl, z)) / cl->spec.fabric.nodes_per_leaf;
 }
 
@@ -65,7 +61,7 @@ static int zones_route(const cluster *cl, int na, int ra, int nb, int rb, int *l
 	int la = zleaf(cl, na), lb = zleaf(cl, nb), p = ra % cl->nplanes;
 	if (la == lb)
 		return n;
-	int za = zone_of(cl, na), zb = zone_of(cl, nb);
+	int za = cluster_zone_of(cl, na), zb = cluster_zone_of(cl, nb);
 	n = topo__push(links, n, max, cl->leaf_up[la * cl->nplanes + p]);
 	if (za != zb)
 		n = topo__push(links, n, max, cl->zone_link[za * cl->zones + zb]);
@@ -75,7 +71,7 @@ static int zones_route(const cluster *cl, int na, int ra, int nb, int rb, int *l
 static int zones_storage(const cluster *cl, int node, int r, bool to_storage, int *links, int n,
                          int max)
 {
-	int l = zleaf(cl, node) * cl->nplanes + r % cl->nplanes, z = zone_of(cl, node);
+	int l = zleaf(cl, node) * cl->nplanes + r % cl->nplanes, z = cluster_zone_of(cl, node);
 	if (to_storage) {
 		n = topo__push(links, n, max, cl->leaf_up[l]);
 		return z ? topo__push(links, n, max, cl->zone_link[z * cl->zones]) : n;

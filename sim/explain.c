@@ -627,7 +627,16 @@ static void saturated_comm(ctx *c, step_split k)
 	else if (k == SPLIT_PP_COMM)
 		para(c->out, 3, 3, "The links between pipeline stages: activations and their "
 			"gradients cross them for every micro-batch.");
-	else if (c->r->dp_crosses_nodes)
+	else if (c->r->dp_naive_zone_Bps > 0) {
+		char zl[32];
+		para(c->out, 3, 3, "The link between the availability zones: %s per direction, %s "
+			"away, which every data-parallel group spanning the zones crosses%s; the "
+			"gradient %s moves %s per GPU every step.",
+			fmt_bw(a, sizeof a, s->cluster.fabric.zone_bandwidth_Bps),
+			fmt_t(zl, sizeof zl, s->cluster.fabric.zone_latency_s), s->training.tp > 1 ?
+			" (one per TP rank, all at once)" : "", scn_grad_rs(s) ? "reduction" :
+			"all-reduce", fmt_b(b, sizeof b, c->r->dp_bytes_per_gpu * c->r->dp_syncs_per_step));
+	} else if (c->r->dp_crosses_nodes)
 		para(c->out, 3, 3, "The network between nodes: each node's %d GPUs share %d NIC%s "
 			"(%s in all), and the gradient %s moves %s per GPU through them every step%s.",
 			s->cluster.gpus_per_node, s->cluster.nic.count, s->cluster.nic.count == 1 ? "" : "s",
@@ -810,7 +819,12 @@ static void ring(ctx *c)
 	if (strcmp(r->dp_algorithm, "ring") && strcmp(r->dp_algorithm, "hierarchical"))
 		para(c->out, 3, 3, "NCCL runs this reduction as a %s, not a ring; it moves about as "
 			"many bytes per GPU, in fewer, longer steps.", r->dp_algorithm);
-	if (ratio > 1.3 * factor && r->dp_crosses_nodes && r->dp_ranks_per_node > 0) {
+	if (ratio > 1.3 * factor && r->dp_naive_zone_Bps > 0) {
+		char zl[32];
+		para(c->out, 3, 3, "The rest is the link between the zones: its %s of latency is paid "
+			"on every step of the collective that crosses it.",
+			fmt_t(zl, sizeof zl, c->s->cluster.fabric.zone_latency_s));
+	} else if (ratio > 1.3 * factor && r->dp_crosses_nodes && r->dp_ranks_per_node > 0) {
 		hw_nic nic = c->s->cluster.nic;
 		hw_nic_defaults(&nic, c->s->cluster.gpus_per_node);
 		double eff = hw_nic_efficiency(&nic, r->dp_ranks_per_node);
@@ -827,7 +841,7 @@ static void one_node(ctx *c)
 {
 	const scenario *s = c->s;
 	const scn_training *t = &s->training;
-	char a[32], b[32], sets[3][80];
+	char a[32], b[32], sets[5][80];
 	int g = s->cluster.gpus_per_node, mp = t->tp * t->pp;
 	if (s->cluster.nodes <= 1) {
 		para(c->out, 3, 6, "c. One node against many: this job runs on a single node, so "
@@ -846,10 +860,14 @@ static void one_node(ctx *c)
 	snprintf(sets[0], sizeof sets[0], "cluster.nodes=1");
 	snprintf(sets[1], sizeof sets[1], "training.dp=%d", dp1);
 	snprintf(sets[2], sizeof sets[2], "training.global_batch=%d", (mbs > 0 ? mbs : 1) * per * dp1);
+	/* one node lies in one zone, inside its fabric */
+	snprintf(sets[3], sizeof sets[3], "cluster.fabric.zones=1");
+	snprintf(sets[4], sizeof sets[4], "cluster.fabric.topology=fat-tree");
+	int nsets = s->cluster.fabric.zones > 1 ? 5 : 3;
 	step_result vr;
 	memset(&vr, 0, sizeof vr);
 	char why[160];
-	if (run_variant(c->src, sets, 3, &vr, why, sizeof why) != 0) {
+	if (run_variant(c->src, sets, nsets, &vr, why, sizeof why) != 0) {
 		para(c->out, 3, 6, "c. One node against many: the one-node variant could not be "
 			"simulated%s%s.", why[0] ? ": " : "", why);
 	} else {

@@ -225,6 +225,13 @@ static void nic_gap(FILE *out, const scenario *s, const step_result *r, double f
 	/* a DP group inside one node: its naive figure is over the intra-node links */
 	if (!r->dp_crosses_nodes || r->dp_naive_s <= 0 || ppn < 1)
 		return;
+	if (r->dp_naive_zone_Bps > 0) {   /* across zones: the zone link, not the NICs */
+		char lat[32];
+		fprintf(out, "    the rest: the zone link's %s of latency, paid on every step of the\n"
+			"    collective that crosses it\n",
+			fmt_time(lat, sizeof lat, s->cluster.fabric.zone_latency_s));
+		return;
+	}
 	hw_nic_defaults(&nic, g);
 	double eff = hw_nic_efficiency(&nic, ppn);
 	double ratio = r->dp_allreduce_s / r->dp_naive_s;
@@ -285,9 +292,10 @@ static void dp_section(FILE *out, const scenario *s, const step_result *r)
 		fprintf(out, " (each of the %d per step)", r->dp_syncs_per_step);
 	fputc('\n', out);
 	if (r->dp_naive_s > 0 && r->dp_zero_replicas <= 1) {
-		fprintf(out, "  naive size / bandwidth   %s   (%s at %s)\n",
+		fprintf(out, "  naive size / bandwidth   %s   (%s at %s%s)\n",
 			fmt_time(a, sizeof a, r->dp_naive_s), fmt_bytes(b, sizeof b, r->dp_bytes_per_gpu),
-			fmt_bw(c, sizeof c, r->dp_bytes_per_gpu / r->dp_naive_s));
+			fmt_bw(c, sizeof c, r->dp_bytes_per_gpu / r->dp_naive_s),
+			r->dp_naive_zone_Bps > 0 ? ", its share of the zone link" : "");
 		int ng = r->dp_zero_group > 0 ? r->dp_zero_group : scn_dp_grad(s);
 		if (zero && ng != n) {   /* a hierarchical all-reduce: n nodes; the gather: a ring */
 			factor = r->dp_ideal_factor;

@@ -91,6 +91,20 @@ holds "two zones slower than one" "b > 2 * a" \
 	-v a="$(get zones1 step_time_s)" -v b="$(get zones2 step_time_s)"
 holds "the all-reduce alone is slower across zones" "b > 5 * a" \
 	-v a="$(get zones1 dp_allreduce_s)" -v b="$(get zones2 dp_allreduce_s)"
+# ... and the naive figure, the bottleneck and explain name the zone link
+# (100 Gb/s shared by the 8 TP ranks' groups), not the NICs
+holds "the naive figure is over the zone link's share" "b > 10 * a" \
+	-v a="$(get zones1 dp_naive_s)" -v b="$(get zones2 dp_naive_s)"
+"$TS" run "$W/zones-2az.yaml" > "$tmp/zones2.txt" 2>&1
+"$TS" explain "$W/zones-2az.yaml" > "$tmp/zones2.explain" 2>&1
+if grep -q "its share of the zone link" "$tmp/zones2.txt" &&
+   grep -q "across the link between" "$tmp/zones2.txt" &&
+   grep -q "The link between the availability zones" "$tmp/zones2.explain" &&
+   ! grep -q "could not be simulated" "$tmp/zones2.explain"; then
+	ok "two zones: report and explain name the zone link"
+else
+	not_ok "two zones: report and explain name the zone link"
+fi
 
 # Gradient compression on 25GbE, a DP-bound 1.3B model.
 run comp_none "$W/compression-25gbe.yaml" --set training.grad_reduce.compression=none
