@@ -21,7 +21,7 @@ void scn_defaults(scenario *s)
 	c->fabric.oversubscription = 1;
 	c->fabric.switch_latency_s = 600e-9;    /* SCENARIO.md's example value; UNVERIFIED */
 	c->fabric.zones = 1;
-	c->fabric.zone_latency_s = 1e-3;        /* one way between availability zones; UNVERIFIED */
+	c->fabric.zone_latency_s = SCN_ZONE_LATENCY_S;
 	c->fabric.placement = FABRIC_PACKED;    /* consecutive nodes fill a leaf */
 	c->fabric.leaves = 0;                   /* spread: ceil(nodes / nodes_per_leaf) */
 	c->fabric.background_load = 0;          /* the job alone on its leaf uplinks */

@@ -160,6 +160,22 @@ static void check_placement(scn_ctx *c, const scn_cluster *k, const scn_doc *d)
 		scn__warn(c, scn__doc_path(d, "cluster.fabric.background_load"),
 		          "cluster.fabric.background_load", "has no effect with topology "
 		          "single-switch (no leaf uplinks)");
+	/* one switch has no leaves and no uplinks to oversubscribe; zones need
+	 * the zones topology ("what does 4:1 cost?" must not come back "nothing"
+	 * without a word) */
+	if (f->topology == TOPO_SINGLE_SWITCH && f->oversubscription > 1)
+		scn__warn(c, scn__doc_path(d, "cluster.fabric.oversubscription"),
+		          "cluster.fabric.oversubscription", "has no effect with topology "
+		          "single-switch (no leaf uplinks); use 'topology: fat-tree'");
+	/* (a normalized scenario writes every key: their defaults say nothing) */
+	const char *const zone_keys[] = {"cluster.fabric.zones", "cluster.fabric.zone_bandwidth",
+		"cluster.fabric.zone_latency"};
+	const bool set[] = {f->zones > 1, f->zone_bandwidth_Bps > 0,
+		f->zone_latency_s != SCN_ZONE_LATENCY_S};
+	for (size_t i = 0; i < sizeof zone_keys / sizeof zone_keys[0]; i++)
+		if (f->topology != TOPO_ZONES && given(d, zone_keys[i]) && set[i])
+			scn__warn(c, scn__doc_path(d, zone_keys[i]), zone_keys[i],
+			          "has no effect unless topology is zones");
 	if (f->placement != FABRIC_SPREAD || !leafy || !f->leaves)
 		return;
 	if (f->leaves > k->nodes)

@@ -10,6 +10,9 @@
 #include "scn.h"
 #include "units.h"
 
+/* One way between availability zones, the default (UNVERIFIED). */
+#define SCN_ZONE_LATENCY_S 1e-3
+
 /* Limits against hostile or broken input (each has its own error message). */
 #define SCN_MAX_DEPTH 64
 #define SCN_MAX_NODES 1000000

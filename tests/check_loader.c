@@ -666,6 +666,32 @@ START_TEST(sliding_window_warnings)
 }
 END_TEST
 
+/* Fabric keys warn where their topology ignores them: oversubscription on
+ * one switch, zone keys off the zones topology; defaults (as a normalized
+ * scenario writes every key) stay silent. */
+START_TEST(fabric_warnings)
+{
+	static const struct { const char *a, *b, *said; } cases[] = {
+		{"cluster.fabric.oversubscription=4:1", NULL, "has no effect with topology single-switch"},
+		{"cluster.fabric.oversubscription=4:1", "cluster.fabric.topology=fat-tree", NULL},
+		{"cluster.fabric.zones=2", NULL, "has no effect unless topology is zones"},
+		{"cluster.fabric.zone_bandwidth=10Gbps", NULL, "has no effect unless topology is zones"},
+		{"cluster.fabric.zone_latency=1ms", NULL, NULL},
+		{"cluster.fabric.zones=1", NULL, NULL}};
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		const char *sets[] = {cases[i].a, cases[i].b};
+		scenario s;
+		char *msg;
+		ck_assert_int_eq(load_text(base_yaml, sets, cases[i].b ? 2 : 1, &s, &msg), 0);
+		ck_assert_msg(s.n_warnings == (cases[i].said ? 1 : 0), "%s: %s", cases[i].a, msg);
+		if (cases[i].said)
+			ck_assert_msg(strstr(msg, cases[i].said) != NULL, "%s: %s", cases[i].a, msg);
+		free(msg);
+		scn_release(&s);
+	}
+}
+END_TEST
+
 /* Each key flagged "no effect yet" in the tables warns once when given. */
 static void no_effect_rows(const scn_section *sec, const char *path, int *n)
 {
@@ -785,6 +811,7 @@ int main(void)
 	tcase_add_test(tc, several_errors_in_one_file);
 	tcase_add_test(tc, warnings_counted);
 	tcase_add_test(tc, sliding_window_warnings);
+	tcase_add_test(tc, fabric_warnings);
 	tcase_add_test(tc, key_named_warning_is_an_error);
 	tcase_add_test(tc, no_effect_keys_warn);
 	tcase_add_test(tc, modelled_keys_do_not_warn);
