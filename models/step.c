@@ -776,17 +776,19 @@ static void collect_dp(stp_run *r, step_result *res)
 	 * reduce 2(n-1)/n, reduce-scatter (n-1)/n), then with ZeRO the parameters
 	 * gathered back ((n-1)/n of P, never compressed) */
 	double nn = res->dp_ring_n > 1 ? res->dp_ring_n : 2;
-	res->dp_gather_bytes_per_gpu = z ? P : 0;
+	/* ZeRO-3 gathers each layer's parameters for its forward and again for
+	 * its backward: twice per reduction (per micro-batch) */
+	res->dp_gather_bytes_per_gpu = z >= 3 ? 2 * P : z ? P : 0;
 	/* the gather runs over the ZeRO group (a ring), whatever algorithm the
 	 * reduction takes (a hierarchical all-reduce's n is its nodes) */
 	double ng = r->zg > 1 ? r->zg : 2;
-	res->dp_ideal_factor = S > 0 ? (rs ? 1 : 2) * (nn - 1) / nn + (z ? (ng - 1) / ng * P / S : 0)
-	                             : 0;
+	res->dp_ideal_factor = S > 0 ? (rs ? 1 : 2) * (nn - 1) / nn +
+	                               (ng - 1) / ng * res->dp_gather_bytes_per_gpu / S : 0;
 	/* one full reduction alone: the reduction, with ZeRO the gather of the
 	 * parameters, with zero_group the replicas' all-reduce of the shard */
 	double t = 0, m = 0;
 	add_alone(r, st, DPT_BUCKET, S, nb, &t, &m);
-	if (z)
+	for (int gth = 0; gth < (z >= 3 ? 2 : z ? 1 : 0); gth++)
 		add_alone(r, st, DPT_PARAMAG, P, nb, &t, &m);
 	if (r->zr > 1)
 		add_alone(r, st, DPT_XREP, S / r->zg, nb, &t, &m);

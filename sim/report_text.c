@@ -280,14 +280,18 @@ static void dp_section(FILE *out, const scenario *s, const step_result *r)
 	bool zero = r->dp_gather_bytes_per_gpu > 0, rs = scn_grad_rs(s);
 	const char *red = rs ? "reduce-scatter" : "all-reduce";
 	if (zero)
-		fprintf(out, "\n  parameters gathered      %s per GPU (ZeRO %d: all-gathered back after "
-			"the %s%s)", fmt_bytes(a, sizeof a, r->dp_gather_bytes_per_gpu),
-			s->training.zero, red, s->training.grad_reduce.compression != COMPRESS_NONE
+		fprintf(out, "\n  parameters gathered      %s per GPU (ZeRO %d: %s%s)",
+			fmt_bytes(a, sizeof a, r->dp_gather_bytes_per_gpu), s->training.zero,
+			s->training.zero >= 3 ? "each layer's gathered for its forward\n"
+			"                           and again for its backward" : rs ?
+			"all-gathered back after the reduce-scatter" : "all-gathered back after the "
+			"all-reduce", s->training.grad_reduce.compression != COMPRESS_NONE
 			? ", not compressed" : "");
 	fprintf(out, "\n  %s %s", zero ? "reduction, alone        " : "all-reduce, alone       ",
 		fmt_time(a, sizeof a, r->dp_allreduce_s));
 	if (zero)
-		fprintf(out, " (%s of the gradients + all-gather of the parameters)", red);
+		fprintf(out, " (%s of the gradients + all-gather%s of the parameters)", red,
+			s->training.zero >= 3 ? "s" : "");
 	if (r->dp_syncs_per_step > 1)
 		fprintf(out, " (each of the %d per step)", r->dp_syncs_per_step);
 	fputc('\n', out);
@@ -297,27 +301,30 @@ static void dp_section(FILE *out, const scenario *s, const step_result *r)
 			fmt_bw(c, sizeof c, r->dp_bytes_per_gpu / r->dp_naive_s),
 			r->dp_naive_zone_Bps > 0 ? ", its share of the zone link" : "");
 		int ng = r->dp_zero_group > 0 ? r->dp_zero_group : scn_dp_grad(s);
+		const char *gathers = s->training.zero >= 3 ? "all-gathers each layer's parameters "
+			"for its forward\n    and again for its backward" : "all-gathers the updated "
+			"parameters";
 		if (zero && ng != n) {   /* a hierarchical all-reduce: n nodes; the gather: a ring */
 			factor = r->dp_ideal_factor;
 			fprintf(out, "  ratio                    %.2f; %d(n-1)/n + (N-1)/N x %s / %s = %.2f\n"
 				"    over the reduction's n = %d nodes and the gather's N = %d GPUs:\n"
 				"    %s\n"
-				"    then all-gathers the updated parameters, (N-1)/N of those again\n",
+				"    then %s, (N-1)/N of those again\n",
 				r->dp_allreduce_s / r->dp_naive_s, rs ? 1 : 2, fmt_bytes(b, sizeof b,
 				r->dp_gather_bytes_per_gpu), fmt_bytes(c, sizeof c, r->dp_bytes_per_gpu), factor,
 				n, ng, rs ? "ZeRO reduce-scatters the gradients, every GPU sending (n-1)/n of them,"
 				   : "ZeRO 1 all-reduces the gradients whole (only the optimizer state is\n"
-				     "    sharded), every GPU sending 2(n-1)/n of them,");
+				     "    sharded), every GPU sending 2(n-1)/n of them,", gathers);
 		} else if (zero) {
 			factor = r->dp_ideal_factor;
 			fprintf(out, "  ratio                    %.2f; over n = %d, (n-1)/n (%d + %s / %s) = %.2f:\n"
 				"    %s\n"
-				"    then all-gathers the updated parameters, (n-1)/n of those again\n",
+				"    then %s, (n-1)/n of those again\n",
 				r->dp_allreduce_s / r->dp_naive_s, n, rs ? 1 : 2, fmt_bytes(b, sizeof b,
 				r->dp_gather_bytes_per_gpu), fmt_bytes(c, sizeof c, r->dp_bytes_per_gpu), factor,
 				rs ? "ZeRO reduce-scatters the gradients, every GPU sending (n-1)/n of them,"
 				   : "ZeRO 1 all-reduces the gradients whole (only the optimizer state is\n"
-				     "    sharded), every GPU sending 2(n-1)/n of them,");
+				     "    sharded), every GPU sending 2(n-1)/n of them,", gathers);
 		} else
 			fprintf(out, "  ratio                    %.2f; a ring over n = %d gives 2(n-1)/n = %.2f:\n"
 				"    a ring all-reduce is a reduce-scatter then an all-gather, and in each half\n"

@@ -306,6 +306,12 @@ START_TEST(test_zero_group)
 	ck_assert_double_eq_tol(h.dp_wire_bytes_per_gpu, S * (7.0 / 8 + 2 * 0.75 / 8 + 2 * 7.0 / 8),
 	                        1e-9 * S);
 	ck_assert_double_eq_tol(full.dp_wire_bytes_per_gpu, S * 3 * 31.0 / 32, 1e-9 * S);
+	/* the report's one reduction holds both gathers (forward and backward):
+	 * its ring factor times the syncs is what the step sends */
+	ck_assert_double_eq_tol(full.dp_gather_bytes_per_gpu, 2 * S, 1e-9 * S);
+	ck_assert_double_eq_tol(full.dp_ideal_factor, 3 * 31.0 / 32, 1e-9);
+	ck_assert_double_eq_tol(full.dp_syncs_per_step * S * full.dp_ideal_factor,
+	                        full.dp_wire_bytes_per_gpu, 1e-9 * S);
 	ck_assert(h.step_time_s < 0.9 * full.step_time_s);
 	ck_assert(h.split_s[SPLIT_DP_COMM] < full.split_s[SPLIT_DP_COMM]);
 	ck_assert_double_eq_tol(h.memory.optimizer, 4 * full.memory.optimizer,
