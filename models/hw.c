@@ -743,7 +743,7 @@ void hw_list_nics(FILE *out)
 		{"100GbE / EDR", 100, "Ethernet (TCP, RoCE) or InfiniBand EDR"},
 		{"200G HDR", 200, "InfiniBand HDR / 200GbE (ConnectX-6)"},
 		{"400G NDR", 400, "InfiniBand NDR / 400GbE (ConnectX-7)"},
-		{"800G XDR", 800, "InfiniBand XDR (ConnectX-8)"},
+		{"800G XDR", HW_NIC_FASTEST_GBPS, "InfiniBand XDR (ConnectX-8)"},
 	};
 	hw_nic rdma = {.transport = TRANSPORT_RDMA}, tcp = {.transport = TRANSPORT_TCP};
 	hw_nic_defaults(&rdma, 1);

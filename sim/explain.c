@@ -373,11 +373,36 @@ static void fix_hardware(ctx *c, step_split k)
 	/* NICs do not carry a DP reduction whose group lies inside one node, nor
 	 * the transfers of pipelines that each lie inside one node */
 	if (cl->nodes <= 1 || (k == SPLIT_DP_COMM && !c->r->dp_crosses_nodes) ||
-	    (k == SPLIT_PP_COMM && !c->r->pp_crosses_nodes) ||
-	    !(f = add_fix(c, "buy NICs four times as fast")))
+	    (k == SPLIT_PP_COMM && !c->r->pp_crosses_nodes))
 		return;
-	f->hardware = true;
-	fix_set(f, "cluster.nic.speed=%gGbps", 4 * cl->nic.speed_Bps * 8 / 1e9);
+	/* a group across availability zones waits for the zone link */
+	if (k == SPLIT_DP_COMM && c->r->dp_naive_zone_Bps > 0 &&
+	    (f = add_fix(c, "buy a link between the zones four times as fast"))) {
+		f->hardware = true;
+		fix_set(f, "cluster.fabric.zone_bandwidth=%gGbps",
+		        4 * cl->fabric.zone_bandwidth_Bps * 8 / 1e9);
+	}
+	/* no faster NIC than the catalog's fastest: past it, more of them (one
+	 * a GPU at most), else no hardware answer */
+	double gbps = cl->nic.speed_Bps * 8 / 1e9, to = fmin(4 * gbps, HW_NIC_FASTEST_GBPS);
+	int more = cl->nic.count * 4 < cl->gpus_per_node ? cl->nic.count * 4 : cl->gpus_per_node;
+	char what[96];
+	if (to > 1.01 * gbps) {
+		if (to < 4 * gbps)
+			snprintf(what, sizeof what, "buy the fastest NICs (%g Gb/s, %.3gx)", to, to / gbps);
+		else
+			snprintf(what, sizeof what, "buy NICs four times as fast");
+		if (!(f = add_fix(c, what)))
+			return;
+		f->hardware = true;
+		fix_set(f, "cluster.nic.speed=%gGbps", to);
+	} else if (more > cl->nic.count) {
+		snprintf(what, sizeof what, "add NICs: %d per node instead of %d", more, cl->nic.count);
+		if (!(f = add_fix(c, what)))
+			return;
+		f->hardware = true;
+		fix_set(f, "cluster.nic.count=%d", more);
+	}
 }
 
 /* A layout that does not fit: what shrinks the memory per GPU, each tried

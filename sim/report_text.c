@@ -372,7 +372,10 @@ static void reliability(FILE *out, const scenario *s, const step_result *r)
 		fprintf(out, "failures          a failure every %s on this job; goodput %.1f %%",
 			fmt_long(a, sizeof a, r->job_mtbf_s), 100 * r->goodput);
 		if (r->best_checkpoint_every > 0)
-			fprintf(out, "; best checkpoint interval %d steps", r->best_checkpoint_every);
+			fprintf(out, "; best checkpoint interval %d step%s%s", r->best_checkpoint_every,
+				r->best_checkpoint_every == 1 ? "" : "s", r->best_checkpoint_every == 1 &&
+				s->training.checkpoint.mode == CKPT_ASYNC ? " (an async write that ends within "
+				"a step stalls almost nothing)" : "");
 		fputc('\n', out);
 	}
 	report_cost cost = report_run_cost(s, r);

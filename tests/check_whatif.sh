@@ -100,10 +100,19 @@ holds "the naive figure is over the zone link's share" "b > 10 * a" \
 if grep -q "its share of the zone link" "$tmp/zones2.txt" &&
    grep -q "across the link between" "$tmp/zones2.txt" &&
    grep -q "The link between the availability zones" "$tmp/zones2.explain" &&
-   ! grep -q "could not be simulated" "$tmp/zones2.explain"; then
+   ! grep -q "could not be simulated" "$tmp/zones2.explain" &&
+   grep -q "cluster.fabric.zone_bandwidth=400Gbps" "$tmp/zones2.explain"; then
 	ok "two zones: report and explain name the zone link"
 else
 	not_ok "two zones: report and explain name the zone link"
+fi
+# explain proposes no NIC faster than the catalog's fastest (800 Gb/s)
+"$TS" explain "$W/zones-2az.yaml" --set cluster.nic.speed=400Gbps > "$tmp/z400.explain" 2>&1
+if grep -q "cluster.nic.speed=800Gbps" "$tmp/z400.explain" &&
+   ! grep -q "cluster.nic.speed=1600Gbps" "$tmp/z400.explain"; then
+	ok "explain: the fastest NIC, not four times 400G"
+else
+	not_ok "explain: the fastest NIC, not four times 400G"
 fi
 
 # Gradient compression on 25GbE, a DP-bound 1.3B model.
