@@ -231,7 +231,7 @@ START_TEST(t_rows_load_as_yaml)
 		"azure.csv", "nccl-a100.csv", "nccl-multinode.csv", "nccl-ops.csv", "dense-runs.csv",
 		"moe-runs.csv", "megascale-nemotron.csv", "nccl-aws.csv", "more-runs.csv",
 		"nccl-more.csv", "blind4-runs.csv", "blind4-nccl.csv", "blind5-runs.csv",
-		"blind5-papers.csv"};
+		"blind5-papers.csv", "blind6-runs.csv", "blind6-nccl.csv", "blind6-papers.csv"};
 	char path[] = "/tmp/check_validate_XXXXXX";
 	int fd = mkstemp(path);
 	ck_assert_int_ge(fd, 0);
