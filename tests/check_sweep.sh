@@ -163,6 +163,22 @@ if [ -s nic.csv ]; then
 	[ $st -eq 1 ] && grep -q 'gnuplot' nogp.err && [ -s nogp.dat ] && [ ! -e nogp.png ] &&
 		pass "no gnuplot: exit 1, a message, the data kept" || fail "no gnuplot: exit $st"
 fi
+# The speed plot's key holds every entry: eight series, the two line styles
+# and "does not fit" (a key of six rows fixed drew 12 of 17 entries).
+if "$ts" sweep "$scn" --vary cluster.nic.speed=10Gbps,100Gbps --vary training.tp=1,2,4,8 \
+	--vary training.zero=0,1 --out key.csv 2>/dev/null &&
+	"$ts" plot key.csv --kind speed -o key.svg 2>key.err; then
+	missing=$( { sed -n 's/^"\(.*\)"$/\1/p' key.dat
+	             printf '%s\n' MFU 'nvidia-smi util' 'does not fit in GPU memory'; } |
+		while IFS= read -r title; do
+			grep -qF "<text>$title</text>" key.svg || printf '%s; ' "$title"
+		done)
+	[ "$(grep -c '^"' key.dat)" -eq 8 ] && [ -z "$missing" ] &&
+		pass "speed plot: the key holds all 11 entries of 8 series" ||
+		fail "speed plot key: missing $missing"
+else
+	fail "speed plot of 8 series: $(cat key.err)"
+fi
 # the parity plot of a validation: one block per family, param-source rows left out;
 # a sweep's CSV is refused for it
 if "$ts" validate "$top_srcdir/tests/validation/published.csv" --only KOR22 --format csv \
