@@ -6,20 +6,45 @@
 # one row per configuration.
 if (ARGC < 2) { print "usage: gnuplot -c split.gp DATA.dat OUT.png|svg"; exit status 2 }
 
+stats ARG1 using 2 nooutput
+ncol = STATS_columns
+bars = STATS_records          # the header line is not a number: not counted
+stats ARG1 using (strlen(strcol(1))) nooutput name "LABEL"
 ext = ARG2[strlen(ARG2)-2:]   # gnuplot strings count from 1
+
+# Bar labels are read when neighbours do not overlap: labels rotated by an
+# angle a, one slot apart, are parallel strips slot x sin(a) apart, which
+# must exceed a line of text. Up to 20 bars the slots of a 1000-pixel
+# canvas (750 pixels of plot between the y axis and the key) allow -30
+# degrees; beyond, labels stand upright (90 degrees) and the canvas widens
+# to give each slot 1.4 lines, up to 1600 pixels (a screen). Past the bars
+# whose slots keep 1.2 lines there (65 in a PNG) the labels run into each
+# other, and a warning says so. Character width and line height in pixels:
+# those gnuplot 5.4 reports (GPVAL_TERM_HCHAR, VCHAR) for the fonts below.
+charw = ext eq "svg" ? 8.4 : 9.0
+rowh = ext eq "svg" ? 18.0 : 17.1
+upright = bars > 20
+width = upright ? 250 + ceil(1.4 * rowh * bars) : 1000
+width = width < 1000 ? 1000 : width > 1600 ? 1600 : width
+readable = floor((1600 - 250) / (1.2 * rowh))
+if (bars > readable) {
+	print sprintf("plot: %d bars, more than their labels can be read under (%d); plot a subset of the rows", bars, readable)
+}
+# The canvas grows by the height of labels longer than the 150 pixels it
+# leaves them: about 33 characters at -30 degrees, 16 standing.
+labelh = LABEL_max * charw * (upright ? 1 : 0.5)
+height = 650 + (labelh > 150 ? ceil(labelh - 150) : 0)
+
 if (ext eq "svg") {
-	set terminal svg size 1000,650 dynamic enhanced font "sans,12"
+	set terminal svg size width,height dynamic enhanced font "sans,12"
 } else {
 	if (strstrt(GPVAL_TERMINALS, "pngcairo") > 0) {
-		set terminal pngcairo size 1000,650 enhanced font "sans,11"
+		set terminal pngcairo size width,height enhanced font "sans,11"
 	} else {
-		set terminal png size 1000,650
+		set terminal png size width,height
 	}
 }
 set output ARG2
-
-stats ARG1 using 2 nooutput
-ncol = STATS_columns
 
 set title "Where the time of one step goes"
 set ylabel "time per step (s)"
@@ -28,7 +53,11 @@ set style histogram rowstacked
 set style fill solid 0.85 border -1
 set boxwidth 0.75
 set key outside right top vertical noenhanced
-set xtics rotate by -30 noenhanced
+if (upright) {
+	set xtics rotate by 90 right noenhanced
+} else {
+	set xtics rotate by -30 noenhanced
+}
 set grid ytics
 set yrange [0:*]
 plot for [i=2:ncol] ARG1 using i:xtic(1) title columnheader(i)

@@ -179,6 +179,23 @@ if "$ts" sweep "$scn" --vary cluster.nic.speed=10Gbps,100Gbps --vary training.tp
 else
 	fail "speed plot of 8 series: $(cat key.err)"
 fi
+# Split bars: 24 labels stand upright, apart and without a warning (at -30
+# degrees they ran into each other); 80 are too many to label, and it says so.
+many="--vary cluster.nic.speed=10Gbps,25Gbps,100Gbps,200Gbps,400Gbps --vary training.tp=1,2,4,8
+      --vary training.zero=0,1,2,3"
+"$ts" sweep "$scn" $many --out bars.csv 2>/dev/null
+awk -F, 'NR == 1 || ($2 == "10Gbps" || $2 == "100Gbps") && $3 != 8' bars.csv > bars24.csv
+if [ "$(rows bars24.csv | wc -l)" -eq 24 ] &&
+	"$ts" plot bars24.csv --kind split -o bars24.svg 2>bars24.err; then
+	! grep -q 'more than their labels' bars24.err && [ "$(grep -c 'rotate(-90)' bars24.svg)" -eq 24 ] &&
+		pass "split plot: 24 bar labels upright, no warning" ||
+		fail "split plot of 24 bars: $(cat bars24.err)"
+else
+	fail "split plot of 24 bars: $(cat bars24.err)"
+fi
+"$ts" plot bars.csv --kind split -o bars80.png 2>bars80.err &&
+	grep -q '^plot: 80 bars, more than their labels can be read under' bars80.err &&
+	pass "split plot: 80 bars, a warning" || fail "split plot of 80 bars: $(cat bars80.err)"
 # the parity plot of a validation: one block per family, param-source rows left out;
 # a sweep's CSV is refused for it
 if "$ts" validate "$top_srcdir/tests/validation/published.csv" --only KOR22 --format csv \
