@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <math.h>
+#include <strings.h>
 #include "plot.h"
 #include "units.h"
 
@@ -72,6 +73,108 @@ static void row_label(const plot_table *t, size_t row, const int *cols, size_t n
 		len += (size_t)snprintf(buf + len, cap - len, "%s%s=%s", i ? " " : "",
 		                        last_part(plot_table_colname(t, (size_t)cols[i])),
 		                        plot_table_cell(t, row, (size_t)cols[i]));
+}
+
+/* ---- the title of a single series ---- */
+
+/* What the values of a varied key are: quantities of one unit kind
+ * ("10Gbps", "80GB"), plain numbers ("8"), or words ("ring"). */
+typedef struct key_kind {
+	enum { KEY_WORDS, KEY_NUMBERS, KEY_QUANTITIES } what;
+	unit_kind unit;
+} key_kind;
+
+static bool is_quantity(const char *s, unit_kind kind)
+{
+	double v;
+	char e[200];
+	return unit_parse(s, kind, &v, e, sizeof e) == 0;
+}
+
+static key_kind kind_of_key(const plot_table *t, size_t col)
+{
+	static const unit_kind units[] = {UNIT_BANDWIDTH, UNIT_BYTES, UNIT_TIME, UNIT_FLOPS};
+	size_t nr = plot_table_nrows(t);
+	for (size_t u = 0; u < sizeof units / sizeof units[0]; u++) {
+		bool all = true;
+		for (size_t r = 0; r < nr && all; r++)
+			all = is_quantity(plot_table_cell(t, r, col), units[u]);
+		if (all)
+			return (key_kind){KEY_QUANTITIES, units[u]};
+	}
+	bool numbers = true;
+	double v;
+	for (size_t r = 0; r < nr && numbers; r++)
+		numbers = plain_number(plot_table_cell(t, r, col), &v);
+	return (key_kind){numbers ? KEY_NUMBERS : KEY_WORDS, UNIT_COUNT};
+}
+
+/* Whether a word of a scenario's name states a value of the key in column
+ * col: any quantity of the key's kind ("10GbE" when NIC speeds are swept,
+ * whichever speeds), any plain number for a key of numbers (it may be a
+ * count of something else: the title only gets shorter), one of its words. */
+static bool word_states(const plot_table *t, size_t col, key_kind kind, const char *word)
+{
+	double v;
+	if (kind.what == KEY_QUANTITIES)
+		return is_quantity(word, kind.unit);
+	if (kind.what == KEY_NUMBERS)
+		return plain_number(word, &v);
+	for (size_t r = 0; r < plot_table_nrows(t); r++)
+		if (!strcasecmp(word, plot_table_cell(t, r, col)))
+			return true;
+	return false;
+}
+
+/* Whether a comma-separated part of a scenario's name states a value of a
+ * varied key, word by word; "10 Gb/s" is read as one word too. */
+static bool part_states(const plot_table *t, const char *part, size_t len)
+{
+	char buf[512], *w[64];
+	size_t nw = 0, kf, nk;
+	snprintf(buf, sizeof buf, "%.*s", (int)len, part);
+	for (char *save = NULL, *x = strtok_r(buf, " ()[];:", &save); x && nw < 64;
+	     x = strtok_r(NULL, " ()[];:", &save))
+		w[nw++] = x;
+	plot_table_keys(t, &kf, &nk);
+	for (size_t k = kf; k < kf + nk; k++) {
+		key_kind kind = kind_of_key(t, k);
+		for (size_t i = 0; i < nw; i++) {
+			char two[512];
+			double v;
+			if (word_states(t, k, kind, w[i]))
+				return true;
+			if (i + 1 < nw && plain_number(w[i], &v) &&
+			    snprintf(two, sizeof two, "%s%s", w[i], w[i + 1]) < (int)sizeof two &&
+			    word_states(t, k, kind, two))
+				return true;
+		}
+	}
+	return false;
+}
+
+/* The title of a single series: the scenario's name without its
+ * comma-separated parts that state a value of a varied key, since the line
+ * spans its values ("100B GPT, data-parallel on 4 x 8 A100, 10GbE" swept
+ * over NIC speeds is "100B GPT, data-parallel on 4 x 8 A100"); "all points"
+ * when nothing is left or the results have no scenario column. */
+static void single_title(const plot_table *t, char *buf, size_t cap)
+{
+	int name = plot_table_find(t, "scenario");
+	const char *s = name >= 0 && plot_table_nrows(t) ? plot_table_cell(t, 0, (size_t)name) : "";
+	size_t len = 0;
+	buf[0] = 0;
+	while (*s && len + 1 < cap) {
+		size_t n = strcspn(s, ",");
+		const char *part = s + strspn(s, " ");
+		size_t plen = part < s + n ? n - (size_t)(part - s) : 0;
+		if (plen && !part_states(t, part, plen))
+			len += (size_t)snprintf(buf + len, cap - len, "%s%.*s", len ? ", " : "",
+			                        (int)plen, part);
+		s += n + (s[n] == ',');
+	}
+	if (!buf[0])
+		snprintf(buf, cap, "all points");
 }
 
 /* ---- speed ---- */
@@ -181,16 +284,17 @@ static void speed_blocks(FILE *out, const plot_table *t, const speed_pt *pts, si
                          const int *sc, size_t nsc, int xc)
 {
 	int st = plot_table_find(t, "step_time_s"), mfu = plot_table_find(t, "mfu");
-	int util = plot_table_find(t, "gpu_util"), name = plot_table_find(t, "scenario");
-	int stc = plot_table_find(t, "status");
+	int util = plot_table_find(t, "gpu_util"), stc = plot_table_find(t, "status");
 	for (size_t i = 0; i < n; i++) {
 		if (i == 0 || pts[i].series != pts[i - 1].series) {
 			/* A single series is named after the scenario. */
 			char label[512];
-			row_label(t, pts[i].row, sc, nsc, label, sizeof label);
+			if (nsc)
+				row_label(t, pts[i].row, sc, nsc, label, sizeof label);
+			else
+				single_title(t, label, sizeof label);
 			fputs(i ? "\n\n" : "", out);
-			put_quoted(out, nsc ? label : name >= 0 ? plot_table_cell(t, pts[i].row, (size_t)name)
-			                                        : "all points");
+			put_quoted(out, label);
 			fputc('\n', out);
 		}
 		size_t r = pts[i].row;

@@ -592,6 +592,56 @@ START_TEST(plot_speed_data)
 }
 END_TEST
 
+/* The title of the speed plot's single series for a scenario name. */
+static char *single_title_of(const char *name, const char *values)
+{
+	char csv[1024], *buf = NULL;
+	size_t len = 0, n = 0;
+	n += (size_t)snprintf(csv + n, sizeof csv - n,
+	                      "index,cluster.nic.speed,status,scenario,step_time_s,mfu,gpu_util\n");
+	char v[256];
+	snprintf(v, sizeof v, "%s", values);
+	int i = 0;
+	for (char *save = NULL, *x = strtok_r(v, " ", &save); x; x = strtok_r(NULL, " ", &save))
+		n += (size_t)snprintf(csv + n, sizeof csv - n, "%d,%s,ok,\"%s\",1,0.5,0.9\n", i++, x,
+		                      name);
+	const char *path = scratch("single.csv", csv);
+	plot_table *t = plot_table_load(path, quiet());
+	ck_assert_ptr_nonnull(t);
+	FILE *mem = open_memstream(&buf, &len);
+	plot_axis axis;
+	ck_assert_int_eq(plot_write_speed(t, NULL, NULL, mem, &axis, quiet()), 0);
+	fclose(mem);
+	plot_table_free(t);
+	unlink(path);
+	*strchr(buf + 1, '"') = 0;
+	memmove(buf, buf + 1, strlen(buf));
+	return buf;
+}
+
+/* A single series spans the swept values: its title leaves out the parts of
+ * the scenario's name that state one (the name says the base scenario's). */
+START_TEST(plot_speed_single_title)
+{
+	static const struct { const char *name, *values, *title; } cases[] = {
+		{"100B GPT, data-parallel on 4 x 8 A100, 10GbE", "10Gbps 25Gbps 400Gbps",
+		 "100B GPT, data-parallel on 4 x 8 A100"},
+		{"100B GPT, data-parallel on 4 x 8 A100, 10GbE", "25Gbps 100Gbps",
+		 "100B GPT, data-parallel on 4 x 8 A100"},
+		{"7B on 10 Gb/s (TCP), 80GB GPUs", "10Gbps 25Gbps", "80GB GPUs"},
+		{"A100 cluster, 200Gbps", "10Gbps", "A100 cluster"},
+		{"GPT-3 on H100", "10Gbps 100Gbps", "GPT-3 on H100"},
+		{"400Gbps", "10Gbps", "all points"},
+	};
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		char *title = single_title_of(cases[i].name, cases[i].values);
+		ck_assert_msg(!strcmp(title, cases[i].title), "%s over %s: '%s', expected '%s'",
+		              cases[i].name, cases[i].values, title, cases[i].title);
+		free(title);
+	}
+}
+END_TEST
+
 START_TEST(plot_split_data)
 {
 	const char *path = scratch("results.csv", results_csv);
@@ -692,6 +742,7 @@ static Suite *suite(void)
 	tcase_add_test(t, jsonr_rejects);
 	tcase_add_test(t, plot_table_reads_results);
 	tcase_add_test(t, plot_speed_data);
+	tcase_add_test(t, plot_speed_single_title);
 	tcase_add_test(t, plot_split_data);
 	tcase_add_test(t, plot_timeline_data);
 	tcase_add_test(t, plot_scripts_embedded);
