@@ -14,6 +14,7 @@
 #include "scn.h"
 #include "workload.h"
 #include "step.h"
+#include "sweep.h"
 #include "topo.h"
 #include "trace.h"
 #include "units.h"
@@ -189,6 +190,26 @@ static int simulate(const run_args *a, scenario *s, step_result *r, double *wall
 	return 0;
 }
 
+/* The CSV of one run is the row `trainsim sweep SCENARIO` writes for it,
+ * with the same --set: index 0, status ok or no_fit, the sweep's
+ * fingerprint, then the report's columns; so `plot` and `merge` read it. */
+static int print_csv(const run_args *a, const scenario *s, const step_result *r)
+{
+	sweep_plan *plan = sweep_plan_new();
+	if (!plan)
+		return -1;
+	char id[17], idx[24];
+	if (sweep_fingerprint(a->path, a->sets, a->nsets, id) == 0)
+		sweep_plan_set_id(plan, id);
+	const char *names[3], *vals[3];   /* a plan without axes: index, status, sweep */
+	int n = sweep_csv_names(plan, names);
+	sweep_csv_values(plan, 0, r->memory.fits ? "ok" : "no_fit", idx, vals);
+	int rc = report_csv_header(stdout, names, n);
+	rc |= report_csv_row(stdout, vals, n, s, r);
+	sweep_plan_free(plan);
+	return rc;
+}
+
 static int print_report(const run_args *a, const scenario *s, const step_result *r, double wall_s)
 {
 	int rc = 0;
@@ -200,8 +221,7 @@ static int print_report(const run_args *a, const scenario *s, const step_result 
 		rc = json_free(j);
 		fputc('\n', stdout);
 	} else if (a->format == FMT_CSV) {
-		rc = report_csv_header(stdout, NULL, 0);
-		rc |= report_csv_row(stdout, NULL, 0, s, r);
+		rc = print_csv(a, s, r);
 	} else {
 		report_opts o = {.wall_s = a->quiet ? 0 : wall_s};
 		rc = report_text(stdout, s, r, &o);

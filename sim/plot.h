@@ -41,7 +41,8 @@ int plot_write_speed(const plot_table *t, const char *x_key, const char *series_
                      plot_axis *axis, FILE *err);
 
 /* Writes the data of the stacked bars: a header line, then one line per
- * configuration with its label and the split_s.* columns that are not zero
+ * configuration with its label (the values of the varied keys; without
+ * any, the scenario's name) and the split_s.* columns that are not zero
  * in every row. */
 int plot_write_split(const plot_table *t, FILE *out, FILE *err);
 

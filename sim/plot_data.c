@@ -357,7 +357,7 @@ out_free:
 
 int plot_write_split(const plot_table *t, FILE *out, FILE *err)
 {
-	int status = plot_table_find(t, "status"), cols[64];
+	int status = plot_table_find(t, "status"), name = plot_table_find(t, "scenario"), cols[64];
 	size_t ncols = 0, kf, nk, nr = plot_table_nrows(t);
 	plot_table_keys(t, &kf, &nk);
 	int keys[32];
@@ -390,6 +390,8 @@ int plot_write_split(const plot_table *t, FILE *out, FILE *err)
 		char label[512];
 		if (nk == 1)
 			snprintf(label, sizeof label, "%s", plot_table_cell(t, r, kf));
+		else if (nk == 0 && name >= 0)   /* `run --format csv`, a sweep without --vary */
+			snprintf(label, sizeof label, "%s", plot_table_cell(t, r, (size_t)name));
 		else if (nk == 0)
 			snprintf(label, sizeof label, "point %s", plot_table_cell(t, r, 0));
 		else

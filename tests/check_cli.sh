@@ -154,6 +154,18 @@ if [ -n "$PY" ]; then
 	if $PY -c 'import csv,sys; r=list(csv.reader(open(sys.argv[1]))); assert len(r)==2 and len(r[0])==len(r[1]) and r[0][-1]=="error", r[0]' "$tmp/out" 2>"$tmp/err"
 	then ok "CSV header and row have as many columns"; else not_ok "CSV columns"; fi
 fi
+# run's CSV is the row a sweep of the scenario without --vary writes (index,
+# status, sweep first), so that plot reads it
+cp "$tmp/out" "$tmp/one.csv"
+head -1 "$tmp/one.csv" | grep -q '^index,status,sweep,scenario,gpus,' &&
+	sed -n 2p "$tmp/one.csv" | grep -q '^0,no_fit,[0-9a-f]\{16\},"' &&
+	ok "CSV: index, status and sweep first" || not_ok "CSV leading columns: $(head -c 80 "$tmp/one.csv")"
+expect 0 "sweep without --vary" "$TS" sweep "$SCN" --out "$tmp/one_sweep.csv"
+if cmp -s "$tmp/one.csv" "$tmp/one_sweep.csv"; then ok "run's CSV is the sweep's row, byte for byte"
+else not_ok "run's CSV differs from the sweep's row"; fi
+if command -v "${TRAINSIM_GNUPLOT:-gnuplot}" >/dev/null 2>&1; then
+	expect 0 "plot --kind split of run's CSV" "$TS" plot "$tmp/one.csv" --kind split -o "$tmp/one.svg"
+fi
 
 # --- --set: overrides with the loader's validation
 expect 0 "--set cluster.nodes=2" "$TS" run "$SCN" --set cluster.nodes=2 --format json -q
