@@ -12,9 +12,11 @@
 #include "plot.h"
 #include "report.h"
 #include "extprog.h"
+#include "units.h"
 
 typedef struct plot_opts {
-	const char *results, *kind, *out, *x, *series;
+	const char *results, *kind, *out, *x, *series, *from, *to;
+	double from_s, to_s;   /* timeline: the window, parsed (to_s 0: the end) */
 } plot_opts;
 
 typedef struct plot_paths {
@@ -26,11 +28,13 @@ static void plot_usage(FILE *out)
 {
 	fprintf(out,
 	"usage: trainsim plot RESULTS --kind speed|split|timeline|parity -o FILE.png|svg [--x KEY] [--series KEY]\n"
+	"                    [--from TIME] [--to TIME]\n"
 	"  speed     utilization (MFU, nvidia-smi) and step time against x (default: the\n"
 	"            NIC speed), one line per series (default: the other varied keys)\n"
 	"  split     stacked bars of the time split of each configuration\n"
 	"  timeline  per-GPU timeline of one step; RESULTS is a trace from\n"
-	"            `trainsim run SCENARIO --trace FILE.json`\n"
+	"            `trainsim run SCENARIO --trace FILE.json`; --from 2.1s --to 2.15s\n"
+	"            draws that window of the step only (short kernels blur over a step)\n"
 	"  parity    predicted against published, one point per row; RESULTS is the CSV\n"
 	"            of `trainsim validate --format csv`\n"
 	"The data (FILE.dat) and the script (KIND.gp) stay beside the picture:\n"
@@ -46,7 +50,9 @@ static int plot_parse(int argc, char **argv, plot_opts *o)
 		const char **dst = !strcmp(a, "--kind") ? &o->kind
 		                 : !strcmp(a, "-o") || !strcmp(a, "--out") ? &o->out
 		                 : !strcmp(a, "--x") ? &o->x
-		                 : !strcmp(a, "--series") ? &o->series : NULL;
+		                 : !strcmp(a, "--series") ? &o->series
+		                 : !strcmp(a, "--from") ? &o->from
+		                 : !strcmp(a, "--to") ? &o->to : NULL;
 		if (!strcmp(a, "-h") || !strcmp(a, "--help"))
 			return 1;
 		if (dst && i + 1 < argc) {
@@ -67,6 +73,24 @@ static int plot_parse(int argc, char **argv, plot_opts *o)
 	                : !o->out ? "-o FILE.png|svg is needed" : NULL;
 	if (bad) {
 		fprintf(stderr, "plot: %s\n", bad);
+		return -1;
+	}
+	if ((o->from || o->to) && strcmp(o->kind, "timeline")) {
+		fprintf(stderr, "plot: --from and --to window a timeline (--kind timeline) only\n");
+		return -1;
+	}
+	const char *w[2] = {o->from, o->to};
+	double *v[2] = {&o->from_s, &o->to_s};
+	for (int i = 0; i < 2; i++) {
+		char e[200];
+		if (w[i] && unit_parse(w[i], UNIT_TIME, v[i], e, sizeof e) < 0) {
+			fprintf(stderr, "plot: %s: %s\n", i ? "--to" : "--from", e);
+			return -1;
+		}
+	}
+	if (o->to && o->to_s <= o->from_s) {
+		fprintf(stderr, "plot: --to (%g s) must come after --from (%g s)\n", o->to_s,
+		        o->from_s);
 		return -1;
 	}
 	return 0;
@@ -157,7 +181,7 @@ static int fill_dat(FILE *out, void *ctx)
 	if (!strcmp(j->o->kind, "timeline")) {
 		fprintf(out, "# redraw: gnuplot -c %s %s %s\n", j->p->gp_base, j->p->dat_base,
 		        j->p->out_base);
-		return plot_write_timeline(j->o->results, out, stderr);
+		return plot_write_timeline(j->o->results, j->o->from_s, j->o->to_s, out, stderr);
 	}
 	plot_table *t = plot_table_load(j->o->results, stderr);
 	if (!t)

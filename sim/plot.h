@@ -55,8 +55,10 @@ int plot_write_parity(const plot_table *t, FILE *out, FILE *err);
 /* Writes the data of the timeline from a Chrome trace (trainsim run --trace;
  * "X" events: ts and dur in microseconds, pid = GPU, tid = stream, cat = the
  * kind of work): one block per category, one row per (pid, tid) track;
- * times in seconds from the first event. */
-int plot_write_timeline(const char *trace_path, FILE *out, FILE *err);
+ * times in seconds from the first event. from_s < to_s: only that window of
+ * the step, events clipped to it (to_s <= 0: to the end). */
+int plot_write_timeline(const char *trace_path, double from_s, double to_s, FILE *out,
+                        FILE *err);
 
 /* The gnuplot script of a kind ("speed", "split", "timeline", "parity"), or NULL.
  * Generated from plots/<kind>.gp into plot_scripts.c. */

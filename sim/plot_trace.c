@@ -154,11 +154,31 @@ static bool known(const char *cat)
 	return false;
 }
 
-static void write_block(const tl *t, FILE *out, const char *cat, double t0, bool first)
+/* The window drawn, in seconds from the step's start (to <= 0: its end). */
+typedef struct tl_window {
+	double from, to;
+} tl_window;
+
+/* An event's start and end in the window, false when it lies outside. */
+static bool in_window(const tl_event *e, double t0, const tl_window *w, double *a, double *b)
+{
+	*a = (e->ts_us - t0) / 1e6;
+	*b = (e->ts_us + e->dur_us - t0) / 1e6;
+	if (*b <= w->from || (w->to > 0 && *a >= w->to))
+		return false;
+	*a = fmax(*a, w->from);
+	if (w->to > 0)
+		*b = fmin(*b, w->to);
+	return true;
+}
+
+static void write_block(const tl *t, FILE *out, const char *cat, double t0, const tl_window *w,
+                        bool first)
 {
 	bool any = false;
+	double a, b;
 	for (size_t i = 0; i < t->nev && !any; i++)
-		any = !strcmp(t->ev[i].cat, cat);
+		any = !strcmp(t->ev[i].cat, cat) && in_window(&t->ev[i], t0, w, &a, &b);
 	/* an absent category keeps its place: no title (no key entry), one
 	 * point off the rows */
 	fprintf(out, "%s\"%s\"\n", first ? "" : "\n\n", any ? cat : "");
@@ -166,31 +186,35 @@ static void write_block(const tl *t, FILE *out, const char *cat, double t0, bool
 		fputs("NaN NaN -1 \"\"\n", out);
 	for (size_t i = 0; i < t->nev; i++) {
 		const tl_event *e = &t->ev[i];
-		if (strcmp(e->cat, cat))
+		if (strcmp(e->cat, cat) || !in_window(e, t0, w, &a, &b))
 			continue;
-		fprintf(out, "%.9g %.9g %zu ", (e->ts_us - t0) / 1e6, (e->ts_us + e->dur_us - t0) / 1e6,
-		        e->track);
+		fprintf(out, "%.9g %.9g %zu ", a, b, e->track);
 		put_label(out, &t->tr[e->track]);
 		fputc('\n', out);
 	}
 }
 
-static void write_blocks(const tl *t, FILE *out, double step_us)
+/* The step's start: 0 (a trace of this version); an older trace's absolute
+ * times, which start past half a step, start at its first event. */
+static double step_start(const tl *t, double step_us)
 {
-	/* the step starts at 0 (a trace of this version); an older trace's
-	 * absolute times, which start past half a step, start at its first event */
 	double first = t->nev ? t->ev[0].ts_us : 0;
 	for (size_t i = 0; i < t->nev; i++)
 		first = fmin(first, t->ev[i].ts_us);
-	double t0 = first < 0 || (step_us > 0 && first > 0.5 * step_us) ? first : 0;
-	for (size_t k = 0; k < NKNOWN; k++)
-		write_block(t, out, known_cats[k], t0, k == 0);
-	for (size_t c = 0; c < t->ncat; c++)
-		if (!known(t->cats[c]))
-			write_block(t, out, t->cats[c], t0, false);
+	return first < 0 || (step_us > 0 && first > 0.5 * step_us) ? first : 0;
 }
 
-int plot_write_timeline(const char *trace_path, FILE *out, FILE *err)
+static void write_blocks(const tl *t, FILE *out, double t0, const tl_window *w)
+{
+	for (size_t k = 0; k < NKNOWN; k++)
+		write_block(t, out, known_cats[k], t0, w, k == 0);
+	for (size_t c = 0; c < t->ncat; c++)
+		if (!known(t->cats[c]))
+			write_block(t, out, t->cats[c], t0, w, false);
+}
+
+int plot_write_timeline(const char *trace_path, double from_s, double to_s, FILE *out,
+                        FILE *err)
 {
 	/* a sweep's CSV is the usual mistake: say what a timeline is drawn from */
 	FILE *peek = fopen(trace_path, "r");
@@ -226,7 +250,20 @@ int plot_write_timeline(const char *trace_path, FILE *out, FILE *err)
 	}
 	names(&t, events);
 	double step_s = jsonr_num(jsonr_get(jsonr_get(root, "otherData"), "step_time_s"), 0);
-	write_blocks(&t, out, step_s * 1e6);
+	double t0 = step_start(&t, step_s * 1e6), end = 0;
+	tl_window w = {from_s > 0 ? from_s : 0, to_s};
+	bool inside = false;
+	for (size_t i = 0; i < t.nev; i++) {
+		double a, b;
+		end = fmax(end, (t.ev[i].ts_us + t.ev[i].dur_us - t0) / 1e6);
+		inside |= in_window(&t.ev[i], t0, &w, &a, &b);
+	}
+	if (!inside) {
+		fprintf(err, "plot: nothing happens between --from %g s and --to %g s; the step's "
+		        "events end at %.6g s\n", w.from, w.to > 0 ? w.to : end, end);
+		goto out_free;
+	}
+	write_blocks(&t, out, t0, &w);
 	rc = ferror(out) ? -1 : 0;
 out_free:
 	free(t.ev);

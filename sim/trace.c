@@ -59,7 +59,12 @@ static void tracks(json *j, const bool *used, int gpus)
 			any |= used[g * (TRACE_STREAMS + 1) + t];
 		if (!any)
 			continue;
-		snprintf(name, sizeof name, "GPU %d", g);
+		/* one simulated GPU per pipeline stage stands for the stage's GPUs:
+		 * named by its stage, not as a rank it is not */
+		if (gpus > 1)
+			snprintf(name, sizeof name, "stage %d", g);
+		else
+			snprintf(name, sizeof name, "GPU 0");
 		meta(j, "process_name", g, 0, "name", name, 0);
 		meta(j, "process_sort_index", g, 0, "sort_index", NULL, g);
 		for (int t = 0; t <= TRACE_STREAMS; t++) {

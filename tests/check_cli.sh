@@ -216,6 +216,20 @@ if ls "$tmp" | grep -q '\.tmp\.'; then not_ok "a temporary file was left behind"
 else ok "no temporary left behind"; fi
 expect 1 "--trace into a missing directory" "$TS" run "$SCN" -q --trace "$tmp/nodir/t.json"
 if [ -e "$tmp/nodir/t.json" ]; then not_ok "half-written trace"; else ok "no trace on failure"; fi
+# a window of the timeline: its data holds only that window; bad windows refused
+expect 2 "plot --from on a split" "$TS" plot "$tmp/trace.json" --kind split --from 1s -o "$tmp/w.png"
+has "$tmp/err" "--from and --to window a timeline" "--from: a timeline option"
+expect 2 "plot --from without a unit" "$TS" plot "$tmp/trace.json" --kind timeline --from 3 \
+	-o "$tmp/w.png"
+expect 2 "plot --to before --from" "$TS" plot "$tmp/trace.json" --kind timeline --from 2ms \
+	--to 1ms -o "$tmp/w.png"
+if command -v gnuplot >/dev/null 2>&1 || [ -n "${TRAINSIM_GNUPLOT:-}" ]; then
+	expect 0 "plot a window of the timeline" "$TS" plot "$tmp/trace.json" --kind timeline \
+		--from 1ms --to 2ms -o "$tmp/w.png"
+	if awk '$1 + 0 == $1 && $3 >= 0 && ($1 < 0.001 - 1e-12 || $2 > 0.002 + 1e-12) { bad = 1 }
+	        END { exit bad }' "$tmp/w.dat"; then ok "window: every event within 1-2 ms"
+	else not_ok "window: an event outside 1-2 ms"; fi
+fi
 
 # --- the teaching set shows what scenarios/README.md promises
 # teach FILE KEY [COND]: KEY is the largest loss of the split; COND is a

@@ -674,7 +674,7 @@ START_TEST(plot_timeline_data)
 	char *buf = NULL;
 	size_t len = 0;
 	FILE *mem = open_memstream(&buf, &len);
-	ck_assert_int_eq(plot_write_timeline(path, mem, quiet()), 0);
+	ck_assert_int_eq(plot_write_timeline(path, 0, 0, mem, quiet()), 0);
 	fclose(mem);
 	/* every category in its fixed place (its colour), an absent one untitled
 	 * with a point off the rows; times from the step's start at 0 */
@@ -686,10 +686,23 @@ START_TEST(plot_timeline_data)
 	                      "\n\n\"\"\nNaN NaN -1 \"\"\n\n\n\"\"\nNaN NaN -1 \"\"\n"
 	                      "\n\n\"\"\nNaN NaN -1 \"\"\n\n\n\"\"\nNaN NaN -1 \"\"\n");
 	free(buf);
+	/* a window (1.4 to 1.6 ms): events clipped to it, those outside left out,
+	 * a category with none there untitled; a window with nothing refused */
+	mem = open_memstream(&buf, &len);
+	ck_assert_int_eq(plot_write_timeline(path, 0.0014, 0.0016, mem, quiet()), 0);
+	fclose(mem);
+	ck_assert_str_eq(buf, "\"compute\"\n0.0014 0.0015 1 \"GPU 1 tid 0\"\n"
+	                      "\n\n\"\"\nNaN NaN -1 \"\"\n\n\n\"\"\nNaN NaN -1 \"\"\n"
+	                      "\n\n\"\"\nNaN NaN -1 \"\"\n"
+	                      "\n\n\"dp_comm\"\n0.0015 0.0016 2 \"GPU 1 dp\"\n"
+	                      "\n\n\"\"\nNaN NaN -1 \"\"\n\n\n\"\"\nNaN NaN -1 \"\"\n"
+	                      "\n\n\"\"\nNaN NaN -1 \"\"\n\n\n\"\"\nNaN NaN -1 \"\"\n");
+	free(buf);
+	ck_assert_int_lt(plot_write_timeline(path, 0.002, 0, quiet(), quiet()), 0);
 	const char *empty = scratch("empty.json", "{\"traceEvents\":[]}");
-	ck_assert_int_lt(plot_write_timeline(empty, quiet(), quiet()), 0);
+	ck_assert_int_lt(plot_write_timeline(empty, 0, 0, quiet(), quiet()), 0);
 	const char *notrace = scratch("notrace.json", "{\"step_time_s\":1}");
-	ck_assert_int_lt(plot_write_timeline(notrace, quiet(), quiet()), 0);
+	ck_assert_int_lt(plot_write_timeline(notrace, 0, 0, quiet(), quiet()), 0);
 	unlink(path);
 	unlink(empty);
 	unlink(notrace);
