@@ -887,6 +887,20 @@ static int cluster_of(const val_row *r, scenario *s, char *why, size_t n)
 		return -1;
 	}
 	nic_of(r->hardware, m, gpn, &c->nic);
+	/* a GB200/GB300 NVL72 domain is built of compute trays of 4 GPUs (an OS
+	 * node each, "128 nodes x 4 GB300"), and a count of NICs "per node" is a
+	 * tray's: 4 ConnectX per tray is one per GPU (NVIDIA's GB200 NVL72 and
+	 * GB300 reference designs), not 4 for the whole domain */
+	if (m->gpus_per_node == 72 && gpn > 4 && c->nic.count < gpn) {
+		const char *nx = val__find(r->hardware, " nodes x ");
+		int tray = nx ? atoi(nx + 9) : 0;
+		if (tray < 1 || tray >= gpn)
+			tray = 4;
+		if (c->nic.count <= 4 * tray && gpn % tray == 0)
+			c->nic.count = c->nic.count * (gpn / tray);
+		if (c->nic.count > 4 * gpn)
+			c->nic.count = 4 * gpn;
+	}
 	c->intra.kind = (pcie_cards(r->hardware) && !val__has(r->hardware, "NVLink")) ||
 	                g->nvlink_Bps <= 0 ? INTRA_PCIE : INTRA_NVSWITCH;   /* L40S: no NVLink */
 	/* V100 nodes other than DGX-2 (DGX-1, cloud V100 x 8) join their GPUs by
@@ -2126,9 +2140,16 @@ static int build_case(const val_row *r, val_case *c, char *why, size_t n)
 	                                   val__names(r, "torchtitan"))))
 		c->metric = VM_MODEL_TFLOPS;
 	/* NeMo's and Megatron-Bridge's tables and FLOPs callback count model
-	 * FLOPs ("Model TFLOP / sec / GPU"): a bare "TFLOPs/GPU" of theirs too */
-	if (c->metric == VM_HW_TFLOPS && (val__names(r, "NeMo") || val__names(r, "Megatron-Bridge")) &&
+	 * FLOPs ("Model TFLOP / sec / GPU"): a bare "TFLOPs/GPU" of theirs too;
+	 * so does MaxText's "TFLOP/s/device" (calculate_tflops_training_per_device:
+	 * the model's matmuls and attention, no rematerialization); and a unit
+	 * that says so ("TFLOP/sec/chip (model)") */
+	if (c->metric == VM_HW_TFLOPS && (val__names(r, "NeMo") || val__names(r, "Megatron-Bridge") ||
+	                                  val__names(r, "MaxText")) &&
 	    !val__has(r->metric, "hardware") && !val__has(r->metric, "HFU"))
+		c->metric = VM_MODEL_TFLOPS;
+	if (c->metric == VM_HW_TFLOPS && (val__has(unit, "(model)") ||
+	                                  val__has(unit, "model TFLOP") || val__has(unit, "model FLOP")))
 		c->metric = VM_MODEL_TFLOPS;
 	if (c->metric == VM_NONE) {
 		/* the op, sizes or sweep said beside the name: first when the row

@@ -598,6 +598,41 @@ START_TEST(t_blind6_reading)
 }
 END_TEST
 
+/* The seventh blind batch: a GB300 NVL72 job given as OS nodes of 4 with 4
+ * ConnectX-8 "per node" has one NIC per GPU in each NVLink domain (was 4 a
+ * domain of 64: the DP reduction 4x slow); a FLOP rate whose unit says
+ * "(model)", or MaxText's, counts model FLOPs. */
+START_TEST(t_blind7_reading)
+{
+	val_case c;
+	char why[256];
+	ck_assert_msg(build_row("B7-001,x,\"NVIDIA GB300 NVL72 system: 128 nodes x 4 Blackwell Ultra "
+	                        "GB300; NVLINK Gen5 + NVSWITCH Gen5; 4x ConnectX-8 IB XDR 800 Gb/s per "
+	                        "node\",512,8,32,4096,32,8192,64,1,2,1,64,\"NeMo; CP4; SEQ_PARALLEL "
+	                        "True\",fp8,,step_time,0.0866,s,x", &c, why, sizeof why) == 0, "%s", why);
+	ck_assert_int_eq(c.s.cluster.gpus_per_node, 64);
+	ck_assert_int_eq(c.s.cluster.nic.count, 64);
+	ck_assert_double_eq_tol(c.s.cluster.nic.speed_Bps, 800e9 / 8, 1);
+	scn_release(&c.s);
+	static const struct { const char *other, *unit; val_metric m; } rates[] = {
+		{"Megatron-LM", "TFLOP/sec/chip (model)", VM_MODEL_TFLOPS},
+		{"Megatron-LM", "model TFLOP/s/GPU", VM_MODEL_TFLOPS},
+		{"MaxText (JAX/XLA), ici_fsdp_parallelism=8", "TFLOP/s/device", VM_MODEL_TFLOPS},
+		{"Megatron-LM", "TFLOP/s/GPU", VM_HW_TFLOPS},
+	};
+	for (size_t i = 0; i < sizeof rates / sizeof rates[0]; i++) {
+		char row[768];
+		snprintf(row, sizeof row, "B7-002,x,\"8 nodes x 8 A100 80GB, 8x 200Gb/s HDR\",64,18.4,40,"
+		         "6144,48,2048,512,1,1,1,64,\"%s\",bf16,full,tflops_per_gpu,150,%s,x",
+		         rates[i].other, rates[i].unit);
+		ck_assert_msg(build_row(row, &c, why, sizeof why) == 0, "%s: %s", rates[i].unit, why);
+		ck_assert_msg(c.metric == rates[i].m, "%s / %s: metric %d", rates[i].other,
+		              rates[i].unit, c.metric);
+		scn_release(&c.s);
+	}
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("validate_files");
@@ -606,6 +641,7 @@ int main(void)
 	tcase_add_test(tc, t_nemo_rows);
 	tcase_add_test(tc, t_blind_reading);
 	tcase_add_test(tc, t_blind6_reading);
+	tcase_add_test(tc, t_blind7_reading);
 	tcase_add_test(tc, t_h200_rows);
 	tcase_add_test(tc, t_blackwell_rows);
 	tcase_add_test(tc, t_schedule_inference);
