@@ -736,6 +736,44 @@ static int clause_count(const char *hw, const char *at)
 	return 0;
 }
 
+/* "8 x 2 x 400 Gb/s": a count right before the rate that is itself the
+ * last of a product multiplies out (8 NICs of 2 ports each: 16 links of 400
+ * Gb/s, "= 6.4 Tb/s"); 0 when the count stands alone. */
+static int count_product(const char *text, const char *at)
+{
+	const char *p = at;
+	while (p > text && (p[-1] == ' ' || p[-1] == 'x' || p[-1] == 'X'))
+		p--;
+	const char *d = p;
+	while (d > text && isdigit((unsigned char)d[-1]))
+		d--;
+	if (d == p)
+		return 0;
+	long prod = atol(d);
+	int factors = 1;
+	for (;;) {
+		const char *q = d;
+		while (q > text && q[-1] == ' ')
+			q--;
+		if (!(q > text && (q[-1] == 'x' || q[-1] == 'X' || q[-1] == '*')))
+			break;
+		q--;
+		while (q > text && q[-1] == ' ')
+			q--;
+		const char *e = q;
+		while (q > text && isdigit((unsigned char)q[-1]))
+			q--;
+		if (q == e || (q > text && (isalnum((unsigned char)q[-1]) || q[-1] == '.')))
+			break;
+		prod *= atol(q);
+		factors++;
+		d = q;
+		if (prod <= 0 || prod > 100000)
+			return 0;
+	}
+	return factors > 1 ? (int)prod : 0;
+}
+
 static void nic_of(const char *hw_text, const gpu_map *m, int gpn, hw_nic *nic)
 {
 	char hw_buf[512];
@@ -756,6 +794,8 @@ static void nic_of(const char *hw_text, const gpu_map *m, int gpn, hw_nic *nic)
 		if (a + 6 > part)
 			part = a + 6;
 	int count = at && !aggregate ? val__number_before(part, at, true) : 0;
+	if (count > 0 && count_product(part, at) > count)
+		count = count_product(part, at);
 	if (at && !aggregate && count <= 0)
 		count = clause_count(part, at);
 	/* "4 InfiniBand links per node (400 Gbps)": the node's total */

@@ -231,7 +231,8 @@ START_TEST(t_rows_load_as_yaml)
 		"azure.csv", "nccl-a100.csv", "nccl-multinode.csv", "nccl-ops.csv", "dense-runs.csv",
 		"moe-runs.csv", "megascale-nemotron.csv", "nccl-aws.csv", "more-runs.csv",
 		"nccl-more.csv", "blind4-runs.csv", "blind4-nccl.csv", "blind5-runs.csv",
-		"blind5-papers.csv", "blind6-runs.csv", "blind6-nccl.csv", "blind6-papers.csv"};
+		"blind5-papers.csv", "blind6-runs.csv", "blind6-nccl.csv", "blind6-papers.csv",
+		"blind7-runs.csv", "blind7-nccl.csv"};
 	char path[] = "/tmp/check_validate_XXXXXX";
 	int fd = mkstemp(path);
 	ck_assert_int_ge(fd, 0);
@@ -600,8 +601,8 @@ END_TEST
 
 /* The seventh blind batch: a GB300 NVL72 job given as OS nodes of 4 with 4
  * ConnectX-8 "per node" has one NIC per GPU in each NVLink domain (was 4 a
- * domain of 64: the DP reduction 4x slow); a FLOP rate whose unit says
- * "(model)", or MaxText's, counts model FLOPs. */
+ * domain of 64: the DP reduction 4x slow); a NIC count written as a product;
+ * a FLOP rate whose unit says "(model)", or MaxText's, counts model FLOPs. */
 START_TEST(t_blind7_reading)
 {
 	val_case c;
@@ -613,6 +614,14 @@ START_TEST(t_blind7_reading)
 	ck_assert_int_eq(c.s.cluster.gpus_per_node, 64);
 	ck_assert_int_eq(c.s.cluster.nic.count, 64);
 	ck_assert_double_eq_tol(c.s.cluster.nic.speed_Bps, 800e9 / 8, 1);
+	scn_release(&c.s);
+	/* "8 x 2 x 400 Gb/s = 6.4 Tb/s": 16 links of 400, not 2 */
+	ck_assert_msg(build_row("B7-003,x,\"OCI BM.GPU.B300.8: 8x NVIDIA B300 SXM6 per node; per-node "
+	                        "RDMA (RoCE) NICs '8 x 2 x 400 Gb/s = 6.4 Tb/s'; 2 nodes\",16,,,,,,,,,,,"
+	                        "2 nodes x 8 GPUs,float,,allreduce_busbw@8589934592,766.5,GB/s,x", &c,
+	                        why, sizeof why) == 0, "%s", why);
+	ck_assert_int_eq(c.s.cluster.nic.count, 16);
+	ck_assert_double_eq_tol(c.s.cluster.nic.speed_Bps, 400e9 / 8, 1);
 	scn_release(&c.s);
 	static const struct { const char *other, *unit; val_metric m; } rates[] = {
 		{"Megatron-LM", "TFLOP/sec/chip (model)", VM_MODEL_TFLOPS},
