@@ -75,13 +75,14 @@ void hw_nic_defaults(hw_nic *nic, int gpus_per_node);
  * node's sockets (the law and its sources are in hw.c). */
 double hw_nic_efficiency(const hw_nic *nic, int gpus_sharing);
 
+/* The fastest NIC of hw_list_nics (800G XDR, ConnectX-8), Gb/s: what a
+ * what-if may propose at most. */
+#define HW_NIC_FASTEST_GBPS 800
+
 /* Text listings for `trainsim list gpus|nics`. */
 /* The catalog as a table; `held` (may be NULL) gives the GEMM efficiency a GPU holds
  * under sustained load (the compute model's, models/compute.c). */
 void hw_list_gpus(FILE *out, double (*held)(const hw_gpu *g));
-/* The fastest NIC of hw_list_nics (800G XDR, ConnectX-8), Gb/s: what a
- * what-if may propose at most. */
-#define HW_NIC_FASTEST_GBPS 800
 void hw_list_nics(FILE *out);
 
 #endif

@@ -720,15 +720,17 @@ static void collect_dp(stp_run *r, step_result *res)
 	 * (as many as a NIC serves) */
 	int k = 0, gpn = s->cluster.gpus_per_node, node0 = cluster_node_of(r->cl, st->dp_ranks[0]);
 	int count = s->cluster.nic.count, touched = 0;
-	unsigned char seen[1024] = {0};
+	bool seen[1024] = {false};
 	for (int d = 0; d < r->dp; d++) {
 		if (cluster_node_of(r->cl, st->dp_ranks[d]) != node0)
 			continue;
 		k++;
 		if (count < gpn && gpn > 0) {
 			int nic = cluster_rail_of(r->cl, st->dp_ranks[d]);
-			if (nic >= 0 && nic < 1024 && !seen[nic]++)
+			if (nic >= 0 && nic < 1024 && !seen[nic]) {
+				seen[nic] = true;
 				touched++;
+			}
 		}
 	}
 	bool inter = k < r->dp;
@@ -776,9 +778,11 @@ static void collect_dp(stp_run *r, step_result *res)
 	 * reduce 2(n-1)/n, reduce-scatter (n-1)/n), then with ZeRO the parameters
 	 * gathered back ((n-1)/n of P, never compressed) */
 	double nn = res->dp_ring_n > 1 ? res->dp_ring_n : 2;
-	/* ZeRO-3 gathers each layer's parameters for its forward and again for
-	 * its backward: twice per reduction (per micro-batch) */
-	res->dp_gather_bytes_per_gpu = z >= 3 ? 2 * P : z ? P : 0;
+	/* ZeRO-3 gathers each layer's parameters for every micro-batch's forward
+	 * and again for its backward: 2 m gathers a step, per reduction twice
+	 * (reduced every micro-batch) or 2 m (once a step, no_sync) */
+	int gathers = z >= 3 ? 2 * r->m / res->dp_syncs_per_step : z ? 1 : 0;
+	res->dp_gather_bytes_per_gpu = gathers * P;
 	/* the gather runs over the ZeRO group (a ring), whatever algorithm the
 	 * reduction takes (a hierarchical all-reduce's n is its nodes) */
 	double ng = r->zg > 1 ? r->zg : 2;
@@ -788,7 +792,7 @@ static void collect_dp(stp_run *r, step_result *res)
 	 * parameters, with zero_group the replicas' all-reduce of the shard */
 	double t = 0, m = 0;
 	add_alone(r, st, DPT_BUCKET, S, nb, &t, &m);
-	for (int gth = 0; gth < (z >= 3 ? 2 : z ? 1 : 0); gth++)
+	for (int gth = 0; gth < gathers; gth++)
 		add_alone(r, st, DPT_PARAMAG, P, nb, &t, &m);
 	if (r->zr > 1)
 		add_alone(r, st, DPT_XREP, S / r->zg, nb, &t, &m);

@@ -541,8 +541,10 @@ static int fsdp_axis(const char *o)
 			continue;
 		while (*q == ' ' || *q == '=' || *q == ':')
 			q++;
-		if (isdigit((unsigned char)*q) && atoi(q) > 1 && !isalpha((unsigned char)q[strspn(q, "0123456789")]))
-			return atoi(q);
+		size_t nd = strspn(q, "0123456789");
+		long v = nd >= 1 && nd <= 6 ? strtol(q, NULL, 10) : 0;   /* an axis, not a token count */
+		if (v > 1 && !isalpha((unsigned char)q[nd]))
+			return (int)v;
 	}
 	return 0;
 }
@@ -571,9 +573,9 @@ static int zero_group_of(const val_row *r, const scenario *s)
 		"sharding_degree: ", "sharding_parallel_degree=", "sharding_parallel_degree ",
 		"sharding_parallel_degree: "};
 	int fa = fsdp_axis(o);
-	if ((v = num_after_any(o, zero1, 3)) > 0)
+	if ((v = num_after_any(o, zero1, 3)) > 0 && v < 1e6)
 		g = (int)v;
-	else if ((v = num_after_any(o, sdeg, 6)) > 0)   /* PaddlePaddle's sharding group */
+	else if ((v = num_after_any(o, sdeg, 6)) > 0 && v < 1e6)   /* PaddlePaddle's group */
 		g = (int)v;
 	else if (fa > 1 && r->dp > 1 && (long)r->dp * fa == t->dp)
 		g = fa;   /* a DP axis beside the FSDP one replicates its shards */
@@ -583,11 +585,11 @@ static int zero_group_of(const val_row *r, const scenario *s)
 		static const char *const ici[] = {"ici_fsdp_parallelism=", "ici_fsdp_parallelism = "};
 		static const char *const dcn[] = {"dcn_fsdp_parallelism=", "dcn_fsdp_parallelism = "};
 		double a = num_after_any(o, ici, 2), b = num_after_any(o, dcn, 2);
-		g = (int)((a > 0 ? a : 1) * (b > 0 ? b : 1));
+		g = (int)fmin(1e6, (a > 0 ? a : 1) * (b > 0 ? b : 1));
 	}
 	else if ((v = num_after_any(o, rep, 6)) > 1)
 		g = (int)(gdp / v);
-	else if ((v = num_after_any(o, shard, 5)) > 0)
+	else if ((v = num_after_any(o, shard, 5)) > 0 && v < 1e6)
 		g = (int)v * (t->cp > 0 ? t->cp : 1);   /* torchtitan shards over dp_shard x cp */
 	else if ((val__affirmed_word(o, "HSDP") || val__affirmed(o, "HYBRID_SHARD") ||
 	          val__affirmed(o, "hybrid shard")) && !val__has(o, "or HSDP") &&
@@ -1418,6 +1420,11 @@ static bool overlaps_of(const val_row *r, scenario *s, bool no_sp, bool *assumed
 	if (mcore && t->grad_reduce.overlap && t->zero < 3)
 		t->grad_reduce.bucket_bytes = fmax(40e6, 1e6 * t->dp * t->cp) *
 		                              hw_precision_bytes(t->grad_reduce.dtype);
+	/* DeepSpeed's ZeRO 1-2 reduce (and gather) 5e8 elements at a time, its
+	 * reduce_bucket_size and allgather_bucket_size defaults (DeepSpeed's
+	 * configuration docs); ZeRO-3 goes by layers */
+	if (val__names(r, "DeepSpeed") && t->zero < 3)
+		t->grad_reduce.bucket_bytes = 5e8 * hw_precision_bytes(t->grad_reduce.dtype);
 	/* Megatron's local DDP (2020-21) all-reduces its gradients after the
 	 * backward in one call per dtype: the contiguous buffer, or the grads
 	 * flattened together (megatron/model/distributed.py, LocalDDP) */

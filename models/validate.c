@@ -619,6 +619,21 @@ static double ib_port_rate(const char *hw)
 	return 0;
 }
 
+/* HPE Slingshot's NICs, from the raw text (its version is a number
+ * without_versions blanks): Slingshot 11 (Cassini) 200 Gb/s, Slingshot 10
+ * (a ConnectX-5 Ethernet NIC) 100 Gb/s (HPE's Slingshot data sheets); 0
+ * without Slingshot. */
+static double slingshot_rate(const char *hw)
+{
+	const char *s = val__find(hw, "Slingshot");
+	if (!s)
+		return 0;
+	const char *v = s + 9;
+	while (*v == ' ' || *v == '-')
+		v++;
+	return !strncmp(v, "10", 2) && !isdigit((unsigned char)v[2]) ? 100 : 200;
+}
+
 /* A NIC count written next to a fabric word with no rate: "4 HDR NICs",
  * "4x HDR", "HDR x4", "2 rails"; 0 if none. */
 static int nic_count_in_words(const char *hw)
@@ -626,7 +641,7 @@ static int nic_count_in_words(const char *hw)
 	/* rails: "dual-rail EDR" (Summit), "single-rail", "quad-rail" */
 	static const struct { const char *w; int n; } rails[] = {{"single-rail", 1},
 		{"single rail", 1}, {"dual-rail", 2}, {"dual rail", 2}, {"quad-rail", 4},
-		{"quad rail", 4}};
+		{"quad rail", 4}, {"a pair of", 2}, {"pair of", 2}};
 	for (size_t i = 0; i < sizeof rails / sizeof rails[0]; i++)
 		if (val__has(hw, rails[i].w))
 			return rails[i].n;
@@ -657,6 +672,13 @@ static int nic_count_in_words(const char *hw)
 				a++;
 			if ((*a == 'x' || *a == 'X') && isdigit((unsigned char)a[1]))   /* "HDR x4" */
 				return atoi(a + 1);
+			/* "4 HDR InfiniBand per server" (its "Mellanox" blanked by
+			 * without_versions): a bare count right before the fabric */
+			if (b > hw && isdigit((unsigned char)b[-1]) && b < p) {
+				int n = val__number_before(hw, p, false);
+				if (n > 0 && n <= 64)
+					return n;
+			}
 		}
 	return 0;
 }
@@ -712,9 +734,21 @@ static void without_side_networks(char *hw)
  * none. */
 static int clause_count(const char *hw, const char *at)
 {
+	/* back to the clause's start, over a parenthesized model number inside
+	 * it ("8x ConnectX-7 (MT4129) NDR 400 Gb/s") */
 	const char *b = at;
-	while (b > hw && !strchr(",;(", b[-1]))
+	while (b > hw && !strchr(",;(", b[-1])) {
+		if (b[-1] == ')') {
+			const char *o = b - 1;
+			while (o > hw && o[-1] != '(' && o[-1] != ',' && o[-1] != ';')
+				o--;
+			if (o > hw && o[-1] == '(') {
+				b = o - 1;
+				continue;
+			}
+		}
 		b--;
+	}
 	while (*b == ' ')
 		b++;
 	char *x;
@@ -747,9 +781,9 @@ static int count_product(const char *text, const char *at)
 	const char *d = p;
 	while (d > text && isdigit((unsigned char)d[-1]))
 		d--;
-	if (d == p)
+	if (d == p || p - d > 6)
 		return 0;
-	long prod = atol(d);
+	long prod = strtol(d, NULL, 10);
 	int factors = 1;
 	for (;;) {
 		const char *q = d;
@@ -763,9 +797,9 @@ static int count_product(const char *text, const char *at)
 		const char *e = q;
 		while (q > text && isdigit((unsigned char)q[-1]))
 			q--;
-		if (q == e || (q > text && (isalnum((unsigned char)q[-1]) || q[-1] == '.')))
+		if (q == e || e - q > 6 || (q > text && (isalnum((unsigned char)q[-1]) || q[-1] == '.')))
 			break;
-		prod *= atol(q);
+		prod *= strtol(q, NULL, 10);   /* factors of at most 6 digits: no overflow */
 		factors++;
 		d = q;
 		if (prod <= 0 || prod > 100000)
@@ -785,6 +819,8 @@ static void nic_of(const char *hw_text, const gpu_map *m, int gpn, hw_nic *nic)
 	double gbps = line_rate(hw, &at, &aggregate);
 	if (gbps <= 0)
 		gbps = ib_port_rate(hw);   /* "NDR200" */
+	if (gbps <= 0)
+		gbps = slingshot_rate(hw_text);
 	/* the count right before the rate, within its own part of the text: not
 	 * across "and" or "with" ("40GB memory and 800Gbps interconnect") */
 	const char *part = hw;
@@ -931,9 +967,16 @@ static int cluster_of(const val_row *r, scenario *s, char *why, size_t n)
 	 * node each, "128 nodes x 4 GB300"), and a count of NICs "per node" is a
 	 * tray's: 4 ConnectX per tray is one per GPU (NVIDIA's GB200 NVL72 and
 	 * GB300 reference designs), not 4 for the whole domain */
-	if (m->gpus_per_node == 72 && gpn > 4 && c->nic.count < gpn) {
+	bool per_tray = val__has(r->hardware, "per node") || val__has(r->hardware, "per tray") ||
+	                val__has(r->hardware, "per host") || val__has(r->hardware, "per compute tray");
+	if (m->gpus_per_node == 72 && gpn > 4 && c->nic.count < gpn && per_tray) {
+		/* the tray's GPUs: "36 nodes x 4 GB200" (the GPU named after the
+		 * count), else the reference designs' 4 */
 		const char *nx = val__find(r->hardware, " nodes x ");
-		int tray = nx ? atoi(nx + 9) : 0;
+		char *after = NULL;
+		int tray = nx && isdigit((unsigned char)nx[9]) ? (int)strtol(nx + 9, &after, 10) : 0;
+		if (tray > 0 && !gpu_next(after, m))
+			tray = 0;
 		if (tray < 1 || tray >= gpn)
 			tray = 4;
 		if (c->nic.count <= 4 * tray && gpn % tray == 0)
@@ -1051,7 +1094,8 @@ static int coll_cluster_of(const val_row *r, val_case *c, char *why, size_t n)
 	}
 	/* the node count in one text and the GPUs per node in the other ("2
 	 * nodes (hosts ...)" in the hardware, "1 GPU per node (-g 1)" beside the
-	 * command), or the count alone with the gpus cell: gpus / nodes each */
+	 * command), agreeing with the gpus cell; a count of nodes alone says
+	 * nothing ("one of the cluster's 4 nodes") */
 	if (!nodes && r->gpus > 0) {
 		static const char *const per[] = {" GPUs per node", " GPU per node", " GPUs each",
 		                                  " GPU each"};
@@ -1065,7 +1109,7 @@ static int coll_cluster_of(const val_row *r, val_case *c, char *why, size_t n)
 				const char *e = val__find(texts[i], per[j]);
 				each = e ? val__number_before(texts[i], e, false) : 0;
 			}
-		if (k > 1 && (each > 0 ? (long)k * each == r->gpus : r->gpus % k == 0)) {
+		if (k > 1 && each > 0 && (long)k * each == r->gpus) {
 			nodes = k;
 			gpn = r->gpus / k;
 		}
@@ -1157,7 +1201,11 @@ static int coll_cluster_of(const val_row *r, val_case *c, char *why, size_t n)
 	}
 	if (val__has(r->other, "NCCL_NVLS_ENABLE=0"))
 		c->s.cluster.gpu.nvls_eff = 0;
-	if (val__has(r->other, "NCCL_IB_DISABLE=1") || val__has(r->other, "NCCL_NET=Socket"))
+	/* ... or says in words that NCCL fell back to its sockets ("without the
+	 * plugin NCCL falls back to TCP sockets", NCCL's "NET/Socket") */
+	if (val__has(r->other, "NCCL_IB_DISABLE=1") || val__has(r->other, "NCCL_NET=Socket") ||
+	    val__affirmed(r->other, "TCP socket") || val__affirmed(r->other, "NET/Socket") ||
+	    val__affirmed(r->other, "falls back to TCP") || val__affirmed(r->other, "fallback to TCP"))
 		c->s.cluster.nic.transport = TRANSPORT_TCP;
 	c->gpus_per_thread = val__has(r->source, "AI-benchmarking-guide") ? 8 : 1;
 	int g = dash_g(r->source);

@@ -1,13 +1,14 @@
 # timeline.gp: a per-GPU timeline of one simulated step: one row per GPU
 # stream, one colour per kind of work (compute, TP/PP/DP communication,
 # bubble, stalls). Written by `trainsim plot --kind timeline`; redraw:
-#   gnuplot -c timeline.gp DATA.dat OUT.png
+#   gnuplot -c timeline.gp DATA.dat OUT.png [FROM TO]
+# (FROM and TO in seconds, TO '*' for the step's end: a window of the step)
 # DATA: one block per category (two blank lines apart), each starting with
 # the category's name, in a fixed order (compute, tp_comm, pp_comm, pp_bubble,
 # dp_comm, data_stall, checkpoint, optimizer, idle, then others) so that a
 # category keeps its colour; an absent one has an empty name and a point
 # off the rows; columns: start (s), end (s), row, row label.
-if (ARGC < 2) { print "usage: gnuplot -c timeline.gp DATA.dat OUT.png|svg"; exit status 2 }
+if (ARGC < 2) { print "usage: gnuplot -c timeline.gp DATA.dat OUT.png|svg [FROM TO]"; exit status 2 }
 
 stats ARG1 using 3 nooutput
 nb = STATS_blocks
@@ -30,6 +31,10 @@ set output ARG2
 set title "Timeline of one step"
 set xlabel "time since the start of the step"
 set format x "%.1s %cs"   # SI prefixes: 2.5 ms, 50.0 s
+if (ARGC >= 4) {          # a window: its range, and ticks fine enough to tell apart
+	if (ARG4 eq "*") { set xrange [ARG3+0:*] } else { set xrange [ARG3+0:ARG4+0] }
+	set format x "%.3s %cs"
+}
 set yrange [nrows-0.5:-0.5]
 set ytics noenhanced
 set grid xtics

@@ -17,6 +17,7 @@
 typedef struct plot_opts {
 	const char *results, *kind, *out, *x, *series, *from, *to;
 	double from_s, to_s;   /* timeline: the window, parsed (to_s 0: the end) */
+	char win[2][32];       /* the window for timeline.gp: seconds, "*" for its end */
 } plot_opts;
 
 typedef struct plot_paths {
@@ -88,11 +89,17 @@ static int plot_parse(int argc, char **argv, plot_opts *o)
 			return -1;
 		}
 	}
-	if (o->to && o->to_s <= o->from_s) {
+	if (o->to && o->to_s <= 0) {
+		fprintf(stderr, "plot: --to must be after the step's start (0 s)\n");
+		return -1;
+	}
+	if (o->from && o->to && o->to_s <= o->from_s) {
 		fprintf(stderr, "plot: --to (%g s) must come after --from (%g s)\n", o->to_s,
 		        o->from_s);
 		return -1;
 	}
+	snprintf(o->win[0], sizeof o->win[0], "%.9g", o->from_s);
+	snprintf(o->win[1], sizeof o->win[1], o->to ? "%.9g" : "*", o->to_s);
 	return 0;
 }
 
@@ -179,8 +186,12 @@ static int fill_dat(FILE *out, void *ctx)
 	dat_job *j = ctx;
 	fprintf(out, "# trainsim plot --kind %s, from %s\n", j->o->kind, j->o->results);
 	if (!strcmp(j->o->kind, "timeline")) {
-		fprintf(out, "# redraw: gnuplot -c %s %s %s\n", j->p->gp_base, j->p->dat_base,
-		        j->p->out_base);
+		if (j->o->from || j->o->to)   /* the window: the x range and finer ticks */
+			fprintf(out, "# redraw: gnuplot -c %s %s %s %s '%s'\n", j->p->gp_base,
+			        j->p->dat_base, j->p->out_base, j->o->win[0], j->o->win[1]);
+		else
+			fprintf(out, "# redraw: gnuplot -c %s %s %s\n", j->p->gp_base, j->p->dat_base,
+			        j->p->out_base);
 		return plot_write_timeline(j->o->results, j->o->from_s, j->o->to_s, out, stderr);
 	}
 	plot_table *t = plot_table_load(j->o->results, stderr);
@@ -248,7 +259,10 @@ static int run_gnuplot(const plot_opts *o, const plot_paths *p, const plot_axis 
 		gp = GNUPLOT_PATH;
 	char *argv[] = {(char *)gp, "-c", (char *)p->gp, (char *)p->dat, (char *)p->tmp,
 	                (char *)axis->label, axis->log ? "log" : "linear", NULL};
-	if (strcmp(o->kind, "speed"))
+	if (!strcmp(o->kind, "timeline") && (o->from || o->to)) {
+		argv[5] = (char *)o->win[0];
+		argv[6] = (char *)o->win[1];
+	} else if (strcmp(o->kind, "speed"))
 		argv[5] = NULL;
 	int rc = extprog_run(argv, stderr);
 	if (rc == EXTPROG_ENOENT) {
@@ -256,8 +270,8 @@ static int run_gnuplot(const plot_opts *o, const plot_paths *p, const plot_axis 
 		        " or set TRAINSIM_GNUPLOT). The data and the script are written:\n"
 		        "  %s\n  %s\nDraw it later with: gnuplot -c %s %s %s", o->out, shown(p->dat),
 		        shown(p->gp), shown(p->gp), shown(p->dat), o->out);
-		if (argv[5])   /* speed: the axis label and scale, as the .dat's redraw line */
-			fprintf(stderr, " '%s' %s", argv[5], argv[6]);
+		if (argv[5])   /* speed's axis, a timeline's window: as the .dat's redraw line */
+			fprintf(stderr, " '%s' '%s'", argv[5], argv[6]);
 		fputc('\n', stderr);
 	}
 	if (rc == EXTPROG_OK && !picture_whole(p->tmp)) {

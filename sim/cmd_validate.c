@@ -43,11 +43,20 @@ static double error_pct(val_metric m, double pred, double pub)
 static const char *default_paths[] = {
 	"tests/validation/published.csv",
 	"../tests/validation/published.csv",
-	TRAINSIM_DATADIR "/validation/published.csv",
 };
 
+/* Whether path can be read. */
+static bool readable(const char *path)
+{
+	FILE *f = fopen(path, "r");
+	if (f)
+		fclose(f);
+	return f != NULL;
+}
+
 /* The CSV to read when none is given: $TRAINSIM_DATADIR, the source tree
- * (cwd or the build directory below it, or $top_srcdir), the installed copy. */
+ * (cwd or the build directory below it, or $top_srcdir), the source tree
+ * beside the program itself, the installed copy. */
 static const char *default_path(char *buf, size_t n)
 {
 	/* TRAINSIM_DATADIR: the data folder (holding validation/) or the
@@ -66,34 +75,27 @@ static const char *default_path(char *buf, size_t n)
 			return buf;
 		}
 	}
-	for (size_t i = 0; i < sizeof default_paths / sizeof default_paths[0]; i++) {
-		FILE *f = fopen(default_paths[i], "r");
-		if (f) {
-			fclose(f);
+	for (size_t i = 0; i < sizeof default_paths / sizeof default_paths[0]; i++)
+		if (readable(default_paths[i]))
 			return default_paths[i];
-		}
-	}
 	/* beside the program itself (run from elsewhere as SRC/trainsim or
-	 * SRC/build/trainsim): Linux's /proc/self/exe, where there is one */
-	char exe[400];
-	ssize_t len = readlink("/proc/self/exe", exe, sizeof exe - 1);
-	if (len > 0) {
+	 * SRC/build/trainsim): Linux's /proc/self/exe, where there is one; a
+	 * path too long for the buffer is not guessed at */
+	char exe[4096];
+	ssize_t len = readlink("/proc/self/exe", exe, sizeof exe);
+	if (len > 0 && (size_t)len < sizeof exe) {
 		exe[len] = '\0';
 		char *slash = strrchr(exe, '/');
 		if (slash)
 			*slash = '\0';
 		const char *rel[] = {"/tests/validation/published.csv",
 			"/../tests/validation/published.csv"};
-		for (int i = 0; i < 2; i++) {
-			snprintf(buf, n, "%s%s", exe, rel[i]);
-			FILE *f = fopen(buf, "r");
-			if (f) {
-				fclose(f);
+		for (int i = 0; i < 2; i++)
+			if ((size_t)snprintf(buf, n, "%s%s", exe, rel[i]) < n && readable(buf))
 				return buf;
-			}
-		}
 	}
-	return NULL;
+	static const char installed[] = TRAINSIM_DATADIR "/validation/published.csv";
+	return readable(installed) ? installed : NULL;
 }
 
 static bool selected(const char *id, const char *only)
@@ -433,7 +435,8 @@ int cmd_validate(int argc, char **argv)
 	char buf[512];
 	if (!path && !(path = default_path(buf, sizeof buf))) {
 		fprintf(stderr, "trainsim validate: no published.csv found (looked in $TRAINSIM_DATADIR "
-			"and its validation/, tests/validation/, ../tests/validation/, %s/validation/); give "
+			"and its validation/, tests/validation/, ../tests/validation/, the same beside "
+			"the program, %s/validation/); give "
 			"its path, as in trainsim validate SOURCE_TREE/tests/validation/published.csv\n",
 			TRAINSIM_DATADIR);
 		return 1;

@@ -376,11 +376,13 @@ static void fix_hardware(ctx *c, step_split k)
 	    (k == SPLIT_PP_COMM && !c->r->pp_crosses_nodes))
 		return;
 	/* a group across availability zones waits for the zone link */
-	if (k == SPLIT_DP_COMM && c->r->dp_naive_zone_Bps > 0 &&
-	    (f = add_fix(c, "buy a link between the zones four times as fast"))) {
-		f->hardware = true;
-		fix_set(f, "cluster.fabric.zone_bandwidth=%gGbps",
-		        4 * cl->fabric.zone_bandwidth_Bps * 8 / 1e9);
+	if (k == SPLIT_DP_COMM && c->r->dp_naive_zone_Bps > 0) {   /* not the NICs */
+		if ((f = add_fix(c, "buy a link between the zones four times as fast"))) {
+			f->hardware = true;
+			fix_set(f, "cluster.fabric.zone_bandwidth=%gGbps",
+			        4 * cl->fabric.zone_bandwidth_Bps * 8 / 1e9);
+		}
+		return;
 	}
 	/* no faster NIC than the catalog's fastest: past it, more of them (one
 	 * a GPU at most), else no hardware answer */
@@ -807,8 +809,8 @@ static void ring(ctx *c)
 		section(c, "What the sharded reduction moves");
 		para(c->out, 3, 3, "Each GPU reduces %s of gradients%s over data parallelism. "
 			"Sending them once at %s would take %s, the naive figure. ZeRO %d "
-			"%s, updates its shard, then all-gathers the %s of "
-			"parameters back, (n-1)/n of those again%s: %.2f times the gradient bytes for "
+			"%s, updates its shard, then %s %s of "
+			"parameters, (n-1)/n of those again%s: %.2f times the gradient bytes for "
 			"n = %d. Here that takes %s alone, %.2f times the naive figure%s; %s of %s is "
 			"left exposed in the step.",
 			fmt_b(a, sizeof a, r->dp_bytes_per_gpu),
@@ -818,6 +820,8 @@ static void ring(ctx *c)
 			scn_grad_rs(c->s) ? "reduce-scatters them (every GPU sends (n-1)/n of them and "
 			"keeps its 1/n shard)" : "all-reduces them whole (every GPU sends 2(n-1)/n of "
 			"them; only the optimizer state is sharded)",
+			c->s->training.zero >= 3 ? "gathers each layer's parameters for its forward and "
+			"again for its backward, in all" : "all-gathers back the",
 			fmt_b(g, sizeof g, r->dp_gather_bytes_per_gpu),
 			c->s->training.grad_reduce.compression != COMPRESS_NONE
 			? " (compression does not apply to them)" : "", r->dp_ideal_factor, n,

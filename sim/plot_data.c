@@ -111,19 +111,40 @@ static key_kind kind_of_key(const plot_table *t, size_t col)
 
 /* Whether a word of a scenario's name states a value of the key in column
  * col: any quantity of the key's kind ("10GbE" when NIC speeds are swept,
- * whichever speeds), any plain number for a key of numbers (it may be a
- * count of something else: the title only gets shorter), one of its words. */
+ * whichever speeds), one of its words; numbers are left to numbered(). */
 static bool word_states(const plot_table *t, size_t col, key_kind kind, const char *word)
 {
-	double v;
 	if (kind.what == KEY_QUANTITIES)
 		return is_quantity(word, kind.unit);
 	if (kind.what == KEY_NUMBERS)
-		return plain_number(word, &v);
+		return false;
 	for (size_t r = 0; r < plot_table_nrows(t); r++)
 		if (!strcasecmp(word, plot_table_cell(t, r, col)))
 			return true;
 	return false;
+}
+
+/* Whether word i of w states a number of the key in column col: named with
+ * it ("tp=4", "TP4", "tp 4", "4 nodes"), not a bare number that may count
+ * something else ("4 x 8 A100" when tp is swept). */
+static bool numbered(const plot_table *t, size_t col, char *const *w, size_t nw, size_t i)
+{
+	const char *key = plot_table_colname(t, col), *dot = strrchr(key, '.');
+	key = dot ? dot + 1 : key;
+	size_t k = strlen(key);
+	double v;
+	if (k == 0)
+		return false;
+	if (!strncasecmp(w[i], key, k)) {   /* "tp=4", "TP4" */
+		const char *x = w[i] + k + (w[i][k] == '=');
+		return *x && plain_number(x, &v);
+	}
+	if (!plain_number(w[i], &v))
+		return false;
+	/* "tp 4", "4 nodes" (the key or its singular beside the number) */
+	size_t ks = k > 1 && (key[k - 1] == 's' || key[k - 1] == 'S') ? k - 1 : k;
+	return (i > 0 && !strncasecmp(w[i - 1], key, ks)) ||
+	       (i + 1 < nw && !strncasecmp(w[i + 1], key, ks));
 }
 
 /* Whether a comma-separated part of a scenario's name states a value of a
@@ -142,7 +163,8 @@ static bool part_states(const plot_table *t, const char *part, size_t len)
 		for (size_t i = 0; i < nw; i++) {
 			char two[512];
 			double v;
-			if (word_states(t, k, kind, w[i]))
+			if (word_states(t, k, kind, w[i]) ||
+			    (kind.what == KEY_NUMBERS && numbered(t, k, w, nw, i)))
 				return true;
 			if (i + 1 < nw && plain_number(w[i], &v) &&
 			    snprintf(two, sizeof two, "%s%s", w[i], w[i + 1]) < (int)sizeof two &&

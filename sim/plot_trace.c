@@ -259,8 +259,12 @@ int plot_write_timeline(const char *trace_path, double from_s, double to_s, FILE
 		inside |= in_window(&t.ev[i], t0, &w, &a, &b);
 	}
 	if (!inside) {
-		fprintf(err, "plot: nothing happens between --from %g s and --to %g s; the step's "
-		        "events end at %.6g s\n", w.from, w.to > 0 ? w.to : end, end);
+		if (w.from >= end)
+			fprintf(err, "plot: --from %g s is past the step's last event (%.6g s)\n", w.from,
+			        end);
+		else
+			fprintf(err, "plot: nothing happens between %g s and %g s of the step\n", w.from,
+			        w.to);
 		goto out_free;
 	}
 	write_blocks(&t, out, t0, &w);

@@ -227,6 +227,8 @@ static void nic_gap(FILE *out, const scenario *s, const step_result *r, double f
 		return;
 	if (r->dp_naive_zone_Bps > 0) {   /* across zones: the zone link, not the NICs */
 		char lat[32];
+		if (r->dp_allreduce_s < 1.1 * factor * r->dp_naive_s)
+			return;   /* the ring factor explains it */
 		fprintf(out, "    the rest: the zone link's %s of latency, paid on every step of the\n"
 			"    collective that crosses it\n",
 			fmt_time(lat, sizeof lat, s->cluster.fabric.zone_latency_s));

@@ -592,13 +592,14 @@ START_TEST(plot_speed_data)
 }
 END_TEST
 
-/* The title of the speed plot's single series for a scenario name. */
-static char *single_title_of(const char *name, const char *values)
+/* The title of the speed plot's single series for a scenario name, the key
+ * swept over values. */
+static char *single_title_of(const char *name, const char *key, const char *values)
 {
 	char csv[1024], *buf = NULL;
 	size_t len = 0, n = 0;
 	n += (size_t)snprintf(csv + n, sizeof csv - n,
-	                      "index,cluster.nic.speed,status,scenario,step_time_s,mfu,gpu_util\n");
+	                      "index,%s,status,scenario,step_time_s,mfu,gpu_util\n", key);
 	char v[256];
 	snprintf(v, sizeof v, "%s", values);
 	int i = 0;
@@ -623,18 +624,24 @@ static char *single_title_of(const char *name, const char *values)
  * the scenario's name that state one (the name says the base scenario's). */
 START_TEST(plot_speed_single_title)
 {
-	static const struct { const char *name, *values, *title; } cases[] = {
-		{"100B GPT, data-parallel on 4 x 8 A100, 10GbE", "10Gbps 25Gbps 400Gbps",
+	static const char nic[] = "cluster.nic.speed", tp[] = "training.tp";
+	static const struct { const char *name, *key, *values, *title; } cases[] = {
+		{"100B GPT, data-parallel on 4 x 8 A100, 10GbE", nic, "10Gbps 25Gbps 400Gbps",
 		 "100B GPT, data-parallel on 4 x 8 A100"},
-		{"100B GPT, data-parallel on 4 x 8 A100, 10GbE", "25Gbps 100Gbps",
+		{"100B GPT, data-parallel on 4 x 8 A100, 10GbE", nic, "25Gbps 100Gbps",
 		 "100B GPT, data-parallel on 4 x 8 A100"},
-		{"7B on 10 Gb/s (TCP), 80GB GPUs", "10Gbps 25Gbps", "80GB GPUs"},
-		{"A100 cluster, 200Gbps", "10Gbps", "A100 cluster"},
-		{"GPT-3 on H100", "10Gbps 100Gbps", "GPT-3 on H100"},
-		{"400Gbps", "10Gbps", "all points"},
+		{"7B on 10 Gb/s (TCP), 80GB GPUs", nic, "10Gbps 25Gbps", "80GB GPUs"},
+		{"A100 cluster, 200Gbps", nic, "10Gbps", "A100 cluster"},
+		{"GPT-3 on H100", nic, "10Gbps 100Gbps", "GPT-3 on H100"},
+		{"400Gbps", nic, "10Gbps", "all points"},
+		/* a number counts the key's only when named with it */
+		{"100B GPT, data-parallel on 4 x 8 A100, 100GbE", tp, "1 2 4",
+		 "100B GPT, data-parallel on 4 x 8 A100, 100GbE"},
+		{"70B, tp 8, 400G IB", tp, "2 4 8", "70B, 400G IB"},
+		{"70B, TP8 PP2, 400G IB", tp, "2 4 8", "70B, 400G IB"},
 	};
 	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
-		char *title = single_title_of(cases[i].name, cases[i].values);
+		char *title = single_title_of(cases[i].name, cases[i].key, cases[i].values);
 		ck_assert_msg(!strcmp(title, cases[i].title), "%s over %s: '%s', expected '%s'",
 		              cases[i].name, cases[i].values, title, cases[i].title);
 		free(title);

@@ -542,6 +542,13 @@ START_TEST(t_blind6_reading)
 		{"C6-003,x,\"2 x AWS g4dn.metal (8x Tesla T4 PCIe per instance), 1 EFA adapter per "
 		 "instance; 1 T4 per node used\",2,,,,,,,,,,,one process per GPU,float,,"
 		 "allreduce_busbw@33554432,2.95,GB/s,x", 2, 1, 0, TRANSPORT_RDMA},
+		/* a count of nodes alone is no layout: one of a cluster's 4 nodes */
+		{"C6-004,x,\"DGX H100 (8x H100 SXM5, 8x 400Gb/s NDR), one of the cluster's 4 nodes\",8,"
+		 ",,,,,,,,,,-g 8,float,,allreduce_busbw@1G,400,GB/s,x", 1, 8, 400, TRANSPORT_RDMA},
+		/* NCCL without its network plugin: sockets */
+		{"C6-005,x,\"2 nodes x 4 GH200, HPE Slingshot 11\",8,,,,,,,,,,,\"2 nodes x 4 GPUs; "
+		 "without aws-ofi-nccl: NCCL falls back to TCP sockets\",float,,"
+		 "allreduce_busbw@8589934592,2.3,GB/s,x", 2, 4, 200, TRANSPORT_TCP},
 	};
 	val_case c;
 	char why[256];
@@ -615,6 +622,33 @@ START_TEST(t_blind7_reading)
 	ck_assert_int_eq(c.s.cluster.nic.count, 64);
 	ck_assert_double_eq_tol(c.s.cluster.nic.speed_Bps, 800e9 / 8, 1);
 	scn_release(&c.s);
+	/* ... but a rack's uplinks are no tray's NICs */
+	ck_assert_msg(build_row("B7-004,x,\"GB200 NVL72 rack, 8 x 400 Gb/s InfiniBand uplinks for the "
+	                        "rack\",72,,,,,,,,,,,-g 1,float,,allreduce_busbw@1G,600,GB/s,x", &c, why,
+	                        sizeof why) == 0, "%s", why);
+	ck_assert_int_eq(c.s.cluster.nic.count, 8);
+	scn_release(&c.s);
+	/* NIC counts: a parenthesized model number between count and rate; "a
+	 * pair of" NICs; Slingshot's own rate; a count before the fabric */
+	static const struct { const char *hw; int count; double gbps; } nics[] = {
+		{"2 nodes x 8 B200, 8x Mellanox ConnectX-7 (MT4129) NDR 400 Gb/s InfiniBand HCAs per "
+		 "node (one per GPU)", 8, 400},
+		{"2 nodes x 4 A100-SXM4-40GB; a pair of HPE Slingshot NICs per node", 2, 200},
+		{"2 nodes x 4 H100 80GB HBM3; interconnect HPE Slingshot 11", 4, 200},
+		{"2 nodes x 8 V100; Slingshot-10", 8, 100},
+		{"2 servers x 8 NVIDIA A800 80GB, inter-node 4 Mellanox HDR InfiniBand per server", 4, 200},
+	};
+	for (size_t i = 0; i < sizeof nics / sizeof nics[0]; i++) {
+		char row[512];
+		snprintf(row, sizeof row, "B7-005,x,\"%s\",16,,,,,,,,,,,-g 1,float,,"
+		         "allreduce_busbw@1G,100,GB/s,x", nics[i].hw);
+		ck_assert_msg(build_row(row, &c, why, sizeof why) == 0, "%s: %s", nics[i].hw, why);
+		ck_assert_msg(c.s.cluster.nic.count == nics[i].count &&
+		              fabs(c.s.cluster.nic.speed_Bps - nics[i].gbps * 1e9 / 8) < 1,
+		              "%s: %d x %g Gb/s", nics[i].hw, c.s.cluster.nic.count,
+		              c.s.cluster.nic.speed_Bps * 8 / 1e9);
+		scn_release(&c.s);
+	}
 	/* "8 x 2 x 400 Gb/s = 6.4 Tb/s": 16 links of 400, not 2 */
 	ck_assert_msg(build_row("B7-003,x,\"OCI BM.GPU.B300.8: 8x NVIDIA B300 SXM6 per node; per-node "
 	                        "RDMA (RoCE) NICs '8 x 2 x 400 Gb/s = 6.4 Tb/s'; 2 nodes\",16,,,,,,,,,,,"
