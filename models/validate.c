@@ -986,6 +986,15 @@ static int cluster_of(const val_row *r, scenario *s, char *why, size_t n)
 	}
 	c->intra.kind = (pcie_cards(r->hardware) && !val__has(r->hardware, "NVLink")) ||
 	                g->nvlink_Bps <= 0 ? INTRA_PCIE : INTRA_NVSWITCH;   /* L40S: no NVLink */
+	/* two A40s (RTX A6000s) joined by their NVLink bridge: 112.5 GB/s
+	 * bidirectional, 56.25 each way (the A40 and RTX A6000 data sheets); a
+	 * bridge pairs two cards only, so only a job of two GPUs a node runs on it */
+	if ((!strcmp(g->name, "A40") || !strcmp(g->name, "RTX-A6000")) && gpn == 2 &&
+	    val__has(r->hardware, "NVLink") && !val__has(r->hardware, "P2P_DISABLE") &&
+	    !val__has(r->other, "P2P_DISABLE")) {
+		c->intra.kind = INTRA_NVLINK_MESH;
+		c->intra.bandwidth_Bps = 56.25e9;
+	}
 	/* V100 nodes other than DGX-2 (DGX-1, cloud V100 x 8) join their GPUs by
 	 * an NVLink hybrid cube mesh, not a switch (NVIDIA DGX-1 data sheet) */
 	if (c->intra.kind == INTRA_NVSWITCH && g->arch == ARCH_VOLTA &&

@@ -657,6 +657,20 @@ START_TEST(t_blind7_reading)
 	ck_assert_int_eq(c.s.cluster.nic.count, 16);
 	ck_assert_double_eq_tol(c.s.cluster.nic.speed_Bps, 400e9 / 8, 1);
 	scn_release(&c.s);
+	/* two A40s on their NVLink bridge (56.25 GB/s each way), not PCIe; with
+	 * NCCL's P2P off the bridge carries nothing */
+	static const char *const bridged[] = {"default env (P2P allowed)", "NCCL_P2P_DISABLE=1"};
+	for (int i = 0; i < 2; i++) {
+		char row[512];
+		snprintf(row, sizeof row, "B9-001,x,\"one node with 8x NVIDIA A40 (PCIe) and NVLink "
+		         "bridges between pairs; this run: a bridged pair\",2,,,,,,,,,,,\"-g 2; %s\","
+		         "float,,allreduce_busbw@1073741824,47.4,GB/s,x", bridged[i]);
+		ck_assert_msg(build_row(row, &c, why, sizeof why) == 0, "%s", why);
+		ck_assert_int_eq(c.s.cluster.intra.kind, i ? INTRA_PCIE : INTRA_NVLINK_MESH);
+		if (!i)
+			ck_assert_double_eq_tol(c.s.cluster.intra.bandwidth_Bps, 56.25e9, 1);
+		scn_release(&c.s);
+	}
 	static const struct { const char *other, *unit; val_metric m; } rates[] = {
 		{"Megatron-LM", "TFLOP/sec/chip (model)", VM_MODEL_TFLOPS},
 		{"Megatron-LM", "model TFLOP/s/GPU", VM_MODEL_TFLOPS},
