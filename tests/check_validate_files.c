@@ -232,7 +232,8 @@ START_TEST(t_rows_load_as_yaml)
 		"moe-runs.csv", "megascale-nemotron.csv", "nccl-aws.csv", "more-runs.csv",
 		"nccl-more.csv", "blind4-runs.csv", "blind4-nccl.csv", "blind5-runs.csv",
 		"blind5-papers.csv", "blind6-runs.csv", "blind6-nccl.csv", "blind6-papers.csv",
-		"blind7-runs.csv", "blind7-nccl.csv", "blind8-nccl.csv", "blind8-papers.csv"};
+		"blind7-runs.csv", "blind7-nccl.csv", "blind8-nccl.csv", "blind8-papers.csv",
+		"blind9-nccl.csv", "blind9-runs.csv"};
 	char path[] = "/tmp/check_validate_XXXXXX";
 	int fd = mkstemp(path);
 	ck_assert_int_ge(fd, 0);
