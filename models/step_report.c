@@ -52,9 +52,13 @@ static void nic_name(char *b, size_t n, const scn_cluster *c)
  * unless each micro-batch is reduced (every_micro_batch), where it is to
  * reduce once per step; and " (the reduction N times per step)" for the
  * latter. */
-static const char *dp_lever(const step_result *r, char *times, size_t n)
+static const char *dp_lever(const scenario *s, const step_result *r, char *times, size_t n)
 {
 	*times = 0;
+	/* ZeRO-3 gathers every micro-batch's parameters: more micro-batches
+	 * per step add gathers, they do not spread a reduction */
+	if (s->training.zero >= 3 && r->dp_syncs_per_step <= 1)
+		return "fewer, larger micro-batches (every micro-batch gathers the parameters again)";
 	if (r->dp_syncs_per_step <= 1)
 		return "gradient accumulation (more micro-batches per step)";
 	snprintf(times, n, " (the reduction %d times per step)", r->dp_syncs_per_step);
@@ -91,7 +95,7 @@ static bool why_dp_latency(const scenario *s, step_result *r, double x, double p
 	    !(r->dp_latency_s >= 0.5 * r->dp_move_s && r->dp_latency_s >= 0.3 * x))
 		return false;
 	char a[32], one[32], sum[32], bytes[32], bk[32], times[48];
-	const char *lever = dp_lever(r, times, sizeof times);
+	const char *lever = dp_lever(s, r, times, sizeof times);
 	snprintf(r->bottleneck, sizeof r->bottleneck,
 		 "Gradient %s is exposed for %s (%.0f%% of the step) and bound by latency: it runs "
 		 "as %.0f collectives over %d ranks (%s buckets), each paying NCCL's ~%s, %s per "
@@ -109,7 +113,7 @@ static bool why_dp_latency(const scenario *s, step_result *r, double x, double p
 static void why_dp_groups(const scenario *s, step_result *r, double x, double pct)
 {
 	char a[32], t[32], nic[48], via[80] = "", times[48];
-	const char *lever = dp_lever(r, times, sizeof times);
+	const char *lever = dp_lever(s, r, times, sizeof times);
 	nic_name(nic, sizeof nic, &s->cluster);
 	if (r->dp_crosses_nodes)
 		snprintf(via, sizeof via, " through the NICs (%s)", nic);
@@ -133,7 +137,7 @@ static void why_dp(const scenario *s, step_result *r, double x, double pct)
 		return;
 	}
 	char a[32], g[32], t[32], nv[32], nic[48], what[64], eff[96] = "", links[112], times[48];
-	const char *lever = dp_lever(r, times, sizeof times);
+	const char *lever = dp_lever(s, r, times, sizeof times);
 	int n = r->dp_ring_n > 1 ? r->dp_ring_n : 2;
 	bool z = s->training.zero > 0, rs = scn_grad_rs(s);
 	double f = r->dp_ideal_factor > 0 ? r->dp_ideal_factor : rs ? 1.0 * (n - 1) / n : 2.0 * (n - 1) / n;

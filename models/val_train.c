@@ -1422,8 +1422,11 @@ static bool overlaps_of(const val_row *r, scenario *s, bool no_sp, bool *assumed
 		                              hw_precision_bytes(t->grad_reduce.dtype);
 	/* DeepSpeed's ZeRO 1-2 reduce (and gather) 5e8 elements at a time, its
 	 * reduce_bucket_size and allgather_bucket_size defaults (DeepSpeed's
-	 * configuration docs); ZeRO-3 goes by layers */
-	if (val__names(r, "DeepSpeed") && t->zero < 3)
+	 * configuration docs); ZeRO-3 goes by layers. Only where the row runs
+	 * DeepSpeed (said beside the layout, not a passing mention in the
+	 * source), with no bucket of its own and not Megatron-core's */
+	if (val__affirmed(o, "DeepSpeed") && !mcore && t->zero < 3 &&
+	    !val__has(o, "reduce_bucket_size") && !val__has(o, "DeepSpeed-style"))
 		t->grad_reduce.bucket_bytes = 5e8 * hw_precision_bytes(t->grad_reduce.dtype);
 	/* Megatron's local DDP (2020-21) all-reduces its gradients after the
 	 * backward in one call per dtype: the contiguous buffer, or the grads

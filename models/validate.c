@@ -641,7 +641,7 @@ static int nic_count_in_words(const char *hw)
 	/* rails: "dual-rail EDR" (Summit), "single-rail", "quad-rail" */
 	static const struct { const char *w; int n; } rails[] = {{"single-rail", 1},
 		{"single rail", 1}, {"dual-rail", 2}, {"dual rail", 2}, {"quad-rail", 4},
-		{"quad rail", 4}, {"a pair of", 2}, {"pair of", 2}};
+		{"quad rail", 4}};
 	for (size_t i = 0; i < sizeof rails / sizeof rails[0]; i++)
 		if (val__has(hw, rails[i].w))
 			return rails[i].n;
@@ -673,13 +673,35 @@ static int nic_count_in_words(const char *hw)
 			if ((*a == 'x' || *a == 'X') && isdigit((unsigned char)a[1]))   /* "HDR x4" */
 				return atoi(a + 1);
 			/* "4 HDR InfiniBand per server" (its "Mellanox" blanked by
-			 * without_versions): a bare count right before the fabric */
-			if (b > hw && isdigit((unsigned char)b[-1]) && b < p) {
+			 * without_versions): a bare count right before the fabric,
+			 * not a version ("NCCL 2.18 InfiniBand"), of a network said
+			 * per node or of NICs, not "16 InfiniBand-connected nodes" */
+			size_t len = strcspn(a, ",;(");
+			char rest[128];
+			snprintf(rest, sizeof rest, "%.*s", (int)(len < 127 ? len : 127), a);
+			const char *d = b;
+			while (d > hw && isdigit((unsigned char)d[-1]))
+				d--;
+			bool per_node = val__has(rest, "per node") || val__has(rest, "per server") ||
+			                val__has(rest, "per host") || val__has(rest, "NIC") ||
+			                val__has(rest, "HCA") || val__has(rest, "adapter");
+			if (b > hw && isdigit((unsigned char)b[-1]) && b < p &&
+			    p[strlen(fabrics[i])] != '-' && !(d > hw && (d[-1] == '.' || isalnum((unsigned char)d[-1]))) &&
+			    per_node) {
 				int n = val__number_before(hw, p, false);
 				if (n > 0 && n <= 64)
 					return n;
 			}
 		}
+	/* "a pair of HPE Slingshot NICs": a pair of the node's NICs */
+	for (const char *p = val__find(hw, "pair of"); p; p = val__find(p + 7, "pair of")) {
+		size_t len = strcspn(p, ",;(");
+		char clause[128];
+		snprintf(clause, sizeof clause, "%.*s", (int)(len < 127 ? len : 127), p);
+		if (val__has(clause, "NIC") || val__has(clause, "HCA") || val__has(clause, "adapter") ||
+		    val__has(clause, "ConnectX") || val__has(clause, "Slingshot"))
+			return 2;
+	}
 	return 0;
 }
 
@@ -735,12 +757,13 @@ static void without_side_networks(char *hw)
 static int clause_count(const char *hw, const char *at)
 {
 	/* back to the clause's start, over a parenthesized model number inside
-	 * it ("8x ConnectX-7 (MT4129) NDR 400 Gb/s") */
+	 * it ("8x ConnectX-7 (MT4129) NDR 400 Gb/s"): one token without blanks,
+	 * not a clause of its own ("2 x DGX H100 (8x ConnectX-7) 400Gb/s") */
 	const char *b = at;
 	while (b > hw && !strchr(",;(", b[-1])) {
 		if (b[-1] == ')') {
 			const char *o = b - 1;
-			while (o > hw && o[-1] != '(' && o[-1] != ',' && o[-1] != ';')
+			while (o > hw && o[-1] != '(' && o[-1] != ',' && o[-1] != ';' && o[-1] != ' ')
 				o--;
 			if (o > hw && o[-1] == '(') {
 				b = o - 1;
@@ -819,8 +842,6 @@ static void nic_of(const char *hw_text, const gpu_map *m, int gpn, hw_nic *nic)
 	double gbps = line_rate(hw, &at, &aggregate);
 	if (gbps <= 0)
 		gbps = ib_port_rate(hw);   /* "NDR200" */
-	if (gbps <= 0)
-		gbps = slingshot_rate(hw_text);
 	/* the count right before the rate, within its own part of the text: not
 	 * across "and" or "with" ("40GB memory and 800Gbps interconnect") */
 	const char *part = hw;
@@ -853,8 +874,12 @@ static void nic_of(const char *hw_text, const gpu_map *m, int gpn, hw_nic *nic)
 		count = val__number_before(hw, links, true);
 	if (!count && !aggregate)
 		count = nic_count_in_words(hw);
+	/* InfiniBand's generations as written, in capitals ("4xEDR"; not the
+	 * "ndr" of "gpubuildandrun"); Slingshot, said of the compute network and
+	 * not denied, has its own rate */
 	if (gbps <= 0)
-		gbps = val__has(hw, "NDR") ? 400 : val__has(hw, "HDR") ? 200 : val__has(hw, "EDR") ? 100 : m->nic_Gbps;
+		gbps = strstr(hw, "NDR") ? 400 : strstr(hw, "HDR") ? 200 : strstr(hw, "EDR") ? 100
+		     : val__affirmed(hw, "Slingshot") ? slingshot_rate(hw_text) : m->nic_Gbps;
 	if (at && !aggregate && per_gpu_after(at))   /* "1x400Gb/s NDR IB per GPU" */
 		count = (count > 0 ? count : 1) * gpn;
 	/* Spectrum-X is NVIDIA's RoCE Ethernet; a cloud VM without RDMA (GCP's
@@ -964,12 +989,13 @@ static int cluster_of(const val_row *r, scenario *s, char *why, size_t n)
 	}
 	nic_of(r->hardware, m, gpn, &c->nic);
 	/* a GB200/GB300 NVL72 domain is built of compute trays of 4 GPUs (an OS
-	 * node each, "128 nodes x 4 GB300"), and a count of NICs "per node" is a
-	 * tray's: 4 ConnectX per tray is one per GPU (NVIDIA's GB200 NVL72 and
-	 * GB300 reference designs), not 4 for the whole domain */
-	bool per_tray = val__has(r->hardware, "per node") || val__has(r->hardware, "per tray") ||
-	                val__has(r->hardware, "per host") || val__has(r->hardware, "per compute tray");
-	if (m->gpus_per_node == 72 && gpn > 4 && c->nic.count < gpn && per_tray) {
+	 * node each, "128 nodes x 4 GB300"), and a count of NICs is a tray's
+	 * unless the text ties it to the rack: 4 ConnectX per tray is one per GPU
+	 * (NVIDIA's GB200 NVL72 and GB300 reference designs), not 4 for the
+	 * whole domain */
+	bool per_rack = val__has(r->hardware, "per rack") || val__has(r->hardware, "for the rack") ||
+	                val__has(r->hardware, "uplink");
+	if (m->gpus_per_node == 72 && gpn > 4 && c->nic.count < gpn && !per_rack) {
 		/* the tray's GPUs: "36 nodes x 4 GB200" (the GPU named after the
 		 * count), else the reference designs' 4 */
 		const char *nx = val__find(r->hardware, " nodes x ");
@@ -990,8 +1016,8 @@ static int cluster_of(const val_row *r, scenario *s, char *why, size_t n)
 	 * bidirectional, 56.25 each way (the A40 and RTX A6000 data sheets); a
 	 * bridge pairs two cards only, so only a job of two GPUs a node runs on it */
 	if ((!strcmp(g->name, "A40") || !strcmp(g->name, "RTX-A6000")) && gpn == 2 &&
-	    val__has(r->hardware, "NVLink") && !val__has(r->hardware, "P2P_DISABLE") &&
-	    !val__has(r->other, "P2P_DISABLE")) {
+	    val__affirmed(r->hardware, "NVLink") && !val__has(r->hardware, "P2P_DISABLE=1") &&
+	    !val__has(r->other, "P2P_DISABLE=1")) {
 		c->intra.kind = INTRA_NVLINK_MESH;
 		c->intra.bandwidth_Bps = 56.25e9;
 	}
@@ -1007,6 +1033,37 @@ static int cluster_of(const val_row *r, scenario *s, char *why, size_t n)
 		c->intra.kind = INTRA_NVLINK_MESH;
 	c->fabric.topology = c->nodes > 1 ? TOPO_FAT_TREE : TOPO_SINGLE_SWITCH;
 	return 0;
+}
+
+/* Whether the text says NCCL moved the data over its TCP sockets ("without
+ * the plugin NCCL falls back to TCP sockets", "default networking (TCP
+ * sockets)"), not where a phrase before it in its clause denies it ("never
+ * falls back", "instead of TCP sockets", "no fallback"), nor the sockets of
+ * NCCL's bootstrap beside a network plugin or InfiniBand. */
+static bool socket_fallback(const char *o)
+{
+	if (val__has(o, "NET/IB") || val__has(o, "NET/OFI") || val__has(o, "GDRDMA"))
+		return false;
+	static const char *const said[] = {"falls back to TCP", "fell back to TCP",
+		"falls back to socket", "TCP sockets", "NET/Socket"};
+	static const char *const deny[] = {"never", "no ", "not ", "without ", "instead of",
+		"rather than", "would", "bootstrap"};
+	for (size_t i = 0; i < sizeof said / sizeof said[0]; i++)
+		for (const char *p = val__find(o, said[i]); p; p = val__find(p + 1, said[i])) {
+			const char *from = p;   /* back to the clause's start */
+			while (from > o && !strchr(",;:()", from[-1]))
+				from--;
+			size_t end = strcspn(p, ",;:()");
+			char clause[160];
+			snprintf(clause, sizeof clause, "%.*s", (int)((size_t)(p - from) + end < 159
+			         ? (size_t)(p - from) + end : 159), from);
+			bool denied = false;
+			for (size_t k = 0; k < sizeof deny / sizeof deny[0] && !denied; k++)
+				denied = val__has(clause, deny[k]);
+			if (!denied)
+				return true;
+		}
+	return false;
 }
 
 /* nccl-tests' "-g N" (GPUs per thread) in free text, case-sensitive ("-G" is
@@ -1039,7 +1096,8 @@ static int coll_cluster_of(const val_row *r, val_case *c, char *why, size_t n)
 			p = val__find(texts[i], "node x"), len = 6;
 		if (p) {
 			nodes = val__number_before(texts[i], p, false);
-			gpn = atoi(p + len);
+			long v = strtol(p + len, NULL, 10);   /* bounded below, not atoi's overflow */
+			gpn = v > 0 && v <= 4096 ? (int)v : 0;
 		}
 	}
 	/* a launcher's "srun -N 2 --ntasks-per-node=8" ("-N2" too), Open MPI's
@@ -1210,11 +1268,9 @@ static int coll_cluster_of(const val_row *r, val_case *c, char *why, size_t n)
 	}
 	if (val__has(r->other, "NCCL_NVLS_ENABLE=0"))
 		c->s.cluster.gpu.nvls_eff = 0;
-	/* ... or says in words that NCCL fell back to its sockets ("without the
-	 * plugin NCCL falls back to TCP sockets", NCCL's "NET/Socket") */
+	/* ... or says in words that NCCL fell back to its sockets */
 	if (val__has(r->other, "NCCL_IB_DISABLE=1") || val__has(r->other, "NCCL_NET=Socket") ||
-	    val__affirmed(r->other, "TCP socket") || val__affirmed(r->other, "NET/Socket") ||
-	    val__affirmed(r->other, "falls back to TCP") || val__affirmed(r->other, "fallback to TCP"))
+	    socket_fallback(r->other))
 		c->s.cluster.nic.transport = TRANSPORT_TCP;
 	c->gpus_per_thread = val__has(r->source, "AI-benchmarking-guide") ? 8 : 1;
 	int g = dash_g(r->source);

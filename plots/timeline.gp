@@ -32,7 +32,7 @@ set title "Timeline of one step"
 set xlabel "time since the start of the step"
 set format x "%.1s %cs"   # SI prefixes: 2.5 ms, 50.0 s
 if (ARGC >= 4) {          # a window: its range, and ticks fine enough to tell apart
-	if (ARG4 eq "*") { set xrange [ARG3+0:*] } else { set xrange [ARG3+0:ARG4+0] }
+	set xrange [@ARG3:@ARG4]   # as macros: "1e-05" is no string gnuplot adds to 0
 	set format x "%.3s %cs"
 }
 set yrange [nrows-0.5:-0.5]

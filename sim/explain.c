@@ -820,7 +820,10 @@ static void ring(ctx *c)
 			scn_grad_rs(c->s) ? "reduce-scatters them (every GPU sends (n-1)/n of them and "
 			"keeps its 1/n shard)" : "all-reduces them whole (every GPU sends 2(n-1)/n of "
 			"them; only the optimizer state is sharded)",
-			c->s->training.zero >= 3 ? "gathers each layer's parameters for its forward and "
+			c->s->training.zero >= 3 && r->dp_syncs_per_step <= 1 && r->micro_batches > 1
+			? "gathers each layer's parameters for every micro-batch's forward and backward "
+			"(2m gathers), in all"
+			: c->s->training.zero >= 3 ? "gathers each layer's parameters for its forward and "
 			"again for its backward, in all" : "all-gathers back the",
 			fmt_b(g, sizeof g, r->dp_gather_bytes_per_gpu),
 			c->s->training.grad_reduce.compression != COMPRESS_NONE

@@ -3,6 +3,7 @@
  * the layout of each is described at the top of its script in plots/. */
 #include <stdlib.h>
 #include <string.h>
+#include <ctype.h>
 #include <math.h>
 #include <strings.h>
 #include "plot.h"
@@ -124,47 +125,99 @@ static bool word_states(const plot_table *t, size_t col, key_kind kind, const ch
 	return false;
 }
 
-/* Whether word i of w states a number of the key in column col: named with
- * it ("tp=4", "TP4", "tp 4", "4 nodes"), not a bare number that may count
- * something else ("4 x 8 A100" when tp is swept). */
-static bool numbered(const plot_table *t, size_t col, char *const *w, size_t nw, size_t i)
+/* The text with '_' and '-' read as blanks and blanks squeezed: a key's
+ * name as a phrase ("micro_batch" as "micro batch"). */
+static void as_phrase(const char *s, char *out, size_t cap)
+{
+	size_t k = 0;
+	for (; *s && k + 1 < cap; s++) {
+		char c = *s == '_' || *s == '-' ? ' ' : *s;
+		if (c == ' ' && (k == 0 || out[k - 1] == ' '))
+			continue;
+		out[k++] = c;
+	}
+	while (k && out[k - 1] == ' ')
+		k--;
+	out[k] = '\0';
+}
+
+/* Whether `phrase` (words apart by single blanks) is at p as whole words,
+ * a blank of it matching a blank, '-' or '_' of the text ("micro-batch"),
+ * or its singular ("nodes" -> "node"); a number may follow it right away
+ * ("TP8"), a hyphen may not ("node-local"). Its length in the text in *len. */
+static bool phrase_at(const char *p, const char *phrase, size_t *len)
+{
+	size_t k = strlen(phrase);
+	for (int sing = 0; sing < 2; sing++) {
+		size_t n = k - (size_t)sing, i = 0;
+		if (sing && (k < 2 || (phrase[k - 1] != 's' && phrase[k - 1] != 'S')))
+			break;
+		for (; i < n && p[i]; i++)
+			if (phrase[i] == ' ' ? !strchr(" -_", p[i])
+			                     : tolower((unsigned char)p[i]) != tolower((unsigned char)phrase[i]))
+				break;
+		if (i == n && p[n] != '-' && (!isalnum((unsigned char)p[n]) ||
+		                              isdigit((unsigned char)p[n]))) {
+			*len = n;
+			return true;
+		}
+	}
+	return false;
+}
+
+/* Whether a part of a name states one of column col's numbers named with
+ * its key ("tp=4", "TP4", "tp 4", "4 nodes", "micro-batch 4", "8 GPUs per
+ * node"), not a bare number that counts something else ("4 x 8 A100" when
+ * tp is swept). */
+static bool numbered(const plot_table *t, size_t col, const char *part)
 {
 	const char *key = plot_table_colname(t, col), *dot = strrchr(key, '.');
-	key = dot ? dot + 1 : key;
-	size_t k = strlen(key);
-	double v;
-	if (k == 0)
+	char name[64];
+	as_phrase(dot ? dot + 1 : key, name, sizeof name);
+	const char *text = part;
+	if (!name[0])
 		return false;
-	if (!strncasecmp(w[i], key, k)) {   /* "tp=4", "TP4" */
-		const char *x = w[i] + k + (w[i][k] == '=');
-		return *x && plain_number(x, &v);
+	for (const char *p = text; *p; p++) {
+		size_t n;
+		if ((p != text && isalnum((unsigned char)p[-1])) || !phrase_at(p, name, &n)) {
+			/* "4 nodes": a number, a blank, the key */
+			if (isdigit((unsigned char)*p) && (p == text || !isalnum((unsigned char)p[-1]))) {
+				const char *e = p + strspn(p, "0123456789.");
+				if (*e == ' ' && phrase_at(e + 1, name, &n))
+					return true;
+			}
+			continue;
+		}
+		/* "tp=4", "TP4", "tp 4", "micro batch 4" */
+		const char *x = p + n;
+		while (*x == ' ' || *x == '=' || *x == ':')
+			x++;
+		if (isdigit((unsigned char)*x))
+			return true;
 	}
-	if (!plain_number(w[i], &v))
-		return false;
-	/* "tp 4", "4 nodes" (the key or its singular beside the number) */
-	size_t ks = k > 1 && (key[k - 1] == 's' || key[k - 1] == 'S') ? k - 1 : k;
-	return (i > 0 && !strncasecmp(w[i - 1], key, ks)) ||
-	       (i + 1 < nw && !strncasecmp(w[i + 1], key, ks));
+	return false;
 }
 
 /* Whether a comma-separated part of a scenario's name states a value of a
  * varied key, word by word; "10 Gb/s" is read as one word too. */
 static bool part_states(const plot_table *t, const char *part, size_t len)
 {
-	char buf[512], *w[64];
+	char buf[512], buf0[512], *w[64];
 	size_t nw = 0, kf, nk;
 	snprintf(buf, sizeof buf, "%.*s", (int)len, part);
+	snprintf(buf0, sizeof buf0, "%s", buf);   /* whole, for numbered(): strtok cuts buf */
 	for (char *save = NULL, *x = strtok_r(buf, " ()[];:", &save); x && nw < 64;
 	     x = strtok_r(NULL, " ()[];:", &save))
 		w[nw++] = x;
 	plot_table_keys(t, &kf, &nk);
 	for (size_t k = kf; k < kf + nk; k++) {
 		key_kind kind = kind_of_key(t, k);
+		if (kind.what == KEY_NUMBERS && numbered(t, k, buf0))
+			return true;
 		for (size_t i = 0; i < nw; i++) {
 			char two[512];
 			double v;
-			if (word_states(t, k, kind, w[i]) ||
-			    (kind.what == KEY_NUMBERS && numbered(t, k, w, nw, i)))
+			if (word_states(t, k, kind, w[i]))
 				return true;
 			if (i + 1 < nw && plain_number(w[i], &v) &&
 			    snprintf(two, sizeof two, "%s%s", w[i], w[i + 1]) < (int)sizeof two &&

@@ -284,7 +284,10 @@ static void dp_section(FILE *out, const scenario *s, const step_result *r)
 	if (zero)
 		fprintf(out, "\n  parameters gathered      %s per GPU (ZeRO %d: %s%s)",
 			fmt_bytes(a, sizeof a, r->dp_gather_bytes_per_gpu), s->training.zero,
-			s->training.zero >= 3 ? "each layer's gathered for its forward\n"
+			s->training.zero >= 3 && r->dp_syncs_per_step <= 1 && r->micro_batches > 1
+			? "each layer's gathered for every\n"
+			"                           micro-batch's forward and backward, 2m of them"
+			: s->training.zero >= 3 ? "each layer's gathered for its forward\n"
 			"                           and again for its backward" : rs ?
 			"all-gathered back after the reduce-scatter" : "all-gathered back after the "
 			"all-reduce", s->training.grad_reduce.compression != COMPRESS_NONE
@@ -303,7 +306,10 @@ static void dp_section(FILE *out, const scenario *s, const step_result *r)
 			fmt_bw(c, sizeof c, r->dp_bytes_per_gpu / r->dp_naive_s),
 			r->dp_naive_zone_Bps > 0 ? ", its share of the zone link" : "");
 		int ng = r->dp_zero_group > 0 ? r->dp_zero_group : scn_dp_grad(s);
-		const char *gathers = s->training.zero >= 3 ? "all-gathers each layer's parameters "
+		const char *gathers = s->training.zero >= 3 && r->dp_syncs_per_step <= 1 &&
+			r->micro_batches > 1 ? "all-gathers each layer's parameters for every\n"
+			"    micro-batch's forward and backward"
+			: s->training.zero >= 3 ? "all-gathers each layer's parameters "
 			"for its forward\n    and again for its backward" : "all-gathers the updated "
 			"parameters";
 		if (zero && ng != n) {   /* a hierarchical all-reduce: n nodes; the gather: a ring */

@@ -624,7 +624,8 @@ static char *single_title_of(const char *name, const char *key, const char *valu
  * the scenario's name that state one (the name says the base scenario's). */
 START_TEST(plot_speed_single_title)
 {
-	static const char nic[] = "cluster.nic.speed", tp[] = "training.tp";
+	static const char nic[] = "cluster.nic.speed", tp[] = "training.tp",
+		mb[] = "training.micro_batch", gpn[] = "cluster.gpus_per_node", nodes[] = "cluster.nodes";
 	static const struct { const char *name, *key, *values, *title; } cases[] = {
 		{"100B GPT, data-parallel on 4 x 8 A100, 10GbE", nic, "10Gbps 25Gbps 400Gbps",
 		 "100B GPT, data-parallel on 4 x 8 A100"},
@@ -639,6 +640,11 @@ START_TEST(plot_speed_single_title)
 		 "100B GPT, data-parallel on 4 x 8 A100, 100GbE"},
 		{"70B, tp 8, 400G IB", tp, "2 4 8", "70B, 400G IB"},
 		{"70B, TP8 PP2, 400G IB", tp, "2 4 8", "70B, 400G IB"},
+		{"70B, micro-batch 4, 400G IB", mb, "1 2 4", "70B, 400G IB"},
+		{"70B, 8 GPUs per node", gpn, "4 8", "70B"},
+		{"70B on 8 TPUs-equivalent, 2 node-local SSDs", tp, "2 8",
+		 "70B on 8 TPUs-equivalent, 2 node-local SSDs"},
+		{"70B, 16 nodes, 2 node-local SSDs", nodes, "8 16", "70B, 2 node-local SSDs"},
 	};
 	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
 		char *title = single_title_of(cases[i].name, cases[i].key, cases[i].values);

@@ -691,6 +691,63 @@ START_TEST(t_blind7_reading)
 }
 END_TEST
 
+/* The second review's false positives of the new readings: each row reads
+ * as a careful reader would (the NIC count, rate and transport the text
+ * gives or the GPU's default, not a CPU pair, a version, a node count or a
+ * denied phrase). */
+START_TEST(t_reading_false_positives)
+{
+	static const struct {
+		const char *hw, *other;
+		int count;
+		double gbps;
+		hw_transport transport;
+	} rows[] = {
+		{"2 nodes x 8 A100 80GB; a pair of AMD EPYC 7742 CPUs, HDR InfiniBand", "-g 1", 8, 200,
+		 TRANSPORT_RDMA},
+		{"2 nodes x 8 A100 80GB, NCCL 2.18 InfiniBand", "-g 1", 8, 200, TRANSPORT_RDMA},
+		{"2 x DGX H100 (8x ConnectX-7) 400Gb/s NDR", "2 nodes x 8 GPUs", 8, 400,
+		 TRANSPORT_RDMA},
+		{"2 nodes x 8 A100 80GB, EDR InfiniBand (not Slingshot)", "-g 1", 8, 100,
+		 TRANSPORT_RDMA},
+		{"2 nodes x 8 H100, 8x 400Gb/s NDR", "NCCL never falls back to TCP sockets", 8, 400,
+		 TRANSPORT_RDMA},
+		{"2 nodes x 8 H100, 8x 400Gb/s NDR", "GPUDirect RDMA instead of TCP sockets", 8, 400,
+		 TRANSPORT_RDMA},
+		{"2 nodes x 8 H100, 8x 400Gb/s NDR", "NET/Socket : Using eth0; NET/IB : Using mlx5_0", 8,
+		 400, TRANSPORT_RDMA},
+	};
+	val_case c;
+	char why[256];
+	for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++) {
+		char row[768];
+		snprintf(row, sizeof row, "F-001,x,\"%s\",16,,,,,,,,,,,\"%s\",float,,"
+		         "allreduce_busbw@1073741824,100,GB/s,x", rows[i].hw, rows[i].other);
+		ck_assert_msg(build_row(row, &c, why, sizeof why) == 0, "%s: %s", rows[i].hw, why);
+		ck_assert_msg(c.s.cluster.nic.count == rows[i].count &&
+		              fabs(c.s.cluster.nic.speed_Bps - rows[i].gbps * 1e9 / 8) < 1 &&
+		              c.s.cluster.nic.transport == rows[i].transport,
+		              "%s / %s: %d x %g Gb/s, transport %d", rows[i].hw, rows[i].other,
+		              c.s.cluster.nic.count, c.s.cluster.nic.speed_Bps * 8 / 1e9,
+		              (int)c.s.cluster.nic.transport);
+		scn_release(&c.s);
+	}
+	/* an A40 pair said to have no bridge stays on PCIe */
+	ck_assert_msg(build_row("F-002,x,\"2x A40 PCIe, no NVLink bridge\",2,,,,,,,,,,,-g 2,float,,"
+	                        "allreduce_busbw@1073741824,20,GB/s,x", &c, why, sizeof why) == 0,
+	              "%s", why);
+	ck_assert_int_eq(c.s.cluster.intra.kind, INTRA_PCIE);
+	scn_release(&c.s);
+	/* DeepSpeed named only where a shape came from: no DeepSpeed buckets */
+	ck_assert_msg(build_row("F-003,shape as in FlagPerf's megatron-deepspeed script,\"8 nodes x 8 "
+	                        "A100 80GB, 8x 200Gb/s HDR\",64,6.7,32,4096,32,4096,512,1,1,1,64,"
+	                        "Megatron-LM,bf16,full,iteration_time,10,s,x", &c, why, sizeof why) == 0,
+	              "%s", why);
+	ck_assert(c.s.training.grad_reduce.bucket_bytes < 1e9);
+	scn_release(&c.s);
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("validate_files");
@@ -700,6 +757,7 @@ int main(void)
 	tcase_add_test(tc, t_blind_reading);
 	tcase_add_test(tc, t_blind6_reading);
 	tcase_add_test(tc, t_blind7_reading);
+	tcase_add_test(tc, t_reading_false_positives);
 	tcase_add_test(tc, t_h200_rows);
 	tcase_add_test(tc, t_blackwell_rows);
 	tcase_add_test(tc, t_schedule_inference);
