@@ -229,6 +229,9 @@ if command -v gnuplot >/dev/null 2>&1 || [ -n "${TRAINSIM_GNUPLOT:-}" ]; then
 	if awk '$1 + 0 == $1 && $3 >= 0 && ($1 < 0.001 - 1e-12 || $2 > 0.002 + 1e-12) { bad = 1 }
 	        END { exit bad }' "$tmp/w.dat"; then ok "window: every event within 1-2 ms"
 	else not_ok "window: an event outside 1-2 ms"; fi
+	# a window below 100 us reaches gnuplot as 1e-05, which its range takes
+	expect 0 "plot a microsecond window" "$TS" plot "$tmp/trace.json" --kind timeline \
+		--from 10us --to 50us -o "$tmp/w2.png"
 fi
 
 # --- the teaching set shows what scenarios/README.md promises
