@@ -21,7 +21,7 @@ static const struct command commands[] = {
 	{"nccl", cmd_nccl, "nccl SCENARIO --op all_reduce [-b 8] [-e 8G] [-f 2] [--gpus N] [--set KEY=VALUE]... [--format text|json]"},
 	{"sweep", cmd_sweep, "sweep SCENARIO --vary KEY=V1,V2,... [--vary ...] [--set KEY=VALUE]... [-j N] [--out FILE] [--plot FILE.png] [--resume] [--shard K/N]"},
 	{"merge", cmd_merge, "merge OUT FILE...                        join sweep shards"},
-	{"plot", cmd_plot, "plot RESULTS --kind speed|split|timeline|parity [--x KEY] [--series KEY] -o FILE.png|svg"},
+	{"plot", cmd_plot, "plot RESULTS --kind speed|split|timeline|parity [--x KEY] [--series KEY] [--from T --to T] -o FILE.png|svg"},
 	{"validate", cmd_validate, "validate [PUBLISHED.csv] [--format text|csv] [--only PREFIX] [--show ID]"},
 	{"list", cmd_list, "list gpus|nics|topologies"},
 };
