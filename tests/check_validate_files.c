@@ -643,12 +643,7 @@ START_TEST(t_blind7_reading)
 		char row[512];
 		snprintf(row, sizeof row, "B7-005,x,\"%s\",16,,,,,,,,,,,-g 1,float,,"
 		         "allreduce_busbw@1G,100,GB/s,x", nics[i].hw);
-		ck_assert_msg(build_row(row, &c, why, sizeof why) == 0, "%s: %s", nics[i].hw, why);
-		ck_assert_msg(c.s.cluster.nic.count == nics[i].count &&
-		              fabs(c.s.cluster.nic.speed_Bps - nics[i].gbps * 1e9 / 8) < 1,
-		              "%s: %d x %g Gb/s", nics[i].hw, c.s.cluster.nic.count,
-		              c.s.cluster.nic.speed_Bps * 8 / 1e9);
-		scn_release(&c.s);
+		check_cluster(row, nics[i].hw, NULL, -1, nics[i].count, nics[i].gbps, -1);
 	}
 	/* "8 x 2 x 400 Gb/s = 6.4 Tb/s": 16 links of 400, not 2 */
 	ck_assert_msg(build_row("B7-003,x,\"OCI BM.GPU.B300.8: 8x NVIDIA B300 SXM6 per node; per-node "
@@ -723,14 +718,8 @@ START_TEST(t_reading_false_positives)
 		char row[768];
 		snprintf(row, sizeof row, "F-001,x,\"%s\",16,,,,,,,,,,,\"%s\",float,,"
 		         "allreduce_busbw@1073741824,100,GB/s,x", rows[i].hw, rows[i].other);
-		ck_assert_msg(build_row(row, &c, why, sizeof why) == 0, "%s: %s", rows[i].hw, why);
-		ck_assert_msg(c.s.cluster.nic.count == rows[i].count &&
-		              fabs(c.s.cluster.nic.speed_Bps - rows[i].gbps * 1e9 / 8) < 1 &&
-		              c.s.cluster.nic.transport == rows[i].transport,
-		              "%s / %s: %d x %g Gb/s, transport %d", rows[i].hw, rows[i].other,
-		              c.s.cluster.nic.count, c.s.cluster.nic.speed_Bps * 8 / 1e9,
-		              (int)c.s.cluster.nic.transport);
-		scn_release(&c.s);
+		check_cluster(row, rows[i].other, NULL, -1, rows[i].count, rows[i].gbps,
+		              rows[i].transport == TRANSPORT_TCP);
 	}
 	/* an A40 pair said to have no bridge stays on PCIe */
 	ck_assert_msg(build_row("F-002,x,\"2x A40 PCIe, no NVLink bridge\",2,,,,,,,,,,,-g 2,float,,"

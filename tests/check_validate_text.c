@@ -27,23 +27,6 @@ static int gpt_row(const char *other, const char *prec, const char *rc, int tp, 
 	return build_row(row, c, why, n);
 }
 
-/* Builds `row` and checks the cluster it reads: the GPU (NULL: any), GPUs a
- * node, NICs and their Gb/s, TCP or not (-1: either). */
-static void check_cluster(const char *row, const char *what, const char *gpu, int gpn, int nics,
-                          double gbps, int tcp)
-{
-	val_case c;
-	char why[256];
-	ck_assert_msg(build_row(row, &c, why, sizeof why) == 0, "%s: %s", what, why);
-	const scn_cluster *k = &c.s.cluster;
-	ck_assert_msg((!gpu || !strcmp(k->gpu.name, gpu)) && k->gpus_per_node == gpn &&
-	              k->nic.count == nics && fabs(k->nic.speed_Bps * 8 / 1e9 - gbps) < 1e-6 &&
-	              (tcp < 0 || (k->nic.transport == TRANSPORT_TCP) == (tcp > 0)),
-	              "%s: %s, %d a node, %d x %g Gb/s, transport %d", what, k->gpu.name,
-	              k->gpus_per_node, k->nic.count, k->nic.speed_Bps * 8 / 1e9, k->nic.transport);
-	scn_release(&c.s);
-}
-
 /* Negations after the word and clause bounds before it. */
 START_TEST(t_sp_negations)
 {

@@ -5,8 +5,10 @@
 #define TRAINSIM_VAL_TEST_H
 
 #include <check.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include "validate.h"
 
 /* Builds the case of one CSV data row (the header is added); returns
@@ -33,6 +35,24 @@ static inline void build_cell(const char *fmt, size_t i, const char *cell, val_c
 	char row[512], why[256];
 	snprintf(row, sizeof row, fmt, i, cell);
 	ck_assert_msg(build_row(row, c, why, sizeof why) == 0, "%s: %s", cell, why);
+}
+
+/* Builds `row` and checks the cluster it reads: the GPU (NULL: any), GPUs a
+ * node (-1: any), NICs and their Gb/s, TCP or not (-1: either). `what` names
+ * the row in a failure. */
+static inline void check_cluster(const char *row, const char *what, const char *gpu, int gpn,
+                                 int nics, double gbps, int tcp)
+{
+	val_case c;
+	char why[256];
+	ck_assert_msg(build_row(row, &c, why, sizeof why) == 0, "%s: %s", what, why);
+	const scn_cluster *k = &c.s.cluster;
+	ck_assert_msg((!gpu || !strcmp(k->gpu.name, gpu)) && (gpn < 0 || k->gpus_per_node == gpn) &&
+	              k->nic.count == nics && fabs(k->nic.speed_Bps * 8 / 1e9 - gbps) < 1e-6 &&
+	              (tcp < 0 || (k->nic.transport == TRANSPORT_TCP) == (tcp > 0)),
+	              "%s: %s, %d a node, %d x %g Gb/s, transport %d", what, k->gpu.name,
+	              k->gpus_per_node, k->nic.count, k->nic.speed_Bps * 8 / 1e9, k->nic.transport);
+	scn_release(&c.s);
 }
 
 /* The rows of tests/validation/NAME (free() them). */
