@@ -28,7 +28,7 @@ typedef struct plot_paths {
 static void plot_usage(FILE *out)
 {
 	fprintf(out,
-	"usage: trainsim plot RESULTS --kind speed|split|timeline|parity -o FILE.png|svg [--x KEY] [--series KEY]\n"
+	"usage: trainsim plot RESULTS --kind speed|split|timeline|parity -o FILE.png|svg [--x KEY] [--series KEY,...]\n"
 	"                    [--from TIME] [--to TIME]\n"
 	"  speed     utilization (MFU, nvidia-smi) and step time against x (default: the\n"
 	"            NIC speed), one line per series (default: the other varied keys)\n"

@@ -16,13 +16,13 @@ struct command {
 
 static const struct command commands[] = {
 	{"run", cmd_run, "run SCENARIO [--set KEY=VALUE]... [--format text|json|csv] [--trace FILE] [--explain] [--max-events N] [--max-memory SIZE] [-q]"},
-	{"check", cmd_check, "check SCENARIO [--set KEY=VALUE]... [--show]   validate; does it fit?"},
-	{"explain", cmd_explain, "explain SCENARIO [--set KEY=VALUE]...   the step in plain words"},
-	{"nccl", cmd_nccl, "nccl SCENARIO --op all_reduce [-b 8] [-e 8G] [-f 2] [--gpus N] [--set KEY=VALUE]... [--format text|json]"},
-	{"sweep", cmd_sweep, "sweep SCENARIO --vary KEY=V1,V2,... [--vary ...] [--set KEY=VALUE]... [-j N] [--out FILE] [--plot FILE.png] [--resume] [--shard K/N]"},
+	{"check", cmd_check, "check SCENARIO [--set KEY=VALUE]... [--show] [-q]   validate; does it fit?"},
+	{"explain", cmd_explain, "explain SCENARIO [--set KEY=VALUE]... [--max-events N] [--max-memory SIZE] [-q]   the step in plain words"},
+	{"nccl", cmd_nccl, "nccl SCENARIO [--op OP] [-b MIN] [-e MAX] [-f FACTOR] [-i STEP] [--gpus N] [--algo ALGO] [-g N] [--root R] [--ps-servers N] [--set KEY=VALUE]... [--format text|json] [--max-memory SIZE] [-q]"},
+	{"sweep", cmd_sweep, "sweep SCENARIO --vary KEY=V1,V2,... [--vary ...] [--set KEY=VALUE]... [-j N] [--out FILE] [--plot FILE.png] [--resume] [--shard K/N] [--format csv|json] [--max-events N]"},
 	{"merge", cmd_merge, "merge OUT FILE...                        join sweep shards"},
-	{"plot", cmd_plot, "plot RESULTS --kind speed|split|timeline|parity [--x KEY] [--series KEY] [--from T --to T] -o FILE.png|svg"},
-	{"validate", cmd_validate, "validate [PUBLISHED.csv] [--format text|csv] [--only PREFIX] [--show ID]"},
+	{"plot", cmd_plot, "plot RESULTS --kind speed|split|timeline|parity [--x KEY] [--series KEY,...] [--from T --to T] -o FILE.png|svg"},
+	{"validate", cmd_validate, "validate [PUBLISHED.csv] [--format text|csv] [--only PREFIX[,PREFIX...]] [--show ID]"},
 	{"list", cmd_list, "list gpus|nics|topologies"},
 };
 
