@@ -2,7 +2,8 @@
  * loads and round-trips through scn_write_yaml to an identical struct; every
  * tests/bad file fails with the exact "file:line:col: message" first line
  * listed in tests/bad/EXPECTED; the tests/good files together set every key
- * of the schema; --set overrides; defaults; limits. */
+ * of the schema, and docs/scenario.md lists each in its section; --set
+ * overrides; defaults; limits. */
 #include <check.h>
 #include <dirent.h>
 #include <stdio.h>
@@ -197,6 +198,72 @@ START_TEST(good_files_set_every_key)
 	for (int k = 0; k < nd; k++)
 		scn_doc_free(docs[k]);
 	ck_assert_msg(missing[0] == '\0', "keys no tests/good file sets:%s", missing);
+}
+END_TEST
+
+/* The text of docs/scenario.md from the heading that names a section ("##
+ * `training`", "### `training.data`"; "## Top level" for the root) to the
+ * next heading; NULL when there is none. Points into doc. */
+static const char *doc_section(const char *doc, const char *path, size_t *len)
+{
+	char want[160];
+	if (*path)
+		snprintf(want, sizeof want, "# `%s`\n", path);
+	else
+		snprintf(want, sizeof want, "## Top level\n");
+	const char *h = strstr(doc, want);
+	if (!h)
+		return NULL;
+	const char *end = strstr(h + strlen(want), "\n#");
+	*len = end ? (size_t)(end - h) : strlen(h);
+	return h;
+}
+
+/* Appends to `missing` every key of the schema that its section's table in
+ * docs/scenario.md does not list ("| `key` |"): users read the keys there. */
+static void keys_undocumented(const scn_section *sec, const char *prefix, const char *doc,
+			      char *missing, size_t cap)
+{
+	size_t len = 0;
+	const char *text = doc_section(doc, prefix, &len);
+	for (size_t i = 0; i < sec->nrows; i++) {
+		const scn_field *f = &sec->rows[i];
+		char path[256], row[128];
+		snprintf(path, sizeof path, "%s%s%s", prefix, *prefix ? "." : "", f->key);
+		if (f->type == F_SECTION) {
+			keys_undocumented(f->sub, path, doc, missing, cap);
+			continue;
+		}
+		/* a row of its own, or one of a row's keys ("| `fp32`, `tf32` |") */
+		static const char *const forms[] = {"| `%s` |", "| `%s`, ", ", `%s`, ", ", `%s` |"};
+		bool listed = false;
+		for (size_t k = 0; k < 4 && text && !listed; k++) {
+			snprintf(row, sizeof row, forms[k], f->key);
+			const char *hit = strstr(text, row);
+			listed = hit && hit < text + len;
+		}
+		if (!listed && strlen(missing) + strlen(path) + 2 < cap) {
+			strcat(missing, " ");
+			strcat(missing, path);
+		}
+	}
+}
+
+START_TEST(scenario_md_lists_every_key)
+{
+	char path[1024];
+	snprintf(path, sizeof path, "%s/docs/scenario.md", srcdir());
+	FILE *f = fopen(path, "r");
+	ck_assert_msg(f != NULL, "cannot open %s", path);
+	static char doc[1 << 18];
+	size_t n = fread(doc, 1, sizeof doc - 1, f);
+	fclose(f);
+	ck_assert_uint_lt(n, sizeof doc - 1);
+	doc[n] = '\0';
+	char missing[4096] = "";
+	keys_undocumented(&scn__root, "", doc, missing, sizeof missing);
+	ck_assert_msg(missing[0] == '\0', "keys docs/scenario.md does not list in their section:%s",
+		      missing);
 }
 END_TEST
 
@@ -848,6 +915,7 @@ int main(void)
 	tcase_set_timeout(tc, 60);
 	tcase_add_test(tc, good_files_round_trip);
 	tcase_add_test(tc, good_files_set_every_key);
+	tcase_add_test(tc, scenario_md_lists_every_key);
 	tcase_add_test(tc, shipped_scenarios_round_trip);
 	tcase_add_test(tc, bad_corpus);
 	tcase_add_test(tc, defaults_and_derived);
