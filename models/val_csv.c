@@ -155,7 +155,7 @@ static size_t separator(const char *p)
  * between groups of three digits of the integer part ("1,024", "1 728",
  * "2,097,152.5"; "4.7 s" and "1728 (est.)" end before the blank). Returns
  * where it ends in s: s itself when no digit or point starts it. */
-static const char *grouped(const char *s, char *buf, size_t n)
+static const char *grouped_by(const char *s, char *buf, size_t n, bool commas_only)
 {
 	size_t k = 0;
 	bool point = false;
@@ -166,7 +166,7 @@ static const char *grouped(const char *s, char *buf, size_t n)
 			buf[k++] = *p++;
 			continue;
 		}
-		size_t sep = separator(p);
+		size_t sep = commas_only ? (size_t)(*p == ',') : separator(p);
 		const char *g = p + sep;
 		if (sep && k > 0 && !point && isdigit((unsigned char)g[0]) &&
 		    isdigit((unsigned char)g[1]) && isdigit((unsigned char)g[2]) &&
@@ -177,6 +177,20 @@ static const char *grouped(const char *s, char *buf, size_t n)
 	}
 	buf[k] = '\0';
 	return k ? p : s;
+}
+
+static const char *grouped(const char *s, char *buf, size_t n)
+{
+	return grouped_by(s, buf, n, false);
+}
+
+double val__number_grouped(const char *s, const char **end)
+{
+	char buf[64];
+	const char *after = grouped_by(s, buf, sizeof buf, true);
+	if (end)
+		*end = after;
+	return after == s ? 0 : strtod(buf, NULL);
 }
 
 /* A count as tables write it: "1,024" or "1 024" (thousands separators, as
@@ -520,9 +534,13 @@ static void count_words_as_x(char *s)
 		/* before a number ("four 200 Gb/s"), or from two on before a vendor,
 		 * a GPU or a NIC ("six NVIDIA V100 GPUs", "four Mellanox EDR
 		 * adapters", "four A100 40GB GPUs") */
-		static const char *const things[] = {"NVIDIA", "AMD", "Mellanox", "Broadcom", "Intel",
-			"V100", "A100", "H100", "H200", "B200", "GH200", "MI250", "MI300", "ConnectX", "EDR",
-			"HDR", "NDR", "InfiniBand", "GPU", "HCA", "NIC", "Tesla"};
+		static const char *const things[] = {"NVIDIA", "AMD", "Intel", "V100", "A100", "H100",
+			"H200", "B200", "GH200", "MI250", "MI300", "GPU", "Tesla"};
+		/* "one" too before a NIC ("one Mellanox ConnectX-3 Pro dual-port
+		 * 40GbE": one NIC of two ports), not before a GPU or a vendor */
+		static const char *const nics[] = {"Mellanox", "Broadcom", "ConnectX", "EDR", "HDR",
+			"NDR", "InfiniBand", "HCA", "NIC", "HPE", "Slingshot", "Cray", "BlueField",
+			"EFA", "RoCE", "Omni-Path", "OmniPath"};
 		for (size_t i = 0; i < sizeof words / sizeof words[0]; i++) {
 			size_t n = strlen(words[i]);
 			if (strncasecmp(p, words[i], n) || p[n] != ' ')
@@ -530,6 +548,8 @@ static void count_words_as_x(char *s)
 			bool thing = false;
 			for (size_t t = 0; t < sizeof things / sizeof things[0] && i > 0 && !thing; t++)
 				thing = !strncasecmp(p + n + 1, things[t], strlen(things[t]));
+			for (size_t t = 0; t < sizeof nics / sizeof nics[0] && !thing; t++)
+				thing = !strncasecmp(p + n + 1, nics[t], strlen(nics[t]));
 			if (!isdigit((unsigned char)p[n + 1]) && !thing)
 				continue;
 			char num[8];
@@ -543,10 +563,23 @@ static void count_words_as_x(char *s)
 	}
 }
 
+/* British spellings as the readers' American ones, in place (the same
+ * length): "distributed optimiser" is Megatron's distributed optimizer. */
+static void american(char *s)
+{
+	static const char *const uk[] = {"optimise", "Optimise", "optimisa", "Optimisa",
+		"parallelise", "Parallelise", "parallelisa", "Parallelisa"};   /* not "parallelism" */
+	for (size_t i = 0; i < sizeof uk / sizeof uk[0]; i++)
+		for (char *p = strstr(s, uk[i]); p; p = strstr(p + 1, uk[i]))
+			p[strlen(uk[i]) - 2] = 'z';
+}
+
 static void fill(val_row *r, char f[][FIELD_MAX], const int *col, int nf)
 {
-	for (int i = 0; i < nf; i++)
+	for (int i = 0; i < nf; i++) {
 		times_as_x(f[i]);
+		american(f[i]);
+	}
 	if (col[C_HW] >= 0 && col[C_HW] < nf)
 		count_words_as_x(f[col[C_HW]]);
 	const char *v[C__N];

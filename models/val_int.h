@@ -29,6 +29,9 @@ const char *val__token_tail(const char *o, const char *p, size_t len);
 int val__number_after_word(const char *o, const char *tok, bool *layers);
 /* a model family or framework named in the row ("Llama 3", "Llama-3", "LLaMA3") */
 bool val__names(const val_row *r, const char *family);
+/* whether the name at p in text is negated or compared in its clause ("not
+ * H100", "unlike DeepSpeed", "faster than Megatron") */
+bool val__disowned(const char *text, const char *p);
 /* the clause around the n characters at p in o: back to and on to a comma,
  * semicolon or bracket, at most outlen - 1 characters */
 void val__clause_around(const char *o, const char *p, size_t n, char *out, size_t outlen);
@@ -38,6 +41,10 @@ double val__num_after(const char *name, const char *tag);
 /* a batch given in tokens at s ("4M tokens", "~4Mi tokens/step", "1024 x
  * 4096 tokens", "16M"): the token count (M = 2^20), else 0 (val_csv.c) */
 double val__batch_tokens(const char *s);
+/* the number at s in free text, thousands separated by commas ("13,824"; a
+ * blank there ends it: "top 8 128 experts" is two numbers); *end after it,
+ * s when no number starts there (val_csv.c) */
+double val__number_grouped(const char *s, const char **end);
 
 /* ---- mixture of experts (val_moe.c) ---- */
 /* the shape of a MoE model the row names (Mixtral 8x7B, Qwen3-235B-A22B, ...) */

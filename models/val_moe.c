@@ -93,7 +93,7 @@ static const char *number_after_key(const char *o, const char *key)
 static int after_key(const char *o, const char *key)
 {
 	const char *q = number_after_key(o, key);
-	return q ? atoi(q) : -1;
+	return q ? (int)val__number_grouped(q, NULL) : -1;   /* "vocab 151,936" */
 }
 
 static int first_of(const char *o, const char *const *keys, size_t nkeys)
@@ -109,14 +109,15 @@ static int first_of(const char *o, const char *const *keys, size_t nkeys)
 #define FIRST(o, ...) first_of(o, (const char *const[]){__VA_ARGS__}, \
 	sizeof((const char *const[]){__VA_ARGS__}) / sizeof(const char *))
 
-/* The number right at q: "4", "2.6875", a fraction "8/3"; *end after it. */
+/* The number right at q: "4", "2.6875", "13,824", a fraction "8/3"; *end
+ * after it. */
 static double number_at(const char *q, const char **end)
 {
-	char *e;
-	double x = strtod(q, &e);
+	const char *e;
+	double x = val__number_grouped(q, &e);
 	if (*e == '/' && isdigit((unsigned char)e[1])) {
-		char *e2;
-		double d = strtod(e + 1, &e2);
+		const char *e2;
+		double d = val__number_grouped(e + 1, &e2);
 		if (d > 0) {
 			x /= d;
 			e = e2;

@@ -80,6 +80,8 @@ int val__number_before(const char *text, const char *at, bool skip_words)
 }
 
 
+static bool compared(const char *text, const char *p);
+
 /* Whether what follows a phrase at q turns it off: "SP off", "SP: no",
  * "SP=False", "sequence parallelism disabled", "offload: none". */
 static bool negated_after(const char *q)
@@ -88,6 +90,8 @@ static bool negated_after(const char *q)
 	static const char *const off[] = {"off", "no", "false", "disabled", "none", "not used",
 		"not supported", "0"};
 	while (isalpha((unsigned char)*q))   /* the rest of the word: "parallel|ism off" */
+		q++;
+	if (*q == ')')   /* an abbreviation's bracket: "Fully Sharded Data Parallel (FSDP) not used" */
 		q++;
 	while (*q == ' ' || *q == ':' || *q == '=')
 		q++;
@@ -104,7 +108,8 @@ static bool negated_after(const char *q)
  * preceded in its own clause (the few characters before it, back to a
  * comma, semicolon or bracket: "no CP, SP" says SP) by "no", "non", "not",
  * "without", "w/o" or "disable", nor followed by "off", "no", "false",
- * "disabled", "none" ("SP off", "SP=False"). */
+ * "disabled", "none" ("SP off", "SP=False"), nor named as what the run is
+ * compared with ("unlike DeepSpeed", "vs. FSDP"). */
 bool val__affirmed(const char *o, const char *phrase)
 {
 	static const char *const neg[] = {"no ", "no-", "non-", "non ", "not ", "without ",
@@ -117,7 +122,7 @@ bool val__affirmed(const char *o, const char *phrase)
 				from = c;
 				break;
 			}
-		bool negated = negated_after(p + len);
+		bool negated = negated_after(p + len) || compared(o, p);
 		for (size_t i = 0; i < sizeof neg / sizeof neg[0] && !negated; i++) {
 			const char *q = val__find(from, neg[i]);
 			negated = q && q < p;
@@ -205,26 +210,40 @@ int val__number_after_word(const char *o, const char *tok, bool *layers)
  * a longer number ("Llama 3" is not in "Llama 34B" nor "Llama 30B"), nor one
  * that ends in a letter the start of a longer lowercase word ("NeMo" is not in
  * "Nemotron"; "MegatronLM" still names Megatron). */
-/* Whether the name at p in text is said of something else: negated or
- * compared in its clause ("not DeepSpeed", "compared against NeMo", "unlike
- * NeMo defaults", "faster than Megatron"). */
-static bool name_disowned(const char *text, const char *p)
+/* Whether one of the words comes before p in its clause (back to a comma,
+ * semicolon or opening bracket, at most 24 characters). */
+static bool said_before(const char *text, const char *p, const char *const *words, size_t n)
 {
-	static const char *const words[] = {"not ", "no ", "unlike ", "vs ", "vs. ", "versus ",
-		"compared to ", "compared against ", "compared with ", "than ", "instead of ",
-		"without "};
 	const char *from = p - text > 24 ? p - 24 : text;
 	for (const char *c = p; c > from; c--)
 		if (strchr(",;(", c[-1])) {
 			from = c;
 			break;
 		}
-	for (size_t i = 0; i < sizeof words / sizeof words[0]; i++) {
+	for (size_t i = 0; i < n; i++) {
 		const char *q = val__find(from, words[i]);
 		if (q && q < p && (q == text || !isalpha((unsigned char)q[-1])))
 			return true;
 	}
 	return false;
+}
+
+/* Whether the name at p is what the run is compared with ("unlike
+ * DeepSpeed", "compared with NeMo", "faster than Megatron", "vs A100"). */
+static bool compared(const char *text, const char *p)
+{
+	static const char *const words[] = {"unlike ", "vs ", "vs. ", "versus ", "compared to ",
+		"compared against ", "compared with ", "than ", "instead of "};
+	return said_before(text, p, words, sizeof words / sizeof words[0]);
+}
+
+/* Whether the name at p in text is said of something else: negated or
+ * compared in its clause ("not DeepSpeed", "compared against NeMo", "unlike
+ * NeMo defaults", "faster than Megatron"). */
+bool val__disowned(const char *text, const char *p)
+{
+	static const char *const words[] = {"not ", "no ", "without "};
+	return compared(text, p) || said_before(text, p, words, sizeof words / sizeof words[0]);
 }
 
 /* Whether the name at p is part of a model's name: "Mistral NeMo" (a model,
@@ -245,7 +264,7 @@ static bool has_name(const char *hay, const char *name)
 		if (!strncasecmp(p, name, n) && !(digit_end && isdigit((unsigned char)p[n])) &&
 		    !(alpha_end && (islower((unsigned char)p[n]) || isdigit((unsigned char)p[n]))) &&
 		    !(alpha_start && p > hay && isalpha((unsigned char)p[-1])) &&
-		    !name_disowned(hay, p) && !in_model_name(hay, p, name))
+		    !val__disowned(hay, p) && !in_model_name(hay, p, name))
 			return true;
 	return false;
 }

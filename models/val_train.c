@@ -393,6 +393,9 @@ static int virtual_stages(const val_row *r, int layers, int pp, bool *assumed)
 	static const char *const words[] = {"VPP", "VP", "VP size", "VPP size",
 		"virtual pipeline model parallel size", "virtual-pipeline-model-parallel-size",
 		"virtual_pipeline_model_parallel_size", "virtual pipeline size",
+		"virtual pipeline parallel size", "virtual-pipeline-parallel-size",
+		"virtual pipeline parallelism", "virtual pipeline parallel",
+		"virtual pipeline model parallelism", "virtual pipeline degree",
 		"virtual pipeline stages", "virtual pipeline", "virtual stages", "virtual_stages"};
 	for (size_t i = 0; i < sizeof words / sizeof words[0] && !chunks && !per; i++) {
 		int v = val__number_after_word(o, words[i], &per_layers);
@@ -406,6 +409,8 @@ static int virtual_stages(const val_row *r, int layers, int pp, bool *assumed)
 		per = val__number_after_word(p, p[3] == '-' ? "per-virtual-pipeline-stage"
 		                                       : "per_virtual_pipeline_stage", &per_layers);
 	p = val__find(o, " virtual stage");
+	if (!p)
+		p = val__find(o, " virtual pipeline stage");   /* "12 virtual pipeline stages" */
 	if (!chunks && !per && p && !val__find(o, "layers/virtual") && !val__find(o, "layers per virtual"))
 		chunks = val__number_before(o, p, false);     /* "6 virtual stages" */
 	p = val__find(o, " model chunks");
@@ -473,11 +478,23 @@ static int zero_named(const char *o)
 		if (*q >= '1' && *q <= '3' && !isalnum((unsigned char)q[1]))
 			return *q - '0';
 	}
-	/* a bare "ZeRO" (DeepSpeed's, MT-NLG's "DeepSpeed ZeRO"): its first stage */
-	for (const char *p = strstr(o, "ZeRO"); p; p = strstr(p + 4, "ZeRO"))
-		if ((p == o || !isalnum((unsigned char)p[-1])) && !isalnum((unsigned char)p[4]) &&
-		    p[4] != '-' && p[4] != '+' && val__affirmed_word(o, "ZeRO"))
+	/* a bare "ZeRO" (DeepSpeed's, MT-NLG's "DeepSpeed ZeRO"): its first stage;
+	 * in any case before a word that makes it DeepSpeed's ("zero stage",
+	 * "data/zero parallel"; not "zero bubble" nor "zero-shot") */
+	static const char *const zero_nouns[] = {" stage", " parallel", " optimizer", " redundancy",
+		" sharding"};
+	for (const char *p = val__find(o, "zero"); p; p = val__find(p + 4, "zero")) {
+		if ((p != o && isalnum((unsigned char)p[-1])) || isalnum((unsigned char)p[4]) ||
+		    p[4] == '+')
+			continue;
+		bool named = !strncmp(p, "ZeRO", 4) && p[4] != '-';
+		for (size_t i = 0; i < sizeof zero_nouns / sizeof zero_nouns[0] && !named; i++)
+			named = !strncasecmp(p + 4, zero_nouns[i], strlen(zero_nouns[i]));
+		char word[8];
+		snprintf(word, sizeof word, "%.4s", p);
+		if (named && val__affirmed_word(o, word))
 			return 1;
+	}
 	/* torchtitan's dp_shard (its FSDP mesh: -1, the ranks left, or a size
 	 * above 1), MaxText's fsdp axes (ici_fsdp_parallelism, dcn_fsdp_...) */
 	static const char *const shard_keys[] = {"dp_shard", "data_parallel_shard_degree",
@@ -504,8 +521,11 @@ static int zero_named(const char *o)
 		return 2;
 	/* HSDP (HYBRID_SHARD) shards within a group and replicates across them;
 	 * trainsim shards over all data-parallel ranks (docs/validation.md) */
-	if (val__affirmed(o, "FSDP") || val__has(o, "FULL_SHARD") || val__has(o, "HYBRID_SHARD") ||
-	    val__has_word(o, "HSDP") || val__has(o, "fully sharded") || val__has(o, "hybrid shard"))
+	/* "Fully Sharded Data Parallel (FSDP) not used": the abbreviation, when
+	 * there is one, says whether the words are used */
+	bool fully = val__has(o, "FSDP") ? val__affirmed(o, "FSDP") : val__affirmed(o, "fully sharded");
+	if (fully || val__has(o, "FULL_SHARD") || val__has(o, "HYBRID_SHARD") ||
+	    val__has_word(o, "HSDP") || val__affirmed(o, "hybrid shard"))
 		return 3;
 	if (val__affirmed(o, "distributed optimizer") || val__affirmed(o, "distributed-optimizer") ||
 	    val__affirmed(o, "distributed_optimizer") || val__affirmed(o, "sharded optimizer"))
@@ -1352,7 +1372,11 @@ static bool overlaps_of(const val_row *r, scenario *s, bool no_sp, bool *assumed
 		"gradient overlap", "overlapped all-reduce", "overlapped allreduce", "overlap_comm"};
 	static const char *const pg_overlap[] = {"overlap-param-gather", "overlap_param_gather",
 		"param gather overlap", "overlapped param", "param-gather overlap"};
-	bool dp_said = val__has(r->other, "DDP=torch"), no_overlap = false, pg_said = false;
+	/* Megatron's --DDP-impl torch, or PyTorch's DDP named */
+	bool dp_said = val__has(r->other, "DDP=torch") || val__affirmed(r->other, "PyTorch DDP") ||
+	               val__affirmed(r->other, "torch DDP") ||
+	               val__has(r->other, "nn.parallel.DistributedDataParallel"),
+	     no_overlap = false, pg_said = false;
 	for (size_t i = 0; i < sizeof dp_overlap / sizeof dp_overlap[0]; i++) {
 		dp_said |= val__affirmed(r->other, dp_overlap[i]);
 		no_overlap |= val__has(r->other, dp_overlap[i]) && !val__affirmed(r->other, dp_overlap[i]);

@@ -271,12 +271,12 @@ static bool mem_tag(const char *hw, const char *tag)
 		if (p > hw && isdigit((unsigned char)p[-1]))
 			continue;
 		const char *q = p + n;
-		if (tag[n - 1] == 'G' && *q == 'b')
-			continue;   /* Gb, GbE, Gb/s: bits, a rate */
+		if (tag[n - 1] == 'G' && *q == 'b' && strchr("/pEei", q[1]))
+			continue;   /* Gb/s, Gbps, GbE, Gbit: bits, a rate ("40gb" is a size) */
 		while (*q == 'B' || *q == 'b' || *q == 'i')
 			q++;
-		if (*q == '/' || !strncasecmp(q, "ps", 2))
-			continue;   /* GB/s, Gbps */
+		if ((*q == '/' && (q[1] == 's' || q[1] == 'S')) || !strncasecmp(q, "ps", 2))
+			continue;   /* GB/s, Gbps; not "40GB/node" */
 		return true;
 	}
 	return false;
@@ -293,9 +293,28 @@ static bool hbm2e_size(const char *hw)
 	return false;
 }
 
-static bool map_matches(const char *hw, const gpu_map *m)
+/* The first mention of the map's token in hw that the text does not disown
+ * ("not H100", "unlike the A100", "vs B200"); NULL when there is none. */
+static const char *mention_of(const char *hw, const gpu_map *m)
 {
-	bool named = m->word ? has_gpu_word(hw, m->token) : val__has(hw, m->token);
+	size_t n = strlen(m->token);
+	for (const char *p = val__find(hw, m->token); p; p = val__find(p + 1, m->token)) {
+		bool left = p == hw || !isalnum((unsigned char)p[-1]) ||
+		            ((p[-1] == 'x' || p[-1] == 'X') && p - 1 > hw &&
+		             isdigit((unsigned char)p[-2]));
+		if (m->word && (!left || isalnum((unsigned char)p[n])))
+			continue;
+		if (!val__disowned(hw, p))
+			return p;
+	}
+	return NULL;
+}
+
+/* Whether the map names the text's GPU; *at: where the text names it. */
+static bool map_matches_at(const char *hw, const gpu_map *m, const char **at)
+{
+	const char *p = mention_of(hw, m);
+	bool named = p != NULL;
 	/* 94 GB is the H100 NVL card's, unless the text says SXM (TSUBAME
 	 * 4.0's H100 SXM5 94GB) */
 	if (named && !strcmp(m->catalog, "H100-NVL") && m->with && val__has(hw, "SXM"))
@@ -305,14 +324,56 @@ static bool map_matches(const char *hw, const gpu_map *m)
 	bool with = !m->with || (!strcmp(m->with, "PCIe") ? pcie_cards(hw)
 	                         : isdigit((unsigned char)*m->with) ? mem_tag(hw, m->with)
 	                                                          : val__has(hw, m->with));
+	if (at)
+		*at = p;
 	return named && with;
 }
 
+static bool map_matches(const char *hw, const gpu_map *m)
+{
+	return map_matches_at(hw, m, NULL);
+}
+
+/* The GPU a map names, whatever the system or variant: "A100" for
+ * A100-PCIE, A100-40GB, Selene and p4d; "B200" for GB200 too (a GB200 NVL72
+ * text may name its B200s first); "MI250" for the MI250X (LUMI's Slurm
+ * names its MI250X GCDs "mi250"). */
+static void gpu_family(const gpu_map *m, char *out, size_t n)
+{
+	const char *c = m->catalog;
+	if (c[0] == 'G' && (c[1] == 'B' || c[1] == 'H'))
+		c++;
+	size_t len = strcspn(c, "-");
+	if (len > 1 && isdigit((unsigned char)c[len - 2]) && isupper((unsigned char)c[len - 1]))
+		len--;   /* MI250X, MI300X, A10G */
+	snprintf(out, n, "%.*s", (int)len, c);
+}
+
+/* The GPU the text names first (a second one is a comparison or another
+ * table's: "A100 (the paper also reports B200 results)"), in the most
+ * specific form the table gives it (its order: DGX-2 before V100, a PCIe or
+ * 40 GB qualifier before the plain part, GB200 before B200). */
 static const gpu_map *gpu_of(const char *hw)
 {
-	for (size_t i = 0; i < sizeof gpu_maps / sizeof gpu_maps[0]; i++)
-		if (map_matches(hw, &gpu_maps[i]))
-			return &gpu_maps[i];
+	const gpu_map *first = NULL;
+	const char *first_at = NULL;
+	for (size_t i = 0; i < sizeof gpu_maps / sizeof gpu_maps[0]; i++) {
+		const char *at;
+		if (map_matches_at(hw, &gpu_maps[i], &at) && (!first || at < first_at)) {
+			first = &gpu_maps[i];
+			first_at = at;
+		}
+	}
+	if (first) {
+		char want[32], fam[32];
+		gpu_family(first, want, sizeof want);
+		for (size_t i = 0; i < sizeof gpu_maps / sizeof gpu_maps[0]; i++) {
+			gpu_family(&gpu_maps[i], fam, sizeof fam);
+			if (!strcmp(fam, want) && map_matches(hw, &gpu_maps[i]))
+				return &gpu_maps[i];
+		}
+		return first;
+	}
 	/* an architecture's name says nothing of the part beside a workstation
 	 * or embedded card, a CPU of the same name (Ampere Altra) or another
 	 * vendor's accelerator */
@@ -355,7 +416,8 @@ static bool gpu_before(const char *c, const char *q, const gpu_map *m)
 static int gpus_per_node(const char *hw, const gpu_map *m)
 {
 	static const char *const per[] = {"GPU/node", "GPUs/node", " GPU per node",
-		" GPUs per node", " GPUs per server", " GPUs per host", " per node", " per server",
+		" GPUs per node", " GPUs per server", " GPU per server", " GPUs per host",
+		" GPU per host", " GPUs per instance", " GPU per instance", " per node", " per server",
 		" per host", " GPUs each", "-GPU node", "-GPU server", "-GPU host", " GPU node",
 		"/node", "/server", " GPUs/server", "-GPU", " accelerators per node"};
 	int n = 0;
@@ -458,8 +520,10 @@ static int gpus_per_node(const char *hw, const gpu_map *m)
  * rate in Tb/s ("3.2 Tbps EFA") is the node's aggregate: *aggregate set. */
 static double line_rate(const char *hw, const char **at, bool *aggregate)
 {
-	static const char *const units[] = {"Gb/s", "Gbps", "gbps", "Gbit", "GbE", "Tb/s", "Tbps",
-		"tbps"};
+	/* a lower-case b is bits whatever the G ("100 gb/s", "100 gbit/s"); GB/s
+	 * is bytes */
+	static const char *const units[] = {"Gb/s", "Gbps", "gbps", "Gbit", "GBit", "gbit", "gb/s",
+		"GbE", "Tb/s", "Tbps", "tbps", "Tbit", "tbit", "tb/s"};
 	/* a link inside the node ("intra-instance 100 Gbps and inter-instance 25
 	 * Gbps") is not the NIC's either */
 	static const char *const not_nic[] = {"NVLink", "NVL", "PCIe", "HBM", "memory", "intra-",
@@ -520,8 +584,10 @@ static double line_rate(const char *hw, const char **at, bool *aggregate)
  * text elsewhere ("NVLink 900 GB/s per GPU") does not count. */
 static void clause_at(const char *at, char *clause, size_t len)
 {
+	/* on past the bracket of a rate written inside one ("1 x NDR (400G) IB
+	 * per GPU") */
 	size_t k = 0;
-	while (k < len - 1 && at[k] && !strchr(",;()", at[k]))
+	while (k < len - 1 && at[k] && !strchr(",;(", at[k]))
 		k++;
 	memcpy(clause, at, k);
 	clause[k] = '\0';
@@ -531,7 +597,28 @@ static bool per_gpu_after(const char *at)
 {
 	char clause[96];
 	clause_at(at, clause, sizeof clause);
-	return val__has(clause, "per GPU");
+	return val__has(clause, "per GPU") || val__has(clause, "each GPU") ||
+	       val__has(clause, "per accelerator") || val__has(clause, "/GPU");
+}
+
+/* A count written after the rate in its clause: "400Gb/s NDR IB x8 per node",
+ * "200G HDR x 4"; 0 if none. */
+static int count_after_rate(const char *at)
+{
+	char clause[96];
+	clause_at(at, clause, sizeof clause);
+	for (const char *p = clause + 1; *p; p++) {
+		if ((*p != 'x' && *p != 'X') || p[-1] != ' ')
+			continue;
+		const char *d = p + 1;
+		while (*d == ' ')
+			d++;
+		char *e;
+		long n = strtol(d, &e, 10);
+		if (e > d && n > 0 && n <= 64 && !isalnum((unsigned char)*e))
+			return (int)n;
+	}
+	return 0;
 }
 
 /* Whether a rate written without a NIC count is the node's total: above any
@@ -855,11 +942,23 @@ static void nic_of(const char *hw_text, const gpu_map *m, int gpn, hw_nic *nic)
 		count = count_product(part, at);
 	if (at && !aggregate && count <= 0)
 		count = clause_count(part, at);
+	if (at && !aggregate && count <= 0)
+		count = count_after_rate(at);   /* "400Gb/s NDR IB x8 per node" */
 	/* "4 InfiniBand links per node (400 Gbps)": the node's total */
 	bool after_node = at && at - hw >= 10 && (val__find(at - 10, "per node (") != NULL &&
 	                                          val__find(at - 10, "per node (") < at);
 	if (at && count <= 0 && gbps > 0 && (node_total_after(at, gbps) || after_node))
 		aggregate = true;
+	/* a rate in brackets after its count and fabric: "8 x EDR (100G)", "1 x
+	 * NDR (400G) IB per GPU" (not a node's total: "4 links per node (400
+	 * Gbps)") */
+	if (at && !aggregate && count <= 0) {
+		const char *o = at;
+		while (o > part && o[-1] == ' ')
+			o--;
+		if (o > part && o[-1] == '(')
+			count = val__number_before(part, o - 1, true);
+	}
 	if (aggregate && gbps > 0) {   /* a node's total: one NIC per GPU (AWS p4d/p5), or
 	                                * the NICs its text counts */
 		const char *lk = val__find(hw, " links");
@@ -1085,6 +1184,12 @@ static int dash_g(const char *t)
  * or the hardware text; else the row's gpus; else one node. nccl-tests -g:
  * "-g N" in the row's text, or Azure's AI-benchmarking-guide, whose
  * NCCLBandwidth.py runs -g 8 (docs/network.md); else one GPU per process. */
+/* How a collective row says the GPUs of each of its nodes: "2 nodes, 1 GPU
+ * per node", "... per server", "... per instance" (AWS), "4 GPUs each". */
+static const char *const per_node_words[] = {" GPUs each", " GPUs per node", " GPU per node",
+	" GPU each", " GPUs per server", " GPU per server", " GPUs per instance",
+	" GPU per instance", " GPUs per host", " GPU per host"};
+
 static int coll_cluster_of(const val_row *r, val_case *c, char *why, size_t n)
 {
 	const char *texts[] = {r->other, r->hardware};
@@ -1141,13 +1246,9 @@ static int coll_cluster_of(const val_row *r, val_case *c, char *why, size_t n)
 			gpn = r->gpus / nodes;   /* "2x DGX H100" with gpus 2: one GPU each */
 		const char *nw = val__find(texts[i], " nodes");
 		int k = nw ? val__number_before(texts[i], nw, false) : 0;
-		const char *each = val__find(texts[i], " GPUs each");
-		if (!each)
-			each = val__find(texts[i], " GPUs per node");
-		if (!each)
-			each = val__find(texts[i], " GPU per node");
-		if (!each)
-			each = val__find(texts[i], " GPU each");
+		const char *each = NULL;
+		for (size_t w = 0; w < sizeof per_node_words / sizeof per_node_words[0] && !each; w++)
+			each = val__find(texts[i], per_node_words[w]);
 		if (!nodes && k > 0 && each) {
 			nodes = k;
 			gpn = val__number_before(texts[i], each, false);
@@ -1164,16 +1265,14 @@ static int coll_cluster_of(const val_row *r, val_case *c, char *why, size_t n)
 	 * command), agreeing with the gpus cell; a count of nodes alone says
 	 * nothing ("one of the cluster's 4 nodes") */
 	if (!nodes && r->gpus > 0) {
-		static const char *const per[] = {" GPUs per node", " GPU per node", " GPUs each",
-		                                  " GPU each"};
 		int k = 0, each = 0;
 		for (int i = 0; i < 2 && !k; i++) {
 			const char *nw = val__find(texts[i], " nodes");
 			k = nw ? val__number_before(texts[i], nw, false) : 0;
 		}
 		for (int i = 0; i < 2 && !each; i++)
-			for (size_t j = 0; j < sizeof per / sizeof *per && !each; j++) {
-				const char *e = val__find(texts[i], per[j]);
+			for (size_t j = 0; j < sizeof per_node_words / sizeof per_node_words[0] && !each; j++) {
+				const char *e = val__find(texts[i], per_node_words[j]);
 				each = e ? val__number_before(texts[i], e, false) : 0;
 			}
 		if (k > 1 && each > 0 && (long)k * each == r->gpus) {
@@ -1519,8 +1618,8 @@ bool val__window_of(const char *o, scn_model *m, bool *pattern)
 	*pattern = false;
 	for (size_t i = 0; i < sizeof keys / sizeof keys[0] && w <= 0; i++) {
 		const char *p = val__find(o, keys[i]);
-		/* "SWA" as a word, in capitals (not "swap") */
-		while (i == 3 && p && (strncmp(p, "SWA", 3) || isalnum((unsigned char)p[3]) ||
+		/* "SWA" as a word, any case (not "swap") */
+		while (i == 3 && p && (strncasecmp(p, "SWA", 3) || isalnum((unsigned char)p[3]) ||
 		                       (p > o && isalnum((unsigned char)p[-1]))))
 			p = val__find(p + 3, keys[i]);
 		if (!p || !val__affirmed(o, keys[i]) || val__said_off(p))

@@ -7,6 +7,7 @@
 #include <math.h>
 #include <string.h>
 #include "coll.h"
+#include "scn.h"
 #include "val_test.h"
 
 #define A100_HW "Selene DGX A100 80GB (8 GPU/node; 8x200Gb/s HDR IB per node)"
@@ -1483,6 +1484,141 @@ START_TEST(t_second_review_metrics)
 }
 END_TEST
 
+/* The scenario a row builds, written out as the loader reads it, without
+ * its name (caller frees). */
+static char *row_yaml(const val_row *r)
+{
+	val_case c;
+	char why[256], *text = NULL;
+	size_t n = 0;
+	ck_assert_msg(val_build(r, &c, why, sizeof why) == 0, "%s: %s", r->id, why);
+	FILE *f = open_memstream(&text, &n);
+	ck_assert_ptr_nonnull(f);
+	scn_write_yaml(&c.s, f);
+	fclose(f);
+	scn_release(&c.s);
+	char *name = strstr(text, "name:");
+	if (name) {
+		char *eol = strchr(name, '\n');
+		memmove(name, eol ? eol + 1 : name + strlen(name), strlen(eol ? eol + 1 : "") + 1);
+	}
+	return text;
+}
+
+/* The scenario the one data row `line` of a CSV builds, as YAML. */
+static char *line_yaml(const char *line)
+{
+	char err[256];
+	size_t n = strlen(HEADER) + strlen(line) + 2;
+	char *text = malloc(n);
+	ck_assert_ptr_nonnull(text);
+	snprintf(text, n, HEADER "%s\n", line);
+	val_row *r;
+	size_t nr;
+	ck_assert_msg(val_parse(text, "t.csv", &r, &nr, err, sizeof err) == 0, "%s", err);
+	ck_assert_int_eq(nr, 1);
+	char *y = row_yaml(&r[0]);
+	free(r);
+	free(text);
+	return y;
+}
+
+/* A row of a validation file and the same row with `from` replaced by `to`
+ * (in its CSV line, read as any file is) build one scenario: the words a
+ * person reads the same way are read the same way. */
+static void same_reading(const char *file, const char *id, const char *from, const char *to)
+{
+	const char *top = getenv("top_srcdir");
+	char path[512], want[64];
+	snprintf(path, sizeof path, "%s/tests/validation/%s", top ? top : ".", file);
+	FILE *f = fopen(path, "r");
+	ck_assert_msg(f != NULL, "cannot open %s", path);
+	static char line[16384];
+	snprintf(want, sizeof want, "%s,", id);
+	bool found = false;
+	while (!found && fgets(line, sizeof line, f))
+		found = !strncmp(line, want, strlen(want));
+	fclose(f);
+	ck_assert_msg(found, "%s: no row %s", file, id);
+	line[strcspn(line, "\r\n")] = '\0';
+	char *at = strstr(line, from);
+	ck_assert_msg(at != NULL, "%s: '%s' not in its line", id, from);
+	/* the field that holds `from`: quoted ("...") or not */
+	const char *fs = line;
+	bool quoted = false;
+	for (const char *c = line; c < at; c++) {
+		if (*c == '"')
+			quoted = !quoted;
+		else if (*c == ',' && !quoted)
+			fs = c + 1;
+	}
+	static char edited[16384];
+	if (!quoted && *fs != '"' && strpbrk(to, ",\"")) {
+		/* the replacement needs the field quoted, as a CSV writer would */
+		const char *fe = fs + strcspn(fs, ",");
+		ck_assert_ptr_null(strchr(to, '"'));
+		snprintf(edited, sizeof edited, "%.*s\"%.*s%s%.*s\"%s", (int)(fs - line), line,
+		         (int)(at - fs), fs, to, (int)(fe - at - strlen(from)), at + strlen(from), fe);
+	} else {
+		snprintf(edited, sizeof edited, "%.*s%s%s", (int)(at - line), line, to, at + strlen(from));
+	}
+	char *a = line_yaml(line), *b = line_yaml(edited);
+	ck_assert_msg(!strcmp(a, b), "%s: '%s' -> '%s' reads another scenario:\n%s\n---\n%s", id,
+	              from, to, a, b);
+	free(a);
+	free(b);
+}
+
+/* Paraphrases of real rows that a wording audit found read differently
+ * (nineteenth session): a second GPU named as a comparison, thousands
+ * separators in the model's widths, a framework the run is compared with,
+ * NIC clauses, units, virtual pipeline, ZeRO and DDP wordings. */
+START_TEST(t_paraphrases)
+{
+	same_reading("blind4-runs.csv", "ZBPP-014", "(bandwidth not stated)",
+	             "(bandwidth not stated); not H100");
+	same_reading("blind4-runs.csv", "ZBPP-014", "(bandwidth not stated)",
+	             "(bandwidth not stated) (the paper also reports B200 results)");
+	same_reading("dense-runs.csv", "DENSE-030", "ffn 13824", "ffn 13,824");
+	same_reading("dense-runs.csv", "DENSE-032", "ffn 28672", "ffn 28,672");
+	same_reading("moe-megatron-bridge.csv", "MOE-Q30-001", "vocab 151936", "vocab 151,936");
+	same_reading("blind8-papers.csv", "AMSP8-027", "system: AMSP;",
+	             "system: AMSP (unlike DeepSpeed);");
+	same_reading("more-runs.csv", "MEGLLAMA-004", "Megatron-LLaMA OverlappedDistributedOptimizer",
+	             "Megatron-LLaMA OverlappedDistributedOptimizer (compared with DeepSpeed in the README)");
+	same_reading("blind6-papers.csv", "MOEZOO6-010", "FSDP not used (table /)",
+	             "Fully Sharded Data Parallel (FSDP) not used");
+	/* NIC clauses: a count after the rate, a rate in brackets, "for each
+	 * GPU", number words */
+	same_reading("nccl-multinode.csv", "NCCLX-MN-012",
+	             "8 x 400 Gb/s NDR InfiniBand (ConnectX-7) per node", "400Gb/s NDR IB x8 per node");
+	same_reading("nemo-blackwell.csv", "NEMOGB200-006", "1x400Gb/s NDR IB per GPU",
+	             "1 x NDR (400G) IB per GPU");
+	same_reading("nemo-blackwell.csv", "NEMOGB200-006", "1x400Gb/s NDR IB per GPU",
+	             "one 400 Gb/s NDR IB NIC for each GPU");
+	same_reading("blind6-papers.csv", "BERTDLE6-004", "8x 100 Gb/s EDR InfiniBand",
+	             "8 x EDR (100G) InfiniBand HCAs");
+	same_reading("blind8-nccl.csv", "PLAR8N8-004", "a pair of HPE Slingshot NICs per node",
+	             "two HPE Slingshot NICs per node");
+	same_reading("blind6-nccl.csv", "ENIZV1006-004", "1x Mellanox", "one Mellanox");
+	/* units and sizes in lower case */
+	same_reading("blind4-nccl.csv", "P3DNEFA-004", "100 Gb/s", "100 gbit/s");
+	same_reading("blind8-nccl.csv", "PLAR8N8-004", "A100-SXM4-40GB", "A100-SXM4-40gb");
+	same_reading("blind8-nccl.csv", "PLAR8N8-004", "40GB", "40GB/node");
+	/* virtual pipeline, ZeRO and DDP wordings; a GPU per server */
+	same_reading("blind6-runs.csv", "NMTGB6-008", "VP12", "virtual pipeline parallel size 12");
+	same_reading("blind6-runs.csv", "NMTGB6-008", "VP12", "12 virtual pipeline stages");
+	same_reading("more-runs.csv", "MEGLLAMA-002", "ZeRO stage", "zero stage");
+	same_reading("blind8-papers.csv", "AMSP8-035", "data/ZeRO parallel only",
+	             "data/zero parallel only");
+	same_reading("blind6-papers.csv", "MCOREMOE6-001", "distributed optimizer",
+	             "distributed optimiser");
+	same_reading("blind4-nccl.csv", "P3DNEFA-004", "1 GPU per node used",
+	             "1 GPU per server used");
+	same_reading("moe-megatron-bridge.csv", "MOE-GOSS-002", "SWA 128", "swa 128");
+}
+END_TEST
+
 static Suite *suite(void)
 {
 	Suite *s = suite_create("validate_text");
@@ -1515,6 +1651,7 @@ static Suite *suite(void)
 	tcase_add_test(tc, t_cells_and_headers);
 	tcase_add_test(tc, t_second_review);
 	tcase_add_test(tc, t_second_review_metrics);
+	tcase_add_test(tc, t_paraphrases);
 	suite_add_tcase(s, tc);
 	return s;
 }
