@@ -1006,6 +1006,25 @@ static void nic_of(const char *hw_text, const gpu_map *m, int gpn, hw_nic *nic)
 }
 
 
+/* The text that says the row's NICs: the hardware's, unless it gives no
+ * rate, count or fabric at all and other_parallel gives a line rate ("8x
+ * A100 80GB per node" beside "4x 200 Gb/s RDMA NICs per node" in the other
+ * column): a person reads the run's network wherever the row writes it. */
+static const char *nic_text(const val_row *r)
+{
+	static const char *const fabrics[] = {"InfiniBand", "RoCE", "EFA", "Slingshot", "Ethernet",
+		"GbE", "Omni-Path", "OmniPath", "TCP", "RDMA", "NDR", "HDR", "EDR", "ConnectX"};
+	const char *at;
+	bool agg;
+	if (line_rate(r->hardware, &at, &agg) > 0 || ib_port_rate(r->hardware) > 0 ||
+	    nic_count_in_words(r->hardware) > 0 || val__has_word(r->hardware, "IB"))
+		return r->hardware;
+	for (size_t i = 0; i < sizeof fabrics / sizeof fabrics[0]; i++)
+		if (val__has(r->hardware, fabrics[i]))
+			return r->hardware;
+	return line_rate(r->other, &at, &agg) > 0 ? r->other : r->hardware;
+}
+
 static int cluster_of(const val_row *r, scenario *s, char *why, size_t n)
 {
 	if (val__has_word(r->hardware, "TPU") || val__has(r->hardware, "TPUv") ||
@@ -1086,7 +1105,7 @@ static int cluster_of(const val_row *r, scenario *s, char *why, size_t n)
 		snprintf(why, n, "GPUDirect-TCPX(O) is not modelled: it is neither RDMA nor host TCP");
 		return -1;
 	}
-	nic_of(r->hardware, m, gpn, &c->nic);
+	nic_of(nic_text(r), m, gpn, &c->nic);
 	/* a GB200/GB300 NVL72 domain is built of compute trays of 4 GPUs (an OS
 	 * node each, "128 nodes x 4 GB300"), and a count of NICs is a tray's
 	 * unless the text ties it to the rack: 4 ConnectX per tray is one per GPU

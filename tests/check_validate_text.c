@@ -1523,27 +1523,12 @@ static char *line_yaml(const char *line)
 	return y;
 }
 
-/* A row of a validation file and the same row with `from` replaced by `to`
- * (in its CSV line, read as any file is) build one scenario: the words a
- * person reads the same way are read the same way. */
-static void same_reading(const char *file, const char *id, const char *from, const char *to)
+/* `line` with `from` replaced by `to` (the first time), quoting the field
+ * as a CSV writer would when `to` brings a comma into an unquoted one. */
+static void edit_line(char *line, size_t cap, const char *from, const char *to)
 {
-	const char *top = getenv("top_srcdir");
-	char path[512], want[64];
-	snprintf(path, sizeof path, "%s/tests/validation/%s", top ? top : ".", file);
-	FILE *f = fopen(path, "r");
-	ck_assert_msg(f != NULL, "cannot open %s", path);
-	static char line[16384];
-	snprintf(want, sizeof want, "%s,", id);
-	bool found = false;
-	while (!found && fgets(line, sizeof line, f))
-		found = !strncmp(line, want, strlen(want));
-	fclose(f);
-	ck_assert_msg(found, "%s: no row %s", file, id);
-	line[strcspn(line, "\r\n")] = '\0';
 	char *at = strstr(line, from);
-	ck_assert_msg(at != NULL, "%s: '%s' not in its line", id, from);
-	/* the field that holds `from`: quoted ("...") or not */
+	ck_assert_msg(at != NULL, "'%s' not in its line", from);
 	const char *fs = line;
 	bool quoted = false;
 	for (const char *c = line; c < at; c++) {
@@ -1552,21 +1537,51 @@ static void same_reading(const char *file, const char *id, const char *from, con
 		else if (*c == ',' && !quoted)
 			fs = c + 1;
 	}
-	static char edited[16384];
+	static char out[16384];
 	if (!quoted && *fs != '"' && strpbrk(to, ",\"")) {
-		/* the replacement needs the field quoted, as a CSV writer would */
 		const char *fe = fs + strcspn(fs, ",");
 		ck_assert_ptr_null(strchr(to, '"'));
-		snprintf(edited, sizeof edited, "%.*s\"%.*s%s%.*s\"%s", (int)(fs - line), line,
+		snprintf(out, sizeof out, "%.*s\"%.*s%s%.*s\"%s", (int)(fs - line), line,
 		         (int)(at - fs), fs, to, (int)(fe - at - strlen(from)), at + strlen(from), fe);
 	} else {
-		snprintf(edited, sizeof edited, "%.*s%s%s", (int)(at - line), line, to, at + strlen(from));
+		snprintf(out, sizeof out, "%.*s%s%s", (int)(at - line), line, to, at + strlen(from));
 	}
+	ck_assert_uint_lt(strlen(out), cap);
+	snprintf(line, cap, "%s", out);
+}
+
+/* A row of a validation file and the same row with each of the `n` pairs
+ * (from, to) of `edits` applied to its CSV line, read as any file is, build
+ * one scenario: the words a person reads the same way are read the same
+ * way. */
+static void same_reading_n(const char *file, const char *id, int n, const char *const *edits)
+{
+	const char *top = getenv("top_srcdir");
+	char path[512], want[64];
+	snprintf(path, sizeof path, "%s/tests/validation/%s", top ? top : ".", file);
+	FILE *f = fopen(path, "r");
+	ck_assert_msg(f != NULL, "cannot open %s", path);
+	static char line[16384], edited[16384];
+	snprintf(want, sizeof want, "%s,", id);
+	bool found = false;
+	while (!found && fgets(line, sizeof line, f))
+		found = !strncmp(line, want, strlen(want));
+	fclose(f);
+	ck_assert_msg(found, "%s: no row %s", file, id);
+	line[strcspn(line, "\r\n")] = '\0';
+	snprintf(edited, sizeof edited, "%s", line);
+	for (int i = 0; i < n; i++)
+		edit_line(edited, sizeof edited, edits[2 * i], edits[2 * i + 1]);
 	char *a = line_yaml(line), *b = line_yaml(edited);
 	ck_assert_msg(!strcmp(a, b), "%s: '%s' -> '%s' reads another scenario:\n%s\n---\n%s", id,
-	              from, to, a, b);
+	              edits[0], edits[1], a, b);
 	free(a);
 	free(b);
+}
+
+static void same_reading(const char *file, const char *id, const char *from, const char *to)
+{
+	same_reading_n(file, id, 1, (const char *const[]){from, to});
 }
 
 /* Paraphrases of real rows that a wording audit found read differently
@@ -1616,6 +1631,11 @@ START_TEST(t_paraphrases)
 	same_reading("blind4-nccl.csv", "P3DNEFA-004", "1 GPU per node used",
 	             "1 GPU per server used");
 	same_reading("moe-megatron-bridge.csv", "MOE-GOSS-002", "SWA 128", "swa 128");
+	/* the NICs written beside the layout when the hardware gives none */
+	same_reading_n("more-runs.csv", "MEGLLAMA-004", 2, (const char *const[]){
+		", 4x 200 Gb/s RDMA NICs per node", "",
+		"Megatron-LLaMA OverlappedDistributedOptimizer;",
+		"Megatron-LLaMA OverlappedDistributedOptimizer; 4x 200 Gb/s RDMA NICs per node;"});
 }
 END_TEST
 
