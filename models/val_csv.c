@@ -548,8 +548,11 @@ static void count_words_as_x(char *s)
 			bool thing = false;
 			for (size_t t = 0; t < sizeof things / sizeof things[0] && i > 0 && !thing; t++)
 				thing = !strncasecmp(p + n + 1, things[t], strlen(things[t]));
-			for (size_t t = 0; t < sizeof nics / sizeof nics[0] && !thing; t++)
-				thing = !strncasecmp(p + n + 1, nics[t], strlen(nics[t]));
+			for (size_t t = 0; t < sizeof nics / sizeof nics[0] && !thing; t++) {
+				const char *e = p + n + 1 + strlen(nics[t]);   /* a word: "NIC(s)", not "nice" */
+				thing = !strncasecmp(p + n + 1, nics[t], strlen(nics[t])) &&
+				        !isalpha((unsigned char)e[*e == 's']);
+			}
 			if (!isdigit((unsigned char)p[n + 1]) && !thing)
 				continue;
 			char num[8];
@@ -576,10 +579,13 @@ static void american(char *s)
 
 static void fill(val_row *r, char f[][FIELD_MAX], const int *col, int nf)
 {
-	for (int i = 0; i < nf; i++) {
+	for (int i = 0; i < nf; i++)
 		times_as_x(f[i]);
-		american(f[i]);
-	}
+	/* the free text only: an id or a metric keeps its spelling */
+	if (col[C_HW] >= 0 && col[C_HW] < nf)
+		american(f[col[C_HW]]);
+	if (col[C_OTHER] >= 0 && col[C_OTHER] < nf)
+		american(f[col[C_OTHER]]);
 	if (col[C_HW] >= 0 && col[C_HW] < nf)
 		count_words_as_x(f[col[C_HW]]);
 	const char *v[C__N];

@@ -93,7 +93,8 @@ static const char *number_after_key(const char *o, const char *key)
 static int after_key(const char *o, const char *key)
 {
 	const char *q = number_after_key(o, key);
-	return q ? (int)val__number_grouped(q, NULL) : -1;   /* "vocab 151,936" */
+	double v = q ? val__number_grouped(q, NULL) : -1;   /* "vocab 151,936" */
+	return v >= 0 && v <= 1e9 ? (int)v : -1;
 }
 
 static int first_of(const char *o, const char *const *keys, size_t nkeys)

@@ -211,15 +211,18 @@ int val__number_after_word(const char *o, const char *tok, bool *layers)
  * that ends in a letter the start of a longer lowercase word ("NeMo" is not in
  * "Nemotron"; "MegatronLM" still names Megatron). */
 /* Whether one of the words comes before p in its clause (back to a comma,
- * semicolon or opening bracket, at most 24 characters). */
+ * semicolon, bracket or the end of a sentence, at most 24 characters: "TP4
+ * (vs TP8) distributed optimizer" does not compare the optimizer). */
 static bool said_before(const char *text, const char *p, const char *const *words, size_t n)
 {
 	const char *from = p - text > 24 ? p - 24 : text;
-	for (const char *c = p; c > from; c--)
-		if (strchr(",;(", c[-1])) {
+	for (const char *c = p; c > from; c--) {
+		bool sentence = c[-1] == '.' && c[0] == ' ' && !(c - 3 >= text && !strncasecmp(c - 3, "vs", 2));
+		if (strchr(",;()", c[-1]) || sentence) {
 			from = c;
 			break;
 		}
+	}
 	for (size_t i = 0; i < n; i++) {
 		const char *q = val__find(from, words[i]);
 		if (q && q < p && (q == text || !isalpha((unsigned char)q[-1])))

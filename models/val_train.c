@@ -479,17 +479,23 @@ static int zero_named(const char *o)
 			return *q - '0';
 	}
 	/* a bare "ZeRO" (DeepSpeed's, MT-NLG's "DeepSpeed ZeRO"): its first stage;
-	 * in any case before a word that makes it DeepSpeed's ("zero stage",
-	 * "data/zero parallel"; not "zero bubble" nor "zero-shot") */
-	static const char *const zero_nouns[] = {" stage", " parallel", " optimizer", " redundancy",
-		" sharding"};
+	 * in any case as a name ("zero stage" ending its phrase, "zero optimizer",
+	 * "zero redundancy"; not "zero bubble", "zero-shot" nor "zero stage
+	 * imbalance") */
+	static const char *const zero_nouns[] = {" stage,", " stage;", " stage)", " stage ",
+		" optimizer", " redundancy"};
 	for (const char *p = val__find(o, "zero"); p; p = val__find(p + 4, "zero")) {
 		if ((p != o && isalnum((unsigned char)p[-1])) || isalnum((unsigned char)p[4]) ||
 		    p[4] == '+')
 			continue;
 		bool named = !strncmp(p, "ZeRO", 4) && p[4] != '-';
-		for (size_t i = 0; i < sizeof zero_nouns / sizeof zero_nouns[0] && !named; i++)
-			named = !strncasecmp(p + 4, zero_nouns[i], strlen(zero_nouns[i]));
+		for (size_t i = 0; i < sizeof zero_nouns / sizeof zero_nouns[0] && !named; i++) {
+			size_t k = strlen(zero_nouns[i]);
+			named = !strncasecmp(p + 4, zero_nouns[i], k) &&
+			        (zero_nouns[i][k - 1] != ' ' || !isalpha((unsigned char)p[4 + k]) ||
+			         !strncasecmp(p + 4 + k, "not", 3));   /* "zero stage not stated" */
+		}
+		named |= !strncasecmp(p + 4, " stage", 6) && !p[10];   /* the text's end */
 		char word[8];
 		snprintf(word, sizeof word, "%.4s", p);
 		if (named && val__affirmed_word(o, word))

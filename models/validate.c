@@ -271,7 +271,7 @@ static bool mem_tag(const char *hw, const char *tag)
 		if (p > hw && isdigit((unsigned char)p[-1]))
 			continue;
 		const char *q = p + n;
-		if (tag[n - 1] == 'G' && *q == 'b' && strchr("/pEei", q[1]))
+		if (tag[n - 1] == 'G' && *q == 'b' && q[1] && strchr("/pEei", q[1]))
 			continue;   /* Gb/s, Gbps, GbE, Gbit: bits, a rate ("40gb" is a size) */
 		while (*q == 'B' || *q == 'b' || *q == 'i')
 			q++;
@@ -295,25 +295,63 @@ static bool hbm2e_size(const char *hw)
 
 /* The first mention of the map's token in hw that the text does not disown
  * ("not H100", "unlike the A100", "vs B200"); NULL when there is none. */
-static const char *mention_of(const char *hw, const gpu_map *m)
+/* Whether the GPU name at p is negated or compared by the word right before
+ * it (an article between): "not H100", "unlike the A100", "vs. B200",
+ * "faster than an H100"; not "more than 1000 A100" (a count between) nor
+ * "RoCE not IB. NVIDIA A100". */
+static bool gpu_disowned(const char *hw, const char *p)
+{
+	static const char *const words[] = {"not", "no", "unlike", "vs", "vs.", "versus", "than",
+		"without", "instead of", "compared to", "compared with", "compared against"};
+	const char *e = p;
+	while (e > hw && e[-1] == ' ')
+		e--;
+	static const char *const articles[] = {"the", "an", "a"};
+	for (size_t i = 0; i < sizeof articles / sizeof articles[0]; i++) {
+		size_t n = strlen(articles[i]);
+		if ((size_t)(e - hw) > n && !strncasecmp(e - n, articles[i], n) && e[-n - 1] == ' ') {
+			e -= n;
+			while (e > hw && e[-1] == ' ')
+				e--;
+			break;
+		}
+	}
+	for (size_t i = 0; i < sizeof words / sizeof words[0]; i++) {
+		size_t n = strlen(words[i]);
+		if ((size_t)(e - hw) >= n && !strncasecmp(e - n, words[i], n) &&
+		    (e - n == hw || !isalpha((unsigned char)e[-n - 1])))
+			return true;
+	}
+	return false;
+}
+
+/* The first mention of the map's token in hw, not disowned when `own`
+ * (gpu_disowned); one that starts a word ("ga100-batch", a host's name,
+ * does not) when there is one. NULL when there is none. */
+static const char *mention_of(const char *hw, const gpu_map *m, bool own)
 {
 	size_t n = strlen(m->token);
+	const char *inside = NULL;
 	for (const char *p = val__find(hw, m->token); p; p = val__find(p + 1, m->token)) {
 		bool left = p == hw || !isalnum((unsigned char)p[-1]) ||
 		            ((p[-1] == 'x' || p[-1] == 'X') && p - 1 > hw &&
 		             isdigit((unsigned char)p[-2]));
 		if (m->word && (!left || isalnum((unsigned char)p[n])))
 			continue;
-		if (!val__disowned(hw, p))
+		if (own && gpu_disowned(hw, p))
+			continue;
+		if (left)
 			return p;
+		if (!inside)
+			inside = p;
 	}
-	return NULL;
+	return inside;
 }
 
 /* Whether the map names the text's GPU; *at: where the text names it. */
-static bool map_matches_at(const char *hw, const gpu_map *m, const char **at)
+static bool map_matches_at(const char *hw, const gpu_map *m, const char **at, bool own)
 {
-	const char *p = mention_of(hw, m);
+	const char *p = mention_of(hw, m, own);
 	bool named = p != NULL;
 	/* 94 GB is the H100 NVL card's, unless the text says SXM (TSUBAME
 	 * 4.0's H100 SXM5 94GB) */
@@ -331,18 +369,16 @@ static bool map_matches_at(const char *hw, const gpu_map *m, const char **at)
 
 static bool map_matches(const char *hw, const gpu_map *m)
 {
-	return map_matches_at(hw, m, NULL);
+	return map_matches_at(hw, m, NULL, false);
 }
 
 /* The GPU a map names, whatever the system or variant: "A100" for
- * A100-PCIE, A100-40GB, Selene and p4d; "B200" for GB200 too (a GB200 NVL72
- * text may name its B200s first); "MI250" for the MI250X (LUMI's Slurm
- * names its MI250X GCDs "mi250"). */
+ * A100-PCIE, A100-40GB, Selene and p4d; "MI250" for the MI250X (LUMI's
+ * Slurm names its MI250X GCDs "mi250"). A GB200 is not a B200, nor a GH200
+ * an H200: other memory, other nodes. */
 static void gpu_family(const gpu_map *m, char *out, size_t n)
 {
 	const char *c = m->catalog;
-	if (c[0] == 'G' && (c[1] == 'B' || c[1] == 'H'))
-		c++;
 	size_t len = strcspn(c, "-");
 	if (len > 1 && isdigit((unsigned char)c[len - 2]) && isupper((unsigned char)c[len - 1]))
 		len--;   /* MI250X, MI300X, A10G */
@@ -350,20 +386,22 @@ static void gpu_family(const gpu_map *m, char *out, size_t n)
 }
 
 /* The GPU the text names first (a second one is a comparison or another
- * table's: "A100 (the paper also reports B200 results)"), in the most
- * specific form the table gives it (its order: DGX-2 before V100, a PCIe or
- * 40 GB qualifier before the plain part, GB200 before B200). */
+ * table's: "A100 (the paper also reports B200 results)"), not one negated or
+ * compared ("not H100"; all of them disowned: the first named anyway), in
+ * the most specific form the table gives it (its order: DGX-2 before V100,
+ * a PCIe or 40 GB qualifier before the plain part). */
 static const gpu_map *gpu_of(const char *hw)
 {
 	const gpu_map *first = NULL;
 	const char *first_at = NULL;
-	for (size_t i = 0; i < sizeof gpu_maps / sizeof gpu_maps[0]; i++) {
-		const char *at;
-		if (map_matches_at(hw, &gpu_maps[i], &at) && (!first || at < first_at)) {
-			first = &gpu_maps[i];
-			first_at = at;
+	for (int own = 1; own >= 0 && !first; own--)
+		for (size_t i = 0; i < sizeof gpu_maps / sizeof gpu_maps[0]; i++) {
+			const char *at;
+			if (map_matches_at(hw, &gpu_maps[i], &at, own) && (!first || at < first_at)) {
+				first = &gpu_maps[i];
+				first_at = at;
+			}
 		}
-	}
 	if (first) {
 		char want[32], fam[32];
 		gpu_family(first, want, sizeof want);
@@ -584,10 +622,25 @@ static double line_rate(const char *hw, const char **at, bool *aggregate)
  * text elsewhere ("NVLink 900 GB/s per GPU") does not count. */
 static void clause_at(const char *at, char *clause, size_t len)
 {
-	/* on past the bracket of a rate written inside one ("1 x NDR (400G) IB
-	 * per GPU") */
+	/* on past the bracket of a rate that is all it holds ("1 x NDR (400G) IB
+	 * per GPU"), not one that holds more ("NICs (4x 400 Gb/s NDR) and NVLink
+	 * 900 GB/s per GPU") */
 	size_t k = 0;
-	while (k < len - 1 && at[k] && !strchr(",;(", at[k]))
+	while (at[k] && !strchr(",;()", at[k]))
+		k++;
+	bool alone = false;
+	if (at[k] == ')') {   /* "400G)" or "400 Gb/s)": the rate and its unit alone */
+		const char *u = at;
+		while (isdigit((unsigned char)*u) || *u == '.')
+			u++;
+		while (*u == ' ')
+			u++;
+		while (isalpha((unsigned char)*u) || *u == '/')
+			u++;
+		alone = u == at + k;
+	}
+	k = 0;
+	while (k < len - 1 && at[k] && !strchr(",;(", at[k]) && (alone || at[k] != ')'))
 		k++;
 	memcpy(clause, at, k);
 	clause[k] = '\0';
@@ -601,14 +654,47 @@ static bool per_gpu_after(const char *at)
 	       val__has(clause, "per accelerator") || val__has(clause, "/GPU");
 }
 
+/* A NIC said per GPU without a rate in its clause: "NDR InfiniBand, one NIC
+ * per GPU", "an HCA for each GPU". */
+static bool nic_per_gpu_words(const char *hw)
+{
+	static const char *const per[] = {"per GPU", "each GPU", "per accelerator", "/GPU"};
+	static const char *const nic[] = {"NIC", "HCA", "adapter", "ConnectX", "InfiniBand", "NDR",
+		"HDR", "EDR", "EFA", "RoCE", "Slingshot"};
+	for (size_t i = 0; i < sizeof per / sizeof per[0]; i++)
+		for (const char *p = val__find(hw, per[i]); p; p = val__find(p + 1, per[i])) {
+			char clause[160];
+			val__clause_around(hw, p, strlen(per[i]), clause, sizeof clause);
+			for (size_t k = 0; k < sizeof nic / sizeof nic[0]; k++)
+				if (val__has(clause, nic[k]))
+					return true;
+		}
+	return false;
+}
+
 /* A count written after the rate in its clause: "400Gb/s NDR IB x8 per node",
  * "200G HDR x 4"; 0 if none. */
 static int count_after_rate(const char *at)
 {
 	char clause[96];
 	clause_at(at, clause, sizeof clause);
+	static const char *const fabric[] = {"IB", "InfiniBand", "EDR", "HDR", "NDR", "XDR", "RoCE",
+		"EFA", "NIC", "NICs", "HCA", "HCAs", "adapters", "Ethernet", "GbE", "Slingshot"};
 	for (const char *p = clause + 1; *p; p++) {
 		if ((*p != 'x' && *p != 'X') || p[-1] != ' ')
+			continue;
+		/* right after a fabric or NIC word ("NDR IB x8"), not a slot's
+		 * lanes ("PCIe Gen5 x16") */
+		const char *w = p - 1;
+		while (w > clause && w[-1] == ' ')
+			w--;
+		const char *ws = w;
+		while (ws > clause && isalnum((unsigned char)ws[-1]))
+			ws--;
+		bool fab = false;
+		for (size_t i = 0; i < sizeof fabric / sizeof fabric[0] && !fab; i++)
+			fab = (size_t)(w - ws) == strlen(fabric[i]) && !strncasecmp(ws, fabric[i], (size_t)(w - ws));
+		if (!fab)
 			continue;
 		const char *d = p + 1;
 		while (*d == ' ')
@@ -815,7 +901,7 @@ static bool side_network(const char *clause)
  * compute fabric ("2x 40GbE front-end, 8x 200Gb/s HDR IB back-end"). */
 static void without_side_networks(char *hw)
 {
-	char kept[512];
+	char kept[2048];
 	snprintf(kept, sizeof kept, "%s", hw);
 	bool dropped = false;
 	for (char *c = kept; *c; ) {
@@ -918,9 +1004,46 @@ static int count_product(const char *text, const char *at)
 	return factors > 1 ? (int)prod : 0;
 }
 
+/* A rate in brackets right after its count and fabric: "8 x EDR (100G)",
+ * "1 x NDR (400G) IB per GPU", "4x NDR (400 Gb/s)": the count, when only
+ * fabric or NIC words stand between it and the bracket (not "8 V100 32GB
+ * (100 Gb/s)", "2 nodes (400 Gb/s NDR)", "4 links per node (400 Gbps)"); 0
+ * otherwise. */
+static int bracket_count(const char *text, const char *at)
+{
+	const char *o = at;
+	while (o > text && o[-1] == ' ')
+		o--;
+	if (o == text || o[-1] != '(')
+		return 0;
+	const char *b = o - 1;   /* the words before the bracket, back to the count */
+	const char *w = b;
+	while (w > text && (isalpha((unsigned char)w[-1]) || w[-1] == ' ' || w[-1] == '-'))
+		w--;
+	while (w > text && (w[-1] == 'x' || w[-1] == 'X' || w[-1] == ' '))
+		w--;
+	if (w == text || !isdigit((unsigned char)w[-1]))
+		return 0;
+	char words[96];
+	size_t len = (size_t)(b - w) < sizeof words - 1 ? (size_t)(b - w) : sizeof words - 1;
+	memcpy(words, w, len);
+	words[len] = '\0';
+	static const char *const fabric[] = {"EDR", "HDR", "NDR", "XDR", "InfiniBand", "IB", "RoCE",
+		"EFA", "Slingshot", "NIC", "HCA", "adapter", "ConnectX", "Ethernet", "Omni-Path", "OPA"};
+	static const char *const other[] = {"node", "server", "host", "link", "switch", "GPU",
+		"port", "rail"};
+	bool fab = false;
+	for (size_t i = 0; i < sizeof fabric / sizeof fabric[0] && !fab; i++)
+		fab = val__has_word(words, fabric[i]) ||
+		      (strlen(fabric[i]) > 3 && val__has(words, fabric[i]));
+	for (size_t i = 0; i < sizeof other / sizeof other[0] && fab; i++)
+		fab = !val__has(words, other[i]);
+	return fab ? val__number_before(text, w, false) : 0;
+}
+
 static void nic_of(const char *hw_text, const gpu_map *m, int gpn, hw_nic *nic)
 {
-	char hw_buf[512];
+	char hw_buf[2048];   /* the hardware column, or other_parallel (nic_text) */
 	without_versions(hw_text, hw_buf, sizeof hw_buf);
 	without_side_networks(hw_buf);
 	const char *hw = hw_buf;
@@ -947,18 +1070,10 @@ static void nic_of(const char *hw_text, const gpu_map *m, int gpn, hw_nic *nic)
 	/* "4 InfiniBand links per node (400 Gbps)": the node's total */
 	bool after_node = at && at - hw >= 10 && (val__find(at - 10, "per node (") != NULL &&
 	                                          val__find(at - 10, "per node (") < at);
+	if (at && !aggregate && count <= 0)
+		count = bracket_count(part, at);
 	if (at && count <= 0 && gbps > 0 && (node_total_after(at, gbps) || after_node))
 		aggregate = true;
-	/* a rate in brackets after its count and fabric: "8 x EDR (100G)", "1 x
-	 * NDR (400G) IB per GPU" (not a node's total: "4 links per node (400
-	 * Gbps)") */
-	if (at && !aggregate && count <= 0) {
-		const char *o = at;
-		while (o > part && o[-1] == ' ')
-			o--;
-		if (o > part && o[-1] == '(')
-			count = val__number_before(part, o - 1, true);
-	}
 	if (aggregate && gbps > 0) {   /* a node's total: one NIC per GPU (AWS p4d/p5), or
 	                                * the NICs its text counts */
 		const char *lk = val__find(hw, " links");
@@ -979,7 +1094,9 @@ static void nic_of(const char *hw_text, const gpu_map *m, int gpn, hw_nic *nic)
 	if (gbps <= 0)
 		gbps = strstr(hw, "NDR") ? 400 : strstr(hw, "HDR") ? 200 : strstr(hw, "EDR") ? 100
 		     : val__affirmed(hw, "Slingshot") ? slingshot_rate(hw_text) : m->nic_Gbps;
-	if (at && !aggregate && per_gpu_after(at))   /* "1x400Gb/s NDR IB per GPU" */
+	/* "1x400Gb/s NDR IB per GPU"; "one NIC per GPU" in a clause of its own
+	 * (a count of one, or none, beside it) */
+	if ((at && !aggregate && per_gpu_after(at)) || (count <= 1 && nic_per_gpu_words(hw)))
 		count = (count > 0 ? count : 1) * gpn;
 	/* Spectrum-X is NVIDIA's RoCE Ethernet; a cloud VM without RDMA (GCP's
 	 * A2, AWS p3.16xlarge) has one TCP NIC unless the text says otherwise */
