@@ -195,7 +195,8 @@ int val__number_after_word(const char *o, const char *tok, bool *layers)
 			q++;
 		if (!strncasecmp(q, "of ", 3))   /* "VPP size of 2" */
 			q += 3;
-		if (!isdigit((unsigned char)*q))
+		/* a size compared with ("unlike the TP=2 PP=2 baseline") is not the run's */
+		if (!isdigit((unsigned char)*q) || compared(o, p))
 			continue;
 		int v = atoi(q);
 		while (isdigit((unsigned char)*q) || *q == ' ')

@@ -37,6 +37,15 @@ static bool says_nothing(const char *t)
 	return false;
 }
 
+/* A cell whose first phrase says nothing ("not stated (vs fp16 in the
+ * baseline)", "unknown; ..."): the remark after it is not the run's. */
+static bool leads_with_nothing(const char *t)
+{
+	char lead[64];
+	snprintf(lead, sizeof lead, "%.*s", (int)strcspn(t, "(,;"), t);
+	return *lead && says_nothing(lead);
+}
+
 static bool recompute_cell(const char *t, scn_recompute *rc)
 {
 	static const char *const no[] = {"no", "false", "off", "0", "n", "none", "disabled",
@@ -50,11 +59,19 @@ static bool recompute_cell(const char *t, scn_recompute *rc)
 	while (n > 0 && strchr(" .", t[n - 1]))   /* "No." */
 		n--;
 	snprintf(cell, sizeof cell, "%.*s", (int)n, t);
+	if (says_nothing(cell) || leads_with_nothing(cell))   /* "not stated" is not a negation */
+		return false;
 	for (size_t i = 0; i < sizeof no / sizeof no[0]; i++)
 		if (!strcasecmp(cell, no[i])) {
 			*rc = RECOMPUTE_NONE;
 			return true;
 		}
+	/* a cell that opens with its answer: "full (without recompute it ran
+	 * out of memory)" */
+	if (!strncasecmp(cell, "full", 4) && !isalpha((unsigned char)cell[4])) {
+		*rc = RECOMPUTE_FULL;
+		return true;
+	}
 	for (size_t i = 0; i < sizeof yes / sizeof yes[0]; i++)
 		if (!strcasecmp(cell, yes[i])) {
 			*rc = RECOMPUTE_FULL;
@@ -188,6 +205,12 @@ static double recompute_layers_of(const val_row *r)
 	for (size_t k = 0; k < sizeof column / sizeof column[0]; k++)
 		if (val__affirmed_word(r->recompute, column[k]))
 			return -0.5;
+	/* "selective recomputation (layer)", "selective checkpointing (op)";
+	 * not Megatron's "(operator-level, core attention)" */
+	static const char *const modes[] = {"(layer)", "(layer,", "(op)", "(op,"};
+	for (size_t k = 0; k < sizeof modes / sizeof modes[0]; k++)
+		if (val__affirmed(r->recompute, "selective") && val__has(r->recompute, modes[k]))
+			return -0.5;
 	bool column_open = !*r->recompute || val__has(r->recompute, "selective");
 	for (size_t k = 0; k < sizeof text / sizeof text[0] && column_open; k++)
 		if (val__affirmed_word(r->other, text[k]))
@@ -305,7 +328,8 @@ static bool said_of_run(const char *o, const char *word)
 {
 	static const char *const other[] = {"would", " vs", "versus", "compar", "against",
 		"baseline", "peak", "reduce", "gradient", "comm", "all-gather", "allgather",
-		"not enabled", "disabled", "instead", "than", "cache", "optimizer", "weights only"};
+		"not enabled", "disabled", "instead", "than", "cache", "optimizer", "weights only",
+		"not used", "was not", "were not", "unused", "n't"};
 	size_t n = strlen(word);
 	for (const char *p = val__find(o, word); p; p = val__find(p + 1, word)) {
 		if ((p > o && isalnum((unsigned char)p[-1])) || isalnum((unsigned char)p[n]))
@@ -350,6 +374,8 @@ static int precision_in_text(const char *o)
 
 static int precision_of(const char *t, const hw_gpu *g, bool *assumed)
 {
+	if (leads_with_nothing(t))
+		t = "";
 	if (val__has_token(t, "fp4") || val__has(t, "nvfp4") || val__has(t, "mxfp4") ||
 	    val__has_token(t, "int8") || val__has_token(t, "int4") || val__has(t, "W8A8") ||
 	    val__has(t, "W4A16"))
@@ -451,7 +477,8 @@ static int zero_named(const char *o)
 {
 	for (const char *p = val__find(o, "zero"); p; p = val__find(p + 4, "zero")) {
 		const char *q = val__token_tail(o, p, 4);
-		if (!q)
+		/* not a stage compared with or said unused ("ZeRO-3 was not used") */
+		if (!q || val__disowned(o, p) || val__said_off(p))
 			continue;
 		/* "ZeRO (stage 2)", "ZeRO-DP stage 1", "ZeRO++ (stage 3)",
 		 * "zero_optimization stage 3": a stage within the clause */
@@ -563,6 +590,8 @@ static int fsdp_axis(const char *o)
 		if (p > o && (isalnum((unsigned char)p[-1]) || p[-1] == '_'))
 			continue;
 		const char *q = p + 4;
+		if (*q == ')')   /* "Fully Sharded Data Parallel (FSDP) 8" */
+			q++;
 		if (*q != ' ' && *q != '=' && *q != ':')
 			continue;
 		while (*q == ' ' || *q == '=' || *q == ':')
@@ -699,7 +728,7 @@ static bool schedule_named(const val_row *r)
 	for (size_t i = 0; i < sizeof words / sizeof words[0]; i++)
 		if (val__has(r->other, words[i]))
 			return true;
-	return val__has_word(r->other, "VP");
+	return val__has_token(r->other, "VP");   /* "VP 1", "vp 1" */
 }
 
 /* Step time of a candidate layout, or a huge one when it does not run. */
@@ -1587,7 +1616,7 @@ int val__training_of(const val_row *r, scenario *s, bool layer_only, bool *assum
 	bool off = fp && (val__said_off(fp) || (val__has(o, "flash attention") &&
 	                                   !val__affirmed(o, "flash attention")));
 	bool flash = fp && !(fp > o && fp[-1] == '-') && val__affirmed(o, "flash");
-	flash = (flash && !off) || val__has_word(o, "FA2") || val__has_word(o, "FA3");
+	flash = (flash && !off) || val__has_token(o, "FA2") || val__has_token(o, "FA3");
 	/* FlashAttention-2 named as such: its own kernels (slower than cuDNN's
 	 * on Hopper and Blackwell, compute.c) */
 	static const char *const fa2_names[] = {"FA2", "FlashAttention-2", "FlashAttention 2",

@@ -431,11 +431,11 @@ static const gpu_map *gpu_of(const char *hw)
  * not "4x 400Gb/s". */
 static bool gpu_next(const char *s, const gpu_map *m)
 {
-	static const char *const vendor[] = {"NVIDIA ", "Nvidia ", "AMD Instinct ", "AMD "};
+	static const char *const vendor[] = {"NVIDIA ", "AMD Instinct ", "AMD "};
 	while (*s == ' ')
 		s++;
 	for (size_t v = 0; v < sizeof vendor / sizeof vendor[0]; v++)
-		if (!strncmp(s, vendor[v], strlen(vendor[v])))
+		if (!strncasecmp(s, vendor[v], strlen(vendor[v])))
 			s += strlen(vendor[v]);
 	return !strncasecmp(s, m->token, strlen(m->token));
 }
@@ -515,12 +515,12 @@ static int gpus_per_node(const char *hw, const gpu_map *m)
 	const char *tok = m->system ? gname : m->token;
 	if (n <= 0 && !val__has(hw, "DGX-2") && tok[0]) {
 		/* the number before any mention of the GPU ("DGX Station A100 (4x A100)") */
-		static const char *const vendor[] = {"NVIDIA ", "Nvidia ", "AMD Instinct ", "AMD "};
+		static const char *const vendor[] = {"NVIDIA ", "AMD Instinct ", "AMD "};
 		for (const char *g = val__find(hw, tok); g && n <= 0; g = val__find(g + 1, tok)) {
-			const char *at = g;   /* "4x NVIDIA A100" */
+			const char *at = g;   /* "4x NVIDIA A100", "1 nvidia H100" */
 			for (size_t v = 0; v < sizeof vendor / sizeof vendor[0]; v++) {
 				size_t k = strlen(vendor[v]);
-				if ((size_t)(g - hw) >= k && !strncmp(g - k, vendor[v], k)) {
+				if ((size_t)(g - hw) >= k && !strncasecmp(g - k, vendor[v], k)) {
 					at = g - k;
 					break;
 				}
@@ -561,7 +561,7 @@ static double line_rate(const char *hw, const char **at, bool *aggregate)
 	/* a lower-case b is bits whatever the G ("100 gb/s", "100 gbit/s"); GB/s
 	 * is bytes */
 	static const char *const units[] = {"Gb/s", "Gbps", "gbps", "Gbit", "GBit", "gbit", "gb/s",
-		"GbE", "Tb/s", "Tbps", "tbps", "Tbit", "tbit", "tb/s"};
+		"GbE", "gbe", "Gbe", "GBE", "Tb/s", "Tbps", "tbps", "Tbit", "tbit", "tb/s"};
 	/* a link inside the node ("intra-instance 100 Gbps and inter-instance 25
 	 * Gbps") is not the NIC's either */
 	static const char *const not_nic[] = {"NVLink", "NVL", "PCIe", "HBM", "memory", "intra-",
@@ -576,6 +576,13 @@ static double line_rate(const char *hw, const char **at, bool *aggregate)
 		size_t k = 0;
 		while (k < sizeof before - 1 && p - k > hw && !strchr(",;()", p[-(long)k - 1]))
 			k++;
+		/* a rate opening a bracket is its subject's: "NVLink4 (900 gb/s
+		 * per GPU)" */
+		if (p - k > hw && p[-(long)k - 1] == '(' && k < 3) {
+			k++;
+			while (k < sizeof before - 1 && p - k > hw && !strchr(",;()", p[-(long)k - 1]))
+				k++;
+		}
 		memcpy(before, p - k, k);
 		before[k] = '\0';
 		/* "... with 128GB memory and 800Gbps interconnect": the rate's own part */

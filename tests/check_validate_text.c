@@ -1664,6 +1664,32 @@ START_TEST(t_paraphrases)
 	same_reading_n("more-runs.csv", "MEGLLAMA-004", 2, (const char *const[]){
 		", 4x 200 Gb/s RDMA NICs per node", "", "README does not say",
 		"4x 200 Gb/s RDMA NICs per node; README does not say"});
+	/* a second audit: a setting denied or compared ("ZeRO-3 was not used",
+	 * "unlike the TP=2 PP=2 baseline", "fp8 was not used", "vs fp16 in the
+	 * baseline"), a cell that says nothing before its remark, a recompute
+	 * cell that opens with its answer, torchtitan's layer mode in words, a
+	 * bracketed rate said per node, case */
+	same_reading("blind5-runs.csv", "DGXCGPT3-002", "128 GPUs 5.92 s)",
+	             "128 GPUs 5.92 s); ZeRO-3 was not used");
+	same_reading("more-runs.csv", "BBG-002", "ALiBi, tied embeddings",
+	             "ALiBi, tied embeddings (unlike the TP=2 PP=2 baseline)");
+	same_reading("blind6-runs.csv", "MAXJT6-001", "\",bf16,remat", "\",bf16 (fp8 was not used),remat");
+	same_reading("megascale-nemotron.csv", "MEGASCALE-009", "\",not stated,not stated,mfu",
+	             "\",not stated (vs fp16 in the baseline),not stated,mfu");
+	same_reading("blind6-papers.csv", "DGXL46-007", ",bf16,not stated,", ",bf16,,");
+	same_reading("blind6-papers.csv", "DGXL46-007", ",bf16,not stated,", ",bf16,unknown,");
+	same_reading("llm-foundry.csv", "FOUNDRY-009", ",bf16,full,",
+	             ",bf16,full (without recompute it ran out of memory),");
+	same_reading("torchtitan.csv", "TITAN-026", "selective (layer)", "selective recomputation (layer)");
+	same_reading("nccl-multinode.csv", "NCCLX-MN-040", "8 x 400 Gb/s NDR InfiniBand per node",
+	             "8 x NDR (400G) InfiniBand per node");
+	same_reading("blind9-nccl.csv", "VIOTCP9-007", "10GbE", "10gbe");
+	same_reading("blind5-papers.csv", "DGXMT2-012", "(900 GB/s bidirectional per GPU)",
+	             "(900 gb/s bidirectional per GPU)");
+	same_reading("blind6-nccl.csv", "H100TREE6-005", "1 NVIDIA H100", "1 nvidia H100");
+	same_reading("blind6-runs.csv", "MAXJT6-001", "FSDP 8", "Fully Sharded Data Parallel (FSDP) 8");
+	same_reading("moe-megatron-bridge.csv", "MOE-GOSS-007", "VP 1", "vp 1");
+	same_reading("blind4-runs.csv", "FLAGPERF-007", "(FA2)", "(fa2)");
 	/* a GPU named second is another table's, a GB200 not a B200's variant */
 	check_cluster("G-001,x,NVIDIA B200 (the paper also reports GB200 results),64,18.4,40,6144,48,"
 	              "2048,512,1,8,1,8,,bf16,full,iteration_time,10,s,x", "B200 then GB200", "B200",
