@@ -190,6 +190,9 @@ int val__number_after_word(const char *o, const char *tok, bool *layers)
 		if ((p > o && isalnum((unsigned char)p[-1]) && !after_axis_size(o, p)) ||
 		    isalpha((unsigned char)p[n]))
 			continue;
+		/* the experts' own axis ("expert-tensor-parallel 1") is not the model's */
+		if (p - o >= 7 && !strncasecmp(p - 7, "expert", 6) && strchr("-_ ", p[-1]))
+			continue;
 		const char *q = p + n;
 		while (*q == ' ' || *q == '=' || *q == ':' || *q == '-')
 			q++;
