@@ -29,6 +29,10 @@ const char *val__token_tail(const char *o, const char *p, size_t len);
 int val__number_after_word(const char *o, const char *tok, bool *layers);
 /* a model family or framework named in the row ("Llama 3", "Llama-3", "LLaMA3") */
 bool val__names(const val_row *r, const char *family);
+/* whether the word ending right before p (past the characters of `skip`)
+ * is one of `words`, any case ("IB" before " x8", "moe" before "_ffn") */
+bool val__word_before_in(const char *text, const char *p, const char *skip,
+                         const char *const *words, size_t n);
 /* whether the name at p in text is negated or compared in its clause ("not
  * H100", "unlike DeepSpeed", "faster than Megatron") */
 bool val__disowned(const char *text, const char *p);

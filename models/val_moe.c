@@ -229,15 +229,7 @@ static int model_width(const char *o)
 		for (const char *p = val__find(o, keys[k]); p; p = val__find(p + 1, keys[k])) {
 			if (p > o && (isalnum((unsigned char)p[-1]) || p[-1] == '_'))
 				continue;
-			const char *w = p;   /* the word before */
-			while (w > o && (w[-1] == ' ' || w[-1] == '-' || w[-1] == '_'))
-				w--;
-			const char *wb = w;
-			while (wb > o && isalpha((unsigned char)wb[-1]))
-				wb--;
-			bool theirs = false;
-			for (size_t i = 0; i < sizeof other / sizeof other[0] && !theirs; i++)
-				theirs = (size_t)(w - wb) == strlen(other[i]) && !strncasecmp(wb, other[i], (size_t)(w - wb));
+			bool theirs = val__word_before_in(o, p, " -_", other, sizeof other / sizeof other[0]);
 			const char *q = p + n;
 			while (*q == ' ' || *q == '=' || *q == ':')
 				q++;

@@ -214,6 +214,21 @@ int val__number_after_word(const char *o, const char *tok, bool *layers)
  * a longer number ("Llama 3" is not in "Llama 34B" nor "Llama 30B"), nor one
  * that ends in a letter the start of a longer lowercase word ("NeMo" is not in
  * "Nemotron"; "MegatronLM" still names Megatron). */
+bool val__word_before_in(const char *text, const char *p, const char *skip,
+                         const char *const *words, size_t n)
+{
+	const char *w = p;
+	while (w > text && strchr(skip, w[-1]))
+		w--;
+	const char *ws = w;
+	while (ws > text && isalnum((unsigned char)ws[-1]))
+		ws--;
+	for (size_t i = 0; i < n; i++)
+		if ((size_t)(w - ws) == strlen(words[i]) && !strncasecmp(ws, words[i], (size_t)(w - ws)))
+			return true;
+	return false;
+}
+
 /* Whether one of the words comes before p in its clause (back to a comma,
  * semicolon, bracket or the end of a sentence, at most 24 characters: "TP4
  * (vs TP8) distributed optimizer" does not compare the optimizer). */

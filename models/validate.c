@@ -692,16 +692,7 @@ static int count_after_rate(const char *at)
 			continue;
 		/* right after a fabric or NIC word ("NDR IB x8"), not a slot's
 		 * lanes ("PCIe Gen5 x16") */
-		const char *w = p - 1;
-		while (w > clause && w[-1] == ' ')
-			w--;
-		const char *ws = w;
-		while (ws > clause && isalnum((unsigned char)ws[-1]))
-			ws--;
-		bool fab = false;
-		for (size_t i = 0; i < sizeof fabric / sizeof fabric[0] && !fab; i++)
-			fab = (size_t)(w - ws) == strlen(fabric[i]) && !strncasecmp(ws, fabric[i], (size_t)(w - ws));
-		if (!fab)
+		if (!val__word_before_in(clause, p, " ", fabric, sizeof fabric / sizeof fabric[0]))
 			continue;
 		const char *d = p + 1;
 		while (*d == ' ')
