@@ -236,7 +236,7 @@ static bool said_before(const char *text, const char *p, const char *const *word
 {
 	const char *from = p - text > 24 ? p - 24 : text;
 	for (const char *c = p; c > from; c--) {
-		bool sentence = c[-1] == '.' && c[0] == ' ' && !(c - 3 >= text && !strncasecmp(c - 3, "vs", 2));
+		bool sentence = c[-1] == '.' && c[0] == ' ' && !(c - text >= 3 && !strncasecmp(c - 3, "vs", 2));
 		if (strchr(",;()", c[-1]) || sentence) {
 			from = c;
 			break;
