@@ -390,6 +390,25 @@ static void gpu_family(const gpu_map *m, char *out, size_t n)
  * compared ("not H100"; all of them disowned: the first named anyway), in
  * the most specific form the table gives it (its order: DGX-2 before V100,
  * a PCIe or 40 GB qualifier before the plain part). */
+/* The architecture the text names ("NVIDIA Ampere GPUs", MegaScale's
+ * paper), first in the generations' table order; NULL beside a workstation
+ * or embedded card, a CPU of the same name (Ampere Altra) or another
+ * vendor's accelerator, where an architecture's name says nothing of the
+ * part. *at: where the text names it. */
+static const gpu_map *generation_of(const char *hw, const char **at)
+{
+	static const char *const not_datacenter[] = {"RTX", "GeForce", "Quadro", "TITAN",
+		"Jetson", "Orin", "A2", "A10", "A16", "A30", "A40", "Altra", "Gaudi", "Gaudi2",
+		"Gaudi3", "Trainium", "Trainium2", "Inferentia", "TPU"};
+	for (size_t i = 0; i < sizeof not_datacenter / sizeof not_datacenter[0]; i++)
+		if (has_gpu_word(hw, not_datacenter[i]))
+			return NULL;
+	for (size_t i = 0; i < sizeof generations / sizeof generations[0]; i++)
+		if (map_matches_at(hw, &generations[i], at, false))
+			return &generations[i];
+	return NULL;
+}
+
 static const gpu_map *gpu_of(const char *hw)
 {
 	const gpu_map *first = NULL;
@@ -402,6 +421,16 @@ static const gpu_map *gpu_of(const char *hw)
 				first_at = at;
 			}
 		}
+	/* an architecture named before a part of another one ("NVIDIA Ampere
+	 * GPUs ... (the paper also reports B200 results)") is the run's; not
+	 * before its own ("Blackwell GB200 NVL72") */
+	const char *gen_at = NULL;
+	const gpu_map *gen = first ? generation_of(hw, &gen_at) : NULL;
+	if (gen && gen_at && gen_at < first_at) {
+		const hw_gpu *g = hw_gpu_find(gen->catalog), *f = hw_gpu_find(first->catalog);
+		if (g && f && g->arch != f->arch)
+			return gen;
+	}
 	if (first) {
 		char want[32], fam[32];
 		gpu_family(first, want, sizeof want);
@@ -412,19 +441,8 @@ static const gpu_map *gpu_of(const char *hw)
 		}
 		return first;
 	}
-	/* an architecture's name says nothing of the part beside a workstation
-	 * or embedded card, a CPU of the same name (Ampere Altra) or another
-	 * vendor's accelerator */
-	static const char *const not_datacenter[] = {"RTX", "GeForce", "Quadro", "TITAN",
-		"Jetson", "Orin", "A2", "A10", "A16", "A30", "A40", "Altra", "Gaudi", "Gaudi2",
-		"Gaudi3", "Trainium", "Trainium2", "Inferentia", "TPU"};
-	for (size_t i = 0; i < sizeof not_datacenter / sizeof not_datacenter[0]; i++)
-		if (has_gpu_word(hw, not_datacenter[i]))
-			return NULL;
-	for (size_t i = 0; i < sizeof generations / sizeof generations[0]; i++)
-		if (map_matches(hw, &generations[i]))
-			return &generations[i];
-	return NULL;
+	const char *at;
+	return generation_of(hw, &at);
 }
 
 /* The GPU's name right at `s` (after blanks and a vendor): "4x NVIDIA A100",

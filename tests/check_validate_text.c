@@ -1693,6 +1693,12 @@ START_TEST(t_paraphrases)
 	/* TP and PP in the text only, beside the experts' own TP */
 	same_reading("blind6-papers.csv", "MOEZOO6-003", "2048,1,2,8,16,\"Qwen3-235B-A22B per yaml:",
 	             "2048,1,,,16,\"TP=2, PP=8; Qwen3-235B-A22B per yaml:");
+	/* an architecture named before a part of another one is the run's, not
+	 * before its own */
+	same_reading("megascale-nemotron.csv", "MEGASCALE-009", "(SKU not named in paper; 8 GPU/server)",
+	             "(SKU not named in paper; 8 GPU/server) (the paper also reports B200 results)");
+	check_cluster("G-002,x,NVIDIA Blackwell GB200 NVL72,72,18.4,40,6144,48,2048,576,1,8,1,9,,"
+	              "bf16,full,iteration_time,10,s,x", "Blackwell GB200", "GB200", 72, 72, 400, 0);
 	/* a GPU named second is another table's, a GB200 not a B200's variant */
 	check_cluster("G-001,x,NVIDIA B200 (the paper also reports GB200 results),64,18.4,40,6144,48,"
 	              "2048,512,1,8,1,8,,bf16,full,iteration_time,10,s,x", "B200 then GB200", "B200",
