@@ -1934,11 +1934,10 @@ static bool recipe_named(const val_row *r, const char *family)
 	return false;
 }
 
-/* The parameter count a row gives, or the one its model's name says. */
-static double params_of(const val_row *r, const char *family)
+/* The size written after a family's name in the row's text ("Llama 2 70B",
+ * "Llama-2-70b", "llama31_405b"), or 0. */
+static double size_named(const val_row *r, const char *family)
 {
-	if (r->params_b > 0)
-		return r->params_b;
 	for (size_t i = 0; i < sizeof recipes / sizeof recipes[0]; i++) {
 		if (strcmp(recipes[i].family, family))
 			continue;
@@ -1976,6 +1975,33 @@ static double params_of(const val_row *r, const char *family)
 			return v;
 	}
 	return 0;
+}
+
+/* The parameter count a row gives, or the one its model's name says. */
+static double params_of(const val_row *r, const char *family)
+{
+	return r->params_b > 0 ? r->params_b : size_named(r, family);
+}
+
+/* Whether the family is named in the row with another size than the row's
+ * parameter count: another model ("the same table also lists Llama 2 70B"
+ * beside a 39B one). Not its depth: proxies and one-layer measurements
+ * of a named model cut its layers. */
+static bool names_another_size(const val_row *r, const char *family)
+{
+	double v = size_named(r, family);
+	if (v <= 0)
+		return false;
+	if (r->params_b <= 0 || fabs(v - r->params_b) <= 0.1 * r->params_b)
+		return false;
+	/* the row's count and width are one of the family's own sizes: the
+	 * other size is a path or a sibling ("llama3_8b/70b.toml" of a 70B) */
+	for (size_t i = 0; i < sizeof named_shapes / sizeof named_shapes[0]; i++)
+		if (!strcmp(named_shapes[i].family, family) &&
+		    fabs(r->params_b - named_shapes[i].params_b) <= 0.1 * named_shapes[i].params_b &&
+		    (r->hidden <= 0 || r->hidden == named_shapes[i].hidden))
+			return false;
+	return true;
 }
 
 /* The named shape of a row's model: its family named in the text and its
@@ -2207,7 +2233,8 @@ static int model_of(const val_row *r, scenario *s, bool params_only, bool *assum
 		if (zoo[i].hidden == hidden &&
 		    (val__names(r, zoo[i].family) || recipe_named(r, zoo[i].family)) &&
 		    (zoo[i].params_b <= 0 ||
-		     fabs(params_of(r, zoo[i].family) - zoo[i].params_b) <= 0.1 * zoo[i].params_b)) {
+		     fabs(params_of(r, zoo[i].family) - zoo[i].params_b) <= 0.1 * zoo[i].params_b) &&
+		    !names_another_size(r, zoo[i].family)) {
 			m->gated_mlp = zoo[i].gated;
 			m->ffn_hidden = zoo[i].ffn;
 			m->kv_heads = zoo[i].kv_heads;
