@@ -345,8 +345,46 @@ static bool said_of_run(const char *o, const char *word)
 	return false;
 }
 
+/* A precision given as a key's value ("precision bf16", "precision: fp8",
+ * "dtype=bfloat16", "mixed precision (bf16)"): it outweighs a format named
+ * elsewhere in the text ("(e.g. FP8 128 GPUs 5.92 s); precision bf16");
+ * -1 when there is none. */
+static int precision_keyed(const char *o)
+{
+	static const char *const keys[] = {"precision", "dtype"};
+	static const struct { const char *w; hw_precision p; } words[] = {
+		{"fp8", PREC_FP8}, {"bf16", PREC_BF16}, {"bfloat16", PREC_BF16},
+		{"fp16", PREC_FP16}, {"float16", PREC_FP16}, {"tf32", PREC_TF32},
+		{"fp32", PREC_FP32}, {"float32", PREC_FP32}};
+	for (size_t k = 0; k < sizeof keys / sizeof keys[0]; k++)
+		for (const char *p = val__find(o, keys[k]); p; p = val__find(p + 1, keys[k])) {
+			const char *q = p + strlen(keys[k]);
+			/* not another tensor's ("grad_sync_dtype bf16") */
+			if (isalnum((unsigned char)*q) || *q == '_' ||
+			    (p > o && (isalnum((unsigned char)p[-1]) || p[-1] == '_' || p[-1] == '-')))
+				continue;
+			while (*q == ' ' || *q == ':' || *q == '=' || *q == '(' || *q == '\'' ||
+			       *q == '"')
+				q++;
+			for (size_t i = 0; i < sizeof words / sizeof words[0]; i++) {
+				size_t n = strlen(words[i].w);
+				if (strncasecmp(q, words[i].w, n) || isalnum((unsigned char)q[n]))
+					continue;
+				/* "precision: bf16 with FP8 GEMMs": the GEMMs set the pace */
+				char rest[160];
+				size_t len = strcspn(q, ";(");
+				snprintf(rest, sizeof rest, "%.*s", (int)(len < sizeof rest ? len : sizeof rest - 1), q);
+				return said_of_run(rest, "fp8") ? PREC_FP8 : (int)words[i].p;
+			}
+		}
+	return -1;
+}
+
 static int precision_in_text(const char *o)
 {
+	int keyed = precision_keyed(o);
+	if (keyed >= 0)
+		return keyed;
 	static const struct { const char *w; hw_precision p; } json[] = {
 		{"fp8", PREC_FP8}, {"bf16", PREC_BF16}, {"fp16", PREC_FP16}};
 	for (size_t i = 0; i < sizeof json / sizeof json[0]; i++)

@@ -573,6 +573,13 @@ START_TEST(t_fifth_review)
 		{"torchtitan FSDP2, --activation_checkpoint.mode full", PREC_BF16, 3, 256, 4,
 		 RECOMPUTE_FULL},
 		{"FSDP, sharding mode=full_shard", PREC_BF16, 3, 256, 4, -1},
+		/* a precision given as a key's value outweighs a format named
+		 * elsewhere, unless the value itself runs its GEMMs in fp8 */
+		{"(e.g. FP8 128 GPUs 5.92 s); precision bf16", PREC_BF16, -1, 256, 4, -1},
+		{"dtype=bfloat16 (an FP8 run is in another table)", PREC_BF16, -1, 256, 4, -1},
+		{"mixed precision (fp16)", PREC_FP16, -1, 256, 4, -1},
+		{"precision: bf16 with FP8 GEMMs", PREC_FP8, -1, 256, 4, -1},
+		{"grad_sync_dtype bf16; FP8 hybrid", PREC_FP8, -1, 256, 4, -1},
 	};
 	for (size_t i = 0; i < sizeof text / sizeof text[0]; i++) {
 		char other[512];
@@ -1699,6 +1706,9 @@ START_TEST(t_paraphrases)
 	             "(SKU not named in paper; 8 GPU/server) (the paper also reports B200 results)");
 	/* a model family named with another size than the row's is another
 	 * model (its GQA and gated MLP are not this 39B's) */
+	same_reading_n("blind5-runs.csv", "DGXCGPT3-002", 2, (const char *const[]){
+	               ",bf16,", ",,", "(e.g. FP8 128 GPUs 5.92 s)",
+	               "(e.g. FP8 128 GPUs 5.92 s); precision bf16"});
 	same_reading("published.csv", "MEG21T1-020", "Table 1 == NVIDIA",
 	             "Table 1 (the same table also lists Llama 2 70B) == NVIDIA");
 	check_cluster("G-002,x,NVIDIA Blackwell GB200 NVL72,72,18.4,40,6144,48,2048,576,1,8,1,9,,"
