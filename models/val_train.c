@@ -634,6 +634,17 @@ static int fsdp_axis(const char *o)
 			continue;
 		while (*q == ' ' || *q == '=' || *q == ':')
 			q++;
+		/* "FSDP group 128", "FSDP degree 16", "FSDP group size 64" */
+		static const char *const words[] = {"group", "degree", "size", "axis"};
+		for (size_t w = 0; w < sizeof words / sizeof words[0]; w++) {
+			size_t len = strlen(words[w]);
+			if (!strncasecmp(q, words[w], len) && !isalnum((unsigned char)q[len])) {
+				q += len;
+				while (*q == ' ' || *q == '=' || *q == ':')
+					q++;
+				w = (size_t)-1;   /* another may follow */
+			}
+		}
 		size_t nd = strspn(q, "0123456789");
 		long v = nd >= 1 && nd <= 6 ? strtol(q, NULL, 10) : 0;   /* an axis, not a token count */
 		if (v > 1 && !isalpha((unsigned char)q[nd]))

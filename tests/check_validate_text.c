@@ -1709,6 +1709,8 @@ START_TEST(t_paraphrases)
 	same_reading_n("blind5-runs.csv", "DGXCGPT3-002", 2, (const char *const[]){
 	               ",bf16,", ",,", "(e.g. FP8 128 GPUs 5.92 s)",
 	               "(e.g. FP8 128 GPUs 5.92 s); precision bf16"});
+	/* an FSDP axis written "FSDP group 128" beside a DP axis, dp empty */
+	same_reading("blind5-papers.csv", "DGXMT2-012", ",1,1,2048,\"MaxText", ",1,1,,\"MaxText");
 	same_reading("published.csv", "MEG21T1-020", "Table 1 == NVIDIA",
 	             "Table 1 (the same table also lists Llama 2 70B) == NVIDIA");
 	check_cluster("G-002,x,NVIDIA Blackwell GB200 NVL72,72,18.4,40,6144,48,2048,576,1,8,1,9,,"
