@@ -263,13 +263,110 @@ static double count_product(const char *s)
 			break;
 		p++;
 	}
-	if (a > 0 && (*p == 'x' || *p == 'X' || !strncmp(p, "\xc3\x97", 2))) {
-		p += *p == 'x' || *p == 'X' ? 1 : 2;
-		double b = count(p);
+	if (a > 0 && (*p == 'x' || *p == 'X' || *p == '*' || !strncmp(p, "\xc3\x97", 2))) {
+		p += *p == 'x' || *p == 'X' || *p == '*' ? 1 : 2;
+		while (*p == ' ')
+			p++;
+		/* a number, not a name's digits ("512 x A100" is not 51,200) */
+		double b = isdigit((unsigned char)*p) || *p == '~' ? count(p) : 0;
 		if (b > 0)
 			return a * b;
 	}
 	return a;
+}
+
+/* Whether the word at p starts with one of a node's names. */
+static bool node_word(const char *p)
+{
+	static const char *const words[] = {"node", "server", "DGX", "HGX", "host", "machine",
+		"instance", "system"};
+	for (size_t i = 0; i < sizeof words / sizeof words[0]; i++)
+		if (!strncasecmp(p, words[i], strlen(words[i])))
+			return true;
+	return false;
+}
+
+/* The GPU count of the gpus cell, and whether it counts nodes instead:
+ * a number said to be GPUs wins over the others ("64 nodes (512 GPUs)",
+ * "64 nodes, 512 GPUs", "64 DGX A100 (512 GPUs)", "512 A100 GPUs"), unless
+ * it is per node ("64 nodes of 8 GPUs", "64 nodes with 8 GPUs each": the
+ * product); then a product ("128 x 8", "64*8", "128 nodes x 8 GPUs"); a
+ * first number followed by a node's name is nodes ("8 nodes", "64 DGX
+ * nodes", "64x DGX A100"; not a GPU named after an x: "512 x A100"). */
+static double gpus_cell(const char *cell, bool *nodes)
+{
+	*nodes = false;
+	const char *s = past_marks(cell);
+	double per_node = 0;
+	for (const char *p = s; *p; p++) {
+		if (!isdigit((unsigned char)*p) || (p > s && (isalnum((unsigned char)p[-1]) ||
+		                                             p[-1] == '.' || p[-1] == '-')))
+			continue;
+		char buf[64];
+		const char *e = grouped(p, buf, sizeof buf);
+		double n = strtod(buf, NULL);
+		const char *w = e;
+		/* up to two words before "GPU": a model ("A100", "H100-SXM5") */
+		for (int k = 0; k < 3; k++) {
+			while (*w == ' ')
+				w++;
+			if (!strncasecmp(w, "GPU", 3))
+				break;
+			if (k == 2 || !isalpha((unsigned char)*w) || node_word(w))
+				w = NULL;
+			else
+				while (*w && *w != ' ' && *w != ',' && *w != ')' && *w != ';')
+					w++;
+			if (!w)
+				break;
+		}
+		if (!w || strncasecmp(w, "GPU", 3) || n < 1)
+			continue;
+		/* per node: "of 8 GPUs", "with 8 GPUs", "x 8 GPUs", "8 GPUs each",
+		 * "8 GPUs per node", "8 GPUs/node" */
+		const char *b = p;
+		while (b > s && b[-1] == ' ')
+			b--;
+		bool before = (b - s >= 2 && !strncasecmp(b - 2, "of", 2)) ||
+		              (b - s >= 4 && !strncasecmp(b - 4, "with", 4)) ||
+		              (b > s && (b[-1] == 'x' || b[-1] == 'X' || b[-1] == '*')) ||
+		              (b - s >= 2 && !strncmp(b - 2, "\xc3\x97", 2));
+		const char *a = w + 3;
+		while (*a == 's' || *a == 'S')
+			a++;
+		while (*a == ' ')
+			a++;
+		bool after = !strncasecmp(a, "each", 4) || !strncasecmp(a, "per ", 4) ||
+		             *a == '/' || !strncasecmp(a, "a node", 6) || !strncasecmp(a, "in each", 7);
+		if (!before && !after)
+			return n;
+		if (per_node <= 0)
+			per_node = n;
+	}
+	double first = count(s);
+	const char *p = s;
+	while (*p && (isdigit((unsigned char)*p) || *p == ',' || *p == '.'))
+		p++;
+	while (*p == ' ')
+		p++;
+	if (*p == 'x' || *p == 'X' || *p == '*')   /* "64x DGX A100", "64 x DGX" */
+		for (p++; *p == ' '; p++)
+			;
+	/* a node's name within the first three words after the number */
+	bool named_nodes = false;
+	for (int k = 0; k < 3 && *p && !isdigit((unsigned char)*p) && !named_nodes; k++) {
+		named_nodes = node_word(p);
+		while (*p && *p != ' ' && *p != ',' && *p != '(')
+			p++;
+		while (*p == ' ')
+			p++;
+	}
+	if (named_nodes && per_node > 0 && first > 0)
+		return first * per_node;          /* "64 nodes with 8 GPUs each" */
+	double prod = count_product(s);
+	if (named_nodes && prod == first && first > 0)
+		*nodes = true;                    /* "8 nodes", "64x DGX A100" */
+	return prod;
 }
 
 /* Whether a unit already starts with the scale a value's suffix gives
@@ -596,7 +693,8 @@ static void fill(val_row *r, char f[][FIELD_MAX], const int *col, int nf)
 	family_of(r->id, r->family, sizeof r->family);
 	copy(r->source, sizeof r->source, v[C_SOURCE]);
 	copy(r->hardware, sizeof r->hardware, v[C_HW]);
-	r->gpus = as_int(count_product(v[C_GPUS]));
+	bool gpu_nodes;
+	r->gpus = as_int(gpus_cell(v[C_GPUS], &gpu_nodes));
 	r->params_b = num(v[C_PARAMS], NULL);
 	r->layers = as_int(count(v[C_LAYERS]));
 	r->hidden = as_int(count(v[C_HIDDEN]));
@@ -612,11 +710,7 @@ static void fill(val_row *r, char f[][FIELD_MAX], const int *col, int nf)
 	r->pp = as_int(count(v[C_PP]));
 	r->dp = as_int(count(v[C_DP]));
 	/* "8 nodes" (not "8 nodes x 8 GPUs", "64 (8 nodes)", "64 GPUs on 8 nodes") */
-	const char *g = past_marks(v[C_GPUS]);
-	while (isdigit((unsigned char)*g) || *g == ',' || *g == ' ')
-		g++;
-	r->gpus_are_nodes = r->gpus > 0 && !strncasecmp(g, "node", 4) &&
-	                    !val__has(v[C_GPUS], "GPU") && count_product(v[C_GPUS]) == count(v[C_GPUS]);
+	r->gpus_are_nodes = r->gpus > 0 && gpu_nodes;
 	copy(r->other, sizeof r->other, v[C_OTHER]);
 	/* a pasted JSON config reads as its keys and values: "zero_optimization":
 	 * {"stage": 3} as zero_optimization: {stage: 3} */

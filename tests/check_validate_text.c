@@ -1709,6 +1709,18 @@ START_TEST(t_paraphrases)
 	same_reading_n("blind5-runs.csv", "DGXCGPT3-002", 2, (const char *const[]){
 	               ",bf16,", ",,", "(e.g. FP8 128 GPUs 5.92 s)",
 	               "(e.g. FP8 128 GPUs 5.92 s); precision bf16"});
+	/* the GPU count written with its nodes, dp left to be inferred from it
+	 * (a node count read as the GPUs was +623%; "512 x A100" 51,200 GPUs) */
+	static const char *const gpus[] = {"64 nodes (512 GPUs)", "64 nodes of 8 GPUs",
+		"64 nodes with 8 GPUs each", "64*8", "64 DGX nodes", "64 nodes, 512 GPUs",
+		"64 DGX A100 (512 GPUs)", "512 x A100", "64x DGX A100", "512 A100 GPUs",
+		"64 x 8 H100 GPUs", "64 nodes x 8 GPUs", "512 GPUs / 64 nodes"};
+	for (size_t i = 0; i < sizeof gpus / sizeof gpus[0]; i++) {
+		char cell[96];
+		snprintf(cell, sizeof cell, ",\"%s\",39.1,48,8192,64,2048,1536,4,8,2,,", gpus[i]);
+		same_reading("published.csv", "MEG21T1-020", ",512,39.1,48,8192,64,2048,1536,4,8,2,32,",
+		             cell);
+	}
 	/* an FSDP axis written "FSDP group 128" beside a DP axis, dp empty */
 	same_reading("blind5-papers.csv", "DGXMT2-012", ",1,1,2048,\"MaxText", ",1,1,,\"MaxText");
 	same_reading("published.csv", "MEG21T1-020", "Table 1 == NVIDIA",
