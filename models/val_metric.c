@@ -248,8 +248,25 @@ static bool unit_says(const char *unit, const char *what)
 	/* the unit itself, not a note after a ';' ("tokens/s; MFU 40%") */
 	char u[256];
 	snprintf(u, sizeof u, "%.*s", (int)strcspn(unit, ";"), unit);
-	return val__has_token(u, what) && val__affirmed(u, what) &&
-	       !val__has(u, "nvidia-smi") && !val__has(u, "smi");
+	if (!val__has_token(u, what) || !val__affirmed(u, what) || val__has(u, "nvidia-smi") ||
+	    val__has(u, "smi"))
+		return false;
+	/* in brackets, only after a utilization's own unit ("% (MFU)"), not
+	 * after another's ("s per step (table: ... MFU 42.54%)") */
+	char lead[256];
+	snprintf(lead, sizeof lead, "%.*s", (int)strcspn(u, "("), u);
+	const char *l = lead;
+	while (*l == ' ')
+		l++;
+	return val__has_token(lead, what) || !*l || *l == '%' || !strncasecmp(l, "percent", 7) ||
+	       !strncasecmp(l, "pct", 3) || !strncasecmp(l, "fraction", 8) ||
+	       !strncasecmp(l, "ratio", 5);
+}
+
+/* The unit before its first note: what precedes a '(' or a ';'. */
+static void unit_lead(const char *unit, char *lead, size_t n)
+{
+	snprintf(lead, n, "%.*s", (int)strcspn(unit, "(;"), unit);
 }
 
 /* A qualifier that makes a name something else than the whole step's figure:
@@ -313,9 +330,17 @@ static val_metric flop_rate(const char *name, const char *unit)
 {
 	if (val__has(name, "model"))
 		return VM_MODEL_TFLOPS;
-	if (peta(name) || val__has(name, "aggregate") || val__has(unit, "aggregate") ||
-	    val__has(unit, "total") || val__has(unit, "all GPUs") ||
-	    (val__has(name, "total") && !per_device(name) && !per_device(unit)))
+	char lead[256];
+	unit_lead(unit, lead, sizeof lead);
+	if (peta(name) || val__has(name, "aggregate") || val__has(lead, "aggregate") ||
+	    val__has(lead, "total") || val__has(lead, "all GPUs"))
+		return VM_AGG_PFLOPS;
+	/* per GPU in the name or the unit's own words: a note on the job's sum
+	 * ("TFLOP/s per GPU (15.1 PFLOP/s aggregate / 512)") does not make it one */
+	if (per_device(name) || per_device(lead))
+		return VM_HW_TFLOPS;
+	if (val__has(unit, "aggregate") || val__has(unit, "total") || val__has(unit, "all GPUs") ||
+	    (val__has(name, "total") && !per_device(unit)))
 		return VM_AGG_PFLOPS;
 	return VM_HW_TFLOPS;
 }
@@ -328,7 +353,7 @@ static val_metric metric_words(const char *name, const char *unit)
 		return VM_MFU;
 	if (val__has_token(name, "hfu") || val__has(name, "hfu_") || val__has(name, "_hfu"))
 		return VM_HFU;
-	if (val__has(name, "flops_utilization") || val__has(name, "flop_utilization"))
+	if (val__has(name, "flops_util") || val__has(name, "flop_util"))
 		return val__has(name, "hardware") ? VM_HFU : VM_MFU;   /* "model FLOPs utilization" */
 	if (tera(name) || peta(name))
 		return flop_rate(name, unit);
@@ -346,7 +371,9 @@ static val_metric metric_words(const char *name, const char *unit)
 	static const char *const step_time[] = {"iteration_time", "step_time", "iter_time",
 		"time_per_iter", "time_per_step", "sec_per_iter", "sec_per_step", "seconds_per_iter",
 		"seconds_per_step", "step_timing", "iteration_timing", "iter_timing", "step_latency",
-		"iteration_latency", "iter_latency"};
+		"iteration_latency", "iter_latency", "step_duration", "iteration_duration",
+		"iter_duration", "time_per_training_step", "time_per_train_step",
+		"time_per_training_iter"};
 	for (size_t i = 0; i < sizeof step_time / sizeof step_time[0]; i++)
 		if (val__has(name, step_time[i]))
 			return VM_ITER_TIME;
@@ -369,6 +396,15 @@ static val_metric metric_words(const char *name, const char *unit)
 	if (time_per_step(name) || batch_time(name) || (said && time_per_step(unit)))
 		return VM_ITER_TIME;
 	/* the unit says of what */
+	char lead[256];
+	unit_lead(unit, lead, sizeof lead);
+	bool lead_tokens = val__has(lead, "token") || val__has(lead, "tok/");
+	bool lead_samples = val__has(lead, "sample") || val__has(lead, "seq");
+	if ((val__has(name, "throughput") || val__has(name, "speed") ||
+	     val__has(name, "performance")) && lead_tokens != lead_samples)
+		/* the unit's own words before a note ("samples/s whole job (=
+		 * 31,365 tokens/s/GPU)") */
+		return lead_tokens ? VM_TOKENS : VM_SAMPLES;
 	if (val__has(name, "throughput") || val__has(name, "speed") || val__has(name, "performance"))
 		/* LLM Foundry's "Throughput (T/s)", "(T/s/GPU)", "(S/s)": tokens, samples */
 		return val__has(unit, "token") || val__has(unit, "tok/") || val__has_token(unit, "tgs") ||
@@ -401,12 +437,19 @@ val_metric val__metric_of(const char *name, const char *unit)
 		/* "Tokens / sec / GPU" (NeMo's header) is tokens/sec/gpu */
 		if (*p == ' ' && ((k && norm[k - 1] == '/') || p[strspn(p, " ")] == '/'))
 			continue;
+		/* "Iter. time", "util.": an abbreviation's full stop */
+		if (*p == '.' && p > name && isalpha((unsigned char)p[-1]) &&
+		    (!p[1] || p[1] == ' ' || p[1] == '_'))
+			continue;
 		char c = *p == ' ' || *p == '-' ? '_' : (char)tolower((unsigned char)*p);
 		if (c == '_' && k && norm[k - 1] == '_')
 			continue;
 		norm[k++] = c;
 	}
 	norm[k] = '\0';
+	/* British spellings: "utilisation", "utilised" */
+	for (char *u = strstr(norm, "utilis"); u; u = strstr(u + 1, "utilis"))
+		u[5] = 'z';
 	return metric_words(norm, unit);
 }
 

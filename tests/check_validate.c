@@ -1607,6 +1607,20 @@ START_TEST(t_metric_names_read)
 		{"latency per step", "s", VM_ITER_TIME, 1},
 		{"model throughput", "TFLOPS/GPU", VM_MODEL_TFLOPS, 1e12},
 		{"throughput", "TFLOPS/GPU", VM_HW_TFLOPS, 1e12},
+		/* a note in the unit does not rename the metric (twentieth session's
+		 * wording audit: a step time read as MFU, +857%; TFLOP/s per GPU as
+		 * the job's sum; samples/s as tokens/s) */
+		{"Iter. time", "s per step (table: 3403086.41 tokens/s whole job, MFU 42.54%)",
+		 VM_ITER_TIME, 1},
+		{"Step duration", "s per step (MFU 42.54%)", VM_ITER_TIME, 1},
+		{"time per training step", "s", VM_ITER_TIME, 1},
+		{"TFLOPs/GPU", "TFLOP/s per GPU (15.1 PFLOP/s aggregate / 512)", VM_HW_TFLOPS, 1e12},
+		{"TFLOPS", "TFLOP/s (aggregate)", VM_AGG_PFLOPS, 1e12},
+		{"throughput", "samples/s whole job (= 31,365 tokens/s/GPU)", VM_SAMPLES, 1},
+		{"throughput", "tokens/s (2048-token samples)", VM_TOKENS, 1},
+		{"Model FLOPs Utilisation", "%", VM_MFU, 1},
+		{"model flops util.", "%", VM_MFU, 1},
+		{"utilization", "% (MFU)", VM_MFU, 1},
 		/* still counts, parts or conditions */
 		{"total_tokens", "tokens", VM_NONE, 0},
 		{"total_steps", "steps", VM_NONE, 0},
