@@ -207,7 +207,8 @@ static double count(const char *s)
 	const char *l = s;
 	while (isalpha((unsigned char)*l) || *l == '_' || *l == ' ' || *l == '-')
 		l++;
-	if (l > s && l - s <= 24 && (*l == '=' || *l == ':' || isdigit((unsigned char)*l))) {
+	/* up to Megatron's flags ("--tensor-model-parallel-size 8") */
+	if (l > s && l - s <= 40 && (*l == '=' || *l == ':' || isdigit((unsigned char)*l))) {
 		s = l + (*l == '=' || *l == ':');
 		while (*s == ' ')
 			s++;
@@ -367,6 +368,52 @@ static double gpus_cell(const char *cell, bool *nodes)
 	if (named_nodes && prod == first && first > 0)
 		*nodes = true;                    /* "8 nodes", "64x DGX A100" */
 	return prod;
+}
+
+/* A model-parallel axis: a count, or one when the cell says the axis is
+ * not used ("none", "no", "off", "disabled", "not used"). */
+static double axis_cell(const char *s)
+{
+	double v = count(s);
+	if (v > 0)
+		return v;
+	while (isspace((unsigned char)*s))
+		s++;
+	static const char *const off[] = {"none", "no", "off", "disabled", "not used", "unused"};
+	for (size_t i = 0; i < sizeof off / sizeof off[0]; i++) {
+		size_t n = strlen(off[i]);
+		if (!strncasecmp(s, off[i], n) && !isalnum((unsigned char)s[n]))
+			return 1;
+	}
+	return 0;
+}
+
+/* The parameter count in billions: "175", "~340" (a mark of
+ * approximation), "1,000", "175B", "175 billion", "330M", "1T", or a
+ * whole count ("1.5e10", "175000000000"). 0 when none. */
+static double params_cell(const char *s)
+{
+	s = past_marks(s);
+	char buf[64];
+	const char *e = grouped(s, buf, sizeof buf);
+	char *end;
+	double v = strtod(e == s ? s : buf, &end);
+	if (e == s || ((*e == 'e' || *e == 'E') &&
+	               (isdigit((unsigned char)e[1]) || e[1] == '+' || e[1] == '-'))) {
+		v = strtod(s, &end);   /* "1.5e10": strtod's own reading */
+		e = end;
+	}
+	if (!isfinite(v) || v <= 0)
+		return 0;
+	while (*e == ' ')
+		e++;
+	if (*e == 'T' || !strncasecmp(e, "trillion", 8))
+		return v * 1000;
+	if ((*e == 'M' && !isalpha((unsigned char)e[1])) || !strncasecmp(e, "million", 7))
+		return v / 1000;
+	if ((*e == 'B' || *e == 'b') || !strncasecmp(e, "billion", 7))
+		return v;
+	return v >= 1e6 ? v / 1e9 : v;   /* a whole count of parameters */
 }
 
 /* Whether a unit already starts with the scale a value's suffix gives
@@ -695,7 +742,7 @@ static void fill(val_row *r, char f[][FIELD_MAX], const int *col, int nf)
 	copy(r->hardware, sizeof r->hardware, v[C_HW]);
 	bool gpu_nodes;
 	r->gpus = as_int(gpus_cell(v[C_GPUS], &gpu_nodes));
-	r->params_b = num(v[C_PARAMS], NULL);
+	r->params_b = params_cell(v[C_PARAMS]);
 	r->layers = as_int(count(v[C_LAYERS]));
 	r->hidden = as_int(count(v[C_HIDDEN]));
 	r->heads = as_int(count(v[C_HEADS]));
@@ -706,8 +753,8 @@ static void fill(val_row *r, char f[][FIELD_MAX], const int *col, int nf)
 	r->global_batch = seqs > 0 ? as_int(seqs)
 	                : r->batch_tokens > 0 ? 0 : as_int(count_product(v[C_GBS]));
 	r->micro_batch = as_int(count(v[C_MBS]));
-	r->tp = as_int(count(v[C_TP]));
-	r->pp = as_int(count(v[C_PP]));
+	r->tp = as_int(axis_cell(v[C_TP]));
+	r->pp = as_int(axis_cell(v[C_PP]));
 	r->dp = as_int(count(v[C_DP]));
 	/* "8 nodes" (not "8 nodes x 8 GPUs", "64 (8 nodes)", "64 GPUs on 8 nodes") */
 	r->gpus_are_nodes = r->gpus > 0 && gpu_nodes;

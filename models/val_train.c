@@ -618,6 +618,26 @@ static double num_after_any(const char *o, const char *const *tags, size_t n)
 	return 0;
 }
 
+/* LLM Foundry's FSDP mixed precision "PURE" (bf16 gradients reduced in
+ * bf16), any case, as a mode or precision's value ("MP Mode PURE",
+ * "mixed_precision: PURE"), not the English word ("pure DP 16", "PURE DATA
+ * PARALLEL" in a cell written in capitals). */
+static bool pure_precision(const char *o)
+{
+	for (const char *p = val__find(o, "pure"); p; p = val__find(p + 1, "pure")) {
+		if ((p > o && (isalnum((unsigned char)p[-1]) || p[-1] == '_')) ||
+		    isalnum((unsigned char)p[4]) || p[4] == '_')
+			continue;
+		const char *from = p - o > 28 ? p - 28 : o;
+		char before[32];
+		snprintf(before, sizeof before, "%.*s", (int)(p - from), from);
+		if (val__has(before, "mode") || val__has(before, "precision") ||
+		    val__has(before, "mixed") || val__has_word(before, "MP"))
+			return true;
+	}
+	return false;
+}
+
 /* The size of an FSDP mesh axis that a table gives beside its DP axis
  * (JAX-Toolbox's Pax and MaxText tables: "DP 1, FSDP 256", "FSDP=8"): the
  * number right after the word FSDP, 0 if none ("FSDP2" is PyTorch's second
@@ -1487,7 +1507,7 @@ static bool overlaps_of(const val_row *r, scenario *s, bool no_sp, bool *assumed
 	 * bf16 (LLM Foundry's "PURE"), "bf16 reduce", Megatron's
 	 * --grad-reduce-in-bf16 */
 	const char *o = r->other;
-	if ((val__has_word(o, "PURE") || val__affirmed(o, "bf16 reduce") ||
+	if ((pure_precision(o) || val__affirmed(o, "bf16 reduce") ||
 	     val__affirmed(o, "reduce_dtype bf16") || val__affirmed(o, "grad-reduce-in-bf16") ||
 	     val__affirmed(o, "bf16 gradient reduction")) && t->precision != PREC_FP32 &&
 	    t->precision != PREC_TF32)

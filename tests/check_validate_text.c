@@ -1721,6 +1721,17 @@ START_TEST(t_paraphrases)
 		same_reading("published.csv", "MEG21T1-020", ",512,39.1,48,8192,64,2048,1536,4,8,2,32,",
 		             cell);
 	}
+	/* the parameter count with a mark or as a whole count (a named
+	 * model's shape needs it); tp and pp said unused or as Megatron's
+	 * flags; LLM Foundry's PURE only as a precision mode */
+	same_reading("blind6-runs.csv", "NMT15A6-004", ",128,15,32,", ",128,~15,32,");
+	same_reading("blind6-runs.csv", "NMT15A6-004", ",128,15,32,", ",128,1.5e10,32,");
+	same_reading("blind6-runs.csv", "NMT15A6-004", ",128,15,32,", ",128,15000M,32,");
+	same_reading("torchtitan.csv", "TITAN-029", ",64,1,1,1,64,", ",64,1,none,not used,64,");
+	same_reading_n("published.csv", "MEG21T1-020", 2, (const char *const[]){
+	               ",1536,4,8,2,32,", ",1536,4,--tensor-model-parallel-size 8,2,32,",
+	               "size 8,2,32,", "size 8,--pipeline-model-parallel-size 2,32,"});
+	same_reading("blind5-papers.csv", "DGXMT2-007", "pure DP", "PURE DP");
 	/* an FSDP axis written "FSDP group 128" beside a DP axis, dp empty */
 	same_reading("blind5-papers.csv", "DGXMT2-012", ",1,1,2048,\"MaxText", ",1,1,,\"MaxText");
 	same_reading("published.csv", "MEG21T1-020", "Table 1 == NVIDIA",
