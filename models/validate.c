@@ -583,7 +583,9 @@ static double line_rate(const char *hw, const char **at, bool *aggregate)
 	/* a link inside the node ("intra-instance 100 Gbps and inter-instance 25
 	 * Gbps") is not the NIC's either */
 	static const char *const not_nic[] = {"NVLink", "NVL", "PCIe", "HBM", "memory", "intra-",
-		"intranode", "intra node", "within a node", "within the node", "inside the node"};
+		"intranode", "intra node", "within a node", "within the node", "inside the node",
+		/* a switch's ports ("Tomahawk 4 switches (64x400G)") */
+		"switch", "Tomahawk", "Jericho"};
 	for (const char *p = hw; *p; p++) {
 		if (!isdigit((unsigned char)*p) || (p > hw && (isdigit((unsigned char)p[-1]) ||
 		                                               p[-1] == '.')))
@@ -596,7 +598,11 @@ static double line_rate(const char *hw, const char **at, bool *aggregate)
 			k++;
 		/* a rate opening a bracket is its subject's: "NVLink4 (900 gb/s
 		 * per GPU)" */
-		if (p - k > hw && p[-(long)k - 1] == '(' && k < 3) {
+		bool count_only = k < 8;   /* "(64x400G)": a port count before it */
+		for (size_t i = 1; i <= k && count_only; i++)
+			count_only = isdigit((unsigned char)p[-(long)i]) || p[-(long)i] == ' ' ||
+			             p[-(long)i] == 'x' || p[-(long)i] == 'X';
+		if (p - k > hw && p[-(long)k - 1] == '(' && (k < 3 || count_only)) {
 			k++;
 			while (k < sizeof before - 1 && p - k > hw && !strchr(",;()", p[-(long)k - 1]))
 				k++;

@@ -1732,6 +1732,11 @@ START_TEST(t_paraphrases)
 	               ",1536,4,8,2,32,", ",1536,4,--tensor-model-parallel-size 8,2,32,",
 	               "size 8,2,32,", "size 8,--pipeline-model-parallel-size 2,32,"});
 	same_reading("blind5-papers.csv", "DGXMT2-007", "pure DP", "PURE DP");
+	/* a switch's port rate before the NICs' */
+	same_reading_n("megascale-nemotron.csv", "MEGASCALE-001", 2, (const char *const[]){
+	               "NVIDIA Ampere GPUs (SKU", "Broadcom Tomahawk 4 switches (64x400G); NVIDIA "
+	               "Ampere GPUs (SKU", "3-layer CLOS of Broadcom Tomahawk 4 switches "
+	               "(64x400G, 1:1 down/up)", "3-layer CLOS"});
 	/* an FSDP axis written "FSDP group 128" beside a DP axis, dp empty */
 	same_reading("blind5-papers.csv", "DGXMT2-012", ",1,1,2048,\"MaxText", ",1,1,,\"MaxText");
 	same_reading("published.csv", "MEG21T1-020", "Table 1 == NVIDIA",
