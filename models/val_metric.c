@@ -416,7 +416,39 @@ static val_metric metric_words(const char *name, const char *unit)
 	return VM_NONE;
 }
 
+static val_metric metric_of_name(const char *name, const char *unit);
+
+/* A bracket in a metric's name that remarks on the figure rather than
+ * naming a part of the step: "(after warmup)", "(at 512 GPUs)", "(w/o
+ * eval)", "(with distributed optimizer)", "(excluding data loading)". */
+static bool remark_bracket(const char *b)
+{
+	static const char *const lead[] = {"after", "at ", "with", "w/", "without", "excluding",
+		"excl", "including", "incl", "all ", "global", "on ", "using", "from", "steady",
+		"initial", "avg", "average", "mean", "median", "measured", "reported", "see ", "per "};
+	while (*b == ' ')
+		b++;
+	for (size_t i = 0; i < sizeof lead / sizeof lead[0]; i++)
+		if (!strncasecmp(b, lead[i], strlen(lead[i])))
+			return true;
+	return false;
+}
+
 val_metric val__metric_of(const char *name, const char *unit)
+{
+	val_metric m = metric_of_name(name, unit);
+	const char *b = strchr(name, '(');
+	const char *e = b ? strchr(b, ')') : NULL;
+	if (m != VM_NONE || !b || b == name || !e || !remark_bracket(b + 1))
+		return m;
+	char bare[256];
+	snprintf(bare, sizeof bare, "%.*s%s", (int)(b - name), name, e + 1);
+	for (size_t k = strlen(bare); k > 0 && bare[k - 1] == ' '; k--)
+		bare[k - 1] = '\0';
+	return metric_of_name(bare, unit);
+}
+
+static val_metric metric_of_name(const char *name, const char *unit)
 {
 	for (size_t i = 0; i < sizeof metric_names / sizeof metric_names[0]; i++)
 		if (!strcasecmp(name, metric_names[i].name))

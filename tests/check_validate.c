@@ -1621,6 +1621,12 @@ START_TEST(t_metric_names_read)
 		{"Model FLOPs Utilisation", "%", VM_MFU, 1},
 		{"model flops util.", "%", VM_MFU, 1},
 		{"utilization", "% (MFU)", VM_MFU, 1},
+		/* a remark in brackets after the name, not a part of the step */
+		{"tokens_per_sec_per_gpu (after warmup)", "tokens/s", VM_TOKENS, 1},
+		{"iteration_time (w/o eval)", "s", VM_ITER_TIME, 1},
+		{"tokens_per_sec_per_gpu (including communication)", "tokens/s", VM_TOKENS, 1},
+		{"tflops_per_gpu (with activation checkpointing)", "TFLOP/s", VM_HW_TFLOPS, 1e12},
+		{"tokens_per_sec_per_gpu (forward only)", "tokens/s", VM_NONE, 0},
 		/* still counts, parts or conditions */
 		{"total_tokens", "tokens", VM_NONE, 0},
 		{"total_steps", "steps", VM_NONE, 0},
