@@ -12,16 +12,26 @@
 #include "val_int.h"
 #include "validate.h"
 
-#define MAX_FIELDS 40
+#define MAX_FIELDS 64
 #define FIELD_MAX 2048
+#define FILE_MAX (64L << 20)   /* a validation file is rows of text, not gigabytes */
 
 typedef struct csv {
 	const char *p, *end;
 	int line;
+	const char *bol;    /* where the current line begins, for columns in messages */
+	const char *bad;    /* set at a character after a closing quote */
 } csv;
 
-/* Reads one record into fields[] (each truncated to FIELD_MAX-1). Returns the
- * number of fields, 0 at the end of input, -1 on an unterminated quote. */
+static int col_at(const csv *c, const char *at)
+{
+	return (int)(at - c->bol) + 1;
+}
+
+/* Reads one record into fields[] (each truncated to FIELD_MAX-1; fields past
+ * max are counted, not kept). Returns the number of fields, 0 at the end of
+ * input, -1 on an unterminated quote, -2 on text after a closing quote
+ * (c->bad). */
 /* A cell without the blanks around it ("id, source" or "8, 4" as some
  * spreadsheets write them), in place. */
 static void trim_cell(char *cell)
@@ -57,13 +67,24 @@ static int csv_record(csv *c, char fields[][FIELD_MAX], int max)
 				} else {
 					c->p++;
 					quoted = false;
+					/* '"a"b': text after a closing quote (RFC 4180
+					 * allows blanks at most) would reopen nothing */
+					const char *q = c->p;
+					while (q < c->end && (*q == ' ' || *q == '\t'))
+						q++;
+					if (q < c->end && *q != ',' && *q != '\n' && *q != '\r') {
+						c->bad = q;
+						return -2;
+					}
 					continue;
 				}
 			} else if (!quoted && (ch == ',' || ch == '\n' || ch == '\r')) {
 				break;
 			}
-			if (ch == '\n')
+			if (ch == '\n') {
 				c->line++;
+				c->bol = c->p + 1;
+			}
 			if (out && len + 1 < FIELD_MAX)
 				out[len++] = ch;
 			c->p++;
@@ -84,9 +105,10 @@ static int csv_record(csv *c, char fields[][FIELD_MAX], int max)
 		if (c->p < c->end && *c->p == '\n')
 			c->p++;
 		c->line++;
+		c->bol = c->p;
 		break;
 	}
-	return n < max ? n : max;
+	return n;
 }
 
 static const char *const columns[] = {
@@ -117,6 +139,14 @@ static bool same_column(const char *cell, const char *name)
 	return !*cell;
 }
 
+/* "0x10", "-0x1p10": numbers strtod reads in hexadecimal. */
+static bool hex_number(const char *s)
+{
+	if (*s == '-' || *s == '+')
+		s++;
+	return s[0] == '0' && (s[1] == 'x' || s[1] == 'X');
+}
+
 /* A numeric field: 0 when empty or not a number. */
 static double num(const char *s, bool *ok)
 {
@@ -130,7 +160,7 @@ static double num(const char *s, bool *ok)
 	char *end;
 	errno = 0;
 	double v = strtod(s, &end);
-	bool good = end != s && errno == 0 && isfinite(v);   /* not "inf", "nan" */
+	bool good = end != s && errno == 0 && isfinite(v) && !hex_number(s);   /* not "inf", "nan" */
 	if (ok)
 		*ok = good;
 	return good ? v : 0;
@@ -442,6 +472,10 @@ static double value_of(const char *cell, char *unit, size_t unitlen, bool *ok)
 	double v = strtod(s, &end);
 	if (end == s || errno || !isfinite(v))
 		return num(s, ok);      /* not a number, as before ("N/A", "(n-1)/n", "inf") */
+	if (hex_number(s)) {        /* strtod's C99 hex ("0x10"): no table writes one */
+		*ok = false;
+		return 0;
+	}
 	const char *p = end;
 	char buf[64];
 	size_t sign = *s == '-' || *s == '+';
@@ -793,13 +827,52 @@ static void fill(val_row *r, char f[][FIELD_MAX], const int *col, int nf)
 static int parse_records(csv *cp, char f[][FIELD_MAX], const char *name, val_row **rows,
                          size_t *n, char *err, size_t errlen);
 
+/* The length of the UTF-8 sequence at p (1-4), 0 if it is not one. */
+static int utf8_len(const unsigned char *p)
+{
+	int k = p[0] < 0x80 ? 1 : (p[0] & 0xe0) == 0xc0 && p[0] >= 0xc2 ? 2
+	      : (p[0] & 0xf0) == 0xe0 ? 3 : (p[0] & 0xf8) == 0xf0 && p[0] <= 0xf4 ? 4 : 0;
+	for (int i = 1; i < k; i++)
+		if ((p[i] & 0xc0) != 0x80)
+			return 0;
+	return k;
+}
+
+/* Text a terminal and a CSV can take back: UTF-8, no control characters but
+ * tabs and line ends (an escape sequence in an id would be echoed as is). */
+static int check_text(const char *text, const char *name, char *err, size_t errlen)
+{
+	int line = 1;
+	const char *bol = text;
+	for (const unsigned char *p = (const unsigned char *)text; *p;) {
+		int k = utf8_len(p);
+		const char *what = !k ? "a byte that is not UTF-8"
+		                 : (*p < 0x20 && *p != '\t' && *p != '\n' && *p != '\r') || *p == 0x7f
+		                 ? "a control character" : NULL;
+		if (what) {
+			snprintf(err, errlen, "%s:%d:%d: %s (0x%02x); save the file as UTF-8 text without "
+			         "control characters", name, line, (int)((const char *)p - bol) + 1, what,
+			         *p);
+			return -1;
+		}
+		if (*p == '\n')
+			line++, bol = (const char *)p + 1;
+		p += k;
+	}
+	return 0;
+}
+
 int val_parse(const char *text, const char *name, val_row **rows, size_t *n, char *err,
               size_t errlen)
 {
 	/* a spreadsheet's UTF-8 byte-order mark before the header */
 	if (!strncmp(text, "\xef\xbb\xbf", 3))
 		text += 3;
-	csv c = {text, text + strlen(text), 1};
+	*rows = NULL;
+	*n = 0;
+	if (check_text(text, name, err, errlen) < 0)
+		return -1;
+	csv c = {text, text + strlen(text), 1, text, NULL};
 	*rows = NULL;
 	*n = 0;
 	char (*f)[FIELD_MAX] = malloc(MAX_FIELDS * sizeof *f);
@@ -816,22 +889,47 @@ static int parse_records(csv *cp, char f[][FIELD_MAX], const char *name, val_row
                          size_t *n, char *err, size_t errlen)
 {
 	csv c = *cp;
+	int hline = c.line;
 	int nf = csv_record(&c, f, MAX_FIELDS);
-	while (nf > 0 && f[0][0] == '#')   /* comment lines before the header */
+	while (nf > 0 && f[0][0] == '#') {   /* comment lines before the header */
+		hline = c.line;
 		nf = csv_record(&c, f, MAX_FIELDS);
+	}
+	if (nf == -2) {
+		snprintf(err, errlen, "%s:%d:%d: text after a closing quote; quote the whole cell and "
+		         "double the quotes inside it (\"a \"\"b\"\" c\")", name, c.line,
+		         col_at(&c, c.bad));
+		return -1;
+	}
 	if (nf <= 0) {
-		snprintf(err, errlen, "%s:1: empty file, expected a header line (id,source,...)", name);
+		snprintf(err, errlen, "%s:%d: empty file, expected a header line (id,source,...)", name,
+		         hline);
+		return -1;
+	}
+	if (nf > MAX_FIELDS) {
+		snprintf(err, errlen, "%s:%d: %d columns in the header, at most %d are read; keep the "
+		         "columns of tests/validation/README.md", name, hline, nf, MAX_FIELDS);
 		return -1;
 	}
 	int col[C__N];
 	for (int i = 0; i < C__N; i++) {
 		col[i] = -1;
-		for (int j = 0; j < nf; j++)
-			if (same_column(f[j], columns[i]))
-				col[i] = j;
+		for (int j = 0; j < nf; j++) {
+			if (!same_column(f[j], columns[i]))
+				continue;
+			if (col[i] >= 0) {
+				snprintf(err, errlen, "%s:%d: column '%s' appears twice (columns %d and %d); "
+				         "keep one", name, hline, columns[i], col[i] + 1, j + 1);
+				return -1;
+			}
+			col[i] = j;
+		}
 	}
 	if (col[C_ID] < 0 || col[C_METRIC] < 0 || col[C_VALUE] < 0) {
-		snprintf(err, errlen, "%s:1: header lacks id, metric or value (got '%s,...')", name, f[0]);
+		snprintf(err, errlen, "%s:%d: the header has no '%s' column (got '%.60s,...'); the "
+		         "columns are id,source,hardware,...,metric,value,unit,verified "
+		         "(tests/validation/README.md)", name, hline,
+		         col[C_ID] < 0 ? "id" : col[C_METRIC] < 0 ? "metric" : "value", f[0]);
 		return -1;
 	}
 	size_t cap = 0;
@@ -841,8 +939,27 @@ static int parse_records(csv *cp, char f[][FIELD_MAX], const char *name, val_row
 		nf = csv_record(&c, f, MAX_FIELDS);
 		if (nf == 0)
 			break;
-		if (nf < 0) {
-			snprintf(err, errlen, "%s:%d: unterminated quoted field", name, line);
+		if (nf == -1) {
+			snprintf(err, errlen, "%s:%d: unterminated quoted field: a cell opened with '\"' "
+			         "never closes; close it or double the quotes inside it", name, line);
+			free(v);
+			return -1;
+		}
+		if (nf == -2) {
+			snprintf(err, errlen, "%s:%d:%d: text after a closing quote; quote the whole cell "
+			         "and double the quotes inside it (\"a \"\"b\"\" c\")", name, c.line,
+			         col_at(&c, c.bad));
+			free(v);
+			return -1;
+		}
+		/* an id or metric longer than its field would be cut silently, and
+		 * two rows could then share an id */
+		const char *too_long = col[C_ID] < nf && strlen(f[col[C_ID]]) >= sizeof v->id ? "id"
+		                     : col[C_METRIC] < nf && strlen(f[col[C_METRIC]]) >= sizeof v->metric
+		                     ? "metric" : NULL;
+		if (too_long) {
+			snprintf(err, errlen, "%s:%d: the %s is longer than %zu characters; shorten it", name,
+			         line, too_long, (too_long[0] == 'i' ? sizeof v->id : sizeof v->metric) - 1);
 			free(v);
 			return -1;
 		}
@@ -860,7 +977,7 @@ static int parse_records(csv *cp, char f[][FIELD_MAX], const char *name, val_row
 			}
 			v = nv;
 		}
-		fill(&v[*n], f, col, nf);
+		fill(&v[*n], f, col, nf < MAX_FIELDS ? nf : MAX_FIELDS);
 		v[*n].line = line;
 		(*n)++;
 	}
@@ -882,6 +999,11 @@ int val_read(const char *path, val_row **rows, size_t *n, char *err, size_t errl
 	if (!buf)
 		goto out_close;
 	for (;;) {
+		if (len > FILE_MAX) {
+			snprintf(err, errlen, "%s: larger than %ld MiB; a validation file is a CSV of rows "
+			         "(tests/validation/README.md)", path, FILE_MAX >> 20);
+			goto out_free;
+		}
 		if (len + 4096 > cap) {
 			char *nb = realloc(buf, cap * 2);
 			if (!nb)
@@ -895,10 +1017,22 @@ int val_read(const char *path, val_row **rows, size_t *n, char *err, size_t errl
 			break;
 	}
 	if (ferror(fp)) {
-		snprintf(err, errlen, "%s: read error", path);
+		snprintf(err, errlen, "%s: cannot read: %s", path, strerror(errno));
 		goto out_free;
 	}
 	buf[len] = 0;
+	/* a NUL would end the text early and drop what follows it */
+	const char *nul = memchr(buf, 0, len);
+	if (nul) {
+		int line = 1;
+		const char *bol = buf;
+		for (const char *q = buf; q < nul; q++)
+			if (*q == '\n')
+				line++, bol = q + 1;
+		snprintf(err, errlen, "%s:%d:%d: a NUL byte: the file is binary or not UTF-8 text; "
+		         "save it as a CSV in UTF-8", path, line, (int)(nul - bol) + 1);
+		goto out_free;
+	}
 	rc = val_parse(buf, path, rows, n, err, errlen);
 out_free:
 	free(buf);

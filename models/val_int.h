@@ -88,6 +88,7 @@ val_metric val__coll_metric(const char *name, val_case *c);
 bool val__per_gpu(const val_row *r);
 bool val__per_node(const val_row *r);
 const char *val__not_predicted(const char *name);
+bool val__time_unit(const char *u);
 double val__unit_scale(const char *u, val_metric m, double value);
 bool val__param_source(const val_row *r, val_metric m);
 

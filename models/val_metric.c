@@ -797,6 +797,24 @@ static double count_prefix(const char *u)
 	return 0;
 }
 
+/* Whether a unit's leading word is a time ("ms", "us", "s", "seconds"). */
+bool val__time_unit(const char *u)
+{
+	static const char *const times[] = {"milliseconds", "millisecond", "millisec", "msec",
+		"ms", "microseconds", "microsec", "usec", "us", "\xc2\xb5s", "\xce\xbcs", "minutes",
+		"min", "hours", "hour", "seconds", "second", "sec", "s"};
+	while (isspace((unsigned char)*u))
+		u++;
+	for (size_t i = 0; i < sizeof times / sizeof times[0]; i++) {
+		size_t len = strlen(times[i]);
+		if (!strncasecmp(u, times[i], len) &&
+		    (!isalpha((unsigned char)u[len]) ||
+		     (tolower((unsigned char)u[len]) == 's' && !isalpha((unsigned char)u[len + 1]))))
+			return true;
+	}
+	return false;
+}
+
 /* Published unit -> SI factor, from the unit's leading token (any case:
  * "TFLOP/s", "TFLOPS", "TFLOPs/GPU", "teraFLOP/s"; "ms", "msec",
  * "milliseconds", "us", "µs"; a count's scale: "k tokens/s", "Mtok/s",
@@ -863,9 +881,17 @@ double val__unit_scale(const char *u, val_metric m, double value)
 				return alone[i].f / per;   /* "K", "tokens/s (k)", "tokens/s, K" */
 		}
 	}
-	for (size_t i = 0; i < sizeof units / sizeof units[0]; i++)
-		if (!strncasecmp(u, units[i].p, strlen(units[i].p)))
-			return units[i].f / per;
+	for (size_t i = 0; i < sizeof units / sizeof units[0]; i++) {
+		size_t len = strlen(units[i].p);
+		if (strncasecmp(u, units[i].p, len))
+			continue;
+		/* a time's word ends there ("us" is not "user-reported", "s" not
+		 * "steps"), a plural s allowed ("secs", "mins") */
+		if (val__time_unit(units[i].p) && isalpha((unsigned char)u[len]) &&
+		    !(tolower((unsigned char)u[len]) == 's' && !isalpha((unsigned char)u[len + 1])))
+			continue;
+		return units[i].f / per;
+	}
 	if (u[0] == 'h' && !isalpha((unsigned char)u[1]))
 		return 3600;
 	switch (m) {

@@ -5,6 +5,7 @@
  * run it (docs/validation.md, "From a row to a scenario"). */
 #include <ctype.h>
 #include <strings.h>
+#include <limits.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -1281,8 +1282,10 @@ static int key_number(const char *o, const char *key)
 			q++;
 		if (!strncasecmp(q, "of ", 3))   /* "global batch size of 1536" */
 			q += 3;
-		if (isdigit((unsigned char)*q) && !isalpha((unsigned char)q[strspn(q, "0123456789")]))
-			return atoi(q);
+		if (isdigit((unsigned char)*q) && !isalpha((unsigned char)q[strspn(q, "0123456789")])) {
+			long v = strtol(q, NULL, 10);   /* not atoi: no wrap past INT_MAX */
+			return v > 0 && v <= INT_MAX ? (int)v : 0;
+		}
 	}
 	return 0;
 }
@@ -1404,12 +1407,18 @@ static int batch_of(const val_row *r, scenario *s, bool layer_only, bool *assume
 	/* a micro-batch and accumulation without the global batch: their product
 	 * over the data-parallel replicas */
 	if (t->global_batch <= 0 && t->micro_batch > 0 && ga > 0 && dp > 0) {
-		t->global_batch = t->micro_batch * dp * ga;
+		long long g = (long long)t->micro_batch * dp * ga;
+		if (g > INT_MAX) {
+			snprintf(why, n, "micro_batch x dp x accumulation = %lld sequences a step is "
+			         "beyond what trainsim simulates", g);
+			return -1;
+		}
+		t->global_batch = (int)g;
 		*assumed = true;
 	}
 	if (t->micro_batch <= 0 && pp == 1 && t->global_batch > 0 && ga > 0 &&
-	    t->global_batch % (dp * ga) == 0) {
-		t->micro_batch = t->global_batch / (dp * ga);
+	    t->global_batch % ((long long)dp * ga) == 0) {
+		t->micro_batch = (int)(t->global_batch / ((long long)dp * ga));
 		*assumed = true;
 	} else if (t->micro_batch <= 0 && pp == 1 && t->global_batch > 0) {
 		t->micro_batch = t->global_batch / dp > 0 ? t->global_batch / dp : 1;
@@ -1421,11 +1430,17 @@ static int batch_of(const val_row *r, scenario *s, bool layer_only, bool *assume
 		t->micro_batch = 1;
 		*assumed = true;
 	}
-	if (layer_only && t->global_batch <= 0)
+	if (layer_only && t->global_batch <= 0 && (long long)t->micro_batch * dp <= INT_MAX)
 		t->global_batch = t->micro_batch * dp;
 	if (t->global_batch <= 0 || t->micro_batch <= 0) {
 		snprintf(why, n, "%s missing", t->global_batch <= 0 ? "global_batch" :
 		         "micro_batch (a pipeline run needs it)");
+		return -1;
+	}
+	if ((long long)t->micro_batch * dp > t->global_batch + (long long)t->global_batch / 20 ||
+	    (long long)t->micro_batch * dp > INT_MAX) {
+		snprintf(why, n, "global_batch %d is smaller than micro_batch x dp = %lld",
+		         t->global_batch, (long long)t->micro_batch * dp);
 		return -1;
 	}
 	int per = t->micro_batch * dp;

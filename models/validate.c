@@ -4,6 +4,7 @@
  * the paper formula with recomputation; Korthikanti's MFU/HFU theirs). The
  * mapping rules are documented in docs/validation.md. */
 #include <ctype.h>
+#include <errno.h>
 #include <limits.h>
 #include <strings.h>
 #include <math.h>
@@ -1338,6 +1339,18 @@ static int dash_g(const char *t)
 	return 0;
 }
 
+/* A count in a launcher's command ("-N 2", "-np 64", "nodes: 4"): its
+ * digits, 0 when there are none or when it is beyond any cluster (atoi
+ * would wrap "-N 99999999999" into a count). */
+static int launch_int(const char *s)
+{
+	if (!isdigit((unsigned char)*s))
+		return 0;
+	errno = 0;
+	long v = strtol(s, NULL, 10);
+	return errno == 0 && v > 0 && v <= 1 << 20 ? (int)v : 0;
+}
+
 /* The GPUs of a collective benchmark: "2 nodes x 8 GPU" in other_parallel
  * or the hardware text; else the row's gpus; else one node. nccl-tests -g:
  * "-g N" in the row's text, or Azure's AI-benchmarking-guide, whose
@@ -1374,21 +1387,21 @@ static int coll_cluster_of(const val_row *r, val_case *c, char *why, size_t n)
 		             val__has(texts[i], "salloc");
 		const char *d = p ? p + 2 + (p[2] == ' ') : NULL;
 		if (p && (p == texts[i] || p[-1] == ' ') && isdigit((unsigned char)*d) && slurm) {
-			nodes = atoi(d);
+			nodes = launch_int(d);
 			const char *t = val__find(texts[i], "ntasks-per-node=");
 			if (!t)
 				t = val__find(texts[i], "gpus-per-node=");
-			gpn = t ? atoi(strchr(t, '=') + 1) : 0;
-		} else if (p && np && isdigit((unsigned char)*d) && atoi(d) > 0 &&
-		           atoi(np + 4) % atoi(d) == 0 && val__has(texts[i], "mpirun")) {
-			gpn = atoi(d);
-			nodes = atoi(np + 4) / gpn;
+			gpn = t ? launch_int(strchr(t, '=') + 1) : 0;
+		} else if (p && np && isdigit((unsigned char)*d) && launch_int(d) > 0 &&
+		           launch_int(np + 4) % launch_int(d) == 0 && val__has(texts[i], "mpirun")) {
+			gpn = launch_int(d);
+			nodes = launch_int(np + 4) / gpn;
 		}
 		const char *nk = val__find(texts[i], "nodes:");
 		if (!nodes && nk && isdigit((unsigned char)nk[6 + (nk[6] == ' ')])) {
-			nodes = atoi(nk + 6 + (nk[6] == ' '));
+			nodes = launch_int(nk + 6 + (nk[6] == ' '));
 			const char *g = val__find(texts[i], "GPUs per node:");
-			gpn = g ? atoi(g + 14 + (g[14] == ' ')) : 0;
+			gpn = g ? launch_int(g + 14 + (g[14] == ' ')) : 0;
 		}
 		const char *of = val__find(texts[i], " nodes of ");
 		if (!nodes && of && val__number_before(texts[i], of, false) > 0)
@@ -1445,7 +1458,12 @@ static int coll_cluster_of(const val_row *r, val_case *c, char *why, size_t n)
 	const gpu_map *gm = gpu_of(r->hardware);
 	if (nodes > 0 && gpn > 0 && gm && gpus_per_node(r->hardware, gm) == 72 &&
 	    val__has(r->hardware, "NVL72") && gpn < 72) {
-		job_gpus = nodes * gpn;
+		long long g = (long long)nodes * gpn;
+		job_gpus = g <= 1 << 20 ? (int)g : 0;
+		if (!job_gpus) {
+			snprintf(why, n, "%d nodes x %d GPUs: more than 1,048,576 GPUs", nodes, gpn);
+			return -1;
+		}
 		nodes = gpn = 0;
 	}
 	if (nodes > 0 && (gpn < 1 || gpn > 64 || nodes > 4096)) {
@@ -2616,6 +2634,18 @@ static int build_case(const val_row *r, val_case *c, char *why, size_t n)
 		         r->value);
 		return -1;
 	}
+	/* a time given for a rate ("us" for a bus bandwidth): the wrong column
+	 * or a misplaced unit, not a number to compare */
+	bool rate = c->metric == VM_COLL_BUSBW || c->metric == VM_COLL_ALGBW ||
+	            c->metric == VM_COLL_AVG_BUSBW || c->metric == VM_TOKENS ||
+	            c->metric == VM_SAMPLES || c->metric == VM_HW_TFLOPS ||
+	            c->metric == VM_MODEL_TFLOPS || c->metric == VM_AGG_PFLOPS ||
+	            c->metric == VM_MFU || c->metric == VM_HFU;
+	if (rate && val__time_unit(unit) && !strchr(unit, '/') && !val__has(unit, " per ")) {
+		snprintf(why, n, "unit '%.40s' is a time; %s is a rate (GB/s, tokens/s, TFLOP/s, %%)",
+		         unit, r->metric);
+		return -1;
+	}
 	c->unit_scale = val__unit_scale(unit, c->metric, r->value);
 	/* an aggregate whose unit names no FLOP prefix ("all GPUs"): the name's */
 	if (c->metric == VM_AGG_PFLOPS && !val__has(unit, "FLOP") && val__has(r->metric, "tflop"))
@@ -2624,6 +2654,14 @@ static int build_case(const val_row *r, val_case *c, char *why, size_t n)
 	c->per_node = (c->metric == VM_TOKENS || c->metric == VM_SAMPLES) && !c->per_gpu &&
 	              val__per_node(r);
 	c->published_si = r->value * c->unit_scale;
+	/* beyond any measurement once in SI units ("3e300 GB/s", "1e-300"):
+	 * the ratio to a prediction would overflow or mean nothing */
+	if (!isfinite(c->published_si) || (c->published_si > 0 && (c->published_si > 1e100 ||
+	                                                           c->published_si < 1e-100))) {
+		snprintf(why, n, "published value %g %.30s is out of any measurement's range",
+		         r->value, unit);
+		return -1;
+	}
 	c->param_source = val__param_source(r, c->metric);
 	c->peak_prec = peak_named(r, c->metric);
 	if (c->metric >= VM_COLL_BUSBW && c->metric <= VM_COLL_AVG_BUSBW) {

@@ -11,10 +11,10 @@
 
 /* One row of published.csv; numeric fields are 0 when empty. */
 typedef struct val_row {
-	char id[40];
-	char family[40];        /* the id without its trailing -NNN */
+	char id[80];            /* longer ids are refused (val_csv.c) */
+	char family[80];        /* the id without its trailing -NNN */
 	char source[1024];      /* truncated */
-	char hardware[512];
+	char hardware[1024];
 	int gpus;
 	bool gpus_are_nodes;    /* the gpus cell counted nodes ("8 nodes"): gpus x GPUs a node */
 	double params_b;
@@ -23,7 +23,7 @@ typedef struct val_row {
 	char other[2048];       /* other_parallel, truncated */
 	char precision[64];
 	char recompute[128];
-	char metric[64];
+	char metric[128];       /* longer names are refused */
 	double value;
 	bool has_value;
 	char unit[160];

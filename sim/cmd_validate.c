@@ -159,7 +159,7 @@ static void evaluate(const val_row *rows, size_t n, size_t i, val_cache *cache, 
 }
 
 typedef struct famstat {
-	char family[40];
+	const char *family;
 	int n;
 	double sum_abs, worst;
 	const char *worst_id;
@@ -207,29 +207,28 @@ static void print_coll_goal(FILE *out, const outcome *o, size_t n)
 
 static void print_stats(FILE *out, const outcome *o, size_t n)
 {
-	famstat fams[64], goal = {"goal", 0, 0, 0, NULL};
-	int nf = 0;
+	famstat *fams = calloc(n ? n : 1, sizeof *fams), goal = {"goal", 0, 0, 0, NULL};
+	if (!fams)
+		return;
+	size_t nf = 0;   /* at most one family a row: none is left out */
 	for (size_t i = 0; i < n; i++) {
 		if (o[i].status != 0 || o[i].param_source)
 			continue;
-		int k;
+		size_t k;
 		for (k = 0; k < nf; k++)
 			if (!strcmp(fams[k].family, o[i].row->family))
 				break;
-		if (k == nf && nf < 64) {
-			memset(&fams[nf], 0, sizeof fams[nf]);
-			snprintf(fams[nf].family, sizeof fams[nf].family, "%s", o[i].row->family);
-			nf++;
-		}
-		if (k < 64)
-			stat_add(&fams[k], &o[i]);
+		if (k == nf)
+			fams[nf++].family = o[i].row->family;
+		stat_add(&fams[k], &o[i]);
 		if (val_goal_family(o[i].row->family))
 			stat_add(&goal, &o[i]);
 	}
 	fprintf(out, "\n%-12s %5s %10s  %s\n", "family", "rows", "mean|err|", "worst");
-	for (int k = 0; k < nf; k++)
+	for (size_t k = 0; k < nf; k++)
 		fprintf(out, "%-12s %5d %9.1f%%  %+.1f%% (%s)\n", fams[k].family, fams[k].n,
 			fams[k].sum_abs / fams[k].n, fams[k].worst, fams[k].worst_id);
+	free(fams);
 	if (goal.n)
 		fprintf(out, "\naccuracy goal, Megatron-LM training runs (MEG21T1 + KOR22; mean "
 			"|error| <= 3%%, worst <= 6%%, docs/validation.md): %d rows, mean |error| "
@@ -305,7 +304,7 @@ static void print_text(FILE *out, const char *path, const outcome *o, size_t n)
 
 static void csv_field(FILE *out, const char *s, bool last)
 {
-	if (strpbrk(s, ",\"\n")) {
+	if (strpbrk(s, ",\"\n\r")) {
 		fputc('"', out);
 		for (; *s; s++) {
 			if (*s == '"')

@@ -76,6 +76,34 @@ START_TEST(t_csv_quoting)
 	ck_assert_int_eq(val_parse("id,metric,value\n\"open", "t.csv", &r, &n, err, sizeof err), -1);
 	ck_assert_ptr_nonnull(strstr(err, "unterminated"));
 	ck_assert_int_eq(val_parse("a,b\n", "t.csv", &r, &n, err, sizeof err), -1);
+	/* what a file must not hold, refused where it is (a robustness review
+	 * of the twentieth session): each with its line and column */
+	static const struct { const char *text, *want; } bad[] = {
+		{"id,metric,value,value\nX-1,mfu,40,50\n", "'value' appears twice (columns 3 and 4)"},
+		{"id,metric,value\nX-1,\"mfu\"x,40\n", "t.csv:2:10: text after a closing quote"},
+		{"id,metric,value\nX\x1b[31m-1,mfu,40\n", "t.csv:2:2: a control character (0x1b)"},
+		{"id,metric,value\nX\xc3(-1,mfu,40\n", "t.csv:2:2: a byte that is not UTF-8"},
+		{"# a comment\n# another\nid,metrc,value\n", "t.csv:3: the header has no 'metric'"},
+		{"id,metric,value\nX-0123456789012345678901234567890123456789012345678901234567890"
+		 "1234567890123456789,mfu,40\n", "t.csv:2: the id is longer than 79 characters"},
+	};
+	for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+		ck_assert_int_eq(val_parse(bad[i].text, "t.csv", &r, &n, err, sizeof err), -1);
+		ck_assert_msg(strstr(err, bad[i].want), "%s: '%s'", bad[i].want, err);
+	}
+	/* a NUL ends the text early: the file is refused, not cut */
+	char path[] = "/tmp/trainsim-nulXXXXXX";
+	int fd = mkstemp(path);
+	ck_assert_int_ge(fd, 0);
+	static const char nul[] = "id,metric,value\nX-1,mfu,40\nX-2,m\0fu,40\n";
+	ck_assert(write(fd, nul, sizeof nul - 1) == (ssize_t)(sizeof nul - 1));
+	close(fd);
+	ck_assert_int_eq(val_read(path, &r, &n, err, sizeof err), -1);
+	unlink(path);
+	ck_assert_msg(strstr(err, ":3:6: a NUL byte"), "%s", err);
+	/* a directory: the reason, not "read error" */
+	ck_assert_int_eq(val_read("/", &r, &n, err, sizeof err), -1);
+	ck_assert_msg(strstr(err, "directory"), "%s", err);
 }
 END_TEST
 
@@ -1659,6 +1687,15 @@ START_TEST(t_metric_names_read)
 	ck_assert_msg(strstr(why, "cost") && !strstr(why, "failure"), "%s", why);
 	ck_assert_int_eq(build_cells("effective_training_time", "90", "%", &c, why, sizeof why), -1);
 	ck_assert_ptr_nonnull(strstr(why, "failure"));
+	/* a time for a rate, a value beyond any measurement, and a time unit's
+	 * word that goes on ("us" is not "user-reported") */
+	ck_assert_int_eq(build_cells("tokens_per_sec_per_gpu", "100", "us", &c, why, sizeof why), -1);
+	ck_assert_msg(strstr(why, "is a time"), "%s", why);
+	ck_assert_int_eq(build_cells("iteration_time", "1e-300", "s", &c, why, sizeof why), -1);
+	ck_assert_msg(strstr(why, "out of any measurement"), "%s", why);
+	ck_assert_int_eq(build_cells("iteration_time", "1.5", "user-reported", &c, why, sizeof why), 0);
+	ck_assert_double_eq(c.unit_scale, 1);
+	scn_release(&c.s);
 }
 END_TEST
 
