@@ -1374,6 +1374,11 @@ static int coll_cluster_of(const val_row *r, val_case *c, char *why, size_t n)
 			nodes = val__number_before(texts[i], p, false);
 			long v = strtol(p + len, NULL, 10);   /* bounded below, not atoi's overflow */
 			gpn = v > 0 && v <= 4096 ? (int)v : 0;
+			/* "1 node x N GPUs": a placeholder, the gpus cell says how many */
+			if (nodes > 0 && !gpn)
+				gpn = r->gpus > 0 && r->gpus % nodes == 0 ? r->gpus / nodes : 0;
+			if (!gpn)
+				nodes = 0;
 		}
 	}
 	/* a launcher's "srun -N 2 --ntasks-per-node=8" ("-N2" too), Open MPI's

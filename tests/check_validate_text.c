@@ -1732,6 +1732,8 @@ START_TEST(t_paraphrases)
 	               ",1536,4,8,2,32,", ",1536,4,--tensor-model-parallel-size 8,2,32,",
 	               "size 8,2,32,", "size 8,--pipeline-model-parallel-size 2,32,"});
 	same_reading("blind5-papers.csv", "DGXMT2-007", "pure DP", "PURE DP");
+	/* "1 node x N GPUs": a placeholder, the gpus cell counts them */
+	same_reading("blind10-nccl.csv", "NC1455H10-002", "1 node x N GPUs", "1 node x 5 GPUs");
 	/* a switch's port rate before the NICs' */
 	same_reading_n("megascale-nemotron.csv", "MEGASCALE-001", 2, (const char *const[]){
 	               "NVIDIA Ampere GPUs (SKU", "Broadcom Tomahawk 4 switches (64x400G); NVIDIA "
