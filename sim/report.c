@@ -1,12 +1,15 @@
 /* report.c: the machine-readable renderers of a step_result (JSON object and
  * CSV rows, from one column table so that header and row cannot disagree)
  * and output files that appear whole or not at all. Text is report_text.c. */
+#define _XOPEN_SOURCE 700   /* realpath(): XSI, beside the build's POSIX 2008 */
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <sys/stat.h>
 #include "config.h"
 #include "report.h"
 
@@ -582,56 +585,244 @@ int report_csv_row_error(FILE *out, const char *const *values, int nvalues,
 
 /* ---- output files that appear whole or not at all ---- */
 
+#ifndef PATH_MAX
+#define PATH_MAX 4096
+#endif
+
 struct report_file {
 	FILE *fp;
-	char *path;
+	char *path;   /* as the user named it: for messages */
+	char *dest;   /* what the temporary is renamed over; NULL: written in place */
 	char *tmp;
 };
 
-int report_target_writable(const char *path, char *err, size_t errlen)
+enum target_kind {
+	TARGET_NEW,      /* nothing there yet: created whole by a rename */
+	TARGET_FILE,     /* a regular file: replaced whole by a rename */
+	TARGET_DIRECT,   /* a device, a FIFO, an open descriptor: written in place */
+};
+
+/* The descriptor a name under /proc/PID/fd/ (where /dev/stdout and /dev/fd/N
+ * lead) is ours, or -1. */
+static int own_fd(const char *canon)
 {
-	/* a rename over it needs the directory's permission only: a file its
-	 * owner made read-only would be replaced without a word */
-	if (access(path, F_OK) == 0 && access(path, W_OK) != 0) {
+	char own[64];
+	int n = snprintf(own, sizeof own, "/proc/%ld/fd/", (long)getpid());
+	if (strncmp(canon, own, (size_t)n) || !canon[n])
+		return -1;
+	char *end;
+	long fd = strtol(canon + n, &end, 10);
+	return *end || fd < 0 || fd > INT_MAX ? -1 : (int)fd;
+}
+
+/* path with its directory made canonical and its last name kept as it is
+ * (it may be a link still to follow, or not exist yet); NULL with errno. */
+static char *canon_dir(const char *path)
+{
+	const char *slash = strrchr(path, '/');
+	const char *base = slash ? slash + 1 : path;
+	char *dir = slash ? strndup(path, slash == path ? 1 : (size_t)(slash - path)) : strdup(".");
+	char *real = dir ? realpath(dir, NULL) : NULL;
+	free(dir);
+	if (!real)
+		return NULL;
+	size_t n = strlen(real) + strlen(base) + 2;
+	char *out = malloc(n);
+	if (out)
+		snprintf(out, n, "%s%s%s", real, strcmp(real, "/") ? "/" : "", base);
+	free(real);
+	return out;
+}
+
+/* The link at `link` followed one step: its text, read relative to the
+ * link's directory. NULL with errno. */
+static char *link_next(const char *link)
+{
+	char text[PATH_MAX];
+	ssize_t n = readlink(link, text, sizeof text - 1);
+	if (n < 0)
+		return NULL;
+	text[n] = '\0';
+	size_t dir = text[0] == '/' ? 0 : (size_t)(strrchr(link, '/') - link + 1);
+	char *next = malloc(dir + (size_t)n + 1);
+	if (next)
+		snprintf(next, dir + (size_t)n + 1, "%.*s%s", (int)dir, link, text);
+	return next;
+}
+
+/* Where a write to `path` lands. A symlink is followed to the name at its
+ * end, existing or not, so that the rename replaces its target and the link
+ * stays a link. A name under /proc (/dev/stdout, /dev/fd/N lead there) is an
+ * open descriptor's: it is written in place, whatever its file is, because
+ * renaming over the file the shell opened would leave our own stdout writing
+ * into a file that no longer has that name; when the descriptor is ours,
+ * *fd says which, so that the write shares its offset (`run --trace
+ * /dev/stdout > FILE` then writes the report after the trace, not over it).
+ * Devices and FIFOs are written in place: a rename would put a regular file
+ * where /dev/null was. Returns 0 with *dest (malloc'd; NULL for
+ * TARGET_DIRECT), or -1 with errno set. */
+static int target_resolve(const char *path, char **dest, enum target_kind *kind, int *fd)
+{
+	struct stat st;
+	char *cur = canon_dir(path);
+	*dest = NULL;
+	*fd = -1;
+	for (int hops = 0; cur; hops++) {
+		if (!strncmp(cur, "/proc/", 6)) {
+			*fd = own_fd(cur);
+			break;
+		}
+		if (lstat(cur, &st) < 0) {
+			if (errno != ENOENT)
+				break;
+			*kind = TARGET_NEW;
+			*dest = cur;
+			return 0;
+		}
+		if (S_ISDIR(st.st_mode)) {
+			free(cur);
+			errno = EISDIR;
+			return -1;
+		}
+		if (S_ISREG(st.st_mode)) {
+			*kind = TARGET_FILE;
+			*dest = cur;
+			return 0;
+		}
+		if (!S_ISLNK(st.st_mode))
+			break;
+		if (hops == 40) {   /* the kernel's own limit: a loop of links */
+			free(cur);
+			errno = ELOOP;
+			return -1;
+		}
+		char *next = link_next(cur);
+		free(cur);
+		cur = next ? canon_dir(next) : NULL;
+		free(next);
+	}
+	if (!cur)
+		return -1;
+	free(cur);
+	*kind = TARGET_DIRECT;
+	return 0;
+}
+
+/* A file the rename would replace must be one we may write: a rename needs
+ * the directory's permission only, and a file its owner made read-only would
+ * be replaced without a word. */
+static int dest_writable(const char *path, const char *dest, char *err, size_t errlen)
+{
+	if (access(dest, W_OK) != 0) {
 		snprintf(err, errlen, "%s: cannot write: %s", path, strerror(errno));
 		return -1;
 	}
 	return 0;
 }
 
-report_file *report_file_open(const char *path, char *err, size_t errlen)
+int report_target_writable(const char *path, char *err, size_t errlen)
 {
-	if (report_target_writable(path, err, errlen) < 0)
-		return NULL;
-	report_file *f = calloc(1, sizeof *f);
-	size_t len = strlen(path) + 48;
-	if (!f || !(f->path = strdup(path)) || !(f->tmp = malloc(len)))
-		goto out_nomem;
+	char *dest;
+	enum target_kind kind;
+	int fd;
+	if (target_resolve(path, &dest, &kind, &fd) < 0) {
+		snprintf(err, errlen, "%s: cannot write: %s", path, strerror(errno));
+		return -1;
+	}
+	int rc = 0;
+	if (kind == TARGET_FILE)
+		rc = dest_writable(path, dest, err, errlen);
+	else if (kind == TARGET_DIRECT && access(path, W_OK) != 0) {
+		snprintf(err, errlen, "%s: cannot write: %s", path, strerror(errno));
+		rc = -1;
+	}
+	free(dest);
+	return rc;
+}
+
+/* Opens the temporary beside f->dest. -1 with errno. */
+static int open_temp(report_file *f)
+{
+	size_t len = strlen(f->dest) + 48;
+	if (!(f->tmp = malloc(len)))
+		return -1;
 	for (int attempt = 0; attempt < 100; attempt++) {
 		/* O_EXCL: never clobber another writer's temporary */
-		snprintf(f->tmp, len, "%s.tmp.%ld.%d", path, (long)getpid(), attempt);
-		int fd = open(f->tmp, O_WRONLY | O_CREAT | O_EXCL, 0666);
+		snprintf(f->tmp, len, "%s.tmp.%ld.%d", f->dest, (long)getpid(), attempt);
+		int fd = open(f->tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
 		if (fd < 0 && errno == EEXIST)
 			continue;
 		if (fd < 0)
 			break;
-		f->fp = fdopen(fd, "w");
-		if (f->fp)
-			return f;
+		if ((f->fp = fdopen(fd, "w")))
+			return 0;
+		int saved = errno;
 		close(fd);
 		unlink(f->tmp);
+		errno = saved;
 		break;
 	}
-	snprintf(err, errlen, "%s: cannot create: %s", path, strerror(errno));
-	goto out_free;
-out_nomem:
-	snprintf(err, errlen, "%s: out of memory", path);
-out_free:
-	if (f) {
-		free(f->tmp);
-		free(f->path);
-	}
+	free(f->tmp);
+	f->tmp = NULL;
+	return -1;
+}
+
+/* Opens a device, FIFO or descriptor in place: our own descriptor `own`
+ * (/dev/stdout) is duplicated, after what stdio holds for it, so that the
+ * writes follow ours in order; another is opened with O_APPEND, so that a
+ * file behind it is written after what it holds, not over it from 0. */
+static int open_direct(report_file *f, int own)
+{
+	if (own == STDOUT_FILENO)
+		fflush(stdout);
+	else if (own == STDERR_FILENO)
+		fflush(stderr);
+	int fd = own >= 0 ? fcntl(own, F_DUPFD_CLOEXEC, 0)
+	                  : open(f->path, O_WRONLY | O_APPEND | O_NOCTTY | O_CLOEXEC);
+	if (fd < 0)
+		return -1;
+	if ((f->fp = fdopen(fd, "a")))
+		return 0;
+	int saved = errno;
+	close(fd);
+	errno = saved;
+	return -1;
+}
+
+static void file_free(report_file *f)
+{
+	free(f->tmp);
+	free(f->dest);
+	free(f->path);
 	free(f);
+}
+
+report_file *report_file_open(const char *path, char *err, size_t errlen)
+{
+	enum target_kind kind;
+	int own;
+	report_file *f = calloc(1, sizeof *f);
+	if (!f || !(f->path = strdup(path))) {
+		snprintf(err, errlen, "%s: out of memory", path);
+		free(f);
+		return NULL;
+	}
+	if (target_resolve(path, &f->dest, &kind, &own) < 0) {
+		int e = errno;   /* a directory on the way missing: it cannot be created */
+		snprintf(err, errlen, "%s: cannot %s: %s", path,
+		         e == EISDIR || e == ELOOP ? "write" : "create", strerror(e));
+		goto out_free;
+	}
+	if (kind == TARGET_FILE && dest_writable(path, f->dest, err, errlen) < 0)
+		goto out_free;
+	if (kind == TARGET_DIRECT ? open_direct(f, own) : open_temp(f)) {
+		snprintf(err, errlen, "%s: cannot %s: %s", path,
+		         kind == TARGET_DIRECT ? "open" : "create", strerror(errno));
+		goto out_free;
+	}
+	return f;
+out_free:
+	file_free(f);
 	return NULL;
 }
 
@@ -640,31 +831,41 @@ FILE *report_file_stream(report_file *f)
 	return f->fp;
 }
 
-static void file_free(report_file *f)
+const char *report_file_name(const report_file *f)
 {
-	free(f->tmp);
-	free(f->path);
-	free(f);
+	return f->tmp ? f->tmp : f->path;
+}
+
+int report_file_check(report_file *f, char *err, size_t errlen)
+{
+	/* stdio keeps a flag, not a reason: errno is the failing write's when
+	 * nothing failed since (taken as the caller returned from its writes),
+	 * and a flush of what is still buffered asks the kernel again */
+	int saved = errno;
+	bool failed = ferror(f->fp);
+	errno = 0;
+	if (fflush(f->fp) == 0 && !failed)
+		return 0;
+	int e = errno ? errno : saved ? saved : EIO;
+	snprintf(err, errlen, "%s: write failed: %s", f->path, strerror(e));
+	return -1;
 }
 
 int report_file_commit(report_file *f, char *err, size_t errlen)
 {
-	int bad = ferror(f->fp) || fflush(f->fp) != 0;
-	int saved = errno;
-	if (fclose(f->fp) != 0 && !bad) {
-		bad = 1;
-		saved = errno;
+	int rc = report_file_check(f, err, errlen);
+	if (fclose(f->fp) != 0 && rc == 0) {   /* NFS reports a full disk at close */
+		snprintf(err, errlen, "%s: write failed: %s", f->path, strerror(errno));
+		rc = -1;
 	}
-	if (!bad && rename(f->tmp, f->path) != 0) {
-		bad = 1;
-		saved = errno;
+	if (rc == 0 && f->tmp && rename(f->tmp, f->dest) != 0) {
+		snprintf(err, errlen, "%s: cannot replace it: %s", f->path, strerror(errno));
+		rc = -1;
 	}
-	if (bad) {
-		snprintf(err, errlen, "%s: write failed: %s", f->path, strerror(saved));
+	if (rc < 0 && f->tmp)
 		unlink(f->tmp);
-	}
 	file_free(f);
-	return bad ? -1 : 0;
+	return rc;
 }
 
 void report_file_abort(report_file *f)
@@ -672,6 +873,7 @@ void report_file_abort(report_file *f)
 	if (!f)
 		return;
 	fclose(f->fp);
-	unlink(f->tmp);
+	if (f->tmp)
+		unlink(f->tmp);
 	file_free(f);
 }

@@ -68,14 +68,27 @@ int report_ring_ranks(const scenario *s, const step_result *r);
 void report_wrap(FILE *out, int first, int indent, const char *text);
 
 /* Output files that appear whole or not at all: written to a temporary name
- * in the same directory and renamed over `path` on commit. */
+ * beside the file and renamed over it on commit. A symlink is written
+ * through: the temporary goes beside the file it names, which the rename
+ * replaces, and the link stays. A device, FIFO or open descriptor
+ * (/dev/null, /dev/stdout) is written in place (appended to): a rename would
+ * put a regular file where it was, and there is nothing whole to keep. */
 typedef struct report_file report_file;
-/* 0 when path does not exist or may be written; else -1 with the reason
- * (an existing file its owner made read-only is not replaced). */
+/* 0 when path may be written: it does not exist, or it is a file we may
+ * write; else -1 with the reason (a directory; an existing file its owner
+ * made read-only is not replaced). */
 int report_target_writable(const char *path, char *err, size_t errlen);
 /* NULL with a message in err when the file cannot be created. */
 report_file *report_file_open(const char *path, char *err, size_t errlen);
 FILE *report_file_stream(report_file *f);
+/* The name under which what was written can be read back before commit
+ * (the temporary, or the path itself when written in place). */
+const char *report_file_name(const report_file *f);
+/* Flushes; 0 when every write so far succeeded, else -1 with
+ * "PATH: write failed: REASON" in err. Call it right after the writes:
+ * stdio keeps no reason, and errno holds the failing write's only until
+ * something else fails. */
+int report_file_check(report_file *f, char *err, size_t errlen);
 /* Flushes, closes and renames; frees f. Returns 0, or -1 with a message in
  * err (the temporary is removed and `path` left untouched). */
 int report_file_commit(report_file *f, char *err, size_t errlen);

@@ -150,7 +150,9 @@ int trace_write_file(const char *path, const scenario *s, const step_result *r,
 	if (!f)
 		return -1;
 	if (trace_write(report_file_stream(f), s, r) != 0) {
-		snprintf(err, errlen, "%s: write failed", path);
+		/* a write failed (a full disk, ulimit -f): the check says why */
+		if (report_file_check(f, err, errlen) == 0)
+			snprintf(err, errlen, "%s: write failed", path);
 		report_file_abort(f);
 		return -1;
 	}
