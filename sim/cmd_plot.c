@@ -149,24 +149,38 @@ static int plot_paths_make(const plot_opts *o, plot_paths *p)
 
 typedef int (*fill_fn)(FILE *out, void *ctx);
 
-/* Writes a file whole or not at all (report_file: temporary name, rename). */
-static int write_whole(const char *path, fill_fn fill, void *ctx)
+/* Writes a file to its temporary name (report_file), for gnuplot to read
+ * before anything is renamed into place. NULL after saying why: a failed
+ * write names its reason; a fill that failed otherwise has said its own. */
+static report_file *write_temp(const char *path, fill_fn fill, void *ctx)
 {
 	char msg[512];
 	report_file *f = report_file_open(path, msg, sizeof msg);
 	if (!f) {
 		fprintf(stderr, "plot: %s\n", msg);
-		return -1;
+		return NULL;
 	}
-	if (fill(report_file_stream(f), ctx) < 0) {
-		report_file_abort(f);
-		return -1;
-	}
-	if (report_file_commit(f, msg, sizeof msg) < 0) {
+	int rc = fill(report_file_stream(f), ctx);
+	if (report_file_check(f, msg, sizeof msg) < 0) {
 		fprintf(stderr, "plot: %s\n", msg);
-		return -1;
+		rc = -1;
 	}
-	return 0;
+	if (rc < 0) {
+		report_file_abort(f);
+		return NULL;
+	}
+	return f;
+}
+
+/* Commits f (NULL: already failed, said); 0, or -1 after saying why. */
+static int commit(report_file *f)
+{
+	char msg[512];
+	if (f && report_file_commit(f, msg, sizeof msg) == 0)
+		return 0;
+	if (f)
+		fprintf(stderr, "plot: %s\n", msg);
+	return -1;
 }
 
 typedef struct dat_job {
@@ -209,6 +223,8 @@ static int fill_dat(FILE *out, void *ctx)
 		char *body = NULL;
 		size_t len = 0;
 		FILE *mem = open_memstream(&body, &len);
+		if (!mem)
+			fprintf(stderr, "plot: out of memory\n");
 		rc = mem ? plot_write_speed(t, j->o->x, j->o->series, mem, &j->axis, stderr) : -1;
 		if (mem && fclose(mem) != 0)
 			rc = -1;
@@ -252,12 +268,49 @@ static bool picture_whole(const char *path)
 	return false;
 }
 
-static int run_gnuplot(const plot_opts *o, const plot_paths *p, const plot_axis *axis)
+/* The picture gnuplot wrote to p->tmp, copied into o->out through a
+ * report_file, which keeps a symlink a link and writes a device in place.
+ * NULL after saying why. */
+static report_file *picture_temp(const plot_opts *o, const plot_paths *p)
 {
-	const char *gp = getenv("TRAINSIM_GNUPLOT");
-	if (!gp || !*gp)
-		gp = GNUPLOT_PATH;
-	char *argv[] = {(char *)gp, "-c", (char *)p->gp, (char *)p->dat, (char *)p->tmp,
+	char msg[512], buf[65536];
+	FILE *in = fopen(p->tmp, "rb");
+	if (!in) {
+		fprintf(stderr, "plot: %s: cannot read gnuplot's picture: %s\n", shown(p->tmp),
+		        strerror(errno));
+		return NULL;
+	}
+	report_file *f = report_file_open(o->out, msg, sizeof msg);
+	if (!f)
+		fprintf(stderr, "plot: %s\n", msg);
+	size_t n;
+	while (f && (n = fread(buf, 1, sizeof buf, in)) > 0)
+		fwrite(buf, 1, n, report_file_stream(f));
+	int in_err = ferror(in) ? errno : 0;
+	if (f && report_file_check(f, msg, sizeof msg) < 0) {
+		fprintf(stderr, "plot: %s\n", msg);
+		report_file_abort(f);
+		f = NULL;
+	} else if (f && in_err) {
+		fprintf(stderr, "plot: %s: cannot read gnuplot's picture: %s\n", shown(p->tmp),
+		        strerror(in_err));
+		report_file_abort(f);
+		f = NULL;
+	}
+	fclose(in);
+	return f;
+}
+
+/* Runs gnuplot on the data and script as written so far (dat, gp: their
+ * temporary names). EXTPROG_OK when p->tmp holds the whole picture; else
+ * p->tmp is removed, and the reason said unless gnuplot was not found. */
+static int run_gnuplot(const plot_opts *o, const plot_paths *p, const char *dat, const char *gp,
+                       const plot_axis *axis)
+{
+	const char *prog = getenv("TRAINSIM_GNUPLOT");
+	if (!prog || !*prog)
+		prog = GNUPLOT_PATH;
+	char *argv[] = {(char *)prog, "-c", (char *)gp, (char *)dat, (char *)p->tmp,
 	                (char *)axis->label, axis->log ? "log" : "linear", NULL};
 	if (!strcmp(o->kind, "timeline") && (o->from || o->to)) {
 		argv[5] = (char *)o->win[0];
@@ -265,29 +318,35 @@ static int run_gnuplot(const plot_opts *o, const plot_paths *p, const plot_axis 
 	} else if (strcmp(o->kind, "speed"))
 		argv[5] = NULL;
 	int rc = extprog_run(argv, stderr);
-	if (rc == EXTPROG_ENOENT) {
-		fprintf(stderr, "plot: gnuplot is needed to draw %s (Debian: apt-get install gnuplot-nox;"
-		        " or set TRAINSIM_GNUPLOT). The data and the script are written:\n"
-		        "  %s\n  %s\nDraw it later with: gnuplot -c %s %s %s", o->out, shown(p->dat),
-		        shown(p->gp), shown(p->gp), shown(p->dat), o->out);
-		if (argv[5])   /* speed's axis, a timeline's window: as the .dat's redraw line */
-			fprintf(stderr, " '%s' '%s'", argv[5], argv[6]);
-		fputc('\n', stderr);
-	}
 	if (rc == EXTPROG_OK && !picture_whole(p->tmp)) {
 		fprintf(stderr, "plot: %s: gnuplot did not write the whole picture (a full disk?); "
 		        "nothing written\n", o->out);
 		rc = EXTPROG_EFAIL;
 	}
-	if (rc == EXTPROG_OK && rename(p->tmp, o->out) < 0) {
-		fprintf(stderr, "plot: %s: %s\n", o->out, strerror(errno));
-		rc = EXTPROG_EFAIL;
-	}
 	if (rc != EXTPROG_OK)
 		unlink(p->tmp);
-	return rc == EXTPROG_OK ? 0 : 1;
+	return rc;
 }
 
+/* Without gnuplot the data and the script are still of use: they are kept,
+ * with the command that draws them. */
+static void no_gnuplot(const plot_opts *o, const plot_paths *p, const plot_axis *axis)
+{
+	fprintf(stderr, "plot: gnuplot is needed to draw %s (Debian: apt-get install gnuplot-nox;"
+	        " or set TRAINSIM_GNUPLOT). The data and the script are written:\n"
+	        "  %s\n  %s\nDraw it later with: gnuplot -c %s %s %s", o->out, shown(p->dat),
+	        shown(p->gp), shown(p->gp), shown(p->dat), o->out);
+	if (!strcmp(o->kind, "timeline") && (o->from || o->to))   /* as the .dat's redraw line */
+		fprintf(stderr, " '%s' '%s'", o->win[0], o->win[1]);
+	else if (!strcmp(o->kind, "speed"))
+		fprintf(stderr, " '%s' '%s'", axis->label, axis->log ? "log" : "linear");
+	fputc('\n', stderr);
+}
+
+/* The .dat, the .gp and the picture appear together or not at all: each is
+ * written under a temporary name, gnuplot draws from those, and they are
+ * renamed into place only once the picture is whole. A failure leaves what
+ * was there before. */
 int cmd_plot(int argc, char **argv)
 {
 	plot_opts o;
@@ -299,18 +358,43 @@ int cmd_plot(int argc, char **argv)
 	}
 	if (plot_paths_make(&o, &p) < 0)
 		return 2;
+	/* before any work: -o naming a directory showed only after gnuplot ran */
 	char werr[512];
 	if (report_target_writable(o.out, werr, sizeof werr) < 0) {
 		fprintf(stderr, "plot: %s\n", werr);
 		return 1;
 	}
 	dat_job job = {.o = &o, .p = &p};
-	if (write_whole(p.dat, fill_dat, &job) < 0)
+	report_file *dat = write_temp(p.dat, fill_dat, &job), *gp = NULL, *pic = NULL;
+	if (!dat || !(gp = write_temp(p.gp, fill_script, (void *)o.kind)))
+		goto out_abort;
+	rc = run_gnuplot(&o, &p, report_file_name(dat), report_file_name(gp), &job.axis);
+	if (rc == EXTPROG_ENOENT) {
+		if (commit(dat) < 0)
+			report_file_abort(gp);
+		else if (commit(gp) == 0)
+			no_gnuplot(&o, &p, &job.axis);
 		return 1;
-	if (write_whole(p.gp, fill_script, (void *)o.kind) < 0)
-		return 1;
-	if (run_gnuplot(&o, &p, &job.axis))
-		return 1;
+	}
+	if (rc != EXTPROG_OK)
+		goto out_abort;
+	pic = picture_temp(&o, &p);
+	unlink(p.tmp);
+	if (!pic)
+		goto out_abort;
+	/* the picture last: a picture in place comes with its data */
+	report_file *order[] = {dat, gp, pic};
+	for (int i = 0; i < 3; i++)
+		if (commit(order[i]) < 0) {
+			while (++i < 3)
+				report_file_abort(order[i]);
+			return 1;
+		}
 	fprintf(stderr, "plot: wrote %s (data %s, script %s)\n", o.out, shown(p.dat), shown(p.gp));
 	return 0;
+out_abort:
+	report_file_abort(dat);
+	report_file_abort(gp);
+	report_file_abort(pic);
+	return 1;
 }
