@@ -460,7 +460,15 @@ static scn_doc *load_base(const sweep_opts *o)
 static int write_header(sweep_ctx *c)
 {
 	char *h = header_text(c);
-	int rc = h ? sweep_write_all(c->out_fd, h, strlen(h)) : -1;
+	if (!h) {
+		fprintf(stderr, "sweep: out of memory\n");
+		return -1;
+	}
+	errno = 0;   /* a write() of 0 bytes sets none */
+	int rc = sweep_write_all(c->out_fd, h, strlen(h));
+	if (rc < 0)
+		fprintf(stderr, "sweep: %s: writing the header failed: %s\n",
+		        c->o->out ? c->o->out : "stdout", errno ? strerror(errno) : "nothing written");
 	free(h);
 	return rc;
 }
@@ -476,7 +484,14 @@ static int open_out(sweep_ctx *c, bool *done)
 		c->out_fd = STDOUT_FILENO;
 		return write_header(c);
 	}
-	c->out_fd = open(o->out, O_RDWR | O_CREAT | O_APPEND | O_CLOEXEC, 0666);
+	/* O_EXCL first: a file this sweep made is removed again when even its
+	 * header could not be written (a full disk), rather than left empty */
+	bool made = true;
+	c->out_fd = open(o->out, O_RDWR | O_CREAT | O_EXCL | O_APPEND | O_CLOEXEC, 0666);
+	if (c->out_fd < 0 && errno == EEXIST) {
+		made = false;
+		c->out_fd = open(o->out, O_RDWR | O_CREAT | O_APPEND | O_CLOEXEC, 0666);
+	}
 	if (c->out_fd < 0) {
 		fprintf(stderr, "sweep: %s: %s\n", o->out, strerror(errno));
 		return -1;
@@ -498,9 +513,14 @@ static int open_out(sweep_ctx *c, bool *done)
 		return -1;
 	if (rows > 0)
 		fprintf(stderr, "sweep: %s holds %ld rows; running the rest\n", o->out, rows);
-	if (lseek(c->out_fd, 0, SEEK_END) == 0)
-		return write_header(c);
-	return 0;
+	if (lseek(c->out_fd, 0, SEEK_END) != 0 || write_header(c) == 0)
+		return 0;
+	/* nothing was in it: leave nothing, not a part of a header */
+	if (made)
+		unlink(o->out);
+	else if (ftruncate(c->out_fd, 0) < 0)
+		fprintf(stderr, "sweep: %s: cannot empty it again: %s\n", o->out, strerror(errno));
+	return -1;
 }
 
 /* The points of this shard not yet done, in index order. */
