@@ -273,6 +273,11 @@ out_result:
 	scn_release(&s);
 out_args:
 	free(a.sets);
+	/* --help: main's check of stdout leaves run to say it itself */
+	if (rc < 0 && fflush(stdout) != 0) {
+		fprintf(stderr, "trainsim run: the output could not be written: %s\n", strerror(errno));
+		return 1;
+	}
 	return rc < 0 ? 0 : rc;
 }
 

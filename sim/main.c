@@ -58,13 +58,14 @@ int main(int argc, char **argv)
 		usage(stderr);
 		return 2;
 	}
+	/* asked for, so their output is the result: one that was not written fails */
 	if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h") || !strcmp(argv[1], "help")) {
 		usage(stdout);
-		return 0;
+		return finish(argv[1], 0);
 	}
 	if (!strcmp(argv[1], "--version")) {
 		printf("trainsim %s\n", PACKAGE_VERSION);
-		return 0;
+		return finish(argv[1], 0);
 	}
 	for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
 		if (!strcmp(argv[1], commands[i].name))
