@@ -216,6 +216,33 @@ if ls "$tmp" | grep -q '\.tmp\.'; then not_ok "a temporary file was left behind"
 else ok "no temporary left behind"; fi
 expect 1 "--trace into a missing directory" "$TS" run "$SCN" -q --trace "$tmp/nodir/t.json"
 if [ -e "$tmp/nodir/t.json" ]; then not_ok "half-written trace"; else ok "no trace on failure"; fi
+# a symlink is written through and stays a link; a directory is refused
+mkdir "$tmp/links" && ln -s real.json "$tmp/links/t.json"
+expect 0 "--trace into a symlink" "$TS" run "$SCN" -q --trace "$tmp/links/t.json"
+if [ -L "$tmp/links/t.json" ] && cmp -s "$tmp/links/real.json" "$tmp/trace.json"; then
+	ok "--trace: the link stays a link, its target holds the trace"
+else not_ok "--trace replaced the link: $(ls -l "$tmp/links" | tr '\n' ' ')"; fi
+mkdir "$tmp/tdir"
+expect 1 "--trace naming a directory" "$TS" run "$SCN" -q --trace "$tmp/tdir"
+has "$tmp/err" "tdir: cannot write: Is a directory" "--trace into a directory: the reason"
+if [ -d "$tmp/tdir" ] && [ -z "$(ls "$tmp/tdir")" ]; then ok "--trace into a directory: nothing left"
+else not_ok "--trace into a directory left $(ls "$tmp/tdir")"; fi
+# /dev/stdout is written in place, in order with the report (it was a
+# temporary in /dev: 'cannot create: Permission denied', or as root a
+# regular file where /dev/stdout was)
+if [ -n "$PY" ] && [ -L /dev/stdout ]; then
+	"$TS" run "$SCN" -q --format json --trace /dev/stdout >"$tmp/both.json" 2>"$tmp/err"
+	if $PY - "$tmp/both.json" 2>>"$tmp/err" <<'EOF'
+import json, sys
+s = open(sys.argv[1]).read()
+d = json.JSONDecoder()
+trace, end = d.raw_decode(s)
+report, _ = d.raw_decode(s[end:].lstrip())
+assert "traceEvents" in trace and "step_time_s" in report
+EOF
+	then ok "--trace /dev/stdout: the trace, then the report"
+	else not_ok "--trace /dev/stdout"; fi
+fi
 # a window of the timeline: its data holds only that window; bad windows refused
 expect 2 "plot --from on a split" "$TS" plot "$tmp/trace.json" --kind split --from 1s -o "$tmp/w.png"
 has "$tmp/err" "--from and --to window a timeline" "--from: a timeline option"
@@ -223,6 +250,19 @@ expect 2 "plot --from without a unit" "$TS" plot "$tmp/trace.json" --kind timeli
 	-o "$tmp/w.png"
 expect 2 "plot --to before --from" "$TS" plot "$tmp/trace.json" --kind timeline --from 2ms \
 	--to 1ms -o "$tmp/w.png"
+# plot's three files appear together or not at all; a directory is refused
+# before any work (it showed only after gnuplot, and left .dat and .gp)
+mkdir -p "$tmp/pdir/x.png"
+expect 1 "plot -o naming a directory" "$TS" plot "$tmp/trace.json" --kind timeline \
+	-o "$tmp/pdir/x.png"
+has "$tmp/err" "x.png: cannot write: Is a directory" "plot -o a directory: the reason"
+if [ "$(ls "$tmp/pdir")" = x.png ]; then ok "plot -o a directory: nothing written"
+else not_ok "plot -o a directory left: $(ls "$tmp/pdir" | tr '\n' ' ')"; fi
+mkdir "$tmp/pfail"
+expect 1 "plot with a gnuplot that fails" env TRAINSIM_GNUPLOT=false "$TS" plot \
+	"$tmp/trace.json" --kind timeline -o "$tmp/pfail/x.png"
+if [ -z "$(ls "$tmp/pfail")" ]; then ok "plot: gnuplot failed, no .dat or .gp left"
+else not_ok "plot: gnuplot failed, left: $(ls "$tmp/pfail" | tr '\n' ' ')"; fi
 if command -v gnuplot >/dev/null 2>&1 || [ -n "${TRAINSIM_GNUPLOT:-}" ]; then
 	expect 0 "plot a window of the timeline" "$TS" plot "$tmp/trace.json" --kind timeline \
 		--from 1ms --to 2ms -o "$tmp/w.png"
@@ -596,6 +636,23 @@ if [ -w /dev/full ]; then
 			not_ok "${c%% *} to a full disk (exit $rc)"
 		fi
 	done
+fi
+
+if [ -w /dev/full ]; then
+	# asked-for output that was not written is a failure too (they exited 0)
+	for c in "--help" "--version" "run --help"; do
+		# shellcheck disable=SC2086
+		"$TS" $c >/dev/full 2>"$tmp/err"
+		rc=$?
+		if [ "$rc" -eq 1 ] && grep -q "could not be written: " "$tmp/err"; then
+			ok "$c to a full disk: exit 1 and the reason"
+		else
+			not_ok "$c to a full disk (exit $rc)"
+		fi
+	done
+	# a sweep whose header cannot be written said nothing
+	expect 1 "sweep to a full disk" sh -c '"$0" sweep "$1" >/dev/full' "$TS" "$SCN"
+	has "$tmp/err" "sweep: stdout: writing the header failed: " "sweep to a full disk: the reason"
 fi
 
 # asked-for help is not a usage error: stdout and 0, for every command
