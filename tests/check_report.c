@@ -1,10 +1,16 @@
 /* check_report.c: the renderers of a hand-made step_result: JSON holds every
  * field of SCENARIO.md and is valid, the text split adds up, CSV header and
- * rows agree, traces have one track per GPU stream, output files are atomic. */
+ * rows agree, traces have one track per GPU stream, output files are atomic,
+ * written through symlinks and into FIFOs and devices in place. */
 #include <check.h>
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
 #include <math.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <unistd.h>
 #include "config.h"
@@ -674,6 +680,197 @@ START_TEST(report_file_abort_leaves_nothing)
 }
 END_TEST
 
+/* A fresh directory for one test of the output paths (caller rmdir_all). */
+static void tmp_dir(char *buf, size_t len)
+{
+	const char *dir = getenv("top_builddir");
+	snprintf(buf, len, "%s/check_report_%ld_XXXXXX", dir ? dir : ".", (long)getpid());
+	ck_assert_ptr_nonnull(mkdtemp(buf));
+}
+
+/* Names in dir, "." and ".." aside. */
+static int entries(const char *dir)
+{
+	DIR *d = opendir(dir);
+	ck_assert_ptr_nonnull(d);
+	int n = 0;
+	for (struct dirent *e; (e = readdir(d));)
+		n += strcmp(e->d_name, ".") && strcmp(e->d_name, "..");
+	closedir(d);
+	return n;
+}
+
+static void rm_in(const char *dir, const char *name)
+{
+	char p[700];
+	snprintf(p, sizeof p, "%s/%s", dir, name);
+	unlink(p);
+}
+
+static void slurp_eq(const char *path, const char *want)
+{
+	char got[256] = "";
+	FILE *f = fopen(path, "r");
+	ck_assert_ptr_nonnull(f);
+	size_t n = fread(got, 1, sizeof got - 1, f);
+	got[n] = '\0';
+	fclose(f);
+	ck_assert_str_eq(got, want);
+}
+
+/* Writes text into path through a report_file and commits it: 0 or -1. */
+static int write_file(const char *path, const char *text, char *err, size_t errlen)
+{
+	report_file *f = report_file_open(path, err, errlen);
+	if (!f)
+		return -1;
+	fputs(text, report_file_stream(f));
+	return report_file_commit(f, err, errlen);
+}
+
+/* The rename replaced a symlink with a file, and its target kept the old
+ * content: the link is written through and stays a link. */
+START_TEST(report_file_writes_through_a_symlink)
+{
+	char dir[600], link[700], target[700], dangling[700], err[256];
+	struct stat st;
+	tmp_dir(dir, sizeof dir);
+	snprintf(link, sizeof link, "%s/out.csv", dir);
+	snprintf(target, sizeof target, "%s/real.csv", dir);
+	FILE *t = fopen(target, "w");
+	ck_assert_ptr_nonnull(t);
+	fputs("old\n", t);
+	fclose(t);
+	ck_assert_int_eq(symlink("real.csv", link), 0);   /* relative: read from its directory */
+	ck_assert_int_eq(write_file(link, "new\n", err, sizeof err), 0);
+	ck_assert_int_eq(lstat(link, &st), 0);
+	ck_assert(S_ISLNK(st.st_mode));
+	slurp_eq(target, "new\n");
+	ck_assert_int_eq(entries(dir), 2);                 /* no temporary beside either */
+	/* a link to a name not there yet: the file is made where it points */
+	snprintf(dangling, sizeof dangling, "%s/later.csv", dir);
+	ck_assert_int_eq(symlink("made.csv", dangling), 0);
+	ck_assert_int_eq(write_file(dangling, "made\n", err, sizeof err), 0);
+	ck_assert_int_eq(lstat(dangling, &st), 0);
+	ck_assert(S_ISLNK(st.st_mode));
+	snprintf(target, sizeof target, "%s/made.csv", dir);
+	slurp_eq(target, "made\n");
+	ck_assert_int_eq(entries(dir), 4);
+	const char *names[] = {"out.csv", "real.csv", "later.csv", "made.csv"};
+	for (size_t i = 0; i < 4; i++)
+		rm_in(dir, names[i]);
+	ck_assert_int_eq(rmdir(dir), 0);
+}
+END_TEST
+
+/* A FIFO (and a device) is written in place: a rename would leave a regular
+ * file where it was. */
+START_TEST(report_file_writes_a_fifo_in_place)
+{
+	char dir[600], fifo[700], err[256], got[64] = "";
+	struct stat st;
+	tmp_dir(dir, sizeof dir);
+	snprintf(fifo, sizeof fifo, "%s/pipe", dir);
+	ck_assert_int_eq(mkfifo(fifo, 0600), 0);
+	/* a reader first, so that the writer's open does not wait */
+	int rd = open(fifo, O_RDONLY | O_NONBLOCK);
+	ck_assert_int_ge(rd, 0);
+	report_file *f = report_file_open(fifo, err, sizeof err);
+	ck_assert_msg(f != NULL, "%s", err);
+	ck_assert_str_eq(report_file_name(f), fifo);       /* no temporary */
+	fputs("through the pipe\n", report_file_stream(f));
+	ck_assert_int_eq(report_file_commit(f, err, sizeof err), 0);
+	ck_assert_int_eq(read(rd, got, sizeof got - 1), 17);
+	ck_assert_str_eq(got, "through the pipe\n");
+	close(rd);
+	ck_assert_int_eq(lstat(fifo, &st), 0);
+	ck_assert(S_ISFIFO(st.st_mode));
+	ck_assert_int_eq(entries(dir), 1);
+	rm_in(dir, "pipe");
+	ck_assert_int_eq(rmdir(dir), 0);
+	/* /dev/null: committed only when it is written in place, so that the
+	 * check cannot itself replace the device (as root it could) */
+	if (access("/dev/null", W_OK) != 0)
+		return;
+	f = report_file_open("/dev/null", err, sizeof err);
+	ck_assert_msg(f != NULL, "%s", err);
+	bool in_place = !strcmp(report_file_name(f), "/dev/null");
+	if (!in_place)
+		report_file_abort(f);
+	ck_assert_msg(in_place, "/dev/null would be replaced through %s", report_file_name(f));
+	fputs("nothing\n", report_file_stream(f));
+	ck_assert_int_eq(report_file_commit(f, err, sizeof err), 0);
+	ck_assert_int_eq(stat("/dev/null", &st), 0);
+	ck_assert(S_ISCHR(st.st_mode));
+}
+END_TEST
+
+/* A directory is refused before anything is written (the rename failed only
+ * at commit, after the whole file was written beside it). */
+START_TEST(report_file_refuses_a_directory)
+{
+	char dir[600], sub[700], err[256] = "";
+	tmp_dir(dir, sizeof dir);
+	snprintf(sub, sizeof sub, "%s/out.json", dir);
+	ck_assert_int_eq(mkdir(sub, 0700), 0);
+	ck_assert_ptr_null(report_file_open(sub, err, sizeof err));
+	ck_assert_msg(strstr(err, "out.json: cannot write: ") && strstr(err, strerror(EISDIR)), "%s",
+	              err);
+	ck_assert_int_ne(report_target_writable(sub, err, sizeof err), 0);
+	ck_assert_int_eq(entries(dir), 1);
+	ck_assert_int_eq(entries(sub), 0);
+	ck_assert_int_eq(rmdir(sub), 0);
+	ck_assert_int_eq(rmdir(dir), 0);
+}
+END_TEST
+
+/* A write that fails while the file is filled (ulimit -f here; a full disk
+ * alike) says why, and leaves neither a temporary nor a changed file. */
+START_TEST(report_file_failed_fill_leaves_nothing)
+{
+	char dir[600], path[700], err[256] = "";
+	tmp_dir(dir, sizeof dir);
+	snprintf(path, sizeof path, "%s/big.csv", dir);
+	ck_assert_int_eq(write_file(path, "before\n", err, sizeof err), 0);
+	struct rlimit old, small = {4096, 4096};
+	ck_assert_int_eq(getrlimit(RLIMIT_FSIZE, &old), 0);
+	if (old.rlim_max != RLIM_INFINITY && old.rlim_max < small.rlim_max)
+		small.rlim_max = old.rlim_max;
+	small.rlim_cur = small.rlim_max;
+	void (*was)(int) = signal(SIGXFSZ, SIG_IGN);   /* write() says EFBIG instead */
+	ck_assert_int_eq(setrlimit(RLIMIT_FSIZE, &small), 0);
+	report_file *f = report_file_open(path, err, sizeof err);
+	ck_assert_msg(f != NULL, "%s", err);
+	for (int i = 0; i < 1000; i++)
+		fputs("a line of a file larger than the limit\n", report_file_stream(f));
+	int rc = report_file_check(f, err, sizeof err);
+	report_file_abort(f);
+	setrlimit(RLIMIT_FSIZE, &old);
+	signal(SIGXFSZ, was);
+	ck_assert_int_eq(rc, -1);
+	ck_assert_msg(strstr(err, "big.csv: write failed: ") && strstr(err, strerror(EFBIG)), "%s",
+	              err);
+	slurp_eq(path, "before\n");
+	ck_assert_int_eq(entries(dir), 1);
+	/* commit after the failed writes: refused, the file untouched */
+	ck_assert_int_eq(setrlimit(RLIMIT_FSIZE, &small), 0);
+	signal(SIGXFSZ, SIG_IGN);
+	f = report_file_open(path, err, sizeof err);
+	ck_assert_msg(f != NULL, "%s", err);
+	for (int i = 0; i < 1000; i++)
+		fputs("a line of a file larger than the limit\n", report_file_stream(f));
+	rc = report_file_commit(f, err, sizeof err);
+	setrlimit(RLIMIT_FSIZE, &old);
+	signal(SIGXFSZ, was);
+	ck_assert_int_eq(rc, -1);
+	ck_assert_ptr_nonnull(strstr(err, strerror(EFBIG)));
+	slurp_eq(path, "before\n");
+	ck_assert_int_eq(entries(dir), 1);
+	rm_in(dir, "big.csv");
+	ck_assert_int_eq(rmdir(dir), 0);
+}
+END_TEST
+
 static Suite *suite(void)
 {
 	Suite *s = suite_create("report");
@@ -694,6 +891,10 @@ static Suite *suite(void)
 	tcase_add_test(tc, trace_one_track_per_stream);
 	tcase_add_test(tc, trace_file_is_atomic);
 	tcase_add_test(tc, report_file_abort_leaves_nothing);
+	tcase_add_test(tc, report_file_writes_through_a_symlink);
+	tcase_add_test(tc, report_file_writes_a_fifo_in_place);
+	tcase_add_test(tc, report_file_refuses_a_directory);
+	tcase_add_test(tc, report_file_failed_fill_leaves_nothing);
 	suite_add_tcase(s, tc);
 	return s;
 }
