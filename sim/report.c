@@ -673,8 +673,12 @@ static int target_resolve(const char *path, char **dest, enum target_kind *kind,
 			break;
 		}
 		if (lstat(cur, &st) < 0) {
-			if (errno != ENOENT)
-				break;
+			if (errno != ENOENT) {   /* "FILE/": ENOTDIR; a closed directory: EACCES */
+				int e = errno;
+				free(cur);
+				errno = e;
+				return -1;
+			}
 			*kind = TARGET_NEW;
 			*dest = cur;
 			return 0;
