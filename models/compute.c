@@ -50,6 +50,15 @@
  * SUSTAIN_AMPERE (0.892 x 0.957). [MEASURED by Azure, GB200 fp8; bf16 and
  * the B200 (1000 W, below the GB200's 1200 W) UNVERIFIED, taken the same] */
 #define BLACKWELL_SUSTAIN 0.854
+/* BLACKWELL_FP4_RATIO: the same guide's cuBLASLt fp4 GEMMs on the GB200
+ * (AZX-213..216, 4096^3 to 32768^3: 5177, 7536, 7628, 7487 TFLOP/s of
+ * 10,000) over this model with a ratio of 1, median (the 4096^3 and 32768^3
+ * rows give 1.15 and 1.23, 8192^3 and 16384^3 1.35 and 1.30): fp4 GEMMs
+ * hold more of their peak than bf16's under the same power cap. [MEASURED by
+ * Azure, GB200 fp4; the B200, B300 and GB300 UNVERIFIED, taken the same.
+ * Below 4096 cuBLASLt's fp4 adds a fixed 4-5 us a GEMM (1024^3: 287 TFLOP/s),
+ * not modelled: training's GEMMs are larger] */
+#define BLACKWELL_FP4_RATIO 1.265
 
 /* Per-architecture constants of the efficiency model. */
 typedef struct arch_params {
@@ -61,6 +70,7 @@ typedef struct arch_params {
 	double flash_fwd_eff;    /* fused attention forward, fraction of dense peak */
 	double flash_bwd_eff;    /* fused attention backward */
 	double fp8_ratio;        /* fp8 MAMF / bf16 MAMF: fp8 GEMMs reach less of their peak */
+	double fp4_ratio;        /* the same for fp4 (0: fp8's) */
 	double sustain;          /* sustained large GEMMs / the MAMF (clocks under load) */
 	double attn_k0_fwd;      /* fused attention size curve (0: none), keys x hd/128 */
 	double attn_k0_bwd;
@@ -166,21 +176,21 @@ typedef struct arch_params {
 #define FA2_AMPERE_FWD FA2_AT(179.5 / 312.0, 4096.0)
 #define FA2_ADA_FWD FA2_AT(0.50, 4096.0)
 static const arch_params arch_table[] = {
-	{ARCH_VOLTA, 80, 128, 128, 0.85, 0.83, 0.0, 0.0, 1, SUSTAIN_AMPERE, 0, 0, 0, 0},
-	{ARCH_TURING, 40, 128, 128, 0.41, 0.83, 0.0, 0.0, 1, SUSTAIN_AMPERE, 0, 0, 0, 0},
+	{ARCH_VOLTA, 80, 128, 128, 0.85, 0.83, 0.0, 0.0, 1, 0, SUSTAIN_AMPERE, 0, 0, 0, 0},
+	{ARCH_TURING, 40, 128, 128, 0.41, 0.83, 0.0, 0.0, 1, 0, SUSTAIN_AMPERE, 0, 0, 0, 0},
 	{ARCH_AMPERE, 108, 256, 128, 0.869, 0.83, FA2_AMPERE_FWD, FA2_AMPERE_FWD * FA2_BWD_OVER_FWD,
-	 1, SUSTAIN_AMPERE, FA2_K0, FA2_K0, 0, 0},
-	{ARCH_ADA, 142, 256, 128, 0.80, 0.83, FA2_ADA_FWD, FA2_ADA_FWD * FA2_BWD_OVER_FWD, 0.9,
+	 1, 0, SUSTAIN_AMPERE, FA2_K0, FA2_K0, 0, 0},
+	{ARCH_ADA, 142, 256, 128, 0.80, 0.83, FA2_ADA_FWD, FA2_ADA_FWD * FA2_BWD_OVER_FWD, 0.9, 0,
 	 SUSTAIN_AMPERE, FA2_K0, FA2_K0, 0, 0},
-	{ARCH_HOPPER, 132, 128, 256, 0.803, 0.83, 0.629, 0.577, H200_FP8_RATIO, H200_SUSTAIN, 340, 520,
-	 FA2_HOPPER_FWD, FA2_HOPPER_FWD * FA2_BWD_OVER_FWD},
-	{ARCH_BLACKWELL, 148, 128, 256, 0.776, 0.83, 0.724, 0.571, 0.983, BLACKWELL_SUSTAIN, 770, 1100,
-	 FA2_BLACKWELL_FWD, FA2_BLACKWELL_FWD * FA2_BWD_OVER_FWD},
-	{ARCH_CDNA2, 110, 256, 256, 0.767, 0.83, FA2_CDNA3_FWD, FA2_CDNA3_FWD * FA2_BWD_OVER_FWD, 1,
+	{ARCH_HOPPER, 132, 128, 256, 0.803, 0.83, 0.629, 0.577, H200_FP8_RATIO, 0, H200_SUSTAIN,
+	 340, 520, FA2_HOPPER_FWD, FA2_HOPPER_FWD * FA2_BWD_OVER_FWD},
+	{ARCH_BLACKWELL, 148, 128, 256, 0.776, 0.83, 0.724, 0.571, 0.983, BLACKWELL_FP4_RATIO,
+	 BLACKWELL_SUSTAIN, 770, 1100, FA2_BLACKWELL_FWD, FA2_BLACKWELL_FWD * FA2_BWD_OVER_FWD},
+	{ARCH_CDNA2, 110, 256, 256, 0.767, 0.83, FA2_CDNA3_FWD, FA2_CDNA3_FWD * FA2_BWD_OVER_FWD, 1, 0,
 	 SUSTAIN_AMPERE, FA2_K0, FA2_K0, 0, 0},
-	{ARCH_CDNA3, 304, 256, 256, 0.514, 0.83, FA2_CDNA3_FWD, FA2_CDNA3_FWD * FA2_BWD_OVER_FWD, 1,
+	{ARCH_CDNA3, 304, 256, 256, 0.514, 0.83, FA2_CDNA3_FWD, FA2_CDNA3_FWD * FA2_BWD_OVER_FWD, 1, 0,
 	 SUSTAIN_AMPERE, FA2_K0, FA2_K0, 0, 0},
-	{ARCH_CDNA4, 256, 256, 256, 0.626, 0.83, FA2_CDNA3_FWD, FA2_CDNA3_FWD * FA2_BWD_OVER_FWD, 1,
+	{ARCH_CDNA4, 256, 256, 256, 0.626, 0.83, FA2_CDNA3_FWD, FA2_CDNA3_FWD * FA2_BWD_OVER_FWD, 1, 0,
 	 SUSTAIN_AMPERE, FA2_K0, FA2_K0, 0, 0},
 };
 
@@ -248,7 +258,7 @@ static double peak_of(const hw_gpu *g, hw_precision p)
 	double f = g->peak_flops[p];
 	if (f <= 0 && p == PREC_BF16)
 		f = g->peak_flops[PREC_FP16];       /* V100: no bf16, runs fp16 */
-	if (f <= 0 && p == PREC_FP8)
+	if (f <= 0 && hw_prec_scaled(p))
 		f = g->peak_flops[PREC_BF16];
 	if (f <= 0)
 		f = g->peak_flops[PREC_FP16];
@@ -262,8 +272,19 @@ static double peak_of(const hw_gpu *g, hw_precision p)
  * h200-kernels.csv). */
 static double k_eff(double k, hw_precision p)
 {
-	double k0 = p == PREC_FP8 ? 2 * K0 : K0;
+	double k0 = p == PREC_FP4 ? 4 * K0 : p == PREC_FP8 ? 2 * K0 : K0;
 	return k / (k + k0);
+}
+
+/* The fraction of a scaled precision's peak its GEMMs reach, relative to
+ * bf16's: fp8's measured ratio; fp4's where measured (Blackwell, above),
+ * else fp8's. */
+static double scaled_ratio(const hw_gpu *g, hw_precision p)
+{
+	const arch_params *a = arch_of(g);
+	if (p == PREC_FP4 && a->fp4_ratio > 0)
+		return a->fp4_ratio;
+	return hw_prec_scaled(p) ? a->fp8_ratio : 1;
 }
 
 static double gemm_eff_of(const hw_gpu *g)
@@ -320,7 +341,7 @@ double wl_gemm_time(const hw_gpu *g, hw_precision p, double m, double n, double 
 	if (m <= 0 || n <= 0 || k <= 0)
 		return 0;
 	double flops = 2 * m * n * k;
-	double eff = gemm_eff_of(g) * (p == PREC_FP8 ? arch_of(g)->fp8_ratio : 1);
+	double eff = gemm_eff_of(g) * scaled_ratio(g, p);
 	double t_math = flops / (peak_of(g, p) * eff * k_eff(k, p) * shape_eff(g, m, n));
 	/* Roofline: A and B read once, C written once (16-bit elements). */
 	double bytes = 2 * (m * k + k * n + m * n);
@@ -341,9 +362,10 @@ static double batched_time(const hw_gpu *g, hw_precision p, double batch, double
 	double waves = ceil(tiles / sms);
 	double eff = batch * m * n / (waves * sms * a->tile_m * a->tile_n);
 	double flops = 2 * batch * m * n * k;
-	double fp8 = p == PREC_FP8 ? a->fp8_ratio : 1;
-	double t_math = flops / (peak_of(g, p) * gemm_eff_of(g) * fp8 * k_eff(k, p) * eff);
-	double bytes = (p == PREC_FP8 ? 1 : 2) * batch * (m * k + k * n + m * n);
+	double t_math = flops / (peak_of(g, p) * gemm_eff_of(g) * scaled_ratio(g, p) *
+	                         k_eff(k, p) * eff);
+	double bytes = (hw_prec_scaled(p) ? hw_precision_bytes(p) : 2) * batch *
+	               (m * k + k * n + m * n);
 	double t_mem = bytes / hbm_Bps_of(g);
 	return KERNEL_GAP_S + (t_math > t_mem ? t_math : t_mem);
 }
@@ -351,7 +373,7 @@ static double batched_time(const hw_gpu *g, hw_precision p, double batch, double
 /* Batched GEMM (attention core): in bf16 even in fp8 recipes. */
 double wl__bgemm_time(const hw_gpu *g, hw_precision p, double batch, double m, double n, double k)
 {
-	return batched_time(g, p == PREC_FP8 ? PREC_BF16 : p, batch, m, n, k);
+	return batched_time(g, hw_prec_scaled(p) ? PREC_BF16 : p, batch, m, n, k);
 }
 
 /* Grouped GEMM (a MoE layer's local experts, Megatron-core's grouped_gemm /
@@ -380,8 +402,8 @@ double wl_attn_time(const hw_gpu *g, hw_precision p, double flops, bool backward
 {
 	bool fa2 = kernel == ATTN_FLASH2 || kernel == ATTN_FLASH1;
 	const arch_params *a = arch_of(g);
-	if (p == PREC_FP8)
-		p = PREC_BF16;   /* fp8 recipes (Transformer Engine) keep attention in bf16 */
+	if (hw_prec_scaled(p))
+		p = PREC_BF16;   /* fp8 and NVFP4 recipes (Transformer Engine) keep attention in bf16 */
 	double eff = backward ? a->flash_bwd_eff : a->flash_fwd_eff;
 	double k0 = backward ? a->attn_k0_bwd : a->attn_k0_fwd;
 	if (fa2 && a->fa2_fwd_eff > 0) {

@@ -284,7 +284,8 @@ static const hw_gpu gpus[] = {
 	{"B200", ARCH_BLACKWELL,
 	 /* cm 1.6 "B200 SXM 2250 / 4500 / 1125"; fp32 75: HGX B200 sheet
 	  * 600 TFLOPS / 8 GPUs, UNVERIFIED */
-	 {75 * T, 1125 * T, 2250 * T, 2250 * T, 4500 * T},
+	 {75 * T, 1125 * T, 2250 * T, 2250 * T, 4500 * T,
+	  9000 * T},             /* fp4: HGX B200 sheet 144 PFLOPS sparse / 8 GPUs / 2 */
 	 0.776,                  /* cm 4.2 B200 SXM MAMF 1745 / 2250 */
 	 179 * GiB, 8000 * GBs,  /* cm 1.6 "B200 8.0 (180 GB listed)" */
 	 0.90,
@@ -293,7 +294,8 @@ static const hw_gpu gpus[] = {
 	{"GB200", ARCH_BLACKWELL,
 	 /* one Blackwell GPU of a GB200 superchip: cm 1.6 "GB200 (per chip)
 	  * 2500 / 5000 / 1250"; fp32 as B200 (UNVERIFIED) */
-	 {75 * T, 1250 * T, 2500 * T, 2500 * T, 5000 * T},
+	 {75 * T, 1250 * T, 2500 * T, 2500 * T, 5000 * T,
+	  10000 * T},            /* fp4: GB200 NVL72 1,440 PFLOPS sparse / 72 / 2 */
 	 0.729,                  /* cm 4.2 GB200 MAMF 1822 / 2500 */
 	 186 * GiB, 8000 * GBs,  /* cm 1.6 "GB200 8.0 (186 GB)" */
 	 0.90,
@@ -307,8 +309,9 @@ static const hw_gpu gpus[] = {
 	  * HGX B300 table, which gives the board with
 	  * sparsity: 18 / 36 / 72 PFLOPS tf32 / bf16 / fp8, fp32 600 TFLOPS; per
 	  * GPU and dense: the B200's compute (Blackwell Ultra cut fp64 and int8,
-	  * raised fp4, which trainsim has no precision for) */
-	 {75 * T, 1125 * T, 2250 * T, 2250 * T, 4500 * T},
+	  * raised fp4: the HGX B300 table's 108 PFLOPS dense fp4 / 8 GPUs,
+	  * UNVERIFIED: read from a copy of NVIDIA's page) */
+	 {75 * T, 1125 * T, 2250 * T, 2250 * T, 4500 * T, 13500 * T},
 	 0.786,                  /* cm 4.2 B300 SXM MAMF 1769 / 2250 (ml-engineering) */
 	 268 * GiB, 8000 * GBs,  /* 288 GB HBM3e (268.6 GiB visible, a user's device
 	                          * query, ademeure/QuickRunCUDA); 8 TB/s, NVIDIA's
@@ -322,7 +325,9 @@ static const hw_gpu gpus[] = {
 	  * per rack of 72 (NVIDIA's GB300 NVL72 figures), 5000 a GPU, bf16 half,
 	  * tf32 a quarter, as GB200; fp32 80 (stas00/ml-engineering, UNVERIFIED).
 	  * SMs: Blackwell's 148 (152 in some code comments, UNVERIFIED) */
-	 {80 * T, 1250 * T, 2500 * T, 2500 * T, 5000 * T},
+	 {80 * T, 1250 * T, 2500 * T, 2500 * T, 5000 * T,
+	  15000 * T},            /* fp4: GB300 NVL72 1,080 PFLOPS dense / 72, UNVERIFIED
+	                          * (a copy of NVIDIA's page; "15 PFLOPS dense NVFP4") */
 	 0.786,                  /* UNVERIFIED: the B300's MAMF (same die; no GB300
 	                          * bf16 MAMF published; Azure's ND GB300 v6 fp8
 	                          * cuBLASLt best is 3308.5 TFLOP/s, 17% above its GB200) */
@@ -484,13 +489,13 @@ static const struct { const char *alias, *name; } aliases[] = {
 
 const char *hw_precision_name(hw_precision p)
 {
-	static const char *names[PREC__N] = {"fp32", "tf32", "fp16", "bf16", "fp8"};
+	static const char *names[PREC__N] = {"fp32", "tf32", "fp16", "bf16", "fp8", "fp4"};
 	return (unsigned)p < PREC__N ? names[p] : "?";
 }
 
 double hw_precision_bytes(hw_precision p)
 {
-	static const double bytes[PREC__N] = {4, 4, 2, 2, 1};
+	static const double bytes[PREC__N] = {4, 4, 2, 2, 1, 0.5 + 1.0 / 16};
 	return (unsigned)p < PREC__N ? bytes[p] : 0;
 }
 
@@ -712,17 +717,19 @@ double hw_nic_efficiency(const hw_nic *nic, int gpus_sharing)
 
 void hw_list_gpus(FILE *out, double (*held)(const hw_gpu *g))
 {
-	fprintf(out, "%-16s %7s %7s %7s %7s %6s %6s %8s %8s %6s %6s %4s\n", "name", "fp32", "tf32",
-		"bf16", "fp8", "gemm", "gemm", "HBM", "HBM", "NVLink", "NVLS", "PCIe");
-	fprintf(out, "%-16s %7s %7s %7s %7s %6s %6s %8s %8s %6s %6s %4s\n", "", "TFLOP/s", "TFLOP/s",
-		"TFLOP/s", "TFLOP/s", "MAMF", "held", "GiB", "GB/s", "GB/s", "eff", "gen");
+	fprintf(out, "%-16s %7s %7s %7s %7s %7s %6s %6s %8s %8s %6s %6s %4s\n", "name", "fp32",
+		"tf32", "bf16", "fp8", "fp4", "gemm", "gemm", "HBM", "HBM", "NVLink", "NVLS", "PCIe");
+	fprintf(out, "%-16s %7s %7s %7s %7s %7s %6s %6s %8s %8s %6s %6s %4s\n", "", "TFLOP/s",
+		"TFLOP/s", "TFLOP/s", "TFLOP/s", "TFLOP/s", "MAMF", "held", "GiB", "GB/s", "GB/s", "eff",
+		"gen");
 	for (size_t i = 0; i < NGPUS; i++) {
 		const hw_gpu *g = &gpus[i];
 		double bf = g->peak_flops[PREC_BF16] > 0 ? g->peak_flops[PREC_BF16]
 		                                         : g->peak_flops[PREC_FP16];
-		fprintf(out, "%-16s %7.1f %7.1f %7.1f %7.1f %6.3f %6.3f %8.0f %8.0f %6.0f %6.2f %4d\n",
-			g->name, g->peak_flops[PREC_FP32] / T, g->peak_flops[PREC_TF32] / T, bf / T,
-			g->peak_flops[PREC_FP8] / T, g->gemm_eff, held ? held(g) : g->gemm_eff,
+		fprintf(out, "%-16s %7.1f %7.1f %7.1f %7.1f %7.1f %6.3f %6.3f %8.0f %8.0f %6.0f %6.2f "
+			"%4d\n", g->name, g->peak_flops[PREC_FP32] / T, g->peak_flops[PREC_TF32] / T,
+			bf / T, g->peak_flops[PREC_FP8] / T, g->peak_flops[PREC_FP4] / T, g->gemm_eff,
+			held ? held(g) : g->gemm_eff,
 			g->hbm_bytes / GiB, g->hbm_Bps / GBs, g->nvlink_Bps / GBs, g->nvls_eff,
 			g->pcie_gen);
 	}

@@ -7,10 +7,29 @@
 #include <stddef.h>
 #include <stdio.h>
 
-typedef enum { PREC_FP32, PREC_TF32, PREC_FP16, PREC_BF16, PREC_FP8, PREC__N } hw_precision;
+typedef enum { PREC_FP32, PREC_TF32, PREC_FP16, PREC_BF16, PREC_FP8, PREC_FP4,
+	PREC__N } hw_precision;
 const char *hw_precision_name(hw_precision p);
-/* Bytes of one element stored in precision p (tf32 is stored as 4). */
+/* Bytes of one element stored in precision p (tf32 is stored as 4; fp4 as
+ * NVFP4 stores it: 4 bits and an 8-bit scale per 16 elements). */
 double hw_precision_bytes(hw_precision p);
+
+/* A scaled low precision of the GEMMs only, as Transformer Engine's fp8 and
+ * NVFP4 recipes run it: activations between layers, attention, the output
+ * layer and the weights' master copy stay 16- or 32-bit. */
+static inline bool hw_prec_scaled(hw_precision p)
+{
+	return p == PREC_FP8 || p == PREC_FP4;
+}
+
+/* Bytes of a parameter gathered for the forward (ZeRO, FSDP): its
+ * precision's, at least a byte (an fp4 run's are gathered as fp8 copies at
+ * most: no framework gathers 4-bit ones, UNVERIFIED). */
+static inline double hw_gather_bytes(hw_precision p)
+{
+	double b = hw_precision_bytes(p);
+	return b < 1 ? 1 : b;
+}
 
 /* GPU architectures. Test them by name, never by order: the AMD ones follow
  * the NVIDIA ones, so "arch >= ARCH_HOPPER" would take in CDNA2 to CDNA4. */

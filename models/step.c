@@ -695,7 +695,7 @@ static void collect_dp(stp_run *r, step_result *res)
 			big = i;
 	stp_stage *st = &r->st[big];
 	double S = st->params * hw_precision_bytes(s->training.grad_reduce.dtype) * r->wire_per_byte;
-	double P = st->params * hw_precision_bytes(s->training.precision);
+	double P = st->params * hw_gather_bytes(s->training.precision);
 	int z = s->training.zero;
 	bool rs = scn_grad_rs(s);   /* else all-reduced whole, with zero 1 too */
 	res->dp_syncs_per_step = r->mb_sync ? r->m : 1;

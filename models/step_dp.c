@@ -446,12 +446,12 @@ static bool zero12(const stp_run *r)
 double stp_param_chunk(const stp_run *r)
 {
 	return r->bucket_bytes / hw_precision_bytes(r->s->training.grad_reduce.dtype) *
-	       hw_precision_bytes(r->s->training.precision);
+	       hw_gather_bytes(r->s->training.precision);
 }
 
 static uint64_t param_allgather(stp_run *r, stp_stage *st, int step)
 {
-	double pb = hw_precision_bytes(r->s->training.precision);
+	double pb = hw_gather_bytes(r->s->training.precision);
 	double total = st->params * pb, chunk = stp_param_chunk(r), seq = 0;
 	for (double done = 0; done < total; done += chunk)
 		seq = (double)dp_enqueue(r, st, DPT_PARAMAG, step, fmin(chunk, total - done), 0,
@@ -536,7 +536,7 @@ void stp_pg_prime(stp_run *r, stp_stage *st)
 	st->pg_n = 0;
 	if (!pg_overlap(r))
 		return;
-	double pb = hw_precision_bytes(r->s->training.precision);
+	double pb = hw_gather_bytes(r->s->training.precision);
 	int nl = pg_layer_index(r, st, -1, -1), n = 0;
 	uint64_t first = st->dp_issued + 1, seq = 0;
 	for (int c = 0; c < r->v; c++) {

@@ -130,7 +130,7 @@ static void holdings(const stp_run *r, double params_per_gpu, stp_cost *c)
 {
 	c->params = params_per_gpu;
 	c->grad_bytes = params_per_gpu * hw_precision_bytes(r->s->training.grad_reduce.dtype);
-	c->param_bytes = params_per_gpu * hw_precision_bytes(r->s->training.precision);
+	c->param_bytes = params_per_gpu * hw_gather_bytes(r->s->training.precision);
 }
 
 int stp_templates(stp_run *r, char *err, size_t errlen)

@@ -20,7 +20,7 @@ typedef struct csv {
 	const char *p, *end;
 	int line;
 	const char *bol;    /* where the current line begins, for columns in messages */
-	const char *bad;    /* set at a character after a closing quote */
+	const char *bad;    /* set at a quote after a closing quote in one cell */
 } csv;
 
 static int col_at(const csv *c, const char *at)
@@ -30,8 +30,8 @@ static int col_at(const csv *c, const char *at)
 
 /* Reads one record into fields[] (each truncated to FIELD_MAX-1; fields past
  * max are counted, not kept). Returns the number of fields, 0 at the end of
- * input, -1 on an unterminated quote, -2 on text after a closing quote
- * (c->bad). */
+ * input, -1 on an unterminated quote, -2 on a quote after a closing quote in
+ * the same cell (c->bad). */
 /* A cell without the blanks around it ("id, source" or "8, 4" as some
  * spreadsheets write them), in place. */
 static void trim_cell(char *cell)
@@ -67,12 +67,14 @@ static int csv_record(csv *c, char fields[][FIELD_MAX], int max)
 				} else {
 					c->p++;
 					quoted = false;
-					/* '"a"b': text after a closing quote (RFC 4180
-					 * allows blanks at most) would reopen nothing */
+					/* text after it is kept as written ("\"Megatron-LM\"
+					 * README"), unless another quote follows in the same
+					 * cell: a quote left open inside it would shift the
+					 * columns after */
 					const char *q = c->p;
-					while (q < c->end && (*q == ' ' || *q == '\t'))
+					while (q < c->end && *q != ',' && *q != '\n' && *q != '\r' && *q != '"')
 						q++;
-					if (q < c->end && *q != ',' && *q != '\n' && *q != '\r') {
+					if (q < c->end && *q == '"') {
 						c->bad = q;
 						return -2;
 					}
@@ -317,11 +319,38 @@ static bool node_word(const char *p)
 	return false;
 }
 
+/* The count a node's name follows within two words ("64 nodes", "128 DGX
+ * nodes", "4 servers"), or 0. */
+static double node_count_in(const char *s)
+{
+	for (const char *p = s; *p; p++) {
+		if (!isdigit((unsigned char)*p) || (p > s && (isalnum((unsigned char)p[-1]) ||
+		                                             p[-1] == '.')))
+			continue;
+		char buf[64];
+		const char *w = grouped(p, buf, sizeof buf);
+		if (isalpha((unsigned char)*w))
+			continue;             /* "80GB", "8x": not a count of nodes */
+		for (int k = 0; k < 2 && *w; k++) {
+			while (*w == ' ')
+				w++;
+			if (node_word(w) && strncasecmp(w, "system", 6))
+				return strtod(buf, NULL);
+			if (!isalpha((unsigned char)*w))
+				break;
+			while (isalnum((unsigned char)*w) || *w == '-')
+				w++;
+		}
+	}
+	return 0;
+}
+
 /* The GPU count of the gpus cell, and whether it counts nodes instead:
  * a number said to be GPUs wins over the others ("64 nodes (512 GPUs)",
- * "64 nodes, 512 GPUs", "64 DGX A100 (512 GPUs)", "512 A100 GPUs"), unless
- * it is per node ("64 nodes of 8 GPUs", "64 nodes with 8 GPUs each": the
- * product); then a product ("128 x 8", "64*8", "128 nodes x 8 GPUs"); a
+ * "64 nodes, 512 GPUs", "64 DGX A100 (512 GPUs)", "512 A100 GPUs", "64 H100
+ * 80GB GPUs", "16K H100 GPUs"), unless it is per node ("64 nodes of 8 GPUs",
+ * "8 GPUs per node, 64 nodes", "8 GPUs x 8 nodes": times the nodes); then a
+ * product ("128 x 8", "64*8", "128 nodes x 8 GPUs", "64 (8x8 GPUs)"); a
  * first number followed by a node's name is nodes ("8 nodes", "64 DGX
  * nodes", "64x DGX A100"; not a GPU named after an x: "512 x A100"). */
 static double gpus_cell(const char *cell, bool *nodes)
@@ -336,14 +365,24 @@ static double gpus_cell(const char *cell, bool *nodes)
 		char buf[64];
 		const char *e = grouped(p, buf, sizeof buf);
 		double n = strtod(buf, NULL);
+		/* "16K GPUs": the count's K; "80GB", "8x8": a size, a factor */
+		if ((*e == 'k' || *e == 'K') && !isalpha((unsigned char)e[1]))
+			n *= 1024, e++;
+		else if (isalpha((unsigned char)*e) || *e == '*')
+			continue;
+		const char *f = e;
+		while (*f == ' ')
+			f++;
+		if (*f == 'x' || *f == 'X' || *f == '*' || !strncmp(f, "\xc3\x97", 2))
+			continue;             /* "8 x 8 GPUs": a product's factor */
 		const char *w = e;
-		/* up to two words before "GPU": a model ("A100", "H100-SXM5") */
+		/* up to two words before "GPU": a model ("A100", "H100 80GB") */
 		for (int k = 0; k < 3; k++) {
 			while (*w == ' ')
 				w++;
 			if (!strncasecmp(w, "GPU", 3))
 				break;
-			if (k == 2 || !isalpha((unsigned char)*w) || node_word(w))
+			if (k == 2 || !isalnum((unsigned char)*w) || node_word(w))
 				w = NULL;
 			else
 				while (*w && *w != ' ' && *w != ',' && *w != ')' && *w != ';')
@@ -354,7 +393,7 @@ static double gpus_cell(const char *cell, bool *nodes)
 		if (!w || strncasecmp(w, "GPU", 3) || n < 1)
 			continue;
 		/* per node: "of 8 GPUs", "with 8 GPUs", "x 8 GPUs", "8 GPUs each",
-		 * "8 GPUs per node", "8 GPUs/node" */
+		 * "8 GPUs per node", "8 GPUs/node", "8 GPUs x 8 nodes" */
 		const char *b = p;
 		while (b > s && b[-1] == ' ')
 			b--;
@@ -368,12 +407,17 @@ static double gpus_cell(const char *cell, bool *nodes)
 		while (*a == ' ')
 			a++;
 		bool after = !strncasecmp(a, "each", 4) || !strncasecmp(a, "per ", 4) ||
-		             *a == '/' || !strncasecmp(a, "a node", 6) || !strncasecmp(a, "in each", 7);
+		             (*a == '/' && node_word(a + 1)) || !strncasecmp(a, "a node", 6) ||
+		             !strncasecmp(a, "in each", 7) ||
+		             *a == 'x' || *a == 'X' || *a == '*' || !strncmp(a, "\xc3\x97", 2);
 		if (!before && !after)
 			return n;
 		if (per_node <= 0)
 			per_node = n;
 	}
+	double node_n = node_count_in(s);
+	if (per_node > 0 && node_n > 0)
+		return node_n * per_node;         /* "64 nodes with 8 GPUs each" */
 	double first = count(s);
 	const char *p = s;
 	while (*p && (isdigit((unsigned char)*p) || *p == ',' || *p == '.'))
@@ -392,8 +436,6 @@ static double gpus_cell(const char *cell, bool *nodes)
 		while (*p == ' ')
 			p++;
 	}
-	if (named_nodes && per_node > 0 && first > 0)
-		return first * per_node;          /* "64 nodes with 8 GPUs each" */
 	double prod = count_product(s);
 	if (named_nodes && prod == first && first > 0)
 		*nodes = true;                    /* "8 nodes", "64x DGX A100" */
@@ -412,7 +454,14 @@ static double axis_cell(const char *s)
 	static const char *const off[] = {"none", "no", "off", "disabled", "not used", "unused"};
 	for (size_t i = 0; i < sizeof off / sizeof off[0]; i++) {
 		size_t n = strlen(off[i]);
-		if (!strncasecmp(s, off[i], n) && !isalnum((unsigned char)s[n]))
+		if (strncasecmp(s, off[i], n))
+			continue;
+		/* the whole cell, or with a bracket ("none (1)"); not "none
+		 * reported", "no data", "none?" (not published) */
+		const char *r = s + n;
+		while (*r == ' ')
+			r++;
+		if (!*r || *r == '(')
 			return 1;
 	}
 	return 0;
@@ -847,7 +896,7 @@ static int check_text(const char *text, const char *name, char *err, size_t errl
 	for (const unsigned char *p = (const unsigned char *)text; *p;) {
 		int k = utf8_len(p);
 		const char *what = !k ? "a byte that is not UTF-8"
-		                 : (*p < 0x20 && *p != '\t' && *p != '\n' && *p != '\r') || *p == 0x7f
+		                 : (*p < 0x20 && !strchr("\t\n\r\v\f", *p)) || *p == 0x7f
 		                 ? "a control character" : NULL;
 		if (what) {
 			snprintf(err, errlen, "%s:%d:%d: %s (0x%02x); save the file as UTF-8 text without "
@@ -896,8 +945,8 @@ static int parse_records(csv *cp, char f[][FIELD_MAX], const char *name, val_row
 		nf = csv_record(&c, f, MAX_FIELDS);
 	}
 	if (nf == -2) {
-		snprintf(err, errlen, "%s:%d:%d: text after a closing quote; quote the whole cell and "
-		         "double the quotes inside it (\"a \"\"b\"\" c\")", name, c.line,
+		snprintf(err, errlen, "%s:%d:%d: a quote after a closing quote in one cell; quote the "
+		         "whole cell and double the quotes inside it (\"a \"\"b\"\" c\")", name, c.line,
 		         col_at(&c, c.bad));
 		return -1;
 	}
@@ -946,8 +995,8 @@ static int parse_records(csv *cp, char f[][FIELD_MAX], const char *name, val_row
 			return -1;
 		}
 		if (nf == -2) {
-			snprintf(err, errlen, "%s:%d:%d: text after a closing quote; quote the whole cell "
-			         "and double the quotes inside it (\"a \"\"b\"\" c\")", name, c.line,
+			snprintf(err, errlen, "%s:%d:%d: a quote after a closing quote in one cell; quote "
+			         "the whole cell and double the quotes inside it (\"a \"\"b\"\" c\")", name, c.line,
 			         col_at(&c, c.bad));
 			free(v);
 			return -1;

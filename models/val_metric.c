@@ -335,9 +335,12 @@ static val_metric flop_rate(const char *name, const char *unit)
 	if (peta(name) || val__has(name, "aggregate") || val__has(lead, "aggregate") ||
 	    val__has(lead, "total") || val__has(lead, "all GPUs"))
 		return VM_AGG_PFLOPS;
-	/* per GPU in the name or the unit's own words: a note on the job's sum
-	 * ("TFLOP/s per GPU (15.1 PFLOP/s aggregate / 512)") does not make it one */
-	if (per_device(name) || per_device(lead))
+	/* per GPU in the name or the unit before its first ';': a note on the
+	 * job's sum ("TFLOP/s per GPU (15.1 PFLOP/s aggregate / 512)", "TFLOP/s
+	 * (per GPU; aggregate 4.4 PF)") does not make it one */
+	char first[256];
+	snprintf(first, sizeof first, "%.*s", (int)strcspn(unit, ";"), unit);
+	if (per_device(name) || per_device(first))
 		return VM_HW_TFLOPS;
 	if (val__has(unit, "aggregate") || val__has(unit, "total") || val__has(unit, "all GPUs") ||
 	    (val__has(name, "total") && !per_device(unit)))
@@ -425,9 +428,20 @@ static bool remark_bracket(const char *b)
 {
 	static const char *const lead[] = {"after", "at ", "with", "w/", "without", "excluding",
 		"excl", "including", "incl", "all ", "global", "on ", "using", "from", "steady",
-		"initial", "avg", "average", "mean", "median", "measured", "reported", "see ", "per "};
+		"avg", "average", "mean", "median", "measured", "reported", "see "};
+	/* a part of the step or a figure of another span is not a remark:
+	 * "(per layer)", "(excluding communication)", "(with forward pass only)" */
+	static const char *const part[] = {"forward", "backward", "fwd", "bwd", "comm",
+		"allreduce", "all_reduce", "all-reduce", "bubble", "pipeline", "layer", "micro",
+		"kernel", "gemm", "attention", "prefill", "decode", "inference", "generation", "only"};
 	while (*b == ' ')
 		b++;
+	char in[128];
+	snprintf(in, sizeof in, "%.*s", (int)strcspn(b, ")"), b);
+	bool incl = !strncasecmp(b, "incl", 4);   /* "(including communication)": all of it */
+	for (size_t i = 0; i < sizeof part / sizeof part[0] && !incl; i++)
+		if (val__has(in, part[i]))
+			return false;
 	for (size_t i = 0; i < sizeof lead / sizeof lead[0]; i++)
 		if (!strncasecmp(b, lead[i], strlen(lead[i])))
 			return true;
@@ -930,11 +944,13 @@ bool val__param_source(const val_row *r, val_metric m)
 	 * AZX-067 / AZX-219 / AZX-166 (tests/validation/azure.csv):
 	 * FlashAttention-2 on H100, GB200 and MI300X, compute.c's FA2_*_FWD;
 	 * AZX-204..207 / 209: GB200 fp8 GEMMs, compute.c's BLACKWELL_SUSTAIN;
+	 * AZX-213..216: GB200 fp4 GEMMs, compute.c's BLACKWELL_FP4_RATIO;
 	 * AZX-161: MI300X STREAM copy, hw.c's MI300X hbm_eff */
 	static const char *ids[] = {"HW-AZ-001", "HW-AZ-002", "HW-AZ-003", "HW-AZ-004",
 	                            "NCCL-TCP-001", "NCCL-TCP-002", "NCCL-TCP-003",
 	                            "AZX-067", "AZX-219", "AZX-166", "AZX-204", "AZX-205",
-	                            "AZX-206", "AZX-207", "AZX-209", "AZX-161"};
+	                            "AZX-206", "AZX-207", "AZX-209", "AZX-161", "AZX-213",
+	                            "AZX-214", "AZX-215", "AZX-216"};
 	for (size_t i = 0; i < sizeof ids / sizeof ids[0]; i++)
 		if (!strcmp(id, ids[i]))
 			return true;

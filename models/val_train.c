@@ -330,7 +330,8 @@ static bool said_of_run(const char *o, const char *word)
 	static const char *const other[] = {"would", " vs", "versus", "compar", "against",
 		"baseline", "peak", "reduce", "gradient", "comm", "all-gather", "allgather",
 		"not enabled", "disabled", "instead", "than", "cache", "optimizer", "weights only",
-		"not used", "was not", "were not", "unused", "n't"};
+		"not used", "was not", "were not", "unused", "n't", "another", "other run",
+		"other table"};
 	size_t n = strlen(word);
 	for (const char *p = val__find(o, word); p; p = val__find(p + 1, word)) {
 		if ((p > o && isalnum((unsigned char)p[-1])) || isalnum((unsigned char)p[n]))
@@ -346,6 +347,28 @@ static bool said_of_run(const char *o, const char *word)
 	return false;
 }
 
+/* Whether the word before a key names a tensor other than the run's compute
+ * ("grad reduce dtype", "accumulation precision", "params dtype", "wgrad
+ * precision"). */
+static bool tensor_word_before(const char *o, const char *key)
+{
+	static const char *const tensors[] = {"grad", "gradient", "gradients", "reduce",
+		"reduction", "accumulation", "accum", "wgrad", "dgrad", "param", "params",
+		"parameter", "parameters", "optimizer", "master", "weight", "weights", "comm",
+		"communication", "state", "states", "cache", "kv", "main", "logits", "softmax", "sync",
+		"storage", "checkpoint"};
+	const char *e = key;
+	while (e > o && (e[-1] == ' ' || e[-1] == '_' || e[-1] == '-'))
+		e--;
+	const char *b = e;
+	while (b > o && isalpha((unsigned char)b[-1]))
+		b--;
+	for (size_t i = 0; i < sizeof tensors / sizeof tensors[0]; i++)
+		if ((size_t)(e - b) == strlen(tensors[i]) && !strncasecmp(b, tensors[i], e - b))
+			return true;
+	return false;
+}
+
 /* A precision given as a key's value ("precision bf16", "precision: fp8",
  * "dtype=bfloat16", "mixed precision (bf16)"): it outweighs a format named
  * elsewhere in the text ("(e.g. FP8 128 GPUs 5.92 s); precision bf16");
@@ -354,6 +377,7 @@ static int precision_keyed(const char *o)
 {
 	static const char *const keys[] = {"precision", "dtype"};
 	static const struct { const char *w; hw_precision p; } words[] = {
+		{"fp4", PREC_FP4}, {"nvfp4", PREC_FP4}, {"mxfp4", PREC_FP4},
 		{"fp8", PREC_FP8}, {"bf16", PREC_BF16}, {"bfloat16", PREC_BF16},
 		{"fp16", PREC_FP16}, {"float16", PREC_FP16}, {"tf32", PREC_TF32},
 		{"fp32", PREC_FP32}, {"float32", PREC_FP32}};
@@ -364,6 +388,8 @@ static int precision_keyed(const char *o)
 			if (isalnum((unsigned char)*q) || *q == '_' ||
 			    (p > o && (isalnum((unsigned char)p[-1]) || p[-1] == '_' || p[-1] == '-')))
 				continue;
+			if (tensor_word_before(o, p))
+				continue;   /* "grad reduce dtype fp32", "wgrad precision: bf16" */
 			while (*q == ' ' || *q == ':' || *q == '=' || *q == '(' || *q == '\'' ||
 			       *q == '"')
 				q++;
@@ -371,11 +397,19 @@ static int precision_keyed(const char *o)
 				size_t n = strlen(words[i].w);
 				if (strncasecmp(q, words[i].w, n) || isalnum((unsigned char)q[n]))
 					continue;
-				/* "precision: bf16 with FP8 GEMMs": the GEMMs set the pace */
+				/* "dtype=fp32 for the optimizer": another tensor's */
+				char tail[64];
+				snprintf(tail, sizeof tail, "%.*s", (int)strcspn(q + n, ",;)"), q + n);
+				if (val__has(tail, "for "))
+					break;
+				/* "precision: bf16 with FP8 GEMMs", "bf16 (FP8 GEMMs via
+				 * Transformer Engine)": the GEMMs set the pace */
 				char rest[160];
-				size_t len = strcspn(q, ";(");
+				size_t len = strcspn(q, ";");
 				snprintf(rest, sizeof rest, "%.*s", (int)(len < sizeof rest ? len : sizeof rest - 1), q);
-				return said_of_run(rest, "fp8") ? PREC_FP8 : (int)words[i].p;
+				return said_of_run(rest, "fp4") || said_of_run(rest, "nvfp4") ? PREC_FP4
+				     : said_of_run(rest, "fp8") && words[i].p != PREC_FP4 ? PREC_FP8
+				     : (int)words[i].p;
 			}
 		}
 	return -1;
@@ -404,6 +438,10 @@ static int precision_in_text(const char *o)
 	if (val__has(o, "fp8-format") || val__has(o, "fp8_format") || val__has(o, "fp8_recipe") ||
 	    val__has(o, "fp8 recipe"))
 		return PREC_FP8;
+	/* fp4 before fp8: an NVFP4 recipe keeps fp8 beside it ("fp4 with fp8
+	 * attention") */
+	if (said_of_run(o, "FP4") || said_of_run(o, "NVFP4") || said_of_run(o, "MXFP4"))
+		return PREC_FP4;
 	if (said_of_run(o, "FP8") || said_of_run(o, "Float8") || said_of_run(o, "MXFP8"))
 		return PREC_FP8;
 	if (val__has(o, "--fp16") || (said_of_run(o, "fp16") && !val__affirmed(o, "bf16")))
@@ -415,10 +453,14 @@ static int precision_of(const char *t, const hw_gpu *g, bool *assumed)
 {
 	if (leads_with_nothing(t))
 		t = "";
-	if (val__has_token(t, "fp4") || val__has(t, "nvfp4") || val__has(t, "mxfp4") ||
-	    val__has_token(t, "int8") || val__has_token(t, "int4") || val__has(t, "W8A8") ||
-	    val__has(t, "W4A16"))
+	if (val__has_token(t, "int8") || val__has_token(t, "int4") || val__has(t, "W8A8") ||
+	    val__has(t, "W4A16") || val__has_token(t, "fp6"))
 		return -1;
+	/* NVFP4 or MXFP4 GEMMs (Blackwell): fp4 before fp8, which its recipes
+	 * keep beside it ("fp4 e2m1 with fp8 attention") */
+	if (said_of_run(t, "fp4") || said_of_run(t, "nvfp4") || said_of_run(t, "mxfp4") ||
+	    val__has(t, "e2m1"))
+		return PREC_FP4;
 	/* Apex AMP O1/O2 is fp16 only; "full precision" is fp32 */
 	if (val__has(t, "Apex") || val__has_token(t, "O2") || val__has_token(t, "O1"))
 		return PREC_FP16;
@@ -1543,7 +1585,10 @@ static bool overlaps_of(const val_row *r, scenario *s, bool no_sp, bool *assumed
 			t->zero = 1;
 		t->grad_reduce.overlap = true;
 	}
-	bool nemo = val__names(r, "NeMo");
+	/* NeMo, and Megatron-Bridge, NeMo 2's training library on the same
+	 * Megatron-core recipes */
+	bool nemo = val__names(r, "NeMo") || val__names(r, "Megatron-Bridge") ||
+	            val__names(r, "Megatron Bridge");
 	if (nemo && !no_overlap) {
 		if (!named_zero)
 			t->zero = 1;
@@ -1689,7 +1734,7 @@ int val__training_of(const val_row *r, scenario *s, bool layer_only, bool *assum
 	}
 	if (prec < 0) {
 		snprintf(why, n, "precision '%.40s': the catalog has dense peaks for fp32, tf32, fp16, "
-		         "bf16 and fp8 only", r->precision);
+		         "bf16, fp8 and fp4 only", r->precision);
 		return -1;
 	}
 	t->precision = (hw_precision)prec;
@@ -1835,7 +1880,7 @@ int val__training_of(const val_row *r, scenario *s, bool layer_only, bool *assum
 	 * speed-ups below only for a row that says bf16 or fp8 (not an assumed
 	 * precision, nor tf32/fp32) */
 	bool deepspeed = val__names(r, "DeepSpeed");
-	bool modern = *r->precision && (t->precision == PREC_BF16 || t->precision == PREC_FP8);
+	bool modern = *r->precision && (t->precision == PREC_BF16 || hw_prec_scaled(t->precision));
 	/* today's Megatron and NeMo recipes pass --overlap-grad-reduce; PyTorch
 	 * DDP and FSDP overlap by default */
 	if (modern && t->dp > 1 && !deepspeed && !no_overlap && !t->grad_reduce.overlap) {

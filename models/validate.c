@@ -585,8 +585,9 @@ static double line_rate(const char *hw, const char **at, bool *aggregate)
 	 * Gbps") is not the NIC's either */
 	static const char *const not_nic[] = {"NVLink", "NVL", "PCIe", "HBM", "memory", "intra-",
 		"intranode", "intra node", "within a node", "within the node", "inside the node",
-		/* a switch's ports ("Tomahawk 4 switches (64x400G)") */
-		"switch", "Tomahawk", "Jericho"};
+		/* a switch's ports ("Tomahawk 4 switches (64x400G)"; not NVSwitch, a
+		 * "switched" fabric, "switch fabric: 8x 200 Gb/s") */
+		"switches", "Tomahawk", "Jericho"};
 	for (const char *p = hw; *p; p++) {
 		if (!isdigit((unsigned char)*p) || (p > hw && (isdigit((unsigned char)p[-1]) ||
 		                                               p[-1] == '.')))
@@ -1127,10 +1128,25 @@ static void nic_of(const char *hw_text, const gpu_map *m, int gpn, hw_nic *nic)
 	                 val__has(hw, "InfiniBand") || val__has_word(hw, "IB");
 	bool no_rdma = (val__has(hw, "RDMA") && !val__affirmed(hw, "RDMA")) ||
 	               (val__has(hw, "RoCE") && !val__affirmed(hw, "RoCE"));   /* "(no RDMA)" */
+	/* the fabric of the NIC whose rate was read: its own clause first ("8x
+	 * ConnectX-7 NDR 400 Gb/s InfiniBand (compute) + 9x CX-6 100GbE" is
+	 * InfiniBand, whatever the other NICs of the node are) */
+	char own[160] = "";
+	if (at) {
+		const char *b = at;
+		while (b > hw && !strchr(",;(+", b[-1]))
+			b--;
+		size_t k = strcspn(at, ",;(+");
+		snprintf(own, sizeof own, "%.*s", (int)((at - b) + k < sizeof own ? (at - b) + k
+		                                                                 : sizeof own - 1), b);
+	}
+	bool own_rdma = val__has(own, "InfiniBand") || val__has_word(own, "IB") ||
+	                val__has(own, "NDR") || val__has(own, "HDR") || val__has(own, "EDR") ||
+	                val__has(own, "RoCE") || val__has(own, "RDMA") || val__has(own, "EFA");
 	bool tcp = val__has(hw, "TCP") || val__has(hw, "Socket") || (m->tcp && !rdma_said) ||
 	           no_rdma ||
 	           ((val__has(hw, "GbE") || val__has(hw, "Ethernet")) && !val__has(hw, "RoCE") &&
-	            !val__has(hw, "RDMA") && !val__has(hw, "Spectrum-X"));
+	            !val__has(hw, "RDMA") && !val__has(hw, "Spectrum-X") && !own_rdma);
 	/* a DGX-1's four EDR ports for its eight V100 (DGX-1 data sheet) */
 	if (count <= 0 && val__has(hw, "DGX-1"))
 		count = 4;
@@ -1374,8 +1390,17 @@ static int coll_cluster_of(const val_row *r, val_case *c, char *why, size_t n)
 			nodes = val__number_before(texts[i], p, false);
 			long v = strtol(p + len, NULL, 10);   /* bounded below, not atoi's overflow */
 			gpn = v > 0 && v <= 4096 ? (int)v : 0;
-			/* "1 node x N GPUs": a placeholder, the gpus cell says how many */
-			if (nodes > 0 && !gpn)
+			/* "1 node x N GPUs": a placeholder letter, the gpus cell says
+			 * how many (not "8 nodes x DGX H100", a cluster's description) */
+			const char *q = p + len;
+			while (*q == ' ')
+				q++;
+			const char *g = q + 1;
+			while (*g == ' ')
+				g++;
+			bool letter = isalpha((unsigned char)*q) && !isalnum((unsigned char)q[1]) &&
+			              !strncasecmp(g, "GPU", 3);
+			if (nodes > 0 && !gpn && letter)
 				gpn = r->gpus > 0 && r->gpus % nodes == 0 ? r->gpus / nodes : 0;
 			if (!gpn)
 				nodes = 0;
@@ -2302,7 +2327,8 @@ static int kernel_type(const char *name, hw_precision *p)
 {
 	static const struct { const char *tok; int prec; } types[] = {
 		{"fp32", PREC_FP32}, {"tf32", PREC_TF32}, {"fp16", PREC_FP16}, {"bf16", PREC_BF16},
-		{"fp8", PREC_FP8}, {"fp4", -1}, {"nvfp4", -1}, {"mxfp4", -1}, {"fp6", -1},
+		{"fp8", PREC_FP8}, {"fp4", PREC_FP4}, {"nvfp4", PREC_FP4}, {"mxfp4", PREC_FP4},
+		{"fp6", -1},
 		{"int8", -1}, {"fp64", -1}, {"int4", -1}};
 	*p = PREC_FP16;
 	for (const char *t = name; *t; ) {
@@ -2326,8 +2352,8 @@ static int kernel_of(const val_row *r, val_case *c, char *why, size_t n)
 	const char *name = r->metric;
 	hw_precision prec;
 	if (kernel_type(name, &prec) < 0) {
-		snprintf(why, n, "'%s': the catalog has dense peaks for fp32, tf32, fp16, bf16 and "
-		         "fp8 only", name);
+		snprintf(why, n, "'%s': the catalog has dense peaks for fp32, tf32, fp16, bf16, fp8 "
+		         "and fp4 only", name);
 		return -1;
 	}
 	if (c->s.cluster.gpu.peak_flops[prec] <= 0) {
@@ -2533,7 +2559,7 @@ static int peak_named(const val_row *r, val_metric m)
 {
 	static const struct { const char *word; hw_precision p; } precs[] = {
 		{"bf16", PREC_BF16}, {"fp16", PREC_FP16}, {"fp8", PREC_FP8}, {"tf32", PREC_TF32},
-		{"fp32", PREC_FP32}};
+		{"fp32", PREC_FP32}, {"fp4", PREC_FP4}};
 	if (m != VM_MFU && m != VM_HFU && m != VM_PCT_PEAK)
 		return -1;
 	const char *texts[] = {r->metric, r->unit};

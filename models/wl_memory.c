@@ -26,7 +26,7 @@ void wl__state_bytes(const scenario *s, double *w, double *g, double *o)
 	/* DeepSpeed's BF16_Optimizer keeps the 16-bit gradients of a backward
 	 * beside the fp32 ones it adds them into */
 	if (s->training.grad_accum_pass &&
-	    (s->training.precision == PREC_BF16 || s->training.precision == PREC_FP8))
+	    (s->training.precision == PREC_BF16 || hw_prec_scaled(s->training.precision)))
 		*g += 2;
 	double total = s->training.optimizer_bytes_per_param;
 	if (total > 0) {
@@ -69,7 +69,7 @@ double wl__layer_act_bytes(const scenario *s, const scn_model *m, bool flash, bo
 	bool sp = s->training.sequence_parallel && t > 1;
 	double elem = wl__prec_bytes(s->training.precision) / 2.0;
 	if (s->training.recompute == RECOMPUTE_FULL)
-		return 2 * (s->training.precision == PREC_FP8 ? 1 : elem) * sbh / (sp ? t : 1);
+		return 2 * (hw_prec_scaled(s->training.precision) ? 1 : elem) * sbh / (sp ? t : 1);
 	bool drop = wl__dropout(m);
 	/* Q and the out-projection input are heads x head_dim wide, K and V
 	 * kv_heads x head_dim (hidden and hidden x kv/heads for the usual shape) */

@@ -19,6 +19,7 @@ double wl__prec_bytes(hw_precision p)
 	case PREC_TF32:
 		return 4;
 	case PREC_FP8:
+	case PREC_FP4:   /* its saved GEMM inputs taken at fp8's byte, UNVERIFIED */
 		return 1;
 	default:
 		return 2;
@@ -679,7 +680,7 @@ double wl_checkpoint_bytes(const scenario *s, scn_ckpt_content what)
 {
 	double n = wl_params(&s->model);
 	double wbytes = wl__prec_bytes(s->training.precision);
-	if (s->training.precision == PREC_FP8)
+	if (hw_prec_scaled(s->training.precision))
 		wbytes = 2;
 	if (what == CKPT_WEIGHTS)
 		return n * wbytes;

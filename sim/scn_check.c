@@ -432,7 +432,7 @@ static void check_parallel(scn_ctx *c, scenario *s, const scn_doc *d)
 	if (t->recompute_layers > 0 && s->model.custom)
 		ERR(c, d, "training.recompute_layers", NULL, "a custom model recomputes all its "
 		    "layers or none; remove recompute_layers");
-	if (t->grad_accum_pass && t->precision != PREC_BF16 && t->precision != PREC_FP8)
+	if (t->grad_accum_pass && t->precision != PREC_BF16 && !hw_prec_scaled(t->precision))
 		scn__warn(c, scn__doc_path(d, "training.grad_accum_pass"),
 		          "training.grad_accum_pass", "has no effect with fp16 or fp32, whose "
 		          "gradients are always added in a pass of their own");

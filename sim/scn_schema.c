@@ -23,7 +23,8 @@ static_assert(sizeof(hw_precision) == sizeof(int), "enum size");
 #define STR(k, T, f, fl) {k, F_STRING, offsetof(T, f), UNIT_COUNT, NULL, 0, 0, fl, sizeof(((T *)0)->f), NULL, NULL}
 #define SUB(k, T, f, s, fl, ex) {k, F_SECTION, offsetof(T, f), UNIT_COUNT, NULL, 0, 0, fl, 0, &s, ex}
 
-const char *const scn__precision_names[] = {"fp32", "tf32", "fp16", "bf16", "fp8", NULL};
+const char *const scn__precision_names[] = {"fp32", "tf32", "fp16", "bf16", "fp8", "fp4",
+	NULL};
 /* in hw_arch's order */
 static const char *const arch_names[] = {"volta", "turing", "ampere", "ada", "hopper",
                                          "blackwell", "cdna2", "cdna3", "cdna4", NULL};
@@ -82,6 +83,7 @@ static const scn_field gpu_rows[] = {
 	{"fp16", F_UNIT, offsetof(hw_gpu, peak_flops) + PREC_FP16 * sizeof(double), UNIT_FLOPS, NULL, FLOPS_MIN, BIG, FL_ZERO_OK, 0, NULL, NULL},
 	{"bf16", F_UNIT, offsetof(hw_gpu, peak_flops) + PREC_BF16 * sizeof(double), UNIT_FLOPS, NULL, FLOPS_MIN, BIG, FL_ZERO_OK, 0, NULL, NULL},
 	{"fp8", F_UNIT, offsetof(hw_gpu, peak_flops) + PREC_FP8 * sizeof(double), UNIT_FLOPS, NULL, FLOPS_MIN, BIG, FL_ZERO_OK, 0, NULL, NULL},
+	{"fp4", F_UNIT, offsetof(hw_gpu, peak_flops) + PREC_FP4 * sizeof(double), UNIT_FLOPS, NULL, FLOPS_MIN, BIG, FL_ZERO_OK, 0, NULL, NULL},
 	DBL("gemm_eff", hw_gpu, gemm_eff, EFF_MIN, 1, FL_NOBASE_REQ),
 	UNI("hbm", hw_gpu, hbm_bytes, UNIT_BYTES, 0, BIG, FL_GT_MIN | FL_NOBASE_REQ),
 	UNI("hbm_bandwidth", hw_gpu, hbm_Bps, UNIT_BANDWIDTH, MEM_BW_MIN, BW_MAX, FL_NOBASE_REQ),

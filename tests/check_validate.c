@@ -80,7 +80,7 @@ START_TEST(t_csv_quoting)
 	 * of the twentieth session): each with its line and column */
 	static const struct { const char *text, *want; } bad[] = {
 		{"id,metric,value,value\nX-1,mfu,40,50\n", "'value' appears twice (columns 3 and 4)"},
-		{"id,metric,value\nX-1,\"mfu\"x,40\n", "t.csv:2:10: text after a closing quote"},
+		{"id,metric,value\nX-1,\"mf\"u\"x,40\n", "t.csv:2:10: a quote after a closing quote"},
 		{"id,metric,value\nX\x1b[31m-1,mfu,40\n", "t.csv:2:2: a control character (0x1b)"},
 		{"id,metric,value\nX\xc3(-1,mfu,40\n", "t.csv:2:2: a byte that is not UTF-8"},
 		{"# a comment\n# another\nid,metrc,value\n", "t.csv:3: the header has no 'metric'"},
@@ -182,10 +182,16 @@ START_TEST(t_kernel_types)
 	ck_assert_int_eq(build_row("K-002,x,A100-SXM4-80GB,1,,,,,,,,,,,,,,gemm_tf32_8192^3,"
 	                           "140,TFLOP/s,x", &c, why, sizeof why), 0);
 	ck_assert_int_eq(c.s.training.precision, PREC_TF32);
+	/* fp4 GEMMs where the GPU has an fp4 peak (Blackwell) */
+	ck_assert_int_eq(build_row("K-003,x,B200,1,,,,,,,,,,,,,,gemm_nvfp4_8192^3,7000,TFLOP/s,x",
+	                           &c, why, sizeof why), 0);
+	ck_assert_int_eq(c.s.training.precision, PREC_FP4);
+	scn_release(&c.s);
 	static const char *const refused[] = {"V100-SXM2-32GB,1,,,,,,,,,,,,,,gemm_tf32_8192^3",
 		"H100-SXM5-80GB,1,,,,,,,,,,,,,,gemm_fp64_8192^3",
 		"H100-SXM5-80GB,1,,,,,,,,,,,,,,gemm_int8_8192^3",
-		"B200,1,,,,,,,,,,,,,,gemm_nvfp4_8192^3"};
+		"H100-SXM5-80GB,1,,,,,,,,,,,,,,gemm_nvfp4_8192^3",
+		"B200,1,,,,,,,,,,,,,,gemm_fp6_8192^3"};
 	for (size_t i = 0; i < sizeof refused / sizeof refused[0]; i++) {
 		char row[256];
 		snprintf(row, sizeof row, "K-1%02zu,x,%s,100,TFLOP/s,x", i, refused[i]);

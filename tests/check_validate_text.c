@@ -1228,9 +1228,19 @@ START_TEST(t_precision_words)
 	}
 	val_case c;
 	char why[256];
-	ck_assert_int_lt(build_row("P-002,x,DGX B200,64,18.4,40,6144,48,2048,512,1,8,4,2,,NVFP4,full,"
+	/* NVFP4 on Blackwell, with fp8 beside it in its recipe; no fp4 on Hopper */
+	static const char *const fp4[] = {"NVFP4", "fp4 e2m1 with fp8 attention", "MXFP4"};
+	for (size_t i = 0; i < sizeof fp4 / sizeof fp4[0]; i++) {
+		char row[256];
+		snprintf(row, sizeof row, "P-002,x,DGX B200,64,18.4,40,6144,48,2048,512,1,8,4,2,,%s,"
+		         "full,iteration_time,10,s,x", fp4[i]);
+		ck_assert_msg(build_row(row, &c, why, sizeof why) == 0, "%s: %s", fp4[i], why);
+		ck_assert_int_eq(c.s.training.precision, PREC_FP4);
+		scn_release(&c.s);
+	}
+	ck_assert_int_lt(build_row("P-003,x,DGX H100,64,18.4,40,6144,48,2048,512,1,8,4,2,,NVFP4,full,"
 	                           "iteration_time,10,s,x", &c, why, sizeof why), 0);
-	ck_assert_msg(strstr(why, "NVFP4"), "%s", why);
+	ck_assert_msg(strstr(why, "fp4"), "%s", why);
 }
 END_TEST
 
