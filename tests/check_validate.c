@@ -1661,6 +1661,10 @@ START_TEST(t_metric_names_read)
 		{"tokens_per_sec_per_gpu (including communication)", "tokens/s", VM_TOKENS, 1},
 		{"tflops_per_gpu (with activation checkpointing)", "TFLOP/s", VM_HW_TFLOPS, 1e12},
 		{"tokens_per_sec_per_gpu (forward only)", "tokens/s", VM_NONE, 0},
+		{"iteration time (per layer)", "ms", VM_NONE, 0},
+		{"step time (excluding communication)", "s", VM_NONE, 0},
+		{"step time (per micro-batch)", "s", VM_NONE, 0},
+		{"TFLOPS", "TFLOP/s (per GPU; aggregate 4.4 PF)", VM_HW_TFLOPS, 1e12},
 		/* still counts, parts or conditions */
 		{"total_tokens", "tokens", VM_NONE, 0},
 		{"total_steps", "steps", VM_NONE, 0},

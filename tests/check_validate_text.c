@@ -580,6 +580,11 @@ START_TEST(t_fifth_review)
 		{"mixed precision (fp16)", PREC_FP16, -1, 256, 4, -1},
 		{"precision: bf16 with FP8 GEMMs", PREC_FP8, -1, 256, 4, -1},
 		{"grad_sync_dtype bf16; FP8 hybrid", PREC_FP8, -1, 256, 4, -1},
+		/* another tensor's dtype key is not the run's precision */
+		{"fp8 (e4m3) training; grad reduce dtype fp32", PREC_FP8, -1, 256, 4, -1},
+		{"params dtype bf16; fp8 GEMMs", PREC_FP8, -1, 256, 4, -1},
+		{"precision bf16 (FP8 GEMMs via Transformer Engine)", PREC_FP8, -1, 256, 4, -1},
+		{"dtype=fp32 for the optimizer, bf16 compute", PREC_BF16, -1, 256, 4, -1},
 	};
 	for (size_t i = 0; i < sizeof text / sizeof text[0]; i++) {
 		char other[512];
@@ -1724,7 +1729,10 @@ START_TEST(t_paraphrases)
 	static const char *const gpus[] = {"64 nodes (512 GPUs)", "64 nodes of 8 GPUs",
 		"64 nodes with 8 GPUs each", "64*8", "64 DGX nodes", "64 nodes, 512 GPUs",
 		"64 DGX A100 (512 GPUs)", "512 x A100", "64x DGX A100", "512 A100 GPUs",
-		"64 x 8 H100 GPUs", "64 nodes x 8 GPUs", "512 GPUs / 64 nodes"};
+		"64 x 8 H100 GPUs", "64 nodes x 8 GPUs", "512 GPUs / 64 nodes",
+		/* a review's cases: a memory size, per-node GPUs first */
+		"512 A100 80GB GPUs", "8 GPUs x 64 nodes", "8 GPUs per node, 64 nodes",
+		"8 GPUs/node x 64 nodes", "512 (64x8 GPUs)", "0.5K A100 GPUs"};
 	for (size_t i = 0; i < sizeof gpus / sizeof gpus[0]; i++) {
 		char cell[96];
 		snprintf(cell, sizeof cell, ",\"%s\",39.1,48,8192,64,2048,1536,4,8,2,,", gpus[i]);
