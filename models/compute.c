@@ -270,9 +270,11 @@ static double peak_of(const hw_gpu *g, hw_precision p)
  * H200 fp8 GEMMs of layer shapes with k = 2048 reach 0.91-0.95 of the
  * median with k >= 4096, the bf16 ones 0.94-0.98: tests/validation/
  * h200-kernels.csv). */
-static double k_eff(double k, hw_precision p)
+static double k_eff(const hw_gpu *g, double k, hw_precision p)
 {
-	double k0 = p == PREC_FP4 ? 4 * K0 : p == PREC_FP8 ? 2 * K0 : K0;
+	/* a scaled precision's tile runs its k loop as many times faster as its
+	 * peak is above bf16's: fp8 2x, fp4 4x (B200, GB200) or 6x (B300, GB300) */
+	double k0 = hw_prec_scaled(p) ? K0 * peak_of(g, p) / peak_of(g, PREC_BF16) : K0;
 	return k / (k + k0);
 }
 
@@ -341,8 +343,8 @@ double wl_gemm_time(const hw_gpu *g, hw_precision p, double m, double n, double 
 	if (m <= 0 || n <= 0 || k <= 0)
 		return 0;
 	double flops = 2 * m * n * k;
-	double eff = gemm_eff_of(g) * scaled_ratio(g, p);
-	double t_math = flops / (peak_of(g, p) * eff * k_eff(k, p) * shape_eff(g, m, n));
+	double eff = fmin(1.0, gemm_eff_of(g) * scaled_ratio(g, p));   /* never above the peak */
+	double t_math = flops / (peak_of(g, p) * eff * k_eff(g, k, p) * shape_eff(g, m, n));
 	/* Roofline: A and B read once, C written once (16-bit elements). */
 	double bytes = 2 * (m * k + k * n + m * n);
 	double t_mem = bytes / hbm_Bps_of(g);
@@ -362,8 +364,8 @@ static double batched_time(const hw_gpu *g, hw_precision p, double batch, double
 	double waves = ceil(tiles / sms);
 	double eff = batch * m * n / (waves * sms * a->tile_m * a->tile_n);
 	double flops = 2 * batch * m * n * k;
-	double t_math = flops / (peak_of(g, p) * gemm_eff_of(g) * scaled_ratio(g, p) *
-	                         k_eff(k, p) * eff);
+	double t_math = flops / (peak_of(g, p) * fmin(1.0, gemm_eff_of(g) * scaled_ratio(g, p)) *
+	                         k_eff(g, k, p) * eff);
 	double bytes = (hw_prec_scaled(p) ? hw_precision_bytes(p) : 2) * batch *
 	               (m * k + k * n + m * n);
 	double t_mem = bytes / hbm_Bps_of(g);

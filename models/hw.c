@@ -11,7 +11,7 @@
 #define GBs 1e9                /* GB/s */
 #define GiB 1073741824.0
 
-/* Columns: name, arch, {fp32, tf32, fp16, bf16, fp8} dense peak, gemm_eff,
+/* Columns: name, arch, {fp32, tf32, fp16, bf16, fp8, fp4} dense peak, gemm_eff,
  * HBM bytes, HBM B/s, hbm_eff, NVLink B/s per direction, nvlink_eff,
  * nvls_eff, PCIe gen.
  * Peaks: cm 1.6 "Dense peak tensor TFLOPS" (ml-engineering) and vendor data

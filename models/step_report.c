@@ -411,9 +411,12 @@ static void bottleneck(const scenario *s, step_result *r)
 		snprintf(r->bottleneck, sizeof r->bottleneck,
 			 "Compute-bound: kernels take %.0f%% of the step and the largest other share, "
 			 "%s, is %s (%.0f%%); MFU %.0f%% is limited by the achievable GEMM efficiency: "
-			 "larger micro-batches or a lower-precision format would raise it.",
+			 "larger micro-batches would raise it%s.",
 			 100 * r->split_s[SPLIT_COMPUTE] / r->step_time_s, step_split_name(k),
-			 fmt_s(a, sizeof a, x), pct, 100 * r->mfu);
+			 fmt_s(a, sizeof a, x), pct, 100 * r->mfu,
+			 s->training.precision == PREC_FP4 ? ""
+			 : ", and a lower-precision format (fp8, fp4 where the GPU has it) would "
+			   "shorten the step");
 	} else if (k == SPLIT_DP_COMM) {
 		why_dp(s, r, x, pct);
 	} else {

@@ -421,6 +421,16 @@ static val_metric metric_words(const char *name, const char *unit)
 
 static val_metric metric_of_name(const char *name, const char *unit);
 
+/* Whether `word` starts a word of `t` (any case): "comm" in "(excluding
+ * communication)", not in "recommended". */
+static bool word_start(const char *t, const char *word)
+{
+	for (const char *p = val__find(t, word); p; p = val__find(p + 1, word))
+		if (p == t || !isalpha((unsigned char)p[-1]))
+			return true;
+	return false;
+}
+
 /* A bracket in a metric's name that remarks on the figure rather than
  * naming a part of the step: "(after warmup)", "(at 512 GPUs)", "(w/o
  * eval)", "(with distributed optimizer)", "(excluding data loading)". */
@@ -429,18 +439,22 @@ static bool remark_bracket(const char *b)
 	static const char *const lead[] = {"after", "at ", "with", "w/", "without", "excluding",
 		"excl", "including", "incl", "all ", "global", "on ", "using", "from", "steady",
 		"avg", "average", "mean", "median", "measured", "reported", "see "};
-	/* a part of the step or a figure of another span is not a remark:
-	 * "(per layer)", "(excluding communication)", "(with forward pass only)" */
+	/* a part of the step left out or measured alone is not a remark:
+	 * "(excluding communication)", "(without pipeline bubble)", "(with
+	 * forward pass only)"; a setting it ran with is ("(with flash
+	 * attention)", "(with comm overlap)", "(including communication)") */
 	static const char *const part[] = {"forward", "backward", "fwd", "bwd", "comm",
-		"allreduce", "all_reduce", "all-reduce", "bubble", "pipeline", "layer", "micro",
-		"kernel", "gemm", "attention", "prefill", "decode", "inference", "generation", "only"};
+		"allreduce", "all_reduce", "all-reduce", "bubble", "pipeline", "layer", "optimizer"};
 	while (*b == ' ')
 		b++;
 	char in[128];
 	snprintf(in, sizeof in, "%.*s", (int)strcspn(b, ")"), b);
-	bool incl = !strncasecmp(b, "incl", 4);   /* "(including communication)": all of it */
-	for (size_t i = 0; i < sizeof part / sizeof part[0] && !incl; i++)
-		if (val__has(in, part[i]))
+	bool without = !strncasecmp(b, "without", 7) || !strncasecmp(b, "w/o", 3) ||
+	               !strncasecmp(b, "excl", 4);
+	if (val__has(in, "only"))
+		return false;
+	for (size_t i = 0; i < sizeof part / sizeof part[0] && without; i++)
+		if (word_start(in, part[i]))
 			return false;
 	for (size_t i = 0; i < sizeof lead / sizeof lead[0]; i++)
 		if (!strncasecmp(b, lead[i], strlen(lead[i])))
@@ -776,7 +790,8 @@ const char *val__not_predicted(const char *name)
 	if (val__has(name, "interrupt") || val__has(name, "failure") || val__has(name, "mtbf") || val__has(name, "hours") ||
 	    val__has(name, "effective_training") || val__has(name, "goodput"))
 		return "failure statistics, not a step";
-	if (val__has(name, "busbw") || val__has(name, "allreduce") || val__has(name, "nvlink") || val__has(name, "nic") ||
+	if (val__has(name, "busbw") || val__has(name, "allreduce") || val__has(name, "nvlink") ||
+	    val__has_token(name, "nic") ||
 	    val__has(name, "bisection"))
 		return "a collective/link benchmark: compare with `trainsim nccl`";
 	if (val__has(name, "checkpoint") || val__has(name, "save") || val__has(name, "load") || val__has(name, "nvme") ||

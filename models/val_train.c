@@ -331,7 +331,8 @@ static bool said_of_run(const char *o, const char *word)
 		"baseline", "peak", "reduce", "gradient", "comm", "all-gather", "allgather",
 		"not enabled", "disabled", "instead", "than", "cache", "optimizer", "weights only",
 		"not used", "was not", "were not", "unused", "n't", "another", "other run",
-		"other table"};
+		"other table", "later", "next row", "next table", "separately", "inference",
+		"export", "attempted", "faster", "slower", "results", "benchmarked"};
 	size_t n = strlen(word);
 	for (const char *p = val__find(o, word); p; p = val__find(p + 1, word)) {
 		if ((p > o && isalnum((unsigned char)p[-1])) || isalnum((unsigned char)p[n]))
@@ -403,11 +404,19 @@ static int precision_keyed(const char *o)
 				if (val__has(tail, "for "))
 					break;
 				/* "precision: bf16 with FP8 GEMMs", "bf16 (FP8 GEMMs via
-				 * Transformer Engine)": the GEMMs set the pace */
+				 * Transformer Engine)": the GEMMs set the pace; a bracket
+				 * that does not speak of them is another run's ("bf16 (fp8
+				 * in a later table)") */
 				char rest[160];
 				size_t len = strcspn(q, ";");
 				snprintf(rest, sizeof rest, "%.*s", (int)(len < sizeof rest ? len : sizeof rest - 1), q);
-				return said_of_run(rest, "fp4") || said_of_run(rest, "nvfp4") ? PREC_FP4
+				char *br = strchr(rest, '(');
+				if (br && !val__has(br, "GEMM") && !val__has(br, "matmul") &&
+				    !val__has(br, "linear"))
+					*br = '\0';
+				bool fp4 = said_of_run(rest, "fp4") || said_of_run(rest, "nvfp4") ||
+				           said_of_run(rest, "mxfp4");
+				return fp4 ? PREC_FP4
 				     : said_of_run(rest, "fp8") && words[i].p != PREC_FP4 ? PREC_FP8
 				     : (int)words[i].p;
 			}
@@ -440,7 +449,8 @@ static int precision_in_text(const char *o)
 		return PREC_FP8;
 	/* fp4 before fp8: an NVFP4 recipe keeps fp8 beside it ("fp4 with fp8
 	 * attention") */
-	if (said_of_run(o, "FP4") || said_of_run(o, "NVFP4") || said_of_run(o, "MXFP4"))
+	if (said_of_run(o, "FP4") || said_of_run(o, "NVFP4") || said_of_run(o, "MXFP4") ||
+	    said_of_run(o, "e2m1"))
 		return PREC_FP4;
 	if (said_of_run(o, "FP8") || said_of_run(o, "Float8") || said_of_run(o, "MXFP8"))
 		return PREC_FP8;
@@ -459,7 +469,7 @@ static int precision_of(const char *t, const hw_gpu *g, bool *assumed)
 	/* NVFP4 or MXFP4 GEMMs (Blackwell): fp4 before fp8, which its recipes
 	 * keep beside it ("fp4 e2m1 with fp8 attention") */
 	if (said_of_run(t, "fp4") || said_of_run(t, "nvfp4") || said_of_run(t, "mxfp4") ||
-	    val__has(t, "e2m1"))
+	    said_of_run(t, "e2m1"))
 		return PREC_FP4;
 	/* Apex AMP O1/O2 is fp16 only; "full precision" is fp32 */
 	if (val__has(t, "Apex") || val__has_token(t, "O2") || val__has_token(t, "O1"))

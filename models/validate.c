@@ -1136,7 +1136,10 @@ static void nic_of(const char *hw_text, const gpu_map *m, int gpn, hw_nic *nic)
 		const char *b = at;
 		while (b > hw && !strchr(",;(+", b[-1]))
 			b--;
-		size_t k = strcspn(at, ",;(+");
+		size_t k = strcspn(at, ",;+");   /* with its bracket: "(InfiniBand)" */
+		const char *and = val__find(at, " and ");
+		if (and && (size_t)(and - at) < k)
+			k = (size_t)(and - at);
 		snprintf(own, sizeof own, "%.*s", (int)((at - b) + k < sizeof own ? (at - b) + k
 		                                                                 : sizeof own - 1), b);
 	}
@@ -2559,7 +2562,7 @@ static int peak_named(const val_row *r, val_metric m)
 {
 	static const struct { const char *word; hw_precision p; } precs[] = {
 		{"bf16", PREC_BF16}, {"fp16", PREC_FP16}, {"fp8", PREC_FP8}, {"tf32", PREC_TF32},
-		{"fp32", PREC_FP32}, {"fp4", PREC_FP4}};
+		{"fp32", PREC_FP32}, {"fp4", PREC_FP4}, {"nvfp4", PREC_FP4}, {"mxfp4", PREC_FP4}};
 	if (m != VM_MFU && m != VM_HFU && m != VM_PCT_PEAK)
 		return -1;
 	const char *texts[] = {r->metric, r->unit};

@@ -268,6 +268,9 @@ static void check_training_on_cluster(scn_ctx *c, scenario *s, const scn_doc *d)
 		ERR(c, d, "training.grad_reduce.collective", "training.zero",
 		    "a reduce-scatter leaves each rank a shard of the gradients, and zero: 0 "
 		    "updates whole ones; use zero: 1 or more, or collective: auto");
+	if (t->grad_reduce.dtype == PREC_FP4)
+		ERR(c, d, "training.grad_reduce.dtype", NULL, "gradients are not reduced in fp4 "
+		    "(NVFP4 recipes reduce them in fp32 or bf16); use fp32, bf16 or fp8");
 	if (t->grad_reduce.overlap_param_gather && t->zero != 1 && t->zero != 2)
 		ERR(c, d, "training.grad_reduce.overlap_param_gather", "training.zero",
 		    "overlap_param_gather needs the distributed optimizer (zero: 1 or 2), which "

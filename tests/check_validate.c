@@ -1664,6 +1664,9 @@ START_TEST(t_metric_names_read)
 		{"iteration time (per layer)", "ms", VM_NONE, 0},
 		{"step time (excluding communication)", "s", VM_NONE, 0},
 		{"step time (per micro-batch)", "s", VM_NONE, 0},
+		{"tokens_per_sec_per_gpu (with recommended settings)", "tokens/s", VM_TOKENS, 1},
+		{"tokens_per_sec_per_gpu (with comm overlap)", "tokens/s", VM_TOKENS, 1},
+		{"step time (with flash attention)", "s", VM_ITER_TIME, 1},
 		{"TFLOPS", "TFLOP/s (per GPU; aggregate 4.4 PF)", VM_HW_TFLOPS, 1e12},
 		/* still counts, parts or conditions */
 		{"total_tokens", "tokens", VM_NONE, 0},

@@ -585,6 +585,8 @@ START_TEST(t_fifth_review)
 		{"params dtype bf16; fp8 GEMMs", PREC_FP8, -1, 256, 4, -1},
 		{"precision bf16 (FP8 GEMMs via Transformer Engine)", PREC_FP8, -1, 256, 4, -1},
 		{"dtype=fp32 for the optimizer, bf16 compute", PREC_BF16, -1, 256, 4, -1},
+		{"precision: bf16 (fp8 in a later table)", PREC_BF16, -1, 256, 4, -1},
+		{"fp8 hybrid; NVFP4 results are in the next row", PREC_FP8, -1, 256, 4, -1},
 	};
 	for (size_t i = 0; i < sizeof text / sizeof text[0]; i++) {
 		char other[512];
@@ -1233,6 +1235,19 @@ START_TEST(t_precision_words)
 	}
 	val_case c;
 	char why[256];
+	/* fp4 named of another run or table is not this row's (a review: +92-114%) */
+	static const struct { const char *prec; int expect; } other4[] = {
+		{"FP8; NVFP4 is 1.4x faster", PREC_FP8}, {"BF16 (FP4 in a later table)", PREC_BF16},
+		{"fp4 attempted, fell back to fp8", PREC_FP8}, {"fp8 e4m3 (not e2m1)", PREC_FP8}};
+	for (size_t i = 0; i < sizeof other4 / sizeof other4[0]; i++) {
+		char row[256];
+		snprintf(row, sizeof row, "P-004,x,DGX B200,64,18.4,40,6144,48,2048,512,1,8,4,2,,\"%s\","
+		         "full,iteration_time,10,s,x", other4[i].prec);
+		ck_assert_msg(build_row(row, &c, why, sizeof why) == 0, "%s: %s", other4[i].prec, why);
+		ck_assert_msg((int)c.s.training.precision == other4[i].expect, "%s: %d",
+		              other4[i].prec, c.s.training.precision);
+		scn_release(&c.s);
+	}
 	/* NVFP4 on Blackwell, with fp8 beside it in its recipe; no fp4 on Hopper */
 	static const char *const fp4[] = {"NVFP4", "fp4 e2m1 with fp8 attention", "MXFP4"};
 	for (size_t i = 0; i < sizeof fp4 / sizeof fp4[0]; i++) {

@@ -728,6 +728,13 @@ START_TEST(t_fp4)
 	ck_assert_double_eq(hw_gather_bytes(PREC_FP4), 1);
 	ck_assert_double_eq(hw_gpu_find("H100-SXM5-80GB")->peak_flops[PREC_FP4], 0);
 	ck_assert_str_eq(hw_precision_name(PREC_FP4), "fp4");
+	/* a GEMM never runs above its peak, whatever the MAMF a user gives */
+	hw_gpu best = *hw_gpu_find("GB300");
+	best.gemm_eff = 1;
+	double n3 = 32768;
+	double rate = 2 * n3 * n3 * n3 / wl_gemm_time(&best, PREC_FP4, n3, n3, n3);
+	ck_assert_msg(rate <= best.peak_flops[PREC_FP4], "%g of %g", rate,
+	              best.peak_flops[PREC_FP4]);
 }
 END_TEST
 
