@@ -6,7 +6,7 @@
 # every micro-batch unless no_sync), context parallelism across nodes
 # exposing its K/V exchange, custom workloads run with a split
 # that sums to the step time, a MoE's all-to-all kept in a node, buckets large
-# enough not to be latency-bound. Reads `trainsim run --format json` with awk
+# enough not to be latency-bound, each narrower precision faster on Blackwell. Reads `trainsim run --format json` with awk
 # (python3 is not guaranteed). Run by `make check`; a few seconds.
 set -u
 top_srcdir=${top_srcdir:-.}
@@ -316,6 +316,17 @@ if "$TS" explain "$W/fsdp-accumulation.yaml" 2>/dev/null | tr '\n' ' ' | tr -s '
 else
 	not_ok "fsdp: explain proposes no_sync first"
 fi
+
+# bf16, fp8, fp4 on Blackwell: each narrower GEMM format shortens the step,
+# by less than its peak's doubling; the MFU against each peak falls
+for p in bf16 fp8 fp4; do
+	run "prec_$p" "$S/dgx-h100.yaml" --set cluster.gpu=B200 --set training.precision=$p
+done
+holds "bf16 > fp8 > fp4 step time, each by less than half" \
+	"a > b && b > c && b > a / 2 && c > b / 2" -v a="$(get prec_bf16 step_time_s)" \
+	-v b="$(get prec_fp8 step_time_s)" -v c="$(get prec_fp4 step_time_s)"
+holds "fp4's MFU below fp8's below bf16's" "x > y && y > z" -v x="$(get prec_bf16 mfu)" \
+	-v y="$(get prec_fp8 mfu)" -v z="$(get prec_fp4 mfu)"
 
 echo "1..$n"
 [ "$failed" -eq 0 ]
