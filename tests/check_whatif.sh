@@ -6,8 +6,9 @@
 # every micro-batch unless no_sync), context parallelism across nodes
 # exposing its K/V exchange, custom workloads run with a split
 # that sums to the step time, a MoE's all-to-all kept in a node, buckets large
-# enough not to be latency-bound, each narrower precision faster on Blackwell. Reads `trainsim run --format json` with awk
-# (python3 is not guaranteed). Run by `make check`; a few seconds.
+# enough not to be latency-bound, each narrower precision faster on
+# Blackwell. Reads `trainsim run --format json` with awk (python3 is not
+# guaranteed). Run by `make check`; a few seconds.
 set -u
 top_srcdir=${top_srcdir:-.}
 top_builddir=${top_builddir:-.}
