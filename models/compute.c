@@ -294,6 +294,13 @@ static double gemm_eff_of(const hw_gpu *g)
 	return arch_of(g)->sustain * (g->gemm_eff > 0 ? g->gemm_eff : arch_of(g)->gemm_eff);
 }
 
+/* The fraction of precision p's peak a large GEMM holds: the GPU's MAMF
+ * fraction times the scaled precision's ratio, never above the peak. */
+static double gemm_frac(const hw_gpu *g, hw_precision p)
+{
+	return fmin(1.0, gemm_eff_of(g) * scaled_ratio(g, p));
+}
+
 double wl_gpu_held_gemm_eff(const hw_gpu *g)
 {
 	return gemm_eff_of(g);
@@ -343,7 +350,7 @@ double wl_gemm_time(const hw_gpu *g, hw_precision p, double m, double n, double 
 	if (m <= 0 || n <= 0 || k <= 0)
 		return 0;
 	double flops = 2 * m * n * k;
-	double eff = fmin(1.0, gemm_eff_of(g) * scaled_ratio(g, p));   /* never above the peak */
+	double eff = gemm_frac(g, p);
 	double t_math = flops / (peak_of(g, p) * eff * k_eff(g, k, p) * shape_eff(g, m, n));
 	/* Roofline: A and B read once, C written once (16-bit elements). */
 	double bytes = 2 * (m * k + k * n + m * n);
@@ -364,8 +371,7 @@ static double batched_time(const hw_gpu *g, hw_precision p, double batch, double
 	double waves = ceil(tiles / sms);
 	double eff = batch * m * n / (waves * sms * a->tile_m * a->tile_n);
 	double flops = 2 * batch * m * n * k;
-	double t_math = flops / (peak_of(g, p) * fmin(1.0, gemm_eff_of(g) * scaled_ratio(g, p)) *
-	                         k_eff(g, k, p) * eff);
+	double t_math = flops / (peak_of(g, p) * gemm_frac(g, p) * k_eff(g, k, p) * eff);
 	double bytes = (hw_prec_scaled(p) ? hw_precision_bytes(p) : 2) * batch *
 	               (m * k + k * n + m * n);
 	double t_mem = bytes / hbm_Bps_of(g);

@@ -332,7 +332,7 @@ static bool said_of_run(const char *o, const char *word)
 		"not enabled", "disabled", "instead", "than", "cache", "optimizer", "weights only",
 		"not used", "was not", "were not", "unused", "n't", "another", "other run",
 		"other table", "later", "next row", "next table", "separately", "inference",
-		"export", "attempted", "faster", "slower", "results", "benchmarked"};
+		"export", "attempted", "faster", "slower"};
 	size_t n = strlen(word);
 	for (const char *p = val__find(o, word); p; p = val__find(p + 1, word)) {
 		if ((p > o && isalnum((unsigned char)p[-1])) || isalnum((unsigned char)p[n]))
