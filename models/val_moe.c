@@ -18,20 +18,35 @@
  * first 3 layers dense of 18432; one shared expert of 2048). */
 typedef struct moe_model {
 	const char *family;
+	const char *stem;   /* the family without its size ("Qwen3 MoE 30B") */
 	double params_b;
 	int layers, hidden, heads, kv_heads, head_dim, experts, top_k, expert_ffn, vocab;
 	int ffn, shared, dense_layers, q_lora, kv_lora;
 } moe_model;
 
 static const moe_model moe_zoo[] = {
-	{"Mixtral 8x7B", 46.7, 32, 4096, 32, 8, 128, 8, 2, 14336, 32000, 14336, 0, 0, 0, 0},
-	{"Mixtral 8x22B", 141, 56, 6144, 48, 8, 128, 8, 2, 16384, 32768, 16384, 0, 0, 0, 0},
-	{"Qwen3-30B-A3B", 30.5, 48, 2048, 32, 4, 128, 128, 8, 768, 151936, 6144, 0, 0, 0, 0},
-	{"Qwen3-235B-A22B", 235, 94, 4096, 64, 4, 128, 128, 8, 1536, 151936, 12288, 0, 0, 0, 0},
-	{"DBRX", 132, 40, 6144, 48, 8, 128, 16, 4, 10752, 100352, 10752, 0, 0, 0, 0},
-	{"OLMoE", 6.9, 16, 2048, 16, 16, 128, 64, 8, 1024, 50304, 1024, 0, 0, 0, 0},
-	{"DeepSeek-V3", 671, 61, 7168, 128, 128, 128, 256, 8, 2048, 129280, 18432, 2048, 3, 1536,
-	 512},
+	{"Mixtral 8x7B", "Mixtral", 46.7, 32, 4096, 32, 8, 128, 8, 2, 14336, 32000, 14336, 0, 0,
+	 0, 0},
+	{"Mixtral 8x22B", "Mixtral", 141, 56, 6144, 48, 8, 128, 8, 2, 16384, 32768, 16384, 0, 0,
+	 0, 0},
+	{"Qwen3-30B-A3B", "Qwen3", 30.5, 48, 2048, 32, 4, 128, 128, 8, 768, 151936, 6144, 0, 0, 0,
+	 0},
+	{"Qwen3-235B-A22B", "Qwen3", 235, 94, 4096, 64, 4, 128, 128, 8, 1536, 151936, 12288, 0, 0,
+	 0, 0},
+	{"DBRX", "DBRX", 132, 40, 6144, 48, 8, 128, 16, 4, 10752, 100352, 10752, 0, 0, 0, 0},
+	{"OLMoE", "OLMoE", 6.9, 16, 2048, 16, 16, 128, 64, 8, 1024, 50304, 1024, 0, 0, 0, 0},
+	{"DeepSeek-V3", "DeepSeek", 671, 61, 7168, 128, 128, 128, 256, 8, 2048, 129280, 18432,
+	 2048, 3, 1536, 512},
+	/* Moonshot AI's Kimi K2 (config.json: DeepSeek-V3's layout with 384
+	 * routed experts, 64 heads, one dense layer first, vocab 163840; 1.04T) */
+	{"Kimi K2", "Kimi", 1040, 61, 7168, 64, 64, 128, 384, 8, 2048, 163840, 18432, 2048, 1,
+	 1536, 512},
+	/* OpenAI's gpt-oss (config.json: 2880 wide, 64 query heads of 64, 8 KV
+	 * heads, top-4 experts of 2880, vocab 201088; 116.8B and 20.9B) */
+	{"GPT-OSS 120B", "GPT-OSS", 116.8, 36, 2880, 64, 8, 64, 128, 4, 2880, 201088, 2880, 0, 0,
+	 0, 0},
+	{"GPT-OSS 20B", "GPT-OSS", 20.9, 24, 2880, 64, 8, 64, 32, 4, 2880, 201088, 2880, 0, 0, 0,
+	 0},
 };
 
 /* A model named in other_parallel or the id (not in the source, whose title
@@ -41,14 +56,18 @@ static bool named(const val_row *r, const char *family)
 	return val__has(r->other, family) || val__has(r->id, family);
 }
 
-/* The model a row names in other_parallel or its id (not in the source:
- * a dense run's paper may cite a MoE model). */
+/* The model a row names in other_parallel or its id; in the source (whose
+ * title or table may cite another model: a dense run's paper a MoE one) only
+ * when the row's parameter count is that model's, within 10% ("Qwen3-235B-A22B,
+ * 4 nodes" in a table's heading beside model_params_b 235). */
 static const moe_model *zoo_of(const val_row *r)
 {
 	for (size_t i = 0; i < sizeof moe_zoo / sizeof moe_zoo[0]; i++) {
 		const moe_model *z = &moe_zoo[i];
-		char alt[32], recipe[32], blank[32];   /* "Qwen3 30B-A3B", "Mixtral-8x7B",
-		                                        * NeMo's "qwen3_30b_a3b", "Qwen3 30B A3B" */
+		char alt[32], recipe[32], blank[32], dashed[32];   /* "Qwen3 30B-A3B",
+		                                                    * "Mixtral-8x7B", NeMo's
+		                                                    * "qwen3_30b_a3b", "Qwen3 30B
+		                                                    * A3B", "gpt-oss-120b" */
 		snprintf(alt, sizeof alt, "%s", z->family);
 		char *sep = strpbrk(alt, " -");
 		if (sep)
@@ -61,11 +80,31 @@ static const moe_model *zoo_of(const val_row *r)
 		for (char *c = blank; *c; c++)
 			if (*c == '-')
 				*c = ' ';
-		const char *fields[] = {r->other, r->id};
-		for (size_t f = 0; f < 2; f++)
+		snprintf(dashed, sizeof dashed, "%s", z->family);
+		for (char *c = dashed; *c; c++)
+			if (*c == ' ')
+				*c = '-';
+		const char *fields[] = {r->other, r->id, r->source};
+		bool sized = r->params_b > 0 && fabs(r->params_b - z->params_b) <= 0.1 * z->params_b;
+		for (size_t f = 0; f < 2 + (size_t)sized; f++)
 			if (val__has(fields[f], z->family) || val__has(fields[f], alt) ||
-			    val__has(fields[f], recipe) || val__has(fields[f], blank))
+			    val__has(fields[f], recipe) || val__has(fields[f], blank) ||
+			    val__has(fields[f], dashed))
 				return z;
+	}
+	/* the family without its size ("Qwen3 MoE 30B") in a row that says it
+	 * is a MoE and gives that model's parameter count */
+	const char *texts[] = {r->other, r->source};
+	bool moe = false;
+	for (size_t t = 0; t < 2; t++)
+		moe = moe || val__has_word(texts[t], "MoE") || val__has(texts[t], "mixture-of-experts") ||
+		      val__has(texts[t], "mixture of experts");
+	for (size_t i = 0; moe && r->params_b > 0 && i < sizeof moe_zoo / sizeof moe_zoo[0]; i++) {
+		const moe_model *z = &moe_zoo[i];
+		if (fabs(r->params_b - z->params_b) <= 0.1 * z->params_b &&
+		    (val__has(r->other, z->stem) || val__has(r->source, z->stem) ||
+		     val__has(r->id, z->stem)))
+			return z;
 	}
 	return NULL;
 }
@@ -408,7 +447,8 @@ static int moe_model_of(const val_row *r, scenario *s, bool *assumed, char *why,
 	 * FLOPs worth counting */
 	bool said = false;
 	bool read = val__window_of(o, m, &said);
-	if (named(r, "GPT-OSS") || val__affirmed(o, "attention sink")) {
+	if (named(r, "GPT-OSS") || (z && !strcmp(z->stem, "GPT-OSS")) ||
+	    val__affirmed(o, "attention sink")) {
 		if (!read) {
 			m->sliding_window = 128;
 			*assumed = true;

@@ -679,12 +679,23 @@ static void clause_at(const char *at, char *clause, size_t len)
 	clause[k] = '\0';
 }
 
+/* A NIC shared by two GPUs: "400 Gb/s InfiniBand per GPU pair", "one
+ * per pair of GPUs", "per two GPUs". */
+static bool per_pair_after(const char *at)
+{
+	char clause[96];
+	clause_at(at, clause, sizeof clause);
+	return val__has(clause, "per GPU pair") || val__has(clause, "each GPU pair") ||
+	       val__has(clause, "pair of GPUs") || val__has(clause, "per two GPUs") ||
+	       val__has(clause, "per 2 GPUs") || val__has(clause, "every two GPUs");
+}
+
 static bool per_gpu_after(const char *at)
 {
 	char clause[96];
 	clause_at(at, clause, sizeof clause);
-	return val__has(clause, "per GPU") || val__has(clause, "each GPU") ||
-	       val__has(clause, "per accelerator") || val__has(clause, "/GPU");
+	return !per_pair_after(at) && (val__has(clause, "per GPU") || val__has(clause, "each GPU") ||
+	       val__has(clause, "per accelerator") || val__has(clause, "/GPU"));
 }
 
 /* A NIC said per GPU without a rate in its clause: "NDR InfiniBand, one NIC
@@ -1096,6 +1107,8 @@ static void nic_of(const char *hw_text, const gpu_map *m, int gpn, hw_nic *nic)
 	                                          val__find(at - 10, "per node (") < at);
 	if (at && !aggregate && count <= 0)
 		count = bracket_count(part, at);
+	if (at && !aggregate && count <= 0 && gbps > 0 && per_pair_after(at))
+		count = gpn >= 2 ? gpn / 2 : 1;
 	if (at && count <= 0 && gbps > 0 && (node_total_after(at, gbps) || after_node))
 		aggregate = true;
 	if (aggregate && gbps > 0) {   /* a node's total: one NIC per GPU (AWS p4d/p5), or
@@ -1361,6 +1374,17 @@ static int dash_g(const char *t)
 /* A count in a launcher's command ("-N 2", "-np 64", "nodes: 4"): its
  * digits, 0 when there are none or when it is beyond any cluster (atoi
  * would wrap "-N 99999999999" into a count). */
+/* A count of what each node holds, right after a "nodes:" key ("GH200
+ * nodes: 4x NVIDIA GH200 per node"): digits then an x, not a node count. */
+static bool count_of_parts(const char *s)
+{
+	while (isdigit((unsigned char)*s))
+		s++;
+	while (*s == ' ')
+		s++;
+	return (*s == 'x' || *s == 'X') && !isalpha((unsigned char)s[1]);
+}
+
 static int launch_int(const char *s)
 {
 	if (!isdigit((unsigned char)*s))
@@ -1377,7 +1401,7 @@ static int launch_int(const char *s)
 /* How a collective row says the GPUs of each of its nodes: "2 nodes, 1 GPU
  * per node", "... per server", "... per instance" (AWS), "4 GPUs each". */
 static const char *const per_node_words[] = {" GPUs each", " GPUs per node", " GPU per node",
-	" GPU each", " GPUs per server", " GPU per server", " GPUs per instance",
+	" GPU(s) per node", " GPU each", " GPUs per server", " GPU per server", " GPUs per instance",
 	" GPU per instance", " GPUs per host", " GPU per host"};
 
 static int coll_cluster_of(const val_row *r, val_case *c, char *why, size_t n)
@@ -1389,6 +1413,12 @@ static int coll_cluster_of(const val_row *r, val_case *c, char *why, size_t n)
 		size_t len = 7;
 		if (!p)
 			p = val__find(texts[i], "node x"), len = 6;
+		if (!p) {   /* a host list between: "10 nodes (cnode3-[002-011]) x 8" */
+			const char *b = val__find(texts[i], "nodes (");
+			const char *e = b ? strchr(b, ')') : NULL;
+			if (e && e[1] == ' ' && (e[2] == 'x' || e[2] == 'X') && e[3] == ' ')
+				p = b, len = (size_t)(e + 3 - b);
+		}
 		if (p) {
 			nodes = val__number_before(texts[i], p, false);
 			long v = strtol(p + len, NULL, 10);   /* bounded below, not atoi's overflow */
@@ -1405,8 +1435,10 @@ static int coll_cluster_of(const val_row *r, val_case *c, char *why, size_t n)
 			              !strncasecmp(g, "GPU", 3);
 			if (nodes > 0 && !gpn && letter)
 				gpn = r->gpus > 0 && r->gpus % nodes == 0 ? r->gpus / nodes : 0;
-			if (!gpn)
-				nodes = 0;
+			/* the cluster's nodes, not the run's: the gpus cell says
+			 * otherwise ("10 nodes x 8 H100" beside a run of 10 GPUs) */
+			if (!gpn || (r->gpus > 0 && (long)nodes * gpn != r->gpus))
+				nodes = gpn = 0;
 		}
 	}
 	/* a launcher's "srun -N 2 --ntasks-per-node=8" ("-N2" too), Open MPI's
@@ -1431,7 +1463,8 @@ static int coll_cluster_of(const val_row *r, val_case *c, char *why, size_t n)
 			nodes = launch_int(np + 4) / gpn;
 		}
 		const char *nk = val__find(texts[i], "nodes:");
-		if (!nodes && nk && isdigit((unsigned char)nk[6 + (nk[6] == ' ')])) {
+		if (!nodes && nk && isdigit((unsigned char)nk[6 + (nk[6] == ' ')]) &&
+		    !count_of_parts(nk + 6 + (nk[6] == ' '))) {
 			nodes = launch_int(nk + 6 + (nk[6] == ' '));
 			const char *g = val__find(texts[i], "GPUs per node:");
 			gpn = g ? launch_int(g + 14 + (g[14] == ' ')) : 0;
@@ -2548,8 +2581,16 @@ static void coll_name_of(const val_row *r, char *name, size_t n)
 		/* a size, not a rate ("of 450 GB/s peak") */
 		const char *after = e + 1 + (e[1] == 'i') + (e[1] == 'B' || e[2] == 'B');
 		bool rate = *after == '/' || !strncasecmp(after, "ps", 2);
+		/* an end of a sweep's range ("the 8B..8GiB sweep", "1M-8G", "8 B to
+		 * 8 GB") is no one size */
+		const char *z = e + 2 + (e[1] == 'i' && e[2] == 'B');
+		bool range = (q - r->unit >= 2 && q[-1] == '.' && q[-2] == '.') ||
+		             (q - r->unit >= 2 && q[-1] == '-' && isalnum((unsigned char)q[-2])) ||
+		             (q - r->unit >= 4 && !strncmp(q - 4, " to ", 4)) ||
+		             !strncmp(z, "..", 2) || (*z == '-' && isdigit((unsigned char)z[1])) ||
+		             !strncmp(z, " to ", 4);
 		if (strchr("KMGT", toupper((unsigned char)*e)) && (e[1] == 'B' || e[1] == 'i') &&
-		    !rate && len + 40 < n) {
+		    !rate && !range && len + 40 < n) {
 			snprintf(name + len, n - len, " @%.*s", (int)(e + 2 - q), q);
 			return;
 		}

@@ -1795,6 +1795,76 @@ START_TEST(t_paraphrases)
 }
 END_TEST
 
+/* The row of that id in rows[0..n), or fails. */
+static val_row *row_of(val_row *rows, size_t n, const char *id)
+{
+	for (size_t i = 0; i < n; i++)
+		if (!strcmp(rows[i].id, id))
+			return &rows[i];
+	ck_abort_msg("no row %s", id);
+	return NULL;
+}
+
+/* The eleventh blind batch's misreadings (twenty-first session): a node's
+ * parts after "nodes:", a host list between the nodes and their GPUs, "GPU(s)
+ * per node", a time at no one size, a NIC per GPU pair, a MoE named in the
+ * source or by its family and size. */
+START_TEST(t_blind11)
+{
+	size_t n;
+	val_row *r = validation_rows("blind11-nccl.csv", &n);
+	val_case c;
+	char why[256];
+	/* "GH200 nodes: 4x NVIDIA GH200 120GB per node" on 2 nodes (was 4 x 2) */
+	ck_assert_int_eq(val_build(row_of(r, n, "ALPSGHB11-001"), &c, why, sizeof why), 0);
+	ck_assert_int_eq(c.s.cluster.nodes, 2);
+	ck_assert_int_eq(c.s.cluster.gpus_per_node, 4);
+	/* "10 nodes (cnode3-[002-011]) x 8 NVIDIA H100", "8 GPU(s) per node" (was
+	 * 80 x 1); the same cluster's run of one GPU a node stays 10 x 1 */
+	ck_assert_int_eq(val_build(row_of(r, n, "XXRH10011-001"), &c, why, sizeof why), 0);
+	ck_assert_int_eq(c.s.cluster.nodes, 10);
+	ck_assert_int_eq(c.s.cluster.gpus_per_node, 8);
+	ck_assert_int_eq(val_build(row_of(r, n, "XXRH10011-007"), &c, why, sizeof why), 0);
+	ck_assert_int_eq(c.s.cluster.nodes, 10);
+	ck_assert_int_eq(c.s.cluster.gpus_per_node, 1);
+	/* the smallest time over an "8B..8GiB sweep" is at no size: not the 8 GiB
+	 * end of the range (+109,000%) */
+	ck_assert_int_eq(val_build(row_of(r, n, "AWSB300E11-026"), &c, why, sizeof why), -1);
+	free(r);
+	r = validation_rows("blind11-runs.csv", &n);
+	/* "CX7 400 Gb/s InfiniBand per GPU pair": 4 NICs of 400 Gb/s on 8 GPUs
+	 * (was 8 of 50 Gb/s) */
+	ck_assert_int_eq(val_build(row_of(r, n, "AUTOMODEL11-012"), &c, why, sizeof why), 0);
+	ck_assert_int_eq(c.s.cluster.nic.count, 4);
+	ck_assert_double_eq_tol(c.s.cluster.nic.speed_Bps, 50e9, 1);
+	/* a MoE named only in the source's table beside its size */
+	ck_assert_int_eq(val_build(row_of(r, n, "PRIMERL11-001"), &c, why, sizeof why), 0);
+	ck_assert_int_eq(c.s.model.layers, 94);
+	ck_assert_int_eq(c.s.model.experts, 128);
+	/* "Qwen3 MoE 30B" with 30B parameters */
+	ck_assert_int_eq(val_build(row_of(r, n, "AUTOMODEL11-004"), &c, why, sizeof why), 0);
+	ck_assert_int_eq(c.s.model.hidden, 2048);
+	ck_assert_int_eq(c.s.model.expert_ffn_hidden, 768);
+	/* Kimi K2 and gpt-oss from their published configurations */
+	ck_assert_int_eq(val_build(row_of(r, n, "AUTOMODEL11-003"), &c, why, sizeof why), 0);
+	ck_assert_int_eq(c.s.model.experts, 384);
+	ck_assert_int_eq(c.s.model.dense_layers, 1);
+	ck_assert_int_eq(c.s.model.heads, 64);
+	ck_assert_int_eq(val_build(row_of(r, n, "AUTOMODEL11-006"), &c, why, sizeof why), 0);
+	ck_assert_int_eq(c.s.model.layers, 36);
+	ck_assert_int_eq(c.s.model.top_k, 4);
+	ck_assert_int_eq(c.s.model.sliding_window, 128);
+	free(r);
+	/* a dense Qwen3 of about that size is no MoE, nor is a MoE family's stem
+	 * beside another size */
+	int rc = build_row("Q-001,Qwen3 32B report,DGX H100,8,32,,,,4096,64,1,1,1,8,dense,bf16,"
+	                   "none,iteration_time,1,s,x", &c, why, sizeof why);
+	ck_assert(rc < 0 || c.s.model.experts <= 1);
+	ck_assert_int_eq(build_row("Q-002,Qwen3 MoE report,DGX H100,8,80,,,,4096,64,1,1,1,8,"
+	                           "MoE,bf16,none,iteration_time,1,s,x", &c, why, sizeof why), -1);
+}
+END_TEST
+
 static Suite *suite(void)
 {
 	Suite *s = suite_create("validate_text");
@@ -1828,6 +1898,7 @@ static Suite *suite(void)
 	tcase_add_test(tc, t_second_review);
 	tcase_add_test(tc, t_second_review_metrics);
 	tcase_add_test(tc, t_paraphrases);
+	tcase_add_test(tc, t_blind11);
 	suite_add_tcase(s, tc);
 	return s;
 }
