@@ -341,14 +341,34 @@ static int shape_alloc(coll_run *r, int n, int nics)
 	return 0;
 }
 
-/* Distinct rails of one node's members (all of each GPU's own NICs), in
- * increasing order. */
+/* Distinct rails of one node's members, in increasing order: all of each
+ * GPU's own NICs, unless they do not divide evenly (12 NICs on 8 GPUs: some
+ * GPUs own two). NCCL's search gives every channel the same bandwidth, and
+ * a GPU's two rails share its one PCIe link, so each rail runs at most at
+ * min(NIC, PCIe / 2); the second NICs are used only when that adds up to
+ * more than one rail a GPU at min(NIC, PCIe) (two 100 Gb/s NICs a GPU on
+ * PCIe Gen5 do, two 400 Gb/s ones do not). */
 static void shape_rails(coll_ctx *cc, coll_shape *sh, int node)
 {
 	int nics = cluster_nics(cc->cl), *out = sh->rails + node * sh->rails_stride, k = 0;
+	int fewest = nics, most = 0, all = 0, members = 0;
+	for (int m = sh->node_start[node]; m < sh->node_start[node + 1]; m++, members++) {
+		int lo, own = topo_own_rails(sh->members[m] % sh->gpn, sh->gpn, nics, &lo);
+		fewest = own < fewest ? own : fewest;
+		most = own > most ? own : most;
+		all += own;
+	}
+	int use = most;
+	if (fewest < most) {
+		const scn_cluster *c = cluster_spec(cc->cl);
+		double nic = c->nic.speed_Bps * hw_nic_efficiency(&c->nic, 1),
+		       pcie = cluster_pcie_Bps(cc->cl);
+		if ((double)members * fewest * fmin(nic, pcie / fewest) >= all * fmin(nic, pcie / most))
+			use = fewest;
+	}
 	for (int m = sh->node_start[node]; m < sh->node_start[node + 1]; m++) {
 		int lo, own = topo_own_rails(sh->members[m] % sh->gpn, sh->gpn, nics, &lo);
-		for (int r = lo; r < lo + own; r++)
+		for (int r = lo; r < lo + (own < use ? own : use); r++)
 			cc->rail_seen[r] = 1;
 	}
 	for (int i = 0; i < nics; i++)

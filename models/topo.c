@@ -343,6 +343,11 @@ double cluster_intra_Bps(const cluster *cl)
 	return cl->spec.intra.kind == INTRA_PCIE ? cl->pcie_Bps : cl->nvl_Bps;
 }
 
+double cluster_pcie_Bps(const cluster *cl)
+{
+	return cl->pcie_Bps;
+}
+
 double cluster_spec_intra_Bps(const scn_cluster *c)
 {
 	return c->intra.kind == INTRA_PCIE ? spec_pcie_Bps(c) : spec_nvl_Bps(c);

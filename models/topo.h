@@ -62,6 +62,8 @@ bool cluster_gpu_has_rail(const cluster *cl, int gpu, int rail);
  * raw x nvlink_eff for NVSwitch and mesh nodes (all its links), PCIe
  * otherwise. */
 double cluster_intra_Bps(const cluster *cl);
+/* A GPU's PCIe link (to its NICs), bytes/s. */
+double cluster_pcie_Bps(const cluster *cl);
 /* The same from the spec, before any cluster is built. */
 double cluster_spec_intra_Bps(const scn_cluster *c);
 
