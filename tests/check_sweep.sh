@@ -105,6 +105,17 @@ printf '9999,half-writ' >> int.csv
 "$ts" sweep "$scn" $big -j 2 --out int.csv 2>/dev/null &&
 	fail "an existing file was reused without --resume" ||
 	pass "an existing file needs --resume"
+# --help says what --out does: a new or empty file, one with rows needs
+# --resume (it said 'append rows to FILE', which the refusal above belies)
+"$ts" sweep --help >help.txt 2>&1
+grep -q 'append rows' help.txt && fail "sweep --help says --out appends" ||
+	pass "sweep --help does not promise to append"
+grep -q 'refused without --resume' help.txt && pass "sweep --help: a file with rows needs --resume" ||
+	fail "sweep --help is silent about the refusal: $(grep -- --out help.txt)"
+: >empty.csv
+"$ts" sweep "$scn" --vary cluster.nic.speed=10Gbps -j 1 --out empty.csv 2>/dev/null &&
+	[ "$(rows empty.csv | wc -l)" -eq 1 ] && pass "an empty --out is written, as --help says" ||
+	fail "an empty --out: $(cat empty.csv)"
 if "$ts" sweep "$scn" $big -j 2 --out int.csv --resume 2>res.err; then
 	dup=$(indices int.csv | uniq -d | wc -l)
 	n=$(indices int.csv | uniq | wc -l)
