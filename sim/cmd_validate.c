@@ -355,6 +355,15 @@ static int usage(bool asked)
 {
 	fprintf(asked ? stdout : stderr, "usage: trainsim validate [PUBLISHED.csv] [--format text|csv] "
 		"[--only PREFIX[,PREFIX...]] [--show ID]\n");
+	if (asked)
+		fputs("  PUBLISHED.csv           the published runs to predict (default: published.csv\n"
+		      "                          of tests/validation, or the installed copy)\n"
+		      "  --format text|csv       a table with each row's error and a summary (default),\n"
+		      "                          or one CSV row per published row\n"
+		      "  --only PREFIX,...       only the rows whose id starts with one of the prefixes\n"
+		      "  --show ID               print the scenario row ID becomes, as YAML that\n"
+		      "                          trainsim run takes, or why it is not simulated\n"
+		      "  -h, --help              this help\n", stdout);
 	return asked ? 0 : 2;
 }
 

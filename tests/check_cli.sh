@@ -648,6 +648,25 @@ for c in run check explain nccl sweep merge plot validate list; do
 	expect 0 "$c --help exits 0" "$TS" $c --help
 done
 expect 2 "validate with an unknown option is a usage error" "$TS" validate --bogus
+# 'trainsim --help' promises that 'COMMAND --help' lists every option: each
+# option of a usage line has a line of its own (run, check, explain, nccl,
+# validate and list printed the usage line alone)
+for c in run check explain nccl sweep plot validate; do
+	"$TS" $c --help >"$tmp/help" 2>&1
+	missing=
+	for o in $(awk 'NR == 1 || /^   +\[/' "$tmp/help" | grep -o -E -- '(^|[ [])--?[a-z][a-z-]*' |
+		tr -d ' ['); do
+		awk '/^  -/ { print substr($0, 1, 26) }' "$tmp/help" | grep -q -E -- "(^| )$o([ ,=]|\$)" ||
+			missing="$missing $o"
+	done
+	if [ -z "$missing" ] && [ "$(grep -c '^  -' "$tmp/help")" -ge 2 ]; then
+		ok "$c --help: a line for each option"
+	else not_ok "$c --help: no line for$missing"; fi
+done
+"$TS" list --help >"$tmp/help"
+if grep -q '^  gpus ' "$tmp/help" && grep -q '^  nics ' "$tmp/help" &&
+	grep -q '^  topologies ' "$tmp/help"; then ok "list --help: a line for each list"
+else not_ok "list --help: $(cat "$tmp/help")"; fi
 # --set messages name the key: a key called 'warning' reads as an error, an
 # index off the end of a list gives the path
 expect 1 "--set warning=1 is refused" "$TS" check "$SCN" --set warning=1
