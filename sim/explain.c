@@ -833,13 +833,13 @@ static void ring(ctx *c)
 			r->dp_syncs_per_step > 1 ? "those runs" : "it");
 		return;
 	}
-	section(c, "Why the gradient all-reduce takes about twice size/bandwidth");
+	section(c, "Why the gradient all-reduce takes 2(n-1)/n times size/bandwidth");
 	para(c->out, 3, 3, "Each GPU reduces %s of gradients over data parallelism. Sending "
 		"them once at %s would take %s, the naive figure. A ring all-reduce is a "
 		"reduce-scatter followed by an all-gather: in each half every GPU sends and "
-		"receives (n-1)/n of the buffer, so 2(n-1)/n in all, which is %.2f for a ring "
-		"of n = %d. Here the all-reduce takes %s alone, %.2f times the naive figure%s; "
-		"%s of %s is left exposed in the step.",
+		"receives (n-1)/n of the buffer, so 2(n-1)/n in all (nearly twice for large n), "
+		"which is %.2f for a ring of n\a=\a%d. Here the all-reduce takes %s alone, %.2f "
+		"times the naive figure%s; %s of %s is left exposed in the step.",
 		fmt_b(a, sizeof a, r->dp_bytes_per_gpu),
 		fmt_bw(b, sizeof b, r->dp_bytes_per_gpu / r->dp_naive_s),
 		fmt_t(d, sizeof d, r->dp_naive_s), 2.0 * (n - 1) / n, n,

@@ -336,7 +336,8 @@ static void dp_section(FILE *out, const scenario *s, const step_result *r)
 		} else
 			fprintf(out, "  ratio                    %.2f; a ring over n = %d gives 2(n-1)/n = %.2f:\n"
 				"    a ring all-reduce is a reduce-scatter then an all-gather, and in each half\n"
-				"    every GPU sends (n-1)/n of the buffer, so about twice the naive figure\n",
+				"    every GPU sends (n-1)/n of the buffer: 2(n-1)/n times the naive figure,\n"
+				"    nearly twice for large n\n",
 				r->dp_allreduce_s / r->dp_naive_s, n, factor);
 		if (!strncmp(r->dp_algorithm, "nvls", 4))
 			fprintf(out, "    %s reduces in the NVSwitch instead (NVLink SHARP): each GPU sends\n"

@@ -437,6 +437,10 @@ has "$tmp/err" "cluster.nic.count" "nccl names the bad cluster key"
 expect 0 "explain" "$TS" explain "$SCN"
 has "$tmp/out" "nvidia-smi" "explain contrasts nvidia-smi and MFU"
 has "$tmp/out" "What to try next" "explain suggests a next step"
+# n = 4 gives 1.50: the heading says the factor, not "about twice"
+has "$tmp/out" "Why the gradient all-reduce takes 2(n-1)/n times size/bandwidth" \
+	"explain: the all-reduce's heading names 2(n-1)/n"
+lacks "$tmp/out" "about twice" "explain: no 'about twice' beside 1.50"
 # the default layout does not fit: the first advice is to make it fit
 has "$tmp/out" "first make it fit" "explain of a layout that does not fit starts with memory"
 has "$tmp/out" "both: ZeRO-3 and full recomputation" "... and tries ZeRO-3 with full recomputation"
@@ -571,6 +575,17 @@ if [ -n "$ratio" ] && [ -n "$expect_x" ] &&
 	awk -v a="$ratio" -v b="$expect_x" 'BEGIN { d = a - b; exit !(d < 0.05 * a && -d < 0.05 * a) }'
 then ok "... expects $expect_x, within 5% of the simulated ratio $ratio"
 else not_ok "... expects '$expect_x', not within 5% of the simulated ratio '$ratio'"; fi
+
+# --- README's worked example is the real output, line for line (less the wall time)
+awk '/^\$ \.\/trainsim run scenarios\/dp-100b-10gbe.yaml$/ { on = 1; next }
+     on && /^```/ { exit } on' "$top_srcdir/README.md" | grep -v '^(simulated ' >"$tmp/readme"
+"$TS" run "$top_srcdir/scenarios/dp-100b-10gbe.yaml" | grep -v '^(simulated ' >"$tmp/real"
+if [ -s "$tmp/readme" ] && cmp -s "$tmp/readme" "$tmp/real"; then
+	ok "README's worked example is what run prints"
+else
+	diff "$tmp/readme" "$tmp/real" >"$tmp/err"
+	not_ok "README's worked example differs from run's output"
+fi
 
 # --- docs/robustness.md: the counts it cites are the tree's
 rob=$top_srcdir/docs/robustness.md
