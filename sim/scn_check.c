@@ -167,6 +167,24 @@ static void check_placement(scn_ctx *c, const scn_cluster *k, const scn_doc *d)
 		scn__warn(c, scn__doc_path(d, "cluster.fabric.oversubscription"),
 		          "cluster.fabric.oversubscription", "has no effect with topology "
 		          "single-switch (no leaf uplinks); use 'topology: fat-tree'");
+	/* nor has a fat-tree whose job sits under one leaf: no traffic of the job
+	 * (nor storage, on the spine) crosses the uplinks these keys throttle */
+	int groups = f->placement == FABRIC_SPREAD && f->leaves > 0 ? f->leaves
+	           : (k->nodes + f->nodes_per_leaf - 1) / f->nodes_per_leaf;
+	const char *const uplink_keys[] = {"cluster.fabric.oversubscription",
+		"cluster.fabric.background_load"};
+	const bool uplink_set[] = {f->oversubscription > 1, f->background_load > 0};
+	char fix[96] = "";
+	if (k->nodes > 1)
+		snprintf(fix, sizeof fix, "; spread it with 'nodes_per_leaf: %d' or 'placement: "
+		         "spread' and 'leaves: 2'", (k->nodes + 1) / 2);
+	for (size_t i = 0; i < 2; i++)
+		if (f->topology == TOPO_FAT_TREE && groups <= 1 && uplink_set[i])
+			scn__warn(c, scn__doc_path(d, uplink_keys[i]), uplink_keys[i], "has no "
+			          "effect: the job's %d node%s sit%s under one leaf (nodes_per_leaf "
+			          "%d), so nothing crosses its uplinks%s", k->nodes,
+			          k->nodes == 1 ? "" : "s", k->nodes == 1 ? "s" : "",
+			          f->nodes_per_leaf, fix);
 	/* (a normalized scenario writes every key: their defaults say nothing) */
 	const char *const zone_keys[] = {"cluster.fabric.zones", "cluster.fabric.zone_bandwidth",
 		"cluster.fabric.zone_latency"};
@@ -522,6 +540,29 @@ static void check_moe(scn_ctx *c, scenario *s, const scn_doc *d)
 		    "rank routes its own share of the tokens)");
 }
 
+/* Stragglers that cannot show: each GPU is drawn slow with probability
+ * straggler_fraction, once per run (models/step_var.c), so a fraction below
+ * one GPU of the job often draws none, and a slowdown of 1 slows nothing. */
+static void check_variability(scn_ctx *c, const scenario *s, const scn_doc *d)
+{
+	const scn_variability *v = &s->run.variability;
+	const char *fp = "run.variability.straggler_fraction";
+	const char *sp = "run.variability.straggler_slowdown";
+	double gpus = (double)s->cluster.nodes * s->cluster.gpus_per_node;
+	if (v->straggler_fraction > 0 && !(v->straggler_slowdown > 1))
+		scn__warn(c, scn__doc_path(d, fp), fp, "has no effect without straggler_slowdown "
+		          "above 1 (e.g. 'straggler_slowdown: 1.2')");
+	else if (v->straggler_slowdown > 1 && !(v->straggler_fraction > 0))
+		scn__warn(c, scn__doc_path(d, sp), sp, "has no effect without straggler_fraction "
+		          "above 0 (e.g. 'straggler_fraction: 0.05')");
+	else if (v->straggler_fraction > 0 && v->straggler_fraction * gpus < 1)
+		scn__warn(c, scn__doc_path(d, fp), fp, "%g of %.0f GPUs is %.2g GPU: each GPU is "
+		          "drawn slow with that probability once per run, and %.0f%% of seeds draw "
+		          "none (this run.seed may too); use at least %.2g for one slow GPU on "
+		          "average", v->straggler_fraction, gpus, v->straggler_fraction * gpus,
+		          100 * pow(1 - v->straggler_fraction, gpus), 1 / gpus);
+}
+
 void scn__check(scn_ctx *c, scenario *s, const scn_doc *d)
 {
 	derive(s, d);
@@ -536,6 +577,7 @@ void scn__check(scn_ctx *c, scenario *s, const scn_doc *d)
 	check_parallel(c, s, d);
 	check_pipeline(c, s, d);
 	check_moe(c, s, d);
+	check_variability(c, s, d);
 	if (s->model.custom && !s->training.data.sample_bytes &&
 	    s->training.data.source != DATA_MEMORY)
 		ERR(c, d, "training.data.sample_bytes", "training.data.source", "a custom model "

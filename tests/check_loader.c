@@ -795,17 +795,45 @@ START_TEST(sliding_window_warnings)
 END_TEST
 
 /* Fabric keys warn where their topology ignores them: oversubscription on
- * one switch, zone keys off the zones topology; defaults (as a normalized
- * scenario writes every key) stay silent. */
+ * one switch or on a fat-tree whose 4 nodes sit under one leaf (of 16),
+ * zone keys off the zones topology; defaults (as a normalized scenario
+ * writes every key) stay silent. */
 START_TEST(fabric_warnings)
 {
 	static const warn_case cases[] = {
 		{"cluster.fabric.oversubscription=4:1", NULL, "has no effect with topology single-switch"},
-		{"cluster.fabric.oversubscription=4:1", "cluster.fabric.topology=fat-tree", NULL},
+		{"cluster.fabric.oversubscription=4:1", "cluster.fabric.topology=fat-tree",
+		 "the job's 4 nodes sit under one leaf (nodes_per_leaf 16)"},
+		{"cluster.fabric={topology: fat-tree, nodes_per_leaf: 2, oversubscription: 4}",
+		 NULL, NULL},
+		{"cluster.fabric={topology: fat-tree, placement: spread, leaves: 2}",
+		 "cluster.fabric.oversubscription=4:1", NULL},
+		{"cluster.fabric={topology: fat-tree, placement: spread}",
+		 "cluster.fabric.oversubscription=4:1", "sit under one leaf"},
+		{"cluster.fabric.background_load=0.5", "cluster.fabric.topology=fat-tree",
+		 "sit under one leaf"},
+		{"cluster.fabric.oversubscription=4:1", "cluster.fabric.topology=rail-optimized", NULL},
 		{"cluster.fabric.zones=2", NULL, "has no effect unless topology is zones"},
 		{"cluster.fabric.zone_bandwidth=10Gbps", NULL, "has no effect unless topology is zones"},
 		{"cluster.fabric.zone_latency=1ms", NULL, NULL},
 		{"cluster.fabric.zones=1", NULL, NULL}};
+	warns_as(cases, sizeof cases / sizeof cases[0]);
+}
+END_TEST
+
+/* Stragglers warn where they cannot show: 1% of 32 GPUs expects 0.32 slow
+ * GPU (72% of seeds draw none), a fraction without a slowdown or the other
+ * way round slows nothing; 5% of 32 is 1.6 and silent. */
+START_TEST(straggler_warnings)
+{
+	static const warn_case cases[] = {
+		{"run.variability.straggler_fraction=0.01", "run.variability.straggler_slowdown=1.2",
+		 "0.01 of 32 GPUs is 0.32 GPU"},
+		{"run.variability.straggler_fraction=0.01", "run.variability.straggler_slowdown=1.2",
+		 "72% of seeds draw none"},
+		{"run.variability.straggler_fraction=0.05", "run.variability.straggler_slowdown=1.2", NULL},
+		{"run.variability.straggler_fraction=0.05", NULL, "without straggler_slowdown above 1"},
+		{"run.variability.straggler_slowdown=1.5", NULL, "without straggler_fraction above 0"}};
 	warns_as(cases, sizeof cases / sizeof cases[0]);
 }
 END_TEST
@@ -932,6 +960,7 @@ int main(void)
 	tcase_add_test(tc, warnings_counted);
 	tcase_add_test(tc, sliding_window_warnings);
 	tcase_add_test(tc, fabric_warnings);
+	tcase_add_test(tc, straggler_warnings);
 	tcase_add_test(tc, key_named_warning_is_an_error);
 	tcase_add_test(tc, no_effect_keys_warn);
 	tcase_add_test(tc, modelled_keys_do_not_warn);
