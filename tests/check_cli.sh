@@ -126,12 +126,20 @@ expect 0 "list gpus" "$TS" list gpus
 has "$tmp/out" "A100" "the GPU catalog names the A100"
 # the GEMM efficiency the model holds a GPU to, beside the catalog's MAMF:
 # the H100 under its power cap holds less than its best-shape figure
-if awk '$1 == "H100-SXM5-80GB" { exit !($7 == "0.803" && $8 + 0 < 0.803 && $8 + 0 > 0.6) }' \
+if awk '$1 == "H100-SXM5-80GB" { exit !($8 == "0.803" && $9 + 0 < 0.803 && $9 + 0 > 0.6) }' \
 	"$tmp/out"; then
 	ok "list gpus: H100 MAMF 0.803 and a lower held GEMM efficiency"
 else
 	not_ok "list gpus H100 row: $(grep '^H100-SXM5-80GB' "$tmp/out")"
 fi
+# the table and the loader agree: a V100 has an fp16 peak and no bf16 one
+# (the table showed its fp16 peak under bf16, which the loader refuses)
+if awk 'NR == 1 { for (i = 1; i <= NF; i++) col[$i] = i }
+	$1 == "V100-SXM2-32GB" { exit !($col["fp16"] == "125.0" && $col["bf16"] == "-") }' "$tmp/out"
+then ok "list gpus: V100 fp16 125.0, bf16 -"
+else not_ok "list gpus V100 row: $(head -1 "$tmp/out"; grep '^V100-SXM2-32GB' "$tmp/out")"; fi
+expect 1 "bf16 on a V100" "$TS" check "$SCN" --set cluster.gpu=V100 --set training.precision=bf16
+expect 0 "fp16 on a V100" "$TS" check "$SCN" --set cluster.gpu=V100 --set training.precision=fp16
 expect 0 "list nics" "$TS" list nics
 expect 0 "list topologies" "$TS" list topologies
 has "$tmp/out" "fat-tree" "fat-tree is a topology"
