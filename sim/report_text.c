@@ -178,18 +178,25 @@ static void bar(FILE *out, double frac)
 	fputc('|', out);
 }
 
-static void split_table(FILE *out, const step_result *r)
+static void split_table(FILE *out, const scenario *s, const step_result *r)
 {
 	double scale, total = 0;
 	const char *unit;
 	split_unit(r->step_time_s, &scale, &unit);
+	/* tp_comm also holds the expert all-to-all and the context-parallel
+	 * exchange: the row names what it holds (at most 21 characters) */
+	char tp_what[24] = "exposed ";
+	const scn_training *t = &s->training;
+	bool ep = t->ep > 1, cp = scn_cp(s) > 1, tp = t->tp > 1 || !(ep || cp);
+	snprintf(tp_what + 8, sizeof tp_what - 8, "%s%s%s%s%s comm", tp ? "TP" : "",
+	         tp && ep ? "/" : "", ep ? "EP" : "", (tp || ep) && cp ? "/" : "", cp ? "CP" : "");
 	fprintf(out, "\nwhere the time goes (per GPU, averaged over GPUs)\n");
 	for (int k = 0; k < SPLIT__N; k++) {
 		double v = r->split_s[k];
 		double frac = r->step_time_s > 0 ? v / r->step_time_s : 0;
 		total += v;
 		fprintf(out, "  %-11s %-21s %10.3f %-2s %5.1f %%  ", step_split_name((step_split)k),
-			split_what[k], v * scale, unit, 100 * frac);
+			k == SPLIT_TP_COMM ? tp_what : split_what[k], v * scale, unit, 100 * frac);
 		bar(out, frac);
 		fputc('\n', out);
 	}
@@ -436,7 +443,7 @@ int report_text(FILE *out, const scenario *s, const step_result *r, const report
 	header(out, s, r);
 	memory_warning(out, s, &r->memory);
 	speed(out, s, r);
-	split_table(out, r);
+	split_table(out, s, r);
 	memory(out, s, &r->memory);
 	dp_section(out, s, r);
 	reliability(out, s, r);

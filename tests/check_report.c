@@ -303,6 +303,28 @@ START_TEST(text_shows_misfit_and_ring_factor)
 }
 END_TEST
 
+/* The tp_comm row holds the expert all-to-all and the context-parallel
+ * exchange too: its text label names what is in it (the JSON key stays). */
+START_TEST(text_tp_comm_label)
+{
+	static const struct { int tp, ep, cp; const char *label; } cases[] = {
+		{1, 1, 1, "  tp_comm     exposed TP comm   "},
+		{8, 1, 1, "  tp_comm     exposed TP comm   "},
+		{1, 8, 1, "  tp_comm     exposed EP comm   "},
+		{2, 8, 1, "  tp_comm     exposed TP/EP comm   "},
+		{1, 1, 4, "  tp_comm     exposed CP comm   "},
+		{2, 8, 4, "  tp_comm     exposed TP/EP/CP comm   "}};
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		S.training.tp = cases[i].tp;
+		S.training.ep = cases[i].ep;
+		S.training.cp = cases[i].cp;
+		char *text = render_text();
+		ck_assert_msg(strstr(text, cases[i].label) != NULL, "%s", text);
+		free(text);
+	}
+}
+END_TEST
+
 /* The NIC's share of line rate explains the ratio only when the NICs carry
  * the reduction: a DP group inside one node (tp-dp-pp on two nodes) has its
  * naive figure over the intra-node links, and no NIC sentence. */
@@ -884,6 +906,7 @@ static Suite *suite(void)
 	tcase_add_test(tc, json_valid_with_nan_and_deterministic);
 	tcase_add_test(tc, text_split_rows_sum);
 	tcase_add_test(tc, text_shows_misfit_and_ring_factor);
+	tcase_add_test(tc, text_tp_comm_label);
 	tcase_add_test(tc, text_nic_gap_only_across_nodes);
 	tcase_add_test(tc, text_nic_gap_gpus_per_nic);
 	tcase_add_test(tc, text_nic_gap_dp_ranks_per_node);
