@@ -584,6 +584,12 @@ if [ -n "$ratio" ] && [ -n "$expect_x" ] &&
 then ok "... expects $expect_x, within 5% of the simulated ratio $ratio"
 else not_ok "... expects '$expect_x', not within 5% of the simulated ratio '$ratio'"; fi
 
+# --- docs/scenario.md's first example (Megatron's 145.6B on 1536 A100) loads and fits
+awk '/^```yaml$/ { on = 1; next } on && /^```/ { exit } on' "$top_srcdir/docs/scenario.md" \
+	>"$tmp/doc_example.yaml"
+expect 0 "docs/scenario.md's first example loads" "$TS" check "$tmp/doc_example.yaml"
+has "$tmp/out" "of 85.9 GB, fits" "... and fits, as Megatron ran it"
+
 # --- README's worked example is the real output, line for line (less the wall time)
 awk '/^\$ \.\/trainsim run scenarios\/dp-100b-10gbe.yaml$/ { on = 1; next }
      on && /^```/ { exit } on' "$top_srcdir/README.md" | grep -v '^(simulated ' >"$tmp/readme"
