@@ -648,6 +648,13 @@ tr '\n' ' ' <"$tmp/out" | tr -s ' ' >"$tmp/flat"
 has "$tmp/flat" "for the previous write to finish" \
 	"async checkpoint: the wait for the previous write is named"
 
+# the other interval is its own sentence, per step (it read 'over the shared
+# training NICs it would cost 56.8 ms per step, and every 500 steps 5.68 ms.')
+expect 0 "a sync checkpoint every 50 steps" "$TS" run "$L3F"
+tr '\n' ' ' <"$tmp/out" | tr -s ' ' >"$tmp/flat"
+has "$tmp/flat" "per step. Every 500 steps instead, it would cost 5.68 ms per step." \
+	"checkpoint note: the other interval's cost per step, in a sentence of its own"
+
 # nccl sizes are whole bytes: a step below a size's precision looped forever
 expect 2 "nccl -i 1e-20 is refused" "$TS" nccl "$SCN" --op all_reduce -b 8 -e 8 -i 1e-20
 has "$tmp/err" "not a whole number of bytes" "nccl: a fractional size says why"
