@@ -1013,16 +1013,27 @@ static bool better(const ctx *c, int best, int i)
 	return f->tokens_per_s > b->tokens_per_s;
 }
 
+/* A memory need over the capacity, as "1.05" or "25.8": two decimals below
+ * 10, rounded up, so that a layout that does not fit never reads as 1.0x. */
+static const char *fmt_over(char *b, size_t n, double ratio)
+{
+	if (ratio < 10)
+		snprintf(b, n, "%.2f", ceil(ratio * 100 - 1e-9) / 100);
+	else
+		snprintf(b, n, "%.1f", ratio);
+	return b;
+}
+
 static void next(ctx *c)
 {
-	char a[32];
+	char a[32], over[32];
 	int best = -1;
 	section(c, "What to try next");
 	bool unfit_now = !c->r->memory.fits;
 	if (unfit_now)
-		para(c->out, 3, 3, "This layout needs %.1fx the GPU's memory: first make it fit. Each "
-			"change below is tried alone.", c->r->memory.capacity > 0
-			? c->r->memory.total / c->r->memory.capacity : 0);
+		para(c->out, 3, 3, "This layout needs %sx the GPU's memory: first make it fit. Each "
+			"change below is tried alone.", fmt_over(over, sizeof over,
+			c->r->memory.capacity > 0 ? c->r->memory.total / c->r->memory.capacity : 0));
 	if (c->nfix == 0) {
 		para(c->out, 3, 3, "No loss is large enough to be worth a change of layout or "
 			"hardware%s.", c->r->moe_host_bound ? " in the simulated step (but see the host, "
@@ -1048,12 +1059,13 @@ static void next(ctx *c)
 		/* a variant that does not fit is no first step from one that does;
 		 * from one that does not, the question is whether it fits */
 		bool unfit = !f->fits;
-		char mem[80] = "";
+		char mem[112] = "";
 		if (unfit && !unfit_now)
-			snprintf(mem, sizeof mem, ", but it does not fit in GPU memory (%.1fx the "
-				 "capacity)", f->mem_ratio);
+			snprintf(mem, sizeof mem, ", but it does not fit in GPU memory (%sx the "
+				 "capacity)", fmt_over(over, sizeof over, f->mem_ratio));
 		else if (unfit)
-			snprintf(mem, sizeof mem, "; still %.1fx the GPU's memory", f->mem_ratio);
+			snprintf(mem, sizeof mem, "; still %sx the GPU's memory",
+				 fmt_over(over, sizeof over, f->mem_ratio));
 		else if (unfit_now)
 			snprintf(mem, sizeof mem, "; it fits (%.0f\a%% of the GPU's memory)",
 				 100 * f->mem_ratio);

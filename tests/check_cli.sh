@@ -453,6 +453,20 @@ lacks "$tmp/out" "about twice" "explain: no 'about twice' beside 1.50"
 has "$tmp/out" "first make it fit" "explain of a layout that does not fit starts with memory"
 has "$tmp/out" "both: ZeRO-3 and full recomputation" "... and tries ZeRO-3 with full recomputation"
 has "$tmp/out" "it fits (" "... saying which change makes it fit"
+# Llama 2 70B at tp 8 x pp 2 on 64 H100 without ZeRO: 1.27x the memory, and
+# with sequence parallelism 1.05x, which printed as 'still 1.0x'
+cat >"$tmp/l70.yaml" <<'EOF2'
+name: Llama 2 70B on 64 H100
+cluster: {nodes: 8, gpu: H100, nic: {count: 8, speed: 400Gbps}, fabric: {topology: fat-tree}}
+model: {layers: 80, hidden: 8192, heads: 64, kv_heads: 8, ffn_hidden: 28672, vocab: 32000,
+        gated_mlp: true, seq_len: 4096}
+training: {precision: bf16, global_batch: 512, micro_batch: 1, tp: 8, pp: 2}
+EOF2
+expect 0 "explain, 70B a little over the memory" "$TS" explain "$tmp/l70.yaml"
+tr '\n' ' ' <"$tmp/out" | tr -s ' ' >"$tmp/flat"
+has "$tmp/flat" "This layout needs 1.27x the GPU's memory" "explain: the need in two decimals"
+has "$tmp/flat" "still 1.05x the GPU's memory" "explain: 1.05x is not rounded to 1.0x"
+lacks "$tmp/flat" "still 1.0x" "explain: no layout that does not fit reads as 1.0x"
 expect 0 "explain with a GPU-hour price" "$TS" explain "$SCN" --set run.gpu_hour_price=2.5
 has "$tmp/out" "per GPU-hour a million tokens costs" "explain prices a million tokens"
 has "$tmp/out" "pays for GPUs that" "explain prices the idle share"
