@@ -5,6 +5,7 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include "coll.h"
 #include "explain.h"
 #include "report.h"
 #include "topo.h"
@@ -27,6 +28,7 @@ typedef struct fix {
 	bool fits;               /* the variant fits in GPU memory */
 	double mem_ratio;        /* its memory over the capacity */
 	char why[160];           /* why it could not run: the loader's first line */
+	char slower[320];        /* why it may come out slower, said when it does */
 } fix;
 
 typedef struct ctx {
@@ -317,8 +319,17 @@ static void fixes_tp(ctx *c)
 		fix_set(f, "training.pp=%d", t->pp * (t->tp / g));
 		return;
 	}
-	if (!t->sequence_parallel && t->tp > 1)
-		fix_set(add_fix(c, "turn on sequence parallelism"), "training.sequence_parallel=true");
+	if (!t->sequence_parallel && t->tp > 1) {
+		fix *f = add_fix(c, "turn on sequence parallelism");
+		fix_set(f, "training.sequence_parallel=true");
+		if (f)
+			snprintf(f->slower, sizeof f->slower, "slower: each all-reduce becomes a "
+				 "reduce-scatter and an all-gather of the same bytes, the backward adds an "
+				 "all-gather that no GEMM hides%s; it saves activation memory",
+				 t->tp <= g && coll_node_nvls(&c->s->cluster, t->tp)
+				 ? ", and this node's NVSwitch reduces an all-reduce faster per byte "
+				   "(NVLS) than the ring pair" : "");
+	}
 	/* less tensor parallelism: fewer, larger collectives per layer, paid for
 	 * with a longer pipeline (its bubble) and more activations per GPU; a
 	 * dense model (a MoE's expert groups have their own fixes above), every
@@ -1069,8 +1080,11 @@ static void next(ctx *c)
 		else if (unfit_now)
 			snprintf(mem, sizeof mem, "; it fits (%.0f\a%% of the GPU's memory)",
 				 100 * f->mem_ratio);
-		para(c->out, 3, 5, "- %s (%s): %s per step, %.2fx the tokens/s%s%s.", f->what,
-			sets + 1, fmt_t(a, sizeof a, f->step_s), x, price, mem);
+		char slower[336] = "";
+		if (f->slower[0] && x < 0.995)
+			snprintf(slower, sizeof slower, " (%s)", f->slower);
+		para(c->out, 3, 5, "- %s (%s): %s per step, %.2fx the tokens/s%s%s%s.", f->what,
+			sets + 1, fmt_t(a, sizeof a, f->step_s), x, slower, price, mem);
 		if ((x > 1.02 || unfit_now) && !unfit && better(c, best, i))
 			best = i;
 	}

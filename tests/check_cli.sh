@@ -467,6 +467,22 @@ tr '\n' ' ' <"$tmp/out" | tr -s ' ' >"$tmp/flat"
 has "$tmp/flat" "This layout needs 1.27x the GPU's memory" "explain: the need in two decimals"
 has "$tmp/flat" "still 1.05x the GPU's memory" "explain: 1.05x is not rounded to 1.0x"
 lacks "$tmp/flat" "still 1.0x" "explain: no layout that does not fit reads as 1.0x"
+# sequence parallelism exposes more TP time than the all-reduces it replaces
+# (an unhidden all-gather in the backward; NVLS all-reduces on H100): said
+has "$tmp/flat" "0.96x the tokens/s (slower: each all-reduce becomes a reduce-scatter" \
+	"explain: why sequence parallelism comes out slower"
+has "$tmp/flat" "faster per byte (NVLS) than the ring pair" "... NVLS on an H100 node"
+expect 0 "run with sequence parallelism on H100" "$TS" run "$tmp/l70.yaml" \
+	--set training.sequence_parallel=true --set training.zero=1
+tr '\n' ' ' <"$tmp/out" | tr -s ' ' >"$tmp/flat"
+has "$tmp/flat" "note: Sequence parallelism: each TP all-reduce becomes a reduce-scatter" \
+	"run: a note on what sequence parallelism costs"
+has "$tmp/flat" "(NVLS), faster per byte than the ring pair" "... naming NVLS on H100"
+expect 0 "run with sequence parallelism on A100" "$TS" run "$tmp/l70.yaml" \
+	--set training.sequence_parallel=true --set training.zero=1 --set cluster.gpu=A100
+tr '\n' ' ' <"$tmp/out" | tr -s ' ' >"$tmp/flat"
+has "$tmp/flat" "note: Sequence parallelism:" "... and on A100"
+lacks "$tmp/flat" "NVLS" "... where no NVLS is named"
 expect 0 "explain with a GPU-hour price" "$TS" explain "$SCN" --set run.gpu_hour_price=2.5
 has "$tmp/out" "per GPU-hour a million tokens costs" "explain prices a million tokens"
 has "$tmp/out" "pays for GPUs that" "explain prices the idle share"
