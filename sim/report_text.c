@@ -97,8 +97,14 @@ static void header(FILE *out, const scenario *s, const step_result *r)
 		snprintf(rc, sizeof rc, "full (first %d layers a chunk)", t->recompute_layers);
 	else
 		snprintf(rc, sizeof rc, "%s", NAME(recompute_names, t->recompute));
+	/* auto: what NCCL's choice resolved to, as the DP section names it */
+	char algo[32];
+	if (t->grad_reduce.algorithm == GRAD_ALGO_AUTO && r->dp_algorithm[0])
+		snprintf(algo, sizeof algo, "%s (auto)", r->dp_algorithm);
+	else
+		snprintf(algo, sizeof algo, "%s", NAME(algo_names, t->grad_reduce.algorithm));
 	fprintf(out, "  training  %s, recompute %s, ZeRO %d; gradients: %s %s, %s%s",
-		hw_precision_name(t->precision), rc, t->zero, NAME(algo_names, t->grad_reduce.algorithm),
+		hw_precision_name(t->precision), rc, t->zero, algo,
 		scn_grad_rs(s) ? "reduce-scatter" : "all-reduce",
 		t->grad_reduce.overlap ? "overlapped with backward" : "after backward",
 		r->dp_syncs_per_step > 1 ? ", every micro-batch" : "");

@@ -119,6 +119,25 @@ has "$tmp/out" "zone_latency: " "check --show writes every key, defaults filled"
 has "$tmp/out" "speed: 400Gbps" "check --show applies --set"
 cp "$tmp/out" "$tmp/shown.yaml"
 expect 0 "the shown scenario loads back" "$TS" check "$tmp/shown.yaml"
+# a 0 or auto that stands for a derived value says the value used, in a
+# comment that keeps the YAML loadable (nic.efficiency: 0 read as 0%)
+expect 0 "check --show, dgx-h100" "$TS" check "$top_srcdir/scenarios/dgx-h100.yaml" --show
+cp "$tmp/out" "$tmp/shown2.yaml"
+has "$tmp/shown2.yaml" "    efficiency: 0  # 0 = rdma's: 0.94" "check --show: the NIC efficiency used"
+has "$tmp/shown2.yaml" "  zero_group: 0  # 0 = every rank that holds the same weights: dp x cp = 8" \
+	"check --show: the ZeRO group used"
+has "$tmp/shown2.yaml" "  optimizer_bytes_per_param: 0  # 0 = from the precision: 18" \
+	"check --show: the bytes per parameter used"
+has "$tmp/shown2.yaml" "    collective: auto  # auto = all_reduce here" "check --show: auto resolved"
+lacks "$tmp/shown2.yaml" "  zero: 0  #" "check --show: no comment on a 0 that means what it says"
+expect 0 "the commented scenario loads back" "$TS" check "$tmp/shown2.yaml"
+expect 0 "run, the commented scenario" "$TS" run "$tmp/shown2.yaml" -q --format json
+cp "$tmp/out" "$tmp/shown2.json"
+expect 0 "run, the scenario itself" "$TS" run "$top_srcdir/scenarios/dgx-h100.yaml" -q --format json
+if cmp -s "$tmp/out" "$tmp/shown2.json"; then ok "the commented scenario runs the same"
+else not_ok "the commented scenario runs differently"; fi
+expect 0 "run dgx-h100" "$TS" run "$top_srcdir/scenarios/dgx-h100.yaml"
+has "$tmp/out" "gradients: nvls (auto) all-reduce" "run: the training line names what auto chose"
 for f in "$top_srcdir"/scenarios/teach/*.yaml; do
 	expect 0 "check $(basename "$f")" "$TS" check -q "$f"
 done
