@@ -55,7 +55,11 @@ void stp_record(stp_run *r, int gpu_idx, int stream, int cat, double t0, double 
 					    "all_gather", "tp"};
 	const char *nm = kind < (int)(sizeof names / sizeof names[0]) ? names[kind] : "?";
 	iv->mb = (kind <= LAB_R || kind == 6 || kind == 7) ? mb : -1;
-	if (iv->mb >= 0 && r->v > 1)
+	/* a DP collective's low bits count the coalesced collectives it runs */
+	iv->collectives = kind >= 8 && kind <= 10 && mb > 1 ? mb : 0;
+	if (iv->collectives)
+		snprintf(iv->label, sizeof iv->label, "%s x%d", nm, mb);
+	else if (iv->mb >= 0 && r->v > 1)
 		snprintf(iv->label, sizeof iv->label, "%s%d.c%d", nm, mb, chunk);
 	else if (iv->mb >= 0)
 		snprintf(iv->label, sizeof iv->label, "%s%d", nm, mb);

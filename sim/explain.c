@@ -227,9 +227,10 @@ static void fixes_dp(ctx *c)
 	 * NCCL's latency once (ZeRO-3 reduces whole layers already) */
 	double mcore = fmax(40e6, 1e6 * scn_dp(c->s) * scn_cp(c->s)) * hw_precision_bytes(g->dtype);
 	if (t->zero < 3 && g->bucket_bytes < 0.99 * mcore && c->r->dp_latency_s > 0) {
+		char lat[32];
 		snprintf(what, sizeof what, "larger gradient buckets, Megatron-core's max(40M, 1M x "
-			 "dp x cp) parameters (%.0f collectives now pay %.0f ms of latency)",
-			 c->r->dp_collectives_per_step, 1e3 * c->r->dp_latency_s);
+			 "dp x cp) parameters (%.0f collectives now pay %s of latency)",
+			 c->r->dp_collectives_per_step, fmt_t(lat, sizeof lat, c->r->dp_latency_s));
 		fix_set(add_fix(c, what), "training.grad_reduce.bucket=%.0fMB", mcore / 1e6);
 	}
 	if (g->compression == COMPRESS_NONE)
@@ -859,9 +860,20 @@ static void ring(ctx *c)
 		r->dp_syncs_per_step > 1 ? "those runs" : "it");
 	/* what the factor leaves: the algorithm, and the NIC's share of its line rate */
 	double ratio = r->dp_allreduce_s / r->dp_naive_s, factor = 2.0 * (n - 1) / n;
-	if (strcmp(r->dp_algorithm, "ring") && strcmp(r->dp_algorithm, "hierarchical"))
-		para(c->out, 3, 3, "NCCL runs this reduction as a %s, not a ring; it moves about as "
-			"many bytes per GPU, in fewer, longer steps.", r->dp_algorithm);
+	if (!strcmp(r->dp_algorithm, "nvls"))
+		para(c->out, 3, 3, "NCCL runs this reduction as NVLS, not as a ring: the NVSwitch "
+			"adds the buffers itself (NVLink SHARP), so each GPU sends about (1 + 1/n) of "
+			"the buffer through it rather than 2(n-1)/n, at the rate the switch reduces.");
+	else if (!strcmp(r->dp_algorithm, "nvlstree"))
+		para(c->out, 3, 3, "NCCL runs this reduction as NVLS inside each node and trees "
+			"between nodes (NVLS_TREE), not as a ring: each node's NVSwitch adds its %d GPUs' "
+			"buffers itself (NVLink SHARP), and the trees carry the node's sums between "
+			"the nodes.", r->dp_ranks_per_node);
+	else if (!strcmp(r->dp_algorithm, "tree"))
+		para(c->out, 3, 3, "NCCL runs this reduction as a tree, not as a ring: it moves about "
+			"as many bytes per GPU, in fewer, longer steps.");
+	else if (strcmp(r->dp_algorithm, "ring") && strcmp(r->dp_algorithm, "hierarchical"))
+		para(c->out, 3, 3, "This reduction runs as '%s', not as a ring.", r->dp_algorithm);
 	if (ratio > 1.3 * factor && r->dp_naive_zone_Bps > 0) {
 		char zl[32];
 		para(c->out, 3, 3, "The rest is the link between the zones: its %s of latency is paid "
@@ -898,6 +910,17 @@ static void one_node(ctx *c)
 		return;
 	}
 	int dp1 = g / mp;
+	/* a mixture of experts draws its expert-parallel group from the node's
+	 * data-parallel (and, experts not tensor-parallel, TP) ranks */
+	int etp = t->expert_tp > 0 ? t->expert_tp : t->tp;
+	int eranks = dp1 * scn_cp(s) * (etp == 1 ? t->tp : 1);
+	if (s->model.experts > 1 && t->ep > 1 && eranks % t->ep != 0) {
+		para(c->out, 3, 6, "c. One node against many: one node holds %d replica%s of "
+			"tp x pp = %d GPUs, too few for the expert-parallel group (ep %d), so no "
+			"one-node variant runs this layout; compare a step on the fewest nodes that "
+			"hold an expert group with this one.", dp1, dp1 == 1 ? "" : "s", mp, t->ep);
+		return;
+	}
 	int per = (t->micro_batch > 0 ? t->micro_batch : 1);
 	int mbs = t->global_batch / (per * scn_dp(s));
 	snprintf(sets[0], sizeof sets[0], "cluster.nodes=1");
@@ -911,8 +934,9 @@ static void one_node(ctx *c)
 	memset(&vr, 0, sizeof vr);
 	char why[160];
 	if (run_variant(c->src, sets, nsets, &vr, why, sizeof why) != 0) {
-		para(c->out, 3, 6, "c. One node against many: the one-node variant could not be "
-			"simulated%s%s.", why[0] ? ": " : "", why);
+		para(c->out, 3, 6, "c. One node against many: this layout does not run on one node "
+			"(%s), so compare a step on the fewest nodes that run it with this one.",
+			why[0] ? why : "the variant failed");
 	} else {
 		double x = vr.step_time_s > 0 ? c->r->step_time_s / vr.step_time_s : 0;
 		/* what grew: the wait for shared storage (the same reads per GPU from

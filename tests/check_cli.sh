@@ -239,6 +239,22 @@ assert all(e["dur"] >= 0 for e in ev if e["ph"] == "X")
 EOF
 	then ok "trace: valid JSON, one named track per GPU stream"; else not_ok "trace content"; fi
 fi
+# a DP event that runs coalesced buckets says how many (the report counted
+# 8096 collectives a step where the trace showed 4 'allreduce' events)
+if [ -n "$PY" ]; then
+	"$TS" run "$SCN" -q --format json >"$tmp/a_dp.json" 2>/dev/null
+	if $PY - "$tmp/trace.json" "$tmp/a_dp.json" 2>"$tmp/err" <<'EOF'
+import json, sys
+t, r = json.load(open(sys.argv[1])), json.load(open(sys.argv[2]))
+ev = [e for e in t["traceEvents"] if e["ph"] == "X" and e["cat"] == "dp_comm"
+      and e["name"].split(" ")[0] in ("allreduce", "reduce_scatter", "all_gather")]
+n = sum(e["args"].get("collectives", 1) for e in ev)
+assert n == r["dp_collectives_per_step"], (n, r["dp_collectives_per_step"])
+assert any(e["name"].startswith("allreduce x") for e in ev), [e["name"] for e in ev]
+EOF
+	then ok "trace: the DP events' collectives add up to the report's per step"
+	else not_ok "trace: DP collectives"; fi
+fi
 if ls "$tmp" | grep -q '\.tmp\.'; then not_ok "a temporary file was left behind"
 else ok "no temporary left behind"; fi
 expect 1 "--trace into a missing directory" "$TS" run "$SCN" -q --trace "$tmp/nodir/t.json"
@@ -507,6 +523,21 @@ has "$tmp/out" "per GPU-hour a million tokens costs" "explain prices a million t
 has "$tmp/out" "pays for GPUs that" "explain prices the idle share"
 expect 0 "explain on H100" "$TS" explain "$top_srcdir/scenarios/dgx-h100.yaml"
 has "$tmp/out" "power limit" "explain: a Hopper GEMM holds less than its best shape"
+tr '\n' ' ' <"$tmp/out" | tr -s ' ' >"$tmp/flat"
+has "$tmp/flat" "NCCL runs this reduction as NVLS, not as a ring: the NVSwitch adds" \
+	"explain: what NVLS does instead of a ring"
+lacks "$tmp/flat" "as a nvls" "explain: no 'as a nvls'"
+# the latency of the buckets in the report's unit (it said 1969 ms beside 1.97 s)
+expect 0 "explain, the default scenario's buckets" "$TS" explain "$SCN"
+tr '\n' ' ' <"$tmp/out" | tr -s ' ' >"$tmp/flat"
+has "$tmp/flat" "(8096 collectives now pay 1.97 s of latency)" "explain: latency as the report gives it"
+# a one-node variant that cannot hold the expert group: said in words, not as
+# a loader error
+expect 0 "explain, MoE with the expert group across nodes" "$TS" explain \
+	"$top_srcdir/scenarios/mixtral-8x7b.yaml" --set training.placement=tp-pp-dp
+tr '\n' ' ' <"$tmp/out" | tr -s ' ' >"$tmp/flat"
+has "$tmp/flat" "too few for the expert-parallel group (ep 8)" "explain 5c: why no one-node variant"
+lacks "$tmp/flat" "could not be simulated: training.ep" "explain 5c: no raw loader error"
 expect 0 "explain, TP over a whole node" "$TS" explain "$top_srcdir/scenarios/dgx-h100.yaml" \
 	--set training.tp=8 --set training.sequence_parallel=true
 has "$tmp/out" "--set training.tp=4 --set training.pp=2" "explain tries half the TP, twice the PP"

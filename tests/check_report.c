@@ -580,13 +580,13 @@ END_TEST
 static void timeline(void)
 {
 	static const step_interval iv[] = {
-		{0, 0, SPLIT_COMPUTE, 0.000, 0.001, 0, "fwd"},
-		{0, 1, SPLIT_TP_COMM, 0.001, 0.0015, 0, "tp all_reduce"},
-		{0, 0, SPLIT_COMPUTE, 0.0015, 0.003, 0, "bwd"},
-		{0, 3, SPLIT_DP_COMM, 0.002, 0.004, -1, "dp all_reduce"},
-		{1, 0, SPLIT_COMPUTE, 0.001, 0.002, 0, "fwd"},
-		{1, 2, SPLIT_PP_COMM, 0.002, 0.0025, 0, ""},
-		{1, 0, SPLIT_COMPUTE, 0.0025, 0.004, 0, "bwd"},
+		{0, 0, SPLIT_COMPUTE, 0.000, 0.001, 0, "fwd", 0},
+		{0, 1, SPLIT_TP_COMM, 0.001, 0.0015, 0, "tp all_reduce", 0},
+		{0, 0, SPLIT_COMPUTE, 0.0015, 0.003, 0, "bwd", 0},
+		{0, 3, SPLIT_DP_COMM, 0.002, 0.004, -1, "dp all_reduce", 3},   /* 3 buckets */
+		{1, 0, SPLIT_COMPUTE, 0.001, 0.002, 0, "fwd", 0},
+		{1, 2, SPLIT_PP_COMM, 0.002, 0.0025, 0, "", 0},
+		{1, 0, SPLIT_COMPUTE, 0.0025, 0.004, 0, "bwd", 0},
 	};
 	memcpy(TL, iv, sizeof iv);
 	R.timeline = TL;
@@ -640,6 +640,9 @@ START_TEST(trace_one_track_per_stream)
 	ck_assert_str_eq(member(dp, "name")->str, "dp all_reduce");
 	ck_assert_double_eq_tol(member(dp, "ts")->num, 2000, 1e-6);
 	ck_assert_double_eq_tol(member(dp, "dur")->num, 2000, 1e-6);
+	/* it runs three coalesced collectives: said; a single one says nothing */
+	ck_assert_double_eq(jv_get(dp, "args.collectives")->num, 3);
+	ck_assert_ptr_null(jv_get(ev->items[ev->n - 1], "args.collectives"));
 	ck_assert_str_eq(jv_get(v, "otherData.trainsim_version")->str, PACKAGE_VERSION);
 	jv_free(v);
 	free(buf);
