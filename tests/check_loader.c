@@ -468,6 +468,28 @@ START_TEST(set_errors)
 	set_fails("training.tp=3", "--set: training.tp: tp*pp (=3) must divide the GPU count 32");
 	set_fails("training.schedule=zigzag", "'zigzag' is not one of gpipe|1f1b|interleaved|deepspeed");
 	set_fails("training.overlap=true", "unknown key 'overlap' in training");
+	/* a key of another section, below the top level too: where it belongs */
+	set_fails("training.overlap=true", "; it belongs under another section: "
+	          "'training.grad_reduce.overlap'");
+	set_fails("training.compression=int8", "unknown key 'compression' in training; it belongs "
+	          "under another section: 'training.grad_reduce.compression'");
+	set_fails("cluster.oversubscription=2", "it belongs under another section: "
+	          "'cluster.fabric.oversubscription'");
+	set_fails("cluster.precision=fp16", "it belongs under another section: 'training.precision'");
+	/* other tools' names: trainsim's key, not the nearest spelling ('fsdp'
+	 * gave 'did you mean dp', 'gpus' 'did you mean gpu') */
+	set_fails("training.fsdp=true", "unknown key 'fsdp' in training; did you mean 'zero: 3'");
+	set_fails("cluster.gpus=64", "did you mean 'cluster.nodes' and 'cluster.gpus_per_node'?");
+	set_fails("training.gradient_accumulation_steps=4", "set 'training.global_batch'");
+	set_fails("training.grad_accum=4", "set 'training.global_batch'");
+	set_fails("training.activation_checkpointing=true", "did you mean 'recompute: full'");
+	set_fails("model.num_layers=4", "did you mean 'model.layers'?");
+	set_fails("training.batch_size=8", "did you mean 'training.global_batch'");
+	set_fails("training.checkpoint.interval=100", "did you mean 'every' (steps between "
+	          "checkpoints)?");
+	set_fails("cluster.nic.bandwidth=100Gbps", "did you mean 'speed'");
+	/* a real key's alias does not shadow it elsewhere: bandwidth is storage's */
+	set_loads(NULL, "cluster.storage.bandwidth=10GB/s");
 	set_fails("nodes", "is not KEY=VALUE");
 	set_fails("=4", "is not KEY=VALUE");
 	set_fails("cluster..nodes=4", "is not KEY=VALUE");
