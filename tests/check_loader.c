@@ -488,6 +488,11 @@ START_TEST(set_errors)
 	set_fails("training.checkpoint.interval=100", "did you mean 'every' (steps between "
 	          "checkpoints)?");
 	set_fails("cluster.nic.bandwidth=100Gbps", "did you mean 'speed'");
+	/* a time where steps are counted: said, with the conversion */
+	set_fails("training.checkpoint.every=30min", "--set: training.checkpoint.every: '30min' is "
+	          "a time, and this key counts steps: write the number of steps, 1800 s / the step "
+	          "time");
+	set_fails("run.steps=1h", "'1h' is a time, and this key counts steps");
 	/* a real key's alias does not shadow it elsewhere: bandwidth is storage's */
 	set_loads(NULL, "cluster.storage.bandwidth=10GB/s");
 	set_fails("nodes", "is not KEY=VALUE");
