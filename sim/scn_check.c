@@ -4,6 +4,8 @@
  * Runs only when every key mapped cleanly, so that errors do not cascade. */
 #include <inttypes.h>
 #include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
 #include <string.h>
 #include "scn_int.h"
 #include "workload.h"
@@ -42,6 +44,32 @@ static const scn_node *at(const scn_doc *d, const char **used, const char *p1,
 static bool given(const scn_doc *d, const char *path)
 {
 	return scn__doc_path(d, path) != NULL;
+}
+
+/* An error about a key the file does not give, whose default is at fault:
+ * reported at its section's key ("training:"), or at the file's start when
+ * the section is not written either. */
+static void err_default(scn_ctx *c, const scn_doc *d, const char *path, const char *fmt, ...)
+{
+	char sec[64], msg[512];
+	const char *dot = strchr(path, '.');
+	snprintf(sec, sizeof sec, "%.*s", dot ? (int)(dot - path) : (int)strlen(path), path);
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof msg, fmt, ap);
+	va_end(ap);
+	scn__error(c, scn__doc_path(d, sec), true, path, "%s", msg);
+}
+
+/* The precision to suggest on a GPU without p's peak: a 16-bit one it has
+ * (fp16 on Volta and Turing, which lack bf16), else fp32. */
+static hw_precision other_precision(const hw_gpu *g, hw_precision p)
+{
+	static const hw_precision order[] = {PREC_BF16, PREC_FP16, PREC_FP8, PREC_TF32, PREC_FP32};
+	for (size_t i = 0; i < sizeof order / sizeof order[0]; i++)
+		if (order[i] != p && g->peak_flops[order[i]] > 0)
+			return order[i];
+	return PREC_FP32;
 }
 
 /* Defaults that depend on other keys. */
@@ -215,7 +243,11 @@ static void check_cluster(scn_ctx *c, scenario *s, const scn_doc *d)
 		ERR(c, d, "cluster.nic.count", NULL, "%d NICs per node is more than 4 per GPU "
 		    "(%d for %d GPUs per node)", k->nic.count, 4 * k->gpus_per_node,
 		    k->gpus_per_node);
-	if (k->intra.kind != INTRA_PCIE && !k->intra.bandwidth_Bps && !g->nvlink_Bps)
+	if (k->intra.kind != INTRA_PCIE && !k->intra.bandwidth_Bps && !g->nvlink_Bps &&
+	    !given(d, "cluster.intra_node"))
+		err_default(c, d, "cluster.intra_node", "the default, nvswitch, needs a GPU with "
+		            "NVLink and %s has none; add 'intra_node: pcie' under cluster", g->name);
+	else if (k->intra.kind != INTRA_PCIE && !k->intra.bandwidth_Bps && !g->nvlink_Bps)
 		ERR(c, d, "cluster.intra_node", NULL, "%s needs a GPU with NVLink and %s has none; "
 		    "use intra_node: pcie or give intra_node.bandwidth",
 		    k->intra.kind == INTRA_NVSWITCH ? "nvswitch" : "nvlink-mesh", g->name);
@@ -240,10 +272,15 @@ static void check_training_on_cluster(scn_ctx *c, scenario *s, const scn_doc *d)
 	scn_cluster *k = &s->cluster;
 	const hw_gpu *g = &k->gpu;
 	hw_precision p = s->training.precision;
-	if (g->peak_flops[p] <= 0)
+	hw_precision alt = other_precision(g, p);
+	if (g->peak_flops[p] <= 0 && !given(d, "training.precision"))
+		err_default(c, d, "training.precision", "the default, %s, has no peak on the GPU %s; "
+		            "add 'precision: %s' under training", scn__precision_names[p], g->name,
+		            scn__precision_names[alt]);
+	else if (g->peak_flops[p] <= 0)
 		ERR(c, d, "training.precision", NULL, "the GPU %s has no %s peak; choose another "
-		    "precision or give cluster.gpu.%s", g->name, scn__precision_names[p],
-		    scn__precision_names[p]);
+		    "precision (%s) or give cluster.gpu.%s", g->name, scn__precision_names[p],
+		    scn__precision_names[alt], scn__precision_names[p]);
 	if (s->training.data.source == DATA_LOCAL_CACHE && !k->cache.present)
 		ERR(c, d, "training.data.source", NULL, "local_cache needs a cluster.local_cache "
 		    "section, e.g. 'local_cache: {bandwidth: 8GB/s, capacity: 30TB}'");
