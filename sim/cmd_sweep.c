@@ -579,14 +579,19 @@ static int sweep_report(const sweep_ctx *c, int pool_rc)
 		snprintf(crashed, sizeof crashed, " (%zu of them crashed)", c->n_crashed);
 	fprintf(stderr, "sweep: %zu point%s: %zu ok, %zu no_fit, %zu invalid%s -> %s\n", c->finished,
 	        c->finished == 1 ? "" : "s", c->n_ok, c->n_nofit, c->n_invalid, crashed, where);
-	if (c->finished && c->n_invalid == c->finished) {
+	if (c->n_invalid > 0 && c->first_invalid != SIZE_MAX) {
+		/* say why, not only in the CSV's error column: one typo among many
+		 * values is as likely as a sweep of nothing but typos */
 		char point[REASON_MAX];
 		point_text(c, c->first_invalid, point, sizeof point);
-		fprintf(stderr, "sweep: every point was invalid; the first, point %zu (%s): %s\n",
-		        c->first_invalid, point, c->first_reason);
-		return 1;
+		if (c->n_invalid == c->finished)
+			fprintf(stderr, "sweep: every point was invalid; the first, point %zu (%s): %s\n",
+			        c->first_invalid, point, c->first_reason);
+		else
+			fprintf(stderr, "sweep: the first invalid point, %zu (%s): %s\n",
+			        c->first_invalid, point, c->first_reason);
 	}
-	return 0;
+	return c->finished && c->n_invalid == c->finished ? 1 : 0;
 }
 
 static int sweep_main(sweep_ctx *c)

@@ -136,9 +136,13 @@ fi
 	fail "resume accepted another sweep's file" || pass "resume refuses another sweep's file"
 
 # 4. Invalid points are rows; a sweep of nothing but invalid points fails.
-"$ts" sweep "$scn" --vary training.tp=1,3 -j 1 --out inv.csv 2>/dev/null &&
+"$ts" sweep "$scn" --vary training.tp=1,3 -j 1 --out inv.csv 2>inv.err &&
 	grep -q '^1,3,invalid,' inv.csv && [ "$(rows inv.csv | wc -l)" -eq 2 ] &&
 	pass "an invalid layout is a row with status invalid" || fail "invalid layout row"
+# ... and stderr says why, not only the CSV's error column
+grep -q "^sweep: the first invalid point, 1 (training.tp=3): .*must divide" inv.err &&
+	pass "some points invalid: the first one's reason on stderr" ||
+	fail "some points invalid, stderr: $(cat inv.err)"
 "$ts" sweep "$scn" --vary training.tp=3,5 --out typo.csv 2>typo.err &&
 	fail "a sweep of invalid points succeeded" || {
 	grep -q 'every point was invalid' typo.err && pass "all invalid: exit 1 with the reason" ||
