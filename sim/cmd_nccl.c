@@ -132,7 +132,14 @@ static int parse_opt(int argc, char **argv, int *i, nccl_args *a)
 			a->quiet = true;
 			return 0;
 		}
-		return usage("unknown option '%s'", o);
+		static const char *const opts[] = {"--op", "--gpus", "--algo", "--root", "--ps-servers",
+			"--format", "--max-memory", "--set", "--quiet", "--help"};
+		const char *near = scn_nearest_name(o, strlen(o), opts,
+		                                    (int)(sizeof opts / sizeof opts[0]));
+		char what[160];
+		snprintf(what, sizeof what, "unknown option '%%s'%s%s%s", near ? "; did you mean '" : "",
+		         near ? near : "", near ? "'?" : "");
+		return usage(what, o);
 	}
 	return 0;
 }

@@ -83,6 +83,21 @@ static void print_help(const char *usage, unsigned allowed)
 			fputs(opt_help[k].line, stdout);
 }
 
+/* What a command of parse_args accepts, for "did you mean". */
+static const char *near_option(const char *arg, unsigned allowed)
+{
+	static const struct { unsigned opt; const char *name; } all[] = {
+		{0, "--set"}, {OPT_FORMAT, "--format"}, {OPT_TRACE, "--trace"},
+		{OPT_EXPLAIN, "--explain"}, {OPT_SHOW, "--show"}, {OPT_MAX_EVENTS, "--max-events"},
+		{OPT_MAX_MEMORY, "--max-memory"}, {0, "--quiet"}, {0, "--help"}};
+	const char *names[sizeof all / sizeof all[0]];
+	int n = 0;
+	for (size_t k = 0; k < sizeof all / sizeof all[0]; k++)
+		if (!all[k].opt || (allowed & all[k].opt))
+			names[n++] = all[k].name;
+	return scn_nearest_name(arg, strcspn(arg, "="), names, n);   /* "--sett=x" */
+}
+
 static int usage_error(const char *usage, const char *fmt, const char *arg)
 {
 	fprintf(stderr, "trainsim: ");
@@ -166,7 +181,11 @@ static int parse_opt(int argc, char **argv, int *i, run_args *a, unsigned allowe
 	} else if (!strcmp(arg, "-q") || !strcmp(arg, "--quiet")) {
 		a->quiet = true;
 	} else {
-		return usage_error(usage, "unknown option '%s'", arg);
+		const char *near = near_option(arg, allowed);
+		char what[160];
+		snprintf(what, sizeof what, "unknown option '%%s'%s%s%s", near ? "; did you mean '" : "",
+		         near ? near : "", near ? "'?" : "");
+		return usage_error(usage, what, arg);
 	}
 	return 0;
 }

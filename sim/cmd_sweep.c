@@ -402,7 +402,12 @@ static int sweep_opt(int argc, char **argv, int *i, sweep_opts *o, sweep_plan *p
 		return 0;
 	}
 	if (a[0] == '-' && a[1]) {
-		fprintf(stderr, "sweep: unknown option or missing value: %s\n", a);
+		static const char *const opts[] = {"--vary", "--set", "--jobs", "--out", "--plot",
+			"--format", "--resume", "--shard", "--max-events", "--help"};
+		const char *near = scn_nearest_name(a, strcspn(a, "="), opts,
+		                                    (int)(sizeof opts / sizeof opts[0]));
+		fprintf(stderr, "sweep: unknown option or missing value: %s%s%s%s\n", a,
+		        near ? "; did you mean '" : "", near ? near : "", near ? "'?" : "");
 		return -1;
 	}
 	if (o->scenario) {

@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <unistd.h>
 #include <math.h>
 #include "cli.h"
@@ -371,9 +372,16 @@ static int usage(bool asked)
  * that `trainsim run` takes, or why the row is not simulated. */
 static int show_row(const val_row *rows, size_t n, const char *id)
 {
-	for (size_t i = 0; i < n; i++) {
-		if (strcmp(rows[i].id, id))
-			continue;
+	/* the id as written, else without regard to case (meg21t1-021) */
+	size_t at = n;
+	for (size_t i = 0; i < n && at == n; i++)
+		if (!strcmp(rows[i].id, id))
+			at = i;
+	for (size_t i = 0; i < n && at == n; i++)
+		if (!strcasecmp(rows[i].id, id))
+			at = i;
+	for (size_t i = at; i < n; i++) {
+		id = rows[i].id;
 		val_case c;
 		char why[256];
 		if (val_build(&rows[i], &c, why, sizeof why) < 0) {

@@ -61,6 +61,15 @@ static void vreport(scn_ctx *c, const scn_node *at, bool at_key, const char *pat
 		fputs(": ", c->err);
 	}
 	scn__vput_clean(c->err, fmt, ap);
+	/* '--set KEY=V1,V2' refused: the values to try one by one are a sweep */
+	if (!kind && at && at->set_by && !strcmp(at->set_by, "--set") && at->kind == SCN_SCALAR &&
+	    at->str && strchr(at->str, ',') && path && path[0]) {
+		fputs(" (to run each of these values: trainsim sweep SCENARIO --vary ", c->err);
+		scn__put_clean(c->err, path);
+		fputc('=', c->err);
+		scn__put_clean(c->err, at->str);
+		fputc(')', c->err);
+	}
 	fputc('\n', c->err);
 }
 

@@ -345,6 +345,22 @@ const char *scn__suggest_key(const scn_section *sec, const char *key)
 	return bd <= limit ? best : NULL;
 }
 
+const char *scn_nearest_name(const char *word, size_t len, const char *const *names, int n)
+{
+	char w[65];
+	snprintf(w, sizeof w, "%.*s", (int)(len < 64 ? len : 64), word);
+	const char *best = NULL;
+	size_t bd = 3;
+	for (int k = 0; k < n; k++) {
+		size_t d = scn__edit_distance(w, names[k]);
+		if (d < bd) {
+			bd = d;
+			best = names[k];
+		}
+	}
+	return best;
+}
+
 /* The dotted paths under `sec` of the keys named exactly `key` in its
  * subsections (depth-first, the schema's order), up to max; their count. */
 static int keys_elsewhere(const scn_section *sec, const char *prefix, const char *key,

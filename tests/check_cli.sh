@@ -78,6 +78,10 @@ expect 2 "run without a scenario" "$TS" run
 has "$tmp/err" "usage: trainsim run SCENARIO" "the usage line is printed"
 expect 2 "unknown format" "$TS" run "$SCN" --format xml
 expect 2 "unknown option" "$TS" run "$SCN" --frobnicate
+expect 2 "a misspelt option" "$TS" run "$SCN" --sett cluster.nodes=2
+has "$tmp/err" "unknown option '--sett'; did you mean '--set'?" "a misspelt option gets a suggestion"
+expect 2 "a misspelt sweep option" "$TS" sweep "$SCN" --varry cluster.nodes=2
+has "$tmp/err" "did you mean '--vary'?" "... in sweep too"
 expect 2 "--set without =" "$TS" run "$SCN" --set cluster.nodes
 expect 2 "two scenarios" "$TS" run "$SCN" "$SCN"
 expect 2 "--max-events not a number" "$TS" run "$SCN" --max-events lots
@@ -711,6 +715,8 @@ expect 0 "the shown scenario loads" "$TS" check "$tmp/row.yaml"
 expect 0 "validate --show: a row not simulated says why" "$TS" validate "$PUB" --show MEG20-003
 has "$tmp/out" "not simulated: the baseline" "validate --show: the reason"
 expect 1 "validate --show: an unknown id" "$TS" validate "$PUB" --show NO-SUCH-ROW
+expect 0 "validate --show: an id in lower case" "$TS" validate "$PUB" --show kor22-004
+has "$tmp/out" "# KOR22-004 (line" "validate --show: the id matched without regard to case"
 # a benchmark row: a file trainsim nccl takes, and the command to run
 expect 0 "validate --show: an nccl-tests row" "$TS" validate "$PUB" --show NCCL-AZ-010
 cp "$tmp/out" "$tmp/coll.yaml"

@@ -493,6 +493,9 @@ START_TEST(set_errors)
 	          "a time, and this key counts steps: write the number of steps, 1800 s / the step "
 	          "time");
 	set_fails("run.steps=1h", "'1h' is a time, and this key counts steps");
+	/* several values for one --set: the sweep that runs them */
+	set_fails("cluster.nic.speed=100Gbps,200Gbps", "(to run each of these values: trainsim "
+	          "sweep SCENARIO --vary cluster.nic.speed=100Gbps,200Gbps)");
 	/* a real key's alias does not shadow it elsewhere: bandwidth is storage's */
 	set_loads(NULL, "cluster.storage.bandwidth=10GB/s");
 	set_fails("nodes", "is not KEY=VALUE");
