@@ -643,6 +643,29 @@ static void boundary(stp_run *r, int step)
 	}
 }
 
+/* Many steps of a small layout pass the up-front estimate (a lower bound)
+ * and then run into the event limit after minutes: once two steps have run,
+ * the second's events times the steps left say whether the run can finish.
+ * True (the run stopped, with the reason) when it cannot. */
+static bool events_run_out(stp_run *r)
+{
+	uint64_t now = sim_events(r->sim), cap = sim_max_events(r->sim);
+	if (r->cur_step == 0)
+		r->ev_step0 = now;
+	if (r->cur_step != 1 || cap == 0)
+		return false;
+	double per = (double)(now - r->ev_step0), need = now + per * (r->K - 2);
+	if (need <= (double)cap)
+		return false;
+	char why[320];
+	snprintf(why, sizeof why, "run.steps (=%d) x about %.0f events a step comes to %.3g "
+	         "events, above the limit of %llu (--max-events / run.max_events): simulate fewer "
+	         "steps (the step time settles within a few), or raise the limit", r->K, per, need,
+	         (unsigned long long)cap);
+	fail(r, why);
+	return true;
+}
+
 static void stage_done(stp_run *r, stp_stage *st)
 {
 	if (st->counted)
@@ -653,6 +676,8 @@ static void stage_done(stp_run *r, stp_stage *st)
 	/* synchronous step over: every stage has finished its optimizer */
 	boundary(r, r->cur_step);
 	if (r->cur_step + 1 >= r->K)
+		return;
+	if (events_run_out(r))
 		return;
 	r->cur_step++;
 	if (r->want_timeline && r->cur_step == r->K - 1)
