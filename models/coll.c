@@ -399,10 +399,14 @@ int coll_node_ctas(const scn_cluster *c, int ranks, coll_op op)
 	sh.arch = c->gpu.arch;
 	sh.nvlink = c->intra.kind != INTRA_PCIE;
 	sh.intra_Bps = cluster_spec_intra_Bps(c);
-	if (op == COLL_ALL_REDUCE && c->intra.kind == INTRA_NVSWITCH && c->gpu.nvls_eff > 0 &&
-	    ranks > 2)
+	if (op == COLL_ALL_REDUCE && coll_node_nvls(c, ranks))
 		return coll__nvls_channels(&sh);
 	return coll__node_channels(&sh);
+}
+
+bool coll_node_nvls(const scn_cluster *c, int ranks)
+{
+	return c->intra.kind == INTRA_NVSWITCH && c->gpu.nvls_eff > 0 && ranks > 2;
 }
 
 int coll__shape(coll_ctx *cc, coll_run *r)

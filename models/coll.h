@@ -73,6 +73,10 @@ double coll_latency(const coll_ctx *cc, const coll_req *req, coll_algo algo);
  * `ranks` GPUs of one node holds while it runs: NCCL's channel count for
  * the node (24 on 8 x A100 or H100), 16 for an NVLS all-reduce. */
 int coll_node_ctas(const scn_cluster *c, int ranks, coll_op op);
+/* Whether a large all-reduce of `ranks` GPUs of one node of c runs as NVLS
+ * (the NVSwitch reduces), as coll_node_ctas counts its channels; the
+ * reduce-scatter and all-gather of the same GPUs stay rings. */
+bool coll_node_nvls(const scn_cluster *c, int ranks);
 
 /* Runs one collective alone on a fresh engine and returns its duration in
  * seconds (negative on error): the building block of `trainsim nccl`. */

@@ -715,24 +715,41 @@ double hw_nic_efficiency(const hw_nic *nic, int gpus_sharing)
 	return eff;
 }
 
+/* A peak in TFLOP/s for the catalog table; '-' where the GPU has none (the
+ * loader refuses that precision on it). */
+static const char *peak_cell(char *b, size_t n, double flops)
+{
+	if (flops > 0)
+		snprintf(b, n, "%.1f", flops / T);
+	else
+		snprintf(b, n, "-");
+	return b;
+}
+
 void hw_list_gpus(FILE *out, double (*held)(const hw_gpu *g))
 {
-	fprintf(out, "%-16s %7s %7s %7s %7s %7s %6s %6s %8s %8s %6s %6s %4s\n", "name", "fp32",
-		"tf32", "bf16", "fp8", "fp4", "gemm", "gemm", "HBM", "HBM", "NVLink", "NVLS", "PCIe");
-	fprintf(out, "%-16s %7s %7s %7s %7s %7s %6s %6s %8s %8s %6s %6s %4s\n", "", "TFLOP/s",
-		"TFLOP/s", "TFLOP/s", "TFLOP/s", "TFLOP/s", "MAMF", "held", "GiB", "GB/s", "GB/s", "eff",
-		"gen");
+	static const hw_precision cols[] = {PREC_FP32, PREC_TF32, PREC_FP16, PREC_BF16, PREC_FP8,
+		PREC_FP4};
+	fprintf(out, "%-16s %7s %7s %7s %7s %7s %7s %6s %6s %8s %8s %6s %6s %4s\n", "name", "fp32",
+		"tf32", "fp16", "bf16", "fp8", "fp4", "gemm", "gemm", "HBM", "HBM", "NVLink", "NVLS",
+		"PCIe");
+	fprintf(out, "%-16s %7s %7s %7s %7s %7s %7s %6s %6s %8s %8s %6s %6s %4s\n", "", "TFLOP/s",
+		"TFLOP/s", "TFLOP/s", "TFLOP/s", "TFLOP/s", "TFLOP/s", "MAMF", "held", "GiB", "GB/s",
+		"GB/s", "eff", "gen");
 	for (size_t i = 0; i < NGPUS; i++) {
 		const hw_gpu *g = &gpus[i];
-		double bf = g->peak_flops[PREC_BF16] > 0 ? g->peak_flops[PREC_BF16]
-		                                         : g->peak_flops[PREC_FP16];
-		fprintf(out, "%-16s %7.1f %7.1f %7.1f %7.1f %7.1f %6.3f %6.3f %8.0f %8.0f %6.0f %6.2f "
-			"%4d\n", g->name, g->peak_flops[PREC_FP32] / T, g->peak_flops[PREC_TF32] / T,
-			bf / T, g->peak_flops[PREC_FP8] / T, g->peak_flops[PREC_FP4] / T, g->gemm_eff,
+		fprintf(out, "%-16s", g->name);
+		for (size_t k = 0; k < sizeof cols / sizeof cols[0]; k++) {
+			char cell[16];
+			fprintf(out, " %7s", peak_cell(cell, sizeof cell, g->peak_flops[cols[k]]));
+		}
+		fprintf(out, " %6.3f %6.3f %8.0f %8.0f %6.0f %6.2f %4d\n", g->gemm_eff,
 			held ? held(g) : g->gemm_eff,
 			g->hbm_bytes / GiB, g->hbm_Bps / GBs, g->nvlink_Bps / GBs, g->nvls_eff,
 			g->pcie_gen);
 	}
+	fprintf(out, "peaks are dense; '-': the GPU has no such peak, and a scenario cannot train in\n"
+		"that precision on it (V100 and T4: fp16, not bf16)\n");
 	fprintf(out, "gemm MAMF: the best shape of a GEMM sweep; held: what a large GEMM holds under a\n"
 		"sustained load (power cap, clocks), the figure the compute model uses\n");
 	fprintf(out, "aliases:");

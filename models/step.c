@@ -868,9 +868,14 @@ static int simulate(const scenario *s, const step_opts *o, bool nested, step_res
 		snprintf(err, errlen, "%s", r->err);
 		rc = -1;
 	} else if (rc == SIM_ELIMIT) {
+		char which[96] = "the step";
+		if (r->K > 1)   /* run.steps: say which step, so that fewer steps is the fix */
+			snprintf(which, sizeof which, "step %d of the %d of run.steps", r->cur_step + 1,
+			         r->K);
 		snprintf(err, errlen, "the simulation stopped at the limit of %llu events "
-			 "(--max-events / run.max_events) before the step ended; raise the limit",
-			 (unsigned long long)sim_max_events(r->sim));
+			 "(--max-events / run.max_events) before %s ended; raise the limit%s",
+			 (unsigned long long)sim_max_events(r->sim), which,
+			 r->K > 1 ? " or simulate fewer steps" : "");
 	} else if (!finished(r)) {
 		snprintf(err, errlen, "the step did not finish: a pipeline stage waited for an input "
 			 "that never came (schedule deadlock)");

@@ -23,6 +23,8 @@ typedef struct step_interval {
 	double t0, t1;
 	int mb;           /* micro-batch or -1 */
 	char label[24];
+	int collectives;  /* DP: the back-to-back collectives the interval runs as one
+	                     (coalesced buckets); 0 otherwise */
 } step_interval;
 
 typedef struct step_checkpoint {

@@ -82,7 +82,8 @@ static void on_x_done(sim *s, void *ctx, uint64_t arg)
 		r->dp_xcollectives += (double)k;
 	}
 	stp_busy(r, st, -1);
-	stp_record(r, st->idx, 6, SPLIT_DP_COMM, st->x_t0, sim_now(s), 8 << 27);   /* "allreduce" */
+	stp_record(r, st->idx, 6, SPLIT_DP_COMM, st->x_t0, sim_now(s),   /* "allreduce x k" */
+	           8 << 27 | (int)(k < 0x7ffff ? k : 0x7ffff));
 	if (r->async)
 		check_async(r, st);
 	x_pump(r, st);
@@ -148,7 +149,8 @@ static void on_dp_done(sim *s, void *ctx, uint64_t arg)
 	}
 	stp_busy(r, st, -1);
 	int lab = t.kind == DPT_BUCKET ? (scn_grad_rs(r->s) ? 9 : 8) : 10;
-	stp_record(r, st->idx, 3, SPLIT_DP_COMM, st->dp_t0, sim_now(s), lab << 27);
+	stp_record(r, st->idx, 3, SPLIT_DP_COMM, st->dp_t0, sim_now(s),
+	           lab << 27 | (int)(k < 0x7ffff ? k : 0x7ffff));   /* k coalesced */
 	if (r->async)
 		check_async(r, st);
 	dp_pump(r, st, false);   /* take what is ready, as without the hold */

@@ -55,7 +55,11 @@ void stp_record(stp_run *r, int gpu_idx, int stream, int cat, double t0, double 
 					    "all_gather", "tp"};
 	const char *nm = kind < (int)(sizeof names / sizeof names[0]) ? names[kind] : "?";
 	iv->mb = (kind <= LAB_R || kind == 6 || kind == 7) ? mb : -1;
-	if (iv->mb >= 0 && r->v > 1)
+	/* a DP collective's low bits count the coalesced collectives it runs */
+	iv->collectives = kind >= 8 && kind <= 10 && mb > 1 ? mb : 0;
+	if (iv->collectives)
+		snprintf(iv->label, sizeof iv->label, "%s x%d", nm, mb);
+	else if (iv->mb >= 0 && r->v > 1)
 		snprintf(iv->label, sizeof iv->label, "%s%d.c%d", nm, mb, chunk);
 	else if (iv->mb >= 0)
 		snprintf(iv->label, sizeof iv->label, "%s%d", nm, mb);
@@ -639,6 +643,29 @@ static void boundary(stp_run *r, int step)
 	}
 }
 
+/* Many steps of a small layout pass the up-front estimate (a lower bound)
+ * and then run into the event limit after minutes: once two steps have run,
+ * the second's events times the steps left say whether the run can finish.
+ * True (the run stopped, with the reason) when it cannot. */
+static bool events_run_out(stp_run *r)
+{
+	uint64_t now = sim_events(r->sim), cap = sim_max_events(r->sim);
+	if (r->cur_step == 0)
+		r->ev_step0 = now;
+	if (r->cur_step != 1 || cap == 0)
+		return false;
+	double per = (double)(now - r->ev_step0), need = now + per * (r->K - 2);
+	if (need <= (double)cap)
+		return false;
+	char why[320];
+	snprintf(why, sizeof why, "run.steps (=%d) x about %.0f events a step comes to %.3g "
+	         "events, above the limit of %llu (--max-events / run.max_events): simulate fewer "
+	         "steps (the step time settles within a few), or raise the limit", r->K, per, need,
+	         (unsigned long long)cap);
+	fail(r, why);
+	return true;
+}
+
 static void stage_done(stp_run *r, stp_stage *st)
 {
 	if (st->counted)
@@ -649,6 +676,8 @@ static void stage_done(stp_run *r, stp_stage *st)
 	/* synchronous step over: every stage has finished its optimizer */
 	boundary(r, r->cur_step);
 	if (r->cur_step + 1 >= r->K)
+		return;
+	if (events_run_out(r))
 		return;
 	r->cur_step++;
 	if (r->want_timeline && r->cur_step == r->K - 1)

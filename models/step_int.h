@@ -224,8 +224,9 @@ typedef struct stp_run {
 	bool emb_running;                /* their all-reduce, first and last stage */
 	int ops_end_count[3];
 	double *E;                       /* boundary of each step */
+	uint64_t ev_step0;               /* the engine's events when step 0 ended */
 	bool failed;
-	char err[256];
+	char err[320];
 	/* variability */
 	bool var_on;
 	double v_mu, v_sigma, v_ex, v_var, v_slowdown;

@@ -490,6 +490,21 @@ static void notes(const scenario *s, step_result *r)
 			 "sequence the attention scores are %.0f%% of the counted FLOPs, so MFU overstates "
 			 "the arithmetic done by about %.0f%%.", s->model.seq_len, 100 * att / full,
 			 100 * (full / (full - att / 2) - 1));
+	/* sequence parallelism trades each all-reduce for a reduce-scatter and
+	 * an all-gather, and adds an exposed all-gather in the backward: more
+	 * exposed TP time than without it (most on an NVLS node), less memory
+	 * and norm time; say so, since a user expects it to be neutral */
+	const scn_training *t = &s->training;
+	if (t->sequence_parallel && t->tp > 1 && s->model.experts <= 1 && scn_cp(s) == 1 &&
+	    !s->model.custom)
+		stp_note(r, "Sequence parallelism: each TP all-reduce becomes a reduce-scatter and an "
+			 "all-gather of the same bytes, and the backward adds an all-gather of each "
+			 "block's output gradient that no GEMM hides (Megatron's order), so more TP "
+			 "time is exposed than without it%s; in return the norms and dropouts run on "
+			 "1/%d of the tokens, and their activations take 1/%d of the memory.",
+			 t->tp <= s->cluster.gpus_per_node && coll_node_nvls(&s->cluster, t->tp)
+			 ? ", the more so as this node's NVSwitch reduces an all-reduce itself "
+			   "(NVLS), faster per byte than the ring pair" : "", t->tp, t->tp);
 	if (r->staleness > 0)
 		stp_note(r, "Asynchronous DP overlaps each step's gradient reduction with the next "
 			 "step's compute (%.2fx the synchronous speed); updates are %d step stale, which "

@@ -123,8 +123,8 @@ static void ckpt_note(const scenario *s, step_result *r, const store_ckpt_result
 	} else {
 		FMT(how, "training waits %s for the write (limit: %s)", w, d->bottleneck);
 	}
-	FMT(text, "Checkpoint: %s every %d steps, %s over the %s: %s; %s per step (%.2f%%)%s, "
-	    "and every %d steps %s.", b, ck->every,
+	FMT(text, "Checkpoint: %s every %d steps, %s over the %s: %s; %s per step (%.2f%%)%s. "
+	    "Every %d steps instead, it would cost %s per step.", b, ck->every,
 	    async ? "async" : d->async_fallback ? "async falling back to sync (host memory too small)"
 	                                        : "sync",
 	    shared ? "shared training NICs" : "frontend network", how, am,

@@ -23,6 +23,25 @@
 	"       [--max-memory SIZE] [-q]\n" \
 	"OP: all_reduce all_gather reduce_scatter all_to_all broadcast reduce sendrecv\n"
 
+#define NCCL_HELP \
+	"  --op OP                 the collective (default all_reduce); nccl-tests' names\n" \
+	"                          such as alltoall are accepted too\n" \
+	"  -b MIN, -e MAX          the smallest and largest size, with nccl-tests' suffixes\n" \
+	"                          (8, 256K, 64M, 8G; powers of 2); default -b 8 -e 8G\n" \
+	"  -f FACTOR               multiply the size by FACTOR each row (default 2)\n" \
+	"  -i STEP                 or add STEP bytes each row\n" \
+	"  --gpus N, -n N          the first N GPUs of the cluster (default: all of them)\n" \
+	"  --algo ALGO             force the algorithm (default auto: NCCL's choice)\n" \
+	"  -g GPUS_PER_THREAD      nccl-tests' -g: one thread launches that many kernels\n" \
+	"  --root R                the root rank of broadcast and reduce (default 0)\n" \
+	"  --ps-servers N          parameter servers of --algo ps (default: the scenario's)\n" \
+	"  --format text|json      nccl-tests' columns (default), or a JSON array\n" \
+	"  --set KEY=VALUE         override a scenario key by its dotted path (repeatable)\n" \
+	"  --max-memory SIZE       refuse a collective whose simulation needs more memory\n" \
+	"                          (default run.max_memory, else 4GiB)\n" \
+	"  -q, --quiet             print no warnings about the scenario\n" \
+	"  -h, --help              this help\n"
+
 #define ELEM_BYTES 4.0   /* nccl-tests' default type: float */
 
 typedef struct nccl_args {
@@ -113,7 +132,14 @@ static int parse_opt(int argc, char **argv, int *i, nccl_args *a)
 			a->quiet = true;
 			return 0;
 		}
-		return usage("unknown option '%s'", o);
+		static const char *const opts[] = {"--op", "--gpus", "--algo", "--root", "--ps-servers",
+			"--format", "--max-memory", "--set", "--quiet", "--help"};
+		const char *near = scn_nearest_name(o, strlen(o), opts,
+		                                    (int)(sizeof opts / sizeof opts[0]));
+		char what[160];
+		snprintf(what, sizeof what, "unknown option '%%s'%s%s%s", near ? "; did you mean '" : "",
+		         near ? near : "", near ? "'?" : "");
+		return usage(what, o);
 	}
 	return 0;
 }
@@ -127,7 +153,7 @@ static int parse_args(int argc, char **argv, nccl_args *a)
 		return 1;
 	for (int i = 1; i < argc; i++) {
 		if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {
-			fputs(NCCL_USAGE, stdout);
+			fputs(NCCL_USAGE NCCL_HELP, stdout);
 			return -1;
 		}
 		if (argv[i][0] == '-' && argv[i][1]) {

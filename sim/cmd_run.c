@@ -25,6 +25,12 @@
 #define EXPLAIN_USAGE "usage: trainsim explain SCENARIO [--set KEY=VALUE]... [--max-events N] " \
 	"[--max-memory SIZE] [-q]\n"
 #define LIST_USAGE "usage: trainsim list gpus|nics|topologies\n"
+#define LIST_HELP LIST_USAGE \
+	"  gpus        the GPU catalog: peak TFLOP/s per precision, GEMM efficiency, HBM,\n" \
+	"              NVLink; each name is a value of cluster.gpu\n" \
+	"  nics        NIC speeds and what RDMA and TCP reach of them (cluster.nic)\n" \
+	"  topologies  the values of cluster.fabric.topology\n" \
+	"  -h, --help  this help\n"
 
 enum { FMT_TEXT, FMT_JSON, FMT_CSV };
 
@@ -44,6 +50,53 @@ typedef struct run_args {
 /* Which options a command accepts. */
 enum { OPT_FORMAT = 1, OPT_TRACE = 2, OPT_EXPLAIN = 4, OPT_MAX_EVENTS = 8, OPT_MAX_MEMORY = 16,
        OPT_SHOW = 32 };
+
+/* One line per option for --help, printed when the command accepts it
+ * (opt 0: every command of parse_args): the same bits parse_opt reads. */
+static const struct {
+	unsigned opt;
+	const char *line;
+} opt_help[] = {
+	{0, "  --set KEY=VALUE         override a scenario key by its dotted path, with the\n"
+	    "                          file's checks (repeatable): --set cluster.nic.speed=400Gbps\n"},
+	{OPT_FORMAT, "  --format text|json|csv  the report as text (default), one JSON object, or a\n"
+	             "                          CSV header and row (docs/report.md)\n"},
+	{OPT_TRACE, "  --trace FILE            also write the step's timeline as a Chrome trace\n"
+	            "                          (https://ui.perfetto.dev, trainsim plot --kind timeline)\n"},
+	{OPT_EXPLAIN, "  --explain               append explain's plain-words account to the report\n"},
+	{OPT_SHOW, "  --show                  print the scenario as YAML with every default written out\n"},
+	{OPT_MAX_EVENTS, "  --max-events N          refuse or stop a simulation past N events\n"
+	                 "                          (default run.max_events, else 200000000)\n"},
+	{OPT_MAX_MEMORY, "  --max-memory SIZE       refuse a simulation that needs more memory, as in 16GiB\n"
+	                 "                          (default run.max_memory, else 4GiB)\n"},
+	{0, "  -q, --quiet             print no warnings about the scenario\n"},
+	{OPT_FORMAT, "                          and no 'simulated N events in T s' line\n"},
+	{0, "  -h, --help              this help\n"},
+};
+
+/* --help: the usage line, then each option the command accepts. */
+static void print_help(const char *usage, unsigned allowed)
+{
+	fputs(usage, stdout);
+	for (size_t k = 0; k < sizeof opt_help / sizeof opt_help[0]; k++)
+		if (!opt_help[k].opt || (allowed & opt_help[k].opt))
+			fputs(opt_help[k].line, stdout);
+}
+
+/* What a command of parse_args accepts, for "did you mean". */
+static const char *near_option(const char *arg, unsigned allowed)
+{
+	static const struct { unsigned opt; const char *name; } all[] = {
+		{0, "--set"}, {OPT_FORMAT, "--format"}, {OPT_TRACE, "--trace"},
+		{OPT_EXPLAIN, "--explain"}, {OPT_SHOW, "--show"}, {OPT_MAX_EVENTS, "--max-events"},
+		{OPT_MAX_MEMORY, "--max-memory"}, {0, "--quiet"}, {0, "--help"}};
+	const char *names[sizeof all / sizeof all[0]];
+	int n = 0;
+	for (size_t k = 0; k < sizeof all / sizeof all[0]; k++)
+		if (!all[k].opt || (allowed & all[k].opt))
+			names[n++] = all[k].name;
+	return scn_nearest_name(arg, strcspn(arg, "="), names, n);   /* "--sett=x" */
+}
 
 static int usage_error(const char *usage, const char *fmt, const char *arg)
 {
@@ -128,7 +181,11 @@ static int parse_opt(int argc, char **argv, int *i, run_args *a, unsigned allowe
 	} else if (!strcmp(arg, "-q") || !strcmp(arg, "--quiet")) {
 		a->quiet = true;
 	} else {
-		return usage_error(usage, "unknown option '%s'", arg);
+		const char *near = near_option(arg, allowed);
+		char what[160];
+		snprintf(what, sizeof what, "unknown option '%%s'%s%s%s", near ? "; did you mean '" : "",
+		         near ? near : "", near ? "'?" : "");
+		return usage_error(usage, what, arg);
 	}
 	return 0;
 }
@@ -145,7 +202,7 @@ static int parse_args(int argc, char **argv, run_args *a, unsigned allowed, cons
 	for (int i = 1; i < argc; i++) {
 		const char *arg = argv[i];
 		if (!strcmp(arg, "-h") || !strcmp(arg, "--help")) {
-			fputs(usage, stdout);
+			print_help(usage, allowed);
 			return -1;
 		}
 		if (arg[0] == '-' && arg[1] != '\0') {
@@ -346,7 +403,7 @@ out_args:
 int cmd_list(int argc, char **argv)
 {
 	if (argc == 2 && (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help"))) {
-		fputs(LIST_USAGE, stdout);
+		fputs(LIST_HELP, stdout);
 		return 0;
 	}
 	if (argc != 2)

@@ -306,9 +306,10 @@ static void sweep_usage(FILE *out)
 	"                        without one, a single point: the scenario (and --set)\n"
 	"  --set KEY=VALUE       fixed override of every point\n"
 	"  -j, --jobs N          worker processes (default: the number of cores)\n"
-	"  -o, --out FILE        append rows to FILE (default: stdout)\n"
+	"  -o, --out FILE        write rows to FILE, new or empty (default: stdout);\n"
+	"                        a FILE that holds rows is refused without --resume\n"
 	"  --format csv|json     CSV with a header (default) or JSON Lines\n"
-	"  --resume              skip the points FILE already holds\n"
+	"  --resume              continue FILE: append only the points it lacks\n"
 	"  --shard K/N           run only points with index %% N == K-1 (K from 1)\n"
 	"  --plot FILE.png|svg   then draw the speed plot of FILE (needs --out, CSV)\n"
 	"  --max-events N        cap the events of each point's simulation\n"
@@ -401,7 +402,12 @@ static int sweep_opt(int argc, char **argv, int *i, sweep_opts *o, sweep_plan *p
 		return 0;
 	}
 	if (a[0] == '-' && a[1]) {
-		fprintf(stderr, "sweep: unknown option or missing value: %s\n", a);
+		static const char *const opts[] = {"--vary", "--set", "--jobs", "--out", "--plot",
+			"--format", "--resume", "--shard", "--max-events", "--help"};
+		const char *near = scn_nearest_name(a, strcspn(a, "="), opts,
+		                                    (int)(sizeof opts / sizeof opts[0]));
+		fprintf(stderr, "sweep: unknown option or missing value: %s%s%s%s\n", a,
+		        near ? "; did you mean '" : "", near ? near : "", near ? "'?" : "");
 		return -1;
 	}
 	if (o->scenario) {
@@ -578,14 +584,19 @@ static int sweep_report(const sweep_ctx *c, int pool_rc)
 		snprintf(crashed, sizeof crashed, " (%zu of them crashed)", c->n_crashed);
 	fprintf(stderr, "sweep: %zu point%s: %zu ok, %zu no_fit, %zu invalid%s -> %s\n", c->finished,
 	        c->finished == 1 ? "" : "s", c->n_ok, c->n_nofit, c->n_invalid, crashed, where);
-	if (c->finished && c->n_invalid == c->finished) {
+	if (c->n_invalid > 0 && c->first_invalid != SIZE_MAX) {
+		/* say why, not only in the CSV's error column: one typo among many
+		 * values is as likely as a sweep of nothing but typos */
 		char point[REASON_MAX];
 		point_text(c, c->first_invalid, point, sizeof point);
-		fprintf(stderr, "sweep: every point was invalid; the first, point %zu (%s): %s\n",
-		        c->first_invalid, point, c->first_reason);
-		return 1;
+		if (c->n_invalid == c->finished)
+			fprintf(stderr, "sweep: every point was invalid; the first, point %zu (%s): %s\n",
+			        c->first_invalid, point, c->first_reason);
+		else
+			fprintf(stderr, "sweep: the first invalid point, %zu (%s): %s\n",
+			        c->first_invalid, point, c->first_reason);
 	}
-	return 0;
+	return c->finished && c->n_invalid == c->finished ? 1 : 0;
 }
 
 static int sweep_main(sweep_ctx *c)

@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <unistd.h>
 #include <math.h>
 #include "cli.h"
@@ -355,6 +356,15 @@ static int usage(bool asked)
 {
 	fprintf(asked ? stdout : stderr, "usage: trainsim validate [PUBLISHED.csv] [--format text|csv] "
 		"[--only PREFIX[,PREFIX...]] [--show ID]\n");
+	if (asked)
+		fputs("  PUBLISHED.csv           the published runs to predict (default: published.csv\n"
+		      "                          of tests/validation, or the installed copy)\n"
+		      "  --format text|csv       a table with each row's error and a summary (default),\n"
+		      "                          or one CSV row per published row\n"
+		      "  --only PREFIX,...       only the rows whose id starts with one of the prefixes\n"
+		      "  --show ID               print the scenario row ID becomes, as YAML that\n"
+		      "                          trainsim run takes, or why it is not simulated\n"
+		      "  -h, --help              this help\n", stdout);
 	return asked ? 0 : 2;
 }
 
@@ -362,9 +372,16 @@ static int usage(bool asked)
  * that `trainsim run` takes, or why the row is not simulated. */
 static int show_row(const val_row *rows, size_t n, const char *id)
 {
-	for (size_t i = 0; i < n; i++) {
-		if (strcmp(rows[i].id, id))
-			continue;
+	/* the id as written, else without regard to case (meg21t1-021) */
+	size_t at = n;
+	for (size_t i = 0; i < n && at == n; i++)
+		if (!strcmp(rows[i].id, id))
+			at = i;
+	for (size_t i = 0; i < n && at == n; i++)
+		if (!strcasecmp(rows[i].id, id))
+			at = i;
+	for (size_t i = at; i < n; i++) {
+		id = rows[i].id;
 		val_case c;
 		char why[256];
 		if (val_build(&rows[i], &c, why, sizeof why) < 0) {

@@ -5,6 +5,7 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include "coll.h"
 #include "explain.h"
 #include "report.h"
 #include "topo.h"
@@ -27,6 +28,7 @@ typedef struct fix {
 	bool fits;               /* the variant fits in GPU memory */
 	double mem_ratio;        /* its memory over the capacity */
 	char why[160];           /* why it could not run: the loader's first line */
+	char slower[320];        /* why it may come out slower, said when it does */
 } fix;
 
 typedef struct ctx {
@@ -225,9 +227,10 @@ static void fixes_dp(ctx *c)
 	 * NCCL's latency once (ZeRO-3 reduces whole layers already) */
 	double mcore = fmax(40e6, 1e6 * scn_dp(c->s) * scn_cp(c->s)) * hw_precision_bytes(g->dtype);
 	if (t->zero < 3 && g->bucket_bytes < 0.99 * mcore && c->r->dp_latency_s > 0) {
+		char lat[32];
 		snprintf(what, sizeof what, "larger gradient buckets, Megatron-core's max(40M, 1M x "
-			 "dp x cp) parameters (%.0f collectives now pay %.0f ms of latency)",
-			 c->r->dp_collectives_per_step, 1e3 * c->r->dp_latency_s);
+			 "dp x cp) parameters (%.0f collectives now pay %s of latency)",
+			 c->r->dp_collectives_per_step, fmt_t(lat, sizeof lat, c->r->dp_latency_s));
 		fix_set(add_fix(c, what), "training.grad_reduce.bucket=%.0fMB", mcore / 1e6);
 	}
 	if (g->compression == COMPRESS_NONE)
@@ -317,8 +320,17 @@ static void fixes_tp(ctx *c)
 		fix_set(f, "training.pp=%d", t->pp * (t->tp / g));
 		return;
 	}
-	if (!t->sequence_parallel && t->tp > 1)
-		fix_set(add_fix(c, "turn on sequence parallelism"), "training.sequence_parallel=true");
+	if (!t->sequence_parallel && t->tp > 1) {
+		fix *f = add_fix(c, "turn on sequence parallelism");
+		fix_set(f, "training.sequence_parallel=true");
+		if (f)
+			snprintf(f->slower, sizeof f->slower, "slower: each all-reduce becomes a "
+				 "reduce-scatter and an all-gather of the same bytes, the backward adds an "
+				 "all-gather that no GEMM hides%s; it saves activation memory",
+				 t->tp <= g && coll_node_nvls(&c->s->cluster, t->tp)
+				 ? ", and this node's NVSwitch reduces an all-reduce faster per byte "
+				   "(NVLS) than the ring pair" : "");
+	}
 	/* less tensor parallelism: fewer, larger collectives per layer, paid for
 	 * with a longer pipeline (its bubble) and more activations per GPU; a
 	 * dense model (a MoE's expert groups have their own fixes above), every
@@ -833,13 +845,13 @@ static void ring(ctx *c)
 			r->dp_syncs_per_step > 1 ? "those runs" : "it");
 		return;
 	}
-	section(c, "Why the gradient all-reduce takes about twice size/bandwidth");
+	section(c, "Why the gradient all-reduce takes 2(n-1)/n times size/bandwidth");
 	para(c->out, 3, 3, "Each GPU reduces %s of gradients over data parallelism. Sending "
 		"them once at %s would take %s, the naive figure. A ring all-reduce is a "
 		"reduce-scatter followed by an all-gather: in each half every GPU sends and "
-		"receives (n-1)/n of the buffer, so 2(n-1)/n in all, which is %.2f for a ring "
-		"of n = %d. Here the all-reduce takes %s alone, %.2f times the naive figure%s; "
-		"%s of %s is left exposed in the step.",
+		"receives (n-1)/n of the buffer, so 2(n-1)/n in all (nearly twice for large n), "
+		"which is %.2f for a ring of n\a=\a%d. Here the all-reduce takes %s alone, %.2f "
+		"times the naive figure%s; %s of %s is left exposed in the step.",
 		fmt_b(a, sizeof a, r->dp_bytes_per_gpu),
 		fmt_bw(b, sizeof b, r->dp_bytes_per_gpu / r->dp_naive_s),
 		fmt_t(d, sizeof d, r->dp_naive_s), 2.0 * (n - 1) / n, n,
@@ -848,9 +860,20 @@ static void ring(ctx *c)
 		r->dp_syncs_per_step > 1 ? "those runs" : "it");
 	/* what the factor leaves: the algorithm, and the NIC's share of its line rate */
 	double ratio = r->dp_allreduce_s / r->dp_naive_s, factor = 2.0 * (n - 1) / n;
-	if (strcmp(r->dp_algorithm, "ring") && strcmp(r->dp_algorithm, "hierarchical"))
-		para(c->out, 3, 3, "NCCL runs this reduction as a %s, not a ring; it moves about as "
-			"many bytes per GPU, in fewer, longer steps.", r->dp_algorithm);
+	if (!strcmp(r->dp_algorithm, "nvls"))
+		para(c->out, 3, 3, "NCCL runs this reduction as NVLS, not as a ring: the NVSwitch "
+			"adds the buffers itself (NVLink SHARP), so each GPU sends about (1 + 1/n) of "
+			"the buffer through it rather than 2(n-1)/n, at the rate the switch reduces.");
+	else if (!strcmp(r->dp_algorithm, "nvlstree"))
+		para(c->out, 3, 3, "NCCL runs this reduction as NVLS inside each node and trees "
+			"between nodes (NVLS_TREE), not as a ring: each node's NVSwitch adds its %d GPUs' "
+			"buffers itself (NVLink SHARP), and the trees carry the node's sums between "
+			"the nodes.", r->dp_ranks_per_node);
+	else if (!strcmp(r->dp_algorithm, "tree"))
+		para(c->out, 3, 3, "NCCL runs this reduction as a tree, not as a ring: it moves about "
+			"as many bytes per GPU, in fewer, longer steps.");
+	else if (strcmp(r->dp_algorithm, "ring") && strcmp(r->dp_algorithm, "hierarchical"))
+		para(c->out, 3, 3, "This reduction runs as '%s', not as a ring.", r->dp_algorithm);
 	if (ratio > 1.3 * factor && r->dp_naive_zone_Bps > 0) {
 		char zl[32];
 		para(c->out, 3, 3, "The rest is the link between the zones: its %s of latency is paid "
@@ -887,6 +910,17 @@ static void one_node(ctx *c)
 		return;
 	}
 	int dp1 = g / mp;
+	/* a mixture of experts draws its expert-parallel group from the node's
+	 * data-parallel (and, experts not tensor-parallel, TP) ranks */
+	int etp = t->expert_tp > 0 ? t->expert_tp : t->tp;
+	int eranks = dp1 * scn_cp(s) * (etp == 1 ? t->tp : 1);
+	if (s->model.experts > 1 && t->ep > 1 && eranks % t->ep != 0) {
+		para(c->out, 3, 6, "c. One node against many: one node holds %d replica%s of "
+			"tp x pp = %d GPUs, too few for the expert-parallel group (ep %d), so no "
+			"one-node variant runs this layout; compare a step on the fewest nodes that "
+			"hold an expert group with this one.", dp1, dp1 == 1 ? "" : "s", mp, t->ep);
+		return;
+	}
 	int per = (t->micro_batch > 0 ? t->micro_batch : 1);
 	int mbs = t->global_batch / (per * scn_dp(s));
 	snprintf(sets[0], sizeof sets[0], "cluster.nodes=1");
@@ -900,8 +934,9 @@ static void one_node(ctx *c)
 	memset(&vr, 0, sizeof vr);
 	char why[160];
 	if (run_variant(c->src, sets, nsets, &vr, why, sizeof why) != 0) {
-		para(c->out, 3, 6, "c. One node against many: the one-node variant could not be "
-			"simulated%s%s.", why[0] ? ": " : "", why);
+		para(c->out, 3, 6, "c. One node against many: this layout does not run on one node "
+			"(%s), so compare a step on the fewest nodes that run it with this one.",
+			why[0] ? why : "the variant failed");
 	} else {
 		double x = vr.step_time_s > 0 ? c->r->step_time_s / vr.step_time_s : 0;
 		/* what grew: the wait for shared storage (the same reads per GPU from
@@ -1013,16 +1048,27 @@ static bool better(const ctx *c, int best, int i)
 	return f->tokens_per_s > b->tokens_per_s;
 }
 
+/* A memory need over the capacity, as "1.05" or "25.8": two decimals below
+ * 10, rounded up, so that a layout that does not fit never reads as 1.0x. */
+static const char *fmt_over(char *b, size_t n, double ratio)
+{
+	if (ratio < 10)
+		snprintf(b, n, "%.2f", ceil(ratio * 100 - 1e-9) / 100);
+	else
+		snprintf(b, n, "%.1f", ratio);
+	return b;
+}
+
 static void next(ctx *c)
 {
-	char a[32];
+	char a[32], over[32];
 	int best = -1;
 	section(c, "What to try next");
 	bool unfit_now = !c->r->memory.fits;
 	if (unfit_now)
-		para(c->out, 3, 3, "This layout needs %.1fx the GPU's memory: first make it fit. Each "
-			"change below is tried alone.", c->r->memory.capacity > 0
-			? c->r->memory.total / c->r->memory.capacity : 0);
+		para(c->out, 3, 3, "This layout needs %sx the GPU's memory: first make it fit. Each "
+			"change below is tried alone.", fmt_over(over, sizeof over,
+			c->r->memory.capacity > 0 ? c->r->memory.total / c->r->memory.capacity : 0));
 	if (c->nfix == 0) {
 		para(c->out, 3, 3, "No loss is large enough to be worth a change of layout or "
 			"hardware%s.", c->r->moe_host_bound ? " in the simulated step (but see the host, "
@@ -1048,17 +1094,21 @@ static void next(ctx *c)
 		/* a variant that does not fit is no first step from one that does;
 		 * from one that does not, the question is whether it fits */
 		bool unfit = !f->fits;
-		char mem[80] = "";
+		char mem[112] = "";
 		if (unfit && !unfit_now)
-			snprintf(mem, sizeof mem, ", but it does not fit in GPU memory (%.1fx the "
-				 "capacity)", f->mem_ratio);
+			snprintf(mem, sizeof mem, ", but it does not fit in GPU memory (%sx the "
+				 "capacity)", fmt_over(over, sizeof over, f->mem_ratio));
 		else if (unfit)
-			snprintf(mem, sizeof mem, "; still %.1fx the GPU's memory", f->mem_ratio);
+			snprintf(mem, sizeof mem, "; still %sx the GPU's memory",
+				 fmt_over(over, sizeof over, f->mem_ratio));
 		else if (unfit_now)
 			snprintf(mem, sizeof mem, "; it fits (%.0f\a%% of the GPU's memory)",
 				 100 * f->mem_ratio);
-		para(c->out, 3, 5, "- %s (%s): %s per step, %.2fx the tokens/s%s%s.", f->what,
-			sets + 1, fmt_t(a, sizeof a, f->step_s), x, price, mem);
+		char slower[336] = "";
+		if (f->slower[0] && x < 0.995)
+			snprintf(slower, sizeof slower, " (%s)", f->slower);
+		para(c->out, 3, 5, "- %s (%s): %s per step, %.2fx the tokens/s%s%s%s.", f->what,
+			sets + 1, fmt_t(a, sizeof a, f->step_s), x, slower, price, mem);
 		if ((x > 1.02 || unfit_now) && !unfit && better(c, best, i))
 			best = i;
 	}

@@ -97,8 +97,14 @@ static void header(FILE *out, const scenario *s, const step_result *r)
 		snprintf(rc, sizeof rc, "full (first %d layers a chunk)", t->recompute_layers);
 	else
 		snprintf(rc, sizeof rc, "%s", NAME(recompute_names, t->recompute));
+	/* auto: what NCCL's choice resolved to, as the DP section names it */
+	char algo[32];
+	if (t->grad_reduce.algorithm == GRAD_ALGO_AUTO && r->dp_algorithm[0])
+		snprintf(algo, sizeof algo, "%s (auto)", r->dp_algorithm);
+	else
+		snprintf(algo, sizeof algo, "%s", NAME(algo_names, t->grad_reduce.algorithm));
 	fprintf(out, "  training  %s, recompute %s, ZeRO %d; gradients: %s %s, %s%s",
-		hw_precision_name(t->precision), rc, t->zero, NAME(algo_names, t->grad_reduce.algorithm),
+		hw_precision_name(t->precision), rc, t->zero, algo,
 		scn_grad_rs(s) ? "reduce-scatter" : "all-reduce",
 		t->grad_reduce.overlap ? "overlapped with backward" : "after backward",
 		r->dp_syncs_per_step > 1 ? ", every micro-batch" : "");
@@ -178,18 +184,25 @@ static void bar(FILE *out, double frac)
 	fputc('|', out);
 }
 
-static void split_table(FILE *out, const step_result *r)
+static void split_table(FILE *out, const scenario *s, const step_result *r)
 {
 	double scale, total = 0;
 	const char *unit;
 	split_unit(r->step_time_s, &scale, &unit);
+	/* tp_comm also holds the expert all-to-all and the context-parallel
+	 * exchange: the row names what it holds (at most 21 characters) */
+	char tp_what[24] = "exposed ";
+	const scn_training *t = &s->training;
+	bool ep = t->ep > 1, cp = scn_cp(s) > 1, tp = t->tp > 1 || !(ep || cp);
+	snprintf(tp_what + 8, sizeof tp_what - 8, "%s%s%s%s%s comm", tp ? "TP" : "",
+	         tp && ep ? "/" : "", ep ? "EP" : "", (tp || ep) && cp ? "/" : "", cp ? "CP" : "");
 	fprintf(out, "\nwhere the time goes (per GPU, averaged over GPUs)\n");
 	for (int k = 0; k < SPLIT__N; k++) {
 		double v = r->split_s[k];
 		double frac = r->step_time_s > 0 ? v / r->step_time_s : 0;
 		total += v;
 		fprintf(out, "  %-11s %-21s %10.3f %-2s %5.1f %%  ", step_split_name((step_split)k),
-			split_what[k], v * scale, unit, 100 * frac);
+			k == SPLIT_TP_COMM ? tp_what : split_what[k], v * scale, unit, 100 * frac);
 		bar(out, frac);
 		fputc('\n', out);
 	}
@@ -336,7 +349,8 @@ static void dp_section(FILE *out, const scenario *s, const step_result *r)
 		} else
 			fprintf(out, "  ratio                    %.2f; a ring over n = %d gives 2(n-1)/n = %.2f:\n"
 				"    a ring all-reduce is a reduce-scatter then an all-gather, and in each half\n"
-				"    every GPU sends (n-1)/n of the buffer, so about twice the naive figure\n",
+				"    every GPU sends (n-1)/n of the buffer: 2(n-1)/n times the naive figure,\n"
+				"    nearly twice for large n\n",
 				r->dp_allreduce_s / r->dp_naive_s, n, factor);
 		if (!strncmp(r->dp_algorithm, "nvls", 4))
 			fprintf(out, "    %s reduces in the NVSwitch instead (NVLink SHARP): each GPU sends\n"
@@ -435,7 +449,7 @@ int report_text(FILE *out, const scenario *s, const step_result *r, const report
 	header(out, s, r);
 	memory_warning(out, s, &r->memory);
 	speed(out, s, r);
-	split_table(out, r);
+	split_table(out, s, r);
 	memory(out, s, &r->memory);
 	dp_section(out, s, r);
 	reliability(out, s, r);

@@ -53,4 +53,8 @@ int scn_check_built(const scenario *s, char *err, size_t errlen);
  * unit), such that loading it gives an equal scenario (round-trip). */
 int scn_write_yaml(const scenario *s, FILE *out);
 
+/* The name of names[0..n) nearest to the first len characters of word, for
+ * "did you mean" (the loader's measure: two edits at most); NULL if none. */
+const char *scn_nearest_name(const char *word, size_t len, const char *const *names, int n);
+
 #endif

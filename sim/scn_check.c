@@ -4,6 +4,8 @@
  * Runs only when every key mapped cleanly, so that errors do not cascade. */
 #include <inttypes.h>
 #include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
 #include <string.h>
 #include "scn_int.h"
 #include "workload.h"
@@ -42,6 +44,32 @@ static const scn_node *at(const scn_doc *d, const char **used, const char *p1,
 static bool given(const scn_doc *d, const char *path)
 {
 	return scn__doc_path(d, path) != NULL;
+}
+
+/* An error about a key the file does not give, whose default is at fault:
+ * reported at its section's key ("training:"), or at the file's start when
+ * the section is not written either. */
+static void err_default(scn_ctx *c, const scn_doc *d, const char *path, const char *fmt, ...)
+{
+	char sec[64], msg[512];
+	const char *dot = strchr(path, '.');
+	snprintf(sec, sizeof sec, "%.*s", dot ? (int)(dot - path) : (int)strlen(path), path);
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof msg, fmt, ap);
+	va_end(ap);
+	scn__error(c, scn__doc_path(d, sec), true, path, "%s", msg);
+}
+
+/* The precision to suggest on a GPU without p's peak: a 16-bit one it has
+ * (fp16 on Volta and Turing, which lack bf16), else fp32. */
+static hw_precision other_precision(const hw_gpu *g, hw_precision p)
+{
+	static const hw_precision order[] = {PREC_BF16, PREC_FP16, PREC_FP8, PREC_TF32, PREC_FP32};
+	for (size_t i = 0; i < sizeof order / sizeof order[0]; i++)
+		if (order[i] != p && g->peak_flops[order[i]] > 0)
+			return order[i];
+	return PREC_FP32;
 }
 
 /* Defaults that depend on other keys. */
@@ -167,6 +195,24 @@ static void check_placement(scn_ctx *c, const scn_cluster *k, const scn_doc *d)
 		scn__warn(c, scn__doc_path(d, "cluster.fabric.oversubscription"),
 		          "cluster.fabric.oversubscription", "has no effect with topology "
 		          "single-switch (no leaf uplinks); use 'topology: fat-tree'");
+	/* nor has a fat-tree whose job sits under one leaf: no traffic of the job
+	 * (nor storage, on the spine) crosses the uplinks these keys throttle */
+	int groups = f->placement == FABRIC_SPREAD && f->leaves > 0 ? f->leaves
+	           : (k->nodes + f->nodes_per_leaf - 1) / f->nodes_per_leaf;
+	const char *const uplink_keys[] = {"cluster.fabric.oversubscription",
+		"cluster.fabric.background_load"};
+	const bool uplink_set[] = {f->oversubscription > 1, f->background_load > 0};
+	char fix[96] = "";
+	if (k->nodes > 1)
+		snprintf(fix, sizeof fix, "; spread it with 'nodes_per_leaf: %d' or 'placement: "
+		         "spread' and 'leaves: 2'", (k->nodes + 1) / 2);
+	for (size_t i = 0; i < 2; i++)
+		if (f->topology == TOPO_FAT_TREE && groups <= 1 && uplink_set[i])
+			scn__warn(c, scn__doc_path(d, uplink_keys[i]), uplink_keys[i], "has no "
+			          "effect: the job's %d node%s sit%s under one leaf (nodes_per_leaf "
+			          "%d), so nothing crosses its uplinks%s", k->nodes,
+			          k->nodes == 1 ? "" : "s", k->nodes == 1 ? "s" : "",
+			          f->nodes_per_leaf, fix);
 	/* (a normalized scenario writes every key: their defaults say nothing) */
 	const char *const zone_keys[] = {"cluster.fabric.zones", "cluster.fabric.zone_bandwidth",
 		"cluster.fabric.zone_latency"};
@@ -197,7 +243,11 @@ static void check_cluster(scn_ctx *c, scenario *s, const scn_doc *d)
 		ERR(c, d, "cluster.nic.count", NULL, "%d NICs per node is more than 4 per GPU "
 		    "(%d for %d GPUs per node)", k->nic.count, 4 * k->gpus_per_node,
 		    k->gpus_per_node);
-	if (k->intra.kind != INTRA_PCIE && !k->intra.bandwidth_Bps && !g->nvlink_Bps)
+	if (k->intra.kind != INTRA_PCIE && !k->intra.bandwidth_Bps && !g->nvlink_Bps &&
+	    !given(d, "cluster.intra_node"))
+		err_default(c, d, "cluster.intra_node", "the default, nvswitch, needs a GPU with "
+		            "NVLink and %s has none; add 'intra_node: pcie' under cluster", g->name);
+	else if (k->intra.kind != INTRA_PCIE && !k->intra.bandwidth_Bps && !g->nvlink_Bps)
 		ERR(c, d, "cluster.intra_node", NULL, "%s needs a GPU with NVLink and %s has none; "
 		    "use intra_node: pcie or give intra_node.bandwidth",
 		    k->intra.kind == INTRA_NVSWITCH ? "nvswitch" : "nvlink-mesh", g->name);
@@ -222,10 +272,15 @@ static void check_training_on_cluster(scn_ctx *c, scenario *s, const scn_doc *d)
 	scn_cluster *k = &s->cluster;
 	const hw_gpu *g = &k->gpu;
 	hw_precision p = s->training.precision;
-	if (g->peak_flops[p] <= 0)
+	hw_precision alt = other_precision(g, p);
+	if (g->peak_flops[p] <= 0 && !given(d, "training.precision"))
+		err_default(c, d, "training.precision", "the default, %s, has no peak on the GPU %s; "
+		            "add 'precision: %s' under training", scn__precision_names[p], g->name,
+		            scn__precision_names[alt]);
+	else if (g->peak_flops[p] <= 0)
 		ERR(c, d, "training.precision", NULL, "the GPU %s has no %s peak; choose another "
-		    "precision or give cluster.gpu.%s", g->name, scn__precision_names[p],
-		    scn__precision_names[p]);
+		    "precision (%s) or give cluster.gpu.%s", g->name, scn__precision_names[p],
+		    scn__precision_names[alt], scn__precision_names[p]);
 	if (s->training.data.source == DATA_LOCAL_CACHE && !k->cache.present)
 		ERR(c, d, "training.data.source", NULL, "local_cache needs a cluster.local_cache "
 		    "section, e.g. 'local_cache: {bandwidth: 8GB/s, capacity: 30TB}'");
@@ -522,6 +577,29 @@ static void check_moe(scn_ctx *c, scenario *s, const scn_doc *d)
 		    "rank routes its own share of the tokens)");
 }
 
+/* Stragglers that cannot show: each GPU is drawn slow with probability
+ * straggler_fraction, once per run (models/step_var.c), so a fraction below
+ * one GPU of the job often draws none, and a slowdown of 1 slows nothing. */
+static void check_variability(scn_ctx *c, const scenario *s, const scn_doc *d)
+{
+	const scn_variability *v = &s->run.variability;
+	const char *fp = "run.variability.straggler_fraction";
+	const char *sp = "run.variability.straggler_slowdown";
+	double gpus = (double)s->cluster.nodes * s->cluster.gpus_per_node;
+	if (v->straggler_fraction > 0 && !(v->straggler_slowdown > 1))
+		scn__warn(c, scn__doc_path(d, fp), fp, "has no effect without straggler_slowdown "
+		          "above 1 (e.g. 'straggler_slowdown: 1.2')");
+	else if (v->straggler_slowdown > 1 && !(v->straggler_fraction > 0))
+		scn__warn(c, scn__doc_path(d, sp), sp, "has no effect without straggler_fraction "
+		          "above 0 (e.g. 'straggler_fraction: 0.05')");
+	else if (v->straggler_fraction > 0 && v->straggler_fraction * gpus < 1)
+		scn__warn(c, scn__doc_path(d, fp), fp, "%g of %.0f GPUs is %.2g GPU: each GPU is "
+		          "drawn slow with that probability once per run, and %.0f%% of seeds draw "
+		          "none (this run.seed may too); use at least %.2g for one slow GPU on "
+		          "average", v->straggler_fraction, gpus, v->straggler_fraction * gpus,
+		          100 * pow(1 - v->straggler_fraction, gpus), 1 / gpus);
+}
+
 void scn__check(scn_ctx *c, scenario *s, const scn_doc *d)
 {
 	derive(s, d);
@@ -536,6 +614,7 @@ void scn__check(scn_ctx *c, scenario *s, const scn_doc *d)
 	check_parallel(c, s, d);
 	check_pipeline(c, s, d);
 	check_moe(c, s, d);
+	check_variability(c, s, d);
 	if (s->model.custom && !s->training.data.sample_bytes &&
 	    s->training.data.source != DATA_MEMORY)
 		ERR(c, d, "training.data.sample_bytes", "training.data.source", "a custom model "

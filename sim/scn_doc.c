@@ -123,6 +123,21 @@ static void syntax_error(parse *p)
 				return;
 			}
 	}
+	/* an encoding error is no matter of indentation or quotes */
+	const char *pb = p->yp.problem ? p->yp.problem : "";
+	if (strstr(pb, "UTF-8") || strstr(pb, "UTF-16") || strstr(pb, "Unicode")) {
+		/* libyaml's reader gives the byte offset, not a mark */
+		int ln = 1, col = 1;
+		size_t off = p->yp.error == YAML_READER_ERROR ? p->yp.problem_offset : 0;
+		for (size_t i = 0; i < off && i < p->len; i++, col++)
+			if (p->text[i] == '\n')
+				ln++, col = 0;
+		if (p->yp.error != YAML_READER_ERROR)
+			ln = (int)m.line + 1, col = (int)m.column + 1;
+		perr(p, ln, col, "%s: the file is not UTF-8 text; save it as UTF-8 (a Latin-1 or "
+		     "Windows-1252 character is the usual cause)", pb);
+		return;
+	}
 	perr(p, (int)m.line + 1, (int)m.column + 1, "YAML syntax error: %s%s%s; check the "
 	     "indentation, the ':' after each key and the quotes",
 	     p->yp.problem ? p->yp.problem : "malformed input", p->yp.context ? " " : "",

@@ -61,6 +61,15 @@ static void vreport(scn_ctx *c, const scn_node *at, bool at_key, const char *pat
 		fputs(": ", c->err);
 	}
 	scn__vput_clean(c->err, fmt, ap);
+	/* '--set KEY=V1,V2' refused: the values to try one by one are a sweep */
+	if (!kind && at && at->set_by && !strcmp(at->set_by, "--set") && at->kind == SCN_SCALAR &&
+	    at->str && strchr(at->str, ',') && path && path[0]) {
+		fputs(" (to run each of these values: trainsim sweep SCENARIO --vary ", c->err);
+		scn__put_clean(c->err, path);
+		fputc('=', c->err);
+		scn__put_clean(c->err, at->str);
+		fputc(')', c->err);
+	}
 	fputc('\n', c->err);
 }
 
@@ -173,8 +182,15 @@ static int get_number(scn_ctx *c, const scn_field *f, const scn_node *n, const c
 			return 0;
 		}
 	}
+	double t;
+	bool steps = !strcmp(path, "training.checkpoint.every") || !strcmp(path, "run.steps");
 	if (end != n->str && !*end && isfinite(x) && isdigit((unsigned char)n->str[n->len - 1]))
 		scn__error(c, n, false, path, "expected %s, not '%.40s'", want, n->str);
+	else if (steps && unit_parse(n->str, UNIT_TIME, &t, NULL, 0) == 0)
+		/* "checkpoint every 30 min" is the natural question: the key counts steps */
+		scn__error(c, n, false, path, "'%.40s' is a time, and this key counts steps: write "
+		           "the number of steps, %.0f s / the step time (trainsim run prints it); "
+		           "expected %s", n->str, t, want);
 	else if (end != n->str && (!strcmp(end, "B") || !strcmp(end, "b")))
 		scn__error(c, n, false, path, "'%.40s' is not a number: write billions as %.*sG or "
 		           "%.*se9 (B is not a count's suffix); expected %s", n->str, (int)(end - n->str),

@@ -345,26 +345,88 @@ const char *scn__suggest_key(const scn_section *sec, const char *key)
 	return bd <= limit ? best : NULL;
 }
 
-/* The dotted path under `sec` of a key named exactly `key` in one of its
- * subsections (depth-first, the schema's order), into buf; false if none. */
-static bool key_elsewhere(const scn_section *sec, const char *prefix, const char *key,
-                          char *buf, size_t len)
+const char *scn_nearest_name(const char *word, size_t len, const char *const *names, int n)
 {
-	for (size_t i = 0; i < sec->nrows; i++) {
+	char w[65];
+	snprintf(w, sizeof w, "%.*s", (int)(len < 64 ? len : 64), word);
+	const char *best = NULL;
+	size_t bd = 3;
+	for (int k = 0; k < n; k++) {
+		size_t d = scn__edit_distance(w, names[k]);
+		if (d < bd) {
+			bd = d;
+			best = names[k];
+		}
+	}
+	return best;
+}
+
+/* The dotted paths under `sec` of the keys named exactly `key` in its
+ * subsections (depth-first, the schema's order), up to max; their count. */
+static int keys_elsewhere(const scn_section *sec, const char *prefix, const char *key,
+                          char (*paths)[128], int n, int max)
+{
+	for (size_t i = 0; i < sec->nrows && n < max; i++) {
 		const scn_field *f = &sec->rows[i];
 		if (f->type != F_SECTION || !f->sub)
 			continue;
 		char path[128];
 		snprintf(path, sizeof path, "%s%s%s", prefix, prefix[0] ? "." : "", f->key);
-		if (row_find(f->sub, key)) {
-			snprintf(buf, len, "%s.%s", path, key);
-			return true;
-		}
-		if (key_elsewhere(f->sub, path, key, buf, len))
-			return true;
+		if (row_find(f->sub, key))
+			snprintf(paths[n++], sizeof paths[0], "%.100s.%.26s", path, key);
+		n = keys_elsewhere(f->sub, path, key, paths, n, max);
 	}
-	return false;
+	return n;
 }
+
+/* Other tools' names for trainsim's keys (Megatron, DeepSpeed, Hugging Face,
+ * PyTorch), and keys that a section's neighbour has: what to write instead.
+ * `where`: the section the key was found in, or "*" for any. */
+static const struct {
+	const char *where, *key, *hint;
+} key_aliases[] = {
+	{"*", "fsdp", "did you mean 'zero: 3' (training.zero; FSDP's full sharding is ZeRO-3, "
+	 "its hybrid sharding zero_group)?"},
+	{"cluster", "gpus", "the GPU count is nodes x gpus_per_node: did you mean "
+	 "'cluster.nodes' and 'cluster.gpus_per_node'?"},
+	{"cluster", "num_gpus", "the GPU count is nodes x gpus_per_node: did you mean "
+	 "'cluster.nodes' and 'cluster.gpus_per_node'?"},
+	{"*", "gradient_accumulation_steps", "accumulation follows from the batch: set "
+	 "'training.global_batch' (micro_batch x dp x the steps)"},
+	{"*", "grad_accum", "accumulation follows from the batch: set 'training.global_batch' "
+	 "(micro_batch x dp x the steps)"},
+	{"*", "accumulation_steps", "accumulation follows from the batch: set "
+	 "'training.global_batch' (micro_batch x dp x the steps)"},
+	{"*", "activation_checkpointing", "did you mean 'recompute: full' (training.recompute: "
+	 "none, selective or full)?"},
+	{"*", "gradient_checkpointing", "did you mean 'recompute: full' (training.recompute: "
+	 "none, selective or full)?"},
+	{"*", "checkpoint_activations", "did you mean 'recompute: full' (training.recompute: "
+	 "none, selective or full)?"},
+	{"*", "num_layers", "did you mean 'model.layers'?"},
+	{"*", "num_hidden_layers", "did you mean 'model.layers'?"},
+	{"*", "n_layers", "did you mean 'model.layers'?"},
+	{"*", "hidden_size", "did you mean 'model.hidden'?"},
+	{"*", "num_attention_heads", "did you mean 'model.heads'?"},
+	{"*", "num_key_value_heads", "did you mean 'model.kv_heads'?"},
+	{"*", "intermediate_size", "did you mean 'model.ffn_hidden'?"},
+	{"*", "ffn_hidden_size", "did you mean 'model.ffn_hidden'?"},
+	{"*", "vocab_size", "did you mean 'model.vocab'?"},
+	{"*", "seq_length", "did you mean 'model.seq_len'?"},
+	{"*", "max_position_embeddings", "did you mean 'model.seq_len'?"},
+	{"*", "batch_size", "did you mean 'training.global_batch' (sequences per step) or "
+	 "'training.micro_batch' (sequences per micro-batch)?"},
+	{"*", "global_batch_size", "did you mean 'training.global_batch'?"},
+	{"*", "micro_batch_size", "did you mean 'training.micro_batch'?"},
+	{"*", "tensor_model_parallel_size", "did you mean 'training.tp'?"},
+	{"*", "pipeline_model_parallel_size", "did you mean 'training.pp'?"},
+	{"*", "context_parallel_size", "did you mean 'training.cp'?"},
+	{"*", "expert_model_parallel_size", "did you mean 'training.ep'?"},
+	{"training.checkpoint", "interval", "did you mean 'every' (steps between checkpoints)?"},
+	{"training.checkpoint", "save_interval", "did you mean 'every' (steps between checkpoints)?"},
+	{"cluster.nic", "bandwidth", "did you mean 'speed' (the line rate of one NIC, e.g. "
+	 "'speed: 400Gbps')?"},
+};
 
 void scn__unknown_key_msg(const scn_section *sec, const char *where, const char *key,
                           char *buf, size_t len)
@@ -373,15 +435,27 @@ void scn__unknown_key_msg(const scn_section *sec, const char *where, const char 
 	int o = snprintf(buf, len, "unknown key '%s' in %s", key, where[0] ? where : "the top level");
 	if (o < 0 || (size_t)o >= len)
 		return;
-	if (s) {
-		snprintf(buf + o, len - (size_t)o, "; did you mean '%s'?", s);
+	for (size_t i = 0; i < sizeof key_aliases / sizeof key_aliases[0]; i++)
+		if (!strcmp(key_aliases[i].key, key) &&
+		    (!strcmp(key_aliases[i].where, "*") || !strcmp(key_aliases[i].where, where))) {
+			snprintf(buf + o, len - (size_t)o, "; %s", key_aliases[i].hint);
+			return;
+		}
+	/* a key of another section ("micro_batch:" beside training:,
+	 * training.compression): where it belongs, unless a key here is one
+	 * letter away */
+	char there[3][128];
+	int n = keys_elsewhere(&scn__root, "", key, there, 0, 3);
+	if (n > 0 && !(s && scn__edit_distance(key, s) <= 1)) {
+		o += snprintf(buf + o, len - (size_t)o, "; it belongs under %s: '%s'",
+		              sec == &scn__root ? "a section" : "another section", there[0]);
+		for (int i = 1; i < n && (size_t)o < len; i++)
+			o += snprintf(buf + o, len - (size_t)o, "%s'%s'", i == n - 1 ? " or " : ", ",
+			              there[i]);
 		return;
 	}
-	/* a key of another section written at the top level ("micro_batch:"
-	 * beside training:) */
-	char there[160];
-	if (sec == &scn__root && key_elsewhere(sec, "", key, there, sizeof there)) {
-		snprintf(buf + o, len - (size_t)o, "; it belongs under a section: '%s'", there);
+	if (s) {
+		snprintf(buf + o, len - (size_t)o, "; did you mean '%s'?", s);
 		return;
 	}
 	o += snprintf(buf + o, len - (size_t)o, "; expected one of:");

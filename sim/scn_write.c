@@ -6,6 +6,11 @@
 #include <math.h>
 #include <string.h>
 #include "scn_int.h"
+#include "engine.h"     /* SIM_DEFAULT_MAX_EVENTS */
+#include "memest.h"     /* MEMEST_DEFAULT_LIMIT_BYTES */
+#include "store.h"
+#include "topo.h"
+#include "workload.h"
 
 typedef struct nice_unit {
 	const char *sfx;
@@ -141,7 +146,73 @@ static bool write_value(FILE *out, const scn_field *f, const void *base)
 	return true;
 }
 
-static void write_scalar(FILE *out, const scn_field *f, const void *base, int ind)
+static bool is(const scn_section *sec, const scn_field *f, const char *sname, const char *key)
+{
+	return !strcmp(sec->name, sname) && !strcmp(f->key, key);
+}
+
+/* What the simulator uses where a key holds its "derive it" value (a 0 or
+ * auto), for a comment beside it; "" where the value is what it says (0 =
+ * none, never, not asked). */
+static void used_value(const scenario *s, const scn_section *sec, const scn_field *f, double v,
+                       char *b, size_t n)
+{
+	const scn_training *t = &s->training;
+	char q[64];
+	b[0] = '\0';
+	if (f->type == F_ENUM ? !!strcmp(f->names[(int)v], "auto") : v != 0)
+		return;
+	hw_nic nic = s->cluster.nic;
+	hw_nic_defaults(&nic, s->cluster.gpus_per_node);
+	const char *tr = nic.transport == TRANSPORT_TCP ? "tcp" : "rdma";
+	if (is(sec, f, "nic", "efficiency") && nic.transport == TRANSPORT_TCP) {
+		snprintf(b, n, "0 = tcp's: %.3g with one GPU of a communicator on a node, %.3g with %d",
+		         hw_nic_efficiency(&nic, 1), hw_nic_efficiency(&nic, s->cluster.gpus_per_node),
+		         s->cluster.gpus_per_node);
+	} else if (is(sec, f, "nic", "efficiency")) {
+		snprintf(b, n, "0 = %s's: %.3g", tr, nic.efficiency);
+	} else if (is(sec, f, "nic", "latency")) {
+		unit_fmt(q, sizeof q, nic.latency_s, UNIT_TIME);
+		snprintf(b, n, "0 = %s's: %s", tr, q);
+	} else if (is(sec, f, "intra_node", "bandwidth")) {
+		unit_fmt(q, sizeof q, cluster_spec_intra_Bps(&s->cluster), UNIT_BANDWIDTH);
+		snprintf(b, n, "0 = the GPU's: %s", q);
+	} else if (is(sec, f, "fabric", "leaves") && s->cluster.fabric.placement == FABRIC_SPREAD &&
+	           s->cluster.fabric.nodes_per_leaf > 0) {
+		int npl = s->cluster.fabric.nodes_per_leaf;
+		snprintf(b, n, "0 = ceil(nodes / nodes_per_leaf): %d", (s->cluster.nodes + npl - 1) / npl);
+	} else if (is(sec, f, "training", "expert_tp")) {
+		snprintf(b, n, "0 = tp (%d), for the experts of a mixture of experts", t->tp);
+	} else if (is(sec, f, "training", "zero_group")) {
+		snprintf(b, n, "0 = every rank that holds the same weights: dp x cp = %d",
+		         wl_zero_group(s));
+	} else if (is(sec, f, "training", "recompute_layers") && t->recompute == RECOMPUTE_FULL) {
+		snprintf(b, n, "0 = every layer");
+	} else if (is(sec, f, "training", "optimizer_bytes_per_param")) {
+		double w, g, o;
+		wl_state_bytes(s, &w, &g, &o);
+		snprintf(b, n, "0 = from the precision: %g (weights %g, gradients %g, optimizer %g)",
+		         w + g + o, w, g, o);
+	} else if (is(sec, f, "training", "attention") && !s->model.custom) {
+		snprintf(b, n, "auto = %s here", wl_flash_attention(s) ? "flash" : "unfused");
+	} else if (is(sec, f, "grad_reduce", "algorithm")) {
+		snprintf(b, n, "auto = NCCL's choice for each size (trainsim run names it)");
+	} else if (is(sec, f, "grad_reduce", "collective")) {
+		snprintf(b, n, "auto = %s here", scn_grad_rs(s) ? "reduce_scatter" : "all_reduce");
+	} else if (is(sec, f, "grad_reduce", "every_micro_batch")) {
+		snprintf(b, n, "auto = %s here", wl_grad_every_micro_batch(s) ? "true" : "false");
+	} else if (is(sec, f, "checkpoint", "bytes") && !s->model.custom) {
+		unit_fmt(q, sizeof q, store_checkpoint_bytes(s), UNIT_BYTES);
+		snprintf(b, n, "0 = from the model and optimizer: %s", q);
+	} else if (is(sec, f, "run", "max_events")) {
+		snprintf(b, n, "0 = %llu", (unsigned long long)SIM_DEFAULT_MAX_EVENTS);
+	} else if (is(sec, f, "run", "max_memory")) {
+		snprintf(b, n, "0 = %gGiB", MEMEST_DEFAULT_LIMIT_BYTES / 1073741824.0);
+	}
+}
+
+static void write_scalar(FILE *out, const scn_section *sec, const scn_field *f, const void *base,
+                         int ind, const scenario *top)
 {
 	double v = scn__field_get(f, base);
 	if (f->type != F_STRING && f->type != F_BOOL && f->type != F_ENUM && !scn__in_range(f, v))
@@ -150,11 +221,16 @@ static void write_scalar(FILE *out, const scn_field *f, const void *base, int in
 		return; /* left at its default 0, so that reloading does not warn */
 	fprintf(out, "%*s%s: ", ind, "", f->key);
 	write_value(out, f, base);
+	char used[160] = "";
+	if (top && f->type != F_STRING && f->type != F_BOOL)
+		used_value(top, sec, f, v, used, sizeof used);
+	if (used[0])
+		fprintf(out, "  # %s", used);
 	fputc('\n', out);
 }
 
 static void write_section(FILE *out, const scn_section *sec, const void *base, int ind,
-                          const void *ref);
+                          const void *ref, const scenario *top);
 
 static void write_gpu(FILE *out, const scn_field *f, const hw_gpu *g, int ind)
 {
@@ -172,7 +248,7 @@ static void write_gpu(FILE *out, const scn_field *f, const hw_gpu *g, int ind)
 		write_string(out, cat->name);
 		fputc('\n', out);
 	}
-	write_section(out, f->sub, g, ind + 2, cat);
+	write_section(out, f->sub, g, ind + 2, cat, NULL);
 }
 
 /* One layer per line: "- {name: stem, flops: 118M, params: 9408, ...}". */
@@ -197,7 +273,8 @@ static void write_layers(FILE *out, const scn_field *f, const scn_model *m, int 
 	}
 }
 
-static void write_row(FILE *out, const scn_field *f, const void *base, int ind)
+static void write_row(FILE *out, const scn_section *sec, const scn_field *f, const void *base,
+                      int ind, const scenario *top)
 {
 	const char *p = (const char *)base + f->off;
 	const scn_section *sub = f->sub;
@@ -208,7 +285,7 @@ static void write_row(FILE *out, const scn_field *f, const void *base, int ind)
 		return;
 	}
 	if (f->type != F_SECTION) {
-		write_scalar(out, f, base, ind);
+		write_scalar(out, sec, f, base, ind, top);
 		return;
 	}
 	if (sub->present_off >= 0 && !*(const bool *)(p + sub->present_off))
@@ -223,12 +300,13 @@ static void write_row(FILE *out, const scn_field *f, const void *base, int ind)
 		return;
 	}
 	fprintf(out, "%*s%s:\n", ind, "", f->key);
-	write_section(out, sub, p, ind + 2, NULL);
+	write_section(out, sub, p, ind + 2, NULL, top);
 }
 
-/* Rows of a section; with `ref`, only those that differ from it. */
+/* Rows of a section; with `ref`, only those that differ from it. `top` is
+ * the whole scenario, for the comments on derived values (NULL: none). */
 static void write_section(FILE *out, const scn_section *sec, const void *base, int ind,
-                          const void *ref)
+                          const void *ref, const scenario *top)
 {
 	const scn_model *m = base;
 	bool is_model = sec->nrows && sec->rows[sec->nrows - 1].type == F_LAYERS;
@@ -239,13 +317,14 @@ static void write_section(FILE *out, const scn_section *sec, const void *base, i
 		if (ref && scn__section_equal(&(scn_section){sec->name, f, 1, NULL, -1}, ref, base,
 		                              NULL, 0, ""))
 			continue;
-		write_row(out, f, base, ind);
+		write_row(out, sec, f, base, ind, top);
 	}
 }
 
 int scn_write_yaml(const scenario *s, FILE *out)
 {
-	fprintf(out, "# trainsim scenario, normalized (every key, SI values with units)\n");
-	write_section(out, &scn__root, s, 0, NULL);
+	fprintf(out, "# trainsim scenario, normalized (every key, SI values with units; a comment\n"
+	        "# gives the value used where a 0 or auto stands for one derived)\n");
+	write_section(out, &scn__root, s, 0, NULL, s);
 	return ferror(out) ? -1 : 0;
 }

@@ -92,6 +92,8 @@ static void event(json *j, const step_interval *iv)
 	json_kstr(j, "category", cat);
 	if (iv->mb >= 0)
 		json_kint(j, "micro_batch", iv->mb);
+	if (iv->collectives > 1)
+		json_kint(j, "collectives", iv->collectives);
 	json_obj_end(j);
 	json_obj_end(j);
 }

@@ -164,11 +164,28 @@ static void set_err(char *err, size_t errlen, const char *fmt, const char *a, co
 	snprintf(err, errlen, "%s; %s", what, expected(k));
 }
 
-static int unknown_unit(unit_kind kind, const char *unit, const char *shown, char *err,
-                        size_t errlen)
+/* A line rate written without its "per second" ("400Gb", "400 Gbit"): the
+ * bits-per-second unit it means, or NULL. */
+static const char *bits_unit(const char *u)
 {
-	const char *hint = confusion(kind, unit);
-	if (hint && err && errlen)
+	static const char *const prefix = "KkMGT", *const sfx[] = {"b", "bit", "bits"};
+	static const char *const bps[] = {"Kbps", "Kbps", "Mbps", "Gbps", "Tbps"};
+	const char *p = u[0] ? strchr(prefix, u[0]) : NULL;
+	for (size_t i = 0; p && i < sizeof sfx / sizeof sfx[0]; i++)
+		if (!strcmp(u + 1, sfx[i]))
+			return bps[p - prefix];
+	return NULL;
+}
+
+static int unknown_unit(unit_kind kind, const char *num, const char *unit, const char *shown,
+                        char *err, size_t errlen)
+{
+	const char *hint = confusion(kind, unit), *bps = kind == UNIT_BANDWIDTH ? bits_unit(unit)
+	                                                                       : NULL;
+	if (bps && err && errlen)
+		snprintf(err, errlen, "unknown unit '%s' in '%s': a bandwidth is per second (%s); "
+		         "did you mean '%s%s'?", unit, shown, expected(kind), num, bps);
+	else if (hint && err && errlen)
 		snprintf(err, errlen, "unknown unit '%s' in '%s': %s; %s", unit, shown, hint,
 		         expected(kind));
 	else
@@ -239,7 +256,7 @@ int unit_parse(const char *text, unit_kind kind, double *out, char *err, size_t 
 		return -1;
 	}
 	if (!t->sfx)
-		return unknown_unit(kind, unit, shown, err, errlen);
+		return unknown_unit(kind, num, unit, shown, err, errlen);
 	double r = v * t->f;
 	if (!isfinite(r)) {
 		set_err(err, errlen, "'%s' is out of range%s", shown, "", kind);

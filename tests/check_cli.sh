@@ -78,6 +78,10 @@ expect 2 "run without a scenario" "$TS" run
 has "$tmp/err" "usage: trainsim run SCENARIO" "the usage line is printed"
 expect 2 "unknown format" "$TS" run "$SCN" --format xml
 expect 2 "unknown option" "$TS" run "$SCN" --frobnicate
+expect 2 "a misspelt option" "$TS" run "$SCN" --sett cluster.nodes=2
+has "$tmp/err" "unknown option '--sett'; did you mean '--set'?" "a misspelt option gets a suggestion"
+expect 2 "a misspelt sweep option" "$TS" sweep "$SCN" --varry cluster.nodes=2
+has "$tmp/err" "did you mean '--vary'?" "... in sweep too"
 expect 2 "--set without =" "$TS" run "$SCN" --set cluster.nodes
 expect 2 "two scenarios" "$TS" run "$SCN" "$SCN"
 expect 2 "--max-events not a number" "$TS" run "$SCN" --max-events lots
@@ -119,6 +123,25 @@ has "$tmp/out" "zone_latency: " "check --show writes every key, defaults filled"
 has "$tmp/out" "speed: 400Gbps" "check --show applies --set"
 cp "$tmp/out" "$tmp/shown.yaml"
 expect 0 "the shown scenario loads back" "$TS" check "$tmp/shown.yaml"
+# a 0 or auto that stands for a derived value says the value used, in a
+# comment that keeps the YAML loadable (nic.efficiency: 0 read as 0%)
+expect 0 "check --show, dgx-h100" "$TS" check "$top_srcdir/scenarios/dgx-h100.yaml" --show
+cp "$tmp/out" "$tmp/shown2.yaml"
+has "$tmp/shown2.yaml" "    efficiency: 0  # 0 = rdma's: 0.94" "check --show: the NIC efficiency used"
+has "$tmp/shown2.yaml" "  zero_group: 0  # 0 = every rank that holds the same weights: dp x cp = 8" \
+	"check --show: the ZeRO group used"
+has "$tmp/shown2.yaml" "  optimizer_bytes_per_param: 0  # 0 = from the precision: 18" \
+	"check --show: the bytes per parameter used"
+has "$tmp/shown2.yaml" "    collective: auto  # auto = all_reduce here" "check --show: auto resolved"
+lacks "$tmp/shown2.yaml" "  zero: 0  #" "check --show: no comment on a 0 that means what it says"
+expect 0 "the commented scenario loads back" "$TS" check "$tmp/shown2.yaml"
+expect 0 "run, the commented scenario" "$TS" run "$tmp/shown2.yaml" -q --format json
+cp "$tmp/out" "$tmp/shown2.json"
+expect 0 "run, the scenario itself" "$TS" run "$top_srcdir/scenarios/dgx-h100.yaml" -q --format json
+if cmp -s "$tmp/out" "$tmp/shown2.json"; then ok "the commented scenario runs the same"
+else not_ok "the commented scenario runs differently"; fi
+expect 0 "run dgx-h100" "$TS" run "$top_srcdir/scenarios/dgx-h100.yaml"
+has "$tmp/out" "gradients: nvls (auto) all-reduce" "run: the training line names what auto chose"
 for f in "$top_srcdir"/scenarios/teach/*.yaml; do
 	expect 0 "check $(basename "$f")" "$TS" check -q "$f"
 done
@@ -126,12 +149,20 @@ expect 0 "list gpus" "$TS" list gpus
 has "$tmp/out" "A100" "the GPU catalog names the A100"
 # the GEMM efficiency the model holds a GPU to, beside the catalog's MAMF:
 # the H100 under its power cap holds less than its best-shape figure
-if awk '$1 == "H100-SXM5-80GB" { exit !($7 == "0.803" && $8 + 0 < 0.803 && $8 + 0 > 0.6) }' \
+if awk '$1 == "H100-SXM5-80GB" { exit !($8 == "0.803" && $9 + 0 < 0.803 && $9 + 0 > 0.6) }' \
 	"$tmp/out"; then
 	ok "list gpus: H100 MAMF 0.803 and a lower held GEMM efficiency"
 else
 	not_ok "list gpus H100 row: $(grep '^H100-SXM5-80GB' "$tmp/out")"
 fi
+# the table and the loader agree: a V100 has an fp16 peak and no bf16 one
+# (the table showed its fp16 peak under bf16, which the loader refuses)
+if awk 'NR == 1 { for (i = 1; i <= NF; i++) col[$i] = i }
+	$1 == "V100-SXM2-32GB" { exit !($col["fp16"] == "125.0" && $col["bf16"] == "-") }' "$tmp/out"
+then ok "list gpus: V100 fp16 125.0, bf16 -"
+else not_ok "list gpus V100 row: $(head -1 "$tmp/out"; grep '^V100-SXM2-32GB' "$tmp/out")"; fi
+expect 1 "bf16 on a V100" "$TS" check "$SCN" --set cluster.gpu=V100 --set training.precision=bf16
+expect 0 "fp16 on a V100" "$TS" check "$SCN" --set cluster.gpu=V100 --set training.precision=fp16
 expect 0 "list nics" "$TS" list nics
 expect 0 "list topologies" "$TS" list topologies
 has "$tmp/out" "fat-tree" "fat-tree is a topology"
@@ -211,6 +242,22 @@ assert used and used == named, (sorted(used), sorted(named))
 assert all(e["dur"] >= 0 for e in ev if e["ph"] == "X")
 EOF
 	then ok "trace: valid JSON, one named track per GPU stream"; else not_ok "trace content"; fi
+fi
+# a DP event that runs coalesced buckets says how many (the report counted
+# 8096 collectives a step where the trace showed 4 'allreduce' events)
+if [ -n "$PY" ]; then
+	"$TS" run "$SCN" -q --format json >"$tmp/a_dp.json" 2>/dev/null
+	if $PY - "$tmp/trace.json" "$tmp/a_dp.json" 2>"$tmp/err" <<'EOF'
+import json, sys
+t, r = json.load(open(sys.argv[1])), json.load(open(sys.argv[2]))
+ev = [e for e in t["traceEvents"] if e["ph"] == "X" and e["cat"] == "dp_comm"
+      and e["name"].split(" ")[0] in ("allreduce", "reduce_scatter", "all_gather")]
+n = sum(e["args"].get("collectives", 1) for e in ev)
+assert n == r["dp_collectives_per_step"], (n, r["dp_collectives_per_step"])
+assert any(e["name"].startswith("allreduce x") for e in ev), [e["name"] for e in ev]
+EOF
+	then ok "trace: the DP events' collectives add up to the report's per step"
+	else not_ok "trace: DP collectives"; fi
 fi
 if ls "$tmp" | grep -q '\.tmp\.'; then not_ok "a temporary file was left behind"
 else ok "no temporary left behind"; fi
@@ -437,15 +484,64 @@ has "$tmp/err" "cluster.nic.count" "nccl names the bad cluster key"
 expect 0 "explain" "$TS" explain "$SCN"
 has "$tmp/out" "nvidia-smi" "explain contrasts nvidia-smi and MFU"
 has "$tmp/out" "What to try next" "explain suggests a next step"
+# n = 4 gives 1.50: the heading says the factor, not "about twice"
+has "$tmp/out" "Why the gradient all-reduce takes 2(n-1)/n times size/bandwidth" \
+	"explain: the all-reduce's heading names 2(n-1)/n"
+lacks "$tmp/out" "about twice" "explain: no 'about twice' beside 1.50"
 # the default layout does not fit: the first advice is to make it fit
 has "$tmp/out" "first make it fit" "explain of a layout that does not fit starts with memory"
 has "$tmp/out" "both: ZeRO-3 and full recomputation" "... and tries ZeRO-3 with full recomputation"
 has "$tmp/out" "it fits (" "... saying which change makes it fit"
+# Llama 2 70B at tp 8 x pp 2 on 64 H100 without ZeRO: 1.27x the memory, and
+# with sequence parallelism 1.05x, which printed as 'still 1.0x'
+cat >"$tmp/l70.yaml" <<'EOF2'
+name: Llama 2 70B on 64 H100
+cluster: {nodes: 8, gpu: H100, nic: {count: 8, speed: 400Gbps}, fabric: {topology: fat-tree}}
+model: {layers: 80, hidden: 8192, heads: 64, kv_heads: 8, ffn_hidden: 28672, vocab: 32000,
+        gated_mlp: true, seq_len: 4096}
+training: {precision: bf16, global_batch: 512, micro_batch: 1, tp: 8, pp: 2}
+EOF2
+expect 0 "explain, 70B a little over the memory" "$TS" explain "$tmp/l70.yaml"
+tr '\n' ' ' <"$tmp/out" | tr -s ' ' >"$tmp/flat"
+has "$tmp/flat" "This layout needs 1.27x the GPU's memory" "explain: the need in two decimals"
+has "$tmp/flat" "still 1.05x the GPU's memory" "explain: 1.05x is not rounded to 1.0x"
+lacks "$tmp/flat" "still 1.0x" "explain: no layout that does not fit reads as 1.0x"
+# sequence parallelism exposes more TP time than the all-reduces it replaces
+# (an unhidden all-gather in the backward; NVLS all-reduces on H100): said
+has "$tmp/flat" "0.96x the tokens/s (slower: each all-reduce becomes a reduce-scatter" \
+	"explain: why sequence parallelism comes out slower"
+has "$tmp/flat" "faster per byte (NVLS) than the ring pair" "... NVLS on an H100 node"
+expect 0 "run with sequence parallelism on H100" "$TS" run "$tmp/l70.yaml" \
+	--set training.sequence_parallel=true --set training.zero=1
+tr '\n' ' ' <"$tmp/out" | tr -s ' ' >"$tmp/flat"
+has "$tmp/flat" "note: Sequence parallelism: each TP all-reduce becomes a reduce-scatter" \
+	"run: a note on what sequence parallelism costs"
+has "$tmp/flat" "(NVLS), faster per byte than the ring pair" "... naming NVLS on H100"
+expect 0 "run with sequence parallelism on A100" "$TS" run "$tmp/l70.yaml" \
+	--set training.sequence_parallel=true --set training.zero=1 --set cluster.gpu=A100
+tr '\n' ' ' <"$tmp/out" | tr -s ' ' >"$tmp/flat"
+has "$tmp/flat" "note: Sequence parallelism:" "... and on A100"
+lacks "$tmp/flat" "NVLS" "... where no NVLS is named"
 expect 0 "explain with a GPU-hour price" "$TS" explain "$SCN" --set run.gpu_hour_price=2.5
 has "$tmp/out" "per GPU-hour a million tokens costs" "explain prices a million tokens"
 has "$tmp/out" "pays for GPUs that" "explain prices the idle share"
 expect 0 "explain on H100" "$TS" explain "$top_srcdir/scenarios/dgx-h100.yaml"
 has "$tmp/out" "power limit" "explain: a Hopper GEMM holds less than its best shape"
+tr '\n' ' ' <"$tmp/out" | tr -s ' ' >"$tmp/flat"
+has "$tmp/flat" "NCCL runs this reduction as NVLS, not as a ring: the NVSwitch adds" \
+	"explain: what NVLS does instead of a ring"
+lacks "$tmp/flat" "as a nvls" "explain: no 'as a nvls'"
+# the latency of the buckets in the report's unit (it said 1969 ms beside 1.97 s)
+expect 0 "explain, the default scenario's buckets" "$TS" explain "$SCN"
+tr '\n' ' ' <"$tmp/out" | tr -s ' ' >"$tmp/flat"
+has "$tmp/flat" "(8096 collectives now pay 1.97 s of latency)" "explain: latency as the report gives it"
+# a one-node variant that cannot hold the expert group: said in words, not as
+# a loader error
+expect 0 "explain, MoE with the expert group across nodes" "$TS" explain \
+	"$top_srcdir/scenarios/mixtral-8x7b.yaml" --set training.placement=tp-pp-dp
+tr '\n' ' ' <"$tmp/out" | tr -s ' ' >"$tmp/flat"
+has "$tmp/flat" "too few for the expert-parallel group (ep 8)" "explain 5c: why no one-node variant"
+lacks "$tmp/flat" "could not be simulated: training.ep" "explain 5c: no raw loader error"
 expect 0 "explain, TP over a whole node" "$TS" explain "$top_srcdir/scenarios/dgx-h100.yaml" \
 	--set training.tp=8 --set training.sequence_parallel=true
 has "$tmp/out" "--set training.tp=4 --set training.pp=2" "explain tries half the TP, twice the PP"
@@ -572,6 +668,23 @@ if [ -n "$ratio" ] && [ -n "$expect_x" ] &&
 then ok "... expects $expect_x, within 5% of the simulated ratio $ratio"
 else not_ok "... expects '$expect_x', not within 5% of the simulated ratio '$ratio'"; fi
 
+# --- docs/scenario.md's first example (Megatron's 145.6B on 1536 A100) loads and fits
+awk '/^```yaml$/ { on = 1; next } on && /^```/ { exit } on' "$top_srcdir/docs/scenario.md" \
+	>"$tmp/doc_example.yaml"
+expect 0 "docs/scenario.md's first example loads" "$TS" check "$tmp/doc_example.yaml"
+has "$tmp/out" "of 85.9 GB, fits" "... and fits, as Megatron ran it"
+
+# --- README's worked example is the real output, line for line (less the wall time)
+awk '/^\$ \.\/trainsim run scenarios\/dp-100b-10gbe.yaml$/ { on = 1; next }
+     on && /^```/ { exit } on' "$top_srcdir/README.md" | grep -v '^(simulated ' >"$tmp/readme"
+"$TS" run "$top_srcdir/scenarios/dp-100b-10gbe.yaml" | grep -v '^(simulated ' >"$tmp/real"
+if [ -s "$tmp/readme" ] && cmp -s "$tmp/readme" "$tmp/real"; then
+	ok "README's worked example is what run prints"
+else
+	diff "$tmp/readme" "$tmp/real" >"$tmp/err"
+	not_ok "README's worked example differs from run's output"
+fi
+
 # --- docs/robustness.md: the counts it cites are the tree's
 rob=$top_srcdir/docs/robustness.md
 # same NUMBER WANT DESCRIPTION
@@ -602,6 +715,8 @@ expect 0 "the shown scenario loads" "$TS" check "$tmp/row.yaml"
 expect 0 "validate --show: a row not simulated says why" "$TS" validate "$PUB" --show MEG20-003
 has "$tmp/out" "not simulated: the baseline" "validate --show: the reason"
 expect 1 "validate --show: an unknown id" "$TS" validate "$PUB" --show NO-SUCH-ROW
+expect 0 "validate --show: an id in lower case" "$TS" validate "$PUB" --show kor22-004
+has "$tmp/out" "# KOR22-004 (line" "validate --show: the id matched without regard to case"
 # a benchmark row: a file trainsim nccl takes, and the command to run
 expect 0 "validate --show: an nccl-tests row" "$TS" validate "$PUB" --show NCCL-AZ-010
 cp "$tmp/out" "$tmp/coll.yaml"
@@ -618,6 +733,13 @@ expect 0 "async checkpoint slower than its interval" "$TS" run \
 tr '\n' ' ' <"$tmp/out" | tr -s ' ' >"$tmp/flat"
 has "$tmp/flat" "for the previous write to finish" \
 	"async checkpoint: the wait for the previous write is named"
+
+# the other interval is its own sentence, per step (it read 'over the shared
+# training NICs it would cost 56.8 ms per step, and every 500 steps 5.68 ms.')
+expect 0 "a sync checkpoint every 50 steps" "$TS" run "$L3F"
+tr '\n' ' ' <"$tmp/out" | tr -s ' ' >"$tmp/flat"
+has "$tmp/flat" "per step. Every 500 steps instead, it would cost 5.68 ms per step." \
+	"checkpoint note: the other interval's cost per step, in a sentence of its own"
 
 # nccl sizes are whole bytes: a step below a size's precision looped forever
 expect 2 "nccl -i 1e-20 is refused" "$TS" nccl "$SCN" --op all_reduce -b 8 -e 8 -i 1e-20
@@ -648,6 +770,25 @@ for c in run check explain nccl sweep merge plot validate list; do
 	expect 0 "$c --help exits 0" "$TS" $c --help
 done
 expect 2 "validate with an unknown option is a usage error" "$TS" validate --bogus
+# 'trainsim --help' promises that 'COMMAND --help' lists every option: each
+# option of a usage line has a line of its own (run, check, explain, nccl,
+# validate and list printed the usage line alone)
+for c in run check explain nccl sweep plot validate; do
+	"$TS" $c --help >"$tmp/help" 2>&1
+	missing=
+	for o in $(awk 'NR == 1 || /^   +\[/' "$tmp/help" | grep -o -E -- '(^|[ [])--?[a-z][a-z-]*' |
+		tr -d ' ['); do
+		awk '/^  -/ { print substr($0, 1, 26) }' "$tmp/help" | grep -q -E -- "(^| )$o([ ,=]|\$)" ||
+			missing="$missing $o"
+	done
+	if [ -z "$missing" ] && [ "$(grep -c '^  -' "$tmp/help")" -ge 2 ]; then
+		ok "$c --help: a line for each option"
+	else not_ok "$c --help: no line for$missing"; fi
+done
+"$TS" list --help >"$tmp/help"
+if grep -q '^  gpus ' "$tmp/help" && grep -q '^  nics ' "$tmp/help" &&
+	grep -q '^  topologies ' "$tmp/help"; then ok "list --help: a line for each list"
+else not_ok "list --help: $(cat "$tmp/help")"; fi
 # --set messages name the key: a key called 'warning' reads as an error, an
 # index off the end of a list gives the path
 expect 1 "--set warning=1 is refused" "$TS" check "$SCN" --set warning=1

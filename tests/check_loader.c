@@ -468,6 +468,36 @@ START_TEST(set_errors)
 	set_fails("training.tp=3", "--set: training.tp: tp*pp (=3) must divide the GPU count 32");
 	set_fails("training.schedule=zigzag", "'zigzag' is not one of gpipe|1f1b|interleaved|deepspeed");
 	set_fails("training.overlap=true", "unknown key 'overlap' in training");
+	/* a key of another section, below the top level too: where it belongs */
+	set_fails("training.overlap=true", "; it belongs under another section: "
+	          "'training.grad_reduce.overlap'");
+	set_fails("training.compression=int8", "unknown key 'compression' in training; it belongs "
+	          "under another section: 'training.grad_reduce.compression'");
+	set_fails("cluster.oversubscription=2", "it belongs under another section: "
+	          "'cluster.fabric.oversubscription'");
+	set_fails("cluster.precision=fp16", "it belongs under another section: 'training.precision'");
+	/* other tools' names: trainsim's key, not the nearest spelling ('fsdp'
+	 * gave 'did you mean dp', 'gpus' 'did you mean gpu') */
+	set_fails("training.fsdp=true", "unknown key 'fsdp' in training; did you mean 'zero: 3'");
+	set_fails("cluster.gpus=64", "did you mean 'cluster.nodes' and 'cluster.gpus_per_node'?");
+	set_fails("training.gradient_accumulation_steps=4", "set 'training.global_batch'");
+	set_fails("training.grad_accum=4", "set 'training.global_batch'");
+	set_fails("training.activation_checkpointing=true", "did you mean 'recompute: full'");
+	set_fails("model.num_layers=4", "did you mean 'model.layers'?");
+	set_fails("training.batch_size=8", "did you mean 'training.global_batch'");
+	set_fails("training.checkpoint.interval=100", "did you mean 'every' (steps between "
+	          "checkpoints)?");
+	set_fails("cluster.nic.bandwidth=100Gbps", "did you mean 'speed'");
+	/* a time where steps are counted: said, with the conversion */
+	set_fails("training.checkpoint.every=30min", "--set: training.checkpoint.every: '30min' is "
+	          "a time, and this key counts steps: write the number of steps, 1800 s / the step "
+	          "time");
+	set_fails("run.steps=1h", "'1h' is a time, and this key counts steps");
+	/* several values for one --set: the sweep that runs them */
+	set_fails("cluster.nic.speed=100Gbps,200Gbps", "(to run each of these values: trainsim "
+	          "sweep SCENARIO --vary cluster.nic.speed=100Gbps,200Gbps)");
+	/* a real key's alias does not shadow it elsewhere: bandwidth is storage's */
+	set_loads(NULL, "cluster.storage.bandwidth=10GB/s");
 	set_fails("nodes", "is not KEY=VALUE");
 	set_fails("=4", "is not KEY=VALUE");
 	set_fails("cluster..nodes=4", "is not KEY=VALUE");
@@ -795,17 +825,45 @@ START_TEST(sliding_window_warnings)
 END_TEST
 
 /* Fabric keys warn where their topology ignores them: oversubscription on
- * one switch, zone keys off the zones topology; defaults (as a normalized
- * scenario writes every key) stay silent. */
+ * one switch or on a fat-tree whose 4 nodes sit under one leaf (of 16),
+ * zone keys off the zones topology; defaults (as a normalized scenario
+ * writes every key) stay silent. */
 START_TEST(fabric_warnings)
 {
 	static const warn_case cases[] = {
 		{"cluster.fabric.oversubscription=4:1", NULL, "has no effect with topology single-switch"},
-		{"cluster.fabric.oversubscription=4:1", "cluster.fabric.topology=fat-tree", NULL},
+		{"cluster.fabric.oversubscription=4:1", "cluster.fabric.topology=fat-tree",
+		 "the job's 4 nodes sit under one leaf (nodes_per_leaf 16)"},
+		{"cluster.fabric={topology: fat-tree, nodes_per_leaf: 2, oversubscription: 4}",
+		 NULL, NULL},
+		{"cluster.fabric={topology: fat-tree, placement: spread, leaves: 2}",
+		 "cluster.fabric.oversubscription=4:1", NULL},
+		{"cluster.fabric={topology: fat-tree, placement: spread}",
+		 "cluster.fabric.oversubscription=4:1", "sit under one leaf"},
+		{"cluster.fabric.background_load=0.5", "cluster.fabric.topology=fat-tree",
+		 "sit under one leaf"},
+		{"cluster.fabric.oversubscription=4:1", "cluster.fabric.topology=rail-optimized", NULL},
 		{"cluster.fabric.zones=2", NULL, "has no effect unless topology is zones"},
 		{"cluster.fabric.zone_bandwidth=10Gbps", NULL, "has no effect unless topology is zones"},
 		{"cluster.fabric.zone_latency=1ms", NULL, NULL},
 		{"cluster.fabric.zones=1", NULL, NULL}};
+	warns_as(cases, sizeof cases / sizeof cases[0]);
+}
+END_TEST
+
+/* Stragglers warn where they cannot show: 1% of 32 GPUs expects 0.32 slow
+ * GPU (72% of seeds draw none), a fraction without a slowdown or the other
+ * way round slows nothing; 5% of 32 is 1.6 and silent. */
+START_TEST(straggler_warnings)
+{
+	static const warn_case cases[] = {
+		{"run.variability.straggler_fraction=0.01", "run.variability.straggler_slowdown=1.2",
+		 "0.01 of 32 GPUs is 0.32 GPU"},
+		{"run.variability.straggler_fraction=0.01", "run.variability.straggler_slowdown=1.2",
+		 "72% of seeds draw none"},
+		{"run.variability.straggler_fraction=0.05", "run.variability.straggler_slowdown=1.2", NULL},
+		{"run.variability.straggler_fraction=0.05", NULL, "without straggler_slowdown above 1"},
+		{"run.variability.straggler_slowdown=1.5", NULL, "without straggler_fraction above 0"}};
 	warns_as(cases, sizeof cases / sizeof cases[0]);
 }
 END_TEST
@@ -932,6 +990,7 @@ int main(void)
 	tcase_add_test(tc, warnings_counted);
 	tcase_add_test(tc, sliding_window_warnings);
 	tcase_add_test(tc, fabric_warnings);
+	tcase_add_test(tc, straggler_warnings);
 	tcase_add_test(tc, key_named_warning_is_an_error);
 	tcase_add_test(tc, no_effect_keys_warn);
 	tcase_add_test(tc, modelled_keys_do_not_warn);

@@ -289,6 +289,9 @@ START_TEST(text_shows_misfit_and_ring_factor)
 	ck_assert_ptr_nonnull(strstr(text, "step time"));   /* times still reported */
 	ck_assert_ptr_nonnull(strstr(text, "2(n-1)/n"));
 	ck_assert_ptr_nonnull(strstr(text, "ratio                    1.88; a ring over n = 16 gives 2(n-1)/n = 1.88"));
+	/* the factor beside 1.88 (1.50 for n = 4) is not "about twice" */
+	ck_assert_ptr_nonnull(strstr(text, "2(n-1)/n times the naive figure,\n    nearly twice for large n"));
+	ck_assert_ptr_null(strstr(text, "about twice"));
 	ck_assert_ptr_nonnull(strstr(text, "nvidia-smi"));
 	ck_assert_ptr_nonnull(strstr(text, "bottleneck: the NICs"));
 	free(text);
@@ -297,6 +300,28 @@ START_TEST(text_shows_misfit_and_ring_factor)
 	text = render_text();
 	ck_assert_ptr_null(strstr(text, "DOES NOT FIT"));
 	free(text);
+}
+END_TEST
+
+/* The tp_comm row holds the expert all-to-all and the context-parallel
+ * exchange too: its text label names what is in it (the JSON key stays). */
+START_TEST(text_tp_comm_label)
+{
+	static const struct { int tp, ep, cp; const char *label; } cases[] = {
+		{1, 1, 1, "  tp_comm     exposed TP comm   "},
+		{8, 1, 1, "  tp_comm     exposed TP comm   "},
+		{1, 8, 1, "  tp_comm     exposed EP comm   "},
+		{2, 8, 1, "  tp_comm     exposed TP/EP comm   "},
+		{1, 1, 4, "  tp_comm     exposed CP comm   "},
+		{2, 8, 4, "  tp_comm     exposed TP/EP/CP comm   "}};
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		S.training.tp = cases[i].tp;
+		S.training.ep = cases[i].ep;
+		S.training.cp = cases[i].cp;
+		char *text = render_text();
+		ck_assert_msg(strstr(text, cases[i].label) != NULL, "%s", text);
+		free(text);
+	}
 }
 END_TEST
 
@@ -546,7 +571,7 @@ START_TEST(text_zero_reduction)
 	ck_assert_msg(strstr(text, "reduction, alone") != NULL, "%s", text);
 	ck_assert_msg(strstr(text, "all-reduce, alone") == NULL, "%s", text);
 	ck_assert_msg(strstr(text, "(n-1)/n (1 + 7 GB / 14 GB) = 1.41") != NULL, "%s", text);
-	ck_assert_msg(strstr(text, "about twice") == NULL, "%s", text);
+	ck_assert_msg(strstr(text, "nearly twice") == NULL, "%s", text);
 	free(text);
 }
 END_TEST
@@ -555,13 +580,13 @@ END_TEST
 static void timeline(void)
 {
 	static const step_interval iv[] = {
-		{0, 0, SPLIT_COMPUTE, 0.000, 0.001, 0, "fwd"},
-		{0, 1, SPLIT_TP_COMM, 0.001, 0.0015, 0, "tp all_reduce"},
-		{0, 0, SPLIT_COMPUTE, 0.0015, 0.003, 0, "bwd"},
-		{0, 3, SPLIT_DP_COMM, 0.002, 0.004, -1, "dp all_reduce"},
-		{1, 0, SPLIT_COMPUTE, 0.001, 0.002, 0, "fwd"},
-		{1, 2, SPLIT_PP_COMM, 0.002, 0.0025, 0, ""},
-		{1, 0, SPLIT_COMPUTE, 0.0025, 0.004, 0, "bwd"},
+		{0, 0, SPLIT_COMPUTE, 0.000, 0.001, 0, "fwd", 0},
+		{0, 1, SPLIT_TP_COMM, 0.001, 0.0015, 0, "tp all_reduce", 0},
+		{0, 0, SPLIT_COMPUTE, 0.0015, 0.003, 0, "bwd", 0},
+		{0, 3, SPLIT_DP_COMM, 0.002, 0.004, -1, "dp all_reduce", 3},   /* 3 buckets */
+		{1, 0, SPLIT_COMPUTE, 0.001, 0.002, 0, "fwd", 0},
+		{1, 2, SPLIT_PP_COMM, 0.002, 0.0025, 0, "", 0},
+		{1, 0, SPLIT_COMPUTE, 0.0025, 0.004, 0, "bwd", 0},
 	};
 	memcpy(TL, iv, sizeof iv);
 	R.timeline = TL;
@@ -615,6 +640,9 @@ START_TEST(trace_one_track_per_stream)
 	ck_assert_str_eq(member(dp, "name")->str, "dp all_reduce");
 	ck_assert_double_eq_tol(member(dp, "ts")->num, 2000, 1e-6);
 	ck_assert_double_eq_tol(member(dp, "dur")->num, 2000, 1e-6);
+	/* it runs three coalesced collectives: said; a single one says nothing */
+	ck_assert_double_eq(jv_get(dp, "args.collectives")->num, 3);
+	ck_assert_ptr_null(jv_get(ev->items[ev->n - 1], "args.collectives"));
 	ck_assert_str_eq(jv_get(v, "otherData.trainsim_version")->str, PACKAGE_VERSION);
 	jv_free(v);
 	free(buf);
@@ -881,6 +909,7 @@ static Suite *suite(void)
 	tcase_add_test(tc, json_valid_with_nan_and_deterministic);
 	tcase_add_test(tc, text_split_rows_sum);
 	tcase_add_test(tc, text_shows_misfit_and_ring_factor);
+	tcase_add_test(tc, text_tp_comm_label);
 	tcase_add_test(tc, text_nic_gap_only_across_nodes);
 	tcase_add_test(tc, text_nic_gap_gpus_per_nic);
 	tcase_add_test(tc, text_nic_gap_dp_ranks_per_node);

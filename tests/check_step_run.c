@@ -65,6 +65,31 @@ START_TEST(test_limits)
 }
 END_TEST
 
+/* Many steps of a small layout pass the up-front estimate (a lower bound per
+ * step) and ran into the event limit after minutes (run.steps=1000000 of
+ * default.yaml: 40 s): the second step's events times the steps left stop
+ * the run there, naming run.steps. */
+START_TEST(test_steps_past_the_limit)
+{
+	scenario s = base(2, 2, 2);
+	step_result r;
+	char err[512];
+	ck_assert_int_eq(step_run(&s, &(step_opts){0}, &r, err, sizeof err), 0);
+	uint64_t one = r.events;
+	step_result_release(&r);
+	s.run.steps = 50;
+	step_opts o = {.max_events = 40 * one};   /* above the estimate, below the need */
+	ck_assert_int_lt(step_run(&s, &o, &r, err, sizeof err), 0);
+	ck_assert_msg(strstr(err, "run.steps (=50) x about") != NULL, "%s", err);
+	ck_assert_msg(strstr(err, "simulate fewer steps") != NULL, "%s", err);
+	/* within the limit it still runs to the end */
+	o.max_events = 100 * one;
+	ck_assert_int_eq(step_run(&s, &o, &r, err, sizeof err), 0);
+	ck_assert_int_eq(r.steps, 50);
+	step_result_release(&r);
+}
+END_TEST
+
 /* The timeline of the last step runs from 0 to the step time, with one
  * step simulated (which once started at 1 s) or two. */
 START_TEST(test_timeline)
@@ -616,6 +641,7 @@ int main(void)
 	tcase_add_test(tc, test_same_seed_same_numbers);
 	tcase_add_test(tc, test_p99_grows_with_gpus);
 	tcase_add_test(tc, test_limits);
+	tcase_add_test(tc, test_steps_past_the_limit);
 	tcase_add_test(tc, test_timeline);
 	tcase_add_test(tc, test_3d_layout);
 	tcase_add_test(tc, test_metrics_after_stalls);

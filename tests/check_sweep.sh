@@ -105,6 +105,17 @@ printf '9999,half-writ' >> int.csv
 "$ts" sweep "$scn" $big -j 2 --out int.csv 2>/dev/null &&
 	fail "an existing file was reused without --resume" ||
 	pass "an existing file needs --resume"
+# --help says what --out does: a new or empty file, one with rows needs
+# --resume (it said 'append rows to FILE', which the refusal above belies)
+"$ts" sweep --help >help.txt 2>&1
+grep -q 'append rows' help.txt && fail "sweep --help says --out appends" ||
+	pass "sweep --help does not promise to append"
+grep -q 'refused without --resume' help.txt && pass "sweep --help: a file with rows needs --resume" ||
+	fail "sweep --help is silent about the refusal: $(grep -- --out help.txt)"
+: >empty.csv
+"$ts" sweep "$scn" --vary cluster.nic.speed=10Gbps -j 1 --out empty.csv 2>/dev/null &&
+	[ "$(rows empty.csv | wc -l)" -eq 1 ] && pass "an empty --out is written, as --help says" ||
+	fail "an empty --out: $(cat empty.csv)"
 if "$ts" sweep "$scn" $big -j 2 --out int.csv --resume 2>res.err; then
 	dup=$(indices int.csv | uniq -d | wc -l)
 	n=$(indices int.csv | uniq | wc -l)
@@ -125,9 +136,13 @@ fi
 	fail "resume accepted another sweep's file" || pass "resume refuses another sweep's file"
 
 # 4. Invalid points are rows; a sweep of nothing but invalid points fails.
-"$ts" sweep "$scn" --vary training.tp=1,3 -j 1 --out inv.csv 2>/dev/null &&
+"$ts" sweep "$scn" --vary training.tp=1,3 -j 1 --out inv.csv 2>inv.err &&
 	grep -q '^1,3,invalid,' inv.csv && [ "$(rows inv.csv | wc -l)" -eq 2 ] &&
 	pass "an invalid layout is a row with status invalid" || fail "invalid layout row"
+# ... and stderr says why, not only the CSV's error column
+grep -q "^sweep: the first invalid point, 1 (training.tp=3): .*must divide" inv.err &&
+	pass "some points invalid: the first one's reason on stderr" ||
+	fail "some points invalid, stderr: $(cat inv.err)"
 "$ts" sweep "$scn" --vary training.tp=3,5 --out typo.csv 2>typo.err &&
 	fail "a sweep of invalid points succeeded" || {
 	grep -q 'every point was invalid' typo.err && pass "all invalid: exit 1 with the reason" ||

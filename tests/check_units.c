@@ -146,6 +146,13 @@ START_TEST(errors)
 	parse_bad("5GB/s", UNIT_BYTES, "a size has no '/s'");
 	parse_bad("100GB", UNIT_BANDWIDTH, "that is a size and a bandwidth is per second");
 	parse_bad("25GBps", UNIT_BANDWIDTH, "write GB/s");
+	/* a line rate without its per second: the unit it means */
+	parse_bad("400Gb", UNIT_BANDWIDTH, "unknown unit 'Gb' in '400Gb': a bandwidth is per second "
+	          "(expected a bandwidth with a unit such as 200Gbps or 25GB/s); did you mean "
+	          "'400Gbps'?");
+	parse_bad("400 Gbit", UNIT_BANDWIDTH, "did you mean '400Gbps'?");
+	parse_bad("100Mbits", UNIT_BANDWIDTH, "did you mean '100Mbps'?");
+	parse_bad("1.5Tb", UNIT_BANDWIDTH, "did you mean '1.5Tbps'?");
 	parse_bad("5 parsecs", UNIT_TIME, "unknown unit 'parsecs'");
 	parse_bad("15m", UNIT_TIME, "unknown unit 'm'");
 	parse_bad("1.5X", UNIT_COUNT, "unknown unit 'X'");
