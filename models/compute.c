@@ -253,7 +253,45 @@ int wl_gpu_sms(const hw_gpu *g)
 	return wl__sms(g);
 }
 
+/* A power limit below the GPU's rating (nvidia-smi -pl, a fleet run at 500 W):
+ * the SM clock its compute-bound kernels hold, as a fraction of the clock at
+ * the rating. Dense GEMMs already run at the rating's limit (an H200 under a
+ * sustained bf16 GEMM draws 684-690 W of 700 at 1440-1485 MHz: H200_SUSTAIN
+ * above), so their draw is P(f) = P0 + (TDP - P0) (f / f_tdp)^a and the
+ * clock at a cap solves P(f) = cap. P0 and a from an H100 SXM's clock and
+ * draw measured at caps of 700 down to 200 W (Ujeniya et al., arXiv
+ * 2604.11391, figures 6b and 9b: 1969/1889/1731/1501/1132/625 MHz drawing
+ * 647/591/493/395/298/199 W; a least-squares fit gives draw = 187 W + 454 W
+ * (f/f_max)^2.8): P0 = 187/700 of the TDP, a = 2.8 [DERIVED, secondary
+ * copy; taken for every GPU kind as the same fraction of its TDP,
+ * UNVERIFIED beyond Hopper]. Memory-bound kernels are not slowed: a cap
+ * lowers the SM clock and keeps the HBM clock (Colangelo et al., H200 caps
+ * of 200-700 W). Checked, not fitted: Llama 3 8B training on 4 H100 keeps
+ * 0.915 / 0.821 / 0.594 of its throughput at 500 / 400 / 300 W (Mayr et
+ * al., arXiv 2603.16164, table 4; check_workload t_power_limit). */
+#define POWER_STATIC_FRAC (187.0 / 700.0)
+#define POWER_CLOCK_EXP 2.8
+#define POWER_CLOCK_MIN 0.1   /* a cap at or below the static draw: 10% clock */
+
+double wl_power_clock(const hw_gpu *g)
+{
+	if (g->power_limit_w <= 0 || g->tdp_w <= 0 || g->power_limit_w >= g->tdp_w)
+		return 1;
+	double p0 = POWER_STATIC_FRAC * g->tdp_w;
+	double x = (g->power_limit_w - p0) / (g->tdp_w - p0);
+	double f = x > 0 ? pow(x, 1 / POWER_CLOCK_EXP) : 0;
+	return f > POWER_CLOCK_MIN ? f : POWER_CLOCK_MIN;
+}
+
+/* The peak the time of a compute-bound kernel is charged against: the
+ * precision's dense peak at the clock a power limit leaves (MFU keeps the
+ * rated peak, wl_peak_flops). */
 static double peak_of(const hw_gpu *g, hw_precision p)
+{
+	return wl__rated_peak(g, p) * wl_power_clock(g);
+}
+
+double wl__rated_peak(const hw_gpu *g, hw_precision p)
 {
 	double f = g->peak_flops[p];
 	if (f <= 0 && p == PREC_BF16)
@@ -446,5 +484,5 @@ bool wl__has_flash(const hw_gpu *g)
 
 double wl__peak(const hw_gpu *g, hw_precision p)
 {
-	return peak_of(g, p);
+	return wl__rated_peak(g, p);
 }

@@ -13,7 +13,7 @@
 
 /* Columns: name, arch, {fp32, tf32, fp16, bf16, fp8, fp4} dense peak, gemm_eff,
  * HBM bytes, HBM B/s, hbm_eff, NVLink B/s per direction, nvlink_eff,
- * nvls_eff, PCIe gen.
+ * nvls_eff, PCIe gen, TDP (W), power limit (W; 0 in the catalog: none).
  * Peaks: cm 1.6 "Dense peak tensor TFLOPS" (ml-engineering) and vendor data
  * sheets' dense (non-sparse) columns. gemm_eff: cm 4.2 MAMF table (bf16 best
  * shape). hbm_eff: measured where a measurement of that GPU is at hand
@@ -21,7 +21,12 @@
  * HBM efficiency for >= 100 MB streams (cm 4.2). nvlink_eff: NCCL's per-link model over the raw per-link rate (cm 1.6:
  * 20/25 V100/A100, 20.6/25 H100, 40.1/50 B200). nvls_eff: NCCL tuning.cc
  * nvlsEfficiency (cm 1.3). SM counts are the compute model's
- * (models/compute.c). */
+ * (models/compute.c). TDP: the board power of the vendors' data sheets
+ * (V100 SXM2 300, PCIe 250; T4 70; A100 SXM4 400, PCIe 300 (80 GB) / 250
+ * (40 GB); A10 150; A40 and RTX A6000 300; H100 SXM5 700, PCIe 350, NVL 400
+ * (its upper setting); H200 SXM 700, NVL 600; L40S 350; L4 72; B200 1000;
+ * MI300X 750, MI325X 1000, MI350X 1000, MI355X 1400); 0 where no GPU-only
+ * figure is published (A10G, GH200's module, H20, an MI250X's GCD). */
 static const hw_gpu gpus[] = {
 	{"V100-SXM2-32GB", ARCH_VOLTA,
 	 /* 15.7 fp32, 125 fp16 tensor: V100 data sheet (cm 1.6 "V100 SEC");
@@ -37,7 +42,7 @@ static const hw_gpu gpus[] = {
 	 32 * GiB, 900 * GBs,    /* cm 1.6 HBM "V100 0.9 TB/s" */
 	 0.90,
 	 150 * GBs, 20.0 / 25.0, /* cm 1.6: 6 links x 25 GB/s; NCCL SM70 20.0 */
-	 0, 3},
+	 0, 3, 300, 0},
 	{"V100-SXM2-16GB", ARCH_VOLTA,
 	 /* the V100 SXM2 with 16 GB (DGX-1, AWS p3): V100 data sheet "V100 for
 	  * NVLink" 15.7 fp32, 125 fp16 tensor, as the 32 GB part */
@@ -46,7 +51,7 @@ static const hw_gpu gpus[] = {
 	 16 * GiB, 900 * GBs,    /* V100 data sheet: 16 GB HBM2, 900 GB/s */
 	 0.90,
 	 150 * GBs, 20.0 / 25.0, /* 6 NVLink2 links x 25 GB/s, as the 32 GB part */
-	 0, 3},
+	 0, 3, 300, 0},
 	{"V100-PCIE-32GB", ARCH_VOLTA,
 	 /* V100 data sheet "V100 for PCIe": 14 fp32, 112 fp16 tensor (lower
 	  * clocks than SXM2 at 250 W) */
@@ -56,7 +61,7 @@ static const hw_gpu gpus[] = {
 	 32 * GiB, 900 * GBs,    /* V100 data sheet: 32 GB HBM2, 900 GB/s */
 	 0.90,
 	 0, 0,                   /* no NVLink */
-	 0, 3},
+	 0, 3, 250, 0},
 	{"T4", ARCH_TURING,
 	 /* T4 data sheet: 8.1 fp32, 65 fp16 mixed-precision tensor (Turing has
 	  * no structured sparsity: these are dense); no tf32, bf16 or fp8 on
@@ -74,7 +79,7 @@ static const hw_gpu gpus[] = {
 	 16 * GiB, 320 * GBs,    /* T4 data sheet: 16 GB GDDR6, 320+ GB/s */
 	 0.90,
 	 0, 0,                   /* no NVLink */
-	 0, 3},                  /* PCIe Gen3 x16 */
+	 0, 3, 70, 0},                  /* PCIe Gen3 x16 */
 	{"A100-SXM4-40GB", ARCH_AMPERE,
 	 /* cm 1.6: 312 bf16/fp16, 156 tf32; 19.5 fp32: A100 data sheet */
 	 {19.5 * T, 156 * T, 312 * T, 312 * T, 0},
@@ -82,7 +87,7 @@ static const hw_gpu gpus[] = {
 	 40 * GiB, 1555 * GBs,   /* cm 1.6 "A100 40GB 1.555 TB/s [SEC]" */
 	 0.90,
 	 300 * GBs, 20.0 / 25.0, /* cm 1.6: 12 links x 25 GB/s; NCCL SM80 20.0 */
-	 0, 4},
+	 0, 4, 400, 0},
 	{"A100-SXM4-80GB", ARCH_AMPERE,
 	 {19.5 * T, 156 * T, 312 * T, 312 * T, 0},
 	 0.869,                  /* cm 4.2 A100 SXM MAMF 271.2 / 312 */
@@ -90,7 +95,7 @@ static const hw_gpu gpus[] = {
 	 1.7 / 2.039,            /* HW-AZ-003: measured triad 1.7 TB/s on this GPU (Azure
 	                          * ND A100 v4) = 0.834 of spec */
 	 300 * GBs, 20.0 / 25.0,
-	 0, 4},
+	 0, 4, 400, 0},
 	{"A800-SXM4-80GB", ARCH_AMPERE,
 	 /* the A100 SXM4 80GB die and memory with 8 NVLink links instead of 12:
 	  * "NVLink 400 GB/s" bidirectional (NVIDIA A800 product brief), i.e.
@@ -100,14 +105,14 @@ static const hw_gpu gpus[] = {
 	 80 * GiB, 2039 * GBs,
 	 1.7 / 2.039,            /* the A100 80GB triad (HW-AZ-003), same memory */
 	 200 * GBs, 20.0 / 25.0, /* 8 links x 25 GB/s; NCCL SM80 20.0 per link */
-	 0, 4},
+	 0, 4, 400, 0},
 	{"A100-PCIE-80GB", ARCH_AMPERE,
 	 {19.5 * T, 156 * T, 312 * T, 312 * T, 0},
 	 0.811,                  /* cm 4.2 A100 PCIe MAMF 252.9 / 312 */
 	 80 * GiB, 1935 * GBs,   /* A100 80GB PCIe data sheet 1,935 GB/s */
 	 0.90,
 	 0, 0,                   /* NVLink bridges pair two cards only: modelled as PCIe */
-	 0, 4},
+	 0, 4, 300, 0},
 	{"A100-PCIE-40GB", ARCH_AMPERE,
 	 {19.5 * T, 156 * T, 312 * T, 312 * T, 0},
 	 0.811,                  /* cm 4.2 A100 PCIe MAMF 252.9 / 312 (the 80 GB card) */
@@ -115,7 +120,7 @@ static const hw_gpu gpus[] = {
 	                          * 1,555 GB/s */
 	 0.90,
 	 0, 0,                   /* as the 80 GB card: PCIe */
-	 0, 4},
+	 0, 4, 250, 0},
 	{"A10", ARCH_AMPERE,
 	 /* A10 data sheet dense (its starred values, twice these, are sparse):
 	  * fp32 31.2, tf32 62.5, bf16/fp16 125; no fp8 on Ampere. 72 SMs at a
@@ -128,7 +133,7 @@ static const hw_gpu gpus[] = {
 	 24 * GiB, 600 * GBs,    /* A10 data sheet: 24 GB GDDR6, 600 GB/s */
 	 0.90,
 	 0, 0,                   /* no NVLink */
-	 0, 4},
+	 0, 4, 150, 0},
 	{"A10G", ARCH_AMPERE,
 	 /* AWS g5's GA102 with 80 SMs. NVIDIA publishes no data sheet: derived as
 	  * SMs x clock x per-SM rate, all UNVERIFIED. Clock: 1710 MHz boost
@@ -146,7 +151,7 @@ static const hw_gpu gpus[] = {
 	                          * as the A10 (Baseten, same article) */
 	 0.90,
 	 0, 0,                   /* no NVLink */
-	 0, 4},                  /* PCIe Gen4 as the A10, UNVERIFIED */
+	 0, 4, 0, 0},                  /* PCIe Gen4 as the A10, UNVERIFIED */
 	{"A40", ARCH_AMPERE,
 	 /* A40 data sheet dense (starred values are sparse): fp32 37.4, tf32
 	  * 74.8, bf16/fp16 149.7. 84 SMs: its 10,752 CUDA cores at 128 per SM
@@ -157,7 +162,7 @@ static const hw_gpu gpus[] = {
 	 0.90,
 	 0, 0,                   /* NVLink bridge (112.5 GB/s bidirectional) pairs two
 	                          * cards only: modelled as PCIe */
-	 0, 4},
+	 0, 4, 300, 0},
 	{"RTX-A6000", ARCH_AMPERE,
 	 /* RTX A6000 data sheet: 38.7 fp32; its "Tensor Performance" 309.7 is
 	  * with sparsity (as the RTX A4000's 153.4 for 48 SMs), so dense
@@ -168,7 +173,7 @@ static const hw_gpu gpus[] = {
 	 48 * GiB, 768 * GBs,    /* RTX A6000 data sheet: 48 GB GDDR6 ECC, 768 GB/s */
 	 0.90,
 	 0, 0,                   /* NVLink bridge pairs two cards only: modelled as PCIe */
-	 0, 4},
+	 0, 4, 300, 0},
 	{"H100-SXM5-80GB", ARCH_HOPPER,
 	 /* cm 1.6: 989 bf16, 1979 fp8, 494.5 tf32; 66.9 fp32: H100 data sheet */
 	 {66.9 * T, 494.5 * T, 989.4 * T, 989.4 * T, 1978.9 * T},
@@ -176,7 +181,7 @@ static const hw_gpu gpus[] = {
 	 80 * GiB, 3352 * GBs,   /* cm 1.6 "H100 SXM 3.35" TB/s */
 	 0.90,
 	 450 * GBs, 20.6 / 25.0, /* cm 1.6: 18 links x 25 GB/s; NCCL SM90 20.6 */
-	 0.85, 5},               /* cm 1.3 nvlsEfficiency Hopper */
+	 0.85, 5, 700, 0},               /* cm 1.3 nvlsEfficiency Hopper */
 	{"H800-SXM5-80GB", ARCH_HOPPER,
 	 /* the H100 SXM5 with 8 NVLink links instead of 18: "NVLink 400 GB/s"
 	  * bidirectional (NVIDIA H800 product brief), 200 GB/s per direction;
@@ -187,7 +192,7 @@ static const hw_gpu gpus[] = {
 	 80 * GiB, 3352 * GBs,
 	 0.90,
 	 200 * GBs, 20.6 / 25.0,
-	 0.85, 5},
+	 0.85, 5, 700, 0},
 	{"H100-HBM2E-96GB", ARCH_HOPPER,
 	 /* The SXM H100 with six HBM2e stacks instead of five of HBM3, as in
 	  * Meta's Grand Teton hosts: "96GB HBM2e with 2.4 TB/sec peak memory
@@ -202,7 +207,7 @@ static const hw_gpu gpus[] = {
 	 96 * GiB, 2400 * GBs,
 	 0.90,
 	 450 * GBs, 20.6 / 25.0, /* HGX baseboard: NVLink4 and NVSwitch as the SXM5 */
-	 0.85, 5},
+	 0.85, 5, 700, 0},
 	{"H100-PCIE-80GB", ARCH_HOPPER,
 	 /* cm 1.6 "H100 PCIe 756 / 1513 / 378"; 51.2 fp32: H100 PCIe data sheet */
 	 {51.2 * T, 378 * T, 756 * T, 756 * T, 1513 * T},
@@ -210,7 +215,7 @@ static const hw_gpu gpus[] = {
 	 80 * GiB, 2000 * GBs,   /* H100 PCIe data sheet 2 TB/s (HBM2e) */
 	 0.90,
 	 0, 0,                   /* bridges pair two cards only: modelled as PCIe */
-	 0, 5},
+	 0, 5, 350, 0},
 	{"H100-NVL-94GB", ARCH_HOPPER,
 	 /* H100 NVL data sheet (one GPU): bf16/fp16 1,671 and fp8 3,341
 	  * TFLOP/s with sparsity, so 835.5 and 1670.5 dense; tf32 835 sparse,
@@ -223,7 +228,7 @@ static const hw_gpu gpus[] = {
 	 0.90,
 	 0, 0,                   /* NVLink bridges pair two cards only: modelled as PCIe,
 	                          * like the H100 PCIe */
-	 0, 5},
+	 0, 5, 400, 0},
 	{"H200-NVL-141GB", ARCH_HOPPER,
 	 /* H200 data sheet, H200 NVL column (one PCIe card, up to 600 W):
 	  * bf16/fp16 1,671 and fp8 3,341 TFLOP/s with sparsity, so 835.5 and
@@ -235,7 +240,7 @@ static const hw_gpu gpus[] = {
 	 0.90,
 	 0, 0,                   /* 2- or 4-way NVLink bridges, not a switch: modelled
 	                          * as PCIe, like the H100 NVL */
-	 0, 5},
+	 0, 5, 600, 0},
 	{"GH200-96GB", ARCH_HOPPER,
 	 /* The Hopper GPU of a GH200 Grace Hopper superchip: the H100 SXM5's die
 	 * and peaks (NVIDIA quotes the same 1,979 / 3,958 sparse bf16 / fp8),
@@ -250,7 +255,7 @@ static const hw_gpu gpus[] = {
 	 96 * GiB, 4000 * GBs,
 	 0.90,
 	 450 * GBs, 20.6 / 25.0, /* NVLink4 as the H100's, per link NCCL's 20.6 */
-	 0, 5},
+	 0, 5, 0, 0},
 	{"GH200-144GB", ARCH_HOPPER,
 	 /* the HBM3e version: 144 GB (UNVERIFIED: 4.9 TB/s as commonly quoted,
 	 * NVIDIA's data sheet not read here); the rest as GH200-96GB */
@@ -259,7 +264,7 @@ static const hw_gpu gpus[] = {
 	 144 * GiB, 4900 * GBs,
 	 0.90,
 	 450 * GBs, 20.6 / 25.0,
-	 0, 5},
+	 0, 5, 0, 0},
 	{"H20-96GB", ARCH_HOPPER,
 	 /* The Hopper part for China: fp32 44, tf32 74, bf16/fp16 148, fp8 296
 	  * dense, 96 GB HBM3 at 4.0 TB/s, NVLink 900 GB/s: the figures of
@@ -273,35 +278,37 @@ static const hw_gpu gpus[] = {
 	 0.90,
 	 450 * GBs, 20.6 / 25.0, /* 900 GB/s bidirectional = 18 links x 25 GB/s per
 	                          * direction, as the H100 SXM; NCCL SM90 20.6 */
-	 0.85, 5},               /* HGX H20 boards carry NVSwitch: cm 1.3 Hopper NVLS */
+	 0.85, 5, 0, 0},               /* HGX H20 boards carry NVSwitch: cm 1.3 Hopper NVLS */
 	{"H200-SXM-141GB", ARCH_HOPPER,
 	 {66.9 * T, 494.5 * T, 989.4 * T, 989.4 * T, 1978.9 * T},
 	 0.803,                  /* cm 4.2: "H200 is the same" as H100 SXM */
 	 140 * GiB, 4800 * GBs,  /* cm 1.6 "H200 4.8 (141 GB)"; ~140 GiB usable: UNVERIFIED */
 	 0.90,
 	 450 * GBs, 20.6 / 25.0, /* cm 1.6 H100/H200 row */
-	 0.85, 5},
+	 0.85, 5, 700, 0},
 	{"B200", ARCH_BLACKWELL,
 	 /* cm 1.6 "B200 SXM 2250 / 4500 / 1125"; fp32 75: HGX B200 sheet
 	  * 600 TFLOPS / 8 GPUs, UNVERIFIED */
 	 {75 * T, 1125 * T, 2250 * T, 2250 * T, 4500 * T,
-	  9000 * T},             /* fp4: HGX B200 sheet 144 PFLOPS sparse / 8 GPUs / 2 */
+	  9000 * T},                     /* fp4: HGX B200 sheet 144 PFLOPS sparse / 8 GPUs / 2 */
 	 0.776,                  /* cm 4.2 B200 SXM MAMF 1745 / 2250 */
 	 179 * GiB, 8000 * GBs,  /* cm 1.6 "B200 8.0 (180 GB listed)" */
 	 0.90,
 	 900 * GBs, 40.1 / 50.0, /* cm 1.6: 18 links x 50 GB/s; NCCL SM100 40.1 */
-	 0.74, 5},               /* cm 1.3 nvlsEfficiency Blackwell; host PCIe Gen5 (UNVERIFIED) */
+	 0.74, 5,                /* cm 1.3 nvlsEfficiency Blackwell; host PCIe Gen5 (UNVERIFIED) */
+	 1000, 0},               /* TDP: HGX B200 sheet, 1,000 W a GPU */
 	{"GB200", ARCH_BLACKWELL,
 	 /* one Blackwell GPU of a GB200 superchip: cm 1.6 "GB200 (per chip)
 	  * 2500 / 5000 / 1250"; fp32 as B200 (UNVERIFIED) */
 	 {75 * T, 1250 * T, 2500 * T, 2500 * T, 5000 * T,
-	  10000 * T},            /* fp4: GB200 NVL72 1,440 PFLOPS sparse / 72 / 2 */
+	  10000 * T},                    /* fp4: GB200 NVL72 1,440 PFLOPS sparse / 72 / 2 */
 	 0.729,                  /* cm 4.2 GB200 MAMF 1822 / 2500 */
 	 186 * GiB, 8000 * GBs,  /* cm 1.6 "GB200 8.0 (186 GB)" */
 	 0.90,
 	 900 * GBs, 40.1 / 50.0, /* NVLink5 18 x 50 GB/s, the B200 row of cm 1.6; an
 	                          * NVL72 rack is one NVLink domain of 72 GPUs */
-	 0.74, 5},               /* cm 1.3 nvlsEfficiency Blackwell */
+	 0.74, 5,                /* cm 1.3 nvlsEfficiency Blackwell */
+	 1200, 0},               /* TDP: GB200 NVL72, 1,200 W a GPU (UNVERIFIED) */
 	{"B300", ARCH_BLACKWELL,
 	 /* Blackwell Ultra, one GPU of an HGX/DGX B300 (sm_103; NCCL treats it
 	  * as sm_100: topo.h ncclTopoNVLinkBw and the tuner's compute-capability
@@ -318,15 +325,16 @@ static const hw_gpu gpus[] = {
 	                          * "Inside NVIDIA Blackwell Ultra" */
 	 0.835,                  /* the same user's copy at 50:50 read/write: 6.68 TB/s */
 	 900 * GBs, 40.1 / 50.0, /* NVLink5 18 x 50 GB/s, as the B200 */
-	 0.74, 6},               /* nvlsEfficiency Blackwell; the GPU's x16 link to its
+	 0.74, 6,                /* nvlsEfficiency Blackwell; the GPU's x16 link to its
 	                          * ConnectX-8 is PCIe Gen6 (NVIDIA at Hot Chips 2025) */
+	 1100, 0},               /* TDP: HGX B300, 1,100 W a GPU (UNVERIFIED) */
 	{"GB300", ARCH_BLACKWELL,
 	 /* one Blackwell Ultra GPU of a GB300 NVL72: 360 PFLOPS of dense fp8
 	  * per rack of 72 (NVIDIA's GB300 NVL72 figures), 5000 a GPU, bf16 half,
 	  * tf32 a quarter, as GB200; fp32 80 (stas00/ml-engineering, UNVERIFIED).
 	  * SMs: Blackwell's 148 (152 in some code comments, UNVERIFIED) */
 	 {80 * T, 1250 * T, 2500 * T, 2500 * T, 5000 * T,
-	  15000 * T},            /* fp4: GB300 NVL72 1,080 PFLOPS dense / 72, UNVERIFIED
+	  15000 * T},                    /* fp4: GB300 NVL72 1,080 PFLOPS dense / 72, UNVERIFIED
 	                          * (a copy of NVIDIA's page; "15 PFLOPS dense NVFP4") */
 	 0.786,                  /* UNVERIFIED: the B300's MAMF (same die; no GB300
 	                          * bf16 MAMF published; Azure's ND GB300 v6 fp8
@@ -334,7 +342,8 @@ static const hw_gpu gpus[] = {
 	 268 * GiB, 8000 * GBs,  /* 288 GB HBM3e at 8 TB/s, as the B300 */
 	 0.835,                  /* UNVERIFIED: the B300's measured copy */
 	 900 * GBs, 40.1 / 50.0, /* NVLink5; an NVL72 rack is one NVLink domain of 72 */
-	 0.74, 6},               /* as the B300: a Gen6 x16 link to its ConnectX-8 */
+	 0.74, 6,                /* as the B300: a Gen6 x16 link to its ConnectX-8 */
+	 1400, 0},               /* TDP: GB300 NVL72, 1,400 W a GPU (UNVERIFIED) */
 	{"L40S", ARCH_ADA,
 	 /* L40S data sheet dense columns: fp32 91.6, tf32 183, fp16/bf16
 	  * 362.05, fp8 733 (sparse values are twice these) */
@@ -343,7 +352,7 @@ static const hw_gpu gpus[] = {
 	 48 * GiB, 864 * GBs,    /* L40S data sheet: 48 GB GDDR6, 864 GB/s */
 	 0.90,
 	 0, 0,                   /* no NVLink */
-	 0, 4},
+	 0, 4, 350, 0},
 	{"L4", ARCH_ADA,
 	 /* L4 data sheet dense (its starred values, twice these, are sparse):
 	  * fp32 30.3, tf32 60, bf16/fp16 121, fp8 242.5. Check: 58 SMs x 1024
@@ -356,7 +365,7 @@ static const hw_gpu gpus[] = {
 	 24 * GiB, 300 * GBs,    /* L4 data sheet: 24 GB GDDR6, 300 GB/s */
 	 0.90,
 	 0, 0,                   /* no NVLink */
-	 0, 4},
+	 0, 4, 72, 0},
 	{"MI300X", ARCH_CDNA3,
 	 /* AMD MI300X data sheet dense: fp32 163.4 (vector), tf32 653.7,
 	  * fp16/bf16 1307.4, fp8 2614.9 */
@@ -372,7 +381,7 @@ static const hw_gpu gpus[] = {
 	                          * after CRC and protocol overhead (AMD ROCm blog,
 	                          * "Understanding RCCL Bandwidth and xGMI Performance
 	                          * on AMD Instinct MI300X", 2025-03-02) */
-	 0, 5},
+	 0, 5, 750, 0},
 	{"MI250X-GCD", ARCH_CDNA2,
 	 /* One GCD of an MI250X: the package holds two, and ROCm, Slurm and the
 	  * published runs on Frontier and LUMI count each as one GPU. Half the
@@ -395,7 +404,7 @@ static const hw_gpu gpus[] = {
 	  * per-GPU figure (UNVERIFIED); eff as the MI300X's xGMI (AMD's 48 of
 	  * 64 GB/s; the same on this older generation UNVERIFIED) */
 	 100 * GBs, 0.75,
-	 0, 4},                  /* host link: the data sheet's PCIe Gen4 x16 (Frontier
+	 0, 4, 0, 0},                  /* host link: the data sheet's PCIe Gen4 x16 (Frontier
 	                          * joins CPU and GCDs by Infinity Fabric instead) */
 	{"MI250-GCD", ARCH_CDNA2,
 	 /* One GCD of an MI250: half the MI250 data sheet: fp16/bf16 362.1 ->
@@ -407,7 +416,7 @@ static const hw_gpu gpus[] = {
 	 0.90,
 	 100 * GBs, 0.75,        /* UNVERIFIED: as the MI250X GCD (the MI250 has fewer
 	                          * external links) */
-	 0, 4},
+	 0, 4, 0, 0},
 	{"MI325X", ARCH_CDNA3,
 	 /* AMD MI325X data sheet: the MI300X's compute (304 CUs; dense fp32
 	  * 163.4, tf32 653.7, fp16/bf16 1307.4, fp8 2614.9) with more memory */
@@ -417,7 +426,7 @@ static const hw_gpu gpus[] = {
 	 256 * GiB, 6000 * GBs,  /* MI325X data sheet: 256 GB HBM3E, 6 TB/s */
 	 0.90,
 	 448 * GBs, 0.75,        /* as the MI300X (same package and links) */
-	 0, 5},
+	 0, 5, 1000, 0},
 	{"MI355X", ARCH_CDNA4,
 	 /* AMD MI355X product page, dense (its "with structured sparsity"
 	  * figures are twice these): fp32 157.3, fp16/bf16 2500, fp8 5000 (as
@@ -435,7 +444,7 @@ static const hw_gpu gpus[] = {
 	                          * GB/s bidirectional (1075.2 aggregate), 76.8 per
 	                          * direction each; eff as the MI300X's xGMI
 	                          * (UNVERIFIED on CDNA4) */
-	 0, 5},
+	 0, 5, 1400, 0},
 	{"MI350X", ARCH_CDNA4,
 	 /* the MI355X's silicon at 2200 MHz and 1000 W (AMD MI350X product page;
 	  * ml-engineering's note 22): every rate x 2200/2400: fp32 144.2,
@@ -446,7 +455,7 @@ static const hw_gpu gpus[] = {
 	 288 * GiB, 8000 * GBs,  /* as the MI355X */
 	 0.90,
 	 537.6 * GBs, 0.75,      /* as the MI355X */
-	 0, 5},
+	 0, 5, 1000, 0},
 };
 
 #define NGPUS (sizeof gpus / sizeof gpus[0])
@@ -730,12 +739,12 @@ void hw_list_gpus(FILE *out, double (*held)(const hw_gpu *g))
 {
 	static const hw_precision cols[] = {PREC_FP32, PREC_TF32, PREC_FP16, PREC_BF16, PREC_FP8,
 		PREC_FP4};
-	fprintf(out, "%-16s %7s %7s %7s %7s %7s %7s %6s %6s %8s %8s %6s %6s %4s\n", "name", "fp32",
-		"tf32", "fp16", "bf16", "fp8", "fp4", "gemm", "gemm", "HBM", "HBM", "NVLink", "NVLS",
-		"PCIe");
-	fprintf(out, "%-16s %7s %7s %7s %7s %7s %7s %6s %6s %8s %8s %6s %6s %4s\n", "", "TFLOP/s",
-		"TFLOP/s", "TFLOP/s", "TFLOP/s", "TFLOP/s", "TFLOP/s", "MAMF", "held", "GiB", "GB/s",
-		"GB/s", "eff", "gen");
+	fprintf(out, "%-16s %7s %7s %7s %7s %7s %7s %6s %6s %8s %8s %6s %6s %4s %5s\n", "name",
+		"fp32", "tf32", "fp16", "bf16", "fp8", "fp4", "gemm", "gemm", "HBM", "HBM", "NVLink",
+		"NVLS", "PCIe", "TDP");
+	fprintf(out, "%-16s %7s %7s %7s %7s %7s %7s %6s %6s %8s %8s %6s %6s %4s %5s\n", "",
+		"TFLOP/s", "TFLOP/s", "TFLOP/s", "TFLOP/s", "TFLOP/s", "TFLOP/s", "MAMF", "held", "GiB",
+		"GB/s", "GB/s", "eff", "gen", "W");
 	for (size_t i = 0; i < NGPUS; i++) {
 		const hw_gpu *g = &gpus[i];
 		fprintf(out, "%-16s", g->name);
@@ -743,15 +752,19 @@ void hw_list_gpus(FILE *out, double (*held)(const hw_gpu *g))
 			char cell[16];
 			fprintf(out, " %7s", peak_cell(cell, sizeof cell, g->peak_flops[cols[k]]));
 		}
-		fprintf(out, " %6.3f %6.3f %8.0f %8.0f %6.0f %6.2f %4d\n", g->gemm_eff,
+		char tdp[16];
+		snprintf(tdp, sizeof tdp, g->tdp_w > 0 ? "%.0f" : "-", g->tdp_w);
+		fprintf(out, " %6.3f %6.3f %8.0f %8.0f %6.0f %6.2f %4d %5s\n", g->gemm_eff,
 			held ? held(g) : g->gemm_eff,
 			g->hbm_bytes / GiB, g->hbm_Bps / GBs, g->nvlink_Bps / GBs, g->nvls_eff,
-			g->pcie_gen);
+			g->pcie_gen, tdp);
 	}
 	fprintf(out, "peaks are dense; '-': the GPU has no such peak, and a scenario cannot train in\n"
 		"that precision on it (V100 and T4: fp16, not bf16)\n");
 	fprintf(out, "gemm MAMF: the best shape of a GEMM sweep; held: what a large GEMM holds under a\n"
 		"sustained load (power cap, clocks), the figure the compute model uses\n");
+	fprintf(out, "TDP: rated board power; cluster.gpu.power_limit caps below it ('-': none\n"
+		"published, give cluster.gpu.tdp to set a limit)\n");
 	fprintf(out, "aliases:");
 	for (size_t i = 0; i < NALIASES; i++)
 		fprintf(out, " %s=%s", aliases[i].alias, aliases[i].name);

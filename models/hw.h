@@ -56,6 +56,8 @@ typedef struct hw_gpu {
 	double nvlink_eff;            /* achievable fraction for NCCL rings */
 	double nvls_eff;              /* in-switch reduction efficiency; 0 = no NVLS */
 	int pcie_gen;                 /* host link generation (x16) */
+	double tdp_w;                 /* rated board power (TDP), W; 0 = not in the catalog */
+	double power_limit_w;         /* a power cap below tdp_w (nvidia-smi -pl); 0 = none */
 } hw_gpu;
 
 typedef enum { INTRA_NVSWITCH, INTRA_NVLINK_MESH, INTRA_PCIE } hw_intra_kind;

@@ -1222,6 +1222,10 @@ static int cluster_of(const val_row *r, scenario *s, char *why, size_t n)
 	}
 	scn_cluster *c = &s->cluster;
 	c->gpu = *g;
+	/* "default 500W power limit (not 700W TDP)": a cap below the rating */
+	double cap = val_power_limit_w(r);
+	if (cap > 0 && g->tdp_w > 0 && cap < g->tdp_w)
+		c->gpu.power_limit_w = cap;
 	int gpn = gpus_per_node(r->hardware, m);
 	const char *apn = val__find(r->other, "accelerators_per_node");   /* MLPerf's, in the text */
 	if (apn && !val__has(r->hardware, "accelerators_per_node")) {
@@ -2808,6 +2812,64 @@ bool val_power_capped(const val_row *r)
 		if (val__affirmed(h, says[i]))
 			return true;
 	return false;
+}
+
+/* The watts of a number right at q ("500W", "500 W"; not "500 Wh", "500
+ * words"); 0 if none. */
+static double watts_at(const char *q)
+{
+	if (!isdigit((unsigned char)*q))
+		return 0;
+	char *e;
+	double v = strtod(q, &e);
+	while (*e == ' ')
+		e++;
+	if (*e == 'k' && e[1] == 'W')
+		v *= 1000, e++;
+	return *e == 'W' && !isalnum((unsigned char)e[1]) && v > 0 && v < 1e5 ? v : 0;
+}
+
+double val_power_limit_w(const val_row *r)
+{
+	static const char *const says[] = {"power limit", "power-limit", "power cap", "power-capped",
+		"power limited", "power-limited", "capped at", "capped to"};
+	const char *h = r->hardware;
+	/* a wattage beside the words is enough ("power cap: 0.6 kW", whose 0
+	 * val_power_capped reads as a denial); a limit lifted is none */
+	if (val__has(h, "uncapped") || val__has(h, "not capped") || val__has(h, "no power limit") ||
+	    val__has(h, "without a power limit"))
+		return 0;
+	for (size_t i = 0; i < sizeof says / sizeof says[0]; i++)
+		for (const char *p = val__find(h, says[i]); p; p = val__find(p + 1, says[i])) {
+			/* "500W power limit": the number just before */
+			const char *b = p;
+			while (b > h && b[-1] == ' ')
+				b--;
+			if (b > h && b[-1] == 'W') {
+				const char *q = b - 1;
+				while (q > h && q[-1] == ' ')
+					q--;
+				if (q > h && q[-1] == 'k')
+					q--;
+				while (q > h && (isdigit((unsigned char)q[-1]) || q[-1] == '.'))
+					q--;
+				double v = watts_at(q);
+				if (v > 0)
+					return v;
+			}
+			/* "power limit of 500 W", "capped at 500W", "power cap: 500 W" */
+			const char *a = p + strlen(says[i]);
+			while (*a == ' ' || *a == ':' || *a == '=')
+				a++;
+			static const char *const joins[] = {"of ", "at ", "to ", "set to "};
+			for (size_t j = 0; j < sizeof joins / sizeof joins[0]; j++)
+				if (!strncasecmp(a, joins[j], strlen(joins[j])))
+					a += strlen(joins[j]);
+			double v = watts_at(a);
+			if (v > 0)
+				return v;
+		}
+	return 0;
 }
 
 bool val_step_metric(val_metric m)

@@ -105,6 +105,10 @@ bool val_step_metric(val_metric m);
  * the catalog's parts run at their full power, so such a prediction is
  * optimistic by the clock the cap takes away (no power model). */
 bool val_power_capped(const val_row *r);
+/* The power limit the row's hardware text gives its GPUs, in watts ("default
+ * 500W power limit", "power limit of 450 W", "capped at 500W"); 0 when it
+ * names none. validate runs the row's GPUs at it (gpu.power_limit). */
+double val_power_limit_w(const val_row *r);
 
 /* Builds the case of a row. Returns 0, or -1 with why the row cannot be
  * simulated in `why` (not a training run, missing fields, unknown hardware). */

@@ -19,6 +19,9 @@ int wl__sms(const hw_gpu *g);
 double wl__kernel_gap_s(void);
 /* Dense peak in precision p, falling back to fp16 where p has no entry. */
 double wl__peak(const hw_gpu *g, hw_precision p);
+/* The rated dense peak of precision p (the one a GPU without it runs:
+ * bf16 on a V100 is fp16), whatever a power limit leaves. */
+double wl__rated_peak(const hw_gpu *g, hw_precision p);
 /* Bytes of one element stored in precision p (local: no link dependency). */
 double wl__prec_bytes(hw_precision p);
 /* The model with a generic shape filled in (copy of *m). */

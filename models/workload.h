@@ -146,6 +146,9 @@ int wl_gpu_sms(const hw_gpu *g);
 /* The fraction of dense peak a large bf16 GEMM holds under sustained load:
  * the catalog's MAMF times the architecture's sustained-clock factor. */
 double wl_gpu_held_gemm_eff(const hw_gpu *g);
+/* The fraction of its rated clock a GPU's compute-bound kernels hold under
+ * its power limit (gpu.power_limit below gpu.tdp); 1 without one. */
+double wl_power_clock(const hw_gpu *g);
 /* Whether the GPU runs fused (flash) attention kernels (Ampere and later). */
 bool wl_gpu_fused_attention(const hw_gpu *g);
 

@@ -132,7 +132,9 @@ static void evaluate(const val_row *rows, size_t n, size_t i, val_cache *cache, 
 	}
 	snprintf(o->config, sizeof o->config, "%s", c.config);
 	o->param_source = c.param_source;
-	o->capped = val_power_capped(r);
+	/* a cap the row gives in watts is simulated (gpu.power_limit); one it
+	 * only names is marked */
+	o->capped = val_power_capped(r) && c.s.cluster.gpu.power_limit_w <= 0;
 	o->metric = c.metric;
 	o->unit = c.unit;
 	o->coll_bytes = c.coll_bytes;
@@ -272,7 +274,8 @@ static void print_text(FILE *out, const char *path, const outcome *o, size_t n)
 	fprintf(out, "'*' = a value the row does not give was inferred (docs/validation.md); "
 		"'(param)' = the row set a model constant, agreement by construction; "
 		"'(no fit)' = the layout does not fit in GPU memory, predicted as if it did; "
-		"'(power cap)' = the GPUs ran under a power limit, predicted at full power\n\n");
+		"'(power cap)' = the GPUs ran under a power limit not given in watts, predicted at full "
+		"power\n\n");
 	/* columns as wide as their longest entry (ids and layouts vary by source) */
 	int wid = 12, wcfg = 52, wmet = 26;
 	enum { WMET_MAX = 44 };   /* a longer metric is cut, its last character '~' */

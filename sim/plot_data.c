@@ -94,7 +94,8 @@ static bool is_quantity(const char *s, unit_kind kind)
 
 static key_kind kind_of_key(const plot_table *t, size_t col)
 {
-	static const unit_kind units[] = {UNIT_BANDWIDTH, UNIT_BYTES, UNIT_TIME, UNIT_FLOPS};
+	static const unit_kind units[] = {UNIT_BANDWIDTH, UNIT_BYTES, UNIT_TIME, UNIT_FLOPS,
+		UNIT_POWER};
 	size_t nr = plot_table_nrows(t);
 	for (size_t u = 0; u < sizeof units / sizeof units[0]; u++) {
 		bool all = true;

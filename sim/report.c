@@ -166,6 +166,11 @@ static void json_options(json *j, const scenario *s, const step_result *r)
 		json_knum(j, "moe_layer_mb_s", r->moe_layer_mb_s);
 		json_kbool(j, "moe_host_bound", r->moe_host_bound);
 	}
+	const hw_gpu *g = &s->cluster.gpu;
+	if (g->power_limit_w > 0) {   /* the cap and the clock it leaves compute */
+		json_knum(j, "gpu_power_limit_w", g->power_limit_w);
+		json_knum(j, "gpu_power_clock", wl_power_clock(g));
+	}
 }
 
 void report_json_fields(json *j, const scenario *s, const step_result *r)

@@ -67,6 +67,9 @@ static void header(FILE *out, const scenario *s, const step_result *r)
 	fprintf(out, "  cluster   %d node%s x %d %s (%s)", c->nodes, c->nodes == 1 ? "" : "s",
 		c->gpus_per_node, c->gpu.name, amd && c->intra.kind != INTRA_PCIE
 		? "Infinity Fabric" : NAME(intra_names, c->intra.kind));
+	if (c->gpu.power_limit_w > 0)
+		fprintf(out, ", capped at %g W of %g (compute at %.0f%% of its clock)",
+			c->gpu.power_limit_w, c->gpu.tdp_w, 100 * wl_power_clock(&c->gpu));
 	if (c->nodes > 1)
 		fprintf(out, ", %d x %g Gb/s %s NIC%s per node, %s", c->nic.count,
 			c->nic.speed_Bps * 8 / 1e9, c->nic.transport == TRANSPORT_RDMA ? "RDMA" : "TCP",

@@ -251,6 +251,16 @@ static void check_cluster(scn_ctx *c, scenario *s, const scn_doc *d)
 		ERR(c, d, "cluster.intra_node", NULL, "%s needs a GPU with NVLink and %s has none; "
 		    "use intra_node: pcie or give intra_node.bandwidth",
 		    k->intra.kind == INTRA_NVSWITCH ? "nvswitch" : "nvlink-mesh", g->name);
+	/* a power limit is a cap below the GPU's rating (nvidia-smi -pl accepts
+	 * no more than the board's maximum) */
+	if (g->power_limit_w > 0 && g->tdp_w <= 0)
+		ERR(c, d, "cluster.gpu.power_limit", NULL, "a power limit needs the GPU's rated "
+		    "power, which the catalog does not have for %s; give cluster.gpu.tdp too, e.g. "
+		    "'tdp: 700W'", g->name);
+	else if (g->power_limit_w > g->tdp_w)
+		ERR(c, d, "cluster.gpu.power_limit", NULL, "power_limit (=%g W) is above the %s's "
+		    "rated %g W (tdp); a limit caps below it, e.g. 'power_limit: %gW'",
+		    g->power_limit_w, g->name, g->tdp_w, round(g->tdp_w * 5 / 7 / 50) * 50);
 	if (k->fabric.topology == TOPO_ZONES) {
 		if (k->fabric.zones < 2)
 			ERR(c, d, "cluster.fabric.zones", "cluster.fabric.topology",

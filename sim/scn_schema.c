@@ -92,6 +92,8 @@ static const scn_field gpu_rows[] = {
 	DBL("nvlink_eff", hw_gpu, nvlink_eff, EFF_MIN, 1, FL_ZERO_OK),
 	DBL("nvls_eff", hw_gpu, nvls_eff, EFF_MIN, 1, FL_ZERO_OK),
 	INT("pcie_gen", hw_gpu, pcie_gen, 3, 6, FL_NOBASE_REQ),
+	UNI("tdp", hw_gpu, tdp_w, UNIT_POWER, 0, 1e5, FL_ZERO_OK),
+	UNI("power_limit", hw_gpu, power_limit_w, UNIT_POWER, 0, 1e5, FL_ZERO_OK),
 };
 static const scn_section gpu_sec = {"gpu", gpu_rows, NROWS(gpu_rows), "base", -1};
 

@@ -31,6 +31,7 @@ static const nice_unit nice_time[] = {
 	{"ns", 1e-9}, {NULL, 0}};
 static const nice_unit nice_flops[] = {
 	{"PFLOPS", 1e15}, {"TFLOPS", 1e12}, {"GFLOPS", 1e9}, {"FLOPS", 1}, {NULL, 0}};
+static const nice_unit nice_power[] = {{"kW", 1e3}, {"W", 1}, {NULL, 0}};
 static const nice_unit nice_count[] = {
 	{"T", 1e12}, {"G", 1e9}, {"M", 1e6}, {"K", 1e3}, {"", 1}, {NULL, 0}};
 
@@ -67,7 +68,8 @@ static void fmt_quantity(char *buf, size_t len, double v, unit_kind k, bool bits
 {
 	const nice_unit *t = k == UNIT_BYTES ? nice_bytes : k == UNIT_BANDWIDTH
 	                     ? (bits ? nice_bits : nice_bw) : k == UNIT_TIME ? nice_time
-	                     : k == UNIT_FLOPS ? nice_flops : nice_count;
+	                     : k == UNIT_FLOPS ? nice_flops : k == UNIT_POWER ? nice_power
+	                     : nice_count;
 	char best[64] = "", cand[64];
 	if (v == 0) {
 		snprintf(buf, len, "0");

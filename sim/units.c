@@ -55,6 +55,9 @@ static const unit_sfx flops_sfx[] = {
 	{"TFLOPS", 12, 1}, {"TFLOP/s", 12, 1}, {"PFLOPS", 15, 1}, {"PFLOP/s", 15, 1},
 	{"EFLOPS", 18, 1}, {"EFLOP/s", 18, 1}, {NULL, 0, 0}};
 
+static const unit_sfx power_sfx[] = {
+	{"W", 0, 1}, {"kW", 3, 1}, {"KW", 3, 1}, {"MW", 6, 1}, {NULL, 0, 0}};
+
 static const unit_sfx *sfx_table(unit_kind k)
 {
 	switch (k) {
@@ -62,6 +65,7 @@ static const unit_sfx *sfx_table(unit_kind k)
 	case UNIT_BANDWIDTH: return bw_sfx;
 	case UNIT_TIME: return time_sfx;
 	case UNIT_FLOPS: return flops_sfx;
+	case UNIT_POWER: return power_sfx;
 	case UNIT_COUNT: break;
 	}
 	return count_sfx;
@@ -74,6 +78,7 @@ static const char *expected(unit_kind k)
 	case UNIT_BANDWIDTH: return "expected a bandwidth with a unit such as 200Gbps or 25GB/s";
 	case UNIT_TIME: return "expected a time with a unit such as 600ns, 1.5us, 15min or 50000h";
 	case UNIT_FLOPS: return "expected a rate with a unit such as 312TFLOPS or 1.2PFLOP/s";
+	case UNIT_POWER: return "expected a power with a unit such as 500W or 1.2kW";
 	case UNIT_COUNT: break;
 	}
 	return "expected a number such as 2048, 1.5e13 or 15T";
@@ -339,6 +344,8 @@ void unit_fmt(char *buf, size_t len, double v, unit_kind kind)
 	static const fmt_step flops[] = {{1e18, 1e18, "EFLOP/s"}, {1e15, 1e15, "PFLOP/s"},
 	                                 {1e12, 1e12, "TFLOP/s"}, {1e9, 1e9, "GFLOP/s"},
 	                                 {0, 1, "FLOP/s"}, {0, 0, NULL}};
+	static const fmt_step power[] = {{1e6, 1e6, "MW"}, {1e4, 1e3, "kW"}, {0, 1, "W"},
+	                                 {0, 0, NULL}};
 	if (!buf || !len)
 		return;
 	if (!isfinite(v)) {
@@ -351,6 +358,7 @@ void unit_fmt(char *buf, size_t len, double v, unit_kind kind)
 	case UNIT_BANDWIDTH: t = bw; break;
 	case UNIT_TIME: t = time; break;
 	case UNIT_FLOPS: t = flops; break;
+	case UNIT_POWER: t = power; break;
 	case UNIT_COUNT: break;
 	}
 	if (v == 0) { /* "0 B", "0 s", "0": the base unit (for time: seconds) */

@@ -5,8 +5,9 @@
 
 #include <stddef.h>
 
-typedef enum { UNIT_BYTES, UNIT_BANDWIDTH, UNIT_TIME, UNIT_COUNT, UNIT_FLOPS } unit_kind;
-/* UNIT_FLOPS: "312TFLOPS" or "312TFLOP/s" -> FLOP/s. */
+typedef enum { UNIT_BYTES, UNIT_BANDWIDTH, UNIT_TIME, UNIT_COUNT, UNIT_FLOPS, UNIT_POWER } unit_kind;
+/* UNIT_FLOPS: "312TFLOPS" or "312TFLOP/s" -> FLOP/s. UNIT_POWER: "500W",
+ * "1.2kW" -> watts. */
 
 /* Parses `text` as a quantity of `kind` into *out (SI: bytes, bytes/s,
  * seconds; UNIT_COUNT: a plain number with optional K/M/G/T decimal or

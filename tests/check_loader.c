@@ -618,7 +618,7 @@ static bool stated_bound(const scn_field *f, const char *msg, const char *after,
  * refusal states both bounds, and that they are the bounds applied. */
 static void out_of_range(const scn_field *f, const char *path, double v)
 {
-	static const char *const base[] = {"B", "B/s", "s", "", "FLOP/s"};
+	static const char *const base[] = {"B", "B/s", "s", "", "FLOP/s", "W"};
 	char set[256], *msg;
 	scenario s;
 	snprintf(set, sizeof set, "%s=%.17g%s", path, v, f->type == F_UNIT ? base[f->unit] : "");

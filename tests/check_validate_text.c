@@ -1865,6 +1865,32 @@ START_TEST(t_blind11)
 }
 END_TEST
 
+/* A power limit in watts in the hardware text runs the row's GPUs at it; one
+ * only named, a rating, or a limit at or above it does not. */
+START_TEST(t_power_limit_read)
+{
+	static const struct { const char *hw; double w; } cases[] = {
+		{"8x H100 80GB SXM (default 500W power limit (not 700W TDP))", 500},
+		{"8x H100 80GB SXM; power limit of 450 W", 450},
+		{"8x H100 80GB SXM, capped at 500W", 500},
+		{"8x H100 80GB SXM, power cap: 0.6 kW", 600},
+		{"8x H100 80GB SXM, power limited (limit not stated)", 0},
+		{"8x H100 80GB SXM, 700W TDP", 0},
+		{"8x H100 80GB SXM, power limit 700 W (the rating)", 0},
+		{"8x A100 80GB SXM4, capped at 300W", 300},
+	};
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		char row[512], why[256];
+		val_case c;
+		snprintf(row, sizeof row, "P-001,x,\"%s\",8,1,2,2048,16,2048,8,1,1,1,8,,bf16,none,"
+		         "iteration_time,1,s,x", cases[i].hw);
+		ck_assert_msg(build_row(row, &c, why, sizeof why) == 0, "%s: %s", cases[i].hw, why);
+		ck_assert_msg(c.s.cluster.gpu.power_limit_w == cases[i].w, "%s: %g W, want %g",
+		              cases[i].hw, c.s.cluster.gpu.power_limit_w, cases[i].w);
+	}
+}
+END_TEST
+
 static Suite *suite(void)
 {
 	Suite *s = suite_create("validate_text");
@@ -1899,6 +1925,7 @@ static Suite *suite(void)
 	tcase_add_test(tc, t_second_review_metrics);
 	tcase_add_test(tc, t_paraphrases);
 	tcase_add_test(tc, t_blind11);
+	tcase_add_test(tc, t_power_limit_read);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -329,5 +329,20 @@ holds "bf16 > fp8 > fp4 step time, each by less than half" \
 holds "fp4's MFU below fp8's below bf16's" "x > y && y > z" -v x="$(get prec_bf16 mfu)" \
 	-v y="$(get prec_fp8 mfu)" -v z="$(get prec_fp4 mfu)"
 
+# 19. A power cap costs the compute share of the step: a compute-bound H100
+# node loses more than 10% at 500 W, a network-bound A100 cluster under 2%
+# at 300 W; MFU stays against the rated peak
+run cap_700 "$S/dgx-h100.yaml"
+run cap_500 "$S/dgx-h100.yaml" --set cluster.gpu.power_limit=500W
+run cap_a400 "$S/dp-100b-400gbe.yaml"
+run cap_a300 "$S/dp-100b-400gbe.yaml" --set cluster.gpu.power_limit=300W
+holds "power cap: compute bound loses > 10%, network bound < 2%" \
+	"b > 1.1 * a && d < 1.02 * c && d > c" -v a="$(get cap_700 step_time_s)" \
+	-v b="$(get cap_500 step_time_s)" -v c="$(get cap_a400 step_time_s)" \
+	-v d="$(get cap_a300 step_time_s)"
+holds "power cap: MFU falls with the throughput" "x * s / (y * t) > 0.999999 && x * s / (y * t) < 1.000001" \
+	-v x="$(get cap_700 mfu)" -v s="$(get cap_700 step_time_s)" -v y="$(get cap_500 mfu)" \
+	-v t="$(get cap_500 step_time_s)"
+
 echo "1..$n"
 [ "$failed" -eq 0 ]
