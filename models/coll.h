@@ -37,6 +37,11 @@ typedef struct coll_req {
 	                          * simulated, the others' stand behind them (the step's
 	                          * expert all-to-all, whose other nodes are not simulated) */
 	int ps_servers;          /* ALGO_PS */
+	int dedup_topk;          /* all_to_all as DeepEP dispatches (0: NCCL's): each GPU's
+	                          * tokens each go to dedup_topk of dedup_experts experts
+	                          * spread evenly over the group's GPUs, and cross to another
+	                          * node once whatever experts they meet there */
+	int dedup_experts;
 } coll_req;
 
 typedef struct coll_ctx coll_ctx;   /* per-cluster state: pools, scratch */
@@ -60,6 +65,11 @@ int coll_start(coll_ctx *cc, const coll_req *req, coll_done_fn done, void *ctx, 
  * ended. coll_start is count 1. 0 or a negative error. */
 int coll_start_batch(coll_ctx *cc, const coll_req *req, double count, coll_done_fn done,
                      void *ctx, uint64_t arg);
+
+/* The probability that a token routed to `topk` of `experts` experts, spread
+ * evenly over `nodes` nodes, meets at least one on a given other node: the
+ * share of a GPU's tokens DeepEP sends to that node (once each). */
+double coll_a2a_node_share(int topk, int experts, int nodes);
 
 /* The algorithm ALGO_AUTO resolves to for this request. */
 coll_algo coll_pick(const coll_ctx *cc, const coll_req *req);

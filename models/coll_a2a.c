@@ -8,9 +8,42 @@
  * intra-node flows and its node pairs both ways, O(nodes * rails): the
  * collective ends when they do, its NICs see their whole load both ways (each
  * of them counts as many flows as in the full pattern), and the links of the
- * other nodes see the part that meets the first one. */
+ * other nodes see the part that meets the first one.
+ *
+ * DeepEP's dispatcher (coll_req.dedup_topk, training.ep_dispatcher: deepep)
+ * sends a token to another node once, to the GPU of its own local index there,
+ * whatever experts it meets on that node, and that GPU forwards it over NVLink
+ * to the experts' GPUs (DeepEP's README, "normal kernels": RDMA across nodes,
+ * NVLink inside; DeepSeek-V3's report 3.2.2). A GPU's bytes to another node
+ * are then its tokens x the share that meets an expert there
+ * (coll_a2a_node_share), not top_k x the node's share of the experts, and the
+ * forwarding adds, on each node, what arrived for its other GPUs to their
+ * NVLink flows. */
 #include <math.h>
 #include "coll_impl.h"
+
+double coll_a2a_node_share(int topk, int experts, int nodes)
+{
+	if (nodes <= 1 || experts < 1 || topk < 1)
+		return 1;
+	/* experts a node holds; none of k distinct picks among them */
+	double per = (double)experts / nodes, miss = 1;
+	for (int i = 0; i < topk && i < experts; i++)
+		miss *= fmax(0.0, experts - per - i) / (experts - i);
+	return 1 - miss;
+}
+
+/* The factor DeepEP's deduplication puts on an all-to-all's bytes between a
+ * node pair (1 for NCCL's): a GPU sends its tokens once (req.bytes / topk)
+ * times the node share, where NCCL's pattern sends req.bytes x mb / n. */
+static double dedup_factor(const coll_run *r, int mb)
+{
+	const coll_shape *sh = &r->sh;
+	if (r->req.dedup_topk < 1 || sh->nnodes < 2 || mb < 1)
+		return 1;
+	double share = coll_a2a_node_share(r->req.dedup_topk, r->req.dedup_experts, sh->nnodes);
+	return fmin(1.0, share * sh->n / ((double)r->req.dedup_topk * mb));
+}
 
 static int a2a_intra(coll_run *r, double chunk)
 {
@@ -29,8 +62,13 @@ static int a2a_intra(coll_run *r, double chunk)
 					}
 				continue;
 			}
+			/* DeepEP: what came from the other nodes for this node's other
+			 * GPUs goes on over NVLink (the NCCL pattern's PXN legs are not
+			 * charged) */
+			double fwd = r->req.dedup_topk > 0 && sh->nnodes > 1
+			             ? (double)(sh->n - m) * chunk * (m - 1) / m : 0;
 			int rc = coll__flow(r, sh->members[s + t], sh->members[s + (t + 1) % m], -1,
-			                    (m - 1) * chunk, 0);
+			                    (m - 1) * chunk + fwd, 0);
 			if (rc)
 				return rc;
 		}
@@ -50,7 +88,7 @@ static int a2a_phase(coll_run *r, int ph)
 				continue;
 			int ma = sh->node_start[ja + 1] - sh->node_start[ja];
 			int mb = sh->node_start[jb + 1] - sh->node_start[jb];
-			double bytes = (double)ma * mb * chunk / sh->nrails;
+			double bytes = (double)ma * mb * chunk / sh->nrails * dedup_factor(r, mb);
 			for (int ri = 0; !rc && ri < sh->nrails; ri++) {
 				int rail = coll__ring_rail(sh, ri, ja, jb);
 				int a = sh->members[sh->node_start[ja] + coll__ring_entry(sh, ja, ri)];
@@ -69,11 +107,14 @@ static bool a2a_supports(const coll_shape *sh, coll_op op)
 
 static double a2a_algbw(const coll_shape *sh, const coll_req *req)
 {
-	(void)req;
 	int n = sh->n, m = sh->ppn;
 	double bw = n > 1 ? sh->intra_Bps * n / (n - 1) : INFINITY;
 	if (sh->nnodes > 1 && n > m) {
-		double net = sh->nrails * sh->nic_Bps * n / ((double)m * (n - m));
+		double f = 1;
+		if (req->dedup_topk > 0)
+			f = fmin(1.0, coll_a2a_node_share(req->dedup_topk, req->dedup_experts, sh->nnodes) *
+			              n / ((double)req->dedup_topk * m));
+		double net = sh->nrails * sh->nic_Bps * n / ((double)m * (n - m) * f);
 		if (net < bw)
 			bw = net;
 	}

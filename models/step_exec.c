@@ -497,6 +497,10 @@ static void seg_coll(const stp_run *r, const stp_stage *st, const stp_seg *sg, c
 		req->n = r->ep;
 		req->mult = r->ep_mult;
 		req->symmetric = r->ep_symmetric;   /* the group's other nodes are not simulated */
+		if (r->s->training.ep_dispatcher == EP_DISPATCH_DEEPEP) {   /* one copy a node */
+			req->dedup_topk = r->s->model.top_k;
+			req->dedup_experts = r->s->model.experts;
+		}
 	}
 }
 

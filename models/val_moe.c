@@ -580,6 +580,15 @@ int val__moe_of(const val_row *r, scenario *s, bool *assumed, char *why, size_t 
 	                              val__affirmed(o, "overlap-moe-expert-parallel-comm") ||
 	                              val__affirmed(o, "all-to-all overlapped") ||
 	                              val__affirmed(o, "EP overlap") || val__affirmed(o, "A2A overlap"));
+	/* DeepEP's dispatcher (or HybridEP, its sibling in the same library):
+	 * one copy of a token a node; Megatron-core's "--moe-token-dispatcher-type
+	 * flex" runs it, torchtitan's use_deepep */
+	static const char *const deepep[] = {"DeepEP", "HybridEP", "deep_ep", "use_deepep",
+		"dispatcher-type flex", "dispatcher_type=flex", "dispatcher_type: flex",
+		"flex dispatcher", "dispatcher flex"};
+	for (size_t i = 0; i < sizeof deepep / sizeof deepep[0] && t->ep > 1; i++)
+		if (val__affirmed(o, deepep[i]))
+			t->ep_dispatcher = EP_DISPATCH_DEEPEP;
 	/* Megatron-core's rank order tp-cp-ep-dp-pp: DP (and EP) inside PP */
 	t->placement = PLACE_TP_DP_PP;
 	int dp = t->dp > 0 ? t->dp : 1, cp = t->cp > 1 ? t->cp : 1;

@@ -81,8 +81,9 @@ static void header(FILE *out, const scenario *s, const step_result *r)
 		fprintf(out, "\n  layout    tp %d x pp %d x dp %d = %d GPUs", t->tp, t->pp, dp,
 			r->gpus);
 	if (s->model.experts > 1)
-		fprintf(out, ", ep %d (%d experts, top %d)", t->ep, s->model.experts,
-		        s->model.top_k > 0 ? s->model.top_k : 2);
+		fprintf(out, ", ep %d (%d experts, top %d%s)", t->ep, s->model.experts,
+		        s->model.top_k > 0 ? s->model.top_k : 2,
+		        t->ep_dispatcher == EP_DISPATCH_DEEPEP ? ", DeepEP dispatcher" : "");
 	if (t->pp > 1) {
 		fprintf(out, ", %s schedule", NAME(sched_names, t->schedule));
 		if (t->schedule == SCHED_INTERLEAVED)

@@ -24,6 +24,9 @@ typedef enum { ATTN_AUTO, ATTN_FLASH, ATTN_UNFUSED, ATTN_FLASH2, ATTN_FLASH1 } s
  * Engine and torch.compile run them, or as eager PyTorch runs a model's
  * composite ops, one kernel and one HBM pass each (docs/workload.md). */
 typedef enum { KERNELS_FUSED, KERNELS_EAGER } scn_kernels;
+/* The expert token exchange: NCCL's all-to-all, or DeepEP's dispatcher (one
+ * RDMA copy of a token per destination node, forwarded there over NVLink). */
+typedef enum { EP_DISPATCH_ALLTOALL, EP_DISPATCH_DEEPEP } scn_ep_dispatcher;
 typedef enum { GRAD_ALGO_AUTO, GRAD_ALGO_RING, GRAD_ALGO_TREE, GRAD_ALGO_HIERARCHICAL,
                GRAD_ALGO_PS, GRAD_ALGO_NVLS } scn_grad_algo;
 typedef enum { COMPRESS_NONE, COMPRESS_FP16, COMPRESS_INT8, COMPRESS_1BIT } scn_compression;
@@ -173,6 +176,7 @@ typedef struct scn_training {
 	                              * Megatron-core's default) */
 	double expert_imbalance;     /* tokens the busiest expert GPU gets over the mean (>= 1;
 	                              * 1: the router balances perfectly) */
+	scn_ep_dispatcher ep_dispatcher;
 	bool ep_overlap;             /* the expert all-to-alls run beside compute (DeepSeek's
 	                              * DualPipe, Megatron's --overlap-moe-expert-parallel-comm) */
 	scn_schedule schedule;

@@ -42,6 +42,7 @@ static const char *const recompute_names[] = {"none", "selective", "full", NULL}
 static const char *const attention_names[] = {"auto", "flash", "unfused", "flash2", "flash1",
 	NULL};
 static const char *const kernels_names[] = {"fused", "eager", NULL};
+static const char *const ep_dispatcher_names[] = {"alltoall", "deepep", NULL};
 static const char *const placement_names[] = {"tp-pp-dp", "tp-dp-pp", NULL};
 static const char *const algo_names[] = {"auto", "ring", "tree", "hierarchical", "ps", "nvls",
                                          NULL};
@@ -244,6 +245,7 @@ static const scn_field training_rows[] = {
 	INT("cp", scn_training, cp, 1, 1e5, 0),
 	INT("ep", scn_training, ep, 1, 1e5, 0),
 	INT("expert_tp", scn_training, expert_tp, 0, 1e6, 0),
+	ENUM("ep_dispatcher", scn_training, ep_dispatcher, ep_dispatcher_names, 0),
 	BOOL("ep_overlap", scn_training, ep_overlap, 0),
 	DBL("expert_imbalance", scn_training, expert_imbalance, 1, 1000, 0),
 	INT("dp", scn_training, dp, 1, 1e6, 0),

@@ -1891,6 +1891,29 @@ START_TEST(t_power_limit_read)
 }
 END_TEST
 
+/* DeepEP's dispatcher said of the run, not denied or without EP */
+START_TEST(t_deepep_read)
+{
+	static const struct { const char *other; int want; } cases[] = {
+		{"Qwen3-30B-A3B; EP16; DeepEP dispatcher", EP_DISPATCH_DEEPEP},
+		{"Qwen3-30B-A3B; EP16; --moe-token-dispatcher-type flex", EP_DISPATCH_DEEPEP},
+		{"Qwen3-30B-A3B; EP16; use_deepep=True", EP_DISPATCH_DEEPEP},
+		{"Qwen3-30B-A3B; EP16; HybridEP", EP_DISPATCH_DEEPEP},
+		{"Qwen3-30B-A3B; EP16; alltoall dispatcher", EP_DISPATCH_ALLTOALL},
+		{"Qwen3-30B-A3B; EP16; without DeepEP", EP_DISPATCH_ALLTOALL},
+	};
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		char row[512], why[256];
+		val_case c;
+		snprintf(row, sizeof row, "D-001,x,\"2 nodes x 8 H100 80GB SXM, 8x 400Gb/s NDR\",16,30.5,,,,"
+		         "4096,64,1,1,1,16,\"%s\",bf16,none,iteration_time,1,s,x", cases[i].other);
+		ck_assert_msg(build_row(row, &c, why, sizeof why) == 0, "%s: %s", cases[i].other, why);
+		ck_assert_msg((int)c.s.training.ep_dispatcher == cases[i].want, "%s: dispatcher %d",
+		              cases[i].other, (int)c.s.training.ep_dispatcher);
+	}
+}
+END_TEST
+
 static Suite *suite(void)
 {
 	Suite *s = suite_create("validate_text");
@@ -1926,6 +1949,7 @@ static Suite *suite(void)
 	tcase_add_test(tc, t_paraphrases);
 	tcase_add_test(tc, t_blind11);
 	tcase_add_test(tc, t_power_limit_read);
+	tcase_add_test(tc, t_deepep_read);
 	suite_add_tcase(s, tc);
 	return s;
 }
