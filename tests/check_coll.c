@@ -45,10 +45,9 @@ static void job_done(sim *s, void *ctx, uint64_t arg)
 	j->count++;
 }
 
-/* Runs `copies` identical collectives at once over ranks first..first+n-1;
+/* Runs `copies` copies of req at once on a fresh engine over cluster c;
  * returns the time the last one ended; events executed in *events. */
-static double run_ex(const scn_cluster *c, coll_op op, coll_algo algo, int first, int n,
-                     double bytes, double mult, int copies, uint64_t *events)
+static double run_req(const scn_cluster *c, const coll_req *req, int copies, uint64_t *events)
 {
 	char err[256];
 	sim *s = sim_new(1, 0);
@@ -56,24 +55,33 @@ static double run_ex(const scn_cluster *c, coll_op op, coll_algo algo, int first
 	cluster *cl = cluster_build(c, net, err, sizeof err);
 	ck_assert_msg(cl != NULL, "%s", err);
 	coll_ctx *cc = coll_ctx_new(cl, s);
-	int *ranks = malloc((size_t)n * sizeof(int));
-	for (int i = 0; i < n; i++)
-		ranks[i] = first + i;
-	coll_req req = {.op = op, .algo = algo, .ranks = ranks, .n = n, .bytes = bytes,
-	                .mult = mult, .ps_servers = 1};
 	job j = {0, 0};
 	for (int k = 0; k < copies; k++)
-		ck_assert_int_eq(coll_start(cc, &req, job_done, &j, 0), 0);
+		ck_assert_int_eq(coll_start(cc, req, job_done, &j, 0), 0);
 	ck_assert_int_eq(sim_run(s), SIM_OK);
 	ck_assert_int_eq(j.count, copies);
 	if (events)
 		*events = sim_events(s);
-	free(ranks);
 	coll_ctx_free(cc);
 	cluster_free(cl);
 	flow_free(net);
 	sim_free(s);
 	return j.t_done;
+}
+
+/* Runs `copies` identical collectives at once over ranks first..first+n-1;
+ * returns the time the last one ended; events executed in *events. */
+static double run_ex(const scn_cluster *c, coll_op op, coll_algo algo, int first, int n,
+                     double bytes, double mult, int copies, uint64_t *events)
+{
+	int *ranks = malloc((size_t)n * sizeof(int));
+	for (int i = 0; i < n; i++)
+		ranks[i] = first + i;
+	coll_req req = {.op = op, .algo = algo, .ranks = ranks, .n = n, .bytes = bytes,
+	                .mult = mult, .ps_servers = 1};
+	double t = run_req(c, &req, copies, events);
+	free(ranks);
+	return t;
 }
 
 static double run1(const scn_cluster *c, coll_op op, coll_algo algo, int n, double bytes)
@@ -754,25 +762,13 @@ START_TEST(a2a_symmetric)
 	scn_cluster c = dgx(8, "H100", 400, 8);
 	uint64_t ev_full, ev_sym;
 	double full = run_ex(&c, COLL_ALL_TO_ALL, ALGO_AUTO, 0, 64, 256e6, 1, 1, &ev_full);
-	char err[256];
-	sim *s = sim_new(1, 0);
-	flownet *net = flow_new(s);
-	cluster *cl = cluster_build(&c, net, err, sizeof err);
-	coll_ctx *cc = coll_ctx_new(cl, s);
 	int ranks[64];
 	for (int i = 0; i < 64; i++)
 		ranks[i] = i;
 	coll_req req = {.op = COLL_ALL_TO_ALL, .algo = ALGO_AUTO, .ranks = ranks, .n = 64,
 	                .bytes = 256e6, .mult = 1, .symmetric = true};
-	job j = {0, 0};
-	ck_assert_int_eq(coll_start(cc, &req, job_done, &j, 0), 0);
-	ck_assert_int_eq(sim_run(s), SIM_OK);
-	ev_sym = sim_events(s);
-	coll_ctx_free(cc);
-	cluster_free(cl);
-	flow_free(net);
-	sim_free(s);
-	ck_assert_msg(fabs(j.t_done / full - 1) < 1e-3, "symmetric %g s, full %g s", j.t_done, full);
+	double sym = run_req(&c, &req, 1, &ev_sym);
+	ck_assert_msg(fabs(sym / full - 1) < 1e-3, "symmetric %g s, full %g s", sym, full);
 	ck_assert_msg(ev_sym * 3 < ev_full, "events %llu vs %llu", (unsigned long long)ev_sym,
 	              (unsigned long long)ev_full);
 }
@@ -813,27 +809,15 @@ START_TEST(a2a_deepep_dedup)
 	ck_assert_double_eq(coll_a2a_node_share(8, 128, 1), 1);
 	scn_cluster c = dgx(2, "H100", 400, 8);
 	double b = 2 * GiB, t[2][2];
+	int ranks[16];
+	for (int i = 0; i < 16; i++)
+		ranks[i] = i;
 	for (int d = 0; d < 2; d++)
 		for (int nodes = 1; nodes <= 2; nodes++) {
-			char err[256];
-			sim *s = sim_new(1, 0);
-			flownet *net = flow_new(s);
-			cluster *cl = cluster_build(&c, net, err, sizeof err);
-			coll_ctx *cc = coll_ctx_new(cl, s);
-			int ranks[16];
-			for (int i = 0; i < 8 * nodes; i++)
-				ranks[i] = i;
 			coll_req req = {.op = COLL_ALL_TO_ALL, .algo = ALGO_AUTO, .ranks = ranks,
 			                .n = 8 * nodes, .bytes = b, .mult = 1,
 			                .dedup_topk = d ? 8 : 0, .dedup_experts = 128};
-			job j = {0, 0};
-			ck_assert_int_eq(coll_start(cc, &req, job_done, &j, 0), 0);
-			ck_assert_int_eq(sim_run(s), SIM_OK);
-			t[d][nodes - 1] = j.t_done;
-			coll_ctx_free(cc);
-			cluster_free(cl);
-			flow_free(net);
-			sim_free(s);
+			t[d][nodes - 1] = run_req(&c, &req, 1, NULL);
 		}
 	ck_assert_double_eq_tol(t[1][0] / t[0][0], 1, 1e-9);
 	double r = t[1][1] / t[0][1];
