@@ -347,7 +347,8 @@ static int shape_alloc(coll_run *r, int n, int nics)
  * a GPU's two rails share its one PCIe link, so each rail runs at most at
  * min(NIC, PCIe / 2); the second NICs are used only when that adds up to
  * more than one rail a GPU at min(NIC, PCIe) (two 100 Gb/s NICs a GPU on
- * PCIe Gen5 do, two 400 Gb/s ones do not). */
+ * PCIe Gen5 do, two 400 Gb/s ones do not); never on a PCIe node, whose GPUs'
+ * links carry the hops between them as well. */
 static void shape_rails(coll_ctx *cc, coll_shape *sh, int node)
 {
 	int nics = cluster_nics(cc->cl), *out = sh->rails + node * sh->rails_stride, k = 0;
@@ -359,8 +360,10 @@ static void shape_rails(coll_ctx *cc, coll_shape *sh, int node)
 		all += own;
 	}
 	int use = most;
-	if (fewest < most) {
-		const scn_cluster *c = cluster_spec(cc->cl);
+	const scn_cluster *c = cluster_spec(cc->cl);
+	if (fewest < most && c->intra.kind == INTRA_PCIE)
+		use = fewest;   /* the PCIe link carries the node's own ring hops too */
+	else if (fewest < most) {
 		double nic = c->nic.speed_Bps * hw_nic_efficiency(&c->nic, 1),
 		       pcie = cluster_pcie_Bps(cc->cl);
 		if ((double)members * fewest * fmin(nic, pcie / fewest) >= all * fmin(nic, pcie / most))

@@ -268,10 +268,15 @@ int wl_gpu_sms(const hw_gpu *g)
  * lowers the SM clock and keeps the HBM clock (Colangelo et al., H200 caps
  * of 200-700 W). Checked, not fitted: Llama 3 8B training on 4 H100 keeps
  * 0.915 / 0.821 / 0.594 of its throughput at 500 / 400 / 300 W (Mayr et
- * al., arXiv 2603.16164, table 4; check_workload t_power_limit). */
+ * al., arXiv 2603.16164, table 4; check_step_run t_power_limit). */
 #define POWER_STATIC_FRAC (187.0 / 700.0)
 #define POWER_CLOCK_EXP 2.8
 #define POWER_CLOCK_MIN 0.1   /* a cap at or below the static draw: 10% clock */
+
+double wl_power_floor_w(const hw_gpu *g)
+{
+	return POWER_STATIC_FRAC * g->tdp_w;
+}
 
 double wl_power_clock(const hw_gpu *g)
 {

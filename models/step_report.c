@@ -407,13 +407,17 @@ static void bottleneck(const scenario *s, step_result *r)
 	if (failures_bottleneck(s, r, k, pct))
 		return;
 	if (pct < 5) {
-		char a[32];
+		char a[32], cap[96] = "";
+		double clk = wl_power_clock(&s->cluster.gpu);
+		if (clk < 1)
+			snprintf(cap, sizeof cap, " at the %.0f W power limit's clock (%.0f%% of the "
+			         "rated one)", s->cluster.gpu.power_limit_w, 100 * clk);
 		snprintf(r->bottleneck, sizeof r->bottleneck,
 			 "Compute-bound: kernels take %.0f%% of the step and the largest other share, "
-			 "%s, is %s (%.0f%%); MFU %.0f%% is limited by the achievable GEMM efficiency: "
+			 "%s, is %s (%.0f%%); MFU %.0f%% is limited by the achievable GEMM efficiency%s: "
 			 "larger micro-batches would raise it%s.",
 			 100 * r->split_s[SPLIT_COMPUTE] / r->step_time_s, step_split_name(k),
-			 fmt_s(a, sizeof a, x), pct, 100 * r->mfu,
+			 fmt_s(a, sizeof a, x), pct, 100 * r->mfu, cap,
 			 s->training.precision == PREC_FP4 ? ""
 			 : ", and a lower-precision format (fp8, fp4 where the GPU has it) would "
 			   "shorten the step");

@@ -56,10 +56,24 @@ static bool named(const val_row *r, const char *family)
 	return val__has(r->other, family) || val__has(r->id, family);
 }
 
+/* Whether the row's own cells (other_parallel, id) say it is a MoE run, and
+ * not a dense one: "MoE", experts, an EP of 2 or more ("EP8", "expert
+ * parallelism 8"). A source names models of many rows. */
+static int after_key(const char *o, const char *key);
+static bool own_moe(const val_row *r)
+{
+	const char *o = r->other;
+	if (val__has_word(o, "dense") || val__has_word(r->id, "dense"))
+		return false;
+	return val__has_word(o, "MoE") || val__has(o, "expert") || after_key(o, "EP") > 1 ||
+	       val__has(o, "mixture");
+}
+
 /* The model a row names in other_parallel or its id; in the source (whose
  * title or table may cite another model: a dense run's paper a MoE one) only
- * when the row's parameter count is that model's, within 10% ("Qwen3-235B-A22B,
- * 4 nodes" in a table's heading beside model_params_b 235). */
+ * when the row's own cells say it is a MoE run and its parameter count is that
+ * model's, within 10% ("Qwen3-235B-A22B, 4 nodes" in a table's heading beside
+ * model_params_b 235 and "expert parallelism 8"). */
 static const moe_model *zoo_of(const val_row *r)
 {
 	for (size_t i = 0; i < sizeof moe_zoo / sizeof moe_zoo[0]; i++) {
@@ -85,20 +99,17 @@ static const moe_model *zoo_of(const val_row *r)
 			if (*c == ' ')
 				*c = '-';
 		const char *fields[] = {r->other, r->id, r->source};
-		bool sized = r->params_b > 0 && fabs(r->params_b - z->params_b) <= 0.1 * z->params_b;
+		bool sized = r->params_b > 0 && fabs(r->params_b - z->params_b) <= 0.1 * z->params_b &&
+		             own_moe(r);
 		for (size_t f = 0; f < 2 + (size_t)sized; f++)
 			if (val__has(fields[f], z->family) || val__has(fields[f], alt) ||
 			    val__has(fields[f], recipe) || val__has(fields[f], blank) ||
 			    val__has(fields[f], dashed))
 				return z;
 	}
-	/* the family without its size ("Qwen3 MoE 30B") in a row that says it
-	 * is a MoE and gives that model's parameter count */
-	const char *texts[] = {r->other, r->source};
-	bool moe = false;
-	for (size_t t = 0; t < 2; t++)
-		moe = moe || val__has_word(texts[t], "MoE") || val__has(texts[t], "mixture-of-experts") ||
-		      val__has(texts[t], "mixture of experts");
+	/* the family without its size ("Qwen3 MoE 30B") in a row whose own cells
+	 * say it is a MoE run and that give that model's parameter count */
+	bool moe = own_moe(r);
 	for (size_t i = 0; moe && r->params_b > 0 && i < sizeof moe_zoo / sizeof moe_zoo[0]; i++) {
 		const moe_model *z = &moe_zoo[i];
 		if (fabs(r->params_b - z->params_b) <= 0.1 * z->params_b &&
@@ -586,9 +597,28 @@ int val__moe_of(const val_row *r, scenario *s, bool *assumed, char *why, size_t 
 	static const char *const deepep[] = {"DeepEP", "HybridEP", "deep_ep", "use_deepep",
 		"dispatcher-type flex", "dispatcher_type=flex", "dispatcher_type: flex",
 		"flex dispatcher", "dispatcher flex"};
-	for (size_t i = 0; i < sizeof deepep / sizeof deepep[0] && t->ep > 1; i++)
-		if (val__affirmed(o, deepep[i]))
-			t->ep_dispatcher = EP_DISPATCH_DEEPEP;
+	/* ... not one compared, unavailable or of another row ("the DeepEP
+	 * dispatcher is 1.3x faster (next row)"), nor beside the run's own
+	 * all-to-all dispatcher */
+	static const char *const aside[] = {"slower", "faster", "unavailable", "not available",
+		"inference", "row", " vs", "compared", " than", "instead"};
+	static const char *const a2a[] = {"dispatcher: alltoall", "dispatcher alltoall",
+		"alltoall dispatcher", "all-to-all dispatcher", "dispatcher-type alltoall",
+		"dispatcher_type=alltoall", "dispatcher_type: alltoall"};
+	bool nccl = false;
+	for (size_t i = 0; i < sizeof a2a / sizeof a2a[0]; i++)
+		nccl = nccl || val__affirmed(o, a2a[i]);
+	bool nvswitch = s->cluster.intra.kind == INTRA_NVSWITCH;   /* DeepEP needs NVLink */
+	for (size_t i = 0; i < sizeof deepep / sizeof deepep[0] && t->ep > 1 && !nccl && nvswitch; i++)
+		for (const char *p = val__find(o, deepep[i]); p; p = val__find(p + 1, deepep[i])) {
+			char clause[160];
+			val__clause_around(o, p, strlen(deepep[i]), clause, sizeof clause);
+			bool other = false;
+			for (size_t k = 0; k < sizeof aside / sizeof aside[0]; k++)
+				other = other || val__has(clause, aside[k]);
+			if (!other && val__affirmed(clause, deepep[i]))
+				t->ep_dispatcher = EP_DISPATCH_DEEPEP;
+		}
 	/* Megatron-core's rank order tp-cp-ep-dp-pp: DP (and EP) inside PP */
 	t->placement = PLACE_TP_DP_PP;
 	int dp = t->dp > 0 ? t->dp : 1, cp = t->cp > 1 ? t->cp : 1;

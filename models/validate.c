@@ -687,7 +687,8 @@ static bool per_pair_after(const char *at)
 	clause_at(at, clause, sizeof clause);
 	return val__has(clause, "per GPU pair") || val__has(clause, "each GPU pair") ||
 	       val__has(clause, "pair of GPUs") || val__has(clause, "per two GPUs") ||
-	       val__has(clause, "per 2 GPUs") || val__has(clause, "every two GPUs");
+	       val__has(clause, "per 2 GPUs") || val__has(clause, "every two GPUs") ||
+	       val__has(clause, "per pair");
 }
 
 static bool per_gpu_after(const char *at)
@@ -705,6 +706,25 @@ static bool nic_per_gpu_words(const char *hw)
 	static const char *const per[] = {"per GPU", "each GPU", "per accelerator", "/GPU"};
 	static const char *const nic[] = {"NIC", "HCA", "adapter", "ConnectX", "InfiniBand", "NDR",
 		"HDR", "EDR", "EFA", "RoCE", "Slingshot"};
+	for (size_t i = 0; i < sizeof per / sizeof per[0]; i++)
+		for (const char *p = val__find(hw, per[i]); p; p = val__find(p + 1, per[i])) {
+			char clause[160];
+			val__clause_around(hw, p, strlen(per[i]), clause, sizeof clause);
+			for (size_t k = 0; k < sizeof nic / sizeof nic[0]; k++)
+				if (val__has(clause, nic[k]))
+					return true;
+		}
+	return false;
+}
+
+/* A NIC said per GPU pair without a rate in its clause: "1 NIC per 2 GPUs",
+ * "an HCA for each pair of GPUs". */
+static bool nic_per_pair_words(const char *hw)
+{
+	static const char *const per[] = {"per 2 GPUs", "per two GPUs", "pair of GPUs",
+		"per GPU pair", "each GPU pair", "every two GPUs"};
+	static const char *const nic[] = {"NIC", "HCA", "adapter", "ConnectX", "InfiniBand", "NDR",
+		"HDR", "EDR", "EFA", "RoCE"};
 	for (size_t i = 0; i < sizeof per / sizeof per[0]; i++)
 		for (const char *p = val__find(hw, per[i]); p; p = val__find(p + 1, per[i])) {
 			char clause[160];
@@ -1107,7 +1127,9 @@ static void nic_of(const char *hw_text, const gpu_map *m, int gpn, hw_nic *nic)
 	                                          val__find(at - 10, "per node (") < at);
 	if (at && !aggregate && count <= 0)
 		count = bracket_count(part, at);
-	if (at && !aggregate && count <= 0 && gbps > 0 && per_pair_after(at))
+	/* a NIC per GPU pair: "400 Gb/s per GPU pair", "one 400 Gb/s NIC per pair
+	 * of GPUs", "1x 400Gb/s per 2 GPUs" (a count of one is the pair's) */
+	if (at && !aggregate && count <= 1 && gbps > 0 && per_pair_after(at))
 		count = gpn >= 2 ? gpn / 2 : 1;
 	if (at && count <= 0 && gbps > 0 && (node_total_after(at, gbps) || after_node))
 		aggregate = true;
@@ -1135,6 +1157,8 @@ static void nic_of(const char *hw_text, const gpu_map *m, int gpn, hw_nic *nic)
 	 * (a count of one, or none, beside it) */
 	if ((at && !aggregate && per_gpu_after(at)) || (count <= 1 && nic_per_gpu_words(hw)))
 		count = (count > 0 ? count : 1) * gpn;
+	else if (count <= 1 && nic_per_pair_words(hw))   /* "1 NIC per 2 GPUs" */
+		count = gpn >= 2 ? gpn / 2 : 1;
 	/* Spectrum-X is NVIDIA's RoCE Ethernet; a cloud VM without RDMA (GCP's
 	 * A2, AWS p3.16xlarge) has one TCP NIC unless the text says otherwise */
 	bool rdma_said = val__has(hw, "RoCE") || val__has(hw, "RDMA") || val__has(hw, "EFA") ||
@@ -1379,14 +1403,20 @@ static int dash_g(const char *t)
  * digits, 0 when there are none or when it is beyond any cluster (atoi
  * would wrap "-N 99999999999" into a count). */
 /* A count of what each node holds, right after a "nodes:" key ("GH200
- * nodes: 4x NVIDIA GH200 per node"): digits then an x, not a node count. */
+ * nodes: 4x NVIDIA GH200 per node"): digits, an x, then a name, not a node
+ * count ("nodes: 2x8 GPUs", "nodes: 2 x 8" are 2 nodes). */
 static bool count_of_parts(const char *s)
 {
 	while (isdigit((unsigned char)*s))
 		s++;
 	while (*s == ' ')
 		s++;
-	return (*s == 'x' || *s == 'X') && !isalpha((unsigned char)s[1]);
+	if ((*s != 'x' && *s != 'X') || isalpha((unsigned char)s[1]))
+		return false;
+	s++;
+	while (*s == ' ')
+		s++;
+	return !isdigit((unsigned char)*s);
 }
 
 static int launch_int(const char *s)
@@ -2824,9 +2854,25 @@ static double watts_at(const char *q)
 	double v = strtod(q, &e);
 	while (*e == ' ')
 		e++;
-	if (*e == 'k' && e[1] == 'W')
+	if ((*e == 'k' || *e == 'K') && (e[1] == 'W' || e[1] == 'w'))
 		v *= 1000, e++;
-	return *e == 'W' && !isalnum((unsigned char)e[1]) && v > 0 && v < 1e5 ? v : 0;
+	return (*e == 'W' || *e == 'w') && !isalnum((unsigned char)e[1]) && v > 0 && v < 1e5 ? v : 0;
+}
+
+/* Whether the clause around p is about another device's power or a draw,
+ * not the GPUs' cap ("CPU power capped at 350W", "the switch is capped at
+ * 400W", "power limited: 650 W average draw", "500 W in a previous run"). */
+static bool other_power(const char *h, const char *p, size_t n)
+{
+	char clause[160];
+	val__clause_around(h, p, n, clause, sizeof clause);
+	static const char *const others[] = {"CPU", "host", "socket", "switch", "PSU",
+		"power supply", "per node", "per rack", "per server", "node power", "rack power",
+		"draw", "previous", "earlier", "average", "measured"};
+	for (size_t i = 0; i < sizeof others / sizeof others[0]; i++)
+		if (val__has(clause, others[i]))
+			return true;
+	return false;
 }
 
 double val_power_limit_w(const val_row *r)
@@ -2841,15 +2887,17 @@ double val_power_limit_w(const val_row *r)
 		return 0;
 	for (size_t i = 0; i < sizeof says / sizeof says[0]; i++)
 		for (const char *p = val__find(h, says[i]); p; p = val__find(p + 1, says[i])) {
-			/* "500W power limit": the number just before */
+			if (other_power(h, p, strlen(says[i])))
+				continue;
+			/* "500W power limit", "0.6 kW power cap": the number just before */
 			const char *b = p;
 			while (b > h && b[-1] == ' ')
 				b--;
-			if (b > h && b[-1] == 'W') {
+			if (b > h && (b[-1] == 'W' || b[-1] == 'w')) {
 				const char *q = b - 1;
-				while (q > h && q[-1] == ' ')
+				if (q > h && (q[-1] == 'k' || q[-1] == 'K'))
 					q--;
-				if (q > h && q[-1] == 'k')
+				while (q > h && q[-1] == ' ')
 					q--;
 				while (q > h && (isdigit((unsigned char)q[-1]) || q[-1] == '.'))
 					q--;

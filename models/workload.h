@@ -149,6 +149,9 @@ double wl_gpu_held_gemm_eff(const hw_gpu *g);
 /* The fraction of its rated clock a GPU's compute-bound kernels hold under
  * its power limit (gpu.power_limit below gpu.tdp); 1 without one. */
 double wl_power_clock(const hw_gpu *g);
+/* The draw of a GPU at no clock worth running (the model's static part of
+ * its TDP): a power limit must be above it. */
+double wl_power_floor_w(const hw_gpu *g);
 /* Whether the GPU runs fused (flash) attention kernels (Ampere and later). */
 bool wl_gpu_fused_attention(const hw_gpu *g);
 

@@ -134,7 +134,9 @@ static void evaluate(const val_row *rows, size_t n, size_t i, val_cache *cache, 
 	o->param_source = c.param_source;
 	/* a cap the row gives in watts is simulated (gpu.power_limit); one it
 	 * only names is marked */
-	o->capped = val_power_capped(r) && c.s.cluster.gpu.power_limit_w <= 0;
+	double said = val_power_limit_w(r);   /* a limit at the rating caps nothing */
+	o->capped = val_power_capped(r) && c.s.cluster.gpu.power_limit_w <= 0 &&
+	            !(said > 0 && c.s.cluster.gpu.tdp_w > 0 && said >= c.s.cluster.gpu.tdp_w);
 	o->metric = c.metric;
 	o->unit = c.unit;
 	o->coll_bytes = c.coll_bytes;

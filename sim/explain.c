@@ -720,8 +720,15 @@ static void saturated(ctx *c, const int *order, int nloss)
 				"below tries what would shrink it.", loss_word(c, order[0]),
 				100 * frac(c->r, (step_split)order[0]));
 		const hw_gpu *g = &s->cluster.gpu;
-		double held = wl_gpu_held_gemm_eff(g);
-		if (g->gemm_eff > 0 && held < 0.93 * g->gemm_eff)   /* measured: Hopper */
+		double held = wl_gpu_held_gemm_eff(g), clk = wl_power_clock(g);
+		if (clk < 1)   /* a power limit below the rating */
+			para(c->out, 3, 3, "The GPUs are capped at %.0f W of their %.0f: their compute "
+				"runs at %.0f\a%% of its clock, so a large matrix multiplication holds "
+				"%.0f\a%% of the %s's dense peak (%.0f\a%% at full power); the memory-bound "
+				"kernels and the communication do not slow (docs/workload.md, \"Power "
+				"limits\").", g->power_limit_w, g->tdp_w, 100 * clk, 100 * held * clk, g->name,
+				100 * held);
+		else if (g->gemm_eff > 0 && held < 0.93 * g->gemm_eff)   /* measured: Hopper */
 			para(c->out, 3, 3, "Even a large matrix multiplication holds %.0f\a%% of the "
 				"%s's dense peak here, not the %.0f\a%% of its best benchmark shape: under a "
 				"sustained load the GPU keeps to its power limit by lowering its clock "

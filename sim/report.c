@@ -167,7 +167,7 @@ static void json_options(json *j, const scenario *s, const step_result *r)
 		json_kbool(j, "moe_host_bound", r->moe_host_bound);
 	}
 	const hw_gpu *g = &s->cluster.gpu;
-	if (g->power_limit_w > 0) {   /* the cap and the clock it leaves compute */
+	if (g->power_limit_w > 0 && g->power_limit_w < g->tdp_w) {   /* the cap and its clock */
 		json_knum(j, "gpu_power_limit_w", g->power_limit_w);
 		json_knum(j, "gpu_power_clock", wl_power_clock(g));
 	}

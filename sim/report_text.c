@@ -67,7 +67,7 @@ static void header(FILE *out, const scenario *s, const step_result *r)
 	fprintf(out, "  cluster   %d node%s x %d %s (%s)", c->nodes, c->nodes == 1 ? "" : "s",
 		c->gpus_per_node, c->gpu.name, amd && c->intra.kind != INTRA_PCIE
 		? "Infinity Fabric" : NAME(intra_names, c->intra.kind));
-	if (c->gpu.power_limit_w > 0)
+	if (c->gpu.power_limit_w > 0 && c->gpu.power_limit_w < c->gpu.tdp_w)
 		fprintf(out, ", capped at %g W of %g (compute at %.0f%% of its clock)",
 			c->gpu.power_limit_w, c->gpu.tdp_w, 100 * wl_power_clock(&c->gpu));
 	if (c->nodes > 1)

@@ -261,6 +261,12 @@ static void check_cluster(scn_ctx *c, scenario *s, const scn_doc *d)
 		ERR(c, d, "cluster.gpu.power_limit", NULL, "power_limit (=%g W) is above the %s's "
 		    "rated %g W (tdp); a limit caps below it, e.g. 'power_limit: %gW'",
 		    g->power_limit_w, g->name, g->tdp_w, round(g->tdp_w * 5 / 7 / 50) * 50);
+	else if (g->power_limit_w > 0 && g->power_limit_w <= wl_power_floor_w(g))
+		ERR(c, d, "cluster.gpu.power_limit", NULL, "power_limit (=%g W) leaves the %s almost "
+		    "no clock: its static draw is about %.0f W of its %g W (docs/workload.md, \"Power "
+		    "limits\"); a limit above %.0f W, e.g. 'power_limit: %gW'", g->power_limit_w,
+		    g->name, wl_power_floor_w(g), g->tdp_w, wl_power_floor_w(g),
+		    round(g->tdp_w * 5 / 7 / 50) * 50);
 	if (k->fabric.topology == TOPO_ZONES) {
 		if (k->fabric.zones < 2)
 			ERR(c, d, "cluster.fabric.zones", "cluster.fabric.topology",
@@ -537,6 +543,7 @@ static void check_moe(scn_ctx *c, scenario *s, const scn_doc *d)
 			{"training.ep", t->ep != 1},
 			{"training.expert_tp", t->expert_tp != 0},
 			{"training.ep_overlap", t->ep_overlap},
+			{"training.ep_dispatcher", t->ep_dispatcher != EP_DISPATCH_ALLTOALL},
 			{"training.expert_imbalance", t->expert_imbalance != 1}};
 		for (size_t i = 0; i < sizeof keys / sizeof keys[0]; i++)
 			if (keys[i].set && given(d, keys[i].key))
@@ -571,6 +578,15 @@ static void check_moe(scn_ctx *c, scenario *s, const scn_doc *d)
 		    t->expert_tp == 1 ? " x tp, experts not tensor-parallel" : "", across);
 	if (t->ep_overlap && t->ep <= 1)
 		scn__warn(c, scn__doc_path(d, "training.ep_overlap"), "training.ep_overlap",
+		          "has no effect with ep 1 (no all-to-all)");
+	/* DeepEP forwards a node's tokens over NVLink through the NVSwitch: its
+	 * intranode kernels need NVLink between every pair of GPUs */
+	if (t->ep_dispatcher == EP_DISPATCH_DEEPEP && s->cluster.intra.kind != INTRA_NVSWITCH)
+		ERR(c, d, "training.ep_dispatcher", NULL, "deepep forwards tokens over NVLink through an "
+		    "NVSwitch inside the node, and intra_node is %s; use ep_dispatcher: alltoall",
+		    s->cluster.intra.kind == INTRA_PCIE ? "pcie" : "nvlink-mesh");
+	else if (t->ep_dispatcher == EP_DISPATCH_DEEPEP && t->ep <= 1)
+		scn__warn(c, scn__doc_path(d, "training.ep_dispatcher"), "training.ep_dispatcher",
 		          "has no effect with ep 1 (no all-to-all)");
 	if (t->expert_imbalance != 1 && t->ep <= 1 && given(d, "training.expert_imbalance"))
 		scn__warn(c, scn__doc_path(d, "training.expert_imbalance"),

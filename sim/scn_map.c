@@ -135,7 +135,8 @@ static void range_text(const scn_field *f, char *buf, size_t len)
 	const char *what = f->type == F_INT || f->type == F_U64 ? "an integer" : "a number";
 	if (f->type == F_UNIT)
 		what = f->unit == UNIT_BYTES ? "a size" : f->unit == UNIT_TIME ? "a time"
-		       : f->unit == UNIT_BANDWIDTH ? "a bandwidth" : "a rate";
+		       : f->unit == UNIT_BANDWIDTH ? "a bandwidth" : f->unit == UNIT_POWER ? "a power"
+		       : "a rate";
 	bound_text(f, f->min, lo, sizeof lo);
 	bound_text(f, f->max, hi, sizeof hi);
 	bool zero = (f->flags & FL_ZERO_OK) != 0;

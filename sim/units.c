@@ -56,7 +56,7 @@ static const unit_sfx flops_sfx[] = {
 	{"EFLOPS", 18, 1}, {"EFLOP/s", 18, 1}, {NULL, 0, 0}};
 
 static const unit_sfx power_sfx[] = {
-	{"W", 0, 1}, {"kW", 3, 1}, {"KW", 3, 1}, {"MW", 6, 1}, {NULL, 0, 0}};
+	{"W", 0, 1}, {"kW", 3, 1}, {"KW", 3, 1}, {NULL, 0, 0}};
 
 static const unit_sfx *sfx_table(unit_kind k)
 {
@@ -143,6 +143,10 @@ static const char *confusion(unit_kind k, const char *u)
 		return "'b' is bits and sizes are in bytes (GB = 1e9 bytes, GiB = 2^30 bytes)";
 	if (k == UNIT_BYTES && strchr(u, '/'))
 		return "that is a rate and a size has no '/s'";
+	if (k == UNIT_POWER)   /* "500w", "0.5kw": SI writes watts with a capital W */
+		for (const unit_sfx *t = power_sfx; t->sfx; t++)
+			if (!strcasecmp(t->sfx, u))
+				return "units are case-sensitive: write W or kW (500W, 1.2kW)";
 	if (k == UNIT_BANDWIDTH) {
 		for (const unit_sfx *t = bytes_sfx; t->sfx; t++)
 			if (!strcmp(t->sfx, u))

@@ -586,6 +586,10 @@ START_TEST(rate_floors)
 		{"cluster.gpu.nvlink_eff=1e-9", "0 or a number in 0.001..1"},
 		{"cluster.nic.efficiency=2.3e-308", "0 or a number in 0.001..1"},
 		{"training.grad_reduce.bucket=1e-30B", "a size in 1024 B.."},
+		/* a power limit: below the rating (A100 SXM4: 400 W), above the static
+		 * draw (107 W of it) */
+		{"cluster.gpu.power_limit=500W", "is above the A100-SXM4-80GB's rated 400 W"},
+		{"cluster.gpu.power_limit=100W", "leaves the A100-SXM4-80GB almost no clock"},
 	};
 	for (size_t i = 0; i < sizeof refused / sizeof refused[0]; i++)
 		set_fails(refused[i].set, refused[i].want);

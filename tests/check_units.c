@@ -121,6 +121,25 @@ START_TEST(flops_units)
 }
 END_TEST
 
+/* Power (a GPU's TDP or power limit): watts and kilowatts, capital W. */
+START_TEST(power_units)
+{
+	ck_assert_double_eq(parse_ok("500W", UNIT_POWER), 500);
+	ck_assert_double_eq(parse_ok("500 W", UNIT_POWER), 500);
+	ck_assert_double_eq(parse_ok("1.2kW", UNIT_POWER), 1200);
+	ck_assert_double_eq(parse_ok("0.5KW", UNIT_POWER), 500);
+	parse_bad("500", UNIT_POWER, "has no unit; expected a power with a unit such as 500W");
+	parse_bad("500w", UNIT_POWER, "units are case-sensitive: write W or kW");
+	parse_bad("0.5kw", UNIT_POWER, "units are case-sensitive");
+	parse_bad("500Wh", UNIT_POWER, "unknown unit 'Wh'");
+	char b[32];
+	unit_fmt(b, sizeof b, 700, UNIT_POWER);
+	ck_assert_str_eq(b, "700 W");
+	unit_fmt(b, sizeof b, 12000, UNIT_POWER);
+	ck_assert_str_eq(b, "12 kW");
+}
+END_TEST
+
 START_TEST(errors)
 {
 	parse_bad("200", UNIT_BANDWIDTH, "'200' has no unit; expected a bandwidth with a unit such as "
@@ -236,6 +255,7 @@ int main(void)
 	tcase_add_test(tc, time_units);
 	tcase_add_test(tc, count_units);
 	tcase_add_test(tc, flops_units);
+	tcase_add_test(tc, power_units);
 	tcase_add_test(tc, errors);
 	tcase_add_test(tc, no_negative_zero);
 	tcase_add_test(tc, nccl_sizes);

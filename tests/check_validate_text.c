@@ -1855,6 +1855,17 @@ START_TEST(t_blind11)
 	ck_assert_int_eq(c.s.model.top_k, 4);
 	ck_assert_int_eq(c.s.model.sliding_window, 128);
 	free(r);
+	/* a dense row beside a MoE the source also names is dense (Qwen3-32B
+	 * next to Qwen3-30B-A3B, 32.8 within 10% of 30.5) */
+	ck_assert_int_eq(build_row("Q-003,\"Qwen3 report: Qwen3-32B and Qwen3-30B-A3B throughput\","
+	                           "DGX H100,64,32.8,,,,4096,512,1,4,1,16,TP4 PP1; Qwen3-32B,bf16,full,"
+	                           "iteration_time,1,s,x", &c, why, sizeof why), 0);
+	ck_assert_int_eq(c.s.model.experts, 1);
+	ck_assert_int_eq(c.s.model.hidden, 5120);
+	/* a NIC a GPU pair with its count of one */
+	check_cluster("N-001,x,\"8x H100 80GB SXM, one 400 Gb/s NDR NIC per pair of GPUs\",16,1,2,"
+	              "2048,16,2048,16,1,1,1,16,,bf16,none,iteration_time,1,s,x", "a NIC per pair",
+	              "H100-SXM5-80GB", 8, 4, 400, 0);
 	/* a dense Qwen3 of about that size is no MoE, nor is a MoE family's stem
 	 * beside another size */
 	int rc = build_row("Q-001,Qwen3 32B report,DGX H100,8,32,,,,4096,64,1,1,1,8,dense,bf16,"
@@ -1878,6 +1889,13 @@ START_TEST(t_power_limit_read)
 		{"8x H100 80GB SXM, 700W TDP", 0},
 		{"8x H100 80GB SXM, power limit 700 W (the rating)", 0},
 		{"8x A100 80GB SXM4, capped at 300W", 300},
+		{"8x H100 80GB SXM, 0.6 kW power cap", 600},
+		{"8x H100 80GB SXM, 500w power limit", 500},
+		/* another device's watts, a draw, a past run */
+		{"8x H100 80GB SXM (700W); CPU power capped at 350W", 0},
+		{"8x H100 80GB SXM; the switch is capped at 400W", 0},
+		{"8x H100 80GB SXM; power limited: 650 W average draw under load", 0},
+		{"8x H100 80GB SXM; power limit 500 W in a previous run", 0},
 	};
 	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
 		char row[512], why[256];
@@ -1901,6 +1919,12 @@ START_TEST(t_deepep_read)
 		{"Qwen3-30B-A3B; EP16; HybridEP", EP_DISPATCH_DEEPEP},
 		{"Qwen3-30B-A3B; EP16; alltoall dispatcher", EP_DISPATCH_ALLTOALL},
 		{"Qwen3-30B-A3B; EP16; without DeepEP", EP_DISPATCH_ALLTOALL},
+		{"Qwen3-30B-A3B; EP16; dispatcher: alltoall (flex dispatcher was slower)",
+		 EP_DISPATCH_ALLTOALL},
+		{"Qwen3-30B-A3B; EP16; alltoall dispatcher (DeepEP unavailable: no NVSHMEM)",
+		 EP_DISPATCH_ALLTOALL},
+		{"Qwen3-30B-A3B; EP16; the DeepEP dispatcher is 1.3x faster (next row)",
+		 EP_DISPATCH_ALLTOALL},
 	};
 	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
 		char row[512], why[256];
