@@ -309,9 +309,11 @@ static void epcomm(oplist *l, const char *name)
 		bw = 25e9;
 	double t = o->bytes * (c->ep - 1) / c->ep / bw;
 	int nodes = (c->ep * c->etp + gpn - 1) / gpn;
-	if (c->s->training.ep_dispatcher == EP_DISPATCH_DEEPEP && nodes > 1)   /* one copy a node */
-		t = o->bytes / c->topk *
-		    coll_a2a_node_share(c->topk, c->s->model.experts, nodes) * (nodes - 1) / bw;
+	/* DeepEP: one copy a node, the share of NCCL's bytes the collective's
+	 * flows carry (coll_a2a.c) */
+	if (c->s->training.ep_dispatcher == EP_DISPATCH_DEEPEP && nodes > 1 && c->topk > 0)
+		t *= fmin(1.0, coll_a2a_node_share(c->topk, c->s->model.experts, nodes) * nodes /
+		               c->topk);
 	wl_op *sm = push(l, OP_MEMBOUND, "ep_overlap_sms");
 	sm->time_s = t * EP_COMM_SMS / wl__sms(c->g);
 }
