@@ -699,15 +699,16 @@ static bool per_gpu_after(const char *at)
 	       val__has(clause, "per accelerator") || val__has(clause, "/GPU"));
 }
 
-/* A NIC said per GPU without a rate in its clause: "NDR InfiniBand, one NIC
- * per GPU", "an HCA for each GPU". */
-static bool nic_per_gpu_words(const char *hw)
+/* Whether a NIC word shares a clause with one of the `n` phrases per[] (a
+ * "per GPU" not followed by "pair"). */
+static bool nic_said_with(const char *hw, const char *const *per, size_t n)
 {
-	static const char *const per[] = {"per GPU", "each GPU", "per accelerator", "/GPU"};
 	static const char *const nic[] = {"NIC", "HCA", "adapter", "ConnectX", "InfiniBand", "NDR",
 		"HDR", "EDR", "EFA", "RoCE", "Slingshot"};
-	for (size_t i = 0; i < sizeof per / sizeof per[0]; i++)
+	for (size_t i = 0; i < n; i++)
 		for (const char *p = val__find(hw, per[i]); p; p = val__find(p + 1, per[i])) {
+			if (!strncasecmp(p + strlen(per[i]), " pair", 5))
+				continue;   /* "per GPU pair": nic_per_pair_words */
 			char clause[160];
 			val__clause_around(hw, p, strlen(per[i]), clause, sizeof clause);
 			for (size_t k = 0; k < sizeof nic / sizeof nic[0]; k++)
@@ -717,23 +718,21 @@ static bool nic_per_gpu_words(const char *hw)
 	return false;
 }
 
+/* A NIC said per GPU without a rate in its clause: "NDR InfiniBand, one NIC
+ * per GPU", "an HCA for each GPU". */
+static bool nic_per_gpu_words(const char *hw)
+{
+	static const char *const per[] = {"per GPU", "each GPU", "per accelerator", "/GPU"};
+	return nic_said_with(hw, per, sizeof per / sizeof per[0]);
+}
+
 /* A NIC said per GPU pair without a rate in its clause: "1 NIC per 2 GPUs",
- * "an HCA for each pair of GPUs". */
+ * "an HCA for each pair of GPUs", "one NIC per GPU pair". */
 static bool nic_per_pair_words(const char *hw)
 {
 	static const char *const per[] = {"per 2 GPUs", "per two GPUs", "pair of GPUs",
-		"per GPU pair", "each GPU pair", "every two GPUs"};
-	static const char *const nic[] = {"NIC", "HCA", "adapter", "ConnectX", "InfiniBand", "NDR",
-		"HDR", "EDR", "EFA", "RoCE"};
-	for (size_t i = 0; i < sizeof per / sizeof per[0]; i++)
-		for (const char *p = val__find(hw, per[i]); p; p = val__find(p + 1, per[i])) {
-			char clause[160];
-			val__clause_around(hw, p, strlen(per[i]), clause, sizeof clause);
-			for (size_t k = 0; k < sizeof nic / sizeof nic[0]; k++)
-				if (val__has(clause, nic[k]))
-					return true;
-		}
-	return false;
+		"GPU pair", "every two GPUs"};
+	return nic_said_with(hw, per, sizeof per / sizeof per[0]);
 }
 
 /* A count written after the rate in its clause: "400Gb/s NDR IB x8 per node",

@@ -1866,6 +1866,9 @@ START_TEST(t_blind11)
 	check_cluster("N-001,x,\"8x H100 80GB SXM, one 400 Gb/s NDR NIC per pair of GPUs\",16,1,2,"
 	              "2048,16,2048,16,1,1,1,16,,bf16,none,iteration_time,1,s,x", "a NIC per pair",
 	              "H100-SXM5-80GB", 8, 4, 400, 0);
+	check_cluster("N-002,x,\"8x H100 80GB SXM, 400Gb/s NDR InfiniBand, 1 NIC per GPU pair\",16,"
+	              "1,2,2048,16,2048,16,1,1,1,16,,bf16,none,iteration_time,1,s,x",
+	              "1 NIC per GPU pair", "H100-SXM5-80GB", 8, 4, 400, 0);
 	/* a dense Qwen3 of about that size is no MoE, nor is a MoE family's stem
 	 * beside another size */
 	int rc = build_row("Q-001,Qwen3 32B report,DGX H100,8,32,,,,4096,64,1,1,1,8,dense,bf16,"
