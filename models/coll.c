@@ -387,6 +387,7 @@ static void shape_bandwidths(coll_ctx *cc, coll_shape *sh)
 	const scn_cluster *c = cluster_spec(cc->cl);
 	sh->intra_Bps = cluster_intra_Bps(cc->cl);
 	sh->nic_Bps = c->nic.speed_Bps * hw_nic_efficiency(&c->nic, sh->ppn);
+	sh->nic_line_Bps = c->nic.speed_Bps;
 	sh->nvlink = c->intra.kind != INTRA_PCIE;
 	sh->mesh = c->intra.kind == INTRA_NVLINK_MESH;
 	sh->nvls_eff = c->intra.kind == INTRA_NVSWITCH ? c->gpu.nvls_eff : 0;

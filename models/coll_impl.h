@@ -28,6 +28,7 @@ typedef struct coll_shape {
 	/* bandwidths (bytes/s, per direction) the analytic predictor uses */
 	double intra_Bps;      /* one GPU's intra-node achievable bandwidth */
 	double nic_Bps;        /* one NIC's achievable rate with ppn GPUs sharing */
+	double nic_line_Bps;   /* one NIC's line rate (NCCL's topology sees this) */
 	double nvls_eff;       /* 0 = no NVLS here */
 	double inter_lat_s;    /* mean route latency between neighbouring nodes (NIC,
 	                        * switches, zone links): NCCL's graph latencyInter */
@@ -142,6 +143,10 @@ double coll__ll_cap(const coll_shape *sh, int proto);
 /* NCCL's collective channels inside one node (its topology search). */
 int coll__node_channels(const coll_shape *sh);
 int coll__nvls_channels(const coll_shape *sh);
+/* NCCL's tree-graph channels and its cap on a tree all-reduce's busBw
+ * (bytes/s; 0 = none). */
+int coll__tree_graph_channels(const coll_shape *sh);
+double coll__tree_cap_bus(const coll_shape *sh);
 /* NVLSTree's two stages as algorithm bandwidths (bytes of the buffer per
  * second): the node's switch (NVLS) and its NICs (coll_nvls.c). */
 void coll__nvlstree_stages(const coll_shape *sh, double *intra_Bps, double *inter_Bps);
@@ -158,7 +163,8 @@ const char *coll__proto_name(int proto);
 int coll__ring_entry(const coll_shape *sh, int j, int ring);
 int coll__ring_rail(const coll_shape *sh, int ring, int ja, int jb);
 /* The double binary trees across nodes, one pair per rail, each edge
- * carrying half of `per_rail` bytes each way (coll_tree.c). */
-int coll__tree_across(coll_run *r, double per_rail);
+ * carrying half of `per_rail` bytes each way, each flow lasting at least
+ * t_min seconds (0 = no floor; coll_tree.c). */
+int coll__tree_across(coll_run *r, double per_rail, double t_min);
 
 #endif

@@ -259,18 +259,11 @@ double coll__nccl_latency(const coll_shape *sh, coll_op op, coll_algo algo, int 
  * (164.8): 4 x 40 -> 16; B200 (721.8): 8 x 90 -> 32. NCCL's own logs show
  * 24 on HGX A100 (nccl-tests #100), 24 on 8 x H100 (nccl #2094), 16 on
  * H800 (nccl #892). */
-int coll__node_channels(const coll_shape *sh)
+/* One search over a speed array (see above): the channels of the best total
+ * for bandwidth bw (GB/s) and the speed they run at. */
+static int search_channels(const double *sp, size_t ns, double bw, double *speed)
 {
-	static const double sm80[] = {40, 30, 20, 18, 15, 12, 10, 9, 7, 6, 5, 4, 3};
-	static const double sm90[] = {60, 50, 40, 30, 24, 20, 15, 12, 11, 6, 3};
-	static const double sm100[] = {90, 80, 70, 60, 50, 45, 40, 30, 24, 20, 19, 18};
-	const double *sp = sm80;
-	size_t ns = sizeof sm80 / sizeof sm80[0];
-	if (sh->arch == ARCH_HOPPER)
-		sp = sm90, ns = sizeof sm90 / sizeof sm90[0];
-	else if (sh->arch == ARCH_BLACKWELL)
-		sp = sm100, ns = sizeof sm100 / sizeof sm100[0];
-	double bw = sh->intra_Bps / 1e9, best = 0, s = sp[ns - 1];
+	double best = 0, s = sp[ns - 1];
 	int nch = 1;
 	for (size_t i = 0; i < ns; i++) {
 		if (sp[i] > bw + 1e-9)
@@ -286,11 +279,90 @@ int coll__node_channels(const coll_shape *sh)
 			nch = c;
 		}
 	}
-	bool dup = s >= 25 && !(sm90_nvidia(sh->arch) && s < 50 && nch > 4);
-	if (dup)
-		nch *= 2;
-	nch *= 2;
+	*speed = s;
+	return nch;
+}
+
+/* ncclTopoDupChannels: doubled when the speed is >= 25 GB/s, on sm90+ not
+ * when it is below 50 with more than 4 channels. */
+static int dup_channels(hw_arch arch, int nch, double s)
+{
+	bool dup = s >= 25 && !(sm90_nvidia(arch) && s < 50 && nch > 4);
+	return dup ? 2 * nch : nch;
+}
+
+int coll__node_channels(const coll_shape *sh)
+{
+	static const double sm80[] = {40, 30, 20, 18, 15, 12, 10, 9, 7, 6, 5, 4, 3};
+	static const double sm90[] = {60, 50, 40, 30, 24, 20, 15, 12, 11, 6, 3};
+	static const double sm100[] = {90, 80, 70, 60, 50, 45, 40, 30, 24, 20, 19, 18};
+	const double *sp = sm80;
+	size_t ns = sizeof sm80 / sizeof sm80[0];
+	if (sh->arch == ARCH_HOPPER)
+		sp = sm90, ns = sizeof sm90 / sizeof sm90[0];
+	else if (sh->arch == ARCH_BLACKWELL)
+		sp = sm100, ns = sizeof sm100 / sizeof sm100[0];
+	double s;
+	int nch = search_channels(sp, ns, sh->intra_Bps / 1e9, &s);
+	nch = 2 * dup_channels(sh->arch, nch, s);   /* ncclTopoPostset doubles again */
 	return nch > 64 ? 64 : nch;
+}
+
+/* The channels of NCCL's tree graph across nodes, as its tuner counts them
+ * (graphs[TREE]->nChannels, before ncclTopoPostset's doubling): each NIC is
+ * searched at the first inter-node speed at or below its line rate
+ * (speedArrayInter of src/graph/search.cc by arch: sm80 and older 48, 30,
+ * 28, 24, ...; sm90 48, 45, 42, 40, 30, 24, ...; sm100 96, 80, 48, 45.1,
+ * 42, 40, 30, 24, ...), then ncclTopoDupChannels. 8 x 400 Gb/s (50 GB/s): 8
+ * channels at 48, not doubled on Hopper or Blackwell; one such NIC: one at
+ * 48, doubled to 2; 8 x HDR 200 Gb/s (25): 8 at 24. One node: the
+ * collective channels above, before the postset doubling. */
+int coll__tree_graph_channels(const coll_shape *sh)
+{
+	if (sh->nnodes <= 1)
+		return coll__node_channels(sh) / 2;
+	static const double sm80[] = {48, 30, 28, 24, 20, 18, 15, 12, 10, 9, 7, 6, 5, 4, 3, 2.4,
+	                              1.2, 0.24, 0.12};
+	static const double sm90[] = {48, 45, 42, 40, 30, 24, 22, 20, 17.5, 15, 12, 6, 3, 2.4, 1.2,
+	                              0.24, 0.12};
+	static const double sm100[] = {96, 80, 48, 45.1, 42, 40, 30, 24, 22, 20, 17.5, 15, 12, 6,
+	                               3, 2.4, 1.2, 0.24, 0.12};
+	const double *sp = sm80;
+	size_t ns = sizeof sm80 / sizeof sm80[0];
+	if (sh->arch == ARCH_HOPPER)
+		sp = sm90, ns = sizeof sm90 / sizeof sm90[0];
+	else if (sh->arch == ARCH_BLACKWELL)
+		sp = sm100, ns = sizeof sm100 / sizeof sm100[0];
+	double s;
+	int per_nic = search_channels(sp, ns, sh->nic_line_Bps / 1e9, &s);
+	int nch = dup_channels(sh->arch, per_nic * sh->nrails, s);
+	return nch > 32 ? 32 : nch;
+}
+
+/* perChMaxTreeBws (tuning.cc, GB/s of busBw per tree-graph channel) by
+ * compute capability and 1 node / 2 nodes / more: Volta 26.5/18.5/10.0,
+ * Ampere 24.0/23.6/17.8, Hopper 38.7/41.4/36.0, Blackwell 70.0/42.8/24.0.
+ * NCCL caps a tree all-reduce's busBw at channels x this; the measured
+ * plateaus follow it (B200 over 8 x NDR, forced tree: 338 GB/s on 2 nodes,
+ * 192 on 4, 196 on 64, where 8 x 42.8 and 8 x 24 give 321, 186 and 192;
+ * one H100 a node over one NIC: 41.3 at 32 MB, 2 x 41.4 / 2 = 41.4).
+ * RCCL skips these tables: no cap on the AMD parts (0). */
+double coll__tree_cap_bus(const coll_shape *sh)
+{
+	static const double per[4][3] = {
+		{26.5, 18.5, 10.0}, {24.0, 23.6, 17.8}, {38.7, 41.4, 36.0}, {70.0, 42.8, 24.0}};
+	int row;
+	switch (sh->arch) {
+	case ARCH_VOLTA:
+	case ARCH_TURING: row = 0; break;
+	case ARCH_AMPERE:
+	case ARCH_ADA: row = 1; break;
+	case ARCH_HOPPER: row = 2; break;
+	case ARCH_BLACKWELL: row = 3; break;
+	default: return 0;
+	}
+	int col = sh->nnodes <= 1 ? 0 : sh->nnodes == 2 ? 1 : 2;
+	return coll__tree_graph_channels(sh) * per[row][col] * 1e9;
 }
 
 /* Simple protocol, as the device code runs it (src/device/all_reduce.h,

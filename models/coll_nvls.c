@@ -67,7 +67,7 @@ static int nvlstree_phase(coll_run *r, int ph)
 	}
 	double per_rail = r->req.bytes / sh->nrails;
 	if (sh->nnodes == 2)
-		return coll__tree_across(r, per_rail);
+		return coll__tree_across(r, per_rail, 0);
 	double edge = 2.0 * (sh->n - 1) / sh->n * per_rail;
 	for (int ri = 0; ri < sh->nrails; ri++)
 		for (int j = 0; j < sh->nnodes; j++) {

@@ -794,6 +794,41 @@ START_TEST(uneven_nics_monotone)
 }
 END_TEST
 
+/* NCCL's cap on a tree all-reduce: perChMaxTreeBws x its tree graph's
+ * channels, one a 400 Gb/s NIC (8 x NDR: 8, not doubled on Hopper or
+ * Blackwell; one NDR NIC: doubled to 2; 8 x HDR 200 Gb/s: 8 at 24 GB/s).
+ * A forced tree on 4 x 8 B200 then runs at 8 x 24 GB/s of NCCL busBw
+ * (nccl-tests busbw x 31/32: 186 GB/s; 192 and 191 measured by Together
+ * on 4 nodes, tests/validation/blind8-nccl.csv, blind11-nccl.csv), below
+ * the ring's; on 2 nodes the 2x network gain is capped at 8 x 42.8. The
+ * AMD parts run RCCL, which has no such cap. */
+START_TEST(tree_channel_cap)
+{
+	coll_shape sh = {.n = 32, .nnodes = 4, .ppn = 8, .nrails = 8, .nvlink = true};
+	sh.arch = ARCH_BLACKWELL, sh.nic_line_Bps = 50e9;
+	ck_assert_int_eq(coll__tree_graph_channels(&sh), 8);
+	ck_assert_double_eq_tol(coll__tree_cap_bus(&sh), 8 * 24.0e9, 1);
+	sh.arch = ARCH_HOPPER;
+	ck_assert_int_eq(coll__tree_graph_channels(&sh), 8);
+	sh.nrails = 1;
+	ck_assert_int_eq(coll__tree_graph_channels(&sh), 2);
+	sh.arch = ARCH_AMPERE, sh.nrails = 8, sh.nic_line_Bps = 25e9;
+	ck_assert_int_eq(coll__tree_graph_channels(&sh), 8);
+	ck_assert_double_eq_tol(coll__tree_cap_bus(&sh), 8 * 17.8e9, 1);
+	sh.arch = ARCH_CDNA3;
+	ck_assert_double_eq(coll__tree_cap_bus(&sh), 0);
+
+	double b = 4.0 * GiB;
+	scn_cluster c4 = dgx(4, "B200", 400, 8), c2 = dgx(2, "B200", 400, 8);
+	double tt = run1(&c4, COLL_ALL_REDUCE, ALGO_TREE, 32, b);
+	double tr = run1(&c4, COLL_ALL_REDUCE, ALGO_RING, 32, b);
+	ck_assert_double_eq_tol(busbw(COLL_ALL_REDUCE, 32, b, tt) / 1e9, 8 * 24.0 * 31 / 32, 2);
+	ck_assert_double_gt(tt, tr);
+	double t2 = run1(&c2, COLL_ALL_REDUCE, ALGO_TREE, 16, b);
+	ck_assert_double_eq_tol(busbw(COLL_ALL_REDUCE, 16, b, t2) / 1e9, 8 * 42.8 * 15 / 16, 3);
+}
+END_TEST
+
 /* DeepEP's dispatcher (coll_req.dedup_topk): a token crosses to another
  * node once whatever experts it meets there. On 2 nodes of 8 with top-8 of
  * 128 experts a GPU's tokens nearly all meet one on the other node (share
@@ -857,6 +892,7 @@ int main(void)
 	tcase_add_test(tc, time_grows_with_size);
 	tcase_add_test(tc, uneven_nics_monotone);
 	tcase_add_test(tc, a2a_deepep_dedup);
+	tcase_add_test(tc, tree_channel_cap);
 	suite_add_tcase(s, tc);
 	SRunner *sr = srunner_create(s);
 	srunner_run_all(sr, CK_NORMAL);
