@@ -730,6 +730,32 @@ val_metric val__coll_metric(const char *name, val_case *c)
 	return VM_NONE;
 }
 
+/* Per GPU said of the unit's rate: its head (before any ';' or bracket), or
+ * a clause of its notes that gives no other quantity per GPU ("samples/s
+ * (README: 63.2 TFLOPS per GPU, 27GB VRAM/GPU)" is the job's rate). */
+static bool unit_per_gpu(const char *unit)
+{
+	static const char *const other[] = {"FLOP", "GB", "VRAM", "memory", "MFU", "watt"};
+	size_t head = strcspn(unit, ";(");
+	for (const char *c = unit; *c;) {
+		size_t k = c == unit ? head : strcspn(c, ",;()");
+		char clause[160];
+		snprintf(clause, sizeof clause, "%.*s", (int)(k < sizeof clause ? k : sizeof clause - 1), c);
+		bool pg = val__has(clause, "/gpu") || val__has(clause, "per gpu") ||
+		          val__has(clause, "per-gpu") || per_device(clause) ||
+		          val__has_token(clause, "tgs") || per_gpu_name(clause);
+		bool elsewhere = false;
+		for (size_t i = 0; c != unit && i < sizeof other / sizeof other[0] && !elsewhere; i++)
+			elsewhere = val__has(clause, other[i]);
+		if (pg && !elsewhere)
+			return true;
+		c += k;
+		while (*c && strchr(",;()", *c))
+			c++;
+	}
+	return false;
+}
+
 /* Tokens or samples per second published per GPU: the metric or the unit
  * says so ("tokens_per_sec_per_gpu", "tokens/s/GPU", "per GPU", "per-GPU",
  * "Tokens / sec / GPU", "tokens/(GPU·s)", or of a device, chip or
@@ -760,9 +786,8 @@ bool val__per_gpu(const val_row *r)
 		       val__has_token(r->metric, "tgs") || per_gpu_name(r->metric);
 	return val__has(r->metric, "per_gpu") || val__has(r->metric, "/gpu") ||
 	       val__has(r->metric, "per gpu") || (val__has_token(r->metric, "wps") && !whole) ||
-	       val__has(r->unit, "/gpu") || val__has(r->unit, "per gpu") || val__has(r->unit, "per-gpu") ||
-	       per_device(r->metric) || per_device(r->unit) || val__has_token(r->metric, "tgs") ||
-	       val__has_token(r->unit, "tgs") || per_gpu_name(r->metric) || per_gpu_name(r->unit) ||
+	       unit_per_gpu(r->unit) || per_device(r->metric) || val__has_token(r->metric, "tgs") ||
+	       per_gpu_name(r->metric) ||
 	       /* torchtitan's logged "tps": tokens per second per device */
 	       (val__has_token(r->metric, "tps") && val__names(r, "torchtitan"));
 }

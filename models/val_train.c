@@ -42,9 +42,23 @@ static bool says_nothing(const char *t)
  * baseline)", "unknown; ..."): the remark after it is not the run's. */
 static bool leads_with_nothing(const char *t)
 {
+	static const char *const opens[] = {"not stated ", "not reported ", "not given ",
+		"unknown ", "unspecified "};
+	static const char *const dtypes[] = {"fp", "bf16", "tf32", "float", "mixed", "half"};
 	char lead[64];
 	snprintf(lead, sizeof lead, "%.*s", (int)strcspn(t, "(,;"), t);
-	return *lead && says_nothing(lead);
+	if (*lead && says_nothing(lead))
+		return true;
+	/* "not stated in the notes read (...)": the phrase, then where, and no
+	 * dtype of its own */
+	for (size_t i = 0; i < sizeof opens / sizeof opens[0]; i++)
+		if (!strncasecmp(lead, opens[i], strlen(opens[i]))) {
+			for (size_t k = 0; k < sizeof dtypes / sizeof dtypes[0]; k++)
+				if (val__has(lead, dtypes[k]))
+					return false;
+			return true;
+		}
+	return false;
 }
 
 static bool recompute_cell(const char *t, scn_recompute *rc)
@@ -1240,6 +1254,34 @@ static bool offload_said(const char *o)
 	return false;
 }
 
+/* A model-parallel size the text gives as tensor x pipeline without the
+ * split (Megatron's papers: "model-parallel size 96 (= tensor x
+ * pipeline)", beside PTD-P); 0 when it gives none or gives it as one axis. */
+static int mp_product(const char *o)
+{
+	static const char *const mp[] = {"model-parallel size", "model parallel size",
+		"model-parallel-size"};
+	for (size_t i = 0; i < sizeof mp / sizeof mp[0]; i++) {
+		const char *p = val__find(o, mp[i]);
+		if (!p)
+			continue;
+		const char *q = p + strlen(mp[i]);
+		while (*q == ' ' || *q == ':' || *q == '=')
+			q++;
+		int v = atoi(q);
+		while (isdigit((unsigned char)*q) || *q == ' ')
+			q++;
+		char clause[96] = "";
+		if (*q == '(')
+			snprintf(clause, sizeof clause, "%.*s", (int)strcspn(q, ")"), q);
+		bool product = (val__has(clause, "tensor") && val__has(clause, "pipeline")) ||
+		               val__has(o, "PTD-P");
+		if (v > 1 && product)
+			return v;
+	}
+	return 0;
+}
+
 static int layout_of(const val_row *r, scenario *s, bool layer_only, bool *assumed, char *why,
                      size_t n)
 {
@@ -1262,6 +1304,17 @@ static int layout_of(const val_row *r, scenario *s, bool layer_only, bool *assum
 		pp = size_in_text(r->other, &pp_axis);
 	if (dp <= 0)
 		dp = size_in_text(r->other, &dp_axis);
+	/* tensor x pipeline without the split: tensor parallelism fills a node
+	 * (the largest power of two of its GPUs that divides the product), the
+	 * pipeline the rest, as Megatron lays out its tables */
+	int mp = tp <= 0 && pp <= 0 ? mp_product(r->other) : 0;
+	if (mp > 1) {
+		tp = s->cluster.gpus_per_node > 0 ? s->cluster.gpus_per_node : 1;
+		while (tp > 1 && mp % tp)
+			tp /= 2;
+		pp = mp / tp;
+		*assumed = true;
+	}
 	bool dp_only = zero_of(r->other) > 0 || val__has(r->other, "FSDP") ||
 	               val__has(r->other, "DDP") || val__has(r->other, "data parallel") ||
 	               val__has_word(r->other, "HSDP");

@@ -486,6 +486,19 @@ static int gpus_per_node(const char *hw, const gpu_map *m)
 			q++;
 		n = atoi(q);
 	}
+	/* "2 nodes x 4 GPUs", "2 node(s) x 4 GPUs": the count after the x */
+	static const char *const nodes_x[] = {"nodes x ", "node x ", "node(s) x "};
+	for (size_t i = 0; i < sizeof nodes_x / sizeof nodes_x[0] && n <= 0; i++) {
+		const char *p = val__find(hw, nodes_x[i]);
+		if (!p || val__number_before(hw, p, false) <= 0)
+			continue;
+		char *e;
+		long v = strtol(p + strlen(nodes_x[i]), &e, 10);
+		while (*e == ' ')
+			e++;
+		if (v > 0 && v <= 16 && !strncasecmp(e, "GPU", 3))
+			n = (int)v;
+	}
 	for (size_t i = 0; i < sizeof per / sizeof per[0] && n <= 0; i++) {
 		const char *p = val__find(hw, per[i]);
 		if (p)
@@ -1095,6 +1108,33 @@ static int bracket_count(const char *text, const char *at)
 	return fab ? val__number_before(text, w, false) : 0;
 }
 
+/* AWS instances with EFA: the interfaces over which the table's node total
+ * (nic_Gbps x gpus_per_node) is split (instance pages: p4d and p4de 4 x
+ * 100 Gb/s, p5 and p5e 32 x 100, p5en 16 x 200, p6-b200 8 x 400, p3dn one
+ * of 100); 0 for any other entry. */
+static int efa_nics_of(const gpu_map *m)
+{
+	static const struct { const char *token; int nics; } efa[] = {
+		{"p4de", 4}, {"p4d", 4}, {"p5en", 16}, {"p5e", 32}, {"p5", 32}, {"p6-b200", 8},
+		{"p3dn", 1}};
+	for (size_t i = 0; i < sizeof efa / sizeof efa[0]; i++)
+		if (!strcmp(m->token, efa[i].token))
+			return efa[i].nics;
+	return 0;
+}
+
+/* The EFA interfaces a text counts: "4 EFA interfaces", "1 EFA interface",
+ * "all 4 EFA interfaces used", "4x EFA"; 0 when it counts none. */
+static int efa_count(const char *hw)
+{
+	for (const char *p = val__find(hw, "EFA"); p; p = val__find(p + 3, "EFA")) {
+		int k = val__number_before(hw, p, false);   /* not across words: "8 GPUs with EFA" */
+		if (k > 0 && k <= 64)
+			return k;
+	}
+	return 0;
+}
+
 static void nic_of(const char *hw_text, const gpu_map *m, int gpn, hw_nic *nic)
 {
 	char hw_buf[2048];   /* the hardware column, or other_parallel (nic_text) */
@@ -1130,7 +1170,10 @@ static void nic_of(const char *hw_text, const gpu_map *m, int gpn, hw_nic *nic)
 	 * of GPUs", "1x 400Gb/s per 2 GPUs" (a count of one is the pair's) */
 	if (at && !aggregate && count <= 1 && gbps > 0 && per_pair_after(at))
 		count = gpn >= 2 ? gpn / 2 : 1;
-	if (at && count <= 0 && gbps > 0 && (node_total_after(at, gbps) || after_node))
+	/* not when its clause says the rate is a GPU's ("200 Gb/s injection
+	 * bandwidth per GPU") */
+	if (at && count <= 0 && gbps > 0 && (node_total_after(at, gbps) || after_node) &&
+	    !per_gpu_after(at))
 		aggregate = true;
 	if (aggregate && gbps > 0) {   /* a node's total: one NIC per GPU (AWS p4d/p5), or
 	                                * the NICs its text counts */
@@ -1149,6 +1192,17 @@ static void nic_of(const char *hw_text, const gpu_map *m, int gpn, hw_nic *nic)
 	/* InfiniBand's generations as written, in capitals ("4xEDR"; not the
 	 * "ndr" of "gpubuildandrun"); Slingshot, said of the compute network and
 	 * not denied, has its own rate */
+	/* an AWS instance whose text counts its EFA interfaces ("4 EFA
+	 * interfaces", "1 EFA interface used") without a rate: each runs at the
+	 * instance's rate an interface (p4d 4 x 100 Gb/s, p5 32 x 100) */
+	int efa_nics = efa_nics_of(m);
+	if (gbps <= 0 && efa_nics > 0 && val__affirmed(hw, "EFA")) {
+		int said = efa_count(hw);
+		if (said > 0) {
+			gbps = m->nic_Gbps * m->gpus_per_node / efa_nics;
+			count = said;
+		}
+	}
 	if (gbps <= 0)
 		gbps = strstr(hw, "NDR") ? 400 : strstr(hw, "HDR") ? 200 : strstr(hw, "EDR") ? 100
 		     : val__affirmed(hw, "Slingshot") ? slingshot_rate(hw_text) : m->nic_Gbps;
@@ -1160,7 +1214,7 @@ static void nic_of(const char *hw_text, const gpu_map *m, int gpn, hw_nic *nic)
 		count = gpn >= 2 ? gpn / 2 : 1;
 	/* Spectrum-X is NVIDIA's RoCE Ethernet; a cloud VM without RDMA (GCP's
 	 * A2, AWS p3.16xlarge) has one TCP NIC unless the text says otherwise */
-	bool rdma_said = val__has(hw, "RoCE") || val__has(hw, "RDMA") || val__has(hw, "EFA") ||
+	bool rdma_said = val__has(hw, "RoCE") || val__has(hw, "RDMA") || val__affirmed(hw, "EFA") ||
 	                 val__has(hw, "InfiniBand") || val__has_word(hw, "IB");
 	bool no_rdma = (val__has(hw, "RDMA") && !val__affirmed(hw, "RDMA")) ||
 	               (val__has(hw, "RoCE") && !val__affirmed(hw, "RoCE"));   /* "(no RDMA)" */
@@ -1182,8 +1236,11 @@ static void nic_of(const char *hw_text, const gpu_map *m, int gpn, hw_nic *nic)
 	bool own_rdma = val__has(own, "InfiniBand") || val__has_word(own, "IB") ||
 	                val__has(own, "NDR") || val__has(own, "HDR") || val__has(own, "EDR") ||
 	                val__has(own, "RoCE") || val__has(own, "RDMA") || val__has(own, "EFA");
+	/* an EFA instance said to run without it ("Non-EFA", "EFA not used"):
+	 * NCCL's sockets over its ENA */
+	bool no_efa = efa_nics > 0 && val__has(hw, "EFA") && !val__affirmed(hw, "EFA");
 	bool tcp = val__has(hw, "TCP") || val__has(hw, "Socket") || (m->tcp && !rdma_said) ||
-	           no_rdma ||
+	           no_rdma || no_efa ||
 	           ((val__has(hw, "GbE") || val__has(hw, "Ethernet")) && !val__has(hw, "RoCE") &&
 	            !val__has(hw, "RDMA") && !val__has(hw, "Spectrum-X") && !own_rdma);
 	/* a DGX-1's four EDR ports for its eight V100 (DGX-1 data sheet) */
@@ -1446,6 +1503,8 @@ static int coll_cluster_of(const val_row *r, val_case *c, char *why, size_t n)
 		size_t len = 7;
 		if (!p)
 			p = val__find(texts[i], "node x"), len = 6;
+		if (!p)
+			p = val__find(texts[i], "node(s) x"), len = 9;   /* "2 node(s) x 4 GPUs" */
 		if (!p) {   /* a host list between: "10 nodes (cnode3-[002-011]) x 8" */
 			const char *b = val__find(texts[i], "nodes (");
 			const char *e = b ? strchr(b, ')') : NULL;
@@ -1677,9 +1736,15 @@ static int coll_cluster_of(const val_row *r, val_case *c, char *why, size_t n)
 /* ---- model and training ---- */
 
 /* Vocabulary: Megatron GPT's 51200 (GPT-2 BPE padded), BLOOM's 250880
- * (bigscience tr11-176B-ml README: 250680 tokens padded). */
+ * (bigscience tr11-176B-ml README: 250680 tokens padded), unless the row
+ * says the GPT-2 vocabulary (BigScience's early 1B3 and 104B runs). */
 static int vocab_of(const val_row *r)
 {
+	const char *texts[] = {r->source, r->other};
+	for (size_t i = 0; i < 2; i++)
+		if (val__has(texts[i], "GPT-2 vocab") || val__has(texts[i], "GPT2 vocab") ||
+		    val__has(texts[i], "GPT-2 tokenizer") || val__has(texts[i], "GPT2 tokenizer"))
+			return 51200;
 	if (val__has(r->source, "bigscience") || val__has(r->id, "BLOOM") ||
 	    val__names(r, "BLOOM"))
 		return 250880;

@@ -1879,6 +1879,60 @@ START_TEST(t_blind11)
 }
 END_TEST
 
+/* The twelfth blind batch's misreadings (twenty-second session): "2 node(s)
+ * x 4 GPUs", an AWS instance's EFA interfaces counted without a rate, an
+ * EFA said not to be used, a rate "per GPU" beside "injection", a precision
+ * cell that opens with "not stated in ...", the GPT-2 vocabulary of a
+ * BigScience run, "per GPU" of another quantity in a rate's unit, and a
+ * model-parallel size given as tensor x pipeline. */
+START_TEST(t_blind12)
+{
+	size_t n;
+	val_row *r = validation_rows("blind12-nccl.csv", &n);
+	val_case c;
+	char why[256];
+	/* "2 node(s) x 4 GPUs" (was 1 x 8) */
+	ck_assert_int_eq(val_build(row_of(r, n, "ABCI12-018"), &c, why, sizeof why), 0);
+	ck_assert_int_eq(c.s.cluster.nodes, 2);
+	ck_assert_int_eq(c.s.cluster.gpus_per_node, 4);
+	/* p4d's "4 EFA interfaces per node": 4 x 100 Gb/s (was 4 x 50), "only 1
+	 * EFA interface used": 1 x 100 */
+	ck_assert_int_eq(val_build(row_of(r, n, "SKYEFA12-006"), &c, why, sizeof why), 0);
+	ck_assert_int_eq(c.s.cluster.nic.count, 4);
+	ck_assert_double_eq_tol(c.s.cluster.nic.speed_Bps, 12.5e9, 1);
+	ck_assert_int_eq(c.s.cluster.nic.transport, TRANSPORT_RDMA);
+	ck_assert_int_eq(val_build(row_of(r, n, "SKYEFA12-013"), &c, why, sizeof why), 0);
+	ck_assert_int_eq(c.s.cluster.nic.count, 1);
+	ck_assert_double_eq_tol(c.s.cluster.nic.speed_Bps, 12.5e9, 1);
+	/* "EFA not used in this column": sockets (was EFA) */
+	ck_assert_int_eq(val_build(row_of(r, n, "SKYEFA12-008"), &c, why, sizeof why), 0);
+	ck_assert_int_eq(c.s.cluster.nic.transport, TRANSPORT_TCP);
+	free(r);
+	r = validation_rows("blind12-runs.csv", &n);
+	/* "Slingshot-11 with 200 Gb/s injection bandwidth per GPU": 4 x 200 a
+	 * node (was 4 x 50); "not stated in the notes read (... an FP8-training
+	 * appendix ...)": bf16 (was fp8) */
+	ck_assert_int_eq(val_build(row_of(r, n, "APRT12-001"), &c, why, sizeof why), 0);
+	ck_assert_int_eq(c.s.cluster.nic.count, 4);
+	ck_assert_double_eq_tol(c.s.cluster.nic.speed_Bps, 25e9, 1);
+	ck_assert_int_eq(c.s.training.precision, PREC_BF16);
+	/* BigScience's 1B3 on the GPT-2 vocabulary, "2 nodes x 4 GPUs" */
+	ck_assert_int_eq(val_build(row_of(r, n, "BSTR3M12-008"), &c, why, sizeof why), 0);
+	ck_assert_int_eq(c.s.model.vocab, 51200);
+	ck_assert_int_eq(c.s.cluster.gpus_per_node, 4);
+	ck_assert_int_eq(c.s.cluster.nodes, 2);
+	/* "samples/s (...; README: 63.2 TFLOPS per GPU, 27GB VRAM/GPU)": the job's */
+	ck_assert_int_eq(val_build(row_of(r, n, "LMBNEOX12-001"), &c, why, sizeof why), 0);
+	ck_assert(!c.per_gpu);
+	/* "model-parallel size 96 (= tensor x pipeline ...)" on 8-GPU nodes:
+	 * TP 8 x PP 12 (was TP 1 x PP 1, which does not fit) */
+	ck_assert_int_eq(val_build(row_of(r, n, "MEG21T2S12-009"), &c, why, sizeof why), 0);
+	ck_assert_int_eq(c.s.training.tp, 8);
+	ck_assert_int_eq(c.s.training.pp, 12);
+	free(r);
+}
+END_TEST
+
 /* A power limit in watts in the hardware text runs the row's GPUs at it; one
  * only named, a rating, or a limit at or above it does not. */
 START_TEST(t_power_limit_read)
@@ -1975,6 +2029,7 @@ static Suite *suite(void)
 	tcase_add_test(tc, t_second_review_metrics);
 	tcase_add_test(tc, t_paraphrases);
 	tcase_add_test(tc, t_blind11);
+	tcase_add_test(tc, t_blind12);
 	tcase_add_test(tc, t_power_limit_read);
 	tcase_add_test(tc, t_deepep_read);
 	suite_add_tcase(s, tc);
