@@ -140,6 +140,7 @@ static int dp_start(ckrun *k)
 		[GRAD_ALGO_AUTO] = ALGO_AUTO, [GRAD_ALGO_RING] = ALGO_RING,
 		[GRAD_ALGO_TREE] = ALGO_TREE, [GRAD_ALGO_HIERARCHICAL] = ALGO_HIERARCHICAL,
 		[GRAD_ALGO_PS] = ALGO_PS, [GRAD_ALGO_NVLS] = ALGO_NVLS,
+		[GRAD_ALGO_COLLNET] = ALGO_COLLNET,
 	};
 	double grad = wl_params(&s->model) / (tp * pp) *
 	              hw_precision_bytes(s->training.grad_reduce.dtype);

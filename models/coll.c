@@ -14,6 +14,7 @@
 static const coll_algo_ops *const algos[ALGO__N] = {
 	[ALGO_RING] = &coll__ring, [ALGO_TREE] = &coll__tree, [ALGO_HIERARCHICAL] = &coll__hier,
 	[ALGO_PS] = &coll__ps, [ALGO_NVLS] = &coll__nvls, [ALGO_NVLS_TREE] = &coll__nvlstree,
+	[ALGO_COLLNET] = &coll__collnet,
 };
 
 static const struct { const char *name; coll_op op; } op_names[] = {
@@ -46,7 +47,7 @@ const char *coll_op_name(coll_op op)
 const char *coll_algo_name(coll_algo a)
 {
 	static const char *names[ALGO__N] = {"auto", "ring", "tree", "hierarchical", "ps", "nvls",
-		"nvlstree"};
+		"nvlstree", "collnet"};
 	return (unsigned)a < ALGO__N ? names[a] : "?";
 }
 
@@ -393,6 +394,7 @@ static void shape_bandwidths(coll_ctx *cc, coll_shape *sh)
 	sh->nvls_eff = c->intra.kind == INTRA_NVSWITCH ? c->gpu.nvls_eff : 0;
 	sh->arch = c->gpu.arch;
 	sh->tcp = c->nic.transport == TRANSPORT_TCP;
+	sh->sharp = c->fabric.sharp && !sh->tcp;
 }
 
 int coll_node_ctas(const scn_cluster *c, int ranks, coll_op op)
@@ -526,7 +528,8 @@ static const coll_algo_ops *choose(coll_run *r, int *proto, double *lat)
 		return ops;
 	}
 	/* ALGO_AUTO, or an algorithm that cannot run this: NCCL's candidates. */
-	static const coll_algo auto_algos[] = {ALGO_RING, ALGO_TREE, ALGO_NVLS, ALGO_NVLS_TREE};
+	static const coll_algo auto_algos[] = {ALGO_RING, ALGO_TREE, ALGO_NVLS, ALGO_NVLS_TREE,
+	                                       ALGO_COLLNET};
 	const coll_algo_ops *best = &coll__ring;
 	double tbest = INFINITY;
 	for (size_t i = 0; i < sizeof auto_algos / sizeof auto_algos[0]; i++) {

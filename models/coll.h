@@ -13,7 +13,7 @@
 typedef enum { COLL_ALL_REDUCE, COLL_ALL_GATHER, COLL_REDUCE_SCATTER, COLL_ALL_TO_ALL,
                COLL_BROADCAST, COLL_REDUCE, COLL_SENDRECV, COLL__N } coll_op;
 typedef enum { ALGO_AUTO, ALGO_RING, ALGO_TREE, ALGO_HIERARCHICAL, ALGO_PS, ALGO_NVLS,
-               ALGO_NVLS_TREE, ALGO__N } coll_algo;
+               ALGO_NVLS_TREE, ALGO_COLLNET, ALGO__N } coll_algo;
 
 /* Parses nccl-tests and trainsim spellings ("all_reduce", "allreduce"). -1 if unknown. */
 int coll_op_parse(const char *s);

@@ -36,6 +36,7 @@ typedef struct coll_shape {
 	bool nvlink;           /* intra-node hw is NVLink (NCCL's NVLINK hw class) */
 	bool mesh;             /* nvlink-mesh */
 	bool tcp;
+	bool sharp;            /* the switches reduce (InfiniBand SHARP): CollNet */
 } coll_shape;
 
 /* The NIC a GPU reaches directly (cluster_rail_of). */
@@ -103,8 +104,8 @@ struct coll_ctx {
 	int *nic_tx, *nic_rx;  /* [nodes * nics] flows of one phase per NIC */
 };
 
-extern const coll_algo_ops coll__ring, coll__tree, coll__nvls, coll__nvlstree, coll__hier,
-	coll__ps, coll__a2a, coll__p2p;
+extern const coll_algo_ops coll__ring, coll__tree, coll__nvls, coll__nvlstree, coll__collnet,
+	coll__hier, coll__ps, coll__a2a, coll__p2p;
 
 /* Fills r->sh for req (ranks already copied to r->ranks). 0 or negative. */
 int coll__shape(coll_ctx *cc, coll_run *r);

@@ -6,7 +6,7 @@
 #include "coll_impl.h"
 
 enum { HW_NVLINK, HW_PCI, HW_NET, HW__N };
-enum { A_TREE, A_RING, A_NVLS, A_NVLS_TREE, A__N };
+enum { A_TREE, A_RING, A_NVLS, A_NVLS_TREE, A_COLLNET_DIRECT, A__N };
 
 /* baseLatencies[algo][proto], us (LL, LL128, Simple) */
 static const double base_us[A__N][PROTO__N] = {
@@ -14,12 +14,13 @@ static const double base_us[A__N][PROTO__N] = {
 	{6.6, 14.0, 8.4},   /* Ring */
 	{0, 0, 0},          /* NVLS */
 	{0, 0, 0},          /* NVLSTree */
+	{0, 0, 0},          /* CollNetDirect */
 };
 /* hwLatencies[hw][algo][proto], us */
 static const double hw_us[HW__N][A__N][PROTO__N] = {
-	{{0.6, 1.25, 4.0}, {0.6, 1.9, 3.4}, {0, 0, 25}, {0, 0, 25}},     /* NVLINK */
-	{{1.0, 1.9, 4.0}, {1.0, 2.5, 5.7}, {0, 0, 0}, {0, 0, 0}},        /* PCI */
-	{{5.0, 8.5, 14}, {2.7, 4.0, 14.0}, {0, 0, 18}, {0, 0, 20.9}},    /* NET */
+	{{0.6, 1.25, 4.0}, {0.6, 1.9, 3.4}, {0, 0, 25}, {0, 0, 25}, {0, 0, 3.7}},     /* NVLINK */
+	{{1.0, 1.9, 4.0}, {1.0, 2.5, 5.7}, {0, 0, 0}, {0, 0, 0}, {0, 0, 3.7}},        /* PCI */
+	{{5.0, 8.5, 14}, {2.7, 4.0, 14.0}, {0, 0, 18}, {0, 0, 20.9}, {0, 0, 31}},     /* NET */
 };
 /* getNetOverhead: 1 us on Intel x86 (the default host here), x3 for Simple. */
 #define NET_OVERHEAD_US 1.0
@@ -142,7 +143,7 @@ double coll__ll_cap(const coll_shape *sh, int proto)
 
 bool coll__proto_ok(const coll_shape *sh, coll_algo algo, int proto)
 {
-	if (algo == ALGO_NVLS || algo == ALGO_NVLS_TREE)
+	if (algo == ALGO_NVLS || algo == ALGO_NVLS_TREE || algo == ALGO_COLLNET)
 		return proto == PROTO_SIMPLE;
 	/* LL128 is on by default only over NVLink (typeIntra <= NVB). */
 	if (proto == PROTO_LL128)
@@ -217,6 +218,18 @@ double coll__nccl_latency(const coll_shape *sh, coll_op op, coll_algo algo, int 
 		us = base_us[A_NVLS_TREE][p] + hw_us[HW_NVLINK][A_NVLS_TREE][p] +
 		     2 * log2i(sh->nnodes) * (hw_us[HW_NET][A_NVLS_TREE][p] + graph_inter_us(sh, p));
 		break;
+	case ALGO_COLLNET: {
+		/* CollNetDirect: 2 (min(1, ppn - 1) intraLat + (ppn - 1) 0.4) +
+		 * interLat (tuning.cc; interLat the tree's with one GPU a node) */
+		if (p != PROTO_SIMPLE)
+			return -1;
+		int m = sh->ppn;
+		double inter = (m == 1 ? hw_us[HW_NET][A_TREE][p] : hw_us[HW_NET][A_COLLNET_DIRECT][p]) +
+		               graph_inter_us(sh, p);
+		us = base_us[A_COLLNET_DIRECT][p] +
+		     2 * ((m > 1 ? 1 : 0) * hw_us[hw][A_COLLNET_DIRECT][p] + (m - 1) * 0.4) + inter;
+		break;
+	}
 	case ALGO_HIERARCHICAL: {
 		/* intra reduce-scatter + inter all-reduce (one GPU per node) + intra
 		 * all-gather: three ring calls, each with its own base latency */

@@ -141,7 +141,8 @@ static int setup_costs(stp_run *r, char *err, size_t errlen)
 	static const coll_algo algos[] = {[GRAD_ALGO_AUTO] = ALGO_AUTO, [GRAD_ALGO_RING] = ALGO_RING,
 					  [GRAD_ALGO_TREE] = ALGO_TREE,
 					  [GRAD_ALGO_HIERARCHICAL] = ALGO_HIERARCHICAL,
-					  [GRAD_ALGO_PS] = ALGO_PS, [GRAD_ALGO_NVLS] = ALGO_NVLS};
+					  [GRAD_ALGO_PS] = ALGO_PS, [GRAD_ALGO_NVLS] = ALGO_NVLS,
+					  [GRAD_ALGO_COLLNET] = ALGO_COLLNET};
 	r->dp_algo = algos[g->algorithm];
 	/* GPT ties its output layer to the embedding (Llama does not; workload.c):
 	 * with pp > 1 the two copies live on the first and last stage, and

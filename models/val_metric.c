@@ -733,21 +733,30 @@ val_metric val__coll_metric(const char *name, val_case *c)
 /* Per GPU said of the unit's rate: its head (before any ';' or bracket), or
  * a clause of its notes that gives no other quantity per GPU ("samples/s
  * (README: 63.2 TFLOPS per GPU, 27GB VRAM/GPU)" is the job's rate). */
+static bool per_gpu_words(const char *t)
+{
+	return val__has(t, "/gpu") || val__has(t, "per gpu") || val__has(t, "per-gpu") ||
+	       per_device(t) || val__has_token(t, "tgs") || per_gpu_name(t);
+}
+
 static bool unit_per_gpu(const char *unit)
 {
 	static const char *const other[] = {"FLOP", "GB", "VRAM", "memory", "MFU", "watt"};
+	bool notes_other = false;
+	for (size_t i = 0; i < sizeof other / sizeof other[0] && !notes_other; i++)
+		notes_other = val__has(unit, other[i]);
+	if (!notes_other)
+		return per_gpu_words(unit);
+	/* clause by clause: the head's own, then each note not of another quantity */
 	size_t head = strcspn(unit, ";(");
 	for (const char *c = unit; *c;) {
 		size_t k = c == unit ? head : strcspn(c, ",;()");
 		char clause[160];
 		snprintf(clause, sizeof clause, "%.*s", (int)(k < sizeof clause ? k : sizeof clause - 1), c);
-		bool pg = val__has(clause, "/gpu") || val__has(clause, "per gpu") ||
-		          val__has(clause, "per-gpu") || per_device(clause) ||
-		          val__has_token(clause, "tgs") || per_gpu_name(clause);
 		bool elsewhere = false;
 		for (size_t i = 0; c != unit && i < sizeof other / sizeof other[0] && !elsewhere; i++)
 			elsewhere = val__has(clause, other[i]);
-		if (pg && !elsewhere)
+		if (per_gpu_words(clause) && !elsewhere)
 			return true;
 		c += k;
 		while (*c && strchr(",;()", *c))

@@ -1123,6 +1123,35 @@ static int efa_nics_of(const gpu_map *m)
 	return 0;
 }
 
+/* "CollNet" named as an algorithm that ran ("CollnetDirect (SHARP)",
+ * "NCCL_ALGO=COLLNETCHAIN", "config collnet_sharp"), not denied ("no
+ * CollNet") and not the name of NCCL's switch, whatever its value
+ * ("NCCL_COLLNET_ENABLE=0"). */
+static bool collnet_named(const char *o)
+{
+	for (const char *p = val__find(o, "collnet"); p; p = val__find(p + 7, "collnet")) {
+		if (p - o >= 5 && !strncasecmp(p - 5, "NCCL_", 5))
+			continue;
+		char clause[160];
+		val__clause_around(o, p, 7, clause, sizeof clause);
+		if (val__affirmed(clause, "collnet"))
+			return true;
+	}
+	return false;
+}
+
+/* Whether a row says NCCL ran its CollNet algorithms on InfiniBand switches
+ * that reduce (SHARP): the switch on or the algorithm named, over an
+ * InfiniBand fabric (Slingshot, EFA and RoCE have no SHARP: there NCCL's
+ * NCCL_COLLNET_ENABLE=1 finds no CollNet plugin and changes nothing). */
+static bool collnet_said(const val_row *r)
+{
+	if (val__has(r->hardware, "Slingshot") || val__has(r->hardware, "EFA") ||
+	    val__has(r->hardware, "RoCE") || val__has(r->other, "aws-ofi"))
+		return false;
+	return val__has(r->other, "NCCL_COLLNET_ENABLE=1") || collnet_named(r->other);
+}
+
 /* The EFA interfaces a text counts: "4 EFA interfaces", "1 EFA interface",
  * "all 4 EFA interfaces used", "4x EFA"; 0 when it counts none. */
 static int efa_count(const char *hw)
@@ -1362,6 +1391,11 @@ static int cluster_of(const val_row *r, scenario *s, char *why, size_t n)
 		return -1;
 	}
 	nic_of(nic_text(r), m, gpn, &c->nic);
+	/* NCCL's CollNet on switches that reduce (InfiniBand SHARP): enabled
+	 * ("NCCL_COLLNET_ENABLE=1") or named as what ran ("CollnetDirect",
+	 * "NCCL_ALGO=COLLNETCHAIN"); a fabric merely able to ("IB/SHARP" in a
+	 * device list) is not NCCL using it, which needs the variable */
+	c->fabric.sharp = c->nic.transport == TRANSPORT_RDMA && collnet_said(r);
 	/* a GB200/GB300 NVL72 domain is built of compute trays of 4 GPUs (an OS
 	 * node each, "128 nodes x 4 GB300"), and a count of NICs is a tray's
 	 * unless the text ties it to the rack: 4 ConnectX per tray is one per GPU
@@ -1697,8 +1731,13 @@ static int coll_cluster_of(const val_row *r, val_case *c, char *why, size_t n)
 		const char *v = algo + 10;
 		c->coll_algo = !strncasecmp(v, "NVLSTree", 8) ? ALGO_NVLS_TREE
 		             : !strncasecmp(v, "NVLS", 4) ? ALGO_NVLS : !strncasecmp(v, "Tree", 4) ? ALGO_TREE
-		             : !strncasecmp(v, "Ring", 4) ? ALGO_RING : ALGO_AUTO;
+		             : !strncasecmp(v, "Ring", 4) ? ALGO_RING
+		             : !strncasecmp(v, "CollNet", 7) ? ALGO_COLLNET : ALGO_AUTO;
 	}
+	/* CollNet named as what ran ("CollnetDirect (SHARP; ...)", "config
+	 * collnet_sharp"), beyond merely enabling it */
+	if (c->coll_algo == ALGO_AUTO && c->s.cluster.fabric.sharp && collnet_named(r->other))
+		c->coll_algo = ALGO_COLLNET;
 	if (val__has(r->other, "NCCL_NVLS_ENABLE=0"))
 		c->s.cluster.gpu.nvls_eff = 0;
 	/* ... or says in words that NCCL fell back to its sockets */

@@ -18,7 +18,7 @@
 #define NCCL_MAX_BYTES 1125899906842624.0
 
 #define NCCL_USAGE "usage: trainsim nccl SCENARIO [--op OP] [-b MIN] [-e MAX] [-f FACTOR] " \
-	"[-i STEP]\n       [--gpus N] [--algo auto|ring|tree|hierarchical|ps|nvls|nvlstree] [-g GPUS_PER_THREAD]\n" \
+	"[-i STEP]\n       [--gpus N] [--algo auto|ring|tree|hierarchical|ps|nvls|nvlstree|collnet] [-g GPUS_PER_THREAD]\n" \
 	"       [--root R] [--ps-servers N] [--format text|json] [--set KEY=VALUE]...\n" \
 	"       [--max-memory SIZE] [-q]\n" \
 	"OP: all_reduce all_gather reduce_scatter all_to_all broadcast reduce sendrecv\n"
@@ -112,7 +112,8 @@ static int parse_opt(int argc, char **argv, int *i, nccl_args *a)
 			return usage("--ps-servers takes a count, as in --ps-servers 2%s", "");
 	} else if (!strcmp(o, "--algo")) {
 		if (!v || (a->algo = parse_algo(v)) < 0)
-			return usage("--algo takes auto, ring, tree, hierarchical, ps, nvls or nvlstree (got '%s')",
+			return usage("--algo takes auto, ring, tree, hierarchical, ps, nvls, nvlstree or collnet "
+			             "(got '%s')",
 			             v ? v : "");
 	} else if (!strcmp(o, "--format")) {
 		if (!v || (strcmp(v, "text") && strcmp(v, "json")))

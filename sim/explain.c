@@ -244,6 +244,12 @@ static void fixes_dp(ctx *c)
 		fix_set(add_fix(c, "force the ring algorithm (NCCL_ALGO=Ring): NCCL's tuner chose "
 			"the tree by its model of the links, which does not see every link's load"),
 			"training.grad_reduce.algorithm=ring");
+	/* switches that reduce (InfiniBand SHARP) halve a NIC's all-reduce bytes */
+	if (c->r->dp_crosses_nodes && !c->s->cluster.fabric.sharp && !scn_grad_rs(c->s) &&
+	    c->s->cluster.nic.transport == TRANSPORT_RDMA && g->algorithm == GRAD_ALGO_AUTO)
+		fix_set(add_fix(c, "reduce in the switches (InfiniBand SHARP, NCCL_COLLNET_ENABLE=1): "
+			"each NIC sends its slice once instead of 2(n-1)/n of it"),
+			"cluster.fabric.sharp=true");
 	/* a DP group inside one node has no inter-node step to save; ZeRO
 	 * reduce-scatters, which the two-level all-reduce is not */
 	if (c->r->dp_crosses_nodes && g->algorithm != GRAD_ALGO_HIERARCHICAL && !scn_grad_rs(c->s)) {
@@ -876,6 +882,11 @@ static void ring(ctx *c)
 			"between nodes (NVLS_TREE), not as a ring: each node's NVSwitch adds its %d GPUs' "
 			"buffers itself (NVLink SHARP), and the trees carry the node's sums between "
 			"the nodes.", r->dp_ranks_per_node);
+	else if (!strcmp(r->dp_algorithm, "collnet"))
+		para(c->out, 3, 3, "NCCL runs this reduction in the switches (CollNet over InfiniBand "
+			"SHARP), not as a ring: each node's GPUs reduce their slices over NVLink, each NIC "
+			"sends its slice up once and receives the sum once, where a ring's NIC carries "
+			"2(n-1)/n of it.");
 	else if (!strcmp(r->dp_algorithm, "tree"))
 		para(c->out, 3, 3, "NCCL runs this reduction as a tree, not as a ring: it moves about "
 			"as many bytes per GPU, in fewer, longer steps.");

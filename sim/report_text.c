@@ -13,7 +13,8 @@
 static const char *const intra_names[] = {"nvswitch", "nvlink-mesh", "pcie"};
 static const char *const sched_names[] = {"gpipe", "1f1b", "interleaved", "deepspeed"};
 static const char *const recompute_names[] = {"none", "selective", "full"};
-static const char *const algo_names[] = {"auto", "ring", "tree", "hierarchical", "ps", "nvls"};
+static const char *const algo_names[] = {"auto", "ring", "tree", "hierarchical", "ps", "nvls",
+                                         "collnet"};
 static const char *const compress_names[] = {"none", "fp16", "int8", "1bit"};
 
 /* What each category of the split means, in a few words. */
@@ -360,6 +361,9 @@ static void dp_section(FILE *out, const scenario *s, const step_result *r)
 			fprintf(out, "    %s reduces in the NVSwitch instead (NVLink SHARP): each GPU sends\n"
 				"    about (1 + 1/n) of the buffer through it%s\n", r->dp_algorithm,
 				strcmp(r->dp_algorithm, "nvlstree") ? "" : ", and a tree joins the nodes");
+		else if (!strcmp(r->dp_algorithm, "collnet"))
+			fprintf(out, "    collnet reduces in the switches instead (InfiniBand SHARP): each NIC\n"
+				"    sends its slice of the buffer once and receives the sum once\n");
 		nic_gap(out, s, r, factor);
 	}
 	if (r->dp_collectives_per_step > 0 && r->dp_latency_s > 0)

@@ -28,7 +28,7 @@ typedef enum { KERNELS_FUSED, KERNELS_EAGER } scn_kernels;
  * RDMA copy of a token per destination node, forwarded there over NVLink). */
 typedef enum { EP_DISPATCH_ALLTOALL, EP_DISPATCH_DEEPEP } scn_ep_dispatcher;
 typedef enum { GRAD_ALGO_AUTO, GRAD_ALGO_RING, GRAD_ALGO_TREE, GRAD_ALGO_HIERARCHICAL,
-               GRAD_ALGO_PS, GRAD_ALGO_NVLS } scn_grad_algo;
+               GRAD_ALGO_PS, GRAD_ALGO_NVLS, GRAD_ALGO_COLLNET } scn_grad_algo;
 typedef enum { COMPRESS_NONE, COMPRESS_FP16, COMPRESS_INT8, COMPRESS_1BIT } scn_compression;
 typedef enum { DATA_STORAGE, DATA_LOCAL_CACHE, DATA_MEMORY } scn_data_source;
 typedef enum { CKPT_SYNC, CKPT_ASYNC } scn_ckpt_mode;
@@ -57,6 +57,7 @@ typedef struct scn_fabric {
 	scn_fabric_placement placement; /* fat-tree / rail: job's nodes filling leaves, or dealt */
 	int leaves;                  /* spread: leaves the job spans; 0 = ceil(nodes/nodes_per_leaf) */
 	double background_load;      /* 0..0.95 of each leaf uplink taken by other tenants */
+	bool sharp;                  /* the switches reduce (InfiniBand SHARP; NCCL's CollNet) */
 } scn_fabric;
 
 typedef struct scn_storage {

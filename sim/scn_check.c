@@ -278,6 +278,11 @@ static void check_cluster(scn_ctx *c, scenario *s, const scn_doc *d)
 			ERR(c, d, "cluster.fabric.zone_bandwidth", "cluster.fabric.topology",
 			    "topology zones needs zone_bandwidth, e.g. 'zone_bandwidth: 100Gbps'");
 	}
+	/* SHARP is InfiniBand's (and RDMA's): NCCL's sockets never reach it */
+	if (k->fabric.sharp && k->nic.transport == TRANSPORT_TCP)
+		ERR(c, d, "cluster.fabric.sharp", "cluster.nic.transport", "SHARP reduces in "
+		    "InfiniBand switches, which NCCL reaches over RDMA, not TCP sockets; use "
+		    "'transport: rdma' or 'sharp: false'");
 	check_placement(c, k, d);
 }
 
@@ -357,6 +362,10 @@ static void check_training_on_cluster(scn_ctx *c, scenario *s, const scn_doc *d)
 	if (s->training.grad_reduce.algorithm == GRAD_ALGO_NVLS && g->nvls_eff <= 0)
 		ERR(c, d, "training.grad_reduce.algorithm", NULL, "nvls needs NVLink SHARP "
 		    "(Hopper or later NVSwitch) and %s has none; use ring, tree or auto", g->name);
+	if (s->training.grad_reduce.algorithm == GRAD_ALGO_COLLNET && !s->cluster.fabric.sharp)
+		ERR(c, d, "training.grad_reduce.algorithm", NULL, "collnet reduces in the switches "
+		    "and needs 'sharp: true' under cluster.fabric (InfiniBand SHARP); use ring, tree "
+		    "or auto");
 }
 
 /* Pipeline schedule and layer split (uneven splits are allowed). */

@@ -45,7 +45,7 @@ static const char *const kernels_names[] = {"fused", "eager", NULL};
 static const char *const ep_dispatcher_names[] = {"alltoall", "deepep", NULL};
 static const char *const placement_names[] = {"tp-pp-dp", "tp-dp-pp", NULL};
 static const char *const algo_names[] = {"auto", "ring", "tree", "hierarchical", "ps", "nvls",
-                                         NULL};
+                                         "collnet", NULL};
 static const char *const compression_names[] = {"none", "fp16", "int8", "1bit", NULL};
 static const char *const sync_names[] = {"sync", "async", NULL};
 static const char *const every_mb_names[] = {"auto", "true", "false", NULL};
@@ -125,6 +125,7 @@ static const scn_field fabric_rows[] = {
 	ENUM("placement", scn_fabric, placement, fabric_place_names, 0),
 	INT("leaves", scn_fabric, leaves, 1, 1e6, FL_ZERO_OK),
 	DBL("background_load", scn_fabric, background_load, 0, 0.95, 0),
+	BOOL("sharp", scn_fabric, sharp, 0),
 };
 static const scn_section fabric_sec = SEC("fabric", fabric_rows);
 

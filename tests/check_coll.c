@@ -829,6 +829,37 @@ START_TEST(tree_channel_cap)
 }
 END_TEST
 
+/* CollNet over InfiniBand SHARP: the switches reduce, so a NIC carries S /
+ * rails each way where a ring's carries 2 (n - 1) / n of it. 4 x 8 B200
+ * over 8 x NDR: NIC-bound, x .85 (NCCL's CollNetDirect efficiency from
+ * sm90): 8 x 50 x 0.94 x .85 = 320 GB/s of algorithm bandwidth (606 GB/s
+ * of bus bandwidth measured, Together's report); auto picks it for large
+ * all-reduces; without sharp it is not offered and a forced one falls back
+ * to NCCL's choice. */
+START_TEST(collnet_sharp)
+{
+	double b = 4.0 * GiB;
+	scn_cluster c = dgx(4, "B200", 400, 8);
+	c.fabric.sharp = true;
+	double tc = run1(&c, COLL_ALL_REDUCE, ALGO_COLLNET, 32, b);
+	double tr = run1(&c, COLL_ALL_REDUCE, ALGO_RING, 32, b);
+	ck_assert_double_eq_tol(b / tc / 1e9, 8 * 50 * 0.94 * 0.85, 4);
+	ck_assert_double_lt(tc, 0.6 * tr);
+	ck_assert_double_eq_tol(run1(&c, COLL_ALL_REDUCE, ALGO_AUTO, 32, b), tc, tc * 1e-9);
+	c.fabric.sharp = false;
+	ck_assert_double_eq_tol(run1(&c, COLL_ALL_REDUCE, ALGO_COLLNET, 32, b),
+	                        run1(&c, COLL_ALL_REDUCE, ALGO_AUTO, 32, b), 1e-12);
+	/* an A100 node's NVLink (2 x 7/8 of S through it) is slower than its 8
+	 * HDR NICs: NVLink-bound, no x .85 before sm90 */
+	scn_cluster a = dgx(4, "A100", 200, 8);
+	a.fabric.sharp = true;
+	double ta = run1(&a, COLL_ALL_REDUCE, ALGO_COLLNET, 32, b);
+	double nic = 8 * 25e9 * 0.94;
+	ck_assert_double_lt(b / ta, 0.99 * nic);
+	ck_assert_double_lt(ta, 0.75 * run1(&a, COLL_ALL_REDUCE, ALGO_RING, 32, b));
+}
+END_TEST
+
 /* DeepEP's dispatcher (coll_req.dedup_topk): a token crosses to another
  * node once whatever experts it meets there. On 2 nodes of 8 with top-8 of
  * 128 experts a GPU's tokens nearly all meet one on the other node (share
@@ -893,6 +924,7 @@ int main(void)
 	tcase_add_test(tc, uneven_nics_monotone);
 	tcase_add_test(tc, a2a_deepep_dedup);
 	tcase_add_test(tc, tree_channel_cap);
+	tcase_add_test(tc, collnet_sharp);
 	suite_add_tcase(s, tc);
 	SRunner *sr = srunner_create(s);
 	srunner_run_all(sr, CK_NORMAL);

@@ -1930,6 +1930,22 @@ START_TEST(t_blind12)
 	ck_assert_int_eq(c.s.training.tp, 8);
 	ck_assert_int_eq(c.s.training.pp, 12);
 	free(r);
+	/* CollNet over InfiniBand SHARP, named as what ran: the switches reduce
+	 * and the algorithm is collnet; NCCL_COLLNET_ENABLE=0 beside a
+	 * "SHARP-capable" fabric, or =1 over Slingshot (no SHARP there), is not */
+	r = validation_rows("blind11-nccl.csv", &n);
+	ck_assert_int_eq(val_build(row_of(r, n, "TOGB200S11-013"), &c, why, sizeof why), 0);
+	ck_assert(c.s.cluster.fabric.sharp);
+	ck_assert_int_eq(c.coll_algo, ALGO_COLLNET);
+	ck_assert_int_eq(val_build(row_of(r, n, "TOGB200S11-004"), &c, why, sizeof why), 0);
+	ck_assert(!c.s.cluster.fabric.sharp);
+	free(r);
+	r = validation_rows("blind8-nccl.csv", &n);
+	ck_assert_int_eq(val_build(row_of(r, n, "TGARN8-003"), &c, why, sizeof why), 0);
+	ck_assert(!c.s.cluster.fabric.sharp);
+	ck_assert_int_eq(val_build(row_of(r, n, "PLAR2N8-005"), &c, why, sizeof why), 0);
+	ck_assert(!c.s.cluster.fabric.sharp);
+	free(r);
 }
 END_TEST
 
