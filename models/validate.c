@@ -1774,6 +1774,22 @@ static int coll_cluster_of(const val_row *r, val_case *c, char *why, size_t n)
 
 /* ---- model and training ---- */
 
+/* A rate Megatron-Core logged itself (--log-throughput): its training.py
+ * counts the causal half of the attention scores ("/ 2  # causal mask",
+ * there by July 2025 as MaxText's issue #1972 quotes it; in March 2024 it
+ * still counted them whole, MaxText PR #537), so a row that names
+ * Megatron-Core's own log ("MCore --log-throughput", "Megatron-logged")
+ * is compared in that count. */
+static bool megatron_logged(const val_row *r)
+{
+	const char *t[] = {r->unit, r->metric, r->other};
+	for (size_t i = 0; i < 3; i++)
+		if (val__has(t[i], "log-throughput") || val__has(t[i], "log_throughput") ||
+		    val__has(t[i], "Megatron-logged") || val__has_word(t[i], "MCore"))
+			return true;
+	return false;
+}
+
 /* Vocabulary: Megatron GPT's 51200 (GPT-2 BPE padded), BLOOM's 250880
  * (bigscience tr11-176B-ml README: 250680 tokens padded), unless the row
  * says the GPT-2 vocabulary (BigScience's early 1B3 and 104B runs). */
@@ -2915,7 +2931,13 @@ static int build_case(const val_row *r, val_case *c, char *why, size_t n)
 	 * causal half of the attention scores (Megatron-Bridge 25.11: 744 TFLOP/s
 	 * at 14451 tokens/s for Llama 3 8B at 8192 tokens = 51.5 GFLOP a token,
 	 * the causal count; 57.9 in full); a row may also say "causal" */
-	c->causal_count = ((val__names(r, "NeMo") || val__names(r, "Megatron-Bridge")) &&
+	/* Megatron-Core's logged rate counts each GEMM three times (forward,
+	 * wgrad, dgrad: its forward_backward_expansion_factor), recomputation
+	 * not: model FLOPs, whatever the row calls them */
+	if (c->metric == VM_HW_TFLOPS && megatron_logged(r))
+		c->metric = VM_MODEL_TFLOPS;
+	c->causal_count = ((val__names(r, "NeMo") || val__names(r, "Megatron-Bridge") ||
+	                    megatron_logged(r)) &&
 	                   !val__has(r->unit, "full attention") && !val__has(r->other, "full attention")) ||
 	                  val__affirmed(r->unit, "causal") || val__affirmed(r->metric, "causal");
 	describe(r, c);

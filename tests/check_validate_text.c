@@ -1946,6 +1946,24 @@ START_TEST(t_blind12)
 	ck_assert_int_eq(val_build(row_of(r, n, "PLAR2N8-005"), &c, why, sizeof why), 0);
 	ck_assert(!c.s.cluster.fabric.sharp);
 	free(r);
+	/* a rate Megatron-Core logged: model FLOPs with the causal half of the
+	 * scores (DeepSeek-V3 on GB200 +29% -> +15%, MOEZOO6-006 +56% -> +4%) */
+	r = validation_rows("blind12-runs.csv", &n);
+	ck_assert_int_eq(val_build(row_of(r, n, "DSV3GB12-006"), &c, why, sizeof why), 0);
+	ck_assert_int_eq(c.metric, VM_MODEL_TFLOPS);
+	ck_assert(c.causal_count);
+	free(r);
+	r = validation_rows("blind6-papers.csv", &n);
+	ck_assert_int_eq(val_build(row_of(r, n, "MOEZOO6-006"), &c, why, sizeof why), 0);
+	ck_assert_int_eq(c.metric, VM_MODEL_TFLOPS);
+	ck_assert(c.causal_count);
+	free(r);
+	/* Megatron's SC21 table keeps its hardware count in full */
+	r = validation_rows("published.csv", &n);
+	ck_assert_int_eq(val_build(row_of(r, n, "MEG21T1-001"), &c, why, sizeof why), 0);
+	ck_assert_int_eq(c.metric, VM_HW_TFLOPS);
+	ck_assert(!c.causal_count);
+	free(r);
 }
 END_TEST
 
