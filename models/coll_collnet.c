@@ -16,8 +16,8 @@
  * reduced stream each, not modelled apart). Measured: 2 x 8 ... 64 x 8 B200
  * over 8 x NDR with SHARP (Together's report, tests/validation/blind11-nccl
  * .csv): 606 GB/s of bus bandwidth on 4 nodes, 546 on 64, where this gives
- * 619 and 640; 8 x 8 H100 (blind4 CWH100SHARP, CollNetChain) 387 at 8 GB,
- * this 353 (NVLink-bound). */
+ * 619 and 638; 8 x 8 H100 (blind4 CWH100SHARP, CollNetChain) 387 at 8 GB,
+ * this 354 (NVLink-bound). */
 #include <math.h>
 #include "coll_impl.h"
 
@@ -42,17 +42,29 @@ static bool collnet_supports(const coll_shape *sh, coll_op op)
 	       !sh->mesh && (sh->ppn == 1 || sh->nvlink);
 }
 
+/* The flows' bound: the slower stage at NCCL's efficiency. */
+static double collnet_flow_Bps(const coll_shape *sh)
+{
+	return collnet_stage_Bps(sh) * collnet_eff(sh);
+}
+
+/* NCCL's view, to choose as its tuner does: the same, divided by its
+ * penalty where GPUs outnumber NICs ("Collnet+Direct requires all GPUs to
+ * have a local NIC to work at full speed": factor = ppn / channels, less
+ * half its excess over one). */
 static double collnet_algbw(const coll_shape *sh, const coll_req *req)
 {
 	(void)req;
-	return collnet_stage_Bps(sh) * collnet_eff(sh);
+	double f = sh->nrails > 0 && sh->ppn > sh->nrails ? (double)sh->ppn / sh->nrails : 1;
+	f -= (f - 1) / 2;
+	return collnet_flow_Bps(sh) / f;
 }
 
 static int collnet_phase(coll_run *r, int ph)
 {
 	(void)ph;
 	const coll_shape *sh = &r->sh;
-	double t_min = r->req.bytes / collnet_algbw(sh, &r->req);
+	double t_min = r->req.bytes / collnet_flow_Bps(sh);
 	/* the node's reduce-scatter and all-gather: each GPU's NVLink */
 	for (int j = 0; j < sh->nnodes; j++) {
 		int s = sh->node_start[j], m = sh->node_start[j + 1] - s;

@@ -787,7 +787,12 @@ static void collect_dp(stp_run *r, step_result *res)
 	/* the gather runs over the ZeRO group (a ring), whatever algorithm the
 	 * reduction takes (a hierarchical all-reduce's n is its nodes) */
 	double ng = r->zg > 1 ? r->zg : 2;
-	res->dp_ideal_factor = S > 0 ? (rs ? 1 : 2) * (nn - 1) / nn +
+	/* CollNet: the switches reduce, each NIC carries the gradients once */
+	bool in_net = a == ALGO_COLLNET && !rs;
+	if (in_net)
+		res->dp_wire_bytes_per_gpu -= res->dp_syncs_per_step *
+		                              (coll_busbw_factor(COLL_ALL_REDUCE, r->zg) - 1) * S;
+	res->dp_ideal_factor = S > 0 ? (in_net ? 1 : (rs ? 1 : 2) * (nn - 1) / nn) +
 	                               (ng - 1) / ng * res->dp_gather_bytes_per_gpu / S : 0;
 	/* one full reduction alone: the reduction, with ZeRO the gather of the
 	 * parameters, with zero_group the replicas' all-reduce of the shard */

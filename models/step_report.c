@@ -143,7 +143,9 @@ static void why_dp(const scenario *s, step_result *r, double x, double pct)
 	double f = r->dp_ideal_factor > 0 ? r->dp_ideal_factor : rs ? 1.0 * (n - 1) / n : 2.0 * (n - 1) / n;
 	/* ZeRO: (n-1)/n of the gradients reduced, then of the parameters gathered
 	 * (never compressed), both counted against the gradient bytes */
+	bool in_net = !strcmp(r->dp_algorithm, "collnet") && !rs;
 	const char *fx = rs ? "(n-1)/n (1 + params/grads)"
+	               : in_net ? (z ? "1 + (N-1)/N params/grads" : "1 (the switches reduce)")
 	               : z ? "2(n-1)/n + (N-1)/N params/grads" : "2(n-1)/n";
 	snprintf(what, sizeof what, "a %s %s", r->dp_algorithm,
 		 rs ? "reduce-scatter (and all-gather)" : z ? "all-reduce (and all-gather)"

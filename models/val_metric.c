@@ -739,12 +739,27 @@ static bool per_gpu_words(const char *t)
 	       per_device(t) || val__has_token(t, "tgs") || per_gpu_name(t);
 }
 
+/* Another quantity per GPU in a note: FLOPs, memory (a size in GB after a
+ * number, not "GBS" or "GB200"), utilization, power. */
+static bool other_quantity(const char *t)
+{
+	static const char *const other[] = {"FLOP", "VRAM", "memory", "MFU", "watt"};
+	for (size_t i = 0; i < sizeof other / sizeof other[0]; i++)
+		if (val__has(t, other[i]))
+			return true;
+	for (const char *p = strstr(t, "GB"); p; p = strstr(p + 2, "GB")) {
+		const char *b = p;
+		while (b > t && b[-1] == ' ')
+			b--;
+		if (b > t && isdigit((unsigned char)b[-1]) && !isalnum((unsigned char)p[2]))
+			return true;
+	}
+	return false;
+}
+
 static bool unit_per_gpu(const char *unit)
 {
-	static const char *const other[] = {"FLOP", "GB", "VRAM", "memory", "MFU", "watt"};
-	bool notes_other = false;
-	for (size_t i = 0; i < sizeof other / sizeof other[0] && !notes_other; i++)
-		notes_other = val__has(unit, other[i]);
+	bool notes_other = other_quantity(unit);
 	if (!notes_other)
 		return per_gpu_words(unit);
 	/* clause by clause: the head's own, then each note not of another quantity */
@@ -753,9 +768,7 @@ static bool unit_per_gpu(const char *unit)
 		size_t k = c == unit ? head : strcspn(c, ",;()");
 		char clause[160];
 		snprintf(clause, sizeof clause, "%.*s", (int)(k < sizeof clause ? k : sizeof clause - 1), c);
-		bool elsewhere = false;
-		for (size_t i = 0; c != unit && i < sizeof other / sizeof other[0] && !elsewhere; i++)
-			elsewhere = val__has(clause, other[i]);
+		bool elsewhere = c != unit && other_quantity(clause);
 		if (per_gpu_words(clause) && !elsewhere)
 			return true;
 		c += k;

@@ -44,19 +44,23 @@ static bool leads_with_nothing(const char *t)
 {
 	static const char *const opens[] = {"not stated ", "not reported ", "not given ",
 		"unknown ", "unspecified "};
-	static const char *const dtypes[] = {"fp", "bf16", "tf32", "float", "mixed", "half"};
-	char lead[64];
+	/* what makes the rest a remark on something else: another document's
+	 * part not read, a comparison, another run */
+	static const char *const elsewhere[] = {"not read", "appendix", " vs", "versus",
+		"baseline", "compared", "other run", "others"};
+	char lead[256];
 	snprintf(lead, sizeof lead, "%.*s", (int)strcspn(t, "(,;"), t);
 	if (*lead && says_nothing(lead))
 		return true;
-	/* "not stated in the notes read (...)": the phrase, then where, and no
-	 * dtype of its own */
+	/* "not stated in the notes read (the report has an FP8 appendix not
+	 * read here)": the phrase, then where, and a rest about something else;
+	 * "not stated in the paper; the config uses FP8" keeps its answer */
 	for (size_t i = 0; i < sizeof opens / sizeof opens[0]; i++)
 		if (!strncasecmp(lead, opens[i], strlen(opens[i]))) {
-			for (size_t k = 0; k < sizeof dtypes / sizeof dtypes[0]; k++)
-				if (val__has(lead, dtypes[k]))
-					return false;
-			return true;
+			for (size_t k = 0; k < sizeof elsewhere / sizeof elsewhere[0]; k++)
+				if (val__has(t, elsewhere[k]))
+					return true;
+			return false;
 		}
 	return false;
 }
@@ -1274,8 +1278,11 @@ static int mp_product(const char *o)
 		char clause[96] = "";
 		if (*q == '(')
 			snprintf(clause, sizeof clause, "%.*s", (int)strcspn(q, ")"), q);
-		bool product = (val__has(clause, "tensor") && val__has(clause, "pipeline")) ||
-		               val__has(o, "PTD-P");
+		/* the bracket says the product: tensor and pipeline, neither
+		 * alone ("tensor only", "no pipeline", "pipeline size is 1") */
+		bool product = val__has(clause, "tensor") && val__has(clause, "pipeline") &&
+		               !val__has(clause, "only") && !val__has(clause, "no pipeline") &&
+		               !val__has(clause, "is 1") && !val__has(clause, "PTD-P");
 		if (v > 1 && product)
 			return v;
 	}
@@ -1305,8 +1312,8 @@ static int layout_of(const val_row *r, scenario *s, bool layer_only, bool *assum
 	if (dp <= 0)
 		dp = size_in_text(r->other, &dp_axis);
 	/* tensor x pipeline without the split: tensor parallelism fills a node
-	 * (the largest power of two of its GPUs that divides the product), the
-	 * pipeline the rest, as Megatron lays out its tables */
+	 * (its GPUs, halved until they divide the product), the pipeline the
+	 * rest, as Megatron lays out its tables */
 	int mp = tp <= 0 && pp <= 0 ? mp_product(r->other) : 0;
 	if (mp > 1) {
 		tp = s->cluster.gpus_per_node > 0 ? s->cluster.gpus_per_node : 1;

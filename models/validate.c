@@ -486,19 +486,6 @@ static int gpus_per_node(const char *hw, const gpu_map *m)
 			q++;
 		n = atoi(q);
 	}
-	/* "2 nodes x 4 GPUs", "2 node(s) x 4 GPUs": the count after the x */
-	static const char *const nodes_x[] = {"nodes x ", "node x ", "node(s) x "};
-	for (size_t i = 0; i < sizeof nodes_x / sizeof nodes_x[0] && n <= 0; i++) {
-		const char *p = val__find(hw, nodes_x[i]);
-		if (!p || val__number_before(hw, p, false) <= 0)
-			continue;
-		char *e;
-		long v = strtol(p + strlen(nodes_x[i]), &e, 10);
-		while (*e == ' ')
-			e++;
-		if (v > 0 && v <= 16 && !strncasecmp(e, "GPU", 3))
-			n = (int)v;
-	}
 	for (size_t i = 0; i < sizeof per / sizeof per[0] && n <= 0; i++) {
 		const char *p = val__find(hw, per[i]);
 		if (p)
@@ -531,6 +518,20 @@ static int gpus_per_node(const char *hw, const gpu_map *m)
 				n = atoi(q + 1);
 			}
 		}
+	}
+	/* "2 nodes x 4 GPUs", "2 node(s) x 4 GPUs": the count after the x,
+	 * when nothing above said a node's GPUs */
+	static const char *const nodes_x[] = {"nodes x ", "node x ", "node(s) x "};
+	for (size_t i = 0; i < sizeof nodes_x / sizeof nodes_x[0] && n <= 0; i++) {
+		const char *p = val__find(hw, nodes_x[i]);
+		if (!p || val__number_before(hw, p, false) <= 0)
+			continue;
+		char *e;
+		long v = strtol(p + strlen(nodes_x[i]), &e, 10);
+		while (*e == ' ')
+			e++;
+		if (v > 0 && v <= 16 && !strncasecmp(e, "GPU", 3))
+			n = (int)v;
 	}
 	/* a GCP machine type's count: "a2-highgpu-4g" */
 	const char *t = m->system ? val__find(hw, m->token) : NULL;
@@ -1127,14 +1128,35 @@ static int efa_nics_of(const gpu_map *m)
  * "NCCL_ALGO=COLLNETCHAIN", "config collnet_sharp"), not denied ("no
  * CollNet") and not the name of NCCL's switch, whatever its value
  * ("NCCL_COLLNET_ENABLE=0"). */
+/* A clause that says CollNet did not run, whatever names it: unavailable,
+ * unused, failed, reported elsewhere. */
+static bool collnet_denied(const char *clause)
+{
+	static const char *const no[] = {"not available", "unavailable", "not used", "was not",
+		"were not", "failed", "fell back", "falls back", "separate", "not loaded", "missing",
+		"excluded", "not supported", "unsupported"};
+	for (size_t i = 0; i < sizeof no / sizeof no[0]; i++)
+		if (val__has(clause, no[i]))
+			return true;
+	return false;
+}
+
 static bool collnet_named(const char *o)
 {
 	for (const char *p = val__find(o, "collnet"); p; p = val__find(p + 7, "collnet")) {
 		if (p - o >= 5 && !strncasecmp(p - 5, "NCCL_", 5))
 			continue;
+		/* NCCL_ALGO=^CollNetDirect,CollNetChain: the list after a '^' is
+		 * excluded */
+		const char *w = p;
+		while (w > o && !isspace((unsigned char)w[-1]) && w[-1] != ';' && w[-1] != '^')
+			w--;
+		if (w > o && w[-1] == '^')
+			continue;
 		char clause[160];
 		val__clause_around(o, p, 7, clause, sizeof clause);
-		if (val__affirmed(clause, "collnet"))
+		if (val__affirmed(clause, "collnet") && !collnet_denied(clause) &&
+		    !strstr(clause, "=^"))
 			return true;
 	}
 	return false;
@@ -1149,19 +1171,49 @@ static bool collnet_said(const val_row *r)
 	if (val__has(r->hardware, "Slingshot") || val__has(r->hardware, "EFA") ||
 	    val__has(r->hardware, "RoCE") || val__has(r->other, "aws-ofi"))
 		return false;
-	return val__has(r->other, "NCCL_COLLNET_ENABLE=1") || collnet_named(r->other);
+	const char *on = val__find(r->other, "NCCL_COLLNET_ENABLE=1");
+	char clause[160] = "";
+	if (on)
+		val__clause_around(r->other, on, 21, clause, sizeof clause);
+	return (on && !collnet_denied(clause) && !collnet_denied(r->other)) ||
+	       collnet_named(r->other);
 }
 
 /* The EFA interfaces a text counts: "4 EFA interfaces", "1 EFA interface",
- * "all 4 EFA interfaces used", "4x EFA"; 0 when it counts none. */
+ * "all 4 EFA devices used"; 0 when it counts none (not "2 EFA-enabled
+ * instances", "8 EFA-attached H100"). */
 static int efa_count(const char *hw)
 {
+	static const char *const what[] = {" interface", " device", " adapter", " NIC"};
 	for (const char *p = val__find(hw, "EFA"); p; p = val__find(p + 3, "EFA")) {
-		int k = val__number_before(hw, p, false);   /* not across words: "8 GPUs with EFA" */
+		bool counted = false;
+		for (size_t i = 0; i < sizeof what / sizeof what[0] && !counted; i++)
+			counted = !strncasecmp(p + 3, what[i], strlen(what[i]));
+		int k = counted ? val__number_before(hw, p, false) : 0;
 		if (k > 0 && k <= 64)
 			return k;
 	}
 	return 0;
+}
+
+/* "no EFA" said of the run, not of a kind of tuning ("no EFA-specific"). */
+static bool no_efa_said(const char *hw)
+{
+	for (const char *p = val__find(hw, "no EFA"); p; p = val__find(p + 6, "no EFA"))
+		if ((p == hw || !isalnum((unsigned char)p[-1])) && !isalnum((unsigned char)p[6]) &&
+		    p[6] != '-')
+			return true;
+	return false;
+}
+
+/* Whether the rate's clause also ties it to the node ("800 Gbps per node =
+ * 100 per GPU", "aggregate"): then its "per GPU" is another figure's. */
+static bool gpu_rate_beside_node_word(const char *at)
+{
+	char clause[96];
+	clause_at(at, clause, sizeof clause);
+	return val__has(clause, "per node") || val__has(clause, "aggregate") ||
+	       val__has(clause, "per instance") || val__has_token(clause, "total");
 }
 
 static void nic_of(const char *hw_text, const gpu_map *m, int gpn, hw_nic *nic)
@@ -1202,7 +1254,7 @@ static void nic_of(const char *hw_text, const gpu_map *m, int gpn, hw_nic *nic)
 	/* not when its clause says the rate is a GPU's ("200 Gb/s injection
 	 * bandwidth per GPU") */
 	if (at && count <= 0 && gbps > 0 && (node_total_after(at, gbps) || after_node) &&
-	    !per_gpu_after(at))
+	    !(gbps <= 800 && per_gpu_after(at) && !gpu_rate_beside_node_word(at)))
 		aggregate = true;
 	if (aggregate && gbps > 0) {   /* a node's total: one NIC per GPU (AWS p4d/p5), or
 	                                * the NICs its text counts */
@@ -1267,7 +1319,9 @@ static void nic_of(const char *hw_text, const gpu_map *m, int gpn, hw_nic *nic)
 	                val__has(own, "RoCE") || val__has(own, "RDMA") || val__has(own, "EFA");
 	/* an EFA instance said to run without it ("Non-EFA", "EFA not used"):
 	 * NCCL's sockets over its ENA */
-	bool no_efa = efa_nics > 0 && val__has(hw, "EFA") && !val__affirmed(hw, "EFA");
+	bool no_efa = efa_nics > 0 && (val__has(hw, "non-EFA") || val__has(hw, "without EFA") ||
+	                               val__has(hw, "EFA not used") || val__has(hw, "EFA disabled") ||
+	                               val__has(hw, "w/o EFA") || no_efa_said(hw));
 	bool tcp = val__has(hw, "TCP") || val__has(hw, "Socket") || (m->tcp && !rdma_said) ||
 	           no_rdma || no_efa ||
 	           ((val__has(hw, "GbE") || val__has(hw, "Ethernet")) && !val__has(hw, "RoCE") &&
@@ -1797,8 +1851,8 @@ static int vocab_of(const val_row *r)
 {
 	const char *texts[] = {r->source, r->other};
 	for (size_t i = 0; i < 2; i++)
-		if (val__has(texts[i], "GPT-2 vocab") || val__has(texts[i], "GPT2 vocab") ||
-		    val__has(texts[i], "GPT-2 tokenizer") || val__has(texts[i], "GPT2 tokenizer"))
+		if (val__affirmed(texts[i], "GPT-2 vocab") || val__affirmed(texts[i], "GPT2 vocab") ||
+		    val__affirmed(texts[i], "GPT-2 tokenizer") || val__affirmed(texts[i], "GPT2 tokenizer"))
 			return 51200;
 	if (val__has(r->source, "bigscience") || val__has(r->id, "BLOOM") ||
 	    val__names(r, "BLOOM"))

@@ -21,7 +21,7 @@ typedef struct val_row {
 	int layers, hidden, heads, seq_len, global_batch, micro_batch, tp, pp, dp;
 	double batch_tokens;    /* a global batch given in tokens ("4M tokens"), else 0 */
 	char other[2048];       /* other_parallel, truncated */
-	char precision[64];
+	char precision[256];
 	char recompute[128];
 	char metric[128];       /* longer names are refused */
 	double value;

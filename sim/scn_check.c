@@ -366,6 +366,14 @@ static void check_training_on_cluster(scn_ctx *c, scenario *s, const scn_doc *d)
 		ERR(c, d, "training.grad_reduce.algorithm", NULL, "collnet reduces in the switches "
 		    "and needs 'sharp: true' under cluster.fabric (InfiniBand SHARP); use ring, tree "
 		    "or auto");
+	else if (s->training.grad_reduce.algorithm == GRAD_ALGO_COLLNET &&
+	         s->cluster.intra.kind != INTRA_NVSWITCH && s->cluster.gpus_per_node > 1)
+		ERR(c, d, "training.grad_reduce.algorithm", "cluster.intra_node", "collnet (NCCL's "
+		    "CollNetDirect) needs NVSwitch nodes or one GPU a node; use ring, tree or auto");
+	else if (s->training.grad_reduce.algorithm == GRAD_ALGO_COLLNET && scn_grad_rs(s))
+		ERR(c, d, "training.grad_reduce.algorithm", "training.zero", "collnet is modelled "
+		    "for all-reduces, and these gradients are reduce-scattered (ZeRO); use auto, or "
+		    "'collective: all_reduce' under grad_reduce");
 }
 
 /* Pipeline schedule and layer split (uneven splits are allowed). */
