@@ -357,10 +357,14 @@ holds "deepep: across nodes faster, inside a node the same" \
 	-v d="$(get ep_node_deepep step_time_s)"
 
 # 20. InfiniBand SHARP halves a NIC's all-reduce bytes: a network-bound DP
-# job gains more than 30%, a compute-bound one under 1%
+# job with a NIC a GPU gains more than 30%, a compute-bound one under 1%;
+# with one NIC for 8 GPUs NCCL's tuner keeps the ring
 run sharp_off "$S/dp-100b-400gbe.yaml" --set cluster.nic.transport=rdma \
-	--set training.grad_reduce.algorithm=auto
+	--set cluster.nic.count=8 --set cluster.nic.speed=50Gbps --set training.grad_reduce.algorithm=auto
 run sharp_on "$S/dp-100b-400gbe.yaml" --set cluster.nic.transport=rdma \
+	--set cluster.nic.count=8 --set cluster.nic.speed=50Gbps --set training.grad_reduce.algorithm=auto \
+	--set cluster.fabric.sharp=true
+run sharp_one_nic "$S/dp-100b-400gbe.yaml" --set cluster.nic.transport=rdma \
 	--set training.grad_reduce.algorithm=auto --set cluster.fabric.sharp=true
 run sharp_c_off "$S/a100-hdr-ib-4node.yaml"
 run sharp_c_on "$S/a100-hdr-ib-4node.yaml" --set cluster.fabric.sharp=true
@@ -368,6 +372,11 @@ holds "sharp: network bound faster by > 30%, compute bound within 1%" \
 	"b < a / 1.3 && d <= c && d > 0.99 * c" -v a="$(get sharp_off step_time_s)" \
 	-v b="$(get sharp_on step_time_s)" -v c="$(get sharp_c_off step_time_s)" \
 	-v d="$(get sharp_c_on step_time_s)"
+if grep -q '"dp_algorithm": "ring"' "$tmp/sharp_one_nic.json"; then
+	ok "sharp: one NIC for 8 GPUs keeps the ring"
+else
+	not_ok "sharp: one NIC for 8 GPUs keeps the ring"
+fi
 
 echo "1..$n"
 [ "$failed" -eq 0 ]
