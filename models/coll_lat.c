@@ -296,6 +296,19 @@ static int search_channels(const double *sp, size_t ns, double bw, double *speed
 	return nch;
 }
 
+/* The search over the arch's own speed array (sm90 Hopper, sm100 Blackwell,
+ * sm80's for the rest). */
+#define SPEEDS(a) a, sizeof a / sizeof a[0]
+static int arch_search(hw_arch arch, const double *sm80, size_t n80, const double *sm90,
+                       size_t n90, const double *sm100, size_t n100, double bw, double *speed)
+{
+	if (arch == ARCH_HOPPER)
+		return search_channels(sm90, n90, bw, speed);
+	if (arch == ARCH_BLACKWELL)
+		return search_channels(sm100, n100, bw, speed);
+	return search_channels(sm80, n80, bw, speed);
+}
+
 /* ncclTopoDupChannels: doubled when the speed is >= 25 GB/s, on sm90+ not
  * when it is below 50 with more than 4 channels. */
 static int dup_channels(hw_arch arch, int nch, double s)
@@ -309,14 +322,9 @@ int coll__node_channels(const coll_shape *sh)
 	static const double sm80[] = {40, 30, 20, 18, 15, 12, 10, 9, 7, 6, 5, 4, 3};
 	static const double sm90[] = {60, 50, 40, 30, 24, 20, 15, 12, 11, 6, 3};
 	static const double sm100[] = {90, 80, 70, 60, 50, 45, 40, 30, 24, 20, 19, 18};
-	const double *sp = sm80;
-	size_t ns = sizeof sm80 / sizeof sm80[0];
-	if (sh->arch == ARCH_HOPPER)
-		sp = sm90, ns = sizeof sm90 / sizeof sm90[0];
-	else if (sh->arch == ARCH_BLACKWELL)
-		sp = sm100, ns = sizeof sm100 / sizeof sm100[0];
 	double s;
-	int nch = search_channels(sp, ns, sh->intra_Bps / 1e9, &s);
+	int nch = arch_search(sh->arch, SPEEDS(sm80), SPEEDS(sm90), SPEEDS(sm100), sh->intra_Bps / 1e9,
+	                      &s);
 	nch = 2 * dup_channels(sh->arch, nch, s);   /* ncclTopoPostset doubles again */
 	return nch > 64 ? 64 : nch;
 }
@@ -340,14 +348,9 @@ int coll__tree_graph_channels(const coll_shape *sh)
 	                              0.24, 0.12};
 	static const double sm100[] = {96, 80, 48, 45.1, 42, 40, 30, 24, 22, 20, 17.5, 15, 12, 6,
 	                               3, 2.4, 1.2, 0.24, 0.12};
-	const double *sp = sm80;
-	size_t ns = sizeof sm80 / sizeof sm80[0];
-	if (sh->arch == ARCH_HOPPER)
-		sp = sm90, ns = sizeof sm90 / sizeof sm90[0];
-	else if (sh->arch == ARCH_BLACKWELL)
-		sp = sm100, ns = sizeof sm100 / sizeof sm100[0];
 	double s;
-	int per_nic = search_channels(sp, ns, sh->nic_line_Bps / 1e9, &s);
+	int per_nic = arch_search(sh->arch, SPEEDS(sm80), SPEEDS(sm90), SPEEDS(sm100),
+	                          sh->nic_line_Bps / 1e9, &s);
 	int nch = dup_channels(sh->arch, per_nic * sh->nrails, s);
 	return nch > 32 ? 32 : nch;
 }

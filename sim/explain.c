@@ -247,7 +247,8 @@ static void fixes_dp(ctx *c)
 	/* switches that reduce (InfiniBand SHARP) halve a NIC's all-reduce bytes */
 	if (c->r->dp_crosses_nodes && !c->s->cluster.fabric.sharp && !scn_grad_rs(c->s) &&
 	    c->s->cluster.nic.transport == TRANSPORT_RDMA && g->algorithm == GRAD_ALGO_AUTO &&
-	    (c->s->cluster.intra.kind == INTRA_NVSWITCH || c->s->cluster.gpus_per_node == 1))
+	    (c->s->cluster.intra.kind == INTRA_NVSWITCH || c->s->cluster.gpus_per_node == 1) &&
+	    c->s->cluster.nic.count >= c->s->cluster.gpus_per_node)   /* NCCL's tuner needs a NIC a GPU */
 		fix_set(add_fix(c, "reduce in the switches (InfiniBand SHARP, NCCL_COLLNET_ENABLE=1): "
 			"each NIC sends its slice once instead of 2(n-1)/n of it"),
 			"cluster.fabric.sharp=true");
