@@ -466,6 +466,17 @@ static bool gpu_before(const char *c, const char *q, const gpu_map *m)
 	return g && g < q;
 }
 
+/* GB200 and GB300 ship as NVL72 racks (NVIDIA's GB200 / GB300 NVL72
+ * reference designs; NVL36x2 is the same 72 GPUs): a row that names no other
+ * domain ("NVL4", "NVL36", "NVL8") and does not deny NVLink across the trays
+ * is one, whatever its trays' "4 GPUs per node" say. */
+static bool gb_rack_by_default(const char *hw)
+{
+	return !val__has(hw, "NVL4") && !val__has(hw, "NVL8") && !val__has(hw, "NVL36") &&
+	       !val__has(hw, "NVL16") && !val__has(hw, "NVL2") && !val__has(hw, "without MNNVL") &&
+	       !val__has(hw, "no MNNVL") && !val__has(hw, "MNNVL disabled");
+}
+
 /* GPUs per node: "8 GPU/node", "4 GPUs per node", "4 per server", "nodes
  * with 4 GPUs each", "4-GPU nodes"; else the number before the GPU's name
  * ("8x A100") when a node can hold that many (at most 16, or the part's own
@@ -569,7 +580,7 @@ static int gpus_per_node(const char *hw, const gpu_map *m)
 	 * racks or compute trays before the name ("8 x GB200 NVL72 racks", "4x
 	 * GB200 per compute tray") is not one */
 	if ((!strcmp(m->catalog, "GB200") || !strcmp(m->catalog, "GB300")) &&
-	    val__has(hw, "NVL72"))
+	    (val__has(hw, "NVL72") || gb_rack_by_default(hw)))
 		return 72;
 	/* an MI250X (MI250) package is two GCDs, each what ROCm calls a GPU and
 	 * the catalog's part: "4x MI250X per node (8 GCDs)" is 8; a count of

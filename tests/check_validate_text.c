@@ -2003,6 +2003,15 @@ START_TEST(t_blind12)
 	                           "\"model-parallel size 8 (tensor model parallel only, no pipeline "
 	                           "parallelism)\",fp16,none,iteration_time,1,s,x", &c, why,
 	                           sizeof why) == 0 ? c.s.training.pp : 1, 1);
+	/* a GB300 card's "4 GPUs/node" without NVL72 said is a rack of 72 all the
+	 * same (the thirteenth batch: +160% -> +20% on DeepSeek-V3; 256 GPUs fill
+	 * domains of 64, the largest size that divides them), an "NVL4" board is
+	 * not */
+	check_cluster("B-1,x,\"256x NVIDIA GB300 (4 GPUs/node per the card)\",256,7,32,4096,32,4096,"
+	              "256,1,1,1,256,,bf16,none,iteration_time,1,s,x", "GB300 card", "GB300", 64, 64,
+	              800, 0);
+	check_cluster("B-2,x,\"8x NVIDIA GB200 NVL4 (4 GPUs/node)\",32,7,32,4096,32,4096,32,1,1,1,"
+	              "32,,bf16,none,iteration_time,1,s,x", "GB200 NVL4", "GB200", 4, 4, 400, 0);
 	/* Megatron's SC21 table keeps its hardware count in full */
 	r = validation_rows("published.csv", &n);
 	ck_assert_int_eq(val_build(row_of(r, n, "MEG21T1-001"), &c, why, sizeof why), 0);
