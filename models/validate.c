@@ -1182,12 +1182,18 @@ static bool collnet_said(const val_row *r)
 	if (val__has(r->hardware, "Slingshot") || val__has(r->hardware, "EFA") ||
 	    val__has(r->hardware, "RoCE") || val__has(r->other, "aws-ofi"))
 		return false;
+	/* the variable's own sentence, up to ';' either side ("=1 set but the
+	 * SHARP plugin failed to load, NCCL fell back to Ring"), not the rest
+	 * of the row */
 	const char *on = val__find(r->other, "NCCL_COLLNET_ENABLE=1");
-	char clause[160] = "";
-	if (on)
-		val__clause_around(r->other, on, 21, clause, sizeof clause);
-	return (on && !collnet_denied(clause) && !collnet_denied(r->other)) ||
-	       collnet_named(r->other);
+	char sentence[256] = "";
+	if (on) {
+		const char *b = on;
+		while (b > r->other && b[-1] != ';')
+			b--;
+		snprintf(sentence, sizeof sentence, "%.*s", (int)strcspn(b, ";"), b);
+	}
+	return (on && !collnet_denied(sentence)) || collnet_named(r->other);
 }
 
 /* The EFA interfaces a text counts: "4 EFA interfaces", "1 EFA interface",
