@@ -1001,6 +1001,53 @@ static void without_side_networks(char *hw)
 		memcpy(hw, kept, strlen(kept));
 }
 
+/* Whether a clause names InfiniBand: the fabric NCCL's built-in IB
+ * transport takes (IB verbs), whatever Ethernet the same adapter also
+ * speaks ("InfiniBand NDR/Ethernet 400Gb"). */
+static bool ib_clause(const char *clause)
+{
+	return val__has(clause, "InfiniBand") || val__has_word(clause, "IB") ||
+	       val__has(clause, "NDR") || val__has(clause, "HDR") || val__has(clause, "EDR");
+}
+
+/* A node that lists a plain Ethernet (or Slingshot) NIC before its
+ * InfiniBand adapters ("8x Slingshot Ethernet 200Gb NIC, 8x InfiniBand NDR
+ * 400Gb Adapter"): NCCL without a net plugin named runs on IB verbs when the
+ * node has an HCA and falls back to its sockets only without one (its
+ * transport order: an external net plugin, then IB, then Socket), so the
+ * Ethernet clauses that give a rate are blanked and the InfiniBand one read.
+ * Not when the text says the run went over TCP or sockets, or names a
+ * plugin (OFI, libfabric) that would take the other fabric. */
+static void without_socket_nics(char *hw)
+{
+	static const char *const other_way[] = {"TCP", "Socket", "IB_DISABLE", "OFI", "libfabric",
+		"RoCE", "RDMA", "EFA"};
+	for (size_t i = 0; i < sizeof other_way / sizeof other_way[0]; i++)
+		if (val__has(hw, other_way[i]))
+			return;
+	char kept[2048];
+	snprintf(kept, sizeof kept, "%s", hw);
+	bool dropped = false, ib_rate = false;
+	for (char *c = kept; *c; ) {
+		size_t len = strcspn(c, ",;+");
+		char save = c[len];
+		c[len] = '\0';
+		const char *at;
+		bool agg;
+		bool rated = line_rate(c, &at, &agg) > 0;
+		if (rated && ib_clause(c))
+			ib_rate = true;
+		else if (rated && !ib_rate && !val__has(c, "NVLink") && !val__has(c, "PCIe Gen")) {
+			memset(c, ' ', len);   /* an Ethernet NIC listed before any IB one */
+			dropped = true;
+		}
+		c[len] = save;
+		c += len + (save ? 1 : 0);
+	}
+	if (dropped && ib_rate)
+		memcpy(hw, kept, strlen(kept));
+}
+
 /* A count that opens the clause of a NIC's rate, its model between them
  * ("8x NVIDIA BlueField-3 B3140H SuperNIC 400GbE per node", "4 x ConnectX-7
  * 400Gb/s"): the NICs of a node, each at that rate, which a model number
@@ -1238,6 +1285,7 @@ static void nic_of(const char *hw_text, const gpu_map *m, int gpn, hw_nic *nic)
 	char hw_buf[2048];   /* the hardware column, or other_parallel (nic_text) */
 	without_versions(hw_text, hw_buf, sizeof hw_buf);
 	without_side_networks(hw_buf);
+	without_socket_nics(hw_buf);
 	const char *hw = hw_buf;
 	const char *at = NULL;
 	bool aggregate = false;

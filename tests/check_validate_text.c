@@ -340,6 +340,15 @@ START_TEST(t_fourth_review_hardware)
 		{"GCP a3-ultragpu-8g", "H200-SXM-141GB", 8, 8, 400, false},
 		{"JUPITER Booster: 4x NVIDIA GH200 Grace Hopper Superchips per node, 4x NDR200 "
 		 "InfiniBand", "GH200-96GB", 4, 4, 200, false},
+		/* Ethernet NICs listed before the node's InfiniBand adapters: NCCL
+		 * takes IB verbs (HPE8B13); said to run over TCP, the Ethernet */
+		{"8x H200-SXM5-141GB per node; per node '8x HPE Slingshot SA210S Ethernet 200Gb 1-port "
+		 "PCIe NIC, 8x HPE InfiniBand NDR/Ethernet 400Gb 1-port OSFP Adapter'",
+		 "H200-SXM-141GB", 8, 8, 400, false},
+		{"8x A100 80GB, 1x 100GbE, 8x HDR InfiniBand 200Gb/s", "A100-SXM4-80GB", 8, 8, 200,
+		 false},
+		{"8x A100 80GB, 1x 100GbE (NCCL over TCP), 8x HDR InfiniBand 200Gb/s unused",
+		 "A100-SXM4-80GB", 8, 1, 100, true},
 	};
 	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
 		char row[1024], why[256];
