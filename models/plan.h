@@ -53,6 +53,18 @@ static inline int plan_chunk_global(const plan *p, int st, int local) { return l
  * layers on 16 stages gives 7, 8 x 14, 7). Writes counts[0..parts-1]. */
 void plan_split_layers(int layers, int parts, int *counts);
 
+/* The layers of global chunk c (of pp x v) under the training section's
+ * split: plan_split_layers' even split by default; with first_stage_layers
+ * or last_stage_layers those stages' counts and the rest spread over the
+ * middle stages, each stage's over its v chunks; with embedding_in_split or
+ * loss_in_split, layers + 1 (+ 1) split evenly and the first (last) chunk
+ * giving one place to the embedding (the loss), as Megatron-core does. The
+ * layer count is the model's (derived for a `params` model). */
+int plan_chunk_layer_count(const scn_training *t, int layers, int pp, int v, int c);
+/* 0 when that split is possible (every chunk holds a layer, or the
+ * embedding or loss in its place); -1 with the reason in err. */
+int plan_split_check(const scn_training *t, int layers, int pp, int v, char *err, size_t n);
+
 /* The j-th GPU of stage st's first expert-parallel group: Megatron-core draws
  * it from the ranks with the same weights but for the experts, TP rank
  * innermost when the experts are not tensor-parallel (over_tp), then the

@@ -1585,6 +1585,54 @@ static void schedule_of(const val_row *r, scenario *s, bool *assumed)
 		t->schedule = SCHED_DEEPSPEED;
 }
 
+/* The number after the first of the names[] found in o, spelled with '-'
+ * or '_' and followed by a blank, '=' or ':' ("--decoder-first-pipeline-num-
+ * layers 4", "num_layers_in_first_pipeline_stage=4"); 0 if none. */
+static int flag_number(const char *o, const char *const *names, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		for (const char *p = val__find(o, names[i]); p; p = val__find(p + 1, names[i])) {
+			const char *q = p + strlen(names[i]);
+			while (*q == ' ' || *q == '=' || *q == ':')
+				q++;
+			if (isdigit((unsigned char)*q))
+				return atoi(q);
+		}
+	return 0;
+}
+
+/* How Megatron split the layers over the pipeline's chunks: the first and
+ * last stage's counts when the row gives them, the embedding and the loss
+ * counted as layers when it says so; and when pp x v is the layer count
+ * plus two, which Megatron-core runs only that way (its config refuses a
+ * layer count that pp does not divide unless told how, and with the
+ * embedding and loss counted each of the layers + 2 places holds one:
+ * Qwen3-235B's 94 layers on 32 stages x 3). */
+static void split_of(const val_row *r, scenario *s)
+{
+	scn_training *t = &s->training;
+	const char *o = r->other;
+	static const char *const first[] = {"decoder-first-pipeline-num-layers",
+		"decoder_first_pipeline_num_layers", "num-layers-in-first-pipeline-stage",
+		"num_layers_in_first_pipeline_stage"};
+	static const char *const last[] = {"decoder-last-pipeline-num-layers",
+		"decoder_last_pipeline_num_layers", "num-layers-in-last-pipeline-stage",
+		"num_layers_in_last_pipeline_stage"};
+	if (t->pp < 2 || s->model.custom)
+		return;
+	t->first_stage_layers = flag_number(o, first, sizeof first / sizeof first[0]);
+	t->last_stage_layers = flag_number(o, last, sizeof last / sizeof last[0]);
+	if (t->first_stage_layers > 0 || t->last_stage_layers > 0)
+		return;
+	t->embedding_in_split = val__affirmed(o, "account-for-embedding") ||
+	                        val__affirmed(o, "account_for_embedding");
+	t->loss_in_split = val__affirmed(o, "account-for-loss") ||
+	                   val__affirmed(o, "account_for_loss");
+	int v = t->schedule == SCHED_INTERLEAVED ? t->virtual_stages : 1;
+	if (!t->embedding_in_split && !t->loss_in_split && (long)t->pp * v == s->model.layers + 2)
+		t->embedding_in_split = t->loss_in_split = true;
+}
+
 /* ZeRO and the two overlaps the row states. PyTorch DDP overlaps bucket
  * all-reduces with the backward; Megatron's local DDP (and its later default)
  * reduces after it, unless told to overlap (--overlap-grad-reduce,
@@ -1907,6 +1955,7 @@ int val__training_of(const val_row *r, scenario *s, bool layer_only, bool *assum
 	/* Megatron-core runs a MoE with tp > 1 only with sequence parallelism */
 	t->sequence_parallel = t->tp > 1 && (sp_said || s->model.experts > 1);
 	schedule_of(r, s, assumed);
+	split_of(r, s);
 	if (some != 0) {
 		int v = t->schedule == SCHED_INTERLEAVED ? t->virtual_stages : 1;
 		int per_chunk = s->model.layers / (t->pp * v);

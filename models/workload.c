@@ -6,6 +6,7 @@
 #include <math.h>
 #include <string.h>
 #include "wl_int.h"
+#include "plan.h"
 
 /* Megatron GPT vocabulary (GPT-2 BPE 50257 padded to a multiple of 1024);
  * used when a generic model gives none. */
@@ -441,16 +442,13 @@ static int nlayers(const scn_model *m)
 	return m->custom ? m->nlayers_custom : m->layers;
 }
 
-/* Layers of part i when `layers` are split into `parts` as evenly as
- * possible, the short parts taken from the ends inward (0, parts-1, 1, ...):
- * plan_split_layers' rule. */
-static int split_count(int layers, int parts, int i)
+/* Layers of global chunk c: plan.c's split (plan_chunk_layer_count), of
+ * the model's layer count (derived for a `params` model). */
+static int chunk_count(const scenario *s, int layers, int c)
 {
-	int base = layers / parts, rem = layers % parts;
-	if (rem == 0)
-		return base;
-	int order = i < parts - 1 - i ? 2 * i : 2 * (parts - 1 - i) + 1;
-	return order < parts - rem ? base : base + 1;
+	const scn_training *t = &s->training;
+	int v = t->schedule == SCHED_INTERLEAVED && t->virtual_stages > 1 ? t->virtual_stages : 1;
+	return plan_chunk_layer_count(t, layers, wl__pp(s), wl__pp(s) > 1 ? v : 1, c);
 }
 
 /* Model chunks of the pipeline: pp, times v when interleaved. */
@@ -472,7 +470,7 @@ bool wl_layer_recomputed(const scenario *s, int layer)
 	wl__model(&s->model, &m);
 	int chunks = model_chunks(s), first = 0;
 	for (int c = 0; c < chunks; c++) {
-		int n = split_count(nlayers(&m), chunks, c);
+		int n = chunk_count(s, nlayers(&m), c);
 		if (layer < first + n)
 			return layer - first < t->recompute_layers;
 		first += n;
@@ -491,7 +489,7 @@ int wl_stage_recomputed(const scenario *s, int stage)
 	wl__model(&s->model, &m);
 	int chunks = model_chunks(s), n = 0;
 	for (int c = stage; c < chunks; c += wl__pp(s)) {
-		int k = split_count(nlayers(&m), chunks, c);
+		int k = chunk_count(s, nlayers(&m), c);
 		n += k < t->recompute_layers ? k : t->recompute_layers;
 	}
 	return n;
@@ -518,7 +516,7 @@ int wl_stage_layers(const scenario *s, int stage)
 	if (stage < 0 || stage >= p)
 		return 0;
 	for (int c = stage; c < chunks; c += p)
-		n += split_count(nlayers(&m), chunks, c);
+		n += chunk_count(s, nlayers(&m), c);
 	return n;
 }
 
@@ -540,7 +538,7 @@ int wl_stage_moe_layers(const scenario *s, int stage)
 		return 0;
 	int p = wl__pp(s), chunks = model_chunks(s), n = 0, first = 0;
 	for (int c = 0; c < chunks; c++) {
-		int k = split_count(m.layers, chunks, c);
+		int k = chunk_count(s, m.layers, c);
 		if (c % p == stage)
 			for (int l = first; l < first + k; l++)
 				n += wl_layer_moe(&m, l);

@@ -89,6 +89,13 @@ static void header(FILE *out, const scenario *s, const step_result *r)
 		fprintf(out, ", %s schedule", NAME(sched_names, t->schedule));
 		if (t->schedule == SCHED_INTERLEAVED)
 			fprintf(out, " (%d virtual stages)", t->virtual_stages);
+		if (t->first_stage_layers > 0 || t->last_stage_layers > 0)
+			fprintf(out, "; layers on the first stage %d, on the last %d",
+			        wl_stage_layers(s, 0), wl_stage_layers(s, t->pp - 1));
+		else if (t->embedding_in_split || t->loss_in_split)
+			fprintf(out, "; the %s a layer's place",
+			        t->embedding_in_split && t->loss_in_split ? "embedding and the loss each take"
+			        : t->embedding_in_split ? "embedding takes" : "loss takes");
 	}
 	if (s->model.custom)
 		fprintf(out, "\n  batch     %d samples per step; micro-batch %d, %d per pipeline\n",

@@ -182,6 +182,12 @@ typedef struct scn_training {
 	                              * DualPipe, Megatron's --overlap-moe-expert-parallel-comm) */
 	scn_schedule schedule;
 	int virtual_stages;
+	int first_stage_layers;      /* layers on the first (last) pipeline stage, the rest */
+	int last_stage_layers;       /* spread over the middle ones (Megatron's --decoder-
+	                              * first/last-pipeline-num-layers); 0: an even split */
+	bool embedding_in_split;     /* the embedding (the loss) takes a layer's place in the */
+	bool loss_in_split;          /* first (last) chunk (Megatron's --account-for-embedding-
+	                              * / --account-for-loss-in-pipeline-split) */
 	bool sequence_parallel;
 	bool pp_scatter_gather;      /* each TP rank sends 1/tp of a stage's activations and the
 	                              * receivers all-gather them (Megatron's scatter-gather,

@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <string.h>
 #include "scn_int.h"
+#include "plan.h"
 #include "workload.h"
 
 #define MAX_GPUS 1000000          /* beyond any cluster built so far, by ~10x */
@@ -376,15 +377,47 @@ static void check_training_on_cluster(scn_ctx *c, scenario *s, const scn_doc *d)
 		    "'collective: all_reduce' under grad_reduce");
 }
 
+/* The split of the layers over the pipeline's chunks: plan.c's, given
+ * first/last_stage_layers or the embedding and loss in the split. */
+static void check_split(scn_ctx *c, scenario *s, const scn_doc *d)
+{
+	scn_training *t = &s->training;
+	bool given = t->first_stage_layers > 0 || t->last_stage_layers > 0;
+	bool heads = t->embedding_in_split || t->loss_in_split;
+	const char *key = given ? (t->first_stage_layers > 0 ? "training.first_stage_layers"
+	                                                     : "training.last_stage_layers")
+	                        : t->embedding_in_split ? "training.embedding_in_split"
+	                                                : "training.loss_in_split";
+	if (!given && !heads)
+		return;
+	if (heads && s->model.custom) {
+		ERR(c, d, key, NULL, "a custom model has no embedding or loss layer to count in "
+		    "the split; remove it");
+		return;
+	}
+	if (!given && t->pp < 2) {
+		scn__warn(c, scn__doc_path(d, key), key, "has no effect without pipeline stages "
+		          "(pp >= 2)");
+		return;
+	}
+	int layers = s->model.custom ? s->model.nlayers_custom : s->model.layers;
+	int v = t->schedule == SCHED_INTERLEAVED && t->virtual_stages > 1 ? t->virtual_stages : 1;
+	char why[320];
+	if (layers > 0 && plan_split_check(t, layers, t->pp, t->pp > 1 ? v : 1, why, sizeof why))
+		ERR(c, d, key, NULL, "%s", why);
+}
+
 /* Pipeline schedule and layer split (uneven splits are allowed). */
 static void check_pipeline(scn_ctx *c, scenario *s, const scn_doc *d)
 {
 	scn_training *t = &s->training;
 	int layers = s->model.layers;
+	/* the embedding and the loss may each take a chunk's place */
+	int heads = (t->embedding_in_split ? 1 : 0) + (t->loss_in_split ? 1 : 0);
 	if (t->pp > 1 && !layers)
 		ERR(c, d, "training.pp", NULL, "pp > 1 needs model.layers to split the model into "
 		    "stages");
-	else if (t->pp > layers && layers)
+	else if (t->pp > layers + heads && layers)
 		ERR(c, d, "training.pp", NULL, "pp (=%d) exceeds the layer count %d; each stage "
 		    "needs at least one layer", t->pp, layers);
 	if (t->schedule == SCHED_INTERLEAVED) {
@@ -393,7 +426,7 @@ static void check_pipeline(scn_ctx *c, scenario *s, const scn_doc *d)
 			    "schedule needs virtual_stages >= 2, e.g. 'virtual_stages: 2'");
 		if (t->pp < 2)
 			ERR(c, d, "training.schedule", NULL, "interleaved needs pp >= 2; use 1f1b");
-		else if (t->virtual_stages >= 2 && (long)t->pp * t->virtual_stages > layers)
+		else if (t->virtual_stages >= 2 && (long)t->pp * t->virtual_stages > layers + heads)
 			ERR(c, d, "training.virtual_stages", NULL, "pp*virtual_stages (=%ld) exceeds "
 			    "the layer count %d; each model chunk needs a layer",
 			    (long)t->pp * t->virtual_stages, layers);
@@ -401,6 +434,7 @@ static void check_pipeline(scn_ctx *c, scenario *s, const scn_doc *d)
 		scn__warn(c, scn__doc_path(d, "training.virtual_stages"), "training.virtual_stages",
 		          "has no effect unless schedule is interleaved");
 	}
+	check_split(c, s, d);
 }
 
 /* fp32 and tf32 runs keep fp32 tensors, which the flash kernels do not take */

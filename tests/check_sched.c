@@ -284,6 +284,67 @@ START_TEST(test_split_layers)
 }
 END_TEST
 
+/* Megatron's other splits: the embedding and the loss in a layer's place
+ * (94 layers on 32 x 3 chunks: the first and last chunk hold none), and the
+ * first and last stage's counts given (the rest over the middle stages, a
+ * stage's over its chunks). With both heads counted and layers + 2 a
+ * multiple of the chunks, the default split is the same one. */
+START_TEST(test_split_megatron)
+{
+	scn_training t = {0};
+	char err[320];
+	t.embedding_in_split = t.loss_in_split = true;
+	ck_assert_int_eq(plan_split_check(&t, 94, 32, 3, err, sizeof err), 0);
+	int sum = 0;
+	for (int c = 0; c < 96; c++) {
+		int n = plan_chunk_layer_count(&t, 94, 32, 3, c);
+		ck_assert_int_eq(n, c == 0 || c == 95 ? 0 : 1);
+		sum += n;
+	}
+	ck_assert_int_eq(sum, 94);
+	int even[16];
+	plan_split_layers(62, 16, even);
+	for (int c = 0; c < 16; c++)
+		ck_assert_int_eq(plan_chunk_layer_count(&t, 62, 8, 2, c), even[c]);
+	/* the loss alone: the last chunk is the short one, not the first */
+	t.embedding_in_split = false;
+	ck_assert_int_eq(plan_chunk_layer_count(&t, 7, 4, 1, 0), 2);
+	ck_assert_int_eq(plan_chunk_layer_count(&t, 7, 4, 1, 3), 1);
+	plan_split_layers(7, 4, even);
+	ck_assert_int_eq(even[0], 1);
+	ck_assert_int_lt(plan_split_check(&t, 8, 4, 1, err, sizeof err), 0);   /* 9 on 4 */
+	ck_assert_ptr_nonnull(strstr(err, "divide 9"));
+	/* first and last stage given: 61 layers on 8 stages x 4 chunks */
+	t = (scn_training){0};
+	t.first_stage_layers = 4;
+	t.last_stage_layers = 5;
+	ck_assert_int_eq(plan_split_check(&t, 61, 8, 4, err, sizeof err), 0);
+	int stage[8] = {0};
+	sum = 0;
+	for (int c = 0; c < 32; c++) {
+		int n = plan_chunk_layer_count(&t, 61, 8, 4, c);
+		ck_assert_int_ge(n, 1);
+		stage[c % 8] += n;
+		sum += n;
+	}
+	ck_assert_int_eq(sum, 61);
+	ck_assert_int_eq(stage[0], 4);
+	ck_assert_int_eq(stage[7], 5);
+	for (int st = 1; st < 7; st++)   /* 52 over 6: 8 or 9 */
+		ck_assert(stage[st] == 8 || stage[st] == 9);
+	ck_assert_int_eq(plan_chunk_layer_count(&t, 61, 8, 4, 7), 2);   /* 5 over 4: 2 1 1 1 */
+	t.first_stage_layers = 3;   /* 3 layers for 4 chunks */
+	ck_assert_int_lt(plan_split_check(&t, 61, 8, 4, err, sizeof err), 0);
+	t.first_stage_layers = 30;
+	t.last_stage_layers = 30;   /* 1 layer for 6 x 4 chunks */
+	ck_assert_int_lt(plan_split_check(&t, 61, 8, 4, err, sizeof err), 0);
+	t.embedding_in_split = true;   /* one way or the other */
+	t.first_stage_layers = 4;
+	t.last_stage_layers = 5;
+	ck_assert_int_lt(plan_split_check(&t, 61, 8, 4, err, sizeof err), 0);
+}
+END_TEST
+
 static scenario layout(int nodes, int gpn, int tp, int pp, int dp, scn_placement pl)
 {
 	scenario s;
@@ -372,6 +433,7 @@ int main(void)
 	tcase_add_test(tc, test_bubble_interleaved);
 	tcase_add_test(tc, test_interleaved_uneven);
 	tcase_add_test(tc, test_split_layers);
+	tcase_add_test(tc, test_split_megatron);
 	tcase_add_test(tc, test_placement);
 	tcase_add_test(tc, test_placement_cp);
 	suite_add_tcase(s, tc);

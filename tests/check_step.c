@@ -409,6 +409,34 @@ START_TEST(test_partial_recompute)
 }
 END_TEST
 
+/* The loss in a layer's place (Megatron's --account-for-loss-in-pipeline-
+ * split): 7 layers on 4 stages give the last stage, which also computes the
+ * logits of a large vocabulary, one layer fewer (2 2 2 1 instead of the
+ * even split's 1 2 2 2), and the pipeline, waiting on its slowest stage,
+ * gets faster; giving the last stage one layer by count does the same, and
+ * its parameters move to the first. */
+START_TEST(test_loss_in_split)
+{
+	scenario s = base(1, 2, 4);
+	s.model.layers = 7;
+	s.model.vocab = 256000;
+	s.training.global_batch = 32;
+	step_result even = run_ok(&s);
+	s.training.loss_in_split = true;
+	ck_assert_int_eq(wl_stage_layers(&s, 0), 2);
+	ck_assert_int_eq(wl_stage_layers(&s, 3), 1);
+	step_result loss = run_ok(&s);
+	ck_assert(loss.step_time_s < 0.97 * even.step_time_s);
+	s.training.loss_in_split = false;
+	s.training.last_stage_layers = 1;
+	step_result given = run_ok(&s);
+	ck_assert_double_eq_tol(given.step_time_s, loss.step_time_s, 1e-9 * loss.step_time_s);
+	step_result_release(&even);
+	step_result_release(&loss);
+	step_result_release(&given);
+}
+END_TEST
+
 /* Megatron's scatter-gather: without sequence parallelism each received
  * activation piece is all-gathered over the TP group inside the call; with
  * it the message is already the rank's shard. Same bytes on the wire, more
@@ -608,6 +636,7 @@ int main(void)
 	tcase_add_test(tc, test_custom_output);
 	tcase_add_test(tc, test_deepspeed_schedule);
 	tcase_add_test(tc, test_partial_recompute);
+	tcase_add_test(tc, test_loss_in_split);
 	tcase_add_test(tc, test_scatter_gather);
 	tcase_add_test(tc, test_faster_nic_never_slower);
 	tcase_add_test(tc, test_dp_allreduce_100b);

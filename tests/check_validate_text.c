@@ -9,6 +9,7 @@
 #include "coll.h"
 #include "scn.h"
 #include "val_test.h"
+#include "workload.h"
 
 #define A100_HW "Selene DGX A100 80GB (8 GPU/node; 8x200Gb/s HDR IB per node)"
 
@@ -1894,6 +1895,38 @@ END_TEST
  * cell that opens with "not stated in ...", the GPT-2 vocabulary of a
  * BigScience run, "per GPU" of another quantity in a rate's unit, and a
  * model-parallel size given as tensor x pipeline. */
+/* How Megatron split the layers: Qwen3-235B's 94 layers on PP 32 x VPP 3
+ * run only with the embedding and loss in the split (was refused); the
+ * first and last stage's counts when the row gives them. */
+START_TEST(t_pipeline_split)
+{
+	size_t n;
+	val_row *r = validation_rows("blind12-runs.csv", &n);
+	val_case c;
+	char why[256];
+	ck_assert_int_eq(val_build(row_of(r, n, "XTQ12-001"), &c, why, sizeof why), 0);
+	ck_assert_int_eq(c.s.training.pp * c.s.training.virtual_stages, 96);
+	ck_assert(c.s.training.embedding_in_split && c.s.training.loss_in_split);
+	ck_assert_int_eq(wl_stage_layers(&c.s, 0), 2);
+	free(r);
+	char row[1024];
+	snprintf(row, sizeof row, "T-001,x,\"%s\",64,18.4,61,6144,48,2048,512,1,1,8,8,\"Megatron-LM "
+	         "--decoder-first-pipeline-num-layers 4 --decoder-last-pipeline-num-layers=5\",bf16,"
+	         "none,iteration_time,10,s,x", A100_HW);
+	ck_assert_msg(build_row(row, &c, why, sizeof why) == 0, "%s", why);
+	ck_assert_int_eq(c.s.training.first_stage_layers, 4);
+	ck_assert_int_eq(c.s.training.last_stage_layers, 5);
+	ck_assert_int_eq(wl_stage_layers(&c.s, 0), 4);
+	scn_release(&c.s);
+	snprintf(row, sizeof row, "T-001,x,\"%s\",64,18.4,63,6144,48,2048,512,1,1,8,8,\"Megatron-LM "
+	         "--account-for-loss-in-pipeline-split\",bf16,none,iteration_time,10,s,x", A100_HW);
+	ck_assert_msg(build_row(row, &c, why, sizeof why) == 0, "%s", why);
+	ck_assert(c.s.training.loss_in_split && !c.s.training.embedding_in_split);
+	ck_assert_int_eq(wl_stage_layers(&c.s, 7), 7);   /* 64 places of 8, one the loss's */
+	scn_release(&c.s);
+}
+END_TEST
+
 START_TEST(t_blind12)
 {
 	size_t n;
@@ -2127,6 +2160,7 @@ static Suite *suite(void)
 	tcase_add_test(tc, t_paraphrases);
 	tcase_add_test(tc, t_blind11);
 	tcase_add_test(tc, t_blind12);
+	tcase_add_test(tc, t_pipeline_split);
 	tcase_add_test(tc, t_power_limit_read);
 	tcase_add_test(tc, t_deepep_read);
 	suite_add_tcase(s, tc);
