@@ -528,7 +528,8 @@ static int moe_model_of(const val_row *r, scenario *s, bool *assumed, char *why,
 	}
 	int v;
 	if ((v = FIRST(o, "moe_ffn", "moe-ffn-hidden-size", "moe_ffn_hidden", "expert ffn",
-	               "expert_ffn", "moe_intermediate_size")) > 0)
+	               "expert_ffn", "moe_intermediate_size", "expert intermediate",
+	               "routed intermediate", "routed expert intermediate")) > 0)
 		m->expert_ffn_hidden = v;
 	if ((v = val__ffn_in(o, m->hidden)) > 0)
 		m->ffn_hidden = v;

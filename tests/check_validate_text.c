@@ -1927,6 +1927,30 @@ START_TEST(t_pipeline_split)
 }
 END_TEST
 
+/* The fourteenth batch's reading fixes: an expert's width written as its
+ * "expert intermediate" (MRNGB14: 2560, was the dense 20480, which did not
+ * fit); an Ethernet NIC listed before the InfiniBand adapters (HPE8B13: 8 x
+ * 400 Gb/s RDMA, was 1 x 200 Gb/s TCP). */
+START_TEST(t_blind14)
+{
+	size_t n;
+	val_row *r = validation_rows("blind14-runs.csv", &n);
+	val_case c;
+	char why[256];
+	ck_assert_int_eq(val_build(row_of(r, n, "MRNGB14-001"), &c, why, sizeof why), 0);
+	ck_assert_int_eq(c.s.model.expert_ffn_hidden, 2560);
+	ck_assert_int_eq(c.s.model.shared_expert_ffn_hidden, 5120);
+	ck_assert_int_eq(c.s.model.top_k, 4);
+	free(r);
+	r = validation_rows("blind13-runs.csv", &n);
+	ck_assert_int_eq(val_build(row_of(r, n, "HPE8B13-001"), &c, why, sizeof why), 0);
+	ck_assert_int_eq(c.s.cluster.nic.count, 8);
+	ck_assert_double_eq_tol(c.s.cluster.nic.speed_Bps, 50e9, 1);
+	ck_assert_int_eq(c.s.cluster.nic.transport, TRANSPORT_RDMA);
+	free(r);
+}
+END_TEST
+
 START_TEST(t_blind12)
 {
 	size_t n;
@@ -2161,6 +2185,7 @@ static Suite *suite(void)
 	tcase_add_test(tc, t_blind11);
 	tcase_add_test(tc, t_blind12);
 	tcase_add_test(tc, t_pipeline_split);
+	tcase_add_test(tc, t_blind14);
 	tcase_add_test(tc, t_power_limit_read);
 	tcase_add_test(tc, t_deepep_read);
 	suite_add_tcase(s, tc);
