@@ -297,9 +297,18 @@ static void why_other(const scenario *s, step_result *r, int k, double x, double
 				 : " (one data-parallel rank: nothing to shard over)");
 		break;
 	case SPLIT_IDLE:
-		snprintf(b, n, "GPUs wait %s (%.0f%% of the step) for the slowest pipeline stage or "
-			 "replica: balancing layers over stages (the first and last also hold the "
-			 "embedding and logits) or fixing slow GPUs would shrink it.", a, pct);
+		if (t->pp > 1 && t->first_stage_layers <= 0 && t->last_stage_layers <= 0 &&
+		    !t->embedding_in_split && !t->loss_in_split && !s->model.custom)
+			snprintf(b, n, "GPUs wait %s (%.0f%% of the step) for the slowest pipeline "
+				 "stage or replica: the first and last stages also hold the embedding "
+				 "and the logits, and a layer fewer there (training.first_stage_layers, "
+				 "last_stage_layers, or loss_in_split and embedding_in_split) or fixing "
+				 "slow GPUs would shrink it.", a, pct);
+		else
+			snprintf(b, n, "GPUs wait %s (%.0f%% of the step) for the slowest pipeline "
+				 "stage or replica: balancing layers over stages (the first and last "
+				 "also hold the embedding and logits) or fixing slow GPUs would shrink "
+				 "it.", a, pct);
 		break;
 	case SPLIT_DATA_STALL:
 		/* a stall that lasts from step to step is a rate: the reads of a step

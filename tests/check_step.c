@@ -422,6 +422,8 @@ START_TEST(test_loss_in_split)
 	s.model.vocab = 256000;
 	s.training.global_batch = 32;
 	step_result even = run_ok(&s);
+	/* the others wait for the last stage: the sentence names the keys */
+	ck_assert_msg(strstr(even.bottleneck, "loss_in_split"), "%s", even.bottleneck);
 	s.training.loss_in_split = true;
 	ck_assert_int_eq(wl_stage_layers(&s, 0), 2);
 	ck_assert_int_eq(wl_stage_layers(&s, 3), 1);
