@@ -69,12 +69,23 @@ int plan_split_check(const scn_training *t, int layers, int pp, int v, char *err
 	}
 	if (f > 0 || la > 0) {
 		int mid = pp - (f > 0) - (la > 0);
-		if (f + la > layers || (mid == 0 && f + la != layers) ||
-		    (mid > 0 && layers - f - la < mid * v)) {
-			snprintf(err, n, "first_stage_layers + last_stage_layers = %d leave %d of the "
-			         "%d layers for %d middle stage%s x %d chunk%s; each chunk needs a "
-			         "layer", f + la, layers - f - la, layers, mid, mid == 1 ? "" : "s", v,
-			         v == 1 ? "" : "s");
+		if (f + la > layers) {
+			snprintf(err, n, "first_stage_layers + last_stage_layers = %d exceed the model's "
+			         "%d layers", f + la, layers);
+			return -1;
+		}
+		if (mid == 0 && f + la != layers) {
+			snprintf(err, n, "with pp %d the first and last stage hold every layer: "
+			         "first_stage_layers + last_stage_layers must be %d, not %d", pp, layers,
+			         f + la);
+			return -1;
+		}
+		if (mid > 0 && layers - f - la < mid * v) {
+			snprintf(err, n, "%s leave%s %d of the %d layers for the other %d stage%s x %d "
+			         "chunk%s; each chunk needs a layer", f > 0 && la > 0 ?
+			         "first_stage_layers + last_stage_layers" : f > 0 ? "first_stage_layers"
+			         : "last_stage_layers", f > 0 && la > 0 ? "" : "s", layers - f - la,
+			         layers, mid, mid == 1 ? "" : "s", v, v == 1 ? "" : "s");
 			return -1;
 		}
 		if ((f > 0 && f < v) || (la > 0 && la < v)) {
@@ -89,8 +100,8 @@ int plan_split_check(const scn_training *t, int layers, int pp, int v, char *err
 		if ((layers + e + l) % chunks) {
 			snprintf(err, n, "layers + %s = %d do not split evenly into pp x virtual_stages "
 			         "= %d chunks, as Megatron requires when the embedding or loss counts "
-			         "as a layer; choose pp and virtual_stages that divide %d", e && l ?
-			         "the embedding and the loss" : e ? "the embedding" : "the loss",
+			         "as a layer; choose pp and virtual_stages whose product divides %d",
+			         e && l ? "the embedding and the loss" : e ? "the embedding" : "the loss",
 			         layers + e + l, chunks, layers + e + l);
 			return -1;
 		}

@@ -160,6 +160,39 @@ static int first_of(const char *o, const char *const *keys, size_t nkeys)
 #define FIRST(o, ...) first_of(o, (const char *const[]){__VA_ARGS__}, \
 	sizeof((const char *const[]){__VA_ARGS__}) / sizeof(const char *))
 
+/* An expert's width written as its intermediate size ("expert intermediate
+ * 2560", "routed intermediate 1024", "expert intermediate size 1024"), not
+ * the shared experts' ("shared expert intermediate 4096"), and a width (at
+ * least 32, not "expert intermediate 2x"); -1 if none. With shared set, the
+ * shared experts' instead ("shared expert intermediate 4096", "1 shared
+ * expert (intermediate 2048)"). */
+static int intermediate_width(const char *o, bool shared)
+{
+	static const char *const keys[] = {"routed expert intermediate size",
+		"routed expert intermediate", "expert intermediate size", "expert intermediate",
+		"routed intermediate size", "routed intermediate"};
+	static const char *const shared_keys[] = {"shared expert intermediate size",
+		"shared expert intermediate", "shared expert (intermediate",
+		"shared intermediate size", "shared intermediate"};
+	const char *const *k = shared ? shared_keys : keys;
+	size_t nk = shared ? sizeof shared_keys / sizeof shared_keys[0]
+	                   : sizeof keys / sizeof keys[0];
+	for (size_t i = 0; i < nk; i++)
+		for (const char *p = val__find(o, k[i]); p; p = val__find(p + 1, k[i])) {
+			if (p > o && (isalnum((unsigned char)p[-1]) || p[-1] == '_'))
+				continue;
+			if (!shared && p - o >= 7 && !strncasecmp(p - 7, "shared", 6))
+				continue;   /* "shared expert intermediate" */
+			const char *q = p + strlen(k[i]);
+			while (*q == ' ' || *q == '=' || *q == ':')
+				q++;
+			double v = isdigit((unsigned char)*q) ? val__number_grouped(q, NULL) : -1;
+			if (v >= 32 && v <= 1e6)
+				return (int)v;
+		}
+	return -1;
+}
+
 /* The number right at q: "4", "2.6875", "13,824", a fraction "8/3"; *end
  * after it. */
 static double number_at(const char *q, const char **end)
@@ -528,8 +561,8 @@ static int moe_model_of(const val_row *r, scenario *s, bool *assumed, char *why,
 	}
 	int v;
 	if ((v = FIRST(o, "moe_ffn", "moe-ffn-hidden-size", "moe_ffn_hidden", "expert ffn",
-	               "expert_ffn", "moe_intermediate_size", "expert intermediate",
-	               "routed intermediate", "routed expert intermediate")) > 0)
+	               "expert_ffn", "moe_intermediate_size")) > 0 ||
+	    (v = intermediate_width(o, false)) > 0)
 		m->expert_ffn_hidden = v;
 	if ((v = val__ffn_in(o, m->hidden)) > 0)
 		m->ffn_hidden = v;
@@ -543,6 +576,9 @@ static int moe_model_of(const val_row *r, scenario *s, bool *assumed, char *why,
 	int count = se ? val__number_before(o, se, false) : 0;
 	if (count > 0 && count < 64 && v < 0)
 		m->shared_expert_ffn_hidden = count * m->expert_ffn_hidden;
+	int sw = intermediate_width(o, true);   /* "1 shared expert (intermediate 2048)" */
+	if (sw > 0)
+		m->shared_expert_ffn_hidden = (count > 1 && count < 64 ? count : 1) * sw;
 	if ((v = FIRST(o, "dense_layers", "first_k_dense", "first_k_dense_replace")) >= 0)
 		m->dense_layers = v;
 	if ((v = FIRST(o, "kv_channels", "head_dim", "head dim")) > 0)

@@ -1601,6 +1601,28 @@ static int flag_number(const char *o, const char *const *names, size_t n)
 	return 0;
 }
 
+/* Whether a flag named `name` (or longer: "account-for-loss" of
+ * "--account-for-loss-in-pipeline-split") is set in o: named, not negated in
+ * its clause, and not given a false value ("=False", ": false", "0"). */
+static bool flag_on(const char *o, const char *name)
+{
+	for (const char *p = val__find(o, name); p; p = val__find(p + 1, name)) {
+		const char *q = p + strlen(name);
+		while (isalnum((unsigned char)*q) || *q == '-' || *q == '_')
+			q++;   /* the rest of the flag's name */
+		while (*q == ' ' || *q == '=' || *q == ':' || *q == '"' || *q == '\'')
+			q++;   /* "=False", ": false", " false" */
+		if (!strncasecmp(q, "false", 5) || (!strncasecmp(q, "no", 2) && !isalpha((unsigned char)q[2])) ||
+		    !strncasecmp(q, "off", 3) || (*q == '0' && !isdigit((unsigned char)q[1])))
+			continue;
+		char clause[160];
+		val__clause_around(o, p, strlen(name), clause, sizeof clause);
+		if (val__affirmed(clause, name))
+			return true;
+	}
+	return false;
+}
+
 /* How Megatron split the layers over the pipeline's chunks: the first and
  * last stage's counts when the row gives them, the embedding and the loss
  * counted as layers when it says so; and when pp x v is the layer count
@@ -1608,7 +1630,7 @@ static int flag_number(const char *o, const char *const *names, size_t n)
  * layer count that pp does not divide unless told how, and with the
  * embedding and loss counted each of the layers + 2 places holds one:
  * Qwen3-235B's 94 layers on 32 stages x 3). */
-static void split_of(const val_row *r, scenario *s)
+static void split_of(const val_row *r, scenario *s, bool *assumed)
 {
 	scn_training *t = &s->training;
 	const char *o = r->other;
@@ -1624,13 +1646,14 @@ static void split_of(const val_row *r, scenario *s)
 	t->last_stage_layers = flag_number(o, last, sizeof last / sizeof last[0]);
 	if (t->first_stage_layers > 0 || t->last_stage_layers > 0)
 		return;
-	t->embedding_in_split = val__affirmed(o, "account-for-embedding") ||
-	                        val__affirmed(o, "account_for_embedding");
-	t->loss_in_split = val__affirmed(o, "account-for-loss") ||
-	                   val__affirmed(o, "account_for_loss");
+	t->embedding_in_split = flag_on(o, "account-for-embedding") ||
+	                        flag_on(o, "account_for_embedding");
+	t->loss_in_split = flag_on(o, "account-for-loss") || flag_on(o, "account_for_loss");
 	int v = t->schedule == SCHED_INTERLEAVED ? t->virtual_stages : 1;
-	if (!t->embedding_in_split && !t->loss_in_split && (long)t->pp * v == s->model.layers + 2)
+	if (!t->embedding_in_split && !t->loss_in_split && (long)t->pp * v == s->model.layers + 2) {
 		t->embedding_in_split = t->loss_in_split = true;
+		*assumed = true;
+	}
 }
 
 /* ZeRO and the two overlaps the row states. PyTorch DDP overlaps bucket
@@ -1955,7 +1978,7 @@ int val__training_of(const val_row *r, scenario *s, bool layer_only, bool *assum
 	/* Megatron-core runs a MoE with tp > 1 only with sequence parallelism */
 	t->sequence_parallel = t->tp > 1 && (sp_said || s->model.experts > 1);
 	schedule_of(r, s, assumed);
-	split_of(r, s);
+	split_of(r, s, assumed);
 	if (some != 0) {
 		int v = t->schedule == SCHED_INTERLEAVED ? t->virtual_stages : 1;
 		int per_chunk = s->model.layers / (t->pp * v);

@@ -1001,23 +1001,80 @@ static void without_side_networks(char *hw)
 		memcpy(hw, kept, strlen(kept));
 }
 
+/* Whether word w stands in text as a token of its own (not "EDR" of
+ * "FedRAMP"; a digit may follow: "NDR200"). */
+static bool has_token_prefix(const char *text, const char *w)
+{
+	size_t n = strlen(w);
+	for (const char *p = val__find(text, w); p; p = val__find(p + 1, w))
+		if ((p == text || !isalpha((unsigned char)p[-1])) && !isalpha((unsigned char)p[n]))
+			return true;
+	return false;
+}
+
 /* Whether a clause names InfiniBand: the fabric NCCL's built-in IB
  * transport takes (IB verbs), whatever Ethernet the same adapter also
  * speaks ("InfiniBand NDR/Ethernet 400Gb"). */
 static bool ib_clause(const char *clause)
 {
-	return val__has(clause, "InfiniBand") || val__has_word(clause, "IB") ||
-	       val__has(clause, "NDR") || val__has(clause, "HDR") || val__has(clause, "EDR");
+	return val__has(clause, "InfiniBand") || has_token_prefix(clause, "IB") ||
+	       has_token_prefix(clause, "NDR") || has_token_prefix(clause, "HDR") ||
+	       has_token_prefix(clause, "EDR");
 }
 
-/* A node that lists a plain Ethernet (or Slingshot) NIC before its
+/* A clause about a network training's collectives do not use: storage, a
+ * file system, out-of-band or management, or said unused. */
+static bool unused_network(const char *clause)
+{
+	static const char *const w[] = {"storage", "file system", "filesystem", "Lustre", "GPFS",
+		"PFS", "out-of-band", "out of band", "management", "not used", "unused", "front-end",
+		"frontend", "in-band", "north-south", "login"};
+	for (size_t i = 0; i < sizeof w / sizeof w[0]; i++)
+		if (val__has(clause, w[i]))
+			return true;
+	return false;
+}
+
+/* A clause that says its NICs carry the GPUs' traffic. */
+static bool compute_network(const char *clause)
+{
+	static const char *const w[] = {"compute", "back-end", "backend", "east-west",
+		"GPU fabric", "GPU NIC", "GPU network", "training", "RoCE", "RDMA", "NCCL"};
+	for (size_t i = 0; i < sizeof w / sizeof w[0]; i++)
+		if (val__has(clause, w[i]))
+			return true;
+	return false;
+}
+
+/* The count of NICs a clause opens with ("8x 400GbE", "per node '8x HPE
+ * ..."): the first "N x" before its rate; 0 if none. */
+static int clause_nics(const char *clause, const char *rate_at)
+{
+	for (const char *p = clause; *p && p < rate_at; p++) {
+		if (!isdigit((unsigned char)*p) || (p > clause && isalnum((unsigned char)p[-1])))
+			continue;
+		char *e;
+		long n = strtol(p, &e, 10);
+		while (*e == ' ')
+			e++;
+		if ((*e == 'x' || *e == 'X') && !isalnum((unsigned char)e[1]) && n > 0 && n <= 64)
+			return (int)n;
+		p = e - 1 > p ? e - 1 : p;
+	}
+	return 0;
+}
+
+/* A node that lists plain Ethernet (or Slingshot) NICs before its
  * InfiniBand adapters ("8x Slingshot Ethernet 200Gb NIC, 8x InfiniBand NDR
  * 400Gb Adapter"): NCCL without a net plugin named runs on IB verbs when the
  * node has an HCA and falls back to its sockets only without one (its
  * transport order: an external net plugin, then IB, then Socket), so the
  * Ethernet clauses that give a rate are blanked and the InfiniBand one read.
- * Not when the text says the run went over TCP or sockets, or names a
- * plugin (OFI, libfabric) that would take the other fabric. */
+ * Not when the text says the run went over TCP, sockets, RoCE or a plugin
+ * (OFI, libfabric), when an Ethernet clause says it carries the GPUs'
+ * traffic, when the InfiniBand clause is a storage, management or unused
+ * network, or when it counts fewer NICs than the Ethernet one (one HCA
+ * beside eight 400GbE NICs is not the GPU fabric). */
 static void without_socket_nics(char *hw)
 {
 	static const char *const other_way[] = {"TCP", "Socket", "IB_DISABLE", "OFI", "libfabric",
@@ -1027,7 +1084,8 @@ static void without_socket_nics(char *hw)
 			return;
 	char kept[2048];
 	snprintf(kept, sizeof kept, "%s", hw);
-	bool dropped = false, ib_rate = false;
+	int ib_nics = -1, eth_nics = 0;   /* -1: no InfiniBand clause with a rate yet */
+	bool dropped = false;
 	for (char *c = kept; *c; ) {
 		size_t len = strcspn(c, ",;+");
 		char save = c[len];
@@ -1035,16 +1093,25 @@ static void without_socket_nics(char *hw)
 		const char *at;
 		bool agg;
 		bool rated = line_rate(c, &at, &agg) > 0;
-		if (rated && ib_clause(c))
-			ib_rate = true;
-		else if (rated && !ib_rate && !val__has(c, "NVLink") && !val__has(c, "PCIe Gen")) {
+		if (rated && ib_clause(c) && !unused_network(c)) {
+			int k = clause_nics(c, at);
+			ib_nics = k > ib_nics ? k : ib_nics < 0 ? 0 : ib_nics;
+		} else if (rated && ib_nics < 0 && !ib_clause(c) && !val__has(c, "NVLink") &&
+		           !val__has(c, "PCIe Gen")) {
+			if (compute_network(c)) {
+				c[len] = save;
+				return;   /* the Ethernet NICs are the GPUs' */
+			}
+			int k = clause_nics(c, at);
+			eth_nics = k > eth_nics ? k : eth_nics;
 			memset(c, ' ', len);   /* an Ethernet NIC listed before any IB one */
 			dropped = true;
 		}
 		c[len] = save;
 		c += len + (save ? 1 : 0);
 	}
-	if (dropped && ib_rate)
+	if (dropped && ib_nics >= 0 && !(eth_nics > 0 && ib_nics > 0 && ib_nics < eth_nics) &&
+	    !(eth_nics > 1 && ib_nics == 0))
 		memcpy(hw, kept, strlen(kept));
 }
 

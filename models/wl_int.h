@@ -86,6 +86,9 @@ static inline int wl__nmicro(const scenario *s)
 void wl__state_bytes(const scenario *s, double *w, double *g, double *o);
 /* Activation bytes one layer keeps for backward, per micro-batch and GPU. */
 double wl__layer_act_bytes(const scenario *s, const scn_model *m, bool flash, bool moe);
+/* A custom model's parameters (act: activation bytes) summed over the
+ * layers of a pipeline stage, each of its chunks (workload.c). */
+double wl__stage_custom_sum(const scenario *s, int stage, bool act);
 /* Whether the model uses dropout (GPT-style) and layer/bias extras. */
 static inline bool wl__dropout(const scn_model *m)
 {

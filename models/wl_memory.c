@@ -108,12 +108,9 @@ double wl__layer_act_bytes(const scenario *s, const scn_model *m, bool flash, bo
 	return per * sbh;
 }
 
-static double custom_act_bytes(const scenario *s, const scn_model *m, int first, int n)
+static double custom_act_bytes(const scenario *s, int stage)
 {
-	double a = 0;
-	for (int i = 0; i < n && first + i < m->nlayers_custom; i++)
-		a += m->custom_layers[first + i].act_bytes;
-	return a * wl__micro(s) / wl__tp(s);
+	return wl__stage_custom_sum(s, stage, true) * wl__micro(s) / wl__tp(s);
 }
 
 /* Micro-batches whose activations stage `stage` holds at the peak: GPipe all
@@ -140,6 +137,23 @@ static double in_flight(const scenario *s, int stage)
 		return chunks / v;
 	}
 	return p - stage < m ? p - stage : m;
+}
+
+/* in_flight counted in the stage's layers, over n of them: the same when
+ * its chunks hold equal layers; interleaved with unequal chunks (the
+ * embedding or loss in a chunk's place, a first or last stage given), the
+ * warm-up's passes taken chunk by chunk in Megatron's order (p micro-batches
+ * of one chunk, then of the next), each holding its own chunk's layers. */
+static double in_flight_layers(const scenario *s, int stage, int n)
+{
+	double f = in_flight(s, stage);
+	int p = wl__pp(s), v = s->training.virtual_stages;
+	if (n <= 0 || p == 1 || s->training.schedule != SCHED_INTERLEAVED || v <= 1)
+		return f;
+	long passes = lround(f * v), held = 0;
+	for (long k = 0; k < passes; k++)
+		held += wl_chunk_layers(s, (int)((k / p) % v) * p + stage);
+	return (double)held / n;
 }
 
 /* ZeRO-3 holds, beside the shards, what it gathers to compute: the
@@ -188,14 +202,6 @@ static double z3_gathered_bytes(const scenario *s, const scn_model *m, int stage
 	return unit * (2 * w + wl__prec_bytes(s->training.grad_reduce.dtype));
 }
 
-static int first_layer(const scenario *s, int stage)
-{
-	int f = 0;
-	for (int i = 0; i < stage; i++)
-		f += wl_stage_layers(s, i);
-	return f;
-}
-
 void wl_memory_stage(const scenario *s, int stage, wl_memory *out)
 {
 	scn_model m;
@@ -217,16 +223,16 @@ void wl_memory_stage(const scenario *s, int stage, wl_memory *out)
 	out->optimizer = dense * o / (zero >= 1 ? d : 1) + ex * o / (zero >= 1 ? e : 1);
 
 	int n = wl_stage_layers(s, stage);
-	double act;
+	double act, held = in_flight_layers(s, stage, n);
 	double other = RUNTIME_RESERVE_BYTES;
 	if (m.custom) {
-		act = custom_act_bytes(s, &m, first_layer(s, stage), n) * in_flight(s, stage);
+		act = custom_act_bytes(s, stage) * held;
 	} else {
 		bool flash = wl_flash_attention(s);
 		int moe = wl_stage_moe_layers(s, stage);
 		double a_moe = wl__layer_act_bytes(s, &m, flash, true);
 		double a_dense = wl__layer_act_bytes(s, &m, flash, false);
-		act = ((n - moe) * a_dense + moe * a_moe) * in_flight(s, stage);
+		act = ((n - moe) * a_dense + moe * a_moe) * held;
 		if (s->training.recompute == RECOMPUTE_FULL && s->training.recompute_layers > 0) {
 			/* the layers not recomputed keep all their activations (MoE
 			 * and dense layers in the stage's proportion) */
@@ -237,10 +243,10 @@ void wl_memory_stage(const scenario *s, int stage, wl_memory *out)
 			double k_one = moe_share * wl__layer_act_bytes(&kept, &m, flash, true) +
 			               (1 - moe_share) * wl__layer_act_bytes(&kept, &m, flash, false);
 			double r_one = moe_share * a_moe + (1 - moe_share) * a_dense;
-			act = (nrc * r_one + (n - nrc) * k_one) * in_flight(s, stage);
+			act = (nrc * r_one + (n - nrc) * k_one) * held;
 		}
 		double b = wl__micro(s), sq = m.seq_len, h = m.hidden, t = wl__tp(s);
-		if (s->training.recompute == RECOMPUTE_FULL) {
+		if (s->training.recompute == RECOMPUTE_FULL && n > 0) {
 			/* the layer being recomputed holds its full activations */
 			scenario tmp = *s;
 			tmp.training.recompute = RECOMPUTE_NONE;

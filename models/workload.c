@@ -451,6 +451,13 @@ static int chunk_count(const scenario *s, int layers, int c)
 	return plan_chunk_layer_count(t, layers, wl__pp(s), wl__pp(s) > 1 ? v : 1, c);
 }
 
+int wl_chunk_layers(const scenario *s, int chunk)
+{
+	scn_model m;
+	wl__model(&s->model, &m);
+	return chunk_count(s, nlayers(&m), chunk);
+}
+
 /* Model chunks of the pipeline: pp, times v when interleaved. */
 static int model_chunks(const scenario *s)
 {
@@ -547,13 +554,22 @@ int wl_stage_moe_layers(const scenario *s, int stage)
 	return n;
 }
 
-/* First layer index of a stage (layers are contiguous per stage). */
-static int stage_first_layer(const scenario *s, int stage)
+/* The sum over a custom model's layers that stage `stage` holds, chunk by
+ * chunk (with interleaving they are not contiguous: stage s holds chunks s,
+ * s + pp, ...): their parameters, or with act their activation bytes. */
+double wl__stage_custom_sum(const scenario *s, int stage, bool act)
 {
-	int first = 0;
-	for (int i = 0; i < stage; i++)
-		first += wl_stage_layers(s, i);
-	return first;
+	const scn_model *m = &s->model;
+	int p = wl__pp(s), chunks = model_chunks(s), first = 0;
+	double sum = 0;
+	for (int c = 0; c < chunks; c++) {
+		int k = chunk_count(s, m->nlayers_custom, c);
+		if (c % p == stage)
+			for (int l = first; l < first + k && l < m->nlayers_custom; l++)
+				sum += act ? m->custom_layers[l].act_bytes : m->custom_layers[l].params;
+		first += k;
+	}
+	return sum;
 }
 
 double wl_stage_params(const scenario *s, int stage)
@@ -561,13 +577,10 @@ double wl_stage_params(const scenario *s, int stage)
 	scn_model m;
 	wl__model(&s->model, &m);
 	int p = wl__pp(s), t = wl__tp(s);
-	int n = wl_stage_layers(s, stage), first = stage_first_layer(s, stage);
+	int n = wl_stage_layers(s, stage);
 	double params = 0;
-	if (m.custom) {
-		for (int i = 0; i < n; i++)
-			params += wl_layer_params(&m, first + i);
-		return params / t;
-	}
+	if (m.custom)
+		return wl__stage_custom_sum(s, stage, false) / t;
 	int moe = wl_stage_moe_layers(s, stage);
 	scenario dense = *s;   /* a dense layer of the same model */
 	dense.model.experts = 1;

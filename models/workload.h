@@ -188,6 +188,8 @@ double wl_paper_hw_flops_per_seq(const scn_model *m, scn_recompute rc);
  * shorter stages placed at the two ends first (first, last, second, ...),
  * which is how Llama 3 405B puts 126 layers on 16 stages. */
 int wl_stage_layers(const scenario *s, int stage);
+/* The layers of global pipeline chunk c (stage c % pp; plan.c's split). */
+int wl_chunk_layers(const scenario *s, int chunk);
 /* Parameters held by one GPU of pipeline stage `stage` (its layers / tp,
  * plus the word (and position) embedding on the first stage and the output
  * layer on the last: tied embeddings are held by both). */

@@ -67,6 +67,16 @@ static void json_layout(json *j, const scenario *s, const step_result *r)
 	json_kint(j, "micro_batch", t->micro_batch);
 	json_kint(j, "global_batch", t->global_batch);
 	json_kint(j, "micro_batches", r->micro_batches > 0 ? r->micro_batches : micro_batches(s));
+	/* the layers each pipeline stage holds (plan.c's split; up to 1024
+	 * stages listed) */
+	if (t->pp > 1 && t->pp <= 1024) {
+		json_kint(j, "virtual_stages", t->schedule == SCHED_INTERLEAVED ? t->virtual_stages : 1);
+		json_key(j, "stage_layers");
+		json_arr_begin(j);
+		for (int st = 0; st < t->pp; st++)
+			json_int(j, wl_stage_layers(s, st));
+		json_arr_end(j);
+	}
 	json_obj_end(j);
 }
 

@@ -384,8 +384,13 @@ static void check_split(scn_ctx *c, scenario *s, const scn_doc *d)
 	scn_training *t = &s->training;
 	bool given = t->first_stage_layers > 0 || t->last_stage_layers > 0;
 	bool heads = t->embedding_in_split || t->loss_in_split;
-	const char *key = given ? (t->first_stage_layers > 0 ? "training.first_stage_layers"
-	                                                     : "training.last_stage_layers")
+	int v = t->schedule == SCHED_INTERLEAVED && t->virtual_stages > 1 ? t->virtual_stages : 1;
+	/* the key at fault: a first or last stage too small for its chunks */
+	bool last = t->last_stage_layers > 0 &&
+	            (t->first_stage_layers <= 0 || (t->first_stage_layers >= v &&
+	                                            t->last_stage_layers < v));
+	const char *key = given ? (last ? "training.last_stage_layers"
+	                                : "training.first_stage_layers")
 	                        : t->embedding_in_split ? "training.embedding_in_split"
 	                                                : "training.loss_in_split";
 	if (!given && !heads)
@@ -401,7 +406,6 @@ static void check_split(scn_ctx *c, scenario *s, const scn_doc *d)
 		return;
 	}
 	int layers = s->model.custom ? s->model.nlayers_custom : s->model.layers;
-	int v = t->schedule == SCHED_INTERLEAVED && t->virtual_stages > 1 ? t->virtual_stages : 1;
 	char why[320];
 	if (layers > 0 && plan_split_check(t, layers, t->pp, t->pp > 1 ? v : 1, why, sizeof why))
 		ERR(c, d, key, NULL, "%s", why);
@@ -417,7 +421,7 @@ static void check_pipeline(scn_ctx *c, scenario *s, const scn_doc *d)
 	if (t->pp > 1 && !layers)
 		ERR(c, d, "training.pp", NULL, "pp > 1 needs model.layers to split the model into "
 		    "stages");
-	else if (t->pp > layers + heads && layers)
+	else if (t->pp > layers && layers && !heads)
 		ERR(c, d, "training.pp", NULL, "pp (=%d) exceeds the layer count %d; each stage "
 		    "needs at least one layer", t->pp, layers);
 	if (t->schedule == SCHED_INTERLEAVED) {
@@ -426,7 +430,7 @@ static void check_pipeline(scn_ctx *c, scenario *s, const scn_doc *d)
 			    "schedule needs virtual_stages >= 2, e.g. 'virtual_stages: 2'");
 		if (t->pp < 2)
 			ERR(c, d, "training.schedule", NULL, "interleaved needs pp >= 2; use 1f1b");
-		else if (t->virtual_stages >= 2 && (long)t->pp * t->virtual_stages > layers + heads)
+		else if (t->virtual_stages >= 2 && (long)t->pp * t->virtual_stages > layers && !heads)
 			ERR(c, d, "training.virtual_stages", NULL, "pp*virtual_stages (=%ld) exceeds "
 			    "the layer count %d; each model chunk needs a layer",
 			    (long)t->pp * t->virtual_stages, layers);

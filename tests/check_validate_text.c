@@ -350,6 +350,19 @@ START_TEST(t_fourth_review_hardware)
 		 false},
 		{"8x A100 80GB, 1x 100GbE (NCCL over TCP), 8x HDR InfiniBand 200Gb/s unused",
 		 "A100-SXM4-80GB", 8, 1, 100, true},
+		/* but not when the Ethernet is said to be the GPUs', the IB is a
+		 * storage or unused network, counts fewer NICs, or is an "EDR" of
+		 * another word */
+		{"8x H100 SXM5 80GB per node; GPU fabric 8x 400GbE; 1x HDR IB 200Gb/s",
+		 "H100-SXM5-80GB", 8, 8, 400, true},
+		{"8x H100 SXM5 80GB per node; 8x 400GbE; 1x 100Gb EDR InfiniBand", "H100-SXM5-80GB",
+		 8, 8, 400, true},
+		{"8x H100 SXM5 80GB per node; 8x 400 GbE; HDR InfiniBand 200Gb x1 for the parallel "
+		 "file system", "H100-SXM5-80GB", 8, 8, 400, true},
+		{"8x H100 SXM5 80GB per node; 8x 400 Gbps Ethernet, 1x 200 Gbps InfiniBand "
+		 "(out-of-band)", "H100-SXM5-80GB", 8, 8, 400, true},
+		{"8x H100 SXM5 80GB per node; 8x 400GbE GPU NICs, 2x 100GbE FedRAMP enclave uplinks",
+		 "H100-SXM5-80GB", 8, 8, 400, true},
 	};
 	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
 		char row[1024], why[256];
@@ -1924,6 +1937,17 @@ START_TEST(t_pipeline_split)
 	ck_assert(c.s.training.loss_in_split && !c.s.training.embedding_in_split);
 	ck_assert_int_eq(wl_stage_layers(&c.s, 7), 7);   /* 64 places of 8, one the loss's */
 	scn_release(&c.s);
+	/* a flag given a false value, or said not used, is not set */
+	static const char *const off[] = {"--account-for-loss-in-pipeline-split=False",
+		"account_for_loss_in_pipeline_split: false", "account_for_loss_in_pipeline_split false",
+		"we did not use --account-for-loss-in-pipeline-split"};
+	for (size_t i = 0; i < sizeof off / sizeof off[0]; i++) {
+		snprintf(row, sizeof row, "T-001,x,\"%s\",64,18.4,63,6144,48,2048,512,1,1,8,8,"
+		         "\"Megatron-LM %s\",bf16,none,iteration_time,10,s,x", A100_HW, off[i]);
+		ck_assert_msg(build_row(row, &c, why, sizeof why) == 0, "%s: %s", off[i], why);
+		ck_assert_msg(!c.s.training.loss_in_split, "%s", off[i]);
+		scn_release(&c.s);
+	}
 }
 END_TEST
 
@@ -1942,6 +1966,25 @@ START_TEST(t_blind14)
 	ck_assert_int_eq(c.s.model.shared_expert_ffn_hidden, 5120);
 	ck_assert_int_eq(c.s.model.top_k, 4);
 	free(r);
+	/* the routed experts' width, not the shared one's; a width, not "2x";
+	 * "1 shared expert (intermediate 2048)" is 2048 wide */
+	static const struct { const char *o; int fe, fs; } w[] = {
+		{"MoE, 64 routed experts top-4, shared expert intermediate 4096, expert intermediate "
+		 "1024, EP8", 1024, 4096},
+		{"MoE, 64 routed experts top-4, routed intermediate 1024, 1 shared expert "
+		 "(intermediate 2048), EP8", 1024, 2048},
+		{"MoE, 64 experts top-4, expert intermediate size 1024, EP8", 1024, 0},
+		{"MoE, 64 experts top-4, ffn 8192, expert intermediate 2x, EP8", 8192, 0}};
+	for (size_t i = 0; i < sizeof w / sizeof w[0]; i++) {
+		char row[1024];
+		snprintf(row, sizeof row, "T-001,x,\"%s\",64,,24,2048,16,4096,256,1,1,1,64,\"%s\","
+		         "bf16,none,iteration_time,10,s,x", A100_HW, w[i].o);
+		ck_assert_msg(build_row(row, &c, why, sizeof why) == 0, "%s: %s", w[i].o, why);
+		ck_assert_msg(c.s.model.expert_ffn_hidden == w[i].fe &&
+		              c.s.model.shared_expert_ffn_hidden == w[i].fs, "%s: %d %d", w[i].o,
+		              c.s.model.expert_ffn_hidden, c.s.model.shared_expert_ffn_hidden);
+		scn_release(&c.s);
+	}
 	r = validation_rows("blind13-runs.csv", &n);
 	ck_assert_int_eq(val_build(row_of(r, n, "HPE8B13-001"), &c, why, sizeof why), 0);
 	ck_assert_int_eq(c.s.cluster.nic.count, 8);

@@ -632,6 +632,46 @@ START_TEST(t_custom)
 	wl_memory_get(&s, &mem);
 	ck_assert(mem.fits);
 	ck_assert_double_eq_tol(mem.activations, 32 * (4e6 + 2e6 + 1e4), 1);
+	/* interleaved over 2 stages x 2 chunks, the first stage given 2 of the 4
+	 * layers: chunks [a] [b] [c] [d] in model order, chunk k on stage k % 2;
+	 * stage 0 holds a and c, not a and b (its layers are not contiguous) */
+	scn_layer six[4] = {
+		{"a", 1e9, 1e6, 1e6, 0}, {"b", 1e9, 2e6, 1e6, 0}, {"c", 1e9, 4e6, 1e6, 0},
+		{"d", 1e9, 8e6, 1e6, 0}};
+	s.model.nlayers_custom = 4;
+	s.model.custom_layers = six;
+	s.training.pp = 2;
+	s.training.schedule = SCHED_INTERLEAVED;
+	s.training.virtual_stages = 2;
+	s.training.first_stage_layers = 2;
+	ck_assert_int_eq(wl_stage_layers(&s, 0), 2);
+	ck_assert_double_eq_tol(wl_stage_params(&s, 0), 1e6 + 4e6, 1e-6);   /* a and c */
+	ck_assert_double_eq_tol(wl_stage_params(&s, 1), 2e6 + 8e6, 1e-6);   /* b and d */
+}
+END_TEST
+
+/* Interleaved with the embedding and loss in the split (10 layers on 4
+ * stages x 3 chunks: the first and last chunk hold none): the last stage's
+ * warm-up runs 4 micro-batches of each of its chunks and one more, 9
+ * passes, 8 of them through a one-layer chunk and the last through the
+ * loss's; it holds 8 layers' activations, not 9/3 of its 2 layers. */
+START_TEST(t_in_flight_chunks)
+{
+	scenario s;
+	gpt(&s, 4, 1024, 16, 1024);
+	s.model.layers = 10;
+	s.training.pp = 4;
+	s.cluster.gpus_per_node = 4;
+	s.training.schedule = SCHED_INTERLEAVED;
+	s.training.virtual_stages = 3;
+	s.training.embedding_in_split = s.training.loss_in_split = true;
+	s.training.global_batch = 64;
+	ck_assert_int_eq(wl_stage_layers(&s, 3), 2);
+	wl_layer_cost c;
+	wl_layer_cost_get(&s, 5, &c);
+	wl_memory mem;
+	wl_memory_stage(&s, 3, &mem);
+	ck_assert_double_eq_tol(mem.activations, 8 * c.act_bytes, 1e-6 * mem.activations);
 }
 END_TEST
 
@@ -1111,6 +1151,7 @@ int main(void)
 	tcase_add_test(tc, t_gemm_model);
 	tcase_add_test(tc, t_checkpoint_and_optimizer);
 	tcase_add_test(tc, t_custom);
+	tcase_add_test(tc, t_in_flight_chunks);
 	tcase_add_test(tc, t_head);
 	tcase_add_test(tc, t_fp8_casts);
 	tcase_add_test(tc, t_fp4);
