@@ -378,5 +378,14 @@ else
 	not_ok "sharp: one NIC for 8 GPUs keeps the ring"
 fi
 
+# 21. Two layers off the last stage of a 4-stage pipeline whose last stage
+# runs a 128K-word output layer: faster by more than 10%, less idle
+run split_even "$S/whatif/pipeline-split.yaml"
+run split_last6 "$S/whatif/pipeline-split.yaml" --set training.last_stage_layers=6
+holds "pipeline split: the last stage two layers lighter is > 10% faster" \
+	"b < a / 1.1 && d < c" -v a="$(get split_even step_time_s)" \
+	-v b="$(get split_last6 step_time_s)" -v c="$(get split_even split_s.idle)" \
+	-v d="$(get split_last6 split_s.idle)"
+
 echo "1..$n"
 [ "$failed" -eq 0 ]
