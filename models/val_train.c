@@ -1959,6 +1959,12 @@ int val__training_of(const val_row *r, scenario *s, bool layer_only, bool *assum
 	            val__said_off(tc))) ||
 	    val__affirmed(o, "eager mode"))
 		t->kernels = KERNELS_EAGER;
+	/* torchtitan's knob by its name: "no compile", "compile=false",
+	 * "compile false" (not "compile=true") */
+	const char *kc = !tc && val__names(r, "torchtitan") ? val__find(o, "compile") : NULL;
+	if (kc && (!val__affirmed(o, "compile") || val__said_off(kc) ||
+	           !strncasecmp(kc + 7, "=false", 6) || !strncasecmp(kc + 7, " false", 6)))
+		t->kernels = KERNELS_EAGER;
 	scn_recompute said_rc;
 	scn_recompute cell_rc;
 	bool cell_said = recompute_cell(r->recompute, &cell_rc);

@@ -3122,6 +3122,13 @@ static int build_case(const val_row *r, val_case *c, char *why, size_t n)
 	 * not: model FLOPs, whatever the row calls them */
 	if (c->metric == VM_HW_TFLOPS && megatron_logged(r))
 		c->metric = VM_MODEL_TFLOPS;
+	/* torchtitan logs TFLOP/s as its tokens/s times 6 x the parameters
+	 * (the embedding's left out) + 12 x layers x heads x head_dim x seq_len
+	 * a token, "recomputation should not be counted" (its
+	 * get_num_flop_per_token and the comment beside it): model FLOPs with
+	 * the attention scores whole */
+	if (c->metric == VM_HW_TFLOPS && val__names(r, "torchtitan"))
+		c->metric = VM_MODEL_TFLOPS;
 	c->causal_count = ((val__names(r, "NeMo") || val__names(r, "Megatron-Bridge") ||
 	                    megatron_logged(r)) &&
 	                   !val__has(r->unit, "full attention") && !val__has(r->other, "full attention")) ||

@@ -1985,6 +1985,18 @@ START_TEST(t_blind14)
 		              c.s.model.expert_ffn_hidden, c.s.model.shared_expert_ffn_hidden);
 		scn_release(&c.s);
 	}
+	/* torchtitan's compile knob by its name: "no compile", "compile=false"
+	 * run eager (were fused); "compile=true" does not */
+	r = validation_rows("blind14-runs.csv", &n);
+	ck_assert_int_eq(val_build(row_of(r, n, "TTQ32-14-004"), &c, why, sizeof why), 0);
+	ck_assert_int_eq(c.s.training.kernels, KERNELS_EAGER);
+	free(r);
+	r = validation_rows("blind7-runs.csv", &n);
+	ck_assert_int_eq(val_build(row_of(r, n, "AWSTT7-001"), &c, why, sizeof why), 0);
+	ck_assert_int_eq(c.s.training.kernels, KERNELS_EAGER);
+	ck_assert_int_eq(val_build(row_of(r, n, "AWSTT7-003"), &c, why, sizeof why), 0);
+	ck_assert_int_ne(c.s.training.kernels, KERNELS_EAGER);
+	free(r);
 	r = validation_rows("blind13-runs.csv", &n);
 	ck_assert_int_eq(val_build(row_of(r, n, "HPE8B13-001"), &c, why, sizeof why), 0);
 	ck_assert_int_eq(c.s.cluster.nic.count, 8);
