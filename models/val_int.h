@@ -11,6 +11,8 @@
 
 /* ---- text (val_text.c): case-insensitive unless said ---- */
 bool val__has(const char *hay, const char *needle);
+/* whether any of the n needles[] is in hay, any case */
+bool val__has_any(const char *hay, const char *const *needles, size_t n);
 const char *val__find(const char *hay, const char *needle);
 /* a whole token, case-sensitive ("SP" in "SP; interleaved", not in "DeepSpeed") */
 bool val__has_word(const char *hay, const char *word);

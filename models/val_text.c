@@ -17,6 +17,14 @@ bool val__has(const char *hay, const char *needle)
 	return false;
 }
 
+bool val__has_any(const char *hay, const char *const *needles, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if (val__has(hay, needles[i]))
+			return true;
+	return false;
+}
+
 const char *val__find(const char *hay, const char *needle)
 {
 	size_t n = strlen(needle);

@@ -957,6 +957,12 @@ static int nic_count_in_words(const char *hw)
 	return 0;
 }
 
+#define HAS_ANY(text, list) val__has_any(text, list, sizeof list / sizeof list[0])
+
+/* Words that say a clause's NICs carry the GPUs' traffic. */
+static const char *const gpu_traffic[] = {"compute", "back-end", "backend", "east-west",
+	"GPU fabric", "GPU NIC", "GPU network", "training", "Spectrum-X", "SuperNIC"};
+
 /* Whether a clause of the hardware text is about a NIC that training's
  * collectives do not use: storage, front-end or management networks, a DPU
  * ("2x BlueField-3 DPU 200Gb/s (storage)", "2x 40GbE front-end"); not when
@@ -965,14 +971,7 @@ static bool side_network(const char *clause)
 {
 	static const char *const side[] = {"storage", "front-end", "frontend", "front end",
 		"management", "in-band", "north-south", " DPU", "ethernet for data"};
-	static const char *const compute[] = {"compute", "back-end", "backend", "east-west",
-		"GPU fabric", "training", "Spectrum-X", "SuperNIC"};
-	bool is_side = false;
-	for (size_t i = 0; i < sizeof side / sizeof side[0] && !is_side; i++)
-		is_side = val__has(clause, side[i]);
-	for (size_t i = 0; i < sizeof compute / sizeof compute[0] && is_side; i++)
-		is_side = !val__has(clause, compute[i]);
-	return is_side;
+	return HAS_ANY(clause, side) && !HAS_ANY(clause, gpu_traffic);
 }
 
 /* Blanks the clauses (between commas, semicolons and " + ") that describe a
@@ -1022,28 +1021,14 @@ static bool ib_clause(const char *clause)
 	       has_token_prefix(clause, "EDR");
 }
 
-/* A clause about a network training's collectives do not use: storage, a
- * file system, out-of-band or management, or said unused. */
+/* A clause about a network training's collectives do not use: a side
+ * network's words, a file system, out-of-band, or said unused. */
 static bool unused_network(const char *clause)
 {
 	static const char *const w[] = {"storage", "file system", "filesystem", "Lustre", "GPFS",
 		"PFS", "out-of-band", "out of band", "management", "not used", "unused", "front-end",
 		"frontend", "in-band", "north-south", "login"};
-	for (size_t i = 0; i < sizeof w / sizeof w[0]; i++)
-		if (val__has(clause, w[i]))
-			return true;
-	return false;
-}
-
-/* A clause that says its NICs carry the GPUs' traffic. */
-static bool compute_network(const char *clause)
-{
-	static const char *const w[] = {"compute", "back-end", "backend", "east-west",
-		"GPU fabric", "GPU NIC", "GPU network", "training", "RoCE", "RDMA", "NCCL"};
-	for (size_t i = 0; i < sizeof w / sizeof w[0]; i++)
-		if (val__has(clause, w[i]))
-			return true;
-	return false;
+	return HAS_ANY(clause, w);
 }
 
 /* The count of NICs a clause opens with ("8x 400GbE", "per node '8x HPE
@@ -1079,9 +1064,8 @@ static void without_socket_nics(char *hw)
 {
 	static const char *const other_way[] = {"TCP", "Socket", "IB_DISABLE", "OFI", "libfabric",
 		"RoCE", "RDMA", "EFA"};
-	for (size_t i = 0; i < sizeof other_way / sizeof other_way[0]; i++)
-		if (val__has(hw, other_way[i]))
-			return;
+	if (HAS_ANY(hw, other_way))
+		return;
 	char kept[2048];
 	snprintf(kept, sizeof kept, "%s", hw);
 	int ib_nics = -1, eth_nics = 0;   /* -1: no InfiniBand clause with a rate yet */
@@ -1098,7 +1082,7 @@ static void without_socket_nics(char *hw)
 			ib_nics = k > ib_nics ? k : ib_nics < 0 ? 0 : ib_nics;
 		} else if (rated && ib_nics < 0 && !ib_clause(c) && !val__has(c, "NVLink") &&
 		           !val__has(c, "PCIe Gen")) {
-			if (compute_network(c)) {
+			if (HAS_ANY(c, gpu_traffic) || val__has(c, "NCCL")) {
 				c[len] = save;
 				return;   /* the Ethernet NICs are the GPUs' */
 			}
@@ -1260,10 +1244,7 @@ static bool collnet_denied(const char *clause)
 	static const char *const no[] = {"not available", "unavailable", "not used", "was not",
 		"were not", "failed", "fell back", "falls back", "separate", "not loaded", "missing",
 		"excluded", "not supported", "unsupported"};
-	for (size_t i = 0; i < sizeof no / sizeof no[0]; i++)
-		if (val__has(clause, no[i]))
-			return true;
-	return false;
+	return HAS_ANY(clause, no);
 }
 
 static bool collnet_named(const char *o)
