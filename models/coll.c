@@ -393,8 +393,7 @@ static void shape_bandwidths(coll_ctx *cc, coll_shape *sh)
 	sh->mesh = c->intra.kind == INTRA_NVLINK_MESH;
 	sh->nvls_eff = c->intra.kind == INTRA_NVSWITCH ? c->gpu.nvls_eff : 0;
 	sh->arch = c->gpu.arch;
-	sh->tcp = c->nic.transport == TRANSPORT_TCP;
-	sh->sharp = c->fabric.sharp && !sh->tcp;
+	sh->sharp = c->fabric.sharp && c->nic.transport == TRANSPORT_RDMA;
 }
 
 int coll_node_ctas(const scn_cluster *c, int ranks, coll_op op)

@@ -35,7 +35,6 @@ typedef struct coll_shape {
 	hw_arch arch;
 	bool nvlink;           /* intra-node hw is NVLink (NCCL's NVLINK hw class) */
 	bool mesh;             /* nvlink-mesh */
-	bool tcp;
 	bool sharp;            /* the switches reduce (InfiniBand SHARP): CollNet */
 } coll_shape;
 

@@ -705,23 +705,39 @@ double hw_pcie_Bps(int gen)
  * 22.2-22.9 of 32) and #450 (4x8 V100, 4-6 GB/s of 12.5): about half the
  * line rate at g = 8, i.e. 0.96 / (1 + 7 a) = 0.5 -> a = 0.13. */
 #define TCP_SHARE_ALPHA 0.13
+/* GPUDirect over TCP (Google's GPUDirect-TCPX on A3 High, -TCPXO on A3 Mega;
+ * the kernel's devmem TCP, Documentation/networking/devmem.rst): the
+ * payload goes between the NIC and GPU memory, the headers alone through
+ * the host's TCP stack. Its framing and socket costs are TCP's (TCP_EFF,
+ * TCP_LAT_S: the one-GPU-a-node case, where no host copy is shared); what
+ * it removes is the host bounce that TCP_SHARE_ALPHA charges, each GPU
+ * sending through its own NIC or one shared with its PCIe neighbour. */
+
+static double transport_eff(hw_transport t)
+{
+	return t == TRANSPORT_RDMA ? RDMA_EFF : TCP_EFF;
+}
 
 void hw_nic_defaults(hw_nic *nic, int gpus_per_node)
 {
 	(void)gpus_per_node;   /* the sharing law is applied per communicator, hw_nic_efficiency */
 	if (nic->efficiency <= 0)
-		nic->efficiency = nic->transport == TRANSPORT_TCP ? TCP_EFF : RDMA_EFF;
+		nic->efficiency = transport_eff(nic->transport);
 	if (nic->latency_s <= 0)
-		nic->latency_s = nic->transport == TRANSPORT_TCP ? TCP_LAT_S : RDMA_LAT_S;
+		nic->latency_s = nic->transport == TRANSPORT_RDMA ? RDMA_LAT_S : TCP_LAT_S;
 }
 
 double hw_nic_efficiency(const hw_nic *nic, int gpus_sharing)
 {
-	double eff = nic->efficiency > 0 ? nic->efficiency
-	           : nic->transport == TRANSPORT_TCP ? TCP_EFF : RDMA_EFF;
+	double eff = nic->efficiency > 0 ? nic->efficiency : transport_eff(nic->transport);
 	if (nic->transport == TRANSPORT_TCP && gpus_sharing > 1)
 		eff /= 1.0 + TCP_SHARE_ALPHA * (gpus_sharing - 1);
 	return eff;
+}
+
+const char *hw_transport_name(hw_transport t)
+{
+	return t == TRANSPORT_RDMA ? "RDMA" : t == TRANSPORT_TCP ? "TCP" : "GPUDirect-TCP";
 }
 
 /* A peak in TFLOP/s for the catalog table; '-' where the GPU has none (the
@@ -797,4 +813,9 @@ void hw_list_nics(FILE *out)
 		"  %.2f with 8 (their proxy threads share the node's cores; the figures were measured\n"
 		"  on 32 Gb/s links, UNVERIFIED at 100 Gb/s and above), latency %.0f us\n",
 		rdma.efficiency, rdma.latency_s * 1e6, tcp.efficiency, tcp8, tcp.latency_s * 1e6);
+	hw_nic gd = {.transport = TRANSPORT_GDTCP};
+	hw_nic_defaults(&gd, 8);
+	fprintf(out, "  gpudirect-tcp (Google's GPUDirect-TCPX/TCPXO: TCP without the host copy)\n"
+		"  efficiency %.2f however many GPUs of a node take part, latency %.0f us\n",
+		hw_nic_efficiency(&gd, 8), gd.latency_s * 1e6);
 }

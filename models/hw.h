@@ -68,7 +68,11 @@ typedef struct hw_intra {
 	double latency_s;             /* per hop as software sees it */
 } hw_intra;
 
-typedef enum { TRANSPORT_RDMA, TRANSPORT_TCP } hw_transport;
+/* RDMA: InfiniBand, RoCE, EFA. TCP: NCCL's sockets through host memory.
+ * GDTCP: GPUDirect over TCP (Google's GPUDirect-TCPX and -TCPXO): TCP
+ * whose payload moves between the NIC and GPU memory, one NIC per GPU or
+ * GPU pair, without the host copy. */
+typedef enum { TRANSPORT_RDMA, TRANSPORT_TCP, TRANSPORT_GDTCP } hw_transport;
 
 typedef struct hw_nic {
 	int count;                    /* per node */
@@ -95,6 +99,8 @@ void hw_nic_defaults(hw_nic *nic, int gpus_per_node);
  * single-flow efficiency for RDMA; for TCP it falls with the GPUs sharing the
  * node's sockets (the law and its sources are in hw.c). */
 double hw_nic_efficiency(const hw_nic *nic, int gpus_sharing);
+/* The transport as a report names it: "RDMA", "TCP", "GPUDirect-TCP". */
+const char *hw_transport_name(hw_transport t);
 
 /* The fastest NIC of hw_list_nics (800G XDR, ConnectX-8), Gb/s: what a
  * what-if may propose at most. */

@@ -45,7 +45,7 @@ static void nic_name(char *b, size_t n, const scn_cluster *c)
 	if (c->nic.transport == TRANSPORT_TCP)
 		snprintf(b, n, "%g GbE", gbps);
 	else
-		snprintf(b, n, "%g Gb/s RDMA", gbps);
+		snprintf(b, n, "%g Gb/s %s", gbps, hw_transport_name(c->nic.transport));
 }
 
 /* What fewer reductions per token would take: more micro-batches per step,

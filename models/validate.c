@@ -55,7 +55,7 @@ static const gpu_map gpu_maps[] = {
 	/* Google Cloud (its "Networking and GPU machines" page): A2 (A100 40GB,
 	 * a2-ultragpu A100 80GB; 16 on a2-megagpu-16g) 100 Gb/s with no GPU
 	 * networking, one TCP NIC; A3 High, Edge and Mega (H100) move GPU
-	 * traffic by GPUDirect-TCPX(O), not modelled (cluster_of); A3 Ultra (H200)
+	 * traffic by GPUDirect-TCPX(O) over their own NICs (gdtcp_of); A3 Ultra (H200)
 	 * and A4 (B200) 8 x 400 Gb/s RDMA (ConnectX-7). AWS p3.16xlarge: 8 x V100
 	 * 16GB, 25 Gb/s without EFA; p3dn.24xlarge: 8 x V100 32GB, 100 Gb/s EFA
 	 * (instance data as listed by instances.vantage.sh, UNVERIFIED against
@@ -1473,6 +1473,38 @@ static const char *nic_text(const val_row *r)
 	return line_rate(r->other, &at, &agg) > 0 ? r->other : r->hardware;
 }
 
+/* Google's GPUDirect over TCP (hw.c): said ("GPUDirect-TCPX", "TCPXO",
+ * its plugin's name "FasTrak"), or an A3 High, Edge or Mega node whose text
+ * does not turn it off ("GPUDirect-TCPX disabled", "non-TCPX",
+ * "USE_GPU_DIRECT=false": NCCL's sockets then). Its GPU NICs (Google's GPU
+ * machine pages): A3 High and Edge 4 x 200 Gb/s, a NIC for two GPUs; A3
+ * Mega 8 x 200. "A3 VM" is A3 High: the series' first machine, the only
+ * one before A3 Mega (2024). */
+static void gdtcp_of(const val_row *r, scn_cluster *c)
+{
+	static const struct { const char *token; int nics; } a3[] = {
+		{"a3-highgpu", 4}, {"a3-edgegpu", 4}, {"a3-megagpu", 8}, {"A3 High", 4},
+		{"A3 Edge", 4}, {"A3 Mega", 8}, {"A3 VM", 4}};
+	const char *hw = r->hardware, *o = r->other;
+	bool off = (val__has(hw, "TCPX") && !val__affirmed(hw, "TCPX")) ||
+	           val__has(o, "USE_GPU_DIRECT=false") ||
+	           (val__has(o, "TCPX") && !val__affirmed(o, "TCPX") && !val__affirmed(hw, "TCPX"));
+	int nics = 0;
+	for (size_t i = 0; i < sizeof a3 / sizeof a3[0] && !nics; i++)
+		if (val__has(hw, a3[i].token))
+			nics = a3[i].nics;
+	bool said = val__affirmed(hw, "TCPX") || val__affirmed(hw, "FasTrak");
+	if (c->nodes <= 1 || off || (!said && !nics))
+		return;
+	c->nic.transport = TRANSPORT_GDTCP;
+	if (!nics)
+		return;
+	/* the machine's GPU NICs, not its total ("1000Gbps maximum network
+	 * bandwidth" counts the host's NIC too) */
+	c->nic.speed_Bps = 200e9 / 8;
+	c->nic.count = nics;
+}
+
 static int cluster_of(const val_row *r, scenario *s, char *why, size_t n)
 {
 	if (val__has_word(r->hardware, "TPU") || val__has(r->hardware, "TPUv") ||
@@ -1549,15 +1581,8 @@ static int cluster_of(const val_row *r, scenario *s, char *why, size_t n)
 		gpn--;
 	c->gpus_per_node = gpn;
 	c->nodes = (gpus + gpn - 1) / gpn;
-	/* Google's GPUDirect-TCPX(O) moves GPU memory through NICs that are
-	 * neither RDMA nor a host TCP stack (header-split TCP with device memory,
-	 * an offloaded data path): neither transport model describes it */
-	if (c->nodes > 1 && (val__has(r->hardware, "TCPX") || val__has(r->hardware, "a3-highgpu") ||
-	                     val__has(r->hardware, "a3-megagpu") || val__has(r->hardware, "a3-edgegpu"))) {
-		snprintf(why, n, "GPUDirect-TCPX(O) is not modelled: it is neither RDMA nor host TCP");
-		return -1;
-	}
 	nic_of(nic_text(r), m, gpn, &c->nic);
+	gdtcp_of(r, c);
 	/* NCCL's CollNet on switches that reduce (InfiniBand SHARP): enabled
 	 * ("NCCL_COLLNET_ENABLE=1") or named as what ran ("CollnetDirect",
 	 * "NCCL_ALGO=COLLNETCHAIN"); a fabric merely able to ("IB/SHARP" in a

@@ -906,7 +906,7 @@ static void ring(ctx *c)
 		para(c->out, 3, 3, "The rest is the network: %s NICs, with %d GPU%s of this group "
 			"on a node, reach %.3g of their line rate, so expect about %.2f / %.3g = %.2f; "
 			"latency and contention add what is left.",
-			nic.transport == TRANSPORT_TCP ? "TCP" : "RDMA", r->dp_ranks_per_node,
+			hw_transport_name(nic.transport), r->dp_ranks_per_node,
 			r->dp_ranks_per_node == 1 ? "" : "s", eff, factor, eff, factor / eff);
 	}
 }
@@ -1004,7 +1004,7 @@ static void path(ctx *c)
 		para(c->out, 3, 6, "b. Point-to-point bandwidth between two nodes (ib_write_bw, "
 			"iperf3): each %g Gb/s %s NIC should move about %s. Far less means a "
 			"configuration problem (MTU, RDMA, PCIe placement) to fix before anything else.",
-			nic.speed_Bps * 8 / 1e9, nic.transport == TRANSPORT_RDMA ? "RDMA" : "TCP",
+			nic.speed_Bps * 8 / 1e9, hw_transport_name(nic.transport),
 			fmt_bw(a, sizeof a, nic.speed_Bps * (nic.efficiency > 0 ? nic.efficiency : 1)));
 	else
 		para(c->out, 3, 6, "b. Point-to-point bandwidth: inside one node, between GPU pairs "

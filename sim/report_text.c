@@ -73,7 +73,7 @@ static void header(FILE *out, const scenario *s, const step_result *r)
 			c->gpu.power_limit_w, c->gpu.tdp_w, 100 * wl_power_clock(&c->gpu));
 	if (c->nodes > 1)
 		fprintf(out, ", %d x %g Gb/s %s NIC%s per node, %s", c->nic.count,
-			c->nic.speed_Bps * 8 / 1e9, c->nic.transport == TRANSPORT_RDMA ? "RDMA" : "TCP",
+			c->nic.speed_Bps * 8 / 1e9, hw_transport_name(c->nic.transport),
 			c->nic.count == 1 ? "" : "s", topo_name(c->fabric.topology));
 	if (scn_cp(s) > 1)
 		fprintf(out, "\n  layout    tp %d x cp %d x pp %d x dp %d = %d GPUs", t->tp, scn_cp(s),
@@ -264,7 +264,7 @@ static void nic_gap(FILE *out, const scenario *s, const step_result *r, double f
 	double ratio = r->dp_allreduce_s / r->dp_naive_s;
 	if (eff <= 0 || ratio < 1.1 * factor)
 		return;
-	const char *tr = nic.transport == TRANSPORT_RDMA ? "RDMA" : "TCP";
+	const char *tr = hw_transport_name(nic.transport);
 	if (nic.transport == TRANSPORT_TCP && ppn != per)
 		snprintf(note, sizeof note, ppn == 1 ? "\n    (one GPU of a data-parallel group per "
 			 "node: TCP's single-flow share)" : "\n    (TCP's share falls as a data-parallel "

@@ -280,9 +280,9 @@ static void check_cluster(scn_ctx *c, scenario *s, const scn_doc *d)
 			    "topology zones needs zone_bandwidth, e.g. 'zone_bandwidth: 100Gbps'");
 	}
 	/* SHARP is InfiniBand's (and RDMA's): NCCL's sockets never reach it */
-	if (k->fabric.sharp && k->nic.transport == TRANSPORT_TCP)
+	if (k->fabric.sharp && k->nic.transport != TRANSPORT_RDMA)
 		ERR(c, d, "cluster.fabric.sharp", "cluster.nic.transport", "SHARP reduces in "
-		    "InfiniBand switches, which NCCL reaches over RDMA, not TCP sockets; use "
+		    "InfiniBand switches, which NCCL reaches over RDMA, not over TCP; use "
 		    "'transport: rdma' or 'sharp: false'");
 	check_placement(c, k, d);
 }

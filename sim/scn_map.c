@@ -265,10 +265,15 @@ static bool name_eq(const char *a, const char *b)
 	return *a == *b;
 }
 
-/* Other names users write for a choice: the fabrics that are RDMA. */
+/* Other names users write for a choice: the fabrics that are RDMA, Google's
+ * names for GPUDirect over TCP. */
 static const struct { const char *key, *alias, *name; } enum_aliases[] = {
 	{"transport", "infiniband", "rdma"}, {"transport", "ib", "rdma"},
 	{"transport", "roce", "rdma"}, {"transport", "rocev2", "rdma"},
+	{"transport", "efa", "rdma"},
+	{"transport", "tcpx", "gpudirect-tcp"}, {"transport", "tcpxo", "gpudirect-tcp"},
+	{"transport", "gpudirect-tcpx", "gpudirect-tcp"},
+	{"transport", "gpudirect-tcpxo", "gpudirect-tcp"},
 };
 
 static int set_enum(scn_ctx *c, const scn_field *f, const scn_node *n, const char *path,

@@ -31,7 +31,10 @@ static const char *const arch_names[] = {"volta", "turing", "ampere", "ada", "ho
 static_assert(sizeof arch_names / sizeof arch_names[0] == ARCH_CDNA4 + 2,
               "arch_names: one name per hw_arch");
 static const char *const intra_names[] = {"nvswitch", "nvlink-mesh", "pcie", NULL};
-static const char *const transport_names[] = {"rdma", "tcp", NULL};
+/* in hw_transport's order */
+static const char *const transport_names[] = {"rdma", "tcp", "gpudirect-tcp", NULL};
+static_assert(sizeof transport_names / sizeof transport_names[0] == TRANSPORT_GDTCP + 2,
+              "transport_names: one name per hw_transport");
 static const char *const topology_names[] = {"single-switch", "fat-tree", "rail-optimized",
                                              "zones", NULL};
 static const char *const fabric_place_names[] = {"packed", "spread", NULL};

@@ -166,7 +166,8 @@ static void used_value(const scenario *s, const scn_section *sec, const scn_fiel
 		return;
 	hw_nic nic = s->cluster.nic;
 	hw_nic_defaults(&nic, s->cluster.gpus_per_node);
-	const char *tr = nic.transport == TRANSPORT_TCP ? "tcp" : "rdma";
+	const char *tr = nic.transport == TRANSPORT_TCP ? "tcp"
+	               : nic.transport == TRANSPORT_RDMA ? "rdma" : "gpudirect-tcp";
 	if (is(sec, f, "nic", "efficiency") && nic.transport == TRANSPORT_TCP) {
 		snprintf(b, n, "0 = tcp's: %.3g with one GPU of a communicator on a node, %.3g with %d",
 		         hw_nic_efficiency(&nic, 1), hw_nic_efficiency(&nic, s->cluster.gpus_per_node),

@@ -426,6 +426,32 @@ START_TEST(set_overrides)
 }
 END_TEST
 
+/* The names users write for a transport: InfiniBand, RoCE and EFA are RDMA;
+ * Google's TCPX and TCPXO are GPUDirect over TCP. */
+START_TEST(transport_names)
+{
+	static const struct { const char *set; hw_transport want; } cases[] = {
+		{"cluster.nic.transport=infiniband", TRANSPORT_RDMA},
+		{"cluster.nic.transport=RoCE", TRANSPORT_RDMA},
+		{"cluster.nic.transport=efa", TRANSPORT_RDMA},
+		{"cluster.nic.transport=tcp", TRANSPORT_TCP},
+		{"cluster.nic.transport=gpudirect-tcp", TRANSPORT_GDTCP},
+		{"cluster.nic.transport=tcpx", TRANSPORT_GDTCP},
+		{"cluster.nic.transport=GPUDirect-TCPXO", TRANSPORT_GDTCP},
+	};
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		scenario s;
+		char *msg;
+		const char *sets[] = {cases[i].set};
+		ck_assert_msg(load_text(base_yaml, sets, 1, &s, &msg) == 0, "%s: %s", cases[i].set,
+		              msg);
+		free(msg);
+		ck_assert_msg(s.cluster.nic.transport == cases[i].want, "%s", cases[i].set);
+		scn_release(&s);
+	}
+}
+END_TEST
+
 /* A --set error: the first line of the message. */
 static void set_fails(const char *assignment, const char *want)
 {
@@ -983,6 +1009,7 @@ int main(void)
 	tcase_add_test(tc, defaults_and_derived);
 	tcase_add_test(tc, default_yaml_values);
 	tcase_add_test(tc, set_overrides);
+	tcase_add_test(tc, transport_names);
 	tcase_add_test(tc, set_errors);
 	tcase_add_test(tc, range_messages_state_both_bounds);
 	tcase_add_test(tc, bandwidth_floors);

@@ -383,11 +383,14 @@ START_TEST(t_fourth_review_hardware)
 	         "2048,512,1,8,4,2,,bf16,full,iteration_time,10,s,x");
 	ck_assert_int_eq(build_row(row, &c, why, sizeof why), -1);
 	ck_assert_ptr_nonnull(strstr(why, "MI300A"));
-	/* A3 High moves GPU traffic by GPUDirect-TCPX: not modelled across nodes */
+	/* A3 High moves GPU traffic by GPUDirect-TCPX over its 4 GPU NICs of
+	 * 200 Gb/s (refused until GPUDirect over TCP was modelled) */
 	snprintf(row, sizeof row, "T-001,x,\"GCP a3-highgpu-8g (8x NVIDIA H100 80GB)\",64,18.4,40,6144,"
 	         "48,2048,512,1,8,4,2,,bf16,full,iteration_time,10,s,x");
-	ck_assert_int_eq(build_row(row, &c, why, sizeof why), -1);
-	ck_assert_ptr_nonnull(strstr(why, "TCPX"));
+	ck_assert_int_eq(build_row(row, &c, why, sizeof why), 0);
+	ck_assert_int_eq(c.s.cluster.nic.transport, TRANSPORT_GDTCP);
+	ck_assert_int_eq(c.s.cluster.nic.count, 4);
+	scn_release(&c.s);
 }
 END_TEST
 
@@ -2028,6 +2031,24 @@ START_TEST(t_blind12)
 	/* "EFA not used in this column": sockets (was EFA) */
 	ck_assert_int_eq(val_build(row_of(r, n, "SKYEFA12-008"), &c, why, sizeof why), 0);
 	ck_assert_int_eq(c.s.cluster.nic.transport, TRANSPORT_TCP);
+	/* GPUDirect-TCPX on a3-highgpu: its 4 GPU NICs of 200 Gb/s, not the
+	 * "1000Gbps maximum network bandwidth" that counts the host's NIC (both
+	 * refused before); "GPUDirect-TCPX disabled": NCCL's sockets */
+	ck_assert_int_eq(val_build(row_of(r, n, "DSTKA3H12-003"), &c, why, sizeof why), 0);
+	ck_assert_int_eq(c.s.cluster.nic.transport, TRANSPORT_GDTCP);
+	ck_assert_int_eq(c.s.cluster.nic.count, 4);
+	ck_assert_double_eq_tol(c.s.cluster.nic.speed_Bps, 25e9, 1);
+	ck_assert_int_eq(val_build(row_of(r, n, "SKYGCP12-009"), &c, why, sizeof why), 0);
+	ck_assert_int_eq(c.s.cluster.nic.transport, TRANSPORT_GDTCP);
+	ck_assert_int_eq(val_build(row_of(r, n, "SKYGCP12-011"), &c, why, sizeof why), 0);
+	ck_assert_int_eq(c.s.cluster.nic.transport, TRANSPORT_TCP);
+	free(r);
+	/* TCPXO on A3 Mega: 8 x 200 */
+	r = validation_rows("nccl-ops.csv", &n);
+	ck_assert_int_eq(val_build(row_of(r, n, "NCCLOPS-012"), &c, why, sizeof why), 0);
+	ck_assert_int_eq(c.s.cluster.nic.transport, TRANSPORT_GDTCP);
+	ck_assert_int_eq(c.s.cluster.nic.count, 8);
+	ck_assert_double_eq_tol(c.s.cluster.nic.speed_Bps, 25e9, 1);
 	free(r);
 	r = validation_rows("blind12-runs.csv", &n);
 	/* "Slingshot-11 with 200 Gb/s injection bandwidth per GPU": 4 x 200 a

@@ -387,5 +387,18 @@ holds "pipeline split: the last stage two layers lighter is > 10% faster" \
 	-v b="$(get split_last6 step_time_s)" -v c="$(get split_even split_s.idle)" \
 	-v d="$(get split_last6 split_s.idle)"
 
+# 22. GPUDirect over TCP (A3 Mega): each GPU on its own NIC without the host
+# copy is > 2x faster than NCCL's sockets on one NIC, a little slower than
+# RDMA would be, and faster than sockets over all 8 NICs
+run gdtcp "$S/whatif/gpudirect-tcp.yaml"
+run gdtcp_sock1 "$S/whatif/gpudirect-tcp.yaml" --set cluster.nic.transport=tcp \
+	--set cluster.nic.count=1
+run gdtcp_sock8 "$S/whatif/gpudirect-tcp.yaml" --set cluster.nic.transport=tcp
+run gdtcp_rdma "$S/whatif/gpudirect-tcp.yaml" --set cluster.nic.transport=rdma
+holds "GPUDirect-TCP: > 2x faster than sockets on one NIC, between sockets and RDMA" \
+	"b > 2 * a && c > a && d < a" -v a="$(get gdtcp step_time_s)" \
+	-v b="$(get gdtcp_sock1 step_time_s)" -v c="$(get gdtcp_sock8 step_time_s)" \
+	-v d="$(get gdtcp_rdma step_time_s)"
+
 echo "1..$n"
 [ "$failed" -eq 0 ]
