@@ -352,6 +352,13 @@ static val_metric metric_words(const char *name, const char *unit)
 {
 	if (qualified(name, unit))
 		return VM_NONE;
+	/* a FLOP rate that names its convention ("TFLOP/s per GPU (hardware, HFU
+	 * basis)", in TFLOP/s): the rate, of model FLOPs on MFU's basis */
+	char lead[256];
+	unit_lead(unit, lead, sizeof lead);
+	if ((tera(name) || peta(name)) && (tera(lead) || peta(lead)) && !strchr(lead, '%'))
+		return val__has_token(name, "mfu") && tera(name) ? VM_MODEL_TFLOPS
+		                                                  : flop_rate(name, unit);
 	if (val__has_token(name, "mfu") || val__has(name, "mfu_") || val__has(name, "_mfu"))
 		return VM_MFU;
 	if (val__has_token(name, "hfu") || val__has(name, "hfu_") || val__has(name, "_hfu"))
@@ -399,8 +406,6 @@ static val_metric metric_words(const char *name, const char *unit)
 	if (time_per_step(name) || batch_time(name) || (said && time_per_step(unit)))
 		return VM_ITER_TIME;
 	/* the unit says of what */
-	char lead[256];
-	unit_lead(unit, lead, sizeof lead);
 	bool lead_tokens = val__has(lead, "token") || val__has(lead, "tok/");
 	bool lead_samples = val__has(lead, "sample") || val__has(lead, "seq");
 	if ((val__has(name, "throughput") || val__has(name, "speed") ||

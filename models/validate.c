@@ -55,7 +55,7 @@ static const gpu_map gpu_maps[] = {
 	/* Google Cloud (its "Networking and GPU machines" page): A2 (A100 40GB,
 	 * a2-ultragpu A100 80GB; 16 on a2-megagpu-16g) 100 Gb/s with no GPU
 	 * networking, one TCP NIC; A3 High, Edge and Mega (H100) move GPU
-	 * traffic by GPUDirect-TCPX(O) over their own NICs (gdtcp_of); A3 Ultra (H200)
+	 * traffic by GPUDirect-TCPX(O) over their own NICs (google_nics_of); A3 Ultra (H200)
 	 * and A4 (B200) 8 x 400 Gb/s RDMA (ConnectX-7). AWS p3.16xlarge: 8 x V100
 	 * 16GB, 25 Gb/s without EFA; p3dn.24xlarge: 8 x V100 32GB, 100 Gb/s EFA
 	 * (instance data as listed by instances.vantage.sh, UNVERIFIED against
@@ -73,6 +73,13 @@ static const gpu_map gpu_maps[] = {
 	{"a3-highgpu", NULL, "H100", 200, 8, true, true, false},
 	{"a3-edgegpu", NULL, "H100", 200, 8, true, true, false},
 	{"a4-highgpu", NULL, "B200", 400, 8, true, true, false},
+	/* A4X (a4x-highgpu-4g) is a GB200 NVL72 tray of 4 with a 400 Gb/s
+	 * ConnectX-7 a GPU; A4X Max (a4x-maxgpu-4g) a GB300 NVL72 tray, 3200
+	 * Gb/s a tray (Google's GPU machine pages) */
+	{"a4x-maxgpu", NULL, "GB300", 800, 72, true, true, false},
+	{"A4X Max", NULL, "GB300", 800, 72, false, true, false},
+	{"a4x-highgpu", NULL, "GB200", 400, 72, true, true, false},
+	{"A4X", NULL, "GB200", 400, 72, true, true, false},
 	{"p3dn", NULL, "V100", 12.5, 8, true, true, false},
 	{"p3.16xlarge", NULL, "V100-16GB", 25, 8, true, true, true},
 	/* AWS's smaller GPU instances, one ENA NIC (TCP) each, "up to" a rate
@@ -114,6 +121,9 @@ static const gpu_map gpu_maps[] = {
 	{"ND96isr_H200", NULL, "H200", 400, 8, false, true, false},
 	{"ND96isr_H100", NULL, "H100", 400, 8, false, true, false},
 	{"Selene", NULL, "A100", 200, 8, true, true, false},
+	/* ALCF Polaris: 4 A100 40GB and 2 x 200 Gb/s Slingshot-11 a node (ALCF's
+	 * machine overview; the count: nic_of) */
+	{"Polaris", NULL, "A100-40GB", 200, 4, true, true, false},
 	/* OLCF Frontier: 4 MI250X (8 GCDs), 4 x 200 Gb/s Slingshot-11 */
 	{"Frontier", NULL, "MI250X", 200, 8, true, true, false},
 	{"ND96asr", NULL, "A100-40GB", 200, 8, false, true, false},
@@ -466,15 +476,63 @@ static bool gpu_before(const char *c, const char *q, const gpu_map *m)
 	return g && g < q;
 }
 
+/* A GB200/GB300 job said to span NVLink domains ("cross-domain",
+ * "across NVLink domains") */
+static bool gb_cross_domain(const char *t)
+{
+	static const char *const cross[] = {"cross-domain", "cross NVLink-domain",
+		"cross NVLink domain", "across NVLink domains"};
+	return val__has_any(t, cross, sizeof cross / sizeof cross[0]);
+}
+
+/* NVLink across a GB200/GB300 domain's trays said to be on
+ * (NCCL_MNNVL_ENABLE=1 or 2, "MNNVL+RDMA") */
+static bool gb_mnnvl_on(const char *t)
+{
+	static const char *const on[] = {"MNNVL+", "MNNVL=1", "MNNVL=2", "MNNVL_ENABLE=1",
+		"MNNVL_ENABLE=2", "MNNVL enabled"};
+	return val__has_any(t, on, sizeof on / sizeof on[0]);
+}
+
+/* Text that keeps a GB200/GB300 job's compute trays in different NVLink
+ * domains, so that the network joins them: NVLink across trays denied
+ * ("without MNNVL", NCCL_MNNVL_ENABLE=0, "pure RDMA") or the trays said to
+ * sit in domains of their own ("distinct NVLink domains"; "cross-domain"
+ * unless NVLink across trays is said to be on: then two domains,
+ * gb_two_domains). */
+static bool gb_domains_apart(const char *t)
+{
+	static const char *const apart[] = {"without MNNVL", "no MNNVL", "MNNVL disabled",
+		"MNNVL_ENABLE=0", "pure RDMA", "distinct NVLink domains", "different NVLink domains",
+		"separate NVLink domains"};
+	return val__has_any(t, apart, sizeof apart / sizeof apart[0]) ||
+	       (gb_cross_domain(t) && !gb_mnnvl_on(t));
+}
+
+/* A job across NVLink domains with NVLink on inside each ("cross-domain,
+ * MNNVL+RDMA", "two subblocks, MNNVL=2"): the fewest domains that crossing
+ * means, two, when the text does not split it */
+static bool gb_two_domains(const char *t)
+{
+	return gb_cross_domain(t) && gb_mnnvl_on(t) && !gb_domains_apart(t);
+}
+
 /* GB200 and GB300 ship as NVL72 racks (NVIDIA's GB200 / GB300 NVL72
  * reference designs; NVL36x2 is the same 72 GPUs): a row that names no other
- * domain ("NVL4", "NVL36", "NVL8") and does not deny NVLink across the trays
- * is one, whatever its trays' "4 GPUs per node" say. */
+ * domain ("NVL4", "NVL36", "NVL8") and does not keep its trays apart is one,
+ * whatever its trays' "4 GPUs per node" say. */
 static bool gb_rack_by_default(const char *hw)
 {
 	return !val__has(hw, "NVL4") && !val__has(hw, "NVL8") && !val__has(hw, "NVL36") &&
-	       !val__has(hw, "NVL16") && !val__has(hw, "NVL2") && !val__has(hw, "without MNNVL") &&
-	       !val__has(hw, "no MNNVL") && !val__has(hw, "MNNVL disabled");
+	       !val__has(hw, "NVL16") && !val__has(hw, "NVL2") && !gb_domains_apart(hw);
+}
+
+/* A GB200/GB300 NVL72 compute tray's GPUs (the reference designs' 4) */
+#define GB_TRAY_GPUS 4
+
+static bool gb_part(const gpu_map *m)
+{
+	return !strcmp(m->catalog, "GB200") || !strcmp(m->catalog, "GB300");
 }
 
 /* GPUs per node: "8 GPU/node", "4 GPUs per node", "4 per server", "nodes
@@ -579,9 +637,10 @@ static int gpus_per_node(const char *hw, const gpu_map *m)
 	/* a GB200 (GB300) NVL72's node is its NVLink domain of 72: a count of
 	 * racks or compute trays before the name ("8 x GB200 NVL72 racks", "4x
 	 * GB200 per compute tray") is not one */
-	if ((!strcmp(m->catalog, "GB200") || !strcmp(m->catalog, "GB300")) &&
-	    (val__has(hw, "NVL72") || gb_rack_by_default(hw)))
+	if (gb_part(m) && !gb_domains_apart(hw) && (val__has(hw, "NVL72") || gb_rack_by_default(hw)))
 		return 72;
+	if (gb_part(m) && (n <= 0 || n > 72))
+		return GB_TRAY_GPUS;
 	/* an MI250X (MI250) package is two GCDs, each what ROCm calls a GPU and
 	 * the catalog's part: "4x MI250X per node (8 GCDs)" is 8; a count of
 	 * up to 4 is of packages (HPE Cray EX235a and the MI250 servers hold 4) */
@@ -617,6 +676,12 @@ static double line_rate(const char *hw, const char **at, bool *aggregate)
 		if (!isdigit((unsigned char)*p) || (p > hw && (isdigit((unsigned char)p[-1]) ||
 		                                               p[-1] == '.')))
 			continue;
+		/* the group after a thousands comma belongs to the number before it:
+		 * "3,200 Gbps" is 3200, not 200 */
+		if (p - 1 > hw && p[-1] == ',' && isdigit((unsigned char)p[-2]) &&
+		    isdigit((unsigned char)p[1]) && isdigit((unsigned char)p[2]) &&
+		    !isdigit((unsigned char)p[3]))
+			continue;
 		/* a GPU link's rate ("NVLink 4800 Gb/s per GPU") is not the NIC's: look
 		 * back to the last separator */
 		char before[24];
@@ -645,16 +710,15 @@ static double line_rate(const char *hw, const char **at, bool *aggregate)
 				skip = true;
 		if (skip)
 			continue;
-		const char *q = p;
-		while (isdigit((unsigned char)*q) || *q == '.')
-			q++;
+		const char *q;
+		double num = val__number_grouped(p, &q);   /* "3,200" */
 		while (*q == ' ')
 			q++;
 		for (size_t i = 0; i < sizeof units / sizeof units[0]; i++)
 			if (!strncmp(q, units[i], strlen(units[i]))) {   /* GB/s is bytes */
 				*at = p;
 				*aggregate = units[i][0] == 'T' || units[i][0] == 't';
-				return atof(p) * (*aggregate ? 1000 : 1);
+				return num * (*aggregate ? 1000 : 1);
 			}
 		/* Ethernet's "100G", "400G", "400Gb" for the speeds a NIC comes in
 		 * (not "80G" of memory) */
@@ -1442,6 +1506,9 @@ static void nic_of(const char *hw_text, const gpu_map *m, int gpn, hw_nic *nic)
 	/* a DGX-1's four EDR ports for its eight V100 (DGX-1 data sheet) */
 	if (count <= 0 && val__has(hw, "DGX-1"))
 		count = 4;
+	/* ALCF Polaris's two Slingshot-11 NICs for its four A100 */
+	if (count <= 0 && val__has_word(hw, "Polaris"))
+		count = 2;
 	if (count <= 0 || count > 4 * gpn)
 		count = tcp ? 1 : m->gpus_per_node == 16 ? 8 : gpn;
 	/* part of a node (one GPU of a DGX-2): at most the 4 NICs per GPU the
@@ -1473,36 +1540,48 @@ static const char *nic_text(const val_row *r)
 	return line_rate(r->other, &at, &agg) > 0 ? r->other : r->hardware;
 }
 
-/* Google's GPUDirect over TCP (hw.c): said ("GPUDirect-TCPX", "TCPXO",
- * its plugin's name "FasTrak"), or an A3 High, Edge or Mega node whose text
- * does not turn it off ("GPUDirect-TCPX disabled", "non-TCPX",
- * "USE_GPU_DIRECT=false": NCCL's sockets then). Its GPU NICs (Google's GPU
- * machine pages): A3 High and Edge 4 x 200 Gb/s, a NIC for two GPUs; A3
- * Mega 8 x 200. "A3 VM" is A3 High: the series' first machine, the only
- * one before A3 Mega (2024). */
-static void gdtcp_of(const val_row *r, scn_cluster *c)
+/* Google's GPU machines (its "GPU machine types" pages): the NICs that
+ * carry GPU traffic, whatever total the text gives ("1000Gbps maximum
+ * network bandwidth", "2,000 Gbps per node" count the host's NICs too). A3
+ * High and Edge: 4 x 200 Gb/s, a NIC for two GPUs; A3 Mega 8 x 200; both by
+ * GPUDirect over TCP (hw.c). A3 Ultra and A4: 8 x 400 RDMA. A4X (GB200) and
+ * A4X Max (GB300) trays of 4: 400 and 800 Gb/s a GPU, counted for their
+ * NVLink domain by cluster_of. "A3 VM" is A3 High: the series' first
+ * machine, the only one before A3 Mega (2024). */
+static const struct {
+	const char *token;
+	int nics;
+	double gbps;
+	bool gdtcp;
+} google_nics[] = {
+	{"a3-highgpu", 4, 200, true}, {"a3-edgegpu", 4, 200, true}, {"a3-megagpu", 8, 200, true},
+	{"A3 High", 4, 200, true}, {"A3 Edge", 4, 200, true}, {"A3 Mega", 8, 200, true},
+	{"A3 VM", 4, 200, true}, {"a3-ultragpu", 8, 400, false}, {"a4-highgpu", 8, 400, false},
+	{"a4x-maxgpu", 4, 800, false}, {"A4X Max", 4, 800, false}, {"a4x-highgpu", 4, 400, false},
+	{"A4X", 4, 400, false},
+};
+
+/* Google's NICs for a Google machine; GPUDirect over TCP where it runs:
+ * said ("GPUDirect-TCPX", "TCPXO", its plugin's name "FasTrak"), or an A3
+ * High, Edge or Mega whose text does not turn it off ("GPUDirect-TCPX
+ * disabled", "non-TCPX", "USE_GPU_DIRECT=false": NCCL's sockets then). */
+static void google_nics_of(const val_row *r, scn_cluster *c)
 {
-	static const struct { const char *token; int nics; } a3[] = {
-		{"a3-highgpu", 4}, {"a3-edgegpu", 4}, {"a3-megagpu", 8}, {"A3 High", 4},
-		{"A3 Edge", 4}, {"A3 Mega", 8}, {"A3 VM", 4}};
 	const char *hw = r->hardware, *o = r->other;
+	int k = -1;
+	for (size_t i = 0; i < sizeof google_nics / sizeof google_nics[0] && k < 0; i++)
+		if (val__has(hw, google_nics[i].token))
+			k = (int)i;
 	bool off = (val__has(hw, "TCPX") && !val__affirmed(hw, "TCPX")) ||
 	           val__has(o, "USE_GPU_DIRECT=false") ||
 	           (val__has(o, "TCPX") && !val__affirmed(o, "TCPX") && !val__affirmed(hw, "TCPX"));
-	int nics = 0;
-	for (size_t i = 0; i < sizeof a3 / sizeof a3[0] && !nics; i++)
-		if (val__has(hw, a3[i].token))
-			nics = a3[i].nics;
 	bool said = val__affirmed(hw, "TCPX") || val__affirmed(hw, "FasTrak");
-	if (c->nodes <= 1 || off || (!said && !nics))
+	if (c->nodes > 1 && !off && (said || (k >= 0 && google_nics[k].gdtcp)))
+		c->nic.transport = TRANSPORT_GDTCP;
+	if (k < 0 || (off && google_nics[k].gdtcp))
 		return;
-	c->nic.transport = TRANSPORT_GDTCP;
-	if (!nics)
-		return;
-	/* the machine's GPU NICs, not its total ("1000Gbps maximum network
-	 * bandwidth" counts the host's NIC too) */
-	c->nic.speed_Bps = 200e9 / 8;
-	c->nic.count = nics;
+	c->nic.speed_Bps = google_nics[k].gbps * 1e9 / 8;
+	c->nic.count = google_nics[k].nics;
 }
 
 static int cluster_of(const val_row *r, scenario *s, char *why, size_t n)
@@ -1535,6 +1614,9 @@ static int cluster_of(const val_row *r, scenario *s, char *why, size_t n)
 	if (cap > 0 && g->tdp_w > 0 && cap < g->tdp_w)
 		c->gpu.power_limit_w = cap;
 	int gpn = gpus_per_node(r->hardware, m);
+	if (gb_part(m) && gpn == 72 && gb_domains_apart(r->other))
+		gpn = GB_TRAY_GPUS;   /* "cross-domain 2 nodes, pure RDMA" */
+	bool two_domains = gb_part(m) && gpn == 72 && gb_two_domains(r->other);
 	const char *apn = val__find(r->other, "accelerators_per_node");   /* MLPerf's, in the text */
 	if (apn && !val__has(r->hardware, "accelerators_per_node")) {
 		const char *q = apn + strlen("accelerators_per_node");
@@ -1575,14 +1657,18 @@ static int cluster_of(const val_row *r, scenario *s, char *why, size_t n)
 	int gpus = (int)want;
 	if (gpus < gpn)
 		gpn = gpus;          /* part of one node */
+	if (two_domains && gpus >= 2 * GB_TRAY_GPUS && gpus / 2 < gpn)
+		gpn = gpus / 2;      /* half the job in each of two domains */
 	/* a job that does not fill whole NVLink domains (128 GPUs of NVL72
 	 * racks): domains of the largest size that divides the job */
 	while (gpn > 1 && gpus % gpn)
 		gpn--;
 	c->gpus_per_node = gpn;
 	c->nodes = (gpus + gpn - 1) / gpn;
-	nic_of(nic_text(r), m, gpn, &c->nic);
-	gdtcp_of(r, c);
+	/* a GB200/GB300 domain's NICs are read as its trays' ("3,200 Gbps per
+	 * node" is a tray's), then counted for the domain below */
+	nic_of(nic_text(r), m, gb_part(m) && gpn > GB_TRAY_GPUS ? GB_TRAY_GPUS : gpn, &c->nic);
+	google_nics_of(r, c);
 	/* NCCL's CollNet on switches that reduce (InfiniBand SHARP): enabled
 	 * ("NCCL_COLLNET_ENABLE=1") or named as what ran ("CollnetDirect",
 	 * "NCCL_ALGO=COLLNETCHAIN"); a fabric merely able to ("IB/SHARP" in a
@@ -1837,11 +1923,12 @@ static int coll_cluster_of(const val_row *r, val_case *c, char *why, size_t n)
 	}
 	/* a GB200/GB300 NVL72's node here is its NVLink domain of 72, not the
 	 * OS node of a compute tray (4 GPUs, "36 nodes x 4" for two racks): the
-	 * job's GPUs go to domains as cluster_of makes them */
+	 * job's GPUs go to domains as cluster_of makes them, unless the text
+	 * keeps the trays apart */
 	int job_gpus = 0;
 	const gpu_map *gm = gpu_of(r->hardware);
 	if (nodes > 0 && gpn > 0 && gm && gpus_per_node(r->hardware, gm) == 72 &&
-	    val__has(r->hardware, "NVL72") && gpn < 72) {
+	    !gb_domains_apart(r->other) && gpn < 72) {
 		long long g = (long long)nodes * gpn;
 		job_gpus = g <= 1 << 20 ? (int)g : 0;
 		if (!job_gpus) {

@@ -1631,6 +1631,11 @@ START_TEST(t_metric_names_read)
 		{"% of theoretical peak", "", VM_PCT_PEAK, 1},
 		{"percentage of peak FLOPs", "", VM_PCT_PEAK, 1},
 		{"performance", "TFLOP/s", VM_HW_TFLOPS, 1e12},
+		/* a rate that names its convention is the rate (ATORCH15: read as
+		 * HFU in % before) */
+		{"TFLOP/s per GPU (hardware, HFU basis)", "TFLOP/s/GPU (HFU 65.6%)", VM_HW_TFLOPS,
+		 1e12},
+		{"TFLOP/s per GPU (MFU basis)", "TFLOP/s", VM_MODEL_TFLOPS, 1e12},
 		{"sec/iter", "", VM_ITER_TIME, 1},
 		{"time/iter (ms)", "", VM_ITER_TIME, 1e-3},
 		{"speed", "s/it", VM_ITER_TIME, 1},

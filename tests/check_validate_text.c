@@ -2009,6 +2009,54 @@ START_TEST(t_blind14)
 }
 END_TEST
 
+/* The fifteenth blind batch's readings, each a defect its rows showed:
+ * GB200/GB300 trays in one NVLink domain unless the text keeps them apart
+ * (MNNVL off, "distinct NVLink domains"), two domains for "cross-domain"
+ * with NVLink on, the same for nccl-tests rows as for runs; Google's A4X
+ * machines (GB200; the text's "B200" first was read); "3,200 Gbps" is 3200;
+ * ALCF Polaris's two Slingshot NICs. */
+START_TEST(t_blind15)
+{
+	size_t n;
+	val_row *r = validation_rows("blind15-nccl.csv", &n);
+	val_case c;
+	char why[256];
+	static const struct { const char *id, *gpu; int nodes, gpn; } dom[] = {
+		{"A4XGB200U15-001", "GB200", 1, 8},    /* same NVLink domain, 2 trays (was 2 x 4 B200) */
+		{"A4XGB200U15-011", "GB200", 2, 4},    /* NCCL_MNNVL_ENABLE=0 */
+		{"A4XGB200U15-013", "GB200", 2, 8},    /* cross-domain, MNNVL+RDMA: two domains */
+		{"GCPA4XM15-001", "GB300", 2, 4},      /* "distinct NVLink domains" (was 1 x 8) */
+		{"GCPGKED15-001", "GB200", 1, 8},      /* "in one NVLink domain" (was 2 x 4) */
+	};
+	for (size_t i = 0; i < sizeof dom / sizeof dom[0]; i++) {
+		ck_assert_msg(val_build(row_of(r, n, dom[i].id), &c, why, sizeof why) == 0, "%s: %s",
+		              dom[i].id, why);
+		ck_assert_str_eq(c.s.cluster.gpu.name, dom[i].gpu);
+		ck_assert_msg(c.s.cluster.nodes == dom[i].nodes &&
+		              c.s.cluster.gpus_per_node == dom[i].gpn, "%s: %d x %d", dom[i].id,
+		              c.s.cluster.nodes, c.s.cluster.gpus_per_node);
+		scn_release(&c.s);
+	}
+	/* A4X Max's 800 Gb/s a GPU, not "3,200" read as 200 a tray */
+	ck_assert_int_eq(val_build(row_of(r, n, "A4XMGB300U15-001"), &c, why, sizeof why), 0);
+	ck_assert_double_eq_tol(c.s.cluster.nic.count * c.s.cluster.nic.speed_Bps,
+	                        c.s.cluster.gpus_per_node * 100e9, 1);
+	scn_release(&c.s);
+	ck_assert_int_eq(val_build(row_of(r, n, "POLARIS15-003"), &c, why, sizeof why), 0);
+	ck_assert_int_eq(c.s.cluster.nic.count, 2);
+	ck_assert_double_eq_tol(c.s.cluster.nic.speed_Bps, 25e9, 1);
+	scn_release(&c.s);
+	free(r);
+	/* a node's total with a thousands comma */
+	char row[512];
+	snprintf(row, sizeof row, "T-001,x,\"2 nodes x 8 H100 80GB, 8 RDMA NICs, 3,200 Gbps per "
+	         "node\",16,,,,,,,,,,,,,,allreduce_busbw@1G,400,GB/s,x");
+	ck_assert_int_eq(build_row(row, &c, why, sizeof why), 0);
+	ck_assert_double_eq_tol(c.s.cluster.nic.count * c.s.cluster.nic.speed_Bps, 400e9, 1);
+	scn_release(&c.s);
+}
+END_TEST
+
 START_TEST(t_blind12)
 {
 	size_t n;
@@ -2262,6 +2310,7 @@ static Suite *suite(void)
 	tcase_add_test(tc, t_blind12);
 	tcase_add_test(tc, t_pipeline_split);
 	tcase_add_test(tc, t_blind14);
+	tcase_add_test(tc, t_blind15);
 	tcase_add_test(tc, t_power_limit_read);
 	tcase_add_test(tc, t_deepep_read);
 	suite_add_tcase(s, tc);
