@@ -353,10 +353,14 @@ static val_metric metric_words(const char *name, const char *unit)
 	if (qualified(name, unit))
 		return VM_NONE;
 	/* a FLOP rate that names its convention ("TFLOP/s per GPU (hardware, HFU
-	 * basis)", in TFLOP/s): the rate, of model FLOPs on MFU's basis */
+	 * basis)" in TFLOP/s): the rate, hardware FLOPs per GPU, or model FLOPs
+	 * on MFU's basis; not a utilization in TFLOP/s' words ("percent of peak
+	 * TFLOP/s") */
 	char lead[256];
 	unit_lead(unit, lead, sizeof lead);
-	if ((tera(name) || peta(name)) && (tera(lead) || peta(lead)) && !strchr(lead, '%'))
+	static const char *const util[] = {"%", "percent", "fraction", "of peak", "util"};
+	if ((tera(name) || peta(name)) && (tera(lead) || peta(lead)) &&
+	    !val__has_any(lead, util, sizeof util / sizeof util[0]))
 		return val__has_token(name, "mfu") && tera(name) ? VM_MODEL_TFLOPS
 		                                                  : flop_rate(name, unit);
 	if (val__has_token(name, "mfu") || val__has(name, "mfu_") || val__has(name, "_mfu"))

@@ -123,7 +123,7 @@ static const gpu_map gpu_maps[] = {
 	{"Selene", NULL, "A100", 200, 8, true, true, false},
 	/* ALCF Polaris: 4 A100 40GB and 2 x 200 Gb/s Slingshot-11 a node (ALCF's
 	 * machine overview; the count: nic_of) */
-	{"Polaris", NULL, "A100-40GB", 200, 4, true, true, false},
+	{"ALCF Polaris", NULL, "A100-40GB", 200, 4, false, true, false},
 	/* OLCF Frontier: 4 MI250X (8 GCDs), 4 x 200 Gb/s Slingshot-11 */
 	{"Frontier", NULL, "MI250X", 200, 8, true, true, false},
 	{"ND96asr", NULL, "A100-40GB", 200, 8, false, true, false},
@@ -476,13 +476,15 @@ static bool gpu_before(const char *c, const char *q, const gpu_map *m)
 	return g && g < q;
 }
 
-/* A GB200/GB300 job said to span NVLink domains ("cross-domain",
- * "across NVLink domains") */
+/* A GB200/GB300 job said to span NVLink domains ("across NVLink domains",
+ * "cross-domain" where the text speaks of NVLink: not a "cross-domain
+ * corpus") */
 static bool gb_cross_domain(const char *t)
 {
-	static const char *const cross[] = {"cross-domain", "cross NVLink-domain",
-		"cross NVLink domain", "across NVLink domains"};
-	return val__has_any(t, cross, sizeof cross / sizeof cross[0]);
+	static const char *const cross[] = {"cross NVLink-domain", "cross NVLink domain",
+		"across NVLink domains"};
+	return val__has_any(t, cross, sizeof cross / sizeof cross[0]) ||
+	       (val__has(t, "cross-domain") && (val__has(t, "NVLink") || val__has(t, "MNNVL")));
 }
 
 /* NVLink across a GB200/GB300 domain's trays said to be on
@@ -496,14 +498,13 @@ static bool gb_mnnvl_on(const char *t)
 
 /* Text that keeps a GB200/GB300 job's compute trays in different NVLink
  * domains, so that the network joins them: NVLink across trays denied
- * ("without MNNVL", NCCL_MNNVL_ENABLE=0, "pure RDMA") or the trays said to
- * sit in domains of their own ("distinct NVLink domains"; "cross-domain"
- * unless NVLink across trays is said to be on: then two domains,
- * gb_two_domains). */
+ * ("without MNNVL", NCCL_MNNVL_ENABLE=0) or the trays said to sit in
+ * domains of their own ("distinct NVLink domains"; "cross-domain" unless
+ * NVLink across trays is said to be on: then two domains, gb_two_domains). */
 static bool gb_domains_apart(const char *t)
 {
 	static const char *const apart[] = {"without MNNVL", "no MNNVL", "MNNVL disabled",
-		"MNNVL_ENABLE=0", "pure RDMA", "distinct NVLink domains", "different NVLink domains",
+		"MNNVL_ENABLE=0", "distinct NVLink domains", "different NVLink domains",
 		"separate NVLink domains"};
 	return val__has_any(t, apart, sizeof apart / sizeof apart[0]) ||
 	       (gb_cross_domain(t) && !gb_mnnvl_on(t));
@@ -529,6 +530,22 @@ static bool gb_rack_by_default(const char *hw)
 
 /* A GB200/GB300 NVL72 compute tray's GPUs (the reference designs' 4) */
 #define GB_TRAY_GPUS 4
+
+/* The NVLink domain a text names: "NVL36" 36, "NVL36x2" 72; 0 when none */
+static int nvl_size(const char *hw)
+{
+	for (const char *p = val__find(hw, "NVL"); p; p = val__find(p + 3, "NVL")) {
+		if (!isdigit((unsigned char)p[3]))
+			continue;
+		char *end;
+		long n = strtol(p + 3, &end, 10);
+		if ((*end == 'x' || *end == 'X') && isdigit((unsigned char)end[1]))
+			n *= strtol(end + 1, NULL, 10);
+		if (n >= 2 && n <= 576)
+			return (int)n;
+	}
+	return 0;
+}
 
 static bool gb_part(const gpu_map *m)
 {
@@ -639,6 +656,9 @@ static int gpus_per_node(const char *hw, const gpu_map *m)
 	 * GB200 per compute tray") is not one */
 	if (gb_part(m) && !gb_domains_apart(hw) && (val__has(hw, "NVL72") || gb_rack_by_default(hw)))
 		return 72;
+	/* another domain said ("GB200 NVL36"); trays when the text keeps them apart */
+	if (gb_part(m) && !gb_domains_apart(hw) && nvl_size(hw) > 0 && nvl_size(hw) <= 72)
+		return nvl_size(hw);
 	if (gb_part(m) && (n <= 0 || n > 72))
 		return GB_TRAY_GPUS;
 	/* an MI250X (MI250) package is two GCDs, each what ROCm calls a GPU and
@@ -653,6 +673,25 @@ static int gpus_per_node(const char *hw, const gpu_map *m)
 			n *= 2;
 	}
 	return n > 0 && n <= 72 ? n : m->gpus_per_node;
+}
+
+/* The number at `p` as a rate's text writes it: "3,200" is 3200 (a lead of
+ * one to three digits, groups of three, at most 100,000 Gb/s, a node's
+ * NICs), else its digits alone ("10,25,100 GbE" lists speeds; "200,400
+ * Gbps" is two); an item after "digit," is a list's, never grouped.
+ * `q`: past it. */
+static double rate_number(const char *p, const char **q, bool listed)
+{
+	const char *end;
+	double v = val__number_grouped(p, &end);
+	if (!listed && end > p && memchr(p, ',', (size_t)(end - p)) &&
+	    strspn(p, "0123456789") <= 3 && v <= 1e5) {
+		*q = end;
+		return v;
+	}
+	for (*q = p; isdigit((unsigned char)**q) || **q == '.'; (*q)++)
+		;
+	return atof(p);
 }
 
 /* The first line rate written in the text: a number, blanks allowed, then
@@ -676,12 +715,19 @@ static double line_rate(const char *hw, const char **at, bool *aggregate)
 		if (!isdigit((unsigned char)*p) || (p > hw && (isdigit((unsigned char)p[-1]) ||
 		                                               p[-1] == '.')))
 			continue;
-		/* the group after a thousands comma belongs to the number before it:
-		 * "3,200 Gbps" is 3200, not 200 */
-		if (p - 1 > hw && p[-1] == ',' && isdigit((unsigned char)p[-2]) &&
-		    isdigit((unsigned char)p[1]) && isdigit((unsigned char)p[2]) &&
-		    !isdigit((unsigned char)p[3]))
-			continue;
+		/* a group after a thousands comma belongs to the number before it:
+		 * "3,200 Gbps" is 3200, not 200 (but "10,25,100 GbE" lists 100) */
+		bool listed = p - 1 > hw && p[-1] == ',' && isdigit((unsigned char)p[-2]);
+		if (listed) {
+			const char *s0 = p - 1, *end;
+			while (s0 > hw && (isdigit((unsigned char)s0[-1]) || s0[-1] == ','))
+				s0--;
+			while (*s0 == ',')
+				s0++;
+			rate_number(s0, &end, s0 > hw && s0[-1] == ',');
+			if (end > p)
+				continue;
+		}
 		/* a GPU link's rate ("NVLink 4800 Gb/s per GPU") is not the NIC's: look
 		 * back to the last separator */
 		char before[24];
@@ -711,7 +757,7 @@ static double line_rate(const char *hw, const char **at, bool *aggregate)
 		if (skip)
 			continue;
 		const char *q;
-		double num = val__number_grouped(p, &q);   /* "3,200" */
+		double num = rate_number(p, &q, listed);   /* "3,200" */
 		while (*q == ' ')
 			q++;
 		for (size_t i = 0; i < sizeof units / sizeof units[0]; i++)
@@ -1507,7 +1553,7 @@ static void nic_of(const char *hw_text, const gpu_map *m, int gpn, hw_nic *nic)
 	if (count <= 0 && val__has(hw, "DGX-1"))
 		count = 4;
 	/* ALCF Polaris's two Slingshot-11 NICs for its four A100 */
-	if (count <= 0 && val__has_word(hw, "Polaris"))
+	if (count <= 0 && !strcmp(m->token, "ALCF Polaris"))
 		count = 2;
 	if (count <= 0 || count > 4 * gpn)
 		count = tcp ? 1 : m->gpus_per_node == 16 ? 8 : gpn;
@@ -1543,45 +1589,61 @@ static const char *nic_text(const val_row *r)
 /* Google's GPU machines (its "GPU machine types" pages): the NICs that
  * carry GPU traffic, whatever total the text gives ("1000Gbps maximum
  * network bandwidth", "2,000 Gbps per node" count the host's NICs too). A3
- * High and Edge: 4 x 200 Gb/s, a NIC for two GPUs; A3 Mega 8 x 200; both by
- * GPUDirect over TCP (hw.c). A3 Ultra and A4: 8 x 400 RDMA. A4X (GB200) and
- * A4X Max (GB300) trays of 4: 400 and 800 Gb/s a GPU, counted for their
- * NVLink domain by cluster_of. "A3 VM" is A3 High: the series' first
- * machine, the only one before A3 Mega (2024). */
+ * High and Edge: 4 x 200 Gb/s for 8 GPUs, a NIC for two; A3 Mega 8 x 200;
+ * both by GPUDirect over TCP (hw.c). A3 Ultra and A4: 8 x 400 RDMA. A4X
+ * (GB200) and A4X Max (GB300): trays of 4 with 400 and 800 Gb/s a GPU,
+ * counted for their NVLink domain. Machine names first, as whole words;
+ * then the series' names ("A3 VM" is A3 High: the series' first machine,
+ * the only one before A3 Mega, 2024). */
 static const struct {
 	const char *token;
-	int nics;
+	int nics, gpus;     /* a machine's GPU NICs and GPUs */
 	double gbps;
 	bool gdtcp;
 } google_nics[] = {
-	{"a3-highgpu", 4, 200, true}, {"a3-edgegpu", 4, 200, true}, {"a3-megagpu", 8, 200, true},
-	{"A3 High", 4, 200, true}, {"A3 Edge", 4, 200, true}, {"A3 Mega", 8, 200, true},
-	{"A3 VM", 4, 200, true}, {"a3-ultragpu", 8, 400, false}, {"a4-highgpu", 8, 400, false},
-	{"a4x-maxgpu", 4, 800, false}, {"A4X Max", 4, 800, false}, {"a4x-highgpu", 4, 400, false},
-	{"A4X", 4, 400, false},
+	{"a3-highgpu", 4, 8, 200, true}, {"a3-edgegpu", 4, 8, 200, true},
+	{"a3-megagpu", 8, 8, 200, true}, {"a3-ultragpu", 8, 8, 400, false},
+	{"a4-highgpu", 8, 8, 400, false}, {"a4x-maxgpu", 4, 4, 800, false},
+	{"a4x-highgpu", 4, 4, 400, false}, {"A3 High", 4, 8, 200, true},
+	{"A3 Edge", 4, 8, 200, true}, {"A3 Mega", 8, 8, 200, true}, {"A3 Ultra", 8, 8, 400, false},
+	{"A3 VM", 4, 8, 200, true}, {"A4X Max", 4, 4, 800, false}, {"A4X", 4, 4, 400, false},
 };
 
 /* Google's NICs for a Google machine; GPUDirect over TCP where it runs:
- * said ("GPUDirect-TCPX", "TCPXO", its plugin's name "FasTrak"), or an A3
- * High, Edge or Mega whose text does not turn it off ("GPUDirect-TCPX
- * disabled", "non-TCPX", "USE_GPU_DIRECT=false": NCCL's sockets then). */
-static void google_nics_of(const val_row *r, scn_cluster *c)
+ * said in either column ("GPUDirect-TCPX", "TCPXO", its plugin's name
+ * "FasTrak"), or an A3 High, Edge or Mega whose text does not turn it off
+ * ("GPUDirect-TCPX disabled", "non-TCPX", "USE_GPU_DIRECT=false": NCCL's
+ * sockets then, the machines having no RDMA) nor says the run's NICs are
+ * RDMA. `tray`: the GPUs the text's NICs were read for. */
+static void google_nics_of(const val_row *r, scn_cluster *c, int tray)
 {
 	const char *hw = r->hardware, *o = r->other;
 	int k = -1;
 	for (size_t i = 0; i < sizeof google_nics / sizeof google_nics[0] && k < 0; i++)
-		if (val__has(hw, google_nics[i].token))
+		if (val__has_word(hw, google_nics[i].token))
 			k = (int)i;
 	bool off = (val__has(hw, "TCPX") && !val__affirmed(hw, "TCPX")) ||
 	           val__has(o, "USE_GPU_DIRECT=false") ||
 	           (val__has(o, "TCPX") && !val__affirmed(o, "TCPX") && !val__affirmed(hw, "TCPX"));
-	bool said = val__affirmed(hw, "TCPX") || val__affirmed(hw, "FasTrak");
-	if (c->nodes > 1 && !off && (said || (k >= 0 && google_nics[k].gdtcp)))
+	bool said = val__affirmed(hw, "TCPX") || val__affirmed(hw, "FasTrak") ||
+	            val__affirmed(o, "TCPX") || val__affirmed(o, "FasTrak");
+	bool gd = k >= 0 && google_nics[k].gdtcp;
+	bool rdma = val__affirmed(hw, "InfiniBand") || val__affirmed(hw, "RoCE") ||
+	            val__affirmed(hw, "RDMA");
+	if (gd && rdma && !said)
+		return;   /* a text that says otherwise: its own NICs */
+	if (c->nodes > 1 && !off && (said || gd))
 		c->nic.transport = TRANSPORT_GDTCP;
-	if (k < 0 || (off && google_nics[k].gdtcp))
+	if (gd && off && c->nic.transport == TRANSPORT_RDMA)
+		c->nic.transport = TRANSPORT_TCP;
+	if (k < 0 || (off && gd))
 		return;
 	c->nic.speed_Bps = google_nics[k].gbps * 1e9 / 8;
-	c->nic.count = google_nics[k].nics;
+	long long nics = ((long long)google_nics[k].nics * tray + google_nics[k].gpus - 1) /
+	                 google_nics[k].gpus;
+	nics = (nics * c->gpus_per_node + tray - 1) / tray;
+	c->nic.count = nics < 1 ? 1 : nics > 4LL * c->gpus_per_node ? 4 * c->gpus_per_node
+	                                                               : (int)nics;
 }
 
 static int cluster_of(const val_row *r, scenario *s, char *why, size_t n)
@@ -1616,7 +1678,8 @@ static int cluster_of(const val_row *r, scenario *s, char *why, size_t n)
 	int gpn = gpus_per_node(r->hardware, m);
 	if (gb_part(m) && gpn == 72 && gb_domains_apart(r->other))
 		gpn = GB_TRAY_GPUS;   /* "cross-domain 2 nodes, pure RDMA" */
-	bool two_domains = gb_part(m) && gpn == 72 && gb_two_domains(r->other);
+	bool two_domains = gb_part(m) && gpn == 72 &&
+	                   (gb_two_domains(r->other) || gb_two_domains(r->hardware));
 	const char *apn = val__find(r->other, "accelerators_per_node");   /* MLPerf's, in the text */
 	if (apn && !val__has(r->hardware, "accelerators_per_node")) {
 		const char *q = apn + strlen("accelerators_per_node");
@@ -1657,45 +1720,46 @@ static int cluster_of(const val_row *r, scenario *s, char *why, size_t n)
 	int gpus = (int)want;
 	if (gpus < gpn)
 		gpn = gpus;          /* part of one node */
-	if (two_domains && gpus >= 2 * GB_TRAY_GPUS && gpus / 2 < gpn)
-		gpn = gpus / 2;      /* half the job in each of two domains */
+	/* half the job in each of two domains, when it halves into whole trays */
+	if (two_domains && gpus % (2 * GB_TRAY_GPUS) == 0 && gpus / 2 < gpn)
+		gpn = gpus / 2;
 	/* a job that does not fill whole NVLink domains (128 GPUs of NVL72
 	 * racks): domains of the largest size that divides the job */
 	while (gpn > 1 && gpus % gpn)
 		gpn--;
 	c->gpus_per_node = gpn;
 	c->nodes = (gpus + gpn - 1) / gpn;
-	/* a GB200/GB300 domain's NICs are read as its trays' ("3,200 Gbps per
-	 * node" is a tray's), then counted for the domain below */
-	nic_of(nic_text(r), m, gb_part(m) && gpn > GB_TRAY_GPUS ? GB_TRAY_GPUS : gpn, &c->nic);
-	google_nics_of(r, c);
+	/* a GB200/GB300 NVL72 domain is built of compute trays of 4 GPUs (an OS
+	 * node each, "128 nodes x 4 GB300"), and a count of NICs or a node's
+	 * rate ("3,200 Gbps per node") is a tray's unless the text ties it to the
+	 * rack: 4 ConnectX per tray is one per GPU (NVIDIA's GB200 NVL72 and
+	 * GB300 reference designs), not 4 for the whole domain. The tray's NICs
+	 * are read, then counted for the domain, NICs per GPU times its GPUs. */
+	bool per_rack = val__has(r->hardware, "per rack") || val__has(r->hardware, "for the rack") ||
+	                val__has(r->hardware, "uplink");
+	int tray = gpn;
+	if (m->gpus_per_node == 72 && gpn > GB_TRAY_GPUS && !per_rack) {
+		/* the tray's GPUs: "36 nodes x 4 GB200" (the GPU named after the
+		 * count), else the reference designs' 4 */
+		const char *nx = val__find(r->hardware, " nodes x ");
+		char *after = NULL;
+		tray = nx && isdigit((unsigned char)nx[9]) ? (int)strtol(nx + 9, &after, 10) : 0;
+		if (tray > 0 && !gpu_next(after, m))
+			tray = 0;
+		if (tray < 1 || tray >= gpn)
+			tray = GB_TRAY_GPUS;
+	}
+	nic_of(nic_text(r), m, tray, &c->nic);
+	if (tray < gpn) {
+		long long nics = ((long long)c->nic.count * gpn + tray - 1) / tray;
+		c->nic.count = nics > 4LL * gpn ? 4 * gpn : (int)nics;
+	}
+	google_nics_of(r, c, tray);
 	/* NCCL's CollNet on switches that reduce (InfiniBand SHARP): enabled
 	 * ("NCCL_COLLNET_ENABLE=1") or named as what ran ("CollnetDirect",
 	 * "NCCL_ALGO=COLLNETCHAIN"); a fabric merely able to ("IB/SHARP" in a
 	 * device list) is not NCCL using it, which needs the variable */
 	c->fabric.sharp = c->nic.transport == TRANSPORT_RDMA && collnet_said(r);
-	/* a GB200/GB300 NVL72 domain is built of compute trays of 4 GPUs (an OS
-	 * node each, "128 nodes x 4 GB300"), and a count of NICs is a tray's
-	 * unless the text ties it to the rack: 4 ConnectX per tray is one per GPU
-	 * (NVIDIA's GB200 NVL72 and GB300 reference designs), not 4 for the
-	 * whole domain */
-	bool per_rack = val__has(r->hardware, "per rack") || val__has(r->hardware, "for the rack") ||
-	                val__has(r->hardware, "uplink");
-	if (m->gpus_per_node == 72 && gpn > 4 && c->nic.count < gpn && !per_rack) {
-		/* the tray's GPUs: "36 nodes x 4 GB200" (the GPU named after the
-		 * count), else the reference designs' 4 */
-		const char *nx = val__find(r->hardware, " nodes x ");
-		char *after = NULL;
-		int tray = nx && isdigit((unsigned char)nx[9]) ? (int)strtol(nx + 9, &after, 10) : 0;
-		if (tray > 0 && !gpu_next(after, m))
-			tray = 0;
-		if (tray < 1 || tray >= gpn)
-			tray = 4;
-		if (c->nic.count <= 4 * tray && gpn % tray == 0)
-			c->nic.count = c->nic.count * (gpn / tray);
-		if (c->nic.count > 4 * gpn)
-			c->nic.count = 4 * gpn;
-	}
 	c->intra.kind = (pcie_cards(r->hardware) && !val__has(r->hardware, "NVLink")) ||
 	                g->nvlink_Bps <= 0 ? INTRA_PCIE : INTRA_NVSWITCH;   /* L40S: no NVLink */
 	/* two A40s (RTX A6000s) joined by their NVLink bridge: 112.5 GB/s

@@ -1003,9 +1003,10 @@ static void path(ctx *c)
 	if (s->cluster.nodes > 1)
 		para(c->out, 3, 6, "b. Point-to-point bandwidth between two nodes (ib_write_bw, "
 			"iperf3): each %g Gb/s %s NIC should move about %s. Far less means a "
-			"configuration problem (MTU, RDMA, PCIe placement) to fix before anything else.",
+			"configuration problem (MTU, %s, PCIe placement) to fix before anything else.",
 			nic.speed_Bps * 8 / 1e9, hw_transport_name(nic.transport),
-			fmt_bw(a, sizeof a, nic.speed_Bps * (nic.efficiency > 0 ? nic.efficiency : 1)));
+			fmt_bw(a, sizeof a, nic.speed_Bps * (nic.efficiency > 0 ? nic.efficiency : 1)),
+			nic.transport == TRANSPORT_GDTCP ? "the GPUDirect plugin" : "RDMA");
 	else
 		para(c->out, 3, 6, "b. Point-to-point bandwidth: inside one node, between GPU pairs "
 			"(nccl-tests sendrecv_perf).");

@@ -1636,6 +1636,7 @@ START_TEST(t_metric_names_read)
 		{"TFLOP/s per GPU (hardware, HFU basis)", "TFLOP/s/GPU (HFU 65.6%)", VM_HW_TFLOPS,
 		 1e12},
 		{"TFLOP/s per GPU (MFU basis)", "TFLOP/s", VM_MODEL_TFLOPS, 1e12},
+		{"MFU (TFLOP/s basis)", "percent of peak TFLOP/s", VM_MFU, 1},
 		{"sec/iter", "", VM_ITER_TIME, 1},
 		{"time/iter (ms)", "", VM_ITER_TIME, 1e-3},
 		{"speed", "s/it", VM_ITER_TIME, 1},

@@ -2057,6 +2057,74 @@ START_TEST(t_blind15)
 }
 END_TEST
 
+/* The review of those readings: each case a text they must not over-read. */
+START_TEST(t_blind15_review)
+{
+	static const struct {
+		const char *hw, *other;
+		int gpus, nodes, gpn, nics;   /* nics: 0 = not checked */
+		double gbps;                  /* a NIC's line rate, 0 = not checked */
+		hw_transport tr;
+	} cases[] = {
+		/* "Llama3 VM" is not Google's A3 VM; an A3 Ultra named in full is RDMA */
+		{"2 nodes x 8 H100 80GB, 8x 400 Gb/s InfiniBand (Llama3 VM image)", "", 16, 2, 8, 8,
+		 400, TRANSPORT_RDMA},
+		{"GCP A3 VM (a3-ultragpu-8g, 8x H200)", "", 16, 2, 8, 8, 400, TRANSPORT_RDMA},
+		/* GPUDirect said in the other column; turned off on an A3 High: sockets */
+		{"2 nodes x 8 H100 80GB (GCP)", "GPUDirect-TCPXO plugin (FasTrak)", 16, 2, 8, 0, 0,
+		 TRANSPORT_GDTCP},
+		{"2 x GCP a3-highgpu-8g (8x H100 80GB)", "USE_GPU_DIRECT=false", 16, 2, 8, 0, 0,
+		 TRANSPORT_TCP},
+		/* a GB200 domain that the job does not fill in trays of 4 keeps a NIC a
+		 * GPU; a rack's NICs said per rack */
+		{"GB200 NVL72", "", 100, 2, 50, 50, 400, TRANSPORT_RDMA},
+		{"GB200 NVL72, 72x 400 Gb/s ConnectX-7 per rack", "", 144, 2, 72, 72, 400,
+		 TRANSPORT_RDMA},
+		/* NVLink inside each rack, RDMA between: two domains, not trays; a
+		 * "cross-domain" corpus is not a fabric; NVL36 is a domain of 36 */
+		{"GB200 NVL72", "MNNVL inside each rack, pure RDMA between racks", 144, 2, 72, 0, 0,
+		 TRANSPORT_RDMA},
+		{"GB200 NVL72", "cross-domain pretraining corpus", 72, 1, 72, 0, 0, TRANSPORT_RDMA},
+		{"GB200 NVL36", "", 36, 1, 36, 0, 0, TRANSPORT_RDMA},
+		/* two domains only when the job halves into whole trays */
+		{"GB200 NVL72", "cross-domain, MNNVL+RDMA", 12, 1, 12, 0, 0, TRANSPORT_RDMA},
+		{"GB200 NVL72, cross-domain, MNNVL+RDMA", "", 16, 2, 8, 0, 0, TRANSPORT_RDMA},
+		/* commas that list speeds */
+		{"2 nodes x 8 A100 80GB, NIC options 10,25,100 GbE", "", 16, 2, 8, 1, 100,
+		 TRANSPORT_TCP},
+		{"2 nodes x 8 H100 80GB, 200,400 Gbps InfiniBand", "", 16, 2, 8, 8, 400,
+		 TRANSPORT_RDMA},
+		{"2 nodes x 8 H100 80GB, 100,200,400 Gbps InfiniBand", "", 16, 2, 8, 8, 400,
+		 TRANSPORT_RDMA},
+		/* Polaris named elsewhere is not ALCF Polaris's two NICs */
+		{"2 nodes x 8 H100 80GB", "200 Gbps Slingshot-11; earlier runs on Polaris", 16, 2, 8, 8,
+		 200, TRANSPORT_RDMA},
+	};
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		char row[1024], why[256];
+		val_case c;
+		snprintf(row, sizeof row, "T-%03zu,x,\"%s\",%d,,,,,,,,,,,\"%s\",,,allreduce_busbw@1G,"
+		         "100,GB/s,x", i, cases[i].hw, cases[i].gpus, cases[i].other);
+		ck_assert_msg(build_row(row, &c, why, sizeof why) == 0, "%s: %s", cases[i].hw, why);
+		const scn_cluster *k = &c.s.cluster;
+		ck_assert_msg(k->nodes == cases[i].nodes && k->gpus_per_node == cases[i].gpn &&
+		              k->nic.transport == cases[i].tr &&
+		              (!cases[i].nics || k->nic.count == cases[i].nics) &&
+		              (!cases[i].gbps || fabs(k->nic.speed_Bps * 8 / 1e9 - cases[i].gbps) < 1e-6),
+		              "%s | %s: %d x %d, %d x %g Gb/s, transport %d", cases[i].hw, cases[i].other,
+		              k->nodes, k->gpus_per_node, k->nic.count, k->nic.speed_Bps * 8 / 1e9,
+		              k->nic.transport);
+		scn_release(&c.s);
+	}
+	/* an AMD Polaris card is no GPU of the catalog */
+	char row[512], why[256];
+	val_case c;
+	snprintf(row, sizeof row, "T-100,x,\"AMD Polaris RX 580 x 8\",8,,,,,,,,,,,,,,"
+	         "allreduce_busbw@1G,10,GB/s,x");
+	ck_assert_int_eq(build_row(row, &c, why, sizeof why), -1);
+}
+END_TEST
+
 START_TEST(t_blind12)
 {
 	size_t n;
@@ -2311,6 +2379,7 @@ static Suite *suite(void)
 	tcase_add_test(tc, t_pipeline_split);
 	tcase_add_test(tc, t_blind14);
 	tcase_add_test(tc, t_blind15);
+	tcase_add_test(tc, t_blind15_review);
 	tcase_add_test(tc, t_power_limit_read);
 	tcase_add_test(tc, t_deepep_read);
 	suite_add_tcase(s, tc);
