@@ -965,6 +965,8 @@ int val__cp_of(const char *o)
 				q++;
 			if (!strncasecmp(q, "of ", 3))   /* "context parallelism of 4" */
 				q += 3;
+			if (!strncasecmp(q, "size ", 5))   /* "context parallel of size 8" */
+				q += 5;
 			if (isdigit((unsigned char)*q) && atoi(q) > 1 && !isalpha((unsigned char)q[1]))
 				return atoi(q);
 		}
@@ -1468,6 +1470,14 @@ static int batch_of(const val_row *r, scenario *s, bool layer_only, bool *assume
 		if (e > q && (!strncasecmp(e, "sequences", 9) || !strncasecmp(e, "samples", 7)))
 			t->global_batch = atoi(q);
 	}
+	/* "1 sequence per step", "512 sequences per step" */
+	static const char *const per_step[] = {" sequence per step", " sequences per step",
+		" samples per step", " sample per step"};
+	for (size_t i = 0; i < sizeof per_step / sizeof per_step[0] && t->global_batch <= 0; i++) {
+		const char *p = val__find(r->other, per_step[i]);
+		if (p)
+			t->global_batch = val__number_before(r->other, p, false);
+	}
 	/* a per-device batch of a framework that accumulates only when told
 	 * (Hugging Face's gradient_accumulation_steps defaults to 1; torchtitan's
 	 * local batch and MaxText's per-device batch are the step's) */
@@ -1500,6 +1510,9 @@ static int batch_of(const val_row *r, scenario *s, bool layer_only, bool *assume
 				device_batch = true;
 			}
 		}
+	/* a batch column said to be per GPU ("'Batch Size' column = per-GPU batch") */
+	device_batch |= t->micro_batch > 0 && (val__has(r->other, "per-GPU batch") ||
+	                                       val__has(r->other, "per-device batch"));
 	static const char *const ga_words[] = {"GA", "grad accum", "grad_accum", "grad-accum",
 		"gradient accumulation", "gradient_accumulation_steps", "grad accumulation",
 		"gradient accumulation steps", "grad accumulation steps", "accumulation steps",

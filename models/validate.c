@@ -2715,21 +2715,27 @@ static bool enc_dec_said(const val_row *r)
  * "seq_len=8192", "sequence length 2048", "seq length 4096"; 0 if none. */
 static int seq_in_text(const char *o)
 {
+	/* "context 1M tokens", 'context "4M" tokens': a context in K or M is
+	 * a power of two's (1M = 1,048,576, as the scripts' SEQ_LEN writes it) */
 	static const char *const keys[] = {"sequence length", "seq_len", "seq-len", "seq length",
-		"seq_length", "seq-length", "max_seq_len"};
+		"seq_length", "seq-length", "max_seq_len", "context length", "context"};
 	for (size_t k = 0; k < sizeof keys / sizeof keys[0]; k++)
 		for (const char *p = val__find(o, keys[k]); p; p = val__find(p + 1, keys[k])) {
 			if (p > o && (isalnum((unsigned char)p[-1]) || p[-1] == '_'))
 				continue;
 			const char *q = p + strlen(keys[k]);
-			while (*q == ' ' || *q == '=' || *q == ':')
+			while (*q == ' ' || *q == '=' || *q == ':' || *q == '"')
 				q++;
 			if (!strncasecmp(q, "of ", 3))
 				q += 3;
+			if (!isdigit((unsigned char)*q))
+				continue;
 			char *e;
 			long v = strtol(q, &e, 10);
 			if (*e == 'k' || *e == 'K')
 				v *= 1024, e++;
+			else if (*e == 'M' && k >= 7)
+				v *= 1048576, e++;
 			if (v >= 64 && v <= 4194304 && !isalpha((unsigned char)*e))
 				return (int)v;
 		}
@@ -2783,6 +2789,8 @@ static int model_of(const val_row *r, scenario *s, bool params_only, bool *assum
 	if (z) {   /* fill what the row leaves out from the model's published shape */
 		if (layers <= 0 || hidden <= 0 || heads <= 0)
 			layers = z->layers, hidden = z->hidden, heads = z->heads;
+		if (seq <= 0)
+			seq = seq_in_text(r->other);   /* the text's before the model's own */
 		if (seq <= 0)
 			seq = z->seq_len;
 		*assumed = true;

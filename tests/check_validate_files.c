@@ -236,7 +236,7 @@ START_TEST(t_rows_load_as_yaml)
 		"blind9-nccl.csv", "blind9-runs.csv", "blind10-nccl.csv", "blind10-runs.csv",
 		"blind11-nccl.csv", "blind11-runs.csv", "blind12-nccl.csv", "blind12-runs.csv",
 		"blind13-nccl.csv", "blind13-runs.csv", "blind14-nccl.csv", "blind14-runs.csv",
-		"blind15-nccl.csv", "blind15-runs.csv"};
+		"blind15-nccl.csv", "blind15-runs.csv", "blind16-nccl.csv", "blind16-runs.csv"};
 	char path[] = "/tmp/check_validate_XXXXXX";
 	int fd = mkstemp(path);
 	ck_assert_int_ge(fd, 0);

@@ -2057,6 +2057,27 @@ START_TEST(t_blind15)
 }
 END_TEST
 
+/* The sixteenth blind batch's readings: "context parallel of size 8"; "1
+ * sequence per step"; a context written 'context "4M" tokens' (2^22) before
+ * the named model's own sequence; a batch column said to be per GPU. */
+START_TEST(t_blind16)
+{
+	size_t n;
+	val_row *r = validation_rows("blind16-runs.csv", &n);
+	val_case c;
+	char why[256];
+	ck_assert_msg(val_build(row_of(r, n, "TRL16-005"), &c, why, sizeof why) == 0, "%s", why);
+	ck_assert_int_eq(c.s.training.cp, 8);
+	ck_assert_int_eq(c.s.training.global_batch, 1);
+	ck_assert_int_eq(c.s.model.seq_len, 4194304);
+	scn_release(&c.s);
+	ck_assert_msg(val_build(row_of(r, n, "ROCMPT16-002"), &c, why, sizeof why) == 0, "%s", why);
+	ck_assert_int_eq(c.s.training.global_batch, 24);   /* 3 a GPU x 8 */
+	scn_release(&c.s);
+	free(r);
+}
+END_TEST
+
 /* The review of those readings: each case a text they must not over-read. */
 START_TEST(t_blind15_review)
 {
@@ -2380,6 +2401,7 @@ static Suite *suite(void)
 	tcase_add_test(tc, t_blind14);
 	tcase_add_test(tc, t_blind15);
 	tcase_add_test(tc, t_blind15_review);
+	tcase_add_test(tc, t_blind16);
 	tcase_add_test(tc, t_power_limit_read);
 	tcase_add_test(tc, t_deepep_read);
 	suite_add_tcase(s, tc);
