@@ -709,14 +709,13 @@ double hw_pcie_Bps(int gen)
 /* GPUDirect over TCP (Google's GPUDirect-TCPX on A3 High, -TCPXO on A3 Mega;
  * the kernel's devmem TCP, Documentation/networking/devmem.rst): the
  * payload goes between the NIC and GPU memory, the headers alone through
- * the host's TCP stack. Its framing and socket costs are TCP's (TCP_EFF,
- * TCP_LAT_S: the one-GPU-a-node case, where no host copy is shared); what
- * it removes is the host bounce that TCP_SHARE_ALPHA charges, each GPU
- * sending through its own NIC or one shared with its PCIe neighbour. */
-
-/* GPUDirect over TCP takes TCP's measured fraction, but no more than RDMA's:
- * TCP_EFF was measured on 32 Gb/s links, and at 200 Gb/s nothing is known
- * to carry a flow better than RDMA's measured 0.94 (UNVERIFIED for it). */
+ * the host's TCP stack. Its socket latency and framing are TCP's (TCP_LAT_S,
+ * TCP_EFF: the one-GPU-a-node case, where no host copy is shared), the
+ * latter no higher than RDMA's: TCP_EFF was measured on 32 Gb/s links, and
+ * at 200 Gb/s nothing is known to carry a flow better than RDMA's measured
+ * 0.94 (UNVERIFIED for it). What it removes is the host bounce that
+ * TCP_SHARE_ALPHA charges, each GPU sending through its own NIC or one
+ * shared with its PCIe neighbour. */
 static double transport_eff(hw_transport t)
 {
 	return t == TRANSPORT_RDMA ? RDMA_EFF : t == TRANSPORT_TCP ? TCP_EFF
