@@ -657,8 +657,9 @@ static int gpus_per_node(const char *hw, const gpu_map *m)
 	if (gb_part(m) && !gb_domains_apart(hw) && (val__has(hw, "NVL72") || gb_rack_by_default(hw)))
 		return 72;
 	/* another domain said ("GB200 NVL36"); trays when the text keeps them apart */
-	if (gb_part(m) && !gb_domains_apart(hw) && nvl_size(hw) > 0 && nvl_size(hw) <= 72)
-		return nvl_size(hw);
+	int nvl = gb_part(m) && !gb_domains_apart(hw) ? nvl_size(hw) : 0;
+	if (nvl > 0 && nvl <= 72)
+		return nvl;
 	if (gb_part(m) && (n <= 0 || n > 72))
 		return GB_TRAY_GPUS;
 	/* an MI250X (MI250) package is two GCDs, each what ROCm calls a GPU and
@@ -1677,7 +1678,7 @@ static int cluster_of(const val_row *r, scenario *s, char *why, size_t n)
 		c->gpu.power_limit_w = cap;
 	int gpn = gpus_per_node(r->hardware, m);
 	if (gb_part(m) && gpn == 72 && gb_domains_apart(r->other))
-		gpn = GB_TRAY_GPUS;   /* "cross-domain 2 nodes, pure RDMA" */
+		gpn = GB_TRAY_GPUS;   /* "cross-domain 2 nodes (NCCL_MNNVL_ENABLE=0)" */
 	bool two_domains = gb_part(m) && gpn == 72 &&
 	                   (gb_two_domains(r->other) || gb_two_domains(r->hardware));
 	const char *apn = val__find(r->other, "accelerators_per_node");   /* MLPerf's, in the text */
@@ -1738,7 +1739,7 @@ static int cluster_of(const val_row *r, scenario *s, char *why, size_t n)
 	bool per_rack = val__has(r->hardware, "per rack") || val__has(r->hardware, "for the rack") ||
 	                val__has(r->hardware, "uplink");
 	int tray = gpn;
-	if (m->gpus_per_node == 72 && gpn > GB_TRAY_GPUS && !per_rack) {
+	if (gb_part(m) && gpn > GB_TRAY_GPUS && !per_rack) {
 		/* the tray's GPUs: "36 nodes x 4 GB200" (the GPU named after the
 		 * count), else the reference designs' 4 */
 		const char *nx = val__find(r->hardware, " nodes x ");
