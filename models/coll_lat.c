@@ -41,7 +41,14 @@ static bool sm80_or_later(hw_arch a)
 
 static bool sm90_nvidia(hw_arch a)
 {
-	return a == ARCH_HOPPER || a == ARCH_BLACKWELL;
+	return a == ARCH_HOPPER || a == ARCH_BLACKWELL || a == ARCH_BLACKWELL_RTX;
+}
+
+/* sm_100 and later in NCCL's tables: the B200's and the RTX Blackwell
+ * parts' (sm_120) */
+static bool sm100_nvidia(hw_arch a)
+{
+	return a == ARCH_BLACKWELL || a == ARCH_BLACKWELL_RTX;
 }
 
 /* llMaxBws, GB/s of busbw: one node by GPU arch (N1 column); several nodes
@@ -59,7 +66,8 @@ static double ll_max_GBps(const coll_shape *sh)
 	case ARCH_CDNA2:
 	case ARCH_CDNA3:
 	case ARCH_CDNA4: return 141.0;
-	case ARCH_BLACKWELL: return 282.0;
+	case ARCH_BLACKWELL:
+	case ARCH_BLACKWELL_RTX: return 282.0;
 	}
 	return 87.7;
 }
@@ -304,7 +312,7 @@ static int arch_search(hw_arch arch, const double *sm80, size_t n80, const doubl
 {
 	if (arch == ARCH_HOPPER)
 		return search_channels(sm90, n90, bw, speed);
-	if (arch == ARCH_BLACKWELL)
+	if (sm100_nvidia(arch))
 		return search_channels(sm100, n100, bw, speed);
 	return search_channels(sm80, n80, bw, speed);
 }
@@ -374,7 +382,8 @@ double coll__tree_cap_bus(const coll_shape *sh)
 	case ARCH_AMPERE:
 	case ARCH_ADA: row = 1; break;
 	case ARCH_HOPPER: row = 2; break;
-	case ARCH_BLACKWELL: row = 3; break;
+	case ARCH_BLACKWELL:
+	case ARCH_BLACKWELL_RTX: row = 3; break;
 	default: return 0;
 	}
 	int col = sh->nnodes <= 1 ? 0 : sh->nnodes == 2 ? 1 : 2;

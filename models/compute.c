@@ -137,6 +137,11 @@ typedef struct arch_params {
  * bf16 MAMF 76.3/77.6 = 0.983; Ada 0.9 UNVERIFIED; 1 where there is no fp8
  * (Volta, Turing, Ampere, CDNA2: an fp8 run is refused, sim/scn_check.c);
  * CDNA3 and CDNA4 1, UNVERIFIED (no fp8 MAMF of either in the table).
+ * Blackwell RTX (sm_120: RTX 5090, RTX PRO 6000; 170 SMs, the 5090's):
+ * Ada's row, every value UNVERIFIED there: its tensor cores run the same
+ * warp-level mma kernels (CUTLASS's sm_120 GEMMs are the 256x128
+ * tensorop_s16816gemm tiles of Ampere and Ada), not the B200's tcgen05 ones,
+ * and FlashAttention-2's sm80 kernels.
  * sustain: Ampere (and, UNVERIFIED, every kind not measured) SUSTAIN_AMPERE,
  * Hopper H200_SUSTAIN, Blackwell BLACKWELL_SUSTAIN.
  * FlashAttention-2 (`attention: flash2`; flash-attn 2, PyTorch SDPA's flash
@@ -186,6 +191,8 @@ static const arch_params arch_table[] = {
 	 340, 520, FA2_HOPPER_FWD, FA2_HOPPER_FWD * FA2_BWD_OVER_FWD},
 	{ARCH_BLACKWELL, 148, 128, 256, 0.776, 0.83, 0.724, 0.571, 0.983, BLACKWELL_FP4_RATIO,
 	 BLACKWELL_SUSTAIN, 770, 1100, FA2_BLACKWELL_FWD, FA2_BLACKWELL_FWD * FA2_BWD_OVER_FWD},
+	{ARCH_BLACKWELL_RTX, 170, 256, 128, 0.80, 0.83, FA2_ADA_FWD, FA2_ADA_FWD * FA2_BWD_OVER_FWD,
+	 0.9, 0, SUSTAIN_AMPERE, FA2_K0, FA2_K0, 0, 0},
 	{ARCH_CDNA2, 110, 256, 256, 0.767, 0.83, FA2_CDNA3_FWD, FA2_CDNA3_FWD * FA2_BWD_OVER_FWD, 1, 0,
 	 SUSTAIN_AMPERE, FA2_K0, FA2_K0, 0, 0},
 	{ARCH_CDNA3, 304, 256, 256, 0.514, 0.83, FA2_CDNA3_FWD, FA2_CDNA3_FWD * FA2_BWD_OVER_FWD, 1, 0,
@@ -232,6 +239,13 @@ static const struct { const char *name; int sms; } part_sms[] = {
 	{"L4", 58},
 	{"H20-96GB", 78},
 	{"MI250-GCD", 104},
+	{"RTX-2080-TI", 68},
+	{"QUADRO-RTX-8000", 72},
+	{"A30", 56},
+	{"RTX-3090", 82},
+	{"RTX-4090", 128},
+	{"RTX-PRO-6000", 188},
+	{"RTX-PRO-6000-SERVER", 188},
 };
 
 /* The part's count for a catalog part (a scenario's `gpu: A10`, alias or

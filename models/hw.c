@@ -43,7 +43,7 @@ static const hw_gpu gpus[] = {
 	 32 * GiB, 900 * GBs,    /* cm 1.6 HBM "V100 0.9 TB/s" */
 	 0.90,
 	 150 * GBs, 20.0 / 25.0, /* cm 1.6: 6 links x 25 GB/s; NCCL SM70 20.0 */
-	 0, 3, 300, 0},
+	 0, 3, 300, 0, false},
 	{"V100-SXM2-16GB", ARCH_VOLTA,
 	 /* the V100 SXM2 with 16 GB (DGX-1, AWS p3): V100 data sheet "V100 for
 	  * NVLink" 15.7 fp32, 125 fp16 tensor, as the 32 GB part */
@@ -52,7 +52,7 @@ static const hw_gpu gpus[] = {
 	 16 * GiB, 900 * GBs,    /* V100 data sheet: 16 GB HBM2, 900 GB/s */
 	 0.90,
 	 150 * GBs, 20.0 / 25.0, /* 6 NVLink2 links x 25 GB/s, as the 32 GB part */
-	 0, 3, 300, 0},
+	 0, 3, 300, 0, false},
 	{"V100-PCIE-32GB", ARCH_VOLTA,
 	 /* V100 data sheet "V100 for PCIe": 14 fp32, 112 fp16 tensor (lower
 	  * clocks than SXM2 at 250 W) */
@@ -62,7 +62,7 @@ static const hw_gpu gpus[] = {
 	 32 * GiB, 900 * GBs,    /* V100 data sheet: 32 GB HBM2, 900 GB/s */
 	 0.90,
 	 0, 0,                   /* no NVLink */
-	 0, 3, 250, 0},
+	 0, 3, 250, 0, false},
 	{"T4", ARCH_TURING,
 	 /* T4 data sheet: 8.1 fp32, 65 fp16 mixed-precision tensor (Turing has
 	  * no structured sparsity: these are dense); no tf32, bf16 or fp8 on
@@ -80,7 +80,37 @@ static const hw_gpu gpus[] = {
 	 16 * GiB, 320 * GBs,    /* T4 data sheet: 16 GB GDDR6, 320+ GB/s */
 	 0.90,
 	 0, 0,                   /* no NVLink */
-	 0, 3, 70, 0},                  /* PCIe Gen3 x16 */
+	 0, 3, 70, 0, false},                  /* PCIe Gen3 x16 */
+	/* GeForce and workstation cards (PCIe, no NVSwitch). Their GEMM fraction
+	 * is UNVERIFIED for every one (no MAMF row): the A100 PCIe's 0.811 (cm
+	 * 4.2), the nearest measured PCIe card's, as for the A10. GDDR at the
+	 * HBM rows' 0.90 (UNVERIFIED). GeForce cards run fp16/bf16 (and fp8)
+	 * tensor math with fp32 accumulate, what training uses, at half their
+	 * fp16-accumulate rate: that half is their peak here. The sources are
+	 * NVIDIA's architecture whitepapers' appendix tables as quoted in public
+	 * repositories (this project's spec research, 2026-12-02). */
+	{"RTX-2080-TI", ARCH_TURING,
+	 /* Turing whitepaper Table 1 (NVIDIA's "Turing Architecture In-Depth"),
+	  * reference clocks: fp32 13.4, fp16 tensor with fp32 accumulate 53.8
+	  * (107.6 with fp16 accumulate); no tf32, bf16 or fp8 on Turing; 68 SMs */
+	 {13.4 * T, 0, 53.8 * T, 0, 0},
+	 0.811,
+	 11 * GiB, 616 * GBs,    /* 11264 MB GDDR6, 616 GB/s (the same table) */
+	 0.90,
+	 0, 0,                   /* NVLink bridge pairs two cards only: modelled as PCIe */
+	 0, 3, 250, 0, true},    /* PCIe Gen3 (UNVERIFIED); 250 W reference TDP;
+	                          * GeForce: no P2P */
+	{"QUADRO-RTX-8000", ARCH_TURING,
+	 /* Quadro RTX 8000 data sheet (a reseller's copy): fp32 16.3, "130.5
+	  * Tensor TFLOPS" fp16 (a workstation card: fp32 accumulate at the same
+	  * rate); TU102 with 72 SMs (the Quadro RTX 6000's, the same board;
+	  * UNVERIFIED for the 8000) */
+	 {16.3 * T, 0, 130.5 * T, 0, 0},
+	 0.811,
+	 48 * GiB, 672 * GBs,    /* 48 GB GDDR6, 672 GB/s */
+	 0.90,
+	 0, 0,                   /* NVLink bridge pairs two cards only: modelled as PCIe */
+	 0, 3, 295, 0, false},          /* PCIe 3.0 x16; 295 W maximum */
 	{"A100-SXM4-40GB", ARCH_AMPERE,
 	 /* cm 1.6: 312 bf16/fp16, 156 tf32; 19.5 fp32: A100 data sheet */
 	 {19.5 * T, 156 * T, 312 * T, 312 * T, 0},
@@ -88,7 +118,7 @@ static const hw_gpu gpus[] = {
 	 40 * GiB, 1555 * GBs,   /* cm 1.6 "A100 40GB 1.555 TB/s [SEC]" */
 	 0.90,
 	 300 * GBs, 20.0 / 25.0, /* cm 1.6: 12 links x 25 GB/s; NCCL SM80 20.0 */
-	 0, 4, 400, 0},
+	 0, 4, 400, 0, false},
 	{"A100-SXM4-80GB", ARCH_AMPERE,
 	 {19.5 * T, 156 * T, 312 * T, 312 * T, 0},
 	 0.869,                  /* cm 4.2 A100 SXM MAMF 271.2 / 312 */
@@ -96,7 +126,7 @@ static const hw_gpu gpus[] = {
 	 1.7 / 2.039,            /* HW-AZ-003: measured triad 1.7 TB/s on this GPU (Azure
 	                          * ND A100 v4) = 0.834 of spec */
 	 300 * GBs, 20.0 / 25.0,
-	 0, 4, 400, 0},
+	 0, 4, 400, 0, false},
 	{"A800-SXM4-80GB", ARCH_AMPERE,
 	 /* the A100 SXM4 80GB die and memory with 8 NVLink links instead of 12:
 	  * "NVLink 400 GB/s" bidirectional (NVIDIA A800 product brief), i.e.
@@ -106,14 +136,14 @@ static const hw_gpu gpus[] = {
 	 80 * GiB, 2039 * GBs,
 	 1.7 / 2.039,            /* the A100 80GB triad (HW-AZ-003), same memory */
 	 200 * GBs, 20.0 / 25.0, /* 8 links x 25 GB/s; NCCL SM80 20.0 per link */
-	 0, 4, 400, 0},
+	 0, 4, 400, 0, false},
 	{"A100-PCIE-80GB", ARCH_AMPERE,
 	 {19.5 * T, 156 * T, 312 * T, 312 * T, 0},
 	 0.811,                  /* cm 4.2 A100 PCIe MAMF 252.9 / 312 */
 	 80 * GiB, 1935 * GBs,   /* A100 80GB PCIe data sheet 1,935 GB/s */
 	 0.90,
 	 0, 0,                   /* NVLink bridges pair two cards only: modelled as PCIe */
-	 0, 4, 300, 0},
+	 0, 4, 300, 0, false},
 	{"A100-PCIE-40GB", ARCH_AMPERE,
 	 {19.5 * T, 156 * T, 312 * T, 312 * T, 0},
 	 0.811,                  /* cm 4.2 A100 PCIe MAMF 252.9 / 312 (the 80 GB card) */
@@ -121,7 +151,7 @@ static const hw_gpu gpus[] = {
 	                          * 1,555 GB/s */
 	 0.90,
 	 0, 0,                   /* as the 80 GB card: PCIe */
-	 0, 4, 250, 0},
+	 0, 4, 250, 0, false},
 	{"A10", ARCH_AMPERE,
 	 /* A10 data sheet dense (its starred values, twice these, are sparse):
 	  * fp32 31.2, tf32 62.5, bf16/fp16 125; no fp8 on Ampere. 72 SMs at a
@@ -134,7 +164,7 @@ static const hw_gpu gpus[] = {
 	 24 * GiB, 600 * GBs,    /* A10 data sheet: 24 GB GDDR6, 600 GB/s */
 	 0.90,
 	 0, 0,                   /* no NVLink */
-	 0, 4, 150, 0},
+	 0, 4, 150, 0, false},
 	{"A10G", ARCH_AMPERE,
 	 /* AWS g5's GA102 with 80 SMs. NVIDIA publishes no data sheet: derived as
 	  * SMs x clock x per-SM rate, all UNVERIFIED. Clock: 1710 MHz boost
@@ -152,7 +182,7 @@ static const hw_gpu gpus[] = {
 	                          * as the A10 (Baseten, same article) */
 	 0.90,
 	 0, 0,                   /* no NVLink */
-	 0, 4, 0, 0},                  /* PCIe Gen4 as the A10, UNVERIFIED */
+	 0, 4, 0, 0, false},                  /* PCIe Gen4 as the A10, UNVERIFIED */
 	{"A40", ARCH_AMPERE,
 	 /* A40 data sheet dense (starred values are sparse): fp32 37.4, tf32
 	  * 74.8, bf16/fp16 149.7. 84 SMs: its 10,752 CUDA cores at 128 per SM
@@ -163,7 +193,7 @@ static const hw_gpu gpus[] = {
 	 0.90,
 	 0, 0,                   /* NVLink bridge (112.5 GB/s bidirectional) pairs two
 	                          * cards only: modelled as PCIe */
-	 0, 4, 300, 0},
+	 0, 4, 300, 0, false},
 	{"RTX-A6000", ARCH_AMPERE,
 	 /* RTX A6000 data sheet: 38.7 fp32; its "Tensor Performance" 309.7 is
 	  * with sparsity (as the RTX A4000's 153.4 for 48 SMs), so dense
@@ -174,7 +204,30 @@ static const hw_gpu gpus[] = {
 	 48 * GiB, 768 * GBs,    /* RTX A6000 data sheet: 48 GB GDDR6 ECC, 768 GB/s */
 	 0.90,
 	 0, 0,                   /* NVLink bridge pairs two cards only: modelled as PCIe */
-	 0, 4, 300, 0},
+	 0, 4, 300, 0, false},
+	{"A30", ARCH_AMPERE,
+	 /* A30 data sheet dense (its "up to" values are sparse, twice these):
+	  * fp32 10.3, tf32 82.5, bf16/fp16 165. 56 SMs: 165 / (2048 dense fp16
+	  * FLOP per SM and clock x 1440 MHz boost), derived, UNVERIFIED */
+	 {10.3 * T, 82.5 * T, 165 * T, 165 * T, 0},
+	 0.811,
+	 24 * GiB, 933 * GBs,    /* A30 data sheet: 24 GB HBM2, 933 GB/s */
+	 0.90,
+	 0, 0,                   /* NVLink bridge (200 GB/s) pairs two cards only:
+	                          * modelled as PCIe */
+	 0, 4, 165, 0, false},
+	{"RTX-3090", ARCH_AMPERE,
+	 /* GA102 whitepaper, GeForce RTX 3090: fp32 35.6, tf32 35.6, fp16/bf16
+	  * tensor with fp32 accumulate 71.2 (the RTX Blackwell whitepaper's
+	  * Table 3, 3090 column; 71 in the GA102 one); no fp8 on Ampere; 82 SMs */
+	 {35.6 * T, 35.6 * T, 71.2 * T, 71.2 * T, 0},
+	 0.811,
+	 24 * GiB, 936 * GBs,    /* 24 GB GDDR6X, 936 GB/s */
+	 0.90,
+	 0, 0,                   /* NVLink bridge pairs two cards only: modelled as PCIe */
+	 0, 4, 350, 0, true},    /* PCIe Gen4 (GA102; the card's UNVERIFIED); 350 W;
+	                          * GeForce: no P2P (the NCCL maintainer's word for
+	                          * GeForce; users report it on some 3090 drivers) */
 	{"H100-SXM5-80GB", ARCH_HOPPER,
 	 /* cm 1.6: 989 bf16, 1979 fp8, 494.5 tf32; 66.9 fp32: H100 data sheet */
 	 {66.9 * T, 494.5 * T, 989.4 * T, 989.4 * T, 1978.9 * T},
@@ -182,7 +235,7 @@ static const hw_gpu gpus[] = {
 	 80 * GiB, 3352 * GBs,   /* cm 1.6 "H100 SXM 3.35" TB/s */
 	 0.90,
 	 450 * GBs, 20.6 / 25.0, /* cm 1.6: 18 links x 25 GB/s; NCCL SM90 20.6 */
-	 0.85, 5, 700, 0},               /* cm 1.3 nvlsEfficiency Hopper */
+	 0.85, 5, 700, 0, false},               /* cm 1.3 nvlsEfficiency Hopper */
 	{"H800-SXM5-80GB", ARCH_HOPPER,
 	 /* the H100 SXM5 with 8 NVLink links instead of 18: "NVLink 400 GB/s"
 	  * bidirectional (NVIDIA H800 product brief), 200 GB/s per direction;
@@ -193,7 +246,7 @@ static const hw_gpu gpus[] = {
 	 80 * GiB, 3352 * GBs,
 	 0.90,
 	 200 * GBs, 20.6 / 25.0,
-	 0.85, 5, 700, 0},
+	 0.85, 5, 700, 0, false},
 	{"H100-HBM2E-96GB", ARCH_HOPPER,
 	 /* The SXM H100 with six HBM2e stacks instead of five of HBM3, as in
 	  * Meta's Grand Teton hosts: "96GB HBM2e with 2.4 TB/sec peak memory
@@ -208,7 +261,7 @@ static const hw_gpu gpus[] = {
 	 96 * GiB, 2400 * GBs,
 	 0.90,
 	 450 * GBs, 20.6 / 25.0, /* HGX baseboard: NVLink4 and NVSwitch as the SXM5 */
-	 0.85, 5, 700, 0},
+	 0.85, 5, 700, 0, false},
 	{"H100-PCIE-80GB", ARCH_HOPPER,
 	 /* cm 1.6 "H100 PCIe 756 / 1513 / 378"; 51.2 fp32: H100 PCIe data sheet */
 	 {51.2 * T, 378 * T, 756 * T, 756 * T, 1513 * T},
@@ -216,7 +269,7 @@ static const hw_gpu gpus[] = {
 	 80 * GiB, 2000 * GBs,   /* H100 PCIe data sheet 2 TB/s (HBM2e) */
 	 0.90,
 	 0, 0,                   /* bridges pair two cards only: modelled as PCIe */
-	 0, 5, 350, 0},
+	 0, 5, 350, 0, false},
 	{"H100-NVL-94GB", ARCH_HOPPER,
 	 /* H100 NVL data sheet (one GPU): bf16/fp16 1,671 and fp8 3,341
 	  * TFLOP/s with sparsity, so 835.5 and 1670.5 dense; tf32 835 sparse,
@@ -229,7 +282,7 @@ static const hw_gpu gpus[] = {
 	 0.90,
 	 0, 0,                   /* NVLink bridges pair two cards only: modelled as PCIe,
 	                          * like the H100 PCIe */
-	 0, 5, 400, 0},
+	 0, 5, 400, 0, false},
 	{"H200-NVL-141GB", ARCH_HOPPER,
 	 /* H200 data sheet, H200 NVL column (one PCIe card, up to 600 W):
 	  * bf16/fp16 1,671 and fp8 3,341 TFLOP/s with sparsity, so 835.5 and
@@ -241,7 +294,7 @@ static const hw_gpu gpus[] = {
 	 0.90,
 	 0, 0,                   /* 2- or 4-way NVLink bridges, not a switch: modelled
 	                          * as PCIe, like the H100 NVL */
-	 0, 5, 600, 0},
+	 0, 5, 600, 0, false},
 	{"GH200-96GB", ARCH_HOPPER,
 	 /* The Hopper GPU of a GH200 Grace Hopper superchip: the H100 SXM5's die
 	 * and peaks (NVIDIA quotes the same 1,979 / 3,958 sparse bf16 / fp8),
@@ -256,7 +309,7 @@ static const hw_gpu gpus[] = {
 	 96 * GiB, 4000 * GBs,
 	 0.90,
 	 450 * GBs, 20.6 / 25.0, /* NVLink4 as the H100's, per link NCCL's 20.6 */
-	 0, 5, 0, 0},
+	 0, 5, 0, 0, false},
 	{"GH200-144GB", ARCH_HOPPER,
 	 /* the HBM3e version: 144 GB (UNVERIFIED: 4.9 TB/s as commonly quoted,
 	 * NVIDIA's data sheet not read here); the rest as GH200-96GB */
@@ -265,7 +318,7 @@ static const hw_gpu gpus[] = {
 	 144 * GiB, 4900 * GBs,
 	 0.90,
 	 450 * GBs, 20.6 / 25.0,
-	 0, 5, 0, 0},
+	 0, 5, 0, 0, false},
 	{"H20-96GB", ARCH_HOPPER,
 	 /* The Hopper part for China: fp32 44, tf32 74, bf16/fp16 148, fp8 296
 	  * dense, 96 GB HBM3 at 4.0 TB/s, NVLink 900 GB/s: the figures of
@@ -279,14 +332,14 @@ static const hw_gpu gpus[] = {
 	 0.90,
 	 450 * GBs, 20.6 / 25.0, /* 900 GB/s bidirectional = 18 links x 25 GB/s per
 	                          * direction, as the H100 SXM; NCCL SM90 20.6 */
-	 0.85, 5, 0, 0},               /* HGX H20 boards carry NVSwitch: cm 1.3 Hopper NVLS */
+	 0.85, 5, 0, 0, false},               /* HGX H20 boards carry NVSwitch: cm 1.3 Hopper NVLS */
 	{"H200-SXM-141GB", ARCH_HOPPER,
 	 {66.9 * T, 494.5 * T, 989.4 * T, 989.4 * T, 1978.9 * T},
 	 0.803,                  /* cm 4.2: "H200 is the same" as H100 SXM */
 	 140 * GiB, 4800 * GBs,  /* cm 1.6 "H200 4.8 (141 GB)"; ~140 GiB usable: UNVERIFIED */
 	 0.90,
 	 450 * GBs, 20.6 / 25.0, /* cm 1.6 H100/H200 row */
-	 0.85, 5, 700, 0},
+	 0.85, 5, 700, 0, false},
 	{"B200", ARCH_BLACKWELL,
 	 /* cm 1.6 "B200 SXM 2250 / 4500 / 1125"; fp32 75: HGX B200 sheet
 	  * 600 TFLOPS / 8 GPUs, UNVERIFIED */
@@ -297,7 +350,7 @@ static const hw_gpu gpus[] = {
 	 0.90,
 	 900 * GBs, 40.1 / 50.0, /* cm 1.6: 18 links x 50 GB/s; NCCL SM100 40.1 */
 	 0.74, 5,                /* cm 1.3 nvlsEfficiency Blackwell; host PCIe Gen5 (UNVERIFIED) */
-	 1000, 0},               /* TDP: HGX B200 sheet, 1,000 W a GPU */
+	 1000, 0, false},               /* TDP: HGX B200 sheet, 1,000 W a GPU */
 	{"GB200", ARCH_BLACKWELL,
 	 /* one Blackwell GPU of a GB200 superchip: cm 1.6 "GB200 (per chip)
 	  * 2500 / 5000 / 1250"; fp32 as B200 (UNVERIFIED) */
@@ -309,7 +362,7 @@ static const hw_gpu gpus[] = {
 	 900 * GBs, 40.1 / 50.0, /* NVLink5 18 x 50 GB/s, the B200 row of cm 1.6; an
 	                          * NVL72 rack is one NVLink domain of 72 GPUs */
 	 0.74, 5,                /* cm 1.3 nvlsEfficiency Blackwell */
-	 1200, 0},               /* TDP: GB200 NVL72, 1,200 W a GPU (UNVERIFIED) */
+	 1200, 0, false},               /* TDP: GB200 NVL72, 1,200 W a GPU (UNVERIFIED) */
 	{"B300", ARCH_BLACKWELL,
 	 /* Blackwell Ultra, one GPU of an HGX/DGX B300 (sm_103; NCCL treats it
 	  * as sm_100: topo.h ncclTopoNVLinkBw and the tuner's compute-capability
@@ -328,7 +381,7 @@ static const hw_gpu gpus[] = {
 	 900 * GBs, 40.1 / 50.0, /* NVLink5 18 x 50 GB/s, as the B200 */
 	 0.74, 6,                /* nvlsEfficiency Blackwell; the GPU's x16 link to its
 	                          * ConnectX-8 is PCIe Gen6 (NVIDIA at Hot Chips 2025) */
-	 1100, 0},               /* TDP: HGX B300, 1,100 W a GPU (UNVERIFIED) */
+	 1100, 0, false},               /* TDP: HGX B300, 1,100 W a GPU (UNVERIFIED) */
 	{"GB300", ARCH_BLACKWELL,
 	 /* one Blackwell Ultra GPU of a GB300 NVL72: 360 PFLOPS of dense fp8
 	  * per rack of 72 (NVIDIA's GB300 NVL72 figures), 5000 a GPU, bf16 half,
@@ -344,7 +397,7 @@ static const hw_gpu gpus[] = {
 	 0.835,                  /* UNVERIFIED: the B300's measured copy */
 	 900 * GBs, 40.1 / 50.0, /* NVLink5; an NVL72 rack is one NVLink domain of 72 */
 	 0.74, 6,                /* as the B300: a Gen6 x16 link to its ConnectX-8 */
-	 1400, 0},               /* TDP: GB300 NVL72, 1,400 W a GPU (UNVERIFIED) */
+	 1400, 0, false},               /* TDP: GB300 NVL72, 1,400 W a GPU (UNVERIFIED) */
 	{"L40S", ARCH_ADA,
 	 /* L40S data sheet dense columns: fp32 91.6, tf32 183, fp16/bf16
 	  * 362.05, fp8 733 (sparse values are twice these) */
@@ -353,7 +406,7 @@ static const hw_gpu gpus[] = {
 	 48 * GiB, 864 * GBs,    /* L40S data sheet: 48 GB GDDR6, 864 GB/s */
 	 0.90,
 	 0, 0,                   /* no NVLink */
-	 0, 4, 350, 0},
+	 0, 4, 350, 0, false},
 	{"L4", ARCH_ADA,
 	 /* L4 data sheet dense (its starred values, twice these, are sparse):
 	  * fp32 30.3, tf32 60, bf16/fp16 121, fp8 242.5. Check: 58 SMs x 1024
@@ -366,7 +419,62 @@ static const hw_gpu gpus[] = {
 	 24 * GiB, 300 * GBs,    /* L4 data sheet: 24 GB GDDR6, 300 GB/s */
 	 0.90,
 	 0, 0,                   /* no NVLink */
-	 0, 4, 72, 0},
+	 0, 4, 72, 0, false},
+	{"RTX-4090", ARCH_ADA,
+	 /* Ada whitepaper v2.02 Appendix A, GeForce RTX 4090: fp32 82.6,
+	  * fp16/bf16 tensor with fp32 accumulate 165.2, fp8 with fp32 accumulate
+	  * 330.3 (v2.01 printed 660.6), tf32 82.6 (third-party listings); 128
+	  * SMs at 2520 MHz */
+	 {82.6 * T, 82.6 * T, 165.2 * T, 165.2 * T, 330.3 * T},
+	 0.811,
+	 24 * GiB, 1008 * GBs,   /* 24 GB GDDR6X, 1008 GB/s */
+	 0.90,
+	 0, 0,                   /* no NVLink on Ada */
+	 0, 4, 450, 0, true},    /* PCIe 4.0; 450 W; GeForce: no P2P */
+	{"RTX-6000-ADA", ARCH_ADA,
+	 /* RTX 6000 Ada Generation: fp32 91.1, bf16 tensor with fp32 accumulate
+	  * 364 dense (728 sparse; the RTX PRO Blackwell whitepaper's Table 4);
+	  * tf32 and fp8 at half and twice that, the L40S data sheet's ratios on
+	  * the same AD102 (derived, UNVERIFIED); 142 SMs */
+	 {91.1 * T, 182 * T, 364 * T, 364 * T, 728 * T},
+	 0.811,
+	 48 * GiB, 960 * GBs,    /* 48 GB GDDR6 with ECC, 960 GB/s */
+	 0.90,
+	 0, 0,                   /* no NVLink on Ada */
+	 0, 4, 300, 0, false},          /* PCIe 4.0 x16; 300 W */
+	{"RTX-5090", ARCH_BLACKWELL_RTX,
+	 /* RTX Blackwell whitepaper v1.1 Appendix A Table 3, GeForce RTX 5090:
+	  * fp32 104.8, tf32 104.8, fp16/bf16 with fp32 accumulate 209.5, fp8
+	  * with fp32 accumulate 419, fp4 1676 (not halved); 170 SMs at 2407 MHz */
+	 {104.8 * T, 104.8 * T, 209.5 * T, 209.5 * T, 419 * T, 1676 * T},
+	 0.811,
+	 32 * GiB, 1792 * GBs,   /* 32 GB GDDR7, 1792 GB/s */
+	 0.90,
+	 0, 0,                   /* no NVLink */
+	 0, 5, 575, 0, true},    /* PCIe 5.0 x16; 575 W; GeForce: no P2P */
+	{"RTX-PRO-6000", ARCH_BLACKWELL_RTX,
+	 /* RTX PRO 6000 Blackwell Workstation Edition: bf16 tensor with fp32
+	  * accumulate 503.8 dense (the RTX PRO Blackwell whitepaper's Table 4),
+	  * fp4 2000 (4000 "AI TOPS" with sparsity), fp32 125 (NVIDIA's launch
+	  * figure as reported); tf32 and fp8 half and twice bf16, every NVIDIA
+	  * tensor core's ratios since Ampere (derived, UNVERIFIED); 188 SMs */
+	 {125 * T, 251.9 * T, 503.8 * T, 503.8 * T, 1007.6 * T, 2000 * T},
+	 0.811,
+	 96 * GiB, 1792 * GBs,   /* 96 GB GDDR7 with ECC, 1792 GB/s */
+	 0.90,
+	 0, 0,                   /* no NVLink */
+	 0, 5, 600, 0, false},          /* PCIe Gen5 x16; 600 W */
+	{"RTX-PRO-6000-SERVER", ARCH_BLACKWELL_RTX,
+	 /* RTX PRO 6000 Blackwell Server Edition (NVIDIA's data sheet, Dec 2025):
+	  * 96 GB at 1597 GB/s, fp32 120, power configurable up to 600 W. Its
+	  * tensor rates are not given dense ("1 PFLOP FP16/BF16"): the
+	  * Workstation card's (UNVERIFIED) */
+	 {120 * T, 251.9 * T, 503.8 * T, 503.8 * T, 1007.6 * T, 2000 * T},
+	 0.811,
+	 96 * GiB, 1597 * GBs,
+	 0.90,
+	 0, 0,                   /* no NVLink */
+	 0, 5, 600, 0, false},
 	{"MI300X", ARCH_CDNA3,
 	 /* AMD MI300X data sheet dense: fp32 163.4 (vector), tf32 653.7,
 	  * fp16/bf16 1307.4, fp8 2614.9 */
@@ -382,7 +490,7 @@ static const hw_gpu gpus[] = {
 	                          * after CRC and protocol overhead (AMD ROCm blog,
 	                          * "Understanding RCCL Bandwidth and xGMI Performance
 	                          * on AMD Instinct MI300X", 2025-03-02) */
-	 0, 5, 750, 0},
+	 0, 5, 750, 0, false},
 	{"MI250X-GCD", ARCH_CDNA2,
 	 /* One GCD of an MI250X: the package holds two, and ROCm, Slurm and the
 	  * published runs on Frontier and LUMI count each as one GPU. Half the
@@ -405,7 +513,7 @@ static const hw_gpu gpus[] = {
 	  * per-GPU figure (UNVERIFIED); eff as the MI300X's xGMI (AMD's 48 of
 	  * 64 GB/s; the same on this older generation UNVERIFIED) */
 	 100 * GBs, 0.75,
-	 0, 4, 0, 0},                  /* host link: the data sheet's PCIe Gen4 x16 (Frontier
+	 0, 4, 0, 0, false},                  /* host link: the data sheet's PCIe Gen4 x16 (Frontier
 	                          * joins CPU and GCDs by Infinity Fabric instead) */
 	{"MI250-GCD", ARCH_CDNA2,
 	 /* One GCD of an MI250: half the MI250 data sheet: fp16/bf16 362.1 ->
@@ -417,7 +525,7 @@ static const hw_gpu gpus[] = {
 	 0.90,
 	 100 * GBs, 0.75,        /* UNVERIFIED: as the MI250X GCD (the MI250 has fewer
 	                          * external links) */
-	 0, 4, 0, 0},
+	 0, 4, 0, 0, false},
 	{"MI325X", ARCH_CDNA3,
 	 /* AMD MI325X data sheet: the MI300X's compute (304 CUs; dense fp32
 	  * 163.4, tf32 653.7, fp16/bf16 1307.4, fp8 2614.9) with more memory */
@@ -427,7 +535,7 @@ static const hw_gpu gpus[] = {
 	 256 * GiB, 6000 * GBs,  /* MI325X data sheet: 256 GB HBM3E, 6 TB/s */
 	 0.90,
 	 448 * GBs, 0.75,        /* as the MI300X (same package and links) */
-	 0, 5, 1000, 0},
+	 0, 5, 1000, 0, false},
 	{"MI355X", ARCH_CDNA4,
 	 /* AMD MI355X product page, dense (its "with structured sparsity"
 	  * figures are twice these): fp32 157.3, fp16/bf16 2500, fp8 5000 (as
@@ -445,7 +553,7 @@ static const hw_gpu gpus[] = {
 	                          * GB/s bidirectional (1075.2 aggregate), 76.8 per
 	                          * direction each; eff as the MI300X's xGMI
 	                          * (UNVERIFIED on CDNA4) */
-	 0, 5, 1400, 0},
+	 0, 5, 1400, 0, false},
 	{"MI350X", ARCH_CDNA4,
 	 /* the MI355X's silicon at 2200 MHz and 1000 W (AMD MI350X product page;
 	  * ml-engineering's note 22): every rate x 2200/2400: fp32 144.2,
@@ -456,7 +564,7 @@ static const hw_gpu gpus[] = {
 	 288 * GiB, 8000 * GBs,  /* as the MI355X */
 	 0.90,
 	 537.6 * GBs, 0.75,      /* as the MI355X */
-	 0, 5, 1000, 0},
+	 0, 5, 1000, 0, false},
 };
 
 #define NGPUS (sizeof gpus / sizeof gpus[0])
@@ -478,6 +586,12 @@ static const struct { const char *alias, *name; } aliases[] = {
 	{"B300-SXM", "B300"},
 	{"H200", "H200-SXM-141GB"},
 	{"B200-SXM", "B200"},
+	{"RTX4090", "RTX-4090"},
+	{"RTX5090", "RTX-5090"},
+	{"RTX3090", "RTX-3090"},
+	{"RTX2080TI", "RTX-2080-TI"},
+	{"RTX-PRO-6000-WORKSTATION", "RTX-PRO-6000"},
+	{"RTX8000", "QUADRO-RTX-8000"},
 	{"MI300", "MI300X"},
 	{"H200-SXM", "H200-SXM-141GB"},
 	{"MI355", "MI355X"},
@@ -685,6 +799,26 @@ double hw_pcie_Bps(int gen)
 	return raw[gen - 3] * achievable;
 }
 
+/* NCCL's SHM transport, what it runs between two GPUs of a node without
+ * PCIe peer-to-peer (GeForce cards, "GeForce cards do not support P2P": an
+ * NCCL maintainer, NVIDIA/nccl-tests #287; NCCL_P2P_DISABLE=1): the
+ * sender's kernel writes into a host-memory buffer and the receiver's reads
+ * it back, each GPU's PCIe link carrying the data once each way, as
+ * peer-to-peer does, but at a fraction of its rate. 4 x GeForce RTX 5090
+ * (PCIe Gen5, AMD EPYC Genoa host, NCCL 2.26.2, the same thread) hold 27.26
+ * GB/s of ring all-reduce busbw at 128 MB, its plateau (26.90 at 16 MB,
+ * 27.14 at 64 MB): 0.492 of the Gen5 link's achievable 55.4 GB/s
+ * (hw_pcie_Bps). [MEASURED on that one host (tests/validation/
+ * blind16-nccl.csv RTX5090X16); 2 x RTX 2080 Ti on PCIe Gen3 behind one
+ * switch (blind6-nccl.csv RTX2080TI6) hold 4.0 GB/s, 0.29 of theirs: the
+ * fraction is the host's too, UNVERIFIED elsewhere] */
+#define SHM_EFF (27.26 / 55.4)
+
+double hw_shm_eff(void)
+{
+	return SHM_EFF;
+}
+
 /* RDMA (InfiniBand, RoCE): one flow reaches 0.94 of line rate: SimAI's
  * ConnectX-6 23.5 of 25 GB/s (cm 1.7, calbusbw.h), the same fraction NVIDIA
  * quotes for NDR (46-49 of 50 GB/s, nccl-tests #290/#267). Per-message
@@ -759,25 +893,25 @@ void hw_list_gpus(FILE *out, double (*held)(const hw_gpu *g))
 {
 	static const hw_precision cols[] = {PREC_FP32, PREC_TF32, PREC_FP16, PREC_BF16, PREC_FP8,
 		PREC_FP4};
-	fprintf(out, "%-16s %7s %7s %7s %7s %7s %7s %6s %6s %8s %8s %6s %6s %4s %5s\n", "name",
+	fprintf(out, "%-19s %7s %7s %7s %7s %7s %7s %6s %6s %8s %8s %6s %6s %4s %5s %3s\n", "name",
 		"fp32", "tf32", "fp16", "bf16", "fp8", "fp4", "gemm", "gemm", "HBM", "HBM", "NVLink",
-		"NVLS", "PCIe", "TDP");
-	fprintf(out, "%-16s %7s %7s %7s %7s %7s %7s %6s %6s %8s %8s %6s %6s %4s %5s\n", "",
+		"NVLS", "PCIe", "TDP", "P2P");
+	fprintf(out, "%-19s %7s %7s %7s %7s %7s %7s %6s %6s %8s %8s %6s %6s %4s %5s\n", "",
 		"TFLOP/s", "TFLOP/s", "TFLOP/s", "TFLOP/s", "TFLOP/s", "TFLOP/s", "MAMF", "held", "GiB",
 		"GB/s", "GB/s", "eff", "gen", "W");
 	for (size_t i = 0; i < NGPUS; i++) {
 		const hw_gpu *g = &gpus[i];
-		fprintf(out, "%-16s", g->name);
+		fprintf(out, "%-19s", g->name);
 		for (size_t k = 0; k < sizeof cols / sizeof cols[0]; k++) {
 			char cell[16];
 			fprintf(out, " %7s", peak_cell(cell, sizeof cell, g->peak_flops[cols[k]]));
 		}
 		char tdp[16];
 		snprintf(tdp, sizeof tdp, g->tdp_w > 0 ? "%.0f" : "-", g->tdp_w);
-		fprintf(out, " %6.3f %6.3f %8.0f %8.0f %6.0f %6.2f %4d %5s\n", g->gemm_eff,
+		fprintf(out, " %6.3f %6.3f %8.0f %8.0f %6.0f %6.2f %4d %5s %3s\n", g->gemm_eff,
 			held ? held(g) : g->gemm_eff,
 			g->hbm_bytes / GiB, g->hbm_Bps / GBs, g->nvlink_Bps / GBs, g->nvls_eff,
-			g->pcie_gen, tdp);
+			g->pcie_gen, tdp, g->no_p2p ? "no" : "yes");
 	}
 	fprintf(out, "peaks are dense; '-': the GPU has no such peak, and a scenario cannot train in\n"
 		"that precision on it (V100 and T4: fp16, not bf16)\n");
@@ -785,6 +919,8 @@ void hw_list_gpus(FILE *out, double (*held)(const hw_gpu *g))
 		"sustained load (power cap, clocks), the figure the compute model uses\n");
 	fprintf(out, "TDP: rated board power; cluster.gpu.power_limit caps below it ('-': none\n"
 		"published, give cluster.gpu.tdp to set a limit)\n");
+	fprintf(out, "P2P: PCIe peer-to-peer between two cards of a node; 'no' (GeForce): NCCL\n"
+		"copies through host memory (cluster.intra_node.p2p overrides it)\n");
 	fprintf(out, "aliases:");
 	for (size_t i = 0; i < NALIASES; i++)
 		fprintf(out, " %s=%s", aliases[i].alias, aliases[i].name);

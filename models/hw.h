@@ -33,9 +33,13 @@ static inline double hw_gather_bytes(hw_precision p)
 
 /* GPU architectures. Test them by name, never by order: the AMD ones follow
  * the NVIDIA ones, so "arch >= ARCH_HOPPER" would take in CDNA2 to CDNA4. */
+/* ARCH_BLACKWELL_RTX: the GeForce and RTX PRO Blackwell parts (sm_120:
+ * RTX 5090, RTX PRO 6000), whose tensor cores run Ampere-style mma kernels,
+ * without the B200's tcgen05 and tensor memory; NCCL's tables index them
+ * with Blackwell (compute capability >= 100). */
 typedef enum {
 	ARCH_VOLTA, ARCH_TURING, ARCH_AMPERE, ARCH_ADA, ARCH_HOPPER, ARCH_BLACKWELL,
-	ARCH_CDNA2, ARCH_CDNA3, ARCH_CDNA4
+	ARCH_BLACKWELL_RTX, ARCH_CDNA2, ARCH_CDNA3, ARCH_CDNA4
 } hw_arch;
 
 /* AMD's CDNA parts (Infinity Fabric inside a node, RCCL, ROCm kernels). */
@@ -58,15 +62,31 @@ typedef struct hw_gpu {
 	int pcie_gen;                 /* host link generation (x16) */
 	double tdp_w;                 /* rated board power (TDP), W; 0 = not in the catalog */
 	double power_limit_w;         /* a power cap below tdp_w (nvidia-smi -pl); 0 = none */
+	bool no_p2p;                  /* the driver gives two cards no PCIe peer-to-peer
+	                               * (NVIDIA's GeForce cards): NCCL goes through host
+	                               * memory (hw_shm_eff) */
 } hw_gpu;
 
 typedef enum { INTRA_NVSWITCH, INTRA_NVLINK_MESH, INTRA_PCIE } hw_intra_kind;
+
+/* PCIe peer-to-peer between a node's GPUs: auto = the GPU's (GeForce cards
+ * have none), or said. Without it NCCL's SHM transport copies through host
+ * memory. */
+typedef enum { P2P_AUTO, P2P_ON, P2P_OFF } hw_p2p;
 
 typedef struct hw_intra {
 	hw_intra_kind kind;
 	double bandwidth_Bps;         /* per GPU per direction; 0 = from the GPU */
 	double latency_s;             /* per hop as software sees it */
+	hw_p2p p2p;                   /* pcie: whether GPUs reach each other directly */
 } hw_intra;
+
+/* Whether a node's GPUs talk through host memory (NCCL's SHM transport):
+ * PCIe nodes whose GPUs have no peer-to-peer, by the GPU or as said. */
+static inline bool hw_intra_shm(const hw_intra *in, const hw_gpu *g)
+{
+	return in->kind == INTRA_PCIE && (in->p2p == P2P_OFF || (in->p2p == P2P_AUTO && g->no_p2p));
+}
 
 /* RDMA: InfiniBand, RoCE, EFA. TCP: NCCL's sockets through host memory.
  * GDTCP: GPUDirect over TCP (Google's GPUDirect-TCPX and -TCPXO): TCP
@@ -91,6 +111,8 @@ const char *hw_gpu_suggest(const char *name);
 
 /* PCIe x16 achievable bandwidth per direction for a generation (3..6). */
 double hw_pcie_Bps(int gen);
+/* The fraction of that NCCL's SHM transport moves between two GPUs */
+double hw_shm_eff(void);
 
 /* Fills efficiency and latency of `nic` from its transport where they are 0. */
 void hw_nic_defaults(hw_nic *nic, int gpus_per_node);

@@ -160,6 +160,21 @@ static int build_intra(cluster *cl, char *err, size_t errlen)
 		if (cl->pcie_up[i] < 0 || cl->pcie_down[i] < 0)
 			return -1;
 	}
+	if (hw_intra_shm(&c->intra, &c->gpu)) {
+		/* NCCL's SHM transport: GPU to GPU through host memory, at
+		 * hw_shm_eff of the PCIe link (NIC traffic keeps the whole link) */
+		cl->shm_up = int_array((size_t)n);
+		cl->shm_down = int_array((size_t)n);
+		if (!cl->shm_up || !cl->shm_down)
+			goto oom;
+		double shm = cl->pcie_Bps * hw_shm_eff();
+		for (int i = 0; i < n; i++) {
+			cl->shm_up[i] = topo__link(cl, shm, 0, 1, LINK_PCIE, err, errlen);
+			cl->shm_down[i] = topo__link(cl, shm, 0, 1, LINK_PCIE, err, errlen);
+			if (cl->shm_up[i] < 0 || cl->shm_down[i] < 0)
+				return -1;
+		}
+	}
 	if (c->intra.kind == INTRA_NVSWITCH) {
 		cl->gpu_up = int_array((size_t)n);
 		cl->gpu_down = int_array((size_t)n);
@@ -319,6 +334,8 @@ void cluster_free(cluster *cl)
 	free(cl->mesh);
 	free(cl->pcie_up);
 	free(cl->pcie_down);
+	free(cl->shm_up);
+	free(cl->shm_down);
 	free(cl->nic_tx);
 	free(cl->nic_rx);
 	free(cl->leaf_up);
@@ -340,7 +357,7 @@ int cluster_nics(const cluster *cl) { return cl->nics; }
 
 double cluster_intra_Bps(const cluster *cl)
 {
-	return cl->spec.intra.kind == INTRA_PCIE ? cl->pcie_Bps : cl->nvl_Bps;
+	return cluster_spec_intra_Bps(&cl->spec);
 }
 
 double cluster_pcie_Bps(const cluster *cl)
@@ -348,9 +365,13 @@ double cluster_pcie_Bps(const cluster *cl)
 	return cl->pcie_Bps;
 }
 
+/* What one GPU moves to another inside its node: NVLink's, PCIe's, or
+ * without peer-to-peer what NCCL's SHM transport moves of PCIe's. */
 double cluster_spec_intra_Bps(const scn_cluster *c)
 {
-	return c->intra.kind == INTRA_PCIE ? spec_pcie_Bps(c) : spec_nvl_Bps(c);
+	if (c->intra.kind != INTRA_PCIE)
+		return spec_nvl_Bps(c);
+	return spec_pcie_Bps(c) * (hw_intra_shm(&c->intra, &c->gpu) ? hw_shm_eff() : 1);
 }
 
 int cluster_rail_of(const cluster *cl, int gpu)
@@ -396,6 +417,10 @@ static int route_intra(const cluster *cl, int a, int b, int *links, int n, int m
 		return topo__push(links, n, max, cl->mesh[a * cl->gpn + b % cl->gpn]);
 	default:
 		n = topo__push(links, n, max, cl->pcie_up[a]);
+		if (cl->shm_up) {   /* through host memory */
+			n = topo__push(links, n, max, cl->shm_up[a]);
+			n = topo__push(links, n, max, cl->shm_down[b]);
+		}
 		return topo__push(links, n, max, cl->pcie_down[b]);
 	}
 }

@@ -34,6 +34,9 @@ struct cluster {
 	int *gpu_up, *gpu_down;  /* GPU <-> NVSwitch (or aliases of pcie_* for PCIe nodes) */
 	int *mesh;               /* nvlink-mesh: [gpu * gpn + local_b] link gpu -> local_b */
 	int *pcie_up, *pcie_down;/* GPU <-> PCIe switch (NICs, host memory) */
+	int *shm_up, *shm_down;  /* without PCIe peer-to-peer (hw_intra_shm): each GPU's
+	                          * share of its PCIe link that NCCL's SHM transport moves,
+	                          * in series with it on GPU-to-GPU routes; NULL otherwise */
 	int *nic_tx, *nic_rx;    /* [node * nics + rail]: NIC <-> its leaf */
 	/* fabric, filled by the topology */
 	int nleaves, nplanes, leaves_per_zone, zones;

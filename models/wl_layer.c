@@ -883,12 +883,12 @@ bool wl_flash_attention(const scenario *s)
 	    s->training.attention == ATTN_FLASH1)
 		return true;
 	/* GPUs released after FlashAttention was every framework's default
-	 * (Hopper, Blackwell; AMD's MI300 and MI350 series, whose ROCm stacks
+	 * (Hopper, Blackwell, RTX Blackwell; AMD's MI300 and MI350 series, whose ROCm stacks
 	 * ship composable_kernel's FlashAttention-2): no run of theirs used the
 	 * unfused attention of 2020-22's GPT code. The MI250X (CDNA2, 2021)
 	 * takes the Ampere rule below. By name, not by order. */
-	if (g->arch == ARCH_HOPPER || g->arch == ARCH_BLACKWELL || g->arch == ARCH_CDNA3 ||
-	    g->arch == ARCH_CDNA4)
+	if (g->arch == ARCH_HOPPER || g->arch == ARCH_BLACKWELL || g->arch == ARCH_BLACKWELL_RTX ||
+	    g->arch == ARCH_CDNA3 || g->arch == ARCH_CDNA4)
 		return true;
 	/* Megatron's context parallelism runs on Transformer Engine's fused
 	 * attention, whatever the model */

@@ -252,6 +252,13 @@ static void check_cluster(scn_ctx *c, scenario *s, const scn_doc *d)
 		ERR(c, d, "cluster.intra_node", NULL, "%s needs a GPU with NVLink and %s has none; "
 		    "use intra_node: pcie or give intra_node.bandwidth",
 		    k->intra.kind == INTRA_NVSWITCH ? "nvswitch" : "nvlink-mesh", g->name);
+	/* peer-to-peer is a PCIe node's question: NVLink GPUs reach each other
+	 * over NVLink */
+	if (k->intra.kind != INTRA_PCIE && k->intra.p2p != P2P_AUTO)
+		scn__warn(c, scn__doc_path(d, "cluster.intra_node.p2p"), "cluster.intra_node.p2p",
+		          "has no effect on %s nodes; it says whether PCIe GPUs (intra_node: pcie) "
+		          "reach each other directly", k->intra.kind == INTRA_NVSWITCH ? "nvswitch"
+		          : "nvlink-mesh");
 	/* a power limit is a cap below the GPU's rating (nvidia-smi -pl accepts
 	 * no more than the board's maximum) */
 	if (g->power_limit_w > 0 && g->tdp_w <= 0)
@@ -507,6 +514,7 @@ static void check_parallel(scn_ctx *c, scenario *s, const scn_doc *d)
 		ERR(c, d, "training.attention", "cluster.gpu", "FlashAttention needs an Ampere or "
 		    "later GPU; %s has none: use attention: auto or unfused", s->cluster.gpu.name);
 	else if (t->attention == ATTN_FLASH1 && (s->cluster.gpu.arch == ARCH_BLACKWELL ||
+	                                         s->cluster.gpu.arch == ARCH_BLACKWELL_RTX ||
 	                                         hw_arch_is_amd(s->cluster.gpu.arch)))
 		scn__warn(c, scn__doc_path(d, "training.attention"), "training.attention",
 		          "FlashAttention 1 was never built for %s; it is timed as FlashAttention-2's "

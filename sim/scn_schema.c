@@ -27,10 +27,14 @@ const char *const scn__precision_names[] = {"fp32", "tf32", "fp16", "bf16", "fp8
 	NULL};
 /* in hw_arch's order */
 static const char *const arch_names[] = {"volta", "turing", "ampere", "ada", "hopper",
-                                         "blackwell", "cdna2", "cdna3", "cdna4", NULL};
+                                         "blackwell", "blackwell-rtx", "cdna2", "cdna3",
+                                         "cdna4", NULL};
 static_assert(sizeof arch_names / sizeof arch_names[0] == ARCH_CDNA4 + 2,
               "arch_names: one name per hw_arch");
 static const char *const intra_names[] = {"nvswitch", "nvlink-mesh", "pcie", NULL};
+/* in hw_p2p's order */
+static const char *const p2p_names[] = {"auto", "true", "false", NULL};
+static_assert(sizeof p2p_names / sizeof p2p_names[0] == P2P_OFF + 2, "p2p_names: one per hw_p2p");
 /* in hw_transport's order */
 static const char *const transport_names[] = {"rdma", "tcp", "gpudirect-tcp", NULL};
 static_assert(sizeof transport_names / sizeof transport_names[0] == TRANSPORT_GDTCP + 2,
@@ -105,6 +109,7 @@ static const scn_field intra_rows[] = {
 	ENUM("kind", hw_intra, kind, intra_names, 0),
 	UNI("bandwidth", hw_intra, bandwidth_Bps, UNIT_BANDWIDTH, LINK_MIN, BW_MAX, FL_ZERO_OK),
 	UNI("latency", hw_intra, latency_s, UNIT_TIME, 0, 1, FL_ZERO_OK),
+	ENUM("p2p", hw_intra, p2p, p2p_names, 0),
 };
 static const scn_section intra_sec = {"intra_node", intra_rows, NROWS(intra_rows), "kind", -1};
 

@@ -178,8 +178,17 @@ static void used_value(const scenario *s, const scn_section *sec, const scn_fiel
 		unit_fmt(q, sizeof q, nic.latency_s, UNIT_TIME);
 		snprintf(b, n, "0 = %s's: %s", tr, q);
 	} else if (is(sec, f, "intra_node", "bandwidth")) {
-		unit_fmt(q, sizeof q, cluster_spec_intra_Bps(&s->cluster), UNIT_BANDWIDTH);
-		snprintf(b, n, "0 = the GPU's: %s", q);
+		double bw = cluster_spec_intra_Bps(&s->cluster);
+		bool shm = hw_intra_shm(&s->cluster.intra, &s->cluster.gpu);
+		unit_fmt(q, sizeof q, shm ? bw / hw_shm_eff() : bw, UNIT_BANDWIDTH);
+		if (shm) {
+			char r[32];
+			unit_fmt(r, sizeof r, bw, UNIT_BANDWIDTH);
+			snprintf(b, n, "0 = the GPU's: %s, %s through host memory", q, r);
+		} else
+			snprintf(b, n, "0 = the GPU's: %s", q);
+	} else if (is(sec, f, "intra_node", "p2p")) {
+		snprintf(b, n, "auto = the GPU's: %s", s->cluster.gpu.no_p2p ? "false" : "true");
 	} else if (is(sec, f, "fabric", "leaves") && s->cluster.fabric.placement == FABRIC_SPREAD &&
 	           s->cluster.fabric.nodes_per_leaf > 0) {
 		int npl = s->cluster.fabric.nodes_per_leaf;
@@ -298,7 +307,7 @@ static void write_row(FILE *out, const scn_section *sec, const scn_field *f, con
 		return;
 	}
 	const hw_intra *in = (const hw_intra *)p;
-	if (sub->scalar_key && !in->bandwidth_Bps && !in->latency_s) {
+	if (sub->scalar_key && !in->bandwidth_Bps && !in->latency_s && in->p2p == P2P_AUTO) {
 		fprintf(out, "%*s%s: %s\n", ind, "", f->key, sub->rows[0].names[in->kind]);
 		return;
 	}

@@ -426,6 +426,52 @@ START_TEST(nccl_arch_by_name)
 	ck_assert_int_eq(coll__node_channels(&nd), 24);
 	nd.arch = ARCH_CDNA2;
 	ck_assert_int_eq(coll__node_channels(&nd), 24);
+	/* the RTX Blackwell parts (sm_120) take NCCL's Blackwell rows: its LL
+	 * cap on one node and its tree caps */
+	coll_shape bw = {.n = 8, .nnodes = 1, .ppn = 8, .nrails = 1, .nvlink = true};
+	bw.arch = ARCH_BLACKWELL;
+	double ll_b = coll__ll_cap(&bw, PROTO_LL);
+	bw.arch = ARCH_BLACKWELL_RTX;
+	ck_assert_double_eq(coll__ll_cap(&bw, PROTO_LL), ll_b);
+	ck_assert_double_eq_tol(ll_b, 282e9, 1);
+}
+END_TEST
+
+/* GeForce cards have no PCIe peer-to-peer: NCCL's SHM transport moves
+ * hw_shm_eff of the PCIe link between two GPUs (4 x RTX 5090: 27.26 GB/s of
+ * all-reduce busbw at 128 MB, the measurement that set it), peer-to-peer the
+ * whole link; the NICs keep the whole link either way. p2p: auto takes the
+ * GPU's, true and false override it. */
+START_TEST(pcie_without_p2p)
+{
+	scn_cluster c = dgx(1, "RTX-5090", 100, 1);
+	c.gpus_per_node = 4;
+	c.intra.kind = INTRA_PCIE;
+	double pcie = hw_pcie_Bps(5), b = 128 * MiB;
+	double shm = busbw(COLL_ALL_REDUCE, 4, b, run1(&c, COLL_ALL_REDUCE, ALGO_RING, 4, b));
+	ck_assert_double_eq_tol(shm / 1e9, 27.26, 0.5);
+	ck_assert_double_eq_tol(cluster_spec_intra_Bps(&c), pcie * hw_shm_eff(), 1);
+	c.intra.p2p = P2P_ON;   /* a patched driver */
+	double p2p = busbw(COLL_ALL_REDUCE, 4, b, run1(&c, COLL_ALL_REDUCE, ALGO_RING, 4, b));
+	ck_assert_msg(p2p > 1.8 * shm && p2p <= pcie, "p2p %g, shm %g", p2p, shm);
+	ck_assert_double_eq_tol(cluster_spec_intra_Bps(&c), pcie, 1);
+	/* a workstation card has P2P; p2p: false turns it off */
+	c.gpu = *hw_gpu_find("RTX-PRO-6000");
+	c.intra.p2p = P2P_AUTO;
+	double pro = busbw(COLL_ALL_REDUCE, 4, b, run1(&c, COLL_ALL_REDUCE, ALGO_RING, 4, b));
+	ck_assert_double_eq_tol(pro, p2p, p2p * 1e-6);
+	c.intra.p2p = P2P_OFF;
+	double off = busbw(COLL_ALL_REDUCE, 4, b, run1(&c, COLL_ALL_REDUCE, ALGO_RING, 4, b));
+	ck_assert_double_eq_tol(off, shm, shm * 1e-6);
+	/* across nodes, a GPU's NIC traffic keeps its whole PCIe link: one GPU a
+	 * node over a 400 Gb/s NIC is the NIC's rate, with or without P2P */
+	scn_cluster two = dgx(2, "RTX-5090", 400, 1);
+	two.gpus_per_node = 1;
+	two.intra.kind = INTRA_PCIE;
+	two.fabric.nodes_per_leaf = 2;
+	double t_off = run1(&two, COLL_SENDRECV, ALGO_AUTO, 2, GiB);
+	two.intra.p2p = P2P_ON;
+	ck_assert_double_eq_tol(run1(&two, COLL_SENDRECV, ALGO_AUTO, 2, GiB), t_off, t_off * 1e-9);
 }
 END_TEST
 
@@ -909,6 +955,7 @@ int main(void)
 	tcase_add_test(tc, node_channels);
 	tcase_add_test(tc, nvls_loops);
 	tcase_add_test(tc, nccl_arch_by_name);
+	tcase_add_test(tc, pcie_without_p2p);
 	tcase_add_test(tc, ps_against_ring);
 	tcase_add_test(tc, hierarchical);
 	tcase_add_test(tc, fat_tree_contention);
