@@ -681,7 +681,9 @@ val_metric val__coll_metric(const char *name, val_case *c)
 	if (op < 0 && !bw)
 		return VM_NONE;     /* "decode_time@2K" is no collective */
 	c->coll_op = op < 0 ? COLL_ALL_REDUCE : op;
-	c->coll_algo = val__has_token(name, "nvls") ? ALGO_NVLS : val__has_token(name, "ring") ? ALGO_RING
+	/* an algorithm named as what ran, not as what was off ("NVLS disabled") */
+	c->coll_algo = val__has_token(name, "nvls") && !val__named_off(name, "nvls") ? ALGO_NVLS
+	             : val__has_token(name, "ring") ? ALGO_RING
 	             : val__has_token(name, "tree") ? ALGO_TREE : ALGO_AUTO;
 	const char *at = strchr(name, '@');
 	if (at) {
@@ -1016,12 +1018,13 @@ bool val__param_source(const val_row *r, val_metric m)
 	 * FlashAttention-2 on H100, GB200 and MI300X, compute.c's FA2_*_FWD;
 	 * AZX-204..207 / 209: GB200 fp8 GEMMs, compute.c's BLACKWELL_SUSTAIN;
 	 * AZX-213..216: GB200 fp4 GEMMs, compute.c's BLACKWELL_FP4_RATIO;
-	 * AZX-161: MI300X STREAM copy, hw.c's MI300X hbm_eff */
+	 * AZX-161: MI300X STREAM copy, hw.c's MI300X hbm_eff;
+	 * RTX5090X16-005: 4 x RTX 5090 without P2P, hw.c's SHM_EFF */
 	static const char *ids[] = {"HW-AZ-001", "HW-AZ-002", "HW-AZ-003", "HW-AZ-004",
 	                            "NCCL-TCP-001", "NCCL-TCP-002", "NCCL-TCP-003",
 	                            "AZX-067", "AZX-219", "AZX-166", "AZX-204", "AZX-205",
 	                            "AZX-206", "AZX-207", "AZX-209", "AZX-161", "AZX-213",
-	                            "AZX-214", "AZX-215", "AZX-216"};
+	                            "AZX-214", "AZX-215", "AZX-216", "RTX5090X16-005"};
 	for (size_t i = 0; i < sizeof ids / sizeof ids[0]; i++)
 		if (!strcmp(id, ids[i]))
 			return true;

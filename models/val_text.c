@@ -212,6 +212,21 @@ int val__number_after_word(const char *o, const char *tok, bool *layers)
 		int v = atoi(q);
 		while (isdigit((unsigned char)*q) || *q == ' ')
 			q++;
+		/* an expression's result ("DP = 256/8 = 32", "dp = 64 / (2 x 4) = 8") */
+		const char *r = q;
+		while (*r && strchr("0123456789 /*x()", *r))
+			r++;
+		if (r > q && strchr("/*x(", *q) && *r == '=') {
+			r++;
+			while (*r == ' ')
+				r++;
+			if (isdigit((unsigned char)*r)) {
+				v = atoi(r);
+				q = r;
+				while (isdigit((unsigned char)*q) || *q == ' ')
+					q++;
+			}
+		}
 		*layers = !strncasecmp(q, "layer", 5);
 		return v;
 	}
@@ -346,6 +361,21 @@ void val__clause_around(const char *o, const char *p, size_t n, char *out, size_
 	if (len >= outlen)
 		len = outlen - 1;
 	snprintf(out, outlen, "%.*s", (int)len, b);
+}
+
+/* Whether the text turns `name` off at some mention: said off after it
+ * ("NVLS disabled", "NVLS/NVLink SHARP disabled") or negated before it ("no
+ * NVLS", "without NVLink SHARP"). */
+bool val__named_off(const char *t, const char *name)
+{
+	size_t len = strlen(name);
+	for (const char *p = val__find(t, name); p; p = val__find(p + len, name)) {
+		char clause[160];
+		val__clause_around(t, p, len, clause, sizeof clause);
+		if (val__said_off(p) || !val__affirmed(clause, name))
+			return true;
+	}
+	return false;
 }
 
 /* "FlashAttention disabled", "flash attention: off", "torch.compile=False":

@@ -198,6 +198,25 @@ static const gpu_map gpu_maps[] = {
 	{"L40S", NULL, "L40S", 200, 8, false, false, false},
 	/* AWS g6.48xlarge: 8 x L4, 100 Gb/s */
 	{"L4", NULL, "L4", 100, 8, true, false, false},
+	/* GeForce and workstation cards: PCIe boxes of 8 with 100 Gb/s, as the
+	 * A40's (UNVERIFIED). The RTX PRO 6000's Server Edition has its own
+	 * memory; the China-market RTX 6000D and RTX 4090D, NVIDIA's GB10 (DGX
+	 * Spark) and the RTX 5880 Ada are not in the catalog (no data sheet of
+	 * their compute) */
+	{"RTX PRO 6000", "Server", "RTX-PRO-6000-SERVER", 100, 8, false, false, false},
+	{"RTX PRO 6000", NULL, "RTX-PRO-6000", 100, 8, false, false, false},
+	{"RTX 6000D", NULL, "", 100, 8, false, false, false},
+	{"RTX 6000 Ada", NULL, "RTX-6000-ADA", 100, 8, false, false, false},
+	{"RTX 5880", NULL, "", 100, 8, false, false, false},
+	{"RTX 5090", NULL, "RTX-5090", 100, 8, false, false, false},
+	{"RTX 4090D", NULL, "", 100, 8, false, false, false},
+	{"RTX 4090", NULL, "RTX-4090", 100, 8, false, false, false},
+	{"RTX 3090", NULL, "RTX-3090", 100, 8, false, false, false},
+	{"RTX 2080 Ti", NULL, "RTX-2080-TI", 100, 8, false, false, false},
+	{"RTX 8000", NULL, "QUADRO-RTX-8000", 100, 8, false, false, false},
+	{"A30", NULL, "A30", 100, 8, true, false, false},
+	{"GB10", NULL, "", 200, 1, true, false, false},
+	{"DGX Spark", NULL, "", 200, 1, false, true, false},
 	/* A40 and RTX A6000: PCIe servers of 8, 100 Gb/s (UNVERIFIED) */
 	{"A40", NULL, "A40", 100, 8, true, false, false},
 	{"A6000", NULL, "A6000", 100, 8, false, false, false},
@@ -383,6 +402,15 @@ static bool map_matches(const char *hw, const gpu_map *m)
 	return map_matches_at(hw, m, NULL, false);
 }
 
+/* Whether any of `set` is among the first n characters of s. */
+static bool strpbrk_n(const char *s, size_t n, const char *set)
+{
+	for (size_t i = 0; i < n && s[i]; i++)
+		if (strchr(set, s[i]))
+			return true;
+	return false;
+}
+
 /* The GPU a map names, whatever the system or variant: "A100" for
  * A100-PCIE, A100-40GB, Selene and p4d; "MI250" for the MI250X (LUMI's
  * Slurm names its MI250X GCDs "mi250"). A GB200 is not a B200, nor a GH200
@@ -391,6 +419,10 @@ static void gpu_family(const gpu_map *m, char *out, size_t n)
 {
 	const char *c = m->catalog;
 	size_t len = strcspn(c, "-");
+	/* a name that starts with a word ("RTX-5090", "RTX-PRO-6000-SERVER",
+	 * "QUADRO-RTX-8000"): through its first part with a digit */
+	while (c[len] == '-' && !strpbrk_n(c, len, "0123456789"))
+		len += 1 + strcspn(c + len + 1, "-");
 	if (len > 1 && isdigit((unsigned char)c[len - 2]) && isupper((unsigned char)c[len - 1]))
 		len--;   /* MI250X, MI300X, A10G */
 	snprintf(out, n, "%.*s", (int)len, c);
@@ -410,7 +442,7 @@ static const gpu_map *generation_of(const char *hw, const char **at)
 {
 	static const char *const not_datacenter[] = {"RTX", "GeForce", "Quadro", "TITAN",
 		"Jetson", "Orin", "A2", "A10", "A16", "A30", "A40", "Altra", "Gaudi", "Gaudi2",
-		"Gaudi3", "Trainium", "Trainium2", "Inferentia", "TPU"};
+		"Gaudi3", "Trainium", "Trainium2", "Inferentia", "TPU", "GB10", "Spark"};
 	for (size_t i = 0; i < sizeof not_datacenter / sizeof not_datacenter[0]; i++)
 		if (has_gpu_word(hw, not_datacenter[i]))
 			return NULL;
@@ -1610,6 +1642,43 @@ static const struct {
 	{"A3 VM", 4, 8, 200, true}, {"A4X Max", 4, 4, 800, false}, {"A4X", 4, 4, 400, false},
 };
 
+/* PCIe peer-to-peer as the row says it: off where NCCL_P2P_DISABLE=1, the
+ * CUDA sample's "CANNOT Access Peer", P2P said off, unavailable or not
+ * supported, or the traffic said to go through host memory ("SHM/host
+ * path"), not where the text also names P2P enabled (a bandwidth test's
+ * two modes); on where enabled (a patched driver, NCCL_P2P_LEVEL=SYS); else
+ * the GPU's (GeForce cards: off). */
+static hw_p2p p2p_of(const val_row *r)
+{
+	const char *const texts[] = {r->hardware, r->other};
+	static const char *const gone[] = {"unavailable", "not available", "not supported"};
+	for (size_t i = 0; i < 2; i++) {
+		const char *t = texts[i];
+		if (val__has(t, "P2P_DISABLE=1") || val__has(t, "CANNOT Access Peer") ||
+		    val__has(t, "SHM/host"))
+			return P2P_OFF;
+		/* a bandwidth test's two modes ("P2P-enabled 7.7 GB/s, P2P-disabled
+		 * 10.7"), or its "P2P access CAN", say what the GPUs can do */
+		if (val__has(t, "P2P-enabled") || val__has(t, "P2P enabled") ||
+		    val__has(t, "P2P access CAN"))
+			continue;
+		if (val__named_off(t, "P2P"))
+			return P2P_OFF;
+		for (const char *p = val__find(t, "P2P"); p; p = val__find(p + 3, "P2P"))
+			for (size_t k = 0; k < sizeof gone / sizeof gone[0]; k++) {
+				const char *q = val__find(p, gone[k]);
+				if (q && q - p < 32 && !memchr(p, ';', (size_t)(q - p)) &&
+				    !memchr(p, ',', (size_t)(q - p)))
+					return P2P_OFF;
+			}
+	}
+	for (size_t i = 0; i < 2; i++)
+		if (val__has(texts[i], "P2P_LEVEL=SYS") || val__has(texts[i], "P2P_LEVEL=PHB") ||
+		    val__affirmed(texts[i], "P2P enabled"))
+			return P2P_ON;
+	return P2P_AUTO;
+}
+
 /* Google's NICs for a Google machine; GPUDirect over TCP where it runs:
  * said in either column ("GPUDirect-TCPX", "TCPXO", its plugin's name
  * "FasTrak"), or an A3 High, Edge or Mega whose text does not turn it off
@@ -1782,6 +1851,8 @@ static int cluster_of(const val_row *r, scenario *s, char *why, size_t n)
 	if (!strncmp(g->name, "GH200", 5) && !val__has(r->hardware, "NVSwitch") &&
 	    !val__has(r->hardware, "NVL32"))
 		c->intra.kind = INTRA_NVLINK_MESH;
+	if (c->intra.kind == INTRA_PCIE)
+		c->intra.p2p = p2p_of(r);
 	c->fabric.topology = c->nodes > 1 ? TOPO_FAT_TREE : TOPO_SINGLE_SWITCH;
 	return 0;
 }
@@ -2082,7 +2153,8 @@ static int coll_cluster_of(const val_row *r, val_case *c, char *why, size_t n)
 	 * collnet_sharp"), beyond merely enabling it */
 	if (c->coll_algo == ALGO_AUTO && c->s.cluster.fabric.sharp && collnet_named(r->other))
 		c->coll_algo = ALGO_COLLNET;
-	if (val__has(r->other, "NCCL_NVLS_ENABLE=0"))
+	if (val__has(r->other, "NCCL_NVLS_ENABLE=0") || val__named_off(r->other, "NVLS") ||
+	    val__named_off(r->other, "NVLink SHARP") || val__named_off(r->metric, "NVLS"))
 		c->s.cluster.gpu.nvls_eff = 0;
 	/* ... or says in words that NCCL fell back to its sockets */
 	if (val__has(r->other, "NCCL_IB_DISABLE=1") || val__has(r->other, "NCCL_NET=Socket") ||

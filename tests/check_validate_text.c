@@ -2078,6 +2078,65 @@ START_TEST(t_blind16)
 }
 END_TEST
 
+/* Batch 17's readings: NVLS said off in the metric or the notes runs NCCL
+ * without it (not NVLS forced); "DP = 256/8 = 32" is 32; GeForce cards go
+ * through host memory unless the text enables P2P, workstation cards
+ * peer-to-peer unless it is said off; DGX Spark's GB10 is no GB200. */
+START_TEST(t_blind17)
+{
+	size_t n;
+	val_row *r = validation_rows("blind17-nccl.csv", &n);
+	val_case c;
+	char why[256];
+	ck_assert_msg(val_build(row_of(r, n, "STASH20017-008"), &c, why, sizeof why) == 0, "%s",
+	              why);
+	ck_assert_int_eq(c.coll_algo, ALGO_AUTO);
+	ck_assert_double_eq(c.s.cluster.gpu.nvls_eff, 0);
+	scn_release(&c.s);
+	ck_assert_msg(val_build(row_of(r, n, "STASH20017-007"), &c, why, sizeof why) == 0, "%s",
+	              why);
+	ck_assert_double_gt(c.s.cluster.gpu.nvls_eff, 0);
+	scn_release(&c.s);
+	ck_assert_int_eq(val_build(row_of(r, n, "SPARK4N17-001"), &c, why, sizeof why), -1);
+	free(r);
+	r = validation_rows("blind17-runs.csv", &n);
+	ck_assert_msg(val_build(row_of(r, n, "LUMINW17-001"), &c, why, sizeof why) == 0, "%s", why);
+	ck_assert_int_eq(c.s.training.dp, 32);
+	scn_release(&c.s);
+	free(r);
+	static const struct {
+		const char *hw, *other;
+		hw_p2p p2p;
+		bool shm;
+	} cases[] = {
+		{"1 node x 4 GeForce RTX 5090 on PCIe", "", P2P_AUTO, true},
+		{"1 node x 4 GeForce RTX 5090 on PCIe", "P2P enabled by the patched driver", P2P_ON,
+		 false},
+		{"8x RTX 5090", "NCCL_P2P_LEVEL=SYS", P2P_ON, false},
+		{"2x RTX 2080 Ti, P2P not supported (CANNOT Access Peer)", "", P2P_OFF, true},
+		{"4x RTX 4090", "whether CUDA P2P was available is not stated", P2P_AUTO, true},
+		{"4x RTX PRO 6000 Blackwell Workstation", "", P2P_AUTO, false},
+		{"4x RTX PRO 6000 Blackwell Workstation", "NCCL_P2P_DISABLE=1", P2P_OFF, true},
+		{"4x RTX 6000 Ada", "no GPU P2P (SHM/host path)", P2P_OFF, true},
+		{"4x RTX 3090", "P2P presumably unavailable", P2P_OFF, true},
+		/* a bandwidth test's modes describe the card, not the run */
+		{"4x A100-PCIE-40GB; p2pBandwidthLatencyTest: P2P access CAN for all pairs, "
+		 "P2P-enabled 7.7-10.3 GB/s, P2P-disabled 10.7-11.4 GB/s", "", P2P_AUTO, false},
+	};
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		char row[1024];
+		snprintf(row, sizeof row, "T-%03zu,x,\"%s\",4,,,,,,,,,,,\"%s\",,,allreduce_busbw@1G,"
+		         "10,GB/s,x", i, cases[i].hw, cases[i].other);
+		ck_assert_msg(build_row(row, &c, why, sizeof why) == 0, "%s: %s", cases[i].hw, why);
+		const scn_cluster *k = &c.s.cluster;
+		ck_assert_int_eq(k->intra.kind, INTRA_PCIE);
+		ck_assert_msg(k->intra.p2p == cases[i].p2p && hw_intra_shm(&k->intra, &k->gpu) ==
+		              cases[i].shm, "%s | %s: p2p %d", cases[i].hw, cases[i].other, k->intra.p2p);
+		scn_release(&c.s);
+	}
+}
+END_TEST
+
 /* The review of those readings: each case a text they must not over-read. */
 START_TEST(t_blind15_review)
 {
@@ -2402,6 +2461,7 @@ static Suite *suite(void)
 	tcase_add_test(tc, t_blind15);
 	tcase_add_test(tc, t_blind15_review);
 	tcase_add_test(tc, t_blind16);
+	tcase_add_test(tc, t_blind17);
 	tcase_add_test(tc, t_power_limit_read);
 	tcase_add_test(tc, t_deepep_read);
 	suite_add_tcase(s, tc);
