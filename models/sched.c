@@ -332,7 +332,7 @@ static void uneven_warmup(sched *s, const struct sched_def *d)
 }
 
 /* Limits of the op encoding (chunk in 8 bits) and of memory (2*m*v*pp ops). */
-#define SCHED_MAX_V 255
+#define SCHED_MAX_V SCN_MAX_VIRTUAL_STAGES
 #ifndef SCHED_MAX_OPS           /* tests/check_sched_limits.c lifts it */
 #define SCHED_MAX_OPS 100000000LL
 #endif

@@ -18,7 +18,7 @@
 #include "store.h"
 
 /* Micro-batches per step the timeline labels can hold (19 bits). */
-#define STP_MAX_MICROBATCHES 500000
+#define STP_MAX_MICROBATCHES SCN_MAX_MICROBATCHES
 
 /* Asynchronous DP (grad_reduce.sync: async): the forward of step t starts
  * only once the update of step t - 1 - STP_ASYNC_STALENESS is applied, so

@@ -12,6 +12,11 @@
 #define SCN_NAME_MAX 128
 #define SCN_MAX_LAYERS 1024      /* custom workloads */
 #define SCN_MAX_ZONES 16
+/* What the step simulator can run, so that `check` refuses what `run` would:
+ * the interleaved schedule's chunks per stage (8 bits of an op), the
+ * micro-batches of a pipeline per step (19 bits of a timeline label) */
+#define SCN_MAX_VIRTUAL_STAGES 255
+#define SCN_MAX_MICROBATCHES 500000
 
 typedef enum { TOPO_SINGLE_SWITCH, TOPO_FAT_TREE, TOPO_RAIL_OPTIMIZED, TOPO_ZONES } scn_topology;
 typedef enum { SCHED_GPIPE, SCHED_1F1B, SCHED_INTERLEAVED, SCHED_DEEPSPEED } scn_schedule;

@@ -12,7 +12,6 @@
 #include "workload.h"
 
 #define MAX_GPUS 1000000          /* beyond any cluster built so far, by ~10x */
-#define MAX_MICROBATCHES 1e7      /* per step and pipeline: keeps a run in seconds */
 
 /* The node of the first path given that exists (to point errors at), and
  * that path in *used; falls back to the section of the last one. */
@@ -546,9 +545,9 @@ static void check_parallel(scn_ctx *c, scenario *s, const scn_doc *d)
 		ERR(c, d, "training.global_batch", NULL, "global_batch (=%d) must be a multiple "
 		    "of micro_batch*dp (=%d*%d=%lld), e.g. %lld", t->global_batch, t->micro_batch,
 		    dp, mbdp, lo ? lo : mbdp);
-	} else if (t->global_batch / mbdp > MAX_MICROBATCHES) {
+	} else if (t->global_batch / mbdp > SCN_MAX_MICROBATCHES) {
 		ERR(c, d, "training.global_batch", NULL, "%lld micro-batches per step exceeds the "
-		    "limit of 1e7; raise micro_batch", t->global_batch / mbdp);
+		    "limit of %d; raise micro_batch", t->global_batch / mbdp, SCN_MAX_MICROBATCHES);
 	} else if (t->schedule == SCHED_INTERLEAVED && t->pp > 1 && (t->global_batch / mbdp) % t->pp)
 		/* Megatron-LM refuses it; trainsim's short last group can be slower
 		 * than 1F1B (pp 8, m 17: +2%) */

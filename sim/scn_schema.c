@@ -259,7 +259,7 @@ static const scn_field training_rows[] = {
 	DBL("expert_imbalance", scn_training, expert_imbalance, 1, 1000, 0),
 	INT("dp", scn_training, dp, 1, 1e6, 0),
 	ENUM("schedule", scn_training, schedule, schedule_names, 0),
-	INT("virtual_stages", scn_training, virtual_stages, 1, 1000, 0),
+	INT("virtual_stages", scn_training, virtual_stages, 1, SCN_MAX_VIRTUAL_STAGES, 0),
 	INT("first_stage_layers", scn_training, first_stage_layers, 0, 100000, 0),
 	INT("last_stage_layers", scn_training, last_stage_layers, 0, 100000, 0),
 	BOOL("embedding_in_split", scn_training, embedding_in_split, 0),

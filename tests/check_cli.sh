@@ -373,7 +373,7 @@ has "$tmp/err" "exceeds the limit of 1,000,000 GPUs" "10^9 GPUs: the GPU limit i
 quick 1 "10^12 samples per step" "$TS" run "$SCN" --set training.global_batch=1000000000000
 has "$tmp/err" "1..1000000000" "10^12 samples: the range is named"
 quick 1 "10^9 micro-batches" "$TS" run "$SCN" --set training.global_batch=1000000000
-has "$tmp/err" "exceeds the limit of 1e7" "10^9 micro-batches: the limit is named"
+has "$tmp/err" "exceeds the limit of 500000" "10^9 micro-batches: the limit is named"
 quick 1 "10^6 GPUs in one DP group" "$TS" run "$SCN" --set cluster.nodes=125000 \
 	--set cluster.nic.count=8 --set training.global_batch=1000000 --set model.layers=2 \
 	--set model.hidden=1024 --set model.heads=8
