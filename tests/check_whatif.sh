@@ -400,5 +400,21 @@ holds "GPUDirect-TCP: > 2x faster than sockets on one NIC, between sockets and R
 	-v b="$(get gdtcp_sock1 step_time_s)" -v c="$(get gdtcp_sock8 step_time_s)" \
 	-v d="$(get gdtcp_rdma step_time_s)"
 
+# 23. A GeForce workstation (4 x RTX 5090, no P2P): peer-to-peer (a patched
+# driver) barely moves data parallelism, whose gradients overlap the
+# backward, and speeds tensor parallelism up by more than 15%, its exposed
+# TP time halved
+run gf_dp "$S/whatif/geforce-p2p.yaml"
+run gf_dp_p2p "$S/whatif/geforce-p2p.yaml" --set cluster.intra_node.p2p=true
+run gf_tp "$S/whatif/geforce-p2p.yaml" --set training.tp=4 --set training.zero=0 \
+	--set training.sequence_parallel=true
+run gf_tp_p2p "$S/whatif/geforce-p2p.yaml" --set training.tp=4 --set training.zero=0 \
+	--set training.sequence_parallel=true --set cluster.intra_node.p2p=true
+holds "GeForce P2P: DP < 10% faster, TP 4 > 15% faster with half the exposed TP time" \
+	"b < a && b > a / 1.1 && d < c / 1.15 && f < e * 0.6" -v a="$(get gf_dp step_time_s)" \
+	-v b="$(get gf_dp_p2p step_time_s)" -v c="$(get gf_tp step_time_s)" \
+	-v d="$(get gf_tp_p2p step_time_s)" -v e="$(get gf_tp split_s.tp_comm)" \
+	-v f="$(get gf_tp_p2p split_s.tp_comm)"
+
 echo "1..$n"
 [ "$failed" -eq 0 ]
