@@ -22,8 +22,11 @@ bool val__has_token(const char *hay, const char *word);
 int val__number_before(const char *text, const char *at, bool skip_words);
 bool val__window_of(const char *o, scn_model *m, bool *pattern);
 bool val__said_off(const char *at);
-/* some mention of `name` is turned off ("NVLS disabled", "no NVLS") */
-bool val__named_off(const char *t, const char *name);
+/* `name` turned off in the text ("NVLS disabled", "no NVLS") and nowhere
+ * said to have run; the two tests it is made of */
+bool val__turned_off(const char *t, const char *name);
+bool val__off_after(const char *q);
+bool val__negated_before(const char *t, const char *p);
 /* the phrase, not negated just before it ("no", "non-", "not", "without", "disable") */
 bool val__affirmed(const char *o, const char *phrase);
 bool val__affirmed_word(const char *o, const char *word);

@@ -682,7 +682,7 @@ val_metric val__coll_metric(const char *name, val_case *c)
 		return VM_NONE;     /* "decode_time@2K" is no collective */
 	c->coll_op = op < 0 ? COLL_ALL_REDUCE : op;
 	/* an algorithm named as what ran, not as what was off ("NVLS disabled") */
-	c->coll_algo = val__has_token(name, "nvls") && !val__named_off(name, "nvls") ? ALGO_NVLS
+	c->coll_algo = val__has_token(name, "nvls") && !val__turned_off(name, "nvls") ? ALGO_NVLS
 	             : val__has_token(name, "ring") ? ALGO_RING
 	             : val__has_token(name, "tree") ? ALGO_TREE : ALGO_AUTO;
 	const char *at = strchr(name, '@');

@@ -212,11 +212,13 @@ int val__number_after_word(const char *o, const char *tok, bool *layers)
 		int v = atoi(q);
 		while (isdigit((unsigned char)*q) || *q == ' ')
 			q++;
-		/* an expression's result ("DP = 256/8 = 32", "dp = 64 / (2 x 4) = 8") */
+		/* an expression's result right after the number ("DP = 256/8 = 32");
+		 * not a remark in brackets ("PP=4 (8x4 = 32 GPUs per replica)",
+		 * "DP 32 (=64/2)") */
 		const char *r = q;
-		while (*r && strchr("0123456789 /*x()", *r))
+		while (*r && strchr("0123456789 /*", *r))
 			r++;
-		if (r > q && strchr("/*x(", *q) && *r == '=') {
+		if (r > q && strchr("/*", *q) && *r == '=') {
 			r++;
 			while (*r == ' ')
 				r++;
@@ -363,19 +365,70 @@ void val__clause_around(const char *o, const char *p, size_t n, char *out, size_
 	snprintf(out, outlen, "%.*s", (int)len, b);
 }
 
-/* Whether the text turns `name` off at some mention: said off after it
- * ("NVLS disabled", "NVLS/NVLink SHARP disabled") or negated before it ("no
- * NVLS", "without NVLink SHARP"). */
-bool val__named_off(const char *t, const char *name)
+/* Whether the few characters after a name at q (up to 24, not past a
+ * ';', ',', bracket or '+', which joins another feature) turn it off:
+ * "disabled", "off" as a word, "=0", "not used", "=False" ("NVLS disabled",
+ * "NVLS/NVLink SHARP disabled"; not "NVLS (CollNet off)", "NVLS+SHARP off"
+ * nor "P2P + CPU offload"). */
+bool val__off_after(const char *q)
 {
-	size_t len = strlen(name);
-	for (const char *p = val__find(t, name); p; p = val__find(p + len, name)) {
-		char clause[160];
-		val__clause_around(t, p, len, clause, sizeof clause);
-		if (val__said_off(p) || !val__affirmed(clause, name))
-			return true;
+	static const char *const words[] = {"disabled", "off", "=0", "= 0", "not used", "=False",
+		"= False", ": false"};
+	size_t n = 0;
+	while (q[n] && n < 24 && !strchr(";,()+", q[n]))
+		n++;
+	for (size_t i = 0; i < sizeof words / sizeof words[0]; i++) {
+		size_t k = strlen(words[i]);
+		for (size_t j = 0; j + k <= n; j++)
+			if (!strncasecmp(q + j, words[i], k) && !isalnum((unsigned char)q[j + k]) &&
+			    (isalpha((unsigned char)words[i][0]) ? j == 0 || !isalnum((unsigned char)q[j - 1])
+			                                         : true))
+				return true;
 	}
 	return false;
+}
+
+/* Whether the name at p is negated just before it in its clause: "no NVLS",
+ * "without NVLS", "non-NVLS", "NVLS disable..." said first ("disable NVLS"). */
+bool val__negated_before(const char *t, const char *p)
+{
+	static const char *const words[] = {"no ", "no-", "non-", "non ", "not ", "without ",
+		"disable ", "disabled ", "w/o "};
+	const char *from = p - t > 12 ? p - 12 : t;
+	for (const char *c = p; c > from; c--)
+		if (strchr(",;()", c[-1])) {
+			from = c;
+			break;
+		}
+	for (size_t i = 0; i < sizeof words / sizeof words[0]; i++) {
+		size_t k = strlen(words[i]);
+		for (const char *c = from; c + k <= p; c++)
+			if (!strncasecmp(c, words[i], k) && (c == t || !isalpha((unsigned char)c[-1])))
+				return true;
+	}
+	return false;
+}
+
+/* Whether the text turns `name` off: some mention said off after it or
+ * negated before it, and none that says it ran (neither off nor compared:
+ * "NVLS enabled; 25% faster than without NVLS" ran NVLS). A mention inside
+ * a word or an identifier ("overlap_p2p_comm") is none. */
+bool val__turned_off(const char *t, const char *name)
+{
+	size_t len = strlen(name);
+	bool off = false;
+	for (const char *p = val__find(t, name); p; p = val__find(p + len, name)) {
+		if ((p > t && (isalnum((unsigned char)p[-1]) || p[-1] == '_')) ||
+		    isalnum((unsigned char)p[len]) || p[len] == '_')
+			continue;
+		if (compared(t, p))
+			continue;
+		if (val__off_after(p + len) || val__negated_before(t, p))
+			off = true;
+		else
+			return false;
+	}
+	return off;
 }
 
 /* "FlashAttention disabled", "flash attention: off", "torch.compile=False":

@@ -199,20 +199,34 @@ static const gpu_map gpu_maps[] = {
 	/* AWS g6.48xlarge: 8 x L4, 100 Gb/s */
 	{"L4", NULL, "L4", 100, 8, true, false, false},
 	/* GeForce and workstation cards: PCIe boxes of 8 with 100 Gb/s, as the
-	 * A40's (UNVERIFIED). The RTX PRO 6000's Server Edition has its own
-	 * memory; the China-market RTX 6000D and RTX 4090D, NVIDIA's GB10 (DGX
-	 * Spark) and the RTX 5880 Ada are not in the catalog (no data sheet of
-	 * their compute) */
-	{"RTX PRO 6000", "Server", "RTX-PRO-6000-SERVER", 100, 8, false, false, false},
+	 * A40's (UNVERIFIED), their names as written with or without blanks. The
+	 * RTX PRO 6000's Server Edition has its own memory; its 300 W Max-Q, the
+	 * RTX 3090 Ti, the China-market RTX 4090D, 5090D and 6000D, NVIDIA's GB10
+	 * (DGX Spark) and the RTX 5880 Ada are not in the catalog (no data sheet of
+	 * their compute at hand): not read as the part their name starts with */
+	{"RTX PRO 6000", "Max-Q", "", 100, 8, false, false, false},   /* the 300 W card */
+	{"RTX PRO 6000", "Server Edition", "RTX-PRO-6000-SERVER", 100, 8, false, false, false},
 	{"RTX PRO 6000", NULL, "RTX-PRO-6000", 100, 8, false, false, false},
 	{"RTX 6000D", NULL, "", 100, 8, false, false, false},
 	{"RTX 6000 Ada", NULL, "RTX-6000-ADA", 100, 8, false, false, false},
 	{"RTX 5880", NULL, "", 100, 8, false, false, false},
+	{"RTX 5090D", NULL, "", 100, 8, false, false, false},
+	{"RTX 5090 D", NULL, "", 100, 8, false, false, false},
 	{"RTX 5090", NULL, "RTX-5090", 100, 8, false, false, false},
+	{"RTX5090", NULL, "RTX-5090", 100, 8, false, false, false},
+	{"RTX-5090", NULL, "RTX-5090", 100, 8, false, false, false},
 	{"RTX 4090D", NULL, "", 100, 8, false, false, false},
+	{"RTX 4090 D", NULL, "", 100, 8, false, false, false},
 	{"RTX 4090", NULL, "RTX-4090", 100, 8, false, false, false},
+	{"RTX4090", NULL, "RTX-4090", 100, 8, false, false, false},
+	{"RTX-4090", NULL, "RTX-4090", 100, 8, false, false, false},
+	{"RTX 3090 Ti", NULL, "", 100, 8, false, false, false},
 	{"RTX 3090", NULL, "RTX-3090", 100, 8, false, false, false},
+	{"RTX3090", NULL, "RTX-3090", 100, 8, false, false, false},
+	{"RTX-3090", NULL, "RTX-3090", 100, 8, false, false, false},
 	{"RTX 2080 Ti", NULL, "RTX-2080-TI", 100, 8, false, false, false},
+	{"RTX 2080Ti", NULL, "RTX-2080-TI", 100, 8, false, false, false},
+	{"RTX2080Ti", NULL, "RTX-2080-TI", 100, 8, false, false, false},
 	{"RTX 8000", NULL, "QUADRO-RTX-8000", 100, 8, false, false, false},
 	{"A30", NULL, "A30", 100, 8, true, false, false},
 	{"GB10", NULL, "", 200, 1, true, false, false},
@@ -1642,40 +1656,83 @@ static const struct {
 	{"A3 VM", 4, 8, 200, true}, {"A4X Max", 4, 4, 800, false}, {"A4X", 4, 4, 400, false},
 };
 
-/* PCIe peer-to-peer as the row says it: off where NCCL_P2P_DISABLE=1, the
- * CUDA sample's "CANNOT Access Peer", P2P said off, unavailable or not
- * supported, or the traffic said to go through host memory ("SHM/host
- * path"), not where the text also names P2P enabled (a bandwidth test's
- * two modes); on where enabled (a patched driver, NCCL_P2P_LEVEL=SYS); else
- * the GPU's (GeForce cards: off). */
+/* Whether w (any case) starts within the n characters at p. */
+static bool has_within(const char *p, size_t n, const char *w)
+{
+	size_t k = strlen(w);
+	for (size_t i = 0; i < n && p[i]; i++)
+		if (!strncasecmp(p + i, w, k))
+			return true;
+	return false;
+}
+
+/* Whether "P2P" at p speaks of GPU peer-to-peer: not a pipeline's
+ * point-to-point sends ("pipeline P2P", "P2P communication", "P2P send",
+ * overlap_p2p_comm), nor a CUDA sample's matrix label ("P2P=Disabled
+ * Bandwidth Matrix"), nor inside a word or an identifier. */
+static bool p2p_of_gpus(const char *t, const char *p)
+{
+	static const char *const pipe_after[] = {" comm", " send", " recv", " op", "-comm"};
+	if ((p > t && (isalnum((unsigned char)p[-1]) || p[-1] == '_')) ||
+	    isalnum((unsigned char)p[3]) || p[3] == '_')
+		return false;
+	if (p[3] == '=' && isalpha((unsigned char)p[4]))
+		return false;
+	for (size_t i = 0; i < sizeof pipe_after / sizeof pipe_after[0]; i++)
+		if (!strncasecmp(p + 3, pipe_after[i], strlen(pipe_after[i])))
+			return false;
+	static const char *const pipe_before[] = {"pipeline"};
+	return !val__word_before_in(t, p, " ", pipe_before, 1);
+}
+
+/* PCIe peer-to-peer as the row says it: off where NCCL_P2P_DISABLE=1 or
+ * NCCL_P2P_LEVEL=LOC, the CUDA sample's "CANNOT Access Peer", the traffic
+ * said to go through host memory ("SHM/host path"), or a mention of the
+ * GPUs' P2P said off, unavailable or not supported and none that says it
+ * works (val__turned_off's rule); on where NCCL_P2P_LEVEL reaches the host
+ * bridges (SYS, PHB), P2P is said enabled, or a patched driver (or an NVLink
+ * bridge) gives it; a bandwidth test's two modes ("P2P-enabled ... P2P-
+ * disabled") decide nothing; else the GPU's (GeForce cards: off). */
 static hw_p2p p2p_of(const val_row *r)
 {
 	const char *const texts[] = {r->hardware, r->other};
 	static const char *const gone[] = {"unavailable", "not available", "not supported"};
 	for (size_t i = 0; i < 2; i++) {
 		const char *t = texts[i];
-		if (val__has(t, "P2P_DISABLE=1") || val__has(t, "CANNOT Access Peer") ||
-		    val__has(t, "SHM/host"))
+		if (val__has(t, "P2P_DISABLE=1") || val__has(t, "P2P_LEVEL=LOC") ||
+		    val__has(t, "CANNOT Access Peer") || val__has(t, "SHM/host"))
 			return P2P_OFF;
-		/* a bandwidth test's two modes ("P2P-enabled 7.7 GB/s, P2P-disabled
-		 * 10.7"), or its "P2P access CAN", say what the GPUs can do */
-		if (val__has(t, "P2P-enabled") || val__has(t, "P2P enabled") ||
-		    val__has(t, "P2P access CAN"))
+		if (val__has(t, "P2P-enabled") || val__has(t, "P2P access CAN"))
 			continue;
-		if (val__named_off(t, "P2P"))
-			return P2P_OFF;
-		for (const char *p = val__find(t, "P2P"); p; p = val__find(p + 3, "P2P"))
-			for (size_t k = 0; k < sizeof gone / sizeof gone[0]; k++) {
+		bool off = false, on = false;
+		for (const char *p = val__find(t, "P2P"); p; p = val__find(p + 3, "P2P")) {
+			if (!p2p_of_gpus(t, p))
+				continue;
+			bool this_off = val__off_after(p + 3) || val__negated_before(t, p);
+			/* "P2P not supported", "P2P presumably unavailable": within a few
+			 * words, before a "but" that turns to something else */
+			for (size_t k = 0; k < sizeof gone / sizeof gone[0] && !this_off; k++) {
 				const char *q = val__find(p, gone[k]);
-				if (q && q - p < 32 && !memchr(p, ';', (size_t)(q - p)) &&
-				    !memchr(p, ',', (size_t)(q - p)))
-					return P2P_OFF;
+				if (q && q - p <= 20 && !memchr(p, ';', (size_t)(q - p)) &&
+				    !memchr(p, ',', (size_t)(q - p)) && !memchr(p, '(', (size_t)(q - p)) &&
+				    !has_within(p, (size_t)(q - p), " but "))
+					this_off = true;
 			}
+			if (this_off)
+				off = true;
+			else
+				on = true;
+		}
+		if (off && !on)
+			return P2P_OFF;
 	}
-	for (size_t i = 0; i < 2; i++)
-		if (val__has(texts[i], "P2P_LEVEL=SYS") || val__has(texts[i], "P2P_LEVEL=PHB") ||
-		    val__affirmed(texts[i], "P2P enabled"))
+	for (size_t i = 0; i < 2; i++) {
+		const char *t = texts[i];
+		if (val__has(t, "P2P_LEVEL=SYS") || val__has(t, "P2P_LEVEL=PHB") ||
+		    val__has(t, "P2P_LEVEL=NVL") || val__affirmed(t, "P2P enabled") ||
+		    (val__has(t, "P2P") && val__has(t, "patched")) || val__affirmed(t, "NVLink bridge"))
 			return P2P_ON;
+	}
 	return P2P_AUTO;
 }
 
@@ -2153,8 +2210,8 @@ static int coll_cluster_of(const val_row *r, val_case *c, char *why, size_t n)
 	 * collnet_sharp"), beyond merely enabling it */
 	if (c->coll_algo == ALGO_AUTO && c->s.cluster.fabric.sharp && collnet_named(r->other))
 		c->coll_algo = ALGO_COLLNET;
-	if (val__has(r->other, "NCCL_NVLS_ENABLE=0") || val__named_off(r->other, "NVLS") ||
-	    val__named_off(r->other, "NVLink SHARP") || val__named_off(r->metric, "NVLS"))
+	if (val__has(r->other, "NCCL_NVLS_ENABLE=0") || val__turned_off(r->other, "NVLS") ||
+	    val__turned_off(r->other, "NVLink SHARP") || val__turned_off(r->metric, "NVLS"))
 		c->s.cluster.gpu.nvls_eff = 0;
 	/* ... or says in words that NCCL fell back to its sockets */
 	if (val__has(r->other, "NCCL_IB_DISABLE=1") || val__has(r->other, "NCCL_NET=Socket") ||

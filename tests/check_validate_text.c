@@ -2137,6 +2137,90 @@ START_TEST(t_blind17)
 }
 END_TEST
 
+/* The review of batch 17's readings: texts they over-read or missed. */
+START_TEST(t_blind17_review)
+{
+	static const struct {
+		const char *hw, *other;
+		const char *gpu;       /* NULL: refused, no GPU of the catalog */
+		bool shm;
+	} cases[] = {
+		/* "P2P" of a pipeline, of a CUDA sample's matrices, or beside another
+		 * feature that is off, is not the GPUs' peer-to-peer turned off */
+		{"8x L40S PCIe", "NCCL 2.21; PP send/recv (P2P) overlap disabled", "L40S", false},
+		{"8x L40S PCIe", "Megatron overlap_p2p_comm=False", "L40S", false},
+		{"8x L40S PCIe", "p2pBandwidthLatencyTest: Unidirectional P2P=Disabled Bandwidth Matrix "
+		 "21 GB/s, P2P=Enabled 25 GB/s", "L40S", false},
+		{"4x RTX PRO 6000 Blackwell Workstation Edition",
+		 "GPUDirect P2P works but RDMA not supported on this host", "RTX-PRO-6000", false},
+		{"8x L40S PCIe", "P2P + CPU offload of optimizer", "L40S", false},
+		/* missed before: a patched driver in prose, an NVLink bridge, P2P_LEVEL=LOC */
+		{"2x GeForce RTX 4090", "P2P via the tinygrad patched driver", "RTX-4090", false},
+		{"2x GeForce RTX 3090 with NVLink bridge", "P2P over the NVLink bridge", "RTX-3090",
+		 false},
+		{"8x L40S PCIe", "NCCL_P2P_LEVEL=LOC", "L40S", true},
+		/* names: "server" of the chassis is not the Server Edition; spellings
+		 * without blanks; parts the catalog does not have */
+		{"8x RTX PRO 6000 Blackwell Workstation Edition in a Supermicro server", "",
+		 "RTX-PRO-6000", false},
+		{"8x RTX PRO 6000 Blackwell Server Edition", "", "RTX-PRO-6000-SERVER", false},
+		{"8xRTX4090", "", "RTX-4090", true},
+		{"8x RTX-4090", "", "RTX-4090", true},
+		{"2x RTX 2080Ti", "", "RTX-2080-TI", true},
+		{"8x RTX PRO 6000 Blackwell Max-Q Workstation Edition", "", NULL, false},
+		{"4x GeForce RTX 3090 Ti", "", NULL, false},
+		{"4x GeForce RTX 5090 D", "", NULL, false},
+	};
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		char row[1024], why[256];
+		val_case c;
+		snprintf(row, sizeof row, "T-%03zu,x,\"%s\",8,,,,,,,,,,,\"%s\",,,allreduce_busbw@1G,"
+		         "10,GB/s,x", i, cases[i].hw, cases[i].other);
+		int rc = build_row(row, &c, why, sizeof why);
+		if (!cases[i].gpu) {
+			ck_assert_msg(rc < 0, "%s: read as %s", cases[i].hw, c.s.cluster.gpu.name);
+			continue;
+		}
+		ck_assert_msg(rc == 0, "%s: %s", cases[i].hw, why);
+		const scn_cluster *k = &c.s.cluster;
+		ck_assert_msg(!strcmp(k->gpu.name, cases[i].gpu) &&
+		              hw_intra_shm(&k->intra, &k->gpu) == cases[i].shm,
+		              "%s | %s: %s, p2p %d", cases[i].hw, cases[i].other, k->gpu.name,
+		              k->intra.p2p);
+		scn_release(&c.s);
+	}
+	/* NVLS said to have run, or off only for another feature, is not off;
+	 * a bracketed remark after an axis is not its size */
+	static const char *const nvls_on[] = {"NVLS enabled; 25% faster than without NVLS",
+		"NVLS busbw, 1.3x the non-NVLS ring", "NVLS (CollNet off)", "NVLS+SHARP off"};
+	for (size_t i = 0; i < sizeof nvls_on / sizeof nvls_on[0]; i++) {
+		char row[512], why[256];
+		val_case c;
+		snprintf(row, sizeof row, "N-%03zu,x,\"1 node x 8 H100 SXM\",8,,,,,,,,,,,\"%s\",,,"
+		         "allreduce_busbw@1G,400,GB/s,x", i, nvls_on[i]);
+		ck_assert_msg(build_row(row, &c, why, sizeof why) == 0, "%s: %s", nvls_on[i], why);
+		ck_assert_msg(c.s.cluster.gpu.nvls_eff > 0, "%s: NVLS read as off", nvls_on[i]);
+		scn_release(&c.s);
+	}
+	static const struct { const char *other; int tp, pp, dp; } axes[] = {
+		{"TP=8, PP=4 (8x4 = 32 GPUs per replica), DP=2", 8, 4, 2},
+		{"TP=2, PP=1, DP 32 (=64/2)", 2, 1, 32},
+		{"TP=1, PP=1, DP = 64/1 = 64", 1, 1, 64},
+	};
+	for (size_t i = 0; i < sizeof axes / sizeof axes[0]; i++) {
+		char row[512], why[256];
+		val_case c;
+		snprintf(row, sizeof row, "A-%03zu,x,\"8 nodes x 8 H100 SXM\",64,,24,2048,16,2048,128,1,,,,"
+		         "\"%s\",bf16,none,iteration_time,1,s,x", i, axes[i].other);
+		ck_assert_msg(build_row(row, &c, why, sizeof why) == 0, "%s: %s", axes[i].other, why);
+		ck_assert_msg(c.s.training.tp == axes[i].tp && c.s.training.pp == axes[i].pp &&
+		              c.s.training.dp == axes[i].dp, "%s: tp %d pp %d dp %d", axes[i].other,
+		              c.s.training.tp, c.s.training.pp, c.s.training.dp);
+		scn_release(&c.s);
+	}
+}
+END_TEST
+
 /* The review of those readings: each case a text they must not over-read. */
 START_TEST(t_blind15_review)
 {
@@ -2462,6 +2546,7 @@ static Suite *suite(void)
 	tcase_add_test(tc, t_blind15_review);
 	tcase_add_test(tc, t_blind16);
 	tcase_add_test(tc, t_blind17);
+	tcase_add_test(tc, t_blind17_review);
 	tcase_add_test(tc, t_power_limit_read);
 	tcase_add_test(tc, t_deepep_read);
 	suite_add_tcase(s, tc);
