@@ -24,7 +24,8 @@
 /* NCCL's CollNetDirect efficiency from sm90 (tuning.cc); 1 before. */
 static double collnet_eff(const coll_shape *sh)
 {
-	return sh->arch == ARCH_HOPPER || sh->arch == ARCH_BLACKWELL ? 0.85 : 1.0;
+	return sh->arch == ARCH_HOPPER || sh->arch == ARCH_BLACKWELL ||
+	       sh->arch == ARCH_BLACKWELL_RTX ? 0.85 : 1.0;
 }
 
 /* The slower stage, in bytes of S per second: a GPU's NVLink carrying

@@ -92,7 +92,8 @@ static bool nvlstree_supports(const coll_shape *sh, coll_op op)
 static double nvlstree_cap_bus(const coll_shape *sh)
 {
 	bool two = sh->nnodes <= 2;
-	double per = sh->arch == ARCH_BLACKWELL ? (two ? 96.0 : 80.0) : (two ? 57.7 : 45.5);
+	bool sm100 = sh->arch == ARCH_BLACKWELL || sh->arch == ARCH_BLACKWELL_RTX;
+	double per = sm100 ? (two ? 96.0 : 80.0) : (two ? 57.7 : 45.5);
 	return coll__nvls_channels(sh) * per * 1e9;
 }
 

@@ -760,6 +760,8 @@ static void collect_dp(stp_run *r, step_result *res)
 		    : c->intra.bandwidth_Bps > 0 ? c->intra.bandwidth_Bps
 		    : c->intra.kind == INTRA_PCIE ? hw_pcie_Bps(c->gpu.pcie_gen > 0 ? c->gpu.pcie_gen : 4)
 		    : c->gpu.nvlink_Bps;
+	if (!inter && hw_intra_shm(&c->intra, &c->gpu))
+		bw *= hw_shm_eff();   /* NCCL's SHM transport, through host memory */
 	res->dp_naive_s = bw > 0 ? S / bw : 0;
 	/* the collectives the step runs: a bucket at a time (ZeRO-3: whole
 	 * layers), each resolved to its algorithm by its own size */

@@ -435,11 +435,14 @@ int cluster_route(const cluster *cl, int a, int b, int rail, int *links, int max
 	int ra = rail >= 0 ? rail % cl->nics : cluster_rail_of(cl, a);
 	int rb = rail >= 0 ? rail % cl->nics : cluster_rail_of(cl, b);
 	int ga = a, gb = b;
-	if (!cluster_gpu_has_rail(cl, a, ra)) {   /* PXN: over NVLink to the rail's GPU */
+	/* PXN: over NVLink to the rail's GPU; NCCL takes it only over NVLink (a
+	 * PCIe GPU reaches any of its node's NICs through the PCIe fabric) */
+	bool pxn = cl->spec.intra.kind != INTRA_PCIE;
+	if (pxn && !cluster_gpu_has_rail(cl, a, ra)) {
 		ga = cluster_rail_gpu(cl, na, ra);
 		n = route_intra(cl, a, ga, links, n, max);
 	}
-	if (!cluster_gpu_has_rail(cl, b, rb))
+	if (pxn && !cluster_gpu_has_rail(cl, b, rb))
 		gb = cluster_rail_gpu(cl, nb, rb);
 	n = topo__push(links, n, max, cl->pcie_up[ga]);
 	n = topo__push(links, n, max, cl->nic_tx[na * cl->nics + ra]);
@@ -544,7 +547,7 @@ const char *cluster_intra_phrase(const scn_cluster *c)
 {
 	switch (c->intra.kind) {
 	case INTRA_PCIE:
-		return "PCIe";
+		return hw_intra_shm(&c->intra, &c->gpu) ? "PCIe through host memory (no P2P)" : "PCIe";
 	case INTRA_NVLINK_MESH:
 		return "an NVLink mesh";
 	default:
