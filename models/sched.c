@@ -334,7 +334,7 @@ static void uneven_warmup(sched *s, const struct sched_def *d)
 /* Limits of the op encoding (chunk in 8 bits) and of memory (2*m*v*pp ops). */
 #define SCHED_MAX_V SCN_MAX_VIRTUAL_STAGES
 #ifndef SCHED_MAX_OPS           /* tests/check_sched_limits.c lifts it */
-#define SCHED_MAX_OPS 100000000LL
+#define SCHED_MAX_OPS SCN_MAX_SCHED_OPS
 #endif
 
 int sched_build(sched *out, scn_schedule kind, int pp, int m, int v, char *err, size_t errlen)

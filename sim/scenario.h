@@ -17,6 +17,9 @@
  * micro-batches of a pipeline per step (19 bits of a timeline label) */
 #define SCN_MAX_VIRTUAL_STAGES 255
 #define SCN_MAX_MICROBATCHES 500000
+/* ... and the operations of one pipeline schedule, 2 x micro-batches x
+ * chunks x stages (memory and the engine's events) */
+#define SCN_MAX_SCHED_OPS 100000000LL
 
 typedef enum { TOPO_SINGLE_SWITCH, TOPO_FAT_TREE, TOPO_RAIL_OPTIMIZED, TOPO_ZONES } scn_topology;
 typedef enum { SCHED_GPIPE, SCHED_1F1B, SCHED_INTERLEAVED, SCHED_DEEPSPEED } scn_schedule;

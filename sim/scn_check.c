@@ -413,7 +413,9 @@ static void check_split(scn_ctx *c, scenario *s, const scn_doc *d)
 	}
 	int layers = s->model.custom ? s->model.nlayers_custom : s->model.layers;
 	char why[320];
-	if (layers > 0 && plan_split_check(t, layers, t->pp, t->pp > 1 ? v : 1, why, sizeof why))
+	if (layers <= 0 && given && t->pp < 2)   /* a model given by its parameter count */
+		ERR(c, d, key, NULL, "first_stage_layers and last_stage_layers need pp >= 2");
+	else if (layers > 0 && plan_split_check(t, layers, t->pp, t->pp > 1 ? v : 1, why, sizeof why))
 		ERR(c, d, key, NULL, "%s", why);
 }
 
@@ -548,6 +550,17 @@ static void check_parallel(scn_ctx *c, scenario *s, const scn_doc *d)
 	} else if (t->global_batch / mbdp > SCN_MAX_MICROBATCHES) {
 		ERR(c, d, "training.global_batch", NULL, "%lld micro-batches per step exceeds the "
 		    "limit of %d; raise micro_batch", t->global_batch / mbdp, SCN_MAX_MICROBATCHES);
+	} else if (t->pp > 1 && 2 * (t->global_batch / mbdp) *
+	           (t->schedule == SCHED_INTERLEAVED && t->virtual_stages > 1 ? t->virtual_stages : 1) *
+	           (long long)t->pp > SCN_MAX_SCHED_OPS) {
+		/* the schedule's operations, as run builds them (models/sched.c) */
+		long long v = t->schedule == SCHED_INTERLEAVED && t->virtual_stages > 1 ?
+		              t->virtual_stages : 1;
+		ERR(c, d, "training.global_batch", NULL, "the pipeline schedule would have %lld "
+		    "operations (2 x %lld micro-batches x %lld chunks x %d stages), above the limit "
+		    "of %lld; raise micro_batch or use fewer virtual stages",
+		    2 * (t->global_batch / mbdp) * v * t->pp, t->global_batch / mbdp, v, t->pp,
+		    SCN_MAX_SCHED_OPS);
 	} else if (t->schedule == SCHED_INTERLEAVED && t->pp > 1 && (t->global_batch / mbdp) % t->pp)
 		/* Megatron-LM refuses it; trainsim's short last group can be slower
 		 * than 1F1B (pp 8, m 17: +2%) */
