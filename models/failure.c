@@ -14,6 +14,10 @@
 #define FAIL_REPS 32               /* runs to the training goal */
 #define FAIL_MAX_DRAWS 20000000L   /* a run that cannot finish stops here */
 #define FAIL_GRID_RATIO 1.04       /* candidate intervals, geometric */
+/* The longest interval searched, in steps: an int holds it (the report's
+ * interval is one), and a run that checkpoints less often than every 10^9
+ * steps is one that never does (a 2.7e15-step optimum wrapped to 2.1e9) */
+#define FAIL_MAX_EVERY 1e9
 
 typedef struct fmodel {
 	double tau;                  /* work between checkpoints */
@@ -175,7 +179,7 @@ static double goodput_every(fmodel m, double step_s, int every, const double *dr
 static double knee_side(const fmodel *m, double step_s, const double *draws, long n, double e,
                         double *best_g)
 {
-	int lo = m->knee > 1 ? (int)floor(m->knee) : 0;
+	int lo = m->knee > 1 && m->knee <= FAIL_MAX_EVERY ? (int)floor(m->knee) : 0;
 	if (lo < 1 || lo >= (int)lround(e) || lo + 1 < m->knee)
 		return e;
 	double g_lo = goodput_every(*m, step_s, lo, draws, n);
@@ -193,13 +197,14 @@ static double knee_side(const fmodel *m, double step_s, const double *draws, lon
 static double best_every(const fmodel *m, double step_s, double guess, const double *draws,
                          long n, double *best_g)
 {
-	double lo = fmax(1.0, guess / 4), hi = fmax(lo * 2, guess * 4);
+	double lo = fmin(fmax(1.0, guess / 4), FAIL_MAX_EVERY / 2);
+	double hi = fmin(fmax(lo * 2, guess * 4), FAIL_MAX_EVERY);
 	enum { MAXC = 256 };
 	double ev[MAXC] = { 0 }, g[MAXC] = { 0 };
 	int nc = 0, ib = 0, last = 0;
 	/* an async stall jumps below the knee: the knee itself is a candidate,
 	 * and the parabola is fitted on the smooth side only */
-	int knee = m->knee > 0 ? (int)ceil(m->knee) : 0;
+	int knee = m->knee > 0 && m->knee <= FAIL_MAX_EVERY ? (int)ceil(m->knee) : 0;
 	bool knee_done = knee < lo || knee > hi;
 	for (double e = lo; e <= hi && nc < MAXC - 1; e *= FAIL_GRID_RATIO) {
 		int ie = (int)lround(e);
@@ -280,7 +285,7 @@ static void search_best(const fmodel *m, double step_s, double guess, const doub
 		r->best_goodput = 0;
 		return;
 	}
-	r->best_every = (int)lround(e);
+	r->best_every = (int)lround(fmin(e, FAIL_MAX_EVERY));
 	r->best_goodput = goodput_every(*m, step_s, r->best_every, draws, n);
 	/* spread: the same search on independent batches of the draws */
 	double eb[FAIL_BATCHES];

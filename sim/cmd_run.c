@@ -306,6 +306,13 @@ int cmd_run(int argc, char **argv)
 		OPT_FORMAT | OPT_TRACE | OPT_EXPLAIN | OPT_MAX_EVENTS | OPT_MAX_MEMORY, RUN_USAGE);
 	if (rc)
 		goto out_args;
+	/* the trace would replace the scenario it is made from */
+	if (a.trace && report_same_file(a.trace, a.path)) {
+		fprintf(stderr, "trainsim run: --trace %s is the scenario itself; name another file "
+		        "for the trace, e.g. --trace step.json\n", a.trace);
+		rc = 2;
+		goto out_args;
+	}
 	if ((rc = simulate(&a, &s, &r, &wall_s)) != 0)
 		goto out_args;
 	if (a.trace && trace_write_file(a.trace, &s, &r, err, sizeof err) != 0) {

@@ -1,5 +1,6 @@
 /* main.c: trainsim's entry point: dispatches to a subcommand (cli.h). */
 #include <errno.h>
+#include <signal.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
@@ -54,6 +55,10 @@ static int finish(const char *name, int rc)
 int main(int argc, char **argv)
 {
 	gsl_set_error_handler_off();
+	/* past a file-size limit (ulimit -f) a write fails with EFBIG, which the
+	 * writers report and clean up after, instead of the signal killing the
+	 * process without a word and leaving its temporary files behind */
+	signal(SIGXFSZ, SIG_IGN);
 	if (argc < 2) {
 		usage(stderr);
 		return 2;

@@ -739,6 +739,13 @@ static int dest_writable(const char *path, const char *dest, char *err, size_t e
 	return 0;
 }
 
+bool report_same_file(const char *a, const char *b)
+{
+	struct stat sa, sb;
+	return stat(a, &sa) == 0 && stat(b, &sb) == 0 && sa.st_dev == sb.st_dev &&
+	       sa.st_ino == sb.st_ino;
+}
+
 int report_target_writable(const char *path, char *err, size_t errlen)
 {
 	char *dest;

@@ -78,6 +78,8 @@ typedef struct report_file report_file;
  * write; else -1 with the reason (a directory; an existing file its owner
  * made read-only is not replaced). */
 int report_target_writable(const char *path, char *err, size_t errlen);
+/* Whether two paths name one existing file (the same device and inode). */
+bool report_same_file(const char *a, const char *b);
 /* NULL with a message in err when the file cannot be created. */
 report_file *report_file_open(const char *path, char *err, size_t errlen);
 FILE *report_file_stream(report_file *f);

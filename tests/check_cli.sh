@@ -374,6 +374,18 @@ quick 1 "10^12 samples per step" "$TS" run "$SCN" --set training.global_batch=10
 has "$tmp/err" "1..1000000000" "10^12 samples: the range is named"
 quick 1 "10^9 micro-batches" "$TS" run "$SCN" --set training.global_batch=1000000000
 has "$tmp/err" "exceeds the limit of 500000" "10^9 micro-batches: the limit is named"
+# the trace named as the scenario itself would replace it: refused, the
+# scenario intact (a fuzzing review's find)
+cp "$SCN" "$tmp/self.yaml"
+expect 2 "run --trace onto its own scenario is refused" "$TS" run "$tmp/self.yaml" --trace "$tmp/self.yaml"
+has "$tmp/err" "is the scenario itself" "run --trace onto its scenario: said why"
+if cmp -s "$SCN" "$tmp/self.yaml"; then ok "the scenario is left as it was"; else not_ok "the scenario was overwritten"; fi
+# past a file-size limit a write fails and says so (EFBIG), no signal death
+# and no temporary left behind
+( ulimit -f 1; "$TS" run "$SCN" --trace "$tmp/fsz.json" >"$tmp/out" 2>"$tmp/err" ); rc=$?
+if [ "$rc" -eq 1 ]; then ok "ulimit -f: run --trace exits 1"; else not_ok "ulimit -f: exit $rc, want 1"; fi
+has "$tmp/err" "File too large" "ulimit -f: the reason is said"
+if ls "$tmp"/fsz.json* >/dev/null 2>&1; then not_ok "ulimit -f: a file left behind"; else ok "ulimit -f: nothing left behind"; fi
 quick 1 "10^6 GPUs in one DP group" "$TS" run "$SCN" --set cluster.nodes=125000 \
 	--set cluster.nic.count=8 --set training.global_batch=1000000 --set model.layers=2 \
 	--set model.hidden=1024 --set model.heads=8

@@ -2,6 +2,7 @@
  * merge), the worker pool, spawning programs, the JSON reader and the data
  * files of the plots. The end-to-end command tests are in check_sweep.sh. */
 #include <check.h>
+#include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
@@ -712,6 +713,34 @@ START_TEST(plot_timeline_data)
 	                      "\n\n\"\"\nNaN NaN -1 \"\"\n\n\n\"\"\nNaN NaN -1 \"\"\n");
 	free(buf);
 	ck_assert_int_lt(plot_write_timeline(path, 0.002, 0, quiet(), quiet()), 0);
+	/* a foreign trace that names every event: 24 categories of their own
+	 * after the step's nine, the rest one "other" block, every event written
+	 * once (it was events x categories: 80,000 names ran past 300 s) */
+	size_t cap = 64 + 40 * 100, n = 0;
+	char *many = malloc(cap);
+	n += (size_t)snprintf(many + n, cap - n, "{\"traceEvents\":[");
+	for (int i = 0; i < 40; i++)
+		n += (size_t)snprintf(many + n, cap - n, "%s{\"name\":\"n%02d\",\"ph\":\"X\","
+		                      "\"pid\":0,\"tid\":0,\"ts\":%d,\"dur\":1}", i ? "," : "", i, i);
+	snprintf(many + n, cap - n, "]}");
+	const char *mpath = scratch("many.json", many);
+	free(many);
+	mem = open_memstream(&buf, &len);
+	ck_assert_int_eq(plot_write_timeline(mpath, 0, 0, mem, quiet()), 0);
+	fclose(mem);
+	int blocks = 0, rows = 0;
+	for (const char *c = buf; *c; c++)
+		if (*c == '\n' && c[1] == '"')
+			blocks++;
+		else if (*c == '\n' && isdigit((unsigned char)c[1]))
+			rows++;
+	ck_assert_int_eq(blocks + (buf[0] == '"'), 9 + 24 + 1);
+	ck_assert_int_eq(rows, 40);
+	ck_assert_ptr_nonnull(strstr(buf, "\"n23\"\n"));
+	ck_assert_ptr_null(strstr(buf, "\"n24\"\n"));
+	ck_assert_ptr_nonnull(strstr(buf, "\"other\"\n"));
+	free(buf);
+	unlink(mpath);
 	const char *empty = scratch("empty.json", "{\"traceEvents\":[]}");
 	ck_assert_int_lt(plot_write_timeline(empty, 0, 0, quiet(), quiet()), 0);
 	const char *notrace = scratch("notrace.json", "{\"step_time_s\":1}");
