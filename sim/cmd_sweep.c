@@ -378,6 +378,10 @@ static int sweep_opt(int argc, char **argv, int *i, sweep_opts *o, sweep_plan *p
 		return 0;
 	}
 	if ((v = opt_value(argc, argv, i, "--out")) || (v = opt_value(argc, argv, i, "-o"))) {
+		if (!*v) {
+			fprintf(stderr, "sweep: --out needs a file name, e.g. --out results.csv\n");
+			return -1;
+		}
 		o->out = v;
 		return 0;
 	}
@@ -682,6 +686,11 @@ int cmd_merge(int argc, char **argv)
 		        "  joins sweep results (shards, resumed runs): one header, rows sorted by\n"
 		        "  index, duplicates dropped; OUT is written whole (temporary file + rename)\n");
 		return asked ? 0 : 2;
+	}
+	if (!*argv[1]) {
+		fprintf(stderr, "merge: OUT needs a file name, e.g. trainsim merge all.csv part1.csv "
+		        "part2.csv\n");
+		return 2;
 	}
 	return sweep_merge(argv[1], (const char *const *)argv + 2, (size_t)argc - 2, stderr) < 0;
 }

@@ -443,6 +443,11 @@ int cmd_validate(int argc, char **argv)
 			csv = !strcmp(f, "csv");
 		} else if (!strcmp(argv[i], "--only") && i + 1 < argc) {
 			only = argv[++i];
+			if (!*only) {
+				fprintf(stderr, "trainsim validate: --only needs an id prefix, e.g. "
+				        "--only MEG21T1,KOR22\n");
+				return 2;
+			}
 		} else if (!strcmp(argv[i], "--show") && i + 1 < argc) {
 			show = argv[++i];
 		} else if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {

@@ -23,6 +23,7 @@ typedef struct tl_track {
 } tl_track;
 
 typedef struct tl {
+	size_t bad;              /* 1 + the index of an event with an impossible time */
 	tl_event *ev;
 	size_t nev;
 	tl_track *tr;
@@ -80,6 +81,11 @@ static int collect(tl *t, const jsonr *events)
 			cat = "other";
 		tl_event ev = {jsonr_num(jsonr_get(e, "pid"), 0), jsonr_num(jsonr_get(e, "tid"), 0),
 		               jsonr_num(jsonr_get(e, "ts"), 0), jsonr_num(jsonr_get(e, "dur"), 0), cat, 0};
+		/* a time no step has (a year in microseconds is 3.2e13) */
+		if (!(fabs(ev.ts_us) < 1e15) || !(ev.dur_us >= 0 && ev.dur_us < 1e15)) {
+			t->bad = i + 1;
+			return -1;
+		}
 		t->ev[t->nev++] = ev;
 		t->tr[t->ntr++] = (tl_track){ev.pid, ev.tid, NULL, NULL};
 		t->cats[t->ncat++] = cat;
@@ -302,7 +308,13 @@ int plot_write_timeline(const char *trace_path, double from_s, double to_s, FILE
 		goto out_free;
 	}
 	if (collect(&t, events) < 0) {
-		fprintf(err, "plot: out of memory\n");
+		if (t.bad)
+			fprintf(err, "%s: event %zu of traceEvents has a time no step has (ts %g, dur %g "
+			        "us): a start within 10^15 us and a duration of 0 or more\n", trace_path,
+			        t.bad - 1, jsonr_num(jsonr_get(jsonr_at(events, t.bad - 1), "ts"), 0),
+			        jsonr_num(jsonr_get(jsonr_at(events, t.bad - 1), "dur"), 0));
+		else
+			fprintf(err, "plot: out of memory\n");
 		goto out_free;
 	}
 	if (t.nev == 0) {

@@ -489,6 +489,11 @@ int scn__schema_path(const char *dotted, char *err, size_t errlen)
 	bool want_index = false;
 	for (char *save, *k = strtok_r(buf, ".", &save); k; k = strtok_r(NULL, ".", &save)) {
 		if (want_index) { /* model.custom.N */
+			if (k[0] == '-' && k[1] && strspn(k + 1, "0123456789") == strlen(k + 1)) {
+				snprintf(err, errlen, "'%s' is not an index of the list '%s': indices "
+				         "count from 0, e.g. %s.0.flops", k, where, where);
+				return -1;
+			}
 			if (strspn(k, "0123456789") != strlen(k)) {
 				snprintf(err, errlen, "'%s' is a list; give an index, e.g. %s.0.flops",
 				         where, where);

@@ -137,11 +137,43 @@ int scn_doc_set(scn_doc *d, const char *assignment, FILE *err)
 	return scn_doc_set_by(d, assignment, "--set", err);
 }
 
+/* A list element written as the loader's messages write it,
+ * "model.custom[1].flops", in the dotted form, "model.custom.1.flops"; the
+ * rest unchanged. */
+static void brackets_to_dots(const char *k, size_t n, char *out, size_t outlen, size_t *outn)
+{
+	size_t o = 0;
+	for (size_t i = 0; i < n && o + 1 < outlen; i++) {
+		if (k[i] == '[')
+			out[o++] = '.';
+		else if (k[i] != ']')
+			out[o++] = k[i];
+	}
+	out[o] = '\0';
+	*outn = o;
+}
+
 int scn_doc_set_by(scn_doc *d, const char *assignment, const char *opt, FILE *err)
 {
-	char path[256], msg[512];
+	char path[256], msg[512], key[256];
 	const char *eq = strchr(assignment, '=');
 	size_t kl = eq ? (size_t)(eq - assignment) : 0;
+	if (eq && kl < sizeof key && memchr(assignment, '[', kl)) {
+		size_t n;
+		brackets_to_dots(assignment, kl, key, sizeof key, &n);
+		if (valid_path(key, n)) {
+			char *joined = malloc(n + strlen(eq) + 1);
+			if (!joined) {
+				fprintf(err, "%s: out of memory\n", opt);
+				return -1;
+			}
+			memcpy(joined, key, n);
+			strcpy(joined + n, eq);
+			int rc = scn_doc_set_by(d, joined, opt, err);
+			free(joined);
+			return rc;
+		}
+	}
 	if (!eq || !valid_path(assignment, kl) || kl >= sizeof path) {
 		char head[81]; /* the start of it, escaped: it may hold any byte */
 		snprintf(head, sizeof head, "%s", assignment);
