@@ -1686,8 +1686,9 @@ static bool p2p_of_gpus(const char *t, const char *p)
 }
 
 /* PCIe peer-to-peer as the row says it: off where NCCL_P2P_DISABLE=1 or
- * NCCL_P2P_LEVEL=LOC, the CUDA sample's "CANNOT Access Peer", the traffic
- * said to go through host memory ("SHM/host path"), or a mention of the
+ * NCCL_P2P_LEVEL=LOC (or NVL, NVLink only, on cards without a bridge), the
+ * CUDA sample's "CANNOT Access Peer", the traffic said to go through host
+ * memory ("SHM/host path"), or a mention of the
  * GPUs' P2P said off, unavailable or not supported and none that says it
  * works (val__turned_off's rule); on where NCCL_P2P_LEVEL reaches the host
  * bridges (SYS, PHB), P2P is said enabled, or a patched driver (or an NVLink
@@ -1699,7 +1700,9 @@ static hw_p2p p2p_of(const val_row *r)
 	static const char *const gone[] = {"unavailable", "not available", "not supported"};
 	for (size_t i = 0; i < 2; i++) {
 		const char *t = texts[i];
-		if (val__has(t, "P2P_DISABLE=1") || val__has(t, "P2P_LEVEL=LOC") ||
+		/* NCCL_P2P_LEVEL=NVL: peer-to-peer over NVLink only, none on PCIe */
+		bool nvl_only = val__has(t, "P2P_LEVEL=NVL") && !val__affirmed(r->hardware, "NVLink");
+		if (val__has(t, "P2P_DISABLE=1") || val__has(t, "P2P_LEVEL=LOC") || nvl_only ||
 		    val__has(t, "CANNOT Access Peer") || val__has(t, "SHM/host"))
 			return P2P_OFF;
 		if (val__has(t, "P2P-enabled") || val__has(t, "P2P access CAN"))
@@ -1729,7 +1732,7 @@ static hw_p2p p2p_of(const val_row *r)
 	for (size_t i = 0; i < 2; i++) {
 		const char *t = texts[i];
 		if (val__has(t, "P2P_LEVEL=SYS") || val__has(t, "P2P_LEVEL=PHB") ||
-		    val__has(t, "P2P_LEVEL=NVL") || val__affirmed(t, "P2P enabled") ||
+		    val__affirmed(t, "P2P enabled") ||
 		    (val__has(t, "P2P") && val__has(t, "patched")) || val__affirmed(t, "NVLink bridge"))
 			return P2P_ON;
 	}

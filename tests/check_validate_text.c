@@ -2159,6 +2159,7 @@ START_TEST(t_blind17_review)
 		{"2x GeForce RTX 3090 with NVLink bridge", "P2P over the NVLink bridge", "RTX-3090",
 		 false},
 		{"8x L40S PCIe", "NCCL_P2P_LEVEL=LOC", "L40S", true},
+		{"8x L40S PCIe", "NCCL_P2P_LEVEL=NVL", "L40S", true},
 		/* names: "server" of the chassis is not the Server Edition; spellings
 		 * without blanks; parts the catalog does not have */
 		{"8x RTX PRO 6000 Blackwell Workstation Edition in a Supermicro server", "",
