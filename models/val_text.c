@@ -81,7 +81,9 @@ int val__number_before(const char *text, const char *at, bool skip_words)
 	const char *end = p;
 	while (p > text && isdigit((unsigned char)p[-1]))
 		p--;
-	if (p > text && (isalpha((unsigned char)p[-1]) ||
+	/* the end of a name ("H100", "Omni-Path-4"), or of an identifier's
+	 * ("mlx5_8", a device: not 8 NICs) */
+	if (p > text && (isalpha((unsigned char)p[-1]) || p[-1] == '_' ||
 	                 (p[-1] == '-' && p - 1 > text && isalpha((unsigned char)p[-2]))))
 		return 0;
 	return p < end ? atoi(p) : 0;

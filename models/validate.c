@@ -1475,6 +1475,19 @@ static bool no_efa_said(const char *hw)
 	return false;
 }
 
+/* Whether "socket(s)" in the text is NCCL's socket transport, not a CPU's
+ * ("CPU sockets", "dual-socket", "different sockets/root complexes" of a
+ * PCIe box's GPUs). */
+static bool nccl_sockets(const char *hw)
+{
+	static const char *const cpu[] = {"CPU", "dual", "two", "both", "2", "single", "different",
+		"same", "each", "per", "other", "multi", "one", "1", "4", "8"};
+	for (const char *p = val__find(hw, "socket"); p; p = val__find(p + 6, "socket"))
+		if (!val__word_before_in(hw, p, " -", cpu, sizeof cpu / sizeof cpu[0]))
+			return true;
+	return false;
+}
+
 /* Whether the rate's clause also ties it to the node ("800 Gbps per node =
  * 100 per GPU", "aggregate"): then its "per GPU" is another figure's. */
 static bool gpu_rate_beside_node_word(const char *at)
@@ -1592,7 +1605,7 @@ static void nic_of(const char *hw_text, const gpu_map *m, int gpn, hw_nic *nic)
 	bool no_efa = efa_nics > 0 && (val__has(hw, "non-EFA") || val__has(hw, "without EFA") ||
 	                               val__has(hw, "EFA not used") || val__has(hw, "EFA disabled") ||
 	                               val__has(hw, "w/o EFA") || no_efa_said(hw));
-	bool tcp = val__has(hw, "TCP") || val__has(hw, "Socket") || (m->tcp && !rdma_said) ||
+	bool tcp = val__has(hw, "TCP") || nccl_sockets(hw) || (m->tcp && !rdma_said) ||
 	           no_rdma || no_efa ||
 	           ((val__has(hw, "GbE") || val__has(hw, "Ethernet")) && !val__has(hw, "RoCE") &&
 	            !val__has(hw, "RDMA") && !val__has(hw, "Spectrum-X") && !own_rdma);

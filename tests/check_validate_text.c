@@ -2203,6 +2203,18 @@ START_TEST(t_blind17_review)
 		ck_assert_msg(c.s.cluster.gpu.nvls_eff > 0, "%s: NVLS read as off", nvls_on[i]);
 		scn_release(&c.s);
 	}
+	/* a CPU's sockets are not NCCL's socket transport; a device's number
+	 * ("mlx5_8") is no NIC count */
+	check_cluster("S-1,x,\"2 nodes x 2 NVIDIA L40S (PCIe, bus 61:00 and e1:00, likely on "
+	              "different CPU sockets/root complexes), RDMA (RoCE presumed) over SR-IOV VFs "
+	              "mlx5_2/mlx5_8 of ConnectX-7 400GbE NICs\",4,,,,,,,,,,,-g 2,float,,"
+	              "allreduce_busbw@1G,9.6,GB/s,x", "CPU sockets, mlx5_8", "L40S", 2, 2, 400, 0);
+	check_cluster("S-2,x,\"2 nodes x 8 NVIDIA H200, 4x ConnectX-7 InfiniBand 400 Gb/s per node; "
+	              "2 sockets, 1 TB RAM\",16,,,,,,,,,,,,float,,allreduce_busbw@1G,300,GB/s,x",
+	              "2 sockets", "H200-SXM-141GB", 8, 4, 400, 0);
+	check_cluster("S-3,x,\"2 nodes x 8 NVIDIA H100, 1x 100GbE per node\",16,,,,,,,,,,,"
+	              "NCCL over sockets,float,,allreduce_busbw@1G,3,GB/s,x", "over sockets",
+	              "H100-SXM5-80GB", 8, 1, 100, 1);
 	static const struct { const char *other; int tp, pp, dp; } axes[] = {
 		{"TP=8, PP=4 (8x4 = 32 GPUs per replica), DP=2", 8, 4, 2},
 		{"TP=2, PP=1, DP 32 (=64/2)", 2, 1, 32},
