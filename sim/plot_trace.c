@@ -236,14 +236,11 @@ static int write_blocks(const tl *t, FILE *out, double t0, const tl_window *w)
 		nk++;
 	size_t nother = t->ncat - nk, kept = nother < MAX_OTHER_CATS ? nother : MAX_OTHER_CATS;
 	size_t nb = NKNOWN + kept + (nother > kept);
-	size_t *start = calloc(nb + 1, sizeof *start), *order = malloc((t->nev + 1) * sizeof *order);
-	size_t *blk = malloc((t->nev + 1) * sizeof *blk);
-	if (!start || !order || !blk) {
-		free(start);
-		free(order);
-		free(blk);
+	/* start[nb + 1] and fill[nb + 1], then order[nev] and blk[nev], in one block */
+	size_t *start = calloc(2 * (nb + 1) + 2 * (t->nev + 1), sizeof *start);
+	if (!start)
 		return -1;
-	}
+	size_t *fill = start + nb + 1, *order = fill + nb + 1, *blk = order + t->nev + 1;
 	for (size_t i = 0; i < t->nev; i++) {
 		const char *c = t->ev[i].cat;
 		size_t b = 0;
@@ -259,13 +256,6 @@ static int write_blocks(const tl *t, FILE *out, double t0, const tl_window *w)
 	}
 	for (size_t b = 0; b < nb; b++)
 		start[b + 1] += start[b];
-	size_t *fill = calloc(nb + 1, sizeof *fill);
-	if (!fill) {
-		free(start);
-		free(order);
-		free(blk);
-		return -1;
-	}
 	for (size_t i = 0; i < t->nev; i++)
 		order[start[blk[i]] + fill[blk[i]]++] = i;
 	for (size_t b = 0; b < nb; b++) {
@@ -274,9 +264,6 @@ static int write_blocks(const tl *t, FILE *out, double t0, const tl_window *w)
 		write_block(t, out, name, order + start[b], start[b + 1] - start[b], t0, w, b == 0);
 	}
 	free(start);
-	free(order);
-	free(blk);
-	free(fill);
 	return 0;
 }
 

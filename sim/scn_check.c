@@ -542,6 +542,8 @@ static void check_parallel(scn_ctx *c, scenario *s, const scn_doc *d)
 		          "this; trainsim copies each key/value head to the tp/kv_heads ranks that share "
 		          "it", s->model.kv_heads, t->tp);
 	long long mbdp = (long long)t->micro_batch * dp;
+	long long chunks = t->schedule == SCHED_INTERLEAVED && t->virtual_stages > 1 ?
+	                   t->virtual_stages : 1;   /* a stage's model chunks */
 	if (t->global_batch % mbdp) {
 		long long lo = t->global_batch / mbdp * mbdp;
 		ERR(c, d, "training.global_batch", NULL, "global_batch (=%d) must be a multiple "
@@ -550,17 +552,13 @@ static void check_parallel(scn_ctx *c, scenario *s, const scn_doc *d)
 	} else if (t->global_batch / mbdp > SCN_MAX_MICROBATCHES) {
 		ERR(c, d, "training.global_batch", NULL, "%lld micro-batches per step exceeds the "
 		    "limit of %d; raise micro_batch", t->global_batch / mbdp, SCN_MAX_MICROBATCHES);
-	} else if (t->pp > 1 && 2 * (t->global_batch / mbdp) *
-	           (t->schedule == SCHED_INTERLEAVED && t->virtual_stages > 1 ? t->virtual_stages : 1) *
-	           (long long)t->pp > SCN_MAX_SCHED_OPS) {
+	} else if (t->pp > 1 && 2 * (t->global_batch / mbdp) * chunks * t->pp > SCN_MAX_SCHED_OPS) {
 		/* the schedule's operations, as run builds them (models/sched.c) */
-		long long v = t->schedule == SCHED_INTERLEAVED && t->virtual_stages > 1 ?
-		              t->virtual_stages : 1;
 		ERR(c, d, "training.global_batch", NULL, "the pipeline schedule would have %lld "
 		    "operations (2 x %lld micro-batches x %lld chunks x %d stages), above the limit "
 		    "of %lld; raise micro_batch or use fewer virtual stages",
-		    2 * (t->global_batch / mbdp) * v * t->pp, t->global_batch / mbdp, v, t->pp,
-		    SCN_MAX_SCHED_OPS);
+		    2 * (t->global_batch / mbdp) * chunks * t->pp, t->global_batch / mbdp, chunks,
+		    t->pp, SCN_MAX_SCHED_OPS);
 	} else if (t->schedule == SCHED_INTERLEAVED && t->pp > 1 && (t->global_batch / mbdp) % t->pp)
 		/* Megatron-LM refuses it; trainsim's short last group can be slower
 		 * than 1F1B (pp 8, m 17: +2%) */
