@@ -99,6 +99,7 @@ static void run_release(coll_run *r)
 	free(r->sh.members);
 	free(r->sh.rails);
 	free(r->sh.nrails_node);
+	free(r->sh.entry);
 	free(r);
 }
 
@@ -112,17 +113,26 @@ coll_ctx *coll_ctx_new(cluster *cl, sim *s)
 	cc->net = cluster_net(cl);
 	cc->node_index = malloc((size_t)cluster_nodes(cl) * sizeof(int));
 	cc->rail_seen = calloc((size_t)cluster_nics(cl), 1);
+	cc->rail_slot = malloc((size_t)cluster_nics(cl) * sizeof(int));
+	int gpn = cluster_gpus_per_node(cl);
+	cc->first_rail = malloc((size_t)gpn * sizeof(int));
+	cc->own_rails = malloc((size_t)gpn * sizeof(int));
 	size_t nnic = (size_t)cluster_nodes(cl) * (size_t)cluster_nics(cl);
 	cc->nic_tx = calloc(nnic, sizeof(int));
 	cc->nic_rx = calloc(nnic, sizeof(int));
 	cc->scratch = calloc(1, sizeof *cc->scratch);
-	if (!cc->node_index || !cc->rail_seen || !cc->scratch || !cc->nic_tx || !cc->nic_rx) {
+	if (!cc->node_index || !cc->rail_seen || !cc->rail_slot || !cc->first_rail ||
+	    !cc->own_rails || !cc->scratch || !cc->nic_tx || !cc->nic_rx) {
 		coll_ctx_free(cc);
 		return NULL;
 	}
 	cc->scratch->cc = cc;
 	for (int i = 0; i < cluster_nodes(cl); i++)
 		cc->node_index[i] = -1;
+	for (int i = 0; i < cluster_nics(cl); i++)
+		cc->rail_slot[i] = -1;
+	for (int i = 0; i < gpn; i++)
+		cc->own_rails[i] = topo_own_rails(i, gpn, cluster_nics(cl), &cc->first_rail[i]);
 	return cc;
 }
 
@@ -139,6 +149,9 @@ void coll_ctx_free(coll_ctx *cc)
 		run_release(cc->scratch);
 	free(cc->node_index);
 	free(cc->rail_seen);
+	free(cc->rail_slot);
+	free(cc->first_rail);
+	free(cc->own_rails);
 	free(cc->nic_tx);
 	free(cc->nic_rx);
 	free(cc);
@@ -335,7 +348,7 @@ static int shape_alloc(coll_run *r, int n, int nics)
 	int stride = nics > r->sh.rails_stride ? nics : r->sh.rails_stride;
 	if (grow(&r->sh.node_of_rank, cap) || grow(&r->sh.node_start, cap + 1) ||
 	    grow(&r->sh.members, cap) || grow(&r->sh.nrails_node, cap) ||
-	    grow(&r->sh.rails, cap * stride))
+	    grow(&r->sh.rails, cap * stride) || grow(&r->sh.entry, cap * stride))
 		return SIM_ENOMEM;
 	r->sh_cap = cap;
 	r->sh.rails_stride = stride;
@@ -355,7 +368,7 @@ static void shape_rails(coll_ctx *cc, coll_shape *sh, int node)
 	int nics = cluster_nics(cc->cl), *out = sh->rails + node * sh->rails_stride, k = 0;
 	int fewest = nics, most = 0, all = 0, members = 0;
 	for (int m = sh->node_start[node]; m < sh->node_start[node + 1]; m++, members++) {
-		int lo, own = topo_own_rails(sh->members[m] % sh->gpn, sh->gpn, nics, &lo);
+		int local = sh->members[m] % sh->gpn, own = cc->own_rails[local];
 		fewest = own < fewest ? own : fewest;
 		most = own > most ? own : most;
 		all += own;
@@ -371,7 +384,8 @@ static void shape_rails(coll_ctx *cc, coll_shape *sh, int node)
 			use = fewest;
 	}
 	for (int m = sh->node_start[node]; m < sh->node_start[node + 1]; m++) {
-		int lo, own = topo_own_rails(sh->members[m] % sh->gpn, sh->gpn, nics, &lo);
+		int local = sh->members[m] % sh->gpn, lo = cc->first_rail[local],
+		    own = cc->own_rails[local];
 		for (int r = lo; r < lo + (own < use ? own : use); r++)
 			cc->rail_seen[r] = 1;
 	}
@@ -381,6 +395,24 @@ static void shape_rails(coll_ctx *cc, coll_shape *sh, int node)
 			cc->rail_seen[i] = 0;
 		}
 	sh->nrails_node[node] = k;
+	/* where each rail's ring enters the node: its first GPU owning the
+	 * rail (read by coll__ring_entry only across nodes) */
+	if (sh->nnodes < 2)
+		return;
+	int *entry = sh->entry + node * sh->rails_stride;
+	for (int i = 0; i < k; i++) {
+		entry[i] = 0;
+		cc->rail_slot[out[i]] = i;
+	}
+	for (int t = members - 1; t >= 0; t--) {   /* the first owner wins */
+		int local = sh->members[sh->node_start[node] + t] % sh->gpn,
+		    lo = cc->first_rail[local], own = cc->own_rails[local];
+		for (int r = lo; r < lo + own; r++)
+			if (cc->rail_slot[r] >= 0)
+				entry[cc->rail_slot[r]] = t;
+	}
+	for (int i = 0; i < k; i++)
+		cc->rail_slot[out[i]] = -1;
 }
 
 static void shape_bandwidths(coll_ctx *cc, coll_shape *sh)

@@ -23,6 +23,8 @@ typedef struct coll_shape {
 	int *members;          /* [n] GPU ids grouped by node */
 	int *rails;            /* [nnodes * nrails_max] distinct rails per node */
 	int *nrails_node;      /* [nnodes] */
+	int *entry;            /* [nnodes * nrails_max] member offset (in the node)
+	                        * of the first GPU owning rails[] (coll__ring_entry) */
 	int rails_stride;
 	int gpn, nics;         /* of the cluster */
 	/* bandwidths (bytes/s, per direction) the analytic predictor uses */
@@ -100,6 +102,8 @@ struct coll_ctx {
 	coll_run *scratch;     /* for coll_pick / coll_latency */
 	int *node_index;       /* [cluster nodes] -1 or index in a shape's node list */
 	unsigned char *rail_seen; /* [nics] */
+	int *rail_slot;           /* [nics] index into a node's rails[], else -1 */
+	int *first_rail, *own_rails; /* [gpus per node] topo_own_rails of each */
 	int *nic_tx, *nic_rx;  /* [nodes * nics] flows of one phase per NIC */
 };
 

@@ -13,12 +13,7 @@ int coll__ring_entry(const coll_shape *sh, int j, int ring)
 	int m = sh->node_start[j + 1] - sh->node_start[j];
 	if (sh->nnodes == 1 || m <= 1)
 		return 0;
-	const int *rails = sh->rails + j * sh->rails_stride;
-	int want = rails[ring % sh->nrails_node[j]];
-	for (int t = 0; t < m; t++)
-		if (coll__has_rail(sh, sh->members[sh->node_start[j] + t], want))
-			return t;
-	return 0;
+	return sh->entry[j * sh->rails_stride + ring % sh->nrails_node[j]];
 }
 
 int coll__ring_rail(const coll_shape *sh, int ring, int ja, int jb)
