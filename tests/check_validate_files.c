@@ -3,6 +3,7 @@
  * inferred schedules, large runs, cell formats, FLOP conventions), and every
  * row that builds written as a scenario that loads back. */
 #include <check.h>
+#include <dirent.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -219,30 +220,84 @@ START_TEST(t_schedule_inference)
 }
 END_TEST
 
+static int by_name(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* The CSV files of tests/validation, sorted; their count in *n. */
+static char **validation_files(size_t *n)
+{
+	const char *top = getenv("top_srcdir");
+	char dir[512];
+	snprintf(dir, sizeof dir, "%s/tests/validation", top ? top : ".");
+	DIR *d = opendir(dir);
+	ck_assert_msg(d != NULL, "%s", dir);
+	char **names = NULL;
+	size_t cap = 0;
+	*n = 0;
+	for (struct dirent *e; (e = readdir(d));) {
+		size_t len = strlen(e->d_name);
+		if (len < 5 || strcmp(e->d_name + len - 4, ".csv"))
+			continue;
+		if (*n == cap) {
+			cap = cap ? 2 * cap : 64;
+			names = realloc(names, cap * sizeof *names);
+			ck_assert_ptr_nonnull(names);
+		}
+		names[(*n)++] = strdup(e->d_name);
+	}
+	closedir(d);
+	qsort(names, *n, sizeof *names, by_name);
+	return names;
+}
+
+static void free_names(char **names, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		free(names[i]);
+	free(names);
+}
+
+/* `make validate` and `make install` take the files models/workload.am
+ * lists: every CSV of tests/validation is there (batches 15-17 were not). */
+START_TEST(t_every_file_listed)
+{
+	const char *top = getenv("top_srcdir");
+	char path[512];
+	snprintf(path, sizeof path, "%s/models/workload.am", top ? top : ".");
+	FILE *f = fopen(path, "r");
+	ck_assert_msg(f != NULL, "%s", path);
+	char am[16384];
+	size_t len = fread(am, 1, sizeof am - 1, f);
+	am[len] = 0;
+	fclose(f);
+	size_t n;
+	char **names = validation_files(&n);
+	ck_assert_int_ge(n, 50);
+	for (size_t i = 0; i < n; i++) {
+		char want[300];
+		snprintf(want, sizeof want, "tests/validation/%s ", names[i]);
+		ck_assert_msg(strstr(am, want) != NULL, "%s is not in models/workload.am's "
+		              "dist_validation_DATA", names[i]);
+	}
+	free_names(names, n);
+}
+END_TEST
+
 /* Every row that builds becomes a scenario that `validate --show` prints
  * and `trainsim run` loads: written as YAML and loaded back, it passes the
  * loader's checks (a row of one GPU of a DGX-2H once got its 8 NICs). */
 START_TEST(t_rows_load_as_yaml)
 {
-	static const char *const files[] = {"published.csv", "h100-nemo.csv",
-		"nemo-blackwell.csv", "h200-kernels.csv", "llama3-405b.csv", "mtnlg-530b.csv",
-		"v100-megatron.csv", "megatron-bridge.csv", "moe-megatron-bridge.csv",
-		"deepseek-v3.csv", "llm-foundry.csv", "torchtitan.csv", "nccl-dgxh100.csv",
-		"azure.csv", "nccl-a100.csv", "nccl-multinode.csv", "nccl-ops.csv", "dense-runs.csv",
-		"moe-runs.csv", "megascale-nemotron.csv", "nccl-aws.csv", "more-runs.csv",
-		"nccl-more.csv", "blind4-runs.csv", "blind4-nccl.csv", "blind5-runs.csv",
-		"blind5-papers.csv", "blind6-runs.csv", "blind6-nccl.csv", "blind6-papers.csv",
-		"blind7-runs.csv", "blind7-nccl.csv", "blind8-nccl.csv", "blind8-papers.csv",
-		"blind9-nccl.csv", "blind9-runs.csv", "blind10-nccl.csv", "blind10-runs.csv",
-		"blind11-nccl.csv", "blind11-runs.csv", "blind12-nccl.csv", "blind12-runs.csv",
-		"blind13-nccl.csv", "blind13-runs.csv", "blind14-nccl.csv", "blind14-runs.csv",
-		"blind15-nccl.csv", "blind15-runs.csv", "blind16-nccl.csv", "blind16-runs.csv"};
+	size_t nfiles;
+	char **files = validation_files(&nfiles);
 	char path[] = "/tmp/check_validate_XXXXXX";
 	int fd = mkstemp(path);
 	ck_assert_int_ge(fd, 0);
 	close(fd);
 	int built = 0;
-	for (size_t f = 0; f < sizeof files / sizeof files[0]; f++) {
+	for (size_t f = 0; f < nfiles; f++) {
 		size_t n;
 		val_row *r = validation_rows(files[f], &n);
 		for (size_t i = 0; i < n; i++) {
@@ -269,6 +324,7 @@ START_TEST(t_rows_load_as_yaml)
 		}
 		free(r);
 	}
+	free_names(files, nfiles);
 	/* a single V100 of a DGX-2H (16 GPUs, 8 NICs) */
 	val_case c;
 	char why[256];
@@ -754,6 +810,7 @@ int main(void)
 	tcase_add_test(tc, t_blackwell_rows);
 	tcase_add_test(tc, t_schedule_inference);
 	tcase_add_test(tc, t_rows_load_as_yaml);
+	tcase_add_test(tc, t_every_file_listed);
 	tcase_add_test(tc, t_cell_formats);
 	tcase_add_test(tc, t_causal_flop_count);
 	tcase_add_test(tc, t_large_run_rows);
