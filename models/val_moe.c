@@ -12,7 +12,7 @@
 #include "workload.h"
 
 /* Published MoE configurations (the models' config.json as their authors
- * released them): Mixtral 8x7B / 8x22B (Mistral AI), Qwen3-30B-A3B /
+ * released them): Mixtral 8x7B / 8x22B (Mistral AI), Qwen2-57B-A14B, Qwen3-30B-A3B /
  * 235B-A22B (Qwen), DBRX (Databricks), OLMoE-1B-7B (AI2), DeepSeek-V3
  * (DeepSeek-AI: MLA with q_lora 1536, kv_lora 512, rotary 64, values 128; the
  * first 3 layers dense of 18432; one shared expert of 2048). */
@@ -29,6 +29,10 @@ static const moe_model moe_zoo[] = {
 	 0, 0},
 	{"Mixtral 8x22B", "Mixtral", 141, 56, 6144, 48, 8, 128, 8, 2, 16384, 32768, 16384, 0, 0,
 	 0, 0},
+	/* Qwen2-57B-A14B (config.json: 64 experts of 2560, top-8, a shared
+	 * expert of 20480, 28 heads of 128 with 4 KV heads) */
+	{"Qwen2-57B-A14B", "Qwen2", 57.4, 28, 3584, 28, 4, 128, 64, 8, 2560, 151936, 18944, 20480,
+	 0, 0, 0},
 	{"Qwen3-30B-A3B", "Qwen3", 30.5, 48, 2048, 32, 4, 128, 128, 8, 768, 151936, 6144, 0, 0, 0,
 	 0},
 	{"Qwen3-235B-A22B", "Qwen3", 235, 94, 4096, 64, 4, 128, 128, 8, 1536, 151936, 12288, 0, 0,
@@ -564,6 +568,12 @@ static int moe_model_of(const val_row *r, scenario *s, bool *assumed, char *why,
 	               "expert_ffn", "moe_intermediate_size")) > 0 ||
 	    (v = intermediate_width(o, false)) > 0)
 		m->expert_ffn_hidden = v;
+	else if (z && e > z->experts && e % z->experts == 0 &&
+	         (val__has(o, "fine-grained") || val__has(o, "granularity")))
+		/* a named model split finer: granularity g = e / its experts makes
+		 * each expert 1/g as wide ("Mixtral 8x22B fine-grained-upcycled to
+		 * 64 experts, each 1/8 of the FFN"; Krajewski et al. 2024's G) */
+		m->expert_ffn_hidden = z->expert_ffn / (e / z->experts);
 	if ((v = val__ffn_in(o, m->hidden)) > 0)
 		m->ffn_hidden = v;
 	if (m->expert_ffn_hidden <= 0)

@@ -1598,6 +1598,25 @@ static void schedule_of(const val_row *r, scenario *s, bool *assumed)
 		t->schedule = SCHED_DEEPSPEED;
 }
 
+/* torchtitan splits each replica's local batch into the pipeline's
+ * micro-batches, as many as its pipeline stages unless told
+ * (experimental.pipeline_parallel_microbatches: "The default value will be
+ * the number of pipeline stages", its 2024 config help): a micro-batch read
+ * as the local batch (x dp = the global batch) is that batch, split. */
+static void torchtitan_microbatches(const val_row *r, scenario *s, bool *assumed)
+{
+	scn_training *t = &s->training;
+	if (t->pp < 2 || !val__names(r, "torchtitan") || val__has(r->other, "microbatch") ||
+	    val__has(r->other, "micro-batch") || val__has(r->other, "micro batch"))
+		return;
+	int stages = t->pp * (t->schedule == SCHED_INTERLEAVED ? t->virtual_stages : 1);
+	if ((long long)t->micro_batch * t->dp == t->global_batch && t->micro_batch >= stages &&
+	    t->micro_batch % stages == 0) {
+		t->micro_batch /= stages;
+		*assumed = true;
+	}
+}
+
 /* The number after the first of the names[] found in o, spelled with '-'
  * or '_' and followed by a blank, '=' or ':' ("--decoder-first-pipeline-num-
  * layers 4", "num_layers_in_first_pipeline_stage=4"); 0 if none. */
@@ -1997,6 +2016,7 @@ int val__training_of(const val_row *r, scenario *s, bool layer_only, bool *assum
 	/* Megatron-core runs a MoE with tp > 1 only with sequence parallelism */
 	t->sequence_parallel = t->tp > 1 && (sp_said || s->model.experts > 1);
 	schedule_of(r, s, assumed);
+	torchtitan_microbatches(r, s, assumed);
 	split_of(r, s, assumed);
 	if (some != 0) {
 		int v = t->schedule == SCHED_INTERLEAVED ? t->virtual_stages : 1;

@@ -1062,6 +1062,20 @@ static int nic_count_in_words(const char *hw)
 		if (n > 0)
 			return n;
 	}
+	/* the count after its name, as a form's field: "NICs per node 2",
+	 * "NICs per node: 2", "HCAs/node = 4" */
+	static const char *const field[] = {"NICs per node", "NIC per node", "HCAs per node",
+		"NICs/node", "HCAs/node"};
+	for (size_t i = 0; i < sizeof field / sizeof field[0]; i++)
+		for (const char *p = val__find(hw, field[i]); p; p = val__find(p + 1, field[i])) {
+			const char *d = p + strlen(field[i]);
+			while (*d == ' ' || *d == ':' || *d == '=')
+				d++;
+			char *e;
+			long n = strtol(d, &e, 10);
+			if (e > d && n > 0 && n <= 64 && !isalnum((unsigned char)*e) && *e != '.')
+				return (int)n;
+		}
 	static const char *const fabrics[] = {"NDR", "HDR", "EDR", "InfiniBand", "RoCE", "EFA",
 		"Slingshot", "Omni-Path", "OmniPath", "OPA"};
 	for (size_t i = 0; i < sizeof fabrics / sizeof fabrics[0]; i++)
@@ -1536,8 +1550,15 @@ static void nic_of(const char *hw_text, const gpu_map *m, int gpn, hw_nic *nic)
 		count = gpn >= 2 ? gpn / 2 : 1;
 	/* not when its clause says the rate is a GPU's ("200 Gb/s injection
 	 * bandwidth per GPU") */
+	/* a DGX's own NIC rate is one NIC's, whatever its clause says: DGX A100,
+	 * H100 and B200 hold one 200 or 400 Gb/s ConnectX a GPU (NVIDIA's DGX
+	 * data sheets), so "DGX H100 nodes ... InfiniBand 400 Gb/s inter-node" is
+	 * not 400 Gb/s for the node */
+	bool dgx_nic = val__has(hw, "DGX") && !val__has(hw, "DGX-1") && !val__has(hw, "DGX-2") &&
+	               !val__has(hw, "DGX Spark") && !val__has(hw, "DGX Station") &&
+	               gbps == m->nic_Gbps;
 	if (at && count <= 0 && gbps > 0 && (node_total_after(at, gbps) || after_node) &&
-	    !(gbps <= 800 && per_gpu_after(at) && !gpu_rate_beside_node_word(at)))
+	    !(gbps <= 800 && per_gpu_after(at) && !gpu_rate_beside_node_word(at)) && !dgx_nic)
 		aggregate = true;
 	if (aggregate && gbps > 0) {   /* a node's total: one NIC per GPU (AWS p4d/p5), or
 	                                * the NICs its text counts */
@@ -1752,6 +1773,48 @@ static hw_p2p p2p_of(const val_row *r)
 	return P2P_AUTO;
 }
 
+/* The NVLinks between each pair of GPUs, as nvidia-smi topo prints them
+ * ("every GPU pair NV4", "pair connected by NV4"): k when the text names NVk
+ * and no other count, else 0. Four A100s of an HPE Apollo 6500 (Polaris) or
+ * a Leonardo node give each pair 4 of the GPU's 12 links; an NVSwitch node
+ * shows NV12 / NV18, all of them. */
+static int nvlink_pair_links(const char *hw)
+{
+	int k = 0;
+	for (const char *p = val__find(hw, "NV"); p; p = val__find(p + 2, "NV")) {
+		if ((p > hw && isalnum((unsigned char)p[-1])) || !isdigit((unsigned char)p[2]))
+			continue;
+		char *e;
+		long v = strtol(p + 2, &e, 10);
+		if (isalnum((unsigned char)*e) || v < 1 || v > 18)
+			continue;
+		if (k && k != v)
+			return 0;   /* NV1 and NV2: a hybrid cube mesh */
+		k = (int)v;
+	}
+	return k;
+}
+
+/* GPUs joined pairwise by k links, fewer than all of their own (a node of
+ * four A100s, NV4 a pair): a full mesh of k links a pair, at 25 GB/s a link
+ * and direction (NVLink 3 and 4: 12 x 25 = 300 GB/s on an A100, 18 x 25 =
+ * 450 on an H100; NVLink 5 twice that, 18 x 50 = 900 on a B200: NVIDIA's A100
+ * and H100 whitepapers, the Blackwell datasheet). The NVLink the GPU has left
+ * over goes to peers outside the job. Volta's hybrid cube mesh is read apart. */
+static void nvlink_pairs_of(const val_row *r, scn_cluster *c)
+{
+	int k = nvlink_pair_links(r->hardware), gpn = c->gpus_per_node;
+	const hw_gpu *g = &c->gpu;
+	if (!k || gpn < 2 || g->arch == ARCH_VOLTA || val__has(r->hardware, "NVSwitch") ||
+	    (c->intra.kind != INTRA_NVSWITCH && c->intra.kind != INTRA_NVLINK_MESH))
+		return;
+	double link = g->arch == ARCH_BLACKWELL ? 50e9 : 25e9, pair = k * link;
+	if (pair >= g->nvlink_Bps)
+		return;
+	c->intra.kind = INTRA_NVLINK_MESH;
+	c->intra.bandwidth_Bps = fmin(g->nvlink_Bps, pair * (gpn - 1));
+}
+
 /* Google's NICs for a Google machine; GPUDirect over TCP where it runs:
  * said in either column ("GPUDirect-TCPX", "TCPXO", its plugin's name
  * "FasTrak"), or an A3 High, Edge or Mega whose text does not turn it off
@@ -1924,6 +1987,7 @@ static int cluster_of(const val_row *r, scenario *s, char *why, size_t n)
 	if (!strncmp(g->name, "GH200", 5) && !val__has(r->hardware, "NVSwitch") &&
 	    !val__has(r->hardware, "NVL32"))
 		c->intra.kind = INTRA_NVLINK_MESH;
+	nvlink_pairs_of(r, c);
 	if (c->intra.kind == INTRA_PCIE)
 		c->intra.p2p = p2p_of(r);
 	c->fabric.topology = c->nodes > 1 ? TOPO_FAT_TREE : TOPO_SINGLE_SWITCH;
@@ -2026,8 +2090,12 @@ static int coll_cluster_of(const val_row *r, val_case *c, char *why, size_t n)
 			p = val__find(texts[i], "node x"), len = 6;
 		if (!p)
 			p = val__find(texts[i], "node(s) x"), len = 9;   /* "2 node(s) x 4 GPUs" */
-		if (!p) {   /* a host list between: "10 nodes (cnode3-[002-011]) x 8" */
-			const char *b = val__find(texts[i], "nodes (");
+		/* a host list between: "10 nodes (cnode3-[002-011]) x 8", "2 GPU
+		 * servers (client1, client2) x 2 GPUs" */
+		static const char *const listed[] = {"nodes (", "GPU servers (", "servers (",
+			"hosts ("};
+		for (size_t k = 0; !p && k < sizeof listed / sizeof listed[0]; k++) {
+			const char *b = val__find(texts[i], listed[k]);
 			const char *e = b ? strchr(b, ')') : NULL;
 			if (e && e[1] == ' ' && (e[2] == 'x' || e[2] == 'X') && e[3] == ' ')
 				p = b, len = (size_t)(e + 3 - b);
@@ -2210,6 +2278,7 @@ static int coll_cluster_of(const val_row *r, val_case *c, char *why, size_t n)
 		c->s.cluster.nodes = nodes;
 		c->s.cluster.gpus_per_node = gpn;
 		c->s.cluster.fabric.topology = nodes > 1 ? TOPO_FAT_TREE : TOPO_SINGLE_SWITCH;
+		nvlink_pairs_of(&rr, &c->s.cluster);   /* the mesh of gpn GPUs */
 	}
 	/* NCCL's environment said beside the benchmark: NCCL_ALGO picks the
 	 * algorithm, NCCL_NVLS_ENABLE=0 turns NVLink SHARP off, NCCL_IB_DISABLE=1
@@ -2857,6 +2926,20 @@ static bool enc_dec_said(const val_row *r)
 	return false;
 }
 
+/* Whether a model of the row's shape and FFN width, the MLP unnamed, is
+ * gated: the parameter count the row gives is nearer 3 h x ffn weights a
+ * layer (SwiGLU's three matrices) than 2 (GeLU's two). Skywork-13B: 52
+ * layers of 4608 and ffn 12288 hold 13.5B gated, 10.6B plain. */
+static bool gated_by_count(const scn_model *m, double params)
+{
+	double hd = m->head_dim > 0 ? m->head_dim : (double)m->hidden / m->heads;
+	double h = m->hidden, attn = 2 * h * h + 2 * h * m->kv_heads * hd;
+	double emb = (double)m->vocab * h;
+	double gated = m->layers * (attn + 3 * h * m->ffn_hidden) + emb;
+	double plain = m->layers * (attn + 2 * h * m->ffn_hidden) + emb;
+	return fabs(gated - params) < fabs(plain - params);
+}
+
 /* A training sequence said in the text: "sequence length of 4096 tokens",
  * "seq_len=8192", "sequence length 2048", "seq length 4096"; 0 if none. */
 static int seq_in_text(const char *o)
@@ -2985,10 +3068,12 @@ static int model_of(const val_row *r, scenario *s, bool params_only, bool *assum
 			m->global_every = zoo[i].global_every;
 			zoo_hit = true;
 		}
-	if (val__has(r->other, "SwiGLU") || val__has(r->other, "gated"))
+	bool gated_said = val__has(r->other, "SwiGLU") || val__has(r->other, "gated");
+	bool plain_said = val__has(r->other, "GeLU MLP") || val__has(r->other, "GELU MLP") ||
+	                  val__has(r->other, "non-gated");
+	if (gated_said)
 		m->gated_mlp = true;
-	if (val__has(r->other, "GeLU MLP") || val__has(r->other, "GELU MLP") ||
-	    val__has(r->other, "non-gated"))
+	if (plain_said)
 		m->gated_mlp = false;   /* said so, whatever the family's */
 	int vocab = vocab_in(r->other);
 	if (vocab > 0)
@@ -3001,6 +3086,8 @@ static int model_of(const val_row *r, scenario *s, bool params_only, bool *assum
 	int ffn = val__ffn_in(r->other, hidden);
 	if (ffn > 0)
 		m->ffn_hidden = ffn;    /* "ffn 14336": the row's own width */
+	if (ffn > 0 && !gated_said && !plain_said && !zoo_hit && r->params_b > 0)
+		m->gated_mlp = gated_by_count(m, r->params_b * 1e9);
 	else if (m->gated_mlp && m->ffn_hidden == 4 * hidden && !val__names(r, "Llama") && !zoo_hit)
 		m->ffn_hidden = 0;      /* resolved: 8h/3 to a multiple of 256 */
 	return wl_model_resolve(m);
@@ -3133,6 +3220,27 @@ static void placeholder_workload(scenario *s)
 
 static int build_case(const val_row *r, val_case *c, char *why, size_t n);
 
+/* Whether "size" at p in text is a message's: opening its clause ("size
+ * 1073741824", "(size: 4 GiB)") or after a word of messages ("message size
+ * 1GB", "buffer size"), not a batch's, a vocabulary's or a parallel group's
+ * ("batch size 128", "TP size 8"). */
+static bool message_size_word(const char *text, const char *p)
+{
+	const char *b = p;
+	while (b > text && (b[-1] == ' ' || b[-1] == '_' || b[-1] == '-'))
+		b--;
+	if (b == text || strchr(",;(:[", b[-1]))
+		return true;
+	static const char *const msg[] = {"message", "msg", "buffer", "transfer", "payload", "data"};
+	for (size_t i = 0; i < sizeof msg / sizeof msg[0]; i++) {
+		size_t len = strlen(msg[i]);
+		if ((size_t)(b - text) >= len && !strncasecmp(b - len, msg[i], len) &&
+		    (b - len == text || !isalnum((unsigned char)b[-(long)len - 1])))
+			return true;
+	}
+	return false;
+}
+
 /* A collective benchmark's metric with what the row says beside it: the op
  * of an nccl-tests binary in other_parallel ("reduce_scatter_perf -b 8 -e
  * 8G"), its sweep for "Avg bus bandwidth" (as <op>_avg_busbw_<b>-<e>), a
@@ -3200,6 +3308,8 @@ static void coll_name_of(const val_row *r, char *name, size_t n)
 			}
 		}
 		for (const char *p = val__find(r->other, "size"); p; p = val__find(p + 1, "size")) {
+			if (!message_size_word(r->other, p))
+				continue;   /* "batch size 128", "TP size 8" */
 			const char *q = p + 4;
 			while (*q == ' ' || *q == ':' || *q == '=')
 				q++;

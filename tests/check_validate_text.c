@@ -2234,6 +2234,92 @@ START_TEST(t_blind17_review)
 }
 END_TEST
 
+/* Batch 18's readings: NICs counted after their name, servers with a host
+ * list, NVLinks a GPU pair, a batch size that is no message size,
+ * torchtitan's pipeline micro-batches, a fine-grained MoE, Qwen2-57B, a
+ * DGX's NIC rate beside "inter-node", and an MLP gated by its count. */
+START_TEST(t_blind18)
+{
+	size_t n;
+	val_row *r = validation_rows("blind18-nccl.csv", &n);
+	val_case c;
+	char why[256];
+	ck_assert_msg(val_build(row_of(r, n, "KESTRELAG18-005"), &c, why, sizeof why) == 0, "%s",
+	              why);
+	ck_assert_int_eq(c.s.cluster.nic.count, 2);   /* "NICs per node 2" */
+	scn_release(&c.s);
+	ck_assert_msg(val_build(row_of(r, n, "OPTCAST18-001"), &c, why, sizeof why) == 0, "%s",
+	              why);
+	ck_assert_int_eq(c.s.cluster.nodes, 2);   /* "2 GPU servers (client1, client2) x 2 GPUs" */
+	ck_assert_int_eq(c.s.cluster.gpus_per_node, 2);
+	scn_release(&c.s);
+	ck_assert_msg(val_build(row_of(r, n, "LEOSR18-006"), &c, why, sizeof why) == 0, "%s", why);
+	ck_assert_int_eq(c.s.cluster.intra.kind, INTRA_NVLINK_MESH);   /* 2 of 4, NV4 */
+	ck_assert_double_eq_tol(c.s.cluster.intra.bandwidth_Bps, 100e9, 1);
+	scn_release(&c.s);
+	free(r);
+	r = validation_rows("blind18-runs.csv", &n);
+	/* INTELLECT-1's all-reduce across continents: "batch size 128" is no
+	 * message size */
+	ck_assert_int_eq(val_build(row_of(r, n, "INTL118-005"), &c, why, sizeof why), -1);
+	static const struct {
+		const char *id;
+		int mb;
+	} titan[] = {{"TTPAPER18-009", 2}, {"TTPAPER18-010", 1}};
+	for (size_t i = 0; i < 2; i++) {
+		ck_assert_msg(val_build(row_of(r, n, titan[i].id), &c, why, sizeof why) == 0, "%s",
+		              why);
+		ck_assert_int_eq(c.s.training.micro_batch, titan[i].mb);
+		scn_release(&c.s);
+	}
+	ck_assert_msg(val_build(row_of(r, n, "MOEPF18-005"), &c, why, sizeof why) == 0, "%s", why);
+	ck_assert_int_eq(c.s.model.experts, 64);
+	ck_assert_int_eq(c.s.model.expert_ffn_hidden, 2048);   /* 16384 / 8 */
+	scn_release(&c.s);
+	ck_assert_msg(val_build(row_of(r, n, "MOEPF18-003"), &c, why, sizeof why) == 0, "%s", why);
+	ck_assert_int_eq(c.s.model.hidden, 3584);
+	ck_assert_int_eq(c.s.model.shared_expert_ffn_hidden, 20480);
+	scn_release(&c.s);
+	ck_assert_msg(val_build(row_of(r, n, "MOEPF18-001"), &c, why, sizeof why) == 0, "%s", why);
+	ck_assert_int_eq(c.s.cluster.nic.count, 8);   /* DGX H100: 8 x 400, not 400 a node */
+	ck_assert_double_eq_tol(c.s.cluster.nic.speed_Bps, 400e9 / 8, 1);
+	scn_release(&c.s);
+	ck_assert_msg(val_build(row_of(r, n, "SKYW18-010"), &c, why, sizeof why) == 0, "%s", why);
+	ck_assert(c.s.model.gated_mlp);   /* 13B: 13.5B gated, 10.6B plain */
+	scn_release(&c.s);
+	free(r);
+	/* NVLinks a pair: a mesh only when fewer than the GPU's own */
+	static const struct {
+		const char *hw;
+		int gpus;
+		hw_intra_kind kind;
+		double bw;
+	} nv[] = {
+		{"4x NVIDIA A100-SXM4-40GB per node, every GPU pair NV4", 4, INTRA_NVLINK_MESH, 300e9},
+		{"8x A100-SXM4-80GB (NV12 between every pair)", 8, INTRA_NVSWITCH, 0},
+		{"8x H100 SXM, all pairs NV18", 8, INTRA_NVSWITCH, 0},
+		{"8x Tesla V100-SXM2-16GB, NV1/NV2 hybrid cube-mesh", 8, INTRA_NVLINK_MESH, 0},
+	};
+	for (size_t i = 0; i < sizeof nv / sizeof nv[0]; i++) {
+		char row[512];
+		snprintf(row, sizeof row, "N-%03zu,x,\"%s\",%d,,,,,,,,,,,,,,allreduce_busbw@1G,10,"
+		         "GB/s,x", i, nv[i].hw, nv[i].gpus);
+		ck_assert_msg(build_row(row, &c, why, sizeof why) == 0, "%s: %s", nv[i].hw, why);
+		ck_assert_msg(c.s.cluster.intra.kind == nv[i].kind, "%s: kind %d", nv[i].hw,
+		              c.s.cluster.intra.kind);
+		if (nv[i].bw > 0)
+			ck_assert_double_eq_tol(c.s.cluster.intra.bandwidth_Bps, nv[i].bw, 1);
+		scn_release(&c.s);
+	}
+	/* a message size said in words still reads */
+	ck_assert_msg(build_row("M-001,x,8x H100 SXM,8,,,,,,,,,,,\"message size 1GB, batch size "
+	                        "4\",,,all_reduce busbw,10,GB/s,x", &c, why, sizeof why) == 0,
+	              "%s", why);
+	ck_assert_double_eq(c.coll_bytes, 1073741824.0);   /* nccl-tests' 1G */
+	scn_release(&c.s);
+}
+END_TEST
+
 /* The review of those readings: each case a text they must not over-read. */
 START_TEST(t_blind15_review)
 {
@@ -2560,6 +2646,7 @@ static Suite *suite(void)
 	tcase_add_test(tc, t_blind16);
 	tcase_add_test(tc, t_blind17);
 	tcase_add_test(tc, t_blind17_review);
+	tcase_add_test(tc, t_blind18);
 	tcase_add_test(tc, t_power_limit_read);
 	tcase_add_test(tc, t_deepep_read);
 	suite_add_tcase(s, tc);
