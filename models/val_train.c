@@ -1599,19 +1599,27 @@ static void schedule_of(const val_row *r, scenario *s, bool *assumed)
 }
 
 /* torchtitan splits each replica's local batch into the pipeline's
- * micro-batches, as many as its pipeline stages unless told
+ * micro-batches: in 2024 as many as its pipeline stages unless told
  * (experimental.pipeline_parallel_microbatches: "The default value will be
- * the number of pipeline stages", its 2024 config help): a micro-batch read
- * as the local batch (x dp = the global batch) is that batch, split. */
+ * the number of pipeline stages", its config help), since 2025 micro-batches
+ * of parallelism.pipeline_parallel_microbatch_size, 1 by default (the same
+ * change named the batch training.local_batch_size). A micro-batch read as
+ * the local batch (x dp = the global batch) is that batch, split. */
 static void torchtitan_microbatches(const val_row *r, scenario *s, bool *assumed)
 {
 	scn_training *t = &s->training;
 	if (t->pp < 2 || !val__names(r, "torchtitan") || val__has(r->other, "microbatch") ||
 	    val__has(r->other, "micro-batch") || val__has(r->other, "micro batch"))
 		return;
+	if ((long long)t->micro_batch * t->dp != t->global_batch)
+		return;
+	if (val__has(r->other, "local_batch_size") || val__has(r->other, "parallelism.")) {
+		t->micro_batch = 1;   /* the 2025 configuration */
+		*assumed = true;
+		return;
+	}
 	int stages = t->pp * (t->schedule == SCHED_INTERLEAVED ? t->virtual_stages : 1);
-	if ((long long)t->micro_batch * t->dp == t->global_batch && t->micro_batch >= stages &&
-	    t->micro_batch % stages == 0) {
+	if (t->micro_batch >= stages && t->micro_batch % stages == 0) {
 		t->micro_batch /= stages;
 		*assumed = true;
 	}

@@ -2074,10 +2074,12 @@ static int launch_int(const char *s)
  * "-g N" in the row's text, or Azure's AI-benchmarking-guide, whose
  * NCCLBandwidth.py runs -g 8 (docs/network.md); else one GPU per process. */
 /* How a collective row says the GPUs of each of its nodes: "2 nodes, 1 GPU
- * per node", "... per server", "... per instance" (AWS), "4 GPUs each". */
+ * per node", "... per server", "... per instance" (AWS), "4 GPUs each", "1 GPU
+ * used per node". */
 static const char *const per_node_words[] = {" GPUs each", " GPUs per node", " GPU per node",
 	" GPU(s) per node", " GPU each", " GPUs per server", " GPU per server", " GPUs per instance",
-	" GPU per instance", " GPUs per host", " GPU per host"};
+	" GPU per instance", " GPUs per host", " GPU per host", " GPU used per node",
+	" GPUs used per node", " GPU used per host", " GPUs used per host"};
 
 static int coll_cluster_of(const val_row *r, val_case *c, char *why, size_t n)
 {
@@ -2164,6 +2166,10 @@ static int coll_cluster_of(const val_row *r, val_case *c, char *why, size_t n)
 			gpn = r->gpus / nodes;   /* "2x DGX H100" with gpus 2: one GPU each */
 		const char *nw = val__find(texts[i], " nodes");
 		int k = nw ? val__number_before(texts[i], nw, false) : 0;
+		/* "2 GKE nodes", "4 DGX nodes": a word between, when the gpus cell
+		 * is there to check the product against */
+		if (!k && nw && r->gpus > 0)
+			k = val__number_before(texts[i], nw, true);
 		const char *each = NULL;
 		for (size_t w = 0; w < sizeof per_node_words / sizeof per_node_words[0] && !each; w++)
 			each = val__find(texts[i], per_node_words[w]);

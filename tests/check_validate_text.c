@@ -2272,6 +2272,13 @@ START_TEST(t_blind18)
 		ck_assert_int_eq(c.s.training.micro_batch, titan[i].mb);
 		scn_release(&c.s);
 	}
+	/* the 2025 configuration: micro-batches of pipeline_parallel_microbatch_size, 1 */
+	ck_assert_msg(build_row("T-001,x,8x H100 SXM per node,16,8,32,4096,32,4096,32,8,1,4,4,"
+	                        "\"torchtitan, training.local_batch_size 8, PP 4\",bf16,,"
+	                        "tokens_per_sec_per_gpu,1000,tokens/s per GPU,x", &c, why,
+	                        sizeof why) == 0, "%s", why);
+	ck_assert_int_eq(c.s.training.micro_batch, 1);
+	scn_release(&c.s);
 	ck_assert_msg(val_build(row_of(r, n, "MOEPF18-005"), &c, why, sizeof why) == 0, "%s", why);
 	ck_assert_int_eq(c.s.model.experts, 64);
 	ck_assert_int_eq(c.s.model.expert_ffn_hidden, 2048);   /* 16384 / 8 */
@@ -2316,6 +2323,32 @@ START_TEST(t_blind18)
 	                        "4\",,,all_reduce busbw,10,GB/s,x", &c, why, sizeof why) == 0,
 	              "%s", why);
 	ck_assert_double_eq(c.coll_bytes, 1073741824.0);   /* nccl-tests' 1G */
+	scn_release(&c.s);
+}
+END_TEST
+
+/* Batch 19's readings: the GPUs a node said as used ("1 GPU used per node")
+ * and a word between a node count and its noun ("2 GKE nodes"). */
+START_TEST(t_blind19)
+{
+	size_t n;
+	val_row *r = validation_rows("blind19-nccl.csv", &n);
+	val_case c;
+	char why[256];
+	ck_assert_msg(val_build(row_of(r, n, "DRANETH200-19-004"), &c, why, sizeof why) == 0, "%s",
+	              why);
+	ck_assert_int_eq(c.s.cluster.nodes, 2);
+	ck_assert_int_eq(c.s.cluster.gpus_per_node, 1);
+	scn_release(&c.s);
+	free(r);
+	/* the word is taken only where the gpus cell checks the product */
+	ck_assert_msg(build_row("W-001,x,\"4 HGX nodes (H100 SXM), 8 GPUs per node\",32,,,,,,,,,,,,,,"
+	                        "allreduce_busbw@1G,10,GB/s,x", &c, why, sizeof why) == 0, "%s", why);
+	ck_assert_int_eq(c.s.cluster.nodes, 4);
+	scn_release(&c.s);
+	ck_assert_msg(build_row("W-002,x,\"8x H100 SXM; one of 4 GKE nodes\",8,,,,,,,,,,,,,,"
+	                        "allreduce_busbw@1G,10,GB/s,x", &c, why, sizeof why) == 0, "%s", why);
+	ck_assert_int_eq(c.s.cluster.nodes, 1);
 	scn_release(&c.s);
 }
 END_TEST
@@ -2647,6 +2680,7 @@ static Suite *suite(void)
 	tcase_add_test(tc, t_blind17);
 	tcase_add_test(tc, t_blind17_review);
 	tcase_add_test(tc, t_blind18);
+	tcase_add_test(tc, t_blind19);
 	tcase_add_test(tc, t_power_limit_read);
 	tcase_add_test(tc, t_deepep_read);
 	suite_add_tcase(s, tc);
