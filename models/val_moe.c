@@ -482,6 +482,31 @@ bool val__moe_named(const val_row *r)
 	return ep_of(r->other) > 1;
 }
 
+/* Whether o says a named MoE's experts were split g ways finer, each 1/g as
+ * wide: "fine-grained experts", "fine grained upcycled", "finer-grained",
+ * NVIDIA's "-G8T8" suffix (granularity 8, top-8) or "1/8 of the FFN"; not
+ * Megatron's --recompute-granularity, fine-grained FP8 scaling, nor experts
+ * upcycled as whole copies. */
+static bool finer_experts(const char *o, int g)
+{
+	static const char *const fine[] = {"fine-grained", "fine grained", "fine-grain"};
+	for (size_t i = 0; i < sizeof fine / sizeof fine[0]; i++)
+		for (const char *p = val__find(o, fine[i]); p; p = val__find(p + 1, fine[i])) {
+			const char *q = p + strlen(fine[i]);
+			while (*q == ' ' || *q == '-' || *q == ')' || *q == '(')
+				q++;
+			if (!strncasecmp(q, "expert", 6) || !strncasecmp(q, "upcycl", 6) ||
+			    !strncasecmp(q, "MoE", 3))
+				return true;
+		}
+	if (val__has(o, "finer-grained") || val__has(o, "finer grained"))
+		return true;
+	char suffix[24], part[24];
+	snprintf(suffix, sizeof suffix, "-G%dT", g);
+	snprintf(part, sizeof part, "1/%d ", g);
+	return val__has(o, suffix) || val__has(o, part);
+}
+
 /* The model part: experts, top-k, widths, first dense layers, head width,
  * vocabulary, on top of what model_of set from the columns. */
 static int moe_model_of(const val_row *r, scenario *s, bool *assumed, char *why, size_t n)
@@ -568,8 +593,7 @@ static int moe_model_of(const val_row *r, scenario *s, bool *assumed, char *why,
 	               "expert_ffn", "moe_intermediate_size")) > 0 ||
 	    (v = intermediate_width(o, false)) > 0)
 		m->expert_ffn_hidden = v;
-	else if (z && e > z->experts && e % z->experts == 0 &&
-	         (val__has(o, "fine-grained") || val__has(o, "granularity")))
+	else if (z && e > z->experts && e % z->experts == 0 && finer_experts(o, e / z->experts))
 		/* a named model split finer: granularity g = e / its experts makes
 		 * each expert 1/g as wide ("Mixtral 8x22B fine-grained-upcycled to
 		 * 64 experts, each 1/8 of the FFN"; Krajewski et al. 2024's G) */

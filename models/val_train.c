@@ -1598,29 +1598,57 @@ static void schedule_of(const val_row *r, scenario *s, bool *assumed)
 		t->schedule = SCHED_DEEPSPEED;
 }
 
+/* The number after key in o ("pipeline_parallel_microbatches 16",
+ * "pipeline_parallel_microbatch_size=2"); 0 if none. */
+static int number_after(const char *o, const char *key)
+{
+	const char *p = val__find(o, key);
+	if (!p)
+		return 0;
+	const char *q = p + strlen(key);
+	while (*q == ' ' || *q == '=' || *q == ':')
+		q++;
+	long v = isdigit((unsigned char)*q) ? strtol(q, NULL, 10) : 0;
+	return v > 0 && v <= 1 << 20 ? (int)v : 0;
+}
+
 /* torchtitan splits each replica's local batch into the pipeline's
- * micro-batches: in 2024 as many as its pipeline stages unless told
- * (experimental.pipeline_parallel_microbatches: "The default value will be
- * the number of pipeline stages", its config help), since 2025 micro-batches
- * of parallelism.pipeline_parallel_microbatch_size, 1 by default (the same
- * change named the batch training.local_batch_size). A micro-batch read as
- * the local batch (x dp = the global batch) is that batch, split. */
+ * micro-batches: in 2024 into experimental.pipeline_parallel_microbatches,
+ * by default the pipeline degree (its build_pipeline_schedule:
+ * "n_microbatches = pipeline_parallel_microbatches or pp"), since 2025 into
+ * micro-batches of parallelism.pipeline_parallel_microbatch_size, 1 by
+ * default (the same change named the batch training.local_batch_size). A
+ * micro-batch read as the local batch (x dp = the global batch) is that
+ * batch, split; a row that names another framework in its own cells, or a
+ * micro-batch of its own, is left alone. */
 static void torchtitan_microbatches(const val_row *r, scenario *s, bool *assumed)
 {
 	scn_training *t = &s->training;
-	if (t->pp < 2 || !val__names(r, "torchtitan") || val__has(r->other, "microbatch") ||
-	    val__has(r->other, "micro-batch") || val__has(r->other, "micro batch"))
+	const char *o = r->other;
+	if (t->pp < 2 || !(val__has(o, "torchtitan") || val__has(r->id, "torchtitan")) ||
+	    (long long)t->micro_batch * t->dp != t->global_batch)
 		return;
-	if ((long long)t->micro_batch * t->dp != t->global_batch)
+	int local = t->micro_batch, size = number_after(o, "pipeline_parallel_microbatch_size"),
+	    count = number_after(o, "pipeline_parallel_microbatches");
+	const char *split = val__find(o, "split into ");
+	if (!count && split)   /* "local batch 16 split into 16 micro batches" */
+		count = number_after(split, "split into ");
+	if (size > 0 || count > 0) {
+		int mb = size > 0 ? size : local % count == 0 ? local / count : 0;
+		if (mb > 0 && mb <= local && local % mb == 0)
+			t->micro_batch = mb;
 		return;
-	if (val__has(r->other, "local_batch_size") || val__has(r->other, "parallelism.")) {
+	}
+	if (val__has(o, "local_batch_size") || val__has(o, "parallelism.")) {
 		t->micro_batch = 1;   /* the 2025 configuration */
 		*assumed = true;
 		return;
 	}
-	int stages = t->pp * (t->schedule == SCHED_INTERLEAVED ? t->virtual_stages : 1);
-	if (t->micro_batch >= stages && t->micro_batch % stages == 0) {
-		t->micro_batch /= stages;
+	if (val__has(o, "micro_batch") || val__has(o, "micro-batch") || val__has(o, "micro batch") ||
+	    val__has(o, "microbatch") || val__has_word(o, "mbs"))
+		return;   /* a micro-batch of the row's own */
+	if (local >= t->pp && local % t->pp == 0) {
+		t->micro_batch = local / t->pp;
 		*assumed = true;
 	}
 }

@@ -1063,12 +1063,23 @@ static int nic_count_in_words(const char *hw)
 			return n;
 	}
 	/* the count after its name, as a form's field: "NICs per node 2",
-	 * "NICs per node: 2", "HCAs/node = 4" */
+	 * "NIC count per node: 2", "HCAs/node = 4", "NICs per node (HSN): 2"; not
+	 * one of a pair of fields ("GPUs/NICs per node: 4/2") */
 	static const char *const field[] = {"NICs per node", "NIC per node", "HCAs per node",
-		"NICs/node", "HCAs/node"};
+		"HCA per node", "NIC count per node", "NICs per server", "NIC per server",
+		"NICs per host", "NIC per host", "NICs per instance", "HCAs per server",
+		"NICs/node", "NIC/node", "HCAs/node", "HCA/node"};
 	for (size_t i = 0; i < sizeof field / sizeof field[0]; i++)
 		for (const char *p = val__find(hw, field[i]); p; p = val__find(p + 1, field[i])) {
+			if (p > hw && (p[-1] == '/' || isalnum((unsigned char)p[-1])))
+				continue;
 			const char *d = p + strlen(field[i]);
+			while (*d == ' ')
+				d++;
+			if (*d == '(') {   /* "(HSN)" */
+				const char *e = strchr(d, ')');
+				d = e ? e + 1 : d;
+			}
 			while (*d == ' ' || *d == ':' || *d == '=')
 				d++;
 			char *e;
@@ -1502,6 +1513,42 @@ static bool nccl_sockets(const char *hw)
 	return false;
 }
 
+/* A DGX by its model's name ("DGX H100", "DGX-A100", "DGXB200"): not a word
+ * of a reference design ("DGX-compatible", "built to the DGX SuperPOD
+ * reference architecture" on an HGX box). */
+static bool dgx_named(const char *hw)
+{
+	static const char *const models[] = {"A100", "H100", "H200", "B200", "B300", "GB200",
+		"GB300"};
+	for (const char *p = val__find(hw, "DGX"); p; p = val__find(p + 3, "DGX")) {
+		const char *q = p + 3;
+		if (*q == ' ' || *q == '-')
+			q++;
+		for (size_t i = 0; i < sizeof models / sizeof models[0]; i++)
+			if (!strncasecmp(q, models[i], strlen(models[i])))
+				return true;
+	}
+	return false;
+}
+
+/* The text says only one of a node's NICs is in use ("a single HDR HCA
+ * cabled per node", "only one ConnectX-7 port cabled"). */
+static bool one_nic_cabled(const char *hw)
+{
+	static const char *const one[] = {"single NIC", "single HCA", "single port",
+		"single ConnectX", "single HDR", "single NDR", "single EDR", "single InfiniBand",
+		"single IB", "single 200", "single 400", "one NIC", "one HCA", "one port",
+		"only one", "cabled"};
+	for (size_t i = 0; i < sizeof one / sizeof one[0]; i++)
+		for (const char *p = val__find(hw, one[i]); p; p = val__find(p + 1, one[i])) {
+			char clause[96];
+			clause_at(p, clause, sizeof clause);
+			if (!per_gpu_after(p) && !val__has(clause, "each GPU"))
+				return true;   /* not "one NIC per GPU" */
+		}
+	return false;
+}
+
 /* Whether the rate's clause also ties it to the node ("800 Gbps per node =
  * 100 per GPU", "aggregate"): then its "per GPU" is another figure's. */
 static bool gpu_rate_beside_node_word(const char *at)
@@ -1554,9 +1601,14 @@ static void nic_of(const char *hw_text, const gpu_map *m, int gpn, hw_nic *nic)
 	 * H100 and B200 hold one 200 or 400 Gb/s ConnectX a GPU (NVIDIA's DGX
 	 * data sheets), so "DGX H100 nodes ... InfiniBand 400 Gb/s inter-node" is
 	 * not 400 Gb/s for the node */
-	bool dgx_nic = val__has(hw, "DGX") && !val__has(hw, "DGX-1") && !val__has(hw, "DGX-2") &&
-	               !val__has(hw, "DGX Spark") && !val__has(hw, "DGX Station") &&
-	               gbps == m->nic_Gbps;
+	bool dgx_nic = at && dgx_named(hw) && gbps == m->nic_Gbps && !one_nic_cabled(hw);
+	if (dgx_nic) {   /* unless its clause says the node's: "400 Gb/s per node" */
+		char clause[96];
+		clause_at(at, clause, sizeof clause);
+		static const char *const node[] = {"per node", "per server", "per host", "per system",
+			"aggregate", "total", "per DGX"};
+		dgx_nic = !val__has_any(clause, node, sizeof node / sizeof node[0]);
+	}
 	if (at && count <= 0 && gbps > 0 && (node_total_after(at, gbps) || after_node) &&
 	    !(gbps <= 800 && per_gpu_after(at) && !gpu_rate_beside_node_word(at)) && !dgx_nic)
 		aggregate = true;
@@ -1773,26 +1825,68 @@ static hw_p2p p2p_of(const val_row *r)
 	return P2P_AUTO;
 }
 
-/* The NVLinks between each pair of GPUs, as nvidia-smi topo prints them
- * ("every GPU pair NV4", "pair connected by NV4"): k when the text names NVk
- * and no other count, else 0. Four A100s of an HPE Apollo 6500 (Polaris) or
- * a Leonardo node give each pair 4 of the GPU's 12 links; an NVSwitch node
- * shows NV12 / NV18, all of them. */
-static int nvlink_pair_links(const char *hw)
+/* The NVLinks between each pair of GPUs: as nvidia-smi topo prints them
+ * ("every GPU pair NV4", "pair connected by NV4", a pasted matrix "GPU0 X NV4
+ * NV4 NV4"), or in words ("4 NVLink 3.0 links per pair", "4x NVLink3 between
+ * each pair", "4 NVLinks per GPU pair"). An NVk token counts beside pair or
+ * topo wording, or with another NVk, not alone ("NV4 (NVLink gen 4)", a rack
+ * labelled "NV1"); k when one count is named, else 0 (NV1 and NV2: a hybrid
+ * cube mesh). */
+static int nvlink_pair_links_in(const char *t)
 {
-	int k = 0;
-	for (const char *p = val__find(hw, "NV"); p; p = val__find(p + 2, "NV")) {
-		if ((p > hw && isalnum((unsigned char)p[-1])) || !isdigit((unsigned char)p[2]))
+	int k = 0, tokens = 0;
+	bool mixed = false;
+	for (const char *p = val__find(t, "NV"); p; p = val__find(p + 2, "NV")) {
+		if ((p > t && (isalnum((unsigned char)p[-1]) || p[-1] == '_')) ||
+		    !isdigit((unsigned char)p[2]))
 			continue;
 		char *e;
 		long v = strtol(p + 2, &e, 10);
 		if (isalnum((unsigned char)*e) || v < 1 || v > 18)
 			continue;
-		if (k && k != v)
-			return 0;   /* NV1 and NV2: a hybrid cube mesh */
+		const char *a = e;
+		while (*a == ' ' || *a == '(')
+			a++;
+		if (!strncasecmp(a, "NVLink", 6))
+			continue;   /* "NV4 (NVLink gen 4)": a generation */
+		mixed |= k && k != v;
 		k = (int)v;
+		tokens++;
 	}
-	return k;
+	bool context = val__has(t, "pair") || val__has(t, "topo") || val__has(t, "GPU0") ||
+	               val__has(t, "every GPU") || tokens > 1;
+	if (k && !mixed && context)
+		return k;
+	if (mixed)
+		return 0;
+	/* in words, in a clause about pairs */
+	for (const char *p = val__find(t, "NVLink"); p; p = val__find(p + 1, "NVLink")) {
+		int n = val__number_before(t, p, false);
+		const char *a = p + 6;   /* "NVLink x4 between every GPU pair" */
+		while (isalnum((unsigned char)*a) || *a == '.')
+			a++;
+		while (*a == ' ')
+			a++;
+		if (n < 1 && (*a == 'x' || *a == 'X') && isdigit((unsigned char)a[1]))
+			n = atoi(a + 1);
+		if (n < 1 || n > 18)
+			continue;
+		const char *from = p;   /* the clause around it */
+		while (from > t && !strchr(",;()", from[-1]))
+			from--;
+		size_t end = (size_t)(p - from) + strcspn(p, ",;()");
+		char clause[160];
+		snprintf(clause, sizeof clause, "%.*s", (int)(end < 159 ? end : 159), from);
+		if (val__has(clause, "pair"))
+			return n;
+	}
+	return 0;
+}
+
+static int nvlink_pair_links(const val_row *r)
+{
+	int k = nvlink_pair_links_in(r->hardware);
+	return k ? k : nvlink_pair_links_in(r->other);
 }
 
 /* GPUs joined pairwise by k links, fewer than all of their own (a node of
@@ -1803,9 +1897,9 @@ static int nvlink_pair_links(const char *hw)
  * over goes to peers outside the job. Volta's hybrid cube mesh is read apart. */
 static void nvlink_pairs_of(const val_row *r, scn_cluster *c)
 {
-	int k = nvlink_pair_links(r->hardware), gpn = c->gpus_per_node;
+	int k = nvlink_pair_links(r), gpn = c->gpus_per_node;
 	const hw_gpu *g = &c->gpu;
-	if (!k || gpn < 2 || g->arch == ARCH_VOLTA || val__has(r->hardware, "NVSwitch") ||
+	if (!k || gpn < 2 || g->arch == ARCH_VOLTA || val__affirmed(r->hardware, "NVSwitch") ||
 	    (c->intra.kind != INTRA_NVSWITCH && c->intra.kind != INTRA_NVLINK_MESH))
 		return;
 	double link = g->arch == ARCH_BLACKWELL ? 50e9 : 25e9, pair = k * link;
@@ -2069,6 +2163,49 @@ static int launch_int(const char *s)
 	return errno == 0 && v > 0 && v <= 1 << 20 ? (int)v : 0;
 }
 
+/* A count of machines with their names listed before " x ": "10 nodes
+ * (cnode3-[002-011]) x 8", "2 GPU servers (client1, client2) x 2 GPUs", "2
+ * machines [h1, h2] x 2", "2 hosts (h1 (rack A), h2) × 2"; the last such
+ * list wins over a cluster's description before it. Returns where the noun
+ * starts and, in *len, the length up to the GPU count; NULL if none. */
+static const char *host_list(const char *t, size_t *len)
+{
+	static const char *const nouns[] = {"nodes", "servers", "hosts", "machines", "instances",
+		"VMs"};
+	const char *found = NULL;
+	for (size_t k = 0; k < sizeof nouns / sizeof nouns[0]; k++)
+		for (const char *b = val__find(t, nouns[k]); b; b = val__find(b + 1, nouns[k])) {
+			const char *o = b + strlen(nouns[k]);
+			while (*o == ' ')
+				o++;
+			if (*o != '(' && *o != '[')
+				continue;
+			int depth = 0;   /* to the bracket that closes the list */
+			const char *e = o;
+			for (; *e; e++) {
+				depth += *e == '(' || *e == '[';
+				depth -= *e == ')' || *e == ']';
+				if (!depth)
+					break;
+			}
+			if (!*e)
+				continue;
+			const char *x = e + 1;
+			if (*x != ' ')
+				continue;
+			x++;
+			size_t cross = (*x == 'x' || *x == 'X') ? 1
+			             : !strncmp(x, "\xc3\x97", 2) ? 2 : 0;   /* U+00D7, "×" */
+			if (!cross || x[cross] != ' ')
+				continue;
+			if (!found || b > found) {
+				found = b;
+				*len = (size_t)(x + cross - b);
+			}
+		}
+	return found;
+}
+
 /* The GPUs of a collective benchmark: "2 nodes x 8 GPU" in other_parallel
  * or the hardware text; else the row's gpus; else one node. nccl-tests -g:
  * "-g N" in the row's text, or Azure's AI-benchmarking-guide, whose
@@ -2092,18 +2229,13 @@ static int coll_cluster_of(const val_row *r, val_case *c, char *why, size_t n)
 			p = val__find(texts[i], "node x"), len = 6;
 		if (!p)
 			p = val__find(texts[i], "node(s) x"), len = 9;   /* "2 node(s) x 4 GPUs" */
-		/* a host list between: "10 nodes (cnode3-[002-011]) x 8", "2 GPU
-		 * servers (client1, client2) x 2 GPUs" */
-		static const char *const listed[] = {"nodes (", "GPU servers (", "servers (",
-			"hosts ("};
-		for (size_t k = 0; !p && k < sizeof listed / sizeof listed[0]; k++) {
-			const char *b = val__find(texts[i], listed[k]);
-			const char *e = b ? strchr(b, ')') : NULL;
-			if (e && e[1] == ' ' && (e[2] == 'x' || e[2] == 'X') && e[3] == ' ')
-				p = b, len = (size_t)(e + 3 - b);
-		}
+		bool listed = false;
+		if (!p)
+			p = host_list(texts[i], &len), listed = p != NULL;
 		if (p) {
 			nodes = val__number_before(texts[i], p, false);
+			if (!nodes && listed && r->gpus > 0)   /* "2 Dell PowerEdge servers (...)" */
+				nodes = val__number_before(texts[i], p, true);
 			long v = strtol(p + len, NULL, 10);   /* bounded below, not atoi's overflow */
 			gpn = v > 0 && v <= 4096 ? (int)v : 0;
 			/* "1 node x N GPUs": a placeholder letter, the gpus cell says
@@ -2932,18 +3064,24 @@ static bool enc_dec_said(const val_row *r)
 	return false;
 }
 
-/* Whether a model of the row's shape and FFN width, the MLP unnamed, is
- * gated: the parameter count the row gives is nearer 3 h x ffn weights a
- * layer (SwiGLU's three matrices) than 2 (GeLU's two). Skywork-13B: 52
- * layers of 4608 and ffn 12288 hold 13.5B gated, 10.6B plain. */
-static bool gated_by_count(const scn_model *m, double params)
+/* A model of the row's shape and FFN width, the MLP unnamed: gated when the
+ * parameter count the row gives is nearer 3 h x ffn weights a layer (SwiGLU's
+ * three matrices) than 2 (GeLU's two), its embedding counted once (tied) or
+ * twice (untied), whichever is nearer; left as it is when the two readings
+ * are within 2% of each other. Skywork-13B: 52 layers of 4608 and ffn 12288
+ * hold 13.5-13.9B gated, 10.6-10.9B plain. */
+static void gated_by_count(scn_model *m, double params)
 {
 	double hd = m->head_dim > 0 ? m->head_dim : (double)m->hidden / m->heads;
-	double h = m->hidden, attn = 2 * h * h + 2 * h * m->kv_heads * hd;
+	double h = m->hidden, attn = 2 * h * m->heads * hd + 2 * h * m->kv_heads * hd;
 	double emb = (double)m->vocab * h;
-	double gated = m->layers * (attn + 3 * h * m->ffn_hidden) + emb;
-	double plain = m->layers * (attn + 2 * h * m->ffn_hidden) + emb;
-	return fabs(gated - params) < fabs(plain - params);
+	double miss[2];
+	for (int g = 0; g < 2; g++) {
+		double body = m->layers * (attn + (2 + g) * h * m->ffn_hidden);
+		miss[g] = fmin(fabs(body + emb - params), fabs(body + 2 * emb - params));
+	}
+	if (fabs(miss[1] - miss[0]) > 0.02 * params)
+		m->gated_mlp = miss[1] < miss[0];
 }
 
 /* A training sequence said in the text: "sequence length of 4096 tokens",
@@ -3074,9 +3212,15 @@ static int model_of(const val_row *r, scenario *s, bool params_only, bool *assum
 			m->global_every = zoo[i].global_every;
 			zoo_hit = true;
 		}
-	bool gated_said = val__has(r->other, "SwiGLU") || val__has(r->other, "gated");
+	/* "gated" as a word ("aggregated", "ungated" are not); a plain MLP said by
+	 * its activation ("squared-ReLU", Nemotron's) or in so many words */
 	bool plain_said = val__has(r->other, "GeLU MLP") || val__has(r->other, "GELU MLP") ||
-	                  val__has(r->other, "non-gated");
+	                  val__has(r->other, "non-gated") || val__has(r->other, "ungated") ||
+	                  val__has(r->other, "squared-ReLU") || val__has(r->other, "squared ReLU") ||
+	                  val__has(r->other, "ReLU^2") || val__has(r->other, "ReLU2");
+	bool gated_said = !plain_said && (val__has(r->other, "SwiGLU") ||
+	                                  val__has(r->other, "GeGLU") ||
+	                                  val__has_token(r->other, "gated"));
 	if (gated_said)
 		m->gated_mlp = true;
 	if (plain_said)
@@ -3090,12 +3234,14 @@ static int model_of(const val_row *r, scenario *s, bool params_only, bool *assum
 	bool said;
 	val__window_of(r->other, m, &said);
 	int ffn = val__ffn_in(r->other, hidden);
-	if (ffn > 0)
+	if (ffn > 0) {
 		m->ffn_hidden = ffn;    /* "ffn 14336": the row's own width */
-	if (ffn > 0 && !gated_said && !plain_said && !zoo_hit && r->params_b > 0)
-		m->gated_mlp = gated_by_count(m, r->params_b * 1e9);
-	else if (m->gated_mlp && m->ffn_hidden == 4 * hidden && !val__names(r, "Llama") && !zoo_hit)
+		if (!gated_said && !plain_said && !zoo_hit && r->params_b > 0)
+			gated_by_count(m, r->params_b * 1e9);
+	} else if (m->gated_mlp && m->ffn_hidden == 4 * hidden && !val__names(r, "Llama") &&
+	           !zoo_hit) {
 		m->ffn_hidden = 0;      /* resolved: 8h/3 to a multiple of 256 */
+	}
 	return wl_model_resolve(m);
 }
 
@@ -3226,25 +3372,36 @@ static void placeholder_workload(scenario *s)
 
 static int build_case(const val_row *r, val_case *c, char *why, size_t n);
 
-/* Whether "size" at p in text is a message's: opening its clause ("size
- * 1073741824", "(size: 4 GiB)") or after a word of messages ("message size
- * 1GB", "buffer size"), not a batch's, a vocabulary's or a parallel group's
- * ("batch size 128", "TP size 8"). */
-static bool message_size_word(const char *text, const char *p)
+/* How surely "size" at p in text is a collective's message size, by the
+ * word before it: 2 for a message's ("message size 1GB", "all-reduce size",
+ * "tensor size"), 0 for a size of something else ("batch size 128", "TP size
+ * 8", "NCCL buffer size 4194304": NCCL_BUFFSIZE, its staging buffer a peer,
+ * not the collective's), 1 otherwise ("size 1073741824", ". Size N"). */
+static int message_size_word(const char *text, const char *p)
 {
 	const char *b = p;
 	while (b > text && (b[-1] == ' ' || b[-1] == '_' || b[-1] == '-'))
 		b--;
-	if (b == text || strchr(",;(:[", b[-1]))
-		return true;
-	static const char *const msg[] = {"message", "msg", "buffer", "transfer", "payload", "data"};
-	for (size_t i = 0; i < sizeof msg / sizeof msg[0]; i++) {
-		size_t len = strlen(msg[i]);
-		if ((size_t)(b - text) >= len && !strncasecmp(b - len, msg[i], len) &&
-		    (b - len == text || !isalnum((unsigned char)b[-(long)len - 1])))
-			return true;
-	}
-	return false;
+	const char *w = b;
+	while (w > text && isalnum((unsigned char)w[-1]))
+		w--;
+	char word[24];
+	snprintf(word, sizeof word, "%.*s", (int)(b - w < 23 ? b - w : 23), w);
+	static const char *const msg[] = {"message", "msg", "payload", "transfer", "tensor",
+		"reduce", "allreduce", "gather", "allgather", "scatter", "alltoall", "all", "collective",
+		"data", "of"};
+	static const char *const other[] = {"batch", "microbatch", "minibatch", "vocab",
+		"vocabulary", "hidden", "model", "group", "world", "window", "chunk", "step", "bucket",
+		"page", "cluster", "TP", "PP", "DP", "EP", "CP", "SP", "parallel", "pipeline", "buffer",
+		"BUFFSIZE", "pool", "cache", "block", "sequence", "context", "image", "patch", "kernel",
+		"tile", "expert", "head", "embedding", "ring", "job", "node", "mesh", "partition"};
+	for (size_t i = 0; i < sizeof other / sizeof other[0]; i++)
+		if (!strcasecmp(word, other[i]))
+			return 0;
+	for (size_t i = 0; i < sizeof msg / sizeof msg[0]; i++)
+		if (!strcasecmp(word, msg[i]))
+			return 2;
+	return 1;
 }
 
 /* A collective benchmark's metric with what the row says beside it: the op
@@ -3313,24 +3470,34 @@ static void coll_name_of(const val_row *r, char *name, size_t n)
 				return;
 			}
 		}
-		for (const char *p = val__find(r->other, "size"); p; p = val__find(p + 1, "size")) {
-			if (!message_size_word(r->other, p))
-				continue;   /* "batch size 128", "TP size 8" */
-			const char *q = p + 4;
-			while (*q == ' ' || *q == ':' || *q == '=')
-				q++;
-			if (!isdigit((unsigned char)*q))
-				continue;
-			int l = (int)strspn(q, "0123456789.");
-			const char *u = q + l;
-			while (*u == ' ')
-				u++;
-			if (strchr("KMGTkmgt", *u) && *u)
-				snprintf(name + len, n - len, " @%.*s%c", l, q, *u);
-			else
-				snprintf(name + len, n - len, " @%.*s", l, q);
-			return;
-		}
+		/* a message's word first ("(size 8 ranks), message size 1G") */
+		for (int want = 2; want >= 1; want--)
+			for (const char *p = val__find(r->other, "size"); p;
+			     p = val__find(p + 1, "size")) {
+				if (message_size_word(r->other, p) != want)
+					continue;   /* "batch size 128", "TP size 8" */
+				const char *q = p + 4;
+				while (*q == ' ' || *q == ':' || *q == '=')
+					q++;
+				if (!isdigit((unsigned char)*q))
+					continue;
+				int l = (int)strspn(q, "0123456789.");
+				const char *u = q + l;
+				while (*u == ' ')
+					u++;
+				static const char *const counts[] = {"rank", "GPU", "node", "process",
+					"worker", "device", "member"};
+				bool count = false;   /* "size: 8 ranks" is a group's */
+				for (size_t c = 0; c < sizeof counts / sizeof counts[0]; c++)
+					count |= !strncasecmp(u, counts[c], strlen(counts[c]));
+				if (count)
+					continue;
+				if (strchr("KMGTkmgt", *u) && *u)
+					snprintf(name + len, n - len, " @%.*s%c", l, q, *u);
+				else
+					snprintf(name + len, n - len, " @%.*s", l, q);
+				return;
+			}
 	}
 	/* a message size in the unit ("GB/s @ 1 GiB", "GB/s (8 GiB message)"):
 	 * only when the name has none */

@@ -2265,7 +2265,7 @@ START_TEST(t_blind18)
 	static const struct {
 		const char *id;
 		int mb;
-	} titan[] = {{"TTPAPER18-009", 2}, {"TTPAPER18-010", 1}};
+	} titan[] = {{"TTPAPER18-009", 2}, {"TTPAPER18-010", 2}};
 	for (size_t i = 0; i < 2; i++) {
 		ck_assert_msg(val_build(row_of(r, n, titan[i].id), &c, why, sizeof why) == 0, "%s",
 		              why);
@@ -2324,6 +2324,281 @@ START_TEST(t_blind18)
 	              "%s", why);
 	ck_assert_double_eq(c.coll_bytes, 1073741824.0);   /* nccl-tests' 1G */
 	scn_release(&c.s);
+}
+END_TEST
+
+
+/* The review of batch 18's readings: texts they over-read or missed. */
+static const char *const review18[] = {
+		/* G1 */
+		"G1,test,\"1 node x 8 A100 SXM, NVSwitch\",8,8,32,4096,32,2048,64,1,1,1,8,\"Megatron-"
+		 "LM; SwiGLU MLP, ffn 16384\",bf16,none,tokens_per_sec_per_gpu,3000,tokens/s per GPU,y"
+		 "es",
+		/* G5 */
+		"G5,test,\"1 node x 8 A100 SXM, NVSwitch\",8,6.7,32,4096,32,2048,64,1,1,1,8,\"Megatro"
+		 "n-LM GPT; ffn 16384; gradients aggregated across data-parallel ranks\",bf16,none,tok"
+		 "ens_per_sec_per_gpu,3000,tokens/s per GPU,yes",
+		/* G9 */
+		"G9,test,\"1 node x 8 A100 SXM, NVSwitch\",8,4.2,32,3072,24,4096,64,1,1,1,8,\"custom "
+		 "4B; squared-ReLU MLP; ffn 9216; 8 KV heads; vocab 256000; untied input/output embedd"
+		 "ings\",bf16,none,tokens_per_sec_per_gpu,3000,tokens/s per GPU,yes",
+		/* G10 */
+		"G10,test,\"1 node x 8 A100 SXM, NVSwitch\",8,6.7,32,4096,32,2048,64,1,1,1,8,\"Megatr"
+		 "on-LM GPT; ungated MLP with GeLU activation; ffn 16384\",bf16,none,tokens_per_sec_pe"
+		 "r_gpu,3000,tokens/s per GPU,yes",
+		/* M2 */
+		"M2,test,\"1 node x 8 NVIDIA H100 SXM5 80GB (HGX H100, NVSwitch)\",8,,,,,,,,,,,\"torc"
+		 "h.distributed all_reduce benchmark; all-reduce size 1073741824\",bf16,,all_reduce bu"
+		 "sbw,300,GB/s,yes",
+		/* M4 */
+		"M4,test,\"1 node x 8 NVIDIA H100 SXM5 80GB (HGX H100, NVSwitch)\",8,,,,,,,,,,,\"torc"
+		 "h.distributed all_reduce benchmark on 8 GPUs. Size 1073741824 bytes\",bf16,,all_redu"
+		 "ce busbw,300,GB/s,yes",
+		/* M5 */
+		"M5,test,\"1 node x 8 NVIDIA H100 SXM5 80GB (HGX H100, NVSwitch)\",8,,,,,,,,,,,\"torc"
+		 "h.distributed all_reduce benchmark; tensor size 1073741824 bytes\",bf16,,all_reduce "
+		 "busbw,300,GB/s,yes",
+		/* M7 */
+		"M7,test,\"1 node x 8 NVIDIA H100 SXM5 80GB (HGX H100, NVSwitch)\",8,,,,,,,,,,,\"torc"
+		 "h.distributed all_reduce benchmark; allreduce size=1GB\",bf16,,all_reduce busbw,300,"
+		 "GB/s,yes",
+		/* M8 */
+		"M8,test,\"1 node x 8 NVIDIA H100 SXM5 80GB (HGX H100, NVSwitch)\",8,,,,,,,,,,,\"torc"
+		 "h.distributed all_reduce on one ring of 8 GPUs (size 8), message size 1073741824\",b"
+		 "f16,,all_reduce busbw,300,GB/s,yes",
+		/* M9 */
+		"M9,test,\"1 node x 8 NVIDIA H100 SXM5 80GB (HGX H100, NVSwitch)\",8,,,,,,,,,,,\"torc"
+		 "h.distributed all_reduce; NCCL buffer size 4194304 (NCCL_BUFFSIZE); message 1 GiB\","
+		 "bf16,,all_reduce busbw,300,GB/s,yes",
+		/* M11 */
+		"M11,test,\"1 node x 8 NVIDIA H100 SXM5 80GB (HGX H100, NVSwitch)\",8,,,,,,,,,,,\"tor"
+		 "ch.distributed all_reduce benchmark (size: 8 ranks); tensor of 1 GiB\",bf16,,all_red"
+		 "uce busbw,300,GB/s,yes",
+		/* T2 */
+		"T2,torchtitan benchmark 2025,\"8x H100 SXM per node with NVSwitch, 8x 400 Gb/s Infin"
+		 "iBand per node\",64,8,32,4096,32,8192,64,8,1,8,8,\"torchtitan; FSDP 8 x PP 8; 1F1B; "
+		 "training.local_batch_size=8 parallelism.pipeline_parallel_microbatch_size=2\",bf16,f"
+		 "ull,tokens_per_sec_per_gpu,3000,tokens/s per GPU,yes",
+		/* T3 */
+		"T3,torchtitan benchmark 2025,\"8x H100 SXM per node with NVSwitch, 8x 400 Gb/s Infin"
+		 "iBand per node\",64,8,32,4096,32,8192,64,8,1,8,8,\"torchtitan; FSDP 8 x PP 8; 1F1B; "
+		 "training.local_batch_size=8 (pipeline_parallel_microbatch_size left at its default)"
+		 "\",bf16,full,tokens_per_sec_per_gpu,3000,tokens/s per GPU,yes",
+		/* T9 */
+		"T9,torchtitan benchmark,\"8x H100 SXM per node with NVSwitch, 8x 400 Gb/s InfiniBand"
+		 " per node\",64,8,32,4096,32,8192,256,16,1,4,16,\"torchtitan; FSDP 16 x PP 4; 1F1B; l"
+		 "ocal batch 16; pipeline_parallel_microbatches 16\",bf16,full,tokens_per_sec_per_gpu,"
+		 "3000,tokens/s per GPU,yes",
+		/* T10 */
+		"T10,\"Some paper comparing Megatron-LM against torchtitan and DeepSpeed, Table 3 (Me"
+		 "gatron-LM column)\",\"8x H100 SXM per node with NVSwitch, 8x 400 Gb/s InfiniBand per"
+		 " node\",64,8,32,4096,32,4096,64,8,1,8,8,\"Megatron-LM baseline; TP1 PP8 DP8; 1F1B; m"
+		 "bs 8, GBS 64\",bf16,full,tokens_per_sec_per_gpu,3000,tokens/s per GPU,yes",
+		/* E1 */
+		"E1,test,\"DGX H100 nodes, 8x H100 per node, 8x 400 Gb/s InfiniBand per node\",64,,,,"
+		 ",4096,256,1,2,4,8,\"Megatron-Core; Mixtral 8x7B sparse-upcycled to 16 experts (each "
+		 "expert a full copy of the FFN), top-2; EP8; --recompute-granularity full\",bf16,full"
+		 ",MFU,40,%,yes",
+		/* E2 */
+		"E2,test,\"DGX H100 nodes, 8x H100 per node, 8x 400 Gb/s InfiniBand per node\",64,,,,"
+		 ",4096,256,1,2,4,8,\"Megatron-Core; Mixtral 8x7B with 16 experts, top-2; EP8; fp8 wit"
+		 "h fine-grained (block-wise) scaling\",bf16,full,MFU,40,%,yes",
+		/* E3 */
+		"E3,test,\"DGX H100 nodes, 8x H100 per node, 8x 400 Gb/s InfiniBand per node\",64,,,,"
+		 ",4096,256,1,2,4,8,\"Megatron-Core; Mixtral 8x7B fine grained upcycled to 64 experts,"
+		 " 8 active, each expert 1/8 of the FFN\",bf16,full,MFU,40,%,yes",
+		/* E4 */
+		"E4,test,\"DGX H100 nodes, 8x H100 per node, 8x 400 Gb/s InfiniBand per node\",64,,,,"
+		 ",4096,256,1,2,4,8,\"Megatron-Core; Mixtral 8x7B finer-grained: 64 experts of 1/8 the"
+		 " FFN width, 8 active\",bf16,full,MFU,40,%,yes",
+		/* E5 */
+		"E5,test,\"DGX H100 nodes, 8x H100 per node, 8x 400 Gb/s InfiniBand per node\",64,,,,"
+		 ",4096,256,1,2,4,8,\"Megatron-Core; Mixtral-8x7B-G8T8 (64 experts, 8 active, each exp"
+		 "ert 1/8 of the original FFN hidden size)\",bf16,full,MFU,40,%,yes",
+		/* D3 */
+		"D3,test,\"2 nodes x 8 NVIDIA A100-SXM4-80GB (HGX A100, DGX-compatible); InfiniBand 2"
+		 "00 Gb/s per node\",16,,,,,,,,,,,\"nccl-tests all_reduce_perf -b 8 -e 8G, 1 process p"
+		 "er GPU\",float,,all_reduce busbw@1073741824,20,GB/s,yes",
+		/* D4 */
+		"D4,test,\"2 nodes x 8 NVIDIA H100 SXM (HGX H100 nodes built to the DGX SuperPOD refe"
+		 "rence architecture); 400 Gb/s RoCE per node\",16,,,,,,,,,,,\"nccl-tests all_reduce_p"
+		 "erf -b 8 -e 8G, 1 process per GPU\",float,,all_reduce busbw@1073741824,20,GB/s,yes",
+		/* C2 */
+		"C2,test,\"2 machines (client1, client2) x 2 GPUs: NVIDIA A100-SXM4-80GB; 1x ConnectX"
+		 "-6 100G NIC per server\",4,,,,,,,,,,,\"nccl-tests all_reduce_perf -b 8 -e 8G, 1 proc"
+		 "ess per GPU\",float,,all_reduce busbw@1073741824,20,GB/s,yes",
+		/* C3 */
+		"C3,test,\"2 Dell PowerEdge servers (client1, client2) x 2 GPUs: NVIDIA A100-SXM4-80G"
+		 "B; 1x ConnectX-6 100G NIC per server\",4,,,,,,,,,,,\"nccl-tests all_reduce_perf -b 8"
+		 " -e 8G, 1 process per GPU\",float,,all_reduce busbw@1073741824,20,GB/s,yes",
+		/* C4 */
+		"C4,test,\"2 nodes [gpu01, gpu02] x 2 GPUs: NVIDIA A100-SXM4-80GB; 1x ConnectX-6 100G"
+		 " NIC per server\",4,,,,,,,,,,,\"nccl-tests all_reduce_perf -b 8 -e 8G, 1 process per"
+		 " GPU\",float,,all_reduce busbw@1073741824,20,GB/s,yes",
+		/* C5 */
+		"C5,test,\"cluster of 16 nodes (DGX A100); this run: 2 nodes (gpu01, gpu02) x 2 GPUs "
+		 "NVIDIA A100-SXM4-80GB; 1x ConnectX-6 100G NIC per server\",4,,,,,,,,,,,\"nccl-tests "
+		 "all_reduce_perf -b 8 -e 8G, 1 process per GPU\",float,,all_reduce busbw@1073741824,2"
+		 "0,GB/s,yes",
+		/* C6 */
+		"C6,test,\"2 instances (i-1, i-2) x 2 GPUs: NVIDIA A100-SXM4-80GB; 1x ConnectX-6 100G"
+		 " NIC per server\",4,,,,,,,,,,,\"nccl-tests all_reduce_perf -b 8 -e 8G, 1 process per"
+		 " GPU\",float,,all_reduce busbw@1073741824,20,GB/s,yes",
+		/* C7 */
+		"C7,test,\"2 hosts (h1 (rack A), h2) x 2 GPUs: NVIDIA A100-SXM4-80GB; 1x ConnectX-6 1"
+		 "00G NIC per server\",4,,,,,,,,,,,\"nccl-tests all_reduce_perf -b 8 -e 8G, 1 process "
+		 "per GPU\",float,,all_reduce busbw@1073741824,20,GB/s,yes",
+		/* N2 */
+		"N2,test,\"1 node x 4 NVIDIA A100-SXM4-40GB (HPE Apollo 6500), each pair of GPUs join"
+		 "ed by 4 NVLink 3.0 links\",4,,,,,,,,,,,\"nccl-tests all_reduce_perf -b 8 -e 8G, 1 pr"
+		 "ocess per GPU\",float,,all_reduce busbw@1073741824,60,GB/s,yes",
+		/* N3 */
+		"N3,test,\"1 node x 4 NVIDIA A100-SXM4-40GB (HPE Apollo 6500), NVLink x4 between ever"
+		 "y GPU pair (100 GB/s per pair per direction)\",4,,,,,,,,,,,\"nccl-tests all_reduce_p"
+		 "erf -b 8 -e 8G, 1 process per GPU\",float,,all_reduce busbw@1073741824,60,GB/s,yes",
+		/* S3 */
+		"S3,test,\"Leonardo booster node: 2 of the node's 4 NVIDIA A100-SXM-64GB, 4x NVLink3 "
+		 "between each pair, no NVSwitch\",2,,,,,,,,,,,\"nccl-tests sendrecv_perf, 1 process w"
+		 "ith 2 threads\",float,,sendrecv busbw@134217728,73,GB/s,yes",
+		/* H3 */
+		"H3,test,\"1 node x 8 NVIDIA A100-SXM4-80GB (HGX A100 8-GPU) in a DGX SuperPOD, scala"
+		 "ble unit SU-1 rack NV1\",8,,,,,,,,,,,\"nccl-tests all_reduce_perf -b 8 -e 8G -g 1, m"
+		 "pirun -np 8 on host nv2-a100-07\",float,,all_reduce busbw@1073741824,230,GB/s,yes",
+		/* S6 */
+		"S6,test,\"Leonardo booster node: 2 of the node's 4 NVIDIA A100-SXM-64GB\",2,,,,,,,,,"
+		 ",,\"nccl-tests sendrecv_perf, 1 process with 2 threads; nvidia-smi topo -m: GPU0 X N"
+		 "V4 NV4 NV4; GPU1 NV4 X NV4 NV4\",float,,sendrecv busbw@134217728,73,GB/s,yes",
+		/* V2 */
+		"V2,test,\"1 node x 8 NVIDIA H100 SXM5 80GB (HGX H100), NV4 (NVLink gen 4) 900 GB/s b"
+		 "idirectional\",8,,,,,,,,,,,\"nccl-tests all_reduce_perf -b 8 -e 8G, 1 process per GP"
+		 "U\",float,,all_reduce busbw@1073741824,480,GB/s,yes",
+		/* K3 */
+		"K3,test,\"2 nodes x 4 NVIDIA H100 SXM; HPE Slingshot 11; NIC count per node: 2\",8,,"
+		 ",,,,,,,,,\"nccl-tests all_reduce_perf -b 8 -e 8G, 1 process per GPU\",float,,all_red"
+		 "uce busbw@1073741824,20,GB/s,yes",
+		/* K4 */
+		"K4,test,\"2 nodes x 4 NVIDIA H100 SXM; HPE Slingshot 11; NICs per server: 2\",8,,,,,"
+		 ",,,,,,\"nccl-tests all_reduce_perf -b 8 -e 8G, 1 process per GPU\",float,,all_reduce"
+		 " busbw@1073741824,20,GB/s,yes",
+		/* K5 */
+		"K5,test,\"2 nodes x 4 NVIDIA H100 SXM; HPE Slingshot 11; HCA per node: 2\",8,,,,,,,,"
+		 ",,,\"nccl-tests all_reduce_perf -b 8 -e 8G, 1 process per GPU\",float,,all_reduce bu"
+		 "sbw@1073741824,20,GB/s,yes",
+		/* K8 */
+		"K8,test,\"2 nodes x 4 NVIDIA H100 SXM; HPE Slingshot 11; NICs per node (HSN): 2\",8,"
+		 ",,,,,,,,,,\"nccl-tests all_reduce_perf -b 8 -e 8G, 1 process per GPU\",float,,all_re"
+		 "duce busbw@1073741824,20,GB/s,yes",
+		/* K10 */
+		"K10,test,\"2 nodes x 4 NVIDIA H100 SXM; HPE Slingshot 11; NICs per host: 2\",8,,,,,,"
+		 ",,,,,\"nccl-tests all_reduce_perf -b 8 -e 8G, 1 process per GPU\",float,,all_reduce "
+		 "busbw@1073741824,20,GB/s,yes",
+};
+
+/* Builds the review18 row of the given id into c (0, or -1 with why). */
+static int build_review18(const char *id, val_case *c, char *why, size_t n)
+{
+	size_t len = strlen(id);
+	for (size_t i = 0; i < sizeof review18 / sizeof review18[0]; i++)
+		if (!strncmp(review18[i], id, len) && review18[i][len] == ',')
+			return build_row(review18[i], c, why, n);
+	ck_abort_msg("no review18 row %s", id);
+	return -1;
+}
+
+START_TEST(t_blind18_review)
+{
+	val_case c;
+	char why[256];
+	/* a width said stays; "aggregated" is not "gated"; a plain MLP said by its activation */
+	static const struct {
+		const char *id;
+		int ffn;
+		bool gated;
+	} mlp[] = {{"G1", 16384, true}, {"G5", 16384, false}, {"G9", 9216, false},
+	           {"G10", 16384, false}};
+	for (size_t i = 0; i < sizeof mlp / sizeof mlp[0]; i++) {
+		ck_assert_msg(build_review18(mlp[i].id, &c, why, sizeof why) == 0, "%s", why);
+		ck_assert_msg(c.s.model.ffn_hidden == mlp[i].ffn && c.s.model.gated_mlp == mlp[i].gated,
+		              "%s: ffn %d gated %d", mlp[i].id, c.s.model.ffn_hidden,
+		              c.s.model.gated_mlp);
+		scn_release(&c.s);
+	}
+	/* a message's size said by the op or a tensor; not a group's, nor NCCL's buffer */
+	static const char *const one_gib[] = {"M2", "M4", "M5", "M7", "M8"};
+	for (size_t i = 0; i < sizeof one_gib / sizeof one_gib[0]; i++) {
+		ck_assert_msg(build_review18(one_gib[i], &c, why, sizeof why) == 0, "%s: %s",
+		              one_gib[i], why);
+		ck_assert_msg(c.coll_bytes >= 1e9, "%s: %g bytes", one_gib[i], c.coll_bytes);
+		scn_release(&c.s);
+	}
+	static const char *const not_size[] = {"M9", "M11"};
+	for (size_t i = 0; i < 2; i++)
+		if (build_review18(not_size[i], &c, why, sizeof why) == 0) {
+			ck_assert_msg(c.coll_bytes >= 1e9, "%s: %g bytes", not_size[i], c.coll_bytes);
+			scn_release(&c.s);
+		}
+	/* torchtitan's own knobs; its 2025 default; a Megatron row citing it */
+	static const struct {
+		const char *id;
+		int mb;
+	} titan[] = {{"T2", 2}, {"T3", 1}, {"T9", 1}, {"T10", 8}};
+	for (size_t i = 0; i < sizeof titan / sizeof titan[0]; i++) {
+		ck_assert_msg(build_review18(titan[i].id, &c, why, sizeof why) == 0, "%s", why);
+		ck_assert_msg(c.s.training.micro_batch == titan[i].mb, "%s: mb %d", titan[i].id,
+		              c.s.training.micro_batch);
+		scn_release(&c.s);
+	}
+	/* experts split finer only where it is said of the experts */
+	static const struct {
+		const char *id;
+		int width;
+	} moe[] = {{"E1", 14336}, {"E2", 14336}, {"E3", 1792}, {"E4", 1792}, {"E5", 1792}};
+	for (size_t i = 0; i < sizeof moe / sizeof moe[0]; i++) {
+		ck_assert_msg(build_review18(moe[i].id, &c, why, sizeof why) == 0, "%s", why);
+		ck_assert_msg(c.s.model.expert_ffn_hidden == moe[i].width, "%s: width %d", moe[i].id,
+		              c.s.model.expert_ffn_hidden);
+		scn_release(&c.s);
+	}
+	/* "DGX-compatible" and "the DGX SuperPOD reference architecture" are no DGX:
+	 * their per-node rate stays the node's */
+	static const char *const hgx[] = {"D3", "D4"};
+	for (size_t i = 0; i < 2; i++) {
+		ck_assert_msg(build_review18(hgx[i], &c, why, sizeof why) == 0, "%s", why);
+		const hw_nic *nic = &c.s.cluster.nic;
+		ck_assert_msg(nic->count * nic->speed_Bps * 8 <= 400e9 + 1, "%s: %d x %g", hgx[i],
+		              nic->count, nic->speed_Bps);
+		scn_release(&c.s);
+	}
+	/* machines, instances, a vendor's name, brackets, nested brackets, a
+	 * cluster's description before the run's own list */
+	static const char *const hosts[] = {"C2", "C3", "C4", "C5", "C6", "C7"};
+	for (size_t i = 0; i < sizeof hosts / sizeof hosts[0]; i++) {
+		ck_assert_msg(build_review18(hosts[i], &c, why, sizeof why) == 0, "%s", why);
+		ck_assert_msg(c.s.cluster.nodes == 2 && c.s.cluster.gpus_per_node == 2, "%s: %d x %d",
+		              hosts[i], c.s.cluster.nodes, c.s.cluster.gpus_per_node);
+		scn_release(&c.s);
+	}
+	/* NVLinks a pair in words or in a pasted matrix; no mesh from a generation
+	 * or a rack's label */
+	static const struct {
+		const char *id;
+		hw_intra_kind kind;
+	} nv[] = {{"N2", INTRA_NVLINK_MESH}, {"N3", INTRA_NVLINK_MESH}, {"S3", INTRA_NVLINK_MESH},
+	          {"S6", INTRA_NVLINK_MESH}, {"H3", INTRA_NVSWITCH}, {"V2", INTRA_NVSWITCH}};
+	for (size_t i = 0; i < sizeof nv / sizeof nv[0]; i++) {
+		ck_assert_msg(build_review18(nv[i].id, &c, why, sizeof why) == 0, "%s", why);
+		ck_assert_msg(c.s.cluster.intra.kind == nv[i].kind, "%s: kind %d", nv[i].id,
+		              c.s.cluster.intra.kind);
+		scn_release(&c.s);
+	}
+	/* a NIC count as a form's field, in its other spellings */
+	static const char *const field[] = {"K3", "K4", "K5", "K8", "K10"};
+	for (size_t i = 0; i < sizeof field / sizeof field[0]; i++) {
+		ck_assert_msg(build_review18(field[i], &c, why, sizeof why) == 0, "%s", why);
+		ck_assert_msg(c.s.cluster.nic.count == 2, "%s: %d NICs", field[i],
+		              c.s.cluster.nic.count);
+		scn_release(&c.s);
+	}
 }
 END_TEST
 
@@ -2680,6 +2955,7 @@ static Suite *suite(void)
 	tcase_add_test(tc, t_blind17);
 	tcase_add_test(tc, t_blind17_review);
 	tcase_add_test(tc, t_blind18);
+	tcase_add_test(tc, t_blind18_review);
 	tcase_add_test(tc, t_blind19);
 	tcase_add_test(tc, t_power_limit_read);
 	tcase_add_test(tc, t_deepep_read);
