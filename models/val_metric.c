@@ -732,6 +732,14 @@ val_metric val__coll_metric(const char *name, val_case *c)
 		c->coll_bytes = 8589934592.0;
 		return VM_COLL_BUSBW;
 	}
+	/* a sweep's peak ("allreduce_busbw_peak_1M-8G"): at its largest size,
+	 * where a bus bandwidth peaks */
+	const char *pk = val__find(name, "peak");
+	const char *dash = pk ? strrchr(pk, '-') : NULL;
+	if (dash && isdigit((unsigned char)dash[1]) && coll_size(dash + 1) > 0) {
+		c->coll_bytes = coll_size(dash + 1);
+		return alg ? VM_COLL_ALGBW : VM_COLL_BUSBW;
+	}
 	/* "all_reduce busbw 8GB", "alltoall_busbw_1G" */
 	double b = size_in_name(name);
 	if (b > 0) {

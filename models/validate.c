@@ -153,6 +153,9 @@ static const gpu_map gpu_maps[] = {
 	{"H100 NVL", NULL, "H100-NVL", 400, 8, false, false, false},
 	/* the SXM H100 with 94-96 GB of HBM2e (Meta's; gpu_of asks for the size
 	 * too and leaves PCIe cards, the 80 GB HBM2e H100, to the rules below) */
+	/* nvidia-smi's name for the SXM5 part ("NVIDIA H100 80GB HBM3"); the PCIe
+	 * card is "NVIDIA H100 PCIe" (HBM2e), whatever else the text says of PCIe */
+	{"H100 80GB HBM3", NULL, "H100", 400, 8, false, false, false},
 	{"H100", "HBM2e", "H100-HBM2E", 400, 8, false, false, false},
 	{"H100", "94GB", "H100-NVL", 400, 8, false, false, false},
 	{"H100", "94 GB", "H100-NVL", 400, 8, false, false, false},
@@ -282,6 +285,8 @@ static bool has_gpu_word(const char *hw, const char *token)
 	return false;
 }
 
+static void clause_at(const char *at, char *clause, size_t len);
+
 /* Whether the text's GPUs are PCIe cards: it says PCIe of a card, not of a
  * bus ("PCIe Gen5", "PCIe 4.0", "PCIe switch": the NICs' or the CPUs'), and
  * not SXM, NVSwitch, DGX or HGX ("DGX A100 (NVSwitch, PCIe Gen4 NICs)"). */
@@ -291,6 +296,13 @@ static bool pcie_cards(const char *hw)
 	    val__has(hw, "HGX"))
 		return false;
 	for (const char *p = val__find(hw, "PCIe"); p; p = val__find(p + 1, "PCIe")) {
+		/* one of two forms the text does not choose between ("NVLink/PCIe
+		 * form not stated", "SXM or PCIe unknown") */
+		char clause[96];
+		clause_at(p, clause, sizeof clause);
+		if ((p > hw && p[-1] == '/') || p[4] == '/' || val__has(clause, "not stated") ||
+		    val__has(clause, "unknown") || val__has(clause, "not given"))
+			continue;
 		const char *q = p + 4;
 		while (*q == ' ' || *q == '-')
 			q++;
@@ -1062,6 +1074,32 @@ static int nic_count_in_words(const char *hw)
 		if (n > 0)
 			return n;
 	}
+	/* one NIC said in words: "over the single host gVNIC eth0 only", "a
+	 * single NIC", "only one HCA" (not "one NIC per GPU", read apart) */
+	static const char *const one[] = {"single", "only one"};
+	static const char *const nic[] = {"NIC", "gVNIC", "HCA", "adapter", "interface", "port"};
+	for (size_t i = 0; i < sizeof one / sizeof one[0]; i++)
+		for (const char *p = val__find(hw, one[i]); p; p = val__find(p + 1, one[i])) {
+			if (p > hw && isalnum((unsigned char)p[-1]))
+				continue;
+			char near[40];   /* the next two words */
+			const char *q = p + strlen(one[i]);
+			int words = 0;
+			size_t k = 0;
+			while (*q && words < 3 && k < sizeof near - 1) {
+				if (*q == ' ')
+					words++;
+				if (strchr(",;()", *q))
+					break;
+				near[k++] = *q++;
+			}
+			near[k] = 0;
+			bool said = false;
+			for (size_t j = 0; j < sizeof nic / sizeof nic[0] && !said; j++)
+				said = val__has_word(near, nic[j]);
+			if (said && !val__has(q, "per GPU") && !val__has(near, "rail"))
+				return 1;
+		}
 	/* the count after its name, as a form's field: "NICs per node 2",
 	 * "NIC count per node: 2", "HCAs/node = 4", "NICs per node (HSN): 2"; not
 	 * one of a pair of fields ("GPUs/NICs per node: 4/2") */
@@ -1942,6 +1980,10 @@ static void google_nics_of(const val_row *r, scn_cluster *c, int tray)
 	long long nics = ((long long)google_nics[k].nics * tray + google_nics[k].gpus - 1) /
 	                 google_nics[k].gpus;
 	nics = (nics * c->gpus_per_node + tray - 1) / tray;
+	/* fewer said in words: "over the single host gVNIC eth0 only" */
+	int told = nic_count_in_words(hw);
+	if (told > 0 && told < nics)
+		nics = told;
 	c->nic.count = nics < 1 ? 1 : nics > 4LL * c->gpus_per_node ? 4 * c->gpus_per_node
 	                                                               : (int)nics;
 }
@@ -2294,6 +2336,24 @@ static int coll_cluster_of(const val_row *r, val_case *c, char *why, size_t n)
 		const char *dx = val__find(texts[i], "x DGX");
 		if (!nodes && dx && val__number_before(texts[i], dx + 1, false) > 1)
 			nodes = val__number_before(texts[i], dx + 1, false);   /* "2x DGX H100" */
+		/* a count of cloud instances: "4 x AWS p3dn.24xlarge", "2x a3-highgpu-8g" */
+		const gpu_map *sys = gpu_of(r->hardware);
+		const char *it = sys && sys->system ? val__find(texts[i], sys->token) : NULL;
+		if (!nodes && it) {
+			static const char *const cloud[] = {"AWS ", "Amazon ", "GCP ", "Google Cloud ",
+				"Azure ", "OCI ", "EC2 "};
+			const char *at = it;
+			for (size_t k = 0; k < sizeof cloud / sizeof cloud[0]; k++) {
+				size_t len = strlen(cloud[k]);
+				if ((size_t)(at - texts[i]) >= len && !strncasecmp(at - len, cloud[k], len)) {
+					at -= len;
+					break;
+				}
+			}
+			int k = val__number_before(texts[i], at, false);
+			if (k > 1)
+				nodes = k;
+		}
 		if (nodes > 0 && gpn <= 0 && r->gpus > 0 && r->gpus % nodes == 0)
 			gpn = r->gpus / nodes;   /* "2x DGX H100" with gpus 2: one GPU each */
 		const char *nw = val__find(texts[i], " nodes");
@@ -2596,6 +2656,36 @@ static const zoo_model zoo[] = {
 	{"Falcon", 14848, 59392, 8, 65024, false, 0, 0, 0, 0},
 };
 
+
+/* A vocabulary said by its size before the word: "a 32,768-token vocab",
+ * "with a 50k token vocabulary"; 0 if none. */
+static int token_vocab_in(const char *t)
+{
+	static const char *const words[] = {"-token vocab", " token vocab", "-token vocabulary",
+		" token vocabulary"};
+	for (size_t i = 0; i < sizeof words / sizeof words[0]; i++)
+		for (const char *p = val__find(t, words[i]); p; p = val__find(p + 1, words[i])) {
+			const char *b = p;
+			bool k = b > t && (b[-1] == 'k' || b[-1] == 'K');
+			if (k)
+				b--;
+			const char *d = b;   /* digits with thousands separators */
+			while (d > t && (isdigit((unsigned char)d[-1]) || d[-1] == ','))
+				d--;
+			if (d == b || (d > t && isalnum((unsigned char)d[-1])))
+				continue;
+			char digits[24];
+			size_t n = 0;
+			for (const char *c = d; c < b && n < sizeof digits - 1; c++)
+				if (isdigit((unsigned char)*c))
+					digits[n++] = *c;
+			digits[n] = 0;
+			long v = strtol(digits, NULL, 10) * (k ? 1000 : 1);
+			if (v >= 2 && v <= 100000000)
+				return (int)v;
+		}
+	return 0;
+}
 
 /* "vocab 50368", "vocab_size=151936", "vocab 32k" (x 1000) in other_parallel;
  * 0 when absent or followed by another word ("vocab 32 bits"). */
@@ -3226,6 +3316,10 @@ static int model_of(const val_row *r, scenario *s, bool params_only, bool *assum
 	if (plain_said)
 		m->gated_mlp = false;   /* said so, whatever the family's */
 	int vocab = vocab_in(r->other);
+	if (vocab <= 0)
+		vocab = token_vocab_in(r->other);
+	if (vocab <= 0)
+		vocab = token_vocab_in(r->source);
 	if (vocab > 0)
 		m->vocab = vocab;   /* "vocab 50368", "vocab 32k" */
 	int kv = kv_heads_of(r->other);

@@ -2628,6 +2628,45 @@ START_TEST(t_blind19)
 }
 END_TEST
 
+/* Batch 20's readings: one NIC said in words on a machine that has more, a
+ * count of cloud instances, a sweep's peak, nvidia-smi's name of the H100
+ * SXM, PCIe named as an unknown, a vocabulary said before its word. */
+START_TEST(t_blind20)
+{
+	size_t n;
+	val_row *r = validation_rows("blind20-nccl.csv", &n);
+	val_case c;
+	char why[256];
+	/* a3-highgpu-8g "over the single host gVNIC eth0 only" */
+	ck_assert_msg(val_build(row_of(r, n, "HCDD20-005"), &c, why, sizeof why) == 0, "%s", why);
+	ck_assert_int_eq(c.s.cluster.nic.count, 1);
+	scn_release(&c.s);
+	/* "4 x AWS p3dn.24xlarge" */
+	ck_assert_msg(val_build(row_of(r, n, "P3DN20-003"), &c, why, sizeof why) == 0, "%s", why);
+	ck_assert_int_eq(c.s.cluster.nodes, 4);
+	scn_release(&c.s);
+	/* "allreduce_busbw_peak_1M-8G": at the sweep's top */
+	ck_assert_msg(val_build(row_of(r, n, "TOGR20-013"), &c, why, sizeof why) == 0, "%s", why);
+	ck_assert_double_eq(c.coll_bytes, 8.0 * 1073741824.0);
+	scn_release(&c.s);
+	free(r);
+	r = validation_rows("blind20-runs.csv", &n);
+	/* "NVIDIA H100 80GB HBM3"; "NVLink/PCIe form ... not stated" is no PCIe card */
+	static const char *const sxm[] = {"DPCT20-001", "DPCT20-005"};
+	for (size_t i = 0; i < 2; i++) {
+		ck_assert_msg(val_build(row_of(r, n, sxm[i]), &c, why, sizeof why) == 0, "%s", why);
+		ck_assert_str_eq(c.s.cluster.gpu.name, "H100-SXM5-80GB");
+		ck_assert_int_ne(c.s.cluster.intra.kind, INTRA_PCIE);
+		scn_release(&c.s);
+	}
+	/* "with 32,768-token vocab" in the source */
+	ck_assert_msg(val_build(row_of(r, n, "DPCT20-001"), &c, why, sizeof why) == 0, "%s", why);
+	ck_assert_int_eq(c.s.model.vocab, 32768);
+	scn_release(&c.s);
+	free(r);
+}
+END_TEST
+
 /* The review of those readings: each case a text they must not over-read. */
 START_TEST(t_blind15_review)
 {
@@ -2957,6 +2996,7 @@ static Suite *suite(void)
 	tcase_add_test(tc, t_blind18);
 	tcase_add_test(tc, t_blind18_review);
 	tcase_add_test(tc, t_blind19);
+	tcase_add_test(tc, t_blind20);
 	tcase_add_test(tc, t_power_limit_read);
 	tcase_add_test(tc, t_deepep_read);
 	suite_add_tcase(s, tc);
