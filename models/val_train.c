@@ -1598,20 +1598,6 @@ static void schedule_of(const val_row *r, scenario *s, bool *assumed)
 		t->schedule = SCHED_DEEPSPEED;
 }
 
-/* The number after key in o ("pipeline_parallel_microbatches 16",
- * "pipeline_parallel_microbatch_size=2"); 0 if none. */
-static int number_after(const char *o, const char *key)
-{
-	const char *p = val__find(o, key);
-	if (!p)
-		return 0;
-	const char *q = p + strlen(key);
-	while (*q == ' ' || *q == '=' || *q == ':')
-		q++;
-	long v = isdigit((unsigned char)*q) ? strtol(q, NULL, 10) : 0;
-	return v > 0 && v <= 1 << 20 ? (int)v : 0;
-}
-
 /* torchtitan splits each replica's local batch into the pipeline's
  * micro-batches: in 2024 into experimental.pipeline_parallel_microbatches,
  * by default the pipeline degree (its build_pipeline_schedule:
@@ -1628,11 +1614,10 @@ static void torchtitan_microbatches(const val_row *r, scenario *s, bool *assumed
 	if (t->pp < 2 || !(val__has(o, "torchtitan") || val__has(r->id, "torchtitan")) ||
 	    (long long)t->micro_batch * t->dp != t->global_batch)
 		return;
-	int local = t->micro_batch, size = number_after(o, "pipeline_parallel_microbatch_size"),
-	    count = number_after(o, "pipeline_parallel_microbatches");
-	const char *split = val__find(o, "split into ");
-	if (!count && split)   /* "local batch 16 split into 16 micro batches" */
-		count = number_after(split, "split into ");
+	int local = t->micro_batch, size = key_number(o, "pipeline_parallel_microbatch_size"),
+	    count = key_number(o, "pipeline_parallel_microbatches");
+	if (!count)   /* "local batch 16 split into 16 micro batches" */
+		count = key_number(o, "split into");
 	if (size > 0 || count > 0) {
 		int mb = size > 0 ? size : local % count == 0 ? local / count : 0;
 		if (mb > 0 && mb <= local && local % mb == 0)
