@@ -3,6 +3,7 @@
  * and expert parallelism, from the row's free text or, for a model it only
  * names, from the model's published configuration. */
 #include <ctype.h>
+#include <limits.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -245,12 +246,13 @@ int val__ffn_in(const char *o, int hidden)
 			continue;
 		double x = number_at(q, &end);
 		if ((*end == 'k' || *end == 'K') && !isalnum((unsigned char)end[1]))
-			return (int)lround(x * 1024);   /* "16K" */
+			x *= 1024;   /* "16K" */
 		/* "ffn=4h": four times the hidden size; a bare 1-16 is such a
 		 * multiple too (no transformer's MLP is 16 wide) */
-		if (times_hidden(end) || (x >= 1 && x <= 16))
-			return hidden > 0 ? (int)lround(x * hidden) : -1;
-		return (int)lround(x);
+		else if (times_hidden(end) || (x >= 1 && x <= 16))
+			x = hidden > 0 ? x * hidden : -1;
+		/* beyond any scenario (1e7): said so, not wrapped into an int */
+		return x > 1e7 ? INT_MAX : x < 0 ? -1 : (int)lround(x);
 	}
 	return -1;
 }
@@ -372,10 +374,14 @@ static int experts_of(const val_row *r)
 	int e = p && !per_token ? val__number_before(o, p, false) : 0;
 	if (e > 1)
 		return e;
-	const char *rt = val__find(o, "routed experts");   /* DeepSeek's "64 routed experts" */
-	e = rt ? val__number_before(o, rt, false) : 0;
-	if (e > 1)
-		return e;
+	static const char *const kinds[] = {"routed experts", "fine-grained experts",
+		"fine grained experts"};   /* DeepSeek's "64 routed experts" */
+	for (size_t i = 0; i < sizeof kinds / sizeof kinds[0]; i++) {
+		const char *rt = val__find(o, kinds[i]);
+		e = rt ? val__number_before(o, rt, false) : 0;
+		if (e > 1)
+			return e;
+	}
 	e = FIRST(o, "experts", "num_experts", "num-experts", "moe_num_experts", "E=",
 	          "n_routed_experts", "num_local_experts", "num_routed_experts");
 	if (e > 1)
@@ -483,28 +489,43 @@ bool val__moe_named(const val_row *r)
 }
 
 /* Whether o says a named MoE's experts were split g ways finer, each 1/g as
- * wide: "fine-grained experts", "fine grained upcycled", "finer-grained",
- * NVIDIA's "-G8T8" suffix (granularity 8, top-8) or "1/8 of the FFN"; not
- * Megatron's --recompute-granularity, fine-grained FP8 scaling, nor experts
- * upcycled as whole copies. */
+ * wide: "fine-grained experts", "fine grained upcycled", "finer-grained: 64
+ * experts", NVIDIA's "-G8T8" suffix (granularity 8, top-8), "G=8",
+ * "granularity 8" or "1/8 of the FFN"; not Megatron's --recompute-granularity,
+ * fine-grained FP8 scaling or recomputation, fine-grained expert parallelism
+ * or dispatch, nor experts upcycled as whole copies. */
 static bool finer_experts(const char *o, int g)
 {
-	static const char *const fine[] = {"fine-grained", "fine grained", "fine-grain"};
+	static const char *const fine[] = {"fine-grained", "fine grained", "fine-grain",
+		"finer-grained", "finer grained"};
 	for (size_t i = 0; i < sizeof fine / sizeof fine[0]; i++)
 		for (const char *p = val__find(o, fine[i]); p; p = val__find(p + 1, fine[i])) {
 			const char *q = p + strlen(fine[i]);
-			while (*q == ' ' || *q == '-' || *q == ')' || *q == '(')
+			while (*q == ' ' || *q == '-' || *q == ')' || *q == '(' || *q == ':')
 				q++;
-			if (!strncasecmp(q, "expert", 6) || !strncasecmp(q, "upcycl", 6) ||
-			    !strncasecmp(q, "MoE", 3))
+			/* experts, not expert parallelism; an upcycling into them */
+			if ((!strncasecmp(q, "expert", 6) && strncasecmp(q, "expert parallel", 15) &&
+			     strncasecmp(q, "expert-parallel", 15)) || !strncasecmp(q, "upcycl", 6) ||
+			    (isdigit((unsigned char)*q) && val__has(q, "expert")))
 				return true;
 		}
-	if (val__has(o, "finer-grained") || val__has(o, "finer grained"))
-		return true;
-	char suffix[24], part[24];
+	char suffix[24], eq[24], gran[32];
 	snprintf(suffix, sizeof suffix, "-G%dT", g);
+	snprintf(eq, sizeof eq, "G=%d", g);
+	snprintf(gran, sizeof gran, "granularity %d", g);
+	if (val__has(o, suffix) || val__has_word(o, eq) || val__has_word(o, gran))
+		return true;
+	/* "each expert 1/8 of the FFN", "1/8 the FFN width" */
+	char part[24];
 	snprintf(part, sizeof part, "1/%d ", g);
-	return val__has(o, suffix) || val__has(o, part);
+	for (const char *p = val__find(o, part); p; p = val__find(p + 1, part)) {
+		char after[40];
+		snprintf(after, sizeof after, "%s", p);
+		if (val__has(after, "FFN") || val__has(after, "width") || val__has(after, "hidden") ||
+		    val__has(after, "intermediate"))
+			return true;
+	}
+	return false;
 }
 
 /* The model part: experts, top-k, widths, first dense layers, head width,
@@ -602,6 +623,10 @@ static int moe_model_of(const val_row *r, scenario *s, bool *assumed, char *why,
 		m->ffn_hidden = v;
 	if (m->expert_ffn_hidden <= 0)
 		m->expert_ffn_hidden = m->ffn_hidden;
+	if (m->ffn_hidden > 10000000 || m->expert_ffn_hidden > 10000000) {
+		snprintf(why, n, "an FFN width beyond 10,000,000 (a scenario takes 1 to 1e7)");
+		return -1;
+	}
 	/* "shared 2048" is a width; "shared expert 1", "2 shared experts" a count
 	 * of experts of the routed ones' width */
 	if ((v = FIRST(o, "shared_expert", "shared expert", "shared")) >= 0)

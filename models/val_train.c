@@ -1616,15 +1616,22 @@ static void torchtitan_microbatches(const val_row *r, scenario *s, bool *assumed
 		return;
 	int local = t->micro_batch, size = key_number(o, "pipeline_parallel_microbatch_size"),
 	    count = key_number(o, "pipeline_parallel_microbatches");
-	if (!count)   /* "local batch 16 split into 16 micro batches" */
-		count = key_number(o, "split into");
+	const char *split = val__find(o, "split into ");
+	if (!count && split) {   /* "local batch 16 split into 16 micro batches" */
+		const char *w = split + 11;
+		while (isdigit((unsigned char)*w) || *w == ' ')
+			w++;
+		if (!strncasecmp(w, "micro", 5))
+			count = key_number(o, "split into");
+	}
 	if (size > 0 || count > 0) {
 		int mb = size > 0 ? size : local % count == 0 ? local / count : 0;
 		if (mb > 0 && mb <= local && local % mb == 0)
 			t->micro_batch = mb;
 		return;
 	}
-	if (val__has(o, "local_batch_size") || val__has(o, "parallelism.")) {
+	const char *cfg = val__find(o, "parallelism.");
+	if (val__has(o, "local_batch_size") || (cfg && islower((unsigned char)cfg[12]))) {
 		t->micro_batch = 1;   /* the 2025 configuration */
 		*assumed = true;
 		return;

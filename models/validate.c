@@ -1107,9 +1107,18 @@ static int nic_count_in_words(const char *hw)
 		"HCA per node", "NIC count per node", "NICs per server", "NIC per server",
 		"NICs per host", "NIC per host", "NICs per instance", "HCAs per server",
 		"NICs/node", "NIC/node", "HCAs/node", "HCA/node"};
+	static const char *const side[] = {"management ", "mgmt ", "storage ", "frontend ",
+		"front-end ", "in-band ", "OOB ", "service "};
 	for (size_t i = 0; i < sizeof field / sizeof field[0]; i++)
 		for (const char *p = val__find(hw, field[i]); p; p = val__find(p + 1, field[i])) {
 			if (p > hw && (p[-1] == '/' || isalnum((unsigned char)p[-1])))
+				continue;
+			bool side_net = false;   /* "management NICs per node: 1" */
+			for (size_t k = 0; k < sizeof side / sizeof side[0] && !side_net; k++) {
+				size_t len = strlen(side[k]);
+				side_net = (size_t)(p - hw) >= len && !strncasecmp(p - len, side[k], len);
+			}
+			if (side_net)
 				continue;
 			const char *d = p + strlen(field[i]);
 			while (*d == ' ')
@@ -1562,6 +1571,8 @@ static bool dgx_named(const char *hw)
 		const char *q = p + 3;
 		if (*q == ' ' || *q == '-')
 			q++;
+		if (!strncasecmp(q, "SuperPOD ", 9) || !strncasecmp(q, "BasePOD ", 8))
+			q += q[0] == 'S' || q[0] == 's' ? 9 : 8;   /* "DGX SuperPOD H100" */
 		for (size_t i = 0; i < sizeof models / sizeof models[0]; i++)
 			if (!strncasecmp(q, models[i], strlen(models[i])))
 				return true;
@@ -1576,7 +1587,7 @@ static bool one_nic_cabled(const char *hw)
 	static const char *const one[] = {"single NIC", "single HCA", "single port",
 		"single ConnectX", "single HDR", "single NDR", "single EDR", "single InfiniBand",
 		"single IB", "single 200", "single 400", "one NIC", "one HCA", "one port",
-		"only one", "cabled"};
+		"one ConnectX", "only one NIC", "only one HCA", "only one port", "only one ConnectX"};
 	for (size_t i = 0; i < sizeof one / sizeof one[0]; i++)
 		for (const char *p = val__find(hw, one[i]); p; p = val__find(p + 1, one[i])) {
 			char clause[96];
@@ -2208,13 +2219,15 @@ static int launch_int(const char *s)
 /* A count of machines with their names listed before " x ": "10 nodes
  * (cnode3-[002-011]) x 8", "2 GPU servers (client1, client2) x 2 GPUs", "2
  * machines [h1, h2] x 2", "2 hosts (h1 (rack A), h2) × 2"; the last such
- * list wins over a cluster's description before it. Returns where the noun
+ * list wins over a cluster's description before it, and one whose count
+ * times its GPUs is the gpus cell's over one whose is not. Returns where the noun
  * starts and, in *len, the length up to the GPU count; NULL if none. */
-static const char *host_list(const char *t, size_t *len)
+static const char *host_list(const char *t, int gpus, size_t *len)
 {
 	static const char *const nouns[] = {"nodes", "servers", "hosts", "machines", "instances",
 		"VMs"};
 	const char *found = NULL;
+	bool found_fits = false;
 	for (size_t k = 0; k < sizeof nouns / sizeof nouns[0]; k++)
 		for (const char *b = val__find(t, nouns[k]); b; b = val__find(b + 1, nouns[k])) {
 			const char *o = b + strlen(nouns[k]);
@@ -2240,8 +2253,14 @@ static const char *host_list(const char *t, size_t *len)
 			             : !strncmp(x, "\xc3\x97", 2) ? 2 : 0;   /* U+00D7, "×" */
 			if (!cross || x[cross] != ' ')
 				continue;
-			if (!found || b > found) {
+			/* with a gpus cell, a list whose count x GPUs is not the job's
+			 * gives way to one whose is */
+			int cnt = val__number_before(t, b, true);
+			long each = strtol(x + cross + 1, NULL, 10);
+			bool fits = gpus > 0 && cnt > 0 && (long)cnt * each == gpus;
+			if (!found || (fits && (!found_fits || b > found)) || (!found_fits && b > found)) {
 				found = b;
+				found_fits = fits;
 				*len = (size_t)(x + cross - b);
 			}
 		}
@@ -2264,6 +2283,7 @@ static int coll_cluster_of(const val_row *r, val_case *c, char *why, size_t n)
 {
 	const char *texts[] = {r->other, r->hardware};
 	int nodes = 0, gpn = 0;
+	bool machine_gpus = false;   /* gpn is each machine's, as "nodes x N" is */
 	for (int i = 0; i < 2 && !nodes; i++) {
 		const char *p = val__find(texts[i], "nodes x");
 		size_t len = 7;
@@ -2273,7 +2293,7 @@ static int coll_cluster_of(const val_row *r, val_case *c, char *why, size_t n)
 			p = val__find(texts[i], "node(s) x"), len = 9;   /* "2 node(s) x 4 GPUs" */
 		bool listed = false;
 		if (!p)
-			p = host_list(texts[i], &len), listed = p != NULL;
+			p = host_list(texts[i], r->gpus, &len), listed = p != NULL;
 		if (p) {
 			nodes = val__number_before(texts[i], p, false);
 			if (!nodes && listed && r->gpus > 0)   /* "2 Dell PowerEdge servers (...)" */
@@ -2296,6 +2316,7 @@ static int coll_cluster_of(const val_row *r, val_case *c, char *why, size_t n)
 			 * otherwise ("10 nodes x 8 H100" beside a run of 10 GPUs) */
 			if (!gpn || (r->gpus > 0 && (long)nodes * gpn != r->gpus))
 				nodes = gpn = 0;
+			machine_gpus = listed && nodes > 0;
 		}
 	}
 	/* a launcher's "srun -N 2 --ntasks-per-node=8" ("-N2" too), Open MPI's
@@ -2467,7 +2488,7 @@ static int coll_cluster_of(const val_row *r, val_case *c, char *why, size_t n)
 		 * node's NICs */
 		const gpu_map *m = gpu_of(rr.hardware);
 		int node_gpn = m ? gpus_per_node(rr.hardware, m) : 0;
-		if (m && gpn < node_gpn) {
+		if (m && gpn < node_gpn && !machine_gpus) {
 			hw_nic whole;
 			nic_of(rr.hardware, m, node_gpn, &whole);
 			int k = whole.count * gpn / node_gpn;
@@ -3304,13 +3325,23 @@ static int model_of(const val_row *r, scenario *s, bool params_only, bool *assum
 		}
 	/* "gated" as a word ("aggregated", "ungated" are not); a plain MLP said by
 	 * its activation ("squared-ReLU", Nemotron's) or in so many words */
-	bool plain_said = val__has(r->other, "GeLU MLP") || val__has(r->other, "GELU MLP") ||
-	                  val__has(r->other, "non-gated") || val__has(r->other, "ungated") ||
-	                  val__has(r->other, "squared-ReLU") || val__has(r->other, "squared ReLU") ||
-	                  val__has(r->other, "ReLU^2") || val__has(r->other, "ReLU2");
-	bool gated_said = !plain_said && (val__has(r->other, "SwiGLU") ||
-	                                  val__has(r->other, "GeGLU") ||
-	                                  val__has_token(r->other, "gated"));
+	const char *o = r->other;
+	bool gated_word = false;   /* "gated" as a word, affirmed, not of attention */
+	for (const char *g = val__find(o, "gated"); g && !gated_word; g = val__find(g + 1, "gated"))
+		gated_word = (g == o || !isalnum((unsigned char)g[-1])) &&
+		             !isalnum((unsigned char)g[5]) && strncasecmp(g + 5, " attention", 10) &&
+		             strncasecmp(g + 5, "=False", 6) && strncasecmp(g + 5, ": false", 7);
+	gated_word = gated_word && !val__has(o, "not gated") && !val__has(o, "no gated") &&
+	             !val__turned_off(o, "gated");
+	bool plain_said = val__affirmed(o, "GeLU MLP") || val__affirmed(o, "GELU MLP") ||
+	                  val__has(o, "non-gated") || val__has(o, "ungated") ||
+	                  val__has(o, "not gated") || val__has(o, "no gated") ||
+	                  val__turned_off(o, "gated") ||
+	                  val__affirmed(o, "squared-ReLU") || val__affirmed(o, "squared ReLU") ||
+	                  val__affirmed(o, "ReLU^2") || val__affirmed(o, "ReLU2");
+	bool gated_said = val__affirmed(o, "SwiGLU") || val__affirmed(o, "GeGLU") || gated_word;
+	if (gated_said && plain_said)   /* both affirmed: the gated unit is named */
+		plain_said = false;
 	if (gated_said)
 		m->gated_mlp = true;
 	if (plain_said)
@@ -3335,6 +3366,10 @@ static int model_of(const val_row *r, scenario *s, bool params_only, bool *assum
 	} else if (m->gated_mlp && m->ffn_hidden == 4 * hidden && !val__names(r, "Llama") &&
 	           !zoo_hit) {
 		m->ffn_hidden = 0;      /* resolved: 8h/3 to a multiple of 256 */
+	}
+	if (m->ffn_hidden > 10000000) {
+		snprintf(why, n, "an FFN width beyond 10,000,000 (a scenario's ffn_hidden takes 1 to 1e7)");
+		return -1;
 	}
 	return wl_model_resolve(m);
 }
@@ -3473,9 +3508,13 @@ static int build_case(const val_row *r, val_case *c, char *why, size_t n);
  * not the collective's), 1 otherwise ("size 1073741824", ". Size N"). */
 static int message_size_word(const char *text, const char *p)
 {
+	if (p > text && isalnum((unsigned char)p[-1]))
+		return 0;   /* a word that ends in "size": NCCL_BUFFSIZE, pagesize */
 	const char *b = p;
 	while (b > text && (b[-1] == ' ' || b[-1] == '_' || b[-1] == '-'))
 		b--;
+	if (b < p && p[-1] == '_' && b > text && isupper((unsigned char)b[-1]))
+		return 0;   /* an environment variable's: FI_EFA_TX_SIZE */
 	const char *w = b;
 	while (w > text && isalnum((unsigned char)w[-1]))
 		w--;
@@ -3488,7 +3527,11 @@ static int message_size_word(const char *text, const char *p)
 		"vocabulary", "hidden", "model", "group", "world", "window", "chunk", "step", "bucket",
 		"page", "cluster", "TP", "PP", "DP", "EP", "CP", "SP", "parallel", "pipeline", "buffer",
 		"BUFFSIZE", "pool", "cache", "block", "sequence", "context", "image", "patch", "kernel",
-		"tile", "expert", "head", "embedding", "ring", "job", "node", "mesh", "partition"};
+		"tile", "expert", "head", "embedding", "ring", "job", "node", "mesh", "partition",
+		"communicator", "comm", "min", "max", "MTU", "memory", "element", "queue", "dtype",
+		"type", "file", "disk", "word", "vector", "team", "cohort", "sample", "input",
+		"output", "key", "font", "minimum", "maximum", "start", "end", "initial", "final",
+		"smallest", "largest", "starting", "ending"};
 	for (size_t i = 0; i < sizeof other / sizeof other[0]; i++)
 		if (!strcasecmp(word, other[i]))
 			return 0;

@@ -2494,15 +2494,21 @@ static const char *const review18[] = {
 		 "busbw@1073741824,20,GB/s,yes",
 };
 
-/* Builds the review18 row of the given id into c (0, or -1 with why). */
-static int build_review18(const char *id, val_case *c, char *why, size_t n)
+/* Builds the row of the given id among rows[n] into c (0, or -1 with why). */
+static int build_listed(const char *const *rows, size_t nrows, const char *id, val_case *c,
+                        char *why, size_t n)
 {
 	size_t len = strlen(id);
-	for (size_t i = 0; i < sizeof review18 / sizeof review18[0]; i++)
-		if (!strncmp(review18[i], id, len) && review18[i][len] == ',')
-			return build_row(review18[i], c, why, n);
-	ck_abort_msg("no review18 row %s", id);
+	for (size_t i = 0; i < nrows; i++)
+		if (!strncmp(rows[i], id, len) && rows[i][len] == ',')
+			return build_row(rows[i], c, why, n);
+	ck_abort_msg("no row %s", id);
 	return -1;
+}
+
+static int build_review18(const char *id, val_case *c, char *why, size_t n)
+{
+	return build_listed(review18, sizeof review18 / sizeof review18[0], id, c, why, n);
 }
 
 START_TEST(t_blind18_review)
@@ -2599,6 +2605,240 @@ START_TEST(t_blind18_review)
 		              c.s.cluster.nic.count);
 		scn_release(&c.s);
 	}
+}
+END_TEST
+
+/* The second review of the day's readings: what the first review's fixes
+ * over-read or missed. */
+static const char *const review18b[] = {
+		/* P1 */
+		"P1,test,\"2 machines [h1, h2] x 2 GPUs: NVIDIA A100-SXM4-80GB; 2x 200 Gb/s HDR Infin"
+		 "iBand NICs per server\",4,,,,,,,,,,,\"nccl-tests all_reduce_perf -b 1G -e 1G, 1 proc"
+		 "ess per GPU\",float,,all_reduce busbw,400,GB/s,yes-primary",
+		/* P3 */
+		"P3,test,\"2 servers (a, b) x 4 GPUs: NVIDIA A100-SXM4-80GB; 4x 200 Gb/s HDR InfiniBa"
+		 "nd NICs per server\",8,,,,,,,,,,,\"nccl-tests all_reduce_perf -b 1G -e 1G, 1 process"
+		 " per GPU\",float,,all_reduce busbw,400,GB/s,yes-primary",
+		/* Z1 */
+		"Z1,test,\"4 nodes x 8 NVIDIA H100 SXM5 80GB (HGX H100), 8x 400 Gb/s InfiniBand per n"
+		 "ode\",32,8,32,4096,32,8192,64,8,1,4,8,torchtitan (Sept 2024); FSDP8 with pipeline pa"
+		 "rallelism. 1F1B; local batch 8,bf16,full,tokens_per_sec_per_gpu,1000,tokens/s per GP"
+		 "U,yes-primary",
+		/* Z5 */
+		"Z5,test,\"4 nodes x 8 NVIDIA H100 SXM5 80GB (HGX H100), 8x 400 Gb/s InfiniBand per n"
+		 "ode\",32,8,32,4096,32,8192,64,8,1,4,8,torchtitan; PP4 FSDP8; 1F1B; local batch 8; ea"
+		 "ch rank's stage split into 2 virtual stages,bf16,full,tokens_per_sec_per_gpu,1000,to"
+		 "kens/s per GPU,yes-primary",
+		/* W1 */
+		"W1,test,\"8 nodes x 8 NVIDIA H100 SXM5 80GB (HGX H100), 8x 400 Gb/s InfiniBand per n"
+		 "ode\",64,8,32,4096,32,8192,64,8,1,8,8,torchtitan; PP8 FSDP8; 1F1B; each layer split "
+		 "into 2 virtual stages; local batch 8,bf16,full,tokens_per_sec_per_gpu,1000,tokens/s "
+		 "per GPU,yes-primary",
+		/* W2 */
+		"W2,test,\"8 nodes x 8 NVIDIA H100 SXM5 80GB (HGX H100), 8x 400 Gb/s InfiniBand per n"
+		 "ode\",64,8,32,4096,32,8192,64,8,1,8,8,torchtitan; PP8 FSDP8; 1F1B; the 8192-token se"
+		 "quence split into 2 chunks for CP; local batch 8,bf16,full,tokens_per_sec_per_gpu,10"
+		 "00,tokens/s per GPU,yes-primary",
+		/* Q1 */
+		"Q1,test,\"1 node x 8 NVIDIA H100 SXM5 80GB (HGX H100, NVSwitch)\",8,,,,,,,,,,,torch."
+		 "distributed all_reduce benchmark; communicator size 16; message 1 GiB,float,,all_red"
+		 "uce busbw,400,GB/s,yes-primary",
+		/* Q2 */
+		"Q2,test,\"1 node x 8 NVIDIA H100 SXM5 80GB (HGX H100, NVSwitch)\",8,,,,,,,,,,,torch."
+		 "distributed all_reduce; NCCL_BUFFSIZE=4194304; message 1 GiB,float,,all_reduce busbw"
+		 ",400,GB/s,yes-primary",
+		/* Q3 */
+		"Q3,test,\"1 node x 8 NVIDIA H100 SXM5 80GB (HGX H100, NVSwitch)\",8,,,,,,,,,,,\"nccl"
+		 "-tests all_reduce_perf, min size 8 bytes, max size 8 GB, peak busbw\",float,,all_red"
+		 "uce busbw,400,GB/s,yes-primary",
+		/* Q4 */
+		"Q4,test,\"1 node x 8 NVIDIA H100 SXM5 80GB (HGX H100, NVSwitch)\",8,,,,,,,,,,,all_re"
+		 "duce benchmark; FI_EFA_TX_SIZE=2048; tensor 1 GiB,float,,all_reduce busbw,400,GB/s,y"
+		 "es-primary",
+		/* Q5 */
+		"Q5,test,\"1 node x 8 NVIDIA H100 SXM5 80GB (HGX H100, NVSwitch)\",8,,,,,,,,,,,\"all_"
+		 "reduce benchmark over RoCE, MTU size 4096; 1 GiB tensor\",float,,all_reduce busbw,40"
+		 "0,GB/s,yes-primary",
+		/* Q7 */
+		"Q7,test,\"1 node x 8 NVIDIA H100 SXM5 80GB (HGX H100, NVSwitch)\",8,,,,,,,,,,,all_re"
+		 "duce; GPU memory size 80 GB; 1 GiB messages,float,,all_reduce busbw,400,GB/s,yes-pri"
+		 "mary",
+		/* Q13 */
+		"Q13,test,\"1 node x 8 NVIDIA H100 SXM5 80GB (HGX H100, NVSwitch)\",8,,,,,,,,,,,all_r"
+		 "educe; world_size=8; msg size 1 GiB,float,,all_reduce busbw,400,GB/s,yes-primary",
+		/* Q23 */
+		"Q23,test,\"1 node x 8 NVIDIA H100 SXM5 80GB (HGX H100, NVSwitch)\",8,,,,,,,,,,,\"all"
+		 "reduce_perf, max bytes 8G, minimum size 1M\",float,,all_reduce busbw,400,GB/s,yes-pr"
+		 "imary",
+		/* F1 */
+		"F1,test,\"8 nodes x 8 NVIDIA H100 SXM5 80GB (HGX H100), 8x 400 Gb/s InfiniBand per n"
+		 "ode\",64,47,32,4096,32,4096,256,1,2,4,8,\"Mixtral 8x7B upcycled to 16 experts, top-2"
+		 "; EP8; finer-grained recomputation\",bf16,full,MFU,1000,tokens/s per GPU,yes-primary",
+		/* F2 */
+		"F2,test,\"8 nodes x 8 NVIDIA H100 SXM5 80GB (HGX H100), 8x 400 Gb/s InfiniBand per n"
+		 "ode\",64,47,32,4096,32,4096,256,1,2,4,8,\"Mixtral 8x7B upcycled to 64 experts (1/8 o"
+		 "f the nodes had ECC errors), top-2; EP8\",bf16,full,MFU,1000,tokens/s per GPU,yes-pr"
+		 "imary",
+		/* F3 */
+		"F3,test,\"8 nodes x 8 NVIDIA H100 SXM5 80GB (HGX H100), 8x 400 Gb/s InfiniBand per n"
+		 "ode\",64,47,32,4096,32,4096,256,1,2,4,8,\"Mixtral 8x7B upcycled to 16 experts, top-2"
+		 "; EP8; fine-grained expert parallelism (experts placed one per GPU)\",bf16,full,MFU,"
+		 "1000,tokens/s per GPU,yes-primary",
+		/* F4 */
+		"F4,test,\"8 nodes x 8 NVIDIA H100 SXM5 80GB (HGX H100), 8x 400 Gb/s InfiniBand per n"
+		 "ode\",64,47,32,4096,32,4096,256,1,2,4,8,\"Mixtral 8x7B upcycled to 16 experts, top-2"
+		 "; EP8; fine-grained MoE dispatcher overlap\",bf16,full,MFU,1000,tokens/s per GPU,yes"
+		 "-primary",
+		/* F5 */
+		"F5,test,\"8 nodes x 8 NVIDIA H100 SXM5 80GB (HGX H100), 8x 400 Gb/s InfiniBand per n"
+		 "ode\",64,47,32,4096,32,4096,256,1,2,4,8,\"Mixtral 8x7B with 64 fine-grained experts,"
+		 " top-8; EP8\",bf16,full,MFU,1000,tokens/s per GPU,yes-primary",
+		/* F6 */
+		"F6,test,\"8 nodes x 8 NVIDIA H100 SXM5 80GB (HGX H100), 8x 400 Gb/s InfiniBand per n"
+		 "ode\",64,47,32,4096,32,4096,256,1,2,4,8,\"Mixtral 8x7B, granularity 8 (64 experts, t"
+		 "op-8); EP8\",bf16,full,MFU,1000,tokens/s per GPU,yes-primary",
+		/* F9 */
+		"F9,test,\"8 nodes x 8 NVIDIA H100 SXM5 80GB (HGX H100), 8x 400 Gb/s InfiniBand per n"
+		 "ode\",64,47,32,4096,32,4096,256,1,2,4,8,\"Mixtral 8x7B with 64 experts, top-8 (fine-"
+		 "grained, G=8); EP8\",bf16,full,MFU,1000,tokens/s per GPU,yes-primary",
+		/* Y3 */
+		"Y3,test,\"2 nodes x 8 NVIDIA H100 SXM (DGX H100); InfiniBand 400 Gb/s inter-node, al"
+		 "l ConnectX-7 ports cabled\",16,,,,,,,,,,,\"nccl-tests all_reduce_perf -b 1G -e 1G, 1"
+		 " process per GPU\",float,,all_reduce busbw,400,GB/s,yes-primary",
+		/* Y4 */
+		"Y4,test,2 nodes x 8 NVIDIA H100 SXM (DGX H100); InfiniBand 400 Gb/s inter-node; only"
+		 " one job ran,16,,,,,,,,,,,\"nccl-tests all_reduce_perf -b 1G -e 1G, 1 process per GP"
+		 "U\",float,,all_reduce busbw,400,GB/s,yes-primary",
+		/* Y10 */
+		"Y10,test,2 nodes x 8 NVIDIA H100 SXM (DGX SuperPOD H100); InfiniBand 400 Gb/s inter-"
+		 "node,16,,,,,,,,,,,\"nccl-tests all_reduce_perf -b 1G -e 1G, 1 process per GPU\",floa"
+		 "t,,all_reduce busbw,400,GB/s,yes-primary",
+		/* G21 */
+		"G21,test,1 node x 8 NVIDIA H100 SXM5 80GB (HGX H100),8,6.7,32,4096,32,4096,64,1,1,1,"
+		 "8,Megatron-LM; not gated; ffn 16384,bf16,full,tokens_per_sec_per_gpu,1000,tokens/s p"
+		 "er GPU,yes-primary",
+		/* G23 */
+		"G23,test,1 node x 8 NVIDIA H100 SXM5 80GB (HGX H100),8,6.7,32,4096,32,4096,64,1,1,1,"
+		 "8,Megatron-LM; MLP: gated=False; ffn 16384,bf16,full,tokens_per_sec_per_gpu,1000,tok"
+		 "ens/s per GPU,yes-primary",
+		/* G25 */
+		"G25,test,1 node x 8 NVIDIA H100 SXM5 80GB (HGX H100),8,6.7,32,4096,32,4096,64,1,1,1,"
+		 "8,Megatron-LM; no gated MLP; ffn 16384,bf16,full,tokens_per_sec_per_gpu,1000,tokens/"
+		 "s per GPU,yes-primary",
+		/* G26 */
+		"G26,test,1 node x 8 NVIDIA H100 SXM5 80GB (HGX H100),8,6.7,32,4096,32,4096,64,1,1,1,"
+		 "8,Megatron-LM; ffn 16384; gated linear units disabled,bf16,full,tokens_per_sec_per_g"
+		 "pu,1000,tokens/s per GPU,yes-primary",
+		/* G4 */
+		"G4,test,1 node x 8 NVIDIA H100 SXM5 80GB (HGX H100),8,6.7,32,4096,32,4096,64,1,1,1,8"
+		 ",Megatron-LM; SwiGLU; ffn 11008; no squared-ReLU,bf16,full,tokens_per_sec_per_gpu,10"
+		 "00,tokens/s per GPU,yes-primary",
+		/* G10 */
+		"G10,test,1 node x 8 NVIDIA H100 SXM5 80GB (HGX H100),8,6.7,32,4096,32,4096,64,1,1,1,"
+		 "8,custom; ReLU2 was tried but the run uses SwiGLU; ffn 11008,bf16,full,tokens_per_se"
+		 "c_per_gpu,1000,tokens/s per GPU,yes-primary",
+		/* H5 */
+		"H5,test,\"NVIDIA A100-SXM4-80GB (HGX A100 8-GPU, NVSwitch); 1x 100 Gb/s InfiniBand p"
+		 "er server\",4,,,,,,,,,,,\"nccl-tests all_reduce_perf -b 1G -e 1G; 2 nodes (gpu01, gp"
+		 "u02) x 2 GPUs; spare nodes (gpu03) x 8 idle\",float,,all_reduce busbw,400,GB/s,yes-p"
+		 "rimary",
+		/* K5 */
+		"K5,test,2 nodes x 4 NVIDIA H100 SXM; HPE Slingshot 11; management NICs per node: 1; "
+		 "HSN NICs per node: 4,8,,,,,,,,,,,\"nccl-tests all_reduce_perf -b 1G -e 1G, 1 process"
+		 " per GPU\",float,,all_reduce busbw,400,GB/s,yes-primary",
+		/* R1 */
+		"R1,test,1 node x 8 NVIDIA H100 SXM5 80GB (HGX H100),8,8,32,4096,32,4096,64,1,1,1,8,M"
+		 "egatron-LM; ffn 99999999999,bf16,full,tokens_per_sec_per_gpu,1000,tokens/s per GPU,y"
+		 "es-primary",
+};
+
+static int build_review18b(const char *id, val_case *c, char *why, size_t n)
+{
+	return build_listed(review18b, sizeof review18b / sizeof review18b[0], id, c, why, n);
+}
+
+START_TEST(t_blind18_review2)
+{
+	val_case c;
+	char why[256];
+	/* a host list's GPUs are each machine's: the NICs it states stay whole */
+	static const struct {
+		const char *id;
+		int nics;
+	} hosts[] = {{"P1", 2}, {"P3", 4}};
+	for (size_t i = 0; i < 2; i++) {
+		ck_assert_msg(build_review18b(hosts[i].id, &c, why, sizeof why) == 0, "%s", why);
+		ck_assert_msg(c.s.cluster.nic.count == hosts[i].nics, "%s: %d NICs", hosts[i].id,
+		              c.s.cluster.nic.count);
+		scn_release(&c.s);
+	}
+	/* of two lists, the one whose product is the gpus cell's */
+	ck_assert_msg(build_review18b("H5", &c, why, sizeof why) == 0, "%s", why);
+	ck_assert_int_eq(c.s.cluster.nodes, 2);
+	scn_release(&c.s);
+	/* "pipeline parallelism." ends a sentence; "split into 2 virtual stages"
+	 * is no micro-batch count */
+	static const struct {
+		const char *id;
+		int mb;
+	} titan[] = {{"Z1", 2}, {"Z5", 2}, {"W1", 1}, {"W2", 1}};
+	for (size_t i = 0; i < sizeof titan / sizeof titan[0]; i++) {
+		ck_assert_msg(build_review18b(titan[i].id, &c, why, sizeof why) == 0, "%s", why);
+		ck_assert_msg(c.s.training.micro_batch == titan[i].mb, "%s: mb %d", titan[i].id,
+		              c.s.training.micro_batch);
+		scn_release(&c.s);
+	}
+	/* a communicator's, NCCL_BUFFSIZE's, a sweep's minimum, an MTU, an
+	 * environment variable's, a GPU memory's size: no message size */
+	static const char *const no_size[] = {"Q1", "Q2", "Q3", "Q4", "Q5", "Q7", "Q23"};
+	for (size_t i = 0; i < sizeof no_size / sizeof no_size[0]; i++)
+		if (build_review18b(no_size[i], &c, why, sizeof why) == 0) {
+			ck_assert_msg(c.coll_bytes >= 1e9, "%s: %g bytes", no_size[i], c.coll_bytes);
+			scn_release(&c.s);
+		}
+	ck_assert_msg(build_review18b("Q13", &c, why, sizeof why) == 0, "%s", why);
+	ck_assert_msg(c.coll_bytes >= 1e9, "Q13: %g bytes", c.coll_bytes);
+	scn_release(&c.s);
+	/* experts split finer only when said of the experts */
+	static const struct {
+		const char *id;
+		int experts, width;
+	} moe[] = {{"F1", 16, 14336}, {"F2", 64, 14336}, {"F3", 16, 14336}, {"F4", 16, 14336},
+	           {"F5", 64, 1792}, {"F6", 64, 1792}, {"F9", 64, 1792}};
+	for (size_t i = 0; i < sizeof moe / sizeof moe[0]; i++) {
+		ck_assert_msg(build_review18b(moe[i].id, &c, why, sizeof why) == 0, "%s", why);
+		ck_assert_msg(c.s.model.experts == moe[i].experts &&
+		              c.s.model.expert_ffn_hidden == moe[i].width, "%s: %d x %d", moe[i].id,
+		              c.s.model.experts, c.s.model.expert_ffn_hidden);
+		scn_release(&c.s);
+	}
+	/* "all ConnectX-7 ports cabled", "only one job ran", "DGX SuperPOD H100" */
+	static const char *const dgx[] = {"Y3", "Y4", "Y10"};
+	for (size_t i = 0; i < 3; i++) {
+		ck_assert_msg(build_review18b(dgx[i], &c, why, sizeof why) == 0, "%s", why);
+		ck_assert_msg(c.s.cluster.nic.count == 8 && c.s.cluster.nic.speed_Bps == 50e9,
+		              "%s: %d x %g", dgx[i], c.s.cluster.nic.count, c.s.cluster.nic.speed_Bps);
+		scn_release(&c.s);
+	}
+	/* negated gating is plain; a named SwiGLU beats a plain unit mentioned */
+	static const struct {
+		const char *id;
+		bool gated;
+	} mlp[] = {{"G21", false}, {"G23", false}, {"G25", false}, {"G26", false}, {"G4", true},
+	           {"G10", true}};
+	for (size_t i = 0; i < sizeof mlp / sizeof mlp[0]; i++) {
+		ck_assert_msg(build_review18b(mlp[i].id, &c, why, sizeof why) == 0, "%s", why);
+		ck_assert_msg(c.s.model.gated_mlp == mlp[i].gated, "%s: gated %d", mlp[i].id,
+		              c.s.model.gated_mlp);
+		scn_release(&c.s);
+	}
+	/* the high-speed network's NICs, not the management network's */
+	ck_assert_msg(build_review18b("K5", &c, why, sizeof why) == 0, "%s", why);
+	ck_assert_int_eq(c.s.cluster.nic.count, 4);
+	scn_release(&c.s);
+	/* a width beyond any scenario is refused, not wrapped and simulated */
+	ck_assert_int_eq(build_review18b("R1", &c, why, sizeof why), -1);
+	ck_assert_ptr_nonnull(strstr(why, "10,000,000"));
 }
 END_TEST
 
@@ -2995,6 +3235,7 @@ static Suite *suite(void)
 	tcase_add_test(tc, t_blind17_review);
 	tcase_add_test(tc, t_blind18);
 	tcase_add_test(tc, t_blind18_review);
+	tcase_add_test(tc, t_blind18_review2);
 	tcase_add_test(tc, t_blind19);
 	tcase_add_test(tc, t_blind20);
 	tcase_add_test(tc, t_power_limit_read);
