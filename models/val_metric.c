@@ -606,6 +606,40 @@ static double size_in_name(const char *name)
 	return 0;
 }
 
+/* The top of a size range written with both units ("1M-8G", the same with an en dash,
+ * "1MB to 8GB", "-b 1M -e 8G"), the lower below it; 0 if none. */
+static double sweep_top(const char *name)
+{
+	const char *e = val__find(name, "-e ");
+	if (val__find(name, "-b ") && e && coll_size(e + 3) > 0)
+		return coll_size(e + 3);
+	for (const char *q = name; *q; q++) {
+		if (!isdigit((unsigned char)*q) || (q > name && isalnum((unsigned char)q[-1])))
+			continue;
+		const char *u = q;
+		while (isdigit((unsigned char)*u) || *u == '.')
+			u++;
+		if (!*u || !strchr("KMGTkmgt", *u))
+			continue;
+		const char *sep = u + 1;
+		while (isalpha((unsigned char)*sep))
+			sep++;   /* "MB", "MiB" */
+		size_t skip = *sep == '-' ? 1 : !strncmp(sep, "\xe2\x80\x93", 3) ? 3
+		            : !strncasecmp(sep, " to ", 4) ? 4 : 0;
+		if (!skip || !isdigit((unsigned char)sep[skip]))
+			continue;
+		const char *v = sep + skip;
+		while (isdigit((unsigned char)*v) || *v == '.')
+			v++;
+		if (!*v || !strchr("KMGTkmgt", *v))
+			continue;
+		double lo = coll_size(q), top = coll_size(sep + skip);
+		if (lo > 0 && top > lo)
+			return top;
+	}
+	return 0;
+}
+
 /* A collective benchmark row: "<op>_busbw@<size>" (also algbw, time,
  * latency), "<op>_avg_busbw_<from>-<to>" (nccl-tests' average over a x2
  * sweep), "<op>_small_msg_latency" (8 B), "<op>_busbw_large_msg" (1 GiB),
@@ -734,11 +768,14 @@ val_metric val__coll_metric(const char *name, val_case *c)
 	}
 	/* a sweep's peak ("allreduce_busbw_peak_1M-8G"): at its largest size,
 	 * where a bus bandwidth peaks */
-	const char *pk = val__find(name, "peak");
-	const char *dash = pk ? strrchr(pk, '-') : NULL;
-	if (dash && isdigit((unsigned char)dash[1]) && coll_size(dash + 1) > 0) {
-		c->coll_bytes = coll_size(dash + 1);
-		return alg ? VM_COLL_ALGBW : VM_COLL_BUSBW;
+	/* a sweep's peak ("allreduce_busbw_peak_1M-8G", "peak, 1M-8G sweep",
+	 * "1MB to 8GB"): at its largest size, where a bus bandwidth peaks */
+	if (val__has(name, "peak")) {
+		double hi = sweep_top(name);
+		if (hi > 0) {
+			c->coll_bytes = hi;
+			return alg ? VM_COLL_ALGBW : VM_COLL_BUSBW;
+		}
 	}
 	/* "all_reduce busbw 8GB", "alltoall_busbw_1G" */
 	double b = size_in_name(name);

@@ -503,10 +503,28 @@ static bool finer_experts(const char *o, int g)
 			const char *q = p + strlen(fine[i]);
 			while (*q == ' ' || *q == '-' || *q == ')' || *q == '(' || *q == ':')
 				q++;
-			/* experts, not expert parallelism; an upcycling into them */
-			if ((!strncasecmp(q, "expert", 6) && strncasecmp(q, "expert parallel", 15) &&
-			     strncasecmp(q, "expert-parallel", 15)) || !strncasecmp(q, "upcycl", 6) ||
-			    (isdigit((unsigned char)*q) && val__has(q, "expert")))
+			/* experts, not their parallelism, dispatch, placement, balance
+			 * or routing; an upcycling into them; "fine-grained into 64
+			 * experts" */
+			static const char *const of_experts[] = {"parallel", "-parallel", "dispatch",
+				"placement", "load", "balanc", "routing", "scheduling", "communication", "level"};
+			bool experts = !strncasecmp(q, "expert", 6);
+			const char *x = q + 6;
+			while (isalpha((unsigned char)*x))
+				x++;
+			while (*x == ' ' || *x == '-')
+				x++;
+			for (size_t k = 0; experts && k < sizeof of_experts / sizeof of_experts[0]; k++)
+				experts = strncasecmp(x, of_experts[k], strlen(of_experts[k])) != 0;
+			if (!strncasecmp(q, "into ", 5))
+				q += 5;
+			const char *d = q;
+			while (isdigit((unsigned char)*d))
+				d++;
+			while (*d == ' ')
+				d++;
+			if (experts || !strncasecmp(q, "upcycl", 6) ||
+			    (d > q && !strncasecmp(d, "expert", 6)))
 				return true;
 		}
 	char suffix[24], eq[24], gran[32];
@@ -519,11 +537,17 @@ static bool finer_experts(const char *o, int g)
 	char part[24];
 	snprintf(part, sizeof part, "1/%d ", g);
 	for (const char *p = val__find(o, part); p; p = val__find(p + 1, part)) {
-		char after[40];
-		snprintf(after, sizeof after, "%s", p);
-		if (val__has(after, "FFN") || val__has(after, "width") || val__has(after, "hidden") ||
-		    val__has(after, "intermediate"))
-			return true;
+		const char *q = p + strlen(part);
+		if (!strncasecmp(q, "of ", 3))
+			q += 3;
+		if (!strncasecmp(q, "the ", 4))
+			q += 4;
+		if (!strncasecmp(q, "original ", 9))
+			q += 9;
+		static const char *const width[] = {"FFN", "MLP", "width", "hidden", "intermediate"};
+		for (size_t k = 0; k < sizeof width / sizeof width[0]; k++)
+			if (!strncasecmp(q, width[k], strlen(width[k])))
+				return true;
 	}
 	return false;
 }

@@ -300,8 +300,8 @@ static bool pcie_cards(const char *hw)
 		 * form not stated", "SXM or PCIe unknown") */
 		char clause[96];
 		clause_at(p, clause, sizeof clause);
-		if ((p > hw && p[-1] == '/') || p[4] == '/' || val__has(clause, "not stated") ||
-		    val__has(clause, "unknown") || val__has(clause, "not given"))
+		if (val__has(clause, "not stated") || val__has(clause, "unknown") ||
+		    val__has(clause, "not given"))
 			continue;
 		const char *q = p + 4;
 		while (*q == ' ' || *q == '-')
@@ -415,6 +415,8 @@ static bool map_matches_at(const char *hw, const gpu_map *m, const char **at, bo
 		named = false;
 	if (named && !strcmp(m->catalog, "H100-HBM2E"))
 		named = !pcie_cards(hw) && hbm2e_size(hw);
+	if (named && !strcmp(m->token, "H100 80GB HBM3") && pcie_cards(hw))
+		named = false;   /* an H100 PCIe card said so beside the name */
 	bool with = !m->with || (!strcmp(m->with, "PCIe") ? pcie_cards(hw)
 	                         : isdigit((unsigned char)*m->with) ? mem_tag(hw, m->with)
 	                                                          : val__has(hw, m->with));
@@ -1077,18 +1079,22 @@ static int nic_count_in_words(const char *hw)
 	/* one NIC said in words: "over the single host gVNIC eth0 only", "a
 	 * single NIC", "only one HCA" (not "one NIC per GPU", read apart) */
 	static const char *const one[] = {"single", "only one"};
-	static const char *const nic[] = {"NIC", "gVNIC", "HCA", "adapter", "interface", "port"};
+	static const char *const nic[] = {"NIC", "gVNIC", "HCA", "NICs"};
 	for (size_t i = 0; i < sizeof one / sizeof one[0]; i++)
 		for (const char *p = val__find(hw, one[i]); p; p = val__find(p + 1, one[i])) {
-			if (p > hw && isalnum((unsigned char)p[-1]))
+			/* not a part of a word, nor "8x single-port ConnectX-7" */
+			if ((p > hw && isalnum((unsigned char)p[-1])) || p[strlen(one[i])] == '-' ||
+			    val__number_before(hw, p, false) > 1)
 				continue;
-			char near[40];   /* the next two words */
+			char near[64];   /* the next words, up to four of rate, fabric or vendor */
 			const char *q = p + strlen(one[i]);
 			int words = 0;
 			size_t k = 0;
-			while (*q && words < 3 && k < sizeof near - 1) {
-				if (*q == ' ')
+			while (*q && words < 6 && k < sizeof near - 1) {
+				if (*q == ' ' && q[1] != ' ')
 					words++;
+				if (!strncasecmp(q, " switch", 7))
+					break;   /* "a single 64-port switch" */
 				if (strchr(",;()", *q))
 					break;
 				near[k++] = *q++;
@@ -1097,7 +1103,12 @@ static int nic_count_in_words(const char *hw)
 			bool said = false;
 			for (size_t j = 0; j < sizeof nic / sizeof nic[0] && !said; j++)
 				said = val__has_word(near, nic[j]);
-			if (said && !val__has(q, "per GPU") && !val__has(near, "rail"))
+			char rest[96];
+			clause_at(q, rest, sizeof rest);
+			static const char *const each_nic[] = {"per HCA", "per NIC", "per adapter",
+				"per port", "of each", "rail"};   /* a property of each NIC */
+			if (said && !val__has(rest, "per GPU") && !val__has(rest, "each GPU") &&
+			    !val__has_any(near, each_nic, sizeof each_nic / sizeof each_nic[0]))
 				return 1;
 		}
 	/* the count after its name, as a form's field: "NICs per node 2",
@@ -1991,9 +2002,10 @@ static void google_nics_of(const val_row *r, scn_cluster *c, int tray)
 	long long nics = ((long long)google_nics[k].nics * tray + google_nics[k].gpus - 1) /
 	                 google_nics[k].gpus;
 	nics = (nics * c->gpus_per_node + tray - 1) / tray;
-	/* fewer said in words: "over the single host gVNIC eth0 only" */
+	/* NCCL's sockets over the host NIC said in words: "over the single host
+	 * gVNIC eth0 only" */
 	int told = nic_count_in_words(hw);
-	if (told > 0 && told < nics)
+	if (told == 1 && (val__has(hw, "Socket") || val__has(o, "Socket")))
 		nics = told;
 	c->nic.count = nics < 1 ? 1 : nics > 4LL * c->gpus_per_node ? 4 * c->gpus_per_node
 	                                                               : (int)nics;
@@ -2372,7 +2384,7 @@ static int coll_cluster_of(const val_row *r, val_case *c, char *why, size_t n)
 				}
 			}
 			int k = val__number_before(texts[i], at, false);
-			if (k > 1)
+			if (k > 1 && (r->gpus <= 0 || (long)k * sys->gpus_per_node == r->gpus))
 				nodes = k;
 		}
 		if (nodes > 0 && gpn <= 0 && r->gpus > 0 && r->gpus % nodes == 0)
@@ -2702,7 +2714,10 @@ static int token_vocab_in(const char *t)
 					digits[n++] = *c;
 			digits[n] = 0;
 			long v = strtol(digits, NULL, 10) * (k ? 1000 : 1);
-			if (v >= 2 && v <= 100000000)
+			const char *after = p + strlen(words[i]);
+			if (*after == '-' || isalpha((unsigned char)*after) || *after == '_')
+				continue;   /* "vocab-parallel" */
+			if (v >= 1000 && v <= 100000000)
 				return (int)v;
 		}
 	return 0;
@@ -3326,11 +3341,25 @@ static int model_of(const val_row *r, scenario *s, bool params_only, bool *assum
 	/* "gated" as a word ("aggregated", "ungated" are not); a plain MLP said by
 	 * its activation ("squared-ReLU", Nemotron's) or in so many words */
 	const char *o = r->other;
-	bool gated_word = false;   /* "gated" as a word, affirmed, not of attention */
-	for (const char *g = val__find(o, "gated"); g && !gated_word; g = val__find(g + 1, "gated"))
-		gated_word = (g == o || !isalnum((unsigned char)g[-1])) &&
-		             !isalnum((unsigned char)g[5]) && strncasecmp(g + 5, " attention", 10) &&
-		             strncasecmp(g + 5, "=False", 6) && strncasecmp(g + 5, ": false", 7);
+	/* "gated" of the MLP ("gated MLP", "gated linear unit", "gated_mlp:
+	 * true"), not of attention, a residual or a Hugging Face repository */
+	static const char *const of_mlp[] = {" MLP", " FFN", " linear unit", " GLU",
+		" feed-forward", " feedforward", " activation", "-MLP", "_linear_unit", "_mlp"};
+	bool gated_word = false;
+	for (const char *g = val__find(o, "gated"); g && !gated_word; g = val__find(g + 1, "gated")) {
+		if (g > o && isalnum((unsigned char)g[-1]))
+			continue;
+		for (size_t i = 0; i < sizeof of_mlp / sizeof of_mlp[0] && !gated_word; i++) {
+			size_t len = strlen(of_mlp[i]);
+			if (strncasecmp(g + 5, of_mlp[i], len))
+				continue;
+			const char *v = g + 5 + len;   /* a key's value: "gated_mlp=false" */
+			while (*v == ' ' || *v == ':' || *v == '=')
+				v++;
+			gated_word = strncasecmp(v, "false", 5) && strncmp(v, "0", 1) &&
+			             strncasecmp(v, "disabled", 8) && strncasecmp(v, "off", 3);
+		}
+	}
 	gated_word = gated_word && !val__has(o, "not gated") && !val__has(o, "no gated") &&
 	             !val__turned_off(o, "gated");
 	bool plain_said = val__affirmed(o, "GeLU MLP") || val__affirmed(o, "GELU MLP") ||
@@ -3340,8 +3369,9 @@ static int model_of(const val_row *r, scenario *s, bool params_only, bool *assum
 	                  val__affirmed(o, "squared-ReLU") || val__affirmed(o, "squared ReLU") ||
 	                  val__affirmed(o, "ReLU^2") || val__affirmed(o, "ReLU2");
 	bool gated_said = val__affirmed(o, "SwiGLU") || val__affirmed(o, "GeGLU") || gated_word;
-	if (gated_said && plain_said)   /* both affirmed: the gated unit is named */
-		plain_said = false;
+	if (gated_said && plain_said)   /* both named ("GeLU MLP; a SwiGLU variant was
+	                                 * slower"): the parameter count decides */
+		gated_said = plain_said = false;
 	if (gated_said)
 		m->gated_mlp = true;
 	if (plain_said)
@@ -3349,8 +3379,6 @@ static int model_of(const val_row *r, scenario *s, bool params_only, bool *assum
 	int vocab = vocab_in(r->other);
 	if (vocab <= 0)
 		vocab = token_vocab_in(r->other);
-	if (vocab <= 0)
-		vocab = token_vocab_in(r->source);
 	if (vocab > 0)
 		m->vocab = vocab;   /* "vocab 50368", "vocab 32k" */
 	int kv = kv_heads_of(r->other);
@@ -3508,13 +3536,11 @@ static int build_case(const val_row *r, val_case *c, char *why, size_t n);
  * not the collective's), 1 otherwise ("size 1073741824", ". Size N"). */
 static int message_size_word(const char *text, const char *p)
 {
-	if (p > text && isalnum((unsigned char)p[-1]))
-		return 0;   /* a word that ends in "size": NCCL_BUFFSIZE, pagesize */
 	const char *b = p;
+	bool glued = p > text && isalnum((unsigned char)p[-1]);   /* BUFFSIZE, msgsize */
 	while (b > text && (b[-1] == ' ' || b[-1] == '_' || b[-1] == '-'))
 		b--;
-	if (b < p && p[-1] == '_' && b > text && isupper((unsigned char)b[-1]))
-		return 0;   /* an environment variable's: FI_EFA_TX_SIZE */
+	bool env = b < p && p[-1] == '_' && b > text && isupper((unsigned char)b[-1]);
 	const char *w = b;
 	while (w > text && isalnum((unsigned char)w[-1]))
 		w--;
@@ -3531,7 +3557,13 @@ static int message_size_word(const char *text, const char *p)
 		"communicator", "comm", "min", "max", "MTU", "memory", "element", "queue", "dtype",
 		"type", "file", "disk", "word", "vector", "team", "cohort", "sample", "input",
 		"output", "key", "font", "minimum", "maximum", "start", "end", "initial", "final",
-		"smallest", "largest", "starting", "ending"};
+		"smallest", "largest", "starting", "ending", "packet", "frame", "segment",
+		"checkpoint", "warp", "slice", "grid", "shard", "stripe", "IO", "record", "row", "column"};
+	if (!strcasecmp(word, "msg") || !strcasecmp(word, "message"))
+		return 2;   /* "msgsize=1G", "MSG_SIZE=1G" */
+	if (glued || env)
+		return 0;   /* a word that ends in "size" (NCCL_BUFFSIZE, pagesize), an
+		             * environment variable's (FI_EFA_TX_SIZE) */
 	for (size_t i = 0; i < sizeof other / sizeof other[0]; i++)
 		if (!strcasecmp(word, other[i]))
 			return 0;

@@ -2899,11 +2899,270 @@ START_TEST(t_blind20)
 		ck_assert_int_ne(c.s.cluster.intra.kind, INTRA_PCIE);
 		scn_release(&c.s);
 	}
-	/* "with 32,768-token vocab" in the source */
-	ck_assert_msg(val_build(row_of(r, n, "DPCT20-001"), &c, why, sizeof why) == 0, "%s", why);
+	free(r);
+	/* a vocabulary said before its word, in the row's own notes (not the
+	 * source's, which may quote another model's) */
+	ck_assert_msg(build_row("V-001,x,1 node x 8 H100 SXM,8,1.2,16,2048,32,8192,16,2,1,1,8,"
+	                        "\"torchtitan, a 32,768-token vocab\",bf16,,"
+	                        "tokens_per_sec_per_gpu,1000,tokens/s per GPU,x", &c, why,
+	                        sizeof why) == 0, "%s", why);
 	ck_assert_int_eq(c.s.model.vocab, 32768);
 	scn_release(&c.s);
-	free(r);
+	ck_assert_msg(build_row("V-002,x,1 node x 8 H100 SXM,8,1.2,16,2048,32,8192,16,2,1,1,8,"
+	                        "\"torchtitan, 4,096-token vocab-parallel chunks\",bf16,,"
+	                        "tokens_per_sec_per_gpu,1000,tokens/s per GPU,x", &c, why,
+	                        sizeof why) == 0, "%s", why);
+	ck_assert_int_ne(c.s.model.vocab, 4096);
+	scn_release(&c.s);
+}
+END_TEST
+
+/* The third review of the day's readings (batch 20's and the second
+ * review's fixes). */
+static const char *const review20[] = {
+		/* Nic2_P2 */
+		"Nic2_P2,nccl-tests all_reduce_perf,\"2 x NVIDIA DGX H100 (8x H100 SXM5 each); 8x sin"
+		 "gle-port NVIDIA ConnectX-7 VPI, up to 400 Gb/s InfiniBand\",16,,,,,,,,,,,,float,,all"
+		 "_reduce busbw@1GiB,100,GB/s,yes-primary",
+		/* Nic2_P8 */
+		"Nic2_P8,nccl-tests all_reduce_perf,2 nodes x 8 NVIDIA H100 SXM5 80GB; InfiniBand NDR"
+		 " 400 Gb/s; only one port of each dual-port adapter is cabled,16,,,,,,,,,,,,float,,al"
+		 "l_reduce busbw@1GiB,100,GB/s,yes-primary",
+		/* Nic2_P9 */
+		"Nic2_P9,nccl-tests all_reduce_perf,2 nodes x 8 NVIDIA H100 SXM5 80GB; InfiniBand NDR"
+		 " 400 Gb/s; single interface name per HCA (ib0-ib7),16,,,,,,,,,,,,float,,all_reduce b"
+		 "usbw@1GiB,100,GB/s,yes-primary",
+		/* Nic2_P13 */
+		"Nic2_P13,nccl-tests all_reduce_perf,2 nodes x 8 NVIDIA H100 SXM5 80GB; only a single"
+		 " InfiniBand NDR 400 Gb/s NIC in each node,16,,,,,,,,,,,,float,,all_reduce busbw@1GiB"
+		 ",100,GB/s,yes-primary",
+		/* Nic_N1 */
+		"Nic_N1,nccl-tests all_reduce_perf,2 nodes x 8 NVIDIA H100 SXM5 80GB (HGX H100); Infi"
+		 "niBand NDR 400 Gb/s; both nodes on a single 64-port Quantum-2 switch,16,,,,,,,,,,,,f"
+		 "loat,,all_reduce busbw@1GiB,100,GB/s,yes-primary",
+		/* Nic_N2 */
+		"Nic_N2,nccl-tests all_reduce_perf,2 nodes x 8 NVIDIA H100 SXM5 80GB (HGX H100); NVID"
+		 "IA ConnectX-7 single-port 400 Gb/s InfiniBand adapters,16,,,,,,,,,,,,float,,all_redu"
+		 "ce busbw@1GiB,100,GB/s,yes-primary",
+		/* Nic_N14 */
+		"Nic_N14,nccl-tests all_reduce_perf,\"2 nodes x 8 NVIDIA H100 SXM5 80GB (HGX H100); I"
+		 "nfiniBand NDR 400 Gb/s rail-optimized, single port per adapter\",16,,,,,,,,,,,,float"
+		 ",,all_reduce busbw@1GiB,100,GB/s,yes-primary",
+		/* Nic_N16 */
+		"Nic_N16,nccl-tests all_reduce_perf,\"2 nodes x 8 NVIDIA H100 SXM5 80GB (HGX H100); R"
+		 "oCE 400 Gb/s, single-port BlueField-3 SuperNICs\",16,,,,,,,,,,,,float,,all_reduce bu"
+		 "sbw@1GiB,100,GB/s,yes-primary",
+		/* Nic3_Q2 */
+		"Nic3_Q2,nccl-tests all_reduce_perf,2 nodes x 8 NVIDIA A100-SXM4-80GB; InfiniBand HDR"
+		 " 200 Gb/s; a single HDR InfiniBand HCA per node,16,,,,,,,,,,,,float,,all_reduce busb"
+		 "w@1GiB,20,GB/s,yes-primary",
+		/* Nic3_Q3 */
+		"Nic3_Q3,nccl-tests all_reduce_perf,2 nodes x 8 NVIDIA A100-SXM4-80GB; InfiniBand HDR"
+		 " 200 Gb/s; a single NIC per node; 80 GB HBM2e per GPU,16,,,,,,,,,,,,float,,all_reduc"
+		 "e busbw@1GiB,20,GB/s,yes-primary",
+		/* Goo_G2 */
+		"Goo_G2,nccl-tests all_reduce_perf,\"2 x GCP a3-ultragpu-8g (8x H200 141GB each); RoC"
+		 "E, 8 ConnectX-7 GPU NICs; the single Titanium gVNIC for host traffic\",16,,,,,,,,,,,"
+		 ",float,,all_reduce busbw@1GiB,100,GB/s,yes-primary",
+		/* Goo_G4 */
+		"Goo_G4,nccl-tests all_reduce_perf,\"2 x GCP a3-megagpu-8g (8x H100 80GB each); GPUDi"
+		 "rect-TCPXO; single-zone compact placement, single NIC per GPU\",16,,,,,,,,,,,,float,"
+		 ",all_reduce busbw@1GiB,40,GB/s,yes-primary",
+		/* Peak_K1 */
+		"Peak_K1,nccl-tests all_reduce_perf,\"1 node x 8 NVIDIA H100 SXM5 80GB (HGX H100), NV"
+		 "Link4/NVSwitch\",8,,,,,,,,,,,,float,,all_reduce busbw peak (NCCL 2.21.5-1),450,GB/s,"
+		 "yes-primary",
+		/* Peak_K2 */
+		"Peak_K2,nccl-tests all_reduce_perf,\"1 node x 8 NVIDIA H100 SXM5 80GB (HGX H100), NV"
+		 "Link4/NVSwitch\",8,,,,,,,,,,,,float,,all_reduce busbw peak over 1-8 nodes,450,GB/s,y"
+		 "es-primary",
+		/* Peak_K4 */
+		"Peak_K4,nccl-tests all_reduce_perf,\"1 node x 8 NVIDIA H100 SXM5 80GB (HGX H100), NV"
+		 "Link4/NVSwitch\",8,,,,,,,,,,,,float,,allreduce_busbw_1M-8G_peak,450,GB/s,yes-primary",
+		/* Peak_K5 */
+		"Peak_K5,nccl-tests all_reduce_perf,\"1 node x 8 NVIDIA H100 SXM5 80GB (HGX H100), NV"
+		 "Link4/NVSwitch\",8,,,,,,,,,,,,float,,all_reduce busbw peak 1MB to 8GB,450,GB/s,yes-p"
+		 "rimary",
+		/* Peak_K6 */
+		"Peak_K6,nccl-tests all_reduce_perf,\"1 node x 8 NVIDIA H100 SXM5 80GB (HGX H100), NV"
+		 "Link4/NVSwitch\",8,,,,,,,,,,,,float,,all_reduce busbw peak (2-8 GPUs),450,GB/s,yes-p"
+		 "rimary",
+		/* Peak_K12 */
+		"Peak_K12,nccl-tests all_reduce_perf,\"1 node x 8 NVIDIA H100 SXM5 80GB (HGX H100), N"
+		 "VLink4/NVSwitch\",8,,,,,,,,,,,,float,,all_reduce busbw peak 2025-03-05 run,450,GB/s,"
+		 "yes-primary",
+		/* Gpu_U1 */
+		"Gpu_U1,nccl-tests all_reduce_perf,\"1 node x 8 NVIDIA H100 80GB HBM3 PCIe cards, no "
+		 "NVLink\",8,,,,,,,,,,,,float,,all_reduce busbw@1GiB,40,GB/s,yes-primary",
+		/* Gpu_U2 */
+		"Gpu_U2,nccl-tests all_reduce_perf,\"1 node x 8 NVIDIA H100 PCIe (nvidia-smi: NVIDIA "
+		 "H100 80GB HBM3), no NVLink bridges\",8,,,,,,,,,,,,float,,all_reduce busbw@1GiB,40,GB"
+		 "/s,yes-primary",
+		/* Gpu_U4 */
+		"Gpu_U4,nccl-tests all_reduce_perf,1 node x 8 NVIDIA A100 80GB PCIe/NVLink-bridged pa"
+		 "irs,8,,,,,,,,,,,,float,,all_reduce busbw@1GiB,40,GB/s,yes-primary",
+		/* Moe_F1 */
+		"Moe_F1,test source,\"8 nodes x 8 NVIDIA H100 SXM5 80GB (DGX H100), 8x 400 Gb/s NDR I"
+		 "nfiniBand per node\",64,47,32,4096,32,4096,256,1,2,4,8,\"Mixtral 8x7B upcycled to 64"
+		 " experts (full copies), top-2; EP8, each rank holds 1/8 of the experts (full-width F"
+		 "FN)\",bf16,,tokens_per_s_per_gpu,3000,tokens/s/GPU,yes-primary",
+		/* Moe_F2 */
+		"Moe_F2,test source,\"8 nodes x 8 NVIDIA H100 SXM5 80GB (DGX H100), 8x 400 Gb/s NDR I"
+		 "nfiniBand per node\",64,47,32,4096,32,4096,256,1,2,4,8,\"Mixtral 8x7B upcycled to 16"
+		 " experts (full copies), top-2; EP8; fine-grained expert dispatch\",bf16,,tokens_per_"
+		 "s_per_gpu,3000,tokens/s/GPU,yes-primary",
+		/* Moe_F3 */
+		"Moe_F3,test source,\"8 nodes x 8 NVIDIA H100 SXM5 80GB (DGX H100), 8x 400 Gb/s NDR I"
+		 "nfiniBand per node\",64,47,32,4096,32,4096,256,1,2,4,8,\"Mixtral 8x7B upcycled to 16"
+		 " experts (full copies), top-2; EP8; fine-grained expert placement across nodes\",bf1"
+		 "6,,tokens_per_s_per_gpu,3000,tokens/s/GPU,yes-primary",
+		/* Moe_F4 */
+		"Moe_F4,test source,\"8 nodes x 8 NVIDIA H100 SXM5 80GB (DGX H100), 8x 400 Gb/s NDR I"
+		 "nfiniBand per node\",64,47,32,4096,32,4096,256,1,2,4,8,\"fp8 with fine-grained 1x128"
+		 " tile scaling; Mixtral 8x7B upcycled to 16 experts (full copies), top-2; EP8\",bf16,"
+		 ",tokens_per_s_per_gpu,3000,tokens/s/GPU,yes-primary",
+		/* Moe_F5 */
+		"Moe_F5,test source,\"8 nodes x 8 NVIDIA H100 SXM5 80GB (DGX H100), 8x 400 Gb/s NDR I"
+		 "nfiniBand per node\",64,47,32,4096,32,4096,256,1,2,4,8,\"Mixtral 8x7B upcycled to 16"
+		 " experts (full copies), top-2; EP8; fine-grained expert-level load balancing\",bf16,"
+		 ",tokens_per_s_per_gpu,3000,tokens/s/GPU,yes-primary",
+		/* Voc_V12 */
+		"Voc_V12,Blog post,\"1 node x 8 NVIDIA H100 SXM5 80GB, NVSwitch\",8,8,32,4096,32,8192"
+		 ",64,1,1,1,8,\"Llama 3 8B; FSDP; 4,096-token vocab-parallel chunks in the loss\",bf16"
+		 ",,tokens_per_s_per_gpu,9000,tokens/s/GPU,yes-primary",
+		/* Gate_A1 */
+		"Gate_A1,test source,\"1 node x 8 NVIDIA H100 SXM5 80GB, NVSwitch\",8,3,30,3072,24,40"
+		 "96,64,1,1,1,8,StarCoder2-3B (gated HF repo); FSDP,bf16,,tokens_per_s_per_gpu,9000,to"
+		 "kens/s/GPU,yes-primary",
+		/* Gate_A2 */
+		"Gate_A2,test source,\"1 node x 8 NVIDIA H100 SXM5 80GB, NVSwitch\",8,3,30,3072,24,40"
+		 "96,64,1,1,1,8,custom 3B; GeLU MLP (a SwiGLU variant was slower); ffn 12288,bf16,,tok"
+		 "ens_per_s_per_gpu,9000,tokens/s/GPU,yes-primary",
+		/* Gate_A4 */
+		"Gate_A4,test source,\"1 node x 8 NVIDIA H100 SXM5 80GB, NVSwitch\",8,3,30,3072,24,40"
+		 "96,64,1,1,1,8,custom 3B; ffn 12288; gated-attention (output gate),bf16,,tokens_per_s"
+		 "_per_gpu,9000,tokens/s/GPU,yes-primary",
+		/* Gate_A8 */
+		"Gate_A8,test source,\"1 node x 8 NVIDIA H100 SXM5 80GB, NVSwitch\",8,3,30,3072,24,40"
+		 "96,64,1,1,1,8,custom 3B; ffn 12288; gated_mlp=false,bf16,,tokens_per_s_per_gpu,9000,"
+		 "tokens/s/GPU,yes-primary",
+		/* Gate2_B1 */
+		"Gate2_B1,test source,\"1 node x 8 NVIDIA H100 SXM5 80GB, NVSwitch\",8,3,30,3072,24,4"
+		 "096,64,1,1,1,8,custom 3B; ffn 12288; gated_linear_unit: False,bf16,,tokens_per_s_per"
+		 "_gpu,9000,tokens/s/GPU,yes-primary",
+		/* Ms_M1 */
+		"Ms_M1,nccl-tests all_reduce_perf,\"1 node x 8 NVIDIA H100 SXM5 80GB (HGX H100), NVLi"
+		 "nk4/NVSwitch\",8,,,,,,,,,,,\"RoCE v2, packet size 4096; message 1 GiB\",float,,all_r"
+		 "educe busbw,450,GB/s,yes-primary",
+		/* Ms_M2 */
+		"Ms_M2,nccl-tests all_reduce_perf,\"1 node x 8 NVIDIA H100 SXM5 80GB (HGX H100), NVLi"
+		 "nk4/NVSwitch\",8,,,,,,,,,,,jumbo frames (frame size 9000); 1 GiB tensor,float,,all_r"
+		 "educe busbw,450,GB/s,yes-primary",
+		/* Ms_M3 */
+		"Ms_M3,nccl-tests all_reduce_perf,\"1 node x 8 NVIDIA H100 SXM5 80GB (HGX H100), NVLi"
+		 "nk4/NVSwitch\",8,,,,,,,,,,,TCP segment size 8948; 1 GiB tensor,float,,all_reduce bus"
+		 "bw,450,GB/s,yes-primary",
+		/* Ms_M4 */
+		"Ms_M4,nccl-tests all_reduce_perf,\"1 node x 8 NVIDIA H100 SXM5 80GB (HGX H100), NVLi"
+		 "nk4/NVSwitch\",8,,,,,,,,,,,checkpoint size 16 GB; all-reduce of 1 GiB,float,,all_red"
+		 "uce busbw,450,GB/s,yes-primary",
+		/* Ms_M5 */
+		"Ms_M5,nccl-tests all_reduce_perf,\"1 node x 8 NVIDIA H100 SXM5 80GB (HGX H100), NVLi"
+		 "nk4/NVSwitch\",8,,,,,,,,,,,MSG_SIZE=1073741824,float,,all_reduce busbw,450,GB/s,yes-"
+		 "primary",
+		/* Ms_M6 */
+		"Ms_M6,nccl-tests all_reduce_perf,\"1 node x 8 NVIDIA H100 SXM5 80GB (HGX H100), NVLi"
+		 "nk4/NVSwitch\",8,,,,,,,,,,,msgsize=1073741824,float,,all_reduce busbw,450,GB/s,yes-p"
+		 "rimary",
+		/* Ms_M8 */
+		"Ms_M8,nccl-tests all_reduce_perf,\"1 node x 8 NVIDIA H100 SXM5 80GB (HGX H100), NVLi"
+		 "nk4/NVSwitch\",8,,,,,,,,,,,stripe size 1048576; message 1 GiB,float,,all_reduce busb"
+		 "w,450,GB/s,yes-primary",
+		/* Cloud_C15 */
+		"Cloud_C15,nccl-tests all_reduce_perf,\"2 x AWS p5.48xlarge (8x H100 80GB each), 32x "
+		 "100 Gbps EFA\",8,,,,,,,,,,,,float,,all_reduce busbw@1GiB,10,GB/s,yes-primary",
+};
+
+static int build_review20(const char *id, val_case *c, char *why, size_t n)
+{
+	return build_listed(review20, sizeof review20 / sizeof review20[0], id, c, why, n);
+}
+
+START_TEST(t_blind20_review)
+{
+	val_case c;
+	char why[256];
+	/* "8x single-port ConnectX-7", "a single 64-port switch", "only one port of
+	 * each adapter", "single interface name per HCA": NICs' properties, not one
+	 * NIC; "a single HDR InfiniBand HCA per node" is one */
+	static const struct {
+		const char *id;
+		int nics;
+	} one[] = {{"Nic2_P2", 8}, {"Nic2_P8", 8}, {"Nic2_P9", 8}, {"Nic_N1", 8}, {"Nic_N2", 8},
+	           {"Nic_N14", 8}, {"Nic_N16", 8}, {"Goo_G2", 8}, {"Goo_G4", 8}, {"Nic3_Q2", 1},
+	           {"Nic3_Q3", 1}, {"Nic2_P13", 1}};
+	for (size_t i = 0; i < sizeof one / sizeof one[0]; i++) {
+		ck_assert_msg(build_review20(one[i].id, &c, why, sizeof why) == 0, "%s: %s", one[i].id,
+		              why);
+		ck_assert_msg(c.s.cluster.nic.count == one[i].nics, "%s: %d NICs", one[i].id,
+		              c.s.cluster.nic.count);
+		scn_release(&c.s);
+	}
+	/* a version, a node range, a date after "peak" are no sizes; a range
+	 * before it, in words or with an en dash, is read at its top */
+	static const char *const refused[] = {"Peak_K1", "Peak_K2", "Peak_K6", "Peak_K12"};
+	for (size_t i = 0; i < 4; i++)
+		ck_assert_msg(build_review20(refused[i], &c, why, sizeof why) == -1, "%s read",
+		              refused[i]);
+	static const char *const top[] = {"Peak_K4", "Peak_K5"};
+	for (size_t i = 0; i < 2; i++) {
+		ck_assert_msg(build_review20(top[i], &c, why, sizeof why) == 0, "%s", why);
+		ck_assert_double_eq(c.coll_bytes, 8.0 * 1073741824.0);
+		scn_release(&c.s);
+	}
+	/* a PCIe card said so beside nvidia-smi's name; "PCIe/NVLink-bridged" */
+	static const char *const pcie[] = {"Gpu_U1", "Gpu_U2", "Gpu_U4"};
+	for (size_t i = 0; i < 3; i++) {
+		ck_assert_msg(build_review20(pcie[i], &c, why, sizeof why) == 0, "%s", why);
+		ck_assert_msg(c.s.cluster.intra.kind == INTRA_PCIE, "%s: %s", pcie[i],
+		              c.s.cluster.gpu.name);
+		scn_release(&c.s);
+	}
+	/* experts' dispatch, placement, balance; FP8 tiles; 1/8 of the experts */
+	static const char *const whole[] = {"Moe_F1", "Moe_F2", "Moe_F3", "Moe_F4", "Moe_F5"};
+	for (size_t i = 0; i < sizeof whole / sizeof whole[0]; i++) {
+		ck_assert_msg(build_review20(whole[i], &c, why, sizeof why) == 0, "%s", why);
+		ck_assert_msg(c.s.model.expert_ffn_hidden == 14336, "%s: %d", whole[i],
+		              c.s.model.expert_ffn_hidden);
+		scn_release(&c.s);
+	}
+	/* "vocab-parallel" chunks are no vocabulary */
+	ck_assert_msg(build_review20("Voc_V12", &c, why, sizeof why) == 0, "%s", why);
+	ck_assert_int_ne(c.s.model.vocab, 4096);
+	scn_release(&c.s);
+	/* a gated repository, gated attention, a key set false, both units named */
+	static const char *const plain[] = {"Gate_A1", "Gate_A2", "Gate_A4", "Gate_A8", "Gate2_B1"};
+	for (size_t i = 0; i < sizeof plain / sizeof plain[0]; i++) {
+		ck_assert_msg(build_review20(plain[i], &c, why, sizeof why) == 0, "%s", why);
+		ck_assert_msg(!c.s.model.gated_mlp, "%s: gated", plain[i]);
+		scn_release(&c.s);
+	}
+	/* MSG_SIZE and msgsize are the message's; packet, frame, segment,
+	 * checkpoint and stripe sizes are not */
+	static const char *const gib[] = {"Ms_M1", "Ms_M2", "Ms_M3", "Ms_M4", "Ms_M5", "Ms_M6",
+		"Ms_M8"};
+	for (size_t i = 0; i < sizeof gib / sizeof gib[0]; i++)
+		if (build_review20(gib[i], &c, why, sizeof why) == 0) {
+			ck_assert_msg(c.coll_bytes >= 1e9, "%s: %g bytes", gib[i], c.coll_bytes);
+			scn_release(&c.s);
+		} else {
+			ck_assert_msg(strcmp(gib[i], "Ms_M5") && strcmp(gib[i], "Ms_M6"), "%s refused",
+			              gib[i]);
+		}
+	/* "2 x AWS p5.48xlarge" beside a gpus cell of 8: not two instances of 4 */
+	ck_assert_msg(build_review20("Cloud_C15", &c, why, sizeof why) == 0, "%s", why);
+	ck_assert_int_eq(c.s.cluster.gpus_per_node, 8);
+	scn_release(&c.s);
 }
 END_TEST
 
@@ -3238,6 +3497,7 @@ static Suite *suite(void)
 	tcase_add_test(tc, t_blind18_review2);
 	tcase_add_test(tc, t_blind19);
 	tcase_add_test(tc, t_blind20);
+	tcase_add_test(tc, t_blind20_review);
 	tcase_add_test(tc, t_power_limit_read);
 	tcase_add_test(tc, t_deepep_read);
 	suite_add_tcase(s, tc);
