@@ -766,8 +766,6 @@ val_metric val__coll_metric(const char *name, val_case *c)
 		c->coll_bytes = 8589934592.0;
 		return VM_COLL_BUSBW;
 	}
-	/* a sweep's peak ("allreduce_busbw_peak_1M-8G"): at its largest size,
-	 * where a bus bandwidth peaks */
 	/* a sweep's peak ("allreduce_busbw_peak_1M-8G", "peak, 1M-8G sweep",
 	 * "1MB to 8GB"): at its largest size, where a bus bandwidth peaks */
 	if (val__has(name, "peak")) {

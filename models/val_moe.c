@@ -507,7 +507,8 @@ static bool finer_experts(const char *o, int g)
 			 * or routing; an upcycling into them; "fine-grained into 64
 			 * experts" */
 			static const char *const of_experts[] = {"parallel", "-parallel", "dispatch",
-				"placement", "load", "balanc", "routing", "scheduling", "communication", "level"};
+				"placement", "load", "balanc", "routing", "scheduling", "communication",
+				"level"};
 			bool experts = !strncasecmp(q, "expert", 6);
 			const char *x = q + 6;
 			while (isalpha((unsigned char)*x))
