@@ -171,7 +171,7 @@ static void run_finish(sim *s, void *ctx, uint64_t arg)
 		done(s, dctx, darg);
 }
 
-static void flow_done(sim *s, void *ctx, uint64_t arg);
+static void flow_sent(sim *s, void *ctx, uint64_t arg);
 
 /* Counts the phase's flows through each NIC (both directions) when `add`,
  * or clears the counters again. A flow standing for `mult` siblings counts
@@ -231,9 +231,9 @@ static int launch(coll_run *r)
 		if (f->cap > 0 && f->cap < cap)
 			cap = f->cap;
 		r->pending++;
-		/* the flow's route latency (in ps) rides with it (flow_done) */
-		int id = flow_start(cc->net, links, nl, f->bytes / r->payload, cap, r->req.mult,
-		                    flow_done, r, (uint64_t)llround(lat * 1e12));
+		/* the flow's route latency (in ps) rides with it (flow_sent) */
+		int id = flow_start_sent(cc->net, links, nl, f->bytes / r->payload, cap,
+		                         r->req.mult, flow_sent, r, (uint64_t)llround(lat * 1e12));
 		if (id < 0) {
 			r->pending--;
 			rc = id;
@@ -249,7 +249,7 @@ static int launch(coll_run *r)
 static int run_phases(coll_run *r)
 {
 	for (; r->phase < r->ops->nphases; r->phase++) {
-		r->phase_tx_end = -INFINITY;
+		r->phase_tx_end = r->phase_arrival = -INFINITY;
 		r->npf = 0;
 		int rc = r->ops->phase(r, r->phase);
 		if (!rc)
@@ -266,15 +266,11 @@ static int run_phases(coll_run *r)
 	return sim_after(r->cc->s, extra > 0 ? extra : 0, SIM_PRIO_NORMAL, run_finish, r, 0);
 }
 
-static void flow_done(sim *s, void *ctx, uint64_t arg)
+/* The phase's last flow has arrived. */
+static void phase_landed(sim *s, void *ctx, uint64_t arg)
 {
+	(void)arg;
 	coll_run *r = ctx;
-	/* a flow's bytes were on the wire until now less its route latency */
-	double tx_end = sim_now(s) - (double)arg * 1e-12;
-	if (tx_end > r->phase_tx_end)
-		r->phase_tx_end = tx_end;
-	if (--r->pending > 0)
-		return;
 	/* the phase paid as latency what it took beyond its last byte's
 	 * transmission: not the largest route latency of any flow (a slow NVLink
 	 * hop that ends before the NIC flows did not delay the phase) */
@@ -282,6 +278,24 @@ static void flow_done(sim *s, void *ctx, uint64_t arg)
 	r->phase++;
 	int rc = run_phases(r);
 	assert(rc == 0);    /* routes were checked when the collective started */
+	(void)rc;
+}
+
+/* A flow's last byte has left: it arrives its route latency (in ps, `arg`)
+ * later. One event at the latest arrival ends the phase, rather than one
+ * delivery event per flow. */
+static void flow_sent(sim *s, void *ctx, uint64_t arg)
+{
+	coll_run *r = ctx;
+	double now = sim_now(s), arrival = now + (double)arg * 1e-12;
+	if (now > r->phase_tx_end)
+		r->phase_tx_end = now;
+	if (arrival > r->phase_arrival)
+		r->phase_arrival = arrival;
+	if (--r->pending > 0)
+		return;
+	int rc = sim_at(s, r->phase_arrival, SIM_PRIO_NORMAL, phase_landed, r, 0);
+	assert(rc == 0 && "out of memory scheduling a phase's arrival");
 	(void)rc;
 }
 

@@ -83,6 +83,7 @@ struct coll_run {
 	double count;          /* back-to-back collectives this run stands for */
 	double route_lat_s;    /* route latency already paid by the flows */
 	double phase_tx_end;   /* latest transmission end of the phase's flows so far */
+	double phase_arrival;  /* and latest arrival (transmission end + route latency) */
 	int pending, phase;
 	struct coll_pflow { int a, b, rail; double bytes, cap; } *pf;  /* this phase's flows */
 	int npf, pf_cap;

@@ -303,7 +303,7 @@ static void flow_on_delivered(sim *s, void *ctx, uint64_t arg)
 }
 
 /* The last byte of flow id is out: it leaves its links and lands a route
- * latency later. */
+ * latency later (its sender is told at once when it asked to be). */
 static void flow_finish(flownet *n, int id)
 {
 	flowi_rec *f = &n->flows[id];
@@ -319,9 +319,16 @@ static void flow_finish(flownet *n, int id)
 	}
 	f->remaining = 0;
 	f->rate_Bps = 0;
+	bool sent_now = f->at_send && f->state == FLOWI_SENDING;
 	f->state = FLOWI_LANDING;
 	f->version++;
-	int rc = sim_after(n->s, f->latency_s, SIM_PRIO_NORMAL, flow_on_delivered, n,
+	if (sent_now) {
+		/* its sender is told now, in the event that ended it */
+		flow_on_delivered(n->s, n, (uint64_t)id << 32 | f->version);
+		return;
+	}
+	double dt = f->at_send ? 0 : f->latency_s;
+	int rc = sim_after(n->s, dt, SIM_PRIO_NORMAL, flow_on_delivered, n,
 			   (uint64_t)id << 32 | f->version);
 	assert(rc == SIM_OK && "out of memory scheduling a flow delivery");
 	(void)rc;
@@ -360,9 +367,9 @@ static int flow_check_args(const flownet *n, const int *route, int nlinks, doubl
 	return SIM_OK;
 }
 
-int flow_start(flownet *n, const int *route, int nlinks, double bytes,
-	       double rate_cap_Bps, double mult, flow_done_fn done, void *ctx,
-	       uint64_t arg)
+static int flow_begin(flownet *n, const int *route, int nlinks, double bytes,
+		      double rate_cap_Bps, double mult, flow_done_fn done, void *ctx,
+		      uint64_t arg, bool at_send)
 {
 	int rc = flow_check_args(n, route, nlinks, bytes, rate_cap_Bps, mult);
 	if (rc)
@@ -382,7 +389,8 @@ int flow_start(flownet *n, const int *route, int nlinks, double bytes,
 					  gsl_ran_ugaussian(n->noise_rng)) : 1.0;
 	*f = (flowi_rec){ .bytes = bytes, .remaining = bytes / scale, .scale = scale,
 		.cap_Bps = rate_cap_Bps, .mult = mult, .last_s = sim_now(n->s), .latency_s = lat, .done = done,
-		.ctx = ctx, .arg = arg, .version = f->version, .state = FLOWI_LANDING };
+		.ctx = ctx, .arg = arg, .version = f->version, .state = FLOWI_LANDING,
+		.at_send = at_send };
 	n->nactive++;
 	n->bytes_started += bytes;
 	if (bytes == 0 || nlinks == 0) {
@@ -409,4 +417,18 @@ out_release:
 	n->bytes_started -= bytes;
 	flow_rec_release(n, id);
 	return rc;
+}
+
+int flow_start(flownet *n, const int *route, int nlinks, double bytes,
+	       double rate_cap_Bps, double mult, flow_done_fn done, void *ctx,
+	       uint64_t arg)
+{
+	return flow_begin(n, route, nlinks, bytes, rate_cap_Bps, mult, done, ctx, arg, false);
+}
+
+int flow_start_sent(flownet *n, const int *route, int nlinks, double bytes,
+		    double rate_cap_Bps, double mult, flow_done_fn done, void *ctx,
+		    uint64_t arg)
+{
+	return flow_begin(n, route, nlinks, bytes, rate_cap_Bps, mult, done, ctx, arg, true);
 }

@@ -44,6 +44,14 @@ double flow_link_busy_s(const flownet *n, int link);
 int flow_start(flownet *n, const int *route, int nlinks, double bytes,
                double rate_cap_Bps, double mult, flow_done_fn done, void *ctx,
                uint64_t arg);
+/* The same, but done() is called when the last byte has left the sender, not
+ * a route latency later: for callers that only need the latest arrival of a
+ * group of flows, which they can compute from the send ends and schedule as
+ * one event, instead of one delivery event per flow. A flow with no links or
+ * no bytes is done in an event at sim_now (never inside this call). */
+int flow_start_sent(flownet *n, const int *route, int nlinks, double bytes,
+                    double rate_cap_Bps, double mult, flow_done_fn done, void *ctx,
+                    uint64_t arg);
 
 /* Per-flow bandwidth noise. From this call on, each flow started draws a
  * lognormal factor X of mean 1 and coefficient of variation cv from rng

@@ -51,6 +51,7 @@ typedef struct {
 	uint32_t mark;          /* epoch of the re-plan that last reached it */
 	int state;
 	bool frozen, scheduled;
+	bool at_send;           /* done() at the send end (flow_start_sent) */
 	int next_free;
 } flowi_rec;
 

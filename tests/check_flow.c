@@ -74,6 +74,36 @@ START_TEST(test_two_flows_one_link)
 }
 END_TEST
 
+/* flow_start_sent tells its caller at the send end, not a route latency
+ * later; the link is shared as with flow_start, the event count drops by the
+ * delivery events, and a flow with no bytes is done in an event of its own
+ * (never inside the call that started it). */
+START_TEST(test_sent_notifies_at_send_end)
+{
+	const double C = 1e9, lat = 1e-6, S = 1e6;
+	sim *s = sim_new(1, 0);
+	flownet *n = flow_new(s);
+	donelog d = { 0 };
+	int l = flow_link_add(n, C, lat, 1, 0);
+	ck_assert_int_ge(flow_start_sent(n, &l, 1, S, 0, 1, on_done, &d, 0), 0);
+	ck_assert_int_ge(flow_start(n, &l, 1, S, 0, 1, on_done, &d, 1), 0);
+	ck_assert_int_ge(flow_start_sent(n, &l, 1, 0, 0, 1, on_done, &d, 2), 0);
+	ck_assert_int_eq(d.calls[2], 0);
+	ck_assert_int_eq(sim_run(s), SIM_OK);
+	for (int i = 0; i < 3; i++)
+		ck_assert_int_eq(d.calls[i], 1);
+	assert_rel(d.t[0], S / (C / 2));
+	assert_rel(d.t[1], S / (C / 2) + lat);
+	assert_rel(d.t[2], 0);
+	assert_rel(flow_bytes_delivered(n), 2 * S);
+	ck_assert_int_eq(flow_active_count(n), 0);
+	/* the zero-byte flow's done, 2 re-plans, 2 ends, 1 delivery */
+	ck_assert_uint_eq(sim_events(s), 6);
+	flow_free(n);
+	sim_free(s);
+}
+END_TEST
+
 /* A crosses links 1 and 2, B only link 1 (10 B/s), C only link 2 (4 B/s):
  * link 2 is the bottleneck of A and C (2 each), B takes the rest of link 1. */
 START_TEST(test_three_flows_two_links)
@@ -567,6 +597,7 @@ int main(void)
 	TCase *tc = tcase_create("core");
 	tcase_set_timeout(tc, 120);
 	tcase_add_test(tc, test_two_flows_one_link);
+	tcase_add_test(tc, test_sent_notifies_at_send_end);
 	tcase_add_test(tc, test_three_flows_two_links);
 	tcase_add_test(tc, test_early_end_releases_bandwidth);
 	tcase_add_test(tc, test_rate_caps);
