@@ -190,26 +190,25 @@ static double dp_buckets(const stp_run *r)
 	return n * (r->mb_sync ? r->m : 1);
 }
 
-/* A lower bound of the events one step takes (two per flow of a ring
- * collective), to refuse absurd inputs before allocating for them. The
- * buckets of a stage may all be reduced as one collective (coalescing,
- * step_dp.c), so the bound counts one reduction per stage (per micro-batch
- * with every_micro_batch) and one parameter gather with ZeRO-1/2, not one
- * per bucket. */
+/* A lower bound of the events one step takes, to refuse absurd inputs before
+ * allocating for them: two per collective (its phase's landing and its end:
+ * the flows of a phase that end at one instant share one event, flow.c), one
+ * per pipeline transfer (its delivery) and the compute events. The buckets
+ * of a stage may all be reduced as one collective (coalescing, step_dp.c), so
+ * the bound counts one reduction per stage (per micro-batch with
+ * every_micro_batch) and one parameter gather with ZeRO-1/2, not one per
+ * bucket. The flows themselves are bounded by estimate_memory. */
 static double estimate_events(const stp_run *r)
 {
-	int group = r->tp > r->cp ? r->tp : r->cp;   /* TP collectives, or CP's K/V exchange */
-	if (r->ep > group)
-		group = r->ep;                          /* an all-to-all: ep flows from each rank */
-	double ev = stp_tp_collectives(r) * r->m * (2.0 * group + 2) + 2.0 * r->m * r->v * r->pp * 2;
-	ev += 2.0 * r->m * (r->G - 1) * 2;
+	double ev = stp_tp_collectives(r) * r->m * 2.0 + 2.0 * r->m * r->v * r->pp * 2;
+	ev += 2.0 * r->m * (r->G - 1);
 	if (r->dp > 1) {
 		double dp_colls = r->pp * (r->mb_sync ? r->m : 1) * (r->zr > 1 ? 2 : 1);
 		if (r->s->training.zero >= 1)
 			dp_colls += r->pp;
 		if (r->s->training.zero >= 3)
 			dp_colls += 2.0 * r->m * r->pl.layers;
-		ev += dp_colls * (2.0 * r->dp + 2);
+		ev += dp_colls * 2.0;
 	}
 	return ev * r->K;
 }

@@ -67,6 +67,7 @@ void sim_free(sim *s)
 
 double sim_now(const sim *s) { return s->now; }
 uint64_t sim_events(const sim *s) { return s->events; }
+uint64_t sim_scheduled(const sim *s) { return s->seq; }
 uint64_t sim_max_events(const sim *s) { return s->max_events; }
 void sim_stop(sim *s) { s->stopped = true; }
 

@@ -46,6 +46,9 @@ void sim_stop(sim *s);
 /* Events executed so far, and the cap. */
 uint64_t sim_events(const sim *s);
 uint64_t sim_max_events(const sim *s);
+/* Events scheduled so far (sim_at calls that succeeded): unchanged between two
+ * calls means nothing else was scheduled in between. */
+uint64_t sim_scheduled(const sim *s);
 
 /* A GSL generator for the stochastic entity `stream`, seeded from (master
  * seed, stream) so that entities draw independently of each other and of the

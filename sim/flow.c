@@ -39,6 +39,7 @@ flownet *flow_new(sim *s)
 		return NULL;
 	n->s = s;
 	n->free_flow = -1;
+	n->free_end = n->free_batch = n->open_batch = -1;
 	for (int k = 0; k < 32; k++)
 		n->hop_free[k] = -1;
 	return n;
@@ -57,6 +58,8 @@ void flow_free(flownet *n)
 	free(n->comp_links);
 	free(n->comp_flows);
 	free(n->heap);
+	free(n->ends);
+	free(n->batches);
 	free(n);
 }
 
@@ -136,6 +139,7 @@ int flow_active_count(const flownet *n) { return n->nactive; }
 double flow_bytes_started(const flownet *n) { return n->bytes_started; }
 double flow_bytes_delivered(const flownet *n) { return n->bytes_delivered; }
 uint64_t flow_replans(const flownet *n) { return n->replans; }
+uint64_t flow_started(const flownet *n) { return n->started; }
 
 /* Route blocks come in power-of-two sizes with one free list per size; a
  * freed block keeps the next free offset in its first hop. */
@@ -334,25 +338,80 @@ static void flow_finish(flownet *n, int id)
 	(void)rc;
 }
 
-static void flow_on_end(sim *s, void *ctx, uint64_t arg)
+/* The flows of batch `arg` have sent their last bytes, unless rescheduled. */
+static void flow_on_ends(sim *s, void *ctx, uint64_t arg)
 {
+	(void)s;
 	flownet *n = ctx;
-	int id = (int)(arg >> 32);
-	flowi_rec *f = &n->flows[id];
-	if (f->state != FLOWI_SENDING || f->version != (uint32_t)arg)
-		return;   /* replaced by a later re-plan */
-	flow_finish(n, id);
+	int b = (int)arg;
+	if (n->open_batch == b)
+		n->open_batch = -1;
+	int e = n->batches[b].head;
+	n->batches[b].head = n->free_batch;
+	n->free_batch = b;
+	while (e >= 0) {
+		flowi_end end = n->ends[e];
+		n->ends[e].next = n->free_end;
+		n->free_end = e;
+		e = end.next;
+		flowi_rec *f = &n->flows[end.flow];
+		if (f->state == FLOWI_SENDING && f->version == end.version)
+			flow_finish(n, end.flow);
+	}
+}
+
+static int flow_batch_open(flownet *n, double t)
+{
+	int b = n->free_batch;
+	if (b >= 0) {
+		n->free_batch = n->batches[b].head;
+	} else {
+		if (RESERVE(n->batches, n->capbatches, n->nbatches + 1))
+			return SIM_ENOMEM;
+		b = n->nbatches++;
+	}
+	int rc = sim_at(n->s, t, SIM_PRIO_NORMAL, flow_on_ends, n, (uint64_t)b);
+	if (rc) {
+		n->batches[b].head = n->free_batch;
+		n->free_batch = b;
+		return rc;
+	}
+	n->batches[b] = (flowi_batch){ t, -1, -1 };
+	n->open_batch = b;
+	return SIM_OK;
 }
 
 int flowi_schedule_end(flownet *n, int id)
 {
 	flowi_rec *f = &n->flows[id];
-	f->version++;
-	f->scheduled = true;
 	double dt = f->remaining <= FLOW_REL_TOL * (f->bytes / f->scale) ? 0
 		    : f->remaining / f->rate_Bps;
-	return sim_after(n->s, dt, SIM_PRIO_NORMAL, flow_on_end, n,
-			 (uint64_t)id << 32 | f->version);
+	double t = sim_now(n->s) + dt;
+	int e = n->free_end;
+	if (e < 0 && RESERVE(n->ends, n->capends, n->nends + 1))
+		return SIM_ENOMEM;
+	int b = n->open_batch;
+	if (b < 0 || n->batches[b].t != t || sim_scheduled(n->s) != n->open_seq) {
+		int rc = flow_batch_open(n, t);
+		if (rc)
+			return rc;
+		b = n->open_batch;
+	}
+	n->open_seq = sim_scheduled(n->s);
+	if (e >= 0)
+		n->free_end = n->ends[e].next;
+	else
+		e = n->nends++;
+	f->version++;
+	f->scheduled = true;
+	n->ends[e] = (flowi_end){ id, f->version, -1 };
+	flowi_batch *bt = &n->batches[b];
+	if (bt->tail >= 0)
+		n->ends[bt->tail].next = e;
+	else
+		bt->head = e;
+	bt->tail = e;
+	return SIM_OK;
 }
 
 static int flow_check_args(const flownet *n, const int *route, int nlinks, double bytes,
@@ -392,6 +451,7 @@ static int flow_begin(flownet *n, const int *route, int nlinks, double bytes,
 		.ctx = ctx, .arg = arg, .version = f->version, .state = FLOWI_LANDING,
 		.at_send = at_send };
 	n->nactive++;
+	n->started++;
 	n->bytes_started += bytes;
 	if (bytes == 0 || nlinks == 0) {
 		flow_finish(n, id);

@@ -72,7 +72,9 @@ int flow_active_count(const flownet *n);
 /* Totals for invariant checks: bytes handed to flow_start, bytes delivered. */
 double flow_bytes_started(const flownet *n);
 double flow_bytes_delivered(const flownet *n);
-/* Number of rate re-plans done (for benchmarks). */
+/* Number of rate re-plans done, and of flows started (for benchmarks: the
+ * work of a run, which engine events no longer count one by one). */
 uint64_t flow_replans(const flownet *n);
+uint64_t flow_started(const flownet *n);
 
 #endif

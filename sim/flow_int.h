@@ -55,6 +55,22 @@ typedef struct {
 	int next_free;
 } flowi_rec;
 
+/* Flows whose last bytes go out at one instant, scheduled one after another
+ * with nothing else scheduled in between, share one engine event: the batch
+ * holds them, in the order they were scheduled, as a list of (flow, version)
+ * entries (a flow rescheduled since is skipped by its version). Running the
+ * batch runs them in the order their own events would have run. */
+typedef struct {
+	int flow;
+	uint32_t version;
+	int next;
+} flowi_end;
+
+typedef struct {
+	double t;
+	int head, tail;         /* entries, -1 = none; next_free when free */
+} flowi_batch;
+
 /* Progressive-filling heap entry: a link (id >= 0, with its version) or a
  * flow's rate cap (id = -1 - flow). */
 typedef struct {
@@ -80,12 +96,19 @@ struct flownet {
 	int *comp_flows, ncomp_flows, capcomp_flows;
 	flowi_bound *heap;
 	int nheap, capheap;
+	/* Completion batches (flowi_end, flowi_batch): pools with free lists. */
+	flowi_end *ends;
+	int nends, capends, free_end;
+	flowi_batch *batches;
+	int nbatches, capbatches, free_batch;
+	int open_batch;         /* batch the next end may join, -1 = none */
+	uint64_t open_seq;      /* sim_scheduled() right after it last grew */
 	/* Per-flow bandwidth noise (flow_set_noise): lognormal parameters. */
 	gsl_rng *noise_rng;
 	double noise_mu, noise_sigma;
 	/* Totals. */
 	double bytes_started, bytes_delivered;
-	uint64_t replans;
+	uint64_t replans, started;
 };
 
 /* Grows *arr (of elements of `size` bytes, capacity *cap) to hold `need`;
@@ -107,8 +130,9 @@ static inline flowi_hop *flowi_hops(const flownet *n, const flowi_rec *f)
 /* Brings f's remaining bytes and its links' byte counts up to sim_now. */
 void flowi_settle(flownet *n, flowi_rec *f);
 
-/* Replaces flow id's completion event by one at now + remaining / rate.
- * flow.c. Returns 0 or SIM_ENOMEM. */
+/* Replaces flow id's completion event by one at now + remaining / rate (in
+ * the open batch when it is at that instant and nothing was scheduled since
+ * it grew). flow.c. Returns 0 or SIM_ENOMEM. */
 int flowi_schedule_end(flownet *n, int id);
 
 /* Re-plans the rates of every flow connected (through shared links,

@@ -46,8 +46,8 @@ static void job_done(sim *s, void *ctx, uint64_t arg)
 }
 
 /* Runs `copies` copies of req at once on a fresh engine over cluster c;
- * returns the time the last one ended; events executed in *events. */
-static double run_req(const scn_cluster *c, const coll_req *req, int copies, uint64_t *events)
+ * returns the time the last one ended; flows started in *flows. */
+static double run_req(const scn_cluster *c, const coll_req *req, int copies, uint64_t *flows)
 {
 	char err[256];
 	sim *s = sim_new(1, 0);
@@ -60,8 +60,8 @@ static double run_req(const scn_cluster *c, const coll_req *req, int copies, uin
 		ck_assert_int_eq(coll_start(cc, req, job_done, &j, 0), 0);
 	ck_assert_int_eq(sim_run(s), SIM_OK);
 	ck_assert_int_eq(j.count, copies);
-	if (events)
-		*events = sim_events(s);
+	if (flows)
+		*flows = flow_started(net);
 	coll_ctx_free(cc);
 	cluster_free(cl);
 	flow_free(net);
@@ -70,16 +70,16 @@ static double run_req(const scn_cluster *c, const coll_req *req, int copies, uin
 }
 
 /* Runs `copies` identical collectives at once over ranks first..first+n-1;
- * returns the time the last one ended; events executed in *events. */
+ * returns the time the last one ended; flows started in *flows. */
 static double run_ex(const scn_cluster *c, coll_op op, coll_algo algo, int first, int n,
-                     double bytes, double mult, int copies, uint64_t *events)
+                     double bytes, double mult, int copies, uint64_t *flows)
 {
 	int *ranks = malloc((size_t)n * sizeof(int));
 	for (int i = 0; i < n; i++)
 		ranks[i] = first + i;
 	coll_req req = {.op = op, .algo = algo, .ranks = ranks, .n = n, .bytes = bytes,
 	                .mult = mult, .ps_servers = 1};
-	double t = run_req(c, &req, copies, events);
+	double t = run_req(c, &req, copies, flows);
 	free(ranks);
 	return t;
 }
@@ -777,46 +777,46 @@ static double wall(void)
 	return ts.tv_sec + ts.tv_nsec * 1e-9;
 }
 
-/* Events grow linearly with the GPUs, and 4096 GPUs take well under a
- * second (bound loose for a shared machine and sanitizers). */
+/* The work (flows) grows linearly with the GPUs, and 4096 GPUs take well
+ * under a second (bound loose for a shared machine and sanitizers). */
 START_TEST(scale)
 {
 	scn_cluster c = dgx(64, "H100", 400, 8);
-	uint64_t e1, e2, e4;
-	run_ex(&c, COLL_ALL_REDUCE, ALGO_RING, 0, 512, GiB, 1, 1, &e1);
+	uint64_t f1, f2, f4;
+	run_ex(&c, COLL_ALL_REDUCE, ALGO_RING, 0, 512, GiB, 1, 1, &f1);
 	c.nodes = 128;
-	run_ex(&c, COLL_ALL_REDUCE, ALGO_RING, 0, 1024, GiB, 1, 1, &e2);
-	double r = (double)e2 / e1;
-	ck_assert_msg(r > 1.8 && r < 2.2, "events 1024/512 GPUs: %g (%llu, %llu)", r,
-	              (unsigned long long)e2, (unsigned long long)e1);
+	run_ex(&c, COLL_ALL_REDUCE, ALGO_RING, 0, 1024, GiB, 1, 1, &f2);
+	double r = (double)f2 / f1;
+	ck_assert_msg(r > 1.8 && r < 2.2, "flows 1024/512 GPUs: %g (%llu, %llu)", r,
+	              (unsigned long long)f2, (unsigned long long)f1);
 	c.nodes = 512;
 	double t0 = wall();
-	run_ex(&c, COLL_ALL_REDUCE, ALGO_RING, 0, 4096, GiB, 1, 1, &e4);
+	run_ex(&c, COLL_ALL_REDUCE, ALGO_RING, 0, 4096, GiB, 1, 1, &f4);
 	double dt = wall() - t0;
-	printf("scale: ring all_reduce over 4096 GPUs: %.3f s wall, %llu events "
-	       "(512 GPUs: %llu, 1024: %llu)\n", dt, (unsigned long long)e4,
-	       (unsigned long long)e1, (unsigned long long)e2);
+	printf("scale: ring all_reduce over 4096 GPUs: %.3f s wall, %llu flows "
+	       "(512 GPUs: %llu, 1024: %llu)\n", dt, (unsigned long long)f4,
+	       (unsigned long long)f1, (unsigned long long)f2);
 	ck_assert_msg(dt < 3.0, "4096-GPU ring all_reduce took %g s", dt);
 }
 END_TEST
 
 /* The step's expert all-to-all simulates one node's flows (coll_req.
  * symmetric): on a non-blocking fabric it ends when the full pattern does,
- * with a fraction of the events. */
+ * with a fraction of the flows. */
 START_TEST(a2a_symmetric)
 {
 	scn_cluster c = dgx(8, "H100", 400, 8);
-	uint64_t ev_full, ev_sym;
-	double full = run_ex(&c, COLL_ALL_TO_ALL, ALGO_AUTO, 0, 64, 256e6, 1, 1, &ev_full);
+	uint64_t f_full, f_sym;
+	double full = run_ex(&c, COLL_ALL_TO_ALL, ALGO_AUTO, 0, 64, 256e6, 1, 1, &f_full);
 	int ranks[64];
 	for (int i = 0; i < 64; i++)
 		ranks[i] = i;
 	coll_req req = {.op = COLL_ALL_TO_ALL, .algo = ALGO_AUTO, .ranks = ranks, .n = 64,
 	                .bytes = 256e6, .mult = 1, .symmetric = true};
-	double sym = run_req(&c, &req, 1, &ev_sym);
+	double sym = run_req(&c, &req, 1, &f_sym);
 	ck_assert_msg(fabs(sym / full - 1) < 1e-3, "symmetric %g s, full %g s", sym, full);
-	ck_assert_msg(ev_sym * 3 < ev_full, "events %llu vs %llu", (unsigned long long)ev_sym,
-	              (unsigned long long)ev_full);
+	ck_assert_msg(f_sym * 3 < f_full, "flows %llu vs %llu", (unsigned long long)f_sym,
+	              (unsigned long long)f_full);
 }
 END_TEST
 

@@ -97,8 +97,82 @@ START_TEST(test_sent_notifies_at_send_end)
 	assert_rel(d.t[2], 0);
 	assert_rel(flow_bytes_delivered(n), 2 * S);
 	ck_assert_int_eq(flow_active_count(n), 0);
-	/* the zero-byte flow's done, 2 re-plans, 2 ends, 1 delivery */
-	ck_assert_uint_eq(sim_events(s), 6);
+	/* the zero-byte flow's done, 2 re-plans, one event for both ends (the
+	 * same instant, scheduled one after the other), 1 delivery */
+	ck_assert_uint_eq(sim_events(s), 5);
+	flow_free(n);
+	sim_free(s);
+}
+END_TEST
+
+/* Starts flow 2 of test_end_batches on its link. */
+typedef struct {
+	flownet *n;
+	int *k;
+	donelog *d;
+} late_start;
+
+static void on_late_start(sim *s, void *ctx, uint64_t arg)
+{
+	(void)s;
+	(void)arg;
+	late_start *lt = ctx;
+	flow_start_sent(lt->n, lt->k, 1, 100, 0, 1, on_done, lt->d, 2);
+}
+
+/* Order log for test_end_batches. */
+typedef struct {
+	int order[8], n;
+} orderlog;
+
+static void on_order(sim *s, void *ctx, uint64_t arg)
+{
+	(void)s;
+	orderlog *o = ctx;
+	o->order[o->n++] = (int)arg;
+}
+
+/* Four equal flows on four equal links end at one instant: one engine event
+ * ends them all, in the order they started. A fifth, on the first link from
+ * the start too but rescheduled when a sixth joins it later, is not ended by
+ * its stale entry. */
+START_TEST(test_end_batches)
+{
+	const double C = 100, S = 100;
+	sim *s = sim_new(1, 0);
+	flownet *n = flow_new(s);
+	orderlog o = { { 0 }, 0 };
+	int l[4];
+	for (int i = 0; i < 4; i++)
+		l[i] = flow_link_add(n, C, 0, 1, 0);
+	for (int i = 0; i < 4; i++)
+		ck_assert_int_ge(flow_start_sent(n, &l[i], 1, S, 0, 1, on_order, &o, (uint64_t)i), 0);
+	ck_assert_int_eq(sim_run(s), SIM_OK);
+	ck_assert_int_eq(o.n, 4);
+	for (int i = 0; i < 4; i++)
+		ck_assert_int_eq(o.order[i], i);
+	assert_rel(sim_now(s), S / C);
+	ck_assert_uint_eq(sim_events(s), 3);   /* re-plan, the batch, re-plan */
+	flow_free(n);
+	sim_free(s);
+
+	/* stale entries: flows 0 and 1 share link 0 from t = 0 (100 B each at
+	 * 50 B/s, both due at 2 s); flow 2 joins at 1 s, so they are rescheduled
+	 * to 2.5 s and flow 2 ends at 3 s */
+	s = sim_new(1, 0);
+	n = flow_new(s);
+	donelog d = { 0 };
+	int k = flow_link_add(n, C, 0, 1, 0);
+	flow_start_sent(n, &k, 1, S, 0, 1, on_done, &d, 0);
+	flow_start_sent(n, &k, 1, S, 0, 1, on_done, &d, 1);
+	late_start lt = { n, &k, &d };
+	sim_at(s, 1.0, SIM_PRIO_NORMAL, on_late_start, &lt, 0);
+	ck_assert_int_eq(sim_run(s), SIM_OK);
+	for (int i = 0; i < 3; i++)
+		ck_assert_int_eq(d.calls[i], 1);
+	assert_rel(d.t[0], 2.5);
+	assert_rel(d.t[1], 2.5);
+	assert_rel(d.t[2], 3.0);
 	flow_free(n);
 	sim_free(s);
 }
@@ -598,6 +672,7 @@ int main(void)
 	tcase_set_timeout(tc, 120);
 	tcase_add_test(tc, test_two_flows_one_link);
 	tcase_add_test(tc, test_sent_notifies_at_send_end);
+	tcase_add_test(tc, test_end_batches);
 	tcase_add_test(tc, test_three_flows_two_links);
 	tcase_add_test(tc, test_early_end_releases_bandwidth);
 	tcase_add_test(tc, test_rate_caps);
