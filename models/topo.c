@@ -277,9 +277,20 @@ static int build_storage(cluster *cl, char *err, size_t errlen)
 
 /* One GPU's NVLink bandwidth (raw x NCCL's per-link fraction, or the given
  * intra-node bandwidth) and its PCIe bandwidth, from the spec alone. */
+/* AMD's MI300X, MI325X, MI350X and MI355X sit eight to a platform, each
+ * joined to each of the other seven by one Infinity Fabric link (AMD's data
+ * sheets: 7 links, 64 GB/s a direction on the MI300X), not through a switch.
+ * A node of fewer of them reaches its peers over only their links: gpn - 1 of
+ * the 7 (ml-engineering measured 47.7 GB/s busbw for 2 MI300X, 312.9 for 8). */
+#define AMD_PLATFORM_PEERS 7
+
 static double spec_nvl_Bps(const scn_cluster *c)
 {
 	double raw = c->intra.bandwidth_Bps > 0 ? c->intra.bandwidth_Bps : c->gpu.nvlink_Bps;
+	if (c->intra.bandwidth_Bps <= 0 && c->intra.kind == INTRA_NVSWITCH &&
+	    (c->gpu.arch == ARCH_CDNA3 || c->gpu.arch == ARCH_CDNA4) &&
+	    c->gpus_per_node > 1 && c->gpus_per_node <= AMD_PLATFORM_PEERS)
+		raw *= (double)(c->gpus_per_node - 1) / AMD_PLATFORM_PEERS;
 	return raw * (c->gpu.nvlink_eff > 0 ? c->gpu.nvlink_eff : 1.0);
 }
 
