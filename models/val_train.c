@@ -970,6 +970,20 @@ int val__cp_of(const char *o)
 			if (isdigit((unsigned char)*q) && atoi(q) > 1 && !isalpha((unsigned char)q[1]))
 				return atoi(q);
 		}
+	/* "sp=8 (XTuner sequence parallel, Ulysses-style)": a size given to SP
+	 * is a Ulysses degree where the text names Ulysses (Megatron's SP, with
+	 * TP, has no size of its own) */
+	if (val__has(o, "Ulysses"))
+		for (const char *p = val__find(o, "SP"); p; p = val__find(p + 1, "SP")) {
+			if (p > o && isalnum((unsigned char)p[-1]))
+				continue;
+			const char *q = p + 2;
+			while (*q == '=' || *q == ' ' || *q == ':')
+				q++;
+			if (q > p + 2 && isdigit((unsigned char)*q) && atoi(q) > 1 &&
+			    !isalnum((unsigned char)q[strspn(q, "0123456789")]))
+				return atoi(q);
+		}
 	return 1;
 }
 
@@ -1260,6 +1274,27 @@ static bool offload_said(const char *o)
 	return false;
 }
 
+/* ColossalAI Gemini's placement policy "cpu", "auto" or "const" keeps
+ * parameters in host memory, all or some of them ("placement=cpu",
+ * "placement_policy='auto'"); "cuda" keeps them on the GPU. */
+static bool host_placement_said(const char *o)
+{
+	for (const char *p = val__find(o, "placement"); p; p = val__find(p + 1, "placement")) {
+		const char *q = p + strlen("placement");
+		if (!strncasecmp(q, "_policy", 7) || !strncasecmp(q, " policy", 7))
+			q += 7;
+		while (*q == '=' || *q == ' ' || *q == ':' || *q == '\'' || *q == '"')
+			q++;
+		static const char *const host[] = {"cpu", "auto", "const"};
+		for (size_t k = 0; k < 3; k++) {
+			size_t len = strlen(host[k]);
+			if (!strncasecmp(q, host[k], len) && !isalnum((unsigned char)q[len]))
+				return true;
+		}
+	}
+	return false;
+}
+
 /* A model-parallel size the text gives as tensor x pipeline without the
  * split (Megatron's papers: "model-parallel size 96 (= tensor x
  * pipeline)", beside PTD-P); 0 when it gives none or gives it as one axis. */
@@ -1299,8 +1334,9 @@ static int layout_of(const val_row *r, scenario *s, bool layer_only, bool *assum
 	int cp = val__cp_of(r->other);
 	/* ZeRO-Offload / -Infinity, FSDP CPU offload: optimizer state or
 	 * parameters live in host memory or on NVMe, moved over PCIe every step */
-	if ((offload_said(r->other) || val__has(r->other, "ZeRO-Infinity") ||
-	     val__has(r->other, "ZeRO Infinity")) && !val__has(r->other, "no offload")) {
+	if ((offload_said(r->other) || host_placement_said(r->other) ||
+	     val__has(r->other, "ZeRO-Infinity") || val__has(r->other, "ZeRO Infinity")) &&
+	    !val__has(r->other, "no offload")) {
 		snprintf(why, n, "CPU/NVMe offload (ZeRO-Offload, ZeRO-Infinity) is not modelled: the "
 		         "optimizer state would be simulated in GPU memory");
 		return -1;

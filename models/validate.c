@@ -3699,6 +3699,33 @@ static void coll_name_of(const val_row *r, char *name, size_t n)
 	}
 }
 
+/* A bandwidth published as both directions' sum, twice nccl-tests' busbw
+ * (FlagPerf doubles it to compare with NVIDIA's bidirectional NVLink
+ * figure): "as published = 2 x busbw". Not "96.62 = 2 x busbw", which
+ * names another number than the row's. */
+static bool twice_busbw(const char *unit, val_metric m)
+{
+	if (m != VM_COLL_BUSBW && m != VM_COLL_ALGBW && m != VM_COLL_AVG_BUSBW)
+		return false;
+	static const char *const forms[] = {"2 x busbw", "2x busbw", "2 \u00d7 busbw", "twice busbw",
+		"twice the busbw"};
+	for (size_t k = 0; k < sizeof forms / sizeof forms[0]; k++)
+		for (const char *p = val__find(unit, forms[k]); p; p = val__find(p + 1, forms[k])) {
+			const char *b = p;
+			while (b > unit && b[-1] == ' ')
+				b--;
+			if (b > unit && b[-1] == '=') {
+				b--;
+				while (b > unit && b[-1] == ' ')
+					b--;
+				if (b > unit && isdigit((unsigned char)b[-1]))
+					continue;   /* "96.62 = 2 x busbw" */
+			}
+			return true;
+		}
+	return false;
+}
+
 /* A utilization whose name or unit gives the precision of its peak ("BF16
  * MFU" of an fp8 run, "MFU (bf16 peak)"): that precision; -1 otherwise. */
 static int peak_named(const val_row *r, val_metric m)
@@ -3824,6 +3851,8 @@ static int build_case(const val_row *r, val_case *c, char *why, size_t n)
 		return -1;
 	}
 	c->unit_scale = val__unit_scale(unit, c->metric, r->value);
+	if (twice_busbw(unit, c->metric))
+		c->unit_scale /= 2;
 	/* an aggregate whose unit names no FLOP prefix ("all GPUs"): the name's */
 	if (c->metric == VM_AGG_PFLOPS && !val__has(unit, "FLOP") && val__has(r->metric, "tflop"))
 		c->unit_scale = 1e12;

@@ -3088,6 +3088,54 @@ static int build_review20(const char *id, val_case *c, char *why, size_t n)
 	return build_listed(review20, sizeof review20 / sizeof review20[0], id, c, why, n);
 }
 
+/* Readings the twenty-first blind batch showed (docs/validation.md). */
+START_TEST(t_blind21)
+{
+	size_t n;
+	val_row *r = validation_rows("blind21-nccl.csv", &n);
+	val_case c;
+	char why[256];
+	double p2, p8;
+	/* FlagPerf's figure "as published = 2 x busbw"; not "96.62 = 2 x busbw" */
+	ck_assert_msg(val_build(row_of(r, n, "QFLAGA121-001"), &c, why, sizeof why) == 0, "%s", why);
+	ck_assert_double_eq_tol(c.published_si, 464.65e9 / 2, 1e3);
+	scn_release(&c.s);
+	ck_assert_msg(val_build(row_of(r, n, "QFLAGA121-003"), &c, why, sizeof why) == 0, "%s", why);
+	ck_assert_double_eq_tol(c.published_si, 48.31e9, 1e3);
+	scn_release(&c.s);
+	/* 2 of an MI300X platform's 8 GPUs share one Infinity Fabric link of 7:
+	 * a seventh of the 8-GPU all_reduce's bus bandwidth */
+	ck_assert_msg(val_build(row_of(r, n, "QMLEMI321-001"), &c, why, sizeof why) == 0, "%s", why);
+	ck_assert_int_eq(val_predict(&c, NULL, &p2, why, sizeof why), 0);
+	scn_release(&c.s);
+	ck_assert_msg(val_build(row_of(r, n, "QMLEMI321-002"), &c, why, sizeof why) == 0, "%s", why);
+	ck_assert_int_eq(val_predict(&c, NULL, &p8, why, sizeof why), 0);
+	scn_release(&c.s);
+	ck_assert_msg(p2 < 0.2 * p8 && p2 > 0.1 * p8, "2 GPUs %g, 8 GPUs %g B/s", p2, p8);
+	free(r);
+	r = validation_rows("blind21-runs.csv", &n);
+	/* "sp=8 (XTuner sequence parallel, Ulysses-style)" on 8 GPUs: CP 8 */
+	ck_assert_msg(val_build(row_of(r, n, "WXTSP21-003"), &c, why, sizeof why) == 0, "%s", why);
+	ck_assert_int_eq(c.s.training.cp, 8);
+	scn_release(&c.s);
+	/* ColossalAI Gemini "placement=cpu" / "auto" / "const": parameters in
+	 * host memory, not modelled */
+	static const char *const host[] = {"YCAIGEM21-001", "YCAIGEM21-004", "YCAIGEM21-006"};
+	for (size_t i = 0; i < 3; i++) {
+		ck_assert_int_lt(val_build(row_of(r, n, host[i]), &c, why, sizeof why), 0);
+		ck_assert_ptr_nonnull(strstr(why, "offload"));
+	}
+	free(r);
+	/* placement "cuda" keeps them on the GPU; SP with a size but no Ulysses
+	 * is not a CP degree */
+	ck_assert_msg(build_row("G-001,x,1 node x 8 A100 80GB SXM,8,10,50,4096,16,1024,64,8,1,1,8,"
+	                        "\"Gemini ZeRO-DDP placement=cuda; SP=2\",fp16,,tflops_per_gpu,100,"
+	                        "TFLOP/s per GPU,x", &c, why, sizeof why) == 0, "%s", why);
+	ck_assert_int_eq(c.s.training.cp, 1);
+	scn_release(&c.s);
+}
+END_TEST
+
 START_TEST(t_blind20_review)
 {
 	val_case c;
@@ -3498,6 +3546,7 @@ static Suite *suite(void)
 	tcase_add_test(tc, t_blind19);
 	tcase_add_test(tc, t_blind20);
 	tcase_add_test(tc, t_blind20_review);
+	tcase_add_test(tc, t_blind21);
 	tcase_add_test(tc, t_power_limit_read);
 	tcase_add_test(tc, t_deepep_read);
 	suite_add_tcase(s, tc);
