@@ -281,14 +281,16 @@ static int build_storage(cluster *cl, char *err, size_t errlen)
  * joined to each of the other seven by one Infinity Fabric link (AMD's data
  * sheets: 7 links, 64 GB/s a direction on the MI300X), not through a switch.
  * A node of fewer of them reaches its peers over only their links: gpn - 1 of
- * the 7 (ml-engineering measured 47.7 GB/s busbw for 2 MI300X, 312.9 for 8). */
+ * the 7, switch or mesh (ml-engineering measured 47.7 GB/s busbw for 2
+ * MI300X, 312.9 for 8). */
 #define AMD_PLATFORM_PEERS 7
 
 static double spec_nvl_Bps(const scn_cluster *c)
 {
 	double raw = c->intra.bandwidth_Bps > 0 ? c->intra.bandwidth_Bps : c->gpu.nvlink_Bps;
-	if (c->intra.bandwidth_Bps <= 0 && c->intra.kind == INTRA_NVSWITCH &&
+	if (c->intra.bandwidth_Bps <= 0 && c->intra.kind != INTRA_PCIE &&
 	    (c->gpu.arch == ARCH_CDNA3 || c->gpu.arch == ARCH_CDNA4) &&
+	    !strncmp(c->gpu.name, "MI3", 3) &&
 	    c->gpus_per_node > 1 && c->gpus_per_node <= AMD_PLATFORM_PEERS)
 		raw *= (double)(c->gpus_per_node - 1) / AMD_PLATFORM_PEERS;
 	return raw * (c->gpu.nvlink_eff > 0 ? c->gpu.nvlink_eff : 1.0);

@@ -970,19 +970,29 @@ int val__cp_of(const char *o)
 			if (isdigit((unsigned char)*q) && atoi(q) > 1 && !isalpha((unsigned char)q[1]))
 				return atoi(q);
 		}
-	/* "sp=8 (XTuner sequence parallel, Ulysses-style)": a size given to SP
-	 * is a Ulysses degree where the text names Ulysses (Megatron's SP, with
-	 * TP, has no size of its own) */
-	if (val__has(o, "Ulysses"))
+	/* "sp=8 (XTuner sequence parallel, Ulysses-style)", "Ulysses SP8": a
+	 * size given to SP is a Ulysses degree where the text affirms Ulysses
+	 * (Megatron's SP, with TP, has no size of its own: "TP=8 SP=8" is not
+	 * one), and not a count of something else ("SP: 2048 tokens") */
+	if (val__affirmed(o, "Ulysses"))
 		for (const char *p = val__find(o, "SP"); p; p = val__find(p + 1, "SP")) {
 			if (p > o && isalnum((unsigned char)p[-1]))
 				continue;
 			const char *q = p + 2;
 			while (*q == '=' || *q == ' ' || *q == ':')
 				q++;
-			if (q > p + 2 && isdigit((unsigned char)*q) && atoi(q) > 1 &&
-			    !isalnum((unsigned char)q[strspn(q, "0123456789")]))
-				return atoi(q);
+			if (!isdigit((unsigned char)*q) || atoi(q) < 2)
+				continue;
+			const char *e = q + strspn(q, "0123456789");
+			while (*e == ' ')
+				e++;
+			if (isalpha((unsigned char)*e) || *e == '.')
+				continue;
+			char tp[16];
+			snprintf(tp, sizeof tp, "TP=%d", atoi(q));
+			if (val__has(o, tp) || (snprintf(tp, sizeof tp, "TP%d", atoi(q)), val__has(o, tp)))
+				continue;
+			return atoi(q);
 		}
 	return 1;
 }
@@ -1275,14 +1285,22 @@ static bool offload_said(const char *o)
 }
 
 /* ColossalAI Gemini's placement policy "cpu", "auto" or "const" keeps
- * parameters in host memory, all or some of them ("placement=cpu",
- * "placement_policy='auto'"); "cuda" keeps them on the GPU. */
+ * parameters in host memory, all or some of them ("placement_policy='auto'",
+ * "placement-policy=cpu", or "placement=cpu" beside Gemini's name); "cuda"
+ * keeps them on the GPU. */
 static bool host_placement_said(const char *o)
 {
+	bool gemini = val__has(o, "Gemini") || val__has(o, "Colossal");
 	for (const char *p = val__find(o, "placement"); p; p = val__find(p + 1, "placement")) {
 		const char *q = p + strlen("placement");
-		if (!strncasecmp(q, "_policy", 7) || !strncasecmp(q, " policy", 7))
+		bool policy = !strncasecmp(q, "_policy", 7) || !strncasecmp(q, " policy", 7) ||
+		              !strncasecmp(q, "-policy", 7);
+		if (policy)
 			q += 7;
+		else if (!gemini)
+			continue;   /* "expert placement=auto", "rank placement: auto" */
+		if (!strncasecmp(q, " is ", 4))
+			q += 4;
 		while (*q == '=' || *q == ' ' || *q == ':' || *q == '\'' || *q == '"')
 			q++;
 		static const char *const host[] = {"cpu", "auto", "const"};

@@ -3699,18 +3699,27 @@ static void coll_name_of(const val_row *r, char *name, size_t n)
 	}
 }
 
-/* A bandwidth published as both directions' sum, twice nccl-tests' busbw
- * (FlagPerf doubles it to compare with NVIDIA's bidirectional NVLink
- * figure): "as published = 2 x busbw". Not "96.62 = 2 x busbw", which
- * names another number than the row's. */
+/* A bus bandwidth published as both directions' sum, twice nccl-tests'
+ * busbw (FlagPerf doubles it to compare with NVIDIA's bidirectional NVLink
+ * figure): "as published = 2 x busbw". Not "96.62 = 2 x busbw", which names
+ * another number than the row's, nor "1/2 x busbw", "not 2x busbw" or
+ * "would be 2 x busbw". */
 static bool twice_busbw(const char *unit, val_metric m)
 {
-	if (m != VM_COLL_BUSBW && m != VM_COLL_ALGBW && m != VM_COLL_AVG_BUSBW)
+	if (m != VM_COLL_BUSBW && m != VM_COLL_AVG_BUSBW)
 		return false;
 	static const char *const forms[] = {"2 x busbw", "2x busbw", "2 \u00d7 busbw", "twice busbw",
 		"twice the busbw"};
 	for (size_t k = 0; k < sizeof forms / sizeof forms[0]; k++)
 		for (const char *p = val__find(unit, forms[k]); p; p = val__find(p + 1, forms[k])) {
+			if (p > unit && (p[-1] == '/' || isdigit((unsigned char)p[-1])))
+				continue;   /* "1/2 x busbw", "12 x busbw" */
+			char before[24];
+			size_t k0 = (size_t)(p - unit) < 16 ? (size_t)(p - unit) : 16;
+			snprintf(before, sizeof before, "%.*s", (int)k0, p - k0);
+			if (val__has(before, "not ") || val__has(before, "would") ||
+			    val__has(before, "n't "))
+				continue;   /* "not 2x busbw", "would be 2 x busbw" */
 			const char *b = p;
 			while (b > unit && b[-1] == ' ')
 				b--;

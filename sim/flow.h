@@ -44,11 +44,18 @@ double flow_link_busy_s(const flownet *n, int link);
 int flow_start(flownet *n, const int *route, int nlinks, double bytes,
                double rate_cap_Bps, double mult, flow_done_fn done, void *ctx,
                uint64_t arg);
-/* The same, but done() is called when the last byte has left the sender, not
- * a route latency later: for callers that only need the latest arrival of a
- * group of flows, which they can compute from the send ends and schedule as
- * one event, instead of one delivery event per flow. A flow with no links or
- * no bytes is done in an event at sim_now (never inside this call). */
+/* Completions due at one instant that a re-plan schedules one after another
+ * run in one engine event, in that order, as their own events would have: a
+ * done() callback that schedules an event at this instant with a priority
+ * before SIM_PRIO_NORMAL sees it run after the batch's other completions,
+ * and sim_stop() takes effect once the batch is over.
+ *
+ * flow_start_sent: as flow_start, but done() is called when the last byte
+ * has left the sender, not a route latency later: for callers that only
+ * need the latest arrival of a group of flows, which they can compute from
+ * the send ends and schedule as one event, instead of one delivery event per
+ * flow. A flow with no links or no bytes is done in an event at sim_now
+ * (never inside this call). */
 int flow_start_sent(flownet *n, const int *route, int nlinks, double bytes,
                     double rate_cap_Bps, double mult, flow_done_fn done, void *ctx,
                     uint64_t arg);

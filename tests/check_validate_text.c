@@ -8,6 +8,7 @@
 #include <string.h>
 #include "coll.h"
 #include "scn.h"
+#include "val_int.h"
 #include "val_test.h"
 #include "workload.h"
 
@@ -3133,6 +3134,41 @@ START_TEST(t_blind21)
 	                        "TFLOP/s per GPU,x", &c, why, sizeof why) == 0, "%s", why);
 	ck_assert_int_eq(c.s.training.cp, 1);
 	scn_release(&c.s);
+	/* the review: Ulysses affirmed, SP's size not TP's nor a count of
+	 * tokens; "Ulysses SP8" */
+	ck_assert_int_eq(val__cp_of("Megatron-LM TP=8 SP=8; baseline for DeepSpeed-Ulysses"), 1);
+	ck_assert_int_eq(val__cp_of("TP=4, SP=4; Ulysses off"), 1);
+	ck_assert_int_eq(val__cp_of("no Ulysses; SP=2"), 1);
+	ck_assert_int_eq(val__cp_of("SP: 2048 tokens per rank, Ulysses"), 1);
+	ck_assert_int_eq(val__cp_of("Ulysses SP8"), 8);
+	/* a placement policy only where it is Gemini's */
+	static const char *const not_host[] = {"expert placement=auto", "rank placement: auto",
+		"dataloader placement: cpu workers"};
+	static const char *const host_too[] = {"placement-policy=cpu", "Gemini, placement policy is cpu"};
+	for (size_t i = 0; i < 3; i++) {
+		char row[400];
+		snprintf(row, sizeof row, "G-%zu,x,1 node x 8 A100 80GB SXM,8,10,50,4096,16,1024,64,8,1,1,8,"
+		         "\"%s\",fp16,,tflops_per_gpu,100,TFLOP/s per GPU,x", i, not_host[i]);
+		ck_assert_msg(build_row(row, &c, why, sizeof why) == 0, "%s: %s", not_host[i], why);
+		scn_release(&c.s);
+	}
+	for (size_t i = 0; i < 2; i++) {
+		char row[400];
+		snprintf(row, sizeof row, "H-%zu,x,1 node x 8 A100 80GB SXM,8,10,50,4096,16,1024,64,8,1,1,8,"
+		         "\"%s\",fp16,,tflops_per_gpu,100,TFLOP/s per GPU,x", i, host_too[i]);
+		ck_assert_int_lt(build_row(row, &c, why, sizeof why), 0);
+	}
+	/* twice busbw only of the figure itself */
+	static const char *const not_twice[] = {"GB/s (1/2 x busbw)", "GB/s busbw (not 2x busbw)",
+		"GB/s, bidirectional would be 2 x busbw"};
+	for (size_t i = 0; i < 3; i++) {
+		char row[400];
+		snprintf(row, sizeof row, "B-%zu,nccl-tests,\"1 node x 8 NVIDIA H100 SXM5 80GB, NVSwitch\","
+		         "8,,,,,,,,,,,size=1073741824,float,,busbw,400,%s,x", i, not_twice[i]);
+		ck_assert_msg(build_row(row, &c, why, sizeof why) == 0, "%s: %s", not_twice[i], why);
+		ck_assert_double_eq_tol(c.published_si, 400e9, 1e3);
+		scn_release(&c.s);
+	}
 }
 END_TEST
 
