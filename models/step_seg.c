@@ -126,10 +126,13 @@ static int head_pass(stp_run *r, const wl_layer_cost *w, int pass, stp_cost *c)
 	return rc;
 }
 
-static void holdings(const stp_run *r, double params_per_gpu, stp_cost *c)
+/* What a GPU holds of a layer or head (ZeRO-3 gathers all of it) and what it
+ * trains: params (its gradients, its optimizer's share), all of it, or under
+ * LoRA the layer's adapters (`trained`, per GPU; the heads are frozen). */
+static void holdings(const stp_run *r, double params_per_gpu, double trained, stp_cost *c)
 {
-	c->params = params_per_gpu;
-	c->grad_bytes = params_per_gpu * hw_precision_bytes(r->s->training.grad_reduce.dtype);
+	c->params = r->s->training.peft == PEFT_LORA ? trained : params_per_gpu;
+	c->grad_bytes = c->params * hw_precision_bytes(r->s->training.grad_reduce.dtype);
 	c->param_bytes = params_per_gpu * hw_gather_bytes(r->s->training.precision);
 }
 
@@ -138,7 +141,7 @@ int stp_templates(stp_run *r, char *err, size_t errlen)
 	const scenario *s = r->s;
 	int rc = 0;
 	for (int l = 0; l < r->pl.layers && !rc; l++) {
-		holdings(r, wl_layer_dp_params(s, l), &r->lc[l]);
+		holdings(r, wl_layer_dp_params(s, l), wl_lora_layer_params(s, l) / r->tp, &r->lc[l]);
 		for (int p = PASS_F; p <= PASS_B && !rc; p++)
 			rc = layer_pass(r, l, p, &r->lc[l]);
 	}
@@ -149,7 +152,7 @@ int stp_templates(stp_run *r, char *err, size_t errlen)
 		/* the output layer lives on the last stage; with pp = 1 a tied one is
 		 * the embedding itself (GPT ties, Llama does not: workload.c) */
 		bool tied = !s->model.gated_mlp;
-		holdings(r, (!first && r->pp == 1 && tied) ? 0 : w.params, c);
+		holdings(r, (!first && r->pp == 1 && tied) ? 0 : w.params, 0, c);
 		for (int p = PASS_F; p <= PASS_B && !rc; p++)
 			rc = head_pass(r, &w, p, c);
 	}

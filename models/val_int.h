@@ -77,6 +77,9 @@ int val__moe_of(const val_row *r, scenario *s, bool *assumed, char *why, size_t 
 /* ---- training layout (val_train.c) ---- */
 /* context parallelism named in other_parallel ("CP2", "context parallel 4"); 1 if none */
 int val__cp_of(const char *o);
+/* The number after a key that starts a word ("lora_rank=16", "global batch
+ * size of 1536"); 0 if none. */
+int val__key_number(const char *o, const char *key);
 /* the parallel layout, batch, precision, recomputation, schedule and overlaps of
  * a row into s->training (the model is set): 0, or -1 with why */
 /* A row whose scenario the loader would refuse (heads that tp does not

@@ -1437,7 +1437,7 @@ static int layout_of(const val_row *r, scenario *s, bool layer_only, bool *assum
  * nearest (GPT-NeoX-20B's 1538 on 12 ranks of 4 sequences: it ran 1536). */
 /* The number after a key that starts a word, a '_' not being a start
  * ("train_batch_size" is not in "per_device_train_batch_size"); 0 if none. */
-static int key_number(const char *o, const char *key)
+int val__key_number(const char *o, const char *key)
 {
 	size_t n = strlen(key);
 	for (const char *p = val__find(o, key); p; p = val__find(p + 1, key)) {
@@ -1507,7 +1507,7 @@ static int batch_of(const val_row *r, scenario *s, bool layer_only, bool *assume
 		}
 	for (size_t i = 0; i < sizeof gbs_words / sizeof gbs_words[0] && t->global_batch <= 0;
 	     i++)
-		t->global_batch = key_number(r->other, gbs_words[i]);
+		t->global_batch = val__key_number(r->other, gbs_words[i]);
 	/* "batch size of 2048 sequences" (a count of sequences is the step's) */
 	for (const char *p = val__find(r->other, "batch size"); p && t->global_batch <= 0;
 	     p = val__find(p + 1, "batch size")) {
@@ -1541,7 +1541,7 @@ static int batch_of(const val_row *r, scenario *s, bool layer_only, bool *assume
 	bool device_batch = false;
 	for (size_t i = 0; i < sizeof mbs_words / sizeof mbs_words[0] && t->micro_batch <= 0;
 	     i++) {
-		t->micro_batch = key_number(r->other, mbs_words[i]);
+		t->micro_batch = val__key_number(r->other, mbs_words[i]);
 		for (size_t k = 0; k < sizeof per_device / sizeof per_device[0]; k++)
 			device_batch |= t->micro_batch > 0 && !strcmp(mbs_words[i], per_device[k]);
 	}
@@ -1668,15 +1668,15 @@ static void torchtitan_microbatches(const val_row *r, scenario *s, bool *assumed
 	if (t->pp < 2 || !(val__has(o, "torchtitan") || val__has(r->id, "torchtitan")) ||
 	    (long long)t->micro_batch * t->dp != t->global_batch)
 		return;
-	int local = t->micro_batch, size = key_number(o, "pipeline_parallel_microbatch_size"),
-	    count = key_number(o, "pipeline_parallel_microbatches");
+	int local = t->micro_batch, size = val__key_number(o, "pipeline_parallel_microbatch_size"),
+	    count = val__key_number(o, "pipeline_parallel_microbatches");
 	const char *split = val__find(o, "split into ");
 	if (!count && split) {   /* "local batch 16 split into 16 micro batches" */
 		const char *w = split + 11;
 		while (isdigit((unsigned char)*w) || *w == ' ')
 			w++;
 		if (!strncasecmp(w, "micro", 5))
-			count = key_number(o, "split into");
+			count = val__key_number(o, "split into");
 	}
 	if (size > 0 || count > 0) {
 		int mb = size > 0 ? size : local % count == 0 ? local / count : 0;

@@ -3118,9 +3118,13 @@ static bool lora_at(const char *t, const char *p)
 	return left && right && !rank && val__affirmed(p, "lora");
 }
 
-static bool peft_said(const val_row *r)
+/* Parameter-efficient fine-tuning said of the run: PEFT_LORA for LoRA,
+ * -1 for another kind (QLoRA's 4-bit base weights, a PEFT scheme not named
+ * LoRA), PEFT_NONE when none. */
+static int peft_said(const val_row *r)
 {
 	const char *fields[] = {r->other, r->id};
+	int kind = PEFT_NONE;
 	for (size_t f = 0; f < sizeof fields / sizeof fields[0]; f++) {
 		const char *t = fields[f];
 		/* a full fine-tuning (the baseline of a LoRA comparison) is not */
@@ -3128,23 +3132,40 @@ static bool peft_said(const val_row *r)
 		    val__has(t, "full parameter") || val__has_token(t, "full FT") ||
 		    val__has_token(t, "full SFT") || val__has(t, "baseline"))
 			continue;
+		if (val__has_token(t, "QLoRA") && val__affirmed(t, "QLoRA"))
+			return -1;
+		for (const char *p = val__find(t, "lora"); p; p = val__find(p + 1, "lora"))
+			if (lora_at(t, p) && !(p > t && tolower((unsigned char)p[-1]) == 'q'))
+				kind = PEFT_LORA;
+		if (kind == PEFT_LORA)
+			continue;
 		const char *ps = val__find(t, "peft_scheme");
 		if (ps) {
 			const char *q = ps + 11;
 			while (*q == ' ' || *q == '=' || *q == ':' || *q == '\'')
 				q++;
 			if (strncasecmp(q, "none", 4) && strncasecmp(q, "null", 4) && *q)
-				return true;
+				return -1;
 		}
-		if ((val__has_token(t, "PEFT") && val__affirmed(t, "PEFT") &&
-		     !val__has(t, "PEFT not") && !val__has(t, "peft_scheme")) ||
-		    (val__has_token(t, "QLoRA") && val__affirmed(t, "QLoRA")))
-			return true;
-		for (const char *p = val__find(t, "lora"); p; p = val__find(p + 1, "lora"))
-			if (lora_at(t, p) && !(p > t && tolower((unsigned char)p[-1]) == 'q'))
-				return true;
+		if (val__has_token(t, "PEFT") && val__affirmed(t, "PEFT") &&
+		    !val__has(t, "PEFT not") && !val__has(t, "peft_scheme"))
+			return -1;
 	}
-	return false;
+	return kind;
+}
+
+/* LoRA's rank as the row gives it ("lora_rank=16", "rank 8", "r=16", "dim
+ * 32", NeMo's adapter "dim"); 0 when it does not. */
+static int lora_rank_of(const val_row *r)
+{
+	static const char *const keys[] = {"lora_rank", "lora rank", "LoRA r", "lora_r", "rank",
+		"lora_dim", "adapter_dim", "dim", "r"};
+	for (size_t i = 0; i < sizeof keys / sizeof keys[0]; i++) {
+		int v = val__key_number(r->other, keys[i]);
+		if (v >= 1 && v <= 4096)
+			return v;
+	}
+	return 0;
 }
 
 /* An encoder-decoder named in the row's text or id (not its source's title):
@@ -3258,10 +3279,19 @@ static int model_of(const val_row *r, scenario *s, bool params_only, bool *assum
 	 * PEFT tables); in the row's own text and id, not its source's title,
 	 * not negated ("no LoRA", "peft_scheme=None", "PEFT not used"), not the
 	 * full fine-tuning a row compares it with, not MLA's LoRA ranks */
-	if (peft_said(r)) {
-		snprintf(why, n, "parameter-efficient fine-tuning (LoRA, PEFT) is not modelled: "
-		         "trainsim trains every weight");
+	int peft = peft_said(r);
+	if (peft < 0) {
+		snprintf(why, n, "parameter-efficient fine-tuning other than LoRA (QLoRA's 4-bit "
+		         "base weights, another PEFT scheme) is not modelled");
 		return -1;
+	}
+	if (peft == PEFT_LORA) {
+		s->training.peft = PEFT_LORA;
+		int rank = lora_rank_of(r);
+		if (rank > 0)
+			s->training.lora_rank = rank;
+		else
+			*assumed = true;
 	}
 	/* encoder-decoders: a decoder's layers also attend to the encoder's */
 	if (enc_dec_said(r)) {
@@ -3500,10 +3530,13 @@ static void describe(const val_row *r, val_case *c)
 	char cp[16] = "";
 	if (t->cp > 1)
 		snprintf(cp, sizeof cp, " CP%d", t->cp);
-	snprintf(c->config, sizeof c->config, "l%d h%d TP%d%s%s PP%d%s DP%d%s mb%d B%d %s %s%s",
+	char lora[24] = "";
+	if (t->peft == PEFT_LORA)
+		snprintf(lora, sizeof lora, " LoRA%d", t->lora_rank);
+	snprintf(c->config, sizeof c->config, "l%d h%d TP%d%s%s PP%d%s DP%d%s mb%d B%d %s %s%s%s",
 	         c->s.model.layers, c->s.model.hidden, t->tp, t->sequence_parallel ? "+SP" : "", cp,
 	         t->pp, v, t->dp, z,
-	         t->micro_batch, t->global_batch, rc, hw_precision_name(t->precision),
+	         t->micro_batch, t->global_batch, rc, hw_precision_name(t->precision), lora,
 	         c->assumed ? " *" : "");
 }
 

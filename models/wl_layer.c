@@ -28,6 +28,7 @@ typedef struct lctx {
 	double E;            /* bytes per activation element */
 	bool sp, flash, drop, bias;
 	bool eager;          /* training.kernels: eager (PyTorch's composite ops) */
+	double lora;         /* LoRA's rank (training.peft: lora), 0 = every weight trained */
 	bool rms;            /* RMSNorm (the gated-MLP generation), else LayerNorm */
 	/* mixture of experts (this layer's) */
 	bool moe;
@@ -91,6 +92,7 @@ static void ctx_init(lctx *c, const scenario *s, int layer)
 	c->drop = wl__dropout(&c->m);
 	c->bias = !c->m.gated_mlp;
 	c->eager = s->training.kernels == KERNELS_EAGER;
+	c->lora = s->training.peft == PEFT_LORA ? s->training.lora_rank : 0;
 	c->rms = c->m.gated_mlp;
 	c->moe = wl_layer_moe(&c->m, layer);
 	if (c->moe) {
@@ -122,13 +124,51 @@ static wl_op *push(oplist *l, wl_op_kind kind, const char *name)
 	return o;
 }
 
-static void gemm_p(oplist *l, const char *name, double m, double n, double k, hw_precision p)
+static void gemm_one(oplist *l, const char *name, double m, double n, double k, hw_precision p)
 {
 	wl_op *o = push(l, OP_GEMM, name);
 	o->m = m, o->n = n, o->k = k;
 	o->flops = 2 * m * n * k;
 	o->bytes = l->c->E * (m * k + k * n + m * n);
 	o->time_s = wl_gemm_time(l->c->g, p, m, n, k);
+}
+
+/* Whether op `name` is a GEMM of a layer LoRA adapts (workload.c,
+ * wl_lora_layer_params): the dense layer's QKV, output projection, fc1, fc2,
+ * forward or either backward GEMM. */
+static bool lora_target(const char *name)
+{
+	static const char *const base[] = {"qkv", "proj", "fc1", "fc2"};
+	for (size_t i = 0; i < sizeof base / sizeof base[0]; i++) {
+		size_t n = strlen(base[i]);
+		if (!strncmp(name, base[i], n) && (name[n] == '\0' || name[n] == '_'))
+			return true;
+	}
+	return false;
+}
+
+/* A weight GEMM y = x W^T of m tokens, n outputs and k inputs (or its dgrad,
+ * or its wgrad of an n x k weight over m tokens). Under LoRA the weight is
+ * frozen: no wgrad; the adapter pair A (r x k), B (n x r) runs beside it:
+ * x A^T then (x A^T) B^T forward and for dgrad, dB and dA for wgrad, in
+ * 16-bit (NeMo's adapters are not fp8). */
+static void gemm_p(oplist *l, const char *name, double m, double n, double k, hw_precision p)
+{
+	double r = l->c->lora;
+	bool wgrad = strstr(name, "wgrad") != NULL;
+	if (!(r > 0 && wgrad))
+		gemm_one(l, name, m, n, k, p);
+	if (!(r > 0) || !lora_target(name))
+		return;
+	hw_precision ap = hw_prec_scaled(p) ? PREC_BF16 : p;
+	if (wgrad) {
+		gemm_one(l, "lora_wgrad", m, r, k, ap);
+		gemm_one(l, "lora_wgrad", r, n, k, ap);
+	} else {
+		const char *an = strstr(name, "dgrad") ? "lora_dgrad" : "lora_fwd";
+		gemm_one(l, an, m, r, k, ap);
+		gemm_one(l, an, m, n, r, ap);
+	}
 }
 
 static void gemm(oplist *l, const char *name, double m, double n, double k)
@@ -142,6 +182,8 @@ static void gemm(oplist *l, const char *name, double m, double n, double k)
 static void batched(oplist *l, const char *name, double batch, double m, double n, double k,
                     bool experts)
 {
+	if (l->c->lora > 0 && strstr(name, "wgrad"))
+		return;   /* frozen experts under LoRA */
 	wl_op *o = push(l, OP_GEMM, name);
 	o->m = m, o->n = n, o->k = k, o->batch = batch;
 	o->flops = 2 * batch * m * n * k;
@@ -792,6 +834,8 @@ static void layer_bwd(oplist *l)
  * .to(fp32))): read the 16-bit grad, read and write the fp32 one. */
 static double accum_bytes_per_param(const lctx *c)
 {
+	if (c->lora > 0)
+		return 0;   /* frozen weights; the adapters' few are not charged */
 	if (modern_stack(c))
 		return c->s->training.grad_accum_pass ? c->E + 2 * 4.0 : 0;
 	return 3 * c->E;

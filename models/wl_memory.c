@@ -221,6 +221,14 @@ void wl_memory_stage(const scenario *s, int stage, wl_memory *out)
 	bool gshard = zero >= 2 && (wl_grad_every_micro_batch(s) || wl__nmicro(s) == 1);
 	out->gradients = dense * g / (gshard ? d : 1) + ex * g / (gshard ? e : 1);
 	out->optimizer = dense * o / (zero >= 1 ? d : 1) + ex * o / (zero >= 1 ? e : 1);
+	if (s->training.peft == PEFT_LORA) {
+		/* frozen weights: gradients and optimizer state of the adapters
+		 * only, which stay 16-bit beside them (weights' bytes) */
+		double lora = wl_stage_trainable_params(s, stage);
+		out->weights += lora * w / (zero >= 3 ? d : 1);
+		out->gradients = lora * g / (gshard ? d : 1);
+		out->optimizer = lora * o / (zero >= 1 ? d : 1);
+	}
 
 	int n = wl_stage_layers(s, stage);
 	double act, held = in_flight_layers(s, stage, n);

@@ -597,9 +597,55 @@ double wl_stage_params(const scenario *s, int stage)
 	return params;
 }
 
+/* LoRA (Hu et al. 2021, "LoRA: Low-Rank Adaptation of Large Language
+ * Models"): a frozen linear layer W (out x in) gets a trained pair A (r x
+ * in), B (out x r), r(in + out) parameters. Adapters sit beside the QKV
+ * projection, the attention's output projection, fc1 and fc2 (NeMo's default
+ * target modules: linear_qkv, linear_proj, linear_fc1, linear_fc2); a MoE
+ * layer's experts and router, the embedding and the output layer stay frozen
+ * without one (wl_layer.c runs the same adapters). Parameters of one layer,
+ * all TP ranks together. */
+double wl_lora_layer_params(const scenario *s, int layer)
+{
+	scn_model m;
+	wl__model(&s->model, &m);
+	if (s->training.peft != PEFT_LORA || m.custom || layer < 0 || layer >= m.layers)
+		return 0;
+	double r = s->training.lora_rank, h = m.hidden, dqk, dv;
+	attn_weights(&m, &dqk, &dv);
+	double q = (double)m.heads * dqk, kv = m.kv_lora_rank > 0 ? (double)m.heads * (dqk + dv)
+	                                                         : 2.0 * m.kv_heads * m.head_dim;
+	/* MLA's projections are not a QKV GEMM: only its output is adapted */
+	double attn = (m.kv_lora_rank > 0 ? 0 : r * (h + q + kv)) + r * ((double)m.heads * dv + h);
+	if (wl_layer_moe(&m, layer))
+		return attn;
+	double f = m.ffn_hidden, fc1 = (m.gated_mlp ? 2 : 1) * f;
+	return attn + r * (h + fc1) + r * (f + h);
+}
+
+/* The parameters a GPU of `stage` trains: all it holds, or under LoRA its
+ * adapters (split over the TP ranks as the layers they adapt). */
+double wl_stage_trainable_params(const scenario *s, int stage)
+{
+	if (s->training.peft != PEFT_LORA)
+		return wl_stage_params(s, stage);
+	scn_model m;
+	wl__model(&s->model, &m);
+	int p = wl__pp(s), chunks = model_chunks(s), first = 0;
+	double sum = 0;
+	for (int c = 0; c < chunks; c++) {
+		int k = chunk_count(s, m.layers, c);
+		if (c % p == stage)
+			for (int l = first; l < first + k; l++)
+				sum += wl_lora_layer_params(s, l);
+		first += k;
+	}
+	return sum / wl__tp(s);
+}
+
 double wl_dp_grad_bytes(const scenario *s, int stage)
 {
-	return wl_stage_params(s, stage) * wl__prec_bytes(s->training.grad_reduce.dtype);
+	return wl_stage_trainable_params(s, stage) * wl__prec_bytes(s->training.grad_reduce.dtype);
 }
 
 /* A rank that keeps only its shard of the gradients (ZeRO-2/3) cannot hold a
@@ -669,9 +715,9 @@ double wl_optimizer_bytes(const scenario *s, int stage)
 		double adam = fp32 ? 8 : s->training.precision == PREC_FP16 ? 16 : 12;
 		per += 2 * (o - adam);
 	}
-	double params = wl_stage_params(s, stage);
+	double params = wl_stage_trainable_params(s, stage);
 	if (s->training.zero >= 1) {   /* experts shard over their own DP group */
-		double ex = wl_stage_expert_params(s, stage);
+		double ex = s->training.peft == PEFT_NONE ? wl_stage_expert_params(s, stage) : 0;
 		params = (params - ex) / wl_zero_group(s) + ex / wl_expert_dp(s);
 	}
 	return params * per;

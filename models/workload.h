@@ -194,6 +194,11 @@ int wl_chunk_layers(const scenario *s, int chunk);
  * plus the word (and position) embedding on the first stage and the output
  * layer on the last: tied embeddings are held by both). */
 double wl_stage_params(const scenario *s, int stage);
+/* LoRA's adapter parameters of one layer (all TP ranks; 0 without
+ * training.peft: lora), and what a GPU of a stage trains: all it holds, or
+ * its share of the adapters. */
+double wl_lora_layer_params(const scenario *s, int layer);
+double wl_stage_trainable_params(const scenario *s, int stage);
 /* Bytes of gradients one GPU of that stage reduces over DP per step (in the
  * grad_reduce dtype). */
 double wl_dp_grad_bytes(const scenario *s, int stage);

@@ -23,6 +23,10 @@
 
 typedef enum { TOPO_SINGLE_SWITCH, TOPO_FAT_TREE, TOPO_RAIL_OPTIMIZED, TOPO_ZONES } scn_topology;
 typedef enum { SCHED_GPIPE, SCHED_1F1B, SCHED_INTERLEAVED, SCHED_DEEPSPEED } scn_schedule;
+/* Parameter-efficient fine-tuning: none (every weight trained), or LoRA
+ * (the base weights frozen, low-rank adapters trained beside its linear
+ * layers). */
+typedef enum { PEFT_NONE, PEFT_LORA } scn_peft;
 typedef enum { RECOMPUTE_NONE, RECOMPUTE_SELECTIVE, RECOMPUTE_FULL } scn_recompute;
 /* The attention core: as the framework of the model's generation runs it
  * (auto: docs/workload.md), one fused FlashAttention kernel, or unfused
@@ -220,6 +224,8 @@ typedef struct scn_training {
 	scn_checkpoint checkpoint;
 	scn_failures failures;
 	double optimizer_bytes_per_param; /* 0 = from precision (Megatron: 18 incl. grads) */
+	scn_peft peft;
+	int lora_rank;                  /* adapters' rank with peft: lora */
 } scn_training;
 
 typedef struct scn_variability {

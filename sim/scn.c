@@ -45,6 +45,7 @@ void scn_defaults(scenario *s)
 	t->pp = 1;
 	t->schedule = SCHED_1F1B;
 	t->virtual_stages = 1;
+	t->lora_rank = 16;
 	t->recompute = RECOMPUTE_NONE;
 	t->placement = PLACE_TP_PP_DP;
 	t->pp_scatter_gather = true;

@@ -576,6 +576,9 @@ static void check_parallel(scn_ctx *c, scenario *s, const scn_doc *d)
 	if (t->recompute_layers > 0 && t->recompute != RECOMPUTE_FULL)
 		scn__warn(c, scn__doc_path(d, "training.recompute_layers"),
 		          "training.recompute_layers", "has no effect without 'recompute: full'");
+	if (t->peft == PEFT_LORA && s->model.custom)
+		ERR(c, d, "training.peft", NULL, "LoRA adapts a transformer's linear layers; a custom "
+		    "model's layers have no shapes to adapt: use 'peft: none'");
 	if (t->recompute_layers > 0 && s->model.custom)
 		ERR(c, d, "training.recompute_layers", NULL, "a custom model recomputes all its "
 		    "layers or none; remove recompute_layers");

@@ -51,6 +51,7 @@ static const char *const attention_names[] = {"auto", "flash", "unfused", "flash
 static const char *const kernels_names[] = {"fused", "eager", NULL};
 static const char *const ep_dispatcher_names[] = {"alltoall", "deepep", NULL};
 static const char *const placement_names[] = {"tp-pp-dp", "tp-dp-pp", NULL};
+static const char *const peft_names[] = {"none", "lora", NULL};
 static const char *const algo_names[] = {"auto", "ring", "tree", "hierarchical", "ps", "nvls",
                                          "collnet", NULL};
 static const char *const compression_names[] = {"none", "fp16", "int8", "1bit", NULL};
@@ -276,6 +277,8 @@ static const scn_field training_rows[] = {
 	ENUM("placement", scn_training, placement, placement_names, 0),
 	DBL("optimizer_bytes_per_param", scn_training, optimizer_bytes_per_param, 0, 1000,
 	    FL_GT_MIN | FL_ZERO_OK),
+	ENUM("peft", scn_training, peft, peft_names, 0),
+	INT("lora_rank", scn_training, lora_rank, 1, 65536, 0),
 	SUB("grad_reduce", scn_training, grad_reduce, grad_sec, 0, NULL),
 	SUB("data", scn_training, data, data_sec, 0, NULL),
 	SUB("checkpoint", scn_training, checkpoint, ckpt_sec, 0, NULL),

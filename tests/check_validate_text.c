@@ -580,12 +580,20 @@ START_TEST(t_fifth_review)
 		              c.s.model.experts);
 		scn_release(&c.s);
 	}
-	/* parameter-efficient fine-tuning is refused; MLA's kv_lora is not LoRA */
-	static const char *const peft[] = {"llama2_70b_lora", "Llama 2 70B LoRA finetuning (rank 16)",
-		"PEFT (LoRA r=16)", "QLoRA 4-bit", "peft_scheme=lora"};
-	for (size_t i = 0; i < sizeof peft / sizeof peft[0]; i++)
-		fifth_row(H100_HW, "8", "80,8192,64,4096", "8,1,8,1,1", peft[i], "bf16",
-		          "iteration_time", "10", "s", &c, -1);
+	/* LoRA is read as LoRA, with its rank where said; QLoRA is refused;
+	 * MLA's kv_lora is not LoRA */
+	static const struct { const char *other; int rank; } lora[] = {
+		{"llama2_70b_lora", 16}, {"Llama 2 70B LoRA finetuning (rank 8)", 8},
+		{"PEFT (LoRA r=32)", 32}, {"peft_scheme=lora", 16}};
+	for (size_t i = 0; i < sizeof lora / sizeof lora[0]; i++) {
+		fifth_row(H100_HW, "8", "80,8192,64,4096", "8,1,8,1,1", lora[i].other, "bf16",
+		          "iteration_time", "10", "s", &c, 0);
+		ck_assert_int_eq(c.s.training.peft, PEFT_LORA);
+		ck_assert_int_eq(c.s.training.lora_rank, lora[i].rank);
+		scn_release(&c.s);
+	}
+	fifth_row(H100_HW, "8", "80,8192,64,4096", "8,1,8,1,1", "QLoRA 4-bit", "bf16",
+	          "iteration_time", "10", "s", &c, -1);
 	/* precision said only in the text; quoted JSON keys read as keys */
 	static const struct { const char *other; int prec, zero, gb, mb, rc; } text[] = {
 		{"FSDP2, torch.compile, Float8 (tensorwise scaling)", PREC_FP8, 3, 256, 4, -1},
@@ -3115,6 +3123,14 @@ START_TEST(t_blind21)
 	ck_assert_msg(p2 < 0.2 * p8 && p2 > 0.1 * p8, "2 GPUs %g, 8 GPUs %g B/s", p2, p8);
 	free(r);
 	r = validation_rows("blind21-runs.csv", &n);
+	/* NeMo's LoRA rows: read as LoRA (rank not given: the default 16) */
+	ck_assert_msg(val_build(row_of(r, n, "WNMFTA21-004"), &c, why, sizeof why) == 0, "%s", why);
+	ck_assert_int_eq(c.s.training.peft, PEFT_LORA);
+	ck_assert_int_eq(c.s.training.lora_rank, 16);
+	scn_release(&c.s);
+	ck_assert_msg(val_build(row_of(r, n, "WNMFTA21-001"), &c, why, sizeof why) == 0, "%s", why);
+	ck_assert_int_eq(c.s.training.peft, PEFT_NONE);   /* "SFT full-parameter" */
+	scn_release(&c.s);
 	/* "sp=8 (XTuner sequence parallel, Ulysses-style)" on 8 GPUs: CP 8 */
 	ck_assert_msg(val_build(row_of(r, n, "WXTSP21-003"), &c, why, sizeof why) == 0, "%s", why);
 	ck_assert_int_eq(c.s.training.cp, 8);
@@ -3134,6 +3150,17 @@ START_TEST(t_blind21)
 	                        "TFLOP/s per GPU,x", &c, why, sizeof why) == 0, "%s", why);
 	ck_assert_int_eq(c.s.training.cp, 1);
 	scn_release(&c.s);
+	/* a LoRA rank said; QLoRA's 4-bit base weights are not modelled */
+	ck_assert_msg(build_row("L-001,x,1 node x 8 H100 SXM,8,7,32,4096,32,4096,32,1,1,1,8,"
+	                        "\"LoRA, lora_rank=8\",bf16,,tokens_per_s_per_gpu,1000,"
+	                        "tokens/s per GPU,x", &c, why, sizeof why) == 0, "%s", why);
+	ck_assert_int_eq(c.s.training.peft, PEFT_LORA);
+	ck_assert_int_eq(c.s.training.lora_rank, 8);
+	scn_release(&c.s);
+	ck_assert_int_lt(build_row("L-002,x,1 node x 8 H100 SXM,8,7,32,4096,32,4096,32,1,1,1,8,"
+	                           "QLoRA 4-bit,bf16,,tokens_per_s_per_gpu,1000,tokens/s per GPU,x",
+	                           &c, why, sizeof why), 0);
+	ck_assert_ptr_nonnull(strstr(why, "QLoRA"));
 	/* the review: Ulysses affirmed, SP's size not TP's nor a count of
 	 * tokens; "Ulysses SP8" */
 	ck_assert_int_eq(val__cp_of("Megatron-LM TP=8 SP=8; baseline for DeepSpeed-Ulysses"), 1);

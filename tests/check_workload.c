@@ -55,6 +55,47 @@ START_TEST(t_tiny_by_hand)
 }
 END_TEST
 
+/* LoRA on the tiny model (h 64, 4 heads of 16, f 256), rank 8: adapters
+ * r(in + out) beside QKV (64 -> 192), the projection (64 -> 64), fc1 (64 ->
+ * 256) and fc2 (256 -> 64): 8 (256 + 128 + 320 + 320) = 8192 a layer. The
+ * frozen weights keep their bytes, the gradients and optimizer state are the
+ * adapters'; the backward loses its weight-gradient GEMMs (but runs the
+ * adapters'), so a layer's backward is cheaper while its forward is not. */
+START_TEST(t_lora)
+{
+	scenario s;
+	gpt(&s, 2, 64, 4, 16);
+	s.model.vocab = 128;
+	s.model.ffn_hidden = 256;
+	ck_assert_double_eq(wl_lora_layer_params(&s, 0), 0);
+	wl_memory full, lora;
+	wl_memory_get(&s, &full);
+	wl_layer_cost cf, cl;
+	wl_layer_cost_get(&s, 0, &cf);
+	s.training.peft = PEFT_LORA;
+	s.training.lora_rank = 8;
+	ck_assert_double_eq_tol(wl_lora_layer_params(&s, 0), 8192, 1e-9);
+	ck_assert_double_eq_tol(wl_stage_trainable_params(&s, 0), 2 * 8192, 1e-9);
+	ck_assert_double_eq_tol(wl_dp_grad_bytes(&s, 0), 2 * 8192 * 4.0, 1e-9);   /* fp32 */
+	wl_memory_get(&s, &lora);
+	ck_assert(lora.weights >= full.weights);
+	ck_assert(lora.gradients < 0.2 * full.gradients);
+	ck_assert(lora.optimizer < 0.2 * full.optimizer);
+	wl_layer_cost_get(&s, 0, &cl);
+	ck_assert(cl.bwd_flops < cf.bwd_flops);
+	ck_assert(cl.fwd_flops > cf.fwd_flops);   /* the adapters' forward GEMMs */
+	/* the base weight-gradient GEMMs are gone: 2 of the 4 thirds of the
+	 * linear layers' backward, less the adapters' few */
+	s.model.hidden = 4096, s.model.heads = 32, s.model.ffn_hidden = 16384, s.model.seq_len = 2048;
+	s.training.peft = PEFT_NONE;
+	wl_layer_cost_get(&s, 0, &cf);
+	s.training.peft = PEFT_LORA;
+	wl_layer_cost_get(&s, 0, &cl);
+	double ratio = cl.bwd_flops / cf.bwd_flops;
+	ck_assert_msg(ratio > 0.5 && ratio < 0.6, "backward FLOPs under LoRA: %g of full", ratio);
+}
+END_TEST
+
 /* GPT-3 175B: 1.076e12 FLOP per token (cost-models.md 2.1), and our count
  * equals the Megatron paper formula term by term for f = 4h, tied logits. */
 START_TEST(t_gpt3_flops)
@@ -1138,6 +1179,7 @@ int main(void)
 	Suite *s = suite_create("workload");
 	TCase *tc = tcase_create("core");
 	tcase_add_test(tc, t_tiny_by_hand);
+	tcase_add_test(tc, t_lora);
 	tcase_add_test(tc, t_gpt3_flops);
 	tcase_add_test(tc, t_sliding_window);
 	tcase_add_test(tc, t_llama_params);
