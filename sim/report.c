@@ -67,6 +67,10 @@ static void json_layout(json *j, const scenario *s, const step_result *r)
 	json_kint(j, "micro_batch", t->micro_batch);
 	json_kint(j, "global_batch", t->global_batch);
 	json_kint(j, "micro_batches", r->micro_batches > 0 ? r->micro_batches : micro_batches(s));
+	if (t->peft == PEFT_LORA) {   /* only under LoRA: the reports of full training keep their keys */
+		json_kstr(j, "peft", "lora");
+		json_kint(j, "lora_rank", t->lora_rank);
+	}
 	/* the layers each pipeline stage holds (plan.c's split; up to 1024
 	 * stages listed) */
 	if (t->pp > 1 && t->pp <= 1024) {
