@@ -2335,6 +2335,16 @@ static int coll_cluster_of(const val_row *r, val_case *c, char *why, size_t n)
 	 * "mpirun -np 64 -N 8" (-N is processes per node); "2 nodes, 8 GPUs
 	 * each", "16 nodes of DGX A100", "nodes: 4", "2 DGX-H100 nodes", "2x DGX
 	 * H100" */
+	/* a key of the row's own notes: "nodes=2; ranks_per_node=4", the gpus
+	 * cell over them (a ranks-per-node said beside must agree) */
+	if (!nodes && r->gpus > 0) {
+		int k = val__key_number(r->other, "nodes");
+		if (k > 0 && r->gpus % k == 0) {
+			int each = val__key_number(r->other, "ranks_per_node");
+			if (each <= 0 || (long)each * k == r->gpus)
+				nodes = k, gpn = r->gpus / k;
+		}
+	}
 	for (int i = 0; i < 2 && !nodes; i++) {
 		const char *p = strstr(texts[i], "-N");
 		const char *np = strstr(texts[i], "-np ");
@@ -3114,7 +3124,9 @@ static bool lora_at(const char *t, const char *p)
 	            (p - t >= 2 && !strncasecmp(p - 2, "q-", 2)) ||
 	            (p - t >= 3 && !strncasecmp(p - 3, "kv-", 3)) ||
 	            (p - t >= 2 && !strncasecmp(p - 2, "q ", 2)) ||
-	            (p - t >= 3 && !strncasecmp(p - 3, "kv ", 3)) || !strncasecmp(e, "rank", 4);
+	            (p - t >= 3 && !strncasecmp(p - 3, "kv ", 3)) ||
+	            /* "LoRA rank 512" of MLA's latents, not "LoRA rank 16 alpha 32" */
+	            (!strncasecmp(e, "rank", 4) && (val__has_token(t, "MLA") || val__has(t, "latent")));
 	return left && right && !rank && val__affirmed(p, "lora");
 }
 

@@ -3199,6 +3199,43 @@ START_TEST(t_blind21)
 }
 END_TEST
 
+/* Readings the twenty-second blind batch showed. */
+START_TEST(t_blind22)
+{
+	size_t n;
+	val_row *r = validation_rows("blind22-nccl.csv", &n);
+	val_case c;
+	char why[256];
+	/* "nodes=2; ranks_per_node=1" in the row's notes: 2 nodes of 1 GPU,
+	 * not one node of 2; "nodes=2; ranks_per_node=4" with 8 GPUs */
+	static const struct { const char *id; int nodes, gpn; } nodes[] = {
+		{"ULANTA22-001", 2, 1}, {"UALPSSAR22-001", 2, 1}, {"UPMDP22-001", 2, 4},
+		{"UPMDP22-002", 8, 4}};
+	for (size_t i = 0; i < sizeof nodes / sizeof nodes[0]; i++) {
+		ck_assert_msg(val_build(row_of(r, n, nodes[i].id), &c, why, sizeof why) == 0, "%s",
+		              why);
+		ck_assert_int_eq(c.s.cluster.nodes, nodes[i].nodes);
+		ck_assert_int_eq(c.s.cluster.gpus_per_node, nodes[i].gpn);
+		scn_release(&c.s);
+	}
+	/* a ranks-per-node that disagrees with the gpus cell: not read */
+	ck_assert_msg(build_row("N-001,nccl-tests,\"8x H100 SXM per node\",8,,,,,,,,,,,"
+	                        "\"op=all_reduce; size=1073741824 B; nodes=2; ranks_per_node=2\",float,,busbw,"
+	                        "100,GB/s,x", &c, why,
+	                        sizeof why) == 0, "%s", why);
+	ck_assert_int_eq(c.s.cluster.nodes, 1);
+	scn_release(&c.s);
+	free(r);
+	/* MLPerf's "LoRA rank 16 alpha 32" is LoRA (MLA's "KV LoRA rank 512" is not) */
+	r = validation_rows("blind22-runs.csv", &n);
+	ck_assert_msg(val_build(row_of(r, n, "VMLPLORA22-005"), &c, why, sizeof why) == 0, "%s", why);
+	ck_assert_int_eq(c.s.training.peft, PEFT_LORA);
+	ck_assert_int_eq(c.s.training.lora_rank, 16);
+	scn_release(&c.s);
+	free(r);
+}
+END_TEST
+
 START_TEST(t_blind20_review)
 {
 	val_case c;
@@ -3610,6 +3647,7 @@ static Suite *suite(void)
 	tcase_add_test(tc, t_blind20);
 	tcase_add_test(tc, t_blind20_review);
 	tcase_add_test(tc, t_blind21);
+	tcase_add_test(tc, t_blind22);
 	tcase_add_test(tc, t_power_limit_read);
 	tcase_add_test(tc, t_deepep_read);
 	suite_add_tcase(s, tc);
