@@ -149,7 +149,8 @@ static int setup_costs(stp_run *r, char *err, size_t errlen)
 	 * Megatron all-reduces their gradients between the two before the
 	 * optimizer (_allreduce_embedding_grads / finalize_model_grads) */
 	r->emb_bytes = 0;
-	if (r->pp > 1 && !s->model.custom && !s->model.gated_mlp && !r->async)
+	if (r->pp > 1 && !s->model.custom && !s->model.gated_mlp && !r->async &&
+	    s->training.peft != PEFT_LORA)   /* LoRA: the embedding is frozen */
 		r->emb_bytes = (double)s->model.vocab * s->model.hidden / r->tp * db;
 	return 0;
 }
@@ -166,6 +167,23 @@ static double stage_params(const stp_run *r, int st)
 		p += r->head_first.params;
 	if (st == r->pp - 1)
 		p += r->head_last.params;
+	return p;
+}
+
+/* Bytes of the weights a GPU of stage st holds (what ZeRO-3 gathers): under
+ * LoRA more than the parameters it trains (stage_params). */
+static double stage_held_bytes(const stp_run *r, int st)
+{
+	double p = 0;
+	for (int c = 0; c < r->v; c++) {
+		int gc = plan_chunk_global(&r->pl, st, c);
+		for (int l = r->pl.chunk_first[gc]; l < r->pl.chunk_first[gc] + r->pl.chunk_layers[gc]; l++)
+			p += r->lc[l].param_bytes;
+	}
+	if (st == 0)
+		p += r->head_first.param_bytes;
+	if (st == r->pp - 1)
+		p += r->head_last.param_bytes;
 	return p;
 }
 
@@ -697,6 +715,7 @@ static void collect_dp(stp_run *r, step_result *res)
 	double S = st->params * hw_precision_bytes(s->training.grad_reduce.dtype) * r->wire_per_byte;
 	double P = st->params * hw_gather_bytes(s->training.precision);
 	int z = s->training.zero;
+	double held = stage_held_bytes(r, big);   /* ZeRO-3 gathers all it holds */
 	bool rs = scn_grad_rs(s);   /* else all-reduced whole, with zero 1 too */
 	res->dp_syncs_per_step = r->mb_sync ? r->m : 1;
 	res->dp_bytes_per_gpu = S;
@@ -711,7 +730,7 @@ static void collect_dp(stp_run *r, step_result *res)
 			(coll_busbw_factor(rs ? COLL_REDUCE_SCATTER : COLL_ALL_REDUCE, r->zg) * S +
 			 coll_busbw_factor(COLL_ALL_REDUCE, r->zr) * S / r->zg) +
 		(z == 1 || z == 2 ? coll_busbw_factor(COLL_ALL_GATHER, r->zg) * P : 0) +
-		(z >= 3 ? 2.0 * r->m * coll_busbw_factor(COLL_ALL_GATHER, r->zg) * P : 0);
+		(z >= 3 ? 2.0 * r->m * coll_busbw_factor(COLL_ALL_GATHER, r->zg) * held : 0);
 	/* naive: the gradients once over the NIC bandwidth this DP group has in a
 	 * node as the reduction alone has it (the seeds' 100B example: one NIC per
 	 * node, 200 GB / 1.25 GB/s = 160 s): with a NIC or more a GPU, its k GPUs
@@ -784,7 +803,7 @@ static void collect_dp(stp_run *r, step_result *res)
 	 * and again for its backward: 2 m gathers a step, per reduction twice
 	 * (reduced every micro-batch) or 2 m (once a step, no_sync) */
 	int gathers = z >= 3 ? 2 * r->m / res->dp_syncs_per_step : z ? 1 : 0;
-	res->dp_gather_bytes_per_gpu = gathers * P;
+	res->dp_gather_bytes_per_gpu = gathers * (z >= 3 ? held : P);
 	/* the gather runs over the ZeRO group (a ring), whatever algorithm the
 	 * reduction takes (a hierarchical all-reduce's n is its nodes) */
 	double ng = r->zg > 1 ? r->zg : 2;

@@ -141,7 +141,7 @@ int stp_templates(stp_run *r, char *err, size_t errlen)
 	const scenario *s = r->s;
 	int rc = 0;
 	for (int l = 0; l < r->pl.layers && !rc; l++) {
-		holdings(r, wl_layer_dp_params(s, l), wl_lora_layer_params(s, l) / r->tp, &r->lc[l]);
+		holdings(r, wl_layer_dp_params(s, l), wl_lora_gpu_params(s, l), &r->lc[l]);
 		for (int p = PASS_F; p <= PASS_B && !rc; p++)
 			rc = layer_pass(r, l, p, &r->lc[l]);
 	}

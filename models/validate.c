@@ -2336,9 +2336,14 @@ static int coll_cluster_of(const val_row *r, val_case *c, char *why, size_t n)
 	 * each", "16 nodes of DGX A100", "nodes: 4", "2 DGX-H100 nodes", "2x DGX
 	 * H100" */
 	/* a key of the row's own notes: "nodes=2; ranks_per_node=4", the gpus
-	 * cell over them (a ranks-per-node said beside must agree) */
-	if (!nodes && r->gpus > 0) {
-		int k = val__key_number(r->other, "nodes");
+	 * cell over them (a ranks-per-node said beside must agree); not a count
+	 * of nodes equated to something ("36 nodes = 2 x NVL72 domains") */
+	const char *nk0 = val__find(r->other, "nodes=");
+	while (nk0 && ((nk0 > r->other && (isalnum((unsigned char)nk0[-1]) || nk0[-1] == '_')) ||
+	               (nk0 - r->other >= 2 && nk0[-1] == ' ' && isdigit((unsigned char)nk0[-2]))))
+		nk0 = val__find(nk0 + 1, "nodes=");
+	if (!nodes && r->gpus > 0 && nk0) {
+		int k = launch_int(nk0 + 6);
 		if (k > 0 && r->gpus % k == 0) {
 			int each = val__key_number(r->other, "ranks_per_node");
 			if (each <= 0 || (long)each * k == r->gpus)
@@ -3125,8 +3130,10 @@ static bool lora_at(const char *t, const char *p)
 	            (p - t >= 3 && !strncasecmp(p - 3, "kv-", 3)) ||
 	            (p - t >= 2 && !strncasecmp(p - 2, "q ", 2)) ||
 	            (p - t >= 3 && !strncasecmp(p - 3, "kv ", 3)) ||
-	            /* "LoRA rank 512" of MLA's latents, not "LoRA rank 16 alpha 32" */
-	            (!strncasecmp(e, "rank", 4) && (val__has_token(t, "MLA") || val__has(t, "latent")));
+	            /* "LoRA rank 512" of MLA's latents or the KV cache, not "LoRA
+	             * rank 16 alpha 32" */
+	            (!strncasecmp(e, "rank", 4) && (val__has_token(t, "MLA") || val__has(t, "latent") ||
+	                                            val__has(t, "KV cache")));
 	return left && right && !rank && val__affirmed(p, "lora");
 }
 
@@ -3144,8 +3151,9 @@ static int peft_said(const val_row *r)
 		    val__has(t, "full parameter") || val__has_token(t, "full FT") ||
 		    val__has_token(t, "full SFT") || val__has(t, "baseline"))
 			continue;
-		if (val__has_token(t, "QLoRA") && val__affirmed(t, "QLoRA"))
-			return -1;
+		if ((val__has_token(t, "QLoRA") && val__affirmed(t, "QLoRA")) ||
+		    (val__has_token(t, "DoRA") && val__affirmed(t, "DoRA")))
+			return -1;   /* 4-bit base weights; DoRA's weight decomposition */
 		for (const char *p = val__find(t, "lora"); p; p = val__find(p + 1, "lora"))
 			if (lora_at(t, p) && !(p > t && tolower((unsigned char)p[-1]) == 'q'))
 				kind = PEFT_LORA;
@@ -3166,14 +3174,35 @@ static int peft_said(const val_row *r)
 	return kind;
 }
 
-/* LoRA's rank as the row gives it ("lora_rank=16", "rank 8", "r=16", "dim
- * 32", NeMo's adapter "dim"); 0 when it does not. */
+/* LoRA's rank as the row gives it: its keys ("lora_rank=16", "lora_r: 8",
+ * "lora_dim 32", "adapter_dim"), or "rank" / "r" right after LoRA's name
+ * ("LoRA rank 16", "LoRA (rank 8)", "LoRA r=32"), never a process's rank,
+ * a head or model dim, nor MLA's KV LoRA rank; 0 when it gives none. */
 static int lora_rank_of(const val_row *r)
 {
-	static const char *const keys[] = {"lora_rank", "lora rank", "LoRA r", "lora_r", "rank",
-		"lora_dim", "adapter_dim", "dim", "r"};
-	for (size_t i = 0; i < sizeof keys / sizeof keys[0]; i++) {
-		int v = val__key_number(r->other, keys[i]);
+	static const char *const keys[] = {"lora_rank", "lora rank", "lora_r", "lora_dim",
+		"lora_alpha_rank", "adapter_dim"};
+	const char *o = r->other;
+	for (size_t i = 0; i < sizeof keys / sizeof keys[0]; i++)
+		for (const char *p = val__find(o, keys[i]); p; p = val__find(p + 1, keys[i])) {
+			bool kv = (p - o >= 3 && !strncasecmp(p - 3, "kv", 2)) ||
+			          (p - o >= 2 && !strncasecmp(p - 2, "q", 1));
+			int v = kv ? 0 : val__key_number(p, keys[i]);
+			if (v >= 1 && v <= 4096)
+				return v;
+		}
+	for (const char *p = val__find(o, "lora"); p; p = val__find(p + 1, "lora")) {
+		if (!lora_at(o, p))
+			continue;
+		char win[40];   /* the words right after the name, in its clause */
+		size_t span = strcspn(p + 4, ";|");
+		snprintf(win, sizeof win, "%.*s", (int)(span < 32 ? span : 32), p + 4);
+		int v = val__key_number(win, "rank");
+		if (v <= 0) {
+			const char *eq = strstr(win, "r=");
+			if (eq && (eq == win || !isalnum((unsigned char)eq[-1])))
+				v = val__key_number(eq, "r");
+		}
 		if (v >= 1 && v <= 4096)
 			return v;
 	}

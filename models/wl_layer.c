@@ -984,8 +984,10 @@ static void head_ops(oplist *l, bool first, wl_pass pass)
 	} else if (first) {
 		if (c->sp)
 			tpcomm(l, "tp_ag_embedding_bwd", COLL_ALL_GATHER);
-		/* dense gradient of the vocabulary slice: zero it, scatter-add rows */
-		mem(l, "embedding_bwd", emb_params * c->E + 3 * c->T * c->h * c->E);
+		/* dense gradient of the vocabulary slice: zero it, scatter-add rows
+		 * (none for LoRA's frozen embedding) */
+		if (!(c->lora > 0))
+			mem(l, "embedding_bwd", emb_params * c->E + 3 * c->T * c->h * c->E);
 		mem(l, "grad_accum", emb_params * accum_bytes_per_param(c));
 	} else if (pass == WL_FWD) {
 		norm_fwd(l, "final_norm", c->X);

@@ -411,9 +411,33 @@ double wl_paper_hw_flops_per_seq(const scn_model *m0, scn_recompute rc)
 	return wl_paper_model_flops_per_seq(&m);
 }
 
+/* All adapters of a LoRA model: every layer's (wl_lora_layer_params). */
+static double lora_params(const scenario *s)
+{
+	double p = 0;
+	for (int l = 0; l < s->model.layers; l++)
+		p += wl_lora_layer_params(s, l);
+	return p;
+}
+
+/* FLOPs per sequence LoRA does not run: the weight gradients of the frozen
+ * matrices a token meets (2 x params x tokens: the layers' active weights and
+ * the output layer), less the adapters' forward, dgrad and wgrad (6 x their
+ * parameters x tokens). 0 without LoRA. */
+static double lora_saved_per_seq(const scenario *s)
+{
+	if (s->training.peft != PEFT_LORA || s->model.custom)
+		return 0;
+	scn_model m;
+	wl__model(&s->model, &m);
+	double frozen = (m.experts > 1 ? wl_active_params(&m) : wl_params(&m)) -
+	                wl_embedding_params(&m) + (double)m.vocab * m.hidden;
+	return (2 * frozen - 6 * lora_params(s)) * m.seq_len;
+}
+
 double wl_step_model_flops(const scenario *s)
 {
-	return s->training.global_batch * wl_model_flops_per_seq(&s->model);
+	return s->training.global_batch * (wl_model_flops_per_seq(&s->model) - lora_saved_per_seq(s));
 }
 
 double wl_step_hw_flops(const scenario *s)
@@ -427,7 +451,7 @@ double wl_step_hw_flops(const scenario *s)
 		f = wl_hw_flops_per_seq(&s->model, RECOMPUTE_NONE) +
 		    extra * wl_recomputed_layers(s) / s->model.layers;
 	}
-	return t->global_batch * f;
+	return t->global_batch * (f - lora_saved_per_seq(s));
 }
 
 double wl_peak_flops(const scenario *s)
@@ -623,8 +647,30 @@ double wl_lora_layer_params(const scenario *s, int layer)
 	return attn + r * (h + fc1) + r * (f + h);
 }
 
+/* One GPU's adapters of a layer under tensor parallelism: beside a
+ * column-parallel GEMM (QKV, fc1) A (r x in) is whole on every rank and B
+ * split; beside a row-parallel one (projection, fc2) A split and B whole. */
+double wl_lora_gpu_params(const scenario *s, int layer)
+{
+	scn_model m;
+	wl__model(&s->model, &m);
+	if (s->training.peft != PEFT_LORA || m.custom || layer < 0 || layer >= m.layers)
+		return 0;
+	double r = s->training.lora_rank, h = m.hidden, t = wl__tp(s), dqk, dv;
+	attn_weights(&m, &dqk, &dv);
+	double q = (double)m.heads * dqk, kv = m.kv_lora_rank > 0 ? (double)m.heads * (dqk + dv)
+	                                                         : 2.0 * m.kv_heads * m.head_dim;
+	double p = (m.kv_lora_rank > 0 ? 0 : r * h + r * (q + kv) / t) +
+	           r * m.heads * dv / t + r * h;
+	if (!wl_layer_moe(&m, layer)) {
+		double f = m.ffn_hidden, fc1 = (m.gated_mlp ? 2 : 1) * f;
+		p += r * h + r * fc1 / t + r * f / t + r * h;
+	}
+	return p;
+}
+
 /* The parameters a GPU of `stage` trains: all it holds, or under LoRA its
- * adapters (split over the TP ranks as the layers they adapt). */
+ * adapters (wl_lora_gpu_params). */
 double wl_stage_trainable_params(const scenario *s, int stage)
 {
 	if (s->training.peft != PEFT_LORA)
@@ -637,10 +683,10 @@ double wl_stage_trainable_params(const scenario *s, int stage)
 		int k = chunk_count(s, m.layers, c);
 		if (c % p == stage)
 			for (int l = first; l < first + k; l++)
-				sum += wl_lora_layer_params(s, l);
+				sum += wl_lora_gpu_params(s, l);
 		first += k;
 	}
-	return sum / wl__tp(s);
+	return sum;
 }
 
 double wl_dp_grad_bytes(const scenario *s, int stage)
@@ -735,7 +781,9 @@ double wl_optimizer_time(const scenario *s, int stage)
  * A sharded checkpoint writes the same bytes in total, one shard per rank. */
 double wl_checkpoint_bytes(const scenario *s, scn_ckpt_content what)
 {
-	double n = wl_params(&s->model);
+	/* a LoRA run checkpoints its adapters (NeMo's and PEFT's adapter
+	 * checkpoints); the frozen base is the file it started from */
+	double n = s->training.peft == PEFT_LORA ? lora_params(s) : wl_params(&s->model);
 	double wbytes = wl__prec_bytes(s->training.precision);
 	if (hw_prec_scaled(s->training.precision))
 		wbytes = 2;

@@ -198,6 +198,8 @@ double wl_stage_params(const scenario *s, int stage);
  * training.peft: lora), and what a GPU of a stage trains: all it holds, or
  * its share of the adapters. */
 double wl_lora_layer_params(const scenario *s, int layer);
+/* One GPU's share of them under tensor parallelism (A or B whole on each). */
+double wl_lora_gpu_params(const scenario *s, int layer);
 double wl_stage_trainable_params(const scenario *s, int stage);
 /* Bytes of gradients one GPU of that stage reduces over DP per step (in the
  * grad_reduce dtype). */

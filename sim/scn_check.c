@@ -576,6 +576,10 @@ static void check_parallel(scn_ctx *c, scenario *s, const scn_doc *d)
 	if (t->recompute_layers > 0 && t->recompute != RECOMPUTE_FULL)
 		scn__warn(c, scn__doc_path(d, "training.recompute_layers"),
 		          "training.recompute_layers", "has no effect without 'recompute: full'");
+	if (t->peft == PEFT_LORA && s->model.hidden > 0 && t->lora_rank > s->model.hidden)
+		ERR(c, d, "training.lora_rank", NULL, "%d is above the model's hidden size (%d): a "
+		    "low-rank adapter's rank is a few to a few hundred (16, 32, 64)", t->lora_rank,
+		    s->model.hidden);
 	if (t->peft == PEFT_LORA && s->model.custom)
 		ERR(c, d, "training.peft", NULL, "LoRA adapts a transformer's linear layers; a custom "
 		    "model's layers have no shapes to adapt: use 'peft: none'");

@@ -3226,6 +3226,32 @@ START_TEST(t_blind22)
 	ck_assert_int_eq(c.s.cluster.nodes, 1);
 	scn_release(&c.s);
 	free(r);
+	/* "36 nodes = 2 x NVL72 domains" is no nodes= key: two NVL72 domains */
+	r = validation_rows("blind15-nccl.csv", &n);
+	ck_assert_msg(val_build(row_of(r, n, "A4XGB200U15-020"), &c, why, sizeof why) == 0, "%s", why);
+	ck_assert_int_eq(c.s.cluster.gpus_per_node, 72);
+	scn_release(&c.s);
+	free(r);
+	/* the review: a rank only of LoRA itself; the KV cache's "LoRA rank" is
+	 * none; DoRA is refused */
+	static const struct { const char *other; int peft, rank; } lr[] = {
+		{"LoRA; head dim 128; model dim 4096", PEFT_LORA, 16},
+		{"LoRA; rank 3 reported the step time", PEFT_LORA, 16},
+		{"LoRA r=8; MLA with KV LoRA rank 512", PEFT_LORA, 8},
+		{"LoRA rank 512 for the KV cache", PEFT_NONE, 16}};
+	for (size_t i = 0; i < sizeof lr / sizeof lr[0]; i++) {
+		char row[400];
+		snprintf(row, sizeof row, "L-%zu,x,1 node x 8 H100 SXM,8,7,32,4096,32,4096,32,1,1,1,8,"
+		         "\"%s\",bf16,,tokens_per_s_per_gpu,1000,tokens/s per GPU,x", i, lr[i].other);
+		ck_assert_msg(build_row(row, &c, why, sizeof why) == 0, "%s: %s", lr[i].other, why);
+		ck_assert_int_eq(c.s.training.peft, lr[i].peft);
+		if (lr[i].peft == PEFT_LORA)
+			ck_assert_int_eq(c.s.training.lora_rank, lr[i].rank);
+		scn_release(&c.s);
+	}
+	ck_assert_int_lt(build_row("L-9,x,1 node x 8 H100 SXM,8,7,32,4096,32,4096,32,1,1,1,8,DoRA r=16,"
+	                           "bf16,,tokens_per_s_per_gpu,1000,tokens/s per GPU,x", &c, why,
+	                           sizeof why), 0);
 	/* MLPerf's "LoRA rank 16 alpha 32" is LoRA (MLA's "KV LoRA rank 512" is not) */
 	r = validation_rows("blind22-runs.csv", &n);
 	ck_assert_msg(val_build(row_of(r, n, "VMLPLORA22-005"), &c, why, sizeof why) == 0, "%s", why);

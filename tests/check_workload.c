@@ -93,6 +93,18 @@ START_TEST(t_lora)
 	wl_layer_cost_get(&s, 0, &cl);
 	double ratio = cl.bwd_flops / cf.bwd_flops;
 	ck_assert_msg(ratio > 0.5 && ratio < 0.6, "backward FLOPs under LoRA: %g of full", ratio);
+	/* the review: model FLOPs without the frozen weights' gradients; the
+	 * checkpoint is the adapters'; under TP each rank holds A (column) or B
+	 * (row) whole, so more than a tp-th of the adapters */
+	double mf = wl_step_model_flops(&s), ck = wl_checkpoint_bytes(&s, CKPT_FULL);
+	s.training.peft = PEFT_NONE;
+	ck_assert_msg(mf < 0.8 * wl_step_model_flops(&s) && mf > 0.6 * wl_step_model_flops(&s),
+	              "LoRA model FLOPs %g of full", mf / wl_step_model_flops(&s));
+	ck_assert(ck < 0.01 * wl_checkpoint_bytes(&s, CKPT_FULL));
+	s.training.peft = PEFT_LORA;
+	s.training.tp = 2;
+	ck_assert(wl_lora_gpu_params(&s, 0) > 0.5 * wl_lora_layer_params(&s, 0));
+	ck_assert(wl_lora_gpu_params(&s, 0) < wl_lora_layer_params(&s, 0));
 }
 END_TEST
 
