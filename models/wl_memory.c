@@ -199,7 +199,9 @@ static double z3_gathered_bytes(const scenario *s, const scn_model *m, int stage
 	}
 	double w, g, o;
 	wl__state_bytes(s, &w, &g, &o);
-	return unit * (2 * w + wl__prec_bytes(s->training.grad_reduce.dtype));
+	/* LoRA's frozen weights have no unsharded gradient to hold */
+	double grad = s->training.peft == PEFT_LORA ? 0 : wl__prec_bytes(s->training.grad_reduce.dtype);
+	return unit * (2 * w + grad);
 }
 
 void wl_memory_stage(const scenario *s, int stage, wl_memory *out)

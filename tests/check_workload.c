@@ -105,6 +105,15 @@ START_TEST(t_lora)
 	s.training.tp = 2;
 	ck_assert(wl_lora_gpu_params(&s, 0) > 0.5 * wl_lora_layer_params(&s, 0));
 	ck_assert(wl_lora_gpu_params(&s, 0) < wl_lora_layer_params(&s, 0));
+	/* ZeRO-3 holds a gathered unit's weights, but no unsharded gradient of
+	 * frozen weights */
+	s.training.tp = 1;
+	s.training.dp = 8;
+	s.training.zero = 3;
+	wl_memory_get(&s, &lora);
+	s.training.peft = PEFT_NONE;
+	wl_memory_get(&s, &full);
+	ck_assert(lora.other < full.other);
 }
 END_TEST
 
