@@ -155,37 +155,29 @@ static int setup_costs(stp_run *r, char *err, size_t errlen)
 	return 0;
 }
 
-static double stage_params(const stp_run *r, int st)
+/* What a GPU of stage st trains (parameters: its gradients' count), or with
+ * `held` the bytes of the weights it holds (what ZeRO-3 gathers: under LoRA
+ * more than what it trains), over its layers and heads. */
+static double stage_sum(const stp_run *r, int st, bool held)
 {
 	double p = 0;
 	for (int c = 0; c < r->v; c++) {
 		int gc = plan_chunk_global(&r->pl, st, c);
 		for (int l = r->pl.chunk_first[gc]; l < r->pl.chunk_first[gc] + r->pl.chunk_layers[gc]; l++)
-			p += r->lc[l].params;
+			p += held ? r->lc[l].param_bytes : r->lc[l].params;
 	}
 	if (st == 0)
-		p += r->head_first.params;
+		p += held ? r->head_first.param_bytes : r->head_first.params;
 	if (st == r->pp - 1)
-		p += r->head_last.params;
+		p += held ? r->head_last.param_bytes : r->head_last.params;
 	return p;
 }
 
-/* Bytes of the weights a GPU of stage st holds (what ZeRO-3 gathers): under
- * LoRA more than the parameters it trains (stage_params). */
-static double stage_held_bytes(const stp_run *r, int st)
+static double stage_params(const stp_run *r, int st)
 {
-	double p = 0;
-	for (int c = 0; c < r->v; c++) {
-		int gc = plan_chunk_global(&r->pl, st, c);
-		for (int l = r->pl.chunk_first[gc]; l < r->pl.chunk_first[gc] + r->pl.chunk_layers[gc]; l++)
-			p += r->lc[l].param_bytes;
-	}
-	if (st == 0)
-		p += r->head_first.param_bytes;
-	if (st == r->pp - 1)
-		p += r->head_last.param_bytes;
-	return p;
+	return stage_sum(r, st, false);
 }
+
 
 /* Gradient buckets one step queues, all stages (per micro-batch with
  * every_micro_batch): each is a task of the DP stream's queue (not an event:
@@ -715,7 +707,7 @@ static void collect_dp(stp_run *r, step_result *res)
 	double S = st->params * hw_precision_bytes(s->training.grad_reduce.dtype) * r->wire_per_byte;
 	double P = st->params * hw_gather_bytes(s->training.precision);
 	int z = s->training.zero;
-	double held = stage_held_bytes(r, big);   /* ZeRO-3 gathers all it holds */
+	double held = stage_sum(r, big, true);   /* ZeRO-3 gathers all it holds */
 	bool rs = scn_grad_rs(s);   /* else all-reduced whole, with zero 1 too */
 	res->dp_syncs_per_step = r->mb_sync ? r->m : 1;
 	res->dp_bytes_per_gpu = S;
