@@ -627,9 +627,11 @@ double wl_stage_params(const scenario *s, int stage)
  * projection, the attention's output projection, fc1 and fc2 (NeMo's default
  * target modules: linear_qkv, linear_proj, linear_fc1, linear_fc2); a MoE
  * layer's experts and router, the embedding and the output layer stay frozen
- * without one (wl_layer.c runs the same adapters). Parameters of one layer,
- * all TP ranks together. */
-double wl_lora_layer_params(const scenario *s, int layer)
+ * without one (wl_layer.c runs the same adapters). Split over t TP ranks,
+ * each holds A whole and a t-th of B beside a column-parallel GEMM (QKV,
+ * fc1), a t-th of A and B whole beside a row-parallel one (projection, fc2);
+ * t = 1: the layer's adapters. */
+static double lora_shard(const scenario *s, int layer, double t)
 {
 	scn_model m;
 	wl__model(&s->model, &m);
@@ -640,26 +642,6 @@ double wl_lora_layer_params(const scenario *s, int layer)
 	double q = (double)m.heads * dqk, kv = m.kv_lora_rank > 0 ? (double)m.heads * (dqk + dv)
 	                                                         : 2.0 * m.kv_heads * m.head_dim;
 	/* MLA's projections are not a QKV GEMM: only its output is adapted */
-	double attn = (m.kv_lora_rank > 0 ? 0 : r * (h + q + kv)) + r * ((double)m.heads * dv + h);
-	if (wl_layer_moe(&m, layer))
-		return attn;
-	double f = m.ffn_hidden, fc1 = (m.gated_mlp ? 2 : 1) * f;
-	return attn + r * (h + fc1) + r * (f + h);
-}
-
-/* One GPU's adapters of a layer under tensor parallelism: beside a
- * column-parallel GEMM (QKV, fc1) A (r x in) is whole on every rank and B
- * split; beside a row-parallel one (projection, fc2) A split and B whole. */
-double wl_lora_gpu_params(const scenario *s, int layer)
-{
-	scn_model m;
-	wl__model(&s->model, &m);
-	if (s->training.peft != PEFT_LORA || m.custom || layer < 0 || layer >= m.layers)
-		return 0;
-	double r = s->training.lora_rank, h = m.hidden, t = wl__tp(s), dqk, dv;
-	attn_weights(&m, &dqk, &dv);
-	double q = (double)m.heads * dqk, kv = m.kv_lora_rank > 0 ? (double)m.heads * (dqk + dv)
-	                                                         : 2.0 * m.kv_heads * m.head_dim;
 	double p = (m.kv_lora_rank > 0 ? 0 : r * h + r * (q + kv) / t) +
 	           r * m.heads * dv / t + r * h;
 	if (!wl_layer_moe(&m, layer)) {
@@ -667,6 +649,16 @@ double wl_lora_gpu_params(const scenario *s, int layer)
 		p += r * h + r * fc1 / t + r * f / t + r * h;
 	}
 	return p;
+}
+
+double wl_lora_layer_params(const scenario *s, int layer)
+{
+	return lora_shard(s, layer, 1);
+}
+
+double wl_lora_gpu_params(const scenario *s, int layer)
+{
+	return lora_shard(s, layer, wl__tp(s));
 }
 
 /* The parameters a GPU of `stage` trains: all it holds, or under LoRA its
