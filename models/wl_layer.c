@@ -28,6 +28,7 @@ typedef struct lctx {
 	double E;            /* bytes per activation element */
 	bool sp, flash, drop, bias;
 	bool eager;          /* training.kernels: eager (PyTorch's composite ops) */
+	bool fused_ce;       /* training.cross_entropy: fused */
 	double lora;         /* LoRA's rank (training.peft: lora), 0 = every weight trained */
 	bool rms;            /* RMSNorm (the gated-MLP generation), else LayerNorm */
 	/* mixture of experts (this layer's) */
@@ -92,6 +93,7 @@ static void ctx_init(lctx *c, const scenario *s, int layer)
 	c->drop = wl__dropout(&c->m);
 	c->bias = !c->m.gated_mlp;
 	c->eager = s->training.kernels == KERNELS_EAGER;
+	c->fused_ce = s->training.cross_entropy == CE_FUSED;
 	c->lora = s->training.peft == PEFT_LORA ? s->training.lora_rank : 0;
 	c->rms = c->m.gated_mlp;
 	c->moe = wl_layer_moe(&c->m, layer);
@@ -995,10 +997,15 @@ static void head_ops(oplist *l, bool first, wl_pass pass)
 			tpcomm(l, "tp_ag_logits", COLL_ALL_GATHER);
 		gemm_p(l, "logits", c->T, vt, c->h, head_prec(c));
 		/* Megatron's vocab-parallel cross entropy on an fp32 copy: convert
-		 * (2+4), max (4), subtract (8), exp (8), sum (4), normalize (8). */
-		mem(l, "cross_entropy", 38 * L);
+		 * (2+4), max (4), subtract (8), exp (8), sum (4), normalize (8).
+		 * Fused (llm.c's fused_classifier, TE's and Liger's kernels): one
+		 * kernel reads each row of 16-bit logits twice, for its max and
+		 * sum of exponentials (online) and then for the gradient, which it
+		 * writes over them (2 + 2 + 2); the backward finds it done. */
+		mem(l, "cross_entropy", (c->fused_ce ? 6 : 38) * L);
 	} else {
-		mem(l, "cross_entropy_bwd", 14 * L);   /* scale softmax (8), back to 16-bit (6) */
+		if (!c->fused_ce)   /* scale softmax (8), back to 16-bit (6) */
+			mem(l, "cross_entropy_bwd", 14 * L);
 		linear_bwd_p(l, "logits_dgrad", "logits_wgrad", c->T, vt, c->h, head_prec(c));
 		tpcomm(l, c->sp ? "tp_rs_logits_bwd" : "tp_ar_logits_bwd",
 		       c->sp ? COLL_REDUCE_SCATTER : COLL_ALL_REDUCE);

@@ -265,8 +265,11 @@ void wl_memory_stage(const scenario *s, int stage, wl_memory *out)
 		if (stage == 0)   /* embedding output and its dropout mask */
 			act += sq * b * h * 3 * in_flight(s, stage) /
 			       (s->training.sequence_parallel ? t : 1);
-		if (stage == wl__pp(s) - 1)   /* 16-bit logits + fp32 copy for the loss */
-			other += sq * b * m.vocab / t * 6;
+		/* 16-bit logits + the loss's fp32 copy; a fused loss writes the
+		 * gradient over the 16-bit logits and keeps no copy */
+		if (stage == wl__pp(s) - 1)
+			other += sq * b * m.vocab / t *
+			         (s->training.cross_entropy == CE_FUSED ? 2 : 6);
 	}
 	/* context parallelism: each GPU holds its 1/cp of every sequence (and of
 	 * the attention scores' rows) */

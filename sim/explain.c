@@ -494,6 +494,20 @@ static void plan_fixes(ctx *c, const int *order, int nloss)
 	if (c->s->training.kernels == KERNELS_EAGER && !c->s->model.custom)
 		fix_set(add_fix(c, "compile the model (torch.compile), which fuses its elementwise "
 			"ops"), "training.kernels=fused");
+	/* Megatron's unfused loss where it costs 2% of the step, or where the
+	 * layout does not fit (its fp32 copy of the logits) */
+	if (!c->s->model.custom && c->s->training.cross_entropy == CE_UNFUSED) {
+		scenario fused = *c->s;
+		fused.training.cross_entropy = CE_FUSED;
+		wl_layer_cost u, f;
+		wl_head_cost(c->s, false, &u);
+		wl_head_cost(&fused, false, &f);
+		double saved = (u.fwd_s + u.bwd_s - f.fwd_s - f.bwd_s) * c->r->micro_batches;
+		if (saved >= 0.02 * c->r->step_time_s || !c->r->memory.fits)
+			fix_set(add_fix(c, "fuse the loss: one cross-entropy kernel over the 16-bit "
+				"logits (Megatron's --cross-entropy-loss-fusion, Liger's), no fp32 copy"),
+			        "training.cross_entropy=fused");
+	}
 	/* an older attention kernel than the GPU's best (docs/workload.md) */
 	scn_attention at = c->s->training.attention;
 	hw_arch arch = c->s->cluster.gpu.arch;

@@ -124,6 +124,8 @@ static void header(FILE *out, const scenario *s, const step_result *r)
 		fprintf(out, ", %s compression", NAME(compress_names, t->grad_reduce.compression));
 	if (t->kernels == KERNELS_EAGER && !s->model.custom)
 		fprintf(out, "; eager PyTorch kernels");
+	if (t->cross_entropy == CE_FUSED && !s->model.custom)
+		fprintf(out, "; fused cross entropy");
 	if (t->peft == PEFT_LORA)
 		fprintf(out, "; LoRA rank %d, base weights frozen", t->lora_rank);
 	/* which attention ran decides memory and much of the time: say it,

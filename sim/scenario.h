@@ -36,6 +36,11 @@ typedef enum { ATTN_AUTO, ATTN_FLASH, ATTN_UNFUSED, ATTN_FLASH2, ATTN_FLASH1 } s
  * Engine and torch.compile run them, or as eager PyTorch runs a model's
  * composite ops, one kernel and one HBM pass each (docs/workload.md). */
 typedef enum { KERNELS_FUSED, KERNELS_EAGER } scn_kernels;
+/* The loss over the vocabulary: Megatron's vocab-parallel cross entropy on
+ * an fp32 copy of the logits, several passes (unfused), or one kernel that
+ * reads the 16-bit logits and writes their gradient in place (fused: llm.c,
+ * TE's and Liger's kernels; docs/workload.md). */
+typedef enum { CE_UNFUSED, CE_FUSED } scn_cross_entropy;
 /* The expert token exchange: NCCL's all-to-all, or DeepEP's dispatcher (one
  * RDMA copy of a token per destination node, forwarded there over NVLink). */
 typedef enum { EP_DISPATCH_ALLTOALL, EP_DISPATCH_DEEPEP } scn_ep_dispatcher;
@@ -212,6 +217,7 @@ typedef struct scn_training {
 	scn_recompute recompute;
 	scn_attention attention;
 	scn_kernels kernels;
+	scn_cross_entropy cross_entropy;
 	int recompute_layers;        /* with full recompute, only the first N layers of each
 	                              * model chunk (Megatron's --recompute-method block
 	                              * --recompute-num-layers N); 0: every layer */

@@ -533,6 +533,9 @@ static void check_parallel(scn_ctx *c, scenario *s, const scn_doc *d)
 	if (t->kernels != KERNELS_FUSED && s->model.custom)
 		scn__warn(c, scn__doc_path(d, "training.kernels"), "training.kernels",
 		          "has no effect on a custom model (its layers give their own bytes)");
+	if (t->cross_entropy != CE_UNFUSED && s->model.custom)
+		scn__warn(c, scn__doc_path(d, "training.cross_entropy"), "training.cross_entropy",
+		          "has no effect on a custom model (it has no vocabulary head)");
 	if (s->model.heads && s->model.heads % t->tp)
 		ERR(c, d, "training.tp", NULL, "model.heads (=%d) must be divisible by tp (=%d)",
 		    s->model.heads, t->tp);

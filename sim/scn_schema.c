@@ -49,6 +49,7 @@ static const char *const recompute_names[] = {"none", "selective", "full", NULL}
 static const char *const attention_names[] = {"auto", "flash", "unfused", "flash2", "flash1",
 	NULL};
 static const char *const kernels_names[] = {"fused", "eager", NULL};
+static const char *const cross_entropy_names[] = {"unfused", "fused", NULL};
 static const char *const ep_dispatcher_names[] = {"alltoall", "deepep", NULL};
 static const char *const placement_names[] = {"tp-pp-dp", "tp-dp-pp", NULL};
 static const char *const peft_names[] = {"none", "lora", NULL};
@@ -271,6 +272,7 @@ static const scn_field training_rows[] = {
 	ENUM("recompute", scn_training, recompute, recompute_names, 0),
 	ENUM("attention", scn_training, attention, attention_names, 0),
 	ENUM("kernels", scn_training, kernels, kernels_names, 0),
+	ENUM("cross_entropy", scn_training, cross_entropy, cross_entropy_names, 0),
 	INT("recompute_layers", scn_training, recompute_layers, 0, 1e6, 0),
 	INT("zero", scn_training, zero, 0, 3, 0),
 	INT("zero_group", scn_training, zero_group, 0, 1e6, 0),

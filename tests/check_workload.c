@@ -912,6 +912,45 @@ START_TEST(t_eager_kernels)
 }
 END_TEST
 
+/* The loss head (models/wl_layer.c head_ops): Megatron's unfused
+ * vocab-parallel cross entropy moves 38 bytes per logit element forward
+ * (an fp32 copy, max, subtract, exp, sum, normalize) and 14 backward; a
+ * fused loss (training.cross_entropy: fused) reads the 16-bit logits twice
+ * and writes their gradient over them, 6 bytes, in the forward, and has no
+ * backward kernel. GPT-2 small, T = 8 x 1024 tokens, V = 50257: L = T V.
+ * Memory keeps the 16-bit logits (2 B) and no fp32 copy (4 B). Neither
+ * changes a FLOP. */
+START_TEST(t_fused_cross_entropy)
+{
+	scenario s;
+	gpt(&s, 2, 768, 12, 1024);
+	s.model.vocab = 50257;
+	s.training.micro_batch = 8;
+	double L = 8.0 * 1024 * 50257;
+	const hw_gpu *g = &s.cluster.gpu;
+	wl_layer_cost un, fu;
+	wl_memory mu, mf;
+	wl_head_cost(&s, false, &un);
+	wl_memory_get(&s, &mu);
+	s.training.cross_entropy = CE_FUSED;
+	wl_head_cost(&s, false, &fu);
+	wl_memory_get(&s, &mf);
+	ck_assert_double_eq_tol(un.membound_fwd_s - fu.membound_fwd_s,
+	                        wl_membound_time(g, 38 * L) - wl_membound_time(g, 6 * L), 1e-9);
+	ck_assert_double_eq_tol(un.membound_bwd_s - fu.membound_bwd_s, wl_membound_time(g, 14 * L),
+	                        1e-9);
+	ck_assert_double_eq_tol(fu.fwd_flops, un.fwd_flops, 1);
+	ck_assert_double_eq_tol(fu.bwd_flops, un.bwd_flops, 1);
+	ck_assert_double_eq_tol(mu.other - mf.other, 4 * L, 1);
+	/* the first stage has no loss: nothing changes there */
+	wl_head_cost(&s, true, &fu);
+	s.training.cross_entropy = CE_UNFUSED;
+	wl_head_cost(&s, true, &un);
+	ck_assert_double_eq(fu.fwd_s, un.fwd_s);
+	ck_assert_double_eq(fu.bwd_s, un.bwd_s);
+}
+END_TEST
+
 /* Context parallelism: a GPU holds b s / cp tokens of every sequence, so
  * its layer FLOPs (GEMMs and attention, whose queries meet all s keys) and
  * activations are 1/cp; its K/V travel around the CP group as a ring
@@ -1220,6 +1259,7 @@ int main(void)
 	tcase_add_test(tc, t_fp4);
 	tcase_add_test(tc, t_context_parallel);
 	tcase_add_test(tc, t_eager_kernels);
+	tcase_add_test(tc, t_fused_cross_entropy);
 	tcase_add_test(tc, t_moe_params);
 	tcase_add_test(tc, t_moe_flops);
 	tcase_add_test(tc, t_moe_ops);
