@@ -1972,6 +1972,65 @@ static bool names_2024_or_later(const val_row *r)
 	return false;
 }
 
+/* A fused loss kernel named in the text and not said off: Megatron's
+ * cross_entropy_loss_fusion, TinyLlama's and flash-attn's fused cross
+ * entropy (xentropy), Liger's, llm.c's fused classifier. 1 named on, 0
+ * named off, -1 not named. */
+static int fused_loss_named(const char *o)
+{
+	static const char *const names[] = {"cross_entropy_loss_fusion",
+		"cross-entropy-loss-fusion", "cross_entropy_fusion", "cross-entropy-fusion",
+		"fused cross entropy", "fused cross-entropy", "fused_cross_entropy",
+		"FUSED_CROSSENTROPY", "FusedCrossEntropy", "fused CE", "fused classifier",
+		"fused_classifier", "xentropy", "Liger", "fused linear cross entropy",
+		"cut cross-entropy", "cut cross entropy"};
+	int said = -1;
+	for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
+		const char *p = val__find(o, names[i]);
+		if (!p)
+			continue;
+		if (val__affirmed(o, names[i]) && !val__said_off(p))
+			return 1;
+		said = 0;
+	}
+	return said;
+}
+
+/* Whether the text names an attention kernel, used or not: FlashAttention
+ * in any spelling, cuDNN's, SDPA, LLM Foundry's attn_impl. */
+static bool names_attention(const char *o)
+{
+	return val__has(o, "flash") || val__has_token(o, "FA1") || val__has_token(o, "FA2") ||
+	       val__has_token(o, "FA3") || val__has(o, "cudnn") || val__has_token(o, "SDPA") ||
+	       val__has(o, "scaled_dot_product_attention") || val__has(o, "attn_impl");
+}
+
+/* A row's source also names what was installed and libraries' versions:
+ * its text for the attention reading is the source with every clause that
+ * installs something blanked ("flash-attention requirements installed":
+ * GPT-NeoX then runs the attention its config names). It names a kernel
+ * when it names FlashAttention, an FA version, SDPA or attn_impl, and cuDNN
+ * only as an attention ("cuDNN attention"; "cuDNN flash attention" names
+ * FlashAttention), not as a library ("cuDNN 9.14"). */
+static bool source_attention(const char *src, char *buf, size_t n)
+{
+	snprintf(buf, n, "%s", src);
+	for (char *c = buf; *c;) {
+		char *to = c + strcspn(c, ",;()");
+		char keep = *to;
+		*to = '\0';
+		bool install = val__has(c, "install") || val__has(c, "requirement");
+		*to = keep;
+		if (install)
+			memset(c, ' ', (size_t)(to - c));
+		c = *to ? to + 1 : to;
+	}
+	return val__has(buf, "flash") || val__has_token(buf, "FA1") || val__has_token(buf, "FA2") ||
+	       val__has_token(buf, "FA3") || val__has_token(buf, "SDPA") ||
+	       val__has(buf, "scaled_dot_product_attention") || val__has(buf, "attn_impl") ||
+	       val__has(buf, "cuDNN attention");
+}
+
 int val__training_of(const val_row *r, scenario *s, bool layer_only, bool *assumed, char *why,
                      size_t n)
 {
@@ -1994,8 +2053,12 @@ int val__training_of(const val_row *r, scenario *s, bool layer_only, bool *assum
 	}
 	t->precision = (hw_precision)prec;
 	/* FlashAttention named in the row ("FlashAttention", "flash-attn",
-	 * "attn_impl: flash", "FA2"); unfused when the row says it has none */
-	const char *o = r->other;
+	 * "attn_impl: flash", "FA2"); unfused when the row says it has none.
+	 * Read from the row's settings, or from its source when they name no
+	 * attention kernel */
+	char src[sizeof r->source];
+	const char *o = !names_attention(r->other) && source_attention(r->source, src, sizeof src)
+	                ? src : r->other;
 	const char *fp = val__find(o, "flash");
 	bool off = fp && (val__said_off(fp) || (val__has(o, "flash attention") &&
 	                                   !val__affirmed(o, "flash attention")));
@@ -2037,10 +2100,14 @@ int val__training_of(const val_row *r, scenario *s, bool layer_only, bool *assum
 	 * opt-in `gpu-flash2` extra from December 2023 (PR #812); its benchmark
 	 * tables were measured on torch 1.13 and 2.0.1 images in 2023. Only a
 	 * row that names attn_impl, no FlashAttention-2 and no year from 2024,
-	 * on a GPU of that time (Ampere, Hopper) */
+	 * on a GPU of that time (Ampere, Hopper). Its predecessor, MosaicGPT in
+	 * mosaicml/examples' llm (2022 to May 2023), took flash_attn from
+	 * HazyResearch's main branch of 2022 with torch < 1.13
+	 * (llm/requirements.txt): FlashAttention 1 as well. */
 	hw_arch arch = s->cluster.gpu.arch;
 	if (flash && !fa1 && !fa2 && !fa3 && !off && !runs_te(r) && val__has(o, "attn_impl") &&
-	    (val__names(r, "llm-foundry") || val__names(r, "LLM Foundry")) &&
+	    (val__names(r, "llm-foundry") || val__names(r, "LLM Foundry") ||
+	     val__names(r, "mosaicml/examples") || val__names(r, "MosaicGPT")) &&
 	    (arch == ARCH_AMPERE || arch == ARCH_HOPPER) && !names_2024_or_later(r)) {
 		fa1 = true;
 		*assumed = true;
@@ -2066,6 +2133,18 @@ int val__training_of(const val_row *r, scenario *s, bool layer_only, bool *assum
 		t->attention = ATTN_UNFUSED;
 	/* PyTorch without torch.compile ("no torch.compile", "torch.compile
 	 * off", "eager mode"): the model's composite ops as separate kernels */
+	/* the loss: fused where the row names a fused kernel, or ran llm.c's
+	 * CUDA trainer (train_gpt2.cu computes it in its fused_classifier) */
+	int ce = fused_loss_named(r->other);
+	if (ce < 0)
+		ce = fused_loss_named(r->source);
+	if (ce < 0 && val__names(r, "llm.c") &&
+	    (val__has(r->source, "train_gpt2cu") || val__has(r->source, "train_gpt2.cu") ||
+	     val__has(r->source, "CUDA C")))
+		ce = 1;
+	if (ce > 0)
+		t->cross_entropy = CE_FUSED;
+	o = r->other;
 	const char *tc = val__find(o, "torch.compile");
 	if (!tc)
 		tc = val__find(o, "compile:");   /* torchtitan's config: "compile: false" */

@@ -3262,6 +3262,57 @@ START_TEST(t_blind22)
 }
 END_TEST
 
+/* Batch 23's readings. The attention kernel is read from a row's source when
+ * its notes name none: llm.c's "USE_CUDNN=1 i.e. cuDNN flash attention" on a
+ * GPT-2 (unfused by the A100 rule otherwise) is cuDNN's, the GPU's best
+ * (`flash`); not from a clause that only
+ * installs it, nor from cuDNN as a library; MosaicGPT's "attn_impl flash"
+ * (mosaicml/examples, 2022-23) is FlashAttention 1 as LLM Foundry's is. A
+ * fused loss kernel named (cross_entropy_loss_fusion, TE's, llm.c's CUDA
+ * trainer) is `cross_entropy: fused`; one said off, or llm.c's PyTorch
+ * reference (train_gpt2.py), is not. */
+START_TEST(t_blind23)
+{
+	val_case c;
+	char why[256];
+	static const struct { const char *source, *other; scn_attention attn; bool ce; } rows[] = {
+		{"llm.c train_gpt2cu built with USE_CUDNN=1 i.e. cuDNN flash attention", "zero=1",
+		 ATTN_FLASH, true},
+		{"gpt-neox fork, flash-attention requirements installed; config: GPT-3 style", "z1",
+		 ATTN_AUTO, false},
+		{"NGC 24.01, CUDA 12.3, cuDNN 9.14", "dp only", ATTN_AUTO, false},
+		{"mosaicml/examples llm/throughput; 30b.yaml: attn_impl flash", "fsdp", ATTN_FLASH1,
+		 false},
+		{"Megatron-LM", "--cross-entropy-loss-fusion; --cross-entropy-fusion-impl te",
+		 ATTN_AUTO, true},
+		{"Megatron-LM", "cross_entropy_loss_fusion=False", ATTN_AUTO, false},
+		{"llm.c's train_gpt2.py (PyTorch)", "ddp", ATTN_AUTO, false},
+		{"Liger kernels (fused linear cross entropy)", "ddp", ATTN_AUTO, true}};
+	for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++) {
+		char row[600];
+		snprintf(row, sizeof row, "B-%zu,\"%s\",8x A100 SXM4 80GB,8,0.124,12,768,12,1024,512,64,1,"
+		         "1,8,\"%s\",bf16,none,step_time_s,0.3,s,x", i, rows[i].source, rows[i].other);
+		ck_assert_msg(build_row(row, &c, why, sizeof why) == 0, "%s: %s", rows[i].source, why);
+		ck_assert_msg(c.s.training.attention == rows[i].attn, "%s: attention %d", rows[i].source,
+		              c.s.training.attention);
+		ck_assert_msg((c.s.training.cross_entropy == CE_FUSED) == rows[i].ce, "%s: loss",
+		              rows[i].source);
+		scn_release(&c.s);
+	}
+	/* the llm.c rows of the batch: flash and fused, they fit now */
+	size_t n;
+	val_row *r = validation_rows("blind23-runs.csv", &n);
+	ck_assert_msg(val_build(row_of(r, n, "PLLMC23-001"), &c, why, sizeof why) == 0, "%s", why);
+	ck_assert(wl_flash_attention(&c.s));
+	ck_assert_int_eq(c.s.training.cross_entropy, CE_FUSED);
+	wl_memory m;
+	wl_memory_get(&c.s, &m);
+	ck_assert(m.fits);
+	scn_release(&c.s);
+	free(r);
+}
+END_TEST
+
 START_TEST(t_blind20_review)
 {
 	val_case c;
@@ -3674,6 +3725,7 @@ static Suite *suite(void)
 	tcase_add_test(tc, t_blind20_review);
 	tcase_add_test(tc, t_blind21);
 	tcase_add_test(tc, t_blind22);
+	tcase_add_test(tc, t_blind23);
 	tcase_add_test(tc, t_power_limit_read);
 	tcase_add_test(tc, t_deepep_read);
 	suite_add_tcase(s, tc);
