@@ -1355,8 +1355,16 @@ static int layout_of(const val_row *r, scenario *s, bool layer_only, bool *assum
 	if ((offload_said(r->other) || host_placement_said(r->other) ||
 	     val__has(r->other, "ZeRO-Infinity") || val__has(r->other, "ZeRO Infinity")) &&
 	    !val__has(r->other, "no offload")) {
-		snprintf(why, n, "CPU/NVMe offload (ZeRO-Offload, ZeRO-Infinity) is not modelled: the "
-		         "optimizer state would be simulated in GPU memory");
+		/* Megatron-core's fine-grained activation offloading keeps some
+		 * layers' activations in host memory instead */
+		if (val__has(r->other, "activation offload") ||
+		    val__has(r->other, "offloading of activations") ||
+		    val__has(r->other, "offload activations"))
+			snprintf(why, n, "activation offloading to host memory is not modelled: the "
+			         "activations would be simulated in GPU memory, their PCIe copies left out");
+		else
+			snprintf(why, n, "CPU/NVMe offload (ZeRO-Offload, ZeRO-Infinity) is not modelled: "
+			         "the optimizer state would be simulated in GPU memory");
 		return -1;
 	}
 	/* sizes the columns leave out, from the text: "TP=8, PP=4", "TP8 PP4",

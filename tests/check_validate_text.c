@@ -3313,6 +3313,24 @@ START_TEST(t_blind23)
 }
 END_TEST
 
+/* Batch 24: Megatron-core's fine-grained activation offloading is refused
+ * as such, not as an optimizer offload */
+START_TEST(t_blind24)
+{
+	size_t n;
+	val_row *r = validation_rows("blind24-runs.csv", &n);
+	val_case c;
+	char why[256];
+	ck_assert_int_lt(val_build(row_of(r, n, "MZOOGB24-002"), &c, why, sizeof why), 0);
+	ck_assert_msg(strstr(why, "activation offloading"), "%s", why);
+	ck_assert_int_lt(build_row("O-1,x,1 node x 8 H100 SXM,8,7,32,4096,32,4096,32,1,1,1,8,"
+	                           "ZeRO-3 with CPU offload,bf16,,tokens_per_s_per_gpu,1000,tokens/s,x",
+	                           &c, why, sizeof why), 0);
+	ck_assert_msg(strstr(why, "optimizer state"), "%s", why);
+	free(r);
+}
+END_TEST
+
 START_TEST(t_blind20_review)
 {
 	val_case c;
@@ -3726,6 +3744,7 @@ static Suite *suite(void)
 	tcase_add_test(tc, t_blind21);
 	tcase_add_test(tc, t_blind22);
 	tcase_add_test(tc, t_blind23);
+	tcase_add_test(tc, t_blind24);
 	tcase_add_test(tc, t_power_limit_read);
 	tcase_add_test(tc, t_deepep_read);
 	suite_add_tcase(s, tc);
