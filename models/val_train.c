@@ -1980,31 +1980,105 @@ static bool names_2024_or_later(const val_row *r)
 	return false;
 }
 
-/* A fused loss kernel named in the text and not said off: Megatron's
- * cross_entropy_loss_fusion, TinyLlama's and flash-attn's fused cross
- * entropy (xentropy), Liger's, llm.c's fused classifier. 1 named on, 0
- * named off, -1 not named. */
-static int fused_loss_named(const char *o)
+/* The clause of `text` around p: from after the previous ",;()" to the
+ * next. */
+static void clause_at(const char *text, const char *p, const char **from, const char **to)
 {
-	static const char *const names[] = {"cross_entropy_loss_fusion",
-		"cross-entropy-loss-fusion", "cross_entropy_fusion", "cross-entropy-fusion",
-		"fused cross entropy", "fused cross-entropy", "fused_cross_entropy",
-		"FUSED_CROSSENTROPY", "FusedCrossEntropy", "fused CE", "fused classifier",
-		"fused_classifier", "xentropy", "Liger", "fused linear cross entropy",
-		"cut cross-entropy", "cut cross entropy"};
-	int said = -1;
-	for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
-		const char *p = val__find(o, names[i]);
-		if (!p)
-			continue;
-		if (val__affirmed(o, names[i]) && !val__said_off(p))
-			return 1;
-		said = 0;
-	}
-	return said;
+	const char *f = p, *t = p;
+	while (f > text && !strchr(",;()", f[-1]))
+		f--;
+	while (*t && !strchr(",;()", *t))
+		t++;
+	*from = f;
+	*to = t;
 }
 
-/* Whether the text names an attention kernel, used or not: FlashAttention
+static bool clause_has(const char *from, const char *to, const char *word)
+{
+	char clause[256];
+	snprintf(clause, sizeof clause, "%.*s", (int)(to - from), from);
+	return val__has(clause, word);
+}
+
+/* A clause that says its setting is off ("...: false", "disabled", "off") */
+static bool clause_off(const char *from, const char *to)
+{
+	return clause_has(from, to, "false") || clause_has(from, to, " off") ||
+	       clause_has(from, to, "disabled") || clause_has(from, to, "not used");
+}
+
+/* A fused loss kernel named on in the row's notes: "fused cross entropy",
+ * or a fused list that includes it ("fused RMSNorm/rotary/SwiGLU/
+ * cross-entropy"); Megatron-core's Transformer Engine or linear
+ * implementation ("--cross-entropy-fusion-impl te"); Liger's loss switches;
+ * a fused classifier; flash-attn's xentropy; Cut Cross-Entropy. Megatron-
+ * core's fusion alone (--cross-entropy-loss-fusion, whose default
+ * implementation runs torch.compile'd functions on an fp32 copy and has a
+ * backward of its own) stays `unfused`, whose bytes it is near. Only the
+ * notes: a source may quote another framework's flags (one page for several
+ * runs); llm.c's CUDA trainer, named in the source, always fuses it (its
+ * fused_classifier). */
+static bool fused_loss(const val_row *r)
+{
+	const char *o = r->other, *from, *to;
+	static const char *const ce[] = {"cross entropy", "cross-entropy", "crossentropy",
+		"cross_entropy", "xentropy"};
+	for (const char *p = val__find(o, "fused"); p; p = val__find(p + 5, "fused")) {
+		/* a word of its own: not "unfused", "non-fused", "liger_fused_..." */
+		if (p > o && (isalnum((unsigned char)p[-1]) || p[-1] == '_' || p[-1] == '-'))
+			continue;
+		clause_at(o, p, &from, &to);
+		bool loss = false;
+		for (size_t i = 0; i < sizeof ce / sizeof ce[0]; i++)
+			loss |= clause_has(from, to, ce[i]);
+		char clause[256];
+		snprintf(clause, sizeof clause, "%.*s", (int)(to - from), from);
+		loss |= val__has_word(clause, "CE");
+		if (loss && val__affirmed(clause, "fused") && !clause_off(from, to))
+			return true;
+	}
+	static const char *const impl[] = {"fusion-impl", "fusion_impl"};
+	for (size_t i = 0; i < 2; i++)
+		for (const char *p = val__find(o, impl[i]); p; p = val__find(p + 1, impl[i])) {
+			const char *q = p + strlen(impl[i]);
+			while (*q == ' ' || *q == '=' || *q == ':' || *q == '"' || *q == '\'')
+				q++;
+			if ((!strncasecmp(q, "te", 2) && !isalnum((unsigned char)q[2])) ||
+			    (!strncasecmp(q, "linear", 6) && !isalnum((unsigned char)q[6])))
+				return true;
+		}
+	static const char *const kernels[] = {"liger_cross_entropy",
+		"liger_fused_linear_cross_entropy", "use_liger_kernel", "use_liger",
+		"fused_classifier", "fused classifier", "xentropy", "cut cross-entropy",
+		"cut cross entropy"};
+	for (size_t i = 0; i < sizeof kernels / sizeof kernels[0]; i++) {
+		const char *p = val__find(o, kernels[i]);
+		if (!p)
+			continue;
+		clause_at(o, p, &from, &to);
+		if (val__affirmed(o, kernels[i]) && !clause_off(from, to))
+			return true;
+	}
+	return val__names(r, "llm.c") &&
+	       (val__has(r->source, "train_gpt2cu") || val__has(r->source, "train_gpt2.cu") ||
+	        val__has(r->source, "CUDA C"));
+}
+
+/* cuDNN named as a library ("cuDNN 9.1", "cuBLAS/cuDNN"), in a clause that
+ * says nothing of attention: blanked, so that it is not read as cuDNN's
+ * fused attention. */
+static void blank_cudnn_library(char *buf)
+{
+	const char *from, *to;
+	for (const char *p = val__find(buf, "cudnn"); p; p = val__find(p + 5, "cudnn")) {
+		clause_at(buf, p, &from, &to);
+		if (!clause_has(from, to, "attention") && !clause_has(from, to, "attn") &&
+		    !clause_has(from, to, "flash"))
+			memset(buf + (p - buf), ' ', 5);
+	}
+}
+
+/* Whether the notes name an attention kernel, used or not: FlashAttention
  * in any spelling, cuDNN's, SDPA, LLM Foundry's attn_impl. */
 static bool names_attention(const char *o)
 {
@@ -2013,30 +2087,58 @@ static bool names_attention(const char *o)
 	       val__has(o, "scaled_dot_product_attention") || val__has(o, "attn_impl");
 }
 
-/* A row's source also names what was installed and libraries' versions:
- * its text for the attention reading is the source with every clause that
- * installs something blanked ("flash-attention requirements installed":
- * GPT-NeoX then runs the attention its config names). It names a kernel
- * when it names FlashAttention, an FA version, SDPA or attn_impl, and cuDNN
- * only as an attention ("cuDNN attention"; "cuDNN flash attention" names
- * FlashAttention), not as a library ("cuDNN 9.14"). */
-static bool source_attention(const char *src, char *buf, size_t n)
+/* The same of a source, which tells more than the run's settings: only a
+ * kernel's own names count there (not "flash" storage or a "FlashBoot"
+ * image). */
+static bool source_names_attention(const char *src)
 {
-	snprintf(buf, n, "%s", src);
-	for (char *c = buf; *c;) {
+	static const char *const k[] = {"FlashAttention", "flash-attn", "flash_attn",
+		"flash attention", "flash-attention", "attn_impl", "scaled_dot_product_attention",
+		"cuDNN attention", "cudnn_flash", "cuDNN flash"};
+	for (size_t i = 0; i < sizeof k / sizeof k[0]; i++)
+		if (val__has(src, k[i]))
+			return true;
+	return val__has_token(src, "FA1") || val__has_token(src, "FA2") ||
+	       val__has_token(src, "FA3") || val__has_token(src, "SDPA");
+}
+
+/* The text the attention kernel is read from, in buf (at least as long as
+ * the notes): the row's notes, or, when they name no attention kernel, its
+ * source. cuDNN named as a library is blanked in either; in the source so
+ * is every clause that installs something, cites a paper or a repository,
+ * gives a baseline or compares ("flash-attention requirements installed":
+ * GPT-NeoX then runs the attention its config names; "FlashAttention vs our
+ * naive attention"), and the last clause of a source cut at the field's
+ * size. */
+static const char *attention_text(const val_row *r, char *buf, size_t n)
+{
+	snprintf(buf, n, "%s", r->other);
+	blank_cudnn_library(buf);
+	if (names_attention(buf))
+		return buf;
+	char src[sizeof r->source];
+	snprintf(src, sizeof src, "%s", r->source);
+	static const char *const noise[] = {"install", "requirement", "paper", "repository",
+		"baseline", " vs", "versus", "compar"};
+	char *last = src;
+	for (char *c = src; *c;) {
 		char *to = c + strcspn(c, ",;()");
-		char keep = *to;
-		*to = '\0';
-		bool install = val__has(c, "install") || val__has(c, "requirement");
-		*to = keep;
-		if (install)
+		bool drop = false;
+		for (size_t i = 0; i < sizeof noise / sizeof noise[0]; i++)
+			drop |= clause_has(c, to, noise[i]);
+		char clause[256];
+		snprintf(clause, sizeof clause, "%.*s", (int)(to - c), c);
+		if (drop || val__has_word(clause, "repo"))
 			memset(c, ' ', (size_t)(to - c));
+		last = c;
 		c = *to ? to + 1 : to;
 	}
-	return val__has(buf, "flash") || val__has_token(buf, "FA1") || val__has_token(buf, "FA2") ||
-	       val__has_token(buf, "FA3") || val__has_token(buf, "SDPA") ||
-	       val__has(buf, "scaled_dot_product_attention") || val__has(buf, "attn_impl") ||
-	       val__has(buf, "cuDNN attention");
+	if (strlen(r->source) + 1 >= sizeof r->source)
+		memset(last, ' ', strlen(last));
+	blank_cudnn_library(src);
+	if (source_names_attention(src))
+		snprintf(buf, n, "%s", src);
+	return buf;
 }
 
 int val__training_of(const val_row *r, scenario *s, bool layer_only, bool *assumed, char *why,
@@ -2064,9 +2166,8 @@ int val__training_of(const val_row *r, scenario *s, bool layer_only, bool *assum
 	 * "attn_impl: flash", "FA2"); unfused when the row says it has none.
 	 * Read from the row's settings, or from its source when they name no
 	 * attention kernel */
-	char src[sizeof r->source];
-	const char *o = !names_attention(r->other) && source_attention(r->source, src, sizeof src)
-	                ? src : r->other;
+	char atext[sizeof r->other];
+	const char *o = attention_text(r, atext, sizeof atext);
 	const char *fp = val__find(o, "flash");
 	bool off = fp && (val__said_off(fp) || (val__has(o, "flash attention") &&
 	                                   !val__affirmed(o, "flash attention")));
@@ -2139,31 +2240,22 @@ int val__training_of(const val_row *r, scenario *s, bool layer_only, bool *assum
 		t->attention = off ? ATTN_FLASH : fa1 ? ATTN_FLASH1 : fa2 ? ATTN_FLASH2 : ATTN_FLASH;
 	else if (!flash && fp && (off || val__has(o, "no flash") || val__has(o, "without flash")))
 		t->attention = ATTN_UNFUSED;
+	if (fused_loss(r))
+		t->cross_entropy = CE_FUSED;
 	/* PyTorch without torch.compile ("no torch.compile", "torch.compile
 	 * off", "eager mode"): the model's composite ops as separate kernels */
-	/* the loss: fused where the row names a fused kernel, or ran llm.c's
-	 * CUDA trainer (train_gpt2.cu computes it in its fused_classifier) */
-	int ce = fused_loss_named(r->other);
-	if (ce < 0)
-		ce = fused_loss_named(r->source);
-	if (ce < 0 && val__names(r, "llm.c") &&
-	    (val__has(r->source, "train_gpt2cu") || val__has(r->source, "train_gpt2.cu") ||
-	     val__has(r->source, "CUDA C")))
-		ce = 1;
-	if (ce > 0)
-		t->cross_entropy = CE_FUSED;
-	o = r->other;
-	const char *tc = val__find(o, "torch.compile");
+	const char *notes = r->other;
+	const char *tc = val__find(notes, "torch.compile");
 	if (!tc)
-		tc = val__find(o, "compile:");   /* torchtitan's config: "compile: false" */
-	if ((tc && (!val__affirmed(o, "compile") || !val__affirmed(o, "torch.compile") ||
+		tc = val__find(notes, "compile:");   /* torchtitan's config: "compile: false" */
+	if ((tc && (!val__affirmed(notes, "compile") || !val__affirmed(notes, "torch.compile") ||
 	            val__said_off(tc))) ||
-	    val__affirmed(o, "eager mode"))
+	    val__affirmed(notes, "eager mode"))
 		t->kernels = KERNELS_EAGER;
 	/* torchtitan's knob by its name: "no compile", "compile=false",
 	 * "compile false" (not "compile=true") */
-	const char *kc = !tc && val__names(r, "torchtitan") ? val__find(o, "compile") : NULL;
-	if (kc && (!val__affirmed(o, "compile") || val__said_off(kc) ||
+	const char *kc = !tc && val__names(r, "torchtitan") ? val__find(notes, "compile") : NULL;
+	if (kc && (!val__affirmed(notes, "compile") || val__said_off(kc) ||
 	           !strncasecmp(kc + 7, "=false", 6) || !strncasecmp(kc + 7, " false", 6)))
 		t->kernels = KERNELS_EAGER;
 	scn_recompute said_rc;

@@ -998,14 +998,15 @@ static void head_ops(oplist *l, bool first, wl_pass pass)
 		gemm_p(l, "logits", c->T, vt, c->h, head_prec(c));
 		/* Megatron's vocab-parallel cross entropy on an fp32 copy: convert
 		 * (2+4), max (4), subtract (8), exp (8), sum (4), normalize (8).
-		 * Fused (llm.c's fused_classifier, TE's and Liger's kernels): one
-		 * kernel reads each row of 16-bit logits twice, for its max and
-		 * sum of exponentials (online) and then for the gradient, which it
-		 * writes over them (2 + 2 + 2); the backward finds it done. */
-		mem(l, "cross_entropy", (c->fused_ce ? 6 : 38) * L);
+		 * Fused (TE's and Liger's kernels, flash-attn's xentropy): the
+		 * forward reads each row of logits once, for its max and sum of
+		 * exponentials (online) and the target's logit; the backward reads
+		 * them again and writes the gradient over them. llm.c's classifier
+		 * does both passes in the forward: the same bytes. */
+		mem(l, "cross_entropy", (c->fused_ce ? c->E : 38) * L);
 	} else {
-		if (!c->fused_ce)   /* scale softmax (8), back to 16-bit (6) */
-			mem(l, "cross_entropy_bwd", 14 * L);
+		/* unfused: scale softmax (8), back to 16-bit (6) */
+		mem(l, "cross_entropy_bwd", (c->fused_ce ? 2 * c->E : 14) * L);
 		linear_bwd_p(l, "logits_dgrad", "logits_wgrad", c->T, vt, c->h, head_prec(c));
 		tpcomm(l, c->sp ? "tp_rs_logits_bwd" : "tp_ar_logits_bwd",
 		       c->sp ? COLL_REDUCE_SCATTER : COLL_ALL_REDUCE);
@@ -1102,5 +1103,6 @@ void wl_head_cost(const scenario *s, bool first_stage, wl_layer_cost *out)
 	head_ops(&lb, first_stage, WL_BWD);
 	cost_from_ops(&c, f, lf.n, b, lb.n, NULL, 0, out);
 	out->params = c.m.vocab * c.h / c.t;
-	out->act_bytes = first_stage ? c.X * (c.E + 1) : c.T * c.m.vocab / c.t * 4;
+	out->act_bytes = first_stage ? c.X * (c.E + 1)
+	                             : c.T * c.m.vocab / c.t * (c.fused_ce ? c.E : 4);
 }

@@ -266,10 +266,13 @@ void wl_memory_stage(const scenario *s, int stage, wl_memory *out)
 			act += sq * b * h * 3 * in_flight(s, stage) /
 			       (s->training.sequence_parallel ? t : 1);
 		/* 16-bit logits + the loss's fp32 copy; a fused loss writes the
-		 * gradient over the 16-bit logits and keeps no copy */
+		 * gradient over the logits (16-bit, fp32 in an fp32 run) and keeps
+		 * no copy */
+		hw_precision lp = s->training.precision;
+		double logit = hw_prec_scaled(lp) ? 2 : wl__prec_bytes(lp);
 		if (stage == wl__pp(s) - 1)
 			other += sq * b * m.vocab / t *
-			         (s->training.cross_entropy == CE_FUSED ? 2 : 6);
+			         (s->training.cross_entropy == CE_FUSED ? logit : 6);
 	}
 	/* context parallelism: each GPU holds its 1/cp of every sequence (and of
 	 * the attention scores' rows) */

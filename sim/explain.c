@@ -504,8 +504,9 @@ static void plan_fixes(ctx *c, const int *order, int nloss)
 		wl_head_cost(&fused, false, &f);
 		double saved = (u.fwd_s + u.bwd_s - f.fwd_s - f.bwd_s) * c->r->micro_batches;
 		if (saved >= 0.02 * c->r->step_time_s || !c->r->memory.fits)
-			fix_set(add_fix(c, "fuse the loss: one cross-entropy kernel over the 16-bit "
-				"logits (Megatron's --cross-entropy-loss-fusion, Liger's), no fp32 copy"),
+			fix_set(add_fix(c, "fuse the loss: a cross-entropy kernel over the 16-bit "
+				"logits, no fp32 copy (Megatron-core's --cross-entropy-fusion-impl te, "
+				"Liger's)"),
 			        "training.cross_entropy=fused");
 	}
 	/* an older attention kernel than the GPU's best (docs/workload.md) */

@@ -3265,40 +3265,57 @@ END_TEST
 /* Batch 23's readings. The attention kernel is read from a row's source when
  * its notes name none: llm.c's "USE_CUDNN=1 i.e. cuDNN flash attention" on a
  * GPT-2 (unfused by the A100 rule otherwise) is cuDNN's, the GPU's best
- * (`flash`); not from a clause that only
- * installs it, nor from cuDNN as a library; MosaicGPT's "attn_impl flash"
- * (mosaicml/examples, 2022-23) is FlashAttention 1 as LLM Foundry's is. A
- * fused loss kernel named (cross_entropy_loss_fusion, TE's, llm.c's CUDA
- * trainer) is `cross_entropy: fused`; one said off, or llm.c's PyTorch
- * reference (train_gpt2.py), is not. */
+ * (`flash`); a version named there is read as in the notes. Not read from
+ * the source: a clause that only installs it, cites a paper or repository,
+ * gives a baseline or compares; "flash" that is no kernel; cuDNN named as a
+ * library, which does not hide the source from notes that name nothing
+ * else either. MosaicGPT's "attn_impl flash" (mosaicml/examples, 2022-23)
+ * is FlashAttention 1 as LLM Foundry's is. */
 START_TEST(t_blind23)
 {
 	val_case c;
 	char why[256];
-	static const struct { const char *source, *other; scn_attention attn; bool ce; } rows[] = {
+	static const struct { const char *source, *other; scn_attention attn; } at[] = {
 		{"llm.c train_gpt2cu built with USE_CUDNN=1 i.e. cuDNN flash attention", "zero=1",
-		 ATTN_FLASH, true},
+		 ATTN_FLASH},
 		{"gpt-neox fork, flash-attention requirements installed; config: GPT-3 style", "z1",
-		 ATTN_AUTO, false},
-		{"NGC 24.01, CUDA 12.3, cuDNN 9.14", "dp only", ATTN_AUTO, false},
-		{"mosaicml/examples llm/throughput; 30b.yaml: attn_impl flash", "fsdp", ATTN_FLASH1,
-		 false},
-		{"Megatron-LM", "--cross-entropy-loss-fusion; --cross-entropy-fusion-impl te",
-		 ATTN_AUTO, true},
-		{"Megatron-LM", "cross_entropy_loss_fusion=False", ATTN_AUTO, false},
-		{"llm.c's train_gpt2.py (PyTorch)", "ddp", ATTN_AUTO, false},
-		{"Liger kernels (fused linear cross entropy)", "ddp", ATTN_AUTO, true}};
-	for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++) {
+		 ATTN_AUTO},
+		{"NGC 24.01, CUDA 12.3, cuDNN 9.14", "dp only", ATTN_AUTO},
+		{"NGC PyTorch 24.01 container (cuDNN 9.0), flash-attn 2.4.2", "ddp", ATTN_FLASH2},
+		{"flash-attn 2.4.2", "ddp; cuDNN 9.1", ATTN_FLASH2},
+		{"mosaicml/examples llm/throughput; 30b.yaml: attn_impl flash", "fsdp", ATTN_FLASH1},
+		{"checkpoints on NVMe flash storage", "ddp", ATTN_AUTO},
+		{"FlashBoot image", "ddp", ATTN_AUTO},
+		{"FlashAttention paper Table 3 baseline: Megatron-LM without FlashAttention", "ddp",
+		 ATTN_AUTO},
+		{"FlashAttention vs our naive attention", "ddp", ATTN_AUTO},
+		{"Tri Dao's flash-attention repo benchmark of PyTorch standard attention", "ddp",
+		 ATTN_AUTO}};
+	for (size_t i = 0; i < sizeof at / sizeof at[0]; i++) {
 		char row[600];
 		snprintf(row, sizeof row, "B-%zu,\"%s\",8x A100 SXM4 80GB,8,0.124,12,768,12,1024,512,64,1,"
-		         "1,8,\"%s\",bf16,none,step_time_s,0.3,s,x", i, rows[i].source, rows[i].other);
-		ck_assert_msg(build_row(row, &c, why, sizeof why) == 0, "%s: %s", rows[i].source, why);
-		ck_assert_msg(c.s.training.attention == rows[i].attn, "%s: attention %d", rows[i].source,
+		         "1,8,\"%s\",bf16,none,step_time_s,0.3,s,x", i, at[i].source, at[i].other);
+		ck_assert_msg(build_row(row, &c, why, sizeof why) == 0, "%s: %s", at[i].source, why);
+		ck_assert_msg(c.s.training.attention == at[i].attn, "%s: attention %d", at[i].source,
 		              c.s.training.attention);
-		ck_assert_msg((c.s.training.cross_entropy == CE_FUSED) == rows[i].ce, "%s: loss",
-		              rows[i].source);
 		scn_release(&c.s);
 	}
+	/* a source cut at its field's size: its last clause is not read */
+	char row[3000], src[1200];
+	memset(src, 'x', 1005);   /* the field keeps "...; flash-attn requi" */
+	snprintf(src + 1005, sizeof src - 1005, "; flash-attn requirements installed");
+	snprintf(row, sizeof row, "B-T,\"%s\",8x A100 SXM4 80GB,8,0.124,12,768,12,1024,512,64,1,1,8,"
+	         "ddp,bf16,none,step_time_s,0.3,s,x", src);
+	char text[4000];
+	snprintf(text, sizeof text, HEADER "%s\n", row);
+	val_row *rr;
+	size_t nr;
+	char err[256];
+	ck_assert_msg(val_parse(text, "t.csv", &rr, &nr, err, sizeof err) == 0, "%s", err);
+	ck_assert_int_eq(val_build(&rr[0], &c, why, sizeof why), 0);
+	ck_assert_int_eq(c.s.training.attention, ATTN_AUTO);
+	scn_release(&c.s);
+	free(rr);
 	/* the llm.c rows of the batch: flash and fused, they fit now */
 	size_t n;
 	val_row *r = validation_rows("blind23-runs.csv", &n);
@@ -3309,7 +3326,50 @@ START_TEST(t_blind23)
 	wl_memory_get(&c.s, &m);
 	ck_assert(m.fits);
 	scn_release(&c.s);
+	/* TinyLlama's "fused RMSNorm/rotary/SwiGLU/cross-entropy" */
+	ck_assert_msg(val_build(row_of(r, n, "CWHYTL23-001"), &c, why, sizeof why) == 0, "%s", why);
+	ck_assert_int_eq(c.s.training.cross_entropy, CE_FUSED);
+	scn_release(&c.s);
 	free(r);
+}
+END_TEST
+
+/* A fused loss read from a row's notes: a fused kernel named on, Megatron-
+ * core's Transformer Engine implementation, Liger's loss switches, llm.c's
+ * CUDA trainer (from its source). Not: Megatron-core's native fusion alone,
+ * "unfused", other fused kernels, Liger's kernels other than its loss, a
+ * loss flag quoted only in the source (a page shared by several runs). */
+START_TEST(t_fused_loss_reading)
+{
+	val_case c;
+	char why[256];
+	static const struct { const char *source, *other; bool fused; } rows[] = {
+		{"llm.c train_gpt2cu", "zero=1", true},
+		{"Megatron-LM", "--cross-entropy-loss-fusion; --cross-entropy-fusion-impl te", true},
+		{"Megatron-LM", "--cross-entropy-loss-fusion --cross-entropy-fusion-impl native", false},
+		{"Megatron-LM", "--cross-entropy-loss-fusion", false},
+		{"Megatron-LM", "cross_entropy_loss_fusion=False", false},
+		{"llm.c's train_gpt2.py (PyTorch)", "ddp", false},
+		{"HF Trainer", "Liger kernels (fused linear cross entropy)", true},
+		{"HF Trainer", "use_liger_kernel=True", true},
+		{"HF Trainer", "unfused cross entropy", false},
+		{"HF Trainer", "fused cells", false},
+		{"HF Trainer", "liger_rope: true; liger_rms_norm: true; liger_glu_activation: true; "
+		 "liger_fused_linear_cross_entropy: false", false},
+		{"HF Trainer", "Liger kernels for RMSNorm and SwiGLU only", false},
+		{"HF Trainer", "Liger vs plain PyTorch loss comparison", false},
+		{"Megatron script: --cross-entropy-loss-fusion --cross-entropy-fusion-impl te",
+		 "DeepSpeed ZeRO-2", false},
+		{"TinyLlama", "fused RMSNorm/rotary/SwiGLU/cross-entropy", true}};
+	for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++) {
+		char row[600];
+		snprintf(row, sizeof row, "L-%zu,\"%s\",8x A100 SXM4 80GB,8,0.124,12,768,12,1024,512,64,1,"
+		         "1,8,\"%s\",bf16,none,step_time_s,0.3,s,x", i, rows[i].source, rows[i].other);
+		ck_assert_msg(build_row(row, &c, why, sizeof why) == 0, "%s: %s", rows[i].other, why);
+		ck_assert_msg((c.s.training.cross_entropy == CE_FUSED) == rows[i].fused, "%s | %s",
+		              rows[i].source, rows[i].other);
+		scn_release(&c.s);
+	}
 }
 END_TEST
 
@@ -3744,6 +3804,7 @@ static Suite *suite(void)
 	tcase_add_test(tc, t_blind21);
 	tcase_add_test(tc, t_blind22);
 	tcase_add_test(tc, t_blind23);
+	tcase_add_test(tc, t_fused_loss_reading);
 	tcase_add_test(tc, t_blind24);
 	tcase_add_test(tc, t_power_limit_read);
 	tcase_add_test(tc, t_deepep_read);

@@ -915,11 +915,12 @@ END_TEST
 /* The loss head (models/wl_layer.c head_ops): Megatron's unfused
  * vocab-parallel cross entropy moves 38 bytes per logit element forward
  * (an fp32 copy, max, subtract, exp, sum, normalize) and 14 backward; a
- * fused loss (training.cross_entropy: fused) reads the 16-bit logits twice
- * and writes their gradient over them, 6 bytes, in the forward, and has no
- * backward kernel. GPT-2 small, T = 8 x 1024 tokens, V = 50257: L = T V.
- * Memory keeps the 16-bit logits (2 B) and no fp32 copy (4 B). Neither
- * changes a FLOP. */
+ * fused loss (training.cross_entropy: fused) reads the 16-bit logits once
+ * forward (2 B) and again backward, writing their gradient over them (4 B).
+ * GPT-2 small, T = 8 x 1024 tokens, V = 50257: L = T V. Memory keeps the
+ * 16-bit logits (2 B) and no fp32 copy (4 B). Neither changes a FLOP. In an
+ * fp32 run the fused kernel's logits are 4 bytes: 4 forward, 8 backward,
+ * 4 held. */
 START_TEST(t_fused_cross_entropy)
 {
 	scenario s;
@@ -936,12 +937,27 @@ START_TEST(t_fused_cross_entropy)
 	wl_head_cost(&s, false, &fu);
 	wl_memory_get(&s, &mf);
 	ck_assert_double_eq_tol(un.membound_fwd_s - fu.membound_fwd_s,
-	                        wl_membound_time(g, 38 * L) - wl_membound_time(g, 6 * L), 1e-9);
-	ck_assert_double_eq_tol(un.membound_bwd_s - fu.membound_bwd_s, wl_membound_time(g, 14 * L),
-	                        1e-9);
+	                        wl_membound_time(g, 38 * L) - wl_membound_time(g, 2 * L), 1e-9);
+	ck_assert_double_eq_tol(un.membound_bwd_s - fu.membound_bwd_s,
+	                        wl_membound_time(g, 14 * L) - wl_membound_time(g, 4 * L), 1e-9);
+	ck_assert_double_eq_tol(fu.act_bytes, 2 * L, 1);
 	ck_assert_double_eq_tol(fu.fwd_flops, un.fwd_flops, 1);
 	ck_assert_double_eq_tol(fu.bwd_flops, un.bwd_flops, 1);
 	ck_assert_double_eq_tol(mu.other - mf.other, 4 * L, 1);
+	/* fp32 logits */
+	scenario f32 = s;
+	f32.training.precision = PREC_FP32;
+	wl_layer_cost a, b;
+	wl_memory m32;
+	wl_head_cost(&f32, false, &a);
+	f32.training.cross_entropy = CE_UNFUSED;
+	wl_head_cost(&f32, false, &b);
+	wl_memory_get(&f32, &m32);
+	ck_assert_double_eq_tol(b.membound_bwd_s - a.membound_bwd_s,
+	                        wl_membound_time(g, 14 * L) - wl_membound_time(g, 8 * L), 1e-9);
+	f32.training.cross_entropy = CE_FUSED;
+	wl_memory_get(&f32, &mf);
+	ck_assert_double_eq_tol(m32.other - mf.other, 2 * L, 1);
 	/* the first stage has no loss: nothing changes there */
 	wl_head_cost(&s, true, &fu);
 	s.training.cross_entropy = CE_UNFUSED;
