@@ -3262,6 +3262,15 @@ START_TEST(t_blind22)
 }
 END_TEST
 
+/* A GPT-2 small run on 8 A100 with the given source and notes, built. */
+static void build_gpt2_row(const char *id, const char *source, const char *other, val_case *c)
+{
+	char row[700], why[256];
+	snprintf(row, sizeof row, "%s,\"%s\",8x A100 SXM4 80GB,8,0.124,12,768,12,1024,512,64,1,1,8,"
+	         "\"%s\",bf16,none,step_time_s,0.3,s,x", id, source, other);
+	ck_assert_msg(build_row(row, c, why, sizeof why) == 0, "%s | %s: %s", source, other, why);
+}
+
 /* Batch 23's readings. The attention kernel is read from a row's source when
  * its notes name none: llm.c's "USE_CUDNN=1 i.e. cuDNN flash attention" on a
  * GPT-2 (unfused by the A100 rule otherwise) is cuDNN's, the GPU's best
@@ -3292,10 +3301,7 @@ START_TEST(t_blind23)
 		{"Tri Dao's flash-attention repo benchmark of PyTorch standard attention", "ddp",
 		 ATTN_AUTO}};
 	for (size_t i = 0; i < sizeof at / sizeof at[0]; i++) {
-		char row[600];
-		snprintf(row, sizeof row, "B-%zu,\"%s\",8x A100 SXM4 80GB,8,0.124,12,768,12,1024,512,64,1,"
-		         "1,8,\"%s\",bf16,none,step_time_s,0.3,s,x", i, at[i].source, at[i].other);
-		ck_assert_msg(build_row(row, &c, why, sizeof why) == 0, "%s: %s", at[i].source, why);
+		build_gpt2_row("B-1", at[i].source, at[i].other, &c);
 		ck_assert_msg(c.s.training.attention == at[i].attn, "%s: attention %d", at[i].source,
 		              c.s.training.attention);
 		scn_release(&c.s);
@@ -3342,7 +3348,6 @@ END_TEST
 START_TEST(t_fused_loss_reading)
 {
 	val_case c;
-	char why[256];
 	static const struct { const char *source, *other; bool fused; } rows[] = {
 		{"llm.c train_gpt2cu", "zero=1", true},
 		{"Megatron-LM", "--cross-entropy-loss-fusion; --cross-entropy-fusion-impl te", true},
@@ -3362,10 +3367,7 @@ START_TEST(t_fused_loss_reading)
 		 "DeepSpeed ZeRO-2", false},
 		{"TinyLlama", "fused RMSNorm/rotary/SwiGLU/cross-entropy", true}};
 	for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++) {
-		char row[600];
-		snprintf(row, sizeof row, "L-%zu,\"%s\",8x A100 SXM4 80GB,8,0.124,12,768,12,1024,512,64,1,"
-		         "1,8,\"%s\",bf16,none,step_time_s,0.3,s,x", i, rows[i].source, rows[i].other);
-		ck_assert_msg(build_row(row, &c, why, sizeof why) == 0, "%s: %s", rows[i].other, why);
+		build_gpt2_row("L-1", rows[i].source, rows[i].other, &c);
 		ck_assert_msg((c.s.training.cross_entropy == CE_FUSED) == rows[i].fused, "%s | %s",
 		              rows[i].source, rows[i].other);
 		scn_release(&c.s);
