@@ -296,6 +296,12 @@ if "$TS" explain "$W/fused-loss.yaml" 2>/dev/null | tr '\n' ' ' | tr -s ' ' |
 else
 	not_ok "loss: explain proposes the fused loss first for GPT-2 small"
 fi
+# not where it gains neither time nor memory: a 100B model 26x over its memory
+if "$TS" explain "$S/dp-100b-10gbe.yaml" 2>/dev/null | grep -q "fuse the loss"; then
+	not_ok "loss: explain does not propose the fused loss where it saves nothing"
+else
+	ok "loss: explain does not propose the fused loss where it saves nothing"
+fi
 
 # FSDP (ZeRO-3) reduces after every micro-batch: accumulation does not raise
 # tokens/s, no_sync does (holding whole gradients), ZeRO-1's accumulation does
