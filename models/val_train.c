@@ -1993,93 +1993,190 @@ static void clause_at(const char *text, const char *p, const char **from, const 
 	*to = t;
 }
 
-static bool clause_has(const char *from, const char *to, const char *word)
+/* Whether [from, to) holds `word`, in any case. */
+static bool span_has(const char *from, const char *to, const char *word)
 {
-	char clause[256];
-	snprintf(clause, sizeof clause, "%.*s", (int)(to - from), from);
-	return val__has(clause, word);
+	size_t n = strlen(word);
+	for (const char *p = from; p + n <= to; p++)
+		if (!strncasecmp(p, word, n))
+			return true;
+	return false;
 }
 
-/* A clause that says its setting is off ("...: false", "disabled", "off") */
-static bool clause_off(const char *from, const char *to)
+/* A name negated just before it, in its clause: "no ", "not ", "without ",
+ * "w/o ", "--no-". */
+static bool negated_before(const char *text, const char *p)
 {
-	return clause_has(from, to, "false") || clause_has(from, to, " off") ||
-	       clause_has(from, to, "disabled") || clause_has(from, to, "not used");
+	const char *from = p - text > 12 ? p - 12 : text;
+	for (const char *c = p; c > from; c--)
+		if (strchr(",;()", c[-1])) {
+			from = c;
+			break;
+		}
+	return span_has(from, p, "no ") || span_has(from, p, "not ") ||
+	       span_has(from, p, "without ") || span_has(from, p, "w/o ") || span_has(from, p, "no-");
 }
 
-/* A fused loss kernel named on in the row's notes: "fused cross entropy",
- * or a fused list that includes it ("fused RMSNorm/rotary/SwiGLU/
- * cross-entropy"); Megatron-core's Transformer Engine or linear
- * implementation ("--cross-entropy-fusion-impl te"); Liger's loss switches;
- * a fused classifier; flash-attn's xentropy; Cut Cross-Entropy. Megatron-
- * core's fusion alone (--cross-entropy-loss-fusion, whose default
- * implementation runs torch.compile'd functions on an fp32 copy and has a
- * backward of its own) stays `unfused`, whose bytes it is near. Only the
- * notes: a source may quote another framework's flags (one page for several
- * runs); llm.c's CUDA trainer, named in the source, always fuses it (its
- * fused_classifier). */
+/* A setting said off right after its name, which ends at q: ": false",
+ * "=False", "=0", ": no", ": none", " off", "disabled" (or val__said_off's
+ * words within its window). */
+static bool off_after(const char *name, const char *q)
+{
+	while (*q == ' ' || *q == ':' || *q == '=' || *q == '"' || *q == '\'')
+		q++;
+	static const char *const off[] = {"false", "no", "none", "0", "off", "disabled"};
+	for (size_t i = 0; i < sizeof off / sizeof off[0]; i++) {
+		size_t k = strlen(off[i]);
+		if (!strncasecmp(q, off[i], k) && !isalnum((unsigned char)q[k]))
+			return true;
+	}
+	return val__said_off(name);
+}
+
+/* The loss named within the three words after "fused" (q just past it):
+ * "fused cross entropy", "fused linear cross-entropy", "fused_cross_entropy",
+ * "fused CE", a list "fused RMSNorm/rotary/SwiGLU/cross-entropy"; the end of
+ * its name, or NULL (not "fused Adam and cross entropy in fp32"). */
+static const char *loss_after(const char *q)
+{
+	while (*q == ' ' || *q == '_' || *q == '-')
+		q++;
+	const char *end = q;
+	for (int w = 0; w < 3; w++) {
+		while (*end == ' ')
+			end++;
+		if (!*end || strchr(",;()", *end))
+			break;
+		while (*end && *end != ' ' && !strchr(",;()", *end))
+			end++;
+	}
+	static const char *const ce[] = {"cross entropy", "cross-entropy", "cross_entropy",
+		"crossentropy", "xentropy"};
+	for (size_t i = 0; i < sizeof ce / sizeof ce[0]; i++) {
+		size_t n = strlen(ce[i]);
+		for (const char *p = q; p + n <= end; p++)
+			if (!strncasecmp(p, ce[i], n))
+				return p + n;
+	}
+	for (const char *p = q; p + 2 <= end; p++)
+		if (!strncasecmp(p, "CE", 2) && (p == q || !isalnum((unsigned char)p[-1])) &&
+		    !isalnum((unsigned char)p[2]))
+			return p + 2;
+	return NULL;
+}
+
+/* Whether one of `names` is in `o`, not negated before it nor said off
+ * after it: 1; named, but each time off: 0; not named: -1. */
+static int named_on(const char *o, const char *const *names, size_t n)
+{
+	int said = -1;
+	for (size_t i = 0; i < n; i++)
+		for (const char *p = val__find(o, names[i]); p; p = val__find(p + 1, names[i])) {
+			if (!negated_before(o, p) && !off_after(p, p + strlen(names[i])))
+				return 1;
+			said = 0;
+		}
+	return said;
+}
+
+/* A fused loss kernel named on in the row's notes: "fused" with the loss in
+ * its next three words (loss_after); Megatron-core's Transformer Engine or
+ * linear implementation with its fusion on (--cross-entropy-loss-fusion
+ * --cross-entropy-fusion-impl te: the implementation alone does nothing);
+ * Liger's loss switches (use_liger_kernel turns them on unless one is said
+ * off); a fused classifier; flash-attn's xentropy; Cut Cross-Entropy.
+ * Megatron-core's fusion with its default implementation (native:
+ * torch.compile'd functions on an fp32 copy, with a backward of their own)
+ * stays `unfused`, whose bytes it is near. Only the notes: a source may
+ * quote another framework's flags (one page for several runs); llm.c's CUDA
+ * trainer, named in the source, always fuses it (its fused_classifier). */
 static bool fused_loss(const val_row *r)
 {
-	const char *o = r->other, *from, *to;
-	static const char *const ce[] = {"cross entropy", "cross-entropy", "crossentropy",
-		"cross_entropy", "xentropy"};
+	const char *o = r->other;
 	for (const char *p = val__find(o, "fused"); p; p = val__find(p + 5, "fused")) {
 		/* a word of its own: not "unfused", "non-fused", "liger_fused_..." */
 		if (p > o && (isalnum((unsigned char)p[-1]) || p[-1] == '_' || p[-1] == '-'))
 			continue;
-		clause_at(o, p, &from, &to);
-		bool loss = false;
-		for (size_t i = 0; i < sizeof ce / sizeof ce[0]; i++)
-			loss |= clause_has(from, to, ce[i]);
-		char clause[256];
-		snprintf(clause, sizeof clause, "%.*s", (int)(to - from), from);
-		loss |= val__has_word(clause, "CE");
-		if (loss && val__affirmed(clause, "fused") && !clause_off(from, to))
+		const char *end = loss_after(p + 5);
+		if (end && !negated_before(o, p) && !off_after(p, end))
 			return true;
 	}
-	static const char *const impl[] = {"fusion-impl", "fusion_impl"};
-	for (size_t i = 0; i < 2; i++)
-		for (const char *p = val__find(o, impl[i]); p; p = val__find(p + 1, impl[i])) {
-			const char *q = p + strlen(impl[i]);
-			while (*q == ' ' || *q == '=' || *q == ':' || *q == '"' || *q == '\'')
-				q++;
-			if ((!strncasecmp(q, "te", 2) && !isalnum((unsigned char)q[2])) ||
-			    (!strncasecmp(q, "linear", 6) && !isalnum((unsigned char)q[6])))
-				return true;
-		}
-	static const char *const kernels[] = {"liger_cross_entropy",
-		"liger_fused_linear_cross_entropy", "use_liger_kernel", "use_liger",
-		"fused_classifier", "fused classifier", "xentropy", "cut cross-entropy",
-		"cut cross entropy"};
-	for (size_t i = 0; i < sizeof kernels / sizeof kernels[0]; i++) {
-		const char *p = val__find(o, kernels[i]);
-		if (!p)
-			continue;
-		clause_at(o, p, &from, &to);
-		if (val__affirmed(o, kernels[i]) && !clause_off(from, to))
-			return true;
-	}
+	static const char *const flag[] = {"cross-entropy-loss-fusion", "cross_entropy_loss_fusion"};
+	static const char *const impl[] = {"cross-entropy-fusion-impl", "cross_entropy_fusion_impl"};
+	if (named_on(o, flag, 2) > 0)
+		for (size_t i = 0; i < 2; i++)
+			for (const char *p = val__find(o, impl[i]); p; p = val__find(p + 1, impl[i])) {
+				const char *q = p + strlen(impl[i]);
+				while (*q == ' ' || *q == '=' || *q == ':' || *q == '"' || *q == '\'')
+					q++;
+				if (negated_before(o, p))
+					continue;
+				if ((!strncasecmp(q, "te", 2) && !isalnum((unsigned char)q[2])) ||
+				    (!strncasecmp(q, "linear", 6) && !isalnum((unsigned char)q[6])))
+					return true;
+			}
+	static const char *const liger_loss[] = {"liger_fused_linear_cross_entropy",
+		"liger_cross_entropy"};
+	static const char *const liger[] = {"use_liger_kernel", "use_liger"};
+	int said = named_on(o, liger_loss, 2);
+	if (said > 0 || (said < 0 && named_on(o, liger, 2) > 0))
+		return true;
+	static const char *const kernels[] = {"fused_classifier", "fused classifier", "xentropy",
+		"cut cross-entropy", "cut cross entropy"};
+	if (named_on(o, kernels, sizeof kernels / sizeof kernels[0]) > 0)
+		return true;
 	return val__names(r, "llm.c") &&
 	       (val__has(r->source, "train_gpt2cu") || val__has(r->source, "train_gpt2.cu") ||
 	        val__has(r->source, "CUDA C"));
 }
 
-/* cuDNN named as a library ("cuDNN 9.1", "cuBLAS/cuDNN"), in a clause that
- * says nothing of attention: blanked, so that it is not read as cuDNN's
- * fused attention. */
+/* cuDNN named as a library, not as an attention, blanked so that it is not
+ * read as cuDNN's fused attention: with a version ("cuDNN 9.1", "cuDNN
+ * v8"), or in a clause that says nothing of attention ("cuBLAS/cuDNN"). */
 static void blank_cudnn_library(char *buf)
 {
 	const char *from, *to;
 	for (const char *p = val__find(buf, "cudnn"); p; p = val__find(p + 5, "cudnn")) {
+		const char *v = p + 5;
+		while (*v == ' ' || *v == '-')
+			v++;
+		if (*v == 'v' || *v == 'V')
+			v++;
 		clause_at(buf, p, &from, &to);
-		if (!clause_has(from, to, "attention") && !clause_has(from, to, "attn") &&
-		    !clause_has(from, to, "flash"))
+		if (isdigit((unsigned char)*v) ||
+		    (!span_has(from, to, "attention") && !span_has(from, to, "attn") &&
+		     !span_has(from, to, "flash")))
 			memset(buf + (p - buf), ' ', 5);
 	}
 }
 
-/* Whether the notes name an attention kernel, used or not: FlashAttention
- * in any spelling, cuDNN's, SDPA, LLM Foundry's attn_impl. */
+/* "flash" that names no attention kernel ("data on the flash file system",
+ * "NVMe flash storage"), blanked: a kernel's "flash" is followed by
+ * attention or attn or a version (FlashAttention, flash-attn, flash_attn,
+ * flash2), or follows cuDNN, attn_impl, "attention" or a negation ("no
+ * flash"). */
+static void blank_other_flash(char *buf)
+{
+	static const char *const after[] = {"attention", "-attention", "_attention", " attention",
+		"attn", "-attn", "_attn", " attn", "1", "2", "3", " 2", " v2", "-2", "_2"};
+	static const char *const before[] = {"cudnn_", "cudnn ", "attn_impl", "attn_impl ",
+		"attn_impl: ", "attn_impl=", "attention: ", "attention=", "attention ", "no ",
+		"without ", "not "};
+	for (const char *p = val__find(buf, "flash"); p; p = val__find(p + 5, "flash")) {
+		bool kernel = false;
+		for (size_t i = 0; i < sizeof after / sizeof after[0] && !kernel; i++)
+			kernel = !strncasecmp(p + 5, after[i], strlen(after[i]));
+		for (size_t i = 0; i < sizeof before / sizeof before[0] && !kernel; i++) {
+			size_t k = strlen(before[i]);
+			kernel = (size_t)(p - buf) >= k && !strncasecmp(p - k, before[i], k);
+		}
+		if (!kernel)
+			memset(buf + (p - buf), ' ', 5);
+	}
+}
+
+/* Whether a text (after the blanking above) names an attention kernel, used
+ * or not: FlashAttention in any spelling, cuDNN's, SDPA, attn_impl. */
 static bool names_attention(const char *o)
 {
 	return val__has(o, "flash") || val__has_token(o, "FA1") || val__has_token(o, "FA2") ||
@@ -2087,48 +2184,35 @@ static bool names_attention(const char *o)
 	       val__has(o, "scaled_dot_product_attention") || val__has(o, "attn_impl");
 }
 
-/* The same of a source, which tells more than the run's settings: only a
- * kernel's own names count there (not "flash" storage or a "FlashBoot"
- * image). */
-static bool source_names_attention(const char *src)
-{
-	static const char *const k[] = {"FlashAttention", "flash-attn", "flash_attn",
-		"flash attention", "flash-attention", "attn_impl", "scaled_dot_product_attention",
-		"cuDNN attention", "cudnn_flash", "cuDNN flash"};
-	for (size_t i = 0; i < sizeof k / sizeof k[0]; i++)
-		if (val__has(src, k[i]))
-			return true;
-	return val__has_token(src, "FA1") || val__has_token(src, "FA2") ||
-	       val__has_token(src, "FA3") || val__has_token(src, "SDPA");
-}
-
 /* The text the attention kernel is read from, in buf (at least as long as
  * the notes): the row's notes, or, when they name no attention kernel, its
- * source. cuDNN named as a library is blanked in either; in the source so
- * is every clause that installs something, cites a paper or a repository,
- * gives a baseline or compares ("flash-attention requirements installed":
- * GPT-NeoX then runs the attention its config names; "FlashAttention vs our
- * naive attention"), and the last clause of a source cut at the field's
- * size. */
+ * source. In either, "flash" that is no kernel and cuDNN named as a library
+ * are blanked; in the source so is every clause that installs something,
+ * cites a paper or a repository, gives a baseline or compares
+ * ("flash-attention requirements installed": GPT-NeoX then runs the
+ * attention its config names; "FlashAttention vs our naive attention"), and
+ * the last clause of a source cut at the field's size. */
 static const char *attention_text(const val_row *r, char *buf, size_t n)
 {
 	snprintf(buf, n, "%s", r->other);
 	blank_cudnn_library(buf);
+	blank_other_flash(buf);
 	if (names_attention(buf))
 		return buf;
 	char src[sizeof r->source];
 	snprintf(src, sizeof src, "%s", r->source);
 	static const char *const noise[] = {"install", "requirement", "paper", "repository",
-		"baseline", " vs", "versus", "compar"};
+		"github.com", "/flash-attention", "baseline", " vs", "versus", "compar"};
 	char *last = src;
 	for (char *c = src; *c;) {
 		char *to = c + strcspn(c, ",;()");
 		bool drop = false;
 		for (size_t i = 0; i < sizeof noise / sizeof noise[0]; i++)
-			drop |= clause_has(c, to, noise[i]);
-		char clause[256];
-		snprintf(clause, sizeof clause, "%.*s", (int)(to - c), c);
-		if (drop || val__has_word(clause, "repo"))
+			drop |= span_has(c, to, noise[i]);
+		for (const char *w = c; !drop && w + 4 <= to; w++)   /* "repo" as a word */
+			drop = !strncasecmp(w, "repo", 4) && (w == c || !isalnum((unsigned char)w[-1])) &&
+			       (w + 4 == to || !isalnum((unsigned char)w[4]));
+		if (drop)
 			memset(c, ' ', (size_t)(to - c));
 		last = c;
 		c = *to ? to + 1 : to;
@@ -2136,7 +2220,8 @@ static const char *attention_text(const val_row *r, char *buf, size_t n)
 	if (strlen(r->source) + 1 >= sizeof r->source)
 		memset(last, ' ', strlen(last));
 	blank_cudnn_library(src);
-	if (source_names_attention(src))
+	blank_other_flash(src);
+	if (names_attention(src))
 		snprintf(buf, n, "%s", src);
 	return buf;
 }

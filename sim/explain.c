@@ -494,8 +494,9 @@ static void plan_fixes(ctx *c, const int *order, int nloss)
 	if (c->s->training.kernels == KERNELS_EAGER && !c->s->model.custom)
 		fix_set(add_fix(c, "compile the model (torch.compile), which fuses its elementwise "
 			"ops"), "training.kernels=fused");
-	/* Megatron's unfused loss where it costs 2% of the step, or 5% of the
-	 * memory (its fp32 copy of the logits) */
+	/* Megatron's unfused loss where it costs 2% of the step or 5% of the
+	 * memory (its fp32 copy of the logits), or where fusing it makes the
+	 * layout fit */
 	if (!c->s->model.custom && c->s->training.cross_entropy == CE_UNFUSED) {
 		scenario fused = *c->s;
 		fused.training.cross_entropy = CE_FUSED;
@@ -506,10 +507,11 @@ static void plan_fixes(ctx *c, const int *order, int nloss)
 		wl_memory um, fm;
 		wl_memory_get(c->s, &um);
 		wl_memory_get(&fused, &fm);
-		if (saved >= 0.02 * c->r->step_time_s || um.total - fm.total >= 0.05 * um.total)
-			fix_set(add_fix(c, "fuse the loss: a cross-entropy kernel over the 16-bit "
-				"logits, no fp32 copy (Megatron-core's --cross-entropy-fusion-impl te, "
-				"Liger's)"),
+		if (saved >= 0.02 * c->r->step_time_s || um.total - fm.total >= 0.05 * um.total ||
+		    (!um.fits && fm.fits))
+			fix_set(add_fix(c, "fuse the loss: a cross-entropy kernel over the logits, no "
+				"fp32 copy (Megatron-core's --cross-entropy-loss-fusion "
+				"--cross-entropy-fusion-impl te, Liger's)"),
 			        "training.cross_entropy=fused");
 	}
 	/* an older attention kernel than the GPU's best (docs/workload.md) */

@@ -3299,7 +3299,15 @@ START_TEST(t_blind23)
 		 ATTN_AUTO},
 		{"FlashAttention vs our naive attention", "ddp", ATTN_AUTO},
 		{"Tri Dao's flash-attention repo benchmark of PyTorch standard attention", "ddp",
-		 ATTN_AUTO}};
+		 ATTN_AUTO},
+		{"github.com/Dao-AILab/flash-attention benchmark of naive PyTorch attention", "ddp",
+		 ATTN_AUTO},
+		{"Megatron-LM without FlashAttention", "ddp; ckpt on flash storage", ATTN_UNFUSED},
+		{"checkpoints on flash storage; FlashAttention disabled", "ddp", ATTN_UNFUSED},
+		{"x", "cuDNN 9.1 + flash-attn 2.4.2", ATTN_FLASH2},
+		{"x", "flash-attn 2.4.2 built against cuDNN 9.1", ATTN_FLASH2},
+		{"NGC container with cuDNN 9.1 and flash-attn 2.5", "ddp", ATTN_FLASH2},
+		{"x", "data on /scratch (flash 'had issues at the time')", ATTN_AUTO}};
 	for (size_t i = 0; i < sizeof at / sizeof at[0]; i++) {
 		build_gpt2_row("B-1", at[i].source, at[i].other, &c);
 		ck_assert_msg(c.s.training.attention == at[i].attn, "%s: attention %d", at[i].source,
@@ -3365,7 +3373,27 @@ START_TEST(t_fused_loss_reading)
 		{"HF Trainer", "Liger vs plain PyTorch loss comparison", false},
 		{"Megatron script: --cross-entropy-loss-fusion --cross-entropy-fusion-impl te",
 		 "DeepSpeed ZeRO-2", false},
-		{"TinyLlama", "fused RMSNorm/rotary/SwiGLU/cross-entropy", true}};
+		{"TinyLlama", "fused RMSNorm/rotary/SwiGLU/cross-entropy", true},
+		{"x", "fused Adam and cross entropy in fp32", false},
+		{"x", "fused AdamW optimizer with cross-entropy loss", false},
+		{"x", "fused RoPE and standard cross entropy", false},
+		{"x", "fused kernels except cross entropy", false},
+		{"x", "fused cross entropy: no", false},
+		{"x", "fused cross-entropy: none", false},
+		{"x", "fused_cross_entropy=0", false},
+		{"x", "not fused cross-entropy", false},
+		{"x", "fused cross entropy with offset labels", true},
+		{"x", "fused cross-entropy and bias disabled", true},
+		{"x", "--cross-entropy-fusion-impl te", false},
+		{"x", "cross_entropy_loss_fusion=False, cross_entropy_fusion_impl=te", false},
+		{"x", "--no-cross-entropy-loss-fusion --cross-entropy-fusion-impl te", false},
+		{"x", "--cross-entropy-loss-fusion --cross-entropy-fusion-impl=te", true},
+		{"x", "cross_entropy_loss_fusion: true; cross_entropy_fusion_impl: 'te'", true},
+		{"x", "--cross-entropy-loss-fusion; bias_fusion_impl=te", false},
+		{"x", "--cross-entropy-loss-fusion; masked_softmax_fusion_impl te", false},
+		{"x", "use_liger_kernel=True; liger_fused_linear_cross_entropy: false; "
+		 "liger_cross_entropy: false", false},
+		{"x", "use_liger_kernel=True with gradient checkpointing off", true}};
 	for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++) {
 		build_gpt2_row("L-1", rows[i].source, rows[i].other, &c);
 		ck_assert_msg((c.s.training.cross_entropy == CE_FUSED) == rows[i].fused, "%s | %s",
