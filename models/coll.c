@@ -440,6 +440,19 @@ static void shape_bandwidths(coll_ctx *cc, coll_shape *sh)
 	sh->nvls_eff = c->intra.kind == INTRA_NVSWITCH ? c->gpu.nvls_eff : 0;
 	sh->arch = c->gpu.arch;
 	sh->sharp = c->fabric.sharp && c->nic.transport == TRANSPORT_RDMA;
+	/* a PCIe node whose members all sit in one NVLink bridge group talks
+	 * over the bridges, as an NVLink mesh; members in several groups are
+	 * held to PCIe by the hops between groups (the flows see both) */
+	bool bridged = cluster_bridge_Bps(cc->cl) > 0;
+	for (int j = 0; bridged && j < sh->nnodes; j++) {
+		int first = sh->members[sh->node_start[j]];
+		for (int m = sh->node_start[j] + 1; bridged && m < sh->node_start[j + 1]; m++)
+			bridged = cluster_same_bridge(cc->cl, first, sh->members[m]);
+	}
+	if (bridged && sh->ppn > 1) {
+		sh->intra_Bps = cluster_bridge_Bps(cc->cl);
+		sh->nvlink = sh->mesh = true;
+	}
 }
 
 int coll_node_ctas(const scn_cluster *c, int ranks, coll_op op)
@@ -448,8 +461,9 @@ int coll_node_ctas(const scn_cluster *c, int ranks, coll_op op)
 	memset(&sh, 0, sizeof sh);
 	sh.n = ranks, sh.nnodes = 1, sh.ppn = ranks;
 	sh.arch = c->gpu.arch;
-	sh.nvlink = c->intra.kind != INTRA_PCIE;
-	sh.intra_Bps = cluster_spec_intra_Bps(c);
+	sh.nvlink = c->intra.kind != INTRA_PCIE ||
+	            cluster_spec_group_Bps(c, ranks) != cluster_spec_intra_Bps(c);
+	sh.intra_Bps = cluster_spec_group_Bps(c, ranks);
 	if (op == COLL_ALL_REDUCE && coll_node_nvls(c, ranks))
 		return coll__nvls_channels(&sh);
 	return coll__node_channels(&sh);

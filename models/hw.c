@@ -28,6 +28,9 @@
  * (its upper setting); H200 SXM 700, NVL 600; L40S 350; L4 72; B200 1000;
  * MI300X 750, MI325X 1000, MI350X 1000, MI355X 1400); 0 where no GPU-only
  * figure is published (A10G, GH200's module, H20, an MI250X's GCD). */
+/* A card that takes no NVLink bridge. */
+#define NO_BRIDGE 0, 0, 0
+
 static const hw_gpu gpus[] = {
 	{"V100-SXM2-32GB", ARCH_VOLTA,
 	 /* 15.7 fp32, 125 fp16 tensor: V100 data sheet (cm 1.6 "V100 SEC");
@@ -43,7 +46,7 @@ static const hw_gpu gpus[] = {
 	 32 * GiB, 900 * GBs,    /* cm 1.6 HBM "V100 0.9 TB/s" */
 	 0.90,
 	 150 * GBs, 20.0 / 25.0, /* cm 1.6: 6 links x 25 GB/s; NCCL SM70 20.0 */
-	 0, 3, 300, 0, false},
+	 0, 3, 300, 0, false, NO_BRIDGE},
 	{"V100-SXM2-16GB", ARCH_VOLTA,
 	 /* the V100 SXM2 with 16 GB (DGX-1, AWS p3): V100 data sheet "V100 for
 	  * NVLink" 15.7 fp32, 125 fp16 tensor, as the 32 GB part */
@@ -52,7 +55,7 @@ static const hw_gpu gpus[] = {
 	 16 * GiB, 900 * GBs,    /* V100 data sheet: 16 GB HBM2, 900 GB/s */
 	 0.90,
 	 150 * GBs, 20.0 / 25.0, /* 6 NVLink2 links x 25 GB/s, as the 32 GB part */
-	 0, 3, 300, 0, false},
+	 0, 3, 300, 0, false, NO_BRIDGE},
 	{"V100-PCIE-32GB", ARCH_VOLTA,
 	 /* V100 data sheet "V100 for PCIe": 14 fp32, 112 fp16 tensor (lower
 	  * clocks than SXM2 at 250 W) */
@@ -62,7 +65,7 @@ static const hw_gpu gpus[] = {
 	 32 * GiB, 900 * GBs,    /* V100 data sheet: 32 GB HBM2, 900 GB/s */
 	 0.90,
 	 0, 0,                   /* no NVLink */
-	 0, 3, 250, 0, false},
+	 0, 3, 250, 0, false, NO_BRIDGE},
 	{"T4", ARCH_TURING,
 	 /* T4 data sheet: 8.1 fp32, 65 fp16 mixed-precision tensor (Turing has
 	  * no structured sparsity: these are dense); no tf32, bf16 or fp8 on
@@ -80,7 +83,7 @@ static const hw_gpu gpus[] = {
 	 16 * GiB, 320 * GBs,    /* T4 data sheet: 16 GB GDDR6, 320+ GB/s */
 	 0.90,
 	 0, 0,                   /* no NVLink */
-	 0, 3, 70, 0, false},                  /* PCIe Gen3 x16 */
+	 0, 3, 70, 0, false, NO_BRIDGE},                  /* PCIe Gen3 x16 */
 	/* GeForce and workstation cards (PCIe, no NVSwitch). Their GEMM fraction
 	 * is UNVERIFIED for every one (no MAMF row): the A100 PCIe's 0.811 (cm
 	 * 4.2), the nearest measured PCIe card's, as for the A10. GDDR at the
@@ -97,9 +100,12 @@ static const hw_gpu gpus[] = {
 	 0.811,
 	 11 * GiB, 616 * GBs,    /* 11264 MB GDDR6, 616 GB/s (the same table) */
 	 0.90,
-	 0, 0,                   /* NVLink bridge pairs two cards only: modelled as PCIe */
-	 0, 3, 250, 0, true},    /* PCIe Gen3 (UNVERIFIED); 250 W reference TDP;
-	                          * GeForce: no P2P */
+	 0, 0,                   /* no NVLink switch: see the bridge below */
+	 0, 3, 250, 0, true,     /* PCIe Gen3 (UNVERIFIED); 250 W reference TDP;
+	                          * GeForce: no P2P (over PCIe) */
+	 50 * GBs, 20.0 / 25.0, 2},   /* Turing whitepaper: TU102's two x8 NVLink links,
+	                          * 25 GB/s a direction each, bridge two cards; NCCL
+	                          * SM70 20.0 a link */
 	{"QUADRO-RTX-8000", ARCH_TURING,
 	 /* Quadro RTX 8000 data sheet (a reseller's copy): fp32 16.3, "130.5
 	  * Tensor TFLOPS" fp16 (a workstation card: fp32 accumulate at the same
@@ -109,8 +115,10 @@ static const hw_gpu gpus[] = {
 	 0.811,
 	 48 * GiB, 672 * GBs,    /* 48 GB GDDR6, 672 GB/s */
 	 0.90,
-	 0, 0,                   /* NVLink bridge pairs two cards only: modelled as PCIe */
-	 0, 3, 295, 0, false},          /* PCIe 3.0 x16; 295 W maximum */
+	 0, 0,                   /* no NVLink switch: see the bridge below */
+	 0, 3, 295, 0, false,    /* PCIe 3.0 x16; 295 W maximum */
+	 50 * GBs, 20.0 / 25.0, 2},   /* data sheet: NVLink "connects 2 Quadro RTX 8000
+	                          * GPUs", 100 GB/s both ways; NCCL SM70 20.0 a link */
 	{"A100-SXM4-40GB", ARCH_AMPERE,
 	 /* cm 1.6: 312 bf16/fp16, 156 tf32; 19.5 fp32: A100 data sheet */
 	 {19.5 * T, 156 * T, 312 * T, 312 * T, 0},
@@ -118,7 +126,7 @@ static const hw_gpu gpus[] = {
 	 40 * GiB, 1555 * GBs,   /* cm 1.6 "A100 40GB 1.555 TB/s [SEC]" */
 	 0.90,
 	 300 * GBs, 20.0 / 25.0, /* cm 1.6: 12 links x 25 GB/s; NCCL SM80 20.0 */
-	 0, 4, 400, 0, false},
+	 0, 4, 400, 0, false, NO_BRIDGE},
 	{"A100-SXM4-80GB", ARCH_AMPERE,
 	 {19.5 * T, 156 * T, 312 * T, 312 * T, 0},
 	 0.869,                  /* cm 4.2 A100 SXM MAMF 271.2 / 312 */
@@ -126,7 +134,7 @@ static const hw_gpu gpus[] = {
 	 1.7 / 2.039,            /* HW-AZ-003: measured triad 1.7 TB/s on this GPU (Azure
 	                          * ND A100 v4) = 0.834 of spec */
 	 300 * GBs, 20.0 / 25.0,
-	 0, 4, 400, 0, false},
+	 0, 4, 400, 0, false, NO_BRIDGE},
 	{"A800-SXM4-80GB", ARCH_AMPERE,
 	 /* the A100 SXM4 80GB die and memory with 8 NVLink links instead of 12:
 	  * "NVLink 400 GB/s" bidirectional (NVIDIA A800 product brief), i.e.
@@ -136,22 +144,25 @@ static const hw_gpu gpus[] = {
 	 80 * GiB, 2039 * GBs,
 	 1.7 / 2.039,            /* the A100 80GB triad (HW-AZ-003), same memory */
 	 200 * GBs, 20.0 / 25.0, /* 8 links x 25 GB/s; NCCL SM80 20.0 per link */
-	 0, 4, 400, 0, false},
+	 0, 4, 400, 0, false, NO_BRIDGE},
 	{"A100-PCIE-80GB", ARCH_AMPERE,
 	 {19.5 * T, 156 * T, 312 * T, 312 * T, 0},
 	 0.811,                  /* cm 4.2 A100 PCIe MAMF 252.9 / 312 */
 	 80 * GiB, 1935 * GBs,   /* A100 80GB PCIe data sheet 1,935 GB/s */
 	 0.90,
-	 0, 0,                   /* NVLink bridges pair two cards only: modelled as PCIe */
-	 0, 4, 300, 0, false},
+	 0, 0,                   /* no NVLink switch: see the bridge below */
+	 0, 4, 300, 0, false,
+	 300 * GBs, 20.0 / 25.0, 2},  /* data sheet: "NVLink Bridge for 2 GPUs: 600 GB/s"
+	                          * both ways (three bridges, 12 links); NCCL SM80 20.0 */
 	{"A100-PCIE-40GB", ARCH_AMPERE,
 	 {19.5 * T, 156 * T, 312 * T, 312 * T, 0},
 	 0.811,                  /* cm 4.2 A100 PCIe MAMF 252.9 / 312 (the 80 GB card) */
 	 40 * GiB, 1555 * GBs,   /* A100 data sheet, A100 40GB PCIe: 40 GB HBM2,
 	                          * 1,555 GB/s */
 	 0.90,
-	 0, 0,                   /* as the 80 GB card: PCIe */
-	 0, 4, 250, 0, false},
+	 0, 0,                   /* as the 80 GB card */
+	 0, 4, 250, 0, false,
+	 300 * GBs, 20.0 / 25.0, 2},
 	{"A10", ARCH_AMPERE,
 	 /* A10 data sheet dense (its starred values, twice these, are sparse):
 	  * fp32 31.2, tf32 62.5, bf16/fp16 125; no fp8 on Ampere. 72 SMs at a
@@ -164,7 +175,7 @@ static const hw_gpu gpus[] = {
 	 24 * GiB, 600 * GBs,    /* A10 data sheet: 24 GB GDDR6, 600 GB/s */
 	 0.90,
 	 0, 0,                   /* no NVLink */
-	 0, 4, 150, 0, false},
+	 0, 4, 150, 0, false, NO_BRIDGE},
 	{"A10G", ARCH_AMPERE,
 	 /* AWS g5's GA102 with 80 SMs. NVIDIA publishes no data sheet: derived as
 	  * SMs x clock x per-SM rate, all UNVERIFIED. Clock: 1710 MHz boost
@@ -182,7 +193,7 @@ static const hw_gpu gpus[] = {
 	                          * as the A10 (Baseten, same article) */
 	 0.90,
 	 0, 0,                   /* no NVLink */
-	 0, 4, 0, 0, false},                  /* PCIe Gen4 as the A10, UNVERIFIED */
+	 0, 4, 0, 0, false, NO_BRIDGE},                  /* PCIe Gen4 as the A10, UNVERIFIED */
 	{"A40", ARCH_AMPERE,
 	 /* A40 data sheet dense (starred values are sparse): fp32 37.4, tf32
 	  * 74.8, bf16/fp16 149.7. 84 SMs: its 10,752 CUDA cores at 128 per SM
@@ -191,9 +202,12 @@ static const hw_gpu gpus[] = {
 	 0.811,                  /* UNVERIFIED: as the A10 */
 	 48 * GiB, 696 * GBs,    /* A40 data sheet: 48 GB GDDR6 with ECC, 696 GB/s */
 	 0.90,
-	 0, 0,                   /* NVLink bridge (112.5 GB/s bidirectional) pairs two
-	                          * cards only: modelled as PCIe */
-	 0, 4, 300, 0, false},
+	 0, 0,                   /* no NVLink switch: see the bridge below */
+	 0, 4, 300, 0, false,
+	 56.25 * GBs, 12.0 / 14.0625, 2},  /* data sheet: NVLink bridge for two cards,
+	                          * 112.5 GB/s both ways (4 links of 14.0625 GB/s a
+	                          * direction, as nvidia-smi nvlink -s shows on the RTX
+	                          * A6000); NCCL SM86 12.0 a link */
 	{"RTX-A6000", ARCH_AMPERE,
 	 /* RTX A6000 data sheet: 38.7 fp32; its "Tensor Performance" 309.7 is
 	  * with sparsity (as the RTX A4000's 153.4 for 48 SMs), so dense
@@ -203,8 +217,9 @@ static const hw_gpu gpus[] = {
 	 0.811,                  /* UNVERIFIED: as the A10 */
 	 48 * GiB, 768 * GBs,    /* RTX A6000 data sheet: 48 GB GDDR6 ECC, 768 GB/s */
 	 0.90,
-	 0, 0,                   /* NVLink bridge pairs two cards only: modelled as PCIe */
-	 0, 4, 300, 0, false},
+	 0, 0,                   /* no NVLink switch: see the bridge below */
+	 0, 4, 300, 0, false,
+	 56.25 * GBs, 12.0 / 14.0625, 2},  /* as the A40: 112.5 GB/s both ways, NCCL SM86 */
 	{"A30", ARCH_AMPERE,
 	 /* A30 data sheet dense (its "up to" values are sparse, twice these):
 	  * fp32 10.3, tf32 82.5, bf16/fp16 165. 56 SMs: 165 / (2048 dense fp16
@@ -213,9 +228,10 @@ static const hw_gpu gpus[] = {
 	 0.811,
 	 24 * GiB, 933 * GBs,    /* A30 data sheet: 24 GB HBM2, 933 GB/s */
 	 0.90,
-	 0, 0,                   /* NVLink bridge (200 GB/s) pairs two cards only:
-	                          * modelled as PCIe */
-	 0, 4, 165, 0, false},
+	 0, 0,                   /* no NVLink switch: see the bridge below */
+	 0, 4, 165, 0, false,
+	 100 * GBs, 20.0 / 25.0, 2},  /* data sheet: third-generation NVLink, 200 GB/s
+	                          * both ways, a bridge for two cards; NCCL SM80 20.0 */
 	{"RTX-3090", ARCH_AMPERE,
 	 /* GA102 whitepaper, GeForce RTX 3090: fp32 35.6, tf32 35.6, fp16/bf16
 	  * tensor with fp32 accumulate 71.2 (the RTX Blackwell whitepaper's
@@ -224,10 +240,13 @@ static const hw_gpu gpus[] = {
 	 0.811,
 	 24 * GiB, 936 * GBs,    /* 24 GB GDDR6X, 936 GB/s */
 	 0.90,
-	 0, 0,                   /* NVLink bridge pairs two cards only: modelled as PCIe */
-	 0, 4, 350, 0, true},    /* PCIe Gen4 (GA102; the card's UNVERIFIED); 350 W;
-	                          * GeForce: no P2P (the NCCL maintainer's word for
-	                          * GeForce; users report it on some 3090 drivers) */
+	 0, 0,                   /* no NVLink switch: see the bridge below */
+	 0, 4, 350, 0, true,     /* PCIe Gen4 (GA102; the card's UNVERIFIED); 350 W;
+	                          * GeForce: no P2P over PCIe (the NCCL maintainer's
+	                          * word for GeForce; users report it on some 3090
+	                          * drivers) */
+	 56.25 * GBs, 12.0 / 14.0625, 2},  /* a 2-way bridge, 112.5 GB/s both ways (GA102's
+	                          * four links, as the RTX A6000's); NCCL SM86 12.0 */
 	{"H100-SXM5-80GB", ARCH_HOPPER,
 	 /* cm 1.6: 989 bf16, 1979 fp8, 494.5 tf32; 66.9 fp32: H100 data sheet */
 	 {66.9 * T, 494.5 * T, 989.4 * T, 989.4 * T, 1978.9 * T},
@@ -235,7 +254,7 @@ static const hw_gpu gpus[] = {
 	 80 * GiB, 3352 * GBs,   /* cm 1.6 "H100 SXM 3.35" TB/s */
 	 0.90,
 	 450 * GBs, 20.6 / 25.0, /* cm 1.6: 18 links x 25 GB/s; NCCL SM90 20.6 */
-	 0.85, 5, 700, 0, false},               /* cm 1.3 nvlsEfficiency Hopper */
+	 0.85, 5, 700, 0, false, NO_BRIDGE},               /* cm 1.3 nvlsEfficiency Hopper */
 	{"H800-SXM5-80GB", ARCH_HOPPER,
 	 /* the H100 SXM5 with 8 NVLink links instead of 18: "NVLink 400 GB/s"
 	  * bidirectional (NVIDIA H800 product brief), 200 GB/s per direction;
@@ -246,7 +265,7 @@ static const hw_gpu gpus[] = {
 	 80 * GiB, 3352 * GBs,
 	 0.90,
 	 200 * GBs, 20.6 / 25.0,
-	 0.85, 5, 700, 0, false},
+	 0.85, 5, 700, 0, false, NO_BRIDGE},
 	{"H100-HBM2E-96GB", ARCH_HOPPER,
 	 /* The SXM H100 with six HBM2e stacks instead of five of HBM3, as in
 	  * Meta's Grand Teton hosts: "96GB HBM2e with 2.4 TB/sec peak memory
@@ -261,15 +280,17 @@ static const hw_gpu gpus[] = {
 	 96 * GiB, 2400 * GBs,
 	 0.90,
 	 450 * GBs, 20.6 / 25.0, /* HGX baseboard: NVLink4 and NVSwitch as the SXM5 */
-	 0.85, 5, 700, 0, false},
+	 0.85, 5, 700, 0, false, NO_BRIDGE},
 	{"H100-PCIE-80GB", ARCH_HOPPER,
 	 /* cm 1.6 "H100 PCIe 756 / 1513 / 378"; 51.2 fp32: H100 PCIe data sheet */
 	 {51.2 * T, 378 * T, 756 * T, 756 * T, 1513 * T},
 	 0.803,                  /* UNVERIFIED: the SXM MAMF fraction (cm 4.2) */
 	 80 * GiB, 2000 * GBs,   /* H100 PCIe data sheet 2 TB/s (HBM2e) */
 	 0.90,
-	 0, 0,                   /* bridges pair two cards only: modelled as PCIe */
-	 0, 5, 350, 0, false},
+	 0, 0,                   /* no NVLink switch: see the bridge below */
+	 0, 5, 350, 0, false,
+	 300 * GBs, 20.6 / 25.0, 2},  /* data sheet: NVLink 600 GB/s both ways, a bridge
+	                          * for two cards; NCCL SM90 20.6 a link */
 	{"H100-NVL-94GB", ARCH_HOPPER,
 	 /* H100 NVL data sheet (one GPU): bf16/fp16 1,671 and fp8 3,341
 	  * TFLOP/s with sparsity, so 835.5 and 1670.5 dense; tf32 835 sparse,
@@ -280,9 +301,10 @@ static const hw_gpu gpus[] = {
 	 0.803,                  /* UNVERIFIED: the SXM MAMF fraction (cm 4.2) */
 	 94 * GiB, 3900 * GBs,   /* H100 NVL data sheet: 94 GB HBM3, 3.9 TB/s */
 	 0.90,
-	 0, 0,                   /* NVLink bridges pair two cards only: modelled as PCIe,
-	                          * like the H100 PCIe */
-	 0, 5, 400, 0, false},
+	 0, 0,                   /* no NVLink switch: see the bridge below */
+	 0, 5, 400, 0, false,
+	 300 * GBs, 20.6 / 25.0, 2},  /* data sheet: "NVLink: 600GB/s" both ways, bridges
+	                          * joining two cards; NCCL SM90 20.6 a link */
 	{"H200-NVL-141GB", ARCH_HOPPER,
 	 /* H200 data sheet, H200 NVL column (one PCIe card, up to 600 W):
 	  * bf16/fp16 1,671 and fp8 3,341 TFLOP/s with sparsity, so 835.5 and
@@ -292,9 +314,10 @@ static const hw_gpu gpus[] = {
 	 0.803,                  /* UNVERIFIED: the SXM MAMF fraction (cm 4.2) */
 	 140 * GiB, 4800 * GBs,  /* as the H200 SXM (same memory) */
 	 0.90,
-	 0, 0,                   /* 2- or 4-way NVLink bridges, not a switch: modelled
-	                          * as PCIe, like the H100 NVL */
-	 0, 5, 600, 0, false},
+	 0, 0,                   /* no NVLink switch: see the bridge below */
+	 0, 5, 600, 0, false,
+	 450 * GBs, 20.6 / 25.0, 4},  /* H200 data sheet, NVL column: "2- or 4-way NVIDIA
+	                          * NVLink bridge: 900GB/s" a GPU both ways; NCCL SM90 */
 	{"GH200-96GB", ARCH_HOPPER,
 	 /* The Hopper GPU of a GH200 Grace Hopper superchip: the H100 SXM5's die
 	 * and peaks (NVIDIA quotes the same 1,979 / 3,958 sparse bf16 / fp8),
@@ -309,7 +332,7 @@ static const hw_gpu gpus[] = {
 	 96 * GiB, 4000 * GBs,
 	 0.90,
 	 450 * GBs, 20.6 / 25.0, /* NVLink4 as the H100's, per link NCCL's 20.6 */
-	 0, 5, 0, 0, false},
+	 0, 5, 0, 0, false, NO_BRIDGE},
 	{"GH200-144GB", ARCH_HOPPER,
 	 /* the HBM3e version: 144 GB (UNVERIFIED: 4.9 TB/s as commonly quoted,
 	 * NVIDIA's data sheet not read here); the rest as GH200-96GB */
@@ -318,7 +341,7 @@ static const hw_gpu gpus[] = {
 	 144 * GiB, 4900 * GBs,
 	 0.90,
 	 450 * GBs, 20.6 / 25.0,
-	 0, 5, 0, 0, false},
+	 0, 5, 0, 0, false, NO_BRIDGE},
 	{"H20-96GB", ARCH_HOPPER,
 	 /* The Hopper part for China: fp32 44, tf32 74, bf16/fp16 148, fp8 296
 	  * dense, 96 GB HBM3 at 4.0 TB/s, NVLink 900 GB/s: the figures of
@@ -332,14 +355,14 @@ static const hw_gpu gpus[] = {
 	 0.90,
 	 450 * GBs, 20.6 / 25.0, /* 900 GB/s bidirectional = 18 links x 25 GB/s per
 	                          * direction, as the H100 SXM; NCCL SM90 20.6 */
-	 0.85, 5, 0, 0, false},               /* HGX H20 boards carry NVSwitch: cm 1.3 Hopper NVLS */
+	 0.85, 5, 0, 0, false, NO_BRIDGE},               /* HGX H20 boards carry NVSwitch: cm 1.3 Hopper NVLS */
 	{"H200-SXM-141GB", ARCH_HOPPER,
 	 {66.9 * T, 494.5 * T, 989.4 * T, 989.4 * T, 1978.9 * T},
 	 0.803,                  /* cm 4.2: "H200 is the same" as H100 SXM */
 	 140 * GiB, 4800 * GBs,  /* cm 1.6 "H200 4.8 (141 GB)"; ~140 GiB usable: UNVERIFIED */
 	 0.90,
 	 450 * GBs, 20.6 / 25.0, /* cm 1.6 H100/H200 row */
-	 0.85, 5, 700, 0, false},
+	 0.85, 5, 700, 0, false, NO_BRIDGE},
 	{"B200", ARCH_BLACKWELL,
 	 /* cm 1.6 "B200 SXM 2250 / 4500 / 1125"; fp32 75: HGX B200 sheet
 	  * 600 TFLOPS / 8 GPUs, UNVERIFIED */
@@ -350,7 +373,7 @@ static const hw_gpu gpus[] = {
 	 0.90,
 	 900 * GBs, 40.1 / 50.0, /* cm 1.6: 18 links x 50 GB/s; NCCL SM100 40.1 */
 	 0.74, 5,                /* cm 1.3 nvlsEfficiency Blackwell; host PCIe Gen5 (UNVERIFIED) */
-	 1000, 0, false},               /* TDP: HGX B200 sheet, 1,000 W a GPU */
+	 1000, 0, false, NO_BRIDGE},               /* TDP: HGX B200 sheet, 1,000 W a GPU */
 	{"GB200", ARCH_BLACKWELL,
 	 /* one Blackwell GPU of a GB200 superchip: cm 1.6 "GB200 (per chip)
 	  * 2500 / 5000 / 1250"; fp32 as B200 (UNVERIFIED) */
@@ -362,7 +385,7 @@ static const hw_gpu gpus[] = {
 	 900 * GBs, 40.1 / 50.0, /* NVLink5 18 x 50 GB/s, the B200 row of cm 1.6; an
 	                          * NVL72 rack is one NVLink domain of 72 GPUs */
 	 0.74, 5,                /* cm 1.3 nvlsEfficiency Blackwell */
-	 1200, 0, false},               /* TDP: GB200 NVL72, 1,200 W a GPU (UNVERIFIED) */
+	 1200, 0, false, NO_BRIDGE},               /* TDP: GB200 NVL72, 1,200 W a GPU (UNVERIFIED) */
 	{"B300", ARCH_BLACKWELL,
 	 /* Blackwell Ultra, one GPU of an HGX/DGX B300 (sm_103; NCCL treats it
 	  * as sm_100: topo.h ncclTopoNVLinkBw and the tuner's compute-capability
@@ -381,7 +404,7 @@ static const hw_gpu gpus[] = {
 	 900 * GBs, 40.1 / 50.0, /* NVLink5 18 x 50 GB/s, as the B200 */
 	 0.74, 6,                /* nvlsEfficiency Blackwell; the GPU's x16 link to its
 	                          * ConnectX-8 is PCIe Gen6 (NVIDIA at Hot Chips 2025) */
-	 1100, 0, false},               /* TDP: HGX B300, 1,100 W a GPU (UNVERIFIED) */
+	 1100, 0, false, NO_BRIDGE},               /* TDP: HGX B300, 1,100 W a GPU (UNVERIFIED) */
 	{"GB300", ARCH_BLACKWELL,
 	 /* one Blackwell Ultra GPU of a GB300 NVL72: 360 PFLOPS of dense fp8
 	  * per rack of 72 (NVIDIA's GB300 NVL72 figures), 5000 a GPU, bf16 half,
@@ -397,7 +420,7 @@ static const hw_gpu gpus[] = {
 	 0.835,                  /* UNVERIFIED: the B300's measured copy */
 	 900 * GBs, 40.1 / 50.0, /* NVLink5; an NVL72 rack is one NVLink domain of 72 */
 	 0.74, 6,                /* as the B300: a Gen6 x16 link to its ConnectX-8 */
-	 1400, 0, false},               /* TDP: GB300 NVL72, 1,400 W a GPU (UNVERIFIED) */
+	 1400, 0, false, NO_BRIDGE},               /* TDP: GB300 NVL72, 1,400 W a GPU (UNVERIFIED) */
 	{"L40S", ARCH_ADA,
 	 /* L40S data sheet dense columns: fp32 91.6, tf32 183, fp16/bf16
 	  * 362.05, fp8 733 (sparse values are twice these) */
@@ -406,7 +429,7 @@ static const hw_gpu gpus[] = {
 	 48 * GiB, 864 * GBs,    /* L40S data sheet: 48 GB GDDR6, 864 GB/s */
 	 0.90,
 	 0, 0,                   /* no NVLink */
-	 0, 4, 350, 0, false},
+	 0, 4, 350, 0, false, NO_BRIDGE},
 	{"L4", ARCH_ADA,
 	 /* L4 data sheet dense (its starred values, twice these, are sparse):
 	  * fp32 30.3, tf32 60, bf16/fp16 121, fp8 242.5. Check: 58 SMs x 1024
@@ -419,7 +442,7 @@ static const hw_gpu gpus[] = {
 	 24 * GiB, 300 * GBs,    /* L4 data sheet: 24 GB GDDR6, 300 GB/s */
 	 0.90,
 	 0, 0,                   /* no NVLink */
-	 0, 4, 72, 0, false},
+	 0, 4, 72, 0, false, NO_BRIDGE},
 	{"RTX-4090", ARCH_ADA,
 	 /* Ada whitepaper v2.02 Appendix A, GeForce RTX 4090: fp32 82.6,
 	  * fp16/bf16 tensor with fp32 accumulate 165.2, fp8 with fp32 accumulate
@@ -430,7 +453,7 @@ static const hw_gpu gpus[] = {
 	 24 * GiB, 1008 * GBs,   /* 24 GB GDDR6X, 1008 GB/s */
 	 0.90,
 	 0, 0,                   /* no NVLink on Ada */
-	 0, 4, 450, 0, true},    /* PCIe 4.0; 450 W; GeForce: no P2P */
+	 0, 4, 450, 0, true, NO_BRIDGE},    /* PCIe 4.0; 450 W; GeForce: no P2P */
 	{"RTX-6000-ADA", ARCH_ADA,
 	 /* RTX 6000 Ada Generation: fp32 91.1, bf16 tensor with fp32 accumulate
 	  * 364 dense (728 sparse; the RTX PRO Blackwell whitepaper's Table 4);
@@ -441,7 +464,7 @@ static const hw_gpu gpus[] = {
 	 48 * GiB, 960 * GBs,    /* 48 GB GDDR6 with ECC, 960 GB/s */
 	 0.90,
 	 0, 0,                   /* no NVLink on Ada */
-	 0, 4, 300, 0, false},          /* PCIe 4.0 x16; 300 W */
+	 0, 4, 300, 0, false, NO_BRIDGE},          /* PCIe 4.0 x16; 300 W */
 	{"RTX-5090", ARCH_BLACKWELL_RTX,
 	 /* RTX Blackwell whitepaper v1.1 Appendix A Table 3, GeForce RTX 5090:
 	  * fp32 104.8, tf32 104.8, fp16/bf16 with fp32 accumulate 209.5, fp8
@@ -451,7 +474,7 @@ static const hw_gpu gpus[] = {
 	 32 * GiB, 1792 * GBs,   /* 32 GB GDDR7, 1792 GB/s */
 	 0.90,
 	 0, 0,                   /* no NVLink */
-	 0, 5, 575, 0, true},    /* PCIe 5.0 x16; 575 W; GeForce: no P2P */
+	 0, 5, 575, 0, true, NO_BRIDGE},    /* PCIe 5.0 x16; 575 W; GeForce: no P2P */
 	{"RTX-PRO-6000", ARCH_BLACKWELL_RTX,
 	 /* RTX PRO 6000 Blackwell Workstation Edition: bf16 tensor with fp32
 	  * accumulate 503.8 dense (the RTX PRO Blackwell whitepaper's Table 4),
@@ -463,7 +486,7 @@ static const hw_gpu gpus[] = {
 	 96 * GiB, 1792 * GBs,   /* 96 GB GDDR7 with ECC, 1792 GB/s */
 	 0.90,
 	 0, 0,                   /* no NVLink */
-	 0, 5, 600, 0, false},          /* PCIe Gen5 x16; 600 W */
+	 0, 5, 600, 0, false, NO_BRIDGE},          /* PCIe Gen5 x16; 600 W */
 	{"RTX-PRO-6000-SERVER", ARCH_BLACKWELL_RTX,
 	 /* RTX PRO 6000 Blackwell Server Edition (NVIDIA's data sheet, Dec 2025):
 	  * 96 GB at 1597 GB/s, fp32 120, power configurable up to 600 W. Its
@@ -474,7 +497,7 @@ static const hw_gpu gpus[] = {
 	 96 * GiB, 1597 * GBs,
 	 0.90,
 	 0, 0,                   /* no NVLink */
-	 0, 5, 600, 0, false},
+	 0, 5, 600, 0, false, NO_BRIDGE},
 	{"MI300X", ARCH_CDNA3,
 	 /* AMD MI300X data sheet dense: fp32 163.4 (vector), tf32 653.7,
 	  * fp16/bf16 1307.4, fp8 2614.9 */
@@ -490,7 +513,7 @@ static const hw_gpu gpus[] = {
 	                          * after CRC and protocol overhead (AMD ROCm blog,
 	                          * "Understanding RCCL Bandwidth and xGMI Performance
 	                          * on AMD Instinct MI300X", 2025-03-02) */
-	 0, 5, 750, 0, false},
+	 0, 5, 750, 0, false, NO_BRIDGE},
 	{"MI250X-GCD", ARCH_CDNA2,
 	 /* One GCD of an MI250X: the package holds two, and ROCm, Slurm and the
 	  * published runs on Frontier and LUMI count each as one GPU. Half the
@@ -513,7 +536,7 @@ static const hw_gpu gpus[] = {
 	  * per-GPU figure (UNVERIFIED); eff as the MI300X's xGMI (AMD's 48 of
 	  * 64 GB/s; the same on this older generation UNVERIFIED) */
 	 100 * GBs, 0.75,
-	 0, 4, 0, 0, false},                  /* host link: the data sheet's PCIe Gen4 x16 (Frontier
+	 0, 4, 0, 0, false, NO_BRIDGE},                  /* host link: the data sheet's PCIe Gen4 x16 (Frontier
 	                          * joins CPU and GCDs by Infinity Fabric instead) */
 	{"MI250-GCD", ARCH_CDNA2,
 	 /* One GCD of an MI250: half the MI250 data sheet: fp16/bf16 362.1 ->
@@ -525,7 +548,7 @@ static const hw_gpu gpus[] = {
 	 0.90,
 	 100 * GBs, 0.75,        /* UNVERIFIED: as the MI250X GCD (the MI250 has fewer
 	                          * external links) */
-	 0, 4, 0, 0, false},
+	 0, 4, 0, 0, false, NO_BRIDGE},
 	{"MI325X", ARCH_CDNA3,
 	 /* AMD MI325X data sheet: the MI300X's compute (304 CUs; dense fp32
 	  * 163.4, tf32 653.7, fp16/bf16 1307.4, fp8 2614.9) with more memory */
@@ -535,7 +558,7 @@ static const hw_gpu gpus[] = {
 	 256 * GiB, 6000 * GBs,  /* MI325X data sheet: 256 GB HBM3E, 6 TB/s */
 	 0.90,
 	 448 * GBs, 0.75,        /* as the MI300X (same package and links) */
-	 0, 5, 1000, 0, false},
+	 0, 5, 1000, 0, false, NO_BRIDGE},
 	{"MI355X", ARCH_CDNA4,
 	 /* AMD MI355X product page, dense (its "with structured sparsity"
 	  * figures are twice these): fp32 157.3, fp16/bf16 2500, fp8 5000 (as
@@ -553,7 +576,7 @@ static const hw_gpu gpus[] = {
 	                          * GB/s bidirectional (1075.2 aggregate), 76.8 per
 	                          * direction each; eff as the MI300X's xGMI
 	                          * (UNVERIFIED on CDNA4) */
-	 0, 5, 1400, 0, false},
+	 0, 5, 1400, 0, false, NO_BRIDGE},
 	{"MI350X", ARCH_CDNA4,
 	 /* the MI355X's silicon at 2200 MHz and 1000 W (AMD MI350X product page;
 	  * ml-engineering's note 22): every rate x 2200/2400: fp32 144.2,
@@ -564,7 +587,7 @@ static const hw_gpu gpus[] = {
 	 288 * GiB, 8000 * GBs,  /* as the MI355X */
 	 0.90,
 	 537.6 * GBs, 0.75,      /* as the MI355X */
-	 0, 5, 1000, 0, false},
+	 0, 5, 1000, 0, false, NO_BRIDGE},
 };
 
 #define NGPUS (sizeof gpus / sizeof gpus[0])
@@ -893,12 +916,12 @@ void hw_list_gpus(FILE *out, double (*held)(const hw_gpu *g))
 {
 	static const hw_precision cols[] = {PREC_FP32, PREC_TF32, PREC_FP16, PREC_BF16, PREC_FP8,
 		PREC_FP4};
-	fprintf(out, "%-19s %7s %7s %7s %7s %7s %7s %6s %6s %8s %8s %6s %6s %4s %5s %3s\n", "name",
-		"fp32", "tf32", "fp16", "bf16", "fp8", "fp4", "gemm", "gemm", "HBM", "HBM", "NVLink",
-		"NVLS", "PCIe", "TDP", "P2P");
-	fprintf(out, "%-19s %7s %7s %7s %7s %7s %7s %6s %6s %8s %8s %6s %6s %4s %5s\n", "",
+	fprintf(out, "%-19s %7s %7s %7s %7s %7s %7s %6s %6s %8s %8s %6s %6s %4s %5s %3s %6s\n",
+		"name", "fp32", "tf32", "fp16", "bf16", "fp8", "fp4", "gemm", "gemm", "HBM", "HBM",
+		"NVLink", "NVLS", "PCIe", "TDP", "P2P", "Bridge");
+	fprintf(out, "%-19s %7s %7s %7s %7s %7s %7s %6s %6s %8s %8s %6s %6s %4s %5s %3s %6s\n", "",
 		"TFLOP/s", "TFLOP/s", "TFLOP/s", "TFLOP/s", "TFLOP/s", "TFLOP/s", "MAMF", "held", "GiB",
-		"GB/s", "GB/s", "eff", "gen", "W");
+		"GB/s", "GB/s", "eff", "gen", "W", "", "GB/s");
 	for (size_t i = 0; i < NGPUS; i++) {
 		const hw_gpu *g = &gpus[i];
 		fprintf(out, "%-19s", g->name);
@@ -906,12 +929,14 @@ void hw_list_gpus(FILE *out, double (*held)(const hw_gpu *g))
 			char cell[16];
 			fprintf(out, " %7s", peak_cell(cell, sizeof cell, g->peak_flops[cols[k]]));
 		}
-		char tdp[16];
+		char tdp[16], bridge[24] = "-";
 		snprintf(tdp, sizeof tdp, g->tdp_w > 0 ? "%.0f" : "-", g->tdp_w);
-		fprintf(out, " %6.3f %6.3f %8.0f %8.0f %6.0f %6.2f %4d %5s %3s\n", g->gemm_eff,
+		if (g->bridge_Bps > 0)
+			snprintf(bridge, sizeof bridge, "%.0fx%d", g->bridge_Bps / GBs, g->bridge_gpus);
+		fprintf(out, " %6.3f %6.3f %8.0f %8.0f %6.0f %6.2f %4d %5s %3s %6s\n", g->gemm_eff,
 			held ? held(g) : g->gemm_eff,
 			g->hbm_bytes / GiB, g->hbm_Bps / GBs, g->nvlink_Bps / GBs, g->nvls_eff,
-			g->pcie_gen, tdp, g->no_p2p ? "no" : "yes");
+			g->pcie_gen, tdp, g->no_p2p ? "no" : "yes", bridge);
 	}
 	fprintf(out, "peaks are dense; '-': the GPU has no such peak, and a scenario cannot train in\n"
 		"that precision on it (V100 and T4: fp16, not bf16)\n");
@@ -921,6 +946,8 @@ void hw_list_gpus(FILE *out, double (*held)(const hw_gpu *g))
 		"published, give cluster.gpu.tdp to set a limit)\n");
 	fprintf(out, "P2P: PCIe peer-to-peer between two cards of a node; 'no' (GeForce): NCCL\n"
 		"copies through host memory (cluster.intra_node.p2p overrides it)\n");
+	fprintf(out, "Bridge: NVLink bridges of a PCIe card, GB/s a direction over all of them x the\n"
+		"most cards they join (cluster.intra_node.nvlink_bridge: 2 or 4 groups them)\n");
 	fprintf(out, "aliases:");
 	for (size_t i = 0; i < NALIASES; i++)
 		fprintf(out, " %s=%s", aliases[i].alias, aliases[i].name);

@@ -65,6 +65,12 @@ typedef struct hw_gpu {
 	bool no_p2p;                  /* the driver gives two cards no PCIe peer-to-peer
 	                               * (NVIDIA's GeForce cards): NCCL goes through host
 	                               * memory (hw_shm_eff) */
+	/* NVLink bridges of a PCIe card (H100 NVL pairs, H200 NVL 4-way, RTX
+	 * A6000 pairs): a group of cards joined directly, the rest of the node
+	 * over PCIe. 0 = the card takes no bridge. */
+	double bridge_Bps;            /* per GPU, per direction, raw, over all its bridges */
+	double bridge_eff;            /* achievable fraction for NCCL (its per-link figure) */
+	int bridge_gpus;              /* the most cards one set of bridges joins (2 or 4) */
 } hw_gpu;
 
 typedef enum { INTRA_NVSWITCH, INTRA_NVLINK_MESH, INTRA_PCIE } hw_intra_kind;
@@ -79,7 +85,16 @@ typedef struct hw_intra {
 	double bandwidth_Bps;         /* per GPU per direction; 0 = from the GPU */
 	double latency_s;             /* per hop as software sees it */
 	hw_p2p p2p;                   /* pcie: whether GPUs reach each other directly */
+	int bridge;                   /* pcie: GPUs joined by NVLink bridges in groups of this
+	                               * many (consecutive local indices); 0 or 1 = none */
 } hw_intra;
+
+/* Whether a PCIe node's cards talk in groups over NVLink bridges: not with
+ * peer-to-peer turned off (NCCL_P2P_DISABLE=1 takes NVLink away too). */
+static inline bool hw_intra_bridged(const hw_intra *in)
+{
+	return in->kind == INTRA_PCIE && in->bridge > 1 && in->p2p != P2P_OFF;
+}
 
 /* Whether a node's GPUs talk through host memory (NCCL's SHM transport):
  * PCIe nodes whose GPUs have no peer-to-peer, by the GPU or as said. */

@@ -31,10 +31,13 @@ double memest_cluster(const scn_cluster *c)
 	/* per node: NVLink (or PCIe) up and down and the GPU-NIC PCIe path per
 	 * GPU, NIC up and down, host, storage and cache links, and the fabric's
 	 * share (measured: 4 gpn + 2 nics + 2 for single-switch, + 1 for the
-	 * fat-tree and rail builders); a mesh has a link per GPU pair */
+	 * fat-tree and rail builders); a mesh has a link per GPU pair, NVLink
+	 * bridges one per pair of a bridge group */
 	double per_node = 4 * gpn + 2 * nics + 3;
 	if (c->intra.kind == INTRA_NVLINK_MESH)
 		per_node += gpn * (gpn - 1);
+	else if (hw_intra_bridged(&c->intra))
+		per_node += gpn * (c->intra.bridge - 1);
 	double links = (double)c->nodes * per_node + 64;
 	return links * MEMEST_LINK_BYTES;
 }

@@ -772,6 +772,11 @@ static void collect_dp(stp_run *r, step_result *res)
 		    : c->gpu.nvlink_Bps;
 	if (!inter && hw_intra_shm(&c->intra, &c->gpu))
 		bw *= hw_shm_eff();   /* NCCL's SHM transport, through host memory */
+	bool bridged = !inter && cluster_bridge_Bps(r->cl) > 0;
+	for (int d = 1; bridged && d < r->dp; d++)
+		bridged = cluster_same_bridge(r->cl, st->dp_ranks[0], st->dp_ranks[d]);
+	if (bridged)
+		bw = cluster_bridge_Bps(r->cl);   /* one NVLink bridge group */
 	res->dp_naive_s = bw > 0 ? S / bw : 0;
 	/* the collectives the step runs: a bucket at a time (ZeRO-3: whole
 	 * layers), each resolved to its algorithm by its own size */

@@ -136,6 +136,11 @@ static int check_spec(const scn_cluster *c, char *err, size_t errlen)
 			 " intra_node.bandwidth", c->gpu.name);
 		return -1;
 	}
+	if (hw_intra_bridged(&c->intra) && c->gpus_per_node % c->intra.bridge) {
+		snprintf(err, errlen, "%d GPUs a node do not split into NVLink bridge groups of %d",
+		         c->gpus_per_node, c->intra.bridge);
+		return -1;
+	}
 	if (!topo_find(c->fabric.topology)) {
 		snprintf(err, errlen, "unknown topology %d", (int)c->fabric.topology);
 		return -1;
@@ -186,16 +191,21 @@ static int build_intra(cluster *cl, char *err, size_t errlen)
 			if (cl->gpu_up[i] < 0 || cl->gpu_down[i] < 0)
 				return -1;
 		}
-	} else if (c->intra.kind == INTRA_NVLINK_MESH && g > 1) {
-		/* A full mesh: the GPU's links split evenly over its g-1 peers. */
+	} else if ((c->intra.kind == INTRA_NVLINK_MESH || cl->bridge_Bps > 0) && g > 1) {
+		/* A full mesh: the GPU's links split evenly over its g-1 peers; on
+		 * a bridged PCIe node a mesh inside each bridge group (H200 NVL's
+		 * 4-way bridge joins each card to the other three, a 2-way bridge
+		 * one pair) */
+		int k = cl->bridge_Bps > 0 ? c->intra.bridge : g;
+		double bw = cl->bridge_Bps > 0 ? cl->bridge_Bps : cl->nvl_Bps;
 		cl->mesh = int_array((size_t)n * (size_t)g);
 		if (!cl->mesh)
 			goto oom;
 		for (int i = 0; i < n; i++)
 			for (int b = 0; b < g; b++) {
-				if (b == i % g)
+				if (b == i % g || b / k != i % g / k)
 					continue;
-				cl->mesh[i * g + b] = topo__link(cl, cl->nvl_Bps / (g - 1), 2 * lat, 1,
+				cl->mesh[i * g + b] = topo__link(cl, bw / (k - 1), 2 * lat, 1,
 				                                 LINK_NVLINK, err, errlen);
 				if (cl->mesh[i * g + b] < 0)
 					return -1;
@@ -296,6 +306,15 @@ static double spec_nvl_Bps(const scn_cluster *c)
 	return raw * (c->gpu.nvlink_eff > 0 ? c->gpu.nvlink_eff : 1.0);
 }
 
+/* What one GPU moves over all its NVLink bridges, per direction; 0 when
+ * the node has none. */
+static double spec_bridge_Bps(const scn_cluster *c)
+{
+	if (!hw_intra_bridged(&c->intra) || c->gpu.bridge_Bps <= 0)
+		return 0;
+	return c->gpu.bridge_Bps * (c->gpu.bridge_eff > 0 ? c->gpu.bridge_eff : 1.0);
+}
+
 static double spec_pcie_Bps(const scn_cluster *c)
 {
 	if (c->intra.kind == INTRA_PCIE && c->intra.bandwidth_Bps > 0)
@@ -330,6 +349,7 @@ cluster *cluster_build(const scn_cluster *c, flownet *net, char *err, size_t err
 	cl->ngpus = c->nodes * c->gpus_per_node;
 	cl->nvl_Bps = spec_nvl_Bps(c);
 	cl->pcie_Bps = spec_pcie_Bps(c);
+	cl->bridge_Bps = spec_bridge_Bps(c);
 	if (build_intra(cl, err, errlen) || build_nics(cl, err, errlen) ||
 	    cl->ops->build(cl, err, errlen) || build_storage(cl, err, errlen)) {
 		cluster_free(cl);
@@ -387,6 +407,25 @@ double cluster_spec_intra_Bps(const scn_cluster *c)
 	return spec_pcie_Bps(c) * (hw_intra_shm(&c->intra, &c->gpu) ? hw_shm_eff() : 1);
 }
 
+double cluster_spec_group_Bps(const scn_cluster *c, int gpus)
+{
+	double br = spec_bridge_Bps(c);
+	if (br > 0 && gpus > 1 && gpus <= c->intra.bridge)
+		return br;
+	return cluster_spec_intra_Bps(c);
+}
+
+bool cluster_same_bridge(const cluster *cl, int a, int b)
+{
+	return cl->bridge_Bps > 0 && a / cl->gpn == b / cl->gpn &&
+	       a % cl->gpn / cl->spec.intra.bridge == b % cl->gpn / cl->spec.intra.bridge;
+}
+
+double cluster_bridge_Bps(const cluster *cl)
+{
+	return cl->bridge_Bps;
+}
+
 int cluster_rail_of(const cluster *cl, int gpu)
 {
 	return (gpu % cl->gpn) * cl->nics / cl->gpn;
@@ -429,6 +468,8 @@ static int route_intra(const cluster *cl, int a, int b, int *links, int n, int m
 	case INTRA_NVLINK_MESH:
 		return topo__push(links, n, max, cl->mesh[a * cl->gpn + b % cl->gpn]);
 	default:
+		if (cluster_same_bridge(cl, a, b))   /* over the bridge */
+			return topo__push(links, n, max, cl->mesh[a * cl->gpn + b % cl->gpn]);
 		n = topo__push(links, n, max, cl->pcie_up[a]);
 		if (cl->shm_up) {   /* through host memory */
 			n = topo__push(links, n, max, cl->shm_up[a]);
@@ -480,6 +521,8 @@ double cluster_flow_cap_shared(const cluster *cl, int a, int b, int gpus_sharing
 	case INTRA_NVLINK_MESH:
 		return cl->gpn > 1 ? cl->nvl_Bps / (cl->gpn - 1) : cl->nvl_Bps;
 	default:
+		if (cluster_same_bridge(cl, a, b))
+			return cl->bridge_Bps / (cl->spec.intra.bridge - 1);
 		return cl->pcie_Bps;
 	}
 }
@@ -560,6 +603,9 @@ const char *cluster_intra_phrase(const scn_cluster *c)
 {
 	switch (c->intra.kind) {
 	case INTRA_PCIE:
+		if (hw_intra_bridged(&c->intra))
+			return c->intra.bridge == 2 ? "PCIe, the cards bridged by NVLink in pairs"
+			       : "PCIe, the cards bridged by NVLink in groups";
 		return hw_intra_shm(&c->intra, &c->gpu) ? "PCIe through host memory (no P2P)" : "PCIe";
 	case INTRA_NVLINK_MESH:
 		return "an NVLink mesh";

@@ -66,6 +66,14 @@ double cluster_intra_Bps(const cluster *cl);
 double cluster_pcie_Bps(const cluster *cl);
 /* The same from the spec, before any cluster is built. */
 double cluster_spec_intra_Bps(const scn_cluster *c);
+/* What one GPU moves to the others of a group of `gpus` consecutive GPUs
+ * of its node: over its NVLink bridges when the group fits in one bridge
+ * group (intra_node.nvlink_bridge), else cluster_spec_intra_Bps. */
+double cluster_spec_group_Bps(const scn_cluster *c, int gpus);
+/* Whether GPUs a and b are joined by one NVLink bridge group. */
+bool cluster_same_bridge(const cluster *cl, int a, int b);
+/* Achievable over one GPU's NVLink bridges per direction; 0 = none. */
+double cluster_bridge_Bps(const cluster *cl);
 
 /* Route from GPU a to GPU b into links[0..max-1]; returns the number of links
  * or a negative error. Between nodes, `rail` >= 0 sends through that NIC of

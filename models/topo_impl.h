@@ -32,7 +32,10 @@ struct cluster {
 	double pcie_Bps;         /* achievable PCIe x16 per direction */
 	/* intra-node */
 	int *gpu_up, *gpu_down;  /* GPU <-> NVSwitch (or aliases of pcie_* for PCIe nodes) */
-	int *mesh;               /* nvlink-mesh: [gpu * gpn + local_b] link gpu -> local_b */
+	int *mesh;               /* nvlink-mesh, or the NVLink bridges of a PCIe node (within
+	                          * a bridge group only): [gpu * gpn + local_b] link
+	                          * gpu -> local_b; -1 where there is none */
+	double bridge_Bps;       /* achievable over a GPU's bridges per direction; 0 = none */
 	int *pcie_up, *pcie_down;/* GPU <-> PCIe switch (NICs, host memory) */
 	int *shm_up, *shm_down;  /* without PCIe peer-to-peer (hw_intra_shm): each GPU's
 	                          * share of its PCIe link that NCCL's SHM transport moves,

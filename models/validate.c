@@ -1955,6 +1955,46 @@ static int nvlink_pair_links(const val_row *r)
  * 450 on an H100; NVLink 5 twice that, 18 x 50 = 900 on a B200: NVIDIA's A100
  * and H100 whitepapers, the Blackwell datasheet). The NVLink the GPU has left
  * over goes to peers outside the job. Volta's hybrid cube mesh is read apart. */
+/* NVLink bridges between PCIe cards that take them, as the hardware text
+ * says ("NVLink bridges NV4 between pairs", "NVBridge", "2x NVL4 groups"),
+ * not denied ("no NVLink", "without NVLink bridges") nor left open ("NVLink
+ * bridge not stated"): groups of 4 where it says so ("4-way", "NVL4",
+ * "groups of 4") and the card's bridges make them, else pairs, the 2-way
+ * bridge every such card takes; none where the node's GPUs do not split
+ * into them. 0 = none. */
+static int bridges_of(const val_row *r, const scn_cluster *c)
+{
+	const hw_gpu *g = &c->gpu;
+	int gpn = c->gpus_per_node;
+	if (g->bridge_Bps <= 0 || gpn < 2)
+		return 0;
+	static const char *const said[] = {"NVLink", "NVBridge", "NVL4", "bridged"};
+	static const char *const open[] = {"not stated", "not given", "unknown", "not shown",
+		"not listed", "unclear", "?"};
+	const char *hw = r->hardware;
+	bool yes = false;
+	for (size_t i = 0; i < sizeof said / sizeof said[0] && !yes; i++)
+		for (const char *p = val__find(hw, said[i]); p && !yes;
+		     p = val__find(p + 1, said[i])) {
+			char clause[96];
+			clause_at(p, clause, sizeof clause);
+			bool left_open = false;
+			for (size_t k = 0; k < sizeof open / sizeof open[0]; k++)
+				left_open = left_open || val__has(clause, open[k]);
+			yes = !left_open && val__affirmed(p, said[i]) &&
+			      !val__negated_before(hw, p);
+		}
+	if (!yes)
+		return 0;
+	bool four = val__has(hw, "4-way") || val__has(hw, "four-way") || val__has(hw, "NVL4") ||
+	            val__has(hw, "groups of 4") || val__has(hw, "groups of four") ||
+	            val__has(hw, "4-GPU NVLink");
+	int k = four && g->bridge_gpus >= 4 ? 4 : 2;
+	if (gpn % k)
+		k = 2;
+	return gpn % k ? 0 : k;
+}
+
 static void nvlink_pairs_of(const val_row *r, scn_cluster *c)
 {
 	int k = nvlink_pair_links(r), gpn = c->gpus_per_node;
@@ -2127,15 +2167,6 @@ static int cluster_of(const val_row *r, scenario *s, char *why, size_t n)
 	c->fabric.sharp = c->nic.transport == TRANSPORT_RDMA && collnet_said(r);
 	c->intra.kind = (pcie_cards(r->hardware) && !val__has(r->hardware, "NVLink")) ||
 	                g->nvlink_Bps <= 0 ? INTRA_PCIE : INTRA_NVSWITCH;   /* L40S: no NVLink */
-	/* two A40s (RTX A6000s) joined by their NVLink bridge: 112.5 GB/s
-	 * bidirectional, 56.25 each way (the A40 and RTX A6000 data sheets); a
-	 * bridge pairs two cards only, so only a job of two GPUs a node runs on it */
-	if ((!strcmp(g->name, "A40") || !strcmp(g->name, "RTX-A6000")) && gpn == 2 &&
-	    val__affirmed(r->hardware, "NVLink") && !val__has(r->hardware, "P2P_DISABLE=1") &&
-	    !val__has(r->other, "P2P_DISABLE=1")) {
-		c->intra.kind = INTRA_NVLINK_MESH;
-		c->intra.bandwidth_Bps = 56.25e9;
-	}
 	/* V100 nodes other than DGX-2 (DGX-1, cloud V100 x 8) join their GPUs by
 	 * an NVLink hybrid cube mesh, not a switch (NVIDIA DGX-1 data sheet) */
 	if (c->intra.kind == INTRA_NVSWITCH && g->arch == ARCH_VOLTA &&
@@ -2147,8 +2178,10 @@ static int cluster_of(const val_row *r, scenario *s, char *why, size_t n)
 	    !val__has(r->hardware, "NVL32"))
 		c->intra.kind = INTRA_NVLINK_MESH;
 	nvlink_pairs_of(r, c);
-	if (c->intra.kind == INTRA_PCIE)
+	if (c->intra.kind == INTRA_PCIE) {
 		c->intra.p2p = p2p_of(r);
+		c->intra.bridge = bridges_of(r, c);
+	}
 	c->fabric.topology = c->nodes > 1 ? TOPO_FAT_TREE : TOPO_SINGLE_SWITCH;
 	return 0;
 }

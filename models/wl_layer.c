@@ -348,7 +348,7 @@ static void epcomm(oplist *l, const char *name)
 	const scn_cluster *k = &c->s->cluster;
 	int gpn = k->gpus_per_node > 0 ? k->gpus_per_node : 1;
 	double bw = c->ep * c->etp > gpn ? k->nic.speed_Bps * k->nic.count / gpn
-	                                 : cluster_spec_intra_Bps(k);
+	                                 : cluster_spec_group_Bps(k, (int)(c->ep * c->etp));
 	if (bw <= 0)
 		bw = 25e9;
 	double t = o->bytes * (c->ep - 1) / c->ep / bw;
@@ -701,7 +701,7 @@ static void share_sms(oplist *l, coll_op op)
 	if (c->t <= 1 || l->n == 0)
 		return;
 	wl_op *g = &l->ops[l->n - 1];
-	double bw = cluster_spec_intra_Bps(&c->s->cluster);
+	double bw = cluster_spec_group_Bps(&c->s->cluster, (int)c->t);
 	if (bw <= 0)
 		bw = 25e9;          /* PCIe 4 x16 achievable (cost-models 11) */
 	double f = (op == COLL_ALL_REDUCE ? 2.0 : 1.0) * (c->t - 1) / c->t;

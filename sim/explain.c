@@ -390,6 +390,25 @@ static void fix_hardware(ctx *c, step_split k)
 		fix_set(f, "cluster.storage.bandwidth=%gGB/s", 4 * cl->storage.bandwidth_Bps / 1e9);
 		return;
 	}
+	/* PCIe cards that take NVLink bridges and have none: bridging them
+	 * carries the communication of a group that fits in a bridge group
+	 * (tensor parallelism of 2 in pairs); the variant's run shows whether
+	 * the bottleneck's group does */
+	const hw_gpu *g = &cl->gpu;
+	int bg = g->bridge_gpus > 1 && g->bridge_gpus <= cl->gpus_per_node ? g->bridge_gpus : 2;
+	if (cl->intra.kind == INTRA_PCIE && cl->intra.bridge < 2 && g->bridge_Bps > 0 &&
+	    cl->intra.p2p != P2P_OFF && cl->gpus_per_node % bg == 0 &&
+	    (k == SPLIT_TP_COMM || (k == SPLIT_DP_COMM && !c->r->dp_crosses_nodes) ||
+	     (k == SPLIT_PP_COMM && !c->r->pp_crosses_nodes))) {
+		char what[128], bw[32];
+		unit_fmt(bw, sizeof bw, 2 * g->bridge_Bps, UNIT_BANDWIDTH);
+		snprintf(what, sizeof what, "join the cards by NVLink bridges, %s (%s both ways a "
+		         "card)", bg == 2 ? "in pairs" : "four to a group", glue(bw));
+		if ((f = add_fix(c, what))) {
+			f->hardware = true;
+			fix_set(f, "cluster.intra_node.nvlink_bridge=%d", bg);
+		}
+	}
 	/* NICs do not carry a DP reduction whose group lies inside one node, nor
 	 * the transfers of pipelines that each lie inside one node */
 	if (cl->nodes <= 1 || (k == SPLIT_DP_COMM && !c->r->dp_crosses_nodes) ||

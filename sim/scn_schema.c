@@ -104,6 +104,9 @@ static const scn_field gpu_rows[] = {
 	INT("pcie_gen", hw_gpu, pcie_gen, 3, 6, FL_NOBASE_REQ),
 	UNI("tdp", hw_gpu, tdp_w, UNIT_POWER, 0, 1e5, FL_ZERO_OK),
 	UNI("power_limit", hw_gpu, power_limit_w, UNIT_POWER, 0, 1e5, FL_ZERO_OK),
+	UNI("bridge", hw_gpu, bridge_Bps, UNIT_BANDWIDTH, MEM_BW_MIN, BW_MAX, FL_ZERO_OK),
+	DBL("bridge_eff", hw_gpu, bridge_eff, EFF_MIN, 1, FL_ZERO_OK),
+	INT("bridge_gpus", hw_gpu, bridge_gpus, 2, 16, FL_ZERO_OK),
 };
 static const scn_section gpu_sec = {"gpu", gpu_rows, NROWS(gpu_rows), "base", -1};
 
@@ -112,6 +115,7 @@ static const scn_field intra_rows[] = {
 	UNI("bandwidth", hw_intra, bandwidth_Bps, UNIT_BANDWIDTH, LINK_MIN, BW_MAX, FL_ZERO_OK),
 	UNI("latency", hw_intra, latency_s, UNIT_TIME, 0, 1, FL_ZERO_OK),
 	ENUM("p2p", hw_intra, p2p, p2p_names, 0),
+	INT("nvlink_bridge", hw_intra, bridge, 1, 16, FL_ZERO_OK),
 };
 static const scn_section intra_sec = {"intra_node", intra_rows, NROWS(intra_rows), "kind", -1};
 

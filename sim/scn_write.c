@@ -307,7 +307,8 @@ static void write_row(FILE *out, const scn_section *sec, const scn_field *f, con
 		return;
 	}
 	const hw_intra *in = (const hw_intra *)p;
-	if (sub->scalar_key && !in->bandwidth_Bps && !in->latency_s && in->p2p == P2P_AUTO) {
+	if (sub->scalar_key && !in->bandwidth_Bps && !in->latency_s && in->p2p == P2P_AUTO &&
+	    in->bridge < 2) {
 		fprintf(out, "%*s%s: %s\n", ind, "", f->key, sub->rows[0].names[in->kind]);
 		return;
 	}

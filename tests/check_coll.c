@@ -475,6 +475,42 @@ START_TEST(pcie_without_p2p)
 }
 END_TEST
 
+/* PCIe cards joined by NVLink bridges: a pair inside its bridge group moves
+ * at the bridge's achievable rate (2 A40s: 112.5 GB/s both ways, NCCL's
+ * 12.0 of 14.06 GB/s a link: 48 GB/s, measured 47.4 busbw in blind9-nccl's
+ * A40BR9); a pair across groups, and a ring over the whole node, at PCIe's;
+ * p2p: false keeps NCCL off the bridges too. A 4-way H200 NVL group is a
+ * mesh: four cards at the bridge's rate. */
+START_TEST(nvlink_bridges)
+{
+	scn_cluster c = dgx(1, "A40", 100, 1);
+	c.intra.kind = INTRA_PCIE;
+	c.intra.bridge = 2;
+	double b = GiB, pcie = hw_pcie_Bps(4), br = 56.25e9 * 12.0 / 14.0625;
+	double pair = busbw(COLL_ALL_REDUCE, 2, b, run1(&c, COLL_ALL_REDUCE, ALGO_RING, 2, b));
+	ck_assert_msg(pair > 0.95 * br && pair <= br, "bridged pair %g of %g", pair, br);
+	double across = busbw(COLL_ALL_REDUCE, 2, b,
+	                      run_ex(&c, COLL_ALL_REDUCE, ALGO_RING, 1, 2, b, 1, 1, NULL));
+	ck_assert_msg(across > 0.95 * pcie && across <= pcie, "GPUs 1-2 %g, PCIe %g", across, pcie);
+	double node = busbw(COLL_ALL_REDUCE, 8, b, run1(&c, COLL_ALL_REDUCE, ALGO_RING, 8, b));
+	ck_assert_msg(node > 0.9 * pcie && node <= pcie, "8 GPUs %g, PCIe %g", node, pcie);
+	ck_assert_double_eq_tol(cluster_spec_group_Bps(&c, 2), br, 1);
+	ck_assert_double_eq_tol(cluster_spec_group_Bps(&c, 4), pcie, 1);
+	c.intra.p2p = P2P_OFF;
+	double off = busbw(COLL_ALL_REDUCE, 2, b, run1(&c, COLL_ALL_REDUCE, ALGO_RING, 2, b));
+	ck_assert_msg(off < 0.6 * pcie, "p2p off: %g", off);
+	c = dgx(1, "H200-NVL-141GB", 100, 1);
+	c.intra.kind = INTRA_PCIE;
+	c.intra.bridge = 4;
+	double quad = busbw(COLL_ALL_REDUCE, 4, b, run1(&c, COLL_ALL_REDUCE, ALGO_RING, 4, b));
+	br = 450e9 * 20.6 / 25;
+	ck_assert_msg(quad > 0.85 * br && quad <= br, "4-way %g of %g", quad, br);
+	c.intra.bridge = 2;
+	double pairs = busbw(COLL_ALL_REDUCE, 4, b, run1(&c, COLL_ALL_REDUCE, ALGO_RING, 4, b));
+	ck_assert_msg(pairs <= hw_pcie_Bps(5), "2-way, 4 GPUs: %g", pairs);
+}
+END_TEST
+
 /* NCCL's channels in one node, as its search makes them (coll_lat.c) and
  * its logs show: 24 on 8 x A100 and 8 x H100, 16 on H800 (8 NVLinks), 32 on
  * B200; the slice handshakes stop at the node's edge and at LL/LL128. */
@@ -956,6 +992,7 @@ int main(void)
 	tcase_add_test(tc, nvls_loops);
 	tcase_add_test(tc, nccl_arch_by_name);
 	tcase_add_test(tc, pcie_without_p2p);
+	tcase_add_test(tc, nvlink_bridges);
 	tcase_add_test(tc, ps_against_ring);
 	tcase_add_test(tc, hierarchical);
 	tcase_add_test(tc, fat_tree_contention);

@@ -367,6 +367,38 @@ START_TEST(mesh_and_pcie)
 }
 END_TEST
 
+/* NVLink bridges: one link inside a bridge group, the PCIe path across
+ * groups; a flow's cap is the bridge's; a node that does not split into the
+ * groups is refused. */
+START_TEST(bridged_pcie)
+{
+	scn_cluster c = dgx(1, "H100-NVL-94GB", 100);
+	c.intra.kind = INTRA_PCIE;
+	c.intra.bridge = 2;
+	env e;
+	env_build(&e, &c);
+	int l[CLUSTER_MAX_ROUTE];
+	ck_assert_int_eq(cluster_route(e.cl, 4, 5, -1, l, CLUSTER_MAX_ROUTE), 1);
+	ck_assert_int_eq(count_kind(&e, l, 1, LINK_NVLINK), 1);
+	ck_assert_double_eq_tol(flow_link_capacity(e.net, l[0]), 300e9 * 20.6 / 25, 1);
+	int n = cluster_route(e.cl, 5, 6, -1, l, CLUSTER_MAX_ROUTE);
+	ck_assert_int_eq(count_kind(&e, l, n, LINK_PCIE), 2);
+	ck_assert_int_eq(count_kind(&e, l, n, LINK_NVLINK), 0);
+	ck_assert(cluster_same_bridge(e.cl, 6, 7) && !cluster_same_bridge(e.cl, 5, 6));
+	ck_assert_double_eq_tol(cluster_flow_cap(e.cl, 0, 1), 300e9 * 20.6 / 25, 1);
+	ck_assert_double_eq_tol(cluster_flow_cap(e.cl, 1, 2), hw_pcie_Bps(5), 1);
+	env_free(&e);
+	char err[256] = "";
+	c.intra.bridge = 3;
+	sim *s = sim_new(1, 0);
+	flownet *net = flow_new(s);
+	ck_assert_ptr_null(cluster_build(&c, net, err, sizeof err));
+	ck_assert(strstr(err, "bridge") != NULL);
+	flow_free(net);
+	sim_free(s);
+}
+END_TEST
+
 START_TEST(bad_specs)
 {
 	char err[256] = "";
@@ -595,6 +627,7 @@ int main(void)
 	tcase_add_test(tc, routes_fattree_rail_zones);
 	tcase_add_test(tc, storage_and_local);
 	tcase_add_test(tc, mesh_and_pcie);
+	tcase_add_test(tc, bridged_pcie);
 	tcase_add_test(tc, bad_specs);
 	tcase_add_test(tc, link_count_linear);
 	tcase_add_test(tc, topology_names);

@@ -712,8 +712,8 @@ START_TEST(t_blind7_reading)
 	ck_assert_int_eq(c.s.cluster.nic.count, 16);
 	ck_assert_double_eq_tol(c.s.cluster.nic.speed_Bps, 400e9 / 8, 1);
 	scn_release(&c.s);
-	/* two A40s on their NVLink bridge (56.25 GB/s each way), not PCIe; with
-	 * NCCL's P2P off the bridge carries nothing */
+	/* two A40s on their NVLink bridge (a PCIe node bridged in pairs), not
+	 * PCIe alone; with NCCL's P2P off the bridge carries nothing */
 	static const char *const bridged[] = {"default env (P2P allowed)", "NCCL_P2P_DISABLE=1"};
 	for (int i = 0; i < 2; i++) {
 		char row[512];
@@ -721,9 +721,30 @@ START_TEST(t_blind7_reading)
 		         "bridges between pairs; this run: a bridged pair\",2,,,,,,,,,,,\"-g 2; %s\","
 		         "float,,allreduce_busbw@1073741824,47.4,GB/s,x", bridged[i]);
 		ck_assert_msg(build_row(row, &c, why, sizeof why) == 0, "%s", why);
-		ck_assert_int_eq(c.s.cluster.intra.kind, i ? INTRA_PCIE : INTRA_NVLINK_MESH);
-		if (!i)
-			ck_assert_double_eq_tol(c.s.cluster.intra.bandwidth_Bps, 56.25e9, 1);
+		ck_assert_int_eq(c.s.cluster.intra.kind, INTRA_PCIE);
+		ck_assert_int_eq(c.s.cluster.intra.bridge, 2);
+		ck_assert(hw_intra_bridged(&c.s.cluster.intra) == !i);
+		scn_release(&c.s);
+	}
+	/* bridges as the text gives them: 4-way groups where it says so and the
+	 * card makes them, pairs otherwise; none where the text leaves them open
+	 * or denies them, nor on a card without */
+	static const struct { const char *hw; int gpus, bridge; } bridges[] = {
+		{"8x NVIDIA H200 NVL (PCIe cards; NVLink bridges in two 4-GPU NVL4 groups)", 8, 4},
+		{"8x NVIDIA H200 NVL, PCIe, 2-way NVLink bridges", 8, 2},
+		{"4x NVIDIA A100-PCIe-80GB with NVLink bridges", 4, 2},
+		{"2x NVIDIA GeForce RTX 3090 24GB in one machine (PCIe; NVLink bridge not stated)", 2, 0},
+		{"2x NVIDIA RTX A6000 (PCIe, no NVLink)", 2, 0},
+		{"4x NVIDIA H100 NVL, PCIe 5.0", 4, 0},
+		{"8x NVIDIA L40S with NVLink", 8, 0},
+	};
+	for (size_t i = 0; i < sizeof bridges / sizeof bridges[0]; i++) {
+		char row[512];
+		snprintf(row, sizeof row, "B9-002,x,\"%s\",%d,,,,,,,,,,,-g 1,float,,"
+		         "allreduce_busbw@1073741824,40,GB/s,x", bridges[i].hw, bridges[i].gpus);
+		ck_assert_msg(build_row(row, &c, why, sizeof why) == 0, "%s: %s", bridges[i].hw, why);
+		ck_assert_msg(c.s.cluster.intra.bridge == bridges[i].bridge, "%s: bridge %d",
+		              bridges[i].hw, c.s.cluster.intra.bridge);
 		scn_release(&c.s);
 	}
 	static const struct { const char *other, *unit; val_metric m; } rates[] = {

@@ -450,5 +450,25 @@ holds "GeForce P2P: DP < 10% faster, TP 4 > 15% faster with half the exposed TP 
 	-v d="$(get gf_tp_p2p step_time_s)" -v e="$(get gf_tp split_s.tp_comm)" \
 	-v f="$(get gf_tp_p2p split_s.tp_comm)"
 
+# 25. NVLink bridges in a PCIe server (8 x H100 NVL, TP 2 in pairs): the
+# bridges take most of the exposed TP time away (> 15% faster, TP time under
+# a third), leave the DP reduction across the pairs (over PCIe) as it was,
+# and explain proposes them on the unbridged box
+run br "$S/whatif/nvlink-bridge.yaml"
+run br_none "$S/whatif/nvlink-bridge.yaml" --set cluster.intra_node.nvlink_bridge=0
+holds "NVLink bridges: TP 2 in pairs > 15% faster, its exposed TP under a third, DP alike" \
+	"a < b / 1.15 && c < d / 3 && e < f * 1.1 && e > f * 0.9" \
+	-v a="$(get br step_time_s)" -v b="$(get br_none step_time_s)" \
+	-v c="$(get br split_s.tp_comm)" -v d="$(get br_none split_s.tp_comm)" \
+	-v e="$(get br dp_allreduce_s)" -v f="$(get br_none dp_allreduce_s)"
+"$TS" explain "$S/whatif/nvlink-bridge.yaml" --set cluster.intra_node.nvlink_bridge=0 \
+	> "$tmp/br.explain" 2>&1
+if grep -q "cluster.intra_node.nvlink_bridge=2" "$tmp/br.explain" &&
+   ! grep -q "could not be simulated" "$tmp/br.explain"; then
+	ok "NVLink bridges: explain proposes bridging the PCIe cards in pairs"
+else
+	not_ok "NVLink bridges: explain proposes bridging the PCIe cards in pairs"
+fi
+
 echo "1..$n"
 [ "$failed" -eq 0 ]
