@@ -824,22 +824,59 @@ double hw_pcie_Bps(int gen)
 
 /* NCCL's SHM transport, what it runs between two GPUs of a node without
  * PCIe peer-to-peer (GeForce cards, "GeForce cards do not support P2P": an
- * NCCL maintainer, NVIDIA/nccl-tests #287; NCCL_P2P_DISABLE=1): the
- * sender's kernel writes into a host-memory buffer and the receiver's reads
- * it back, each GPU's PCIe link carrying the data once each way, as
- * peer-to-peer does, but at a fraction of its rate. 4 x GeForce RTX 5090
- * (PCIe Gen5, AMD EPYC Genoa host, NCCL 2.26.2, the same thread) hold 27.26
- * GB/s of ring all-reduce busbw at 128 MB, its plateau (26.90 at 16 MB,
- * 27.14 at 64 MB): 0.492 of the Gen5 link's achievable 55.4 GB/s
- * (hw_pcie_Bps). [MEASURED on that one host (tests/validation/
- * blind16-nccl.csv RTX5090X16); 2 x RTX 2080 Ti on PCIe Gen3 behind one
- * switch (blind6-nccl.csv RTX2080TI6) hold 4.0 GB/s, 0.29 of theirs: the
- * fraction is the host's too, UNVERIFIED elsewhere] */
-#define SHM_EFF (27.26 / 55.4)
-
-double hw_shm_eff(void)
+ * NCCL maintainer, NVIDIA/nccl-tests #287; NCCL_P2P_DISABLE=1): by default
+ * ("via SHM/direct/direct") the GPUs' kernels load from and store to a
+ * host-memory buffer, each GPU's PCIe link carrying the data once each way,
+ * as peer-to-peer does, at a fraction of its rate that the GPU's reads of
+ * host memory over PCIe set: they are latency-bound, not the link (a 4 x
+ * RTX 4090 host: 2.24 GB/s through NCCL's SHM where the copy engine bounces
+ * 19.9 GB/s GPU to host to GPU over the same path, and
+ * NCCL_SHM_USE_CUDA_MEMCPY=1 lifts NCCL to 11.2-19.4; tests/validation/
+ * blind25-nccl.csv B4090SHM25). Measured once per architecture, as ring
+ * all-reduce busbw on a plateau over the achievable link (hw_pcie_Bps):
+ * - Blackwell RTX: 4 x RTX 5090, Gen5, EPYC Genoa, NCCL 2.26.2: 27.26 of
+ *   55.4 GB/s (blind16-nccl.csv RTX5090X16; 8 x RTX 5090 on Xeon 8480+
+ *   hold 28, 4 of them 35: blind25 B5090NC25)
+ * - Ada: 2 x RTX 4090, Gen4, EPYC 7502, NCCL 2.28.9: 2.24 of 27.3 (the
+ *   host above; other 4090 hosts 2.2-3.9: blind9-nccl.csv K4090, and about
+ *   5 on 8 x 4090, NVIDIA/nccl-tests #307)
+ * - Ampere: 2 x A40 with NCCL_P2P_DISABLE=1 under one root complex, Gen4,
+ *   EPYC 7302, NCCL 2.16.2: 3.86 of 27.3 (blind9-nccl.csv A40NODE9)
+ * - Turing: 2 x RTX 2080 Ti, Gen3, behind one switch: 4.0 of 13.9
+ *   (blind6-nccl.csv RTX2080TI6)
+ * The others (no measurement: a datacenter card with P2P turned off) take
+ * the Blackwell RTX figure, UNVERIFIED. The host is in each figure too: both
+ * fast ones are Gen5 platforms, the slow ones Gen3/Gen4 ones. */
+static double arch_shm_eff(hw_arch a)
 {
-	return SHM_EFF;
+	switch (a) {
+	case ARCH_ADA:
+		return 2.24 * GBs / hw_pcie_Bps(4);
+	case ARCH_AMPERE:
+		return 3.86 * GBs / hw_pcie_Bps(4);
+	case ARCH_TURING:
+		return 4.0 * GBs / hw_pcie_Bps(3);
+	default:
+		return 27.26 * GBs / hw_pcie_Bps(5);
+	}
+}
+
+/* NCCL_SHM_USE_CUDA_MEMCPY=1: the SHM transport moves its data with the
+ * copy engines ("via SHM/CE/direct"), not the kernels' loads and stores:
+ * 11.24 GB/s of ring all-reduce busbw between 2 RTX 4090 under one host
+ * bridge, 10.59 over 4, 19.44 across two host bridges (the host above,
+ * 256 MB; B4090SHM25). The figure is the one-bridge pair's over Gen4's
+ * 27.3; a single host's measurement, UNVERIFIED elsewhere. */
+double hw_shm_copy_engine_eff(void)
+{
+	return 11.24 * GBs / hw_pcie_Bps(4);
+}
+
+double hw_shm_eff(const hw_intra *in, const hw_gpu *g)
+{
+	if (in && in->shm_eff > 0)
+		return in->shm_eff;
+	return arch_shm_eff(g->arch);
 }
 
 /* RDMA (InfiniBand, RoCE): one flow reaches 0.94 of line rate: SimAI's

@@ -87,6 +87,8 @@ typedef struct hw_intra {
 	hw_p2p p2p;                   /* pcie: whether GPUs reach each other directly */
 	int bridge;                   /* pcie: GPUs joined by NVLink bridges in groups of this
 	                               * many (consecutive local indices); 0 or 1 = none */
+	double shm_eff;               /* pcie without P2P: what NCCL's SHM transport moves, a
+	                               * fraction of the PCIe link; 0 = the GPU's (hw_shm_eff) */
 } hw_intra;
 
 /* Whether a PCIe node's cards talk in groups over NVLink bridges: not with
@@ -126,8 +128,12 @@ const char *hw_gpu_suggest(const char *name);
 
 /* PCIe x16 achievable bandwidth per direction for a generation (3..6). */
 double hw_pcie_Bps(int gen);
-/* The fraction of that NCCL's SHM transport moves between two GPUs */
-double hw_shm_eff(void);
+/* The fraction of that NCCL's SHM transport moves between two GPUs without
+ * peer-to-peer: the node's intra_node.shm_eff, else the GPU architecture's
+ * measured figure. */
+double hw_shm_eff(const hw_intra *in, const hw_gpu *g);
+/* The same with NCCL_SHM_USE_CUDA_MEMCPY=1 (the copy engines move it). */
+double hw_shm_copy_engine_eff(void);
 
 /* Fills efficiency and latency of `nic` from its transport where they are 0. */
 void hw_nic_defaults(hw_nic *nic, int gpus_per_node);

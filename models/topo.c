@@ -172,7 +172,7 @@ static int build_intra(cluster *cl, char *err, size_t errlen)
 		cl->shm_down = int_array((size_t)n);
 		if (!cl->shm_up || !cl->shm_down)
 			goto oom;
-		double shm = cl->pcie_Bps * hw_shm_eff();
+		double shm = cl->pcie_Bps * hw_shm_eff(&c->intra, &c->gpu);
 		for (int i = 0; i < n; i++) {
 			cl->shm_up[i] = topo__link(cl, shm, 0, 1, LINK_PCIE, err, errlen);
 			cl->shm_down[i] = topo__link(cl, shm, 0, 1, LINK_PCIE, err, errlen);
@@ -404,7 +404,8 @@ double cluster_spec_intra_Bps(const scn_cluster *c)
 {
 	if (c->intra.kind != INTRA_PCIE)
 		return spec_nvl_Bps(c);
-	return spec_pcie_Bps(c) * (hw_intra_shm(&c->intra, &c->gpu) ? hw_shm_eff() : 1);
+	return spec_pcie_Bps(c) * (hw_intra_shm(&c->intra, &c->gpu) ? hw_shm_eff(&c->intra, &c->gpu)
+	                                                            : 1);
 }
 
 double cluster_spec_group_Bps(const scn_cluster *c, int gpus)

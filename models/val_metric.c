@@ -1062,12 +1062,17 @@ bool val__param_source(const val_row *r, val_metric m)
 	 * AZX-204..207 / 209: GB200 fp8 GEMMs, compute.c's BLACKWELL_SUSTAIN;
 	 * AZX-213..216: GB200 fp4 GEMMs, compute.c's BLACKWELL_FP4_RATIO;
 	 * AZX-161: MI300X STREAM copy, hw.c's MI300X hbm_eff;
-	 * RTX5090X16-005: 4 x RTX 5090 without P2P, hw.c's SHM_EFF */
+	 * the SHM transport's figure per architecture (hw.c, arch_shm_eff):
+	 * RTX5090X16-005 (Blackwell RTX), B4090SHM25-004 (Ada), A40NODE9-001
+	 * (Ampere), RTX2080TI6-006 (Turing), and B4090SHM25-012 the copy
+	 * engines' (hw_shm_copy_engine_eff) */
 	static const char *ids[] = {"HW-AZ-001", "HW-AZ-002", "HW-AZ-003", "HW-AZ-004",
 	                            "NCCL-TCP-001", "NCCL-TCP-002", "NCCL-TCP-003",
 	                            "AZX-067", "AZX-219", "AZX-166", "AZX-204", "AZX-205",
 	                            "AZX-206", "AZX-207", "AZX-209", "AZX-161", "AZX-213",
-	                            "AZX-214", "AZX-215", "AZX-216", "RTX5090X16-005"};
+	                            "AZX-214", "AZX-215", "AZX-216", "RTX5090X16-005",
+	                            "B4090SHM25-004", "A40NODE9-001", "RTX2080TI6-006",
+	                            "B4090SHM25-012"};
 	for (size_t i = 0; i < sizeof ids / sizeof ids[0]; i++)
 		if (!strcmp(id, ids[i]))
 			return true;

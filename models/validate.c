@@ -2181,6 +2181,10 @@ static int cluster_of(const val_row *r, scenario *s, char *why, size_t n)
 	if (c->intra.kind == INTRA_PCIE) {
 		c->intra.p2p = p2p_of(r);
 		c->intra.bridge = bridges_of(r, c);
+		/* NCCL's SHM transport through the copy engines */
+		if (val__has(r->other, "SHM_USE_CUDA_MEMCPY=1") ||
+		    val__has(r->hardware, "SHM_USE_CUDA_MEMCPY=1"))
+			c->intra.shm_eff = hw_shm_copy_engine_eff();
 	}
 	c->fabric.topology = c->nodes > 1 ? TOPO_FAT_TREE : TOPO_SINGLE_SWITCH;
 	return 0;
@@ -2188,7 +2192,7 @@ static int cluster_of(const val_row *r, scenario *s, char *why, size_t n)
 
 /* Whether the text says NCCL moved the data over its TCP sockets ("without
  * the plugin NCCL falls back to TCP sockets", "default networking (TCP
- * sockets)"), not where a phrase before it in its clause denies it ("never
+ * sockets)", "no plugin; README: TCP", "this will use TCP"), not where a phrase before it in its clause denies it ("never
  * falls back", "instead of TCP sockets", "no fallback"), nor the sockets of
  * NCCL's bootstrap beside a network plugin or InfiniBand. */
 static bool socket_fallback(const char *o)
@@ -2196,7 +2200,8 @@ static bool socket_fallback(const char *o)
 	if (val__has(o, "NET/IB") || val__has(o, "NET/OFI") || val__has(o, "GDRDMA"))
 		return false;
 	static const char *const said[] = {"falls back to TCP", "fell back to TCP",
-		"falls back to socket", "TCP sockets", "NET/Socket"};
+		"falls back to socket", "TCP sockets", "NET/Socket", "use TCP", "uses TCP",
+		"using TCP", "used TCP", "README: TCP"};
 	static const char *const deny[] = {"never", "no ", "not ", "without ", "instead of",
 		"rather than", "would", "bootstrap"};
 	for (size_t i = 0; i < sizeof said / sizeof said[0]; i++)
@@ -2562,9 +2567,18 @@ static int coll_cluster_of(const val_row *r, val_case *c, char *why, size_t n)
 	/* NCCL's environment said beside the benchmark: NCCL_ALGO picks the
 	 * algorithm, NCCL_NVLS_ENABLE=0 turns NVLink SHARP off, NCCL_IB_DISABLE=1
 	 * (or NCCL_NET=Socket) sends over sockets */
-	const char *algo = val__find(r->other, "NCCL_ALGO=");
-	if (algo && c->coll_algo == ALGO_AUTO) {
-		const char *v = algo + 10;
+	const char *algo = val__find(r->other, "NCCL_ALGO="), *v = algo ? algo + 10 : NULL;
+	/* ... or in the row's own words, "algo=Ring (forced)", "algorithm: tree" */
+	static const char *const algo_keys[] = {"algo=", "algorithm=", "algo:", "algorithm:"};
+	for (size_t i = 0; !v && i < sizeof algo_keys / sizeof algo_keys[0]; i++) {
+		const char *k = val__find(r->other, algo_keys[i]);
+		if (k && (k == r->other || (!isalnum((unsigned char)k[-1]) && k[-1] != '_'))) {
+			v = k + strlen(algo_keys[i]);
+			while (*v == ' ')
+				v++;
+		}
+	}
+	if (v && c->coll_algo == ALGO_AUTO) {
 		c->coll_algo = !strncasecmp(v, "NVLSTree", 8) ? ALGO_NVLS_TREE
 		             : !strncasecmp(v, "NVLS", 4) ? ALGO_NVLS : !strncasecmp(v, "Tree", 4) ? ALGO_TREE
 		             : !strncasecmp(v, "Ring", 4) ? ALGO_RING

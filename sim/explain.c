@@ -506,6 +506,22 @@ static void fixes_memory(ctx *c)
 	}
 }
 
+/* GPUs without peer-to-peer whose NCCL moves the intra-node data with its
+ * kernels' loads and stores to host memory: the copy engines move more
+ * (NCCL_SHM_USE_CUDA_MEMCPY=1; hw_shm_copy_engine_eff) */
+static void fix_shm(ctx *c, step_split k)
+{
+	const scn_cluster *cl = &c->s->cluster;
+	double ce = hw_shm_copy_engine_eff();
+	if (!hw_intra_shm(&cl->intra, &cl->gpu) || hw_shm_eff(&cl->intra, &cl->gpu) >= ce ||
+	    !(k == SPLIT_TP_COMM || (k == SPLIT_DP_COMM && !c->r->dp_crosses_nodes) ||
+	      (k == SPLIT_PP_COMM && !c->r->pp_crosses_nodes)))
+		return;
+	fix_set(add_fix(c, "set NCCL_SHM_USE_CUDA_MEMCPY=1: NCCL's copy through host memory by "
+		"the copy engines, not its kernels' loads and stores"),
+	        "cluster.intra_node.shm_eff=%.3f", ce);
+}
+
 static void plan_fixes(ctx *c, const int *order, int nloss)
 {
 	if (!c->r->memory.fits)
@@ -548,6 +564,7 @@ static void plan_fixes(ctx *c, const int *order, int nloss)
 		step_split k = (step_split)order[i];
 		if (frac(c->r, k) < SIGNIFICANT)
 			break;
+		fix_shm(c, k);
 		if (k == SPLIT_DP_COMM)
 			fixes_dp(c);
 		else if (k == SPLIT_PP_BUBBLE || k == SPLIT_PP_COMM)

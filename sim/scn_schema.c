@@ -116,6 +116,7 @@ static const scn_field intra_rows[] = {
 	UNI("latency", hw_intra, latency_s, UNIT_TIME, 0, 1, FL_ZERO_OK),
 	ENUM("p2p", hw_intra, p2p, p2p_names, 0),
 	INT("nvlink_bridge", hw_intra, bridge, 1, 16, FL_ZERO_OK),
+	DBL("shm_eff", hw_intra, shm_eff, EFF_MIN, 1, FL_ZERO_OK),
 };
 static const scn_section intra_sec = {"intra_node", intra_rows, NROWS(intra_rows), "kind", -1};
 

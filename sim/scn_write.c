@@ -180,13 +180,17 @@ static void used_value(const scenario *s, const scn_section *sec, const scn_fiel
 	} else if (is(sec, f, "intra_node", "bandwidth")) {
 		double bw = cluster_spec_intra_Bps(&s->cluster);
 		bool shm = hw_intra_shm(&s->cluster.intra, &s->cluster.gpu);
-		unit_fmt(q, sizeof q, shm ? bw / hw_shm_eff() : bw, UNIT_BANDWIDTH);
+		unit_fmt(q, sizeof q, shm ? bw / hw_shm_eff(&s->cluster.intra, &s->cluster.gpu) : bw,
+		         UNIT_BANDWIDTH);
 		if (shm) {
 			char r[32];
 			unit_fmt(r, sizeof r, bw, UNIT_BANDWIDTH);
 			snprintf(b, n, "0 = the GPU's: %s, %s through host memory", q, r);
 		} else
 			snprintf(b, n, "0 = the GPU's: %s", q);
+	} else if (is(sec, f, "intra_node", "shm_eff")) {
+		snprintf(b, n, "0 = %s's: %.3g", s->cluster.gpu.name,
+		         hw_shm_eff(NULL, &s->cluster.gpu));
 	} else if (is(sec, f, "intra_node", "p2p")) {
 		snprintf(b, n, "auto = the GPU's: %s", s->cluster.gpu.no_p2p ? "false" : "true");
 	} else if (is(sec, f, "fabric", "leaves") && s->cluster.fabric.placement == FABRIC_SPREAD &&
@@ -308,7 +312,7 @@ static void write_row(FILE *out, const scn_section *sec, const scn_field *f, con
 	}
 	const hw_intra *in = (const hw_intra *)p;
 	if (sub->scalar_key && !in->bandwidth_Bps && !in->latency_s && in->p2p == P2P_AUTO &&
-	    in->bridge < 2) {
+	    in->bridge < 2 && !in->shm_eff) {
 		fprintf(out, "%*s%s: %s\n", ind, "", f->key, sub->rows[0].names[in->kind]);
 		return;
 	}

@@ -450,7 +450,7 @@ START_TEST(pcie_without_p2p)
 	double pcie = hw_pcie_Bps(5), b = 128 * MiB;
 	double shm = busbw(COLL_ALL_REDUCE, 4, b, run1(&c, COLL_ALL_REDUCE, ALGO_RING, 4, b));
 	ck_assert_double_eq_tol(shm / 1e9, 27.26, 0.5);
-	ck_assert_double_eq_tol(cluster_spec_intra_Bps(&c), pcie * hw_shm_eff(), 1);
+	ck_assert_double_eq_tol(cluster_spec_intra_Bps(&c), pcie * hw_shm_eff(&c.intra, &c.gpu), 1);
 	c.intra.p2p = P2P_ON;   /* a patched driver */
 	double p2p = busbw(COLL_ALL_REDUCE, 4, b, run1(&c, COLL_ALL_REDUCE, ALGO_RING, 4, b));
 	ck_assert_msg(p2p > 1.8 * shm && p2p <= pcie, "p2p %g, shm %g", p2p, shm);
@@ -463,6 +463,15 @@ START_TEST(pcie_without_p2p)
 	c.intra.p2p = P2P_OFF;
 	double off = busbw(COLL_ALL_REDUCE, 4, b, run1(&c, COLL_ALL_REDUCE, ALGO_RING, 4, b));
 	ck_assert_double_eq_tol(off, shm, shm * 1e-6);
+	/* the SHM fraction is the architecture's: an RTX 4090 host moves 2.24
+	 * GB/s on Gen4 (B4090SHM25), its copy engines (NCCL_SHM_USE_CUDA_MEMCPY
+	 * =1) 11.24 */
+	c.gpu = *hw_gpu_find("RTX-4090");
+	double ada = busbw(COLL_ALL_REDUCE, 4, b, run1(&c, COLL_ALL_REDUCE, ALGO_RING, 4, b));
+	ck_assert_double_eq_tol(ada / 1e9, 2.24, 0.05);
+	c.intra.shm_eff = hw_shm_copy_engine_eff();
+	double ce = busbw(COLL_ALL_REDUCE, 4, b, run1(&c, COLL_ALL_REDUCE, ALGO_RING, 4, b));
+	ck_assert_double_eq_tol(ce / 1e9, 11.24, 0.2);
 	/* across nodes, a GPU's NIC traffic keeps its whole PCIe link: one GPU a
 	 * node over a 400 Gb/s NIC is the NIC's rate, with or without P2P */
 	scn_cluster two = dgx(2, "RTX-5090", 400, 1);

@@ -747,6 +747,28 @@ START_TEST(t_blind7_reading)
 		              bridges[i].hw, c.s.cluster.intra.bridge);
 		scn_release(&c.s);
 	}
+	/* the row's own "algo=Ring (forced)" is NCCL_ALGO=Ring; "README: TCP"
+	 * is NCCL's sockets; NCCL_SHM_USE_CUDA_MEMCPY=1 the copy engines' SHM */
+	ck_assert_msg(build_row("B25-001,x,\"8x B200 per node, 12x NDR 400 Gb/s InfiniBand per "
+	                        "node\",16,,,,,,,,,,,\"op=all_reduce; size=17179869184 B; nodes=2; "
+	                        "algo=Ring (forced)\","
+	                        "float,,busbw,388,GB/s,x", &c, why, sizeof why) == 0, "%s", why);
+	ck_assert_int_eq(c.coll_algo, ALGO_RING);
+	scn_release(&c.s);
+	ck_assert_msg(build_row("B25-002,x,\"4x A100-SXM4-40GB per node, Slingshot 11, 2x 200 Gb/s "
+	                        "NICs per node\",512,,,,,,,,,,,\"op=all_reduce; nodes=128; default "
+	                        "env (setup 1, no plugin; README: TCP)\",float,,"
+	                        "allreduce_busbw@1073741824,4.6,GB/s,x", &c, why, sizeof why) == 0,
+	              "%s", why);
+	ck_assert_int_eq(c.s.cluster.nic.transport, TRANSPORT_TCP);
+	scn_release(&c.s);
+	ck_assert_msg(build_row("B25-003,x,\"4x NVIDIA GeForce RTX 4090, PCIe, no NVLink\",2,,,,,,,,"
+	                        ",,,\"op=all_reduce; NCCL_SHM_USE_CUDA_MEMCPY=1\",float,,"
+	                        "allreduce_busbw@268435456,11.24,GB/s,x", &c, why, sizeof why) == 0,
+	              "%s", why);
+	ck_assert_double_eq_tol(hw_shm_eff(&c.s.cluster.intra, &c.s.cluster.gpu),
+	                        hw_shm_copy_engine_eff(), 1e-12);
+	scn_release(&c.s);
 	static const struct { const char *other, *unit; val_metric m; } rates[] = {
 		{"Megatron-LM", "TFLOP/sec/chip (model)", VM_MODEL_TFLOPS},
 		{"Megatron-LM", "model TFLOP/s/GPU", VM_MODEL_TFLOPS},

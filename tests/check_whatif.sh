@@ -450,6 +450,25 @@ holds "GeForce P2P: DP < 10% faster, TP 4 > 15% faster with half the exposed TP 
 	-v d="$(get gf_tp_p2p step_time_s)" -v e="$(get gf_tp split_s.tp_comm)" \
 	-v f="$(get gf_tp_p2p split_s.tp_comm)"
 
+# 23b. The same box with RTX 4090s (Ada: NCCL's SHM moves 0.082 of the link
+# with its kernels): tensor parallelism over host memory is more than 3x
+# slower than over the copy engines (NCCL_SHM_USE_CUDA_MEMCPY=1), which
+# explain proposes first
+run gf4090_tp "$S/whatif/geforce-p2p.yaml" --set cluster.gpu=RTX-4090 --set training.tp=4 \
+	--set training.zero=0 --set training.sequence_parallel=true
+run gf4090_tp_ce "$S/whatif/geforce-p2p.yaml" --set cluster.gpu=RTX-4090 --set training.tp=4 \
+	--set training.zero=0 --set training.sequence_parallel=true \
+	--set cluster.intra_node.shm_eff=0.412
+holds "RTX 4090 TP 4: the copy engines' SHM > 3x faster than the kernels'" \
+	"a > 3 * b" -v a="$(get gf4090_tp step_time_s)" -v b="$(get gf4090_tp_ce step_time_s)"
+"$TS" explain "$S/whatif/geforce-p2p.yaml" --set cluster.gpu=RTX-4090 --set training.tp=4 \
+	--set training.zero=0 --set training.sequence_parallel=true > "$tmp/gf4090.explain" 2>&1
+if grep -q "Start with: set NCCL_SHM_USE_CUDA_MEMCPY=1" "$tmp/gf4090.explain"; then
+	ok "RTX 4090 TP 4: explain starts with NCCL_SHM_USE_CUDA_MEMCPY=1"
+else
+	not_ok "RTX 4090 TP 4: explain starts with NCCL_SHM_USE_CUDA_MEMCPY=1"
+fi
+
 # 25. NVLink bridges in a PCIe server (8 x H100 NVL, TP 2 in pairs): the
 # bridges take most of the exposed TP time away (> 15% faster, TP time under
 # a third), leave the DP reduction across the pairs (over PCIe) as it was,
