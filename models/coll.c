@@ -449,8 +449,9 @@ static void shape_bandwidths(coll_ctx *cc, coll_shape *sh)
 		for (int m = sh->node_start[j] + 1; bridged && m < sh->node_start[j + 1]; m++)
 			bridged = cluster_same_bridge(cc->cl, first, sh->members[m]);
 	}
-	if (bridged && sh->ppn > 1) {
-		sh->intra_Bps = cluster_bridge_Bps(cc->cl);
+	if (bridged && sh->ppn > 1) {   /* ppn - 1 of a GPU's bridge - 1 mesh links */
+		int k = cluster_spec(cc->cl)->intra.bridge;
+		sh->intra_Bps = cluster_bridge_Bps(cc->cl) * (sh->ppn - 1) / (k - 1);
 		sh->nvlink = sh->mesh = true;
 	}
 }

@@ -827,37 +827,38 @@ double hw_pcie_Bps(int gen)
  * NCCL maintainer, NVIDIA/nccl-tests #287; NCCL_P2P_DISABLE=1): by default
  * ("via SHM/direct/direct") the GPUs' kernels load from and store to a
  * host-memory buffer, each GPU's PCIe link carrying the data once each way,
- * as peer-to-peer does, at a fraction of its rate that the GPU's reads of
- * host memory over PCIe set: they are latency-bound, not the link (a 4 x
- * RTX 4090 host: 2.24 GB/s through NCCL's SHM where the copy engine bounces
- * 19.9 GB/s GPU to host to GPU over the same path, and
- * NCCL_SHM_USE_CUDA_MEMCPY=1 lifts NCCL to 11.2-19.4; tests/validation/
- * blind25-nccl.csv B4090SHM25). Measured once per architecture, as ring
- * all-reduce busbw on a plateau over the achievable link (hw_pcie_Bps):
- * - Blackwell RTX: 4 x RTX 5090, Gen5, EPYC Genoa, NCCL 2.26.2: 27.26 of
- *   55.4 GB/s (blind16-nccl.csv RTX5090X16; 8 x RTX 5090 on Xeon 8480+
- *   hold 28, 4 of them 35: blind25 B5090NC25)
- * - Ada: 2 x RTX 4090, Gen4, EPYC 7502, NCCL 2.28.9: 2.24 of 27.3 (the
- *   host above; other 4090 hosts 2.2-3.9: blind9-nccl.csv K4090, and about
- *   5 on 8 x 4090, NVIDIA/nccl-tests #307)
+ * as peer-to-peer does, at a rate the GPU's reads of host memory over PCIe
+ * set: latency-bound, not the link's (a 4 x RTX 4090 host: 2.24 GB/s through
+ * NCCL's SHM between two of its GPUs where the copy engine bounces 19.9 GB/s
+ * GPU to host to GPU over the same path, and NCCL_SHM_USE_CUDA_MEMCPY=1
+ * lifts NCCL to 11.2-19.4; tests/validation/blind25-nccl.csv B4090SHM25).
+ * So it is kept as a rate, measured once per architecture as ring
+ * all-reduce busbw on its plateau:
+ * - Blackwell RTX: 4 x RTX 5090, Gen5, EPYC Genoa, NCCL 2.26.2: 27.26 GB/s
+ *   (blind16-nccl.csv RTX5090X16; 8 x RTX 5090 on a Xeon 8480+ hold 28,
+ *   4 of them 35: blind25 B5090NC25)
+ * - Ada: 2 of 4 x RTX 4090, Gen4, EPYC 7502, NCCL 2.28.9: 2.24 (the host
+ *   above; other 4090 hosts 2.2-3.9: blind9-nccl.csv K4090, and about 5 on
+ *   8 x 4090, NVIDIA/nccl-tests #307)
  * - Ampere: 2 x A40 with NCCL_P2P_DISABLE=1 under one root complex, Gen4,
- *   EPYC 7302, NCCL 2.16.2: 3.86 of 27.3 (blind9-nccl.csv A40NODE9)
- * - Turing: 2 x RTX 2080 Ti, Gen3, behind one switch: 4.0 of 13.9
- *   (blind6-nccl.csv RTX2080TI6)
+ *   EPYC 7302, NCCL 2.16.2: 3.86 (blind9-nccl.csv A40NODE9)
+ * - Turing: 2 x RTX 2080 Ti, Gen3, behind one switch: 4.0 (blind6-nccl.csv
+ *   RTX2080TI6)
  * The others (no measurement: a datacenter card with P2P turned off) take
- * the Blackwell RTX figure, UNVERIFIED. The host is in each figure too: both
- * fast ones are Gen5 platforms, the slow ones Gen3/Gen4 ones. */
-static double arch_shm_eff(hw_arch a)
+ * the A40's, the one datacenter card measured, UNVERIFIED. The host is in
+ * each figure too: both fast ones are Gen5 platforms, the slow ones Gen3 and
+ * Gen4 ones. */
+static double arch_shm_Bps(hw_arch a)
 {
 	switch (a) {
+	case ARCH_BLACKWELL_RTX:
+		return 27.26 * GBs;
 	case ARCH_ADA:
-		return 2.24 * GBs / hw_pcie_Bps(4);
-	case ARCH_AMPERE:
-		return 3.86 * GBs / hw_pcie_Bps(4);
+		return 2.24 * GBs;
 	case ARCH_TURING:
-		return 4.0 * GBs / hw_pcie_Bps(3);
+		return 4.0 * GBs;
 	default:
-		return 27.26 * GBs / hw_pcie_Bps(5);
+		return 3.86 * GBs;
 	}
 }
 
@@ -866,7 +867,9 @@ static double arch_shm_eff(hw_arch a)
  * 11.24 GB/s of ring all-reduce busbw between 2 RTX 4090 under one host
  * bridge, 10.59 over 4, 19.44 across two host bridges (the host above,
  * 256 MB; B4090SHM25). The figure is the one-bridge pair's over Gen4's
- * 27.3; a single host's measurement, UNVERIFIED elsewhere. */
+ * 27.3, a fraction of the link (the copy engines move at the link's pace:
+ * 19.9 of it bounced outside NCCL); a single host's measurement,
+ * UNVERIFIED elsewhere. */
 double hw_shm_copy_engine_eff(void)
 {
 	return 11.24 * GBs / hw_pcie_Bps(4);
@@ -876,7 +879,8 @@ double hw_shm_eff(const hw_intra *in, const hw_gpu *g)
 {
 	if (in && in->shm_eff > 0)
 		return in->shm_eff;
-	return arch_shm_eff(g->arch);
+	double link = hw_pcie_Bps(g->pcie_gen > 0 ? g->pcie_gen : 4);
+	return fmin(1.0, arch_shm_Bps(g->arch) / link);
 }
 
 /* RDMA (InfiniBand, RoCE): one flow reaches 0.94 of line rate: SimAI's

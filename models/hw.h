@@ -91,11 +91,12 @@ typedef struct hw_intra {
 	                               * fraction of the PCIe link; 0 = the GPU's (hw_shm_eff) */
 } hw_intra;
 
-/* Whether a PCIe node's cards talk in groups over NVLink bridges: not with
- * peer-to-peer turned off (NCCL_P2P_DISABLE=1 takes NVLink away too). */
+/* Whether a PCIe node's cards talk in groups over NVLink bridges (p2p
+ * is PCIe's peer-to-peer; NCCL_P2P_DISABLE=1, which takes NVLink away too,
+ * is p2p false and no bridges). */
 static inline bool hw_intra_bridged(const hw_intra *in)
 {
-	return in->kind == INTRA_PCIE && in->bridge > 1 && in->p2p != P2P_OFF;
+	return in->kind == INTRA_PCIE && in->bridge > 1;
 }
 
 /* Whether a node's GPUs talk through host memory (NCCL's SHM transport):

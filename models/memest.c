@@ -36,7 +36,7 @@ double memest_cluster(const scn_cluster *c)
 	double per_node = 4 * gpn + 2 * nics + 3;
 	if (c->intra.kind == INTRA_NVLINK_MESH)
 		per_node += gpn * (gpn - 1);
-	else if (hw_intra_bridged(&c->intra))
+	else if (hw_intra_bridged(&c->intra) && c->gpu.bridge_Bps > 0)
 		per_node += gpn * (c->intra.bridge - 1);
 	double links = (double)c->nodes * per_node + 64;
 	return links * MEMEST_LINK_BYTES;

@@ -772,11 +772,11 @@ static void collect_dp(stp_run *r, step_result *res)
 		    : c->gpu.nvlink_Bps;
 	if (!inter && hw_intra_shm(&c->intra, &c->gpu))
 		bw *= hw_shm_eff(&c->intra, &c->gpu);   /* NCCL's SHM transport, through host memory */
-	bool bridged = !inter && cluster_bridge_Bps(r->cl) > 0;
+	bool bridged = !inter && cluster_bridge_Bps(r->cl) > 0 && r->dp > 1;
 	for (int d = 1; bridged && d < r->dp; d++)
 		bridged = cluster_same_bridge(r->cl, st->dp_ranks[0], st->dp_ranks[d]);
-	if (bridged)
-		bw = cluster_bridge_Bps(r->cl);   /* one NVLink bridge group */
+	if (bridged)   /* one NVLink bridge group: its links to the group's peers, raw */
+		bw = c->gpu.bridge_Bps * (r->dp - 1) / (c->intra.bridge - 1);
 	res->dp_naive_s = bw > 0 ? S / bw : 0;
 	/* the collectives the step runs: a bucket at a time (ZeRO-3: whole
 	 * layers), each resolved to its algorithm by its own size */

@@ -136,7 +136,8 @@ static int check_spec(const scn_cluster *c, char *err, size_t errlen)
 			 " intra_node.bandwidth", c->gpu.name);
 		return -1;
 	}
-	if (hw_intra_bridged(&c->intra) && c->gpus_per_node % c->intra.bridge) {
+	if (hw_intra_bridged(&c->intra) && c->gpus_per_node % c->intra.bridge &&
+	    c->intra.bridge < c->gpus_per_node) {
 		snprintf(err, errlen, "%d GPUs a node do not split into NVLink bridge groups of %d",
 		         c->gpus_per_node, c->intra.bridge);
 		return -1;
@@ -411,8 +412,11 @@ double cluster_spec_intra_Bps(const scn_cluster *c)
 double cluster_spec_group_Bps(const scn_cluster *c, int gpus)
 {
 	double br = spec_bridge_Bps(c);
+	/* a GPU reaches each peer of its bridge group over its own share of
+	 * the bridges (the mesh topo builds): gpus - 1 of the group's
+	 * bridge - 1 shares */
 	if (br > 0 && gpus > 1 && gpus <= c->intra.bridge)
-		return br;
+		return br * (gpus - 1) / (c->intra.bridge - 1);
 	return cluster_spec_intra_Bps(c);
 }
 

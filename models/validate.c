@@ -1847,7 +1847,7 @@ static hw_p2p p2p_of(const val_row *r)
 	for (size_t i = 0; i < 2; i++) {
 		const char *t = texts[i];
 		/* NCCL_P2P_LEVEL=NVL: peer-to-peer over NVLink only, none on PCIe */
-		bool nvl_only = val__has(t, "P2P_LEVEL=NVL") && !val__affirmed(r->hardware, "NVLink");
+		bool nvl_only = val__has(t, "P2P_LEVEL=NVL");   /* bridges yes, PCIe no */
 		if (val__has(t, "P2P_DISABLE=1") || val__has(t, "P2P_LEVEL=LOC") || nvl_only ||
 		    val__has(t, "CANNOT Access Peer") || val__has(t, "SHM/host"))
 			return P2P_OFF;
@@ -1879,7 +1879,7 @@ static hw_p2p p2p_of(const val_row *r)
 		const char *t = texts[i];
 		if (val__has(t, "P2P_LEVEL=SYS") || val__has(t, "P2P_LEVEL=PHB") ||
 		    val__affirmed(t, "P2P enabled") ||
-		    (val__has(t, "P2P") && val__has(t, "patched")) || val__affirmed(t, "NVLink bridge"))
+		    (val__has(t, "P2P") && val__has(t, "patched")))
 			return P2P_ON;
 	}
 	return P2P_AUTO;
@@ -1955,44 +1955,82 @@ static int nvlink_pair_links(const val_row *r)
  * 450 on an H100; NVLink 5 twice that, 18 x 50 = 900 on a B200: NVIDIA's A100
  * and H100 whitepapers, the Blackwell datasheet). The NVLink the GPU has left
  * over goes to peers outside the job. Volta's hybrid cube mesh is read apart. */
+/* Whether a clause that names a bridge takes it back after the name
+ * ("NVLink bridges: none", "bridge not installed", "NVLink: N/A", "bridges
+ * removed") or leaves it open ("NVLink bridge not stated"). */
+static bool bridge_denied(const char *clause)
+{
+	static const char *const no[] = {"not stated", "not given", "unknown", "not shown",
+		"not listed", "unclear", "none", ": no", "not installed", "not connected",
+		"not fitted", "not used", "unused", "removed", "N/A", "absent", "missing",
+		"disabled", "without"};
+	for (size_t k = 0; k < sizeof no / sizeof no[0]; k++)
+		if (val__has(clause, no[k]))
+			return true;
+	return false;
+}
+
 /* NVLink bridges between PCIe cards that take them, as the hardware text
- * says ("NVLink bridges NV4 between pairs", "NVBridge", "2x NVL4 groups"),
- * not denied ("no NVLink", "without NVLink bridges") nor left open ("NVLink
- * bridge not stated"): groups of 4 where it says so ("4-way", "NVL4",
- * "groups of 4") and the card's bridges make them, else pairs, the 2-way
- * bridge every such card takes; none where the node's GPUs do not split
- * into them. 0 = none. */
+ * says ("NVLink bridges between pairs", "NVBridge", "2x NVL4 groups", a
+ * topology's "NV4 between pairs"), not denied before or after the name ("no
+ * NVLink", "NVLink bridges: none") nor left open ("NVLink bridge not
+ * stated"): groups of 4 where it says so ("4-way", "NVL4", not "not 4-way")
+ * and the card's bridges make them, else pairs, the 2-way bridge every such
+ * card takes; none where the node's GPUs do not split into them. A node of
+ * fewer GPUs than a group holds part of one. 0 = none. */
 static int bridges_of(const val_row *r, const scn_cluster *c)
 {
 	const hw_gpu *g = &c->gpu;
 	int gpn = c->gpus_per_node;
 	if (g->bridge_Bps <= 0 || gpn < 2)
 		return 0;
-	static const char *const said[] = {"NVLink", "NVBridge", "NVL4", "bridged"};
-	static const char *const open[] = {"not stated", "not given", "unknown", "not shown",
-		"not listed", "unclear", "?"};
+	static const char *const said[] = {"NVLink", "NVBridge", "NVL4"};
 	const char *hw = r->hardware;
-	bool yes = false;
+	bool yes = nvlink_pair_links_in(hw) > 0;
 	for (size_t i = 0; i < sizeof said / sizeof said[0] && !yes; i++)
 		for (const char *p = val__find(hw, said[i]); p && !yes;
 		     p = val__find(p + 1, said[i])) {
 			char clause[96];
 			clause_at(p, clause, sizeof clause);
-			bool left_open = false;
-			for (size_t k = 0; k < sizeof open / sizeof open[0]; k++)
-				left_open = left_open || val__has(clause, open[k]);
-			yes = !left_open && val__affirmed(p, said[i]) &&
+			yes = !bridge_denied(clause) && val__affirmed(p, said[i]) &&
 			      !val__negated_before(hw, p);
 		}
+	/* a bridge taken back anywhere ("NVLink-capable cards, bridges removed") */
+	for (const char *p = val__find(hw, "bridge"); p && yes; p = val__find(p + 1, "bridge")) {
+		char clause[96];
+		clause_at(p, clause, sizeof clause);
+		yes = !bridge_denied(clause) && !val__negated_before(hw, p);
+	}
 	if (!yes)
 		return 0;
-	bool four = val__has(hw, "4-way") || val__has(hw, "four-way") || val__has(hw, "NVL4") ||
-	            val__has(hw, "groups of 4") || val__has(hw, "groups of four") ||
-	            val__has(hw, "4-GPU NVLink");
+	bool four = val__affirmed(hw, "4-way") || val__affirmed(hw, "four-way") ||
+	            val__affirmed_word(hw, "NVL4");
 	int k = four && g->bridge_gpus >= 4 ? 4 : 2;
-	if (gpn % k)
+	if (gpn % k && k < gpn)
 		k = 2;
-	return gpn % k ? 0 : k;
+	return gpn % k && k < gpn ? 0 : k;
+}
+
+/* Whether the text turns NCCL's peer-to-peer transport off altogether
+ * (NCCL_P2P_DISABLE=1, NCCL_P2P_LEVEL=LOC): over NVLink bridges too. */
+static bool nccl_p2p_off(const val_row *r)
+{
+	return val__has(r->hardware, "P2P_DISABLE=1") || val__has(r->other, "P2P_DISABLE=1") ||
+	       val__has(r->hardware, "P2P_LEVEL=LOC") || val__has(r->other, "P2P_LEVEL=LOC");
+}
+
+/* NCCL_SHM_USE_CUDA_MEMCPY=1 said as what ran, not denied or compared
+ * ("without ...", "vs ..."). */
+static bool shm_copy_engine(const val_row *r)
+{
+	const char *const texts[] = {r->other, r->hardware};
+	for (size_t i = 0; i < 2; i++) {
+		const char *key = val__has(texts[i], "NCCL_SHM_USE_CUDA_MEMCPY=1")
+		                ? "NCCL_SHM_USE_CUDA_MEMCPY=1" : "SHM_USE_CUDA_MEMCPY=1";
+		if (val__affirmed(texts[i], key))
+			return true;
+	}
+	return false;
 }
 
 static void nvlink_pairs_of(const val_row *r, scn_cluster *c)
@@ -2180,14 +2218,51 @@ static int cluster_of(const val_row *r, scenario *s, char *why, size_t n)
 	nvlink_pairs_of(r, c);
 	if (c->intra.kind == INTRA_PCIE) {
 		c->intra.p2p = p2p_of(r);
-		c->intra.bridge = bridges_of(r, c);
+		c->intra.bridge = nccl_p2p_off(r) ? 0 : bridges_of(r, c);
 		/* NCCL's SHM transport through the copy engines */
-		if (val__has(r->other, "SHM_USE_CUDA_MEMCPY=1") ||
-		    val__has(r->hardware, "SHM_USE_CUDA_MEMCPY=1"))
+		if (shm_copy_engine(r))
 			c->intra.shm_eff = hw_shm_copy_engine_eff();
 	}
 	c->fabric.topology = c->nodes > 1 ? TOPO_FAT_TREE : TOPO_SINGLE_SWITCH;
 	return 0;
+}
+
+/* The algorithm a row names in its own words as what ran ("algo=Ring
+ * (forced)", "algorithm: tree"): a key at a word's start (after a blank or
+ * a separator), not in a clause that compares or negates it ("vs algo=Tree",
+ * "not algo=Tree"), nor a list of them ("algo=ring,tree" leaves NCCL's
+ * choice); the value's start, or NULL. */
+static const char *algo_said(const char *o)
+{
+	static const char *const keys[] = {"algo=", "algorithm=", "algo:", "algorithm:"};
+	static const char *const off[] = {"vs", "compared", "unlike", "instead of", "not ", "no ",
+		"than"};
+	for (size_t i = 0; i < sizeof keys / sizeof keys[0]; i++)
+		for (const char *k = val__find(o, keys[i]); k; k = val__find(k + 1, keys[i])) {
+			if (k > o && !strchr(" ;,(", k[-1]))
+				continue;
+			const char *from = k;   /* back to the clause's start */
+			while (from > o && !strchr(";,(", from[-1]))
+				from--;
+			char before[96];
+			snprintf(before, sizeof before, "%.*s", (int)(k - from), from);
+			bool skip = false;
+			for (size_t j = 0; j < sizeof off / sizeof off[0] && !skip; j++)
+				skip = val__has(before, off[j]);
+			const char *v = k + strlen(keys[i]);
+			while (*v == ' ')
+				v++;
+			size_t w = 0;
+			while (isalpha((unsigned char)v[w]))
+				w++;
+			char after[96];   /* the rest of its clause: "Ring vs Tree" */
+			snprintf(after, sizeof after, "%.*s", (int)strcspn(v, ";)"), v);
+			if (skip || !w || (v[w] == ',' && isalpha((unsigned char)v[w + 1])) ||
+			    val__has(after, " vs") || val__has(after, "compared"))
+				continue;
+			return v;
+		}
+	return NULL;
 }
 
 /* Whether the text says NCCL moved the data over its TCP sockets ("without
@@ -2206,6 +2281,9 @@ static bool socket_fallback(const char *o)
 		"rather than", "would", "bootstrap"};
 	for (size_t i = 0; i < sizeof said / sizeof said[0]; i++)
 		for (const char *p = val__find(o, said[i]); p; p = val__find(p + 1, said[i])) {
+			size_t n = strlen(said[i]);   /* whole words: not "causes TCP", "uses TCPX" */
+			if ((p > o && isalpha((unsigned char)p[-1])) || isalnum((unsigned char)p[n]))
+				continue;
 			const char *from = p;   /* back to the clause's start */
 			while (from > o && !strchr(",;:()", from[-1]))
 				from--;
@@ -2568,16 +2646,8 @@ static int coll_cluster_of(const val_row *r, val_case *c, char *why, size_t n)
 	 * algorithm, NCCL_NVLS_ENABLE=0 turns NVLink SHARP off, NCCL_IB_DISABLE=1
 	 * (or NCCL_NET=Socket) sends over sockets */
 	const char *algo = val__find(r->other, "NCCL_ALGO="), *v = algo ? algo + 10 : NULL;
-	/* ... or in the row's own words, "algo=Ring (forced)", "algorithm: tree" */
-	static const char *const algo_keys[] = {"algo=", "algorithm=", "algo:", "algorithm:"};
-	for (size_t i = 0; !v && i < sizeof algo_keys / sizeof algo_keys[0]; i++) {
-		const char *k = val__find(r->other, algo_keys[i]);
-		if (k && (k == r->other || (!isalnum((unsigned char)k[-1]) && k[-1] != '_'))) {
-			v = k + strlen(algo_keys[i]);
-			while (*v == ' ')
-				v++;
-		}
-	}
+	if (!v)
+		v = algo_said(r->other);
 	if (v && c->coll_algo == ALGO_AUTO) {
 		c->coll_algo = !strncasecmp(v, "NVLSTree", 8) ? ALGO_NVLS_TREE
 		             : !strncasecmp(v, "NVLS", 4) ? ALGO_NVLS : !strncasecmp(v, "Tree", 4) ? ALGO_TREE

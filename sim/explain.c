@@ -83,6 +83,8 @@ static const char *fmt_bw(char *b, size_t n, double v)
 /* The links inside a node as the report names them. */
 static const char *intra_link_name(const scenario *s)
 {
+	if (hw_intra_bridged(&s->cluster.intra))
+		return "PCIe and NVLink bridges";
 	if (s->cluster.intra.kind == INTRA_PCIE)
 		return "PCIe";
 	return hw_arch_is_amd(s->cluster.gpu.arch) ? "Infinity Fabric" : "NVLink";
@@ -395,11 +397,15 @@ static void fix_hardware(ctx *c, step_split k)
 	 * (tensor parallelism of 2 in pairs); the variant's run shows whether
 	 * the bottleneck's group does */
 	const hw_gpu *g = &cl->gpu;
-	int bg = g->bridge_gpus > 1 && g->bridge_gpus <= cl->gpus_per_node ? g->bridge_gpus : 2;
-	if (cl->intra.kind == INTRA_PCIE && cl->intra.bridge < 2 && g->bridge_Bps > 0 &&
-	    cl->intra.p2p != P2P_OFF && cl->gpus_per_node % bg == 0 &&
-	    (k == SPLIT_TP_COMM || (k == SPLIT_DP_COMM && !c->r->dp_crosses_nodes) ||
-	     (k == SPLIT_PP_COMM && !c->r->pp_crosses_nodes))) {
+	/* the GPUs the bottleneck's group spans inside a node: tp, or a DP group
+	 * inside one node (its ranks tp apart); the smallest bridge group that
+	 * holds it (pairs give a pair the whole bridge) */
+	int tp = c->s->training.tp > 0 ? c->s->training.tp : 1;
+	int span = k == SPLIT_TP_COMM ? tp
+	         : k == SPLIT_DP_COMM && !c->r->dp_crosses_nodes ? tp * c->r->dp_ranks_per_node : 0;
+	int bg = span < 2 ? 0 : span <= 2 ? 2 : g->bridge_gpus >= span ? g->bridge_gpus : 0;
+	if (bg >= 2 && cl->intra.kind == INTRA_PCIE && cl->intra.bridge < 2 && g->bridge_Bps > 0 &&
+	    cl->gpus_per_node % bg == 0) {
 		char what[128], bw[32];
 		unit_fmt(bw, sizeof bw, 2 * g->bridge_Bps, UNIT_BANDWIDTH);
 		snprintf(what, sizeof what, "join the cards by NVLink bridges, %s (%s both ways a "
@@ -506,20 +512,29 @@ static void fixes_memory(ctx *c)
 	}
 }
 
-/* GPUs without peer-to-peer whose NCCL moves the intra-node data with its
- * kernels' loads and stores to host memory: the copy engines move more
- * (NCCL_SHM_USE_CUDA_MEMCPY=1; hw_shm_copy_engine_eff) */
+/* GPUs talking through host memory (NCCL's SHM transport) where the
+ * bottleneck is communication inside a node: a card that has peer-to-peer
+ * but runs with it off gets it back (NCCL_P2P_DISABLE=1 dropped); a card
+ * without it (GeForce) gets NCCL's copy through host memory by the copy
+ * engines (NCCL_SHM_USE_CUDA_MEMCPY=1; hw_shm_copy_engine_eff) where its
+ * kernels' loads and stores move less */
 static void fix_shm(ctx *c, step_split k)
 {
 	const scn_cluster *cl = &c->s->cluster;
-	double ce = hw_shm_copy_engine_eff();
-	if (!hw_intra_shm(&cl->intra, &cl->gpu) || hw_shm_eff(&cl->intra, &cl->gpu) >= ce ||
+	if (!hw_intra_shm(&cl->intra, &cl->gpu) ||
 	    !(k == SPLIT_TP_COMM || (k == SPLIT_DP_COMM && !c->r->dp_crosses_nodes) ||
 	      (k == SPLIT_PP_COMM && !c->r->pp_crosses_nodes)))
 		return;
-	fix_set(add_fix(c, "set NCCL_SHM_USE_CUDA_MEMCPY=1: NCCL's copy through host memory by "
-		"the copy engines, not its kernels' loads and stores"),
-	        "cluster.intra_node.shm_eff=%.3f", ce);
+	if (!cl->gpu.no_p2p) {
+		fix_set(add_fix(c, "turn PCIe peer-to-peer back on (drop NCCL_P2P_DISABLE=1): this "
+			"card has it"), "cluster.intra_node.p2p=true");
+		return;
+	}
+	double ce = hw_shm_copy_engine_eff();
+	if (hw_shm_eff(&cl->intra, &cl->gpu) < ce)
+		fix_set(add_fix(c, "set NCCL_SHM_USE_CUDA_MEMCPY=1: NCCL's copy through host memory "
+			"by the copy engines, not its kernels' loads and stores"),
+		        "cluster.intra_node.shm_eff=%.3f", ce);
 }
 
 static void plan_fixes(ctx *c, const int *order, int nloss)
@@ -560,11 +575,12 @@ static void plan_fixes(ctx *c, const int *order, int nloss)
 	else if (!c->s->model.custom && at == ATTN_FLASH1)
 		fix_set(add_fix(c, "upgrade to FlashAttention-2 (flash-attn 2.x)"),
 		        "training.attention=flash");
+	if (nloss > 0 && frac(c->r, (step_split)order[0]) >= SIGNIFICANT)
+		fix_shm(c, (step_split)order[0]);
 	for (int i = 0; i < nloss && i < 2; i++) {
 		step_split k = (step_split)order[i];
 		if (frac(c->r, k) < SIGNIFICANT)
 			break;
-		fix_shm(c, k);
 		if (k == SPLIT_DP_COMM)
 			fixes_dp(c);
 		else if (k == SPLIT_PP_BUBBLE || k == SPLIT_PP_COMM)

@@ -235,8 +235,8 @@ static void check_placement(scn_ctx *c, const scn_cluster *k, const scn_doc *d)
 }
 
 /* NVLink bridges join PCIe cards that take them, in groups that divide the
- * node and that the card's bridges make (2-way on most, 4-way on the H200
- * NVL). */
+ * node (or hold all of a smaller node's GPUs) and that the card's bridges
+ * make (2-way on every such card, 4-way on the H200 NVL). */
 static void check_bridge(scn_ctx *c, const scenario *s, const scn_doc *d)
 {
 	const scn_cluster *k = &s->cluster;
@@ -248,23 +248,19 @@ static void check_bridge(scn_ctx *c, const scenario *s, const scn_doc *d)
 		ERR(c, d, "cluster.intra_node.nvlink_bridge", NULL, "NVLink bridges join PCIe "
 		    "cards (kind: pcie); %s nodes already join every GPU by NVLink; remove it or "
 		    "use kind: pcie", k->intra.kind == INTRA_NVSWITCH ? "nvswitch" : "nvlink-mesh");
-	else if (k->gpus_per_node % b)
+	else if (k->gpus_per_node % b && b < k->gpus_per_node)
 		ERR(c, d, "cluster.intra_node.nvlink_bridge", NULL, "%d GPUs a node do not split "
-		    "into bridge groups of %d; use a group size that divides gpus_per_node, such "
-		    "as 2", k->gpus_per_node, b);
+		    "into bridge groups of %d; use a group size that divides gpus_per_node%s, or "
+		    "0 for none", k->gpus_per_node, b, k->gpus_per_node % 2 ? "" : ", such as 2");
 	else if (g->bridge_Bps <= 0)
 		ERR(c, d, "cluster.intra_node.nvlink_bridge", NULL, "%s takes no NVLink bridge "
 		    "('trainsim list gpus', column Bridge); give cluster.gpu.bridge (its bandwidth "
 		    "a direction) for a card that does", g->name);
-	else if (g->bridge_gpus > 1 && b > g->bridge_gpus)
-		ERR(c, d, "cluster.intra_node.nvlink_bridge", NULL, "%s's NVLink bridges join at "
-		    "most %d cards; use nvlink_bridge: %d (or set cluster.gpu.bridge_gpus for "
-		    "another card)", g->name, g->bridge_gpus, g->bridge_gpus);
-	else if (k->intra.p2p == P2P_OFF)
-		scn__warn(c, scn__doc_path(d, "cluster.intra_node.nvlink_bridge"),
-		          "cluster.intra_node.nvlink_bridge", "has no effect with p2p: false, which "
-		          "keeps NCCL off the bridges too (NCCL_P2P_DISABLE=1 turns off its NVLink "
-		          "transport)");
+	else if (g->bridge_gpus > 1 && b != 2 && b != g->bridge_gpus)
+		ERR(c, d, "cluster.intra_node.nvlink_bridge", NULL, "%s's NVLink bridges join 2%s "
+		    "cards; use nvlink_bridge: 2%s (or set cluster.gpu.bridge_gpus for another "
+		    "card)", g->name, g->bridge_gpus > 2 ? " or 4" : "",
+		    g->bridge_gpus > 2 ? " or 4" : "");
 }
 
 static void check_cluster(scn_ctx *c, scenario *s, const scn_doc *d)

@@ -487,9 +487,9 @@ END_TEST
 /* PCIe cards joined by NVLink bridges: a pair inside its bridge group moves
  * at the bridge's achievable rate (2 A40s: 112.5 GB/s both ways, NCCL's
  * 12.0 of 14.06 GB/s a link: 48 GB/s, measured 47.4 busbw in blind9-nccl's
- * A40BR9); a pair across groups, and a ring over the whole node, at PCIe's;
- * p2p: false keeps NCCL off the bridges too. A 4-way H200 NVL group is a
- * mesh: four cards at the bridge's rate. */
+ * A40BR9); a pair across groups, and a ring over the whole node, at PCIe's.
+ * A 4-way H200 NVL group is a mesh: four cards at the bridge's rate, a pair
+ * of them at a third of it. */
 START_TEST(nvlink_bridges)
 {
 	scn_cluster c = dgx(1, "A40", 100, 1);
@@ -505,18 +505,28 @@ START_TEST(nvlink_bridges)
 	ck_assert_msg(node > 0.9 * pcie && node <= pcie, "8 GPUs %g, PCIe %g", node, pcie);
 	ck_assert_double_eq_tol(cluster_spec_group_Bps(&c, 2), br, 1);
 	ck_assert_double_eq_tol(cluster_spec_group_Bps(&c, 4), pcie, 1);
+	/* p2p is PCIe's: off, a bridged pair still talks over its bridge, the
+	 * GPUs of two pairs through host memory (the A40's 3.86 GB/s) */
 	c.intra.p2p = P2P_OFF;
-	double off = busbw(COLL_ALL_REDUCE, 2, b, run1(&c, COLL_ALL_REDUCE, ALGO_RING, 2, b));
-	ck_assert_msg(off < 0.6 * pcie, "p2p off: %g", off);
+	double off_pair = busbw(COLL_ALL_REDUCE, 2, b, run1(&c, COLL_ALL_REDUCE, ALGO_RING, 2, b));
+	ck_assert_msg(off_pair > 0.95 * br && off_pair <= br, "p2p off, bridged pair: %g", off_pair);
+	double off = busbw(COLL_ALL_REDUCE, 2, b,
+	                   run_ex(&c, COLL_ALL_REDUCE, ALGO_RING, 1, 2, b, 1, 1, NULL));
+	ck_assert_msg(off > 0.95 * 3.86e9 && off <= 3.86e9 * 1.001, "p2p off, GPUs 1-2: %g", off);
 	c = dgx(1, "H200-NVL-141GB", 100, 1);
 	c.intra.kind = INTRA_PCIE;
 	c.intra.bridge = 4;
 	double quad = busbw(COLL_ALL_REDUCE, 4, b, run1(&c, COLL_ALL_REDUCE, ALGO_RING, 4, b));
 	br = 450e9 * 20.6 / 25;
 	ck_assert_msg(quad > 0.85 * br && quad <= br, "4-way %g of %g", quad, br);
+	/* a pair of a 4-way group has its third of the bridges */
+	double third = busbw(COLL_ALL_REDUCE, 2, b, run1(&c, COLL_ALL_REDUCE, ALGO_RING, 2, b));
+	ck_assert_msg(third > 0.95 * br / 3 && third <= br / 3 * 1.001, "4-way pair %g", third);
+	ck_assert_double_eq_tol(cluster_spec_group_Bps(&c, 2), br / 3, 1);
 	c.intra.bridge = 2;
 	double pairs = busbw(COLL_ALL_REDUCE, 4, b, run1(&c, COLL_ALL_REDUCE, ALGO_RING, 4, b));
-	ck_assert_msg(pairs <= hw_pcie_Bps(5), "2-way, 4 GPUs: %g", pairs);
+	ck_assert_msg(pairs > 0.9 * hw_pcie_Bps(5) && pairs <= hw_pcie_Bps(5), "2-way, 4 GPUs: %g",
+	              pairs);
 }
 END_TEST
 

@@ -722,21 +722,38 @@ START_TEST(t_blind7_reading)
 		         "float,,allreduce_busbw@1073741824,47.4,GB/s,x", bridged[i]);
 		ck_assert_msg(build_row(row, &c, why, sizeof why) == 0, "%s", why);
 		ck_assert_int_eq(c.s.cluster.intra.kind, INTRA_PCIE);
-		ck_assert_int_eq(c.s.cluster.intra.bridge, 2);
+		ck_assert_int_eq(c.s.cluster.intra.bridge, i ? 0 : 2);
 		ck_assert(hw_intra_bridged(&c.s.cluster.intra) == !i);
 		scn_release(&c.s);
 	}
 	/* bridges as the text gives them: 4-way groups where it says so and the
 	 * card makes them, pairs otherwise; none where the text leaves them open
 	 * or denies them, nor on a card without */
-	static const struct { const char *hw; int gpus, bridge; } bridges[] = {
-		{"8x NVIDIA H200 NVL (PCIe cards; NVLink bridges in two 4-GPU NVL4 groups)", 8, 4},
-		{"8x NVIDIA H200 NVL, PCIe, 2-way NVLink bridges", 8, 2},
-		{"4x NVIDIA A100-PCIe-80GB with NVLink bridges", 4, 2},
-		{"2x NVIDIA GeForce RTX 3090 24GB in one machine (PCIe; NVLink bridge not stated)", 2, 0},
-		{"2x NVIDIA RTX A6000 (PCIe, no NVLink)", 2, 0},
-		{"4x NVIDIA H100 NVL, PCIe 5.0", 4, 0},
-		{"8x NVIDIA L40S with NVLink", 8, 0},
+	static const struct { const char *hw; int gpus, bridge; hw_p2p p2p; } bridges[] = {
+		{"8x NVIDIA H200 NVL (PCIe cards; NVLink bridges in two 4-GPU NVL4 groups)", 8, 4,
+		 P2P_AUTO},
+		{"8x NVIDIA H200 NVL, PCIe, 2-way NVLink bridges", 8, 2, P2P_AUTO},
+		{"8x NVIDIA H200 NVL, PCIe, 2-way NVLink bridges (not 4-way)", 8, 2, P2P_AUTO},
+		{"8x NVIDIA H200 NVL, 2-way NVLink bridges, no NVL4", 8, 2, P2P_AUTO},
+		{"2 of 8 NVIDIA H200 NVL joined by 4-way NVLink bridges", 2, 4, P2P_AUTO},
+		{"4x NVIDIA A100-PCIe-80GB with NVLink bridges", 4, 2, P2P_AUTO},
+		{"one node with 8x A40 (PCIe), NV4 between pairs GPU0-1, 2-3 (nvidia-smi topo)", 2, 2,
+		 P2P_AUTO},
+		{"4x RTX 3090 with NVLink bridges in pairs", 4, 2, P2P_AUTO},
+		{"2x RTX 3090 with NVLink bridge (P2P not supported over PCIe)", 2, 2, P2P_OFF},
+		{"2x NVIDIA GeForce RTX 3090 24GB in one machine (PCIe; NVLink bridge not stated)", 2, 0,
+		 P2P_AUTO},
+		{"2x NVIDIA RTX A6000 (PCIe, no NVLink)", 2, 0, P2P_AUTO},
+		{"2x NVIDIA RTX A6000 (PCIe), NVLink bridges: none", 2, 0, P2P_AUTO},
+		{"2x NVIDIA RTX A6000, NVLink bridge: no", 2, 0, P2P_AUTO},
+		{"2x NVIDIA RTX A6000 (NVLink bridges not installed)", 2, 0, P2P_AUTO},
+		{"2x NVIDIA RTX A6000, NVLink: not connected", 2, 0, P2P_AUTO},
+		{"2x NVIDIA RTX A6000, NVLink: N/A", 2, 0, P2P_AUTO},
+		{"2x NVIDIA RTX A6000, NVLink bridge unused", 2, 0, P2P_AUTO},
+		{"2x NVIDIA RTX A6000 (NVLink-capable PCIe cards, bridges removed)", 2, 0, P2P_AUTO},
+		{"2x RTX 3090 on PCIe, bridged through a PLX switch", 2, 0, P2P_AUTO},
+		{"4x NVIDIA H100 NVL, PCIe 5.0", 4, 0, P2P_AUTO},
+		{"8x NVIDIA L40S with NVLink", 8, 0, P2P_AUTO},
 	};
 	for (size_t i = 0; i < sizeof bridges / sizeof bridges[0]; i++) {
 		char row[512];
@@ -745,6 +762,8 @@ START_TEST(t_blind7_reading)
 		ck_assert_msg(build_row(row, &c, why, sizeof why) == 0, "%s: %s", bridges[i].hw, why);
 		ck_assert_msg(c.s.cluster.intra.bridge == bridges[i].bridge, "%s: bridge %d",
 		              bridges[i].hw, c.s.cluster.intra.bridge);
+		ck_assert_msg(c.s.cluster.intra.p2p == bridges[i].p2p, "%s: p2p %d", bridges[i].hw,
+		              (int)c.s.cluster.intra.p2p);
 		scn_release(&c.s);
 	}
 	/* the row's own "algo=Ring (forced)" is NCCL_ALGO=Ring; "README: TCP"
@@ -769,6 +788,52 @@ START_TEST(t_blind7_reading)
 	ck_assert_double_eq_tol(hw_shm_eff(&c.s.cluster.intra, &c.s.cluster.gpu),
 	                        hw_shm_copy_engine_eff(), 1e-12);
 	scn_release(&c.s);
+	/* ... not where it is denied or compared, nor TCP inside other words */
+	static const char *const not_ce[] = {"op=all_reduce; without NCCL_SHM_USE_CUDA_MEMCPY=1",
+		"op=all_reduce; default SHM (vs NCCL_SHM_USE_CUDA_MEMCPY=1: 11.2 GB/s)"};
+	for (size_t i = 0; i < sizeof not_ce / sizeof not_ce[0]; i++) {
+		char row[512];
+		snprintf(row, sizeof row, "B25-004,x,\"4x NVIDIA GeForce RTX 4090, PCIe\",2,,,,,,,,,,,"
+		         "\"%s\",float,,allreduce_busbw@268435456,2.2,GB/s,x", not_ce[i]);
+		ck_assert_msg(build_row(row, &c, why, sizeof why) == 0, "%s", why);
+		ck_assert_msg(c.s.cluster.intra.shm_eff == 0, "%s", not_ce[i]);
+		scn_release(&c.s);
+	}
+	static const char *const a3 = "2 x GCP a3-megagpu-8g, 8x H100 per node, 8x 200 Gb/s NICs "
+		"per node", *const roce = "2 nodes x 8 H100, 8x 400 Gb/s RoCE NICs per node";
+	static const struct { const char *hw, *other; hw_transport tr; } tcp[] = {
+		{a3, "op=all_reduce; nodes=2; the run uses TCPXO", TRANSPORT_GDTCP},
+		{roce, "op=all_reduce; nodes=2; RoCE (causes TCP use? no)", TRANSPORT_RDMA},
+		{roce, "op=all_reduce; nodes=2; this will use TCP", TRANSPORT_TCP},
+	};
+	for (size_t i = 0; i < sizeof tcp / sizeof tcp[0]; i++) {
+		char row[512];
+		snprintf(row, sizeof row, "B25-005,x,\"%s\",16,,,,,,,,,,,\"%s\",float,,"
+		         "allreduce_busbw@1073741824,40,GB/s,x", tcp[i].hw, tcp[i].other);
+		ck_assert_msg(build_row(row, &c, why, sizeof why) == 0, "%s", why);
+		ck_assert_msg(c.s.cluster.nic.transport == tcp[i].tr, "%s: transport %d", tcp[i].other,
+		              (int)c.s.cluster.nic.transport);
+		scn_release(&c.s);
+	}
+	/* the row's own algorithm only where it names what ran */
+	static const struct { const char *other; coll_algo algo; } algos[] = {
+		{"compared to algo=Tree, the default", ALGO_AUTO},
+		{"pseudo-algo=Tree", ALGO_AUTO},
+		{"myalgo=x; algo=Tree", ALGO_TREE},
+		{"algo=ring,tree", ALGO_AUTO},
+		{"algorithm: Ring vs Tree compared, Tree shown", ALGO_AUTO},
+		{"algorithm: tree", ALGO_TREE},
+	};
+	for (size_t i = 0; i < sizeof algos / sizeof algos[0]; i++) {
+		char row[512];
+		snprintf(row, sizeof row, "B25-006,x,\"8x B200 per node, 8x NDR 400 Gb/s InfiniBand "
+		         "per node\",16,,,,,,,,,,,\"op=all_reduce; size=1073741824 B; nodes=2; %s\","
+		         "float,,busbw,388,GB/s,x", algos[i].other);
+		ck_assert_msg(build_row(row, &c, why, sizeof why) == 0, "%s", why);
+		ck_assert_msg((int)c.coll_algo == (int)algos[i].algo, "%s: algo %d", algos[i].other,
+		              (int)c.coll_algo);
+		scn_release(&c.s);
+	}
 	static const struct { const char *other, *unit; val_metric m; } rates[] = {
 		{"Megatron-LM", "TFLOP/sec/chip (model)", VM_MODEL_TFLOPS},
 		{"Megatron-LM", "model TFLOP/s/GPU", VM_MODEL_TFLOPS},

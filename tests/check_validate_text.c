@@ -2163,10 +2163,12 @@ START_TEST(t_blind17_review)
 		{"4x RTX PRO 6000 Blackwell Workstation Edition",
 		 "GPUDirect P2P works but RDMA not supported on this host", "RTX-PRO-6000", false},
 		{"8x L40S PCIe", "P2P + CPU offload of optimizer", "L40S", false},
-		/* missed before: a patched driver in prose, an NVLink bridge, P2P_LEVEL=LOC */
+		/* missed before: a patched driver in prose, P2P_LEVEL=LOC; an NVLink
+		 * bridge is no PCIe peer-to-peer (the GeForce pair talks over its
+		 * bridge, intra_node.nvlink_bridge: t_blind7_reading) */
 		{"2x GeForce RTX 4090", "P2P via the tinygrad patched driver", "RTX-4090", false},
 		{"2x GeForce RTX 3090 with NVLink bridge", "P2P over the NVLink bridge", "RTX-3090",
-		 false},
+		 true},
 		{"8x L40S PCIe", "NCCL_P2P_LEVEL=LOC", "L40S", true},
 		{"8x L40S PCIe", "NCCL_P2P_LEVEL=NVL", "L40S", true},
 		/* names: "server" of the chassis is not the Server Edition; spellings

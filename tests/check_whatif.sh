@@ -489,5 +489,27 @@ else
 	not_ok "NVLink bridges: explain proposes bridging the PCIe cards in pairs"
 fi
 
+# explain proposes what helps the bottleneck: on an H200 NVL box TP 2 is
+# bridged in pairs (the whole bridge a pair), not fours; a DP-only layout
+# that no bridge group holds gets no bridges; an A40 run with P2P turned
+# off gets it back before any copy-engine setting
+"$TS" explain "$S/whatif/nvlink-bridge.yaml" --set cluster.intra_node.nvlink_bridge=0 \
+	--set cluster.gpu=H200-NVL > "$tmp/br200.explain" 2>&1
+"$TS" explain "$S/whatif/nvlink-bridge.yaml" --set cluster.intra_node.nvlink_bridge=0 \
+	--set training.tp=1 --set training.zero=2 --set training.sequence_parallel=false \
+	> "$tmp/brdp.explain" 2>&1
+"$TS" explain "$top_srcdir/tests/good/bridged_pcie.yaml" --set cluster.gpu=A40 \
+	--set cluster.intra_node.nvlink_bridge=0 --set cluster.intra_node.p2p=false \
+	--set training.tp=4 > "$tmp/a40p2p.explain" 2>&1
+if grep -q "cluster.intra_node.nvlink_bridge=2" "$tmp/br200.explain" &&
+   ! grep -q "nvlink_bridge=4" "$tmp/br200.explain" &&
+   ! grep -q "nvlink_bridge" "$tmp/brdp.explain" &&
+   grep -q "Start with: turn PCIe peer-to-peer back on" "$tmp/a40p2p.explain" &&
+   ! grep -q "SHM_USE_CUDA_MEMCPY" "$tmp/a40p2p.explain"; then
+	ok "explain: bridges sized to the bottleneck's group, P2P back on before the copy engines"
+else
+	not_ok "explain: bridges sized to the bottleneck's group, P2P back on before the copy engines"
+fi
+
 echo "1..$n"
 [ "$failed" -eq 0 ]
