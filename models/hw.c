@@ -875,12 +875,17 @@ double hw_shm_copy_engine_eff(void)
 	return 11.24 * GBs / hw_pcie_Bps(4);
 }
 
-double hw_shm_eff(const hw_intra *in, const hw_gpu *g)
+double hw_shm_Bps(const hw_intra *in, const hw_gpu *g, double link_Bps)
 {
 	if (in && in->shm_eff > 0)
-		return in->shm_eff;
+		return link_Bps * in->shm_eff;
+	return fmin(link_Bps, arch_shm_Bps(g->arch));
+}
+
+double hw_shm_eff(const hw_intra *in, const hw_gpu *g)
+{
 	double link = hw_pcie_Bps(g->pcie_gen > 0 ? g->pcie_gen : 4);
-	return fmin(1.0, arch_shm_Bps(g->arch) / link);
+	return hw_shm_Bps(in, g, link) / link;
 }
 
 /* RDMA (InfiniBand, RoCE): one flow reaches 0.94 of line rate: SimAI's

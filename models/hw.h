@@ -129,9 +129,12 @@ const char *hw_gpu_suggest(const char *name);
 
 /* PCIe x16 achievable bandwidth per direction for a generation (3..6). */
 double hw_pcie_Bps(int gen);
-/* The fraction of that NCCL's SHM transport moves between two GPUs without
- * peer-to-peer: the node's intra_node.shm_eff, else the GPU architecture's
- * measured figure. */
+/* What NCCL's SHM transport moves between two GPUs without peer-to-peer
+ * over PCIe links of link_Bps: the node's intra_node.shm_eff of the link,
+ * else the GPU architecture's measured rate (latency-bound, not the
+ * link's), at most the link. hw_shm_eff: the same as a fraction of the
+ * GPU's own PCIe generation. */
+double hw_shm_Bps(const hw_intra *in, const hw_gpu *g, double link_Bps);
 double hw_shm_eff(const hw_intra *in, const hw_gpu *g);
 /* The same with NCCL_SHM_USE_CUDA_MEMCPY=1 (the copy engines move it). */
 double hw_shm_copy_engine_eff(void);

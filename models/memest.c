@@ -37,7 +37,7 @@ double memest_cluster(const scn_cluster *c)
 	if (c->intra.kind == INTRA_NVLINK_MESH)
 		per_node += gpn * (gpn - 1);
 	else if (hw_intra_bridged(&c->intra) && c->gpu.bridge_Bps > 0)
-		per_node += gpn * (c->intra.bridge - 1);
+		per_node += gpn * (fmin(c->intra.bridge, gpn) - 1);
 	double links = (double)c->nodes * per_node + 64;
 	return links * MEMEST_LINK_BYTES;
 }

@@ -771,7 +771,7 @@ static void collect_dp(stp_run *r, step_result *res)
 		    : c->intra.kind == INTRA_PCIE ? hw_pcie_Bps(c->gpu.pcie_gen > 0 ? c->gpu.pcie_gen : 4)
 		    : c->gpu.nvlink_Bps;
 	if (!inter && hw_intra_shm(&c->intra, &c->gpu))
-		bw *= hw_shm_eff(&c->intra, &c->gpu);   /* NCCL's SHM transport, through host memory */
+		bw = hw_shm_Bps(&c->intra, &c->gpu, bw);   /* NCCL's SHM, through host memory */
 	bool bridged = !inter && cluster_bridge_Bps(r->cl) > 0 && r->dp > 1;
 	for (int d = 1; bridged && d < r->dp; d++)
 		bridged = cluster_same_bridge(r->cl, st->dp_ranks[0], st->dp_ranks[d]);

@@ -168,12 +168,12 @@ static int build_intra(cluster *cl, char *err, size_t errlen)
 	}
 	if (hw_intra_shm(&c->intra, &c->gpu)) {
 		/* NCCL's SHM transport: GPU to GPU through host memory, at
-		 * hw_shm_eff of the PCIe link (NIC traffic keeps the whole link) */
+		 * hw_shm_Bps of the PCIe link (NIC traffic keeps the whole link) */
 		cl->shm_up = int_array((size_t)n);
 		cl->shm_down = int_array((size_t)n);
 		if (!cl->shm_up || !cl->shm_down)
 			goto oom;
-		double shm = cl->pcie_Bps * hw_shm_eff(&c->intra, &c->gpu);
+		double shm = hw_shm_Bps(&c->intra, &c->gpu, cl->pcie_Bps);
 		for (int i = 0; i < n; i++) {
 			cl->shm_up[i] = topo__link(cl, shm, 0, 1, LINK_PCIE, err, errlen);
 			cl->shm_down[i] = topo__link(cl, shm, 0, 1, LINK_PCIE, err, errlen);
@@ -405,8 +405,8 @@ double cluster_spec_intra_Bps(const scn_cluster *c)
 {
 	if (c->intra.kind != INTRA_PCIE)
 		return spec_nvl_Bps(c);
-	return spec_pcie_Bps(c) * (hw_intra_shm(&c->intra, &c->gpu) ? hw_shm_eff(&c->intra, &c->gpu)
-	                                                            : 1);
+	double link = spec_pcie_Bps(c);
+	return hw_intra_shm(&c->intra, &c->gpu) ? hw_shm_Bps(&c->intra, &c->gpu, link) : link;
 }
 
 double cluster_spec_group_Bps(const scn_cluster *c, int gpus)
@@ -415,8 +415,8 @@ double cluster_spec_group_Bps(const scn_cluster *c, int gpus)
 	/* a GPU reaches each peer of its bridge group over its own share of
 	 * the bridges (the mesh topo builds): gpus - 1 of the group's
 	 * bridge - 1 shares */
-	if (br > 0 && gpus > 1 && gpus <= c->intra.bridge)
-		return br * (gpus - 1) / (c->intra.bridge - 1);
+	if (br > 0 && gpus > 1 && gpus <= c->intra.bridge && c->intra.bridge % gpus == 0)
+		return br * (gpus - 1) / (c->intra.bridge - 1);   /* aligned: tp 3 in 4s is not */
 	return cluster_spec_intra_Bps(c);
 }
 

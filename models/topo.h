@@ -67,9 +67,10 @@ double cluster_pcie_Bps(const cluster *cl);
 /* The same from the spec, before any cluster is built. */
 double cluster_spec_intra_Bps(const scn_cluster *c);
 /* What one GPU moves to the others of a group of `gpus` consecutive GPUs
- * of its node: over its NVLink bridges when the group fits in one bridge
- * group (intra_node.nvlink_bridge; a pair of a 4-way group has a third of
- * a GPU's bridges), else cluster_spec_intra_Bps. */
+ * of its node, the groups aligned on multiples of `gpus` (TP groups): over
+ * its NVLink bridges when every such group fits in one bridge group
+ * (intra_node.nvlink_bridge, a multiple of gpus; a pair of a 4-way group
+ * has a third of a GPU's bridges), else cluster_spec_intra_Bps. */
 double cluster_spec_group_Bps(const scn_cluster *c, int gpus);
 /* Whether GPUs a and b are joined by one NVLink bridge group. */
 bool cluster_same_bridge(const cluster *cl, int a, int b);

@@ -1840,6 +1840,16 @@ static bool p2p_of_gpus(const char *t, const char *p)
  * bridges (SYS, PHB), P2P is said enabled, or a patched driver (or an NVLink
  * bridge) gives it; a bandwidth test's two modes ("P2P-enabled ... P2P-
  * disabled") decide nothing; else the GPU's (GeForce cards: off). */
+/* An NCCL variable said as set ("NCCL_P2P_DISABLE=1"), with or without its
+ * NCCL_ prefix, not denied or compared ("without NCCL_P2P_DISABLE=1", "vs
+ * NCCL_SHM_USE_CUDA_MEMCPY=1"). `var` without the prefix. */
+static bool env_said(const char *t, const char *var)
+{
+	char full[64];
+	snprintf(full, sizeof full, "NCCL_%s", var);
+	return val__affirmed(t, val__has(t, full) ? full : var);
+}
+
 static hw_p2p p2p_of(const val_row *r)
 {
 	const char *const texts[] = {r->hardware, r->other};
@@ -1848,7 +1858,7 @@ static hw_p2p p2p_of(const val_row *r)
 		const char *t = texts[i];
 		/* NCCL_P2P_LEVEL=NVL: peer-to-peer over NVLink only, none on PCIe */
 		bool nvl_only = val__has(t, "P2P_LEVEL=NVL");   /* bridges yes, PCIe no */
-		if (val__has(t, "P2P_DISABLE=1") || val__has(t, "P2P_LEVEL=LOC") || nvl_only ||
+		if (env_said(t, "P2P_DISABLE=1") || env_said(t, "P2P_LEVEL=LOC") || nvl_only ||
 		    val__has(t, "CANNOT Access Peer") || val__has(t, "SHM/host"))
 			return P2P_OFF;
 		if (val__has(t, "P2P-enabled") || val__has(t, "P2P access CAN"))
@@ -1955,19 +1965,41 @@ static int nvlink_pair_links(const val_row *r)
  * 450 on an H100; NVLink 5 twice that, 18 x 50 = 900 on a B200: NVIDIA's A100
  * and H100 whitepapers, the Blackwell datasheet). The NVLink the GPU has left
  * over goes to peers outside the job. Volta's hybrid cube mesh is read apart. */
-/* Whether a clause that names a bridge takes it back after the name
- * ("NVLink bridges: none", "bridge not installed", "NVLink: N/A", "bridges
- * removed") or leaves it open ("NVLink bridge not stated"). */
-static bool bridge_denied(const char *clause)
+/* Whether the words right after a bridge's name take it back or leave it
+ * open: "NVLink bridges: none", "bridge not installed", "NVLink: N/A",
+ * "bridges removed", "NVLink bridge not stated"; not words about something
+ * else ("bridge topology not stated", "link count unknown"). q: just past
+ * the name (and a "bridge(s)" after it). */
+static bool denied_after(const char *q)
 {
-	static const char *const no[] = {"not stated", "not given", "unknown", "not shown",
-		"not listed", "unclear", "none", ": no", "not installed", "not connected",
-		"not fitted", "not used", "unused", "removed", "N/A", "absent", "missing",
-		"disabled", "without"};
+	static const char *const no[] = {"none", "no ", "no,", "no)", "no;", "not ", "n/a",
+		"unused", "removed", "absent", "missing", "disabled", "unknown", "unclear", "off"};
+	while (*q == ' ' || *q == ':' || *q == '=' || *q == '\'' || *q == '"')
+		q++;
+	static const char *const verb[] = {"is ", "are ", "was ", "were "};   /* "... is not stated" */
+	for (size_t k = 0; k < sizeof verb / sizeof verb[0]; k++)
+		if (!strncasecmp(q, verb[k], strlen(verb[k])))
+			q += strlen(verb[k]);
+	if (!strcasecmp(q, "no"))
+		return true;
 	for (size_t k = 0; k < sizeof no / sizeof no[0]; k++)
-		if (val__has(clause, no[k]))
+		if (!strncasecmp(q, no[k], strlen(no[k])))
 			return true;
 	return false;
+}
+
+/* Past a name and a "bridge", "bridges" or "bridged" that follows it
+ * ("NVLink bridges", "NVLink-bridged"). */
+static const char *past_bridge_word(const char *q)
+{
+	const char *b = q;
+	while (*b == ' ' || *b == '-')
+		b++;
+	if (!strncasecmp(b, "bridges", 7) || !strncasecmp(b, "bridged", 7))
+		return b + 7;
+	if (!strncasecmp(b, "bridge", 6))
+		return b + 6;
+	return q;
 }
 
 /* NVLink bridges between PCIe cards that take them, as the hardware text
@@ -1990,22 +2022,29 @@ static int bridges_of(const val_row *r, const scn_cluster *c)
 	for (size_t i = 0; i < sizeof said / sizeof said[0] && !yes; i++)
 		for (const char *p = val__find(hw, said[i]); p && !yes;
 		     p = val__find(p + 1, said[i])) {
-			char clause[96];
-			clause_at(p, clause, sizeof clause);
-			yes = !bridge_denied(clause) && val__affirmed(p, said[i]) &&
+			const char *q = past_bridge_word(p + strlen(said[i]));
+			yes = !denied_after(q) && val__affirmed(p, said[i]) &&
 			      !val__negated_before(hw, p);
 		}
-	/* a bridge taken back anywhere ("NVLink-capable cards, bridges removed") */
+	/* a bridge taken back anywhere ("NVLink-capable cards, bridges
+	 * removed"), not a host's, a riser's or a PCIe bridge */
 	for (const char *p = val__find(hw, "bridge"); p && yes; p = val__find(p + 1, "bridge")) {
-		char clause[96];
-		clause_at(p, clause, sizeof clause);
-		yes = !bridge_denied(clause) && !val__negated_before(hw, p);
+		const char *q = past_bridge_word(p);
+		bool other = (p - hw >= 5 && (!strncasecmp(p - 5, "host ", 5) ||
+		                              !strncasecmp(p - 5, "PCIe ", 5))) ||
+		             (p - hw >= 6 && !strncasecmp(p - 6, "riser ", 6));
+		if (!other && (denied_after(q) || val__negated_before(hw, p)))
+			yes = false;
 	}
 	if (!yes)
 		return 0;
+	/* groups of four where said so, not where a 2-way bridge is ("a 4-way
+	 * server, 2-way NVLink bridges") */
+	bool two = val__affirmed(hw, "2-way") || val__affirmed(hw, "two-way");
 	bool four = val__affirmed(hw, "4-way") || val__affirmed(hw, "four-way") ||
-	            val__affirmed_word(hw, "NVL4");
-	int k = four && g->bridge_gpus >= 4 ? 4 : 2;
+	            val__affirmed_word(hw, "NVL4") || val__affirmed(hw, "groups of 4") ||
+	            val__affirmed(hw, "groups of four");
+	int k = four && !two && g->bridge_gpus >= 4 ? 4 : 2;
 	if (gpn % k && k < gpn)
 		k = 2;
 	return gpn % k && k < gpn ? 0 : k;
@@ -2015,22 +2054,16 @@ static int bridges_of(const val_row *r, const scn_cluster *c)
  * (NCCL_P2P_DISABLE=1, NCCL_P2P_LEVEL=LOC): over NVLink bridges too. */
 static bool nccl_p2p_off(const val_row *r)
 {
-	return val__has(r->hardware, "P2P_DISABLE=1") || val__has(r->other, "P2P_DISABLE=1") ||
-	       val__has(r->hardware, "P2P_LEVEL=LOC") || val__has(r->other, "P2P_LEVEL=LOC");
+	return env_said(r->hardware, "P2P_DISABLE=1") || env_said(r->other, "P2P_DISABLE=1") ||
+	       env_said(r->hardware, "P2P_LEVEL=LOC") || env_said(r->other, "P2P_LEVEL=LOC");
 }
 
 /* NCCL_SHM_USE_CUDA_MEMCPY=1 said as what ran, not denied or compared
  * ("without ...", "vs ..."). */
 static bool shm_copy_engine(const val_row *r)
 {
-	const char *const texts[] = {r->other, r->hardware};
-	for (size_t i = 0; i < 2; i++) {
-		const char *key = val__has(texts[i], "NCCL_SHM_USE_CUDA_MEMCPY=1")
-		                ? "NCCL_SHM_USE_CUDA_MEMCPY=1" : "SHM_USE_CUDA_MEMCPY=1";
-		if (val__affirmed(texts[i], key))
-			return true;
-	}
-	return false;
+	return env_said(r->other, "SHM_USE_CUDA_MEMCPY=1") ||
+	       env_said(r->hardware, "SHM_USE_CUDA_MEMCPY=1");
 }
 
 static void nvlink_pairs_of(const val_row *r, scn_cluster *c)
@@ -2242,7 +2275,7 @@ static const char *algo_said(const char *o)
 			if (k > o && !strchr(" ;,(", k[-1]))
 				continue;
 			const char *from = k;   /* back to the clause's start */
-			while (from > o && !strchr(";,(", from[-1]))
+			while (from > o && !strchr(";,()", from[-1]))
 				from--;
 			char before[96];
 			snprintf(before, sizeof before, "%.*s", (int)(k - from), from);
@@ -2257,8 +2290,17 @@ static const char *algo_said(const char *o)
 				w++;
 			char after[96];   /* the rest of its clause: "Ring vs Tree" */
 			snprintf(after, sizeof after, "%.*s", (int)strcspn(v, ";)"), v);
-			if (skip || !w || (v[w] == ',' && isalpha((unsigned char)v[w + 1])) ||
-			    val__has(after, " vs") || val__has(after, "compared"))
+			const char *nx = v + w;   /* "ring,tree", "Ring, Tree": a list */
+			if (*nx == ',' || *nx == '/' || *nx == '|')
+				nx++;
+			while (*nx == ' ')
+				nx++;
+			bool list = nx > v + w && (!strncasecmp(nx, "ring", 4) ||
+			            !strncasecmp(nx, "tree", 4) || !strncasecmp(nx, "nvls", 4) ||
+			            !strncasecmp(nx, "collnet", 7));
+			if (skip || !w || list || val__has(after, " vs") || val__has(after, "compared") ||
+			    val__has(after, "than") || val__has(after, "slower") ||
+			    val__has(after, "faster"))
 				continue;
 			return v;
 		}

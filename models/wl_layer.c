@@ -347,8 +347,14 @@ static void epcomm(oplist *l, const char *name)
 	o->async = true;
 	const scn_cluster *k = &c->s->cluster;
 	int gpn = k->gpus_per_node > 0 ? k->gpus_per_node : 1;
+	/* the expert group's GPUs are consecutive only without pipeline or
+	 * context ranks between them (plan_ep_gpu spaces them tp x cp x pp
+	 * apart under tp-pp-dp): only then can it sit in one bridge group */
+	const scn_training *tr = &c->s->training;
+	bool consecutive = tr->pp <= 1 && scn_cp(c->s) <= 1;
 	double bw = c->ep * c->etp > gpn ? k->nic.speed_Bps * k->nic.count / gpn
-	                                 : cluster_spec_group_Bps(k, (int)(c->ep * c->etp));
+	          : consecutive ? cluster_spec_group_Bps(k, (int)(c->ep * c->etp))
+	          : cluster_spec_intra_Bps(k);
 	if (bw <= 0)
 		bw = 25e9;
 	double t = o->bytes * (c->ep - 1) / c->ep / bw;

@@ -23,6 +23,8 @@ typedef struct fix {
 	int nset;
 	bool ran;
 	bool hardware;           /* tried after the software fixes */
+	bool speculative;        /* dropped unless its run is 2% faster (whether the
+	                          * bottleneck's group rides it is the plan's to say) */
 	double step_s, tokens_per_s;
 	double per_mtok;         /* cost of a million tokens with the fix (0: not priced) */
 	bool fits;               /* the variant fits in GPU memory */
@@ -381,6 +383,38 @@ static void fixes_storage(ctx *c, step_split k)
 }
 
 /* The hardware answer, tried last: four times the NICs, or the storage. */
+static void fix_bridges(ctx *c, step_split k)
+{
+	/* PCIe cards that take NVLink bridges and have none, where the
+	 * bottleneck is communication: bridged in pairs, or in the card's
+	 * larger groups, each tried (a group of the plan's rides a bridge only
+	 * when its ranks share a group: TP 2 in pairs, pipeline neighbours, DP
+	 * ranks tp apart) and kept only where its run is faster. A card that has
+	 * PCIe peer-to-peer but runs with it off is told to turn it on first
+	 * (fix_shm): with NCCL_P2P_DISABLE=1 no bridge carries anything. */
+	const scn_cluster *cl = &c->s->cluster;
+	const hw_gpu *g = &cl->gpu;
+	fix *f;
+	if ((k == SPLIT_TP_COMM || k == SPLIT_DP_COMM || k == SPLIT_PP_COMM) &&
+	    cl->intra.kind == INTRA_PCIE && cl->intra.bridge < 2 && g->bridge_Bps > 0 &&
+	    (cl->intra.p2p != P2P_OFF || g->no_p2p)) {
+		int sizes[2] = {2, g->bridge_gpus > 2 ? g->bridge_gpus : 0};
+		for (int i = 0; i < 2; i++) {
+			int bg = sizes[i];
+			if (bg < 2 || (cl->gpus_per_node % bg && bg < cl->gpus_per_node))
+				continue;
+			char what[128], bw[32];
+			unit_fmt(bw, sizeof bw, 2 * g->bridge_Bps, UNIT_BANDWIDTH);
+			snprintf(what, sizeof what, "join the cards by NVLink bridges, %s (%s both ways "
+			         "a card)", bg == 2 ? "in pairs" : "four to a group", glue(bw));
+			if ((f = add_fix(c, what))) {
+				f->hardware = f->speculative = true;
+				fix_set(f, "cluster.intra_node.nvlink_bridge=%d", bg);
+			}
+		}
+	}
+}
+
 static void fix_hardware(ctx *c, step_split k)
 {
 	const scn_cluster *cl = &c->s->cluster;
@@ -391,29 +425,6 @@ static void fix_hardware(ctx *c, step_split k)
 		f->hardware = true;
 		fix_set(f, "cluster.storage.bandwidth=%gGB/s", 4 * cl->storage.bandwidth_Bps / 1e9);
 		return;
-	}
-	/* PCIe cards that take NVLink bridges and have none: bridging them
-	 * carries the communication of a group that fits in a bridge group
-	 * (tensor parallelism of 2 in pairs); the variant's run shows whether
-	 * the bottleneck's group does */
-	const hw_gpu *g = &cl->gpu;
-	/* the GPUs the bottleneck's group spans inside a node: tp, or a DP group
-	 * inside one node (its ranks tp apart); the smallest bridge group that
-	 * holds it (pairs give a pair the whole bridge) */
-	int tp = c->s->training.tp > 0 ? c->s->training.tp : 1;
-	int span = k == SPLIT_TP_COMM ? tp
-	         : k == SPLIT_DP_COMM && !c->r->dp_crosses_nodes ? tp * c->r->dp_ranks_per_node : 0;
-	int bg = span < 2 ? 0 : span <= 2 ? 2 : g->bridge_gpus >= span ? g->bridge_gpus : 0;
-	if (bg >= 2 && cl->intra.kind == INTRA_PCIE && cl->intra.bridge < 2 && g->bridge_Bps > 0 &&
-	    cl->gpus_per_node % bg == 0) {
-		char what[128], bw[32];
-		unit_fmt(bw, sizeof bw, 2 * g->bridge_Bps, UNIT_BANDWIDTH);
-		snprintf(what, sizeof what, "join the cards by NVLink bridges, %s (%s both ways a "
-		         "card)", bg == 2 ? "in pairs" : "four to a group", glue(bw));
-		if ((f = add_fix(c, what))) {
-			f->hardware = true;
-			fix_set(f, "cluster.intra_node.nvlink_bridge=%d", bg);
-		}
 	}
 	/* NICs do not carry a DP reduction whose group lies inside one node, nor
 	 * the transfers of pipelines that each lie inside one node */
@@ -518,23 +529,27 @@ static void fixes_memory(ctx *c)
  * without it (GeForce) gets NCCL's copy through host memory by the copy
  * engines (NCCL_SHM_USE_CUDA_MEMCPY=1; hw_shm_copy_engine_eff) where its
  * kernels' loads and stores move less */
-static void fix_shm(ctx *c, step_split k)
+static bool fix_shm(ctx *c, step_split k)
 {
 	const scn_cluster *cl = &c->s->cluster;
 	if (!hw_intra_shm(&cl->intra, &cl->gpu) ||
 	    !(k == SPLIT_TP_COMM || (k == SPLIT_DP_COMM && !c->r->dp_crosses_nodes) ||
 	      (k == SPLIT_PP_COMM && !c->r->pp_crosses_nodes)))
-		return;
+		return false;
 	if (!cl->gpu.no_p2p) {
-		fix_set(add_fix(c, "turn PCIe peer-to-peer back on (drop NCCL_P2P_DISABLE=1): this "
-			"card has it"), "cluster.intra_node.p2p=true");
-		return;
+		fix_set(add_fix(c, hw_intra_bridged(&cl->intra)
+			? "turn PCIe peer-to-peer back on (drop NCCL_P2P_LEVEL=NVL): this card has it"
+			: "turn PCIe peer-to-peer back on (drop NCCL_P2P_DISABLE=1): this card has it"),
+		        "cluster.intra_node.p2p=true");
+		return true;
 	}
 	double ce = hw_shm_copy_engine_eff();
-	if (hw_shm_eff(&cl->intra, &cl->gpu) < ce)
-		fix_set(add_fix(c, "set NCCL_SHM_USE_CUDA_MEMCPY=1: NCCL's copy through host memory "
-			"by the copy engines, not its kernels' loads and stores"),
-		        "cluster.intra_node.shm_eff=%.3f", ce);
+	if (hw_shm_eff(&cl->intra, &cl->gpu) >= ce)
+		return false;
+	fix_set(add_fix(c, "set NCCL_SHM_USE_CUDA_MEMCPY=1: NCCL's copy through host memory "
+		"by the copy engines, not its kernels' loads and stores"),
+	        "cluster.intra_node.shm_eff=%.3f", ce);
+	return true;
 }
 
 static void plan_fixes(ctx *c, const int *order, int nloss)
@@ -575,8 +590,17 @@ static void plan_fixes(ctx *c, const int *order, int nloss)
 	else if (!c->s->model.custom && at == ATTN_FLASH1)
 		fix_set(add_fix(c, "upgrade to FlashAttention-2 (flash-attn 2.x)"),
 		        "training.attention=flash");
-	if (nloss > 0 && frac(c->r, (step_split)order[0]) >= SIGNIFICANT)
-		fix_shm(c, (step_split)order[0]);
+	for (int i = 0; i < nloss && i < 2 && frac(c->r, (step_split)order[i]) >= SIGNIFICANT; i++)
+		if (fix_shm(c, (step_split)order[i]))
+			break;
+	/* bridges for either of the two largest losses (kept where they pay) */
+	bool bridged = false;
+	for (int i = 0; i < nloss && i < 2 && !bridged &&
+	     frac(c->r, (step_split)order[i]) >= SIGNIFICANT; i++) {
+		int before = c->nfix;
+		fix_bridges(c, (step_split)order[i]);
+		bridged = c->nfix > before;
+	}
 	for (int i = 0; i < nloss && i < 2; i++) {
 		step_split k = (step_split)order[i];
 		if (frac(c->r, k) < SIGNIFICANT)
@@ -643,6 +667,16 @@ static void try_fixes(ctx *c)
 		}
 		step_result_release(&vr);
 	}
+	int k = 0;   /* drop the speculative ones that do not pay */
+	for (int i = 0; i < c->nfix; i++) {
+		fix *f = &c->fixes[i];
+		if (f->speculative && (!f->ran || f->step_s > c->r->step_time_s / 1.02))
+			continue;
+		if (k != i)
+			c->fixes[k] = *f;
+		k++;
+	}
+	c->nfix = k;
 }
 
 

@@ -256,11 +256,10 @@ static void check_bridge(scn_ctx *c, const scenario *s, const scn_doc *d)
 		ERR(c, d, "cluster.intra_node.nvlink_bridge", NULL, "%s takes no NVLink bridge "
 		    "('trainsim list gpus', column Bridge); give cluster.gpu.bridge (its bandwidth "
 		    "a direction) for a card that does", g->name);
-	else if (g->bridge_gpus > 1 && b != 2 && b != g->bridge_gpus)
-		ERR(c, d, "cluster.intra_node.nvlink_bridge", NULL, "%s's NVLink bridges join 2%s "
-		    "cards; use nvlink_bridge: 2%s (or set cluster.gpu.bridge_gpus for another "
-		    "card)", g->name, g->bridge_gpus > 2 ? " or 4" : "",
-		    g->bridge_gpus > 2 ? " or 4" : "");
+	else if (g->bridge_gpus > 1 && (b > g->bridge_gpus || g->bridge_gpus % b))
+		ERR(c, d, "cluster.intra_node.nvlink_bridge", NULL, "%s's NVLink bridges join "
+		    "groups of at most %d cards, a size that divides it; use nvlink_bridge: 2 (or "
+		    "set cluster.gpu.bridge_gpus for another card)", g->name, g->bridge_gpus);
 }
 
 static void check_cluster(scn_ctx *c, scenario *s, const scn_doc *d)

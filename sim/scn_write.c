@@ -180,7 +180,8 @@ static void used_value(const scenario *s, const scn_section *sec, const scn_fiel
 	} else if (is(sec, f, "intra_node", "bandwidth")) {
 		double bw = cluster_spec_intra_Bps(&s->cluster);
 		bool shm = hw_intra_shm(&s->cluster.intra, &s->cluster.gpu);
-		unit_fmt(q, sizeof q, shm ? bw / hw_shm_eff(&s->cluster.intra, &s->cluster.gpu) : bw,
+		unit_fmt(q, sizeof q, shm ? hw_pcie_Bps(s->cluster.gpu.pcie_gen > 0
+		                                        ? s->cluster.gpu.pcie_gen : 4) : bw,
 		         UNIT_BANDWIDTH);
 		if (shm) {
 			char r[32];
@@ -189,7 +190,7 @@ static void used_value(const scenario *s, const scn_section *sec, const scn_fiel
 		} else
 			snprintf(b, n, "0 = the GPU's: %s", q);
 	} else if (is(sec, f, "intra_node", "shm_eff")) {
-		snprintf(b, n, "0 = %s's: %.3g", s->cluster.gpu.name,
+		snprintf(b, n, "0 = %s's: %.3g of its PCIe link", s->cluster.gpu.name,
 		         hw_shm_eff(NULL, &s->cluster.gpu));
 	} else if (is(sec, f, "intra_node", "p2p")) {
 		snprintf(b, n, "auto = the GPU's: %s", s->cluster.gpu.no_p2p ? "false" : "true");

@@ -752,6 +752,18 @@ START_TEST(t_blind7_reading)
 		{"2x NVIDIA RTX A6000, NVLink bridge unused", 2, 0, P2P_AUTO},
 		{"2x NVIDIA RTX A6000 (NVLink-capable PCIe cards, bridges removed)", 2, 0, P2P_AUTO},
 		{"2x RTX 3090 on PCIe, bridged through a PLX switch", 2, 0, P2P_AUTO},
+		{"2 x H100 NVL; whether the two H100 NVL are NVLink-bridged is not stated", 2, 0,
+		 P2P_AUTO},
+		{"2 x H100 NVL, NVLink-bridged", 2, 2, P2P_AUTO},
+		/* words about something else than the bridge itself keep it */
+		{"8x H200 NVL, 'NVLINK Gen5' bridges per system json; bridge topology not stated", 8, 2,
+		 P2P_AUTO},
+		{"2x RTX A6000, NVLink bridge link count unknown", 2, 2, P2P_AUTO},
+		{"2x RTX A6000, NVLink bridges fitted (bridge count not stated)", 2, 2, P2P_AUTO},
+		{"2x RTX 3090 with NVLink bridge, PCIe host bridge unknown", 2, 2, P2P_AUTO},
+		{"2x RTX A6000, NVLink 3 bridge, PCIe Gen4 (riser bridge removed)", 2, 2, P2P_AUTO},
+		{"4x H200 NVL in groups of 4 by NVLink bridge", 4, 4, P2P_AUTO},
+		{"4x H200 NVL in a 4-way server, 2-way NVLink bridges", 4, 2, P2P_AUTO},
 		{"4x NVIDIA H100 NVL, PCIe 5.0", 4, 0, P2P_AUTO},
 		{"8x NVIDIA L40S with NVLink", 8, 0, P2P_AUTO},
 	};
@@ -789,6 +801,12 @@ START_TEST(t_blind7_reading)
 	                        hw_shm_copy_engine_eff(), 1e-12);
 	scn_release(&c.s);
 	/* ... not where it is denied or compared, nor TCP inside other words */
+	ck_assert_msg(build_row("B25-007,x,\"2x RTX A6000 with NVLink bridge\",2,,,,,,,,,,,"
+	                        "\"op=all_reduce; without NCCL_P2P_DISABLE=1\",float,,"
+	                        "allreduce_busbw@1073741824,40,GB/s,x", &c, why, sizeof why) == 0,
+	              "%s", why);
+	ck_assert(c.s.cluster.intra.p2p != P2P_OFF && c.s.cluster.intra.bridge == 2);
+	scn_release(&c.s);
 	static const char *const not_ce[] = {"op=all_reduce; without NCCL_SHM_USE_CUDA_MEMCPY=1",
 		"op=all_reduce; default SHM (vs NCCL_SHM_USE_CUDA_MEMCPY=1: 11.2 GB/s)"};
 	for (size_t i = 0; i < sizeof not_ce / sizeof not_ce[0]; i++) {
@@ -823,6 +841,9 @@ START_TEST(t_blind7_reading)
 		{"algo=ring,tree", ALGO_AUTO},
 		{"algorithm: Ring vs Tree compared, Tree shown", ALGO_AUTO},
 		{"algorithm: tree", ALGO_TREE},
+		{"nodes=2 (no SHARP) algo=Ring", ALGO_RING},
+		{"algo=Ring, Tree", ALGO_AUTO},
+		{"the default algo=Tree was slower than the forced one", ALGO_AUTO},
 	};
 	for (size_t i = 0; i < sizeof algos / sizeof algos[0]; i++) {
 		char row[512];
