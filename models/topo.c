@@ -415,8 +415,11 @@ double cluster_spec_group_Bps(const scn_cluster *c, int gpus)
 	/* a GPU reaches each peer of its bridge group over its own share of
 	 * the bridges (the mesh topo builds): gpus - 1 of the group's
 	 * bridge - 1 shares */
-	if (br > 0 && gpus > 1 && gpus <= c->intra.bridge && c->intra.bridge % gpus == 0)
-		return br * (gpus - 1) / (c->intra.bridge - 1);   /* aligned: tp 3 in 4s is not */
+	/* aligned (tp 3 in groups of 4 is not), or the node's GPUs all in one
+	 * group larger than the node */
+	if (br > 0 && gpus > 1 && gpus <= c->intra.bridge &&
+	    (c->intra.bridge % gpus == 0 || c->gpus_per_node <= c->intra.bridge))
+		return br * (gpus - 1) / (c->intra.bridge - 1);
 	return cluster_spec_intra_Bps(c);
 }
 

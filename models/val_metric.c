@@ -1062,7 +1062,7 @@ bool val__param_source(const val_row *r, val_metric m)
 	 * AZX-204..207 / 209: GB200 fp8 GEMMs, compute.c's BLACKWELL_SUSTAIN;
 	 * AZX-213..216: GB200 fp4 GEMMs, compute.c's BLACKWELL_FP4_RATIO;
 	 * AZX-161: MI300X STREAM copy, hw.c's MI300X hbm_eff;
-	 * the SHM transport's figure per architecture (hw.c, arch_shm_eff):
+	 * the SHM transport's rate per architecture (hw.c, arch_shm_Bps):
 	 * RTX5090X16-005 (Blackwell RTX), B4090SHM25-004 (Ada), A40NODE9-001
 	 * (Ampere), RTX2080TI6-006 (Turing), and B4090SHM25-012 the copy
 	 * engines' (hw_shm_copy_engine_eff) */

@@ -1840,14 +1840,63 @@ static bool p2p_of_gpus(const char *t, const char *p)
  * bridges (SYS, PHB), P2P is said enabled, or a patched driver (or an NVLink
  * bridge) gives it; a bandwidth test's two modes ("P2P-enabled ... P2P-
  * disabled") decide nothing; else the GPU's (GeForce cards: off). */
+/* Whether one of the `nw` words before p in its clause (back to ';', ',',
+ * a bracket, or a connective such as "so", "and") is, as a whole word, one
+ * of `words`: "without NCCL_...", "never falls back to TCP", not
+ * "NCCL_IB_DISABLE=1 NCCL_P2P_DISABLE=1" (a word inside an identifier is
+ * none) nor "not available so NCCL uses TCP". */
+static bool word_before(const char *t, const char *p, int nw, const char *const *words,
+                        size_t nwords)
+{
+	const char *e = p;
+	for (int w = 0; w < nw; w++) {
+		while (e > t && e[-1] == ' ')
+			e--;
+		if (e == t || strchr(";,()", e[-1]))
+			return false;
+		const char *b = e;
+		while (b > t && !strchr(" ;,()", b[-1]))
+			b--;
+		for (size_t k = 0; k < nwords; k++)
+			if ((size_t)(e - b) == strlen(words[k]) && !strncasecmp(b, words[k], (size_t)(e - b)))
+				return true;
+		/* a connective starts another thought: "not available so NCCL uses TCP" */
+		static const char *const conj[] = {"so", "because", "since", "and", "but", "then",
+			"thus", "hence", "therefore"};
+		for (size_t k = 0; k < sizeof conj / sizeof conj[0]; k++)
+			if ((size_t)(e - b) == strlen(conj[k]) && !strncasecmp(b, conj[k], (size_t)(e - b)))
+				return false;
+		e = b;
+	}
+	return false;
+}
+
 /* An NCCL variable said as set ("NCCL_P2P_DISABLE=1"), with or without its
- * NCCL_ prefix, not denied or compared ("without NCCL_P2P_DISABLE=1", "vs
- * NCCL_SHM_USE_CUDA_MEMCPY=1"). `var` without the prefix. */
+ * NCCL_ prefix, as a whole token, not denied or compared in the three words
+ * before it ("without NCCL_P2P_DISABLE=1", "vs NCCL_SHM_USE_CUDA_MEMCPY=1",
+ * "slower than with ...") nor unset after it ("... not set"). `var`
+ * without the prefix. */
 static bool env_said(const char *t, const char *var)
 {
-	char full[64];
-	snprintf(full, sizeof full, "NCCL_%s", var);
-	return val__affirmed(t, val__has(t, full) ? full : var);
+	static const char *const no[] = {"no", "not", "without", "w/o", "vs", "vs.", "versus",
+		"than", "unlike", "instead"};
+	size_t n = strlen(var);
+	for (const char *p = val__find(t, var); p; p = val__find(p + 1, var)) {
+		const char *s0 = p;
+		if (s0 - t >= 5 && !strncasecmp(s0 - 5, "NCCL_", 5))
+			s0 -= 5;
+		if ((s0 > t && (isalnum((unsigned char)s0[-1]) || s0[-1] == '_')) ||
+		    isalnum((unsigned char)p[n]))
+			continue;
+		const char *a = p + n;
+		while (*a == ' ')
+			a++;
+		if (!strncasecmp(a, "not set", 7) || !strncasecmp(a, "unset", 5))
+			continue;
+		if (!word_before(t, s0, 3, no, sizeof no / sizeof no[0]))
+			return true;
+	}
+	return false;
 }
 
 static hw_p2p p2p_of(const val_row *r)
@@ -1857,7 +1906,7 @@ static hw_p2p p2p_of(const val_row *r)
 	for (size_t i = 0; i < 2; i++) {
 		const char *t = texts[i];
 		/* NCCL_P2P_LEVEL=NVL: peer-to-peer over NVLink only, none on PCIe */
-		bool nvl_only = val__has(t, "P2P_LEVEL=NVL");   /* bridges yes, PCIe no */
+		bool nvl_only = env_said(t, "P2P_LEVEL=NVL");   /* bridges yes, PCIe no */
 		if (env_said(t, "P2P_DISABLE=1") || env_said(t, "P2P_LEVEL=LOC") || nvl_only ||
 		    val__has(t, "CANNOT Access Peer") || val__has(t, "SHM/host"))
 			return P2P_OFF;
@@ -1887,7 +1936,7 @@ static hw_p2p p2p_of(const val_row *r)
 	}
 	for (size_t i = 0; i < 2; i++) {
 		const char *t = texts[i];
-		if (val__has(t, "P2P_LEVEL=SYS") || val__has(t, "P2P_LEVEL=PHB") ||
+		if (env_said(t, "P2P_LEVEL=SYS") || env_said(t, "P2P_LEVEL=PHB") ||
 		    val__affirmed(t, "P2P enabled") ||
 		    (val__has(t, "P2P") && val__has(t, "patched")))
 			return P2P_ON;
@@ -1972,19 +2021,20 @@ static int nvlink_pair_links(const val_row *r)
  * the name (and a "bridge(s)" after it). */
 static bool denied_after(const char *q)
 {
-	static const char *const no[] = {"none", "no ", "no,", "no)", "no;", "not ", "n/a",
-		"unused", "removed", "absent", "missing", "disabled", "unknown", "unclear", "off"};
-	while (*q == ' ' || *q == ':' || *q == '=' || *q == '\'' || *q == '"')
+	static const char *const no[] = {"none", "no", "not", "n/a", "unused", "removed", "absent",
+		"missing", "disabled", "unknown", "unclear", "off"};
+	while (*q == ' ' || *q == ':' || *q == '=' || *q == '-' || *q == '\'' || *q == '"')
 		q++;
 	static const char *const verb[] = {"is ", "are ", "was ", "were "};   /* "... is not stated" */
 	for (size_t k = 0; k < sizeof verb / sizeof verb[0]; k++)
 		if (!strncasecmp(q, verb[k], strlen(verb[k])))
 			q += strlen(verb[k]);
-	if (!strcasecmp(q, "no"))
-		return true;
-	for (size_t k = 0; k < sizeof no / sizeof no[0]; k++)
-		if (!strncasecmp(q, no[k], strlen(no[k])))
+	for (size_t k = 0; k < sizeof no / sizeof no[0]; k++) {   /* whole words: not "offers" */
+		size_t n = strlen(no[k]);
+		if (!strncasecmp(q, no[k], n) && !isalnum((unsigned char)q[n]) &&
+		    !(!strcmp(no[k], "no") && !strncasecmp(q + n, " issue", 6)))
 			return true;
+	}
 	return false;
 }
 
@@ -2000,6 +2050,29 @@ static const char *past_bridge_word(const char *q)
 	if (!strncasecmp(b, "bridge", 6))
 		return b + 6;
 	return q;
+}
+
+/* A bridge's group size said as a whole word ("4-way", not "64-way"), in a
+ * clause that names the bridge ("4-way NVLink bridges", not "a 4-way
+ * server, 2-way NVLink bridges" for the server), not negated. */
+static bool way_said(const char *hw, const char *w)
+{
+	size_t n = strlen(w);
+	for (const char *p = val__find(hw, w); p; p = val__find(p + 1, w)) {
+		if ((p > hw && isalnum((unsigned char)p[-1])) || isalnum((unsigned char)p[n]))
+			continue;
+		const char *from = p, *to = p + n;   /* the clause around it */
+		while (from > hw && !strchr(";,()", from[-1]))
+			from--;
+		while (*to && !strchr(";,()", *to))
+			to++;
+		char clause[160];
+		snprintf(clause, sizeof clause, "%.*s", (int)(to - from), from);
+		if ((val__has(clause, "bridge") || val__has(clause, "NVLink")) && val__affirmed(p, w) &&
+		    !val__negated_before(hw, p))
+			return true;
+	}
+	return false;
 }
 
 /* NVLink bridges between PCIe cards that take them, as the hardware text
@@ -2028,11 +2101,20 @@ static int bridges_of(const val_row *r, const scn_cluster *c)
 		}
 	/* a bridge taken back anywhere ("NVLink-capable cards, bridges
 	 * removed"), not a host's, a riser's or a PCIe bridge */
+	static const char *const other_bridges[] = {"host", "PCIe", "PCI", "PLX", "PEX", "root",
+		"switch", "riser", "root-port", "network"};
 	for (const char *p = val__find(hw, "bridge"); p && yes; p = val__find(p + 1, "bridge")) {
 		const char *q = past_bridge_word(p);
-		bool other = (p - hw >= 5 && (!strncasecmp(p - 5, "host ", 5) ||
-		                              !strncasecmp(p - 5, "PCIe ", 5))) ||
-		             (p - hw >= 6 && !strncasecmp(p - 6, "riser ", 6));
+		bool other = word_before(hw, p, 1, other_bridges,
+		                         sizeof other_bridges / sizeof other_bridges[0]);
+		if (!other && p > hw && p[-1] == '-') {   /* "host-bridge" */
+			const char *b = p - 1;
+			while (b > hw && isalpha((unsigned char)b[-1]))
+				b--;
+			for (size_t k = 0; k < sizeof other_bridges / sizeof other_bridges[0]; k++)
+				other = other || ((size_t)(p - 1 - b) == strlen(other_bridges[k]) &&
+				                  !strncasecmp(b, other_bridges[k], (size_t)(p - 1 - b)));
+		}
 		if (!other && (denied_after(q) || val__negated_before(hw, p)))
 			yes = false;
 	}
@@ -2040,10 +2122,10 @@ static int bridges_of(const val_row *r, const scn_cluster *c)
 		return 0;
 	/* groups of four where said so, not where a 2-way bridge is ("a 4-way
 	 * server, 2-way NVLink bridges") */
-	bool two = val__affirmed(hw, "2-way") || val__affirmed(hw, "two-way");
-	bool four = val__affirmed(hw, "4-way") || val__affirmed(hw, "four-way") ||
-	            val__affirmed_word(hw, "NVL4") || val__affirmed(hw, "groups of 4") ||
-	            val__affirmed(hw, "groups of four");
+	bool two = way_said(hw, "2-way") || way_said(hw, "two-way");
+	bool four = way_said(hw, "4-way") || way_said(hw, "four-way") ||
+	            val__affirmed_word(hw, "NVL4") || way_said(hw, "groups of 4") ||
+	            way_said(hw, "groups of four");
 	int k = four && !two && g->bridge_gpus >= 4 ? 4 : 2;
 	if (gpn % k && k < gpn)
 		k = 2;
@@ -2260,47 +2342,62 @@ static int cluster_of(const val_row *r, scenario *s, char *why, size_t n)
 	return 0;
 }
 
-/* The algorithm a row names in its own words as what ran ("algo=Ring
- * (forced)", "algorithm: tree"): a key at a word's start (after a blank or
- * a separator), not in a clause that compares or negates it ("vs algo=Tree",
- * "not algo=Tree"), nor a list of them ("algo=ring,tree" leaves NCCL's
- * choice); the value's start, or NULL. */
+/* The algorithm a row names as what ran (NCCL_ALGO=Ring, or in its own
+ * words "algo=Ring (forced)", "algorithm: tree"): a key at a word's start
+ * (after a blank or a separator), not denied or compared in the three words
+ * before it ("without NCCL_ALGO=Tree", "compared to algo=Tree"), right
+ * after its value ("Tree not set") or later in its clause ("Ring vs Tree",
+ * "Tree was slower"),
+ * nor a list ("ring,tree", "Ring or Tree" leave NCCL's choice); the value's
+ * start, or NULL. */
 static const char *algo_said(const char *o)
 {
-	static const char *const keys[] = {"algo=", "algorithm=", "algo:", "algorithm:"};
-	static const char *const off[] = {"vs", "compared", "unlike", "instead of", "not ", "no ",
-		"than"};
+	static const char *const keys[] = {"NCCL_ALGO=", "algo=", "algorithm=", "algo:",
+		"algorithm:"};
+	static const char *const off[] = {"vs", "vs.", "versus", "compared", "unlike", "instead",
+		"not", "no", "without", "than"};
+	static const char *const after_off[] = {"vs", "vs.", "versus", "compared", "than",
+		"slower", "faster"};
 	for (size_t i = 0; i < sizeof keys / sizeof keys[0]; i++)
 		for (const char *k = val__find(o, keys[i]); k; k = val__find(k + 1, keys[i])) {
 			if (k > o && !strchr(" ;,(", k[-1]))
-				continue;
-			const char *from = k;   /* back to the clause's start */
-			while (from > o && !strchr(";,()", from[-1]))
-				from--;
-			char before[96];
-			snprintf(before, sizeof before, "%.*s", (int)(k - from), from);
-			bool skip = false;
-			for (size_t j = 0; j < sizeof off / sizeof off[0] && !skip; j++)
-				skip = val__has(before, off[j]);
+				continue;   /* "pseudo-algo=", "NCCL_ALGO=" read as its own key */
+			if (word_before(o, k, 3, off, sizeof off / sizeof off[0]))
+				continue;   /* "compared to algo=Tree", "without NCCL_ALGO=Tree" */
 			const char *v = k + strlen(keys[i]);
 			while (*v == ' ')
 				v++;
 			size_t w = 0;
 			while (isalpha((unsigned char)v[w]))
 				w++;
-			char after[96];   /* the rest of its clause: "Ring vs Tree" */
-			snprintf(after, sizeof after, "%.*s", (int)strcspn(v, ";)"), v);
-			const char *nx = v + w;   /* "ring,tree", "Ring, Tree": a list */
-			if (*nx == ',' || *nx == '/' || *nx == '|')
+			/* a list: NCCL's "ring,tree" (no blank: "Ring, NVLS off" is another
+			 * setting), "Ring/Tree", "Ring or Tree" */
+			const char *nx = v + w;
+			if ((*nx == ',' || *nx == '/' || *nx == '|') && isalpha((unsigned char)nx[1]))
 				nx++;
-			while (*nx == ' ')
-				nx++;
+			else if (!strncasecmp(nx, " or ", 4) || !strncasecmp(nx, " and ", 5))
+				nx += nx[1] == 'o' || nx[1] == 'O' ? 4 : 5;
 			bool list = nx > v + w && (!strncasecmp(nx, "ring", 4) ||
 			            !strncasecmp(nx, "tree", 4) || !strncasecmp(nx, "nvls", 4) ||
 			            !strncasecmp(nx, "collnet", 7));
-			if (skip || !w || list || val__has(after, " vs") || val__has(after, "compared") ||
-			    val__has(after, "than") || val__has(after, "slower") ||
-			    val__has(after, "faster"))
+			/* the rest of its own clause, to the value's comma: "Ring vs Tree",
+			 * "Tree not set", "Tree was slower" */
+			const char *a = v + w;
+			size_t alen = strcspn(a, ";),");
+			bool later = false;
+			for (size_t j = 0; j < sizeof after_off / sizeof after_off[0] && !later; j++) {
+				size_t n = strlen(after_off[j]);
+				for (const char *q = a; q + n <= a + alen && !later; q++)
+					later = !strncasecmp(q, after_off[j], n) &&
+					        (q == a || !isalnum((unsigned char)q[-1])) &&
+					        !isalnum((unsigned char)q[n]);
+			}
+			const char *nw = v + w;   /* "Tree not set", "Tree off" */
+			while (*nw == ' ')
+				nw++;
+			bool unset = !strncasecmp(nw, "not set", 7) || !strncasecmp(nw, "unset", 5) ||
+			             !strncasecmp(nw, "off", 3) || !strncasecmp(nw, "disabled", 8);
+			if (!w || list || later || unset)
 				continue;
 			return v;
 		}
@@ -2319,24 +2416,17 @@ static bool socket_fallback(const char *o)
 	static const char *const said[] = {"falls back to TCP", "fell back to TCP",
 		"falls back to socket", "TCP sockets", "NET/Socket", "use TCP", "uses TCP",
 		"using TCP", "used TCP", "README: TCP"};
-	static const char *const deny[] = {"never", "no ", "not ", "without ", "instead of",
-		"rather than", "would", "bootstrap"};
+	static const char *const deny[] = {"never", "no", "not", "without", "instead", "rather",
+		"than", "would", "bootstrap", "bootstrap's"};
 	for (size_t i = 0; i < sizeof said / sizeof said[0]; i++)
 		for (const char *p = val__find(o, said[i]); p; p = val__find(p + 1, said[i])) {
 			size_t n = strlen(said[i]);   /* whole words: not "causes TCP", "uses TCPX" */
 			if ((p > o && isalpha((unsigned char)p[-1])) || isalnum((unsigned char)p[n]))
 				continue;
-			const char *from = p;   /* back to the clause's start */
-			while (from > o && !strchr(",;:()", from[-1]))
-				from--;
-			size_t end = strcspn(p, ",;:()");
-			char clause[160];
-			snprintf(clause, sizeof clause, "%.*s", (int)((size_t)(p - from) + end < 159
-			         ? (size_t)(p - from) + end : 159), from);
-			bool denied = false;
-			for (size_t k = 0; k < sizeof deny / sizeof deny[0] && !denied; k++)
-				denied = val__has(clause, deny[k]);
-			if (!denied)
+			/* denied in the words right before it ("never falls back", "not
+			 * use TCP", "instead of TCP sockets"), not by a reason earlier in
+			 * its sentence ("RDMA is not available so NCCL uses TCP") */
+			if (!word_before(o, p, 5, deny, sizeof deny / sizeof deny[0]))
 				return true;
 		}
 	return false;
@@ -2687,9 +2777,7 @@ static int coll_cluster_of(const val_row *r, val_case *c, char *why, size_t n)
 	/* NCCL's environment said beside the benchmark: NCCL_ALGO picks the
 	 * algorithm, NCCL_NVLS_ENABLE=0 turns NVLink SHARP off, NCCL_IB_DISABLE=1
 	 * (or NCCL_NET=Socket) sends over sockets */
-	const char *algo = val__find(r->other, "NCCL_ALGO="), *v = algo ? algo + 10 : NULL;
-	if (!v)
-		v = algo_said(r->other);
+	const char *v = algo_said(r->other);
 	if (v && c->coll_algo == ALGO_AUTO) {
 		c->coll_algo = !strncasecmp(v, "NVLSTree", 8) ? ALGO_NVLS_TREE
 		             : !strncasecmp(v, "NVLS", 4) ? ALGO_NVLS : !strncasecmp(v, "Tree", 4) ? ALGO_TREE
@@ -2700,11 +2788,11 @@ static int coll_cluster_of(const val_row *r, val_case *c, char *why, size_t n)
 	 * collnet_sharp"), beyond merely enabling it */
 	if (c->coll_algo == ALGO_AUTO && c->s.cluster.fabric.sharp && collnet_named(r->other))
 		c->coll_algo = ALGO_COLLNET;
-	if (val__has(r->other, "NCCL_NVLS_ENABLE=0") || val__turned_off(r->other, "NVLS") ||
+	if (env_said(r->other, "NVLS_ENABLE=0") || val__turned_off(r->other, "NVLS") ||
 	    val__turned_off(r->other, "NVLink SHARP") || val__turned_off(r->metric, "NVLS"))
 		c->s.cluster.gpu.nvls_eff = 0;
 	/* ... or says in words that NCCL fell back to its sockets */
-	if (val__has(r->other, "NCCL_IB_DISABLE=1") || val__has(r->other, "NCCL_NET=Socket") ||
+	if (env_said(r->other, "IB_DISABLE=1") || env_said(r->other, "NET=Socket") ||
 	    socket_fallback(r->other))
 		c->s.cluster.nic.transport = TRANSPORT_TCP;
 	c->gpus_per_thread = val__has(r->source, "AI-benchmarking-guide") ? 8 : 1;

@@ -347,12 +347,14 @@ static void epcomm(oplist *l, const char *name)
 	o->async = true;
 	const scn_cluster *k = &c->s->cluster;
 	int gpn = k->gpus_per_node > 0 ? k->gpus_per_node : 1;
-	/* the expert group's GPUs are consecutive only without pipeline or
-	 * context ranks between them (plan_ep_gpu spaces them tp x cp x pp
-	 * apart under tp-pp-dp): only then can it sit in one bridge group */
+	/* plan_ep_gpu lays the expert group over tp, cp, then dp: its GPUs are
+	 * consecutive unless pipeline stages sit between (pp > 1 under the
+	 * tp-pp-dp order, pp apart); only consecutive can it sit in one bridge
+	 * group, and spaced it spans pp times the GPUs */
 	const scn_training *tr = &c->s->training;
-	bool consecutive = tr->pp <= 1 && scn_cp(c->s) <= 1;
-	double bw = c->ep * c->etp > gpn ? k->nic.speed_Bps * k->nic.count / gpn
+	bool consecutive = tr->pp <= 1 || tr->placement == PLACE_TP_DP_PP;
+	long span = (long)(c->ep * c->etp) * (consecutive ? 1 : tr->pp);
+	double bw = span > gpn ? k->nic.speed_Bps * k->nic.count / gpn
 	          : consecutive ? cluster_spec_group_Bps(k, (int)(c->ep * c->etp))
 	          : cluster_spec_intra_Bps(k);
 	if (bw <= 0)

@@ -385,32 +385,47 @@ static void fixes_storage(ctx *c, step_split k)
 /* The hardware answer, tried last: four times the NICs, or the storage. */
 static void fix_bridges(ctx *c, step_split k)
 {
-	/* PCIe cards that take NVLink bridges and have none, where the
-	 * bottleneck is communication: bridged in pairs, or in the card's
-	 * larger groups, each tried (a group of the plan's rides a bridge only
-	 * when its ranks share a group: TP 2 in pairs, pipeline neighbours, DP
-	 * ranks tp apart) and kept only where its run is faster. A card that has
-	 * PCIe peer-to-peer but runs with it off is told to turn it on first
-	 * (fix_shm): with NCCL_P2P_DISABLE=1 no bridge carries anything. */
+	/* PCIe cards that take NVLink bridges, where the bottleneck is
+	 * communication inside a node: each group size the card's bridges make
+	 * (a divisor of bridge_gpus that divides the node, or the smallest that
+	 * holds a smaller node), larger than any bridge it has, tried as a
+	 * variant (a group of the plan's rides a bridge only when its ranks share
+	 * a group: TP 2 in pairs, pipeline neighbours, DP ranks tp apart) and
+	 * kept only where its run is faster, the fastest of them (try_fixes). A
+	 * card that has PCIe peer-to-peer but runs with it off is told to turn it
+	 * on first (fix_shm): with NCCL_P2P_DISABLE=1 no bridge carries anything. */
 	const scn_cluster *cl = &c->s->cluster;
 	const hw_gpu *g = &cl->gpu;
-	fix *f;
-	if ((k == SPLIT_TP_COMM || k == SPLIT_DP_COMM || k == SPLIT_PP_COMM) &&
-	    cl->intra.kind == INTRA_PCIE && cl->intra.bridge < 2 && g->bridge_Bps > 0 &&
-	    (cl->intra.p2p != P2P_OFF || g->no_p2p)) {
-		int sizes[2] = {2, g->bridge_gpus > 2 ? g->bridge_gpus : 0};
-		for (int i = 0; i < 2; i++) {
-			int bg = sizes[i];
-			if (bg < 2 || (cl->gpus_per_node % bg && bg < cl->gpus_per_node))
+	int gpn = cl->gpus_per_node;
+	if (!(k == SPLIT_TP_COMM || (k == SPLIT_DP_COMM && !c->r->dp_crosses_nodes) ||
+	      (k == SPLIT_PP_COMM && !c->r->pp_crosses_nodes)) ||
+	    cl->intra.kind != INTRA_PCIE || g->bridge_Bps <= 0 || gpn < 2 ||
+	    (cl->intra.p2p == P2P_OFF && !g->no_p2p))
+		return;
+	int most = g->bridge_gpus > 1 ? g->bridge_gpus : 2;
+	bool partial = false;
+	for (int bg = 2; bg <= most; bg++) {
+		if (most % bg || bg <= cl->intra.bridge)
+			continue;
+		if (gpn % bg && bg < gpn)
+			continue;
+		if (bg > gpn) {   /* one group larger than the node: the smallest */
+			if (partial)
 				continue;
-			char what[128], bw[32];
-			unit_fmt(bw, sizeof bw, 2 * g->bridge_Bps, UNIT_BANDWIDTH);
-			snprintf(what, sizeof what, "join the cards by NVLink bridges, %s (%s both ways "
-			         "a card)", bg == 2 ? "in pairs" : "four to a group", glue(bw));
-			if ((f = add_fix(c, what))) {
-				f->hardware = f->speculative = true;
-				fix_set(f, "cluster.intra_node.nvlink_bridge=%d", bg);
-			}
+			partial = true;
+		}
+		char what[128], bw[32], group[24];
+		unit_fmt(bw, sizeof bw, 2 * g->bridge_Bps, UNIT_BANDWIDTH);
+		if (bg == 2)
+			snprintf(group, sizeof group, "in pairs");
+		else
+			snprintf(group, sizeof group, "%d to a group", bg);
+		snprintf(what, sizeof what, "join the cards by NVLink bridges, %s (%s both ways a "
+		         "card)", group, glue(bw));
+		fix *f = add_fix(c, what);
+		if (f) {
+			f->hardware = f->speculative = true;
+			fix_set(f, "cluster.intra_node.nvlink_bridge=%d", bg);
 		}
 	}
 }
@@ -593,14 +608,7 @@ static void plan_fixes(ctx *c, const int *order, int nloss)
 	for (int i = 0; i < nloss && i < 2 && frac(c->r, (step_split)order[i]) >= SIGNIFICANT; i++)
 		if (fix_shm(c, (step_split)order[i]))
 			break;
-	/* bridges for either of the two largest losses (kept where they pay) */
-	bool bridged = false;
-	for (int i = 0; i < nloss && i < 2 && !bridged &&
-	     frac(c->r, (step_split)order[i]) >= SIGNIFICANT; i++) {
-		int before = c->nfix;
-		fix_bridges(c, (step_split)order[i]);
-		bridged = c->nfix > before;
-	}
+
 	for (int i = 0; i < nloss && i < 2; i++) {
 		step_split k = (step_split)order[i];
 		if (frac(c->r, k) < SIGNIFICANT)
@@ -617,6 +625,15 @@ static void plan_fixes(ctx *c, const int *order, int nloss)
 	if (nloss > 0 && frac(c->r, (step_split)order[0]) >= SIGNIFICANT &&
 	    order[0] != SPLIT_PP_BUBBLE && order[0] != SPLIT_OPTIMIZER && order[0] != SPLIT_IDLE)
 		fix_hardware(c, (step_split)order[0]);
+	/* bridges last, for either of the two largest losses: they take slots
+	 * only the real fixes leave, and stay where their run pays */
+	bool bridged = false;
+	for (int i = 0; i < nloss && i < 2 && !bridged &&
+	     frac(c->r, (step_split)order[i]) >= SIGNIFICANT; i++) {
+		int before = c->nfix;
+		fix_bridges(c, (step_split)order[i]);
+		bridged = c->nfix > before;
+	}
 }
 
 static bool same_sets(const fix *a, const fix *b)
@@ -667,10 +684,17 @@ static void try_fixes(ctx *c)
 		}
 		step_result_release(&vr);
 	}
-	int k = 0;   /* drop the speculative ones that do not pay */
+	int best = -1;   /* the fastest speculative one that pays; the others go */
+	for (int i = 0; i < c->nfix; i++) {
+		const fix *f = &c->fixes[i];
+		if (f->speculative && f->ran && f->step_s <= c->r->step_time_s / 1.02 &&
+		    (best < 0 || f->step_s < c->fixes[best].step_s))
+			best = i;
+	}
+	int k = 0;
 	for (int i = 0; i < c->nfix; i++) {
 		fix *f = &c->fixes[i];
-		if (f->speculative && (!f->ran || f->step_s > c->r->step_time_s / 1.02))
+		if (f->speculative && i != best)
 			continue;
 		if (k != i)
 			c->fixes[k] = *f;

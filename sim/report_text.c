@@ -68,7 +68,9 @@ static void header(FILE *out, const scenario *s, const step_result *r)
 	fprintf(out, "  cluster   %d node%s x %d %s (%s)", c->nodes, c->nodes == 1 ? "" : "s",
 		c->gpus_per_node, c->gpu.name, amd && c->intra.kind != INTRA_PCIE
 		? "Infinity Fabric" : NAME(intra_names, c->intra.kind));
-	if (hw_intra_bridged(&c->intra) && c->intra.bridge > c->gpus_per_node)
+	if (hw_intra_bridged(&c->intra) && c->gpus_per_node < 2)
+		;   /* one card a node: nothing to bridge */
+	else if (hw_intra_bridged(&c->intra) && c->intra.bridge > c->gpus_per_node)
 		fprintf(out, ", NVLink bridges joining them (part of a %d-way group)", c->intra.bridge);
 	else if (hw_intra_bridged(&c->intra))
 		fprintf(out, ", NVLink bridges joining %s", c->intra.bridge == 2 ? "pairs of cards"

@@ -258,8 +258,12 @@ static void check_bridge(scn_ctx *c, const scenario *s, const scn_doc *d)
 		    "a direction) for a card that does", g->name);
 	else if (g->bridge_gpus > 1 && (b > g->bridge_gpus || g->bridge_gpus % b))
 		ERR(c, d, "cluster.intra_node.nvlink_bridge", NULL, "%s's NVLink bridges join "
-		    "groups of at most %d cards, a size that divides it; use nvlink_bridge: 2 (or "
-		    "set cluster.gpu.bridge_gpus for another card)", g->name, g->bridge_gpus);
+		    "groups of at most %d cards, a size that divides it; use nvlink_bridge: %d (or "
+		    "set cluster.gpu.bridge_gpus for another card)", g->name, g->bridge_gpus,
+		    g->bridge_gpus % 2 ? g->bridge_gpus : 2);
+	else if (k->gpus_per_node < 2)
+		scn__warn(c, scn__doc_path(d, "cluster.intra_node.nvlink_bridge"),
+		          "cluster.intra_node.nvlink_bridge", "has no effect with one GPU a node");
 }
 
 static void check_cluster(scn_ctx *c, scenario *s, const scn_doc *d)

@@ -764,6 +764,18 @@ START_TEST(t_blind7_reading)
 		{"2x RTX A6000, NVLink 3 bridge, PCIe Gen4 (riser bridge removed)", 2, 2, P2P_AUTO},
 		{"4x H200 NVL in groups of 4 by NVLink bridge", 4, 4, P2P_AUTO},
 		{"4x H200 NVL in a 4-way server, 2-way NVLink bridges", 4, 2, P2P_AUTO},
+		/* words that only begin like a denial, sizes inside larger numbers,
+		 * other bridges denied (third review) */
+		{"4x RTX A6000, NVLink bridge offers 112.5 GB/s between pairs", 4, 2, P2P_AUTO},
+		{"4x RTX A6000, NVLink bridges nonetheless fitted", 4, 2, P2P_AUTO},
+		{"4x RTX A6000, NVLink bridges: no issues", 4, 2, P2P_AUTO},
+		{"8x H200 NVL, 4-way NVLink bridges, 32-way data parallel", 8, 4, P2P_AUTO},
+		{"8x H200 NVL, 4-way NVLink bridge, 900 GB/s two-way per GPU", 8, 4, P2P_AUTO},
+		{"8x H200 NVL, NVLink bridges, 64-way job", 8, 2, P2P_AUTO},
+		{"4x RTX A6000 with NVLink bridges, no PLX bridge", 4, 2, P2P_AUTO},
+		{"4x RTX A6000 with NVLink bridges; GPUs behind a PLX bridge: none", 4, 2, P2P_AUTO},
+		{"4x RTX A6000 with NVLink bridges (2 of them); no host-bridge P2P", 4, 2, P2P_AUTO},
+		{"2x RTX A6000, NVLink bridge - none", 2, 0, P2P_AUTO},
 		{"4x NVIDIA H100 NVL, PCIe 5.0", 4, 0, P2P_AUTO},
 		{"8x NVIDIA L40S with NVLink", 8, 0, P2P_AUTO},
 	};
@@ -807,6 +819,27 @@ START_TEST(t_blind7_reading)
 	              "%s", why);
 	ck_assert(c.s.cluster.intra.p2p != P2P_OFF && c.s.cluster.intra.bridge == 2);
 	scn_release(&c.s);
+	/* NCCL variables in a blank-separated list: each its own ("...IB_DISABLE=1"
+	 * does not negate the next one) */
+	static const struct { const char *other; bool p2p_off, ce; } envs[] = {
+		{"op=all_reduce; NCCL_IB_DISABLE=1 NCCL_P2P_DISABLE=1", true, false},
+		{"op=all_reduce; NCCL_SHM_DISABLE=0 NCCL_P2P_DISABLE=1", true, false},
+		{"op=all_reduce; NCCL_P2P_DISABLE=1 NCCL_SHM_USE_CUDA_MEMCPY=1", true, true},
+		{"op=all_reduce; NCCL_IB_DISABLE=1 NCCL_SHM_USE_CUDA_MEMCPY=1", false, true},
+		{"op=all_reduce; without NCCL_P2P_LEVEL=NVL", false, false},
+	};
+	for (size_t i = 0; i < sizeof envs / sizeof envs[0]; i++) {
+		char row[512];
+		snprintf(row, sizeof row, "B25-008,x,\"4x RTX A6000, NVLink bridges between pairs\",4,,"
+		         ",,,,,,,,,\"%s\",float,,allreduce_busbw@268435456,10,GB/s,x", envs[i].other);
+		ck_assert_msg(build_row(row, &c, why, sizeof why) == 0, "%s", why);
+		ck_assert_msg((c.s.cluster.intra.p2p == P2P_OFF) == envs[i].p2p_off &&
+		              (c.s.cluster.intra.bridge == 0) == envs[i].p2p_off &&
+		              (c.s.cluster.intra.shm_eff > 0) == envs[i].ce, "%s: p2p %d bridge %d "
+		              "shm_eff %g", envs[i].other, (int)c.s.cluster.intra.p2p,
+		              c.s.cluster.intra.bridge, c.s.cluster.intra.shm_eff);
+		scn_release(&c.s);
+	}
 	static const char *const not_ce[] = {"op=all_reduce; without NCCL_SHM_USE_CUDA_MEMCPY=1",
 		"op=all_reduce; default SHM (vs NCCL_SHM_USE_CUDA_MEMCPY=1: 11.2 GB/s)"};
 	for (size_t i = 0; i < sizeof not_ce / sizeof not_ce[0]; i++) {
@@ -823,6 +856,13 @@ START_TEST(t_blind7_reading)
 		{a3, "op=all_reduce; nodes=2; the run uses TCPXO", TRANSPORT_GDTCP},
 		{roce, "op=all_reduce; nodes=2; RoCE (causes TCP use? no)", TRANSPORT_RDMA},
 		{roce, "op=all_reduce; nodes=2; this will use TCP", TRANSPORT_TCP},
+		{roce, "op=all_reduce; nodes=2; GPUDirect RDMA is not available so NCCL uses TCP "
+		 "sockets", TRANSPORT_TCP},
+		{roce, "op=all_reduce; nodes=2; the plugin was not installed and NCCL fell back to TCP",
+		 TRANSPORT_TCP},
+		{roce, "op=all_reduce; nodes=2; NCCL never falls back to TCP sockets", TRANSPORT_RDMA},
+		{roce, "op=all_reduce; nodes=2; without NCCL_IB_DISABLE=1", TRANSPORT_RDMA},
+		{roce, "op=all_reduce; nodes=2; 10x slower than with NCCL_IB_DISABLE=1", TRANSPORT_RDMA},
 	};
 	for (size_t i = 0; i < sizeof tcp / sizeof tcp[0]; i++) {
 		char row[512];
@@ -842,8 +882,16 @@ START_TEST(t_blind7_reading)
 		{"algorithm: Ring vs Tree compared, Tree shown", ALGO_AUTO},
 		{"algorithm: tree", ALGO_TREE},
 		{"nodes=2 (no SHARP) algo=Ring", ALGO_RING},
-		{"algo=Ring, Tree", ALGO_AUTO},
+		{"algo=Ring, Tree", ALGO_RING},   /* a blank after the comma: another setting */
 		{"the default algo=Tree was slower than the forced one", ALGO_AUTO},
+		{"without NCCL_ALGO=Tree", ALGO_AUTO},
+		{"NCCL_ALGO=Tree not set", ALGO_AUTO},
+		{"NCCL_ALGO=Ring,Tree", ALGO_AUTO},
+		{"NCCL_ALGO=Ring, NCCL_PROTO=Simple", ALGO_RING},
+		{"NCCL_ALGO=RING, NVLS off, CollNet off", ALGO_RING},
+		{"all_reduce over NVSwitch algo=Tree", ALGO_TREE},
+		{"algo=Tree, 8 channels, faster than Ring at 1 GB", ALGO_TREE},
+		{"algo=Ring or Tree", ALGO_AUTO},
 	};
 	for (size_t i = 0; i < sizeof algos / sizeof algos[0]; i++) {
 		char row[512];
