@@ -382,7 +382,7 @@ static void fixes_storage(ctx *c, step_split k)
 	fix_set(add_fix(c, "checkpoint less often"), "training.checkpoint.every=%d", every);
 }
 
-/* The hardware answer, tried last: four times the NICs, or the storage. */
+/* NVLink bridges for a PCIe box, tried as variants (below). */
 static void fix_bridges(ctx *c, step_split k)
 {
 	/* PCIe cards that take NVLink bridges, where the bottleneck is
@@ -430,6 +430,7 @@ static void fix_bridges(ctx *c, step_split k)
 	}
 }
 
+/* The hardware answer, tried last: four times the NICs, or the storage. */
 static void fix_hardware(ctx *c, step_split k)
 {
 	const scn_cluster *cl = &c->s->cluster;
