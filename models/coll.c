@@ -392,7 +392,7 @@ static void shape_rails(coll_ctx *cc, coll_shape *sh, int node)
 	if (fewest < most && c->intra.kind == INTRA_PCIE)
 		use = fewest;   /* the PCIe link carries the node's own ring hops too */
 	else if (fewest < most) {
-		double nic = c->nic.speed_Bps * hw_nic_efficiency(&c->nic, 1),
+		double nic = hw_nic_Bps(&c->nic, 1, c->gpu.arch),
 		       pcie = cluster_pcie_Bps(cc->cl);
 		if ((double)members * fewest * fmin(nic, pcie / fewest) >= all * fmin(nic, pcie / most))
 			use = fewest;
@@ -433,7 +433,7 @@ static void shape_bandwidths(coll_ctx *cc, coll_shape *sh)
 {
 	const scn_cluster *c = cluster_spec(cc->cl);
 	sh->intra_Bps = cluster_intra_Bps(cc->cl);
-	sh->nic_Bps = c->nic.speed_Bps * hw_nic_efficiency(&c->nic, sh->ppn);
+	sh->nic_Bps = hw_nic_Bps(&c->nic, sh->ppn, c->gpu.arch);
 	sh->nic_line_Bps = c->nic.speed_Bps;
 	sh->nvlink = c->intra.kind != INTRA_PCIE;
 	sh->mesh = c->intra.kind == INTRA_NVLINK_MESH;

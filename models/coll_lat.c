@@ -39,17 +39,9 @@ static bool sm80_or_later(hw_arch a)
 	return a != ARCH_VOLTA && a != ARCH_TURING;
 }
 
-static bool sm90_nvidia(hw_arch a)
-{
-	return a == ARCH_HOPPER || a == ARCH_BLACKWELL || a == ARCH_BLACKWELL_RTX;
-}
-
-/* sm_100 and later in NCCL's tables: the B200's and the RTX Blackwell
- * parts' (sm_120) */
-static bool sm100_nvidia(hw_arch a)
-{
-	return a == ARCH_BLACKWELL || a == ARCH_BLACKWELL_RTX;
-}
+/* sm_90 and later, sm_100 and later in NCCL's tables (hw.c) */
+#define sm90_nvidia hw_arch_sm90
+#define sm100_nvidia hw_arch_sm100
 
 /* llMaxBws, GB/s of busbw: one node by GPU arch (N1 column); several nodes
  * by host CPU (row 0, Intel): 2 nodes 39.0, more 20.4. */
@@ -280,30 +272,6 @@ double coll__nccl_latency(const coll_shape *sh, coll_op op, coll_algo algo, int 
  * (164.8): 4 x 40 -> 16; B200 (721.8): 8 x 90 -> 32. NCCL's own logs show
  * 24 on HGX A100 (nccl-tests #100), 24 on 8 x H100 (nccl #2094), 16 on
  * H800 (nccl #892). */
-/* One search over a speed array (see above): the channels of the best total
- * for bandwidth bw (GB/s) and the speed they run at. */
-static int search_channels(const double *sp, size_t ns, double bw, double *speed)
-{
-	double best = 0, s = sp[ns - 1];
-	int nch = 1;
-	for (size_t i = 0; i < ns; i++) {
-		if (sp[i] > bw + 1e-9)
-			continue;            /* the search starts at the first speed <= bw */
-		if (best > 0 && (best >= bw - 1e-9 || sp[i] / s <= 0.49))
-			break;               /* optimal, or below half the best speed */
-		int c = (int)floor(bw / sp[i] + 1e-9);
-		if (c > 32)
-			c = 32;              /* the search's MAXCHANNELS / 2 */
-		if (c * sp[i] > best + 1e-9) {
-			best = c * sp[i];
-			s = sp[i];
-			nch = c;
-		}
-	}
-	*speed = s;
-	return nch;
-}
-
 /* The search over the arch's own speed array (sm90 Hopper, sm100 Blackwell,
  * sm80's for the rest). */
 #define SPEEDS(a) a, sizeof a / sizeof a[0]
@@ -311,18 +279,10 @@ static int arch_search(hw_arch arch, const double *sm80, size_t n80, const doubl
                        size_t n90, const double *sm100, size_t n100, double bw, double *speed)
 {
 	if (arch == ARCH_HOPPER)
-		return search_channels(sm90, n90, bw, speed);
+		return hw_channel_search(sm90, n90, bw, speed);
 	if (sm100_nvidia(arch))
-		return search_channels(sm100, n100, bw, speed);
-	return search_channels(sm80, n80, bw, speed);
-}
-
-/* ncclTopoDupChannels: doubled when the speed is >= 25 GB/s, on sm90+ not
- * when it is below 50 with more than 4 channels. */
-static int dup_channels(hw_arch arch, int nch, double s)
-{
-	bool dup = s >= 25 && !(sm90_nvidia(arch) && s < 50 && nch > 4);
-	return dup ? 2 * nch : nch;
+		return hw_channel_search(sm100, n100, bw, speed);
+	return hw_channel_search(sm80, n80, bw, speed);
 }
 
 int coll__node_channels(const coll_shape *sh)
@@ -333,7 +293,7 @@ int coll__node_channels(const coll_shape *sh)
 	double s;
 	int nch = arch_search(sh->arch, SPEEDS(sm80), SPEEDS(sm90), SPEEDS(sm100), sh->intra_Bps / 1e9,
 	                      &s);
-	nch = 2 * dup_channels(sh->arch, nch, s);   /* ncclTopoPostset doubles again */
+	nch = 2 * hw_dup_channels(sh->arch, nch, s);   /* ncclTopoPostset doubles again */
 	return nch > 64 ? 64 : nch;
 }
 
@@ -350,16 +310,9 @@ int coll__tree_graph_channels(const coll_shape *sh)
 {
 	if (sh->nnodes <= 1)
 		return coll__node_channels(sh) / 2;
-	static const double sm80[] = {48, 30, 28, 24, 20, 18, 15, 12, 10, 9, 7, 6, 5, 4, 3, 2.4,
-	                              1.2, 0.24, 0.12};
-	static const double sm90[] = {48, 45, 42, 40, 30, 24, 22, 20, 17.5, 15, 12, 6, 3, 2.4, 1.2,
-	                              0.24, 0.12};
-	static const double sm100[] = {96, 80, 48, 45.1, 42, 40, 30, 24, 22, 20, 17.5, 15, 12, 6,
-	                               3, 2.4, 1.2, 0.24, 0.12};
 	double s;
-	int per_nic = arch_search(sh->arch, SPEEDS(sm80), SPEEDS(sm90), SPEEDS(sm100),
-	                          sh->nic_line_Bps / 1e9, &s);
-	int nch = dup_channels(sh->arch, per_nic * sh->nrails, s);
+	int per_nic = hw_nic_graph_channels(sh->arch, sh->nic_line_Bps, &s);
+	int nch = hw_dup_channels(sh->arch, per_nic * sh->nrails, s);
 	return nch > 32 ? 32 : nch;
 }
 

@@ -900,6 +900,21 @@ double hw_shm_eff(const hw_intra *in, const hw_gpu *g)
  * above what NCCL's model (cm 1.3) gives for the same call on RDMA. */
 #define TCP_EFF 0.96
 #define TCP_LAT_S 20e-6
+/* ... but no more than RDMA's 0.94 on a faster link: TCP/IPv4 frames 94.1%
+ * payload at MTU 1500 (cost-models 5.2), and the socket path copies through
+ * host memory where RDMA does not. */
+/* One of NCCL's sockets (a helper thread sending on one TCP connection, the
+ * transport's default: NCCL_SOCKET_NTHREADS = NCCL_NSOCKS_PERTHREAD = 1 but
+ * on AWS's ENA, 2 x 8, and Google's gVNIC, 4 x 1: net_socket.cc's
+ * auto-detection) moves about 2.0 GB/s: NVIDIA/nccl #209 measured one ring
+ * (one socket) of a GCP V100 node at 2.06 GB/s (NCCL 2.3.7, 32 Gb/s), and
+ * two 1-GPU nodes on 400 GbE reach 8.1 GB/s over NCCL 2.27's four channels
+ * of one socket each (RHL40STCP). Hosts differ by 3x: an older workstation
+ * moved 0.65 GB/s a socket where iperf3's one stream did 4.3 (STPAR26), a
+ * Slingshot host's TCP 0.87 (ULANTA22). NCCL splits each transfer evenly
+ * over the sockets (sjeaugey, nccl-tests #83), so a NIC carries its ring
+ * channels x sockets x this. */
+#define TCP_SOCKET_BPS 2.0e9
 /* TCP with g GPUs of a node in one communicator: NCCL splits every transfer
  * evenly over its sockets, so the slowest socket sets the pace (sjeaugey,
  * nccl-tests #83), and the g GPUs' proxy threads copy through host memory and
@@ -921,8 +936,7 @@ double hw_shm_eff(const hw_intra *in, const hw_gpu *g)
  * shared with its PCIe neighbour. */
 static double transport_eff(hw_transport t)
 {
-	return t == TRANSPORT_RDMA ? RDMA_EFF : t == TRANSPORT_TCP ? TCP_EFF
-	       : fmin(TCP_EFF, RDMA_EFF);
+	return t == TRANSPORT_RDMA ? RDMA_EFF : fmin(TCP_EFF, RDMA_EFF);
 }
 
 void hw_nic_defaults(hw_nic *nic, int gpus_per_node)
@@ -940,6 +954,93 @@ double hw_nic_efficiency(const hw_nic *nic, int gpus_sharing)
 	if (nic->transport == TRANSPORT_TCP && gpus_sharing > 1)
 		eff /= 1.0 + TCP_SHARE_ALPHA * (gpus_sharing - 1);
 	return eff;
+}
+
+int hw_channel_search(const double *sp, size_t ns, double bw, double *speed)
+{
+	double best = 0, s = sp[ns - 1];
+	int nch = 1;
+	for (size_t i = 0; i < ns; i++) {
+		if (sp[i] > bw + 1e-9)
+			continue;            /* the search starts at the first speed <= bw */
+		if (best > 0 && (best >= bw - 1e-9 || sp[i] / s <= 0.49))
+			break;               /* optimal, or below half the best speed */
+		int c = (int)floor(bw / sp[i] + 1e-9);
+		if (c > 32)
+			c = 32;              /* the search's MAXCHANNELS / 2 */
+		if (c * sp[i] > best + 1e-9) {
+			best = c * sp[i];
+			s = sp[i];
+			nch = c;
+		}
+	}
+	*speed = s;
+	return nch;
+}
+
+bool hw_arch_sm90(hw_arch a)
+{
+	return a == ARCH_HOPPER || a == ARCH_BLACKWELL || a == ARCH_BLACKWELL_RTX;
+}
+
+bool hw_arch_sm100(hw_arch a)
+{
+	return a == ARCH_BLACKWELL || a == ARCH_BLACKWELL_RTX;
+}
+
+/* ncclTopoDupChannels: doubled when the speed is >= 25 GB/s, on sm90+ not
+ * when it is below 50 with more than 4 channels. */
+int hw_dup_channels(hw_arch arch, int nch, double s)
+{
+	bool dup = s >= 25 && !(hw_arch_sm90(arch) && s < 50 && nch > 4);
+	return dup ? 2 * nch : nch;
+}
+
+/* Each NIC is searched at the first inter-node speed at or below its line
+ * rate (speedArrayInter of NCCL's src/graph/search.cc by arch: sm80 and
+ * older 48, 30, 28, 24, ...; sm90 48, 45, 42, 40, 30, 24, ...; sm100 96,
+ * 80, 48, 45.1, 42, 40, 30, 24, ...). */
+int hw_nic_graph_channels(hw_arch arch, double line_Bps, double *speed)
+{
+	static const double sm80[] = {48, 30, 28, 24, 20, 18, 15, 12, 10, 9, 7, 6, 5, 4, 3, 2.4,
+	                              1.2, 0.24, 0.12};
+	static const double sm90[] = {48, 45, 42, 40, 30, 24, 22, 20, 17.5, 15, 12, 6, 3, 2.4, 1.2,
+	                              0.24, 0.12};
+	static const double sm100[] = {96, 80, 48, 45.1, 42, 40, 30, 24, 22, 20, 17.5, 15, 12, 6,
+	                               3, 2.4, 1.2, 0.24, 0.12};
+	double bw = line_Bps / 1e9;
+	if (hw_arch_sm100(arch))
+		return hw_channel_search(sm100, sizeof sm100 / sizeof sm100[0], bw, speed);
+	if (hw_arch_sm90(arch))
+		return hw_channel_search(sm90, sizeof sm90 / sizeof sm90[0], bw, speed);
+	return hw_channel_search(sm80, sizeof sm80 / sizeof sm80[0], bw, speed);
+}
+
+int hw_nic_sockets(const hw_nic *nic)
+{
+	return nic->sockets > 0 ? nic->sockets : 1;
+}
+
+double hw_nic_socket_Bps(const hw_nic *nic)
+{
+	return nic->socket_Bps > 0 ? nic->socket_Bps : TCP_SOCKET_BPS;
+}
+
+double hw_nic_Bps(const hw_nic *nic, int gpus_sharing, hw_arch arch)
+{
+	double rate = nic->speed_Bps * hw_nic_efficiency(nic, gpus_sharing);
+	if (nic->transport != TRANSPORT_TCP || nic->speed_Bps <= 0)
+		return rate;
+	/* the ring channels through one NIC: the graph's over the node's NICs,
+	 * doubled as ncclTopoDupChannels and ncclTopoPostset double them (2 on
+	 * one 100 or 200 Gb/s NIC, 4 on one at 400) */
+	double s;
+	int nics = nic->count > 0 ? nic->count : 1;
+	int per_nic = hw_nic_graph_channels(arch, nic->speed_Bps, &s);
+	int ch = 2 * hw_dup_channels(arch, per_nic * nics, s) / nics;
+	if (ch < 2 * per_nic)
+		ch = 2 * per_nic;
+	return fmin(rate, ch * hw_nic_sockets(nic) * hw_nic_socket_Bps(nic));
 }
 
 const char *hw_transport_name(hw_transport t)
@@ -1017,15 +1118,22 @@ void hw_list_nics(FILE *out)
 	double tcp8 = hw_nic_efficiency(&tcp, 8);
 	fprintf(out, "%-14s %8s %10s %10s %10s  %s\n", "nic", "Gb/s", "RDMA GB/s", "TCP 1 GPU",
 		"TCP 8 GPUs", "kind");
-	for (size_t i = 0; i < sizeof nics / sizeof nics[0]; i++)
+	for (size_t i = 0; i < sizeof nics / sizeof nics[0]; i++) {
+		hw_nic t = tcp;   /* one NIC a node, NCCL's default sockets, an A100's channels */
+		t.count = 1;
+		t.speed_Bps = nics[i].gbps * 1e9 / 8;
 		fprintf(out, "%-14s %8.0f %10.2f %10.2f %10.2f  %s\n", nics[i].name, nics[i].gbps,
-			nics[i].gbps / 8 * rdma.efficiency, nics[i].gbps / 8 * tcp.efficiency,
-			nics[i].gbps / 8 * tcp8, nics[i].what);
+			t.speed_Bps * rdma.efficiency / 1e9, hw_nic_Bps(&t, 1, ARCH_AMPERE) / 1e9,
+			hw_nic_Bps(&t, 8, ARCH_AMPERE) / 1e9, nics[i].what);
+	}
 	fprintf(out, "transports: rdma efficiency %.2f, latency %.1f us per message;\n"
 		"  tcp (NCCL's sockets) efficiency %.2f with one GPU of a communicator on the node,\n"
 		"  %.2f with 8 (their proxy threads share the node's cores; the figures were measured\n"
-		"  on 32 Gb/s links, UNVERIFIED at 100 Gb/s and above), latency %.0f us\n",
-		rdma.efficiency, rdma.latency_s * 1e6, tcp.efficiency, tcp8, tcp.latency_s * 1e6);
+		"  on 32 Gb/s links), latency %.0f us; and at most NCCL's ring channels through the\n"
+		"  NIC (2, 4 at 400 Gb/s) x sockets a connection (nic.sockets, 1 by default) x %.3g GB/s\n"
+		"  a socket (nic.socket_bandwidth)\n",
+		rdma.efficiency, rdma.latency_s * 1e6, tcp.efficiency, tcp8, tcp.latency_s * 1e6,
+		TCP_SOCKET_BPS / 1e9);
 	hw_nic gd = {.transport = TRANSPORT_GDTCP};
 	hw_nic_defaults(&gd, 8);
 	fprintf(out, "  gpudirect-tcp (Google's GPUDirect-TCPX/TCPXO: TCP without the host copy)\n"

@@ -118,6 +118,11 @@ typedef struct hw_nic {
 	hw_transport transport;
 	double efficiency;            /* achievable fraction of line rate for one flow; 0 = from transport */
 	double latency_s;             /* per-message software overhead; 0 = from transport */
+	/* TCP: NCCL's sockets per connection (NCCL_SOCKET_NTHREADS x
+	 * NCCL_NSOCKS_PERTHREAD; 0 = NCCL's default, 1) and what one socket
+	 * moves (0 = hw.c's measured figure) */
+	int sockets;
+	double socket_Bps;
 } hw_nic;
 
 /* Catalog lookups: NULL if unknown. Names are matched case-insensitively. */
@@ -146,6 +151,27 @@ void hw_nic_defaults(hw_nic *nic, int gpus_per_node);
  * single-flow efficiency for RDMA; for TCP it falls with the GPUs sharing the
  * node's sockets (the law and its sources are in hw.c). */
 double hw_nic_efficiency(const hw_nic *nic, int gpus_sharing);
+/* NCCL's channel search over a speed array (GB/s, falling): the channels of
+ * the best total for bandwidth bw (GB/s) and the speed they run at. */
+int hw_channel_search(const double *speeds, size_t n, double bw, double *speed);
+/* ncclTopoDupChannels: nch doubled when the channels' speed allows it. */
+int hw_dup_channels(hw_arch arch, int nch, double speed);
+/* NCCL's sm90 / sm100 tables: Hopper and Blackwell (sm100 the B200's and the
+ * RTX Blackwell parts'). */
+bool hw_arch_sm90(hw_arch a);
+bool hw_arch_sm100(hw_arch a);
+/* The channels NCCL's inter-node graph search puts on one NIC of line rate
+ * line_Bps (before any doubling), and their speed in GB/s. */
+int hw_nic_graph_channels(hw_arch arch, double line_Bps, double *speed);
+/* A NIC's achievable rate, bytes/s per direction, when `gpus_sharing` GPUs
+ * of the node take part in the communicator (hw_nic_efficiency); over TCP
+ * also at most what NCCL's sockets through it move: its ring channels (the
+ * graph's, doubled as NCCL doubles them) x sockets per connection x a
+ * socket's rate. */
+double hw_nic_Bps(const hw_nic *nic, int gpus_sharing, hw_arch arch);
+/* The sockets per connection and one socket's rate, defaults filled. */
+int hw_nic_sockets(const hw_nic *nic);
+double hw_nic_socket_Bps(const hw_nic *nic);
 /* The transport as a report names it: "RDMA", "TCP", "GPUDirect-TCP". */
 const char *hw_transport_name(hw_transport t);
 

@@ -175,6 +175,30 @@ static void why_dp(const scenario *s, step_result *r, double x, double pct)
 			 fmt_s(nv, sizeof nv, r->dp_naive_s), eff, shrink);
 		return;
 	}
+	if (r->dp_naive_zone_Bps <= 0 && cluster_shm_below_nic(&s->cluster, r->dp_ranks_per_node)) {
+		/* GPUs without peer-to-peer: the ring's hops inside each node go
+		 * through host memory, more slowly than the NIC carries them */
+		hw_nic nc = s->cluster.nic;
+		hw_nic_defaults(&nc, s->cluster.gpus_per_node);
+		double sb = cluster_spec_intra_Bps(&s->cluster) / 1e9,
+		       nb = hw_nic_Bps(&nc, r->dp_ranks_per_node, s->cluster.gpu.arch) / 1e9;
+		dp_shrink(shrink, sizeof shrink, s, r, s->cluster.gpu.bridge_Bps > 0
+			  ? "NCCL's copy through host memory by the copy engines "
+			    "(NCCL_SHM_USE_CUDA_MEMCPY=1, intra_node.shm_eff), NVLink bridges"
+			  : "NCCL's copy through host memory by the copy engines "
+			    "(NCCL_SHM_USE_CUDA_MEMCPY=1, intra_node.shm_eff), cards with peer-to-peer",
+			  lever);
+		snprintf(r->bottleneck, sizeof r->bottleneck,
+			 "Gradient %s is exposed for %s (%.0f%% of the step): %s moves %s = %.3gx the %s "
+			 "of gradients, and its hops between a node's GPUs go through host memory "
+			 "(NCCL's SHM transport, %.3g GB/s: this card has no peer-to-peer), slower than the "
+			 "NIC (%.3g GB/s), so it takes ~%s%s vs the naive %s; %s.",
+			 z ? "reduction" : "all-reduce", fmt_s(a, sizeof a, x), pct, what, fx, f,
+			 fmt_b(g, sizeof g, r->dp_bytes_per_gpu), sb, nb,
+			 fmt_s(t, sizeof t, r->dp_allreduce_s), times, fmt_s(nv, sizeof nv, r->dp_naive_s),
+			 shrink);
+		return;
+	}
 	if (r->dp_naive_zone_Bps > 0) {
 		/* the group spans availability zones: the zone link, not a NIC */
 		char zl[32];

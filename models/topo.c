@@ -517,12 +517,22 @@ int cluster_route(const cluster *cl, int a, int b, int rail, int *links, int max
 	return n;
 }
 
+bool cluster_shm_below_nic(const scn_cluster *c, int ppn)
+{
+	if (c->gpus_per_node < 2 || ppn < 2 || !hw_intra_shm(&c->intra, &c->gpu) ||
+	    c->nic.speed_Bps <= 0)
+		return false;
+	hw_nic nic = c->nic;
+	hw_nic_defaults(&nic, c->gpus_per_node);
+	return cluster_spec_intra_Bps(c) < hw_nic_Bps(&nic, ppn, c->gpu.arch);
+}
+
 double cluster_flow_cap_shared(const cluster *cl, int a, int b, int gpus_sharing)
 {
 	if (a == b)
 		return 0;
 	if (a / cl->gpn != b / cl->gpn)
-		return cl->spec.nic.speed_Bps * hw_nic_efficiency(&cl->spec.nic, gpus_sharing);
+		return hw_nic_Bps(&cl->spec.nic, gpus_sharing, cl->spec.gpu.arch);
 	switch (cl->spec.intra.kind) {
 	case INTRA_NVSWITCH:
 		return cl->nvl_Bps;

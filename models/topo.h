@@ -66,6 +66,10 @@ double cluster_intra_Bps(const cluster *cl);
 double cluster_pcie_Bps(const cluster *cl);
 /* The same from the spec, before any cluster is built. */
 double cluster_spec_intra_Bps(const scn_cluster *c);
+/* Whether a node's GPUs talk through host memory (NCCL's SHM transport) more
+ * slowly than one of its NICs carries a communicator of `ppn` GPUs a node:
+ * a ring across such nodes waits for the copies inside them, not the wire. */
+bool cluster_shm_below_nic(const scn_cluster *c, int ppn);
 /* What one GPU moves to the others of a group of `gpus` consecutive GPUs
  * of its node, the groups aligned on multiples of `gpus` (TP groups): over
  * its NVLink bridges when every such group fits in one bridge group

@@ -1560,14 +1560,22 @@ static bool no_efa_said(const char *hw)
 
 /* Whether "socket(s)" in the text is NCCL's socket transport, not a CPU's
  * ("CPU sockets", "dual-socket", "different sockets/root complexes" of a
- * PCIe box's GPUs). */
+ * PCIe box's GPUs, "GPU and NIC on socket 1", "sockets 0 and 1"). */
 static bool nccl_sockets(const char *hw)
 {
 	static const char *const cpu[] = {"CPU", "dual", "two", "both", "2", "single", "different",
-		"same", "each", "per", "other", "multi", "one", "1", "4", "8"};
-	for (const char *p = val__find(hw, "socket"); p; p = val__find(p + 6, "socket"))
+		"same", "each", "per", "other", "multi", "one", "1", "4", "8", "on"};
+	for (const char *p = val__find(hw, "socket"); p; p = val__find(p + 6, "socket")) {
+		const char *q = p + 6;
+		if (*q == 's' || *q == 'S')
+			q++;
+		while (*q == ' ' || *q == '#')
+			q++;
+		if (isdigit((unsigned char)*q))
+			continue;   /* a CPU socket's number */
 		if (!val__word_before_in(hw, p, " -", cpu, sizeof cpu / sizeof cpu[0]))
 			return true;
+	}
 	return false;
 }
 
@@ -1702,7 +1710,10 @@ static void nic_of(const char *hw_text, const gpu_map *m, int gpn, hw_nic *nic)
 	}
 	if (gbps <= 0)
 		gbps = strstr(hw, "NDR") ? 400 : strstr(hw, "HDR") ? 200 : strstr(hw, "EDR") ? 100
-		     : val__affirmed(hw, "Slingshot") ? slingshot_rate(hw_text) : m->nic_Gbps;
+		     : val__affirmed(hw, "Slingshot") ? slingshot_rate(hw_text)
+		     /* Intel's Omni-Path (OPA 100 series): 100 Gb/s a port */
+		     : val__affirmed(hw, "Omni-Path") || val__affirmed(hw, "OmniPath") ||
+		       val__has_word(hw, "OPA") ? 100 : m->nic_Gbps;
 	/* "1x400Gb/s NDR IB per GPU"; "one NIC per GPU" in a clause of its own
 	 * (a count of one, or none, beside it) */
 	if ((at && !aggregate && per_gpu_after(at)) || (count <= 1 && nic_per_gpu_words(hw)))
@@ -1738,10 +1749,13 @@ static void nic_of(const char *hw_text, const gpu_map *m, int gpn, hw_nic *nic)
 	bool no_efa = efa_nics > 0 && (val__has(hw, "non-EFA") || val__has(hw, "without EFA") ||
 	                               val__has(hw, "EFA not used") || val__has(hw, "EFA disabled") ||
 	                               val__has(hw, "w/o EFA") || no_efa_said(hw));
+	/* a rail-optimized Ethernet fabric (a NIC a GPU on a leaf a rail) is
+	 * built for RoCE: nobody rails NCCL's sockets */
+	bool railed = val__has(hw, "rail-optimized") || val__has(hw, "rail optimized");
 	bool tcp = val__has(hw, "TCP") || nccl_sockets(hw) || (m->tcp && !rdma_said) ||
 	           no_rdma || no_efa ||
 	           ((val__has(hw, "GbE") || val__has(hw, "Ethernet")) && !val__has(hw, "RoCE") &&
-	            !val__has(hw, "RDMA") && !val__has(hw, "Spectrum-X") && !own_rdma);
+	            !val__has(hw, "RDMA") && !val__has(hw, "Spectrum-X") && !own_rdma && !railed);
 	/* a DGX-1's four EDR ports for its eight V100 (DGX-1 data sheet) */
 	if (count <= 0 && val__has(hw, "DGX-1"))
 		count = 4;
@@ -1897,6 +1911,96 @@ static bool env_said(const char *t, const char *var)
 			return true;
 	}
 	return false;
+}
+
+/* The value of an NCCL variable set in the text ("NCCL_SOCKET_NTHREADS=4",
+ * "SOCKET_NTHREADS 2"), not where a word before it denies it; 0 when none. */
+static int env_int(const char *t, const char *var)
+{
+	static const char *const no[] = {"no", "not", "without", "w/o", "vs", "vs.", "versus",
+		"than", "unlike", "instead"};
+	size_t n = strlen(var);
+	int v = 0;
+	for (const char *p = val__find(t, var); p; p = val__find(p + 1, var)) {
+		const char *s0 = p;
+		if (s0 - t >= 5 && !strncasecmp(s0 - 5, "NCCL_", 5))
+			s0 -= 5;
+		if ((s0 > t && (isalnum((unsigned char)s0[-1]) || s0[-1] == '_')) ||
+		    isalnum((unsigned char)p[n]) || p[n] == '_')
+			continue;
+		const char *a = p + n;
+		while (*a == ' ' || *a == '=' || *a == ':')
+			a++;
+		if (!isdigit((unsigned char)*a) || word_before(t, s0, 3, no, sizeof no / sizeof no[0]))
+			continue;
+		v = atoi(a);
+	}
+	return v > 64 ? 64 : v;
+}
+
+/* The NCCL minor version the text names ("NCCL 2.18.5", "NCCL v2.4.7",
+ * "nccl2.26.2"), x 1000 plus the patch; 0 when none. */
+static int nccl_version_of(const char *t)
+{
+	for (const char *p = val__find(t, "nccl"); p; p = val__find(p + 4, "nccl")) {
+		const char *q = p + 4;
+		while (*q == ' ' || *q == 'v' || *q == 'V' || *q == '-' || *q == '_')
+			q++;
+		if (strncmp(q, "2.", 2) || !isdigit((unsigned char)q[2]))
+			continue;
+		char *e;
+		long minor = strtol(q + 2, &e, 10), patch = 0;
+		if (*e == '.' && isdigit((unsigned char)e[1]))
+			patch = strtol(e + 1, NULL, 10);
+		return (int)(minor * 1000 + (patch < 1000 ? patch : 0));
+	}
+	return 0;
+}
+
+/* NCCL's sockets per connection over TCP: NCCL_SOCKET_NTHREADS x
+ * NCCL_NSOCKS_PERTHREAD as set, else net_socket.cc's defaults by the NIC's
+ * vendor: AWS's ENA 2 x 8 (since NCCL 2.4.8), Google's gVNIC 4 x 1 (2.5.6),
+ * 1 x 1 elsewhere. 0: nothing said, NCCL's generic default. */
+static int sockets_of(const val_row *r)
+{
+	const char *const texts[] = {r->other, r->source, r->hardware};
+	int nt = 0, ns = 0;
+	for (size_t i = 0; i < 3; i++) {
+		if (!nt)
+			nt = env_int(texts[i], "SOCKET_NTHREADS");
+		if (!ns)
+			ns = env_int(texts[i], "NSOCKS_PERTHREAD");
+	}
+	int ver = 0;
+	for (size_t i = 0; i < 3 && !ver; i++)
+		ver = nccl_version_of(texts[i]);
+	bool aws = false, gcp = false;
+	for (size_t i = 0; i < 3; i++) {
+		const char *t = texts[i];
+		/* AWS by its cloud, not by its network plugin ("aws-ofi-nccl",
+		 * NCCL_NET='AWS Libfabric') that other machines run */
+		bool plugin = val__has(t, "aws-ofi") || val__has(t, "AWS Libfabric") ||
+		              val__has(t, "AWS OFI");
+		aws = aws || (val__has_word(t, "AWS") && !plugin) || val__has_word(t, "EC2") ||
+		      val__has_word(t, "ENA") || val__has(t, "p3dn.") || val__has(t, "p4d.") ||
+		      val__has(t, "p4de.") || val__has(t, "p5.") || val__has(t, "p5e.") ||
+		      val__has(t, "g4dn.") || val__has(t, "g5.") || val__has(t, "g6.") ||
+		      val__has(t, "p3.");
+		gcp = gcp || val__has_word(t, "GCP") || val__has(t, "Google Cloud") ||
+		      val__has(t, "gVNIC") || val__has_word(t, "gve") || val__has(t, "a2-highgpu") ||
+		      val__has(t, "a2-ultragpu") || val__has(t, "a3-highgpu") ||
+		      val__has(t, "a3-megagpu") || val__has(t, "a3-ultragpu") ||
+		      val__has(t, "g2-standard");
+	}
+	int dt = 1, ds = 1;
+	if (aws && !gcp && (!ver || ver >= 4008))
+		dt = 2, ds = 8;
+	else if (gcp && !aws && (!ver || ver >= 5006))
+		dt = 4, ds = 1;
+	if (!nt && !ns && dt * ds == 1)
+		return 0;
+	int k = (nt ? nt : dt) * (ns ? ns : ds);
+	return k > 64 ? 64 : k;
 }
 
 static hw_p2p p2p_of(const val_row *r)
@@ -2339,6 +2443,7 @@ static int cluster_of(const val_row *r, scenario *s, char *why, size_t n)
 			c->intra.shm_eff = hw_shm_copy_engine_eff();
 	}
 	c->fabric.topology = c->nodes > 1 ? TOPO_FAT_TREE : TOPO_SINGLE_SWITCH;
+	c->nic.sockets = c->nic.transport == TRANSPORT_TCP ? sockets_of(r) : 0;
 	return 0;
 }
 
@@ -2795,6 +2900,7 @@ static int coll_cluster_of(const val_row *r, val_case *c, char *why, size_t n)
 	if (env_said(r->other, "IB_DISABLE=1") || env_said(r->other, "NET=Socket") ||
 	    socket_fallback(r->other))
 		c->s.cluster.nic.transport = TRANSPORT_TCP;
+	c->s.cluster.nic.sockets = c->s.cluster.nic.transport == TRANSPORT_TCP ? sockets_of(r) : 0;
 	c->gpus_per_thread = val__has(r->source, "AI-benchmarking-guide") ? 8 : 1;
 	int g = dash_g(r->source);
 	if (!g)
@@ -2838,7 +2944,19 @@ static bool megatron_logged(const val_row *r)
 		if (val__has(t[i], "log-throughput") || val__has(t[i], "log_throughput") ||
 		    val__has(t[i], "Megatron-logged") || val__has_word(t[i], "MCore"))
 			return true;
-	return false;
+	/* the line itself, as Megatron's training.py prints it, quoted in the
+	 * source */
+	return val__has(r->source, "throughput per GPU (TFLOP/s/GPU)") ||
+	       val__has(r->unit, "throughput per GPU (TFLOP/s/GPU)");
+}
+
+/* AMD's Primus logs Megatron's line through its own trainer (Primus
+ * @e16b27b, Megatron-LM submodule 5a676b36): model FLOPs, recomputation
+ * not counted; the attention scores whole, as its logged rates and step
+ * times agree only so (RAACAMD26-004, -007). */
+static bool primus_logged(const val_row *r)
+{
+	return val__names(r, "Primus") && val__has(r->unit, "TFLOP/s/GPU");
 }
 
 /* Vocabulary: Megatron GPT's 51200 (GPT-2 BPE padded), BLOOM's 250880
@@ -4242,7 +4360,7 @@ static int build_case(const val_row *r, val_case *c, char *why, size_t n)
 	/* Megatron-Core's logged rate counts each GEMM three times (forward,
 	 * wgrad, dgrad: its forward_backward_expansion_factor), recomputation
 	 * not: model FLOPs, whatever the row calls them */
-	if (c->metric == VM_HW_TFLOPS && megatron_logged(r))
+	if (c->metric == VM_HW_TFLOPS && (megatron_logged(r) || primus_logged(r)))
 		c->metric = VM_MODEL_TFLOPS;
 	/* torchtitan logs TFLOP/s as its tokens/s times 6 x the parameters
 	 * (the embedding's left out) + 12 x layers x heads x head_dim x seq_len

@@ -54,6 +54,35 @@ typedef struct nccl_args {
 	bool json, quiet;
 } nccl_args;
 
+/* Why a requested algorithm cannot run the collective on these GPUs (the
+ * conditions coll_pick checks, in words), or "" when it is another reason. */
+static const char *algo_why(coll_algo al, const scn_cluster *c, const coll_req *req)
+{
+	bool reduce = req->op == COLL_ALL_REDUCE;
+	bool nodes = req->n > c->gpus_per_node;
+	switch (al) {
+	case ALGO_COLLNET:
+		if (!c->fabric.sharp || c->nic.transport != TRANSPORT_RDMA)
+			return ": CollNet needs switches that reduce (cluster.fabric.sharp: true, "
+			       "over transport: rdma)";
+		return !nodes ? ": CollNet reduces in the network, between nodes" : "";
+	case ALGO_NVLS:
+	case ALGO_NVLS_TREE:
+		if (c->intra.kind != INTRA_NVSWITCH || c->gpu.nvls_eff <= 0)
+			return ": NVLS needs NVSwitches that reduce (NVLink SHARP: an NVSwitch node of "
+			       "H100 or later)";
+		if (al == ALGO_NVLS && nodes)
+			return ": NVLS runs inside one node; across nodes NCCL runs nvlstree";
+		if (al == ALGO_NVLS_TREE && !nodes)
+			return ": nvlstree joins nodes; inside one node NCCL runs nvls";
+		return "";
+	case ALGO_TREE:
+		return !reduce ? ": NCCL's tree runs all_reduce only" : "";
+	default:
+		return "";
+	}
+}
+
 static int usage(const char *fmt, const char *arg)
 {
 	fprintf(stderr, "trainsim nccl: ");
@@ -370,8 +399,9 @@ int cmd_nccl(int argc, char **argv)
 		goto out;
 	}
 	if (a.algo != ALGO_AUTO && coll_pick(cc, &req) != (coll_algo)a.algo && !a.quiet)
-		fprintf(stderr, "%s: --algo %s cannot run %s here; using what NCCL would pick\n",
-		        a.path, coll_algo_name((coll_algo)a.algo), coll_op_name(req.op));
+		fprintf(stderr, "%s: --algo %s cannot run %s here%s; using what NCCL would pick\n",
+		        a.path, coll_algo_name((coll_algo)a.algo), coll_op_name(req.op),
+		        algo_why((coll_algo)a.algo, &s.cluster, &req));
 	rc = run_sizes(&a, &s, &req, cc);
 	if (fflush(stdout))
 		rc = 1;

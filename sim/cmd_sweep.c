@@ -40,6 +40,7 @@ typedef struct sweep_ctx {
 	sweep_plan *plan;
 	scn_doc *doc;             /* the scenario with --set applied */
 	int out_fd;
+	bool out_made;   /* --out was created by this run (not resumed) */
 	size_t total, finished;
 	size_t n_ok, n_nofit, n_invalid, n_crashed;   /* n_crashed: of n_invalid */
 	size_t first_invalid;     /* the lowest index of an invalid point; SIZE_MAX: none */
@@ -523,6 +524,7 @@ static int open_out(sweep_ctx *c, bool *done)
 		return -1;
 	if (rows > 0)
 		fprintf(stderr, "sweep: %s holds %ld rows; running the rest\n", o->out, rows);
+	c->out_made = made;
 	if (lseek(c->out_fd, 0, SEEK_END) != 0 || write_header(c) == 0)
 		return 0;
 	/* nothing was in it: leave nothing, not a part of a header */
@@ -639,6 +641,13 @@ static int sweep_main(sweep_ctx *c)
 	pool_cfg cfg = {.workers = c->o->jobs, .eval = eval_point, .eval_ctx = c,
 	                .sink = sink_row, .sink_ctx = c, .stop = &stop_signal};
 	rc = sweep_report(c, pool_run(&cfg, todo, ntodo, stderr));
+	/* every point of a new file invalid: leave no file that a corrected
+	 * rerun would have to be told to --resume or remove */
+	if (rc == 1 && c->out_made && c->finished && c->n_invalid == c->finished &&
+	    c->finished == c->total) {
+		fprintf(stderr, "sweep: %s removed: it held only invalid points\n", c->o->out);
+		unlink(c->o->out);
+	}
 	if (rc == 0 && c->o->plot) {
 		char *pargv[] = {"plot", (char *)c->o->out, "--kind", "speed", "-o", (char *)c->o->plot,
 		                 NULL};

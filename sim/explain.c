@@ -248,14 +248,20 @@ static void fixes_dp(ctx *c)
 		fix_set(add_fix(c, "force the ring algorithm (NCCL_ALGO=Ring): NCCL's tuner chose "
 			"the tree by its model of the links, which does not see every link's load"),
 			"training.grad_reduce.algorithm=ring");
-	/* switches that reduce (InfiniBand SHARP) halve a NIC's all-reduce bytes */
+	/* switches that reduce (InfiniBand SHARP) halve a NIC's all-reduce bytes:
+	 * a property of the switches (hardware), which a link between zones has
+	 * none of */
 	if (c->r->dp_crosses_nodes && !c->s->cluster.fabric.sharp && !scn_grad_rs(c->s) &&
 	    c->s->cluster.nic.transport == TRANSPORT_RDMA && g->algorithm == GRAD_ALGO_AUTO &&
+	    c->s->cluster.fabric.topology != TOPO_ZONES && c->r->dp_naive_zone_Bps <= 0 &&
 	    (c->s->cluster.intra.kind == INTRA_NVSWITCH || c->s->cluster.gpus_per_node == 1) &&
-	    c->s->cluster.nic.count >= c->s->cluster.gpus_per_node)   /* NCCL's tuner needs a NIC a GPU */
-		fix_set(add_fix(c, "reduce in the switches (InfiniBand SHARP, NCCL_COLLNET_ENABLE=1): "
-			"each NIC sends its slice once instead of 2(n-1)/n of it"),
-			"cluster.fabric.sharp=true");
+	    c->s->cluster.nic.count >= c->s->cluster.gpus_per_node) {   /* NCCL's tuner needs a NIC a GPU */
+		fix *f = add_fix(c, "reduce in the switches (InfiniBand SHARP switches, "
+			"NCCL_COLLNET_ENABLE=1): each NIC sends its slice once instead of 2(n-1)/n of it");
+		if (f)
+			f->hardware = true;
+		fix_set(f, "cluster.fabric.sharp=true");
+	}
 	/* a DP group inside one node has no inter-node step to save; ZeRO
 	 * reduce-scatters, which the two-level all-reduce is not */
 	if (c->r->dp_crosses_nodes && g->algorithm != GRAD_ALGO_HIERARCHICAL && !scn_grad_rs(c->s)) {
@@ -548,8 +554,11 @@ static void fixes_memory(ctx *c)
 static bool fix_shm(ctx *c, step_split k)
 {
 	const scn_cluster *cl = &c->s->cluster;
+	/* a DP ring across nodes waits for the copies inside each node where
+	 * they are slower than the NIC */
+	bool dp_here = !c->r->dp_crosses_nodes || cluster_shm_below_nic(cl, c->r->dp_ranks_per_node);
 	if (!hw_intra_shm(&cl->intra, &cl->gpu) ||
-	    !(k == SPLIT_TP_COMM || (k == SPLIT_DP_COMM && !c->r->dp_crosses_nodes) ||
+	    !(k == SPLIT_TP_COMM || (k == SPLIT_DP_COMM && dp_here) ||
 	      (k == SPLIT_PP_COMM && !c->r->pp_crosses_nodes)))
 		return false;
 	if (!cl->gpu.no_p2p) {
@@ -566,6 +575,27 @@ static bool fix_shm(ctx *c, step_split k)
 		"by the copy engines, not its kernels' loads and stores"),
 	        "cluster.intra_node.shm_eff=%.3f", ce);
 	return true;
+}
+
+/* NCCL's sockets (TCP) that move less than the NIC could, where traffic
+ * between nodes is the loss: more of them per connection, NCCL's advice for
+ * 100G networks (NCCL_SOCKET_NTHREADS=4, NCCL_NSOCKS_PERTHREAD=4), paid in
+ * host cores. */
+static void fix_sockets(ctx *c, step_split k)
+{
+	const scn_cluster *cl = &c->s->cluster;
+	hw_nic nic = cl->nic;
+	hw_nic_defaults(&nic, cl->gpus_per_node);
+	int share = c->r->dp_ranks_per_node > 0 ? c->r->dp_ranks_per_node : 1;
+	if (nic.transport != TRANSPORT_TCP || cl->nodes <= 1 || hw_nic_sockets(&nic) >= 16 ||
+	    !((k == SPLIT_DP_COMM && c->r->dp_crosses_nodes) ||
+	      (k == SPLIT_PP_COMM && c->r->pp_crosses_nodes) || k == SPLIT_TP_COMM) ||
+	    hw_nic_Bps(&nic, share, cl->gpu.arch) >= 0.999 * nic.speed_Bps *
+	                                             hw_nic_efficiency(&nic, share))
+		return;
+	fix_set(add_fix(c, "more of NCCL's sockets per connection (NCCL_SOCKET_NTHREADS=4 "
+		"NCCL_NSOCKS_PERTHREAD=4, NCCL's advice for 100G networks; more host cores busy)"),
+	        "cluster.nic.sockets=16");
 }
 
 static void plan_fixes(ctx *c, const int *order, int nloss)
@@ -609,6 +639,12 @@ static void plan_fixes(ctx *c, const int *order, int nloss)
 	for (int i = 0; i < nloss && i < 2 && frac(c->r, (step_split)order[i]) >= SIGNIFICANT; i++)
 		if (fix_shm(c, (step_split)order[i]))
 			break;
+	for (int i = 0; i < nloss && i < 2 && frac(c->r, (step_split)order[i]) >= SIGNIFICANT; i++) {
+		int before = c->nfix;
+		fix_sockets(c, (step_split)order[i]);
+		if (c->nfix > before)
+			break;
+	}
 
 	for (int i = 0; i < nloss && i < 2; i++) {
 		step_split k = (step_split)order[i];
@@ -1033,7 +1069,9 @@ static void ring(ctx *c)
 	} else if (ratio > 1.3 * factor && r->dp_crosses_nodes && r->dp_ranks_per_node > 0) {
 		hw_nic nic = c->s->cluster.nic;
 		hw_nic_defaults(&nic, c->s->cluster.gpus_per_node);
-		double eff = hw_nic_efficiency(&nic, r->dp_ranks_per_node);
+		double eff = nic.speed_Bps > 0 ? hw_nic_Bps(&nic, r->dp_ranks_per_node,
+		                                            c->s->cluster.gpu.arch) / nic.speed_Bps
+		                               : hw_nic_efficiency(&nic, r->dp_ranks_per_node);
 		para(c->out, 3, 3, "The rest is the network: %s NICs, with %d GPU%s of this group "
 			"on a node, reach %.3g of their line rate, so expect about %.2f / %.3g = %.2f; "
 			"latency and contention add what is left.",

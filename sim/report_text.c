@@ -271,18 +271,24 @@ static void nic_gap(FILE *out, const scenario *s, const step_result *r, double f
 		return;
 	}
 	hw_nic_defaults(&nic, g);
-	double eff = hw_nic_efficiency(&nic, ppn);
+	double line_eff = hw_nic_efficiency(&nic, ppn);
+	double eff = nic.speed_Bps > 0 ? hw_nic_Bps(&nic, ppn, s->cluster.gpu.arch) / nic.speed_Bps
+	                               : line_eff;
 	double ratio = r->dp_allreduce_s / r->dp_naive_s;
 	if (eff <= 0 || ratio < 1.1 * factor)
 		return;
 	const char *tr = hw_transport_name(nic.transport);
-	if (nic.transport == TRANSPORT_TCP && ppn != per)
+	if (nic.transport == TRANSPORT_TCP && eff < 0.999 * line_eff)
+		snprintf(note, sizeof note, "\n    (NCCL's sockets through it, %d a connection, "
+			 "move %.3g GB/s each)", hw_nic_sockets(&nic), hw_nic_socket_Bps(&nic) / 1e9);
+	else if (nic.transport == TRANSPORT_TCP && ppn != per)
 		snprintf(note, sizeof note, ppn == 1 ? "\n    (one GPU of a data-parallel group per "
 			 "node: TCP's single-flow share)" : "\n    (TCP's share falls as a data-parallel "
 			 "group's %d GPUs compete for the node's cores)", ppn);
 	if (nics == 1)
-		fprintf(out, "    the rest: a %s NIC with %d GPU%s behind it achieves %.3g of its "
-			"line rate%s,\n", tr, per, per == 1 ? "" : "s", eff, note);
+		fprintf(out, "    the rest: %s %s NIC with %d GPU%s behind it achieves %.3g of its "
+			"line rate%s,\n", nic.transport == TRANSPORT_RDMA ? "an" : "a", tr, per,
+			per == 1 ? "" : "s", eff, note);
 	else
 		fprintf(out, "    the rest: each of the node's %d %s NICs has %d GPU%s behind it and "
 			"achieves\n    %.3g of its line rate%s,\n", nics, tr, per, per == 1 ? "" : "s",

@@ -222,6 +222,13 @@ static void check_placement(scn_ctx *c, const scn_cluster *k, const scn_doc *d)
 		if (f->topology != TOPO_ZONES && given(d, zone_keys[i]) && set[i])
 			scn__warn(c, scn__doc_path(d, zone_keys[i]), zone_keys[i],
 			          "has no effect unless topology is zones");
+	/* NCCL's sockets are TCP's */
+	const char *const sock_keys[] = {"cluster.nic.sockets", "cluster.nic.socket_bandwidth"};
+	const bool sock_set[] = {k->nic.sockets > 0, k->nic.socket_Bps > 0};
+	for (size_t i = 0; i < 2; i++)
+		if (k->nic.transport != TRANSPORT_TCP && given(d, sock_keys[i]) && sock_set[i])
+			scn__warn(c, scn__doc_path(d, sock_keys[i]), sock_keys[i],
+			          "has no effect unless transport is tcp (NCCL's socket transport)");
 	if (f->placement != FABRIC_SPREAD || !leafy || !f->leaves)
 		return;
 	if (f->leaves > k->nodes)

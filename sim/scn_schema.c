@@ -126,6 +126,8 @@ static const scn_field nic_rows[] = {
 	ENUM("transport", hw_nic, transport, transport_names, 0),
 	DBL("efficiency", hw_nic, efficiency, EFF_MIN, 1, FL_ZERO_OK),
 	UNI("latency", hw_nic, latency_s, UNIT_TIME, 0, 1, FL_ZERO_OK),
+	INT("sockets", hw_nic, sockets, 1, 64, FL_ZERO_OK),
+	UNI("socket_bandwidth", hw_nic, socket_Bps, UNIT_BANDWIDTH, LINK_MIN, LINK_MAX, FL_ZERO_OK),
 };
 static const scn_section nic_sec = SEC("nic", nic_rows);
 
@@ -449,6 +451,29 @@ static const struct {
 	{"*", "pipeline_model_parallel_size", "did you mean 'training.pp'?"},
 	{"*", "context_parallel_size", "did you mean 'training.cp'?"},
 	{"*", "expert_model_parallel_size", "did you mean 'training.ep'?"},
+	{"*", "tensor_parallel", "did you mean 'training.tp'?"},
+	{"*", "tensor_parallel_size", "did you mean 'training.tp'?"},
+	{"*", "pipeline_parallel", "did you mean 'training.pp'?"},
+	{"*", "pipeline_parallel_size", "did you mean 'training.pp'?"},
+	{"*", "data_parallel_size", "did you mean 'training.dp' (the GPUs over tp x pp x cp; left out, it is derived)?"},
+	{"*", "zero_stage", "did you mean 'training.zero' (0 to 3)?"},
+	{"*", "mixed_precision", "did you mean 'training.precision' (bf16, fp16, fp8, ...)?"},
+	{"training", "dtype", "did you mean 'training.precision' (what the model computes in)? "
+	 "'training.grad_reduce.dtype' is only the gradients' type on the wire"},
+	{"*", "sequence_length", "did you mean 'model.seq_len'?"},
+	{"*", "context_length", "did you mean 'model.seq_len'?"},
+	{"*", "max_seq_len", "did you mean 'model.seq_len'?"},
+	{"*", "n_ctx", "did you mean 'model.seq_len'?"},
+	{"*", "d_model", "did you mean 'model.hidden'?"},
+	{"*", "n_embd", "did you mean 'model.hidden'?"},
+	{"*", "ffn_dim", "did you mean 'model.ffn_hidden'?"},
+	{"*", "d_ff", "did you mean 'model.ffn_hidden'?"},
+	{"*", "n_heads", "did you mean 'model.heads'?"},
+	{"*", "n_head", "did you mean 'model.heads'?"},
+	{"*", "n_kv_heads", "did you mean 'model.kv_heads'?"},
+	{"*", "num_experts", "did you mean 'model.experts'?"},
+	{"*", "activation", "did you mean 'model.gated_mlp' (true for SwiGLU or GeGLU, false for "
+	 "GeLU)?"},
 	{"training.checkpoint", "interval", "did you mean 'every' (steps between checkpoints)?"},
 	{"training.checkpoint", "save_interval", "did you mean 'every' (steps between checkpoints)?"},
 	{"cluster.nic", "bandwidth", "did you mean 'speed' (the line rate of one NIC, e.g. "

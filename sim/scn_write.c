@@ -174,6 +174,12 @@ static void used_value(const scenario *s, const scn_section *sec, const scn_fiel
 		         s->cluster.gpus_per_node);
 	} else if (is(sec, f, "nic", "efficiency")) {
 		snprintf(b, n, "0 = %s's: %.3g", tr, nic.efficiency);
+	} else if (is(sec, f, "nic", "sockets")) {
+		snprintf(b, n, "0 = NCCL's default: 1 (NCCL_SOCKET_NTHREADS x NCCL_NSOCKS_PERTHREAD)%s",
+		         nic.transport == TRANSPORT_TCP ? "" : "; only tcp uses sockets");
+	} else if (is(sec, f, "nic", "socket_bandwidth")) {
+		unit_fmt(q, sizeof q, hw_nic_socket_Bps(&nic), UNIT_BANDWIDTH);
+		snprintf(b, n, "0 = %s a socket (NCCL's socket transport, measured)", q);
 	} else if (is(sec, f, "nic", "latency")) {
 		unit_fmt(q, sizeof q, nic.latency_s, UNIT_TIME);
 		snprintf(b, n, "0 = %s's: %s", tr, q);

@@ -2223,6 +2223,10 @@ START_TEST(t_blind17_review)
 	check_cluster("S-2,x,\"2 nodes x 8 NVIDIA H200, 4x ConnectX-7 InfiniBand 400 Gb/s per node; "
 	              "2 sockets, 1 TB RAM\",16,,,,,,,,,,,,float,,allreduce_busbw@1G,300,GB/s,x",
 	              "2 sockets", "H200-SXM-141GB", 8, 4, 400, 0);
+	check_cluster("S-4,x,\"2 nodes x 1 NVIDIA A100-PCIE-40GB; ConnectX-5 200 Gb/s InfiniBand "
+	              "(a second port on the other socket unused); 2-socket hosts, GPU and NIC on "
+	              "socket 1\",2,,,,,,,,,,,,float,,allreduce_busbw@1G,20,GB/s,x", "on socket 1",
+	              "A100-PCIE-40GB", 1, 1, 200, 0);
 	check_cluster("S-3,x,\"2 nodes x 8 NVIDIA H100, 1x 100GbE per node\",16,,,,,,,,,,,"
 	              "NCCL over sockets,float,,allreduce_busbw@1G,3,GB/s,x", "over sockets",
 	              "H100-SXM5-80GB", 8, 1, 100, 1);
@@ -3785,6 +3789,76 @@ START_TEST(t_deepep_read)
 }
 END_TEST
 
+/* NCCL's sockets a connection over TCP: the variables as set (their product),
+ * else NCCL's own defaults by the cloud's NIC (AWS's ENA 2 x 8 since 2.4.8,
+ * Google's gVNIC 4 x 1 since 2.5.6), not AWS's network plugin on another
+ * machine; a railed Ethernet fabric is RoCE; Omni-Path is 100 Gb/s. */
+START_TEST(t_blind26_sockets)
+{
+	static const struct {
+		const char *hw, *other;
+		int sockets;
+		hw_transport tr;
+		double gbps;
+	} cases[] = {
+		{"2 nodes x 8 H100 SXM, 1x 100GbE per node", "NCCL_IB_DISABLE=1", 0, TRANSPORT_TCP, 100},
+		{"2 nodes x 8 H100 SXM, 1x 100GbE per node",
+		 "NCCL_IB_DISABLE=1 NCCL_SOCKET_NTHREADS=4 NCCL_NSOCKS_PERTHREAD=4", 16,
+		 TRANSPORT_TCP, 100},
+		{"2 nodes x 8 H100 SXM, 1x 100GbE per node",
+		 "NCCL_IB_DISABLE=1; NCCL_SOCKET_NTHREADS=2 (NSOCKS_PERTHREAD not set)", 2,
+		 TRANSPORT_TCP, 100},
+		{"2 x AWS p4d.24xlarge, 8x A100, non-EFA, 1 ENI", "NCCL_IB_DISABLE=1", 16,
+		 TRANSPORT_TCP, 0},
+		{"2 x GCP a2-ultragpu-8g, 8x A100, TCP over one gVNIC 200 Gb/s", "NCCL 2.22.3", 4,
+		 TRANSPORT_TCP, 200},
+		{"2 x GCP a2-highgpu-8g, 8x A100, TCP over one gVNIC 100 Gb/s", "NCCL 2.4.7", 0,
+		 TRANSPORT_TCP, 100},
+		{"2 x GCP a2-highgpu-8g, 8x A100, TCP over one gVNIC 100 Gb/s",
+		 "NCCL 2.22; not NCCL_SOCKET_NTHREADS=8", 4, TRANSPORT_TCP, 100},
+		{"2 nodes x 4 GH200, 4x Slingshot-11 200 Gb/s, TCP sockets",
+		 "NCCL_NET='AWS Libfabric' not loaded; aws-ofi-nccl missing", 0, TRANSPORT_TCP, 200},
+		{"2 nodes x 8 A100-SXM4-80GB, 2 x 200GbE Ethernet, rail-optimized", "", 0,
+		 TRANSPORT_RDMA, 200},
+		{"2 nodes x 8 A100 80GB, 4 OmniPath links per node", "", 0, TRANSPORT_RDMA, 100},
+	};
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		char row[768], why[256];
+		val_case c;
+		snprintf(row, sizeof row, "K-%03zu,x,\"%s\",16,,,,,,,,,,,\"%s\",float,,"
+		         "allreduce_busbw@1G,5,GB/s,x", i, cases[i].hw, cases[i].other);
+		ck_assert_msg(build_row(row, &c, why, sizeof why) == 0, "%s: %s", cases[i].hw, why);
+		const hw_nic *k = &c.s.cluster.nic;
+		ck_assert_msg(k->transport == cases[i].tr && k->sockets == cases[i].sockets &&
+		              (cases[i].gbps <= 0 || fabs(k->speed_Bps * 8 / 1e9 - cases[i].gbps) < 1e-6),
+		              "%s | %s: transport %d, %d sockets, %g Gb/s", cases[i].hw, cases[i].other,
+		              k->transport, k->sockets, k->speed_Bps * 8 / 1e9);
+		scn_release(&c.s);
+	}
+}
+END_TEST
+
+/* Primus's logged TFLOP/s/GPU is Megatron's model count (no recomputation,
+ * attention whole); the paper convention otherwise */
+START_TEST(t_primus_tflops)
+{
+	val_case c;
+	char why[256];
+	const char *primus = "P-1,\"Primus (AMD-AGI/Primus) log\",\"2 nodes x 8 MI325X\",16,70,80,8192,"
+		"64,4096,640,10,1,1,16,fsdp,bf16,full,tflops_per_gpu,786,TFLOP/s/GPU,x";
+	ck_assert_msg(build_row(primus, &c, why, sizeof why) == 0, "%s", why);
+	ck_assert_int_eq(c.metric, VM_MODEL_TFLOPS);
+	ck_assert(!c.causal_count);
+	scn_release(&c.s);
+	const char *paper = "P-2,\"a paper\",\"2 nodes x 8 MI325X\",16,70,80,8192,"
+		"64,4096,640,10,1,1,16,fsdp,bf16,full,tflops_per_gpu,786,TFLOP/s/GPU,x";
+	ck_assert_msg(build_row(paper, &c, why, sizeof why) == 0, "%s", why);
+	ck_assert_int_eq(c.metric, VM_HW_TFLOPS);
+	scn_release(&c.s);
+}
+END_TEST
+
+
 static Suite *suite(void)
 {
 	Suite *s = suite_create("validate_text");
@@ -3840,6 +3914,8 @@ static Suite *suite(void)
 	tcase_add_test(tc, t_blind24);
 	tcase_add_test(tc, t_power_limit_read);
 	tcase_add_test(tc, t_deepep_read);
+	tcase_add_test(tc, t_blind26_sockets);
+	tcase_add_test(tc, t_primus_tflops);
 	suite_add_tcase(s, tc);
 	return s;
 }
