@@ -447,15 +447,31 @@ static void bottleneck(const scenario *s, step_result *r)
 		if (clk < 1)
 			snprintf(cap, sizeof cap, " at the %.0f W power limit's clock (%.0f%% of the "
 			         "rated one)", s->cluster.gpu.power_limit_w, 100 * clk);
-		snprintf(r->bottleneck, sizeof r->bottleneck,
-			 "Compute-bound: kernels take %.0f%% of the step and the largest other share, "
-			 "%s, is %s (%.0f%%); MFU %.0f%% is limited by the achievable GEMM efficiency%s: "
-			 "larger micro-batches would raise it%s.",
-			 100 * r->split_s[SPLIT_COMPUTE] / r->step_time_s, step_split_name(k),
-			 fmt_s(a, sizeof a, x), pct, 100 * r->mfu, cap,
-			 s->training.precision == PREC_FP4 ? ""
-			 : ", and a lower-precision format (fp8, fp4 where the GPU has it) would "
-			   "shorten the step");
+		/* at long sequences the count's full attention matrix is twice what
+		 * causal kernels compute: MFU is no measure of the GEMMs there */
+		double full = wl_model_flops_per_seq(&s->model),
+		       att = wl_attn_score_flops_per_seq(&s->model);
+		if (full > 0 && att / 2 > 0.1 * (full - att / 2))
+			snprintf(r->bottleneck, sizeof r->bottleneck,
+				 "Compute-bound: kernels take %.0f%% of the step and the largest other "
+				 "share, %s, is %s (%.0f%%); at %d tokens a sequence the attention scores "
+				 "are %.0f%% of the counted FLOPs, and MFU (%.0f%%) counts their full matrix "
+				 "where causal kernels compute half (the note below): a faster attention "
+				 "kernel%s would shorten the step.",
+				 100 * r->split_s[SPLIT_COMPUTE] / r->step_time_s, step_split_name(k),
+				 fmt_s(a, sizeof a, x), pct, s->model.seq_len, 100 * att / full,
+				 100 * r->mfu, s->training.precision == PREC_FP4 ? ""
+				 : " or a lower-precision format");
+		else
+			snprintf(r->bottleneck, sizeof r->bottleneck,
+				 "Compute-bound: kernels take %.0f%% of the step and the largest other "
+				 "share, %s, is %s (%.0f%%); MFU %.0f%% is limited by the achievable GEMM "
+				 "efficiency%s: larger micro-batches would raise it%s.",
+				 100 * r->split_s[SPLIT_COMPUTE] / r->step_time_s, step_split_name(k),
+				 fmt_s(a, sizeof a, x), pct, 100 * r->mfu, cap,
+				 s->training.precision == PREC_FP4 ? ""
+				 : ", and a lower-precision format (fp8, fp4 where the GPU has it) would "
+				   "shorten the step");
 	} else if (k == SPLIT_DP_COMM) {
 		why_dp(s, r, x, pct);
 	} else {

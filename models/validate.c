@@ -520,7 +520,8 @@ static const gpu_map *gpu_of(const char *hw)
  * not "4x 400Gb/s". */
 static bool gpu_next(const char *s, const gpu_map *m)
 {
-	static const char *const vendor[] = {"NVIDIA ", "AMD Instinct ", "AMD "};
+	/* a vendor and a product line before the name ("NVIDIA Tesla V100") */
+	static const char *const vendor[] = {"NVIDIA ", "AMD Instinct ", "AMD ", "Tesla "};
 	while (*s == ' ')
 		s++;
 	for (size_t v = 0; v < sizeof vendor / sizeof vendor[0]; v++)
@@ -634,6 +635,13 @@ static int gpus_per_node(const char *hw, const gpu_map *m)
 	}
 	for (size_t i = 0; i < sizeof per / sizeof per[0] && n <= 0; i++) {
 		const char *p = val__find(hw, per[i]);
+		const char *b = p;
+		while (b && b > hw && b[-1] == ' ')
+			b--;
+		/* a memory size is no count: "V100-SXM2-16GB per node" */
+		if (b && b - hw >= 2 && (!strncasecmp(b - 2, "GB", 2) || !strncasecmp(b - 2, "TB", 2) ||
+		                         (b - hw >= 3 && !strncasecmp(b - 3, "GiB", 3))))
+			continue;
 		if (p)
 			n = val__number_before(hw, p, false);
 	}
@@ -1762,6 +1770,10 @@ static void nic_of(const char *hw_text, const gpu_map *m, int gpn, hw_nic *nic)
 	/* ALCF Polaris's two Slingshot-11 NICs for its four A100 */
 	if (count <= 0 && !strcmp(m->token, "ALCF Polaris"))
 		count = 2;
+	/* AIST's ABCI (its system overview): a V node's two InfiniBand EDR ports
+	 * for its four V100, an A node's four HDR for its eight A100 */
+	if (count <= 0 && val__has_word(hw, "ABCI"))
+		count = strstr(m->catalog, "V100") ? 2 : strstr(m->catalog, "A100") ? 4 : 0;
 	if (count <= 0 || count > 4 * gpn)
 		count = tcp ? 1 : m->gpus_per_node == 16 ? 8 : gpn;
 	/* part of a node (one GPU of a DGX-2): at most the 4 NICs per GPU the

@@ -904,5 +904,14 @@ done
 expect 0 "nccl --algo collnet without SHARP" "$TS" nccl "$SCN" --algo collnet -b 1G -e 1G
 has "$tmp/err" "CollNet needs switches that reduce (cluster.fabric.sharp: true" "... and says why"
 
+# a million-token sequence: MFU counts the full attention matrix, so the
+# compute-bound sentence says so instead of asking for larger micro-batches
+expect 0 "run, a 1M-token sequence" "$TS" run "$top_srcdir/scenarios/dgx-h100.yaml" \
+	--set model.seq_len=1Mi --set training.cp=8 --set training.global_batch=1
+tr '\n' ' ' <"$tmp/out" | tr -s ' ' >"$tmp/flat"
+has "$tmp/flat" "counts their full matrix where causal kernels compute half" \
+	"... the bottleneck explains the MFU above the GEMMs'"
+lacks "$tmp/flat" "larger micro-batches would raise it" "... and asks for no larger micro-batches"
+
 echo "1..$n"
 [ "$failed" -eq 0 ]

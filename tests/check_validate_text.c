@@ -3838,6 +3838,16 @@ START_TEST(t_blind26_sockets)
 }
 END_TEST
 
+/* "4x Tesla V100-SXM2-16GB per node": four a node, not 16 (its memory) nor the
+ * V100's usual eight; ABCI's V node has two EDR ports */
+START_TEST(t_abci_nodes)
+{
+	check_cluster("A-1,x,\"ABCI 2.0 ComputeNode(V): 4x Tesla V100-SXM2-16GB per node\",16,,,,,,"
+	              ",,,,,\"op=all_reduce; size=33554432 B; nodes=4; ranks_per_node=4\",float,,"
+	              "busbw,19.9,GB/s,x", "ABCI V", "V100-SXM2-16GB", 4, 2, 100, 0);
+}
+END_TEST
+
 /* Primus's logged TFLOP/s/GPU is Megatron's model count (no recomputation,
  * attention whole); the paper convention otherwise */
 START_TEST(t_primus_tflops)
@@ -3916,6 +3926,7 @@ static Suite *suite(void)
 	tcase_add_test(tc, t_deepep_read);
 	tcase_add_test(tc, t_blind26_sockets);
 	tcase_add_test(tc, t_primus_tflops);
+	tcase_add_test(tc, t_abci_nodes);
 	suite_add_tcase(s, tc);
 	return s;
 }
