@@ -205,6 +205,24 @@ static int launch(coll_run *r)
 	coll_ctx *cc = r->cc;
 	int gpn = r->sh.gpn, nics = r->sh.nics, rc = 0;
 	nic_count(r, true);
+	/* NCCL's sockets (TCP): one communicator's ring channels through a NIC
+	 * share its sockets among its flows there, each sibling communicator
+	 * with sockets of its own; a hierarchical scheme's rings across nodes
+	 * are communicators of their own, and each peer of a point-to-point
+	 * pattern (all-to-all, sends, a parameter server's) has its own
+	 * connection of NCCL_NCHANNELS_PER_NET_PEER channels */
+	const scn_cluster *spec = cluster_spec(cc->cl);
+	double ring_sock = 0, conn_sock = 0;
+	bool per_conn = r->req.op == COLL_ALL_TO_ALL || r->req.op == COLL_SENDRECV ||
+	                r->ops->algo == ALGO_HIERARCHICAL || r->ops->algo == ALGO_PS;
+	int sib = r->req.mult < cluster_gpus_per_nic(cc->cl) ? (int)r->req.mult
+	                                                     : cluster_gpus_per_nic(cc->cl);
+	if (spec->nic.transport == TRANSPORT_TCP) {
+		int ch = hw_nic_ring_channels(&spec->nic, spec->gpu.arch, spec->gpu.pcie_gen);
+		ring_sock = hw_nic_socket_cap(&spec->nic, ch) * (sib > 1 ? sib : 1);
+		conn_sock = hw_nic_socket_cap(&spec->nic, r->ops->algo == ALGO_HIERARCHICAL
+		                                         ? ch : HW_P2P_NET_CHANNELS);
+	}
 	for (int i = 0; i < r->npf && !rc; i++) {
 		const struct coll_pflow *f = &r->pf[i];
 		int links[CLUSTER_MAX_ROUTE];
@@ -222,6 +240,8 @@ static int launch(coll_run *r)
 			int rb = f->rail >= 0 ? f->rail % nics : coll__rail(&r->sh, f->b);
 			int tx = cc->nic_tx[f->a / gpn * nics + ra], rx = cc->nic_rx[f->b / gpn * nics + rb];
 			cap /= tx > rx ? tx : rx;
+			if (ring_sock > 0)
+				cap = fmin(cap, per_conn ? conn_sock : ring_sock / (tx > rx ? tx : rx));
 		}
 		/* LL's cap: NCCL's multi-node figure on the flows that leave the node,
 		 * its one-node figure (the GPU's) on those inside it */
@@ -392,7 +412,7 @@ static void shape_rails(coll_ctx *cc, coll_shape *sh, int node)
 	if (fewest < most && c->intra.kind == INTRA_PCIE)
 		use = fewest;   /* the PCIe link carries the node's own ring hops too */
 	else if (fewest < most) {
-		double nic = hw_nic_Bps(&c->nic, 1, c->gpu.arch),
+		double nic = hw_nic_Bps(&c->nic, 1, c->gpu.arch, c->gpu.pcie_gen),
 		       pcie = cluster_pcie_Bps(cc->cl);
 		if ((double)members * fewest * fmin(nic, pcie / fewest) >= all * fmin(nic, pcie / most))
 			use = fewest;
@@ -433,7 +453,7 @@ static void shape_bandwidths(coll_ctx *cc, coll_shape *sh)
 {
 	const scn_cluster *c = cluster_spec(cc->cl);
 	sh->intra_Bps = cluster_intra_Bps(cc->cl);
-	sh->nic_Bps = hw_nic_Bps(&c->nic, sh->ppn, c->gpu.arch);
+	sh->nic_Bps = hw_nic_Bps(&c->nic, sh->ppn, c->gpu.arch, c->gpu.pcie_gen);
 	sh->nic_line_Bps = c->nic.speed_Bps;
 	sh->nvlink = c->intra.kind != INTRA_PCIE;
 	sh->mesh = c->intra.kind == INTRA_NVLINK_MESH;

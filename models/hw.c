@@ -907,13 +907,13 @@ double hw_shm_eff(const hw_intra *in, const hw_gpu *g)
  * transport's default: NCCL_SOCKET_NTHREADS = NCCL_NSOCKS_PERTHREAD = 1 but
  * on AWS's ENA, 2 x 8, and Google's gVNIC, 4 x 1: net_socket.cc's
  * auto-detection) moves about 2.0 GB/s: NVIDIA/nccl #209 measured one ring
- * (one socket) of a GCP V100 node at 2.06 GB/s (NCCL 2.3.7, 32 Gb/s), and
- * two 1-GPU nodes on 400 GbE reach 8.1 GB/s over NCCL 2.27's four channels
- * of one socket each (RHL40STCP). Hosts differ by 3x: an older workstation
- * moved 0.65 GB/s a socket where iperf3's one stream did 4.3 (STPAR26), a
- * Slingshot host's TCP 0.87 (ULANTA22). NCCL splits each transfer evenly
- * over the sockets (sjeaugey, nccl-tests #83), so a NIC carries its ring
- * channels x sockets x this. */
+ * (one socket) of a GCP V100 node at 2.06 GB/s (NCCL 2.3.7, 32 Gb/s). Hosts
+ * differ by 6x: two 1-GPU L40S nodes on 400 GbE move 8.1 GB/s over two
+ * channels, 4 a socket (RHL40STCP); an older workstation 0.65 a socket where
+ * iperf3's one stream did 4.3 (STPAR26), a Slingshot host's TCP 0.87
+ * (ULANTA22). NCCL splits each transfer evenly over the sockets (sjeaugey,
+ * nccl-tests #83), so a communicator's ring carries its channels through a
+ * NIC x sockets x this. */
 #define TCP_SOCKET_BPS 2.0e9
 /* TCP with g GPUs of a node in one communicator: NCCL splits every transfer
  * evenly over its sockets, so the slowest socket sets the pace (sjeaugey,
@@ -1026,21 +1026,32 @@ double hw_nic_socket_Bps(const hw_nic *nic)
 	return nic->socket_Bps > 0 ? nic->socket_Bps : TCP_SOCKET_BPS;
 }
 
-double hw_nic_Bps(const hw_nic *nic, int gpus_sharing, hw_arch arch)
+int hw_nic_ring_channels(const hw_nic *nic, hw_arch arch, int pcie_gen)
+{
+	/* NCCL's PCIe bandwidth for an x16 link (its topology's 12 GB/s at Gen3,
+	 * doubling a generation): the GPU-to-NIC path the search starts from */
+	int gen = pcie_gen >= 3 ? pcie_gen : 4;
+	double path = fmin(nic->speed_Bps, 12e9 * (double)(1 << (gen - 3)));
+	double s;
+	int nics = nic->count > 0 ? nic->count : 1;
+	int per_nic = hw_nic_graph_channels(arch, path, &s);
+	int ch = 2 * hw_dup_channels(arch, per_nic * nics, s) / nics;
+	return ch < 2 * per_nic ? 2 * per_nic : ch;
+}
+
+double hw_nic_socket_cap(const hw_nic *nic, int channels)
+{
+	if (nic->transport != TRANSPORT_TCP)
+		return HUGE_VAL;
+	return channels * hw_nic_sockets(nic) * hw_nic_socket_Bps(nic);
+}
+
+double hw_nic_Bps(const hw_nic *nic, int gpus_sharing, hw_arch arch, int pcie_gen)
 {
 	double rate = nic->speed_Bps * hw_nic_efficiency(nic, gpus_sharing);
 	if (nic->transport != TRANSPORT_TCP || nic->speed_Bps <= 0)
 		return rate;
-	/* the ring channels through one NIC: the graph's over the node's NICs,
-	 * doubled as ncclTopoDupChannels and ncclTopoPostset double them (2 on
-	 * one 100 or 200 Gb/s NIC, 4 on one at 400) */
-	double s;
-	int nics = nic->count > 0 ? nic->count : 1;
-	int per_nic = hw_nic_graph_channels(arch, nic->speed_Bps, &s);
-	int ch = 2 * hw_dup_channels(arch, per_nic * nics, s) / nics;
-	if (ch < 2 * per_nic)
-		ch = 2 * per_nic;
-	return fmin(rate, ch * hw_nic_sockets(nic) * hw_nic_socket_Bps(nic));
+	return fmin(rate, hw_nic_socket_cap(nic, hw_nic_ring_channels(nic, arch, pcie_gen)));
 }
 
 const char *hw_transport_name(hw_transport t)
@@ -1119,19 +1130,20 @@ void hw_list_nics(FILE *out)
 	fprintf(out, "%-14s %8s %10s %10s %10s  %s\n", "nic", "Gb/s", "RDMA GB/s", "TCP 1 GPU",
 		"TCP 8 GPUs", "kind");
 	for (size_t i = 0; i < sizeof nics / sizeof nics[0]; i++) {
-		hw_nic t = tcp;   /* one NIC a node, NCCL's default sockets, an A100's channels */
+		hw_nic t = tcp;   /* one NIC a node, NCCL's default sockets, an H100's channels */
 		t.count = 1;
 		t.speed_Bps = nics[i].gbps * 1e9 / 8;
 		fprintf(out, "%-14s %8.0f %10.2f %10.2f %10.2f  %s\n", nics[i].name, nics[i].gbps,
-			t.speed_Bps * rdma.efficiency / 1e9, hw_nic_Bps(&t, 1, ARCH_AMPERE) / 1e9,
-			hw_nic_Bps(&t, 8, ARCH_AMPERE) / 1e9, nics[i].what);
+			t.speed_Bps * rdma.efficiency / 1e9, hw_nic_Bps(&t, 1, ARCH_HOPPER, 5) / 1e9,
+			hw_nic_Bps(&t, 8, ARCH_HOPPER, 5) / 1e9, nics[i].what);
 	}
 	fprintf(out, "transports: rdma efficiency %.2f, latency %.1f us per message;\n"
 		"  tcp (NCCL's sockets) efficiency %.2f with one GPU of a communicator on the node,\n"
 		"  %.2f with 8 (their proxy threads share the node's cores; the figures were measured\n"
-		"  on 32 Gb/s links), latency %.0f us; and at most NCCL's ring channels through the\n"
-		"  NIC (2, 4 at 400 Gb/s) x sockets a connection (nic.sockets, 1 by default) x %.3g GB/s\n"
-		"  a socket (nic.socket_bandwidth)\n",
+		"  on 32 Gb/s links), latency %.0f us; and at most a communicator's ring channels\n"
+		"  through the NIC (2; 4 where the NIC and the GPU's PCIe both pass 48 GB/s: Gen5 and\n"
+		"  400 Gb/s) x sockets a connection (nic.sockets, 1 by default) x %.3g GB/s a socket\n"
+		"  (nic.socket_bandwidth); a point-to-point peer 2 channels\n",
 		rdma.efficiency, rdma.latency_s * 1e6, tcp.efficiency, tcp8, tcp.latency_s * 1e6,
 		TCP_SOCKET_BPS / 1e9);
 	hw_nic gd = {.transport = TRANSPORT_GDTCP};

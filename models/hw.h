@@ -163,12 +163,21 @@ bool hw_arch_sm100(hw_arch a);
 /* The channels NCCL's inter-node graph search puts on one NIC of line rate
  * line_Bps (before any doubling), and their speed in GB/s. */
 int hw_nic_graph_channels(hw_arch arch, double line_Bps, double *speed);
-/* A NIC's achievable rate, bytes/s per direction, when `gpus_sharing` GPUs
- * of the node take part in the communicator (hw_nic_efficiency); over TCP
- * also at most what NCCL's sockets through it move: its ring channels (the
- * graph's, doubled as NCCL doubles them) x sockets per connection x a
- * socket's rate. */
-double hw_nic_Bps(const hw_nic *nic, int gpus_sharing, hw_arch arch);
+/* The ring channels one NCCL communicator puts through one of the node's
+ * NICs: its graph search at the GPU-to-NIC path's bandwidth (the smaller of
+ * the line rate and NCCL's PCIe figure for the GPU's generation), doubled as
+ * ncclTopoDupChannels and ncclTopoPostset double them. */
+int hw_nic_ring_channels(const hw_nic *nic, hw_arch arch, int pcie_gen);
+/* What NCCL's sockets move over `channels` connections (x sockets each x a
+ * socket's rate) over TCP; unbounded (HUGE_VAL) for another transport. */
+double hw_nic_socket_cap(const hw_nic *nic, int channels);
+/* One communicator's achievable rate through a NIC, bytes/s per direction,
+ * when `gpus_sharing` GPUs of the node take part (hw_nic_efficiency), over
+ * TCP at most its ring channels' sockets (hw_nic_socket_cap). */
+double hw_nic_Bps(const hw_nic *nic, int gpus_sharing, hw_arch arch, int pcie_gen);
+/* NCCL_NCHANNELS_PER_NET_PEER's default: the channels of a point-to-point
+ * connection (a send, an all-to-all's peer) over the network. */
+#define HW_P2P_NET_CHANNELS 2
 /* The sockets per connection and one socket's rate, defaults filled. */
 int hw_nic_sockets(const hw_nic *nic);
 double hw_nic_socket_Bps(const hw_nic *nic);

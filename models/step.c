@@ -323,6 +323,11 @@ static int setup_route(stp_run *r, stp_stage *st, int to, stp_route *rt, char *e
 	int fan = cluster_gpus_per_nic(r->cl), sib = r->tp * r->cp;
 	if (across)
 		rt->cap /= sib < fan ? sib : fan;
+	/* over TCP each pipeline send is a connection of NCCL's own: its
+	 * channels' sockets bound it (hw_nic_socket_cap) */
+	const scn_cluster *c = &r->s->cluster;
+	if (across && c->nic.transport == TRANSPORT_TCP)
+		rt->cap = fmin(rt->cap, hw_nic_socket_cap(&c->nic, HW_P2P_NET_CHANNELS) / rt->k);
 	return 0;
 }
 

@@ -150,8 +150,12 @@ static void why_dp(const scenario *s, step_result *r, double x, double pct)
 	snprintf(what, sizeof what, "a %s %s", r->dp_algorithm,
 		 rs ? "reduce-scatter (and all-gather)" : z ? "all-reduce (and all-gather)"
 		 : "all-reduce");
-	char shrink[256];
+	char shrink[256], lead[256];
 	nic_name(nic, sizeof nic, &s->cluster);
+	/* what every case below begins with */
+	snprintf(lead, sizeof lead, "Gradient %s is exposed for %s (%.0f%% of the step): %s moves "
+		 "%s = %.3gx the %s of gradients", z ? "reduction" : "all-reduce",
+		 fmt_s(a, sizeof a, x), pct, what, fx, f, fmt_b(g, sizeof g, r->dp_bytes_per_gpu));
 	/* what the factor does not explain: the achievable fraction of line rate */
 	double ideal = f * r->dp_naive_s, move = r->dp_move_s > 0 ? r->dp_move_s : r->dp_allreduce_s;
 	if (ideal > 0 && move > 1.15 * ideal)
@@ -166,12 +170,8 @@ static void why_dp(const scenario *s, step_result *r, double x, double pct)
 		snprintf(links, sizeof links, "%s%s", cluster_intra_phrase(&s->cluster), s->cluster.nodes > 1
 			 ? "; each data-parallel group lies inside one node" : "");
 		snprintf(r->bottleneck, sizeof r->bottleneck,
-			 "Gradient %s is exposed for %s (%.0f%% of the step): %s moves %s = %.3gx "
-			 "the %s of gradients over the intra-node links (%s), where it takes ~%s%s "
-			 "vs the naive %s%s; %s.",
-			 z ? "reduction" : "all-reduce", fmt_s(a, sizeof a, x), pct, what,
-			 fx, f, fmt_b(g, sizeof g, r->dp_bytes_per_gpu),
-			 links, fmt_s(t, sizeof t, r->dp_allreduce_s), times,
+			 "%s over the intra-node links (%s), where it takes ~%s%s vs the naive %s%s; %s.",
+			 lead, links, fmt_s(t, sizeof t, r->dp_allreduce_s), times,
 			 fmt_s(nv, sizeof nv, r->dp_naive_s), eff, shrink);
 		return;
 	}
@@ -181,20 +181,23 @@ static void why_dp(const scenario *s, step_result *r, double x, double pct)
 		hw_nic nc = s->cluster.nic;
 		hw_nic_defaults(&nc, s->cluster.gpus_per_node);
 		double sb = cluster_spec_intra_Bps(&s->cluster) / 1e9,
-		       nb = hw_nic_Bps(&nc, r->dp_ranks_per_node, s->cluster.gpu.arch) / 1e9;
+		       nb = hw_nic_Bps(&nc, r->dp_ranks_per_node, s->cluster.gpu.arch,
+		                         s->cluster.gpu.pcie_gen) / 1e9;
 		dp_shrink(shrink, sizeof shrink, s, r, s->cluster.gpu.bridge_Bps > 0
 			  ? "NCCL's copy through host memory by the copy engines "
 			    "(NCCL_SHM_USE_CUDA_MEMCPY=1, intra_node.shm_eff), NVLink bridges"
 			  : "NCCL's copy through host memory by the copy engines "
 			    "(NCCL_SHM_USE_CUDA_MEMCPY=1, intra_node.shm_eff), cards with peer-to-peer",
 			  lever);
+		bool off = !s->cluster.gpu.no_p2p;   /* the card has it; the scenario turned it off */
+		if (off)
+			dp_shrink(shrink, sizeof shrink, s, r, "PCIe peer-to-peer turned back on "
+				  "(intra_node.p2p: true, NCCL_P2P_DISABLE dropped)", lever);
 		snprintf(r->bottleneck, sizeof r->bottleneck,
-			 "Gradient %s is exposed for %s (%.0f%% of the step): %s moves %s = %.3gx the %s "
-			 "of gradients, and its hops between a node's GPUs go through host memory "
-			 "(NCCL's SHM transport, %.3g GB/s: this card has no peer-to-peer), slower than the "
-			 "NIC (%.3g GB/s), so it takes ~%s%s vs the naive %s; %s.",
-			 z ? "reduction" : "all-reduce", fmt_s(a, sizeof a, x), pct, what, fx, f,
-			 fmt_b(g, sizeof g, r->dp_bytes_per_gpu), sb, nb,
+			 "%s, and its hops between a node's GPUs go through host memory (NCCL's SHM "
+			 "transport, %.3g GB/s: %s), slower than the NIC (%.3g GB/s), so it takes ~%s%s "
+			 "vs the naive %s; %s.", lead, sb,
+			 off ? "peer-to-peer is off" : "this card has no peer-to-peer", nb,
 			 fmt_s(t, sizeof t, r->dp_allreduce_s), times, fmt_s(nv, sizeof nv, r->dp_naive_s),
 			 shrink);
 		return;
@@ -206,26 +209,30 @@ static void why_dp(const scenario *s, step_result *r, double x, double pct)
 		dp_shrink(shrink, sizeof shrink, s, r, "a faster zone link, a layout whose "
 			  "data-parallel groups stay in one zone", lever);
 		snprintf(r->bottleneck, sizeof r->bottleneck,
-			 "Gradient %s is exposed for %s (%.0f%% of the step): %s moves %s = %.3gx the "
-			 "%s of gradients across the link between availability zones (%g Gb/s, %s away; "
-			 "%.3g GB/s for each of the %d TP ranks' groups that cross it at once), so it "
-			 "takes ~%s%s vs the naive %s; %s.",
-			 z ? "reduction" : "all-reduce", fmt_s(a, sizeof a, x), pct, what, fx, f,
-			 fmt_b(g, sizeof g, r->dp_bytes_per_gpu),
-			 fb->zone_bandwidth_Bps * 8 / 1e9,
+			 "%s across the link between availability zones (%g Gb/s, %s away; %.3g GB/s "
+			 "for each of the %d TP ranks' groups that cross it at once), so it takes ~%s%s "
+			 "vs the naive %s; %s.", lead, fb->zone_bandwidth_Bps * 8 / 1e9,
 			 fmt_s(zl, sizeof zl, fb->zone_latency_s), r->dp_naive_zone_Bps / 1e9,
 			 s->training.tp > 1 ? s->training.tp : 1, fmt_s(t, sizeof t, r->dp_allreduce_s),
 			 times, fmt_s(nv, sizeof nv, r->dp_naive_s), shrink);
 		return;
 	}
-	dp_shrink(shrink, sizeof shrink, s, r, "a faster NIC", lever);
+	/* NCCL's own ring over TCP: one communicator's sockets, not the wire,
+	 * may hold it (a hierarchical scheme's rings have sockets each) */
+	hw_nic tn = s->cluster.nic;
+	hw_nic_defaults(&tn, s->cluster.gpus_per_node);
+	int share = r->dp_ranks_per_node > 0 ? r->dp_ranks_per_node : 1;
+	bool sockets = tn.transport == TRANSPORT_TCP && strcmp(r->dp_algorithm, "hierarchical") &&
+	               strcmp(r->dp_algorithm, "ps") &&
+	               hw_nic_Bps(&tn, share, s->cluster.gpu.arch, s->cluster.gpu.pcie_gen) <
+	               0.999 * tn.speed_Bps * hw_nic_efficiency(&tn, share);
+	dp_shrink(shrink, sizeof shrink, s, r, sockets
+		  ? "more of NCCL's sockets a connection (nic.sockets: NCCL_SOCKET_NTHREADS x "
+		    "NCCL_NSOCKS_PERTHREAD; a faster NIC would not), RDMA"
+		  : "a faster NIC", lever);
 	snprintf(r->bottleneck, sizeof r->bottleneck,
-		 "Gradient %s is exposed for %s (%.0f%% of the step): %s moves %s = %.3gx the %s "
-		 "of gradients through each NIC, so on %s (%.3g GB/s) it takes ~%s%s vs the naive "
-		 "%s%s; %s.",
-		 z ? "reduction" : "all-reduce", fmt_s(a, sizeof a, x), pct, what,
-		 fx, f, fmt_b(g, sizeof g, r->dp_bytes_per_gpu), nic,
-		 s->cluster.nic.speed_Bps / 1e9, fmt_s(t, sizeof t, r->dp_allreduce_s), times,
+		 "%s through each NIC, so on %s (%.3g GB/s) it takes ~%s%s vs the naive %s%s; %s.",
+		 lead, nic, s->cluster.nic.speed_Bps / 1e9, fmt_s(t, sizeof t, r->dp_allreduce_s), times,
 		 fmt_s(nv, sizeof nv, r->dp_naive_s), eff, shrink);
 }
 

@@ -524,7 +524,7 @@ bool cluster_shm_below_nic(const scn_cluster *c, int ppn)
 		return false;
 	hw_nic nic = c->nic;
 	hw_nic_defaults(&nic, c->gpus_per_node);
-	return cluster_spec_intra_Bps(c) < hw_nic_Bps(&nic, ppn, c->gpu.arch);
+	return cluster_spec_intra_Bps(c) < hw_nic_Bps(&nic, ppn, c->gpu.arch, c->gpu.pcie_gen);
 }
 
 double cluster_flow_cap_shared(const cluster *cl, int a, int b, int gpus_sharing)
@@ -532,7 +532,7 @@ double cluster_flow_cap_shared(const cluster *cl, int a, int b, int gpus_sharing
 	if (a == b)
 		return 0;
 	if (a / cl->gpn != b / cl->gpn)
-		return hw_nic_Bps(&cl->spec.nic, gpus_sharing, cl->spec.gpu.arch);
+		return cl->spec.nic.speed_Bps * hw_nic_efficiency(&cl->spec.nic, gpus_sharing);
 	switch (cl->spec.intra.kind) {
 	case INTRA_NVSWITCH:
 		return cl->nvl_Bps;

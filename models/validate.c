@@ -1572,7 +1572,7 @@ static bool no_efa_said(const char *hw)
 static bool nccl_sockets(const char *hw)
 {
 	static const char *const cpu[] = {"CPU", "dual", "two", "both", "2", "single", "different",
-		"same", "each", "per", "other", "multi", "one", "1", "4", "8", "on"};
+		"same", "each", "per", "other", "multi", "one", "1", "4", "8"};
 	for (const char *p = val__find(hw, "socket"); p; p = val__find(p + 6, "socket")) {
 		const char *q = p + 6;
 		if (*q == 's' || *q == 'S')
@@ -1759,7 +1759,7 @@ static void nic_of(const char *hw_text, const gpu_map *m, int gpn, hw_nic *nic)
 	                               val__has(hw, "w/o EFA") || no_efa_said(hw));
 	/* a rail-optimized Ethernet fabric (a NIC a GPU on a leaf a rail) is
 	 * built for RoCE: nobody rails NCCL's sockets */
-	bool railed = val__has(hw, "rail-optimized") || val__has(hw, "rail optimized");
+	bool railed = val__affirmed(hw, "rail-optimized") || val__affirmed(hw, "rail optimized");
 	bool tcp = val__has(hw, "TCP") || nccl_sockets(hw) || (m->tcp && !rdma_said) ||
 	           no_rdma || no_efa ||
 	           ((val__has(hw, "GbE") || val__has(hw, "Ethernet")) && !val__has(hw, "RoCE") &&
@@ -1946,6 +1946,7 @@ static int env_int(const char *t, const char *var)
 		if (!isdigit((unsigned char)*a) || word_before(t, s0, 3, no, sizeof no / sizeof no[0]))
 			continue;
 		v = atoi(a);
+		break;   /* the run's own, not a comparison's after it */
 	}
 	return v > 64 ? 64 : v;
 }
@@ -1969,10 +1970,31 @@ static int nccl_version_of(const char *t)
 	return 0;
 }
 
+/* An AWS instance type as a token of its own ("p5.48xlarge", "g4dn.metal";
+ * not "SP5." nor "fig5.png"). */
+static bool aws_instance(const char *t)
+{
+	static const char *const fam[] = {"p3.", "p3dn.", "p4d.", "p4de.", "p5.", "p5e.", "p5en.",
+		"g4dn.", "g5.", "g6.", "g6e."};
+	for (size_t i = 0; i < sizeof fam / sizeof fam[0]; i++)
+		for (const char *p = val__find(t, fam[i]); p; p = val__find(p + 1, fam[i])) {
+			if (p > t && isalnum((unsigned char)p[-1]))
+				continue;
+			const char *q = p + strlen(fam[i]);
+			size_t n = strspn(q, "0123456789");
+			if (!strncasecmp(q + n, "xlarge", 6) || !strncasecmp(q + n, "large", 5) ||
+			    !strncasecmp(q, "metal", 5))
+				return true;
+		}
+	return false;
+}
+
 /* NCCL's sockets per connection over TCP: NCCL_SOCKET_NTHREADS x
- * NCCL_NSOCKS_PERTHREAD as set, else net_socket.cc's defaults by the NIC's
- * vendor: AWS's ENA 2 x 8 (since NCCL 2.4.8), Google's gVNIC 4 x 1 (2.5.6),
- * 1 x 1 elsewhere. 0: nothing said, NCCL's generic default. */
+ * NCCL_NSOCKS_PERTHREAD as set (threads at most 16, sockets at most 64, as
+ * net_socket.cc clamps them), else its defaults by the NIC's vendor: AWS's
+ * ENA 2 x 8 (since NCCL 2.4.8), Google's gVNIC 4 x 1 (2.5.6), one socket
+ * elsewhere, where sockets per thread alone add no helper thread to carry
+ * them. 0: nothing said, NCCL's generic default. */
 static int sockets_of(const val_row *r)
 {
 	const char *const texts[] = {r->other, r->source, r->hardware};
@@ -1990,29 +2012,34 @@ static int sockets_of(const val_row *r)
 	for (size_t i = 0; i < 3; i++) {
 		const char *t = texts[i];
 		/* AWS by its cloud, not by its network plugin ("aws-ofi-nccl",
-		 * NCCL_NET='AWS Libfabric') that other machines run */
+		 * NCCL_NET='AWS Libfabric') that other machines run, nor a
+		 * comparison ("unlike the AWS runs") */
 		bool plugin = val__has(t, "aws-ofi") || val__has(t, "AWS Libfabric") ||
 		              val__has(t, "AWS OFI");
-		aws = aws || (val__has_word(t, "AWS") && !plugin) || val__has_word(t, "EC2") ||
-		      val__has_word(t, "ENA") || val__has(t, "p3dn.") || val__has(t, "p4d.") ||
-		      val__has(t, "p4de.") || val__has(t, "p5.") || val__has(t, "p5e.") ||
-		      val__has(t, "g4dn.") || val__has(t, "g5.") || val__has(t, "g6.") ||
-		      val__has(t, "p3.");
-		gcp = gcp || val__has_word(t, "GCP") || val__has(t, "Google Cloud") ||
-		      val__has(t, "gVNIC") || val__has_word(t, "gve") || val__has(t, "a2-highgpu") ||
+		aws = aws || (val__has_word(t, "AWS") && val__affirmed(t, "AWS") && !plugin) ||
+		      val__has_word(t, "EC2") || val__has_word(t, "ENA") || aws_instance(t);
+		gcp = gcp || (val__has_word(t, "GCP") && val__affirmed(t, "GCP")) ||
+		      val__affirmed(t, "Google Cloud") || val__has(t, "gVNIC") ||
+		      val__has_word(t, "gve") || val__has(t, "a2-highgpu") ||
 		      val__has(t, "a2-ultragpu") || val__has(t, "a3-highgpu") ||
 		      val__has(t, "a3-megagpu") || val__has(t, "a3-ultragpu") ||
 		      val__has(t, "g2-standard");
 	}
-	int dt = 1, ds = 1;
+	int dt = 0, ds = 1;
 	if (aws && !gcp && (!ver || ver >= 4008))
 		dt = 2, ds = 8;
 	else if (gcp && !aws && (!ver || ver >= 5006))
 		dt = 4, ds = 1;
-	if (!nt && !ns && dt * ds == 1)
+	if (!nt && !ns && !dt)
 		return 0;
-	int k = (nt ? nt : dt) * (ns ? ns : ds);
-	return k > 64 ? 64 : k;
+	int t = nt ? nt : dt;
+	if (t > 16)
+		t = 16;
+	if (t <= 0)   /* sockets per thread without a helper thread: one socket */
+		return 1;
+	int per = ns ? ns : ds;
+	int k = t * per;
+	return k > 64 ? 64 / t * t : k;
 }
 
 static hw_p2p p2p_of(const val_row *r)

@@ -643,8 +643,11 @@ static int sweep_main(sweep_ctx *c)
 	rc = sweep_report(c, pool_run(&cfg, todo, ntodo, stderr));
 	/* every point of a new file invalid: leave no file that a corrected
 	 * rerun would have to be told to --resume or remove */
-	if (rc == 1 && c->out_made && c->finished && c->n_invalid == c->finished &&
-	    c->finished == c->total) {
+	/* not a shard's file (merge reads every shard's), nor one a --resume
+	 * run was told to keep */
+	if (rc == 1 && c->out_made && !c->o->resume && c->o->shard.n <= 1 && !c->n_crashed &&
+	    c->finished &&
+	    c->n_invalid == c->finished && c->finished == c->total) {
 		fprintf(stderr, "sweep: %s removed: it held only invalid points\n", c->o->out);
 		unlink(c->o->out);
 	}

@@ -587,10 +587,18 @@ static void fix_sockets(ctx *c, step_split k)
 	hw_nic nic = cl->nic;
 	hw_nic_defaults(&nic, cl->gpus_per_node);
 	int share = c->r->dp_ranks_per_node > 0 ? c->r->dp_ranks_per_node : 1;
+	/* the reductions whose connections a NIC's sockets bound: NCCL's own
+	 * ring or tree (a hierarchical scheme's rings are a communicator each),
+	 * pipeline sends between nodes, a tensor- or context-parallel group
+	 * larger than a node */
+	const scn_training *t = &c->s->training;
+	bool dp_ring = c->r->dp_crosses_nodes && strcmp(c->r->dp_algorithm, "hierarchical") &&
+	               strcmp(c->r->dp_algorithm, "ps");
+	bool tp_across = (long)t->tp * scn_cp(c->s) > cl->gpus_per_node;
 	if (nic.transport != TRANSPORT_TCP || cl->nodes <= 1 || hw_nic_sockets(&nic) >= 16 ||
-	    !((k == SPLIT_DP_COMM && c->r->dp_crosses_nodes) ||
-	      (k == SPLIT_PP_COMM && c->r->pp_crosses_nodes) || k == SPLIT_TP_COMM) ||
-	    hw_nic_Bps(&nic, share, cl->gpu.arch) >= 0.999 * nic.speed_Bps *
+	    !((k == SPLIT_DP_COMM && dp_ring) || (k == SPLIT_PP_COMM && c->r->pp_crosses_nodes) ||
+	      (k == SPLIT_TP_COMM && tp_across)) ||
+	    hw_nic_Bps(&nic, share, cl->gpu.arch, cl->gpu.pcie_gen) >= 0.999 * nic.speed_Bps *
 	                                             hw_nic_efficiency(&nic, share))
 		return;
 	fix_set(add_fix(c, "more of NCCL's sockets per connection (NCCL_SOCKET_NTHREADS=4 "
@@ -1070,7 +1078,8 @@ static void ring(ctx *c)
 		hw_nic nic = c->s->cluster.nic;
 		hw_nic_defaults(&nic, c->s->cluster.gpus_per_node);
 		double eff = nic.speed_Bps > 0 ? hw_nic_Bps(&nic, r->dp_ranks_per_node,
-		                                            c->s->cluster.gpu.arch) / nic.speed_Bps
+		                                            c->s->cluster.gpu.arch,
+		                                            c->s->cluster.gpu.pcie_gen) / nic.speed_Bps
 		                               : hw_nic_efficiency(&nic, r->dp_ranks_per_node);
 		para(c->out, 3, 3, "The rest is the network: %s NICs, with %d GPU%s of this group "
 			"on a node, reach %.3g of their line rate, so expect about %.2f / %.3g = %.2f; "
@@ -1171,8 +1180,9 @@ static void path(ctx *c)
 		100 * r->gpu_util, 100 * r->mfu);
 	if (s->cluster.nodes > 1)
 		para(c->out, 3, 6, "b. Point-to-point bandwidth between two nodes (ib_write_bw, "
-			"iperf3): each %g Gb/s %s NIC should move about %s. Far less means a "
-			"configuration problem (MTU, %s, PCIe placement) to fix before anything else.",
+			"iperf3 -P 8: one TCP stream moves a fraction of a fast link): each %g Gb/s %s "
+			"NIC should move about %s. Far less means a configuration problem (MTU, %s, PCIe "
+			"placement) to fix before anything else.",
 			nic.speed_Bps * 8 / 1e9, hw_transport_name(nic.transport),
 			fmt_bw(a, sizeof a, nic.speed_Bps * (nic.efficiency > 0 ? nic.efficiency : 1)),
 			nic.transport == TRANSPORT_GDTCP ? "the GPUDirect plugin" : "RDMA");

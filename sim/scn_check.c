@@ -514,12 +514,30 @@ static void check_parallel(scn_ctx *c, scenario *s, const scn_doc *d)
 	if (!check_gpu_count(c, s, d))
 		return;
 	if (gpus % tpp) {
+		/* what would be right: a node count that holds whole groups, or
+		 * the largest pp below this one that fits these GPUs */
+		long long a = tpp, b = s->cluster.gpus_per_node;
+		while (b) {
+			long long r = a % b;
+			a = b;
+			b = r;
+		}
+		long long step = tpp / a, lo = s->cluster.nodes / step * step, hi = lo + step;
+		char nodes[96], pps[48] = "";
+		if (lo > 0)
+			snprintf(nodes, sizeof nodes, "nodes a multiple of %lld (%lld or %lld)", step, lo, hi);
+		else
+			snprintf(nodes, sizeof nodes, "nodes a multiple of %lld (%lld)", step, hi);
+		long long rest = (long long)t->tp * scn_cp(s);
+		for (int pp = t->pp - 1; pp >= 1 && !pps[0]; pp--)
+			if (gpus % (rest * pp) == 0)
+				snprintf(pps, sizeof pps, ", or pp %d", pp);
 		if (scn_cp(s) > 1)
 			ERR(c, d, "training.cp", "training.tp", "tp*cp*pp (=%lld) must divide the GPU "
-			    "count %lld", tpp, gpus);
+			    "count %lld: use %s%s", tpp, gpus, nodes, pps);
 		else
 			ERR(c, d, "training.tp", "training.pp", "tp*pp (=%lld) must divide the GPU "
-			    "count %lld", tpp, gpus);
+			    "count %lld: use %s%s", tpp, gpus, nodes, pps);
 		return;
 	}
 	int dp = (int)(gpus / tpp);

@@ -862,19 +862,37 @@ expect 0 "explain, 2 GeForce boxes on 400G RDMA" "$TS" explain "$G2" $G2S
 tr '\n' ' ' <"$tmp/out" | tr -s ' ' >"$tmp/flat"
 has "$tmp/flat" "--set cluster.intra_node.shm_eff=0.412" "... explain proposes the copy engines"
 
-# NCCL's sockets: one a connection moves 2 GB/s, so TCP on 100 and 200 GbE is
-# the same; 16 (NCCL_SOCKET_NTHREADS=4 NCCL_NSOCKS_PERTHREAD=4) bring the wire back
+# NCCL's sockets: one a connection moves 2 GB/s, so NCCL's own ring over TCP
+# on 100 and 200 GbE is the same; 16 (NCCL_SOCKET_NTHREADS=4
+# NCCL_NSOCKS_PERTHREAD=4) bring the wire back; a hierarchical scheme's rings
+# are communicators of their own, with sockets of their own
 DP10="$top_srcdir/scenarios/dp-100b-10gbe.yaml"
-t100=$("$TS" run "$DP10" --set cluster.nic.speed=100Gbps --format csv -q | tail -1 | cut -d, -f11)
-t200=$("$TS" run "$DP10" --set cluster.nic.speed=200Gbps --format csv -q | tail -1 | cut -d, -f11)
-if [ -n "$t100" ] && [ "$t100" = "$t200" ]; then ok "TCP: 100 and 200 GbE move the same through NCCL's sockets"
-else not_ok "TCP: 100 and 200 GbE differ through NCCL's default sockets"; fi
-expect 0 "run, 200 GbE TCP with 16 sockets" "$TS" run "$DP10" --set cluster.nic.speed=200Gbps \
-	--set cluster.nic.sockets=16
-has "$tmp/out" "step time         35.1 s" "... 16 sockets: the wire's step (docs/whatif.md section 1)"
-expect 0 "explain, 100 GbE TCP" "$TS" explain "$DP10" --set cluster.nic.speed=100Gbps
+t100=$("$TS" run "$DP10" --set cluster.nic.speed=100Gbps --set training.grad_reduce.algorithm=ring \
+	--format csv -q | tail -1 | cut -d, -f11)
+t200=$("$TS" run "$DP10" --set cluster.nic.speed=200Gbps --set training.grad_reduce.algorithm=ring \
+	--format csv -q | tail -1 | cut -d, -f11)
+if [ -n "$t100" ] && [ "$t100" = "$t200" ]; then ok "TCP: NCCL's ring on 100 and 200 GbE moves the same through its sockets"
+else not_ok "TCP: NCCL's ring on 100 and 200 GbE differs through its default sockets"; fi
+expect 0 "run, 100 GbE TCP ring with 16 sockets" "$TS" run "$DP10" --set cluster.nic.speed=100Gbps \
+	--set training.grad_reduce.algorithm=ring --set cluster.nic.sockets=16
+has "$tmp/out" "step time         75 s" "... 16 sockets: 75 s (docs/whatif.md section 1)"
+expect 0 "run, 200 GbE TCP hierarchical" "$TS" run "$DP10" --set cluster.nic.speed=200Gbps
+has "$tmp/out" "step time         35.1 s" "... eight communicators: the wire's step (docs/whatif.md section 1)"
+expect 0 "explain, 100 GbE TCP ring" "$TS" explain "$DP10" --set cluster.nic.speed=100Gbps \
+	--set training.grad_reduce.algorithm=ring
 tr '\n' ' ' <"$tmp/out" | tr -s ' ' >"$tmp/flat"
 has "$tmp/flat" "(--set cluster.nic.sockets=16)" "... explain proposes more sockets"
+expect 0 "explain, 100 GbE TCP hierarchical" "$TS" explain "$DP10" --set cluster.nic.speed=100Gbps
+tr '\n' ' ' <"$tmp/out" | tr -s ' ' >"$tmp/flat"
+lacks "$tmp/flat" "cluster.nic.sockets=16" "... but not where each ring has sockets of its own"
+# an all-to-all's peers each have a connection of their own: sockets barely matter
+a2a1=$("$TS" nccl "$top_srcdir/scenarios/a100-100gbe-tcp.yaml" --op all_to_all -b 1G -e 1G -q \
+	--set cluster.nic.speed=200Gbps | awk '$1 == 1073741824 { print $8 }')
+a2a64=$("$TS" nccl "$top_srcdir/scenarios/a100-100gbe-tcp.yaml" --op all_to_all -b 1G -e 1G -q \
+	--set cluster.nic.speed=200Gbps --set cluster.nic.sockets=64 | awk '$1 == 1073741824 { print $8 }')
+if [ -n "$a2a1" ] && [ -n "$a2a64" ] && awk -v a="$a2a1" -v b="$a2a64" 'BEGIN { exit !(a > 0.9 * b) }'
+then ok "TCP all_to_all: per-peer sockets ($a2a1 vs $a2a64 GB/s with 64)"
+else not_ok "TCP all_to_all: one ring's sockets shared by every peer ('$a2a1' vs '$a2a64')"; fi
 expect 0 "nccl: TCP never beats RDMA on one flow" "$TS" nccl "$SCN" --op sendrecv -b 1G -e 1G -q \
 	--set cluster.nic.speed=400Gbps --set cluster.nic.transport=tcp
 tcp_bw=$(awk '$1 == 1073741824 { print $8 }' "$tmp/out")
@@ -893,6 +911,12 @@ if [ ! -e "$tmp/allbad.csv" ]; then ok "... its --out file is removed"
 else not_ok "... its --out file is left behind"; fi
 expect 0 "sweep: the corrected rerun" "$TS" sweep "$SCN" --vary cluster.nic.speed=100Gbps \
 	--out "$tmp/allbad.csv"
+# ... but a shard's file stays: merge reads every shard's
+rm -f "$tmp/shbad.csv"
+expect 1 "sweep: a shard of invalid points" "$TS" sweep "$SCN" --vary cluster.nic.speed=100GB,200GB \
+	--shard 1/2 --out "$tmp/shbad.csv"
+if [ -s "$tmp/shbad.csv" ]; then ok "... its shard file is kept for merge"
+else not_ok "... its shard file was removed"; fi
 # other tools' names get trainsim's key
 for pair in "training.dtype=bf16:training.precision" "training.zero_stage=1:training.zero" \
 	"model.d_model=4096:model.hidden" "model.sequence_length=4096:model.seq_len" \

@@ -212,29 +212,37 @@ START_TEST(pcie_and_nics)
 	hw_nic keep = {.speed_Bps = 1, .transport = TRANSPORT_TCP, .efficiency = 0.7, .latency_s = 1};
 	hw_nic_defaults(&keep, 8);
 	ck_assert_double_eq(keep.efficiency, 0.7);
-	/* NCCL's sockets: a NIC carries its ring channels (2 at 100 Gb/s, 4 at
-	 * 400) x sockets a connection x 2 GB/s, below line rate unless tuned */
+	/* NCCL's sockets: one communicator's ring channels through a NIC (its
+	 * search on the GPU-to-NIC path, the smaller of the line and NCCL's PCIe
+	 * figure: 2 at 100 Gb/s; at 400 Gb/s 2 behind Gen4, 4 behind Gen5) x
+	 * sockets a connection x 2 GB/s, below line rate unless tuned */
 	hw_nic s100 = {.count = 1, .speed_Bps = 12.5e9, .transport = TRANSPORT_TCP};
 	hw_nic_defaults(&s100, 1);
-	ck_assert_double_eq_tol(hw_nic_Bps(&s100, 1, ARCH_AMPERE), 4e9, 1);
+	ck_assert_int_eq(hw_nic_ring_channels(&s100, ARCH_AMPERE, 4), 2);
+	ck_assert_double_eq_tol(hw_nic_Bps(&s100, 1, ARCH_AMPERE, 4), 4e9, 1);
 	hw_nic s400 = s100;
 	s400.speed_Bps = 50e9;
-	ck_assert_double_eq_tol(hw_nic_Bps(&s400, 1, ARCH_AMPERE), 8e9, 1);
+	ck_assert_int_eq(hw_nic_ring_channels(&s400, ARCH_AMPERE, 4), 2);   /* PCIe Gen4: 24 */
+	ck_assert_int_eq(hw_nic_ring_channels(&s400, ARCH_HOPPER, 5), 4);   /* Gen5: 48, doubled */
+	ck_assert_double_eq_tol(hw_nic_Bps(&s400, 1, ARCH_HOPPER, 5), 8e9, 1);
 	/* 8 such NICs on Hopper: 8 graph channels at 48 GB/s, not doubled, 2 a NIC */
 	s400.count = 8;
-	ck_assert_double_eq_tol(hw_nic_Bps(&s400, 1, ARCH_HOPPER), 4e9, 1);
+	ck_assert_int_eq(hw_nic_ring_channels(&s400, ARCH_HOPPER, 5), 2);
 	hw_nic tuned = s100;
 	tuned.sockets = 16;   /* NCCL_SOCKET_NTHREADS=4 NCCL_NSOCKS_PERTHREAD=4: line rate */
-	ck_assert_double_eq_tol(hw_nic_Bps(&tuned, 1, ARCH_AMPERE), 12.5e9 * 0.94, 1);
+	ck_assert_double_eq_tol(hw_nic_Bps(&tuned, 1, ARCH_AMPERE, 4), 12.5e9 * 0.94, 1);
 	tuned.sockets = 0;
 	tuned.socket_Bps = 5e9;
-	ck_assert_double_eq_tol(hw_nic_Bps(&tuned, 1, ARCH_AMPERE), 10e9, 1);
-	/* the sockets bound the NIC, not the sharing law's fraction below them */
-	ck_assert_double_eq_tol(hw_nic_Bps(&s100, 8, ARCH_AMPERE), 4e9, 1);
+	ck_assert_double_eq_tol(hw_nic_Bps(&tuned, 1, ARCH_AMPERE, 4), 10e9, 1);
+	/* the sockets bound the NIC, the sharing law's fraction of the line below
+	 * them: the smaller of the two (8 GPUs: 0.49 of 12.5 > 4) */
+	ck_assert_double_eq_tol(hw_nic_Bps(&s100, 8, ARCH_AMPERE, 4), 4e9, 1);
 	hw_nic s10 = {.count = 1, .speed_Bps = 1.25e9, .transport = TRANSPORT_TCP};
-	ck_assert_double_eq_tol(hw_nic_Bps(&s10, 1, ARCH_AMPERE), 1.25e9 * 0.94, 1);
+	ck_assert_double_eq_tol(hw_nic_Bps(&s10, 1, ARCH_AMPERE, 4), 1.25e9 * 0.94, 1);
 	hw_nic rd = {.count = 1, .speed_Bps = 12.5e9, .transport = TRANSPORT_RDMA};
-	ck_assert_double_eq_tol(hw_nic_Bps(&rd, 1, ARCH_AMPERE), 12.5e9 * 0.94, 1);
+	ck_assert_double_eq_tol(hw_nic_Bps(&rd, 1, ARCH_AMPERE, 4), 12.5e9 * 0.94, 1);
+	ck_assert(isinf(hw_nic_socket_cap(&rd, 2)));
+	ck_assert_double_eq_tol(hw_nic_socket_cap(&s100, HW_P2P_NET_CHANNELS), 4e9, 1);
 }
 END_TEST
 

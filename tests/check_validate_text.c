@@ -3820,6 +3820,24 @@ START_TEST(t_blind26_sockets)
 		 "NCCL_NET='AWS Libfabric' not loaded; aws-ofi-nccl missing", 0, TRANSPORT_TCP, 200},
 		{"2 nodes x 8 A100-SXM4-80GB, 2 x 200GbE Ethernet, rail-optimized", "", 0,
 		 TRANSPORT_RDMA, 200},
+		{"2 nodes x 8 A100-SXM4-80GB, 2 x 200GbE Ethernet, not rail-optimized", "", 0,
+		 TRANSPORT_TCP, 200},
+		/* sockets per thread alone add no helper thread; threads at most 16 */
+		{"2 nodes x 8 H100 SXM, 1x 100GbE per node", "NCCL_IB_DISABLE=1 NCCL_NSOCKS_PERTHREAD=4",
+		 1, TRANSPORT_TCP, 100},
+		{"2 nodes x 8 H100 SXM, 1x 100GbE per node",
+		 "NCCL_IB_DISABLE=1 NCCL_SOCKET_NTHREADS=32 NCCL_NSOCKS_PERTHREAD=4", 64,
+		 TRANSPORT_TCP, 100},
+		/* the run's value, not the comparison's after it */
+		{"2 nodes x 8 H100 SXM, 1x 100GbE per node",
+		 "NCCL_IB_DISABLE=1 NCCL_SOCKET_NTHREADS=8 compared to NCCL_SOCKET_NTHREADS=1", 8,
+		 TRANSPORT_TCP, 100},
+		/* no AWS: a CPU's socket SP5, a figure's file name, a comparison */
+		{"2 nodes x 8 H100 SXM, 1x 100GbE per node, EPYC on socket SP5.",
+		 "NCCL_IB_DISABLE=1; see fig5.png", 0, TRANSPORT_TCP, 100},
+		{"2 nodes x 8 H100 SXM, 1x 100GbE per node",
+		 "NCCL_IB_DISABLE=1; on-prem, not AWS", 0, TRANSPORT_TCP, 100},
+		{"2 x AWS g5.48xlarge, 8x A10G", "NCCL_IB_DISABLE=1", 16, TRANSPORT_TCP, 0},
 		{"2 nodes x 8 A100 80GB, 4 OmniPath links per node", "", 0, TRANSPORT_RDMA, 100},
 	};
 	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
