@@ -256,6 +256,8 @@ static void why_other(const scenario *s, step_result *r, int k, double x, double
 			 a, pct, t->pp, r->micro_batches, 100 * r->bubble_ideal,
 			 t->schedule == SCHED_DEEPSPEED
 				 ? "Megatron's interleaved schedule (DeepSpeed's engine has none)"
+				 : t->schedule == SCHED_INTERLEAVED && t->virtual_stages > 1
+				 ? "more virtual stages a GPU"
 				 : "interleaving (virtual_stages)");
 		break;
 	case SPLIT_PP_COMM:

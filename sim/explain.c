@@ -388,6 +388,22 @@ static void fixes_storage(ctx *c, step_split k)
 	fix_set(add_fix(c, "checkpoint less often"), "training.checkpoint.every=%d", every);
 }
 
+/* Waiting for a heavier pipeline stage: the last also computes the logits
+ * and the loss over the vocabulary, so a layer fewer there (Megatron's
+ * --decoder-last-pipeline-num-layers), where nothing set the split yet. */
+static void fixes_stages(ctx *c)
+{
+	const scn_training *t = &c->s->training;
+	int v = t->schedule == SCHED_INTERLEAVED && t->virtual_stages > 1 ? t->virtual_stages : 1;
+	int per = t->pp > 1 ? c->s->model.layers / t->pp : 0;
+	if (t->pp < 2 || c->s->model.custom || t->first_stage_layers > 0 ||
+	    t->last_stage_layers > 0 || t->embedding_in_split || t->loss_in_split || per - 1 < v)
+		return;
+	fix_set(add_fix(c, "a layer fewer on the last pipeline stage, which also computes the "
+		"logits and the loss (Megatron's --decoder-last-pipeline-num-layers)"),
+	        "training.last_stage_layers=%d", per - 1);
+}
+
 /* NVLink bridges for a PCIe box, tried as variants (below). */
 static void fix_bridges(ctx *c, step_split k)
 {
@@ -666,6 +682,8 @@ static void plan_fixes(ctx *c, const int *order, int nloss)
 			fixes_tp(c);
 		else if (k == SPLIT_DATA_STALL || k == SPLIT_CHECKPOINT)
 			fixes_storage(c, k);
+		else if (k == SPLIT_IDLE)
+			fixes_stages(c);
 	}
 	if (nloss > 0 && frac(c->r, (step_split)order[0]) >= SIGNIFICANT &&
 	    order[0] != SPLIT_PP_BUBBLE && order[0] != SPLIT_OPTIMIZER && order[0] != SPLIT_IDLE)

@@ -65,9 +65,13 @@ static void header(FILE *out, const scenario *s, const step_result *r)
 	fprintf(out, "%s\n", s->name[0] ? s->name : s->path);
 	/* AMD's GPUs join a node by Infinity Fabric links, modelled as a switch */
 	bool amd = hw_arch_is_amd(c->gpu.arch);
-	fprintf(out, "  cluster   %d node%s x %d %s (%s)", c->nodes, c->nodes == 1 ? "" : "s",
-		c->gpus_per_node, c->gpu.name, amd && c->intra.kind != INTRA_PCIE
-		? "Infinity Fabric" : NAME(intra_names, c->intra.kind));
+	if (c->gpus_per_node > 1)
+		fprintf(out, "  cluster   %d node%s x %d %s (%s)", c->nodes, c->nodes == 1 ? "" : "s",
+			c->gpus_per_node, c->gpu.name, amd && c->intra.kind != INTRA_PCIE
+			? "Infinity Fabric" : NAME(intra_names, c->intra.kind));
+	else   /* one GPU a node: no link inside it */
+		fprintf(out, "  cluster   %d node%s x 1 %s", c->nodes, c->nodes == 1 ? "" : "s",
+			c->gpu.name);
 	if (hw_intra_bridged(&c->intra) && c->gpus_per_node < 2)
 		;   /* one card a node: nothing to bridge */
 	else if (hw_intra_bridged(&c->intra) && c->intra.bridge > c->gpus_per_node)
@@ -83,11 +87,11 @@ static void header(FILE *out, const scenario *s, const step_result *r)
 			c->nic.speed_Bps * 8 / 1e9, hw_transport_name(c->nic.transport),
 			c->nic.count == 1 ? "" : "s", topo_name(c->fabric.topology));
 	if (scn_cp(s) > 1)
-		fprintf(out, "\n  layout    tp %d x cp %d x pp %d x dp %d = %d GPUs", t->tp, scn_cp(s),
-			t->pp, dp, r->gpus);
+		fprintf(out, "\n  layout    tp %d x cp %d x pp %d x dp %d = %d GPU%s", t->tp, scn_cp(s),
+			t->pp, dp, r->gpus, r->gpus == 1 ? "" : "s");
 	else
-		fprintf(out, "\n  layout    tp %d x pp %d x dp %d = %d GPUs", t->tp, t->pp, dp,
-			r->gpus);
+		fprintf(out, "\n  layout    tp %d x pp %d x dp %d = %d GPU%s", t->tp, t->pp, dp,
+			r->gpus, r->gpus == 1 ? "" : "s");
 	if (s->model.experts > 1)
 		fprintf(out, ", ep %d (%d experts, top %d%s)", t->ep, s->model.experts,
 		        s->model.top_k > 0 ? s->model.top_k : 2,
@@ -122,11 +126,15 @@ static void header(FILE *out, const scenario *s, const step_result *r)
 		snprintf(algo, sizeof algo, "%s (auto)", r->dp_algorithm);
 	else
 		snprintf(algo, sizeof algo, "%s", NAME(algo_names, t->grad_reduce.algorithm));
-	fprintf(out, "  training  %s, recompute %s, ZeRO %d; gradients: %s %s, %s%s",
-		hw_precision_name(t->precision), rc, t->zero, algo,
-		scn_grad_rs(s) ? "reduce-scatter" : "all-reduce",
-		t->grad_reduce.overlap ? "overlapped with backward" : "after backward",
-		r->dp_syncs_per_step > 1 ? ", every micro-batch" : "");
+	if (scn_dp_grad(s) <= 1)   /* one replica: nothing to reduce */
+		fprintf(out, "  training  %s, recompute %s, ZeRO %d; gradients: one replica, none "
+			"to reduce", hw_precision_name(t->precision), rc, t->zero);
+	else
+		fprintf(out, "  training  %s, recompute %s, ZeRO %d; gradients: %s %s, %s%s",
+			hw_precision_name(t->precision), rc, t->zero, algo,
+			scn_grad_rs(s) ? "reduce-scatter" : "all-reduce",
+			t->grad_reduce.overlap ? "overlapped with backward" : "after backward",
+			r->dp_syncs_per_step > 1 ? ", every micro-batch" : "");
 	if (t->grad_reduce.compression != COMPRESS_NONE)
 		fprintf(out, ", %s compression", NAME(compress_names, t->grad_reduce.compression));
 	if (t->kernels == KERNELS_EAGER && !s->model.custom)

@@ -280,8 +280,8 @@ static void check_cluster(scn_ctx *c, scenario *s, const scn_doc *d)
 	/* AWS p5 has 32 NICs for 8 GPUs; more than 4 per GPU is a typo */
 	if (k->nic.count > 4 * k->gpus_per_node)
 		ERR(c, d, "cluster.nic.count", NULL, "%d NICs per node is more than 4 per GPU "
-		    "(%d for %d GPUs per node)", k->nic.count, 4 * k->gpus_per_node,
-		    k->gpus_per_node);
+		    "(%d for %d GPU%s per node)", k->nic.count, 4 * k->gpus_per_node,
+		    k->gpus_per_node, k->gpus_per_node == 1 ? "" : "s");
 	if (k->intra.kind != INTRA_PCIE && !k->intra.bandwidth_Bps && !g->nvlink_Bps &&
 	    !given(d, "cluster.intra_node"))
 		err_default(c, d, "cluster.intra_node", "the default, nvswitch, needs a GPU with "

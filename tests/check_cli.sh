@@ -937,5 +937,20 @@ has "$tmp/flat" "counts their full matrix where causal kernels compute half" \
 	"... the bottleneck explains the MFU above the GEMMs'"
 lacks "$tmp/flat" "larger micro-batches would raise it" "... and asks for no larger micro-batches"
 
+# waiting for the heavier last stage (its logits over 128K tokens): explain
+# tries a layer fewer there
+cat >"$tmp/l70.yaml" <<'YAML'
+schema_version: 1
+name: Llama-3-70B on 64 H100
+cluster: {nodes: 8, gpu: H100-SXM5-80GB, nic: {count: 8, speed: 400Gbps}}
+model: {layers: 80, hidden: 8192, heads: 64, kv_heads: 8, ffn_hidden: 28672, vocab: 128256,
+        gated_mlp: true, seq_len: 8192}
+training: {precision: bf16, global_batch: 1024, micro_batch: 1, tp: 4, pp: 8,
+           sequence_parallel: true, zero: 1}
+YAML
+expect 0 "explain, a pipeline waiting for its last stage" "$TS" explain "$tmp/l70.yaml"
+tr '\n' ' ' <"$tmp/out" | tr -s ' ' >"$tmp/flat"
+has "$tmp/flat" "training.last_stage_layers=9" "... explain tries a layer fewer on the last stage"
+
 echo "1..$n"
 [ "$failed" -eq 0 ]
