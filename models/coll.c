@@ -220,8 +220,12 @@ static int launch(coll_run *r)
 	if (spec->nic.transport == TRANSPORT_TCP) {
 		int ch = hw_nic_ring_channels(&spec->nic, spec->gpu.arch, spec->gpu.pcie_gen);
 		ring_sock = hw_nic_socket_cap(&spec->nic, ch) * (sib > 1 ? sib : 1);
+		hw_nic one = spec->nic;   /* a hierarchical ring: one GPU a node, one NIC */
+		one.count = 1;
 		conn_sock = hw_nic_socket_cap(&spec->nic, r->ops->algo == ALGO_HIERARCHICAL
-		                                         ? ch : HW_P2P_NET_CHANNELS);
+		                              ? hw_nic_ring_channels(&one, spec->gpu.arch,
+		                                                     spec->gpu.pcie_gen)
+		                              : HW_P2P_NET_CHANNELS);
 	}
 	for (int i = 0; i < r->npf && !rc; i++) {
 		const struct coll_pflow *f = &r->pf[i];
@@ -241,7 +245,8 @@ static int launch(coll_run *r)
 			int tx = cc->nic_tx[f->a / gpn * nics + ra], rx = cc->nic_rx[f->b / gpn * nics + rb];
 			cap /= tx > rx ? tx : rx;
 			if (ring_sock > 0)
-				cap = fmin(cap, per_conn ? conn_sock : ring_sock / (tx > rx ? tx : rx));
+				cap = fmin(cap, per_conn ? conn_sock * fmax(1.0, r->conns_per_flow)
+				                         : ring_sock / (tx > rx ? tx : rx));
 		}
 		/* LL's cap: NCCL's multi-node figure on the flows that leave the node,
 		 * its one-node figure (the GPU's) on those inside it */
@@ -739,6 +744,7 @@ int coll_start_batch(coll_ctx *cc, const coll_req *req, double count, coll_done_
 	if (llcap > 0 && req->op == COLL_ALL_TO_ALL && r->sh.nnodes > 1)
 		r->cap_data_Bps = llcap / (r->sh.nnodes - 1);
 	r->cap_intra_Bps = r->cap_data_Bps;
+	r->conns_per_flow = 1;   /* coll_a2a.c's node-pair flows stand for more */
 	if (llcap > 0 && r->sh.nnodes > 1) {
 		coll_shape one = r->sh;
 		one.nnodes = 1;

@@ -81,6 +81,13 @@ static int a2a_phase(coll_run *r, int ph)
 	(void)ph;
 	const coll_shape *sh = &r->sh;
 	double chunk = r->req.bytes / sh->n;
+	/* a node-pair flow carries the ma x mb GPU pairs' traffic on one of the
+	 * rails: so many connections of NCCL's, each with sockets of its own */
+	int most = 1;
+	for (int j = 0; j < sh->nnodes; j++)
+		if (sh->node_start[j + 1] - sh->node_start[j] > most)
+			most = sh->node_start[j + 1] - sh->node_start[j];
+	r->conns_per_flow = fmax(1.0, (double)most * most / (sh->nrails > 0 ? sh->nrails : 1));
 	int rc = a2a_intra(r, chunk);
 	for (int ja = 0; !rc && ja < sh->nnodes; ja++)
 		for (int jb = 0; !rc && jb < sh->nnodes; jb++) {

@@ -79,6 +79,7 @@ struct coll_run {
 	double payload;        /* data bytes per wire byte of the protocol */
 	double cap_data_Bps;   /* per-flow data-rate cap from the protocol (0 = none) */
 	double cap_intra_Bps;  /* the same for a flow inside one node (LL's one-node cap) */
+	double conns_per_flow; /* GPU-pair connections a flow between nodes stands for (>= 1) */
 	double latency_s;      /* NCCL-model latency of one collective */
 	double count;          /* back-to-back collectives this run stands for */
 	double route_lat_s;    /* route latency already paid by the flows */

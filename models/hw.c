@@ -1054,6 +1054,15 @@ double hw_nic_Bps(const hw_nic *nic, int gpus_sharing, hw_arch arch, int pcie_ge
 	return fmin(rate, hw_nic_socket_cap(nic, hw_nic_ring_channels(nic, arch, pcie_gen)));
 }
 
+double hw_nic_comm_Bps(const hw_nic *nic, int gpus_sharing, int sib, hw_arch arch,
+                       int pcie_gen)
+{
+	double line = nic->speed_Bps * hw_nic_efficiency(nic, gpus_sharing) / (sib > 1 ? sib : 1);
+	if (nic->transport != TRANSPORT_TCP || nic->speed_Bps <= 0)
+		return line;
+	return fmin(line, hw_nic_socket_cap(nic, hw_nic_ring_channels(nic, arch, pcie_gen)));
+}
+
 const char *hw_transport_name(hw_transport t)
 {
 	return t == TRANSPORT_RDMA ? "RDMA" : t == TRANSPORT_TCP ? "TCP" : "GPUDirect-TCP";

@@ -175,6 +175,11 @@ double hw_nic_socket_cap(const hw_nic *nic, int channels);
  * when `gpus_sharing` GPUs of the node take part (hw_nic_efficiency), over
  * TCP at most its ring channels' sockets (hw_nic_socket_cap). */
 double hw_nic_Bps(const hw_nic *nic, int gpus_sharing, hw_arch arch, int pcie_gen);
+/* The same for each of `sib` sibling communicators on one NIC (a DP group
+ * beside each of its TP ranks): each the line's share over sib and its own
+ * ring's sockets; what the NIC carries for them is sib x this. */
+double hw_nic_comm_Bps(const hw_nic *nic, int gpus_sharing, int sib, hw_arch arch,
+                       int pcie_gen);
 /* NCCL_NCHANNELS_PER_NET_PEER's default: the channels of a point-to-point
  * connection (a send, an all-to-all's peer) over the network. */
 #define HW_P2P_NET_CHANNELS 2

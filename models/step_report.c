@@ -217,15 +217,11 @@ static void why_dp(const scenario *s, step_result *r, double x, double pct)
 			 times, fmt_s(nv, sizeof nv, r->dp_naive_s), shrink);
 		return;
 	}
-	/* NCCL's own ring over TCP: one communicator's sockets, not the wire,
-	 * may hold it (a hierarchical scheme's rings have sockets each) */
-	hw_nic tn = s->cluster.nic;
-	hw_nic_defaults(&tn, s->cluster.gpus_per_node);
-	int share = r->dp_ranks_per_node > 0 ? r->dp_ranks_per_node : 1;
-	bool sockets = tn.transport == TRANSPORT_TCP && strcmp(r->dp_algorithm, "hierarchical") &&
-	               strcmp(r->dp_algorithm, "ps") &&
-	               hw_nic_Bps(&tn, share, s->cluster.gpu.arch, s->cluster.gpu.pcie_gen) <
-	               0.999 * tn.speed_Bps * hw_nic_efficiency(&tn, share);
+	/* NCCL's own ring over TCP: its sockets, not the wire, may hold each
+	 * sibling communicator (a hierarchical scheme's rings have sockets each) */
+	int sib = cluster_spec_nic_siblings(&s->cluster, s->training.tp * scn_cp(s));
+	bool sockets = strcmp(r->dp_algorithm, "hierarchical") && strcmp(r->dp_algorithm, "ps") &&
+	               cluster_sockets_bind(&s->cluster, r->dp_ranks_per_node, sib);
 	dp_shrink(shrink, sizeof shrink, s, r, sockets
 		  ? "more of NCCL's sockets a connection (nic.sockets: NCCL_SOCKET_NTHREADS x "
 		    "NCCL_NSOCKS_PERTHREAD; a faster NIC would not), RDMA"

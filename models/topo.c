@@ -527,6 +527,26 @@ bool cluster_shm_below_nic(const scn_cluster *c, int ppn)
 	return cluster_spec_intra_Bps(c) < hw_nic_Bps(&nic, ppn, c->gpu.arch, c->gpu.pcie_gen);
 }
 
+int cluster_spec_nic_siblings(const scn_cluster *c, int tp_cp)
+{
+	int nics = c->nic.count > 0 ? c->nic.count : 1;
+	int per = (c->gpus_per_node + nics - 1) / nics;
+	int sib = tp_cp < per ? tp_cp : per;
+	return sib > 1 ? sib : 1;
+}
+
+bool cluster_sockets_bind(const scn_cluster *c, int ppn, int sib)
+{
+	if (c->nic.transport != TRANSPORT_TCP || c->nic.speed_Bps <= 0)
+		return false;
+	hw_nic nic = c->nic;
+	hw_nic_defaults(&nic, c->gpus_per_node);
+	sib = sib > 1 ? sib : 1;
+	double line = nic.speed_Bps * hw_nic_efficiency(&nic, ppn > 0 ? ppn : 1) / sib;
+	return hw_nic_comm_Bps(&nic, ppn > 0 ? ppn : 1, sib, c->gpu.arch, c->gpu.pcie_gen) <
+	       0.999 * line;
+}
+
 double cluster_flow_cap_shared(const cluster *cl, int a, int b, int gpus_sharing)
 {
 	if (a == b)

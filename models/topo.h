@@ -70,6 +70,13 @@ double cluster_spec_intra_Bps(const scn_cluster *c);
  * slowly than one of its NICs carries a communicator of `ppn` GPUs a node:
  * a ring across such nodes waits for the copies inside them, not the wire. */
 bool cluster_shm_below_nic(const scn_cluster *c, int ppn);
+/* Sibling communicators sharing one of a node's NICs: a DP group's beside
+ * each of its tp x cp ranks, at most the GPUs behind a NIC (coll.c's mult). */
+int cluster_spec_nic_siblings(const scn_cluster *c, int tp_cp);
+/* Whether NCCL's sockets, not the wire, bound each of `sib` sibling
+ * communicators of `ppn` GPUs a node through a NIC over TCP (NCCL's own ring
+ * or tree: a hierarchical scheme's rings have sockets of their own). */
+bool cluster_sockets_bind(const scn_cluster *c, int ppn, int sib);
 /* What one GPU moves to the others of a group of `gpus` consecutive GPUs
  * of its node, the groups aligned on multiples of `gpus` (TP groups): over
  * its NVLink bridges when every such group fits in one bridge group

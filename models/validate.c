@@ -1926,13 +1926,13 @@ static bool env_said(const char *t, const char *var)
 }
 
 /* The value of an NCCL variable set in the text ("NCCL_SOCKET_NTHREADS=4",
- * "SOCKET_NTHREADS 2"), not where a word before it denies it; 0 when none. */
+ * "SOCKET_NTHREADS 2"), not where a word before it denies it; -1 when none. */
 static int env_int(const char *t, const char *var)
 {
 	static const char *const no[] = {"no", "not", "without", "w/o", "vs", "vs.", "versus",
 		"than", "unlike", "instead"};
 	size_t n = strlen(var);
-	int v = 0;
+	int v = -1;
 	for (const char *p = val__find(t, var); p; p = val__find(p + 1, var)) {
 		const char *s0 = p;
 		if (s0 - t >= 5 && !strncasecmp(s0 - 5, "NCCL_", 5))
@@ -1998,11 +1998,11 @@ static bool aws_instance(const char *t)
 static int sockets_of(const val_row *r)
 {
 	const char *const texts[] = {r->other, r->source, r->hardware};
-	int nt = 0, ns = 0;
+	int nt = -1, ns = -1;
 	for (size_t i = 0; i < 3; i++) {
-		if (!nt)
+		if (nt < 0)
 			nt = env_int(texts[i], "SOCKET_NTHREADS");
-		if (!ns)
+		if (ns < 0)
 			ns = env_int(texts[i], "NSOCKS_PERTHREAD");
 	}
 	int ver = 0;
@@ -2030,14 +2030,14 @@ static int sockets_of(const val_row *r)
 		dt = 2, ds = 8;
 	else if (gcp && !aws && (!ver || ver >= 5006))
 		dt = 4, ds = 1;
-	if (!nt && !ns && !dt)
+	if (nt < 0 && ns < 0 && !dt)
 		return 0;
-	int t = nt ? nt : dt;
+	int t = nt >= 0 ? nt : dt;
 	if (t > 16)
 		t = 16;
-	if (t <= 0)   /* sockets per thread without a helper thread: one socket */
+	int per = ns >= 0 ? ns : ds;
+	if (t <= 0 || per <= 0)   /* no helper thread, or none of its sockets: one socket */
 		return 1;
-	int per = ns ? ns : ds;
 	int k = t * per;
 	return k > 64 ? 64 / t * t : k;
 }

@@ -600,26 +600,32 @@ static bool fix_shm(ctx *c, step_split k)
 static void fix_sockets(ctx *c, step_split k)
 {
 	const scn_cluster *cl = &c->s->cluster;
-	hw_nic nic = cl->nic;
-	hw_nic_defaults(&nic, cl->gpus_per_node);
-	int share = c->r->dp_ranks_per_node > 0 ? c->r->dp_ranks_per_node : 1;
-	/* the reductions whose connections a NIC's sockets bound: NCCL's own
-	 * ring or tree (a hierarchical scheme's rings are a communicator each),
-	 * pipeline sends between nodes, a tensor- or context-parallel group
-	 * larger than a node */
 	const scn_training *t = &c->s->training;
-	bool dp_ring = c->r->dp_crosses_nodes && strcmp(c->r->dp_algorithm, "hierarchical") &&
-	               strcmp(c->r->dp_algorithm, "ps");
-	bool tp_across = (long)t->tp * scn_cp(c->s) > cl->gpus_per_node;
-	if (nic.transport != TRANSPORT_TCP || cl->nodes <= 1 || hw_nic_sockets(&nic) >= 16 ||
-	    !((k == SPLIT_DP_COMM && dp_ring) || (k == SPLIT_PP_COMM && c->r->pp_crosses_nodes) ||
-	      (k == SPLIT_TP_COMM && tp_across)) ||
-	    hw_nic_Bps(&nic, share, cl->gpu.arch, cl->gpu.pcie_gen) >= 0.999 * nic.speed_Bps *
-	                                             hw_nic_efficiency(&nic, share))
+	if (cl->nic.transport != TRANSPORT_TCP || cl->nodes <= 1 ||
+	    hw_nic_sockets(&cl->nic) >= 16)
 		return;
-	fix_set(add_fix(c, "more of NCCL's sockets per connection (NCCL_SOCKET_NTHREADS=4 "
-		"NCCL_NSOCKS_PERTHREAD=4, NCCL's advice for 100G networks; more host cores busy)"),
-	        "cluster.nic.sockets=16");
+	/* the connections a NIC's sockets bound: NCCL's own ring or tree of a DP
+	 * group beside its sibling groups (a hierarchical scheme's rings are a
+	 * communicator each), a tensor- or context-parallel group larger than a
+	 * node; a pipeline send's two channels beside its tp x cp siblings */
+	int tp_cp = t->tp * scn_cp(c->s), sib = cluster_spec_nic_siblings(cl, tp_cp);
+	bool binds = false;
+	if (k == SPLIT_DP_COMM)
+		binds = c->r->dp_crosses_nodes && strcmp(c->r->dp_algorithm, "hierarchical") &&
+		        strcmp(c->r->dp_algorithm, "ps") &&
+		        cluster_sockets_bind(cl, c->r->dp_ranks_per_node, sib);
+	else if (k == SPLIT_TP_COMM)
+		binds = tp_cp > cl->gpus_per_node && cluster_sockets_bind(cl, cl->gpus_per_node, 1);
+	else if (k == SPLIT_PP_COMM && c->r->pp_crosses_nodes) {
+		hw_nic nic = cl->nic;
+		hw_nic_defaults(&nic, cl->gpus_per_node);
+		binds = hw_nic_socket_cap(&nic, HW_P2P_NET_CHANNELS) * sib <
+		        0.999 * nic.speed_Bps * hw_nic_efficiency(&nic, cl->gpus_per_node);
+	}
+	if (binds)
+		fix_set(add_fix(c, "more of NCCL's sockets per connection (NCCL_SOCKET_NTHREADS=4 "
+			"NCCL_NSOCKS_PERTHREAD=4, NCCL's advice for 100G networks; more host cores busy)"),
+		        "cluster.nic.sockets=16");
 }
 
 static void plan_fixes(ctx *c, const int *order, int nloss)
@@ -1095,10 +1101,17 @@ static void ring(ctx *c)
 	} else if (ratio > 1.3 * factor && r->dp_crosses_nodes && r->dp_ranks_per_node > 0) {
 		hw_nic nic = c->s->cluster.nic;
 		hw_nic_defaults(&nic, c->s->cluster.gpus_per_node);
-		double eff = nic.speed_Bps > 0 ? hw_nic_Bps(&nic, r->dp_ranks_per_node,
-		                                            c->s->cluster.gpu.arch,
-		                                            c->s->cluster.gpu.pcie_gen) / nic.speed_Bps
-		                               : hw_nic_efficiency(&nic, r->dp_ranks_per_node);
+		/* the DP group and its siblings on the NIC, each bound by its own
+		 * sockets where they bind (report_text.c's nic_gap) */
+		int sib = cluster_spec_nic_siblings(&c->s->cluster,
+		                                    c->s->training.tp * scn_cp(c->s));
+		bool own = !strcmp(r->dp_algorithm, "hierarchical") || !strcmp(r->dp_algorithm, "ps");
+		double eff = nic.speed_Bps > 0 && !own &&
+		             cluster_sockets_bind(&c->s->cluster, r->dp_ranks_per_node, sib)
+		             ? sib * hw_nic_comm_Bps(&nic, r->dp_ranks_per_node, sib,
+		                                     c->s->cluster.gpu.arch,
+		                                     c->s->cluster.gpu.pcie_gen) / nic.speed_Bps
+		             : hw_nic_efficiency(&nic, r->dp_ranks_per_node);
 		para(c->out, 3, 3, "The rest is the network: %s NICs, with %d GPU%s of this group "
 			"on a node, reach %.3g of their line rate, so expect about %.2f / %.3g = %.2f; "
 			"latency and contention add what is left.",

@@ -280,15 +280,18 @@ static void nic_gap(FILE *out, const scenario *s, const step_result *r, double f
 	}
 	hw_nic_defaults(&nic, g);
 	double line_eff = hw_nic_efficiency(&nic, ppn);
-	double eff = nic.speed_Bps > 0 ? hw_nic_Bps(&nic, ppn, s->cluster.gpu.arch, s->cluster.gpu.pcie_gen) / nic.speed_Bps
-	                               : line_eff;
+	/* what the NIC carries for the DP group and its siblings (one beside
+	 * each TP rank behind it), each bound by its own sockets over TCP */
+	int sib = cluster_spec_nic_siblings(&s->cluster, s->training.tp * scn_cp(s));
+	bool own = !strcmp(r->dp_algorithm, "hierarchical") || !strcmp(r->dp_algorithm, "ps");
+	double eff = nic.speed_Bps > 0 && !own && cluster_sockets_bind(&s->cluster, ppn, sib)
+	             ? sib * hw_nic_comm_Bps(&nic, ppn, sib, s->cluster.gpu.arch,
+	                                     s->cluster.gpu.pcie_gen) / nic.speed_Bps
+	             : line_eff;
 	double ratio = r->dp_allreduce_s / r->dp_naive_s;
 	if (eff <= 0 || ratio < 1.1 * factor)
 		return;
 	const char *tr = hw_transport_name(nic.transport);
-	if (nic.transport == TRANSPORT_TCP && eff < 0.999 * line_eff &&
-	    (!strcmp(r->dp_algorithm, "hierarchical") || !strcmp(r->dp_algorithm, "ps")))
-		eff = line_eff;   /* each ring of the scheme a communicator with sockets of its own */
 	if (nic.transport == TRANSPORT_TCP && eff < 0.999 * line_eff)
 		snprintf(note, sizeof note, "\n    (NCCL's sockets through it, %d a connection, "
 			 "move %.3g GB/s each)", hw_nic_sockets(&nic), hw_nic_socket_Bps(&nic) / 1e9);

@@ -887,12 +887,25 @@ tr '\n' ' ' <"$tmp/out" | tr -s ' ' >"$tmp/flat"
 lacks "$tmp/flat" "cluster.nic.sockets=16" "... but not where each ring has sockets of its own"
 # an all-to-all's peers each have a connection of their own: sockets barely matter
 a2a1=$("$TS" nccl "$top_srcdir/scenarios/a100-100gbe-tcp.yaml" --op all_to_all -b 1G -e 1G -q \
-	--set cluster.nic.speed=200Gbps | awk '$1 == 1073741824 { print $8 }')
+	--gpus 16 --set cluster.nic.speed=200Gbps | awk '$1 == 1073741824 { print $8 }')
 a2a64=$("$TS" nccl "$top_srcdir/scenarios/a100-100gbe-tcp.yaml" --op all_to_all -b 1G -e 1G -q \
-	--set cluster.nic.speed=200Gbps --set cluster.nic.sockets=64 | awk '$1 == 1073741824 { print $8 }')
+	--gpus 16 --set cluster.nic.speed=200Gbps --set cluster.nic.sockets=64 |
+	awk '$1 == 1073741824 { print $8 }')
 if [ -n "$a2a1" ] && [ -n "$a2a64" ] && awk -v a="$a2a1" -v b="$a2a64" 'BEGIN { exit !(a > 0.9 * b) }'
 then ok "TCP all_to_all: per-peer sockets ($a2a1 vs $a2a64 GB/s with 64)"
 else not_ok "TCP all_to_all: one ring's sockets shared by every peer ('$a2a1' vs '$a2a64')"; fi
+# a DP group beside each of 4 TP ranks: four communicators, each with its own
+# sockets, share the NIC's wire; no sockets lever, and the expected ratio holds
+expect 0 "run, TCP ring DP beside 4 TP ranks" "$TS" run "$DP10" --set cluster.nic.speed=100Gbps \
+	--set training.grad_reduce.algorithm=ring --set training.tp=4
+tr '\n' ' ' <"$tmp/out" | tr -s ' ' >"$tmp/flat"
+lacks "$tmp/flat" "more of NCCL's sockets" "... the sockets are no lever for four sibling rings"
+ratio=$(sed -n 's/^  ratio *\([0-9.]*\);.*/\1/p' "$tmp/out")
+expect_x=$(sed -n 's/.*so expect about [0-9.]* \/ [0-9.]* = \([0-9.]*\);.*/\1/p' "$tmp/out")
+if [ -n "$ratio" ] && [ -n "$expect_x" ] &&
+	awk -v a="$ratio" -v b="$expect_x" 'BEGIN { d = a - b; exit !(d < 0.05 * a && -d < 0.05 * a) }'
+then ok "... expects $expect_x, within 5% of the simulated ratio $ratio"
+else not_ok "... expects '$expect_x', not within 5% of the simulated ratio '$ratio'"; fi
 expect 0 "nccl: TCP never beats RDMA on one flow" "$TS" nccl "$SCN" --op sendrecv -b 1G -e 1G -q \
 	--set cluster.nic.speed=400Gbps --set cluster.nic.transport=tcp
 tcp_bw=$(awk '$1 == 1073741824 { print $8 }' "$tmp/out")

@@ -3838,6 +3838,12 @@ START_TEST(t_blind26_sockets)
 		{"2 nodes x 8 H100 SXM, 1x 100GbE per node",
 		 "NCCL_IB_DISABLE=1; on-prem, not AWS", 0, TRANSPORT_TCP, 100},
 		{"2 x AWS g5.48xlarge, 8x A10G", "NCCL_IB_DISABLE=1", 16, TRANSPORT_TCP, 0},
+		/* a 0 set is a 0, not an unset variable: no helper thread, one socket */
+		{"2 x AWS g5.48xlarge, 8x A10G", "NCCL_IB_DISABLE=1 NCCL_SOCKET_NTHREADS=0", 1,
+		 TRANSPORT_TCP, 0},
+		{"2 nodes x 8 H100 SXM, 1x 100GbE per node",
+		 "NCCL_IB_DISABLE=1 NCCL_SOCKET_NTHREADS=4 NCCL_NSOCKS_PERTHREAD=0", 1,
+		 TRANSPORT_TCP, 100},
 		{"2 nodes x 8 A100 80GB, 4 OmniPath links per node", "", 0, TRANSPORT_RDMA, 100},
 	};
 	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
