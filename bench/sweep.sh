@@ -61,7 +61,12 @@ sweep() {
 	cpu_children "$out/times" >"$out/c1"
 	c0=$(cat "$out/c0")
 	c1=$(cat "$out/c1")
-	rows=$(tail -n +2 "$out/$name.csv" | wc -l)
+	# a sweep of nothing but invalid points leaves no file: its summary counts them
+	if [ -f "$out/$name.csv" ]; then
+		rows=$(tail -n +2 "$out/$name.csv" | wc -l)
+	else
+		rows=$(sed -n 's/^sweep: \([0-9]*\) points:.*/\1/p' "$out/$name.err")
+	fi
 	sed -n 's/^sweep: [0-9]* points: /  /p' "$out/$name.err"
 	awk -v n="$rows" -v ns=$((t1 - t0)) -v j="$jobs" -v c0="$c0" -v c1="$c1" 'BEGIN {
 		s = ns / 1e9
