@@ -159,9 +159,15 @@ static void memory_warning(FILE *out, const scenario *s, const wl_memory *m)
 	char need[32], have[32];
 	if (m->fits)
 		return;
-	fprintf(out, "\n!!! DOES NOT FIT IN MEMORY: %s per GPU needed, the %s has %s (%.1fx over).\n",
+	double x = m->capacity > 0 ? m->total / m->capacity : 0;
+	char over[32];
+	if (x < 1.1)   /* "1.0x" would read as fitting: say by how much */
+		snprintf(over, sizeof over, "%.0f%% over", 100 * (x - 1));
+	else
+		snprintf(over, sizeof over, "%.1fx over", x);
+	fprintf(out, "\n!!! DOES NOT FIT IN MEMORY: %s per GPU needed, the %s has %s (%s).\n",
 		fmt_bytes(need, sizeof need, m->total), s->cluster.gpu.name,
-		fmt_bytes(have, sizeof have, m->capacity), m->capacity > 0 ? m->total / m->capacity : 0);
+		fmt_bytes(have, sizeof have, m->capacity), over);
 	fprintf(out, "!!! The times below are computed as if it fit: shard the model (tp, pp, ZeRO)\n"
 		"!!! or recompute activations before running this layout for real.\n");
 }
