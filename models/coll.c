@@ -213,8 +213,11 @@ static int launch(coll_run *r)
 	 * connection of NCCL_NCHANNELS_PER_NET_PEER channels */
 	const scn_cluster *spec = cluster_spec(cc->cl);
 	double ring_sock = 0, conn_sock = 0;
+	/* a tree's edges are connections of their own too: each of its two
+	 * trees a half of the channels, a parent and up to two children a node */
+	bool tree = r->ops->algo == ALGO_TREE || r->ops->algo == ALGO_NVLS_TREE;
 	bool per_conn = r->req.op == COLL_ALL_TO_ALL || r->req.op == COLL_SENDRECV ||
-	                r->ops->algo == ALGO_HIERARCHICAL || r->ops->algo == ALGO_PS;
+	                r->ops->algo == ALGO_HIERARCHICAL || r->ops->algo == ALGO_PS || tree;
 	int sib = r->req.mult < cluster_gpus_per_nic(cc->cl) ? (int)r->req.mult
 	                                                     : cluster_gpus_per_nic(cc->cl);
 	if (spec->nic.transport == TRANSPORT_TCP) {
@@ -225,6 +228,7 @@ static int launch(coll_run *r)
 		conn_sock = hw_nic_socket_cap(&spec->nic, r->ops->algo == ALGO_HIERARCHICAL
 		                              ? hw_nic_ring_channels(&one, spec->gpu.arch,
 		                                                     spec->gpu.pcie_gen)
+		                              : tree ? (ch / 2 > 1 ? ch / 2 : 1)
 		                              : HW_P2P_NET_CHANNELS);
 	}
 	for (int i = 0; i < r->npf && !rc; i++) {

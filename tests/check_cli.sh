@@ -906,6 +906,15 @@ if [ -n "$ratio" ] && [ -n "$expect_x" ] &&
 	awk -v a="$ratio" -v b="$expect_x" 'BEGIN { d = a - b; exit !(d < 0.05 * a && -d < 0.05 * a) }'
 then ok "... expects $expect_x, within 5% of the simulated ratio $ratio"
 else not_ok "... expects '$expect_x', not within 5% of the simulated ratio '$ratio'"; fi
+# a tree's edges are connections of their own: over TCP it is not held to
+# one ring's sockets
+tr_ring=$("$TS" nccl "$top_srcdir/scenarios/a100-100gbe-tcp.yaml" --op all_reduce -b 1G -e 1G -q \
+	--algo ring | awk '$1 == 1073741824 { print $8 }')
+tr_tree=$("$TS" nccl "$top_srcdir/scenarios/a100-100gbe-tcp.yaml" --op all_reduce -b 1G -e 1G -q \
+	--algo tree | awk '$1 == 1073741824 { print $8 }')
+if [ -n "$tr_ring" ] && [ -n "$tr_tree" ] && awk -v a="$tr_tree" -v b="$tr_ring" 'BEGIN { exit !(a > 1.5 * b) }'
+then ok "TCP tree: its edges' sockets ($tr_tree GB/s against the ring's $tr_ring)"
+else not_ok "TCP tree: held to a ring's sockets ('$tr_tree' against '$tr_ring')"; fi
 expect 0 "nccl: TCP never beats RDMA on one flow" "$TS" nccl "$SCN" --op sendrecv -b 1G -e 1G -q \
 	--set cluster.nic.speed=400Gbps --set cluster.nic.transport=tcp
 tcp_bw=$(awk '$1 == 1073741824 { print $8 }' "$tmp/out")
