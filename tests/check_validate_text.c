@@ -3872,6 +3872,29 @@ START_TEST(t_abci_nodes)
 }
 END_TEST
 
+/* nccl-tests' gather_perf and scatter_perf are not all-reduces of the same
+ * size: refused as collectives trainsim does not model */
+START_TEST(t_gather_refused)
+{
+	static const char *const refused[] = {"gather_busbw@1G", "scatter_busbw@1G",
+		"hypercube_busbw@1G"};
+	for (size_t i = 0; i < sizeof refused / sizeof refused[0]; i++) {
+		char row[256], why[256] = "";
+		val_case c;
+		snprintf(row, sizeof row, "G-%zu,x,\"2 nodes x 1 A100-SXM4-80GB, 1x HDR 200 Gb/s\",2,,,,,,"
+		         ",,,,,,float,,%s,20,GB/s,x", i, refused[i]);
+		ck_assert_msg(build_row(row, &c, why, sizeof why) != 0, "%s predicted", refused[i]);
+	}
+	val_case c;
+	char why[256];
+	ck_assert_msg(build_row("G-9,x,\"2 nodes x 1 A100-SXM4-80GB, 1x HDR 200 Gb/s\",2,,,,,,,,,,,,"
+	                        "float,,allgather_busbw@1G,20,GB/s,x", &c, why, sizeof why) == 0,
+	              "allgather: %s", why);
+	ck_assert_int_eq(c.coll_op, COLL_ALL_GATHER);
+	scn_release(&c.s);
+}
+END_TEST
+
 /* Primus's logged TFLOP/s/GPU is Megatron's model count (no recomputation,
  * attention whole); the paper convention otherwise */
 START_TEST(t_primus_tflops)
@@ -3951,6 +3974,7 @@ static Suite *suite(void)
 	tcase_add_test(tc, t_blind26_sockets);
 	tcase_add_test(tc, t_primus_tflops);
 	tcase_add_test(tc, t_abci_nodes);
+	tcase_add_test(tc, t_gather_refused);
 	suite_add_tcase(s, tc);
 	return s;
 }
