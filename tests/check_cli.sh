@@ -44,6 +44,17 @@ lacks() {
 	if grep -F -q -- "$2" "$1"; then not_ok "$3 ('$2' in $(basename "$1"))"; else ok "$3"; fi
 }
 
+# expect_matches_ratio: the report in $tmp/out expects ('so expect about X')
+# within 5% of the reduction's simulated ratio to its naive figure.
+expect_matches_ratio() {
+	ratio=$(sed -n 's/^  ratio *\([0-9.]*\);.*/\1/p' "$tmp/out")
+	expect_x=$(sed -n 's/.*so expect about [0-9.]* \/ [0-9.]* = \([0-9.]*\);.*/\1/p' "$tmp/out")
+	if [ -n "$ratio" ] && [ -n "$expect_x" ] &&
+		awk -v a="$ratio" -v b="$expect_x" 'BEGIN { d = a - b; exit !(d < 0.05 * a && -d < 0.05 * a) }'
+	then ok "... expects $expect_x, within 5% of the simulated ratio $ratio"
+	else not_ok "... expects '$expect_x', not within 5% of the simulated ratio '$ratio'"; fi
+}
+
 if command -v python3 >/dev/null 2>&1; then PY=python3; else PY=; fi
 
 # json_check FILE DESCRIPTION: strict parse; every SCENARIO.md field present;
@@ -687,12 +698,7 @@ set --
 expect 0 "run, TCP DP with tp 2" "$TS" run "$top_srcdir/scenarios/dp-100b-10gbe.yaml" \
 	--set training.tp=2
 has "$tmp/out" "achieves 0.676 of its line rate" "... TCP's share for 4 GPUs of a group per node"
-ratio=$(sed -n 's/^  ratio *\([0-9.]*\);.*/\1/p' "$tmp/out")
-expect_x=$(sed -n 's/.*so expect about [0-9.]* \/ [0-9.]* = \([0-9.]*\);.*/\1/p' "$tmp/out")
-if [ -n "$ratio" ] && [ -n "$expect_x" ] &&
-	awk -v a="$ratio" -v b="$expect_x" 'BEGIN { d = a - b; exit !(d < 0.05 * a && -d < 0.05 * a) }'
-then ok "... expects $expect_x, within 5% of the simulated ratio $ratio"
-else not_ok "... expects '$expect_x', not within 5% of the simulated ratio '$ratio'"; fi
+expect_matches_ratio
 
 # --- docs/scenario.md's first example (Megatron's 145.6B on 1536 A100) loads and fits
 awk '/^```yaml$/ { on = 1; next } on && /^```/ { exit } on' "$top_srcdir/docs/scenario.md" \
@@ -900,12 +906,7 @@ expect 0 "run, TCP ring DP beside 4 TP ranks" "$TS" run "$DP10" --set cluster.ni
 	--set training.grad_reduce.algorithm=ring --set training.tp=4
 tr '\n' ' ' <"$tmp/out" | tr -s ' ' >"$tmp/flat"
 lacks "$tmp/flat" "more of NCCL's sockets" "... the sockets are no lever for four sibling rings"
-ratio=$(sed -n 's/^  ratio *\([0-9.]*\);.*/\1/p' "$tmp/out")
-expect_x=$(sed -n 's/.*so expect about [0-9.]* \/ [0-9.]* = \([0-9.]*\);.*/\1/p' "$tmp/out")
-if [ -n "$ratio" ] && [ -n "$expect_x" ] &&
-	awk -v a="$ratio" -v b="$expect_x" 'BEGIN { d = a - b; exit !(d < 0.05 * a && -d < 0.05 * a) }'
-then ok "... expects $expect_x, within 5% of the simulated ratio $ratio"
-else not_ok "... expects '$expect_x', not within 5% of the simulated ratio '$ratio'"; fi
+expect_matches_ratio
 # a tree's edges are connections of their own: over TCP it is not held to
 # one ring's sockets
 tr_ring=$("$TS" nccl "$top_srcdir/scenarios/a100-100gbe-tcp.yaml" --op all_reduce -b 1G -e 1G -q \
