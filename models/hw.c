@@ -1048,10 +1048,7 @@ double hw_nic_socket_cap(const hw_nic *nic, int channels)
 
 double hw_nic_Bps(const hw_nic *nic, int gpus_sharing, hw_arch arch, int pcie_gen)
 {
-	double rate = nic->speed_Bps * hw_nic_efficiency(nic, gpus_sharing);
-	if (nic->transport != TRANSPORT_TCP || nic->speed_Bps <= 0)
-		return rate;
-	return fmin(rate, hw_nic_socket_cap(nic, hw_nic_ring_channels(nic, arch, pcie_gen)));
+	return hw_nic_comm_Bps(nic, gpus_sharing, 1, arch, pcie_gen);
 }
 
 double hw_nic_comm_Bps(const hw_nic *nic, int gpus_sharing, int sib, hw_arch arch,
