@@ -25,6 +25,7 @@ static const struct { const char *name; coll_op op; } op_names[] = {
 	{"broadcast", COLL_BROADCAST}, {"bcast", COLL_BROADCAST},
 	{"reduce", COLL_REDUCE},
 	{"sendrecv", COLL_SENDRECV}, {"send_recv", COLL_SENDRECV}, {"p2p", COLL_SENDRECV},
+	{"gather", COLL_GATHER}, {"scatter", COLL_SCATTER},
 };
 
 int coll_op_parse(const char *s)
@@ -40,7 +41,7 @@ int coll_op_parse(const char *s)
 const char *coll_op_name(coll_op op)
 {
 	static const char *names[COLL__N] = {"all_reduce", "all_gather", "reduce_scatter",
-		"all_to_all", "broadcast", "reduce", "sendrecv"};
+		"all_to_all", "broadcast", "reduce", "sendrecv", "gather", "scatter"};
 	return (unsigned)op < COLL__N ? names[op] : "?";
 }
 
@@ -55,13 +56,15 @@ double coll_busbw_factor(coll_op op, int n)
 {
 	if (n < 2)
 		return op == COLL_ALL_REDUCE || op == COLL_ALL_GATHER || op == COLL_REDUCE_SCATTER ||
-		       op == COLL_ALL_TO_ALL ? 0 : 1;
+		       op == COLL_ALL_TO_ALL || op == COLL_GATHER || op == COLL_SCATTER ? 0 : 1;
 	switch (op) {
 	case COLL_ALL_REDUCE:
 		return 2.0 * (n - 1) / n;
 	case COLL_ALL_GATHER:
 	case COLL_REDUCE_SCATTER:
 	case COLL_ALL_TO_ALL:
+	case COLL_GATHER:      /* gather.cu, scatter.cu: (n - 1) / n */
+	case COLL_SCATTER:
 		return (double)(n - 1) / n;
 	default:
 		return 1;
@@ -217,6 +220,7 @@ static int launch(coll_run *r)
 	 * trees a half of the channels, a parent and up to two children a node */
 	bool tree = r->ops->algo == ALGO_TREE || r->ops->algo == ALGO_NVLS_TREE;
 	bool per_conn = r->req.op == COLL_ALL_TO_ALL || r->req.op == COLL_SENDRECV ||
+	                r->req.op == COLL_GATHER || r->req.op == COLL_SCATTER ||
 	                r->ops->algo == ALGO_HIERARCHICAL || r->ops->algo == ALGO_PS || tree;
 	int sib = r->req.mult < cluster_gpus_per_nic(cc->cl) ? (int)r->req.mult
 	                                                     : cluster_gpus_per_nic(cc->cl);
@@ -569,6 +573,8 @@ static const coll_algo_ops *ops_for(coll_op op, coll_algo algo)
 		return &coll__a2a;
 	if (op == COLL_SENDRECV)
 		return &coll__p2p;
+	if (op == COLL_GATHER || op == COLL_SCATTER)
+		return &coll__rooted;
 	return (unsigned)algo < ALGO__N ? algos[algo] : NULL;
 }
 

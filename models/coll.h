@@ -3,15 +3,18 @@
  * one ring per rail across nodes, ...), plus NCCL's per-step latency
  * accounting (cost-models.md 1.3), so that collectives contend with each other
  * and with other traffic. Sizes follow nccl-tests: `bytes` is the S of algbw
- * (all_gather/reduce_scatter/all_to_all: the total array). */
+ * (all_gather/reduce_scatter/all_to_all/gather/scatter: the total array). */
 #ifndef TRAINSIM_COLL_H
 #define TRAINSIM_COLL_H
 
 #include <stdint.h>
 #include "topo.h"
 
+/* COLL_GATHER and COLL_SCATTER are nccl-tests' gather_perf and scatter_perf:
+ * grouped sends to (from) the root, S the whole array, S/n a rank. */
 typedef enum { COLL_ALL_REDUCE, COLL_ALL_GATHER, COLL_REDUCE_SCATTER, COLL_ALL_TO_ALL,
-               COLL_BROADCAST, COLL_REDUCE, COLL_SENDRECV, COLL__N } coll_op;
+               COLL_BROADCAST, COLL_REDUCE, COLL_SENDRECV, COLL_GATHER, COLL_SCATTER,
+               COLL__N } coll_op;
 typedef enum { ALGO_AUTO, ALGO_RING, ALGO_TREE, ALGO_HIERARCHICAL, ALGO_PS, ALGO_NVLS,
                ALGO_NVLS_TREE, ALGO_COLLNET, ALGO__N } coll_algo;
 
@@ -29,7 +32,8 @@ typedef struct coll_req {
 	coll_algo algo;          /* ALGO_AUTO: what NCCL's tuner would pick */
 	const int *ranks;        /* GPU ids, n of them (copied) */
 	int n;
-	int root;                /* index into ranks for broadcast/reduce; peer for sendrecv */
+	int root;                /* index into ranks for broadcast/reduce/gather/scatter;
+	                          * peer for sendrecv */
 	double bytes;
 	double mult;             /* identical sibling collectives on parallel rails (>= 1) */
 	bool symmetric;          /* all_to_all: every node of the group sends and receives

@@ -1,4 +1,4 @@
-/* coll_a2a.c: all_to_all and send/recv as flows. all_to_all aggregates GPU
+/* coll_a2a.c: all_to_all, send/recv, gather and scatter as flows. all_to_all aggregates GPU
  * pairs: inside a node one flow per GPU carries all it sends to its peers
  * (on an NVSwitch or PCIe switch each GPU's uplink and downlink see exactly
  * that load; an NVLink mesh gets real pair flows); across nodes one flow per
@@ -164,4 +164,57 @@ static double p2p_algbw(const coll_shape *sh, const coll_req *req)
 
 const coll_algo_ops coll__p2p = {
 	ALGO_RING, "p2p", p2p_supports, p2p_algbw, 1, p2p_phase,
+};
+
+/* gather/scatter (nccl-tests' gather_perf, scatter_perf: every rank sends
+ * its S/n to the root, or the root S/n to every rank, as grouped sends):
+ * one flow per rank and root NIC, to (from) the root. Across nodes a rank's
+ * bytes go through the root's own NICs, over NVLink to the GPU on that rail
+ * first where the rank is not on it (NCCL's PXN, cluster_route), so the
+ * root's NICs carry all that crosses nodes, each pair a connection of its
+ * own. */
+static int rooted_phase(coll_run *r, int ph)
+{
+	(void)ph;
+	const coll_shape *sh = &r->sh;
+	int n = r->req.n, root = r->req.root >= 0 && r->req.root < n ? r->req.root : 0;
+	int R = r->req.ranks[root], lo, k = topo_own_rails(R % sh->gpn, sh->gpn, sh->nics, &lo);
+	double chunk = r->req.bytes / n;
+	bool in = r->req.op == COLL_GATHER;
+	for (int i = 0; i < n; i++) {
+		int g = r->req.ranks[i];
+		if (i == root || g == R)
+			continue;
+		bool across = g / sh->gpn != R / sh->gpn;
+		for (int j = 0; j < (across ? k : 1); j++) {
+			int rail = across ? lo + j : -1;
+			double b = across ? chunk / k : chunk;
+			int rc = in ? coll__flow(r, g, R, rail, b, 0) : coll__flow(r, R, g, rail, b, 0);
+			if (rc)
+				return rc;
+		}
+	}
+	return 0;
+}
+
+static bool rooted_supports(const coll_shape *sh, coll_op op)
+{
+	(void)sh;
+	return op == COLL_GATHER || op == COLL_SCATTER;
+}
+
+/* S over the longer of the root's two shares: its node's other ranks' over
+ * its intra-node link, the other nodes' over its NICs. */
+static double rooted_algbw(const coll_shape *sh, const coll_req *req)
+{
+	int n = sh->n, root = req->root >= 0 && req->root < n ? req->root : 0;
+	int j = sh->node_of_rank[root], m = sh->node_start[j + 1] - sh->node_start[j];
+	double t = m > 1 ? (m - 1) / (n * sh->intra_Bps) : 0;
+	if (n > m)
+		t = fmax(t, (double)(n - m) / (n * sh->nic_Bps * coll__nics_per_gpu(sh)));
+	return t > 0 ? 1 / t : INFINITY;
+}
+
+const coll_algo_ops coll__rooted = {
+	ALGO_RING, "p2p", rooted_supports, rooted_algbw, 1, rooted_phase,
 };

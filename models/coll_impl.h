@@ -110,7 +110,7 @@ struct coll_ctx {
 };
 
 extern const coll_algo_ops coll__ring, coll__tree, coll__nvls, coll__nvlstree, coll__collnet,
-	coll__hier, coll__ps, coll__a2a, coll__p2p;
+	coll__hier, coll__ps, coll__a2a, coll__p2p, coll__rooted;
 
 /* Fills r->sh for req (ranks already copied to r->ranks). 0 or negative. */
 int coll__shape(coll_ctx *cc, coll_run *r);

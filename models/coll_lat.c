@@ -249,7 +249,8 @@ double coll__nccl_latency(const coll_shape *sh, coll_op op, coll_algo algo, int 
 		          graph_inter_us(sh, p) : hw_us[hw][A_RING][p]));
 		break;
 	default:
-		if (op == COLL_SENDRECV || op == COLL_ALL_TO_ALL)
+		if (op == COLL_SENDRECV || op == COLL_ALL_TO_ALL || op == COLL_GATHER ||
+		    op == COLL_SCATTER)
 			us = base_us[A_RING][p] + (sh->nnodes > 1 ? hw_us[HW_NET][A_RING][p] +
 			     graph_inter_us(sh, p) : hw_us[hw][A_RING][p]);
 		else

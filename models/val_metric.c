@@ -656,7 +656,9 @@ val_metric val__coll_metric(const char *name, val_case *c)
 		{"reduce-scatter", COLL_REDUCE_SCATTER}, {"alltoall", COLL_ALL_TO_ALL},
 		{"all_to_all", COLL_ALL_TO_ALL}, {"all-to-all", COLL_ALL_TO_ALL},
 		{"broadcast", COLL_BROADCAST}, {"bcast", COLL_BROADCAST},
-		{"sendrecv", COLL_SENDRECV}, {"reduce", COLL_REDUCE}};
+		{"sendrecv", COLL_SENDRECV}, {"reduce", COLL_REDUCE},
+		/* after all_gather's and reduce_scatter's spellings */
+		{"gather", COLL_GATHER}, {"scatter", COLL_SCATTER}};
 	/* "busbw", "bus bandwidth", "bus bw"; "algbw", "algorithm bandwidth" */
 	bool alg = val__has(name, "algbw") || val__has(name, "algorithm bandwidth") ||
 	           val__has(name, "alg bw") || val__has(name, "alg_bw");
@@ -670,15 +672,10 @@ val_metric val__coll_metric(const char *name, val_case *c)
 	for (size_t i = 0; i < sizeof ops / sizeof ops[0] && op < 0; i++)
 		if (val__has(name, ops[i].p))
 			op = (int)ops[i].op;
-	/* nccl-tests' gather, scatter and hypercube (gather_perf, scatter_perf):
-	 * collectives trainsim does not model, not an all-reduce of the same
-	 * size */
-	if (op < 0 && bw) {
-		static const char *const other[] = {"gather", "scatter", "hypercube"};
-		for (size_t i = 0; i < sizeof other / sizeof other[0]; i++)
-			if (val__has(name, other[i]))
-				return VM_NONE;
-	}
+	/* nccl-tests' hypercube (hypercube_perf): a pattern trainsim does not
+	 * model, not an all-reduce of the same size */
+	if (op < 0 && bw && val__has(name, "hypercube"))
+		return VM_NONE;
 	/* a point-to-point bandwidth between two nodes that names no other
 	 * collective (iperf-like, "per NIC achievable", "sendrecv bandwidth"):
 	 * 1 GiB (or the size named) from GPU 0 to the next node; nccl-tests'
@@ -900,17 +897,12 @@ const char *val__not_predicted(const char *name)
 	if (val__has(name, "interrupt") || val__has(name, "failure") || val__has(name, "mtbf") || val__has(name, "hours") ||
 	    val__has(name, "effective_training") || val__has(name, "goodput"))
 		return "failure statistics, not a step";
-	/* gather_perf, scatter_perf, hypercube_perf: not among trainsim's ops */
-	bool other = (val__has(name, "gather") && !val__has(name, "allgather") &&
-	              !val__has(name, "all_gather") && !val__has(name, "all-gather")) ||
-	             (val__has(name, "scatter") && !val__has(name, "reducescatter") &&
-	              !val__has(name, "reduce_scatter") && !val__has(name, "reduce-scatter")) ||
-	             val__has(name, "hypercube");
+	/* hypercube_perf: not among trainsim's ops */
 	bool bench = val__has(name, "busbw") || val__has(name, "algbw") || val__has(name, "_perf") ||
 	             val__has(name, "bus bandwidth");
-	if (other && bench)   /* not "scatter_gather_opt_throughput" of a training run */
-		return "a gather, scatter or hypercube: trainsim's collectives are all_reduce, "
-		       "all_gather, reduce_scatter, all_to_all, broadcast, reduce and sendrecv";
+	if (val__has(name, "hypercube") && bench)
+		return "a hypercube: trainsim's collectives are all_reduce, all_gather, "
+		       "reduce_scatter, all_to_all, broadcast, reduce, sendrecv, gather and scatter";
 	if (val__has(name, "busbw") || val__has(name, "allreduce") || val__has(name, "nvlink") ||
 	    val__has_token(name, "nic") ||
 	    val__has(name, "bisection"))

@@ -21,7 +21,8 @@
 	"[-i STEP]\n       [--gpus N] [--algo auto|ring|tree|hierarchical|ps|nvls|nvlstree|collnet] [-g GPUS_PER_THREAD]\n" \
 	"       [--root R] [--ps-servers N] [--format text|json] [--set KEY=VALUE]...\n" \
 	"       [--max-memory SIZE] [-q]\n" \
-	"OP: all_reduce all_gather reduce_scatter all_to_all broadcast reduce sendrecv\n"
+	"OP: all_reduce all_gather reduce_scatter all_to_all broadcast reduce sendrecv gather\n" \
+	"    scatter\n"
 
 #define NCCL_HELP \
 	"  --op OP                 the collective (default all_reduce); nccl-tests' names\n" \
@@ -33,7 +34,8 @@
 	"  --gpus N, -n N          the first N GPUs of the cluster (default: all of them)\n" \
 	"  --algo ALGO             force the algorithm (default auto: NCCL's choice)\n" \
 	"  -g GPUS_PER_THREAD      nccl-tests' -g: one thread launches that many kernels\n" \
-	"  --root R                the root rank of broadcast and reduce (default 0)\n" \
+	"  --root R                the root rank of broadcast, reduce, gather and scatter\n" \
+	"                          (default 0)\n" \
 	"  --ps-servers N          parameter servers of --algo ps (default: the scenario's)\n" \
 	"  --format text|json      nccl-tests' columns (default), or a JSON array\n" \
 	"  --set KEY=VALUE         override a scenario key by its dotted path (repeatable)\n" \
@@ -265,7 +267,8 @@ static int pick_ranks(const nccl_args *a, const scenario *s, int *ranks, coll_re
 
 static bool op_total_array(int op)
 {
-	return op == COLL_ALL_GATHER || op == COLL_REDUCE_SCATTER || op == COLL_ALL_TO_ALL;
+	return op == COLL_ALL_GATHER || op == COLL_REDUCE_SCATTER || op == COLL_ALL_TO_ALL ||
+	       op == COLL_GATHER || op == COLL_SCATTER;
 }
 
 static void print_header(const nccl_args *a, const scenario *s, const coll_req *req)
@@ -297,7 +300,8 @@ static int run_sizes(const nccl_args *a, const scenario *s, coll_req *req, coll_
 		json_arr_begin(j);
 	else
 		print_header(a, s, req);
-	bool rooted = req->op == COLL_BROADCAST || req->op == COLL_REDUCE;
+	bool rooted = req->op == COLL_BROADCAST || req->op == COLL_REDUCE ||
+	              req->op == COLL_GATHER || req->op == COLL_SCATTER;
 	bool reduces = req->op == COLL_ALL_REDUCE || req->op == COLL_REDUCE ||
 	               req->op == COLL_REDUCE_SCATTER;
 	double align = op_total_array(req->op) ? ELEM_BYTES * req->n : ELEM_BYTES;

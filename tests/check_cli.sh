@@ -975,5 +975,15 @@ expect 0 "explain, a pipeline waiting for its last stage" "$TS" explain "$tmp/l7
 tr '\n' ' ' <"$tmp/out" | tr -s ' ' >"$tmp/flat"
 has "$tmp/flat" "training.last_stage_layers=9" "... explain tries a layer fewer on the last stage"
 
+# nccl-tests' gather and scatter: the root column, the whole array a size
+expect 0 "nccl: gather" "$TS" nccl "$top_srcdir/scenarios/a100-hdr-ib-4node.yaml" --op gather \
+	-b 1G -e 1G -q --root 3
+has "$tmp/out" "float    none       3" "... gather prints its root"
+ga_bw=$(awk '$1 == 1073741824 { print $8 }' "$tmp/out")
+if [ -n "$ga_bw" ] && awk -v g="$ga_bw" 'BEGIN { exit !(g > 25 && g < 35) }'
+then ok "... gather across 4 nodes held by the root's HDR NIC ($ga_bw GB/s busbw)"
+else not_ok "... gather busbw '$ga_bw' not the root NIC's share"; fi
+expect 0 "nccl: scatter" "$TS" nccl "$top_srcdir/scenarios/dgx-h100.yaml" --op scatter -q
+
 echo "1..$n"
 [ "$failed" -eq 0 ]

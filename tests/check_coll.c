@@ -992,6 +992,42 @@ START_TEST(a2a_deepep_dedup)
 }
 END_TEST
 
+/* nccl-tests' gather and scatter: the root's links carry all of it. On 4 x
+ * DGX A100 the 24 ranks of the other nodes go through the root's one HDR NIC
+ * (PXN), its node's 7 others over its NVLink; scatter is the mirror image, and
+ * a root on another node takes as long on these identical nodes. */
+START_TEST(gather_scatter)
+{
+	ck_assert_int_eq(coll_op_parse("gather"), COLL_GATHER);
+	ck_assert_int_eq(coll_op_parse("scatter"), COLL_SCATTER);
+	ck_assert_str_eq(coll_op_name(COLL_SCATTER), "scatter");
+	ck_assert_double_eq_tol(coll_busbw_factor(COLL_GATHER, 8), 0.875, 1e-12);
+	scn_cluster c = dgx(4, "A100", 200, 8);
+	double nic = hw_nic_Bps(&c.nic, 8, c.gpu.arch, c.gpu.pcie_gen);
+	double g = run1(&c, COLL_GATHER, ALGO_AUTO, 32, GiB);
+	double want = 24.0 / 32 * GiB / nic;
+	ck_assert_msg(g > want && g < want * 1.03, "gather %g s, root NIC bound %g s", g, want);
+	double sc = run1(&c, COLL_SCATTER, ALGO_AUTO, 32, GiB);
+	ck_assert_double_eq_tol(sc / g, 1, 1e-6);
+	int ranks[32];
+	for (int i = 0; i < 32; i++)
+		ranks[i] = i;
+	coll_req req = {.op = COLL_GATHER, .ranks = ranks, .n = 32, .root = 9, .bytes = GiB,
+	                .mult = 1};
+	ck_assert_double_eq_tol(run_req(&c, &req, 1, NULL) / g, 1, 1e-6);
+	/* one node: the root's NVLink takes 7/8 of S, busbw its bandwidth */
+	double t1 = run1(&c, COLL_GATHER, ALGO_AUTO, 8, GiB);
+	double intra = cluster_spec_intra_Bps(&c);
+	ck_assert_msg(fabs(busbw(COLL_GATHER, 8, GiB, t1) / intra - 1) < 0.03,
+	              "one-node gather busbw %g, NVLink %g", busbw(COLL_GATHER, 8, GiB, t1), intra);
+	/* more senders into one NIC: twice the nodes, about twice the time */
+	scn_cluster c8 = dgx(8, "A100", 200, 8);
+	double g8 = run1(&c8, COLL_GATHER, ALGO_AUTO, 64, GiB);
+	ck_assert_msg(fabs(g8 / g - (56.0 / 64) / (24.0 / 32)) < 0.03, "8 nodes %g s, 4 nodes %g s",
+	              g8, g);
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("coll");
@@ -1028,6 +1064,7 @@ int main(void)
 	tcase_add_test(tc, a2a_deepep_dedup);
 	tcase_add_test(tc, tree_channel_cap);
 	tcase_add_test(tc, collnet_sharp);
+	tcase_add_test(tc, gather_scatter);
 	suite_add_tcase(s, tc);
 	SRunner *sr = srunner_create(s);
 	srunner_run_all(sr, CK_NORMAL);
