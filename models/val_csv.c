@@ -308,6 +308,64 @@ static double count_product(const char *s)
 	return a;
 }
 
+/* Whether a hidden cell gives two widths of two models, each labelled
+ * ("6144 (ViT) / 12288 (GPT)", "4096 vision + 5120 language"): two numbers
+ * apart by '/', '+' or '&', words beside them, none an FFN's ("4096 (ffn
+ * 14336)" is one model's; a bare "4096/14336" is not read as two). */
+static bool two_widths(const char *s)
+{
+	const char *sep = s + strcspn(s, "/+&");
+	if (!*sep)
+		return false;
+	static const char *const ffn[] = {"ffn", "mlp", "intermediate", "feed"};
+	for (size_t i = 0; i < sizeof ffn / sizeof ffn[0]; i++)
+		if (val__has(s, ffn[i]))
+			return false;
+	bool words[2] = {false, false};
+	for (const char *p = s; *p; p++)
+		if (isalpha((unsigned char)*p))
+			words[p > sep] = true;
+	const char *b = sep + 1;
+	while (*b && !isdigit((unsigned char)*b))
+		b++;
+	double w1 = count(s), w2 = *b ? count(b) : 0;
+	return words[0] && words[1] && w1 >= 64 && w2 >= 64 && w1 != w2;
+}
+
+/* The KV heads a heads cell gives beside the query heads: a number before
+ * "KV" ("64 (8 KV)", "32 / 8 KV heads") or after "GQA" or "kv" ("32, GQA 8",
+ * "32 (kv=8)"); 0 when none. */
+static int kv_in_heads(const char *s)
+{
+	const char *p = s;
+	while (*p && !isdigit((unsigned char)*p))
+		p++;
+	while (isdigit((unsigned char)*p))
+		p++;                                  /* past the query heads */
+	for (; *p; p++) {
+		if (isdigit((unsigned char)*p) && !isdigit((unsigned char)p[-1])) {
+			const char *q = p;
+			while (isdigit((unsigned char)*q))
+				q++;
+			while (*q == ' ')
+				q++;
+			if (!strncasecmp(q, "kv", 2) && !isalpha((unsigned char)q[2]))
+				return atoi(p);
+		}
+		if ((!strncasecmp(p, "gqa", 3) || !strncasecmp(p, "kv", 2)) &&
+		    (p == s || !isalpha((unsigned char)p[-1]))) {
+			const char *q = p + (tolower((unsigned char)*p) == 'g' ? 3 : 2);
+			if (!strncasecmp(q, "_heads", 6))
+				q += 6;
+			while (*q == ' ' || *q == '=' || *q == ':')
+				q++;
+			if (isdigit((unsigned char)*q))
+				return atoi(q);
+		}
+	}
+	return 0;
+}
+
 /* Whether the word at p starts with one of a node's names. */
 static bool node_word(const char *p)
 {
@@ -828,7 +886,9 @@ static void fill(val_row *r, char f[][FIELD_MAX], const int *col, int nf)
 	r->params_b = params_cell(v[C_PARAMS]);
 	r->layers = as_int(count(v[C_LAYERS]));
 	r->hidden = as_int(count(v[C_HIDDEN]));
+	r->two_models = two_widths(v[C_HIDDEN]);
 	r->heads = as_int(count(v[C_HEADS]));
+	r->kv_heads = kv_in_heads(v[C_HEADS]);
 	r->seq_len = as_int(count(v[C_SEQ]));
 	/* sequences said beside tokens ("3.1M tokens (1536 sequences)") win */
 	double seqs = sequences_in(v[C_GBS]);

@@ -940,18 +940,19 @@ static bool nic_per_pair_words(const char *hw)
 }
 
 /* A count written after the rate in its clause: "400Gb/s NDR IB x8 per node",
- * "200G HDR x 4"; 0 if none. */
+ * "200G HDR x 4", "100 Gbps x 16"; 0 if none. */
 static int count_after_rate(const char *at)
 {
 	char clause[96];
 	clause_at(at, clause, sizeof clause);
 	static const char *const fabric[] = {"IB", "InfiniBand", "EDR", "HDR", "NDR", "XDR", "RoCE",
-		"EFA", "NIC", "NICs", "HCA", "HCAs", "adapters", "Ethernet", "GbE", "Slingshot"};
+		"EFA", "NIC", "NICs", "HCA", "HCAs", "adapters", "Ethernet", "GbE", "Slingshot",
+		"Gbps", "Gb/s", "Gbit/s"};
 	for (const char *p = clause + 1; *p; p++) {
 		if ((*p != 'x' && *p != 'X') || p[-1] != ' ')
 			continue;
-		/* right after a fabric or NIC word ("NDR IB x8"), not a slot's
-		 * lanes ("PCIe Gen5 x16") */
+		/* right after a fabric or NIC word ("NDR IB x8") or the rate's unit
+		 * ("100 Gbps x 16"), not a slot's lanes ("PCIe Gen5 x16") */
 		if (!val__word_before_in(clause, p, " ", fabric, sizeof fabric / sizeof fabric[0]))
 			continue;
 		const char *d = p + 1;
@@ -2308,7 +2309,8 @@ static void nvlink_pairs_of(const val_row *r, scn_cluster *c)
 /* Google's NICs for a Google machine; GPUDirect over TCP where it runs:
  * said in either column ("GPUDirect-TCPX", "TCPXO", its plugin's name
  * "FasTrak"), or an A3 High, Edge or Mega whose text does not turn it off
- * ("GPUDirect-TCPX disabled", "non-TCPX", "USE_GPU_DIRECT=false": NCCL's
+ * ("GPUDirect-TCPX disabled", "non-TCPX", "USE_GPU_DIRECT=false", "without
+ * GPUDirect": NCCL's
  * sockets then, the machines having no RDMA) nor says the run's NICs are
  * RDMA. `tray`: the GPUs the text's NICs were read for. */
 static void google_nics_of(const val_row *r, scn_cluster *c, int tray)
@@ -2320,6 +2322,8 @@ static void google_nics_of(const val_row *r, scn_cluster *c, int tray)
 			k = (int)i;
 	bool off = (val__has(hw, "TCPX") && !val__affirmed(hw, "TCPX")) ||
 	           val__has(o, "USE_GPU_DIRECT=false") ||
+	           /* "NCCL over a socket fabric without GPUDirect" */
+	           val__turned_off(hw, "GPUDirect") || val__turned_off(o, "GPUDirect") ||
 	           (val__has(o, "TCPX") && !val__affirmed(o, "TCPX") && !val__affirmed(hw, "TCPX"));
 	bool said = val__affirmed(hw, "TCPX") || val__affirmed(hw, "FasTrak") ||
 	            val__affirmed(o, "TCPX") || val__affirmed(o, "FasTrak");
@@ -3856,7 +3860,7 @@ static int model_of(const val_row *r, scenario *s, bool params_only, bool *assum
 		vocab = token_vocab_in(r->other);
 	if (vocab > 0)
 		m->vocab = vocab;   /* "vocab 50368", "vocab 32k" */
-	int kv = kv_heads_of(r->other);
+	int kv = r->kv_heads > 0 ? r->kv_heads : kv_heads_of(r->other);
 	if (kv > 0 && kv <= heads)
 		m->kv_heads = kv;
 	bool said;
@@ -4071,6 +4075,18 @@ static void coll_name_of(const val_row *r, char *name, size_t n)
 				     p[-(long)len - 1] == '/'))
 					op = bins[i];
 			}
+	/* the op said as a key ("op=all_gather; size=1048576 B"), as the
+	 * collected rows write it: any of `trainsim nccl`'s names */
+	for (const char *p = val__find(r->other, "op="); p && !op; p = val__find(p + 1, "op=")) {
+		if (p > r->other && (isalnum((unsigned char)p[-1]) || p[-1] == '_'))
+			continue;   /* "loop=", "NCCL_OP=" */
+		char tok[32];
+		size_t k = strcspn(p + 3, " ;,()");
+		snprintf(tok, sizeof tok, "%.*s", (int)(k < sizeof tok - 1 ? k : sizeof tok - 1), p + 3);
+		int o = coll_op_parse(tok);
+		if (o >= 0)
+			op = coll_op_name((coll_op)o);
+	}
 	/* the name's own op wins: "allreduce_time@16B" of all_reduce_perf */
 	char bare[64];
 	size_t k = 0;
@@ -4263,6 +4279,11 @@ static int build_case(const val_row *r, val_case *c, char *why, size_t n)
 			snprintf(why, n, "%s is beyond any run (2^31 or more)", counts[i].name);
 			return -1;
 		}
+	if (r->two_models) {
+		snprintf(why, n, "two models in one run (hidden widths of an encoder beside a "
+		         "language model): trainsim simulates one transformer a row");
+		return -1;
+	}
 	scn_defaults(&c->s);
 	snprintf(c->s.name, sizeof c->s.name, "%s", r->id);
 	/* a unit written in the metric's name, as Megatron's log prints it
@@ -4357,6 +4378,14 @@ static int build_case(const val_row *r, val_case *c, char *why, size_t n)
 	}
 	c->param_source = val__param_source(r, c->metric);
 	c->peak_prec = peak_named(r, c->metric);
+	if (c->metric >= VM_COLL_BUSBW && c->metric <= VM_COLL_AVG_BUSBW &&
+	    val__affirmed_word(r->other, "Gloo") && !val__affirmed_word(r->other, "NCCL") &&
+	    !val__affirmed_word(r->other, "RCCL")) {
+		/* "backend=Gloo (CPU tensors)": PyTorch's CPU collectives */
+		snprintf(why, n, "a Gloo collective (PyTorch's CPU backend): trainsim models "
+		         "NCCL's and RCCL's");
+		return -1;
+	}
 	if (c->metric >= VM_COLL_BUSBW && c->metric <= VM_COLL_AVG_BUSBW) {
 		/* nccl-tests rounds a tiny busbw to 0.00; the row then quotes the
 		 * time ("GB/s (time 13.03 us)"): compare that instead */

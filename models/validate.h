@@ -19,6 +19,9 @@ typedef struct val_row {
 	bool gpus_are_nodes;    /* the gpus cell counted nodes ("8 nodes"): gpus x GPUs a node */
 	double params_b;
 	int layers, hidden, heads, seq_len, global_batch, micro_batch, tp, pp, dp;
+	int kv_heads;           /* said in the heads cell ("64 (8 KV)", "32, GQA 8"), else 0 */
+	bool two_models;        /* the hidden cell gives two labelled widths ("6144 (ViT) /
+	                         * 12288 (GPT)"): an encoder beside a language model */
 	double batch_tokens;    /* a global batch given in tokens ("4M tokens"), else 0 */
 	char other[2048];       /* other_parallel, truncated */
 	char precision[256];

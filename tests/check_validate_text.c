@@ -3897,6 +3897,69 @@ START_TEST(t_gather_refused)
 }
 END_TEST
 
+/* Blind batch 27's readings: the op said as a key in other_parallel
+ * ("op=all_gather" was an all-reduce of the same size), the KV heads said
+ * in the heads cell, two models' widths in one row refused, and "without
+ * GPUDirect" on an A3 Mega as NCCL's sockets */
+START_TEST(t_blind27)
+{
+	static const struct { const char *other; int op; } ops[] = {
+		{"op=all_gather; size=1048576 B; nodes=2", COLL_ALL_GATHER},
+		{"op=reduce_scatter; size=1048576 B", COLL_REDUCE_SCATTER},
+		{"op=alltoall; size=1048576 B", COLL_ALL_TO_ALL},
+		{"op=scatter; size=1048576 B", COLL_SCATTER},
+		{"op=all_reduce; size=1048576 B", COLL_ALL_REDUCE},
+		{"loop=all_gather; size=1048576 B", COLL_ALL_REDUCE}};
+	for (size_t i = 0; i < sizeof ops / sizeof ops[0]; i++) {
+		char row[512], why[256] = "";
+		val_case c;
+		snprintf(row, sizeof row, "OP-%zu,x,\"2 nodes x 8 H100-SXM5-80GB, 8x 400 Gb/s InfiniBand\","
+		         "16,,,,,,,,,,,\"%s\",float,,busbw,20,GB/s,x", i, ops[i].other);
+		ck_assert_msg(build_row(row, &c, why, sizeof why) == 0, "%s: %s", ops[i].other, why);
+		ck_assert_msg((int)c.coll_op == ops[i].op, "%s: op %d", ops[i].other, (int)c.coll_op);
+		ck_assert_double_eq_tol(c.coll_bytes, 1048576, 1e-6);
+		scn_release(&c.s);
+	}
+	val_case c;
+	char why[256] = "";
+	ck_assert_msg(build_row("KV-1,x,\"1 x 8 H100-SXM5-80GB\",8,1.6,24,2048,16 (4 KV),4096,64,4,"
+	                        "1,1,8,,bf16,,tokens_per_s,100000,tokens/s,x", &c, why, sizeof why) == 0,
+	              "%s", why);
+	ck_assert_int_eq(c.s.model.kv_heads, 4);
+	ck_assert_int_eq(c.s.model.heads, 16);
+	scn_release(&c.s);
+	ck_assert_msg(build_row("TWO-1,x,\"192 x 8 H100-SXM5-80GB\",1536,197,48 (ViT) + 96 (GPT),"
+	                        "6144 (ViT) / 12288 (GPT),48 / 96,2048,1536,2,8,8,24,,bf16,,"
+	                        "step_time_s,10.65,s,x", &c, why, sizeof why) != 0, "two models run");
+	ck_assert_msg(strstr(why, "two models") != NULL, "%s", why);
+	/* one model's hidden with its FFN beside it is one model */
+	ck_assert_msg(build_row("ONE-1,x,\"1 x 8 H100-SXM5-80GB\",8,8,32,4096 (ffn 14336),32,"
+	                        "4096,64,4,1,1,8,,bf16,,tokens_per_s,100000,tokens/s,x", &c, why,
+	                        sizeof why) == 0, "%s", why);
+	scn_release(&c.s);
+	ck_assert_msg(build_row("GCP-1,x,\"GCP a3-megagpu-8g nodes (8x H100); NCCL over a socket "
+	                        "fabric without GPUDirect\",16,,,,,,,,,,,\"op=all_reduce; "
+	                        "size=1073741824 B\",float,,busbw,2,GB/s,x", &c, why, sizeof why) == 0,
+	              "%s", why);
+	ck_assert_int_eq(c.s.cluster.nic.transport, TRANSPORT_TCP);
+	scn_release(&c.s);
+	/* a count after the rate's unit: sixteen 100 Gb/s links, not 100 Gb/s
+	 * for the node */
+	ck_assert_msg(build_row("OCI-1,x,\"BM.GPU4.8: 8x NVIDIA A100 40GB SXM per node; OCI cluster "
+	                        "network RoCEv2 'link speed: 100 Gbps x 16' per node; 2 nodes\",16,,,,,,,,"
+	                        ",,,\"op=all_reduce; size=1073741824 B\",float,,time_us,13482,us,x", &c,
+	                        why, sizeof why) == 0, "%s", why);
+	ck_assert_int_eq(c.s.cluster.nic.count, 16);
+	ck_assert_double_eq_tol(c.s.cluster.nic.speed_Bps, 100e9 / 8, 1);
+	scn_release(&c.s);
+	/* PyTorch's CPU backend is no NCCL */
+	ck_assert_msg(build_row("GLOO-1,x,\"4 x AWS p3.2xlarge (1x V100 16GB each), ENA TCP\",4,,,,,,,,"
+	                        ",,,\"op=all_reduce; size=134217728 B; backend=Gloo (CPU tensors)\","
+	                        "float,,time_us,327000,us,x", &c, why, sizeof why) != 0, "Gloo predicted");
+	ck_assert_msg(strstr(why, "Gloo") != NULL, "%s", why);
+}
+END_TEST
+
 /* Primus's logged TFLOP/s/GPU is Megatron's model count (no recomputation,
  * attention whole); the paper convention otherwise */
 START_TEST(t_primus_tflops)
@@ -3977,6 +4040,7 @@ static Suite *suite(void)
 	tcase_add_test(tc, t_primus_tflops);
 	tcase_add_test(tc, t_abci_nodes);
 	tcase_add_test(tc, t_gather_refused);
+	tcase_add_test(tc, t_blind27);
 	suite_add_tcase(s, tc);
 	return s;
 }
