@@ -1157,4 +1157,7 @@ void hw_list_nics(FILE *out)
 	fprintf(out, "  gpudirect-tcp (Google's GPUDirect-TCPX/TCPXO: TCP without the host copy)\n"
 		"  efficiency %.2f however many GPUs of a node take part, latency %.0f us\n",
 		hw_nic_efficiency(&gd, 8), gd.latency_s * 1e6);
+	fprintf(out, "from GPU memory a NIC moves at most its GPU's PCIe x16 link: %.1f GB/s on Gen4\n"
+		"  (A100, L40S), %.1f on Gen5 (H100, H200, B200), shared by a GPU's NICs\n",
+		hw_pcie_Bps(4) / 1e9, hw_pcie_Bps(5) / 1e9);
 }

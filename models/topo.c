@@ -527,6 +527,18 @@ bool cluster_shm_below_nic(const scn_cluster *c, int ppn)
 	return cluster_spec_intra_Bps(c) < hw_nic_Bps(&nic, ppn, c->gpu.arch, c->gpu.pcie_gen);
 }
 
+double cluster_spec_pcie_below_nic(const scn_cluster *c)
+{
+	if (c->nic.speed_Bps <= 0)
+		return 0;
+	hw_nic nic = c->nic;
+	hw_nic_defaults(&nic, c->gpus_per_node);
+	int g = c->gpus_per_node > 0 ? c->gpus_per_node : 1;
+	double per_gpu = nic.count > g ? (double)nic.count / g : 1;
+	double link = spec_pcie_Bps(c) / per_gpu;
+	return link < nic.speed_Bps * hw_nic_efficiency(&nic, 1) ? link : 0;
+}
+
 int cluster_spec_nic_siblings(const scn_cluster *c, int tp_cp)
 {
 	int nics = c->nic.count > 0 ? c->nic.count : 1;

@@ -70,6 +70,11 @@ double cluster_spec_intra_Bps(const scn_cluster *c);
  * slowly than one of its NICs carries a communicator of `ppn` GPUs a node:
  * a ring across such nodes waits for the copies inside them, not the wire. */
 bool cluster_shm_below_nic(const scn_cluster *c, int ppn);
+/* The PCIe link between a GPU and its NICs, per NIC, when it moves less
+ * than the NIC's line rate x its efficiency (one GPU a node): a 400 Gb/s NIC
+ * behind an A100's Gen4 x16 link moves that link's 27 GB/s, not 47; two
+ * NICs a GPU share its link. 0 when the NIC binds first. */
+double cluster_spec_pcie_below_nic(const scn_cluster *c);
 /* Sibling communicators sharing one of a node's NICs: a DP group's beside
  * each of its tp x cp ranks, at most the GPUs behind a NIC (coll.c's mult). */
 int cluster_spec_nic_siblings(const scn_cluster *c, int tp_cp);

@@ -41,10 +41,7 @@ void wl_state_bytes(const scenario *s, double *w, double *g, double *o)
 	wl__state_bytes(s, w, g, o);
 }
 
-/* CUDA context, cuBLAS workspace and NCCL buffers held outside the
- * framework's tensors: about 1 GB on an A100 process (UNVERIFIED; PyTorch
- * reports ~0.3-0.5 GB of context, NCCL a few hundred MB of buffers). */
-#define RUNTIME_RESERVE_BYTES 1e9
+#define RUNTIME_RESERVE_BYTES WL_RUNTIME_RESERVE_BYTES
 
 /* Activation bytes kept by one transformer layer for one micro-batch of b
  * sequences on one GPU (Korthikanti Table 2 in units of s*b*h with 16-bit

@@ -156,6 +156,12 @@ double wl_power_floor_w(const hw_gpu *g);
 bool wl_gpu_fused_attention(const hw_gpu *g);
 
 /* Memory per GPU. */
+/* CUDA context, cuBLAS workspace and NCCL buffers held outside the
+ * framework's tensors: about 1 GB on an A100 process (UNVERIFIED; PyTorch
+ * reports ~0.3-0.5 GB of context, NCCL a few hundred MB of buffers), in
+ * every GPU's `other`. */
+#define WL_RUNTIME_RESERVE_BYTES 1e9
+
 typedef struct wl_memory {
 	double weights, gradients, optimizer, activations, other, total;
 	double capacity;

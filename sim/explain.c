@@ -1209,13 +1209,22 @@ static void path(ctx *c)
 	para(c->out, 3, 6, "a. GPU utilization (nvidia-smi, DCGM): expect about %.0f\a%%, with "
 		"MFU %.0f\a%%. Much lower utilization points at the input pipeline or the host.",
 		100 * r->gpu_util, 100 * r->mfu);
+	/* a NIC faster than its GPU's PCIe link moves the link's rate from GPU
+	 * memory (the simulation's flows cross both) */
+	double pcie = cluster_spec_pcie_below_nic(&s->cluster);
+	char link[160] = "";
+	if (pcie > 0)
+		snprintf(link, sizeof link, " from GPU memory (its GPU's PCIe Gen%d link; %s from "
+			 "host memory)", s->cluster.gpu.pcie_gen > 0 ? s->cluster.gpu.pcie_gen : 4,
+			 fmt_bw(b, sizeof b, nic.speed_Bps * (nic.efficiency > 0 ? nic.efficiency : 1)));
 	if (s->cluster.nodes > 1)
 		para(c->out, 3, 6, "b. Point-to-point bandwidth between two nodes (ib_write_bw, "
 			"iperf3 -P 8: one TCP stream moves a fraction of a fast link): each %g Gb/s %s "
-			"NIC should move about %s. Far less means a configuration problem (MTU, %s, PCIe "
+			"NIC should move about %s%s. Far less means a configuration problem (MTU, %s, PCIe "
 			"placement) to fix before anything else.",
 			nic.speed_Bps * 8 / 1e9, hw_transport_name(nic.transport),
-			fmt_bw(a, sizeof a, nic.speed_Bps * (nic.efficiency > 0 ? nic.efficiency : 1)),
+			fmt_bw(a, sizeof a, pcie > 0 ? pcie
+			       : nic.speed_Bps * (nic.efficiency > 0 ? nic.efficiency : 1)), link,
 			nic.transport == TRANSPORT_GDTCP ? "the GPUDirect plugin" : "RDMA");
 	else
 		para(c->out, 3, 6, "b. Point-to-point bandwidth: inside one node, between GPU pairs "
@@ -1292,7 +1301,7 @@ static const char *fmt_over(char *b, size_t n, double ratio)
 
 static void next(ctx *c)
 {
-	char a[32], over[32];
+	char a[32], b[32], over[32];
 	int best = -1;
 	section(c, "What to try next");
 	bool unfit_now = !c->r->memory.fits;
@@ -1343,9 +1352,35 @@ static void next(ctx *c)
 		if ((x > 1.02 || unfit_now) && !unfit && better(c, best, i))
 			best = i;
 	}
+	int most = unfit_now && best < 0 ? report_gpus_for_state(c->s, c->r) : 0;
+	if (most > 0) {
+		para(c->out, 3, 3, "No layout fits on these %d GPUs: the weights, gradients and "
+			"optimizer state alone are %s, which takes at least %d of them (optimizer "
+			"offload to the host is not modelled).", scn_gpus(c->s),
+			fmt_b(a, sizeof a, report_state_bytes(c->s)), most);
+		return;
+	}
 	if (unfit_now && best < 0) {
-		para(c->out, 3, 3, "None of these alone makes it fit: combine them (ZeRO-3 with full "
-			"recomputation and more model parallelism), or spread the model over more GPUs.");
+		/* what the scenario does not do already */
+		const scn_training *t = &c->s->training;
+		char combine[96];
+		snprintf(combine, sizeof combine, "%s%s%smore model parallelism",
+			 t->zero < 3 ? "ZeRO-3, " : "", t->recompute != RECOMPUTE_FULL
+			 ? "full recomputation, " : "", t->zero < 3 || t->recompute != RECOMPUTE_FULL
+			 ? "and " : "");
+		double share = report_state_bytes(c->s) / scn_gpus(c->s);
+		char tight[224] = "";
+		if (share > 0.75 * c->r->memory.capacity)
+			snprintf(tight, sizeof tight, " Even sharded over all %d GPUs the weights, "
+				 "gradients and optimizer state take %s of each GPU's %s, leaving little "
+				 "for activations and buffers.", scn_gpus(c->s),
+				 fmt_b(a, sizeof a, share), fmt_b(b, sizeof b, c->r->memory.capacity));
+		if (t->zero >= 3 && t->recompute == RECOMPUTE_FULL)
+			para(c->out, 3, 3, "None of these alone makes it fit: add model parallelism "
+				"(tp, pp) to them, or spread the model over more GPUs.%s", tight);
+		else
+			para(c->out, 3, 3, "None of these alone makes it fit: combine them (%s), or "
+				"spread the model over more GPUs.%s", combine, tight);
 		return;
 	}
 	if (best >= 0)

@@ -5,6 +5,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <math.h>
 #include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
@@ -21,6 +22,24 @@ int report_ring_ranks(const scenario *s, const step_result *r)
 	if (s->training.grad_reduce.algorithm == GRAD_ALGO_HIERARCHICAL && nodes > 1 && dp > nodes)
 		return nodes;
 	return dp;
+}
+
+double report_state_bytes(const scenario *s)
+{
+	if (s->model.custom || s->training.peft == PEFT_LORA)
+		return 0;
+	double w, g, o;
+	wl_state_bytes(s, &w, &g, &o);
+	return wl_params(&s->model) * (w + g + o);
+}
+
+int report_gpus_for_state(const scenario *s, const step_result *r)
+{
+	double state = report_state_bytes(s), cap = r->memory.capacity - WL_RUNTIME_RESERVE_BYTES;
+	if (state <= 0 || cap <= 0 || state <= cap * scn_gpus(s))
+		return 0;
+	double need = ceil(state / cap);
+	return need < 1e9 ? (int)need : 1000000000;
 }
 
 void report_wrap(FILE *out, int first, int indent, const char *text)

@@ -60,6 +60,15 @@ report_cost report_run_cost(const scenario *s, const step_result *r);
  * hierarchical all-reduce, whose inter-node rings join one GPU per node. */
 int report_ring_ranks(const scenario *s, const step_result *r);
 
+/* What every layout of the job holds among its GPUs however it shards: the
+ * whole model's weights, gradients and optimizer state (bytes); 0 for LoRA
+ * or a custom model. report_gpus_for_state: at least how many GPUs of the
+ * scenario's kind that takes, each holding its share and the runtime's
+ * reserve (WL_RUNTIME_RESERVE_BYTES) and nothing else; 0 when the
+ * scenario's GPUs are enough. */
+double report_state_bytes(const scenario *s);
+int report_gpus_for_state(const scenario *s, const step_result *r);
+
 /* Writes text wrapped at REPORT_WRAP columns: the first line indented by
  * `first` spaces, the others by `indent`; ends with a newline. REPORT_NBSP
  * in text is printed as a space that never breaks ("1.5<NBSP>s"). */

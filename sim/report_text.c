@@ -154,8 +154,9 @@ static void header(FILE *out, const scenario *s, const step_result *r)
 	fputc('\n', out);
 }
 
-static void memory_warning(FILE *out, const scenario *s, const wl_memory *m)
+static void memory_warning(FILE *out, const scenario *s, const step_result *r)
 {
+	const wl_memory *m = &r->memory;
 	char need[32], have[32];
 	if (m->fits)
 		return;
@@ -168,6 +169,16 @@ static void memory_warning(FILE *out, const scenario *s, const wl_memory *m)
 	fprintf(out, "\n!!! DOES NOT FIT IN MEMORY: %s per GPU needed, the %s has %s (%s).\n",
 		fmt_bytes(need, sizeof need, m->total), s->cluster.gpu.name,
 		fmt_bytes(have, sizeof have, m->capacity), over);
+	int most = report_gpus_for_state(s, r);
+	if (most > 0) {
+		char st[32];
+		fprintf(out, "!!! No layout fits on these %d GPUs: the weights, gradients and optimizer\n"
+			"!!! state alone are %s, which take at least %d %s\n"
+			"!!! (optimizer offload to the host is not modelled). The times below are\n"
+			"!!! computed as if it fit.\n", scn_gpus(s),
+			fmt_bytes(st, sizeof st, report_state_bytes(s)), most, s->cluster.gpu.name);
+		return;
+	}
 	fprintf(out, "!!! The times below are computed as if it fit: shard the model (tp, pp, ZeRO)\n"
 		"!!! or recompute activations before running this layout for real.\n");
 }
@@ -294,11 +305,20 @@ static void nic_gap(FILE *out, const scenario *s, const step_result *r, double f
 	             ? sib * hw_nic_comm_Bps(&nic, ppn, sib, s->cluster.gpu.arch,
 	                                     s->cluster.gpu.pcie_gen) / nic.speed_Bps
 	             : line_eff;
+	/* a GPU's PCIe link slower than its NIC: the link's share of the line */
+	double pcie = nic.speed_Bps > 0 ? cluster_spec_pcie_below_nic(&s->cluster) : 0;
+	bool pcie_binds = pcie > 0 && pcie / nic.speed_Bps < eff;
+	if (pcie_binds)
+		eff = pcie / nic.speed_Bps;
 	double ratio = r->dp_allreduce_s / r->dp_naive_s;
 	if (eff <= 0 || ratio < 1.1 * factor)
 		return;
 	const char *tr = hw_transport_name(nic.transport);
-	if (nic.transport == TRANSPORT_TCP && eff < 0.999 * line_eff)
+	if (pcie_binds)
+		snprintf(note, sizeof note, "\n    (its GPU's PCIe Gen%d link moves %.3g GB/s, less "
+			 "than the NIC's line)", s->cluster.gpu.pcie_gen > 0 ? s->cluster.gpu.pcie_gen : 4,
+			 pcie / 1e9);
+	else if (nic.transport == TRANSPORT_TCP && eff < 0.999 * line_eff)
 		snprintf(note, sizeof note, "\n    (NCCL's sockets through it, %d a connection, "
 			 "move %.3g GB/s each)", hw_nic_sockets(&nic), hw_nic_socket_Bps(&nic) / 1e9);
 	else if (nic.transport == TRANSPORT_TCP && ppn != per)
@@ -499,7 +519,7 @@ static void verdict(FILE *out, const step_result *r, const report_opts *o)
 int report_text(FILE *out, const scenario *s, const step_result *r, const report_opts *o)
 {
 	header(out, s, r);
-	memory_warning(out, s, &r->memory);
+	memory_warning(out, s, r);
 	speed(out, s, r);
 	split_table(out, s, r);
 	memory(out, s, &r->memory);

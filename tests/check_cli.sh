@@ -985,5 +985,42 @@ then ok "... gather across 4 nodes held by the root's HDR NIC ($ga_bw GB/s busbw
 else not_ok "... gather busbw '$ga_bw' not the root NIC's share"; fi
 expect 0 "nccl: scatter" "$TS" nccl "$top_srcdir/scenarios/dgx-h100.yaml" --op scatter -q
 
+# a NIC faster than its GPU's PCIe link: explain and the report expect the
+# link's rate, not the NIC's line
+cat >"$tmp/a100x400.yaml" <<'YAML'
+schema_version: 1
+name: A100 DP over 400G
+cluster: {nodes: 4, gpu: A100-SXM4-40GB, nic: {count: 8, speed: 400Gbps}}
+model: {layers: 32, hidden: 4096, heads: 32, seq_len: 2048}
+training: {precision: bf16, global_batch: 64, micro_batch: 2, tp: 1, pp: 1, zero: 0}
+YAML
+expect 0 "explain, 400G NICs behind A100s" "$TS" explain "$tmp/a100x400.yaml" -q
+tr '\n' ' ' <"$tmp/out" | tr -s ' ' >"$tmp/flat"
+has "$tmp/flat" "should move about 27.3 GB/s from GPU memory" "... the point-to-point check expects the PCIe link"
+expect 0 "run, 400G NICs behind A100s" "$TS" run "$tmp/a100x400.yaml" -q
+has "$tmp/out" "PCIe Gen4 link moves 27.3 GB/s" "... the reduction's expected ratio names the PCIe link"
+has "$tmp/out" "so expect about 1.94 / 0.545 = 3.55" "... and expects its share of the line"
+expect 0 "list nics: the PCIe bound" "$TS" list nics
+has "$tmp/out" "from GPU memory a NIC moves at most its GPU's PCIe x16 link" "... list nics says it"
+# a job whose states outgrow its GPUs: no layout fits, said so
+cat >"$tmp/l70a100.yaml" <<'YAML'
+schema_version: 1
+name: Llama-3-70B on A100-40GB
+cluster: {nodes: 2, gpu: A100-SXM4-40GB, nic: {count: 8, speed: 200Gbps}}
+model: {layers: 80, hidden: 8192, heads: 64, kv_heads: 8, ffn_hidden: 28672, vocab: 128256,
+        gated_mlp: true, seq_len: 8192}
+training: {precision: bf16, global_batch: 64, micro_batch: 1, tp: 1, pp: 1, zero: 3,
+           recompute: full}
+YAML
+expect 0 "run, states beyond 16 GPUs" "$TS" run "$tmp/l70a100.yaml" -q
+has "$tmp/out" "No layout fits on these 16 GPUs" "... no layout fits, said so"
+has "$tmp/out" "at least 31 A100-SXM4-40GB" "... and how many GPUs would hold the states"
+expect 0 "explain, 32 GPUs that barely hold the states" "$TS" explain "$tmp/l70a100.yaml" -q \
+	--set cluster.nodes=4
+tr '\n' ' ' <"$tmp/out" | tr -s ' ' >"$tmp/flat"
+has "$tmp/flat" "add model parallelism (tp, pp) to them" "... explain asks for what the file lacks"
+lacks "$tmp/flat" "combine them (ZeRO-3 with full recomputation" "... not for ZeRO-3 and recompute it has"
+has "$tmp/flat" "take 39.7 GB of each GPU's 42.9 GB" "... and says how little the states leave"
+
 echo "1..$n"
 [ "$failed" -eq 0 ]
