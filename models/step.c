@@ -149,10 +149,15 @@ static int setup_costs(stp_run *r, char *err, size_t errlen)
 	 * Megatron all-reduces their gradients between the two before the
 	 * optimizer (_allreduce_embedding_grads / finalize_model_grads) */
 	r->emb_bytes = 0;
-	if (r->pp > 1 && !s->model.custom && !s->model.gated_mlp && !r->async &&
-	    s->training.peft != PEFT_LORA)   /* LoRA: the embedding is frozen */
+	if (step_tied_embedding(s) && !r->async)
 		r->emb_bytes = (double)s->model.vocab * s->model.hidden / r->tp * db;
 	return 0;
+}
+
+bool step_tied_embedding(const scenario *s)
+{
+	return s->training.pp > 1 && !s->model.custom && !s->model.gated_mlp &&
+	       s->training.peft != PEFT_LORA;   /* LoRA: the embedding is frozen */
 }
 
 /* What a GPU of stage st trains (parameters: its gradients' count), or with

@@ -145,4 +145,10 @@ typedef struct step_opts {
 int step_run(const scenario *s, const step_opts *o, step_result *r, char *err, size_t errlen);
 void step_result_release(step_result *r);
 
+/* Whether a step all-reduces a tied embedding's gradients between its first
+ * and last pipeline stages: a GPT (Llama unties its output layer) on more
+ * than one stage, with a trainable embedding (not LoRA), as Megatron's
+ * finalize_model_grads does. */
+bool step_tied_embedding(const scenario *s);
+
 #endif

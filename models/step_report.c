@@ -232,6 +232,14 @@ static void why_dp(const scenario *s, step_result *r, double x, double pct)
 		 fmt_s(nv, sizeof nv, r->dp_naive_s), eff, shrink);
 }
 
+/* Whether the run draws jitter or stragglers (run.variability). */
+static bool var_drawn(const scenario *s)
+{
+	const scn_variability *v = &s->run.variability;
+	return v->compute_cv > 0 || v->link_cv > 0 ||
+	       (v->straggler_fraction > 0 && v->straggler_slowdown > 1);
+}
+
 static void why_other(const scenario *s, step_result *r, int k, double x, double pct)
 {
 	char a[32], nic[48], wire[128];
@@ -326,7 +334,26 @@ static void why_other(const scenario *s, step_result *r, int k, double x, double
 				 : " (one data-parallel rank: nothing to shard over)");
 		break;
 	case SPLIT_IDLE:
-		if (t->pp > 1 && t->first_stage_layers <= 0 && t->last_stage_layers <= 0 &&
+		if (var_drawn(s)) {
+			/* drawn jitter and stragglers: every reduction waits for the
+			 * slowest replica's draw, whatever the layers' balance */
+			const scn_variability *v = &s->run.variability;
+			char who[128] = "";
+			if (v->straggler_fraction > 0 && v->straggler_slowdown > 1)
+				snprintf(who, sizeof who, "stragglers (%.2g%% of the GPUs, %.2gx slower)%s",
+					 100 * v->straggler_fraction, v->straggler_slowdown,
+					 v->compute_cv > 0 || v->link_cv > 0 ? " and jitter" : "");
+			else
+				snprintf(who, sizeof who, "jitter (compute CV %.0f%%, links %.0f%%)",
+					 100 * v->compute_cv, 100 * v->link_cv);
+			bool strag = v->straggler_fraction > 0 && v->straggler_slowdown > 1;
+			snprintf(b, n, "GPUs wait %s (%.0f%% of the step) for the slowest replica or "
+				 "stage: the run's %s hold every reduction and pipeline hand-off until "
+				 "the slowest GPU is done; %s would shrink it.", a, pct, who, strag
+				 ? "finding and replacing the slow GPUs"
+				 : "more work between synchronizations (more micro-batches a step), "
+				   "over which the jitter averages out,");
+		} else if (t->pp > 1 && t->first_stage_layers <= 0 && t->last_stage_layers <= 0 &&
 		    !t->embedding_in_split && !t->loss_in_split && !s->model.custom)
 			snprintf(b, n, "GPUs wait %s (%.0f%% of the step) for the slowest pipeline "
 				 "stage or replica: the first and last stages also hold the embedding "
@@ -533,6 +560,19 @@ static void notes(const scenario *s, step_result *r)
 			 "are given anyway.", fmt_b(a, sizeof a, m->total), fmt_b(b, sizeof b, m->capacity),
 			 fmt_b(c, sizeof c, m->weights), fmt_b(d, sizeof d, m->gradients),
 			 fmt_b(e, sizeof e, m->optimizer), fmt_b(f, sizeof f, m->activations));
+	/* ZeRO-2/3 behind a pipeline: the gradients are reduced once a step and
+	 * held whole until then (docs/step.md), which a user reading "ZeRO-3"
+	 * does not expect: several times the memory of pp 1 */
+	if (s->training.zero >= 2 && s->training.pp > 1 && !wl_grad_every_micro_batch(s) &&
+	    m->gradients > 0)
+		stp_note(r, "Memory: with a pipeline the gradients are reduced once a step, after "
+			 "the last micro-batch (every framework does: DeepSpeed refuses ZeRO-2/3 "
+			 "with a pipeline, PyTorch's pipelining and Megatron's distributed optimizer "
+			 "reduce once), so each GPU holds its stage's whole gradients (%s) until "
+			 "then: ZeRO-%d shards them only after the reduction (docs/step.md); "
+			 "training.grad_reduce.every_micro_batch: true reduces after each "
+			 "micro-batch instead, at that many times the traffic.",
+			 fmt_b(a, sizeof a, m->gradients), s->training.zero);
 	const scn_grad_reduce *g = &s->training.grad_reduce;
 	if (g->compression != COMPRESS_NONE && r->dp_syncs_per_step > 0)
 		stp_note(r, "Gradient compression costs %s of compute per step and %s %s per step "
@@ -576,8 +616,7 @@ static void variability_note(const scenario *s, step_result *r)
 {
 	char a[32], b[32], ln[112] = "";
 	const scn_variability *v = &s->run.variability;
-	if (!(v->compute_cv > 0 || v->link_cv > 0 ||
-	      (v->straggler_fraction > 0 && v->straggler_slowdown > 1)))
+	if (!var_drawn(s))
 		return;
 	if (v->link_cv > 0)
 		snprintf(ln, sizeof ln, ", and every transfer's bandwidth varies (CV %.0f%%), so each "

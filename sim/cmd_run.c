@@ -21,7 +21,7 @@
 
 #define RUN_USAGE "usage: trainsim run SCENARIO [--set KEY=VALUE]... [--format text|json|csv] " \
 	"[--trace FILE] [--explain] [--max-events N] [--max-memory SIZE] [-q]\n"
-#define CHECK_USAGE "usage: trainsim check SCENARIO [--set KEY=VALUE]... [--show] [-q]\n"
+#define CHECK_USAGE "usage: trainsim check SCENARIO [--set KEY=VALUE]... [--show] [--fit] [-q]\n"
 #define EXPLAIN_USAGE "usage: trainsim explain SCENARIO [--set KEY=VALUE]... [--max-events N] " \
 	"[--max-memory SIZE] [-q]\n"
 #define LIST_USAGE "usage: trainsim list gpus|nics|topologies\n"
@@ -42,6 +42,7 @@ typedef struct run_args {
 	const char *trace;
 	bool explain;
 	bool show;               /* check --show: the scenario with every default written */
+	bool fit;                /* check --fit: exit 3 when the layout does not fit */
 	bool quiet;
 	uint64_t max_events;
 	double max_memory_bytes;  /* --max-memory; 0 = run.max_memory or the default */
@@ -49,7 +50,7 @@ typedef struct run_args {
 
 /* Which options a command accepts. */
 enum { OPT_FORMAT = 1, OPT_TRACE = 2, OPT_EXPLAIN = 4, OPT_MAX_EVENTS = 8, OPT_MAX_MEMORY = 16,
-       OPT_SHOW = 32 };
+       OPT_SHOW = 32, OPT_FIT = 64 };
 
 /* One line per option for --help, printed when the command accepts it
  * (opt 0: every command of parse_args): the same bits parse_opt reads. */
@@ -65,6 +66,8 @@ static const struct {
 	            "                          (https://ui.perfetto.dev, trainsim plot --kind timeline)\n"},
 	{OPT_EXPLAIN, "  --explain               append explain's plain-words account to the report\n"},
 	{OPT_SHOW, "  --show                  print the scenario as YAML with every default written out\n"},
+	{OPT_FIT, "  --fit                   exit 3 when the layout does not fit in GPU memory (a\n"
+	          "                          valid scenario exits 0 either way without it)\n"},
 	{OPT_MAX_EVENTS, "  --max-events N          refuse or stop a simulation past N events\n"
 	                 "                          (default run.max_events, else 200000000)\n"},
 	{OPT_MAX_MEMORY, "  --max-memory SIZE       refuse a simulation that needs more memory, as in 16GiB\n"
@@ -89,7 +92,7 @@ static const char *near_option(const char *arg, unsigned allowed)
 	static const struct { unsigned opt; const char *name; } all[] = {
 		{0, "--set"}, {OPT_FORMAT, "--format"}, {OPT_TRACE, "--trace"},
 		{OPT_EXPLAIN, "--explain"}, {OPT_SHOW, "--show"}, {OPT_MAX_EVENTS, "--max-events"},
-		{OPT_MAX_MEMORY, "--max-memory"}, {0, "--quiet"}, {0, "--help"}};
+		{OPT_MAX_MEMORY, "--max-memory"}, {OPT_FIT, "--fit"}, {0, "--quiet"}, {0, "--help"}};
 	const char *names[sizeof all / sizeof all[0]];
 	int n = 0;
 	for (size_t k = 0; k < sizeof all / sizeof all[0]; k++)
@@ -167,6 +170,8 @@ static int parse_opt(int argc, char **argv, int *i, run_args *a, unsigned allowe
 		a->explain = true;
 	} else if ((allowed & OPT_SHOW) && !strcmp(arg, "--show")) {
 		a->show = true;
+	} else if ((allowed & OPT_FIT) && !strcmp(arg, "--fit")) {
+		a->fit = true;
 	} else if ((allowed & OPT_MAX_EVENTS) && is_opt(arg, "--max-events")) {
 		if (!(v = opt_value(argc, argv, i, "--max-events")) || parse_count(v, &a->max_events))
 			return usage_error(usage, "--max-events needs a whole number, as in %s",
@@ -369,7 +374,7 @@ int cmd_check(int argc, char **argv)
 {
 	run_args a;
 	scenario s;
-	int rc = parse_args(argc, argv, &a, OPT_SHOW, CHECK_USAGE);
+	int rc = parse_args(argc, argv, &a, OPT_SHOW | OPT_FIT, CHECK_USAGE);
 	if (rc)
 		goto out_args;
 	if (scn_load(a.path, a.sets, a.nsets, &s, stderr, a.quiet) != 0) {
@@ -397,6 +402,8 @@ int cmd_check(int argc, char **argv)
 		unit_fmt(have, sizeof have, m.capacity, UNIT_BYTES);
 		printf("  memory per GPU: %s of %s, %s\n", need, have, m.fits ? "fits"
 		       : "DOES NOT FIT (trainsim run gives the breakdown and still simulates it)");
+		if (a.fit && !m.fits)
+			rc = 3;   /* a gate's answer, beside the usage errors' 2 and 1's */
 	}
 	if (s.n_warnings > 0 && !a.quiet)
 		fprintf(stderr, "%s: %d warning%s above\n", a.path, s.n_warnings,

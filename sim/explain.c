@@ -26,6 +26,8 @@ typedef struct fix {
 	bool speculative;        /* dropped unless its run is 2% faster (whether the
 	                          * bottleneck's group rides it is the plan's to say) */
 	double step_s, tokens_per_s;
+	bool needs_gain;         /* dropped unless its run is 1% faster (proposed for the
+	                          * compute it saves, which another bound may hide) */
 	double per_mtok;         /* cost of a million tokens with the fix (0: not priced) */
 	bool fits;               /* the variant fits in GPU memory */
 	double mem_ratio;        /* its memory over the capacity */
@@ -648,12 +650,19 @@ static void plan_fixes(ctx *c, const int *order, int nloss)
 		wl_memory um, fm;
 		wl_memory_get(c->s, &um);
 		wl_memory_get(&fused, &fm);
-		if (saved >= 0.02 * c->r->step_time_s || um.total - fm.total >= 0.05 * um.total ||
-		    (!um.fits && fm.fits))
-			fix_set(add_fix(c, "fuse the loss: a cross-entropy kernel over the logits, no "
+		/* its memory matters where memory is short: a layout that does not
+		 * fit, or one within a tenth of the GPU's capacity */
+		bool short_of_memory = !um.fits || um.total > 0.9 * um.capacity;
+		bool for_memory = (short_of_memory && um.total - fm.total >= 0.05 * um.total) ||
+		                  (!um.fits && fm.fits);
+		if (saved >= 0.02 * c->r->step_time_s || for_memory) {
+			fix *lf = add_fix(c, "fuse the loss: a cross-entropy kernel over the logits, no "
 				"fp32 copy (Megatron-core's --cross-entropy-loss-fusion "
-				"--cross-entropy-fusion-impl te, Liger's)"),
-			        "training.cross_entropy=fused");
+				"--cross-entropy-fusion-impl te, Liger's)");
+			fix_set(lf, "training.cross_entropy=fused");
+			if (lf && !for_memory)
+				lf->needs_gain = true;
+		}
 	}
 	/* an older attention kernel than the GPU's best (docs/workload.md) */
 	scn_attention at = c->s->training.attention;
@@ -763,7 +772,8 @@ static void try_fixes(ctx *c)
 	int k = 0;
 	for (int i = 0; i < c->nfix; i++) {
 		fix *f = &c->fixes[i];
-		if (f->speculative && i != best)
+		if ((f->speculative && i != best) ||
+		    (f->needs_gain && f->ran && f->step_s > c->r->step_time_s / 1.01))
 			continue;
 		if (k != i)
 			c->fixes[k] = *f;

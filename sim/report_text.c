@@ -126,9 +126,14 @@ static void header(FILE *out, const scenario *s, const step_result *r)
 		snprintf(algo, sizeof algo, "%s (auto)", r->dp_algorithm);
 	else
 		snprintf(algo, sizeof algo, "%s", NAME(algo_names, t->grad_reduce.algorithm));
-	if (scn_dp_grad(s) <= 1)   /* one replica: nothing to reduce */
-		fprintf(out, "  training  %s, recompute %s, ZeRO %d; gradients: one replica, none "
-			"to reduce", hw_precision_name(t->precision), rc, t->zero);
+	/* one replica: nothing to reduce, but a GPT's tied embedding behind a
+	 * pipeline (step.c: its first and last stages' copies) */
+	bool tied = step_tied_embedding(s);
+	if (scn_dp_grad(s) <= 1)
+		fprintf(out, "  training  %s, recompute %s, ZeRO %d; gradients: one replica%s",
+			hw_precision_name(t->precision), rc, t->zero, tied
+			? "\n            (only the tied embedding's, all-reduced between the first and "
+			  "last stages)" : ", none to reduce");
 	else
 		fprintf(out, "  training  %s, recompute %s, ZeRO %d; gradients: %s %s, %s%s",
 			hw_precision_name(t->precision), rc, t->zero, algo,

@@ -634,6 +634,11 @@ static void check_parallel(scn_ctx *c, scenario *s, const scn_doc *d)
 	if (t->sequence_parallel && t->tp == 1)
 		scn__warn(c, scn__doc_path(d, "training.sequence_parallel"),
 		          "training.sequence_parallel", "has no effect with tp 1");
+	if (t->data.cache_warm && t->data.source != DATA_LOCAL_CACHE)
+		scn__warn(c, scn__doc_path(d, "training.data.cache_warm"),
+		          "training.data.cache_warm", "has no effect unless training.data.source is "
+		          "local_cache (the data is read from %s)",
+		          t->data.source == DATA_STORAGE ? "storage" : "memory");
 	if (t->recompute_layers > 0 && t->recompute != RECOMPUTE_FULL)
 		scn__warn(c, scn__doc_path(d, "training.recompute_layers"),
 		          "training.recompute_layers", "has no effect without 'recompute: full'");

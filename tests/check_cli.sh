@@ -1022,5 +1022,30 @@ has "$tmp/flat" "add model parallelism (tp, pp) to them" "... explain asks for w
 lacks "$tmp/flat" "combine them (ZeRO-3 with full recomputation" "... not for ZeRO-3 and recompute it has"
 has "$tmp/flat" "take 39.7 GB of each GPU's 42.9 GB" "... and says how little the states leave"
 
+# the new-user review's lesser findings
+expect 0 "explain, storage-bound" "$TS" explain "$top_srcdir/scenarios/teach/storage-bound.yaml" -q
+lacks "$tmp/out" "fuse the loss" "... no fused loss where the data stall hides what it saves"
+expect 0 "run, stragglers" "$TS" run "$top_srcdir/scenarios/dgx-h100.yaml" -q \
+	--set run.steps=4 --set run.variability.straggler_fraction=0.25 \
+	--set run.variability.straggler_slowdown=2
+tr '\n' ' ' <"$tmp/out" | tr -s ' ' >"$tmp/flat"
+has "$tmp/flat" "stragglers (25% of the GPUs, 2x slower) hold every reduction" \
+	"... idle blamed on the stragglers"
+lacks "$tmp/flat" "also hold the embedding" "... not on the embedding's stages"
+expect 3 "check --fit: a layout that does not fit" "$TS" check "$tmp/l70a100.yaml" --fit
+expect 0 "check without --fit: valid is 0" "$TS" check "$tmp/l70a100.yaml"
+expect 0 "run, ZeRO-3 behind a pipeline" "$TS" run "$tmp/l70a100.yaml" -q --set training.pp=2 \
+	--set cluster.gpu=H100-SXM5-80GB
+tr '\n' ' ' <"$tmp/out" | tr -s ' ' >"$tmp/flat"
+has "$tmp/flat" "holds its stage's whole gradients" "... the note says why its gradients are whole"
+expect 0 "run, one replica of a GPT on 8 stages" "$TS" run \
+	"$top_srcdir/scenarios/teach/pipeline-bubble.yaml" -q
+has "$tmp/out" "(only the tied embedding's, all-reduced between the first and last stages)" \
+	"... its header says which gradients are reduced"
+"$TS" run "$top_srcdir/scenarios/teach/storage-bound.yaml" --set training.data.cache_warm=true \
+	>/dev/null 2>"$tmp/err"
+has "$tmp/err" "training.data.cache_warm: has no effect unless training.data.source is local_cache" \
+	"cache_warm without the cache: warned"
+
 echo "1..$n"
 [ "$failed" -eq 0 ]
