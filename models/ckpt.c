@@ -221,6 +221,41 @@ static void ckrun_close(ckrun *k)
 		sim_free(k->e);
 }
 
+/* Reading the checkpoint back after a failure, on a fresh cluster: every
+ * GPU its state from storage to its memory (storage -> node -> host ->
+ * GPU), after one request latency. Sharded checkpoints give each GPU its
+ * shard; whole replicas (Megatron without the distributed optimizer) each
+ * read the tp x pp shards, every replica the same bytes. */
+static double load_time(const scenario *s, double bytes, char *err, size_t errlen)
+{
+	ckrun k;
+	double t = -1;
+	if (ckrun_open(&k, s, err, errlen) < 0)
+		goto out;
+	int gpus = scn_gpus(s);
+	int tp = s->training.tp > 0 ? s->training.tp : 1;
+	int pp = s->training.pp > 0 ? s->training.pp : 1;
+	double each = bytes / (all_write(s) ? gpus : tp * pp);
+	k.writes_left = gpus;
+	for (int g = 0; g < gpus; g++) {
+		int l[CLUSTER_MAX_ROUTE];
+		int nl = cluster_route_storage(k.cl, g, false, l, CLUSTER_MAX_ROUTE);
+		if (nl < 0 || flow_start(k.net, l, nl, each, 0, 1.0, on_write_done, &k,
+		                         (uint64_t)g) < 0) {
+			snprintf(err, errlen, "no route from storage to GPU %d", g);
+			goto out;
+		}
+	}
+	if (sim_run(k.e) != SIM_OK || k.err < 0) {
+		snprintf(err, errlen, "checkpoint reload simulation stopped early");
+		goto out;
+	}
+	t = k.t_write + s->cluster.storage.latency_s;
+out:
+	ckrun_close(&k);
+	return t;
+}
+
 /* The DP reduction alone on a fresh cluster, for comparison. */
 static double dp_alone(const scenario *s, char *err, size_t errlen)
 {
@@ -307,10 +342,16 @@ int store_checkpoint_cost(const scenario *s, const store_ckpt_opts *o, store_ckp
 		snprintf(err, errlen, "checkpoint simulation stopped early (event limit or flow error)");
 		goto out;
 	}
-	r->snapshot_s = k.async ? k.t_snap : 0;
-	r->write_s = k.t_write + (k.async ? k.delay_s : 0);
+	/* async: the stall beyond the copy (the state dict, the stager), before
+	 * the copies and so before the background writes too */
+	double staging = k.async ? s->training.checkpoint.snapshot_overhead_s : 0;
+	r->snapshot_s = k.async ? staging + k.t_snap : 0;
+	r->write_s = staging + k.t_write + (k.async ? k.delay_s : 0);
 	r->stall_s = k.async ? r->snapshot_s : r->write_s;
 	r->bottleneck = write_bottleneck(s, r);
+	r->load_s = load_time(s, r->bytes, err, errlen);
+	if (r->load_s < 0)
+		goto out;
 	if (k.with_dp && scn_dp_grad(s) > 1) {
 		r->dp_with_ckpt_s = k.t_dp - k.t_dp0;
 		r->dp_alone_s = dp_alone(s, err, errlen);
@@ -345,6 +386,7 @@ int store_checkpoint(const scenario *s, double step_time_s, step_checkpoint *ck,
 	ck->bytes = r->bytes;
 	ck->write_s = r->write_s;
 	ck->async_fallback = async && r->async_fallback;
+	ck->load_s = r->load_s;
 	ck->stall_s = store_ckpt_stall(r, async, every, step_time_s);
 	ck->amortized_s = ck->stall_s / every;
 	return 0;

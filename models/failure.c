@@ -336,7 +336,8 @@ int store_failures(const scenario *s, double step_time_s, const step_checkpoint 
 		.tau = every > 0 ? every * step_time_s : INFINITY,
 		.delta = every > 0 ? ck->stall_s : 0,
 		.lag = every > 0 ? fmax(0.0, ck->write_s - ck->stall_s) : 0,
-		.restart = s->training.failures.restart_s,
+		.restart = s->training.failures.restart_s +
+		           (every > 0 && s->training.failures.reload ? ck->load_s : 0),
 		.ck = every > 0 ? o->ckpt : NULL,
 		.async = o->ckpt_async,
 		.write = every > 0 ? ck->write_s : 0,
@@ -349,6 +350,7 @@ int store_failures(const scenario *s, double step_time_s, const step_checkpoint 
 	r->interval_s = every > 0 ? m.tau : 0;
 	r->delta_s = m.delta;
 	r->restart_s = m.restart;
+	r->reload_s = m.restart - s->training.failures.restart_s;
 	double tokens_per_step = scn_tokens_per_step(s);
 	double work = s->run.train_tokens > 0 && tokens_per_step > 0
 	              ? ceil(s->run.train_tokens / tokens_per_step) * step_time_s : 0;

@@ -34,6 +34,7 @@ typedef struct step_checkpoint {
 	int every;
 	double amortized_s;   /* stall_s / every */
 	bool async_fallback;  /* async asked, host memory too small: written sync */
+	double load_s;        /* reading it back after a failure (every GPU its state) */
 } step_checkpoint;
 
 /* Notes a result holds (the report prints them all). */

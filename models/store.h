@@ -99,6 +99,9 @@ typedef struct store_ckpt_result {
 	bool async_fallback;         /* async asked but host memory too small: sync */
 	double dp_alone_s;           /* DP reduction alone (with_dp_traffic) */
 	double dp_with_ckpt_s;       /* DP reduction while the checkpoint writes */
+	double load_s;               /* reading it back on a restart: every GPU its state
+	                              * from storage (its shard, or with whole replicas
+	                              * each replica the tp x pp shards) */
 	const char *bottleneck;      /* what limits write_s (static string) */
 } store_ckpt_result;
 
@@ -144,7 +147,8 @@ typedef struct store_fail_result {
 	double share_gpu, share_node, share_link;   /* fractions of the drawn failures */
 	double interval_s;           /* work between checkpoints: every * step_time */
 	double delta_s;              /* checkpoint cost (stall) */
-	double restart_s;
+	double restart_s;            /* each restart: failures.restart + the reload */
+	double reload_s;             /* of it, reading the checkpoint back */
 	double goodput;              /* useful time / wall time, long-run mean */
 	double goodput_ci;           /* 95% half-width over replications */
 	double lost_work_frac, restart_frac, ckpt_frac;   /* where the rest went */

@@ -134,7 +134,10 @@ static void ckpt_note(const scenario *s, step_result *r, const store_ckpt_result
 
 static void fail_note(const scenario *s, step_result *r, const store_fail_result *f)
 {
-	char text[512], best[160] = "";
+	char text[640], best[160] = "", reload[96] = "";
+	if (f->reload_s > 0)
+		FMT(reload, "; each restart %.0f s, %.0f s of it reading the checkpoint back",
+		         f->restart_s, f->reload_s);
 	if (f->best_every > 0)
 		FMT(best, "; best interval by simulation %d step%s (%.0f-%.0f), "
 		         "Young %.0f, Daly %.0f", f->best_every, f->best_every == 1 ? "" : "s",
@@ -146,9 +149,9 @@ static void fail_note(const scenario *s, step_result *r, const store_fail_result
 		         ? "goodput is that of this run's length" : "a long run keeps nothing");
 	/* Meta's figures are a yardstick for jobs of their size only */
 	FMT(text, "Failures: job MTBF %.2f h, goodput %.1f%% +- %.2f%% (lost work %.1f%%, restarts "
-	         "%.1f%%, checkpoints %.1f%%)%s%s.", f->job_mtbf_s / 3600, 100 * f->goodput,
+	         "%.1f%%, checkpoints %.1f%%)%s%s%s.", f->job_mtbf_s / 3600, 100 * f->goodput,
 	         100 * f->goodput_ci, 100 * f->lost_work_frac, 100 * f->restart_frac,
-	         100 * f->ckpt_frac, best, scn_gpus(s) >= 4096
+	         100 * f->ckpt_frac, reload, best, scn_gpus(s) >= 4096
 	         ? "; for comparison at this scale, Meta published 3.1 h and >90% for its Llama 3 "
 	           "405B job on 16,384 H100" : "");
 	add_note(r, text);

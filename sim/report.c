@@ -137,6 +137,7 @@ static void json_checkpoint(json *j, const step_result *r)
 	json_knum(j, "stall_s", c->stall_s);
 	json_kint(j, "every", c->every);
 	json_knum(j, "amortized_s", c->amortized_s);
+	json_knum(j, "load_s", c->load_s);
 	json_obj_end(j);
 }
 
@@ -171,6 +172,7 @@ static void json_reliability(json *j, const scenario *s, const step_result *r)
 		json_knum(j, "goodput_restarts", r->restart_frac);
 		json_knum(j, "goodput_lost_work", r->lost_work_frac);
 		json_knum(j, "goodput_checkpoints", r->ckpt_frac);
+		json_knum(j, "restart_s", r->restart_s);
 		if (r->best_checkpoint_every > 0)
 			json_kint(j, "best_checkpoint_every", r->best_checkpoint_every);
 	}
@@ -343,6 +345,10 @@ static void c_ckpt_amort(const scenario *s, const step_result *r, char *b, size_
 {
 	c_ckpt(r, r->checkpoint.amortized_s, b, n);
 }
+static void c_ckpt_load(const scenario *s, const step_result *r, char *b, size_t n)
+{
+	c_ckpt(r, r->checkpoint.load_s, b, n);
+}
 static void c_fail_part(const step_result *r, double v, char *b, size_t n)
 {
 	if (r->job_mtbf_s > 0)
@@ -351,6 +357,10 @@ static void c_fail_part(const step_result *r, double v, char *b, size_t n)
 static void c_mtbf(const scenario *s, const step_result *r, char *b, size_t n)
 {
 	c_fail_part(r, r->job_mtbf_s, b, n);
+}
+static void c_restart(const scenario *s, const step_result *r, char *b, size_t n)
+{
+	c_fail_part(r, r->restart_s, b, n);
 }
 static void c_g_restarts(const scenario *s, const step_result *r, char *b, size_t n)
 {
@@ -517,7 +527,8 @@ static const csv_col csv_cols[] = {
 	F("async_speedup", c_async_speedup), F("staleness", c_staleness),
 	F("goodput_restarts", c_g_restarts), F("goodput_lost_work", c_g_lost),
 	F("goodput_checkpoints", c_g_ckpt), F("moe_layer_mb_s", c_moe_mb),
-	F("moe_host_bound", c_moe_host),
+	F("moe_host_bound", c_moe_host), F("checkpoint.load_s", c_ckpt_load),
+	F("restart_s", c_restart),
 };
 #define N_COLS (sizeof csv_cols / sizeof csv_cols[0])
 

@@ -168,18 +168,30 @@ typedef struct scn_data {
 	double dataset_bytes;        /* one pass of the data; 0: run.train_tokens' samples */
 } scn_data;
 
+/* What an asynchronous checkpoint blocks training for beyond its GPU->host
+ * copy: building the state dict, staging buffers and the stager's set-up
+ * (PyTorch DCP async_save copies on the training thread; planning and
+ * writes run in the background). The published stalls of runs whose copies
+ * take milliseconds (a few hundred MB a GPU at 25-50 GB/s): 0.34 s
+ * (ByteCheckpoint, NSDI'25 Table 8: a 7B ViT, FSDP, 1,488 GPUs), 0.59 s (its
+ * 405B on 8,960 GPUs, Megatron-LM), 0.78 s (PyTorch's "6x faster Async
+ * Checkpointing" blog: Llama 3 70B, HSDP2, 1,856 H200); their median. */
+#define SCN_SNAPSHOT_OVERHEAD_S 0.59
+
 typedef struct scn_checkpoint {
 	int every;                   /* steps; 0 = never */
 	scn_ckpt_mode mode;
 	scn_ckpt_content content;
 	double bytes_override;       /* 0 = from the model */
+	double snapshot_overhead_s;  /* async: the stall beyond the GPU->host copy */
 } scn_checkpoint;
 
 typedef struct scn_failures {
 	double gpu_mtbf_s;           /* 0 = no failures */
 	double node_mtbf_s;          /* 0 = none */
 	double link_mtbf_s;          /* per NIC link; 0 = none */
-	double restart_s;
+	double restart_s;            /* detect, reschedule, start the processes */
+	bool reload;                 /* add the checkpoint's reload, simulated, to each restart */
 } scn_failures;
 
 typedef struct scn_training {

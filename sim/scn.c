@@ -59,7 +59,9 @@ void scn_defaults(scenario *s)
 	t->data.prefetch = 2;
 	t->checkpoint.mode = CKPT_SYNC;
 	t->checkpoint.content = CKPT_FULL;
+	t->checkpoint.snapshot_overhead_s = SCN_SNAPSHOT_OVERHEAD_S;
 	t->failures.restart_s = 15 * 60;
+	t->failures.reload = true;
 	s->run.steps = 1;
 	s->run.seed = 1;
 	s->run.variability.straggler_slowdown = 1;

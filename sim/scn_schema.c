@@ -242,6 +242,7 @@ static const scn_field ckpt_rows[] = {
 	ENUM("mode", scn_checkpoint, mode, ckpt_mode_names, 0),
 	ENUM("content", scn_checkpoint, content, ckpt_content_names, 0),
 	UNI("bytes", scn_checkpoint, bytes_override, UNIT_BYTES, 0, 1e18, FL_GT_MIN | FL_ZERO_OK),
+	UNI("snapshot_overhead", scn_checkpoint, snapshot_overhead_s, UNIT_TIME, 0, 3600, FL_ZERO_OK),
 };
 static const scn_section ckpt_sec = SEC("checkpoint", ckpt_rows);
 
@@ -250,6 +251,7 @@ static const scn_field fail_rows[] = {
 	UNI("node_mtbf", scn_failures, node_mtbf_s, UNIT_TIME, 0, 1e12, FL_GT_MIN | FL_ZERO_OK),
 	UNI("link_mtbf", scn_failures, link_mtbf_s, UNIT_TIME, 0, 1e12, FL_GT_MIN | FL_ZERO_OK),
 	UNI("restart", scn_failures, restart_s, UNIT_TIME, 0, 1e7, FL_ZERO_OK),
+	BOOL("reload", scn_failures, reload, 0),
 };
 static const scn_section fail_sec = SEC("failures", fail_rows);
 

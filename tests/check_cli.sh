@@ -1047,5 +1047,19 @@ has "$tmp/out" "(only the tied embedding's, all-reduced between the first and la
 has "$tmp/err" "training.data.cache_warm: has no effect unless training.data.source is local_cache" \
 	"cache_warm without the cache: warned"
 
+# a restart reads the checkpoint back from storage: slow storage, long restarts
+expect 0 "run, failures with 5 GB/s storage" "$TS" run "$top_srcdir/scenarios/llama3-405b-failures.yaml" \
+	-q --set cluster.storage.bandwidth=5GB/s
+tr '\n' ' ' <"$tmp/out" | tr -s ' ' >"$tmp/flat"
+has "$tmp/flat" "s of it reading the checkpoint back" "... the failures note says what the reload costs"
+expect 0 "run, async checkpoint" "$TS" run "$top_srcdir/scenarios/llama3-405b-failures.yaml" -q \
+	--set training.checkpoint.mode=async --format json
+stall=$(tr ',{}' '\n\n\n' <"$tmp/out" | sed -n 's/^ *"stall_s": *//p' | head -1)
+if [ -n "$stall" ] && awk -v x="$stall" 'BEGIN { exit !(x >= 0.59) }'
+then ok "... the async stall holds the snapshot's overhead ($stall s)"
+else not_ok "... the async stall '$stall' lacks the snapshot's overhead"; fi
+has "$tmp/out" '"load_s":' "... the JSON gives the checkpoint's reload"
+has "$tmp/out" '"restart_s":' "... and one restart's length"
+
 echo "1..$n"
 [ "$failed" -eq 0 ]

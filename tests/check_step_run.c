@@ -577,6 +577,41 @@ START_TEST(t_moe_host_note)
 }
 END_TEST
 
+/* A restart reads the checkpoint back: from storage ten times slower it
+ * takes about ten times longer once storage binds, and failures.reload:
+ * false leaves the restart as given. An async snapshot stalls for its
+ * overhead and its copy. */
+START_TEST(t_reload_and_snapshot)
+{
+	scenario s = base(1, 1, 1);
+	s.training.checkpoint.every = 10;
+	s.training.failures.gpu_mtbf_s = 8 * 1800.0;
+	s.training.failures.restart_s = 600;
+	s.cluster.storage.bandwidth_Bps = 1e9;
+	step_result r = run_ok(&s);
+	double slow = r.checkpoint.load_s;
+	s.cluster.storage.bandwidth_Bps = 10e9;
+	r = run_ok(&s);
+	double fast = r.checkpoint.load_s;
+	ck_assert_msg(slow / fast > 8 && slow / fast < 10.5, "reload %g s at 1 GB/s, %g s at 10",
+		      slow, fast);
+	/* ZeRO 0: every data-parallel replica reads the whole checkpoint (as
+	 * Megatron without the distributed optimizer does) */
+	ck_assert_double_eq_tol(slow, scn_dp(&s) * r.checkpoint.bytes / 1e9 +
+	                        s.cluster.storage.latency_s, 0.05 * slow);
+	s.training.failures.reload = false;
+	r = run_ok(&s);
+	ck_assert_double_eq_tol(r.restart_s, 600, 1e-9);
+	s.training.checkpoint.mode = CKPT_ASYNC;
+	s.training.failures.gpu_mtbf_s = 0;
+	r = run_ok(&s);
+	double with = r.checkpoint.stall_s;
+	s.training.checkpoint.snapshot_overhead_s = 0;
+	r = run_ok(&s);
+	ck_assert_double_eq_tol(with - r.checkpoint.stall_s, SCN_SNAPSHOT_OVERHEAD_S, 1e-6);
+}
+END_TEST
+
 /* Failures that take more of the wall time than any share of the step are
  * the bottleneck, with the part that dominates named: restarts when they
  * are long, redone work when checkpoints are rare; rare failures leave the
@@ -594,7 +629,9 @@ START_TEST(t_failures_bottleneck)
 	s.training.failures.gpu_mtbf_s = 8 * 1800.0;   /* job MTBF 30 min, 10-min restarts */
 	r = run_ok(&s);
 	ck_assert_msg(r.goodput < 0.9, "%g", r.goodput);
-	ck_assert_double_eq_tol(r.restart_s, 600, 1e-9);
+	/* the restart and the checkpoint's reload */
+	ck_assert_msg(r.checkpoint.load_s > 0, "%g", r.checkpoint.load_s);
+	ck_assert_double_eq_tol(r.restart_s, 600 + r.checkpoint.load_s, 1e-9);
 	ck_assert(r.restart_frac > r.lost_work_frac && r.restart_frac > r.ckpt_frac);
 	ck_assert_msg(strstr(r.bottleneck, "Failures:") && strstr(r.bottleneck, "faster restart"),
 		      "%s", r.bottleneck);
@@ -699,6 +736,7 @@ int main(void)
 	tcase_add_test(tc, t_moe_expert_parallel);
 	tcase_add_test(tc, t_moe_host_note);
 	tcase_add_test(tc, t_failures_bottleneck);
+	tcase_add_test(tc, t_reload_and_snapshot);
 	tcase_add_test(tc, t_pp_over_all_nics);
 	tcase_add_test(tc, t_power_limit);
 	suite_add_tcase(s, tc);
