@@ -63,6 +63,9 @@ bool val__moe_shape(const val_row *r, int *layers, int *hidden, int *heads);
 /* the dense MLP width other_parallel gives ("ffn 14336", "ffn_hidden=...",
  * "ffn-hidden-size", "intermediate_size"; not "moe_ffn"; "ffn=4h" is four
  * times `hidden`), or -1 */
+/* Expert parallelism said in the text ("EP8", "EP=8", "8-way EP"); -1 if
+ * none (val_moe.c). */
+int val__ep_in(const char *o);
 int val__ffn_in(const char *o, int hidden);
 /* a transformer's shape written out in other_parallel ("80 layers, hidden size
  * 8192, 64 attention heads", "d_model=4096, n_layers=32, n_heads=32"): true

@@ -444,7 +444,7 @@ static bool mla_of(const val_row *r, scn_model *m)
 /* Expert parallelism: "EP8", "EP=8", "expert parallel size 8", Megatron's
  * flags, and "64-way Expert Parallelism", "8-way EP" (DeepSeek-V3's report);
  * -1 if none. */
-static int ep_of(const char *o)
+int val__ep_in(const char *o)
 {
 	int ep = FIRST(o, "EP", "expert parallel", "expert parallelism", "expert parallel size",
 	               "expert parallelism size", "expert-model-parallel-size",
@@ -485,7 +485,7 @@ bool val__moe_named(const val_row *r)
 			    (p[-2] == 'B' || p[-2] == 'b'))
 				return true;
 		}
-	return ep_of(r->other) > 1;
+	return val__ep_in(r->other) > 1;
 }
 
 /* Whether o says a named MoE's experts were split g ways finer, each 1/g as
@@ -689,7 +689,7 @@ int val__moe_of(const val_row *r, scenario *s, bool *assumed, char *why, size_t 
 	if (moe_model_of(r, s, assumed, why, n) < 0)
 		return -1;
 	scn_training *t = &s->training;
-	int ep = ep_of(r->other);
+	int ep = val__ep_in(r->other);
 	t->ep = ep > 1 ? ep : 1;
 	/* Megatron-core's default expert TP is tp; NVIDIA's NeMo and
 	 * Megatron-Bridge MoE recipes set expert_tensor_parallel_size 1 */

@@ -1429,6 +1429,16 @@ static int layout_of(const val_row *r, scenario *s, bool layer_only, bool *assum
 	if (fa > 1 && (long long)tp * cp * pp * dp != scn_gpus(s) &&
 	    (long long)tp * cp * pp * dp * fa == scn_gpus(s))
 		dp *= fa;
+	/* an expert-parallel axis apart from the data-parallel one ("PP4 x DP2
+	 * x EP8" on 64 GPUs, as PithTrain and torchtitan lay their meshes): the
+	 * dense layers' data-parallel ranks are their product, Megatron's dp
+	 * that EP is drawn from */
+	int ep = val__ep_in(r->other);
+	if (ep > 1 && (long long)tp * cp * pp * dp != scn_gpus(s) &&
+	    (long long)tp * cp * pp * dp * ep == scn_gpus(s)) {
+		dp *= ep;
+		*assumed = true;
+	}
 	t->tp = tp, t->pp = pp, t->dp = dp, t->cp = cp;
 	long long ranks = (long long)tp * cp * pp * dp;
 	if (!layer_only && ranks != scn_gpus(s)) {
