@@ -3,7 +3,12 @@
 # step time). Written by `trainsim plot --kind split`; redraw by hand:
 #   gnuplot -c split.gp DATA.dat OUT.png
 # DATA: a header line (configuration, then one column per category), then
-# one row per configuration.
+# one row per configuration. The step's categories come in a fixed order
+# (compute, tp_comm, pp_comm, pp_bubble, dp_comm, data_stall, checkpoint,
+# optimizer, idle, then others), each in its place even where it is zero
+# (its name is then empty: no key entry), so that column k+1 is drawn with
+# linetype k, which `trainsim plot` gives the category's colour below this
+# comment: the same colour in every split and timeline picture.
 if (ARGC < 2) { print "usage: gnuplot -c split.gp DATA.dat OUT.png|svg"; exit status 2 }
 
 stats ARG1 using 2 nooutput
@@ -60,4 +65,4 @@ if (upright) {
 }
 set grid ytics
 set yrange [0:*]
-plot for [i=2:ncol] ARG1 using i:xtic(1) title columnheader(i)
+plot for [i=2:ncol] ARG1 using i:xtic(1) title columnheader(i) lc (i-1)

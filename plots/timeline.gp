@@ -6,8 +6,10 @@
 # DATA: one block per category (two blank lines apart), each starting with
 # the category's name, in a fixed order (compute, tp_comm, pp_comm, pp_bubble,
 # dp_comm, data_stall, checkpoint, optimizer, idle, then others) so that a
-# category keeps its colour; an absent one has an empty name and a point
-# off the rows; columns: start (s), end (s), row, row label.
+# category keeps its colour: block k is drawn with linetype k+1, which
+# `trainsim plot` gives the category's colour below this comment (the same
+# in every split and timeline picture); an absent one has an empty name and
+# a point off the rows; columns: start (s), end (s), row, row label.
 if (ARGC < 2) { print "usage: gnuplot -c timeline.gp DATA.dat OUT.png|svg [FROM TO]"; exit status 2 }
 
 stats ARG1 using 3 nooutput
@@ -40,6 +42,5 @@ set ytics noenhanced
 set grid xtics
 set key outside right top vertical noenhanced
 set style fill solid 0.9 noborder
-set linetype 9 lc rgb "gray60"   # idle: gnuplot's ninth colour would repeat compute's
 plot for [i=0:nb-1] ARG1 index i using (($1+$2)/2):3:(($2-$1)/2):(0.4):ytic(4) \
 	with boxxyerror lc i+1 title columnheader(1)

@@ -194,9 +194,23 @@ typedef struct dat_job {
 	plot_axis axis;
 } dat_job;
 
+/* The script of the kind (ctx). The split's and the timeline's get the
+ * categories' colours after their opening comment, from the one table both
+ * draw with (plot_write_colours). */
 static int fill_script(FILE *out, void *ctx)
 {
-	fputs(plot_script(ctx), out);
+	const char *kind = ctx, *s = plot_script(kind);
+	if (!strcmp(kind, "split") || !strcmp(kind, "timeline")) {
+		const char *body = s, *nl;
+		while (*body == '#' && (nl = strchr(body, '\n')))
+			body = nl + 1;
+		fwrite(s, 1, (size_t)(body - s), out);
+		fputc('\n', out);
+		plot_write_colours(out);
+		fputc('\n', out);
+		s = body;
+	}
+	fputs(s, out);
 	return ferror(out) ? -1 : 0;
 }
 

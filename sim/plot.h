@@ -42,8 +42,9 @@ int plot_write_speed(const plot_table *t, const char *x_key, const char *series_
 
 /* Writes the data of the stacked bars: a header line, then one line per
  * configuration with its label (the values of the varied keys; without
- * any, the scenario's name) and the split_s.* columns that are not zero
- * in every row. */
+ * any, the scenario's name) and its split_s.* columns: every category of
+ * the step in its fixed place (plot_write_colours), named "" where it is
+ * zero in every row, then other split_s.* columns not zero everywhere. */
 int plot_write_split(const plot_table *t, FILE *out, FILE *err);
 
 /* Writes the data of the parity plot from validate's CSV: one block per
@@ -59,6 +60,13 @@ int plot_write_parity(const plot_table *t, FILE *out, FILE *err);
  * the step, events clipped to it (to_s <= 0: to the end). */
 int plot_write_timeline(const char *trace_path, double from_s, double to_s, FILE *out,
                         FILE *err);
+
+/* The categories of a step's time split (step.h's order: compute, tp_comm,
+ * ..., idle) keep one colour in every picture: the split's columns and the
+ * timeline's blocks come in that order, each in its place even when absent,
+ * and the k-th (from 1) is drawn with gnuplot's linetype k. Writes the
+ * gnuplot lines that give those linetypes the categories' colours. */
+void plot_write_colours(FILE *out);
 
 /* The gnuplot script of a kind ("speed", "split", "timeline", "parity"), or NULL.
  * Generated from plots/<kind>.gp into plot_scripts.c. */

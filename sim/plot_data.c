@@ -8,6 +8,7 @@
 #include <strings.h>
 #include "plot.h"
 #include "units.h"
+#include "step.h"
 
 /* A string as a gnuplot data field: in double quotes, with no quote inside. */
 static void put_quoted(FILE *out, const char *s)
@@ -431,53 +432,95 @@ out_free:
 
 /* ---- split ---- */
 
+/* Whether a column holds a number other than zero in a row with numbers. */
+static bool col_used(const plot_table *t, int col, int status)
+{
+	for (size_t r = 0; r < plot_table_nrows(t); r++)
+		if (row_has_numbers(t, r, status, col) && strtod(plot_table_cell(t, r, (size_t)col), NULL))
+			return true;
+	return false;
+}
+
+/* The columns of the bars: split_s.<category> for each of the step's
+ * categories in their fixed order (plot_write_colours: the place is the
+ * colour), -1 for one the results lack; then the split_s.* columns of other
+ * names (a later version's) that are not zero everywhere. shown[i]: the
+ * column is not zero everywhere. Returns how many. */
+static size_t split_columns(const plot_table *t, int *cols, bool *shown, size_t cap)
+{
+	int status = plot_table_find(t, "status");
+	size_t n = 0;
+	for (int k = 0; k < SPLIT__N && n < cap; k++) {
+		char name[64];
+		snprintf(name, sizeof name, "split_s.%s", step_split_name((step_split)k));
+		cols[n] = plot_table_find(t, name);
+		shown[n] = cols[n] >= 0 && col_used(t, cols[n], status);
+		n++;
+	}
+	for (size_t c = 0; c < plot_table_ncols(t) && n < cap; c++) {
+		const char *name = plot_table_colname(t, c);
+		bool known = false;
+		for (size_t i = 0; i < SPLIT__N && !known; i++)
+			known = cols[i] == (int)c;
+		if (!known && !strncmp(name, "split_s.", 8) && col_used(t, (int)c, status)) {
+			cols[n] = (int)c;
+			shown[n++] = true;
+		}
+	}
+	return n;
+}
+
+/* The label under a row's bar. */
+static void split_label(const plot_table *t, size_t r, char *label, size_t cap)
+{
+	int name = plot_table_find(t, "scenario"), keys[32];
+	size_t kf, nk;
+	plot_table_keys(t, &kf, &nk);
+	nk = nk < 32 ? nk : 32;
+	for (size_t i = 0; i < nk; i++)
+		keys[i] = (int)(kf + i);
+	if (nk == 1)
+		snprintf(label, cap, "%s", plot_table_cell(t, r, kf));
+	else if (nk == 0 && name >= 0)   /* `run --format csv`, a sweep without --vary */
+		snprintf(label, cap, "%s", plot_table_cell(t, r, (size_t)name));
+	else if (nk == 0)
+		snprintf(label, cap, "point %s", plot_table_cell(t, r, 0));
+	else
+		row_label(t, r, keys, nk, label, cap);
+	/* a layout that does not fit in GPU memory says so under its bar */
+	if (!strcmp(plot_table_cell(t, r, (size_t)plot_table_find(t, "status")), "no_fit"))
+		strncat(label, " (no fit)", cap - strlen(label) - 1);
+}
+
 int plot_write_split(const plot_table *t, FILE *out, FILE *err)
 {
-	int status = plot_table_find(t, "status"), name = plot_table_find(t, "scenario"), cols[64];
-	size_t ncols = 0, kf, nk, nr = plot_table_nrows(t);
-	plot_table_keys(t, &kf, &nk);
-	int keys[32];
-	for (size_t i = 0; i < nk && i < 32; i++)
-		keys[i] = (int)(kf + i);
-	nk = nk < 32 ? nk : 32;
-	/* The split_* columns that are not zero in every row. */
-	for (size_t c = 0; c < plot_table_ncols(t) && ncols < 64; c++) {
-		if (strncmp(plot_table_colname(t, c), "split_s.", 8))
-			continue;
-		bool used = false;
-		for (size_t r = 0; r < nr && !used; r++)
-			used = row_has_numbers(t, r, status, (int)c) && strtod(plot_table_cell(t, r, c), NULL) != 0;
-		if (used)
-			cols[ncols++] = (int)c;
-	}
-	if (ncols == 0) {
+	int status = plot_table_find(t, "status"), cols[64], first = -1;
+	bool shown[64];
+	size_t ncols = split_columns(t, cols, shown, 64);
+	for (size_t i = 0; i < ncols && first < 0; i++)
+		first = shown[i] ? cols[i] : -1;
+	if (first < 0) {
 		fprintf(err, "plot: no row with a time split to plot\n");
 		return -1;
 	}
+	/* a category zero everywhere keeps its place (its colour) under an
+	 * empty name, which gnuplot leaves out of the key */
 	fputs("configuration", out);
 	for (size_t i = 0; i < ncols; i++)
-		fprintf(out, " %s", plot_table_colname(t, (size_t)cols[i]) + 8);
+		fprintf(out, " %s", shown[i] ? plot_table_colname(t, (size_t)cols[i]) + 8 : "\"\"");
 	fputc('\n', out);
 	/* How many bars are too many to label depends on the canvas:
 	 * plots/split.gp lays them out and says so. */
-	for (size_t r = 0; r < nr; r++) {
-		if (!row_has_numbers(t, r, status, cols[0]))
+	for (size_t r = 0; r < plot_table_nrows(t); r++) {
+		if (!row_has_numbers(t, r, status, first))
 			continue;
 		char label[512];
-		if (nk == 1)
-			snprintf(label, sizeof label, "%s", plot_table_cell(t, r, kf));
-		else if (nk == 0 && name >= 0)   /* `run --format csv`, a sweep without --vary */
-			snprintf(label, sizeof label, "%s", plot_table_cell(t, r, (size_t)name));
-		else if (nk == 0)
-			snprintf(label, sizeof label, "point %s", plot_table_cell(t, r, 0));
-		else
-			row_label(t, r, keys, nk, label, sizeof label);
-		/* a layout that does not fit in GPU memory says so under its bar */
-		if (!strcmp(plot_table_cell(t, r, (size_t)status), "no_fit"))
-			strncat(label, " (no fit)", sizeof label - strlen(label) - 1);
+		split_label(t, r, label, sizeof label);
 		put_quoted(out, label);
-		for (size_t i = 0; i < ncols; i++)
-			fprintf(out, " %s", plot_table_cell(t, r, (size_t)cols[i]));
+		for (size_t i = 0; i < ncols; i++) {
+			const char *v = cols[i] >= 0 ? plot_table_cell(t, r, (size_t)cols[i]) : "";
+			fprintf(out, " %s", *v ? v : "0");
+		}
 		fputc('\n', out);
 	}
 	return ferror(out) ? -1 : 0;

@@ -40,7 +40,9 @@ static int track_cmp(const void *a, const void *b)
 	return x->tid < y->tid ? -1 : x->tid > y->tid;
 }
 
-/* The canonical categories first (the step's time split), others by name. */
+/* The step's categories first, in their fixed order, which gives each its
+ * colour (plot_write_colours: gnuplot colours a block by its place), then
+ * others by name. */
 static int cat_rank(const char *c)
 {
 	for (int k = 0; k < SPLIT__N; k++)
@@ -155,20 +157,6 @@ static void put_label(FILE *out, const tl_track *tr)
 	fputc('"', out);
 }
 
-/* The step's categories in a fixed order, so that each keeps its colour
- * (gnuplot colours a block by its place) from one timeline to the next. */
-static const char *const known_cats[] = {"compute", "tp_comm", "pp_comm", "pp_bubble", "dp_comm",
-	"data_stall", "checkpoint", "optimizer", "idle"};
-#define NKNOWN (sizeof known_cats / sizeof known_cats[0])
-
-static bool known(const char *cat)
-{
-	for (size_t k = 0; k < NKNOWN; k++)
-		if (!strcmp(cat, known_cats[k]))
-			return true;
-	return false;
-}
-
 /* The window drawn, in seconds from the step's start (to <= 0: its end). */
 typedef struct tl_window {
 	double from, to;
@@ -225,17 +213,18 @@ static double step_start(const tl *t, double step_us)
  * every event would make thousands of legend entries). */
 #define MAX_OTHER_CATS 24
 
-/* The blocks: the step's categories in their fixed order, then the others.
+/* The blocks: the step's categories in their fixed order (each in its place,
+ * present or not), then the others.
  * The events are bucketed by block first, so that writing them is linear
  * in the events, whatever the categories (it was events x categories: 40,000
  * names took 15 s, 80,000 more than 300). */
 static int write_blocks(const tl *t, FILE *out, double t0, const tl_window *w)
 {
-	size_t nk = 0;   /* known categories lead t->cats (cat_cmp) */
-	while (nk < t->ncat && known(t->cats[nk]))
+	size_t nk = 0;   /* the step's categories lead t->cats (cat_cmp) */
+	while (nk < t->ncat && cat_rank(t->cats[nk]) < SPLIT__N)
 		nk++;
 	size_t nother = t->ncat - nk, kept = nother < MAX_OTHER_CATS ? nother : MAX_OTHER_CATS;
-	size_t nb = NKNOWN + kept + (nother > kept);
+	size_t nb = SPLIT__N + kept + (nother > kept);
 	/* start[nb + 1] and fill[nb + 1], then order[nev] and blk[nev], in one block */
 	size_t *start = calloc(2 * (nb + 1) + 2 * (t->nev + 1), sizeof *start);
 	if (!start)
@@ -243,13 +232,11 @@ static int write_blocks(const tl *t, FILE *out, double t0, const tl_window *w)
 	size_t *fill = start + nb + 1, *order = fill + nb + 1, *blk = order + t->nev + 1;
 	for (size_t i = 0; i < t->nev; i++) {
 		const char *c = t->ev[i].cat;
-		size_t b = 0;
-		while (b < NKNOWN && strcmp(c, known_cats[b]))
-			b++;
-		if (b == NKNOWN) {
+		size_t b = (size_t)cat_rank(c);
+		if (b == SPLIT__N) {
 			const char **at = bsearch(&c, t->cats + nk, nother, sizeof *t->cats, cat_cmp);
 			size_t u = at ? (size_t)(at - (t->cats + nk)) : kept;
-			b = NKNOWN + (u < kept ? u : kept);
+			b = SPLIT__N + (u < kept ? u : kept);
 		}
 		blk[i] = b;
 		start[b + 1]++;
@@ -259,8 +246,8 @@ static int write_blocks(const tl *t, FILE *out, double t0, const tl_window *w)
 	for (size_t i = 0; i < t->nev; i++)
 		order[start[blk[i]] + fill[blk[i]]++] = i;
 	for (size_t b = 0; b < nb; b++) {
-		const char *name = b < NKNOWN ? known_cats[b] : b < NKNOWN + kept ? t->cats[nk + b - NKNOWN]
-		                                                                : "other";
+		const char *name = b < SPLIT__N ? step_split_name((step_split)b)
+		                 : b < SPLIT__N + kept ? t->cats[nk + b - SPLIT__N] : "other";
 		write_block(t, out, name, order + start[b], start[b + 1] - start[b], t0, w, b == 0);
 	}
 	free(start);

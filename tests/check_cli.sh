@@ -331,6 +331,35 @@ if command -v gnuplot >/dev/null 2>&1 || [ -n "${TRAINSIM_GNUPLOT:-}" ]; then
 	expect 0 "plot a microsecond window" "$TS" plot "$tmp/trace.json" --kind timeline \
 		--from 10us --to 50us -o "$tmp/w2.png"
 fi
+# --- plot: several pictures side by side
+pc=$tmp/pictures
+mkdir "$pc"
+DPS=$top_srcdir/scenarios/teach/dp-slow-ethernet.yaml
+expect 0 "a DP sweep to plot" "$TS" sweep "$DPS" --vary cluster.nic.speed=10Gbps,100Gbps \
+	--out "$pc/dp.csv"
+expect 0 "a TP sweep to plot" "$TS" sweep "$top_srcdir/scenarios/dgx-h100.yaml" \
+	--vary training.tp=1,8 --out "$pc/tp.csv"
+if command -v gnuplot >/dev/null 2>&1 && [ -z "${TRAINSIM_GNUPLOT:-}" ]; then
+	expect 0 "plot TP bars (SVG)" "$TS" plot "$pc/tp.csv" --kind split -o "$pc/tp.svg"
+	# one colour per category in every split and timeline picture: dp_comm
+	# was green in the DP sweep's bars, light blue in the TP sweep's and
+	# yellow in the timeline (the bars took colours in the order present)
+	expect 0 "plot DP bars (SVG)" "$TS" plot "$pc/dp.csv" --kind split -o "$pc/dp.svg"
+	expect 0 "a trace of the DP scenario" "$TS" run "$DPS" -q --trace "$pc/dp.json"
+	expect 0 "plot its timeline (SVG)" "$TS" plot "$pc/dp.json" --kind timeline -o "$pc/tl.svg"
+	# key_colour SVG CATEGORY: the fill of the category's key entry
+	key_colour() {
+		awk -v t="<title>$2</title>" 'index($0, t) { on = 1 }
+			on && match($0, /rgb\([^)]*\)/) { print substr($0, RSTART, RLENGTH); exit }' "$1"
+	}
+	for cat in compute dp_comm optimizer; do
+		a=$(key_colour "$pc/dp.svg" $cat) b=$(key_colour "$pc/tp.svg" $cat)
+		c=$(key_colour "$pc/tl.svg" $cat)
+		if [ -n "$a" ] && [ "$a" = "$b" ] && [ "$a" = "$c" ]; then
+			ok "plot: $cat is $a in both sweeps' bars and in the timeline"
+		else not_ok "plot: $cat is '$a' in DP bars, '$b' in TP bars, '$c' in the timeline"; fi
+	done
+fi
 
 # --- the teaching set shows what scenarios/README.md promises
 # teach FILE KEY [COND]: KEY is the largest loss of the split; COND is a

@@ -665,13 +665,69 @@ START_TEST(plot_split_data)
 	FILE *mem = open_memstream(&buf, &len);
 	ck_assert_int_eq(plot_write_split(t, mem, quiet()), 0);
 	fclose(mem);
-	/* split_s.idle is zero everywhere: left out. */
-	ck_assert_str_eq(buf, "configuration compute dp_comm\n"
-	                      "\"speed=10Gbps tp=4\" 1 3\n\"speed=10Gbps tp=8 (no fit)\" 1 2\n"
-	                      "\"speed=100Gbps tp=8\" 1 0.5\n");
+	/* every category in its fixed place (its colour); those the results
+	 * lack, and split_s.idle, zero everywhere, untitled */
+	ck_assert_str_eq(buf, "configuration compute \"\" \"\" \"\" dp_comm \"\" \"\" \"\" \"\"\n"
+	                      "\"speed=10Gbps tp=4\" 1 0 0 0 3 0 0 0 0\n"
+	                      "\"speed=10Gbps tp=8 (no fit)\" 1 0 0 0 2 0 0 0 0\n"
+	                      "\"speed=100Gbps tp=8\" 1 0 0 0 0.5 0 0 0 0\n");
 	free(buf);
 	plot_table_free(t);
 	unlink(path);
+}
+END_TEST
+
+/* The header of the split data of a results table. */
+static char *split_header(const char *csv)
+{
+	const char *path = scratch("split.csv", csv);
+	plot_table *t = plot_table_load(path, quiet());
+	ck_assert_ptr_nonnull(t);
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *mem = open_memstream(&buf, &len);
+	ck_assert_int_eq(plot_write_split(t, mem, quiet()), 0);
+	fclose(mem);
+	plot_table_free(t);
+	unlink(path);
+	*strchr(buf, '\n') = '\0';
+	return buf;
+}
+
+/* dp_comm keeps its column (so its colour) whichever other categories a
+ * sweep has: it was the second column of a DP sweep and the third of a TP
+ * one, green in one picture and light blue in the other. A category of a
+ * later version follows the step's nine; the colours are one per category. */
+START_TEST(plot_split_categories_keep_their_place)
+{
+	char *dp = split_header("index,cluster.nic.speed,status,split_s.compute,split_s.tp_comm,"
+	                        "split_s.dp_comm,split_s.optimizer\n0,10Gbps,ok,1,0,7,0.1\n");
+	char *tp = split_header("index,training.tp,status,split_s.compute,split_s.tp_comm,"
+	                        "split_s.dp_comm,split_s.optimizer,split_s.new_thing\n"
+	                        "0,8,ok,1,2,0.5,0.1,0.2\n");
+	ck_assert_str_eq(dp, "configuration compute \"\" \"\" \"\" dp_comm \"\" \"\" optimizer \"\"");
+	ck_assert_str_eq(tp, "configuration compute tp_comm \"\" \"\" dp_comm \"\" \"\" optimizer \"\" "
+	                     "new_thing");
+	free(dp);
+	free(tp);
+	char *gp = NULL;
+	size_t len = 0;
+	FILE *mem = open_memstream(&gp, &len);
+	plot_write_colours(mem);
+	fclose(mem);
+	/* linetype 5 is the fifth column, dp_comm, and no colour is used twice */
+	ck_assert_ptr_nonnull(strstr(gp, "set linetype 5 lc rgb \"#f0e442\"   # dp_comm\n"));
+	ck_assert_ptr_nonnull(strstr(gp, "set linetype 9 lc rgb \"#999999\"   # idle\n"));
+	char seen[9][8];
+	int n = 0;
+	for (const char *a = gp; n < 9 && (a = strstr(a, "rgb \"")); a += 5) {
+		snprintf(seen[n], sizeof seen[n], "%.7s", a + 5);
+		for (int i = 0; i < n; i++)
+			ck_assert_str_ne(seen[i], seen[n]);
+		n++;
+	}
+	ck_assert_int_eq(n, 9);
+	free(gp);
 }
 END_TEST
 
@@ -799,6 +855,7 @@ static Suite *suite(void)
 	tcase_add_test(t, plot_speed_data);
 	tcase_add_test(t, plot_speed_single_title);
 	tcase_add_test(t, plot_split_data);
+	tcase_add_test(t, plot_split_categories_keep_their_place);
 	tcase_add_test(t, plot_timeline_data);
 	tcase_add_test(t, plot_scripts_embedded);
 	suite_add_tcase(s, t);
