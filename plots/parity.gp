@@ -1,13 +1,14 @@
-# parity.gp: predicted against published, one point per row of a validation
-# (`trainsim validate --format csv`), one colour per family; the diagonal is
-# perfect agreement and the dashed lines are +-10%. Rows that set a model
-# constant ("param source") are left out. Written by `trainsim plot --kind
-# parity`; redraw or restyle by hand:
-#   gnuplot -c parity.gp DATA.dat OUT.png
+# plots/parity.gp: predicted against published, one point per row of a
+# validation (`trainsim validate --format csv`), one colour per family; the
+# diagonal is perfect agreement and the dashed lines are +-10%. Rows that
+# set a model constant ("param source") are left out. Written beside the
+# picture by `trainsim plot --kind parity -o NAME.png`, as NAME.gp, its data
+# as NAME.dat; redraw or restyle by hand:
+#   gnuplot -c NAME.gp NAME.dat NAME.png
 # DATA: blocks separated by two blank lines, each starting with its family;
 # columns: published, predicted, error %, row id. Values are in each row's
 # own unit (TFLOP/s, s, GB/s...): a log-log plot puts them on one diagonal.
-if (ARGC < 2) { print "usage: gnuplot -c parity.gp DATA.dat OUT.png|svg"; exit status 2 }
+if (ARGC < 2) { print "usage: gnuplot -c ".ARG0." DATA.dat OUT.png|svg"; exit status 2 }
 
 ext = ARG2[strlen(ARG2)-2:]   # gnuplot strings count from 1
 if (ext eq "svg") {

@@ -1,11 +1,13 @@
-# speed.gp: utilization (MFU and nvidia-smi-style GPU utilization) and step
-# time against NIC speed, one line per parallel layout (one data block each).
-# Written by `trainsim plot --kind speed`; redraw or restyle by hand:
-#   gnuplot -c speed.gp DATA.dat OUT.png ["x label"] [log|linear]
+# plots/speed.gp: utilization (MFU and nvidia-smi-style GPU utilization)
+# and step time against NIC speed, one line per parallel layout (one data
+# block each).
+# Written beside the picture by `trainsim plot --kind speed -o NAME.png`, as
+# NAME.gp, its data as NAME.dat; redraw or restyle by hand:
+#   gnuplot -c NAME.gp NAME.dat NAME.png ["x label"] [log|linear]
 # DATA: blocks separated by two blank lines, each starting with its title;
 # columns: x, step_time_s, mfu, gpu_util, x tick text, fits (1, or 0 for a
 # layout that does not fit in GPU memory: ringed in red).
-if (ARGC < 2) { print "usage: gnuplot -c speed.gp DATA.dat OUT.png|svg [\"x label\"] [log|linear]"; exit status 2 }
+if (ARGC < 2) { print "usage: gnuplot -c ".ARG0." DATA.dat OUT.png|svg [\"x label\"] [log|linear]"; exit status 2 }
 xlabel = ARGC >= 3 ? ARG3 : "NIC speed (Gb/s)"
 xscale = ARGC >= 4 ? ARG4 : "log"
 

@@ -1,7 +1,8 @@
-# split.gp: stacked bars of the time split of one step per configuration
+# plots/split.gp: stacked bars of the time split of one step per configuration
 # (compute, exposed communication, bubble, stalls, idle: they sum to the
-# step time). Written by `trainsim plot --kind split`; redraw by hand:
-#   gnuplot -c split.gp DATA.dat OUT.png
+# step time). Written beside the picture by `trainsim plot --kind split -o
+# NAME.png`, as NAME.gp, its data as NAME.dat; redraw by hand:
+#   gnuplot -c NAME.gp NAME.dat NAME.png
 # DATA: a header line (configuration, then one column per category), then
 # one row per configuration. The step's categories come in a fixed order
 # (compute, tp_comm, pp_comm, pp_bubble, dp_comm, data_stall, checkpoint,
@@ -9,7 +10,7 @@
 # (its name is then empty: no key entry), so that column k+1 is drawn with
 # linetype k, which `trainsim plot` gives the category's colour below this
 # comment: the same colour in every split and timeline picture.
-if (ARGC < 2) { print "usage: gnuplot -c split.gp DATA.dat OUT.png|svg"; exit status 2 }
+if (ARGC < 2) { print "usage: gnuplot -c ".ARG0." DATA.dat OUT.png|svg"; exit status 2 }
 
 stats ARG1 using 2 nooutput
 ncol = STATS_columns

@@ -1,7 +1,8 @@
-# timeline.gp: a per-GPU timeline of one simulated step: one row per GPU
-# stream, one colour per kind of work (compute, TP/PP/DP communication,
-# bubble, stalls). Written by `trainsim plot --kind timeline`; redraw:
-#   gnuplot -c timeline.gp DATA.dat OUT.png [FROM TO]
+# plots/timeline.gp: a per-GPU timeline of one simulated step: one row per
+# GPU stream, one colour per kind of work (compute, TP/PP/DP communication,
+# bubble, stalls). Written beside the picture by `trainsim plot --kind
+# timeline -o NAME.png`, as NAME.gp, its data as NAME.dat; redraw:
+#   gnuplot -c NAME.gp NAME.dat NAME.png [FROM TO]
 # (FROM and TO in seconds, TO '*' for the step's end: a window of the step)
 # DATA: one block per category (two blank lines apart), each starting with
 # the category's name, in a fixed order (compute, tp_comm, pp_comm, pp_bubble,
@@ -10,7 +11,7 @@
 # `trainsim plot` gives the category's colour below this comment (the same
 # in every split and timeline picture); an absent one has an empty name and
 # a point off the rows; columns: start (s), end (s), row, row label.
-if (ARGC < 2) { print "usage: gnuplot -c timeline.gp DATA.dat OUT.png|svg [FROM TO]"; exit status 2 }
+if (ARGC < 2) { print "usage: gnuplot -c ".ARG0." DATA.dat OUT.png|svg [FROM TO]"; exit status 2 }
 
 stats ARG1 using 3 nooutput
 nb = STATS_blocks

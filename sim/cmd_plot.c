@@ -43,8 +43,9 @@ static void plot_usage(FILE *out)
 	"  --x KEY                 speed: the varied key on x\n"
 	"  --series KEY,...        speed: one line per value of these keys ('' for one line)\n"
 	"  --from T, --to T        timeline: the window to draw, with a unit (100ms, 2.1s)\n"
-	"The data (FILE.dat) and the script (KIND.gp) stay beside the picture:\n"
-	"  gnuplot -c KIND.gp FILE.dat FILE.png     redraws it after an edit.\n"
+	"The data (FILE.dat) and the script (FILE.gp) stay beside the picture:\n"
+	"  gnuplot -c FILE.gp FILE.dat FILE.png     redraws it after an edit\n"
+	"  (the first lines of FILE.dat give the whole command).\n"
 	"gnuplot: $TRAINSIM_GNUPLOT, else %s.\n", GNUPLOT_PATH);
 }
 
@@ -120,7 +121,10 @@ static const char *shown(const char *path)
 	return strncmp(path, "./", 2) ? path : path + 2;
 }
 
-/* out = DIR/NAME.png -> DIR/NAME.dat, DIR/KIND.gp, DIR/NAME.tmp-PID.png */
+/* out = DIR/NAME.png (or .svg) -> DIR/NAME.dat, DIR/NAME.gp, DIR/NAME.tmp-PID.png:
+ * the script is the picture's own, as its data is, so that a second plot in
+ * the directory does not overwrite the script a user edits to redraw the
+ * first (a shared KIND.gp did). */
 static int plot_paths_make(const plot_opts *o, plot_paths *p)
 {
 	size_t n = strlen(o->out);
@@ -129,7 +133,6 @@ static int plot_paths_make(const plot_opts *o, plot_paths *p)
 		fprintf(stderr, "plot: -o %s: expected a name ending in .png or .svg\n", o->out);
 		return -1;
 	}
-	int dir = (int)(base_name(o->out) - o->out);
 	int stem = (int)(n - 4);
 	/* gnuplot gives names meaning by their first character: '|' pipes the
 	 * output to a shell command, '<' reads data from one, '+', '-' and '~'
@@ -138,8 +141,7 @@ static int plot_paths_make(const plot_opts *o, plot_paths *p)
 	const char *pre = o->out[0] == '/' ? "" : "./";
 	bool fit = snprintf(p->dat, sizeof p->dat, "%s%.*s.dat", pre, stem, o->out)
 	           < (int)sizeof p->dat;
-	fit &= snprintf(p->gp, sizeof p->gp, "%s%.*s%s.gp", pre, dir, o->out, o->kind)
-	       < (int)sizeof p->gp;
+	fit &= snprintf(p->gp, sizeof p->gp, "%s%.*s.gp", pre, stem, o->out) < (int)sizeof p->gp;
 	fit &= snprintf(p->tmp, sizeof p->tmp, "%s%.*s.tmp-%ld%s", pre, stem, o->out,
 	                (long)getpid(), ext) < (int)sizeof p->tmp;
 	if (!fit) {

@@ -339,8 +339,26 @@ expect 0 "a DP sweep to plot" "$TS" sweep "$DPS" --vary cluster.nic.speed=10Gbps
 	--out "$pc/dp.csv"
 expect 0 "a TP sweep to plot" "$TS" sweep "$top_srcdir/scenarios/dgx-h100.yaml" \
 	--vary training.tp=1,8 --out "$pc/tp.csv"
+# two plots of one kind in one directory leave a script each, named after
+# its picture (both wrote split.gp, the second over the first's script)
+expect 1 "plot without gnuplot: DP bars" env TRAINSIM_GNUPLOT=/nonexistent "$TS" plot \
+	"$pc/dp.csv" --kind split -o "$pc/dp.png"
+has "$tmp/err" "gnuplot -c $pc/dp.gp $pc/dp.dat $pc/dp.png" "... the script is named after the picture"
+expect 1 "plot without gnuplot: TP bars" env TRAINSIM_GNUPLOT=/nonexistent "$TS" plot \
+	"$pc/tp.csv" --kind split -o "$pc/tp.svg"
+if [ -s "$pc/dp.gp" ] && [ -s "$pc/tp.gp" ] && [ ! -e "$pc/split.gp" ]; then
+	ok "two split plots in one directory: two scripts, dp.gp and tp.gp"
+else not_ok "two split plots in one directory left: $(ls "$pc" | tr '\n' ' ')"; fi
 if command -v gnuplot >/dev/null 2>&1 && [ -z "${TRAINSIM_GNUPLOT:-}" ]; then
+	expect 0 "plot DP bars (PNG)" "$TS" plot "$pc/dp.csv" --kind split -o "$pc/dp.png"
 	expect 0 "plot TP bars (SVG)" "$TS" plot "$pc/tp.csv" --kind split -o "$pc/tp.svg"
+	# each picture is redrawn by hand, the same, by the command its .dat gives
+	cp "$pc/dp.png" "$pc/dp0.png" && cp "$pc/tp.svg" "$pc/tp0.svg"
+	if (cd "$pc" && sh -c "$(sed -n 's/^# redraw: //p' dp.dat)" &&
+		sh -c "$(sed -n 's/^# redraw: //p' tp.dat)") >/dev/null 2>"$tmp/err" &&
+		cmp -s "$pc/dp.png" "$pc/dp0.png" && cmp -s "$pc/tp.svg" "$pc/tp0.svg"
+	then ok "each plot redraws by hand from its own script (PNG and SVG)"
+	else not_ok "a plot redrawn by hand from its script differs"; fi
 	# one colour per category in every split and timeline picture: dp_comm
 	# was green in the DP sweep's bars, light blue in the TP sweep's and
 	# yellow in the timeline (the bars took colours in the order present)

@@ -31,8 +31,8 @@ if "$ts" sweep "$scn" --vary cluster.nic.speed=$speeds -j 2 --out nic.csv --plot
 		pass "NIC sweep: five rows, indices 0-4" || fail "NIC sweep: $n rows"
 	head -c 4 nic.png | od -c | grep -q 'P   N   G' && pass "NIC sweep: PNG written" ||
 		fail "NIC sweep: no PNG"
-	[ -s nic.dat ] && [ -s speed.gp ] && pass "plot: data and script beside the picture" ||
-		fail "plot: nic.dat or speed.gp missing"
+	[ -s nic.dat ] && [ -s nic.gp ] && pass "plot: data and script beside the picture" ||
+		fail "plot: nic.dat or nic.gp missing"
 	grep -q "$(printf '\r')" nic.err && fail "progress bar drawn on a non-terminal" ||
 		pass "no progress bar when stderr is not a terminal"
 	# Step time falls as the NIC gets faster (x sorted in the data file).
