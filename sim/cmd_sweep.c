@@ -312,7 +312,7 @@ static void sweep_usage(FILE *out)
 	"  --format csv|json     CSV with a header (default) or JSON Lines\n"
 	"  --resume              continue FILE: append only the points it lacks\n"
 	"  --shard K/N           run only points with index %% N == K-1 (K from 1)\n"
-	"  --plot FILE.png|svg   then draw the speed plot of FILE (needs --out, CSV)\n"
+	"  --plot FILE.png|svg   then draw the speed plot of FILE (needs --out)\n"
 	"  --max-events N        cap the events of each point's simulation\n"
 	"Rows carry the point index; `trainsim merge OUT FILES...` sorts and joins them.\n");
 }
@@ -442,7 +442,6 @@ static int sweep_parse(int argc, char **argv, sweep_opts *o, sweep_plan *plan)
 	const char *bad = !o->scenario ? "a scenario file is needed"
 	                : o->resume && !o->out ? "--resume needs --out FILE"
 	                : o->plot && !o->out ? "--plot needs --out FILE"
-	                : o->plot && o->format != SWEEP_CSV ? "--plot reads CSV: drop --format json"
 	                : o->plot && !ends_with(o->plot, ".png") && !ends_with(o->plot, ".svg")
 	                ? "--plot: expected a name ending in .png or .svg"
 	                : NULL;

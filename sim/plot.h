@@ -8,11 +8,14 @@
 #include <stddef.h>
 #include <stdio.h>
 
-/* A results file of `trainsim sweep` (CSV with its header), rows sorted by
- * index. The varied keys are the columns between `index` and `status`. */
+/* A results file of `trainsim sweep`, rows sorted by index: CSV with its
+ * header, or JSON Lines (--format json), whose nested members are read as
+ * the columns CSV names by their dotted path ("split_s.compute"). The
+ * varied keys are the columns between `index` and `status`. */
 typedef struct plot_table plot_table;
 
-/* NULL with a message on err (not CSV, no index/status column, bad quoting). */
+/* NULL with a message on err (neither, no index/status column, bad quoting
+ * or JSON). */
 plot_table *plot_table_load(const char *path, FILE *err);
 void plot_table_free(plot_table *t);
 size_t plot_table_nrows(const plot_table *t);

@@ -562,6 +562,102 @@ START_TEST(plot_table_reads_results)
 }
 END_TEST
 
+/* results_csv as `sweep --format json` writes it: the report's objects
+ * nested, numbers as numbers, an invalid point with its error alone. */
+static const char *results_jsonl =
+	"{\"index\":3,\"cluster.nic.speed\":\"100Gbps\",\"training.tp\":8,\"status\":\"ok\","
+	"\"step_time_s\":1.5,\"mfu\":0.4,\"gpu_util\":0.9,\"split_s\":{\"compute\":1,\"dp_comm\":0.5,"
+	"\"idle\":0},\"memory\":{\"fits\":true},\"notes\":[\"a list: no column\"],\"x\":null}\n"
+	"{\"index\":0,\"cluster.nic.speed\":\"10Gbps\",\"training.tp\":4,\"status\":\"ok\","
+	"\"step_time_s\":4,\"mfu\":0.1,\"gpu_util\":0.5,\"split_s\":{\"compute\":1,\"dp_comm\":3,"
+	"\"idle\":0},\"memory\":{\"fits\":true},\"notes\":[]}\n"
+	"{\"index\":1,\"cluster.nic.speed\":\"10Gbps\",\"training.tp\":8,\"status\":\"no_fit\","
+	"\"step_time_s\":3,\"mfu\":0.15,\"gpu_util\":0.6,\"split_s\":{\"compute\":1,\"dp_comm\":2,"
+	"\"idle\":0},\"memory\":{\"fits\":false},\"notes\":[]}\n"
+	"{\"index\":2,\"cluster.nic.speed\":\"100Gbps\",\"training.tp\":4,\"status\":\"invalid\","
+	"\"error\":\"bad, layout\"}\n";
+
+/* A plot's data from a results file (kind "split", else speed). */
+static char *plot_data_of(const char *name, const char *text, const char *kind)
+{
+	const char *path = scratch(name, text);
+	plot_table *t = plot_table_load(path, quiet());
+	ck_assert_ptr_nonnull(t);
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *mem = open_memstream(&buf, &len);
+	plot_axis axis;
+	ck_assert_int_eq(strcmp(kind, "split") ? plot_write_speed(t, NULL, NULL, mem, &axis, quiet())
+	                                       : plot_write_split(t, mem, quiet()), 0);
+	fclose(mem);
+	plot_table_free(t);
+	unlink(path);
+	return buf;
+}
+
+/* The JSON Lines of a sweep are read into the cells its CSV has (plot said
+ * "not the CSV of a trainsim sweep"), so every plot draws them alike. */
+START_TEST(plot_table_reads_json_lines)
+{
+	const char *cpath = scratch("results.csv", results_csv);
+	const char *jpath = scratch("results.jsonl", results_jsonl);
+	plot_table *c = plot_table_load(cpath, quiet()), *j = plot_table_load(jpath, quiet());
+	ck_assert_ptr_nonnull(c);
+	ck_assert_ptr_nonnull(j);
+	ck_assert_uint_eq(plot_table_nrows(j), 4);
+	size_t kf, nk;
+	plot_table_keys(j, &kf, &nk);
+	ck_assert_uint_eq(kf, 1);
+	ck_assert_uint_eq(nk, 2);
+	for (size_t col = 0; col < plot_table_ncols(c); col++) {
+		int k = plot_table_find(j, plot_table_colname(c, col));
+		ck_assert_msg(k >= 0, "no column %s", plot_table_colname(c, col));
+		for (size_t r = 0; r < 4; r++)
+			ck_assert_str_eq(plot_table_cell(j, r, (size_t)k), plot_table_cell(c, r, col));
+	}
+	ck_assert_str_eq(plot_table_cell(j, 1, (size_t)plot_table_find(j, "memory.fits")), "false");
+	ck_assert_str_eq(plot_table_cell(j, 0, (size_t)plot_table_find(j, "x")), "");
+	ck_assert_int_lt(plot_table_find(j, "notes"), 0);
+	plot_table_free(c);
+	plot_table_free(j);
+	unlink(cpath);
+	unlink(jpath);
+	const char *kinds[] = {"split", "speed"};
+	for (int i = 0; i < 2; i++) {
+		char *a = plot_data_of("results.csv", results_csv, kinds[i]);
+		char *b = plot_data_of("results.jsonl", results_jsonl, kinds[i]);
+		ck_assert_str_eq(a, b);
+		free(a);
+		free(b);
+	}
+	/* refused, saying where: a line that is not JSON, one that is not a
+	 * point, a trace */
+	static const struct { const char *text, *says; } bad[] = {
+		{"{\"index\":0,\"status\":\"ok\"}\n{\"index\":1,\"status\":\"ok\",}\n",
+		 "bad.jsonl:2:26: expected a key"},
+		{"{\"index\":0,\"status\":\"ok\"}\n{\"status\":\"ok\",\"index\":1}\n",
+		 "bad.jsonl:2: not a point"},
+		{"{\"index\":-1,\"status\":\"ok\"}\n", "bad.jsonl:1: not a point"},
+		{"{\"index\":0.5,\"status\":\"ok\"}\n", "bad.jsonl:1: not a point"},
+		{"{\"index\":0}\n", "bad.jsonl:1: not a point"},
+		{"{\"traceEvents\":[]}\n", "--kind timeline"},
+		{"{\n  \"index\": 0\n}\n", "`trainsim run --format csv`"},
+	};
+	for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+		const char *path = scratch("bad.jsonl", bad[i].text);
+		char *msg = NULL;
+		size_t len = 0;
+		FILE *err = open_memstream(&msg, &len);
+		ck_assert_ptr_null(plot_table_load(path, err));
+		fclose(err);
+		ck_assert_msg(strstr(msg, bad[i].says), "%s: '%s', not '%s'", bad[i].text, msg,
+		              bad[i].says);
+		free(msg);
+		unlink(path);
+	}
+}
+END_TEST
+
 START_TEST(plot_speed_data)
 {
 	const char *path = scratch("results.csv", results_csv);
@@ -852,6 +948,7 @@ static Suite *suite(void)
 	tcase_add_test(t, jsonr_values);
 	tcase_add_test(t, jsonr_rejects);
 	tcase_add_test(t, plot_table_reads_results);
+	tcase_add_test(t, plot_table_reads_json_lines);
 	tcase_add_test(t, plot_speed_data);
 	tcase_add_test(t, plot_speed_single_title);
 	tcase_add_test(t, plot_split_data);

@@ -178,6 +178,20 @@ if [ -s nic.csv ]; then
 	[ $st -eq 1 ] && grep -q 'gnuplot' nogp.err && [ -s nogp.dat ] && [ ! -e nogp.png ] &&
 		pass "no gnuplot: exit 1, a message, the data kept" || fail "no gnuplot: exit $st"
 fi
+# The sweep's JSON Lines draw as its CSV does (plot refused them), and
+# `sweep --format json --plot` draws them at once.
+if [ -s nic.csv ] &&
+	"$ts" sweep "$scn" --vary cluster.nic.speed=$speeds -j 2 --format json --out nic.jsonl \
+		--plot nicj.png 2>nicj.err &&
+	"$ts" plot nic.jsonl --kind split -o splitj.svg 2>>nicj.err; then
+	# the data after its two comment lines (what it was read from, the redraw)
+	tail -n +3 nic.dat > a.dat && tail -n +3 nicj.dat > b.dat && cmp -s a.dat b.dat &&
+		tail -n +3 split.dat > a.dat && tail -n +3 splitj.dat > b.dat && cmp -s a.dat b.dat &&
+		pass "plot: a sweep's JSON Lines give the data of its CSV (speed, split)" ||
+		fail "plot: JSON Lines and CSV give other data"
+else
+	fail "plot of JSON Lines: $(cat nicj.err)"
+fi
 # The speed plot's key holds every entry: eight series, the two line styles
 # and "does not fit" (a key of six rows fixed drew 12 of 17 entries).
 if "$ts" sweep "$scn" --vary cluster.nic.speed=10Gbps,100Gbps --vary training.tp=1,2,4,8 \
