@@ -221,11 +221,27 @@ static void ckrun_close(ckrun *k)
 		sim_free(k->e);
 }
 
+/* What one GPU reads back after a failure: what it holds of the checkpoint,
+ * whoever wrote it. Its tp x pp slice of the weights, sharded over the
+ * ZeRO group with ZeRO-3, and of the optimizer state, sharded from ZeRO-1
+ * (a replica's ranks each read the same weights). A checkpoint of given
+ * bytes (checkpoint.bytes) splits as the model's does. */
+static double load_bytes_per_gpu(const scenario *s, double bytes)
+{
+	int tp = s->training.tp > 0 ? s->training.tp : 1;
+	int pp = s->training.pp > 0 ? s->training.pp : 1;
+	int d = wl_zero_group(s) > 0 ? wl_zero_group(s) : 1, zero = s->training.zero;
+	double full = wl_checkpoint_bytes(s, CKPT_FULL), w = wl_checkpoint_bytes(s, CKPT_WEIGHTS);
+	if (s->training.checkpoint.content == CKPT_WEIGHTS || full <= 0)
+		w = bytes, full = bytes;
+	double scale = full > 0 ? bytes / full : 0;
+	double weights = w * scale, opt = (full - w) * scale;
+	return (weights / (zero >= 3 ? d : 1) + opt / (zero >= 1 ? d : 1)) / (tp * pp);
+}
+
 /* Reading the checkpoint back after a failure, on a fresh cluster: every
- * GPU its state from storage to its memory (storage -> node -> host ->
- * GPU), after one request latency. Sharded checkpoints give each GPU its
- * shard; whole replicas (Megatron without the distributed optimizer) each
- * read the tp x pp shards, every replica the same bytes. */
+ * GPU what it holds (load_bytes_per_gpu) from storage to its memory
+ * (storage -> node -> host -> GPU), after one request latency. */
 static double load_time(const scenario *s, double bytes, char *err, size_t errlen)
 {
 	ckrun k;
@@ -233,9 +249,7 @@ static double load_time(const scenario *s, double bytes, char *err, size_t errle
 	if (ckrun_open(&k, s, err, errlen) < 0)
 		goto out;
 	int gpus = scn_gpus(s);
-	int tp = s->training.tp > 0 ? s->training.tp : 1;
-	int pp = s->training.pp > 0 ? s->training.pp : 1;
-	double each = bytes / (all_write(s) ? gpus : tp * pp);
+	double each = load_bytes_per_gpu(s, bytes);
 	k.writes_left = gpus;
 	for (int g = 0; g < gpus; g++) {
 		int l[CLUSTER_MAX_ROUTE];
@@ -349,9 +363,13 @@ int store_checkpoint_cost(const scenario *s, const store_ckpt_opts *o, store_ckp
 	r->write_s = staging + k.t_write + (k.async ? k.delay_s : 0);
 	r->stall_s = k.async ? r->snapshot_s : r->write_s;
 	r->bottleneck = write_bottleneck(s, r);
-	r->load_s = load_time(s, r->bytes, err, errlen);
-	if (r->load_s < 0)
-		goto out;
+	/* a restart's reload, where failures are drawn and it is asked for */
+	const scn_failures *fl = &s->training.failures;
+	if (fl->reload && (fl->gpu_mtbf_s > 0 || fl->node_mtbf_s > 0 || fl->link_mtbf_s > 0)) {
+		r->load_s = load_time(s, r->bytes, err, errlen);
+		if (r->load_s < 0)
+			goto out;
+	}
 	if (k.with_dp && scn_dp_grad(s) > 1) {
 		r->dp_with_ckpt_s = k.t_dp - k.t_dp0;
 		r->dp_alone_s = dp_alone(s, err, errlen);

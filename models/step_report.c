@@ -240,6 +240,23 @@ static bool var_drawn(const scenario *s)
 	       (v->straggler_fraction > 0 && v->straggler_slowdown > 1);
 }
 
+/* Whether the job likely holds a straggler: half a GPU or more of its GPUs
+ * expected slow, by more than 5%. */
+static bool stragglers_held(const scenario *s)
+{
+	const scn_variability *v = &s->run.variability;
+	return v->straggler_fraction * scn_gpus(s) >= 0.5 && v->straggler_slowdown > 1.05;
+}
+
+/* Whether the variability is large enough to name as the idle's cause:
+ * stragglers held, or jitter of 2% of compute (5% of links) or more; below
+ * that the layers' balance is the likelier cause. */
+static bool var_binds(const scenario *s)
+{
+	const scn_variability *v = &s->run.variability;
+	return stragglers_held(s) || v->compute_cv >= 0.02 || v->link_cv >= 0.05;
+}
+
 static void why_other(const scenario *s, step_result *r, int k, double x, double pct)
 {
 	char a[32], nic[48], wire[128];
@@ -334,19 +351,25 @@ static void why_other(const scenario *s, step_result *r, int k, double x, double
 				 : " (one data-parallel rank: nothing to shard over)");
 		break;
 	case SPLIT_IDLE:
-		if (var_drawn(s)) {
-			/* drawn jitter and stragglers: every reduction waits for the
-			 * slowest replica's draw, whatever the layers' balance */
+		if (var_binds(s)) {
+			/* stragglers the job is likely to hold, or jitter of a few
+			 * percent: every reduction waits for the slowest replica's
+			 * draw, whatever the layers' balance */
 			const scn_variability *v = &s->run.variability;
-			char who[128] = "";
-			if (v->straggler_fraction > 0 && v->straggler_slowdown > 1)
+			bool strag = stragglers_held(s);
+			char who[128] = "", cv[64] = "";
+			if (v->compute_cv > 0 && v->link_cv > 0)
+				snprintf(cv, sizeof cv, "compute CV %.2g%%, links %.2g%%", 100 * v->compute_cv,
+					 100 * v->link_cv);
+			else
+				snprintf(cv, sizeof cv, "%s CV %.2g%%", v->compute_cv > 0 ? "compute" : "link",
+					 100 * (v->compute_cv > 0 ? v->compute_cv : v->link_cv));
+			if (strag)
 				snprintf(who, sizeof who, "stragglers (%.2g%% of the GPUs, %.2gx slower)%s",
 					 100 * v->straggler_fraction, v->straggler_slowdown,
 					 v->compute_cv > 0 || v->link_cv > 0 ? " and jitter" : "");
 			else
-				snprintf(who, sizeof who, "jitter (compute CV %.0f%%, links %.0f%%)",
-					 100 * v->compute_cv, 100 * v->link_cv);
-			bool strag = v->straggler_fraction > 0 && v->straggler_slowdown > 1;
+				snprintf(who, sizeof who, "jitter (%s)", cv);
 			snprintf(b, n, "GPUs wait %s (%.0f%% of the step) for the slowest replica or "
 				 "stage: the run's %s hold every reduction and pipeline hand-off until "
 				 "the slowest GPU is done; %s would shrink it.", a, pct, who, strag
@@ -439,10 +462,18 @@ static bool failures_bottleneck(const scenario *s, step_result *r, int k, double
 			 "only fewer interruptions (more reliable parts, hot spares) or a smaller job "
 			 "would");
 	else if (r->restart_frac >= r->lost_work_frac)
+	{
+		/* the key's value, and the simulated reload the restart adds to it */
+		double key = s->training.failures.restart_s, reload = r->restart_s - key;
+		char c[32], plus[64] = "";
+		if (reload > 0.5)
+			snprintf(plus, sizeof plus, ", plus %s reading the checkpoint back",
+				 fmt_long(c, sizeof c, reload));
 		snprintf(adv, sizeof adv, "a faster restart (training.failures.restart, now %s: "
-			 "detecting the failure, rescheduling and reloading the checkpoint), fewer "
-			 "interruptions (more reliable parts, hot spares) or a smaller job would raise it",
-			 fmt_long(b, sizeof b, r->restart_s));
+			 "detecting the failure and rescheduling%s), fewer interruptions (more "
+			 "reliable parts, hot spares) or a smaller job would raise it",
+			 fmt_long(b, sizeof b, key), plus);
+	}
 	else if (every <= 0)
 		snprintf(adv, sizeof adv, "checkpoints (training.checkpoint.every) would keep "
 			 "the work done before a failure");
@@ -564,7 +595,7 @@ static void notes(const scenario *s, step_result *r)
 	 * held whole until then (docs/step.md), which a user reading "ZeRO-3"
 	 * does not expect: several times the memory of pp 1 */
 	if (s->training.zero >= 2 && s->training.pp > 1 && !wl_grad_every_micro_batch(s) &&
-	    m->gradients > 0)
+	    r->micro_batches > 1 && m->gradients > 0)
 		stp_note(r, "Memory: with a pipeline the gradients are reduced once a step, after "
 			 "the last micro-batch (every framework does: DeepSpeed refuses ZeRO-2/3 "
 			 "with a pipeline, PyTorch's pipelining and Megatron's distributed optimizer "

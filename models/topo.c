@@ -539,6 +539,20 @@ double cluster_spec_pcie_below_nic(const scn_cluster *c)
 	return link < nic.speed_Bps * hw_nic_efficiency(&nic, 1) ? link : 0;
 }
 
+double cluster_spec_gpu_link_Bps(const scn_cluster *c)
+{
+	return spec_pcie_Bps(c);
+}
+
+const char *cluster_spec_gpu_link_name(const scn_cluster *c, char *buf, size_t n)
+{
+	if (c->intra.kind == INTRA_PCIE && c->intra.bandwidth_Bps > 0)
+		snprintf(buf, n, "PCIe link");
+	else
+		snprintf(buf, n, "PCIe Gen%d link", c->gpu.pcie_gen > 0 ? c->gpu.pcie_gen : 4);
+	return buf;
+}
+
 int cluster_spec_nic_siblings(const scn_cluster *c, int tp_cp)
 {
 	int nics = c->nic.count > 0 ? c->nic.count : 1;

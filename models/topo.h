@@ -75,6 +75,11 @@ bool cluster_shm_below_nic(const scn_cluster *c, int ppn);
  * behind an A100's Gen4 x16 link moves that link's 27 GB/s, not 47; two
  * NICs a GPU share its link. 0 when the NIC binds first. */
 double cluster_spec_pcie_below_nic(const scn_cluster *c);
+/* The whole PCIe link between a GPU and the host (its NICs), and its name
+ * for a sentence ("PCIe Gen5 link", or "PCIe link" where
+ * intra_node.bandwidth sets it). */
+double cluster_spec_gpu_link_Bps(const scn_cluster *c);
+const char *cluster_spec_gpu_link_name(const scn_cluster *c, char *buf, size_t n);
 /* Sibling communicators sharing one of a node's NICs: a DP group's beside
  * each of its tp x cp ranks, at most the GPUs behind a NIC (coll.c's mult). */
 int cluster_spec_nic_siblings(const scn_cluster *c, int tp_cp);

@@ -308,35 +308,49 @@ static double count_product(const char *s)
 	return a;
 }
 
-/* Whether a hidden cell gives two widths of two models, each labelled
- * ("6144 (ViT) / 12288 (GPT)", "4096 vision + 5120 language"): two numbers
- * apart by '/', '+' or '&', words beside them, none an FFN's ("4096 (ffn
- * 14336)" is one model's; a bare "4096/14336" is not read as two). */
+/* Whether a hidden cell gives the widths of two models, an encoder's beside
+ * a language model's ("6144 (ViT) / 12288 (GPT)", "1024 (ViT-L/14) and 2048
+ * (LLM)"): two different widths of 64 or more (not digits inside a label:
+ * the 14 of "ViT-L/14") and a vision, audio or encoder word. One model's
+ * dimensions side by side ("2048 (d_model) / 128 (head_dim)", "4096 (ffn
+ * 14336)") are not two models. */
 static bool two_widths(const char *s)
 {
-	const char *sep = s + strcspn(s, "/+&");
-	if (!*sep)
+	static const char *const other[] = {"ViT", "vision", "visual", "image", "encoder", "CLIP",
+		"SigLIP", "audio", "speech"};
+	bool named = false;
+	for (size_t i = 0; i < sizeof other / sizeof other[0] && !named; i++)
+		named = val__has(s, other[i]);
+	if (!named)
 		return false;
-	static const char *const ffn[] = {"ffn", "mlp", "intermediate", "feed"};
-	for (size_t i = 0; i < sizeof ffn / sizeof ffn[0]; i++)
-		if (val__has(s, ffn[i]))
-			return false;
-	bool words[2] = {false, false};
-	for (const char *p = s; *p; p++)
-		if (isalpha((unsigned char)*p))
-			words[p > sep] = true;
-	const char *b = sep + 1;
-	while (*b && !isdigit((unsigned char)*b))
-		b++;
-	double w1 = count(s), w2 = *b ? count(b) : 0;
-	return words[0] && words[1] && w1 >= 64 && w2 >= 64 && w1 != w2;
+	double first = 0;
+	for (const char *p = s; *p; p++) {
+		if (!isdigit((unsigned char)*p) ||
+		    (p > s && (isalnum((unsigned char)p[-1]) || strchr("-/._,", p[-1]))))
+			continue;
+		double w = count(p);
+		while (isdigit((unsigned char)*p) || (*p == ',' && isdigit((unsigned char)p[1])))
+			p++;
+		if (w < 64)
+			continue;
+		if (first <= 0)
+			first = w;
+		else if (w != first)
+			return true;
+		if (!*p)
+			break;
+	}
+	return false;
 }
 
 /* The KV heads a heads cell gives beside the query heads: a number before
- * "KV" ("64 (8 KV)", "32 / 8 KV heads") or after "GQA" or "kv" ("32, GQA 8",
- * "32 (kv=8)"); 0 when none. */
+ * "KV" or "key-value" ("64 (8 KV)", "32 / 8 KV heads", "32 (8 key-value
+ * heads)") or after "GQA" or "kv" ("32, GQA 8", "32 (GQA-8)", "32 (kv=8)");
+ * one for MQA; 0 when none. */
 static int kv_in_heads(const char *s)
 {
+	if (val__has_word(s, "MQA"))
+		return 1;
 	const char *p = s;
 	while (*p && !isdigit((unsigned char)*p))
 		p++;
@@ -349,7 +363,8 @@ static int kv_in_heads(const char *s)
 				q++;
 			while (*q == ' ')
 				q++;
-			if (!strncasecmp(q, "kv", 2) && !isalpha((unsigned char)q[2]))
+			if ((!strncasecmp(q, "kv", 2) && !isalpha((unsigned char)q[2])) ||
+			    !strncasecmp(q, "key-value", 9) || !strncasecmp(q, "key/value", 9))
 				return atoi(p);
 		}
 		if ((!strncasecmp(p, "gqa", 3) || !strncasecmp(p, "kv", 2)) &&
@@ -357,7 +372,7 @@ static int kv_in_heads(const char *s)
 			const char *q = p + (tolower((unsigned char)*p) == 'g' ? 3 : 2);
 			if (!strncasecmp(q, "_heads", 6))
 				q += 6;
-			while (*q == ' ' || *q == '=' || *q == ':')
+			while (*q == ' ' || *q == '=' || *q == ':' || *q == '-')
 				q++;
 			if (isdigit((unsigned char)*q))
 				return atoi(q);

@@ -617,6 +617,31 @@ static bool gb_part(const gpu_map *m)
  * with 4 GPUs each", "4-GPU nodes"; else the number before the GPU's name
  * ("8x A100") when a node can hold that many (at most 16, or the part's own
  * domain: "72x GB200"): "32x A100 80GB" is a job of 32, not one node. */
+/* Whether the number ending at `end` counts a rate's links ("100 Gbps x 16
+ * per node", "200G HDR x 8 per node"): an x right before it, after a rate's
+ * unit or a fabric's name; such a count is the node's NICs, not its GPUs. */
+static bool nic_count_before(const char *hw, const char *end)
+{
+	const char *d = end;
+	while (d > hw && isdigit((unsigned char)d[-1]))
+		d--;
+	while (d > hw && d[-1] == ' ')
+		d--;
+	if (d == end || d == hw || (d[-1] != 'x' && d[-1] != 'X'))
+		return false;
+	d--;
+	while (d > hw && d[-1] == ' ')
+		d--;
+	static const char *const after[] = {"Gbps", "Gb/s", "Gbit/s", "GbE", "HDR", "NDR", "EDR",
+		"XDR", "IB", "NICs", "NIC", "ports", "links", "HCAs", "Slingshot", "EFA", "RoCE"};
+	for (size_t i = 0; i < sizeof after / sizeof after[0]; i++) {
+		size_t k = strlen(after[i]);
+		if ((size_t)(d - hw) >= k && !strncasecmp(d - k, after[i], k))
+			return true;
+	}
+	return false;
+}
+
 static int gpus_per_node(const char *hw, const gpu_map *m)
 {
 	static const char *const per[] = {"GPU/node", "GPUs/node", " GPU per node",
@@ -642,7 +667,7 @@ static int gpus_per_node(const char *hw, const gpu_map *m)
 		if (b && b - hw >= 2 && (!strncasecmp(b - 2, "GB", 2) || !strncasecmp(b - 2, "TB", 2) ||
 		                         (b - hw >= 3 && !strncasecmp(b - 3, "GiB", 3))))
 			continue;
-		if (p)
+		if (p && !nic_count_before(hw, b))
 			n = val__number_before(hw, p, false);
 	}
 	/* "4x NVIDIA A100 40GB SXM4 per node", "H100 x4 per node": a count with
@@ -946,20 +971,32 @@ static int count_after_rate(const char *at)
 	char clause[96];
 	clause_at(at, clause, sizeof clause);
 	static const char *const fabric[] = {"IB", "InfiniBand", "EDR", "HDR", "NDR", "XDR", "RoCE",
-		"EFA", "NIC", "NICs", "HCA", "HCAs", "adapters", "Ethernet", "GbE", "Slingshot",
-		"Gbps", "Gb/s", "Gbit/s"};
+		"EFA", "NIC", "NICs", "HCA", "HCAs", "adapters", "Ethernet", "GbE", "Slingshot"};
+	static const char *const units[] = {"Gbps", "Gb/s", "Gbit/s", "Gbits/s"};
 	for (const char *p = clause + 1; *p; p++) {
 		if ((*p != 'x' && *p != 'X') || p[-1] != ' ')
 			continue;
 		/* right after a fabric or NIC word ("NDR IB x8") or the rate's unit
 		 * ("100 Gbps x 16"), not a slot's lanes ("PCIe Gen5 x16") */
-		if (!val__word_before_in(clause, p, " ", fabric, sizeof fabric / sizeof fabric[0]))
+		const char *w = p;
+		while (w > clause && w[-1] == ' ')
+			w--;
+		bool unit = false;
+		for (size_t i = 0; i < sizeof units / sizeof units[0] && !unit; i++) {
+			size_t k = strlen(units[i]);
+			unit = (size_t)(w - clause) >= k && !strncasecmp(w - k, units[i], k);
+		}
+		if (!unit && !val__word_before_in(clause, p, " ", fabric, sizeof fabric / sizeof fabric[0]))
 			continue;
 		const char *d = p + 1;
 		while (*d == ' ')
 			d++;
 		char *e;
 		long n = strtol(d, &e, 10);
+		/* not a NIC's own ports ("200 Gbps x 2 ports per NIC, 8 NICs") */
+		if (unit && (val__find(e, "per NIC") || val__find(e, "per HCA") ||
+		             val__find(e, "per adapter") || val__find(e, "per card")))
+			continue;
 		if (e > d && n > 0 && n <= 64 && !isalnum((unsigned char)*e))
 			return (int)n;
 	}
@@ -2306,6 +2343,19 @@ static void nvlink_pairs_of(const val_row *r, scn_cluster *c)
 	c->intra.bandwidth_Bps = fmin(g->nvlink_Bps, pair * (gpn - 1));
 }
 
+/* Whether the text turns GPUDirect off as the GPU's network path ("without
+ * GPUDirect"), not GPUDirect Storage (cuFile's reads from storage). */
+static bool gpudirect_off(const char *t)
+{
+	char buf[2048];
+	snprintf(buf, sizeof buf, "%s", t);
+	static const char *const storage[] = {"GPUDirect Storage", "GPUDirect-Storage", "GPUDirectStorage"};
+	for (size_t i = 0; i < sizeof storage / sizeof storage[0]; i++)
+		for (char *p = (char *)val__find(buf, storage[i]); p; p = (char *)val__find(p, storage[i]))
+			memset(p, ' ', strlen(storage[i]));
+	return val__turned_off(buf, "GPUDirect");
+}
+
 /* Google's NICs for a Google machine; GPUDirect over TCP where it runs:
  * said in either column ("GPUDirect-TCPX", "TCPXO", its plugin's name
  * "FasTrak"), or an A3 High, Edge or Mega whose text does not turn it off
@@ -2322,8 +2372,9 @@ static void google_nics_of(const val_row *r, scn_cluster *c, int tray)
 			k = (int)i;
 	bool off = (val__has(hw, "TCPX") && !val__affirmed(hw, "TCPX")) ||
 	           val__has(o, "USE_GPU_DIRECT=false") ||
-	           /* "NCCL over a socket fabric without GPUDirect" */
-	           val__turned_off(hw, "GPUDirect") || val__turned_off(o, "GPUDirect") ||
+	           /* "NCCL over a socket fabric without GPUDirect" (not GPUDirect
+	            * Storage, cuFile's reads) */
+	           gpudirect_off(hw) || gpudirect_off(o) ||
 	           (val__has(o, "TCPX") && !val__affirmed(o, "TCPX") && !val__affirmed(hw, "TCPX"));
 	bool said = val__affirmed(hw, "TCPX") || val__affirmed(hw, "FasTrak") ||
 	            val__affirmed(o, "TCPX") || val__affirmed(o, "FasTrak");
@@ -4060,33 +4111,53 @@ static int message_size_word(const char *text, const char *p)
  * 8G"), its sweep for "Avg bus bandwidth" (as <op>_avg_busbw_<b>-<e>), a
  * size in the unit ("GB/s @ 1 GiB", "GB/s (8 GiB message)") or in bytes after
  * "size" ("size 1073741824, busbw"). */
+/* The op of an nccl-tests binary the text names ("all_gather_perf", "
+ * ./build/reduce_scatter_perf"), or NULL. */
+static const char *perf_binary_in(const char *t, const char *const *bins, size_t nb)
+{
+	for (const char *p = val__find(t, "_perf"); p; p = val__find(p + 1, "_perf"))
+		for (size_t i = 0; i < nb; i++) {
+			size_t len = strlen(bins[i]);
+			if ((size_t)(p - t) >= len && !strncasecmp(p - len, bins[i], len) &&
+			    (p - len == t || !isalnum((unsigned char)p[-(long)len - 1]) ||
+			     p[-(long)len - 1] == '/'))
+				return bins[i];
+		}
+	return NULL;
+}
+
 static void coll_name_of(const val_row *r, char *name, size_t n)
 {
 	static const char *const bins[] = {"all_reduce", "all_gather", "reduce_scatter", "alltoall",
 		"sendrecv", "broadcast", "reduce", "hypercube", "gather", "scatter"};
 	const char *op = NULL;
-	const char *texts[] = {r->other, r->source};
-	for (size_t t = 0; t < 2 && !op; t++)
-		for (const char *p = val__find(texts[t], "_perf"); p && !op; p = val__find(p + 1, "_perf"))
-			for (size_t i = 0; i < sizeof bins / sizeof bins[0] && !op; i++) {
-				size_t len = strlen(bins[i]);
-				if ((size_t)(p - texts[t]) >= len && !strncasecmp(p - len, bins[i], len) &&
-				    (p - len == texts[t] || !isalnum((unsigned char)p[-(long)len - 1]) ||
-				     p[-(long)len - 1] == '/'))
-					op = bins[i];
-			}
-	/* the op said as a key ("op=all_gather; size=1048576 B"), as the
-	 * collected rows write it: any of `trainsim nccl`'s names */
-	for (const char *p = val__find(r->other, "op="); p && !op; p = val__find(p + 1, "op=")) {
+	/* an nccl-tests binary named in other_parallel, then the op said as a key
+	 * there ("op=all_gather; size=1048576 B", "op: reduce_scatter", the
+	 * collected rows' form: trainsim nccl's names, and hypercube to be
+	 * refused), then a binary named in the source */
+	op = perf_binary_in(r->other, bins, sizeof bins / sizeof bins[0]);
+	for (const char *p = val__find(r->other, "op"); p && !op; p = val__find(p + 1, "op")) {
 		if (p > r->other && (isalnum((unsigned char)p[-1]) || p[-1] == '_'))
 			continue;   /* "loop=", "NCCL_OP=" */
+		const char *q = p + 2;
+		while (*q == ' ')
+			q++;
+		if (*q != '=' && *q != ':')
+			continue;
+		q++;
+		while (*q == ' ')
+			q++;
 		char tok[32];
-		size_t k = strcspn(p + 3, " ;,()");
-		snprintf(tok, sizeof tok, "%.*s", (int)(k < sizeof tok - 1 ? k : sizeof tok - 1), p + 3);
+		size_t k = strcspn(q, " ;,()");
+		snprintf(tok, sizeof tok, "%.*s", (int)(k < sizeof tok - 1 ? k : sizeof tok - 1), q);
 		int o = coll_op_parse(tok);
 		if (o >= 0)
 			op = coll_op_name((coll_op)o);
+		else if (!strcasecmp(tok, "hypercube"))
+			op = "hypercube";
 	}
+	if (!op)
+		op = perf_binary_in(r->source, bins, sizeof bins / sizeof bins[0]);
 	/* the name's own op wins: "allreduce_time@16B" of all_reduce_perf */
 	char bare[64];
 	size_t k = 0;
@@ -4095,7 +4166,7 @@ static void coll_name_of(const val_row *r, char *name, size_t n)
 			bare[k++] = *q;
 	bare[k] = '\0';
 	static const char *const named[] = {"allreduce", "allgather", "reducescatter", "alltoall",
-		"sendrecv", "broadcast", "bcast", "reduce"};
+		"sendrecv", "broadcast", "bcast", "reduce", "gather", "scatter", "hypercube"};
 	for (size_t i = 0; i < sizeof named / sizeof named[0] && op; i++)
 		if (val__has(bare, named[i]))
 			op = NULL;
@@ -4191,6 +4262,21 @@ static void coll_name_of(const val_row *r, char *name, size_t n)
 			return;
 		}
 	}
+}
+
+/* Whether a collective row ran several groups at once ("8 concurrent groups
+ * of 2 ranks", "eight concurrent replicate groups", "concurrently on each
+ * rail"): not the one collective over all its GPUs validate predicts. */
+static bool concurrent_groups(const char *o)
+{
+	for (const char *p = val__find(o, "concurrent"); p; p = val__find(p + 1, "concurrent")) {
+		char clause[160];
+		val__clause_around(o, p, 10, clause, sizeof clause);
+		if (val__has(clause, "group") || val__has(clause, "communicator") ||
+		    val__has(clause, "collectives") || val__has(clause, "rail"))
+			return !val__has(clause, "no concurrent") && !val__has(clause, "not concurrent");
+	}
+	return false;
 }
 
 /* A bus bandwidth published as both directions' sum, twice nccl-tests'
@@ -4378,6 +4464,12 @@ static int build_case(const val_row *r, val_case *c, char *why, size_t n)
 	}
 	c->param_source = val__param_source(r, c->metric);
 	c->peak_prec = peak_named(r, c->metric);
+	if (c->metric >= VM_COLL_BUSBW && c->metric <= VM_COLL_AVG_BUSBW &&
+	    concurrent_groups(r->other)) {
+		snprintf(why, n, "several collectives at once (concurrent groups): validate predicts "
+		         "one collective over the row's GPUs");
+		return -1;
+	}
 	if (c->metric >= VM_COLL_BUSBW && c->metric <= VM_COLL_AVG_BUSBW &&
 	    val__affirmed_word(r->other, "Gloo") && !val__affirmed_word(r->other, "NCCL") &&
 	    !val__affirmed_word(r->other, "RCCL")) {

@@ -384,6 +384,11 @@ int cmd_check(int argc, char **argv)
 	if (a.show) {
 		/* the scenario as the simulator takes it: every key, defaults filled */
 		rc = scn_write_yaml(&s, stdout) || fflush(stdout) ? 1 : 0;
+		if (!rc && a.fit) {   /* the gate's answer with the YAML too */
+			wl_memory m;
+			wl_memory_get(&s, &m);
+			rc = m.capacity > 0 && !m.fits ? 3 : 0;
+		}
 		scn_release(&s);
 		goto out_args;
 	}

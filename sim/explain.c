@@ -401,9 +401,11 @@ static void fixes_stages(ctx *c)
 	if (t->pp < 2 || c->s->model.custom || t->first_stage_layers > 0 ||
 	    t->last_stage_layers > 0 || t->embedding_in_split || t->loss_in_split || per - 1 < v)
 		return;
-	fix_set(add_fix(c, "a layer fewer on the last pipeline stage, which also computes the "
-		"logits and the loss (Megatron's --decoder-last-pipeline-num-layers)"),
-	        "training.last_stage_layers=%d", per - 1);
+	fix *f = add_fix(c, "a layer fewer on the last pipeline stage, which also computes the "
+		"logits and the loss (Megatron's --decoder-last-pipeline-num-layers)");
+	fix_set(f, "training.last_stage_layers=%d", per - 1);
+	if (f)
+		f->needs_gain = true;   /* the wait may be another stage's or replica's */
 }
 
 /* NVLink bridges for a PCIe box, tried as variants (below). */
@@ -484,12 +486,23 @@ static void fix_hardware(ctx *c, step_split k)
 	 * a GPU at most), else no hardware answer */
 	double gbps = cl->nic.speed_Bps * 8 / 1e9, to = fmin(4 * gbps, HW_NIC_FASTEST_GBPS);
 	int more = cl->nic.count * 4 < cl->gpus_per_node ? cl->nic.count * 4 : cl->gpus_per_node;
-	char what[96];
+	char what[160];
 	if (to > 1.01 * gbps) {
 		if (to < 4 * gbps)
 			snprintf(what, sizeof what, "buy the fastest NICs (%g Gb/s, %.3gx)", to, to / gbps);
 		else
 			snprintf(what, sizeof what, "buy NICs four times as fast");
+		/* past the GPU's PCIe link a faster NIC moves no more from GPU memory */
+		scn_cluster faster = *cl;
+		faster.nic.speed_Bps = to * 1e9 / 8;
+		double link = cluster_spec_pcie_below_nic(&faster);
+		if (link > 0) {
+			size_t len = strlen(what);
+			char lname[32];
+			snprintf(what + len, sizeof what - len, ", of which each moves from GPU memory "
+				 "only %.3g GB/s, its share of its GPU's %s", link / 1e9,
+				 cluster_spec_gpu_link_name(cl, lname, sizeof lname));
+		}
 		if (!(f = add_fix(c, what)))
 			return;
 		f->hardware = true;
@@ -1220,21 +1233,23 @@ static void path(ctx *c)
 		"MFU %.0f\a%%. Much lower utilization points at the input pipeline or the host.",
 		100 * r->gpu_util, 100 * r->mfu);
 	/* a NIC faster than its GPU's PCIe link moves the link's rate from GPU
-	 * memory (the simulation's flows cross both) */
-	double pcie = cluster_spec_pcie_below_nic(&s->cluster);
-	char link[160] = "";
+	 * memory (the simulation's flows cross both); one NIC tested alone has
+	 * the whole link, whatever other NICs the GPU owns */
+	double line = nic.speed_Bps * (nic.efficiency > 0 ? nic.efficiency : 1);
+	double whole = cluster_spec_gpu_link_Bps(&s->cluster);
+	double pcie = whole < line ? whole : 0;
+	char link[160] = "", lname[32];
 	if (pcie > 0)
-		snprintf(link, sizeof link, " from GPU memory (its GPU's PCIe Gen%d link; %s from "
-			 "host memory)", s->cluster.gpu.pcie_gen > 0 ? s->cluster.gpu.pcie_gen : 4,
-			 fmt_bw(b, sizeof b, nic.speed_Bps * (nic.efficiency > 0 ? nic.efficiency : 1)));
+		snprintf(link, sizeof link, " from GPU memory (its GPU's %s; %s from host memory)",
+			 cluster_spec_gpu_link_name(&s->cluster, lname, sizeof lname),
+			 fmt_bw(b, sizeof b, line));
 	if (s->cluster.nodes > 1)
 		para(c->out, 3, 6, "b. Point-to-point bandwidth between two nodes (ib_write_bw, "
 			"iperf3 -P 8: one TCP stream moves a fraction of a fast link): each %g Gb/s %s "
 			"NIC should move about %s%s. Far less means a configuration problem (MTU, %s, PCIe "
 			"placement) to fix before anything else.",
 			nic.speed_Bps * 8 / 1e9, hw_transport_name(nic.transport),
-			fmt_bw(a, sizeof a, pcie > 0 ? pcie
-			       : nic.speed_Bps * (nic.efficiency > 0 ? nic.efficiency : 1)), link,
+			fmt_bw(a, sizeof a, pcie > 0 ? pcie : line), link,
 			nic.transport == TRANSPORT_GDTCP ? "the GPUDirect plugin" : "RDMA");
 	else
 		para(c->out, 3, 6, "b. Point-to-point bandwidth: inside one node, between GPU pairs "

@@ -287,7 +287,7 @@ static void nic_gap(FILE *out, const scenario *s, const step_result *r, double f
 	int g = s->cluster.gpus_per_node, ppn = r->dp_ranks_per_node;
 	int nics = nic.count > 0 ? nic.count : 1;
 	int per = (g + nics - 1) / nics > 1 ? (g + nics - 1) / nics : 1;
-	char note[112] = "";
+	char note[160] = "";
 	/* a DP group inside one node: its naive figure is over the intra-node links */
 	if (!r->dp_crosses_nodes || r->dp_naive_s <= 0 || ppn < 1)
 		return;
@@ -319,10 +319,15 @@ static void nic_gap(FILE *out, const scenario *s, const step_result *r, double f
 	if (eff <= 0 || ratio < 1.1 * factor)
 		return;
 	const char *tr = hw_transport_name(nic.transport);
-	if (pcie_binds)
-		snprintf(note, sizeof note, "\n    (its GPU's PCIe Gen%d link moves %.3g GB/s, less "
-			 "than the NIC's line)", s->cluster.gpu.pcie_gen > 0 ? s->cluster.gpu.pcie_gen : 4,
-			 pcie / 1e9);
+	char lname[32];
+	int per_gpu = nics > g ? nics / g : 1;
+	if (pcie_binds && per_gpu > 1)
+		snprintf(note, sizeof note, "\n    (its GPU's %s, shared by its %d NICs, moves %.3g GB/s\n"
+			 "    through each, less than a NIC's line)",
+			 cluster_spec_gpu_link_name(&s->cluster, lname, sizeof lname), per_gpu, pcie / 1e9);
+	else if (pcie_binds)
+		snprintf(note, sizeof note, "\n    (its GPU's %s moves %.3g GB/s, less than the NIC's "
+			 "line)", cluster_spec_gpu_link_name(&s->cluster, lname, sizeof lname), pcie / 1e9);
 	else if (nic.transport == TRANSPORT_TCP && eff < 0.999 * line_eff)
 		snprintf(note, sizeof note, "\n    (NCCL's sockets through it, %d a connection, "
 			 "move %.3g GB/s each)", hw_nic_sockets(&nic), hw_nic_socket_Bps(&nic) / 1e9);

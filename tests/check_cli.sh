@@ -1079,8 +1079,15 @@ tr '\n' ' ' <"$tmp/out" | tr -s ' ' >"$tmp/flat"
 has "$tmp/flat" "stragglers (25% of the GPUs, 2x slower) hold every reduction" \
 	"... idle blamed on the stragglers"
 lacks "$tmp/flat" "also hold the embedding" "... not on the embedding's stages"
+expect 0 "run, half a percent of jitter on a pipeline" "$TS" run \
+	"$top_srcdir/scenarios/teach/pipeline-bubble.yaml" -q --set run.steps=3 \
+	--set run.variability.compute_cv=0.005 --set training.global_batch=64
+tr '\n' ' ' <"$tmp/out" | tr -s ' ' >"$tmp/flat"
+has "$tmp/flat" "the first and last stages also hold the embedding" "... the stages' balance, not the jitter"
 expect 3 "check --fit: a layout that does not fit" "$TS" check "$tmp/l70a100.yaml" --fit
 expect 0 "check without --fit: valid is 0" "$TS" check "$tmp/l70a100.yaml"
+expect 3 "check --fit --show: the YAML, and the gate's answer" "$TS" check "$tmp/l70a100.yaml" \
+	--fit --show
 expect 0 "run, ZeRO-3 behind a pipeline" "$TS" run "$tmp/l70a100.yaml" -q --set training.pp=2 \
 	--set cluster.gpu=H100-SXM5-80GB
 tr '\n' ' ' <"$tmp/out" | tr -s ' ' >"$tmp/flat"
@@ -1096,7 +1103,7 @@ has "$tmp/err" "training.data.cache_warm: has no effect unless training.data.sou
 
 # a restart reads the checkpoint back from storage: slow storage, long restarts
 expect 0 "run, failures with 5 GB/s storage" "$TS" run "$top_srcdir/scenarios/llama3-405b-failures.yaml" \
-	-q --set cluster.storage.bandwidth=5GB/s
+	-q --set cluster.storage.bandwidth=5GB/s --set training.failures.reload=true
 tr '\n' ' ' <"$tmp/out" | tr -s ' ' >"$tmp/flat"
 has "$tmp/flat" "s of it reading the checkpoint back" "... the failures note says what the reload costs"
 expect 0 "run, async checkpoint" "$TS" run "$top_srcdir/scenarios/llama3-405b-failures.yaml" -q \
@@ -1107,6 +1114,14 @@ then ok "... the async stall holds the snapshot's overhead ($stall s)"
 else not_ok "... the async stall '$stall' lacks the snapshot's overhead"; fi
 has "$tmp/out" '"load_s":' "... the JSON gives the checkpoint's reload"
 has "$tmp/out" '"restart_s":' "... and one restart's length"
+
+# a faster NIC than the GPU's PCIe link: explain says the link binds then
+expect 0 "explain, 800G NICs behind H100s" "$TS" explain "$DP10" -q \
+	--set cluster.nic.speed=400Gbps --set cluster.nic.transport=rdma \
+	--set cluster.gpu=H100-SXM5-80GB
+tr '\n' ' ' <"$tmp/out" | tr -s ' ' >"$tmp/flat"
+has "$tmp/flat" "buy the fastest NICs (800 Gb/s, 2x), of which each moves from GPU memory only 55.4 GB/s, its share of its GPU's PCIe Gen5 link" \
+	"... the faster NIC's PCIe bound is said"
 
 echo "1..$n"
 [ "$failed" -eq 0 ]

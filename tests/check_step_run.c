@@ -633,8 +633,9 @@ START_TEST(t_failures_bottleneck)
 	ck_assert_msg(r.checkpoint.load_s > 0, "%g", r.checkpoint.load_s);
 	ck_assert_double_eq_tol(r.restart_s, 600 + r.checkpoint.load_s, 1e-9);
 	ck_assert(r.restart_frac > r.lost_work_frac && r.restart_frac > r.ckpt_frac);
-	ck_assert_msg(strstr(r.bottleneck, "Failures:") && strstr(r.bottleneck, "faster restart"),
-		      "%s", r.bottleneck);
+	ck_assert_msg(strstr(r.bottleneck, "Failures:") && strstr(r.bottleneck, "faster restart") &&
+		      strstr(r.bottleneck, "now 10 min") &&
+		      strstr(r.bottleneck, "reading the checkpoint back"), "%s", r.bottleneck);
 	double sum = r.goodput + r.restart_frac + r.lost_work_frac + r.ckpt_frac;
 	ck_assert_double_eq_tol(sum, 1, 0.02);
 	/* a short restart and a checkpoint every 100000 steps: redone work */

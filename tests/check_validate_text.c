@@ -3932,6 +3932,20 @@ START_TEST(t_blind27)
 	                        "6144 (ViT) / 12288 (GPT),48 / 96,2048,1536,2,8,8,24,,bf16,,"
 	                        "step_time_s,10.65,s,x", &c, why, sizeof why) != 0, "two models run");
 	ck_assert_msg(strstr(why, "two models") != NULL, "%s", why);
+	ck_assert_msg(build_row("TWO-2,x,\"8 x H100-SXM5-80GB\",8,8,24,1024 (ViT-L/14) and 2048 "
+	                        "(LLM),16,2048,64,4,1,1,8,,bf16,,tokens_per_s,100000,tokens/s,x", &c,
+	                        why, sizeof why) != 0, "ViT beside an LLM run");
+	/* one model's dimensions side by side are one model */
+	static const char *const one[] = {"2048 (d_model) / 128 (head_dim)",
+		"2048 (model) / 1408 (expert)", "2,048 (d) / 8,192 (d_ff)"};
+	for (size_t i = 0; i < sizeof one / sizeof one[0]; i++) {
+		char row[512];
+		snprintf(row, sizeof row, "ONE-%zu,x,\"1 x 8 H100-SXM5-80GB\",8,1,24,\"%s\",16,4096,"
+		         "64,4,1,1,8,,bf16,,tokens_per_s,100000,tokens/s,x", i + 2, one[i]);
+		ck_assert_msg(build_row(row, &c, why, sizeof why) == 0, "%s: %s", one[i], why);
+		ck_assert_int_eq(c.s.model.hidden, 2048);
+		scn_release(&c.s);
+	}
 	/* one model's hidden with its FFN beside it is one model */
 	ck_assert_msg(build_row("ONE-1,x,\"1 x 8 H100-SXM5-80GB\",8,8,32,4096 (ffn 14336),32,"
 	                        "4096,64,4,1,1,8,,bf16,,tokens_per_s,100000,tokens/s,x", &c, why,
@@ -3952,6 +3966,62 @@ START_TEST(t_blind27)
 	ck_assert_int_eq(c.s.cluster.nic.count, 16);
 	ck_assert_double_eq_tol(c.s.cluster.nic.speed_Bps, 100e9 / 8, 1);
 	scn_release(&c.s);
+	/* the same in other words; a NIC's own ports are no NICs */
+	static const struct { const char *hw; int count; double gbps; } nics[] = {
+		{"2 nodes x 8 A100-SXM4-80GB; RoCE 100 Gb/s x 16 per node", 16, 100},
+		{"2 nodes x 8 A100-SXM4-80GB; network 100 Gbps x 16 per node", 16, 100},
+		{"2 nodes x 8 A100-SXM4-80GB; 200 Gbps x 2 ports per NIC, 8 NICs", 8, 200}};
+	for (size_t i = 0; i < sizeof nics / sizeof nics[0]; i++) {
+		char row[512];
+		snprintf(row, sizeof row, "NIC-%zu,x,\"%s\",16,,,,,,,,,,,\"op=all_reduce; "
+		         "size=1073741824 B\",float,,busbw,20,GB/s,x", i, nics[i].hw);
+		ck_assert_msg(build_row(row, &c, why, sizeof why) == 0, "%s: %s", nics[i].hw, why);
+		ck_assert_msg(c.s.cluster.nic.count == nics[i].count &&
+		              fabs(c.s.cluster.nic.speed_Bps - nics[i].gbps * 1e9 / 8) < 1,
+		              "%s: %d x %g", nics[i].hw, c.s.cluster.nic.count,
+		              c.s.cluster.nic.speed_Bps * 8 / 1e9);
+		ck_assert_int_eq(c.s.cluster.gpus_per_node, 8);
+		scn_release(&c.s);
+	}
+	/* the review's readings: the row's own op= before a binary its source
+	 * names; op=hypercube and op: forms; GQA-8, MQA, key-value heads;
+	 * GPUDirect Storage is no GPU network; concurrent groups refused */
+	static const struct { const char *other, *source; int op; } keyed[] = {
+		{"op=all_gather; size=1048576 B", "ran all_reduce_perf and all_gather_perf",
+		 COLL_ALL_GATHER},
+		{"op: reduce_scatter; size=1048576 B", "x", COLL_REDUCE_SCATTER},
+		{"op = alltoall; size=1048576 B", "x", COLL_ALL_TO_ALL}};
+	for (size_t i = 0; i < sizeof keyed / sizeof keyed[0]; i++) {
+		char row[512];
+		snprintf(row, sizeof row, "K-%zu,%s,\"2 nodes x 8 H100-SXM5-80GB, 8x 400 Gb/s InfiniBand\","
+		         "16,,,,,,,,,,,\"%s\",float,,busbw,20,GB/s,x", i, keyed[i].source,
+		         keyed[i].other);
+		ck_assert_msg(build_row(row, &c, why, sizeof why) == 0, "%s: %s", keyed[i].other, why);
+		ck_assert_msg((int)c.coll_op == keyed[i].op, "%s: op %d", keyed[i].other, (int)c.coll_op);
+		scn_release(&c.s);
+	}
+	ck_assert_msg(build_row("K-9,x,\"2 nodes x 8 H100-SXM5-80GB, 8x 400 Gb/s InfiniBand\",16,,,,,"
+	                        ",,,,,,\"op=hypercube; size=1048576 B\",float,,busbw,20,GB/s,x", &c,
+	                        why, sizeof why) != 0, "hypercube predicted");
+	ck_assert_msg(build_row("CG-1,x,\"GCP a3-megagpu-8g nodes (8x H100)\",16,,,,,,,,,,,\"op="
+	                        "all_reduce; size=804 MB; 8 concurrent groups of 2 ranks\",float,,"
+	                        "time_us,485000,us,x", &c, why, sizeof why) != 0, "concurrent groups");
+	ck_assert_msg(strstr(why, "concurrent") != NULL, "%s", why);
+	ck_assert_msg(build_row("GDS-1,x,\"2 x GCP a3-megagpu-8g (8x H100), without GPUDirect "
+	                        "Storage\",16,,,,,,,,,,,\"op=all_reduce; size=1073741824 B\",float,,"
+	                        "busbw,20,GB/s,x", &c, why, sizeof why) == 0, "%s", why);
+	ck_assert_int_eq(c.s.cluster.nic.transport, TRANSPORT_GDTCP);
+	scn_release(&c.s);
+	static const struct { const char *heads; int kv; } kvs[] = {
+		{"32 (GQA-8)", 8}, {"32 (MQA)", 1}, {"32 (8 key-value heads)", 8}};
+	for (size_t i = 0; i < sizeof kvs / sizeof kvs[0]; i++) {
+		char row[512];
+		snprintf(row, sizeof row, "KV-%zu,x,\"1 x 8 H100-SXM5-80GB\",8,7,32,4096,%s,4096,64,4,"
+		         "1,1,8,,bf16,,tokens_per_s,100000,tokens/s,x", i + 2, kvs[i].heads);
+		ck_assert_msg(build_row(row, &c, why, sizeof why) == 0, "%s: %s", kvs[i].heads, why);
+		ck_assert_msg(c.s.model.kv_heads == kvs[i].kv, "%s: %d", kvs[i].heads, c.s.model.kv_heads);
+		scn_release(&c.s);
+	}
 	/* PyTorch's CPU backend is no NCCL */
 	ck_assert_msg(build_row("GLOO-1,x,\"4 x AWS p3.2xlarge (1x V100 16GB each), ENA TCP\",4,,,,,,,,"
 	                        ",,,\"op=all_reduce; size=134217728 B; backend=Gloo (CPU tensors)\","
