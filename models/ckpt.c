@@ -222,21 +222,19 @@ static void ckrun_close(ckrun *k)
 }
 
 /* What one GPU reads back after a failure: what it holds of the checkpoint,
- * whoever wrote it. Its tp x pp slice of the weights, sharded over the
- * ZeRO group with ZeRO-3, and of the optimizer state, sharded from ZeRO-1
- * (a replica's ranks each read the same weights). A checkpoint of given
- * bytes (checkpoint.bytes) splits as the model's does. */
+ * whoever wrote it: its weights and optimizer state as the memory model
+ * counts them (tp x pp slices, experts over ep, ZeRO's sharding, LoRA's
+ * frozen base and its adapters' state), of the most loaded stage; so every
+ * replica reads its weights again. A checkpoint of given bytes
+ * (checkpoint.bytes) scales them alike. */
 static double load_bytes_per_gpu(const scenario *s, double bytes)
 {
-	int tp = s->training.tp > 0 ? s->training.tp : 1;
-	int pp = s->training.pp > 0 ? s->training.pp : 1;
-	int d = wl_zero_group(s) > 0 ? wl_zero_group(s) : 1, zero = s->training.zero;
-	double full = wl_checkpoint_bytes(s, CKPT_FULL), w = wl_checkpoint_bytes(s, CKPT_WEIGHTS);
-	if (s->training.checkpoint.content == CKPT_WEIGHTS || full <= 0)
-		w = bytes, full = bytes;
-	double scale = full > 0 ? bytes / full : 0;
-	double weights = w * scale, opt = (full - w) * scale;
-	return (weights / (zero >= 3 ? d : 1) + opt / (zero >= 1 ? d : 1)) / (tp * pp);
+	wl_memory m;
+	wl_memory_get(s, &m);
+	bool weights_only = s->training.checkpoint.content == CKPT_WEIGHTS;
+	double held = m.weights + (weights_only ? 0 : m.optimizer);
+	double model = wl_checkpoint_bytes(s, weights_only ? CKPT_WEIGHTS : CKPT_FULL);
+	return s->training.checkpoint.bytes_override > 0 && model > 0 ? held * bytes / model : held;
 }
 
 /* Reading the checkpoint back after a failure, on a fresh cluster: every

@@ -600,6 +600,7 @@ static int collect_steps(stp_run *r, step_result *res, stp_raw *raw)
 		t[i] = r->async ? r->E[w + i] - r->E[w + i - 1] : r->E[i] - (i ? r->E[i - 1] : 0);
 	double lo = r->async ? r->E[w - 1] : 0, hi = r->E[r->async ? r->K - 2 : r->K - 1];
 	res->steps = n;
+	res->stragglers_drawn = (r->rep_slow ? 1 : 0) + r->n_slow;
 	res->staleness = r->async ? r->stale_max : 0;
 	res->step_time_s = (hi - lo) / n;
 	gsl_sort(t, 1, (size_t)n);

@@ -126,6 +126,9 @@ typedef struct step_result {
 	 * that floor (faster than any published run: the host would bind) */
 	double moe_layer_mb_s;
 	bool moe_host_bound;
+	/* run.variability: data-parallel replicas the run drew a straggler in
+	 * (the simulated one and the others), 0 without stragglers */
+	int stragglers_drawn;
 	/* timeline of the last simulated step (owned; NULL unless asked) */
 	step_interval *timeline;
 	size_t n_timeline;

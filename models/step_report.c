@@ -240,21 +240,24 @@ static bool var_drawn(const scenario *s)
 	       (v->straggler_fraction > 0 && v->straggler_slowdown > 1);
 }
 
-/* Whether the job likely holds a straggler: half a GPU or more of its GPUs
- * expected slow, by more than 5%. */
-static bool stragglers_held(const scenario *s)
+/* Whether the run drew a straggler (more than 5% slower) in a replica. */
+static bool stragglers_held(const scenario *s, const step_result *r)
 {
-	const scn_variability *v = &s->run.variability;
-	return v->straggler_fraction * scn_gpus(s) >= 0.5 && v->straggler_slowdown > 1.05;
+	return r->stragglers_drawn > 0 && s->run.variability.straggler_slowdown > 1.05;
 }
 
-/* Whether the variability is large enough to name as the idle's cause:
- * stragglers held, or jitter of 2% of compute (5% of links) or more; below
- * that the layers' balance is the likelier cause. */
-static bool var_binds(const scenario *s)
+/* Whether the variability is what the idle waits for: a straggler drawn, or
+ * jitter whose expected wait, the slowest of the replicas' draws (about
+ * cv x sqrt(2 ln dp) of the compute), is half the idle or more; otherwise
+ * the layers' balance is the likelier cause. */
+static bool var_binds(const scenario *s, const step_result *r)
 {
 	const scn_variability *v = &s->run.variability;
-	return stragglers_held(s) || v->compute_cv >= 0.02 || v->link_cv >= 0.05;
+	if (stragglers_held(s, r))
+		return true;
+	double dp = scn_dp_grad(s) > 2 ? scn_dp_grad(s) : 2;
+	double cv = v->compute_cv > v->link_cv ? v->compute_cv : v->link_cv;
+	return cv * sqrt(2 * log(dp)) * r->split_s[SPLIT_COMPUTE] >= 0.5 * r->split_s[SPLIT_IDLE];
 }
 
 static void why_other(const scenario *s, step_result *r, int k, double x, double pct)
@@ -351,12 +354,12 @@ static void why_other(const scenario *s, step_result *r, int k, double x, double
 				 : " (one data-parallel rank: nothing to shard over)");
 		break;
 	case SPLIT_IDLE:
-		if (var_binds(s)) {
+		if (var_binds(s, r)) {
 			/* stragglers the job is likely to hold, or jitter of a few
 			 * percent: every reduction waits for the slowest replica's
 			 * draw, whatever the layers' balance */
 			const scn_variability *v = &s->run.variability;
-			bool strag = stragglers_held(s);
+			bool strag = stragglers_held(s, r);
 			char who[128] = "", cv[64] = "";
 			if (v->compute_cv > 0 && v->link_cv > 0)
 				snprintf(cv, sizeof cv, "compute CV %.2g%%, links %.2g%%", 100 * v->compute_cv,
@@ -365,14 +368,15 @@ static void why_other(const scenario *s, step_result *r, int k, double x, double
 				snprintf(cv, sizeof cv, "%s CV %.2g%%", v->compute_cv > 0 ? "compute" : "link",
 					 100 * (v->compute_cv > 0 ? v->compute_cv : v->link_cv));
 			if (strag)
-				snprintf(who, sizeof who, "stragglers (%.2g%% of the GPUs, %.2gx slower)%s",
+				snprintf(who, sizeof who, "stragglers (%.3g%% of the GPUs, %.3gx slower)%s",
 					 100 * v->straggler_fraction, v->straggler_slowdown,
 					 v->compute_cv > 0 || v->link_cv > 0 ? " and jitter" : "");
 			else
 				snprintf(who, sizeof who, "jitter (%s)", cv);
 			snprintf(b, n, "GPUs wait %s (%.0f%% of the step) for the slowest replica or "
-				 "stage: the run's %s hold every reduction and pipeline hand-off until "
-				 "the slowest GPU is done; %s would shrink it.", a, pct, who, strag
+				 "stage: the run's %s %s every reduction and pipeline hand-off until "
+				 "the slowest GPU is done; %s would shrink it.", a, pct, who,
+				 strag ? "hold" : "holds", strag
 				 ? "finding and replacing the slow GPUs"
 				 : "more work between synchronizations (more micro-batches a step), "
 				   "over which the jitter averages out,");
@@ -469,10 +473,16 @@ static bool failures_bottleneck(const scenario *s, step_result *r, int k, double
 		if (reload > 0.5)
 			snprintf(plus, sizeof plus, ", plus %s reading the checkpoint back",
 				 fmt_long(c, sizeof c, reload));
-		snprintf(adv, sizeof adv, "a faster restart (training.failures.restart, now %s: "
-			 "detecting the failure and rescheduling%s), fewer interruptions (more "
-			 "reliable parts, hot spares) or a smaller job would raise it",
-			 fmt_long(b, sizeof b, key), plus);
+		if (reload > key)   /* the reload is most of it: storage's reads */
+			snprintf(adv, sizeof adv, "faster reloads (storage bandwidth: reading the "
+				 "checkpoint back takes %s of each restart, the rest %s), fewer "
+				 "interruptions (more reliable parts, hot spares) or a smaller job would "
+				 "raise it", fmt_long(c, sizeof c, reload), fmt_long(b, sizeof b, key));
+		else
+			snprintf(adv, sizeof adv, "a faster restart (training.failures.restart, now %s: "
+				 "detecting the failure and rescheduling%s), fewer interruptions (more "
+				 "reliable parts, hot spares) or a smaller job would raise it",
+				 fmt_long(b, sizeof b, key), plus);
 	}
 	else if (every <= 0)
 		snprintf(adv, sizeof adv, "checkpoints (training.checkpoint.every) would keep "

@@ -308,30 +308,40 @@ static double count_product(const char *s)
 	return a;
 }
 
-/* Whether a hidden cell gives the widths of two models, an encoder's beside
- * a language model's ("6144 (ViT) / 12288 (GPT)", "1024 (ViT-L/14) and 2048
- * (LLM)"): two different widths of 64 or more (not digits inside a label:
- * the 14 of "ViT-L/14") and a vision, audio or encoder word. One model's
- * dimensions side by side ("2048 (d_model) / 128 (head_dim)", "4096 (ffn
- * 14336)") are not two models. */
+/* Whether a hidden cell gives the widths of two models, a vision or audio
+ * encoder's beside a language model's ("6144 (ViT) / 12288 (GPT)", "1024
+ * (ViT-L/14) and 2048 (LLM)"): two different widths of 256 or more (not
+ * digits inside a label, the 14 of "ViT-L/14", nor another size, "image
+ * 224") and a vision or audio word ("CLIP" as a word, not "clipping"). One
+ * model's dimensions side by side ("2048 (d_model) / 128 (head_dim)", a
+ * T5 or BERT encoder's) are not two models. */
 static bool two_widths(const char *s)
 {
-	static const char *const other[] = {"ViT", "vision", "visual", "image", "encoder", "CLIP",
-		"SigLIP", "audio", "speech"};
+	static const char *const words[] = {"ViT", "CLIP", "SigLIP", "vision", "visual", "audio",
+		"speech"};
 	bool named = false;
-	for (size_t i = 0; i < sizeof other / sizeof other[0] && !named; i++)
-		named = val__has(s, other[i]);
+	for (size_t i = 0; i < sizeof words / sizeof words[0] && !named; i++)
+		named = i < 3 ? val__has_word(s, words[i]) : val__has(s, words[i]);
 	if (!named)
 		return false;
+	/* not a size of something else: "image 224", "patch 14", "seq 4096" */
+	static const char *const not_width[] = {"image", "resolution", "res", "patch", "px", "seq",
+		"tokens", "size", "batch"};
 	double first = 0;
 	for (const char *p = s; *p; p++) {
-		if (!isdigit((unsigned char)*p) ||
-		    (p > s && (isalnum((unsigned char)p[-1]) || strchr("-/._,", p[-1]))))
+		/* a number that starts a word, or follows a separator: "/2048" after
+		 * a label's bracket, not the 14 of "ViT-L/14" */
+		if (!isdigit((unsigned char)*p) || (p > s && (isalnum((unsigned char)p[-1]) ||
+		                                             strchr("-._,", p[-1]))) ||
+		    (p - s >= 2 && p[-1] == '/' && isalnum((unsigned char)p[-2])))
 			continue;
+		bool other = false;
+		for (size_t i = 0; i < sizeof not_width / sizeof not_width[0] && !other; i++)
+			other = val__word_before_in(s, p, " :=", &not_width[i], 1);
 		double w = count(p);
 		while (isdigit((unsigned char)*p) || (*p == ',' && isdigit((unsigned char)p[1])))
 			p++;
-		if (w < 64)
+		if (w < 256 || other)
 			continue;
 		if (first <= 0)
 			first = w;
@@ -349,8 +359,6 @@ static bool two_widths(const char *s)
  * one for MQA; 0 when none. */
 static int kv_in_heads(const char *s)
 {
-	if (val__has_word(s, "MQA"))
-		return 1;
 	const char *p = s;
 	while (*p && !isdigit((unsigned char)*p))
 		p++;
@@ -378,7 +386,8 @@ static int kv_in_heads(const char *s)
 				return atoi(q);
 		}
 	}
-	return 0;
+	/* "32 (MQA)": one KV head, when no count was given and it is not denied */
+	return val__affirmed_word(s, "MQA") ? 1 : 0;
 }
 
 /* Whether the word at p starts with one of a node's names. */

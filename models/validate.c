@@ -994,8 +994,12 @@ static int count_after_rate(const char *at)
 		char *e;
 		long n = strtol(d, &e, 10);
 		/* not a NIC's own ports ("200 Gbps x 2 ports per NIC, 8 NICs") */
-		if (unit && (val__find(e, "per NIC") || val__find(e, "per HCA") ||
-		             val__find(e, "per adapter") || val__find(e, "per card")))
+		const char *after = e;
+		while (*after == ' ')
+			after++;
+		if (unit && (!strncasecmp(after, "port", 4) || val__find(e, "per NIC") ||
+		             val__find(e, "per HCA") || val__find(e, "per adapter") ||
+		             val__find(e, "per card")))
 			continue;
 		if (e > d && n > 0 && n <= 64 && !isalnum((unsigned char)*e))
 			return (int)n;
@@ -4131,11 +4135,10 @@ static void coll_name_of(const val_row *r, char *name, size_t n)
 	static const char *const bins[] = {"all_reduce", "all_gather", "reduce_scatter", "alltoall",
 		"sendrecv", "broadcast", "reduce", "hypercube", "gather", "scatter"};
 	const char *op = NULL;
-	/* an nccl-tests binary named in other_parallel, then the op said as a key
-	 * there ("op=all_gather; size=1048576 B", "op: reduce_scatter", the
-	 * collected rows' form: trainsim nccl's names, and hypercube to be
-	 * refused), then a binary named in the source */
-	op = perf_binary_in(r->other, bins, sizeof bins / sizeof bins[0]);
+	/* the op said as a key in other_parallel ("op=all_gather; size=1048576
+	 * B", "op: reduce_scatter", the collected rows' form: trainsim nccl's
+	 * names, and hypercube to be refused), then an nccl-tests binary named
+	 * there, then one the source names */
 	for (const char *p = val__find(r->other, "op"); p && !op; p = val__find(p + 1, "op")) {
 		if (p > r->other && (isalnum((unsigned char)p[-1]) || p[-1] == '_'))
 			continue;   /* "loop=", "NCCL_OP=" */
@@ -4148,7 +4151,7 @@ static void coll_name_of(const val_row *r, char *name, size_t n)
 		while (*q == ' ')
 			q++;
 		char tok[32];
-		size_t k = strcspn(q, " ;,()");
+		size_t k = strcspn(q, " ;,().");
 		snprintf(tok, sizeof tok, "%.*s", (int)(k < sizeof tok - 1 ? k : sizeof tok - 1), q);
 		int o = coll_op_parse(tok);
 		if (o >= 0)
@@ -4156,6 +4159,8 @@ static void coll_name_of(const val_row *r, char *name, size_t n)
 		else if (!strcasecmp(tok, "hypercube"))
 			op = "hypercube";
 	}
+	if (!op)
+		op = perf_binary_in(r->other, bins, sizeof bins / sizeof bins[0]);
 	if (!op)
 		op = perf_binary_in(r->source, bins, sizeof bins / sizeof bins[0]);
 	/* the name's own op wins: "allreduce_time@16B" of all_reduce_perf */
@@ -4265,16 +4270,24 @@ static void coll_name_of(const val_row *r, char *name, size_t n)
 }
 
 /* Whether a collective row ran several groups at once ("8 concurrent groups
- * of 2 ranks", "eight concurrent replicate groups", "concurrently on each
- * rail"): not the one collective over all its GPUs validate predicts. */
+ * of 2 ranks", "eight concurrent replicate groups", "groups run
+ * concurrently"): not the one collective over all its GPUs validate
+ * predicts. "Concurrent" must be said of groups or communicators, within a
+ * few words, and not denied ("no other concurrent collectives", "run
+ * concurrently with compute" are one collective). */
 static bool concurrent_groups(const char *o)
 {
+	static const char *const of[] = {"group", "communicator"};
 	for (const char *p = val__find(o, "concurrent"); p; p = val__find(p + 1, "concurrent")) {
-		char clause[160];
-		val__clause_around(o, p, 10, clause, sizeof clause);
-		if (val__has(clause, "group") || val__has(clause, "communicator") ||
-		    val__has(clause, "collectives") || val__has(clause, "rail"))
-			return !val__has(clause, "no concurrent") && !val__has(clause, "not concurrent");
+		char near[64];
+		const char *from = p - o > 24 ? p - 24 : o;
+		snprintf(near, sizeof near, "%.*s", (int)(p - from) + 40, from);
+		bool groups = false;
+		for (size_t i = 0; i < sizeof of / sizeof of[0] && !groups; i++)
+			groups = val__has(near, of[i]);
+		if (groups && !val__negated_before(o, p) && !val__has(near, "not run concurrent") &&
+		    !val__has(near, "no other concurrent"))
+			return true;
 	}
 	return false;
 }

@@ -320,9 +320,9 @@ static void nic_gap(FILE *out, const scenario *s, const step_result *r, double f
 		return;
 	const char *tr = hw_transport_name(nic.transport);
 	char lname[32];
-	int per_gpu = nics > g ? nics / g : 1;
+	double per_gpu = nics > g ? (double)nics / g : 1;
 	if (pcie_binds && per_gpu > 1)
-		snprintf(note, sizeof note, "\n    (its GPU's %s, shared by its %d NICs, moves %.3g GB/s\n"
+		snprintf(note, sizeof note, "\n    (its GPU's %s, shared by %.3g NICs a GPU, moves %.3g GB/s\n"
 			 "    through each, less than a NIC's line)",
 			 cluster_spec_gpu_link_name(&s->cluster, lname, sizeof lname), per_gpu, pcie / 1e9);
 	else if (pcie_binds)

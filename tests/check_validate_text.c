@@ -3937,7 +3937,9 @@ START_TEST(t_blind27)
 	                        why, sizeof why) != 0, "ViT beside an LLM run");
 	/* one model's dimensions side by side are one model */
 	static const char *const one[] = {"2048 (d_model) / 128 (head_dim)",
-		"2048 (model) / 1408 (expert)", "2,048 (d) / 8,192 (d_ff)"};
+		"2048 (model) / 1408 (expert)", "2,048 (d) / 8,192 (d_ff)",
+		"2048 (grad clipping 1.0) / 8192 (ffn)", "2048 (ViT-L/14, image 224)",
+		"2048 (BERT encoder) / 4096 (ffn)"};
 	for (size_t i = 0; i < sizeof one / sizeof one[0]; i++) {
 		char row[512];
 		snprintf(row, sizeof row, "ONE-%zu,x,\"1 x 8 H100-SXM5-80GB\",8,1,24,\"%s\",16,4096,"
@@ -4007,17 +4009,30 @@ START_TEST(t_blind27)
 	                        "all_reduce; size=804 MB; 8 concurrent groups of 2 ranks\",float,,"
 	                        "time_us,485000,us,x", &c, why, sizeof why) != 0, "concurrent groups");
 	ck_assert_msg(strstr(why, "concurrent") != NULL, "%s", why);
+	static const char *const single[] = {"op=all_reduce; collectives run concurrently with compute",
+		"op=all_reduce; no other concurrent collectives", "op=all_gather; compared with "
+		"all_reduce_perf"};
+	for (size_t i = 0; i < sizeof single / sizeof single[0]; i++) {
+		char row[512];
+		snprintf(row, sizeof row, "CG-%zu,x,\"2 nodes x 8 H100-SXM5-80GB, 8x 400 Gb/s "
+		         "InfiniBand\",16,,,,,,,,,,,\"%s; size=1048576 B\",float,,busbw,20,GB/s,x",
+		         i + 2, single[i]);
+		ck_assert_msg(build_row(row, &c, why, sizeof why) == 0, "%s: %s", single[i], why);
+		ck_assert_int_eq(c.coll_op, i == 2 ? COLL_ALL_GATHER : COLL_ALL_REDUCE);
+		scn_release(&c.s);
+	}
 	ck_assert_msg(build_row("GDS-1,x,\"2 x GCP a3-megagpu-8g (8x H100), without GPUDirect "
 	                        "Storage\",16,,,,,,,,,,,\"op=all_reduce; size=1073741824 B\",float,,"
 	                        "busbw,20,GB/s,x", &c, why, sizeof why) == 0, "%s", why);
 	ck_assert_int_eq(c.s.cluster.nic.transport, TRANSPORT_GDTCP);
 	scn_release(&c.s);
 	static const struct { const char *heads; int kv; } kvs[] = {
-		{"32 (GQA-8)", 8}, {"32 (MQA)", 1}, {"32 (8 key-value heads)", 8}};
+		{"32 (GQA-8)", 8}, {"32 (MQA)", 1}, {"32 (8 key-value heads)", 8},
+		{"32 (4 KV; GQA, not MQA)", 4}, {"32 (MQA disabled)", 32}};
 	for (size_t i = 0; i < sizeof kvs / sizeof kvs[0]; i++) {
 		char row[512];
-		snprintf(row, sizeof row, "KV-%zu,x,\"1 x 8 H100-SXM5-80GB\",8,7,32,4096,%s,4096,64,4,"
-		         "1,1,8,,bf16,,tokens_per_s,100000,tokens/s,x", i + 2, kvs[i].heads);
+		snprintf(row, sizeof row, "KV-%zu,x,\"1 x 8 H100-SXM5-80GB\",8,7,32,4096,\"%s\",4096,64,"
+		         "4,1,1,8,,bf16,,tokens_per_s,100000,tokens/s,x", i + 2, kvs[i].heads);
 		ck_assert_msg(build_row(row, &c, why, sizeof why) == 0, "%s: %s", kvs[i].heads, why);
 		ck_assert_msg(c.s.model.kv_heads == kvs[i].kv, "%s: %d", kvs[i].heads, c.s.model.kv_heads);
 		scn_release(&c.s);
