@@ -229,12 +229,32 @@ static void ckrun_close(ckrun *k)
  * (checkpoint.bytes) scales them alike. */
 static double load_bytes_per_gpu(const scenario *s, double bytes)
 {
-	wl_memory m;
-	wl_memory_get(s, &m);
 	bool weights_only = s->training.checkpoint.content == CKPT_WEIGHTS;
-	double held = m.weights + (weights_only ? 0 : m.optimizer);
+	bool lora = s->training.peft == PEFT_LORA;
+	/* the memory model's optimizer line holds what a checkpoint drops (fp32
+	 * main gradients): its state is counted at the checkpoint's bytes per
+	 * parameter (wl_checkpoint_bytes over the weights' share) */
+	double w, g, o;
+	wl_state_bytes(s, &w, &g, &o);
+	double ckpt_o = 0;
+	if (!weights_only && w > 0) {
+		double full = wl_checkpoint_bytes(s, CKPT_FULL), wt = wl_checkpoint_bytes(s, CKPT_WEIGHTS);
+		ckpt_o = wt > 0 ? (full - wt) / wt * w : 0;   /* bytes a parameter */
+	}
+	double held = 0;   /* the stage holding the most */
+	int pp = s->training.pp > 1 ? s->training.pp : 1;
+	for (int st = 0; st < pp; st++) {
+		wl_memory m;
+		wl_memory_stage(s, st, &m);
+		double opt = weights_only ? 0 : o > 0 && ckpt_o > 0 ? m.optimizer * ckpt_o / o
+		                                                     : m.optimizer;
+		held = fmax(held, m.weights + opt);
+	}
 	double model = wl_checkpoint_bytes(s, weights_only ? CKPT_WEIGHTS : CKPT_FULL);
-	return s->training.checkpoint.bytes_override > 0 && model > 0 ? held * bytes / model : held;
+	/* checkpoint.bytes scales what a GPU holds alike (not LoRA's frozen base,
+	 * which its adapters' checkpoint does not hold) */
+	return s->training.checkpoint.bytes_override > 0 && model > 0 && !lora
+	       ? held * bytes / model : held;
 }
 
 /* Reading the checkpoint back after a failure, on a fresh cluster: every

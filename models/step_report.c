@@ -240,24 +240,24 @@ static bool var_drawn(const scenario *s)
 	       (v->straggler_fraction > 0 && v->straggler_slowdown > 1);
 }
 
-/* Whether the run drew a straggler (more than 5% slower) in a replica. */
+/* Whether the run drew a straggler (10% slower or more) in a replica. */
 static bool stragglers_held(const scenario *s, const step_result *r)
 {
-	return r->stragglers_drawn > 0 && s->run.variability.straggler_slowdown > 1.05;
+	return r->stragglers_drawn > 0 && s->run.variability.straggler_slowdown >= 1.1;
 }
 
 /* Whether the variability is what the idle waits for: a straggler drawn, or
- * jitter whose expected wait, the slowest of the replicas' draws (about
- * cv x sqrt(2 ln dp) of the compute), is half the idle or more; otherwise
- * the layers' balance is the likelier cause. */
+ * compute jitter whose expected wait, the slowest of the replicas' draws
+ * (about cv x sqrt(2 ln dp) of the compute), is as long as the idle;
+ * otherwise the layers' balance is the likelier cause (links' jitter waits
+ * in the communication shares, not in the idle). */
 static bool var_binds(const scenario *s, const step_result *r)
 {
-	const scn_variability *v = &s->run.variability;
 	if (stragglers_held(s, r))
 		return true;
 	double dp = scn_dp_grad(s) > 2 ? scn_dp_grad(s) : 2;
-	double cv = v->compute_cv > v->link_cv ? v->compute_cv : v->link_cv;
-	return cv * sqrt(2 * log(dp)) * r->split_s[SPLIT_COMPUTE] >= 0.5 * r->split_s[SPLIT_IDLE];
+	return s->run.variability.compute_cv * sqrt(2 * log(dp)) * r->split_s[SPLIT_COMPUTE] >=
+	       r->split_s[SPLIT_IDLE];
 }
 
 static void why_other(const scenario *s, step_result *r, int k, double x, double pct)
@@ -474,8 +474,8 @@ static bool failures_bottleneck(const scenario *s, step_result *r, int k, double
 			snprintf(plus, sizeof plus, ", plus %s reading the checkpoint back",
 				 fmt_long(c, sizeof c, reload));
 		if (reload > key)   /* the reload is most of it: storage's reads */
-			snprintf(adv, sizeof adv, "faster reloads (storage bandwidth: reading the "
-				 "checkpoint back takes %s of each restart, the rest %s), fewer "
+			snprintf(adv, sizeof adv, "faster reloads (reading the checkpoint back from "
+				 "storage takes %s of each restart, the rest %s), fewer "
 				 "interruptions (more reliable parts, hot spares) or a smaller job would "
 				 "raise it", fmt_long(c, sizeof c, reload), fmt_long(b, sizeof b, key));
 		else

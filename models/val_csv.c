@@ -322,6 +322,12 @@ static bool two_widths(const char *s)
 	bool named = false;
 	for (size_t i = 0; i < sizeof words / sizeof words[0] && !named; i++)
 		named = i < 3 ? val__has_word(s, words[i]) : val__has(s, words[i]);
+	/* one model's widths beside each other ("MLP 4096", "FFN 5632"), or a
+	 * text-only model ("no vision encoder") */
+	static const char *const one[] = {"ffn", "mlp", "d_ff", "intermediate", "feed", "no vision",
+		"text-only", "without vision"};
+	for (size_t i = 0; i < sizeof one / sizeof one[0] && named; i++)
+		named = !val__has(s, one[i]);
 	if (!named)
 		return false;
 	/* not a size of something else: "image 224", "patch 14", "seq 4096" */
@@ -332,7 +338,7 @@ static bool two_widths(const char *s)
 		/* a number that starts a word, or follows a separator: "/2048" after
 		 * a label's bracket, not the 14 of "ViT-L/14" */
 		if (!isdigit((unsigned char)*p) || (p > s && (isalnum((unsigned char)p[-1]) ||
-		                                             strchr("-._,", p[-1]))) ||
+		                                             strchr("-._,@", p[-1]))) ||
 		    (p - s >= 2 && p[-1] == '/' && isalnum((unsigned char)p[-2])))
 			continue;
 		bool other = false;

@@ -997,9 +997,9 @@ static int count_after_rate(const char *at)
 		const char *after = e;
 		while (*after == ' ')
 			after++;
-		if (unit && (!strncasecmp(after, "port", 4) || val__find(e, "per NIC") ||
-		             val__find(e, "per HCA") || val__find(e, "per adapter") ||
-		             val__find(e, "per card")))
+		if (unit && !strncasecmp(after, "port", 4) &&
+		    (val__find(e, "per NIC") || val__find(e, "per HCA") ||
+		     val__find(e, "per adapter") || val__find(e, "per card") || val__find(e, "NICs")))
 			continue;
 		if (e > d && n > 0 && n <= 64 && !isalnum((unsigned char)*e))
 			return (int)n;
@@ -4277,16 +4277,23 @@ static void coll_name_of(const val_row *r, char *name, size_t n)
  * concurrently with compute" are one collective). */
 static bool concurrent_groups(const char *o)
 {
-	static const char *const of[] = {"group", "communicator"};
+	static const char *const of[] = {"groups", "communicators"};
+	static const char *const denied[] = {"not run concurrent", "no other concurrent", "disabled",
+		"none", "limited", "single", "one group", "one communicator"};
 	for (const char *p = val__find(o, "concurrent"); p; p = val__find(p + 1, "concurrent")) {
-		char near[64];
-		const char *from = p - o > 24 ? p - 24 : o;
-		snprintf(near, sizeof near, "%.*s", (int)(p - from) + 40, from);
-		bool groups = false;
+		char clause[96];   /* its own clause: not across ';' or ',' */
+		const char *b = p, *e = p;
+		while (b > o && !strchr(";,(", b[-1]) && p - b < 40)
+			b--;
+		while (*e && !strchr(";,)", *e) && e - p < 48)
+			e++;
+		snprintf(clause, sizeof clause, "%.*s", (int)(e - b), b);
+		bool groups = false, no = val__negated_before(o, p);
 		for (size_t i = 0; i < sizeof of / sizeof of[0] && !groups; i++)
-			groups = val__has(near, of[i]);
-		if (groups && !val__negated_before(o, p) && !val__has(near, "not run concurrent") &&
-		    !val__has(near, "no other concurrent"))
+			groups = val__has(clause, of[i]);
+		for (size_t i = 0; i < sizeof denied / sizeof denied[0] && !no; i++)
+			no = val__has(clause, denied[i]);
+		if (groups && !no)
 			return true;
 	}
 	return false;

@@ -3939,7 +3939,7 @@ START_TEST(t_blind27)
 	static const char *const one[] = {"2048 (d_model) / 128 (head_dim)",
 		"2048 (model) / 1408 (expert)", "2,048 (d) / 8,192 (d_ff)",
 		"2048 (grad clipping 1.0) / 8192 (ffn)", "2048 (ViT-L/14, image 224)",
-		"2048 (BERT encoder) / 4096 (ffn)"};
+		"2048 (BERT encoder) / 4096 (ffn)", "2048 (ViT-L/16, MLP 4096)", "2048 (ViT-L/14@336px)"};
 	for (size_t i = 0; i < sizeof one / sizeof one[0]; i++) {
 		char row[512];
 		snprintf(row, sizeof row, "ONE-%zu,x,\"1 x 8 H100-SXM5-80GB\",8,1,24,\"%s\",16,4096,"
@@ -3972,7 +3972,8 @@ START_TEST(t_blind27)
 	static const struct { const char *hw; int count; double gbps; } nics[] = {
 		{"2 nodes x 8 A100-SXM4-80GB; RoCE 100 Gb/s x 16 per node", 16, 100},
 		{"2 nodes x 8 A100-SXM4-80GB; network 100 Gbps x 16 per node", 16, 100},
-		{"2 nodes x 8 A100-SXM4-80GB; 200 Gbps x 2 ports per NIC, 8 NICs", 8, 200}};
+		{"2 nodes x 8 A100-SXM4-80GB; 200 Gbps x 2 ports per NIC, 8 NICs", 8, 200},
+		{"2 nodes x 8 A100-SXM4-80GB; IB NDR 400 Gbps x 8 ports per node", 8, 400}};
 	for (size_t i = 0; i < sizeof nics / sizeof nics[0]; i++) {
 		char row[512];
 		snprintf(row, sizeof row, "NIC-%zu,x,\"%s\",16,,,,,,,,,,,\"op=all_reduce; "
@@ -4011,14 +4012,14 @@ START_TEST(t_blind27)
 	ck_assert_msg(strstr(why, "concurrent") != NULL, "%s", why);
 	static const char *const single[] = {"op=all_reduce; collectives run concurrently with compute",
 		"op=all_reduce; no other concurrent collectives", "op=all_gather; compared with "
-		"all_reduce_perf"};
+		"all_reduce_perf", "op=all_reduce; process groups: NCCL; concurrent kernels limited"};
 	for (size_t i = 0; i < sizeof single / sizeof single[0]; i++) {
 		char row[512];
 		snprintf(row, sizeof row, "CG-%zu,x,\"2 nodes x 8 H100-SXM5-80GB, 8x 400 Gb/s "
 		         "InfiniBand\",16,,,,,,,,,,,\"%s; size=1048576 B\",float,,busbw,20,GB/s,x",
 		         i + 2, single[i]);
 		ck_assert_msg(build_row(row, &c, why, sizeof why) == 0, "%s: %s", single[i], why);
-		ck_assert_int_eq(c.coll_op, i == 2 ? COLL_ALL_GATHER : COLL_ALL_REDUCE);
+		ck_assert_int_eq(c.coll_op, i == 2 ? COLL_ALL_GATHER : COLL_ALL_REDUCE);   /* i 0, 1, 3 */
 		scn_release(&c.s);
 	}
 	ck_assert_msg(build_row("GDS-1,x,\"2 x GCP a3-megagpu-8g (8x H100), without GPUDirect "
