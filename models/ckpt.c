@@ -288,6 +288,204 @@ out:
 	return t;
 }
 
+/* ------------------------------------------------ node-local checkpoints */
+
+/* Nodes holding each node's local checkpoint: its own and copies - 1 peers,
+ * at most every node. */
+static int local_copies_of(const scenario *s)
+{
+	int c = s->training.checkpoint.local_copies;
+	return c < 1 ? 1 : c > s->cluster.nodes ? s->cluster.nodes : c;
+}
+
+/* Node n's i-th peer for the copies of its local checkpoint: the next nodes
+ * in order (Megatron's replication with a jump of one node). */
+static int local_peer(const scenario *s, int node, int i)
+{
+	return (node + i) % s->cluster.nodes;
+}
+
+/* The network part of the route from GPU a to GPU b (PCIe links dropped:
+ * the copy leaves and enters host memory). */
+static int net_route(ckrun *k, int a, int b, int *l, int max)
+{
+	int n = cluster_route(k->cl, a, b, -1, l, max);
+	return n < 0 ? n : route_strip_pcie(k->net, l, n);
+}
+
+/* Writers of a local checkpoint: every GPU writes what it holds to its own
+ * node's drive, and sends copies - 1 copies to its peers' drives over the
+ * training network; writer g * copies + i is GPU g's copy i. */
+static int local_writers_build(ckrun *k, double each, int copies, char *err, size_t errlen)
+{
+	const scenario *s = k->s;
+	int gpus = scn_gpus(s), gpn = s->cluster.gpus_per_node;
+	k->nw = gpus * copies;
+	k->w = calloc((size_t)k->nw, sizeof *k->w);
+	if (!k->w) {
+		snprintf(err, errlen, "out of memory");
+		return -1;
+	}
+	for (int g = 0; g < gpus; g++) {
+		int up[CLUSTER_MAX_ROUTE], drive[CLUSTER_MAX_ROUTE];
+		int nu = cluster_route_local(k->cl, g, false, false, up, CLUSTER_MAX_ROUTE);
+		for (int i = 0; i < copies; i++) {
+			writer *w = &k->w[g * copies + i];
+			int peer = local_peer(s, g / gpn, i), dst = peer * gpn + g % gpn;
+			/* GPU -> host -> drive of the destination node */
+			int nd = cluster_route_local(k->cl, dst, false, true, drive, CLUSTER_MAX_ROUTE);
+			int nn = i > 0 ? net_route(k, g, dst, w->write, CLUSTER_MAX_ROUTE) : 0;
+			if (nu < 0 || nd < 0 || nn < 0) {
+				snprintf(err, errlen, "no route from GPU %d to the drive of node %d", g, peer);
+				return -1;
+			}
+			w->gpu = g;
+			w->bytes = each;
+			w->nwrite = cluster_route_append(w->write, nn, drive + 1, nd - 1,
+			                                 2 * CLUSTER_MAX_ROUTE);
+			if (i == 0) {
+				memcpy(w->snap, up, sizeof(int) * (size_t)nu);
+				w->nsnap = nu;
+			}
+			if (!k->async) {   /* streamed from the GPU: its PCIe link first */
+				int tmp[2 * CLUSTER_MAX_ROUTE];
+				memcpy(tmp, up, sizeof(int) * (size_t)nu);
+				w->nwrite = cluster_route_append(tmp, nu, w->write, w->nwrite,
+				                                 2 * CLUSTER_MAX_ROUTE);
+				memcpy(w->write, tmp, sizeof(int) * (size_t)w->nwrite);
+			}
+		}
+	}
+	return 0;
+}
+
+static void on_local_snap_done(sim *e, void *ctx, uint64_t arg)
+{
+	ckrun *k = ctx;
+	int copies = k->nw / scn_gpus(k->s);
+	for (int i = 0; i < copies; i++)
+		start_write(k, (int)arg + i);
+	if (--k->snaps_left == 0)
+		k->t_snap = sim_now(e);
+}
+
+static void start_local(sim *e, void *ctx, uint64_t arg)
+{
+	ckrun *k = ctx;
+	int copies = k->nw / scn_gpus(k->s);
+	for (int i = 0; i < k->nw; i++) {
+		writer *w = &k->w[i];
+		if (!k->async)
+			start_write(k, i);
+		else if (i % copies == 0 &&
+		         flow_start(k->net, w->snap, w->nsnap, w->bytes, 0, 1.0, on_local_snap_done, k,
+		                    (uint64_t)i) < 0) {
+			k->err = -1;
+			on_local_snap_done(e, k, (uint64_t)i);
+		}
+	}
+}
+
+/* Restoring from the local checkpoint after a failure: the replaced node's
+ * GPUs read their state from the first peer's drive over the network, every
+ * other GPU from its own node's drive. */
+static double local_load_time(const scenario *s, double each, char *err, size_t errlen)
+{
+	ckrun k;
+	double t = -1;
+	if (ckrun_open(&k, s, err, errlen) < 0)
+		goto out;
+	int gpus = scn_gpus(s), gpn = s->cluster.gpus_per_node;
+	k.writes_left = gpus;
+	for (int g = 0; g < gpus; g++) {
+		int l[2 * CLUSTER_MAX_ROUTE], d[CLUSTER_MAX_ROUTE];
+		int src = g / gpn == 0 ? local_peer(s, 0, 1) * gpn + g : g;
+		int nl = cluster_route_local(k.cl, src, true, true, d, CLUSTER_MAX_ROUTE);
+		if (nl > 0 && src != g) {   /* that drive, then the network to GPU g */
+			int n = net_route(&k, src, g, l + 1, CLUSTER_MAX_ROUTE);
+			int down = cluster_route_local(k.cl, g, true, false, l + 1 + (n > 0 ? n : 0),
+			                               CLUSTER_MAX_ROUTE);
+			l[0] = d[0];
+			nl = n < 0 || down < 0 ? -1 : 1 + n + down;
+		} else if (nl > 0) {
+			memcpy(l, d, sizeof(int) * (size_t)nl);
+		}
+		if (nl < 0 || flow_start(k.net, l, nl, each, 0, 1.0, on_write_done, &k,
+		                         (uint64_t)g) < 0) {
+			snprintf(err, errlen, "no route from a local drive to GPU %d", g);
+			goto out;
+		}
+	}
+	if (sim_run(k.e) != SIM_OK || k.err < 0) {
+		snprintf(err, errlen, "local checkpoint restore simulation stopped early");
+		goto out;
+	}
+	t = k.t_write;
+out:
+	ckrun_close(&k);
+	return t;
+}
+
+static const char *local_bottleneck(const scenario *s, double node_bytes, int copies)
+{
+	const scn_cluster *c = &s->cluster;
+	double t_drive = node_bytes * copies / c->cache.bandwidth_Bps;
+	double t_net = copies > 1 ? node_bytes * (copies - 1) / (c->nic.count * c->nic.speed_Bps) : 0;
+	return t_drive >= t_net ? "node-local drive" : "training NICs (copies to peers)";
+}
+
+int store_local_checkpoint_cost(const scenario *s, store_ckpt_result *r, char *err,
+                                size_t errlen)
+{
+	memset(r, 0, sizeof *r);
+	const scn_checkpoint *c = &s->training.checkpoint;
+	int copies = local_copies_of(s);
+	double each = load_bytes_per_gpu(s, store_checkpoint_bytes(s));
+	int gpus = scn_gpus(s), gpn = s->cluster.gpus_per_node;
+	r->bytes = each * gpus * copies;
+	r->writers = gpus;
+	r->writer_nodes = s->cluster.nodes;
+	r->node_bytes_max = each * gpn * copies;
+	r->floor_s = r->node_bytes_max / s->cluster.cache.bandwidth_Bps;
+	ckrun k;
+	int rc = -1;
+	if (ckrun_open(&k, s, err, errlen) < 0)
+		goto out;
+	k.async = c->mode == CKPT_ASYNC;
+	if (k.async && s->cluster.host_memory_bytes > 0 &&
+	    each * gpn > s->cluster.host_memory_bytes) {
+		k.async = false;
+		r->async_fallback = true;
+	}
+	if (local_writers_build(&k, each, copies, err, errlen) < 0)
+		goto out;
+	k.snaps_left = k.async ? gpus : 0;
+	k.writes_left = k.nw;
+	if (sim_after(k.e, 0, SIM_PRIO_NORMAL, start_local, &k, 0) < 0)
+		goto out;
+	if (sim_run(k.e) != SIM_OK || k.err < 0) {
+		snprintf(err, errlen, "local checkpoint simulation stopped early (event limit or "
+		         "flow error)");
+		goto out;
+	}
+	double staging = k.async ? c->snapshot_overhead_s : 0;
+	r->snapshot_s = k.async ? staging + k.t_snap : 0;
+	r->write_s = staging + k.t_write;
+	r->stall_s = k.async ? r->snapshot_s : r->write_s;
+	r->bottleneck = local_bottleneck(s, each * gpn, copies);
+	const scn_failures *fl = &s->training.failures;
+	if (copies >= 2 && fl->reload &&
+	    (fl->gpu_mtbf_s > 0 || fl->node_mtbf_s > 0 || fl->link_mtbf_s > 0)) {
+		r->load_s = local_load_time(s, each, err, errlen);
+		if (r->load_s < 0)
+			goto out;
+	}
+	rc = 0;
+out:
+	ckrun_close(&k);
+	return rc;
+}
+
 /* The DP reduction alone on a fresh cluster, for comparison. */
 static double dp_alone(const scenario *s, char *err, size_t errlen)
 {
@@ -400,32 +598,54 @@ out:
 	return rc;
 }
 
+int store_checkpoint_tiers(const scenario *s, double step_time_s, step_checkpoint *ck,
+                           store_ckpt_result *detail, store_ckpt_result *local, char *err,
+                           size_t errlen)
+{
+	store_ckpt_result tmp, ltmp;
+	store_ckpt_result *r = detail ? detail : &tmp;
+	store_ckpt_result *lr = local ? local : &ltmp;
+	memset(ck, 0, sizeof *ck);
+	memset(r, 0, sizeof *r);
+	memset(lr, 0, sizeof *lr);
+	const scn_checkpoint *c = &s->training.checkpoint;
+	int every = c->every;
+	bool async = c->mode == CKPT_ASYNC;
+	ck->bytes = store_checkpoint_bytes(s);
+	if (every > 0) {
+		store_ckpt_opts o = {
+			.with_dp_traffic = async && s->cluster.storage.network == STORAGE_NET_SHARED &&
+			                   scn_dp_grad(s) > 1,
+		};
+		if (store_checkpoint_cost(s, &o, r, err, errlen) < 0)
+			return -1;
+		ck->every = every;
+		ck->bytes = r->bytes;
+		ck->write_s = r->write_s;
+		ck->async_fallback = async && r->async_fallback;
+		ck->load_s = r->load_s;
+		ck->stall_s = store_ckpt_stall(r, async, every, step_time_s);
+		ck->amortized_s = ck->stall_s / every;
+	}
+	if (c->local_every > 0 && s->cluster.cache.present) {
+		if (store_local_checkpoint_cost(s, lr, err, errlen) < 0)
+			return -1;
+		ck->local_every = c->local_every;
+		ck->local_copies = local_copies_of(s);
+		ck->local_bytes_per_gpu = lr->bytes / lr->writers / ck->local_copies;
+		ck->local_write_s = lr->write_s;
+		ck->local_load_s = lr->load_s;
+		/* with the wait for a background write that outlasts the interval */
+		ck->local_stall_s = store_ckpt_stall(lr, async, c->local_every, step_time_s);
+		ck->amortized_s += ck->local_stall_s / c->local_every;
+	}
+	return 0;
+}
+
 int store_checkpoint(const scenario *s, double step_time_s, step_checkpoint *ck,
                      store_ckpt_result *detail, char *err, size_t errlen)
 {
-	store_ckpt_result tmp;
-	store_ckpt_result *r = detail ? detail : &tmp;
-	memset(ck, 0, sizeof *ck);
-	memset(r, 0, sizeof *r);
-	int every = s->training.checkpoint.every;
-	ck->bytes = store_checkpoint_bytes(s);
-	if (every <= 0)
-		return 0;
-	bool async = s->training.checkpoint.mode == CKPT_ASYNC;
-	store_ckpt_opts o = {
-		.with_dp_traffic = async && s->cluster.storage.network == STORAGE_NET_SHARED &&
-		                   scn_dp_grad(s) > 1,
-	};
-	if (store_checkpoint_cost(s, &o, r, err, errlen) < 0)
-		return -1;
-	ck->every = every;
-	ck->bytes = r->bytes;
-	ck->write_s = r->write_s;
-	ck->async_fallback = async && r->async_fallback;
-	ck->load_s = r->load_s;
-	ck->stall_s = store_ckpt_stall(r, async, every, step_time_s);
-	ck->amortized_s = ck->stall_s / every;
-	return 0;
+	return store_checkpoint_tiers(s, step_time_s, ck, detail, NULL, err, errlen);
 }
 
 double store_ckpt_stall(const store_ckpt_result *r, bool async, int every, double step_time_s)

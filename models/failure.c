@@ -28,6 +28,10 @@ typedef struct fmodel {
 	bool async;
 	double write;                /* start of the write to durable */
 	double knee;                 /* async: steps a background write takes; 0: none */
+	double extra_rate;           /* the other tier's stall per second of work: the
+	                              * storage checkpoints when restarts restore from
+	                              * node-local ones, the node-local ones (lost with
+	                              * the failed node) when they cannot */
 } fmodel;
 
 typedef struct facc {
@@ -167,7 +171,7 @@ static double goodput_every(fmodel m, double step_s, int every, const double *dr
 	facc a;
 	m.tau = every * step_s;
 	if (m.ck) {
-		m.delta = store_ckpt_stall(m.ck, m.async, every, step_s);
+		m.delta = store_ckpt_stall(m.ck, m.async, every, step_s) + m.extra_rate * m.tau;
 		m.lag = async_lag(&m);
 	}
 	run_model(&m, INFINITY, draws, n, &a);
@@ -331,16 +335,29 @@ int store_failures(const scenario *s, double step_time_s, const step_checkpoint 
 		return -1;
 	fdraw d = { 0 };
 	fill_rates(s, &d, r);
-	int every = ck && ck->every > 0 ? ck->every : 0;
+	/* The tier restarts restore from: the node-local one when another node
+	 * holds a copy of the failed node's (its own drive leaves with it), else
+	 * the storage one; the other tier's stalls are spread over the work. */
+	int pers = ck && ck->every > 0 ? ck->every : 0;
+	int loc = ck && ck->local_every > 0 ? ck->local_every : 0;
+	bool local = loc > 0 && ck->local_copies >= 2;
+	int every = local ? loc : pers;
+	double stall = every == 0 ? 0 : local ? ck->local_stall_s : ck->stall_s;
+	double write = every == 0 ? 0 : local ? ck->local_write_s : ck->write_s;
+	double load = every == 0 ? 0 : local ? ck->local_load_s : ck->load_s;
+	double extra = local ? (pers > 0 ? ck->stall_s / (pers * step_time_s) : 0)
+	                     : (loc > 0 ? ck->local_stall_s / (loc * step_time_s) : 0);
+	r->local_recovers = local;
 	fmodel m = {
 		.tau = every > 0 ? every * step_time_s : INFINITY,
-		.delta = every > 0 ? ck->stall_s : 0,
-		.lag = every > 0 ? fmax(0.0, ck->write_s - ck->stall_s) : 0,
+		.delta = every > 0 ? stall + extra * every * step_time_s : 0,
+		.lag = every > 0 ? fmax(0.0, write - stall) : 0,
 		.restart = s->training.failures.restart_s +
-		           (every > 0 && s->training.failures.reload ? ck->load_s : 0),
-		.ck = every > 0 ? o->ckpt : NULL,
+		           (every > 0 && s->training.failures.reload ? load : 0),
+		.ck = every > 0 ? (local ? o->local : o->ckpt) : NULL,
 		.async = o->ckpt_async,
-		.write = every > 0 ? ck->write_s : 0,
+		.write = write,
+		.extra_rate = extra,
 	};
 	bool bg = m.ck && m.async && !m.ck->async_fallback;
 	if (bg) {
@@ -355,7 +372,7 @@ int store_failures(const scenario *s, double step_time_s, const step_checkpoint 
 	double work = s->run.train_tokens > 0 && tokens_per_step > 0
 	              ? ceil(s->run.train_tokens / tokens_per_step) * step_time_s : 0;
 	if (r->rate_per_s <= 0) {   /* no failures: only the checkpoint stalls */
-		r->goodput = every > 0 ? m.tau / (m.tau + m.delta) : 1;
+		r->goodput = every > 0 ? m.tau / (m.tau + m.delta) : 1 / (1 + extra);
 		r->ckpt_frac = 1 - r->goodput;
 		if (work > 0)
 			r->time_to_train_s = work / r->goodput;
@@ -402,7 +419,7 @@ int store_failures(const scenario *s, double step_time_s, const step_checkpoint 
 	if (m.delta > 0) {
 		/* async: Young and Daly from the stall of intervals the write does
 		 * not outlast, not of the scenario's interval */
-		double dl = bg ? store_ckpt_stall(m.ck, true, 1 << 30, step_time_s) : m.delta;
+		double dl = bg ? store_ckpt_stall(m.ck, true, 1 << 30, step_time_s) : stall;
 		r->young_s = store_young_s(dl, r->job_mtbf_s);
 		r->daly_s = store_daly_s(dl, r->job_mtbf_s);
 		r->young_every = r->young_s / step_time_s;
@@ -413,6 +430,7 @@ int store_failures(const scenario *s, double step_time_s, const step_checkpoint 
 			 * intervals and keep the knee inside its range */
 			double guess = bg ? fmax(r->daly_every, m.knee) : r->daly_every;
 			search_best(&m, step_time_s, guess, draws, n, r);
+			r->best_is_local = local;
 		}
 	}
 
@@ -432,12 +450,15 @@ int store_failures(const scenario *s, double step_time_s, const step_checkpoint 
 		draws = buf;
 		bool finished = true;
 		double restart = 0, g1 = 0, g2 = 0;
+		/* with no tier to restore from, the other tier's stalls (node-local
+		 * checkpoints kept on one node only) lengthen the work itself */
+		double wwork = every == 0 ? work * (1 + extra) : work;
 		for (int k = 0; k < reps && finished; k++) {
 			gsl_rng_set(d.rng, (unsigned long)sim_seed_mix(seed, 0x74726e00ULL + k));
 			for (long i = 0; i < cap; i++)
 				draws[i] = draw_next(&d);
-			run_model(&m, work, draws, cap, &a);
-			finished = a.useful >= work * (1 - 1e-12);
+			run_model(&m, wwork, draws, cap, &a);
+			finished = a.useful >= wwork * (1 - 1e-12);
 			total += a.wall;
 			fails += a.fails;
 			restart += a.restart;
@@ -451,7 +472,8 @@ int store_failures(const scenario *s, double step_time_s, const step_checkpoint 
 		if (every == 0 && finished && r->time_to_train_s > 0) {
 			r->goodput = work / r->time_to_train_s;
 			r->restart_frac = restart / total;
-			r->lost_work_frac = fmax(0.0, 1 - r->goodput - r->restart_frac);
+			r->ckpt_frac = (wwork - work) / r->time_to_train_s;
+			r->lost_work_frac = fmax(0.0, 1 - r->goodput - r->restart_frac - r->ckpt_frac);
 			double gm = g1 / reps, gv = fmax(0.0, (g2 - reps * gm * gm) / (reps - 1));
 			r->goodput_ci = reps > 1 ? 1.96 * sqrt(gv / reps) : 0;
 		}

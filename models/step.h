@@ -32,9 +32,16 @@ typedef struct step_checkpoint {
 	double write_s;       /* wall time of one checkpoint write */
 	double stall_s;       /* training time lost per checkpoint */
 	int every;
-	double amortized_s;   /* stall_s / every */
+	double amortized_s;   /* per step, both tiers: stall_s / every + local_stall_s /
+	                       * local_every */
 	bool async_fallback;  /* async asked, host memory too small: written sync */
 	double load_s;        /* reading it back after a failure (every GPU its state) */
+	/* node-local checkpoints (training.checkpoint.local_every): each GPU's
+	 * state to its node's drive and local_copies - 1 peers' */
+	int local_every;      /* 0 = none */
+	int local_copies;
+	double local_bytes_per_gpu;
+	double local_write_s, local_stall_s, local_load_s;
 } step_checkpoint;
 
 /* Notes a result holds (the report prints them all). */
@@ -112,6 +119,8 @@ typedef struct step_result {
 	double lost_work_frac, restart_frac, ckpt_frac;
 	double restart_s;
 	int best_checkpoint_every;        /* 0 = not computed */
+	int best_local_checkpoint_every;  /* of the node-local tier, when restarts
+	                                   * restore from it; 0 = not computed */
 	double time_to_train_s;           /* 0 = not asked */
 	double compression_saving_s;      /* >0: compression paid off per step */
 	double async_speedup;             /* async DP: speedup over sync; 0 = n/a */

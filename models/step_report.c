@@ -457,9 +457,21 @@ static bool failures_bottleneck(const scenario *s, step_result *r, int k, double
 	if (r->job_mtbf_s <= 0 || loss < 5 || loss <= pct)
 		return false;
 	char a[32], b[32], adv[256];
-	int every = r->checkpoint.every, best = r->best_checkpoint_every;
+	/* the tier restarts restore from: node-local when a peer holds a copy */
+	const step_checkpoint *ck = &r->checkpoint;
+	bool local = ck->local_every > 0 && ck->local_copies >= 2;
+	int every = local ? ck->local_every : ck->every;
+	int best = local ? r->best_local_checkpoint_every : r->best_checkpoint_every;
 	bool async = s->training.checkpoint.mode == CKPT_ASYNC;
-	if (r->goodput < 0.005 && best <= 0)
+	if (every <= 0 && ck->local_every > 0 && s->cluster.nodes >= 2)
+		snprintf(adv, sizeof adv, "a copy of each node's local checkpoint on another node "
+			 "(training.checkpoint.local_copies: 2; a failed node is replaced with its "
+			 "drive) or checkpoints to storage (training.checkpoint.every) would keep the "
+			 "work done before a failure");
+	else if (every <= 0)
+		snprintf(adv, sizeof adv, "checkpoints (training.checkpoint.every) would keep "
+			 "the work done before a failure");
+	else if (r->goodput < 0.005 && best <= 0)
 		/* no interval gets work done (the failure search found none) */
 		snprintf(adv, sizeof adv, "the job is interrupted before it can finish the work "
 			 "between two checkpoints, so no restart time or checkpoint interval saves it; "
@@ -484,13 +496,10 @@ static bool failures_bottleneck(const scenario *s, step_result *r, int k, double
 				 "reliable parts, hot spares) or a smaller job would raise it",
 				 fmt_long(b, sizeof b, key), plus);
 	}
-	else if (every <= 0)
-		snprintf(adv, sizeof adv, "checkpoints (training.checkpoint.every) would keep "
-			 "the work done before a failure");
 	else if (best > 0 && best != every)
-		snprintf(adv, sizeof adv, "checkpointing %s (the best interval here is %d steps, "
-			 "now %d) would raise it", best < every ? "more often" : "less often", best,
-			 every);
+		snprintf(adv, sizeof adv, "checkpointing %s%s (the best interval here is %d steps, "
+			 "now %d) would raise it", best < every ? "more often" : "less often",
+			 local ? " to the local drives" : "", best, every);
 	else
 		snprintf(adv, sizeof adv, "the interval is already the best (%d step%s); %s "
 			 "would raise it", every, every == 1 ? "" : "s", async ? "faster checkpoint writes (storage bandwidth)"

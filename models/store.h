@@ -114,6 +114,17 @@ typedef struct store_ckpt_result {
 int store_checkpoint_cost(const scenario *s, const store_ckpt_opts *o, store_ckpt_result *r,
                           char *err, size_t errlen);
 
+/* The node-local tier (training.checkpoint.local_every): every GPU writes
+ * what it holds (its weights and optimizer state, as the reload counts them)
+ * to its node's cluster.local_cache drive and, with local_copies > 1, sends
+ * copies to the drives of the next nodes over the training network (sync:
+ * streamed from the GPU; async: a snapshot to host memory, then background
+ * writes). r->bytes counts every copy; r->load_s, when failures are drawn
+ * and there is a copy on a peer, restores the replaced node's GPUs from the
+ * peer's drive and every other GPU from its own. */
+int store_local_checkpoint_cost(const scenario *s, store_ckpt_result *r, char *err,
+                                size_t errlen);
+
 /* The checkpoint's share of a step of step_time_s (without checkpoints):
  * fills ck (bytes, write_s, stall_s, every, amortized_s). Async stall adds
  * the wait when the background write outlasts the interval, and the slowdown
@@ -121,6 +132,11 @@ int store_checkpoint_cost(const scenario *s, const store_ckpt_opts *o, store_ckp
  * every = 0 gives zeros. Returns 0 or negative with err. */
 int store_checkpoint(const scenario *s, double step_time_s, step_checkpoint *ck,
                      store_ckpt_result *detail, char *err, size_t errlen);
+/* The same with the node-local tier's cost in *local (when local_every > 0;
+ * zeros otherwise): ck's amortized_s then holds both tiers. */
+int store_checkpoint_tiers(const scenario *s, double step_time_s, step_checkpoint *ck,
+                           store_ckpt_result *detail, store_ckpt_result *local, char *err,
+                           size_t errlen);
 
 /* -------------------------------------------------------------- failures */
 
@@ -139,6 +155,7 @@ typedef struct store_fail_opts {
 	 * stall of ck at every interval */
 	const store_ckpt_result *ckpt;
 	bool ckpt_async;
+	const store_ckpt_result *local;   /* the node-local tier's cost, or NULL */
 } store_fail_opts;
 
 typedef struct store_fail_result {
@@ -155,6 +172,8 @@ typedef struct store_fail_result {
 	double time_to_train_s;      /* 0 unless run.train_tokens */
 	double failures_to_train;    /* mean interruptions while training */
 	int best_every;              /* 0 unless searched */
+	bool best_is_local;          /* best_every is of the node-local tier */
+	bool local_recovers;         /* restarts restore from the node-local tier */
 	double best_goodput;
 	double best_every_lo, best_every_hi;   /* spread of the argmax over batches */
 	double young_s, daly_s;      /* optimal intervals, seconds of work */

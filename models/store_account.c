@@ -79,7 +79,8 @@ static void ckpt_note(const scenario *s, step_result *r, const store_ckpt_result
 	char b[32], w[32], am[32], text[512], alt[224] = "";
 	unit_fmt(b, sizeof b, ck->bytes, UNIT_BYTES);
 	unit_fmt(w, sizeof w, ck->write_s, UNIT_TIME);
-	unit_fmt(am, sizeof am, ck->amortized_s, UNIT_TIME);
+	double own = ck->stall_s / ck->every;   /* this tier's share (amortized_s holds both) */
+	unit_fmt(am, sizeof am, own, UNIT_TIME);
 	/* the same checkpoint over the other network, when both are described */
 	scenario a = *s;
 	a.cluster.storage.network = shared ? STORAGE_NET_FRONTEND : STORAGE_NET_SHARED;
@@ -88,7 +89,7 @@ static void ckpt_note(const scenario *s, step_result *r, const store_ckpt_result
 	if ((shared ? s->cluster.storage.frontend_Bps > 0 : true) &&
 	    store_checkpoint(&a, step_s, &ca, NULL, err, sizeof err) == 0) {
 		char x[32];
-		unit_fmt(x, sizeof x, ca.amortized_s, UNIT_TIME);
+		unit_fmt(x, sizeof x, ca.stall_s / ca.every, UNIT_TIME);
 		FMT(alt, "; over %s it would cost %s per step",
 		         shared ? "a separate frontend NIC" : "the shared training NICs", x);
 	}
@@ -102,7 +103,7 @@ static void ckpt_note(const scenario *s, step_result *r, const store_ckpt_result
 	step_checkpoint co;
 	double per = ck->stall_s / other;
 	if (store_checkpoint(&oth, step_s, &co, NULL, err, sizeof err) == 0)
-		per = co.amortized_s;
+		per = co.stall_s / other;
 	unit_fmt(y, sizeof y, per, UNIT_TIME);
 	unit_fmt(st, sizeof st, ck->stall_s, UNIT_TIME);
 	if (async) {
@@ -128,7 +129,48 @@ static void ckpt_note(const scenario *s, step_result *r, const store_ckpt_result
 	    async ? "async" : d->async_fallback ? "async falling back to sync (host memory too small)"
 	                                        : "sync",
 	    shared ? "shared training NICs" : "frontend network", how, am,
-	    100 * ck->amortized_s / r->step_time_s, alt, other, y);
+	    100 * own / r->step_time_s, alt, other, y);
+	add_note(r, text);
+}
+
+static void local_note(const scenario *s, step_result *r, const store_ckpt_result *d,
+                       bool failures)
+{
+	const step_checkpoint *ck = &r->checkpoint;
+	bool async = s->training.checkpoint.mode == CKPT_ASYNC && !d->async_fallback;
+	char b[32], w[32], sn[32], am[32], ld[32], how[160], copies[160], fate[224] = "";
+	unit_fmt(b, sizeof b, ck->local_bytes_per_gpu, UNIT_BYTES);
+	unit_fmt(w, sizeof w, ck->local_write_s, UNIT_TIME);
+	unit_fmt(sn, sizeof sn, ck->local_stall_s, UNIT_TIME);
+	double own = ck->local_stall_s / ck->local_every;
+	unit_fmt(am, sizeof am, own, UNIT_TIME);
+	if (ck->local_copies > 1)
+		FMT(copies, "and %d cop%s to the next node%s over the training NICs",
+		    ck->local_copies - 1, ck->local_copies == 2 ? "y" : "ies",
+		    ck->local_copies == 2 ? "" : "s");
+	else
+		FMT(copies, "and nowhere else");
+	if (async)
+		FMT(how, "training blocks %s for the snapshot, the writes take %s (limit: %s)", sn, w,
+		    d->bottleneck);
+	else
+		FMT(how, "training waits %s for the writes (limit: %s)", w, d->bottleneck);
+	if (failures && ck->local_copies >= 2) {
+		unit_fmt(ld, sizeof ld, ck->local_load_s, UNIT_TIME);
+		FMT(fate, " A restart resumes from it, reading it back in %s (the replaced node's "
+		    "from its peer)%s.", ld, s->training.failures.reload ? "" : "; not added, "
+		    "training.failures.reload is false");
+	} else if (failures) {
+		FMT(fate, " A failed node is replaced, and its drive with it: with one copy a "
+		    "restart cannot resume from it and goes back to the last checkpoint on storage%s "
+		    "(local_copies: 2 keeps a copy on a peer).", ck->every > 0 ? "" : ", of which "
+		    "there is none");
+	}
+	char text[640];
+	FMT(text, "Local checkpoint: %s a GPU every %d steps to its node's drive %s, %s: %s; %s "
+	    "per step (%.2f%%).%s", b, ck->local_every, copies, async ? "async" : d->async_fallback
+	    ? "async falling back to sync (host memory too small)" : "sync", how, am,
+	    100 * own / r->step_time_s, fate);
 	add_note(r, text);
 }
 
@@ -139,13 +181,16 @@ static void fail_note(const scenario *s, step_result *r, const store_fail_result
 		FMT(reload, "; each restart %.0f s, %.0f s of it reading the checkpoint back",
 		         f->restart_s, f->reload_s);
 	if (f->best_every > 0)
-		FMT(best, "; best interval by simulation %d step%s (%.0f-%.0f), "
-		         "Young %.0f, Daly %.0f", f->best_every, f->best_every == 1 ? "" : "s",
+		FMT(best, "; best %sinterval by simulation %d step%s (%.0f-%.0f), "
+		         "Young %.0f, Daly %.0f", f->best_is_local ? "local " : "",
+		         f->best_every, f->best_every == 1 ? "" : "s",
 		         f->best_every_lo, f->best_every_hi,
 		         f->young_every, f->daly_every);
-	if (r->checkpoint.every <= 0)
-		FMT(best, "; no checkpoints (training.checkpoint.every): each failure restarts the "
-		         "run from its start, so %s", s->run.train_tokens > 0
+	if (r->checkpoint.every <= 0 && !f->local_recovers)
+		FMT(best, "; %s: each failure restarts the run from its start, so %s",
+		         r->checkpoint.local_every > 0 ? "no checkpoint to resume from (local ones "
+		         "leave with the failed node)" : "no checkpoints "
+		         "(training.checkpoint.every)", s->run.train_tokens > 0
 		         ? "goodput is that of this run's length" : "a long run keeps nothing");
 	/* Meta's figures are a yardstick for jobs of their size only */
 	FMT(text, "Failures: job MTBF %.2f h, goodput %.1f%% +- %.2f%% (lost work %.1f%%, restarts "
@@ -164,8 +209,8 @@ int store_account(const scenario *s, step_result *r, char *err, size_t errlen)
 	if (store_data_plan_get(s, &plan, err, errlen) < 0)
 		return -1;
 	r->data_bytes_per_step = plan.bytes_per_step;
-	store_ckpt_result d;
-	if (store_checkpoint(s, step_s, &r->checkpoint, &d, err, errlen) < 0)
+	store_ckpt_result d, dl;
+	if (store_checkpoint_tiers(s, step_s, &r->checkpoint, &d, &dl, err, errlen) < 0)
 		return -1;
 	/* the step's derived metrics (gpu_util, MFU, percentiles) are computed by
 	 * the caller after this, from the final step time */
@@ -194,14 +239,16 @@ int store_account(const scenario *s, step_result *r, char *err, size_t errlen)
 	const scn_failures *fl = &s->training.failures;
 	bool failures = fl->gpu_mtbf_s > 0 || fl->node_mtbf_s > 0 || fl->link_mtbf_s > 0;
 	store_fail_opts fo = { .search_best = failures, .ckpt = &d,
-	                       .ckpt_async = s->training.checkpoint.mode == CKPT_ASYNC };
+	                       .ckpt_async = s->training.checkpoint.mode == CKPT_ASYNC,
+	                       .local = &dl };
 	store_fail_result f;
 	if (store_failures(s, step_s, &r->checkpoint, &fo, &f) < 0) {
 		snprintf(err, errlen, "failure model: out of memory or no step time");
 		return -1;
 	}
 	r->job_mtbf_s = f.job_mtbf_s;
-	r->best_checkpoint_every = f.best_every;
+	r->best_checkpoint_every = f.best_is_local ? 0 : f.best_every;
+	r->best_local_checkpoint_every = f.best_is_local ? f.best_every : 0;
 	r->goodput = failures ? f.goodput : 1;
 	if (failures) {
 		r->lost_work_frac = f.lost_work_frac;
@@ -218,6 +265,8 @@ int store_account(const scenario *s, step_result *r, char *err, size_t errlen)
 		data_note(s, r, &plan);
 	if (r->checkpoint.every > 0)
 		ckpt_note(s, r, &d, step_s);
+	if (r->checkpoint.local_every > 0)
+		local_note(s, r, &dl, failures);
 	if (failures)
 		fail_note(s, r, &f);
 	return 0;

@@ -138,6 +138,14 @@ static void json_checkpoint(json *j, const step_result *r)
 	json_kint(j, "every", c->every);
 	json_knum(j, "amortized_s", c->amortized_s);
 	json_knum(j, "load_s", c->load_s);
+	if (c->local_every > 0) {
+		json_kint(j, "local_every", c->local_every);
+		json_kint(j, "local_copies", c->local_copies);
+		json_knum(j, "local_bytes_per_gpu", c->local_bytes_per_gpu);
+		json_knum(j, "local_write_s", c->local_write_s);
+		json_knum(j, "local_stall_s", c->local_stall_s);
+		json_knum(j, "local_load_s", c->local_load_s);
+	}
 	json_obj_end(j);
 }
 
@@ -164,7 +172,7 @@ report_cost report_run_cost(const scenario *s, const step_result *r)
 
 static void json_reliability(json *j, const scenario *s, const step_result *r)
 {
-	if (r->checkpoint.every > 0)
+	if (r->checkpoint.every > 0 || r->checkpoint.local_every > 0)
 		json_checkpoint(j, r);
 	json_knum(j, "goodput", r->goodput);
 	if (r->job_mtbf_s > 0) {
@@ -175,6 +183,8 @@ static void json_reliability(json *j, const scenario *s, const step_result *r)
 		json_knum(j, "restart_s", r->restart_s);
 		if (r->best_checkpoint_every > 0)
 			json_kint(j, "best_checkpoint_every", r->best_checkpoint_every);
+		if (r->best_local_checkpoint_every > 0)
+			json_kint(j, "best_local_checkpoint_every", r->best_local_checkpoint_every);
 	}
 	if (s->run.train_tokens > 0)
 		json_knum(j, "time_to_train_s", r->time_to_train_s);
@@ -343,7 +353,35 @@ static void c_ckpt_write(const scenario *s, const step_result *r, char *b, size_
 }
 static void c_ckpt_amort(const scenario *s, const step_result *r, char *b, size_t n)
 {
-	c_ckpt(r, r->checkpoint.amortized_s, b, n);
+	if (r->checkpoint.every > 0 || r->checkpoint.local_every > 0)
+		fmt_num(b, n, r->checkpoint.amortized_s);
+}
+static void c_local(const step_result *r, double v, char *b, size_t n)
+{
+	if (r->checkpoint.local_every > 0)
+		fmt_num(b, n, v);
+}
+static void c_local_every(const scenario *s, const step_result *r, char *b, size_t n)
+{
+	if (r->checkpoint.local_every > 0)
+		snprintf(b, n, "%d", r->checkpoint.local_every);
+}
+static void c_local_write(const scenario *s, const step_result *r, char *b, size_t n)
+{
+	c_local(r, r->checkpoint.local_write_s, b, n);
+}
+static void c_local_stall(const scenario *s, const step_result *r, char *b, size_t n)
+{
+	c_local(r, r->checkpoint.local_stall_s, b, n);
+}
+static void c_local_load(const scenario *s, const step_result *r, char *b, size_t n)
+{
+	c_local(r, r->checkpoint.local_load_s, b, n);
+}
+static void c_best_local(const scenario *s, const step_result *r, char *b, size_t n)
+{
+	if (r->job_mtbf_s > 0 && r->best_local_checkpoint_every > 0)
+		snprintf(b, n, "%d", r->best_local_checkpoint_every);
 }
 static void c_ckpt_load(const scenario *s, const step_result *r, char *b, size_t n)
 {
@@ -528,7 +566,10 @@ static const csv_col csv_cols[] = {
 	F("goodput_restarts", c_g_restarts), F("goodput_lost_work", c_g_lost),
 	F("goodput_checkpoints", c_g_ckpt), F("moe_layer_mb_s", c_moe_mb),
 	F("moe_host_bound", c_moe_host), F("checkpoint.load_s", c_ckpt_load),
-	F("restart_s", c_restart),
+	F("restart_s", c_restart), F("checkpoint.local_every", c_local_every),
+	F("checkpoint.local_write_s", c_local_write), F("checkpoint.local_stall_s", c_local_stall),
+	F("checkpoint.local_load_s", c_local_load),
+	F("best_local_checkpoint_every", c_best_local),
 };
 #define N_COLS (sizeof csv_cols / sizeof csv_cols[0])
 

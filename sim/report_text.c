@@ -471,10 +471,21 @@ static void reliability(FILE *out, const scenario *s, const step_result *r)
 			fmt_time(c, sizeof c, k->stall_s),
 			s->training.checkpoint.mode != CKPT_ASYNC ? "sync"
 			: k->async_fallback ? "async asked, written sync: host memory too small" : "async",
-			fmt_time(d, sizeof d, k->amortized_s));
+			fmt_time(d, sizeof d, k->stall_s / k->every));
+	if (k->local_every > 0)
+		fprintf(out, "%slocal checkpoint  every %d steps: %s a GPU to its node's drive%s, "
+			"written in %s, %s stall = %s per step\n", k->every > 0 ? "" : "\n",
+			k->local_every, fmt_bytes(a, sizeof a, k->local_bytes_per_gpu),
+			k->local_copies > 1 ? " and a peer's" : "",
+			fmt_time(b, sizeof b, k->local_write_s), fmt_time(c, sizeof c, k->local_stall_s),
+			fmt_time(d, sizeof d, k->local_stall_s / k->local_every));
 	if (r->job_mtbf_s > 0) {
 		fprintf(out, "failures          a failure every %s on this job; goodput %.1f %%",
 			fmt_long(a, sizeof a, r->job_mtbf_s), 100 * r->goodput);
+		if (r->best_local_checkpoint_every > 0)
+			fprintf(out, "; best local checkpoint interval %d step%s",
+				r->best_local_checkpoint_every,
+				r->best_local_checkpoint_every == 1 ? "" : "s");
 		if (r->best_checkpoint_every > 0)
 			fprintf(out, "; best checkpoint interval %d step%s%s", r->best_checkpoint_every,
 				r->best_checkpoint_every == 1 ? "" : "s", r->best_checkpoint_every == 1 &&

@@ -177,6 +177,12 @@ typedef struct scn_data {
  * 405B on 8,960 GPUs, Megatron-LM), 0.78 s (PyTorch's "6x faster Async
  * Checkpointing" blog: Llama 3 70B, HSDP2, 1,856 H200); their median. */
 #define SCN_SNAPSHOT_OVERHEAD_S 0.59
+/* Node-local checkpoints (Megatron-LM's --non-persistent-ckpt-type local,
+ * nvidia-resiliency-ext's replication; Gemini, SOSP'23, keeps them in peers'
+ * memory): a failed node is replaced and its drive is gone, so a local
+ * checkpoint survives only where another node holds a copy; 2 copies, the
+ * node's own and one peer's, is the least that survives the loss of a node. */
+#define SCN_LOCAL_COPIES 2
 
 typedef struct scn_checkpoint {
 	int every;                   /* steps; 0 = never */
@@ -184,6 +190,8 @@ typedef struct scn_checkpoint {
 	scn_ckpt_content content;
 	double bytes_override;       /* 0 = from the model */
 	double snapshot_overhead_s;  /* async: the stall beyond the GPU->host copy */
+	int local_every;             /* steps between node-local checkpoints; 0 = none */
+	int local_copies;            /* nodes holding each node's local checkpoint */
 } scn_checkpoint;
 
 typedef struct scn_failures {

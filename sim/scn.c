@@ -60,6 +60,7 @@ void scn_defaults(scenario *s)
 	t->checkpoint.mode = CKPT_SYNC;
 	t->checkpoint.content = CKPT_FULL;
 	t->checkpoint.snapshot_overhead_s = SCN_SNAPSHOT_OVERHEAD_S;
+	t->checkpoint.local_copies = SCN_LOCAL_COPIES;
 	t->failures.restart_s = 15 * 60;
 	t->failures.reload = true;
 	s->run.steps = 1;

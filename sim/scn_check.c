@@ -352,6 +352,16 @@ static void check_training_on_cluster(scn_ctx *c, scenario *s, const scn_doc *d)
 	if (s->training.data.source == DATA_LOCAL_CACHE && !k->cache.present)
 		ERR(c, d, "training.data.source", NULL, "local_cache needs a cluster.local_cache "
 		    "section, e.g. 'local_cache: {bandwidth: 8GB/s, capacity: 30TB}'");
+	const scn_checkpoint *ck = &s->training.checkpoint;
+	if (ck->local_every > 0 && !k->cache.present)
+		ERR(c, d, "training.checkpoint.local_every", NULL, "node-local checkpoints are "
+		    "written to each node's drive: add a cluster.local_cache section, e.g. "
+		    "'local_cache: {bandwidth: 8GB/s, capacity: 30TB}', or set local_every: 0");
+	else if (ck->local_every > 0 && ck->local_copies > k->nodes &&
+	         given(d, "training.checkpoint.local_copies"))
+		ERR(c, d, "training.checkpoint.local_copies", NULL, "%d copies of each node's local "
+		    "checkpoint need as many nodes, and the cluster has %d; use local_copies: %d or "
+		    "fewer", ck->local_copies, k->nodes, k->nodes);
 	const scn_training *t = &s->training;
 	int gdp = scn_dp(s) * scn_cp(s);
 	long long mp = (long long)t->tp * t->pp;

@@ -243,6 +243,8 @@ static const scn_field ckpt_rows[] = {
 	ENUM("content", scn_checkpoint, content, ckpt_content_names, 0),
 	UNI("bytes", scn_checkpoint, bytes_override, UNIT_BYTES, 0, 1e18, FL_GT_MIN | FL_ZERO_OK),
 	UNI("snapshot_overhead", scn_checkpoint, snapshot_overhead_s, UNIT_TIME, 0, 3600, FL_ZERO_OK),
+	INT("local_every", scn_checkpoint, local_every, 0, 1e9, 0),
+	INT("local_copies", scn_checkpoint, local_copies, 1, 64, 0),
 };
 static const scn_section ckpt_sec = SEC("checkpoint", ckpt_rows);
 

@@ -339,6 +339,86 @@ START_TEST(data_plan_sources)
 }
 END_TEST
 
+
+/* ------------------------------------------------ node-local checkpoints */
+
+/* Each GPU writes what it holds to its node's drive and one copy to the next
+ * node's: a drive takes its own node's bytes and its neighbour's, so the
+ * write is 2 x (node's bytes) / drive bandwidth when the drive binds; the
+ * restore reads the replaced node's copy from that neighbour, whose drive
+ * serves both nodes. */
+START_TEST(local_ckpt_drive_bound_and_copies)
+{
+	scenario s;
+	base(&s, 4);
+	s.training.tp = 8;
+	s.training.dp = 4;
+	s.training.zero = 1;
+	s.cluster.cache.present = true;
+	s.cluster.cache.bandwidth_Bps = 4e9;
+	s.training.checkpoint.local_every = 10;
+	s.training.checkpoint.local_copies = 2;
+	s.training.failures.gpu_mtbf_s = 1e6;
+	store_ckpt_result r;
+	char err[256];
+	ck_assert_int_eq(store_local_checkpoint_cost(&s, &r, err, sizeof err), 0);
+	double each = r.bytes / r.writers / 2;
+	ck_assert(each > 1e8);
+	double node = 8 * each;
+	ck_assert_msg(fabs(r.write_s / (2 * node / 4e9) - 1) < 0.02, "write %g s, expected %g",
+	              r.write_s, 2 * node / 4e9);
+	ck_assert_str_eq(r.bottleneck, "node-local drive");
+	ck_assert_msg(fabs(r.load_s / (2 * node / 4e9) - 1) < 0.02, "load %g s", r.load_s);
+	/* one copy: half the drive traffic, and nothing to restore from */
+	s.training.checkpoint.local_copies = 1;
+	ck_assert_int_eq(store_local_checkpoint_cost(&s, &r, err, sizeof err), 0);
+	ck_assert_msg(fabs(r.write_s / (node / 4e9) - 1) < 0.02, "write %g s", r.write_s);
+	ck_assert(r.load_s == 0);
+	/* a fast drive: the copies over the training NICs bind instead */
+	s.training.checkpoint.local_copies = 2;
+	s.cluster.cache.bandwidth_Bps = 1e12;
+	s.cluster.nic.speed_Bps = 1.25e9;   /* 10 Gb/s a NIC */
+	ck_assert_int_eq(store_local_checkpoint_cost(&s, &r, err, sizeof err), 0);
+	ck_assert_str_eq(r.bottleneck, "training NICs (copies to peers)");
+	ck_assert(r.write_s >= node / (8 * 1.25e9));
+}
+END_TEST
+
+/* Restarts resume from the local tier only when a peer holds a copy: with
+ * slow storage checkpoints every 1000 steps, asynchronous local ones every 50
+ * steps with two copies keep more of the work; with one copy they are pure
+ * cost. */
+START_TEST(local_tier_goodput_needs_a_copy)
+{
+	scenario s;
+	base(&s, 16);
+	const double h = 3600, step = 2.0;
+	s.training.failures.gpu_mtbf_s = 128 * 5 * h;   /* job MTBF 5 h */
+	s.training.failures.restart_s = 300;
+	step_checkpoint ck = { .bytes = 1e12, .write_s = 60, .stall_s = 60, .every = 1000 };
+	store_fail_result base_r, two, one;
+	ck_assert_int_eq(store_failures(&s, step, &ck, NULL, &base_r), 0);
+	ck.local_every = 50;
+	ck.local_copies = 2;
+	ck.local_write_s = 4;
+	ck.local_stall_s = 0.5;
+	ck.local_load_s = 8;
+	ck_assert_int_eq(store_failures(&s, step, &ck, NULL, &two), 0);
+	ck_assert(two.local_recovers);
+	ck_assert_double_eq_tol(two.interval_s, 50 * step, 1e-9);
+	ck_assert_double_eq_tol(two.reload_s, 8, 1e-9);
+	/* each cycle of 50 steps pays its own stall and 50/1000 of the storage one */
+	ck_assert_double_eq_tol(two.delta_s, 0.5 + 60.0 * 50 / 1000, 1e-9);
+	ck_assert_msg(two.goodput > base_r.goodput + 0.03, "%g vs %g", two.goodput,
+	              base_r.goodput);
+	ck.local_copies = 1;
+	ck_assert_int_eq(store_failures(&s, step, &ck, NULL, &one), 0);
+	ck_assert(!one.local_recovers);
+	ck_assert_double_eq_tol(one.interval_s, 1000 * step, 1e-9);
+	ck_assert(one.goodput < base_r.goodput);
+}
+END_TEST
+
 /* -------------------------------------------------------------- failures */
 
 START_TEST(goodput_falls_as_mtbf_falls)
@@ -588,6 +668,7 @@ static Suite *suite(void)
 	tcase_add_test(c, sync_ckpt_at_least_size_over_bandwidth);
 	tcase_add_test(c, async_blocks_only_for_the_snapshot);
 	tcase_add_test(c, shared_nic_slows_the_reduction_frontend_does_not);
+	tcase_add_test(c, local_ckpt_drive_bound_and_copies);
 	suite_add_tcase(su, c);
 	c = tcase_create("data");
 	tcase_add_test(c, data_stall_zero_when_fast_grows_when_bottleneck);
@@ -598,6 +679,7 @@ static Suite *suite(void)
 	tcase_add_test(c, goodput_falls_as_mtbf_falls);
 	tcase_add_test(c, best_interval_agrees_with_young_daly);
 	tcase_add_test(c, best_interval_async_knee);
+	tcase_add_test(c, local_tier_goodput_needs_a_copy);
 	suite_add_tcase(su, c);
 	c = tcase_create("published");
 	tcase_set_timeout(c, 600);

@@ -522,5 +522,30 @@ else
 	not_ok "explain: bridges sized to the bottleneck's group, P2P back on before the copy engines"
 fi
 
+# Node-local checkpoints (docs/whatif.md 26): with a copy on the next node a
+# restart resumes from the drives (less work redone, a shorter reload than
+# from the 20 GB/s filer); with one copy they leave with the replaced node
+# and only cost; written synchronously every 25 steps they cost more than
+# they save.
+run lc "$W/local-checkpoints.yaml"
+run lc_none "$W/local-checkpoints.yaml" --set training.checkpoint.local_every=0
+run lc_one "$W/local-checkpoints.yaml" --set training.checkpoint.local_copies=1
+run lc_sync "$W/local-checkpoints.yaml" --set training.checkpoint.mode=sync
+run lc_none_sync "$W/local-checkpoints.yaml" --set training.checkpoint.mode=sync \
+	--set training.checkpoint.local_every=0
+holds "local checkpoints with a copy: less work redone" "b < a / 5" \
+	-v a="$(get lc_none goodput_lost_work)" -v b="$(get lc goodput_lost_work)"
+holds "... and a higher goodput" "b > a" \
+	-v a="$(get lc_none goodput)" -v b="$(get lc goodput)"
+holds "... a restart reads the drives, faster than the filer" "b < a" \
+	-v a="$(get lc_none restart_s)" -v b="$(get lc restart_s)"
+holds "one copy: no better than none" "b <= a" \
+	-v a="$(get lc_none goodput)" -v b="$(get lc_one goodput)"
+holds "synchronous local writes every 25 steps cost more than they save" "b < a" \
+	-v a="$(get lc_none_sync goodput)" -v b="$(get lc_sync goodput)"
+holds "the local tier reports its write and its reload" "w > 0 && l > 0 && l < r" \
+	-v w="$(get lc checkpoint.local_write_s)" -v l="$(get lc checkpoint.local_load_s)" \
+	-v r="$(get lc_none checkpoint.load_s)"
+
 echo "1..$n"
 [ "$failed" -eq 0 ]
