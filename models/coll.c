@@ -596,12 +596,37 @@ static double predict(const coll_shape *sh, const coll_req *req, const coll_algo
 	return lat + (bw > 0 ? req->bytes / bw : INFINITY);
 }
 
-static double best_proto(const coll_shape *sh, const coll_req *req, const coll_algo_ops *ops,
-                         int *proto, double *lat)
+int coll_proto_parse(const char *s)
+{
+	for (int p = COLL_PROTO_LL; p < COLL_PROTO__N; p++)
+		if (!strcasecmp(s, coll__proto_name(p - 1)))
+			return p;
+	return -1;
+}
+
+const char *coll_proto_name(coll_proto p)
+{
+	return p > COLL_PROTO_AUTO && p < COLL_PROTO__N ? coll__proto_name((int)p - 1) : "auto";
+}
+
+/* The fastest protocol of ops for req, or the forced one where ops runs it;
+ * strict: +inf where it does not (NCCL then leaves the algorithm out). */
+static double proto_pick(const coll_shape *sh, const coll_req *req, const coll_algo_ops *ops,
+                         int *proto, double *lat, bool strict)
 {
 	double best = INFINITY;
 	*proto = PROTO_SIMPLE;
 	*lat = 0;
+	if (req->proto > COLL_PROTO_AUTO && req->proto < COLL_PROTO__N) {
+		/* NCCL_PROTO: the one protocol, where the algorithm runs it */
+		int p = (int)req->proto - 1;
+		double l = 0, t = predict(sh, req, ops, p, &l);
+		if (t < INFINITY || strict) {
+			*proto = p;
+			*lat = l;
+			return t;
+		}
+	}
 	for (int p = 0; p < PROTO__N; p++) {
 		double l = 0, t = predict(sh, req, ops, p, &l);
 		if (t < best) {
@@ -611,6 +636,12 @@ static double best_proto(const coll_shape *sh, const coll_req *req, const coll_a
 		}
 	}
 	return best;
+}
+
+static double best_proto(const coll_shape *sh, const coll_req *req, const coll_algo_ops *ops,
+                         int *proto, double *lat)
+{
+	return proto_pick(sh, req, ops, proto, lat, false);
 }
 
 /* Resolves the algorithm and protocol for r (its shape filled). */
@@ -632,7 +663,7 @@ static const coll_algo_ops *choose(coll_run *r, int *proto, double *lat)
 		if (!o->supports(&r->sh, req->op))
 			continue;
 		int p;
-		double l = 0, t = best_proto(&r->sh, req, o, &p, &l);
+		double l = 0, t = proto_pick(&r->sh, req, o, &p, &l, true);
 		if (t < tbest) {
 			tbest = t;
 			best = o;

@@ -25,6 +25,15 @@ const char *coll_algo_name(coll_algo a);
 /* nccl-tests' busbw/algbw factor for n ranks. */
 double coll_busbw_factor(coll_op op, int n);
 
+/* A protocol forced as NCCL_PROTO does (AUTO: NCCL's choice, by its cost
+ * model); where the forced one cannot run the collective, NCCL's choice. */
+typedef enum { COLL_PROTO_AUTO, COLL_PROTO_LL, COLL_PROTO_LL128, COLL_PROTO_SIMPLE,
+               COLL_PROTO__N } coll_proto;
+/* Parses NCCL_PROTO's spellings ("LL", "LL128", "Simple", any case); -1 if
+ * unknown. */
+int coll_proto_parse(const char *s);
+const char *coll_proto_name(coll_proto p);
+
 typedef void (*coll_done_fn)(sim *s, void *ctx, uint64_t arg);
 
 typedef struct coll_req {
@@ -41,6 +50,7 @@ typedef struct coll_req {
 	                          * simulated, the others' stand behind them (the step's
 	                          * expert all-to-all, whose other nodes are not simulated) */
 	int ps_servers;          /* ALGO_PS */
+	coll_proto proto;        /* COLL_PROTO_AUTO: NCCL's choice */
 	int dedup_topk;          /* all_to_all as DeepEP dispatches (0: NCCL's): each GPU's
 	                          * tokens each go to dedup_topk of dedup_experts experts
 	                          * spread evenly over the group's GPUs, and cross to another

@@ -214,7 +214,8 @@ static int predict_coll_size(const val_case *c, val_metric m, double bytes, doub
 	for (int i = 0; i < ngpu; i++)
 		ranks[i] = i;
 	coll_req req = {.op = (coll_op)c->coll_op, .algo = (coll_algo)c->coll_algo, .ranks = ranks,
-	                .n = ngpu, .bytes = bytes, .mult = 1};
+	                .n = ngpu, .bytes = bytes, .mult = 1,
+	                .proto = (coll_proto)c->coll_proto};
 	if (req.op == COLL_SENDRECV) {
 		/* point to point: GPU 0 to the first GPU of the next node (or GPU 1) */
 		req.n = 2;

@@ -2607,6 +2607,42 @@ static const char *algo_said(const char *o)
 	return NULL;
 }
 
+/* The protocol NCCL_PROTO forces ("NCCL_PROTO=LL", "proto=Simple"): one
+ * protocol, not a list NCCL chooses among ("LL,LL128") nor an exclusion
+ * ("^LL128"), nor one named as what the run was compared with. 0 (NCCL's
+ * choice) otherwise. */
+static int proto_said(const char *o)
+{
+	static const char *const keys[] = {"NCCL_PROTO=", "proto=", "protocol="};
+	static const char *const off[] = {"vs", "vs.", "versus", "compared", "unlike", "instead",
+		"not", "no", "without", "than"};
+	for (size_t i = 0; i < sizeof keys / sizeof keys[0]; i++)
+		for (const char *k = val__find(o, keys[i]); k; k = val__find(k + 1, keys[i])) {
+			if (k > o && !strchr(" ;,(", k[-1]))
+				continue;   /* "NCCL_PROTO=" read as its own key, not "proto=" */
+			if (word_before(o, k, 3, off, sizeof off / sizeof off[0]))
+				continue;
+			const char *v = k + strlen(keys[i]);
+			while (*v == ' ' || *v == '"' || *v == '\'')
+				v++;
+			size_t w = 0;
+			while (isalnum((unsigned char)v[w]))
+				w++;
+			const char *nx = v + w;
+			if ((*nx == ',' || *nx == '/' || *nx == '|') && isalpha((unsigned char)nx[1]))
+				continue;   /* a list */
+			char word[16];
+			if (!w || w >= sizeof word)
+				continue;
+			memcpy(word, v, w);
+			word[w] = 0;
+			int p = coll_proto_parse(word);
+			if (p > 0)
+				return p;
+		}
+	return 0;
+}
+
 /* Whether the text says NCCL moved the data over its TCP sockets ("without
  * the plugin NCCL falls back to TCP sockets", "default networking (TCP
  * sockets)", "no plugin; README: TCP", "this will use TCP"), not where a phrase before it in its clause denies it ("never
@@ -2987,6 +3023,7 @@ static int coll_cluster_of(const val_row *r, val_case *c, char *why, size_t n)
 		             : !strncasecmp(v, "Ring", 4) ? ALGO_RING
 		             : !strncasecmp(v, "CollNet", 7) ? ALGO_COLLNET : ALGO_AUTO;
 	}
+	c->coll_proto = proto_said(r->other);
 	/* CollNet named as what ran ("CollnetDirect (SHARP; ...)", "config
 	 * collnet_sharp"), beyond merely enabling it */
 	if (c->coll_algo == ALGO_AUTO && c->s.cluster.fabric.sharp && collnet_named(r->other))
@@ -3011,9 +3048,11 @@ static int coll_cluster_of(const val_row *r, val_case *c, char *why, size_t n)
 	char g_opt[16] = "";
 	if (c->gpus_per_thread > 1)
 		snprintf(g_opt, sizeof g_opt, ", -g %d", c->gpus_per_thread);
-	snprintf(c->config, sizeof c->config, "%s %s%s%d x %d %s%s", coll_op_name(c->coll_op),
+	snprintf(c->config, sizeof c->config, "%s %s%s%s%s%d x %d %s%s", coll_op_name(c->coll_op),
 	         c->coll_algo == ALGO_AUTO ? "" : coll_algo_name(c->coll_algo),
-	         c->coll_algo == ALGO_AUTO ? "" : " ", c->s.cluster.nodes,
+	         c->coll_algo == ALGO_AUTO ? "" : " ",
+	         c->coll_proto ? coll_proto_name((coll_proto)c->coll_proto) : "",
+	         c->coll_proto ? " " : "", c->s.cluster.nodes,
 	         c->s.cluster.gpus_per_node, c->s.cluster.gpu.name, g_opt);
 	if (ngpu < 2) {
 		snprintf(why, n, "a collective needs at least 2 GPUs");

@@ -87,6 +87,7 @@ typedef struct val_case {
 	int peak_prec;          /* MFU / HFU / % of peak against this precision's peak
 	                           ("BF16 MFU" of an fp8 run); -1: the run's own */
 	int coll_op, coll_algo; /* VM_COLL_*: coll_op / coll_algo of coll.h */
+	int coll_proto;         /* coll_proto of coll.h: NCCL_PROTO, 0 = NCCL's choice */
 	double coll_bytes;      /* its size (the sweep's first for VM_COLL_AVG_BUSBW) */
 	double coll_bytes_hi;   /* VM_COLL_AVG_BUSBW: the sweep's last size */
 	int gpus_per_thread;    /* nccl-tests -g (1: one GPU per process) */

@@ -6,6 +6,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include "cli.h"
 #include "coll.h"
 #include "json.h"
@@ -19,7 +20,7 @@
 
 #define NCCL_USAGE "usage: trainsim nccl SCENARIO [--op OP] [-b MIN] [-e MAX] [-f FACTOR] " \
 	"[-i STEP]\n       [--gpus N] [--algo auto|ring|tree|hierarchical|ps|nvls|nvlstree|collnet] [-g GPUS_PER_THREAD]\n" \
-	"       [--root R] [--ps-servers N] [--format text|json] [--set KEY=VALUE]...\n" \
+	"       [--proto auto|LL|LL128|Simple] [--root R] [--ps-servers N] [--format text|json] [--set KEY=VALUE]...\n" \
 	"       [--max-memory SIZE] [-q]\n" \
 	"OP: all_reduce all_gather reduce_scatter all_to_all broadcast reduce sendrecv gather\n" \
 	"    scatter\n"
@@ -33,6 +34,8 @@
 	"  -i STEP                 or add STEP bytes each row\n" \
 	"  --gpus N, -n N          the first N GPUs of the cluster (default: all of them)\n" \
 	"  --algo ALGO             force the algorithm (default auto: NCCL's choice)\n" \
+	"  --proto PROTO           force the protocol as NCCL_PROTO does: LL, LL128 or\n" \
+	"                          Simple (default auto: NCCL's choice)\n" \
 	"  -g GPUS_PER_THREAD      nccl-tests' -g: one thread launches that many kernels\n" \
 	"  --root R                the root rank of broadcast, reduce, gather and scatter\n" \
 	"                          (default 0)\n" \
@@ -50,7 +53,7 @@ typedef struct nccl_args {
 	const char *path;
 	const char **sets;
 	int nsets;
-	int op, algo, gpus, per_thread, root, ps_servers;
+	int op, algo, proto, gpus, per_thread, root, ps_servers;
 	double min_b, max_b, factor, step_b;
 	double max_memory_bytes;     /* --max-memory; 0 = run.max_memory or the default */
 	bool json, quiet;
@@ -146,6 +149,11 @@ static int parse_opt(int argc, char **argv, int *i, nccl_args *a)
 			return usage("--algo takes auto, ring, tree, hierarchical, ps, nvls, nvlstree or collnet "
 			             "(got '%s')",
 			             v ? v : "");
+	} else if (!strcmp(o, "--proto")) {
+		if (!v || (strcasecmp(v, "auto") && (a->proto = coll_proto_parse(v)) < 0))
+			return usage("--proto takes auto, LL, LL128 or Simple (got '%s')", v ? v : "");
+		if (!strcasecmp(v, "auto"))
+			a->proto = COLL_PROTO_AUTO;
 	} else if (!strcmp(o, "--format")) {
 		if (!v || (strcmp(v, "text") && strcmp(v, "json")))
 			return usage("--format takes text or json%s", "");
@@ -164,7 +172,8 @@ static int parse_opt(int argc, char **argv, int *i, nccl_args *a)
 			a->quiet = true;
 			return 0;
 		}
-		static const char *const opts[] = {"--op", "--gpus", "--algo", "--root", "--ps-servers",
+		static const char *const opts[] = {"--op", "--gpus", "--algo", "--proto", "--root",
+			"--ps-servers",
 			"--format", "--max-memory", "--set", "--quiet", "--help"};
 		const char *near = scn_nearest_name(o, strlen(o), opts,
 		                                    (int)(sizeof opts / sizeof opts[0]));
@@ -237,7 +246,8 @@ static int pick_ranks(const nccl_args *a, const scenario *s, int *ranks, coll_re
 	if (a->ps_servers > 0)
 		ps = a->ps_servers;
 	*req = (coll_req){.op = (coll_op)a->op, .algo = (coll_algo)a->algo, .ranks = ranks,
-	                  .root = a->root < 0 ? 0 : a->root, .mult = 1, .ps_servers = ps};
+	                  .root = a->root < 0 ? 0 : a->root, .mult = 1, .ps_servers = ps,
+	                  .proto = (coll_proto)a->proto};
 	if (a->op == COLL_SENDRECV && !a->gpus) {
 		if (total < 2) {
 			fprintf(stderr, "%s: sendrecv needs two GPUs, the scenario has one\n", a->path);
@@ -406,6 +416,17 @@ int cmd_nccl(int argc, char **argv)
 		fprintf(stderr, "%s: --algo %s cannot run %s here%s; using what NCCL would pick\n",
 		        a.path, coll_algo_name((coll_algo)a.algo), coll_op_name(req.op),
 		        algo_why((coll_algo)a.algo, &s.cluster, &req));
+	if (a.proto != COLL_PROTO_AUTO && !a.quiet) {
+		/* the forced protocol where the algorithm runs it; say where not */
+		char d[48];
+		req.bytes = 1 << 20;
+		coll_describe(cc, &req, d, sizeof d);
+		const char *p = strchr(d, '/');
+		if (p && strcasecmp(p + 1, coll_proto_name((coll_proto)a.proto)))
+			fprintf(stderr, "%s: --proto %s cannot run %s here (NCCL runs NVLS and CollNet "
+			        "with Simple only, LL128 only inside NVLink nodes); using %s\n", a.path,
+			        coll_proto_name((coll_proto)a.proto), coll_op_name(req.op), p + 1);
+	}
 	rc = run_sizes(&a, &s, &req, cc);
 	if (fflush(stdout))
 		rc = 1;

@@ -963,6 +963,14 @@ tr_tree=$("$TS" nccl "$top_srcdir/scenarios/a100-100gbe-tcp.yaml" --op all_reduc
 if [ -n "$tr_ring" ] && [ -n "$tr_tree" ] && awk -v a="$tr_tree" -v b="$tr_ring" 'BEGIN { exit !(a > 1.5 * b) }'
 then ok "TCP tree: its edges' sockets ($tr_tree GB/s against the ring's $tr_ring)"
 else not_ok "TCP tree: held to a ring's sockets ('$tr_tree' against '$tr_ring')"; fi
+# NCCL_PROTO as --proto: LL halves a large all-reduce; what cannot run it warns
+expect 0 "nccl --proto LL" "$TS" nccl "$top_srcdir/scenarios/dgx-h100.yaml" -b 256M -e 256M --proto LL
+has "$tmp/out" "ring/LL" "... the last column names the forced protocol"
+expect 0 "nccl --algo nvls --proto LL" "$TS" nccl "$top_srcdir/scenarios/dgx-h100.yaml" -b 1M -e 1M \
+	--algo nvls --proto LL
+has "$tmp/err" "--proto LL cannot run all_reduce here" "... warns that NVLS runs Simple only"
+expect 2 "nccl --proto with a wrong name" "$TS" nccl "$top_srcdir/scenarios/dgx-h100.yaml" --proto LL256
+has "$tmp/err" "--proto takes auto, LL, LL128 or Simple" "... names the protocols"
 expect 0 "nccl: TCP never beats RDMA on one flow" "$TS" nccl "$SCN" --op sendrecv -b 1G -e 1G -q \
 	--set cluster.nic.speed=400Gbps --set cluster.nic.transport=tcp
 tcp_bw=$(awk '$1 == 1073741824 { print $8 }' "$tmp/out")

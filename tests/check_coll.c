@@ -1028,6 +1028,45 @@ START_TEST(gather_scatter)
 }
 END_TEST
 
+/* NCCL_PROTO: a forced protocol is what runs where the algorithm has it
+ * (LL at 256 MB is bounded by its 4-of-8-bytes payload, so slower than
+ * NCCL's Simple), and NCCL's choice where it does not (NVLS runs Simple). */
+START_TEST(forced_protocol)
+{
+	scn_cluster c = dgx(1, "H100", 400, 8);
+	int ranks[8] = {0, 1, 2, 3, 4, 5, 6, 7};
+	char err[128], d[48];
+	coll_req req = {.op = COLL_ALL_REDUCE, .algo = ALGO_RING, .ranks = ranks, .n = 8,
+	                .bytes = 256.0 * (1 << 20), .mult = 1};
+	double t_auto = coll_time_isolated(&c, &req, err, sizeof err);
+	req.proto = COLL_PROTO_LL;
+	double t_ll = coll_time_isolated(&c, &req, err, sizeof err);
+	ck_assert_msg(t_ll > 1.5 * t_auto, "LL %g s, auto %g s", t_ll, t_auto);
+	req.proto = COLL_PROTO_SIMPLE;
+	ck_assert_double_eq_tol(coll_time_isolated(&c, &req, err, sizeof err), t_auto,
+	                        1e-9 * t_auto);
+	/* NVLS with LL forced: NCCL's choice, Simple */
+	sim *sm = sim_new(1, 0);
+	flownet *net = flow_new(sm);
+	cluster *cl = cluster_build(&c, net, err, sizeof err);
+	coll_ctx *cc = coll_ctx_new(cl, sm);
+	req.algo = ALGO_NVLS;
+	req.proto = COLL_PROTO_LL;
+	coll_describe(cc, &req, d, sizeof d);
+	ck_assert_str_eq(d, "nvls/Simple");
+	/* auto with LL forced: an algorithm that runs LL */
+	req.algo = ALGO_AUTO;
+	coll_describe(cc, &req, d, sizeof d);
+	ck_assert_msg(strstr(d, "/LL") != NULL && strstr(d, "LL128") == NULL, "%s", d);
+	ck_assert_int_eq(coll_proto_parse("ll128"), COLL_PROTO_LL128);
+	ck_assert_int_eq(coll_proto_parse("LL12"), -1);
+	coll_ctx_free(cc);
+	cluster_free(cl);
+	flow_free(net);
+	sim_free(sm);
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("coll");
@@ -1065,6 +1104,7 @@ int main(void)
 	tcase_add_test(tc, tree_channel_cap);
 	tcase_add_test(tc, collnet_sharp);
 	tcase_add_test(tc, gather_scatter);
+	tcase_add_test(tc, forced_protocol);
 	suite_add_tcase(s, tc);
 	SRunner *sr = srunner_create(s);
 	srunner_run_all(sr, CK_NORMAL);

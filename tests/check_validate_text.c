@@ -4067,6 +4067,33 @@ START_TEST(t_primus_tflops)
 END_TEST
 
 
+/* Batch 28: NCCL_PROTO forces one protocol (not a list NCCL picks from, an
+ * exclusion, or the protocol of a comparison). */
+START_TEST(t_blind28)
+{
+	static const struct { const char *other; int proto; } ps[] = {
+		{"NCCL_ALGO=RING; NCCL_PROTO=LL; NCCL 2.29.7", COLL_PROTO_LL},
+		{"NCCL_PROTO=LL128", COLL_PROTO_LL128},
+		{"proto=Simple; nodes=2", COLL_PROTO_SIMPLE},
+		{"NCCL_PROTO=simple", COLL_PROTO_SIMPLE},
+		{"NCCL_PROTO=LL,LL128", COLL_PROTO_AUTO},
+		{"NCCL_PROTO=^LL128", COLL_PROTO_AUTO},
+		{"default protocol, compared to NCCL_PROTO=LL", COLL_PROTO_AUTO},
+		{"MY_PROTO=LL", COLL_PROTO_AUTO},
+		{"NCCL_PROTO=LL12", COLL_PROTO_AUTO}};
+	for (size_t i = 0; i < sizeof ps / sizeof ps[0]; i++) {
+		char row[512], why[256] = "";
+		val_case c;
+		snprintf(row, sizeof row, "PR-%zu,x,\"2 nodes x 8 H100-SXM5-80GB, 8x 400 Gb/s InfiniBand\","
+		         "16,,,,,,,,,,,\"op=all_reduce; size=1048576 B; %s\",float,,busbw,20,GB/s,x", i,
+		         ps[i].other);
+		ck_assert_msg(build_row(row, &c, why, sizeof why) == 0, "%s: %s", ps[i].other, why);
+		ck_assert_msg(c.coll_proto == ps[i].proto, "%s: proto %d", ps[i].other, c.coll_proto);
+		scn_release(&c.s);
+	}
+}
+END_TEST
+
 static Suite *suite(void)
 {
 	Suite *s = suite_create("validate_text");
@@ -4127,6 +4154,7 @@ static Suite *suite(void)
 	tcase_add_test(tc, t_abci_nodes);
 	tcase_add_test(tc, t_gather_refused);
 	tcase_add_test(tc, t_blind27);
+	tcase_add_test(tc, t_blind28);
 	suite_add_tcase(s, tc);
 	return s;
 }
