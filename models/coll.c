@@ -32,8 +32,15 @@ int coll_op_parse(const char *s)
 {
 	if (!s)
 		return -1;
+	/* "all-gather", "reduce-scatter", "all-to-all" as "all_gather" */
+	char u[32];
+	size_t n = strlen(s);
+	if (n >= sizeof u)
+		return -1;
+	for (size_t i = 0; i <= n; i++)
+		u[i] = s[i] == '-' ? '_' : s[i];
 	for (size_t i = 0; i < sizeof op_names / sizeof op_names[0]; i++)
-		if (!strcasecmp(s, op_names[i].name))
+		if (!strcasecmp(u, op_names[i].name))
 			return (int)op_names[i].op;
 	return -1;
 }

@@ -308,6 +308,41 @@ static double count_product(const char *s)
 	return a;
 }
 
+/* Whether a..b names another model: a size such as "70B" or "1.5B", or
+ * "sibling" / "other". */
+static bool size_or_sibling(const char *s, const char *a, const char *b)
+{
+	for (const char *q = a; q < b; q++) {
+		if ((!strncasecmp(q, "sibling", 7) || !strncasecmp(q, "other", 5)) &&
+		    (q == s || !isalpha((unsigned char)q[-1])))
+			return true;
+		if (isdigit((unsigned char)*q) && (q == s || !isalnum((unsigned char)q[-1]))) {
+			const char *e = q;
+			while (isdigit((unsigned char)*e) || *e == '.')
+				e++;
+			if ((*e == 'B' || *e == 'b' || *e == 'M') && !isalnum((unsigned char)e[1]))
+				return true;
+		}
+	}
+	return false;
+}
+
+/* Whether the clause before p (back to ';', ',' or '(') names another model. */
+static bool other_model_before(const char *s, const char *p)
+{
+	const char *a = p;
+	while (a > s && !strchr(";,(", a[-1]))
+		a--;
+	return size_or_sibling(s, a, p);
+}
+
+/* ... or the rest of the clause after the number ending at e ("2,048 for
+ * the 1B", to ';' or ')'). */
+static bool other_model_after(const char *s, const char *e)
+{
+	return size_or_sibling(s, e, e + strcspn(e, ";)"));
+}
+
 /* Whether a hidden cell gives the widths of two models, a vision or audio
  * encoder's beside a language model's ("6144 (ViT) / 12288 (GPT)", "1024
  * (ViT-L/14) and 2048 (LLM)"): two different widths of 256 or more (not
@@ -325,7 +360,8 @@ static bool two_widths(const char *s)
 	/* one model's widths beside each other ("MLP 4096", "FFN 5632"), or a
 	 * text-only model ("no vision encoder") */
 	static const char *const one[] = {"ffn", "mlp", "d_ff", "intermediate", "feed", "no vision",
-		"text-only", "without vision"};
+		"text-only", "without vision", "vision: none", "vision none", "no audio",
+		"audio: none"};
 	for (size_t i = 0; i < sizeof one / sizeof one[0] && named; i++)
 		named = !val__has(s, one[i]);
 	if (!named)
@@ -344,9 +380,20 @@ static bool two_widths(const char *s)
 		bool other = false;
 		for (size_t i = 0; i < sizeof not_width / sizeof not_width[0] && !other; i++)
 			other = val__word_before_in(s, p, " :=", &not_width[i], 1);
+		/* nor another model's ("2,048 for the 1B", "8192 in the 70B") */
+		other = other || other_model_before(s, p);
 		double w = count(p);
 		while (isdigit((unsigned char)*p) || (*p == ',' && isdigit((unsigned char)p[1])))
 			p++;
+		/* nor a count of something named after it: "2048-token", "2880 tokens" */
+		const char *u = p + (*p == ' ' || *p == '-');
+		for (size_t i = 0; i < sizeof not_width / sizeof not_width[0] && !other; i++) {
+			size_t n = strlen(not_width[i]);
+			other = !strncasecmp(u, not_width[i], n) && !isalpha((unsigned char)u[n]);
+		}
+		other = other || other_model_after(s, p);
+		other = other || ((!strncasecmp(u, "token", 5) || !strncasecmp(u, "pixel", 5)) &&
+		                  (!isalpha((unsigned char)u[5]) || u[5] == 's'));
 		if (w < 256 || other)
 			continue;
 		if (first <= 0)
@@ -381,14 +428,23 @@ static int kv_in_heads(const char *s)
 			    !strncasecmp(q, "key-value", 9) || !strncasecmp(q, "key/value", 9))
 				return atoi(p);
 		}
-		if ((!strncasecmp(p, "gqa", 3) || !strncasecmp(p, "kv", 2)) &&
+		/* "GQA 8", "kv=8", "KV heads: 8", "kv_heads=8", "num_key_value_heads=8",
+		 * not a denied one ("no GQA 8") nor another model's ("the 70B's GQA 8") */
+		bool kv = !strncasecmp(p, "kv", 2) || !strncasecmp(p, "key_value", 9) ||
+		          !strncasecmp(p, "key-value", 9);
+		if ((!strncasecmp(p, "gqa", 3) || kv) &&
 		    (p == s || !isalpha((unsigned char)p[-1]))) {
-			const char *q = p + (tolower((unsigned char)*p) == 'g' ? 3 : 2);
-			if (!strncasecmp(q, "_heads", 6))
-				q += 6;
+			const char *q = p + (tolower((unsigned char)*p) == 'g' ? 3
+			                     : tolower((unsigned char)p[1]) == 'v' ? 2 : 9);
+			if ((*q == '_' || *q == ' ' || *q == '-') && !strncasecmp(q + 1, "head", 4)) {
+				q += 5;
+				if (tolower((unsigned char)*q) == 's')
+					q++;
+			}
 			while (*q == ' ' || *q == '=' || *q == ':' || *q == '-')
 				q++;
-			if (isdigit((unsigned char)*q))
+			if (isdigit((unsigned char)*q) && !val__negated_before(s, p) &&
+			    !other_model_before(s, p))
 				return atoi(q);
 		}
 	}

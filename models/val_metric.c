@@ -648,17 +648,20 @@ static double sweep_top(const char *name)
  * the metric, VM_NONE if the name is none of these. */
 val_metric val__coll_metric(const char *name, val_case *c)
 {
+	/* matched on the name without '_', '-' and blanks ("All Gather busbw",
+	 * "all-to-all"); the two-word ops before their halves */
 	static const struct { const char *p; coll_op op; } ops[] = {
-		{"allreduce", COLL_ALL_REDUCE}, {"all_reduce", COLL_ALL_REDUCE},
-		{"all-reduce", COLL_ALL_REDUCE}, {"allgather", COLL_ALL_GATHER},
-		{"all_gather", COLL_ALL_GATHER}, {"all-gather", COLL_ALL_GATHER},
-		{"reducescatter", COLL_REDUCE_SCATTER}, {"reduce_scatter", COLL_REDUCE_SCATTER},
-		{"reduce-scatter", COLL_REDUCE_SCATTER}, {"alltoall", COLL_ALL_TO_ALL},
-		{"all_to_all", COLL_ALL_TO_ALL}, {"all-to-all", COLL_ALL_TO_ALL},
+		{"allreduce", COLL_ALL_REDUCE}, {"allgather", COLL_ALL_GATHER},
+		{"reducescatter", COLL_REDUCE_SCATTER}, {"alltoall", COLL_ALL_TO_ALL},
 		{"broadcast", COLL_BROADCAST}, {"bcast", COLL_BROADCAST},
 		{"sendrecv", COLL_SENDRECV}, {"reduce", COLL_REDUCE},
-		/* after all_gather's and reduce_scatter's spellings */
 		{"gather", COLL_GATHER}, {"scatter", COLL_SCATTER}};
+	char bare[256];
+	size_t nb = 0;
+	for (const char *q = name; *q && nb + 1 < sizeof bare; q++)
+		if (*q != '_' && *q != '-' && *q != ' ')
+			bare[nb++] = *q;
+	bare[nb] = 0;
 	/* "busbw", "bus bandwidth", "bus bw"; "algbw", "algorithm bandwidth" */
 	bool alg = val__has(name, "algbw") || val__has(name, "algorithm bandwidth") ||
 	           val__has(name, "alg bw") || val__has(name, "alg_bw");
@@ -670,7 +673,7 @@ val_metric val__coll_metric(const char *name, val_case *c)
 		return VM_NONE;
 	int op = -1;
 	for (size_t i = 0; i < sizeof ops / sizeof ops[0] && op < 0; i++)
-		if (val__has(name, ops[i].p))
+		if (val__has(bare, ops[i].p))
 			op = (int)ops[i].op;
 	/* nccl-tests' hypercube (hypercube_perf): a pattern trainsim does not
 	 * model, not an all-reduce of the same size */

@@ -184,6 +184,10 @@ static const gpu_map gpu_maps[] = {
 	{"V100", "16GB", "V100-16GB", 100, 8, false, false, false},
 	{"V100", "16 GB", "V100-16GB", 100, 8, false, false, false},
 	{"V100", NULL, "V100", 100, 8, false, false, false},
+	/* Pascal parts (P100, P40, P4) and the K80: not in the catalog */
+	{"P100", NULL, "", 100, 8, true, false, false},
+	{"P40", NULL, "", 25, 8, true, false, false},
+	{"K80", NULL, "", 25, 8, true, false, false},
 	/* Frontier and LUMI nodes: 4 MI250X = 8 GCDs (the catalog's GPU), 4 x 200
 	 * Gb/s Slingshot-11, one NIC per package: the table gives the speed, a
 	 * text without a count gets one per GCD (8) */
@@ -4317,21 +4321,24 @@ static void coll_name_of(const val_row *r, char *name, size_t n)
 static bool concurrent_groups(const char *o)
 {
 	static const char *const of[] = {"groups", "communicators"};
-	static const char *const denied[] = {"not run concurrent", "no other concurrent", "disabled",
-		"none", "limited", "single", "one group", "one communicator"};
+	/* phrases tied to the groups, whole words: not the "single" of
+	 * "single-node ranks" */
+	static const char *const denied[] = {"not run concurrent", "no other concurrent",
+		"no concurrent", "concurrency disabled", "disabled", "none concurrent",
+		"none", "single group", "single communicator", "one group", "one communicator"};
 	for (const char *p = val__find(o, "concurrent"); p; p = val__find(p + 1, "concurrent")) {
-		char clause[96];   /* its own clause: not across ';' or ',' */
+		char clause[256];   /* its own clause: not across ';' or ',' */
 		const char *b = p, *e = p;
-		while (b > o && !strchr(";,(", b[-1]) && p - b < 40)
+		while (b > o && !strchr(";,(", b[-1]) && p - b < 120)
 			b--;
-		while (*e && !strchr(";,)", *e) && e - p < 48)
+		while (*e && !strchr(";,)", *e) && e - p < 120)
 			e++;
 		snprintf(clause, sizeof clause, "%.*s", (int)(e - b), b);
 		bool groups = false, no = val__negated_before(o, p);
 		for (size_t i = 0; i < sizeof of / sizeof of[0] && !groups; i++)
 			groups = val__has(clause, of[i]);
 		for (size_t i = 0; i < sizeof denied / sizeof denied[0] && !no; i++)
-			no = val__has(clause, denied[i]);
+			no = val__has_word(clause, denied[i]);
 		if (groups && !no)
 			return true;
 	}

@@ -4094,6 +4094,69 @@ START_TEST(t_blind28)
 }
 END_TEST
 
+/* The review of session 31's readings: an op spelt with blanks or hyphens is
+ * that op, not the rooted gather or reduce; KV heads written "KV heads: 8" or
+ * as Hugging Face's key; a number with its unit word after it, or another
+ * model's, is no second width; "single-node" denies no concurrent groups. */
+START_TEST(t_review32)
+{
+	static const struct { const char *other, *metric; int op; } ops[] = {
+		{"op=all_gather; size=1073741824 B", "All Gather busbw", COLL_ALL_GATHER},
+		{"all_gather_perf; size=1073741824 B", "All Gather busbw", COLL_ALL_GATHER},
+		{"size=1073741824 B", "Reduce Scatter busbw", COLL_REDUCE_SCATTER},
+		{"op: all-gather; size=1073741824 B", "busbw", COLL_ALL_GATHER},
+		{"op=reduce-scatter; size=1073741824 B", "busbw", COLL_REDUCE_SCATTER},
+		{"op=gather; size=1073741824 B", "busbw", COLL_GATHER}};
+	for (size_t i = 0; i < sizeof ops / sizeof ops[0]; i++) {
+		char row[512], why[256] = "";
+		val_case c;
+		snprintf(row, sizeof row, "RV-%zu,x,\"2 nodes x 8 H100-SXM5-80GB, 8x 400 Gb/s InfiniBand\","
+		         "16,,,,,,,,,,,\"%s\",float,,%s,300,GB/s,x", i, ops[i].other, ops[i].metric);
+		ck_assert_msg(build_row(row, &c, why, sizeof why) == 0, "%s: %s", ops[i].other, why);
+		ck_assert_msg((int)c.coll_op == ops[i].op, "%s / %s: op %d", ops[i].other,
+		              ops[i].metric, (int)c.coll_op);
+		scn_release(&c.s);
+	}
+	static const struct { const char *heads; int kv; } kvs[] = {
+		{"32 (KV heads: 8)", 8}, {"32 (KV heads 8)", 8}, {"32 (num_key_value_heads=8)", 8},
+		{"32 query heads, KV heads = 8", 8}, {"32 (MHA, no GQA 8)", 32},
+		{"32; 70B sibling uses GQA 8", 32}};
+	for (size_t i = 0; i < sizeof kvs / sizeof kvs[0]; i++) {
+		char row[512], why[256] = "";
+		val_case c;
+		snprintf(row, sizeof row, "KV-%zu,x,\"1 x 8 H100-SXM5-80GB\",8,,32,4096,\"%s\",4096,64,1,"
+		         "1,1,8,,bf16,,tokens_per_s,100000,tokens/s,x", i, kvs[i].heads);
+		ck_assert_msg(build_row(row, &c, why, sizeof why) == 0, "%s: %s", kvs[i].heads, why);
+		ck_assert_msg(c.s.model.kv_heads == kvs[i].kv, "%s: kv %d", kvs[i].heads,
+		              c.s.model.kv_heads);
+		scn_release(&c.s);
+	}
+	static const char *const one[] = {
+		"4096 (text model; trained on speech-transcribed 2048-token docs)",
+		"4096, visual tokens 576 per image, 2880 tokens total",
+		"4096 (2,048 for the 1B; speech model)", "4096 (vision: none; audio: none; 8192 in the 70B)"};
+	for (size_t i = 0; i < sizeof one / sizeof one[0]; i++) {
+		char row[512], why[256] = "";
+		val_case c;
+		snprintf(row, sizeof row, "W-%zu,x,\"1 x 8 H100-SXM5-80GB\",8,,32,\"%s\",32,4096,64,1,"
+		         "1,1,8,,bf16,,tokens_per_s,100000,tokens/s,x", i, one[i]);
+		ck_assert_msg(build_row(row, &c, why, sizeof why) == 0, "%s: %s", one[i], why);
+		ck_assert_int_eq(c.s.model.hidden, 4096);
+		scn_release(&c.s);
+	}
+	char why[256] = "";
+	val_case c;
+	ck_assert_msg(build_row("CG-9,x,\"2 nodes x 8 H100-SXM5-80GB, 8x 400 Gb/s InfiniBand\",16,,,,,"
+	                        ",,,,,,\"op=all_reduce; size=1048576 B; 2 concurrent groups of "
+	                        "single-node ranks\",float,,busbw,20,GB/s,x", &c, why, sizeof why) != 0,
+	              "concurrent groups of single-node ranks predicted as one");
+	ck_assert_msg(build_row("CG-10,x,\"2 nodes x 8 H100-SXM5-80GB, 8x 400 Gb/s InfiniBand\",16,,,,,"
+	                        ",,,,,,\"op=all_reduce; size=1048576 B; no concurrent groups\",float,,"
+	                        "busbw,20,GB/s,x", &c, why, sizeof why) == 0, "%s", why);
+	scn_release(&c.s);
+}
+END_TEST
+
 static Suite *suite(void)
 {
 	Suite *s = suite_create("validate_text");
@@ -4155,6 +4218,7 @@ static Suite *suite(void)
 	tcase_add_test(tc, t_gather_refused);
 	tcase_add_test(tc, t_blind27);
 	tcase_add_test(tc, t_blind28);
+	tcase_add_test(tc, t_review32);
 	suite_add_tcase(s, tc);
 	return s;
 }
