@@ -267,7 +267,7 @@ static double load_time(const scenario *s, double bytes, char *err, size_t errle
 	if (ckrun_open(&k, s, err, errlen) < 0)
 		goto out;
 	int gpus = scn_gpus(s);
-	double each = load_bytes_per_gpu(s, bytes);
+	double each = load_bytes_per_gpu(s, bytes), on_route = 0;
 	k.writes_left = gpus;
 	for (int g = 0; g < gpus; g++) {
 		int l[CLUSTER_MAX_ROUTE];
@@ -277,12 +277,16 @@ static double load_time(const scenario *s, double bytes, char *err, size_t errle
 			snprintf(err, errlen, "no route from storage to GPU %d", g);
 			goto out;
 		}
+		for (int i = 0; g == 0 && i < nl; i++)
+			on_route += flow_link_latency(k.net, l[i]);
 	}
 	if (sim_run(k.e) != SIM_OK || k.err < 0) {
 		snprintf(err, errlen, "checkpoint reload simulation stopped early");
 		goto out;
 	}
-	t = k.t_write + s->cluster.storage.latency_s;
+	/* one request latency, less what the route's links already charged (as
+	 * the writes count it) */
+	t = k.t_write + fmax(0.0, s->cluster.storage.latency_s - on_route);
 out:
 	ckrun_close(&k);
 	return t;
@@ -474,8 +478,7 @@ int store_local_checkpoint_cost(const scenario *s, store_ckpt_result *r, char *e
 	r->stall_s = k.async ? r->snapshot_s : r->write_s;
 	r->bottleneck = local_bottleneck(s, each * gpn, copies);
 	const scn_failures *fl = &s->training.failures;
-	if (copies >= 2 && fl->reload &&
-	    (fl->gpu_mtbf_s > 0 || fl->node_mtbf_s > 0 || fl->link_mtbf_s > 0)) {
+	if (copies >= 2 && fl->reload && scn_failures_on(fl)) {
 		r->load_s = local_load_time(s, each, err, errlen);
 		if (r->load_s < 0)
 			goto out;
@@ -581,7 +584,7 @@ int store_checkpoint_cost(const scenario *s, const store_ckpt_opts *o, store_ckp
 	r->bottleneck = write_bottleneck(s, r);
 	/* a restart's reload, where failures are drawn and it is asked for */
 	const scn_failures *fl = &s->training.failures;
-	if (fl->reload && (fl->gpu_mtbf_s > 0 || fl->node_mtbf_s > 0 || fl->link_mtbf_s > 0)) {
+	if (fl->reload && scn_failures_on(fl)) {
 		r->load_s = load_time(s, r->bytes, err, errlen);
 		if (r->load_s < 0)
 			goto out;

@@ -119,8 +119,11 @@ static void ckpt_note(const scenario *s, step_result *r, const store_ckpt_result
 		if (d->dp_with_ckpt_s > d->dp_alone_s)
 			FMT(extra, ", and its background writes slow each overlapped gradient reduction "
 			    "by %s", z);
-		FMT(how, "training blocks %s for the snapshot%s, the write takes %s (limit: %s)%s",
-		    sn, waits, w, d->bottleneck, extra);
+		char bg[32];
+		unit_fmt(bg, sizeof bg, d->write_s - d->snapshot_s, UNIT_TIME);
+		FMT(how, "training blocks %s for the snapshot%s, then the background writes take %s "
+		    "(limit: %s; on storage %s after the snapshot began)%s", sn, waits, bg,
+		    d->bottleneck, w, extra);
 	} else {
 		FMT(how, "training waits %s for the write (limit: %s)", w, d->bottleneck);
 	}
@@ -177,7 +180,7 @@ static void local_note(const scenario *s, step_result *r, const store_ckpt_resul
 static void fail_note(const scenario *s, step_result *r, const store_fail_result *f)
 {
 	char text[640], best[160] = "", reload[96] = "";
-	if (f->reload_s > 0)
+	if (f->reload_s >= 0.5)
 		FMT(reload, "; each restart %.0f s, %.0f s of it reading the checkpoint back",
 		         f->restart_s, f->reload_s);
 	if (f->best_every > 0)
@@ -237,7 +240,7 @@ int store_account(const scenario *s, step_result *r, char *err, size_t errlen)
 	r->step_time_s += r->checkpoint.amortized_s;
 
 	const scn_failures *fl = &s->training.failures;
-	bool failures = fl->gpu_mtbf_s > 0 || fl->node_mtbf_s > 0 || fl->link_mtbf_s > 0;
+	bool failures = scn_failures_on(fl);
 	store_fail_opts fo = { .search_best = failures, .ckpt = &d,
 	                       .ckpt_async = s->training.checkpoint.mode == CKPT_ASYNC,
 	                       .local = &dl };

@@ -33,6 +33,7 @@ typedef struct sweep_opts {
 	bool resume;
 	sweep_shard shard;
 	uint64_t max_events;
+	bool quiet;                  /* -q: no warnings about the varied values */
 } sweep_opts;
 
 typedef struct sweep_ctx {
@@ -314,6 +315,7 @@ static void sweep_usage(FILE *out)
 	"  --shard K/N           run only points with index %% N == K-1 (K from 1)\n"
 	"  --plot FILE.png|svg   then draw the speed plot of FILE (needs --out)\n"
 	"  --max-events N        cap the events of each point's simulation\n"
+	"  -q, --quiet           print no warnings about the varied values\n"
 	"Rows carry the point index; `trainsim merge OUT FILES...` sorts and joins them.\n");
 }
 
@@ -354,6 +356,10 @@ static int sweep_opt(int argc, char **argv, int *i, sweep_opts *o, sweep_plan *p
 		return 1;
 	if (!strcmp(a, "--resume")) {
 		o->resume = true;
+		return 0;
+	}
+	if (!strcmp(a, "-q") || !strcmp(a, "--quiet")) {
+		o->quiet = true;
 		return 0;
 	}
 	if ((v = opt_value(argc, argv, i, "--vary")))
@@ -408,7 +414,7 @@ static int sweep_opt(int argc, char **argv, int *i, sweep_opts *o, sweep_plan *p
 	}
 	if (a[0] == '-' && a[1]) {
 		static const char *const opts[] = {"--vary", "--set", "--jobs", "--out", "--plot",
-			"--format", "--resume", "--shard", "--max-events", "--help"};
+			"--format", "--resume", "--shard", "--max-events", "--quiet", "--help"};
 		const char *near = scn_nearest_name(a, strcspn(a, "="), opts,
 		                                    (int)(sizeof opts / sizeof opts[0]));
 		fprintf(stderr, "sweep: unknown option or missing value: %s%s%s%s\n", a,
@@ -604,6 +610,41 @@ static int sweep_report(const sweep_ctx *c, int pool_rc)
 	return c->finished && c->n_invalid == c->finished ? 1 : 0;
 }
 
+/* The loader's warnings about each varied value, once per value (the
+ * points themselves load quietly): "'roce' is read as rdma", a key without
+ * effect. Each value is set alone on the base scenario. */
+static void vary_warnings(const sweep_ctx *c)
+{
+	for (size_t a = 0; a < sweep_plan_naxes(c->plan); a++) {
+		const char *key = sweep_plan_key(c->plan, a);
+		for (size_t v = 0; v < sweep_plan_nvalues(c->plan, a); v++) {
+			char *msg = NULL, assign[1024];
+			size_t len = 0;
+			FILE *err = open_memstream(&msg, &len);
+			scn_doc *d = err ? scn_doc_clone(c->doc) : NULL;
+			snprintf(assign, sizeof assign, "%s=%s", key, sweep_plan_axis_value(c->plan, a, v));
+			scenario s;
+			memset(&s, 0, sizeof s);
+			if (d && scn_doc_set_by(d, assign, "--vary", err) == 0 &&
+			    scn_from_doc(d, &s, err, false) == 0)
+				scn_release(&s);
+			scn_doc_free(d);
+			if (err)
+				fclose(err);
+			/* only its own warnings: lines naming the key */
+			for (char *l = msg; l && *l;) {
+				char *e = strchr(l, '\n');
+				if (e)
+					*e = 0;
+				if (strstr(l, "warning: ") && strstr(l, key))
+					fprintf(stderr, "sweep: %s\n", l);
+				l = e ? e + 1 : l + strlen(l);
+			}
+			free(msg);
+		}
+	}
+}
+
 static int sweep_main(sweep_ctx *c)
 {
 	size_t np = sweep_plan_npoints(c->plan), ntodo;
@@ -627,6 +668,8 @@ static int sweep_main(sweep_ctx *c)
 			}
 		}
 	}
+	if (!c->o->quiet)
+		vary_warnings(c);
 	if (!done || open_out(c, done) < 0)
 		goto out_free;
 	if (!(todo = todo_list(c, done, &ntodo)))

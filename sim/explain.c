@@ -48,6 +48,8 @@ typedef struct ctx {
 /* Prints a paragraph wrapped at REPORT_WRAP columns; continuation lines are
  * indented by `indent` spaces, the first line by `first`. */
 static void para(FILE *out, int first, int indent, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+static void para(FILE *out, int first, int indent, const char *fmt, ...)
 {
 	char buf[2048];
 	va_list ap;
@@ -506,12 +508,14 @@ static void fix_hardware(ctx *c, step_split k)
 		if (!(f = add_fix(c, what)))
 			return;
 		f->hardware = true;
+		f->needs_gain = true;   /* a purchase that buys nothing is no advice */
 		fix_set(f, "cluster.nic.speed=%gGbps", to);
 	} else if (more > cl->nic.count) {
 		snprintf(what, sizeof what, "add NICs: %d per node instead of %d", more, cl->nic.count);
 		if (!(f = add_fix(c, what)))
 			return;
 		f->hardware = true;
+		f->needs_gain = true;
 		fix_set(f, "cluster.nic.count=%d", more);
 	}
 }
@@ -1017,11 +1021,12 @@ static void util_vs_mfu(ctx *c)
 {
 	const step_result *r = c->r;
 	section(c, "Busy is not the same as useful");
-	para(c->out, 3, 3, "nvidia-smi would show these GPUs %.0f\a%% utilized: it counts any "
+	para(c->out, 3, 3, "%s would show these GPUs %.0f\a%% utilized: it counts any "
 		"kernel running, and communication kernels run (and spin, waiting for %s) "
 		"as much as compute kernels. MFU, the share of the GPUs' peak FLOP/s that does the "
-		"model's arithmetic, is %.0f\a%%%s.", c->s->cluster.nodes > 1 ? "the network"
-		: "their peers", 100 * r->gpu_util, 100 * r->mfu,
+		"model's arithmetic, is %.0f\a%%%s.",
+		hw_arch_is_amd(c->s->cluster.gpu.arch) ? "amd-smi" : "nvidia-smi", 100 * r->gpu_util,
+		c->s->cluster.nodes > 1 ? "the network" : "their peers", 100 * r->mfu,
 		r->gpu_util - r->mfu > 0.3 ? ": a GPU that looks busy is no proof of a healthy job"
 		: "");
 }
@@ -1210,14 +1215,14 @@ static void one_node(ctx *c)
  * paying NCCL's latency; nccl-tests times one collective of the whole buffer
  * (dp_move_s), which a healthy cluster should match. Empty when the two agree. */
 static void one_collective(char *buf, size_t n, const step_result *r, double sent, bool zero,
-			   const char *red)
+			   const char *red, const char *nt)
 {
 	char a[32];
 	buf[0] = 0;
 	if (r->dp_move_s > 0 && r->dp_move_s < 0.95 * r->dp_allreduce_s)
-		snprintf(buf, n, " in the step's buckets; %s%s%s, as nccl-tests times %s, reach%s "
+		snprintf(buf, n, " in the step's buckets; %s%s%s, as %s times %s, reach%s "
 			 "a bus bandwidth of %s", zero ? "one " : "one all-reduce of the whole buffer",
-			 zero ? red : "", zero ? " and one all-gather of the whole buffers" : "",
+			 zero ? red : "", zero ? " and one all-gather of the whole buffers" : "", nt,
 			 zero ? "them" : "it", zero ? "" : "es", fmt_bw(a, sizeof a, sent / r->dp_move_s));
 }
 
@@ -1229,9 +1234,12 @@ static void path(ctx *c)
 	hw_nic nic = s->cluster.nic;
 	hw_nic_defaults(&nic, s->cluster.gpus_per_node);
 	section(c, "The diagnosis path, in the order to check a real cluster");
-	para(c->out, 3, 6, "a. GPU utilization (nvidia-smi, DCGM): expect about %.0f\a%%, with "
+	/* AMD's tools for AMD's GPUs: amd-smi, rccl-tests (nccl-tests' port) */
+	bool amd = hw_arch_is_amd(s->cluster.gpu.arch);
+	const char *nt = amd ? "rccl-tests" : "nccl-tests";
+	para(c->out, 3, 6, "a. GPU utilization (%s): expect about %.0f\a%%, with "
 		"MFU %.0f\a%%. Much lower utilization points at the input pipeline or the host.",
-		100 * r->gpu_util, 100 * r->mfu);
+		amd ? "amd-smi, rocm-smi" : "nvidia-smi, DCGM", 100 * r->gpu_util, 100 * r->mfu);
 	/* a NIC faster than its GPU's PCIe link moves the link's rate from GPU
 	 * memory (the simulation's flows cross both); one NIC tested alone has
 	 * the whole link, whatever other NICs the GPU owns */
@@ -1253,14 +1261,14 @@ static void path(ctx *c)
 			nic.transport == TRANSPORT_GDTCP ? "the GPUDirect plugin" : "RDMA");
 	else
 		para(c->out, 3, 6, "b. Point-to-point bandwidth: inside one node, between GPU pairs "
-			"(nccl-tests sendrecv_perf).");
+			"(%s sendrecv_perf).", nt);
 	one_node(c);
 	int dp = scn_dp_grad(s);
 	if (r->dp_zero_replicas > 1)
-		para(c->out, 3, 6, "d. Collective bandwidth (nccl-tests reduce_scatter_perf over %d "
+		para(c->out, 3, 6, "d. Collective bandwidth (%s reduce_scatter_perf over %d "
 			"ranks of a ZeRO group, all_reduce_perf over the %d groups, or `trainsim nccl "
 			"%s --gpus N`): one full reduction here, with the parameter gather, takes %s "
-			"alone.", r->dp_zero_group, r->dp_zero_replicas,
+			"alone.", nt, r->dp_zero_group, r->dp_zero_replicas,
 			s->path[0] ? s->path : "SCENARIO", fmt_t(a, sizeof a, r->dp_allreduce_s));
 	else if (dp > 1 && r->dp_allreduce_s > 0 && r->dp_gather_bytes_per_gpu > 0) {
 		/* ZeRO: a reduce-scatter of the gradients and an all-gather of the
@@ -1271,11 +1279,12 @@ static void path(ctx *c)
 		bool rs = scn_grad_rs(s);   /* else ZeRO-1 over an all-reduce */
 		const char *red = rs ? "reduce-scatter" : "all-reduce";
 		char once[192];
-		one_collective(once, sizeof once, r, sent, 1, red);
-		para(c->out, 3, 6, "d. Collective bandwidth (nccl-tests %s_perf and "
+		one_collective(once, sizeof once, r, sent, 1, red, nt);
+		para(c->out, 3, 6, "d. Collective bandwidth (%s %s_perf and "
 			"all_gather_perf, or `trainsim nccl %s --op %s`): the gradients' "
 			"%s (%s a GPU) and the parameters' all-gather (%s) here send %s from "
-			"each GPU in %s alone, a bus bandwidth of %s%s.", rs ? "reduce_scatter" : "all_reduce",
+			"each GPU in %s alone, a bus bandwidth of %s%s.", nt,
+			rs ? "reduce_scatter" : "all_reduce",
 			s->path[0] ? s->path : "SCENARIO", rs ? "reduce_scatter" : "all_reduce", red,
 			fmt_b(a, sizeof a, r->dp_bytes_per_gpu),
 			fmt_b(b, sizeof b, r->dp_gather_bytes_per_gpu), fmt_b(d, sizeof d, sent),
@@ -1287,16 +1296,17 @@ static void path(ctx *c)
 		 * 'all-reduce, alone' */
 		double algbw = r->dp_bytes_per_gpu / r->dp_allreduce_s, bus = 2.0 * (dp - 1) / dp;
 		char once[192];
-		one_collective(once, sizeof once, r, r->dp_bytes_per_gpu * bus, 0, NULL);
-		para(c->out, 3, 6, "d. All-reduce bandwidth (nccl-tests all_reduce_perf, or `trainsim "
+		one_collective(once, sizeof once, r, r->dp_bytes_per_gpu * bus, 0, NULL, nt);
+		para(c->out, 3, 6, "d. All-reduce bandwidth (%s all_reduce_perf, or `trainsim "
 			"nccl %s --op all_reduce`): the gradient all-reduce here takes %s alone, an "
-			"algorithm bandwidth of %s, bus bandwidth %s%s.", s->path[0] ? s->path : "SCENARIO",
+			"algorithm bandwidth of %s, bus bandwidth %s%s.", nt,
+			s->path[0] ? s->path : "SCENARIO",
 			fmt_t(e, sizeof e, r->dp_allreduce_s), fmt_bw(a, sizeof a, algbw),
 			fmt_bw(b, sizeof b, algbw * bus), once);
 	} else
-		para(c->out, 3, 6, "d. Collective bandwidth (nccl-tests, or `trainsim nccl %s --op "
+		para(c->out, 3, 6, "d. Collective bandwidth (%s, or `trainsim nccl %s --op "
 			"all_reduce`): no gradient reduction here (data parallelism 1), so this matters "
-			"only for the tensor- and pipeline-parallel transfers.",
+			"only for the tensor- and pipeline-parallel transfers.", nt,
 			s->path[0] ? s->path : "SCENARIO");
 	para(c->out, 3, 6, "e. Software before hardware: overlap communication with compute, "
 		"accumulate gradients, compress them, then consider faster links.");

@@ -328,15 +328,23 @@ static void x_values(const plot_table *t, int xc, speed_pt *pts, size_t n, plot_
 	bool plain = true, bandwidth = true;
 	for (size_t i = 0; i < n && plain; i++)
 		plain = plain_number(plot_table_cell(t, pts[i].row, (size_t)xc), &pts[i].x);
+	/* in the unit the values are written in: bits (100Gbps, 25Gb/s) as Gb/s,
+	 * bytes (400GB/s, a storage's) as GB/s, as the ticks print them */
+	bool bytes = !plain;
+	for (size_t i = 0; i < n && bytes; i++) {
+		const char *v = plot_table_cell(t, pts[i].row, (size_t)xc);
+		bytes = strstr(v, "B/s") != NULL;
+	}
 	for (size_t i = 0; i < n && !plain && bandwidth; i++) {
 		char e[200];
 		bandwidth = unit_parse(plot_table_cell(t, pts[i].row, (size_t)xc), UNIT_BANDWIDTH,
 		                       &pts[i].x, e, sizeof e) == 0;
-		pts[i].x = pts[i].x * 8 / 1e9;   /* bytes/s -> Gb/s */
+		pts[i].x = bytes ? pts[i].x / 1e9 : pts[i].x * 8 / 1e9;   /* bytes/s -> GB/s, Gb/s */
 	}
 	if (plain || bandwidth) {
 		snprintf(axis->label, sizeof axis->label, "%s%s",
-		         strstr(name, "nic.speed") ? "NIC speed" : name, plain ? "" : " (Gb/s)");
+		         strstr(name, "nic.speed") ? "NIC speed" : name,
+		         plain ? "" : bytes ? " (GB/s)" : " (Gb/s)");
 	} else {
 		/* Categories: the position of the value's first appearance. */
 		size_t ncat = 0;

@@ -466,7 +466,7 @@ static void reliability(FILE *out, const scenario *s, const step_result *r)
 	char a[32], b[32], c[32], d[32];
 	const step_checkpoint *k = &r->checkpoint;
 	if (k->every > 0)
-		fprintf(out, "\ncheckpoint        every %d steps: %s written in %s, %s stall (%s) = %s per step\n",
+		fprintf(out, "\ncheckpoint        every %d steps: %s on storage in %s, %s stall (%s) = %s per step\n",
 			k->every, fmt_bytes(a, sizeof a, k->bytes), fmt_time(b, sizeof b, k->write_s),
 			fmt_time(c, sizeof c, k->stall_s),
 			s->training.checkpoint.mode != CKPT_ASYNC ? "sync"
@@ -483,12 +483,15 @@ static void reliability(FILE *out, const scenario *s, const step_result *r)
 		fprintf(out, "failures          a failure every %s on this job; goodput %.1f %%",
 			fmt_long(a, sizeof a, r->job_mtbf_s), 100 * r->goodput);
 		if (r->best_local_checkpoint_every > 0)
-			fprintf(out, "; best local checkpoint interval %d step%s",
+			fprintf(out, "; best local checkpoint interval %d step%s (%s)",
 				r->best_local_checkpoint_every,
-				r->best_local_checkpoint_every == 1 ? "" : "s");
+				r->best_local_checkpoint_every == 1 ? "" : "s",
+				fmt_long(b, sizeof b, r->best_local_checkpoint_every * r->step_time_s));
 		if (r->best_checkpoint_every > 0)
-			fprintf(out, "; best checkpoint interval %d step%s%s", r->best_checkpoint_every,
-				r->best_checkpoint_every == 1 ? "" : "s", r->best_checkpoint_every == 1 &&
+			fprintf(out, "; best checkpoint interval %d step%s (%s)%s",
+				r->best_checkpoint_every, r->best_checkpoint_every == 1 ? "" : "s",
+				fmt_long(b, sizeof b, r->best_checkpoint_every * r->step_time_s),
+				r->best_checkpoint_every == 1 &&
 				s->training.checkpoint.mode == CKPT_ASYNC ? " (an async write that ends within "
 				"a step stalls almost nothing)" : "");
 		fputc('\n', out);

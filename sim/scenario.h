@@ -202,6 +202,12 @@ typedef struct scn_failures {
 	bool reload;                 /* add the checkpoint's reload, simulated, to each restart */
 } scn_failures;
 
+/* Whether any failures are drawn (an MTBF of GPUs, nodes or links given). */
+static inline bool scn_failures_on(const scn_failures *f)
+{
+	return f->gpu_mtbf_s > 0 || f->node_mtbf_s > 0 || f->link_mtbf_s > 0;
+}
+
 typedef struct scn_training {
 	hw_precision precision;
 	int global_batch;            /* sequences per step */

@@ -649,6 +649,32 @@ static void check_parallel(scn_ctx *c, scenario *s, const scn_doc *d)
 		          "training.data.cache_warm", "has no effect unless training.data.source is "
 		          "local_cache (the data is read from %s)",
 		          t->data.source == DATA_STORAGE ? "storage" : "memory");
+	const scn_checkpoint *ck = &t->checkpoint;
+	const scn_failures *fl = &t->failures;
+	/* keys at other than their defaults (run writes every key back) that
+	 * change nothing here */
+	if (ck->mode != CKPT_ASYNC && ck->snapshot_overhead_s != SCN_SNAPSHOT_OVERHEAD_S &&
+	    given(d, "training.checkpoint.snapshot_overhead"))
+		scn__warn(c, scn__doc_path(d, "training.checkpoint.snapshot_overhead"),
+		          "training.checkpoint.snapshot_overhead", "has no effect unless "
+		          "training.checkpoint.mode is async (a sync write blocks for all of it)");
+	if (ck->local_every == 0 && ck->local_copies != SCN_LOCAL_COPIES &&
+	    given(d, "training.checkpoint.local_copies"))
+		scn__warn(c, scn__doc_path(d, "training.checkpoint.local_copies"),
+		          "training.checkpoint.local_copies", "has no effect without "
+		          "training.checkpoint.local_every");
+	bool fails = scn_failures_on(fl);
+	if (fails && ck->every > 0 && ck->content == CKPT_WEIGHTS && t->peft != PEFT_LORA)
+		scn__warn(c, scn__doc_path(d, "training.checkpoint.content"),
+		          "training.checkpoint.content", "weights holds no optimizer state: a restart "
+		          "from it loses Adam's moments, which training cannot resume exactly; the "
+		          "failure model still resumes from it (use full or sharded)");
+	if (!fl->reload && given(d, "training.failures.reload") &&
+	    (!fails || (ck->every == 0 && ck->local_every == 0)))
+		scn__warn(c, scn__doc_path(d, "training.failures.reload"), "training.failures.reload",
+		          "has no effect %s", !fails ? "without failures (gpu_mtbf, node_mtbf or "
+		          "link_mtbf)" : "without checkpoints: each restart starts the run over, "
+		          "with nothing to read back");
 	if (t->recompute_layers > 0 && t->recompute != RECOMPUTE_FULL)
 		scn__warn(c, scn__doc_path(d, "training.recompute_layers"),
 		          "training.recompute_layers", "has no effect without 'recompute: full'");

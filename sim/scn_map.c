@@ -270,7 +270,7 @@ static bool name_eq(const char *a, const char *b)
 static const struct { const char *key, *alias, *name; } enum_aliases[] = {
 	{"transport", "infiniband", "rdma"}, {"transport", "ib", "rdma"},
 	{"transport", "roce", "rdma"}, {"transport", "rocev2", "rdma"},
-	{"transport", "efa", "rdma"},
+	{"transport", "roce-v2", "rdma"}, {"transport", "efa", "rdma"},
 	{"transport", "tcpx", "gpudirect-tcp"}, {"transport", "tcpxo", "gpudirect-tcp"},
 	{"transport", "gpudirect-tcpx", "gpudirect-tcp"},
 	{"transport", "gpudirect-tcpxo", "gpudirect-tcp"},
@@ -284,6 +284,15 @@ static int set_enum(scn_ctx *c, const scn_field *f, const scn_node *n, const cha
 			for (int i = 0; f->names[i]; i++)
 				if (!strcmp(f->names[i], enum_aliases[a].name)) {
 					*(int *)p = i;
+					/* one RDMA model: say so where a sweep would compare them */
+					if (!strcmp(enum_aliases[a].name, "rdma") &&
+					    tolower((unsigned char)n->str[0]) != 'i')
+						scn__warn(c, n, path, "'%.40s' is read as rdma, with "
+						          "InfiniBand's latency and efficiency: trainsim has one "
+						          "RDMA model, and measured RoCE and EFA tables ran up to "
+						          "several times slower at 1-128 MB (docs/validation.md); "
+						          "set cluster.nic.latency and efficiency from your "
+						          "fabric's nccl-tests", n->str);
 					return 0;
 				}
 	char list[256] = "";
@@ -301,6 +310,14 @@ static int set_enum(scn_ctx *c, const scn_field *f, const scn_node *n, const cha
 			best = f->names[i];
 		}
 	}
+	/* the other names it takes: "rdma|tcp|gpudirect-tcp (also ib, roce, ...)" */
+	size_t na = 0;
+	for (size_t a = 0; a < sizeof enum_aliases / sizeof enum_aliases[0]; a++)
+		if (!strcmp(f->key, enum_aliases[a].key) && o + 2 < sizeof list)
+			o += (size_t)snprintf(list + o, sizeof list - o, "%s%s", na++ ? ", " : " (also ",
+			                      enum_aliases[a].alias);
+	if (na && o + 2 < sizeof list)
+		snprintf(list + o, sizeof list - o, ")");
 	if (bd <= 2 && strlen(n->str) > 2)
 		scn__error(c, n, false, path, "'%.40s' is not one of %s; did you mean '%s'?", n->str,
 		           list, best);

@@ -188,6 +188,16 @@ const char *sweep_plan_value(const sweep_plan *p, size_t index, size_t axis)
 	return p->axes[axis].values[index % p->axes[axis].n];
 }
 
+size_t sweep_plan_nvalues(const sweep_plan *p, size_t axis)
+{
+	return axis < p->naxes ? p->axes[axis].n : 0;
+}
+
+const char *sweep_plan_axis_value(const sweep_plan *p, size_t axis, size_t v)
+{
+	return axis < p->naxes && v < p->axes[axis].n ? p->axes[axis].values[v] : NULL;
+}
+
 int sweep_shard_parse(const char *text, sweep_shard *out, FILE *err)
 {
 	char *end;

@@ -47,6 +47,9 @@ size_t sweep_plan_npoints(const sweep_plan *p);
 /* Value of `axis` at point `index`. The first --vary is the outermost loop,
  * the last varies fastest, so the order never depends on anything else. */
 const char *sweep_plan_value(const sweep_plan *p, size_t index, size_t axis);
+/* The values of one axis, in order: their number, and the v-th. */
+size_t sweep_plan_nvalues(const sweep_plan *p, size_t axis);
+const char *sweep_plan_axis_value(const sweep_plan *p, size_t axis, size_t v);
 
 /* ---- shards: the K-th of N, by index modulo N ---- */
 

@@ -1109,6 +1109,48 @@ has "$tmp/out" "(only the tied embedding's, all-reduced between the first and la
 has "$tmp/err" "training.data.cache_warm: has no effect unless training.data.source is local_cache" \
 	"cache_warm without the cache: warned"
 
+# keys set to what changes nothing here are warned about, each at its place
+cat >"$tmp/noeffect.yaml" <<'YAML'
+cluster: {nodes: 2, gpu: A100-SXM4-80GB}
+model: {layers: 24, hidden: 2048, heads: 16, seq_len: 2048}
+training:
+  global_batch: 64
+  checkpoint: {every: 100, mode: sync, snapshot_overhead: 2s, local_copies: 1}
+  failures: {reload: false}
+YAML
+expect 0 "check: keys without effect" "$TS" check "$tmp/noeffect.yaml"
+has "$tmp/err" "noeffect.yaml:5:59: warning: training.checkpoint.snapshot_overhead: has no effect unless training.checkpoint.mode is async" "... snapshot_overhead with sync writes"
+has "$tmp/err" "training.checkpoint.local_copies: has no effect without training.checkpoint.local_every" "... local_copies without local checkpoints"
+has "$tmp/err" "training.failures.reload: has no effect without failures" "... reload without failures"
+expect 0 "check: weights-only checkpoints with failures" "$TS" check "$tmp/noeffect.yaml" \
+	--set training.checkpoint.content=weights --set training.failures.gpu_mtbf=1000h
+has "$tmp/err" "weights holds no optimizer state" "... a restart from it cannot resume the optimizer"
+# RoCE and EFA are read as RDMA: said where it is written, and once per value in a sweep
+expect 0 "check: transport roce" "$TS" check "$SCN" --set cluster.nic.transport=roce
+has "$tmp/err" "'roce' is read as rdma" "... says RoCE runs InfiniBand's model"
+expect 1 "check: transport roce-v3" "$TS" check "$SCN" --set cluster.nic.transport=roce-v3
+has "$tmp/err" "(also infiniband, ib, roce" "... the error lists the other names"
+expect 0 "sweep: ib against roce" "$TS" sweep "$SCN" --vary cluster.nic.transport=ib,roce --out "$tmp/ibroce.csv"
+has "$tmp/err" "sweep: --vary: warning: cluster.nic.transport: 'roce' is read as rdma" "... the sweep says why the rows agree"
+expect 0 "sweep -q" "$TS" sweep "$SCN" --vary cluster.nic.transport=ib,roce --out "$tmp/ibroce2.csv" -q
+lacks "$tmp/err" "warning" "... -q leaves the warning out"
+# AMD's GPUs get AMD's tools in explain's diagnosis path
+expect 0 "explain on MI300X" "$TS" explain "$top_srcdir/scenarios/dgx-h100.yaml" -q \
+	--set cluster.gpu=MI300X --set cluster.intra_node=nvlink-mesh
+has "$tmp/out" "amd-smi" "... utilization from amd-smi"
+lacks "$tmp/out" "nccl-tests" "... rccl-tests, not nccl-tests"
+# a purchase that buys nothing is no advice: a 70B on 4 x 8 H100 with 400G NICs,
+# whose exposed time is tensor-parallel, gets no faster NICs proposed
+cat >"$tmp/tpbound.yaml" <<'YAML'
+cluster: {nodes: 4, gpus_per_node: 8, gpu: H100-SXM5-80GB, nic: {count: 8, speed: 400Gbps}}
+model: {layers: 80, hidden: 8192, heads: 64, kv_heads: 8, ffn_hidden: 28672, seq_len: 8192,
+        vocab: 128256, gated_mlp: true}
+training: {global_batch: 64, micro_batch: 1, tp: 8, pp: 4, zero: 1, recompute: selective,
+           sequence_parallel: true}
+YAML
+expect 0 "explain: a TP-bound 70B on 400G NICs" "$TS" explain "$tmp/tpbound.yaml" -q
+tr '\n' ' ' <"$tmp/out" | tr -s ' ' >"$tmp/flat"
+lacks "$tmp/flat" "1.00x the tokens/s" "... proposes nothing that gains nothing"
 # a restart reads the checkpoint back from storage: slow storage, long restarts
 expect 0 "run, failures with 5 GB/s storage" "$TS" run "$top_srcdir/scenarios/llama3-405b-failures.yaml" \
 	-q --set cluster.storage.bandwidth=5GB/s --set training.failures.reload=true
