@@ -13,5 +13,6 @@ int cmd_validate(int argc, char **argv);  /* cmd_validate.c */
 int cmd_sweep(int argc, char **argv);     /* cmd_sweep.c */
 int cmd_merge(int argc, char **argv);     /* cmd_sweep.c */
 int cmd_plot(int argc, char **argv);      /* cmd_plot.c */
+int cmd_compare(int argc, char **argv);   /* cmd_compare.c */
 
 #endif

@@ -21,6 +21,8 @@ typedef struct report_opts {
  * and goodput lines, bottleneck and notes. o may be NULL. Returns 0, or -1 if
  * a write failed. */
 int report_text(FILE *out, const scenario *s, const step_result *r, const report_opts *o);
+/* What a category of the split means, in a few words ("exposed DP gradients"). */
+const char *report_split_what(step_split k);
 
 /* Writes the report's members into an object the caller has opened (the
  * sweep puts its varied keys first). Deterministic: no wall-clock fields. */

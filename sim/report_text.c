@@ -26,6 +26,11 @@ static const char *const split_what[SPLIT__N] = {
 
 #define NAME(table, i) ((unsigned)(i) < sizeof table / sizeof table[0] ? table[i] : "?")
 
+const char *report_split_what(step_split k)
+{
+	return NAME(split_what, k);
+}
+
 static const char *fmt_time(char *buf, size_t len, double s)
 {
 	unit_fmt(buf, len, s, UNIT_TIME);

@@ -1151,6 +1151,23 @@ YAML
 expect 0 "explain: a TP-bound 70B on 400G NICs" "$TS" explain "$tmp/tpbound.yaml" -q
 tr '\n' ' ' <"$tmp/out" | tr -s ' ' >"$tmp/flat"
 lacks "$tmp/flat" "1.00x the tokens/s" "... proposes nothing that gains nothing"
+# compare: a scenario against itself with a key changed, or against another
+expect 0 "compare --with" "$TS" compare "$top_srcdir/scenarios/dp-100b-100gbe.yaml" \
+	--with cluster.nic.speed=400Gbps -q
+has "$tmp/out" "B  $top_srcdir/scenarios/dp-100b-100gbe.yaml --with cluster.nic.speed=400Gbps" \
+	"... B's label names the change"
+has "$tmp/out" "exposed DP gradients" "... the split's categories side by side"
+if awk '$1 == "step" && $2 == "time" { a = $3; b = $5; exit !(b < a / 2) }' "$tmp/out"
+then ok "... a 4x faster NIC more than halves this DP-bound step"
+else not_ok "... step time row: $(grep '^  step time' "$tmp/out")"; fi
+expect 0 "compare two files, JSON" "$TS" compare "$top_srcdir/scenarios/ckpt-every100-shared.yaml" \
+	"$top_srcdir/scenarios/ckpt-every100-frontend.yaml" --format json -q
+has "$tmp/out" '"b_over_a": {' "... JSON holds the ratios"
+has "$tmp/out" '"b": {' "... and B's whole report"
+expect 2 "compare with nothing to compare" "$TS" compare "$SCN"
+has "$tmp/err" "nothing to compare" "... says what is missing"
+expect 1 "compare with a bad --with" "$TS" compare "$SCN" --with cluster.nodes=0
+has "$tmp/err" "--with: cluster.nodes:" "... the message names --with"
 # a restart reads the checkpoint back from storage: slow storage, long restarts
 expect 0 "run, failures with 5 GB/s storage" "$TS" run "$top_srcdir/scenarios/llama3-405b-failures.yaml" \
 	-q --set cluster.storage.bandwidth=5GB/s --set training.failures.reload=true
