@@ -13,6 +13,7 @@
 #include <sys/stat.h>
 #include "config.h"
 #include "report.h"
+#include "scn.h"
 
 int report_ring_ranks(const scenario *s, const step_result *r)
 {
@@ -225,6 +226,10 @@ void report_json_fields(json *j, const scenario *s, const step_result *r)
 	json_kint(j, "gpus", r->gpus);
 	json_kint(j, "nodes", r->nodes);
 	json_kstr(j, "gpu", s->cluster.gpu.name);
+	char ov[160];
+	int nov = scn_gpu_overrides(&s->cluster.gpu, ov, sizeof ov);
+	if (nov != 0)   /* the GPU's figures that are the user's, not the catalog's */
+		json_kstr(j, "gpu_overrides", nov < 0 ? "all (not in the catalog)" : ov);
 	json_kstr(j, "precision", hw_precision_name(s->training.precision));
 	json_layout(j, s, r);
 	json_kint(j, "steps", r->steps);
@@ -452,6 +457,13 @@ static void c_gpu(const scenario *s, const step_result *r, char *b, size_t n)
 {
 	snprintf(b, n, "%s", s->cluster.gpu.name);
 }
+static void c_gpu_overrides(const scenario *s, const step_result *r, char *b, size_t n)
+{
+	char ov[160];
+	int nov = scn_gpu_overrides(&s->cluster.gpu, ov, sizeof ov);
+	if (nov != 0)
+		snprintf(b, n, "%s", nov < 0 ? "all (not in the catalog)" : ov);
+}
 static void c_precision(const scenario *s, const step_result *r, char *b, size_t n)
 {
 	snprintf(b, n, "%s", hw_precision_name(s->training.precision));
@@ -569,7 +581,7 @@ static const csv_col csv_cols[] = {
 	F("restart_s", c_restart), F("checkpoint.local_every", c_local_every),
 	F("checkpoint.local_write_s", c_local_write), F("checkpoint.local_stall_s", c_local_stall),
 	F("checkpoint.local_load_s", c_local_load),
-	F("best_local_checkpoint_every", c_best_local),
+	F("best_local_checkpoint_every", c_best_local), F("gpu_overrides", c_gpu_overrides),
 };
 #define N_COLS (sizeof csv_cols / sizeof csv_cols[0])
 

@@ -4,6 +4,7 @@
 #include <math.h>
 #include <string.h>
 #include "report.h"
+#include "scn.h"
 #include "topo.h"
 #include "units.h"
 #include "workload.h"
@@ -70,13 +71,23 @@ static void header(FILE *out, const scenario *s, const step_result *r)
 	fprintf(out, "%s\n", s->name[0] ? s->name : s->path);
 	/* AMD's GPUs join a node by Infinity Fabric links, modelled as a switch */
 	bool amd = hw_arch_is_amd(c->gpu.arch);
+	/* a GPU whose figures are not the catalog's says so: its numbers are the
+	 * user's */
+	char gpu[200], keys[160];
+	int nov = scn_gpu_overrides(&c->gpu, keys, sizeof keys);
+	if (nov > 0)
+		snprintf(gpu, sizeof gpu, "%s [%s set here, not the catalog's]", c->gpu.name, keys);
+	else if (nov < 0)
+		snprintf(gpu, sizeof gpu, "%s [given field by field, not in the catalog]",
+			 c->gpu.name);
+	else
+		snprintf(gpu, sizeof gpu, "%s", c->gpu.name);
 	if (c->gpus_per_node > 1)
 		fprintf(out, "  cluster   %d node%s x %d %s (%s)", c->nodes, c->nodes == 1 ? "" : "s",
-			c->gpus_per_node, c->gpu.name, amd && c->intra.kind != INTRA_PCIE
+			c->gpus_per_node, gpu, amd && c->intra.kind != INTRA_PCIE
 			? "Infinity Fabric" : NAME(intra_names, c->intra.kind));
 	else   /* one GPU a node: no link inside it */
-		fprintf(out, "  cluster   %d node%s x 1 %s", c->nodes, c->nodes == 1 ? "" : "s",
-			c->gpu.name);
+		fprintf(out, "  cluster   %d node%s x 1 %s", c->nodes, c->nodes == 1 ? "" : "s", gpu);
 	if (hw_intra_bridged(&c->intra) && c->gpus_per_node < 2)
 		;   /* one card a node: nothing to bridge */
 	else if (hw_intra_bridged(&c->intra) && c->intra.bridge > c->gpus_per_node)

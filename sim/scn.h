@@ -57,4 +57,9 @@ int scn_write_yaml(const scenario *s, FILE *out);
  * "did you mean" (the loader's measure: two edits at most); NULL if none. */
 const char *scn_nearest_name(const char *word, size_t len, const char *const *names, int n);
 
+/* The keys of a GPU that differ from the catalog entry of its name
+ * ("gemm_eff, hbm_bandwidth") into buf: their number; -1 when the name is
+ * not in the catalog (a GPU given field by field). */
+int scn_gpu_overrides(const hw_gpu *g, char *buf, size_t len);
+
 #endif

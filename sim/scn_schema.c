@@ -625,3 +625,23 @@ bool scn__section_equal(const scn_section *sec, const void *a, const void *b, ch
 	}
 	return true;
 }
+
+int scn_gpu_overrides(const hw_gpu *g, char *buf, size_t len)
+{
+	const hw_gpu *cat = hw_gpu_find(g->name);
+	size_t o = 0;
+	int n = 0;
+	buf[0] = 0;
+	if (!cat)
+		return -1;
+	for (size_t i = 0; i < gpu_sec.nrows; i++) {
+		const scn_field *f = &gpu_sec.rows[i];
+		if (f->type == F_GPUBASE || f->type == F_STRING ||
+		    field_equal(f, g, cat, NULL, 0, f->key))
+			continue;
+		if (o < len)
+			o += (size_t)snprintf(buf + o, len - o, "%s%s", n ? ", " : "", f->key);
+		n++;
+	}
+	return n;
+}

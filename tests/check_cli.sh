@@ -1151,6 +1151,15 @@ YAML
 expect 0 "explain: a TP-bound 70B on 400G NICs" "$TS" explain "$tmp/tpbound.yaml" -q
 tr '\n' ' ' <"$tmp/out" | tr -s ' ' >"$tmp/flat"
 lacks "$tmp/flat" "1.00x the tokens/s" "... proposes nothing that gains nothing"
+# a GPU figure set by the user is marked as theirs in the header and the JSON
+expect 0 "run with a GPU figure overridden" "$TS" run "$top_srcdir/scenarios/dgx-h100.yaml" -q \
+	--set cluster.gpu.gemm_eff=0.5
+has "$tmp/out" "H100-SXM5-80GB [gemm_eff set here, not the catalog's]" "... the header says whose it is"
+expect 0 "... and as JSON" "$TS" run "$top_srcdir/scenarios/dgx-h100.yaml" -q --format json \
+	--set cluster.gpu.gemm_eff=0.5
+has "$tmp/out" '"gpu_overrides": "gemm_eff"' "... gpu_overrides names it"
+expect 0 "run with the catalog's GPU" "$TS" run "$top_srcdir/scenarios/dgx-h100.yaml" -q --format json
+lacks "$tmp/out" "gpu_overrides" "... has no gpu_overrides"
 # compare: a scenario against itself with a key changed, or against another
 expect 0 "compare --with" "$TS" compare "$top_srcdir/scenarios/dp-100b-100gbe.yaml" \
 	--with cluster.nic.speed=400Gbps -q
