@@ -387,6 +387,19 @@ static void fixes_storage(ctx *c, step_split k)
 	if (t->checkpoint.mode == CKPT_SYNC)
 		fix_set(add_fix(c, "write checkpoints asynchronously (snapshot to host memory, then "
 			"write while training continues)"), "training.checkpoint.mode=async");
+	/* the tier that costs the step more: the node-local one when its share is
+	 * the larger */
+	const step_checkpoint *ck = &c->r->checkpoint;
+	double local = ck->local_every > 0 ? ck->local_stall_s / ck->local_every : 0;
+	if (local > 0 && local >= ck->amortized_s - local) {
+		int best = c->r->best_local_checkpoint_every;
+		fix_set(add_fix(c, "checkpoint to the node-local drives less often"),
+			"training.checkpoint.local_every=%d",
+			best > ck->local_every ? best : 4 * ck->local_every);
+		return;
+	}
+	if (t->checkpoint.every <= 0)
+		return;
 	int every = c->r->best_checkpoint_every > t->checkpoint.every ? c->r->best_checkpoint_every
 		: 4 * t->checkpoint.every;
 	fix_set(add_fix(c, "checkpoint less often"), "training.checkpoint.every=%d", every);
@@ -463,10 +476,22 @@ static void fix_hardware(ctx *c, step_split k)
 {
 	const scn_cluster *cl = &c->s->cluster;
 	fix *f;
+	const step_checkpoint *ck = &c->r->checkpoint;
+	double local = ck->local_every > 0 ? ck->local_stall_s / ck->local_every : 0;
+	if (k == SPLIT_CHECKPOINT && local > 0 && local >= ck->amortized_s - local) {
+		/* the node-local tier's writes: faster drives */
+		if (!(f = add_fix(c, "buy node-local drives twice as fast")))
+			return;
+		f->hardware = true;
+		f->needs_gain = true;
+		fix_set(f, "cluster.local_cache.bandwidth=%gGB/s", 2 * cl->cache.bandwidth_Bps / 1e9);
+		return;
+	}
 	if (k == SPLIT_DATA_STALL || k == SPLIT_CHECKPOINT) {
 		if (!(f = add_fix(c, "buy storage four times as fast")))
 			return;
 		f->hardware = true;
+		f->needs_gain = true;
 		fix_set(f, "cluster.storage.bandwidth=%gGB/s", 4 * cl->storage.bandwidth_Bps / 1e9);
 		return;
 	}

@@ -543,6 +543,15 @@ holds "one copy: no better than none" "b <= a" \
 	-v a="$(get lc_none goodput)" -v b="$(get lc_one goodput)"
 holds "synchronous local writes every 25 steps cost more than they save" "b < a" \
 	-v a="$(get lc_none_sync goodput)" -v b="$(get lc_sync goodput)"
+"$TS" explain "$W/local-checkpoints.yaml" -q --set training.checkpoint.mode=sync \
+	> "$tmp/lc_sync.explain" 2>&1
+if grep -q "training.checkpoint.local_every=" "$tmp/lc_sync.explain" &&
+   grep -q "cluster.local_cache.bandwidth=" "$tmp/lc_sync.explain" &&
+   ! grep -q "training.checkpoint.every=" "$tmp/lc_sync.explain"; then
+	ok "explain: the local tier's writes cost most, so fewer of them or faster drives"
+else
+	not_ok "explain: the local tier's writes cost most, so fewer of them or faster drives"
+fi
 holds "the local tier reports its write and its reload" "w > 0 && l > 0 && l < r" \
 	-v w="$(get lc checkpoint.local_write_s)" -v l="$(get lc checkpoint.local_load_s)" \
 	-v r="$(get lc_none checkpoint.load_s)"
