@@ -503,7 +503,7 @@ static double dp_alone(const scenario *s, char *err, size_t errlen)
 static const char *write_bottleneck(const scenario *s, const store_ckpt_result *r)
 {
 	const scn_cluster *c = &s->cluster;
-	double agg = c->storage.bandwidth_Bps;
+	double agg = scn_storage_write_Bps(&c->storage);
 	double node_bw = c->storage.network == STORAGE_NET_FRONTEND && c->storage.frontend_Bps > 0
 	                 ? c->storage.frontend_Bps
 	                 : c->nic.count * c->nic.speed_Bps;
@@ -526,7 +526,7 @@ int store_checkpoint_cost(const scenario *s, const store_ckpt_opts *o, store_ckp
 		o = &none;
 	memset(r, 0, sizeof *r);
 	r->bytes = store_checkpoint_bytes(s);
-	r->floor_s = r->bytes / s->cluster.storage.bandwidth_Bps;
+	r->floor_s = r->bytes / scn_storage_write_Bps(&s->cluster.storage);
 	ckrun k;
 	int rc = -1;
 	if (ckrun_open(&k, s, err, errlen) < 0)

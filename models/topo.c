@@ -248,7 +248,8 @@ static int build_storage(cluster *cl, char *err, size_t errlen)
 	const scn_cluster *c = &cl->spec;
 	double bw = c->storage.bandwidth_Bps > 0 ? c->storage.bandwidth_Bps : UNLIMITED_Bps;
 	int fan = cl->nodes * (cl->nics > 0 ? cl->nics : 1);
-	cl->stor_in = topo__link(cl, bw, c->storage.latency_s, fan, LINK_STORAGE, err, errlen);
+	double wbw = c->storage.write_Bps > 0 ? c->storage.write_Bps : bw;   /* writes */
+	cl->stor_in = topo__link(cl, wbw, c->storage.latency_s, fan, LINK_STORAGE, err, errlen);
 	cl->stor_out = topo__link(cl, bw, c->storage.latency_s, fan, LINK_STORAGE, err, errlen);
 	if (cl->stor_in < 0 || cl->stor_out < 0)
 		return -1;

@@ -487,6 +487,15 @@ static void fix_hardware(ctx *c, step_split k)
 		fix_set(f, "cluster.local_cache.bandwidth=%gGB/s", 2 * cl->cache.bandwidth_Bps / 1e9);
 		return;
 	}
+	if (k == SPLIT_CHECKPOINT && cl->storage.write_Bps > 0) {
+		/* its own write figure is what checkpoints wait for */
+		if (!(f = add_fix(c, "buy storage that writes four times as fast")))
+			return;
+		f->hardware = true;
+		f->needs_gain = true;
+		fix_set(f, "cluster.storage.write_bandwidth=%gGB/s", 4 * cl->storage.write_Bps / 1e9);
+		return;
+	}
 	if (k == SPLIT_DATA_STALL || k == SPLIT_CHECKPOINT) {
 		if (!(f = add_fix(c, "buy storage four times as fast")))
 			return;

@@ -83,7 +83,15 @@ typedef struct scn_storage {
 	double per_client_Bps;       /* per node limit; 0 = none */
 	scn_storage_net network;
 	double frontend_Bps;         /* frontend NIC per node when network = frontend */
+	double write_Bps;            /* aggregate for writes (checkpoints); 0 = bandwidth_Bps */
 } scn_storage;
+
+/* What the storage system writes in aggregate: its own write figure, else
+ * the one bandwidth given for both directions. */
+static inline double scn_storage_write_Bps(const scn_storage *st)
+{
+	return st->write_Bps > 0 ? st->write_Bps : st->bandwidth_Bps;
+}
 
 typedef struct scn_cache {
 	bool present;

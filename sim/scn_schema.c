@@ -152,6 +152,7 @@ static const scn_field storage_rows[] = {
 	UNI("per_client", scn_storage, per_client_Bps, UNIT_BANDWIDTH, LINK_MIN, BW_MAX, FL_ZERO_OK),
 	ENUM("network", scn_storage, network, storage_net_names, 0),
 	UNI("frontend", scn_storage, frontend_Bps, UNIT_BANDWIDTH, LINK_MIN, LINK_MAX, 0),
+	UNI("write_bandwidth", scn_storage, write_Bps, UNIT_BANDWIDTH, LINK_MIN, BW_MAX, FL_ZERO_OK),
 };
 static const scn_section storage_sec = SEC("storage", storage_rows);
 

@@ -61,6 +61,17 @@ START_TEST(sync_ckpt_at_least_size_over_bandwidth)
 	ck_assert_int_eq(store_checkpoint_cost(&s, NULL, &r, err, sizeof err), 0);
 	ck_assert(r.write_s >= S / B);
 	ck_assert(r.write_s >= r.node_bytes_max / 2e9);
+	/* a write figure of its own binds the writes, not the reads back */
+	s.cluster.storage.write_Bps = B / 2;
+	s.training.failures.gpu_mtbf_s = 1e7;
+	ck_assert_int_eq(store_checkpoint_cost(&s, NULL, &r, err, sizeof err), 0);
+	ck_assert(r.write_s >= S / (B / 2));
+	ck_assert_double_eq_tol(r.floor_s, S / (B / 2), 1e-6);
+	double load_half = r.load_s;
+	s.cluster.storage.write_Bps = 0;
+	ck_assert_int_eq(store_checkpoint_cost(&s, NULL, &r, err, sizeof err), 0);
+	ck_assert_double_eq_tol(r.load_s, load_half, 1e-9 * load_half);
+	s.training.failures.gpu_mtbf_s = 0;
 	/* replica 0 only (full content, no ZeRO): 1 node writes everything */
 	s.cluster.storage.frontend_Bps = 50e9;
 	s.training.checkpoint.content = CKPT_FULL;
