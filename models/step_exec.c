@@ -119,10 +119,44 @@ double stp_dp_waited(const stp_stage *st, double now)
 	       (st->cat == SPLIT_DP_COMM || st->late_idle ? now - st->since : 0);
 }
 
+/* The slowest replica has caught up with a stage still waiting on its DP
+ * stream: what it waits for from now on is the stream. */
+static void on_late_end(sim *s, void *ctx, uint64_t arg)
+{
+	stp_run *r = ctx;
+	(void)s;
+	stp_stage *st = &r->st[arg & 0xffffffffu];
+	if ((uint32_t)(arg >> 32) != st->late_gen)
+		return;   /* a window since replaced */
+	if (st->late_idle && !(st->dp_timer && !st->dp_running))
+		enter(r, st, SPLIT_DP_COMM, st->lab, false);
+}
+
 void stp_enter_dp_wait(stp_run *r, stp_stage *st, int lab)
 {
+	double now = sim_now(r->sim);
 	bool held = st->dp_timer && !st->dp_running;
-	enter(r, st, held ? SPLIT_IDLE : SPLIT_DP_COMM, lab, held);
+	/* A wait that begins while the slowest replica has yet to do the work
+	 * this stage has done is for that replica until it has (its lateness
+	 * now), even where the stream runs reductions meanwhile: they would have
+	 * run behind its compute anyway, and a faster network would not end the
+	 * wait sooner. Measured once, as the wait begins: the lateness of jitter
+	 * does not shrink by waiting (stp_var_lateness). */
+	bool fresh = !(st->cat == SPLIT_DP_COMM || st->late_idle);
+	if (fresh && r->var_on && !held) {
+		double late = stp_var_lateness(r, st);
+		if (late > 1e-9 && now + late > st->late_until) {
+			st->late_until = now + late;
+			st->late_gen++;
+			if (sim_at(r->sim, st->late_until, SIM_PRIO_NORMAL, on_late_end, r,
+			           (uint64_t)st->idx | (uint64_t)st->late_gen << 32) < 0) {
+				r->failed = true;
+				sim_stop(r->sim);
+			}
+		}
+	}
+	bool late = held || st->late_until > now;
+	enter(r, st, late ? SPLIT_IDLE : SPLIT_DP_COMM, lab, late);
 }
 
 void stp_flush(stp_run *r, stp_stage *st)

@@ -157,6 +157,12 @@ typedef struct stp_stage {
 	 * the DP stream (stp_dp_waited) */
 	bool late_idle;
 	double late_s;
+	/* a wait on the DP stream that began before the slowest replica had done
+	 * this stage's work is for it until late_until, whatever the stream
+	 * runs meanwhile (stp_enter_dp_wait); late_gen tells its timer's event
+	 * from an older one */
+	double late_until;
+	uint32_t late_gen;
 	uint64_t dp_issued, dp_done;
 	uint64_t pg_first;       /* overlap_param_gather: DP seq of this step's first gather */
 	int pg_n;                /* ... and the number of its buckets (0: none) */

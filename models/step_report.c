@@ -671,9 +671,17 @@ static void variability_note(const scenario *s, step_result *r)
 	if (v->link_cv > 0)
 		snprintf(ln, sizeof ln, ", and every transfer's bandwidth varies (CV %.0f%%), so each "
 			 "collective waits for its slowest flow", 100 * v->link_cv);
+	/* how many slow replicas this seed drew: another seed may draw none */
+	char drawn[160] = "";
+	if (v->straggler_fraction > 0 && v->straggler_slowdown > 1)
+		snprintf(drawn, sizeof drawn, "; seed %llu drew %d data-parallel replica%s holding a "
+			 "%.3gx straggler (each GPU one with probability %.3g: another seed may draw "
+			 "another number)", (unsigned long long)s->run.seed, r->stragglers_drawn,
+			 r->stragglers_drawn == 1 ? "" : "s", v->straggler_slowdown,
+			 v->straggler_fraction);
 	stp_note(r, "Variability over %d steps: p50 %s, p99 %s; each DP reduction waits for the "
-		 "slowest replica%s (drawn, see docs/step.md).", r->steps,
-		 fmt_s(a, sizeof a, r->step_p50_s), fmt_s(b, sizeof b, r->step_p99_s), ln);
+		 "slowest replica%s (drawn, see docs/step.md)%s.", r->steps,
+		 fmt_s(a, sizeof a, r->step_p50_s), fmt_s(b, sizeof b, r->step_p99_s), ln, drawn);
 }
 
 void stp_report(const scenario *s, step_result *res)
