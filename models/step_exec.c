@@ -82,12 +82,16 @@ static void close_interval(stp_run *r, stp_stage *st, double now)
 	st->since = now;
 }
 
-/* Enters (cat, lab), late: a wait for the slowest replica (counted idle). */
+/* Enters (cat, lab), late: a wait for the slowest replica (counted idle).
+ * nvidia-smi sees that wait busy: the framework has launched its collective,
+ * whose kernel spins on the GPU until the late replica's data arrives. */
 static void enter(stp_run *r, stp_stage *st, int cat, int lab, bool late)
 {
 	if (cat == st->cat && late == st->late_idle && (!r->want_timeline || lab == st->lab))
 		return;
 	close_interval(r, st, sim_now(r->sim));
+	if (late != st->late_idle)
+		stp_busy(r, st, late ? 1 : -1);
 	st->late_idle = late;
 	st->cat = cat;
 	st->lab = lab;

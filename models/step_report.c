@@ -237,7 +237,7 @@ static bool var_drawn(const scenario *s)
 {
 	const scn_variability *v = &s->run.variability;
 	return v->compute_cv > 0 || v->link_cv > 0 ||
-	       (v->straggler_fraction > 0 && v->straggler_slowdown > 1);
+	       scn_stragglers_on(v);
 }
 
 /* Whether the run drew a straggler (10% slower or more) in a replica. */
@@ -367,7 +367,12 @@ static void why_other(const scenario *s, step_result *r, int k, double x, double
 			else
 				snprintf(cv, sizeof cv, "%s CV %.2g%%", v->compute_cv > 0 ? "compute" : "link",
 					 100 * (v->compute_cv > 0 ? v->compute_cv : v->link_cv));
-			if (strag)
+			if (strag && v->straggler_gpus > 0)
+				snprintf(who, sizeof who, "%d straggler%s (%.3gx slower)%s",
+					 v->straggler_gpus, v->straggler_gpus == 1 ? "" : "s",
+					 v->straggler_slowdown,
+					 v->compute_cv > 0 || v->link_cv > 0 ? " and jitter" : "");
+			else if (strag)
 				snprintf(who, sizeof who, "stragglers (%.3g%% of the GPUs, %.3gx slower)%s",
 					 100 * v->straggler_fraction, v->straggler_slowdown,
 					 v->compute_cv > 0 || v->link_cv > 0 ? " and jitter" : "");
@@ -376,7 +381,7 @@ static void why_other(const scenario *s, step_result *r, int k, double x, double
 			snprintf(b, n, "GPUs wait %s (%.0f%% of the step) for the slowest replica or "
 				 "stage: the run's %s %s every reduction and pipeline hand-off until "
 				 "the slowest GPU is done; %s would shrink it.", a, pct, who,
-				 strag ? "hold" : "holds", strag
+				 strag && v->straggler_gpus != 1 ? "hold" : "holds", strag
 				 ? "finding and replacing the slow GPUs"
 				 : "more work between synchronizations (more micro-batches a step), "
 				   "over which the jitter averages out,");
@@ -673,14 +678,19 @@ static void variability_note(const scenario *s, step_result *r)
 			 "collective waits for its slowest flow", 100 * v->link_cv);
 	/* how many slow replicas this seed drew: another seed may draw none */
 	char drawn[160] = "";
-	if (v->straggler_fraction > 0 && v->straggler_slowdown > 1)
+	if (v->straggler_gpus > 0 && v->straggler_slowdown > 1)
+		snprintf(drawn, sizeof drawn, "; %d GPU%s %.3gx slower, in %d data-parallel "
+			 "replica%s (straggler_gpus)", v->straggler_gpus,
+			 v->straggler_gpus == 1 ? "" : "s", v->straggler_slowdown, r->stragglers_drawn,
+			 r->stragglers_drawn == 1 ? "" : "s");
+	else if (v->straggler_fraction > 0 && v->straggler_slowdown > 1)
 		snprintf(drawn, sizeof drawn, "; seed %llu drew %d data-parallel replica%s holding a "
 			 "%.3gx straggler (each GPU one with probability %.3g: another seed may draw "
 			 "another number)", (unsigned long long)s->run.seed, r->stragglers_drawn,
 			 r->stragglers_drawn == 1 ? "" : "s", v->straggler_slowdown,
 			 v->straggler_fraction);
-	stp_note(r, "Variability over %d steps: p50 %s, p99 %s; each DP reduction waits for the "
-		 "slowest replica%s (drawn, see docs/step.md)%s.", r->steps,
+	stp_note(r, "Variability over %d step%s: p50 %s, p99 %s; each DP reduction waits for the "
+		 "slowest replica%s (drawn, see docs/step.md)%s.", r->steps, r->steps == 1 ? "" : "s",
 		 fmt_s(a, sizeof a, r->step_p50_s), fmt_s(b, sizeof b, r->step_p99_s), ln, drawn);
 }
 

@@ -55,8 +55,9 @@ int stp_var_init(stp_run *r)
 		return -2;
 	double cv = v->compute_cv > 0 ? v->compute_cv : 0;
 	double f = v->straggler_fraction > 0 ? fmin(v->straggler_fraction, 1.0) : 0;
+	int exact = v->straggler_gpus > 0 ? v->straggler_gpus : 0;   /* not drawn */
 	r->v_slowdown = v->straggler_slowdown > 1 ? v->straggler_slowdown : 1;
-	r->var_on = cv > 0 || (f > 0 && r->v_slowdown > 1);
+	r->var_on = cv > 0 || ((f > 0 || exact > 0) && r->v_slowdown > 1);
 	if (!r->var_on)
 		return 0;
 	r->v_sigma = sqrt(log1p(cv * cv));
@@ -81,6 +82,16 @@ int stp_var_init(stp_run *r)
 	if (!g)
 		return -2;
 	r->n_slow = (f > 0 && r->dp > 1) ? (int)gsl_ran_binomial(g, p_rep, (unsigned)(r->dp - 1)) : 0;
+	if (exact > 0 && r->dp > 1) {
+		/* exactly `exact` slow GPUs, each in another replica than the
+		 * simulated one (the others wait for the slowest alike) */
+		r->n_slow = exact < r->dp - 1 ? exact : r->dp - 1;
+	} else if (exact > 0) {
+		/* one replica: the slow GPUs hold its first stages */
+		for (int i = 0; i < r->pp && i < exact; i++)
+			r->st[i].slow = true;
+		r->rep_slow = true;
+	}
 	r->n_fast = r->dp - 1 - r->n_slow;
 	return 0;
 }

@@ -272,8 +272,16 @@ typedef struct scn_variability {
 	double compute_cv;           /* per-GPU, per-task coefficient of variation */
 	double straggler_fraction;   /* fraction of GPUs persistently slow */
 	double straggler_slowdown;   /* their compute time factor, >= 1 */
+	int straggler_gpus;          /* exactly this many slow GPUs; 0 = drawn by the fraction */
 	double link_cv;              /* per-flow bandwidth noise */
 } scn_variability;
+
+/* Whether the run has stragglers: a number of them, or a fraction drawn,
+ * and a slowdown above 1. */
+static inline bool scn_stragglers_on(const scn_variability *v)
+{
+	return (v->straggler_gpus > 0 || v->straggler_fraction > 0) && v->straggler_slowdown > 1;
+}
 
 typedef struct scn_run {
 	int steps;

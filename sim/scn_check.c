@@ -793,19 +793,32 @@ static void check_variability(scn_ctx *c, const scenario *s, const scn_doc *d)
 	const scn_variability *v = &s->run.variability;
 	const char *fp = "run.variability.straggler_fraction";
 	const char *sp = "run.variability.straggler_slowdown";
+	const char *np = "run.variability.straggler_gpus";
 	double gpus = (double)s->cluster.nodes * s->cluster.gpus_per_node;
-	if (v->straggler_fraction > 0 && !(v->straggler_slowdown > 1))
+	if (v->straggler_gpus > gpus)
+		ERR(c, d, np, NULL, "%d slow GPUs of %.0f; at most the job's GPUs",
+		    v->straggler_gpus, gpus);
+	else if (v->straggler_gpus > 0 && v->straggler_fraction > 0)
+		ERR(c, d, np, fp, "give straggler_gpus (how many, exactly) or straggler_fraction (each "
+		    "GPU's probability), not both");
+	else if (v->straggler_gpus > 0 && !(v->straggler_slowdown > 1))
+		scn__warn(c, scn__doc_path(d, np), np, "has no effect without straggler_slowdown "
+		          "above 1 (e.g. 'straggler_slowdown: 1.5')");
+	else if (v->straggler_gpus > 0)
+		;   /* a number, not a draw: nothing to warn about */
+	else if (v->straggler_fraction > 0 && !(v->straggler_slowdown > 1))
 		scn__warn(c, scn__doc_path(d, fp), fp, "has no effect without straggler_slowdown "
 		          "above 1 (e.g. 'straggler_slowdown: 1.2')");
 	else if (v->straggler_slowdown > 1 && !(v->straggler_fraction > 0))
 		scn__warn(c, scn__doc_path(d, sp), sp, "has no effect without straggler_fraction "
-		          "above 0 (e.g. 'straggler_fraction: 0.05')");
+		          "above 0 or straggler_gpus (e.g. 'straggler_gpus: 1')");
 	else if (v->straggler_fraction > 0 && v->straggler_fraction * gpus < 1)
 		scn__warn(c, scn__doc_path(d, fp), fp, "%g of %.0f GPUs is %.2g GPU: each GPU is "
 		          "drawn slow with that probability once per run, and %.0f%% of seeds draw "
 		          "none (this run.seed may too); use at least %.2g for one slow GPU on "
-		          "average", v->straggler_fraction, gpus, v->straggler_fraction * gpus,
-		          100 * pow(1 - v->straggler_fraction, gpus), 1 / gpus);
+		          "average, or 'straggler_gpus: 1' for exactly one", v->straggler_fraction, gpus,
+		          v->straggler_fraction * gpus, 100 * pow(1 - v->straggler_fraction, gpus),
+		          1 / gpus);
 }
 
 void scn__check(scn_ctx *c, scenario *s, const scn_doc *d)

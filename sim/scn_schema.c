@@ -304,6 +304,7 @@ static const scn_field var_rows[] = {
 	DBL("compute_cv", scn_variability, compute_cv, 0, 1, 0),
 	DBL("straggler_fraction", scn_variability, straggler_fraction, 0, 1, 0),
 	DBL("straggler_slowdown", scn_variability, straggler_slowdown, 1, 100, 0),
+	INT("straggler_gpus", scn_variability, straggler_gpus, 0, 1e6, 0),
 	DBL("link_cv", scn_variability, link_cv, 0, 1, 0),
 };
 static const scn_section var_sec = SEC("variability", var_rows);

@@ -400,6 +400,8 @@ teach dp-slow-ethernet.yaml dp_comm 's["dp_comm"] > s["compute"] and r["gpu_util
 teach pipeline-bubble.yaml pp_bubble 'abs(s["pp_bubble"] / t - 7 / 11) < 0.1'
 teach tp-across-nodes.yaml tp_comm 's["tp_comm"] / t > 0.2'
 teach storage-bound.yaml data_stall 's["data_stall"] / t > 0.5'
+teach straggler.yaml idle \
+	'abs(s["idle"] / s["compute"] - 0.25) < 0.05 and r["gpu_util"] > 0.99 and r["mfu"] < 0.4'
 teach checkpoint-storm.yaml checkpoint \
 	'r["best_checkpoint_every"] > r["checkpoint"]["every"] and r["goodput"] < 1'
 tp=$top_srcdir/scenarios/teach/tp-across-nodes.yaml

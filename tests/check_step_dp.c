@@ -285,6 +285,19 @@ START_TEST(test_every_micro_batch)
 	ck_assert_msg(v1.split_s[SPLIT_IDLE] > v0.split_s[SPLIT_IDLE] + 0.7 * extra,
 		      "idle %g s against %g s, +%g s", v1.split_s[SPLIT_IDLE],
 		      v0.split_s[SPLIT_IDLE], extra);
+	/* exactly one slow GPU (straggler_gpus): the same cost on every seed,
+	 * where a fraction draws a number per seed */
+	v.run.variability.straggler_fraction = 0;
+	v.run.variability.straggler_gpus = 1;
+	step_result e1 = run_ok(&v, 0);
+	v.run.seed = 7;
+	step_result e7 = run_ok(&v, 0);
+	ck_assert_int_eq(e1.stragglers_drawn, 1);
+	ck_assert_double_eq_tol(e1.step_time_s, e7.step_time_s, 1e-12 * e1.step_time_s);
+	double ex = e1.step_time_s - v0.step_time_s;
+	ck_assert_msg(ex > 0.4 * c0 && ex < 0.6 * c0, "one straggler: +%g s on %g s", ex, c0);
+	/* nvidia-smi sees the wait busy: the all-reduce's kernel spins on it */
+	ck_assert_msg(e1.gpu_util > 0.99, "gpu_util %g", e1.gpu_util);
 }
 END_TEST
 
