@@ -21,8 +21,9 @@ ext = ARG2[strlen(ARG2)-2:]   # gnuplot strings count from 1
 # Bar labels are read when neighbours do not overlap: labels rotated by an
 # angle a, one slot apart, are parallel strips slot x sin(a) apart, which
 # must exceed a line of text. Up to 20 bars the slots of a 1000-pixel
-# canvas (750 pixels of plot between the y axis and the key) allow -30
-# degrees; beyond, labels stand upright (90 degrees) and the canvas widens
+# canvas (750 pixels of plot between the y axis and the key) allow 30
+# degrees, each label right-aligned so that it ends under its own bar (left
+# aligned at -30 degrees, a long label ran under its neighbours'); beyond, labels stand upright (90 degrees) and the canvas widens
 # to give each slot 1.4 lines, up to 1600 pixels (a screen). Past the bars
 # whose slots keep 1.2 lines there (65 in a PNG) the labels run into each
 # other, and a warning says so. Character width and line height in pixels:
@@ -62,7 +63,7 @@ set key outside right top vertical noenhanced
 if (upright) {
 	set xtics rotate by 90 right noenhanced
 } else {
-	set xtics rotate by -30 noenhanced
+	set xtics rotate by 30 right noenhanced   # each label ends at its own bar
 }
 set grid ytics
 set yrange [0:*]

@@ -43,9 +43,10 @@ static void plot_usage(FILE *out)
 	"  --x KEY                 speed: the varied key on x\n"
 	"  --series KEY,...        speed: one line per value of these keys ('' for one line)\n"
 	"  --from T, --to T        timeline: the window to draw, with a unit (100ms, 2.1s)\n"
-	"The data (FILE.dat) and the script (FILE.gp) stay beside the picture:\n"
-	"  gnuplot -c FILE.gp FILE.dat FILE.png     redraws it after an edit\n"
-	"  (the first lines of FILE.dat give the whole command).\n"
+	"The data (FILE.dat) and the script (FILE.gp) stay beside the picture; the\n"
+	"first lines of FILE.dat give the command that redraws it after an edit,\n"
+	"  gnuplot -c FILE.gp FILE.dat FILE.png ...\n"
+	"with the axis label and scale a speed plot also needs after FILE.png.\n"
 	"gnuplot: $TRAINSIM_GNUPLOT, else %s.\n", GNUPLOT_PATH);
 }
 

@@ -943,14 +943,19 @@ static void saturated_comm(ctx *c, step_split k)
 			fmt_t(zl, sizeof zl, s->cluster.fabric.zone_latency_s), s->training.tp > 1 ?
 			" (one per TP rank, all at once)" : "", scn_grad_rs(s) ? "reduction" :
 			"all-reduce", fmt_b(b, sizeof b, c->r->dp_bytes_per_gpu * c->r->dp_syncs_per_step));
-	} else if (c->r->dp_crosses_nodes)
-		para(c->out, 3, 3, "The network between nodes: each node's %d GPUs share %d NIC%s "
+	} else if (c->r->dp_crosses_nodes) {
+		char who[48];
+		if (s->cluster.gpus_per_node == 1)
+			snprintf(who, sizeof who, "each node's one GPU has");
+		else
+			snprintf(who, sizeof who, "each node's %d GPUs share", s->cluster.gpus_per_node);
+		para(c->out, 3, 3, "The network between nodes: %s %d NIC%s "
 			"(%s in all), and the gradient %s moves %s per GPU through them every step%s.",
-			s->cluster.gpus_per_node, s->cluster.nic.count, s->cluster.nic.count == 1 ? "" : "s",
+			who, s->cluster.nic.count, s->cluster.nic.count == 1 ? "" : "s",
 			fmt_bw(a, sizeof a, nic_Bps), scn_grad_rs(s) ? "reduction" : "all-reduce",
 			fmt_b(b, sizeof b, c->r->dp_bytes_per_gpu * c->r->dp_syncs_per_step),
 			c->r->dp_syncs_per_step > 1 ? " (the gradients once per micro-batch)" : "");
-	else
+	} else
 		para(c->out, 3, 3, "The links inside the node (%s), which carry the gradient "
 			"all-reduce of %s per GPU%s.", cluster_intra_phrase(&s->cluster),
 			fmt_b(b, sizeof b, c->r->dp_bytes_per_gpu), s->cluster.nodes > 1

@@ -281,9 +281,13 @@ static void split_table(FILE *out, const scenario *s, const step_result *r)
 
 static void memory(FILE *out, const scenario *s, const wl_memory *m)
 {
-	char a[32], b[32], c[32], d[32], e[32];
-	fprintf(out, "\nmemory per GPU    %s of %s: %s\n", fmt_bytes(a, sizeof a, m->total),
-		fmt_bytes(b, sizeof b, m->capacity), m->fits ? "fits" : "DOES NOT FIT");
+	char a[32], b[32], c[32], d[32], e[32], gib[32] = "";
+	/* an "80 GB" card holds 80 GiB, 85.9 GB as every other size here reads */
+	double g = m->capacity / 1073741824.0;
+	if (g >= 1 && fabs(g - round(g)) < 1e-9)
+		snprintf(gib, sizeof gib, " (%.0f GiB)", g);
+	fprintf(out, "\nmemory per GPU    %s of %s%s: %s\n", fmt_bytes(a, sizeof a, m->total),
+		fmt_bytes(b, sizeof b, m->capacity), gib, m->fits ? "fits" : "DOES NOT FIT");
 	fprintf(out, "  weights %s, gradients %s, optimizer %s, activations %s",
 		fmt_bytes(a, sizeof a, m->weights), fmt_bytes(b, sizeof b, m->gradients),
 		fmt_bytes(c, sizeof c, m->optimizer), fmt_bytes(d, sizeof d, m->activations));
