@@ -2412,6 +2412,14 @@ static void google_nics_of(const val_row *r, scn_cluster *c, int tray)
 
 static int cluster_of(const val_row *r, scenario *s, char *why, size_t n)
 {
+	/* GPUs split into partitions: AMD's CPX compute partitions (8 logical
+	 * GPUs of one XCD each per MI300X), NVIDIA's MIG instances */
+	if ((val__affirmed_word(r->hardware, "CPX") && val__has(r->hardware, "partition")) ||
+	    (val__affirmed_word(r->hardware, "MIG") && !val__turned_off(r->hardware, "MIG"))) {
+		snprintf(why, n, "GPUs split into partitions (%s): trainsim models whole GPUs",
+		         val__has_word(r->hardware, "CPX") ? "AMD's CPX mode" : "MIG instances");
+		return -1;
+	}
 	if (val__has_word(r->hardware, "TPU") || val__has(r->hardware, "TPUv") ||
 	    val__has(r->hardware, "TPU v")) {
 		snprintf(why, n, "a TPU run: trainsim simulates the GPUs of its catalog");

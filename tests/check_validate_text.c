@@ -4157,6 +4157,30 @@ START_TEST(t_review32)
 }
 END_TEST
 
+/* Batch 29: GPUs split into partitions (AMD's CPX, NVIDIA's MIG) are refused,
+ * not simulated as that many whole GPUs; "MIG disabled" is a whole GPU. */
+START_TEST(t_blind29)
+{
+	static const struct { const char *hw; bool refused; } cs[] = {
+		{"1 node, 8x AMD Instinct MI300X in CPX compute partition + NPS4 = 64 logical GPUs", true},
+		{"8x A100-SXM4-80GB, MIG 7 x 1g.10gb instances", true},
+		{"8x A100-SXM4-80GB, MIG disabled", false},
+		{"8x AMD Instinct MI300X (SPX mode)", false}};
+	for (size_t i = 0; i < sizeof cs / sizeof cs[0]; i++) {
+		char row[512], why[256] = "";
+		val_case c;
+		snprintf(row, sizeof row, "CPX-%zu,x,\"%s\",8,,,,,,,,,,,\"op=all_reduce; size=1048576 B\","
+		         "float,,busbw,20,GB/s,x", i, cs[i].hw);
+		int rc = build_row(row, &c, why, sizeof why);
+		ck_assert_msg((rc != 0) == cs[i].refused, "%s: %s", cs[i].hw, why);
+		if (rc == 0)
+			scn_release(&c.s);
+		else
+			ck_assert_msg(strstr(why, "partitions") != NULL, "%s", why);
+	}
+}
+END_TEST
+
 static Suite *suite(void)
 {
 	Suite *s = suite_create("validate_text");
@@ -4219,6 +4243,7 @@ static Suite *suite(void)
 	tcase_add_test(tc, t_blind27);
 	tcase_add_test(tc, t_blind28);
 	tcase_add_test(tc, t_review32);
+	tcase_add_test(tc, t_blind29);
 	suite_add_tcase(s, tc);
 	return s;
 }
