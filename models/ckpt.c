@@ -9,6 +9,7 @@
 #include "coll.h"
 #include "flow.h"
 #include "store.h"
+#include "units.h"
 #include "workload.h"
 
 typedef struct writer {
@@ -294,6 +295,19 @@ out:
 
 /* ------------------------------------------------ node-local checkpoints */
 
+/* What one GPU writes to a local checkpoint: what it holds (the reload's
+ * bytes), but under LoRA only its share of the adapters' state, the frozen
+ * base being on storage already. */
+static double local_bytes_per_gpu(const scenario *s)
+{
+	if (s->training.peft == PEFT_LORA) {
+		int tp = s->training.tp > 0 ? s->training.tp : 1;
+		int pp = s->training.pp > 0 ? s->training.pp : 1;
+		return store_checkpoint_bytes(s) / ((double)tp * pp);
+	}
+	return load_bytes_per_gpu(s, store_checkpoint_bytes(s));
+}
+
 /* Nodes holding each node's local checkpoint: its own and copies - 1 peers,
  * at most every node. */
 static int local_copies_of(const scenario *s)
@@ -444,13 +458,25 @@ int store_local_checkpoint_cost(const scenario *s, store_ckpt_result *r, char *e
 	memset(r, 0, sizeof *r);
 	const scn_checkpoint *c = &s->training.checkpoint;
 	int copies = local_copies_of(s);
-	double each = load_bytes_per_gpu(s, store_checkpoint_bytes(s));
+	double each = local_bytes_per_gpu(s);
 	int gpus = scn_gpus(s), gpn = s->cluster.gpus_per_node;
 	r->bytes = each * gpus * copies;
 	r->writers = gpus;
 	r->writer_nodes = s->cluster.nodes;
 	r->node_bytes_max = each * gpn * copies;
 	r->floor_s = r->node_bytes_max / s->cluster.cache.bandwidth_Bps;
+	double cap = s->cluster.cache.capacity_bytes;
+	if (cap > 0 && r->node_bytes_max > cap) {
+		char a[32], b[32], cb[32];
+		unit_fmt(a, sizeof a, r->node_bytes_max, UNIT_BYTES);
+		unit_fmt(b, sizeof b, each, UNIT_BYTES);
+		unit_fmt(cb, sizeof cb, cap, UNIT_BYTES);
+		snprintf(err, errlen, "training.checkpoint.local_every: each node's drive must hold "
+		         "%s of local checkpoint (%d cop%s of %d GPUs' %s each), more than "
+		         "cluster.local_cache.capacity (%s); give fewer local_copies or a larger "
+		         "capacity", a, copies, copies == 1 ? "y" : "ies", gpn, b, cb);
+		return -1;
+	}
 	ckrun k;
 	int rc = -1;
 	if (ckrun_open(&k, s, err, errlen) < 0)
@@ -638,6 +664,7 @@ int store_checkpoint_tiers(const scenario *s, double step_time_s, step_checkpoin
 		ck->local_bytes_per_gpu = lr->bytes / lr->writers / ck->local_copies;
 		ck->local_write_s = lr->write_s;
 		ck->local_load_s = lr->load_s;
+		ck->local_async_fallback = lr->async_fallback;
 		/* with the wait for a background write that outlasts the interval */
 		ck->local_stall_s = store_ckpt_stall(lr, async, c->local_every, step_time_s);
 		ck->amortized_s += ck->local_stall_s / c->local_every;

@@ -336,11 +336,14 @@ int store_failures(const scenario *s, double step_time_s, const step_checkpoint 
 	fdraw d = { 0 };
 	fill_rates(s, &d, r);
 	/* The tier restarts restore from: the node-local one when another node
-	 * holds a copy of the failed node's (its own drive leaves with it), else
-	 * the storage one; the other tier's stalls are spread over the work. */
+	 * holds a copy of the failed node's (its own drive leaves with it) and it
+	 * is written more often than the storage one, else the storage one; the
+	 * other tier's stalls are spread over the work. */
 	int pers = ck && ck->every > 0 ? ck->every : 0;
 	int loc = ck && ck->local_every > 0 ? ck->local_every : 0;
-	bool local = loc > 0 && ck->local_copies >= 2;
+	/* the newer checkpoint of the two tiers: the more frequent one (a
+	 * local tier only where a copy survives the replaced node) */
+	bool local = loc > 0 && ck->local_copies >= 2 && (pers == 0 || loc < pers);
 	int every = local ? loc : pers;
 	double stall = every == 0 ? 0 : local ? ck->local_stall_s : ck->stall_s;
 	double write = every == 0 ? 0 : local ? ck->local_write_s : ck->write_s;

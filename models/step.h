@@ -42,6 +42,7 @@ typedef struct step_checkpoint {
 	int local_copies;
 	double local_bytes_per_gpu;
 	double local_write_s, local_stall_s, local_load_s;
+	bool local_async_fallback;   /* async asked, host memory too small: written sync */
 } step_checkpoint;
 
 /* Notes a result holds (the report prints them all). */

@@ -464,7 +464,8 @@ static bool failures_bottleneck(const scenario *s, step_result *r, int k, double
 	char a[32], b[32], adv[256];
 	/* the tier restarts restore from: node-local when a peer holds a copy */
 	const step_checkpoint *ck = &r->checkpoint;
-	bool local = ck->local_every > 0 && ck->local_copies >= 2;
+	bool local = ck->local_every > 0 && ck->local_copies >= 2 &&
+	             (ck->every <= 0 || ck->local_every < ck->every);
 	int every = local ? ck->local_every : ck->every;
 	int best = local ? r->best_local_checkpoint_every : r->best_checkpoint_every;
 	bool async = s->training.checkpoint.mode == CKPT_ASYNC;

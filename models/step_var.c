@@ -82,15 +82,16 @@ int stp_var_init(stp_run *r)
 	if (!g)
 		return -2;
 	r->n_slow = (f > 0 && r->dp > 1) ? (int)gsl_ran_binomial(g, p_rep, (unsigned)(r->dp - 1)) : 0;
-	if (exact > 0 && r->dp > 1) {
-		/* exactly `exact` slow GPUs, each in another replica than the
-		 * simulated one (the others wait for the slowest alike) */
+	if (exact > 0) {
+		/* exactly `exact` slow GPUs: one in each other replica first (the
+		 * simulated one waits for the slowest alike), then the simulated
+		 * replica's, one a stage from the first (a stage is slow if any of
+		 * its tp GPUs is) */
 		r->n_slow = exact < r->dp - 1 ? exact : r->dp - 1;
-	} else if (exact > 0) {
-		/* one replica: the slow GPUs hold its first stages */
-		for (int i = 0; i < r->pp && i < exact; i++)
+		int own = exact - r->n_slow;
+		for (int i = 0; i < r->pp && i < own; i++)
 			r->st[i].slow = true;
-		r->rep_slow = true;
+		r->rep_slow = own > 0;
 	}
 	r->n_fast = r->dp - 1 - r->n_slow;
 	return 0;

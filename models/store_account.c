@@ -158,7 +158,10 @@ static void local_note(const scenario *s, step_result *r, const store_ckpt_resul
 		    d->bottleneck);
 	else
 		FMT(how, "training waits %s for the writes (limit: %s)", w, d->bottleneck);
-	if (failures && ck->local_copies >= 2) {
+	if (failures && ck->every > 0 && ck->every <= ck->local_every) {
+		FMT(fate, " Restarts resume from the storage checkpoints, written as often or more "
+		    "(every %d steps): the local tier only costs here.", ck->every);
+	} else if (failures && ck->local_copies >= 2) {
 		unit_fmt(ld, sizeof ld, ck->local_load_s, UNIT_TIME);
 		FMT(fate, " A restart resumes from it, reading it back in %s (the replaced node's "
 		    "from its peer)%s.", ld, s->training.failures.reload ? "" : "; not added, "
@@ -166,8 +169,8 @@ static void local_note(const scenario *s, step_result *r, const store_ckpt_resul
 	} else if (failures) {
 		FMT(fate, " A failed node is replaced, and its drive with it: with one copy a "
 		    "restart cannot resume from it and goes back to the last checkpoint on storage%s "
-		    "(local_copies: 2 keeps a copy on a peer).", ck->every > 0 ? "" : ", of which "
-		    "there is none");
+		    "(%s).", ck->every > 0 ? "" : ", of which there is none", s->cluster.nodes > 1
+		    ? "local_copies: 2 keeps a copy on a peer" : "a copy on a peer needs a second node");
 	}
 	char text[640];
 	FMT(text, "Local checkpoint: %s a GPU every %d steps to its node's drive %s, %s: %s; %s "

@@ -383,6 +383,15 @@ static void c_local_load(const scenario *s, const step_result *r, char *b, size_
 {
 	c_local(r, r->checkpoint.local_load_s, b, n);
 }
+static void c_local_copies(const scenario *s, const step_result *r, char *b, size_t n)
+{
+	if (r->checkpoint.local_every > 0)
+		snprintf(b, n, "%d", r->checkpoint.local_copies);
+}
+static void c_local_bytes(const scenario *s, const step_result *r, char *b, size_t n)
+{
+	c_local(r, r->checkpoint.local_bytes_per_gpu, b, n);
+}
 static void c_best_local(const scenario *s, const step_result *r, char *b, size_t n)
 {
 	if (r->job_mtbf_s > 0 && r->best_local_checkpoint_every > 0)
@@ -582,6 +591,8 @@ static const csv_col csv_cols[] = {
 	F("checkpoint.local_write_s", c_local_write), F("checkpoint.local_stall_s", c_local_stall),
 	F("checkpoint.local_load_s", c_local_load),
 	F("best_local_checkpoint_every", c_best_local), F("gpu_overrides", c_gpu_overrides),
+	F("checkpoint.local_copies", c_local_copies),
+	F("checkpoint.local_bytes_per_gpu", c_local_bytes),
 };
 #define N_COLS (sizeof csv_cols / sizeof csv_cols[0])
 

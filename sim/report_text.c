@@ -494,23 +494,27 @@ static void reliability(FILE *out, const scenario *s, const step_result *r)
 			fmt_time(d, sizeof d, k->stall_s / k->every));
 	if (k->local_every > 0)
 		fprintf(out, "%slocal checkpoint  every %d steps: %s a GPU to its node's drive%s, "
-			"written in %s, %s stall = %s per step\n", k->every > 0 ? "" : "\n",
+			"written in %s, %s stall%s = %s per step\n", k->every > 0 ? "" : "\n",
 			k->local_every, fmt_bytes(a, sizeof a, k->local_bytes_per_gpu),
-			k->local_copies > 1 ? " and a peer's" : "",
+			k->local_copies > 2 ? " and its peers'" : k->local_copies > 1 ? " and a peer's" : "",
 			fmt_time(b, sizeof b, k->local_write_s), fmt_time(c, sizeof c, k->local_stall_s),
+			s->training.checkpoint.mode != CKPT_ASYNC ? " (sync)" : k->local_async_fallback
+			? " (async asked, written sync: host memory too small)" : " (async)",
 			fmt_time(d, sizeof d, k->local_stall_s / k->local_every));
 	if (r->job_mtbf_s > 0) {
 		fprintf(out, "failures          a failure every %s on this job; goodput %.1f %%",
 			fmt_long(a, sizeof a, r->job_mtbf_s), 100 * r->goodput);
+		/* the interval is of work: steps without the checkpoints' share */
+		double work_step = r->step_time_s - k->amortized_s;
 		if (r->best_local_checkpoint_every > 0)
 			fprintf(out, "; best local checkpoint interval %d step%s (%s)",
 				r->best_local_checkpoint_every,
 				r->best_local_checkpoint_every == 1 ? "" : "s",
-				fmt_long(b, sizeof b, r->best_local_checkpoint_every * r->step_time_s));
+				fmt_long(b, sizeof b, r->best_local_checkpoint_every * work_step));
 		if (r->best_checkpoint_every > 0)
 			fprintf(out, "; best checkpoint interval %d step%s (%s)%s",
 				r->best_checkpoint_every, r->best_checkpoint_every == 1 ? "" : "s",
-				fmt_long(b, sizeof b, r->best_checkpoint_every * r->step_time_s),
+				fmt_long(b, sizeof b, r->best_checkpoint_every * work_step),
 				r->best_checkpoint_every == 1 &&
 				s->training.checkpoint.mode == CKPT_ASYNC ? " (an async write that ends within "
 				"a step stalls almost nothing)" : "");

@@ -298,6 +298,13 @@ START_TEST(test_every_micro_batch)
 	ck_assert_msg(ex > 0.4 * c0 && ex < 0.6 * c0, "one straggler: +%g s on %g s", ex, c0);
 	/* nvidia-smi sees the wait busy: the all-reduce's kernel spins on it */
 	ck_assert_msg(e1.gpu_util > 0.99, "gpu_util %g", e1.gpu_util);
+	/* every GPU slow: the simulated replica too, so the time is compute */
+	v.run.variability.straggler_gpus = scn_gpus(&v);
+	step_result ea = run_ok(&v, 0);
+	ck_assert_int_eq(ea.stragglers_drawn, scn_dp(&v));
+	ck_assert_msg(fabs(ea.split_s[SPLIT_COMPUTE] / c0 - 1.5) < 0.05, "compute %g s on %g s",
+		      ea.split_s[SPLIT_COMPUTE], c0);
+	ck_assert_msg(ea.split_s[SPLIT_IDLE] < 0.05 * c0, "idle %g s", ea.split_s[SPLIT_IDLE]);
 }
 END_TEST
 

@@ -392,6 +392,18 @@ START_TEST(local_ckpt_drive_bound_and_copies)
 	ck_assert_int_eq(store_local_checkpoint_cost(&s, &r, err, sizeof err), 0);
 	ck_assert_str_eq(r.bottleneck, "training NICs (copies to peers)");
 	ck_assert(r.write_s >= node / (8 * 1.25e9));
+	/* a drive too small for its copies is refused */
+	s.cluster.cache.capacity_bytes = node;   /* one copy's worth, two asked */
+	ck_assert_int_eq(store_local_checkpoint_cost(&s, &r, err, sizeof err), -1);
+	ck_assert_msg(strstr(err, "local_cache.capacity") != NULL, "%s", err);
+	s.cluster.cache.capacity_bytes = 0;
+	/* under LoRA a GPU writes its share of the adapters' state, not the
+	 * frozen base */
+	s.training.peft = PEFT_LORA;
+	s.training.lora_rank = 16;
+	ck_assert_int_eq(store_local_checkpoint_cost(&s, &r, err, sizeof err), 0);
+	ck_assert_double_eq_tol(r.bytes / r.writers / 2, store_checkpoint_bytes(&s) / 8,
+	                        1e-6 * store_checkpoint_bytes(&s));
 }
 END_TEST
 
@@ -422,6 +434,15 @@ START_TEST(local_tier_goodput_needs_a_copy)
 	ck_assert_double_eq_tol(two.delta_s, 0.5 + 60.0 * 50 / 1000, 1e-9);
 	ck_assert_msg(two.goodput > base_r.goodput + 0.03, "%g vs %g", two.goodput,
 	              base_r.goodput);
+	/* restarts resume from the newer tier: local ones written less often
+	 * than the storage ones are only a cost */
+	store_fail_result rare;
+	ck.local_every = 10000;
+	ck_assert_int_eq(store_failures(&s, step, &ck, NULL, &rare), 0);
+	ck_assert(!rare.local_recovers);
+	ck_assert_double_eq_tol(rare.interval_s, 1000 * step, 1e-9);
+	ck_assert(rare.goodput <= base_r.goodput);
+	ck.local_every = 50;
 	ck.local_copies = 1;
 	ck_assert_int_eq(store_failures(&s, step, &ck, NULL, &one), 0);
 	ck_assert(!one.local_recovers);
