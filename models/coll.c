@@ -590,7 +590,7 @@ static double predict(const coll_shape *sh, const coll_req *req, const coll_algo
                       int proto, double *lat_out)
 {
 	double lat = coll__nccl_latency(sh, req->op, ops->algo, proto, req->bytes);
-	if (lat < 0 || !coll__proto_ok(sh, ops->algo, proto))
+	if (lat < 0 || !coll__proto_ok(sh, ops->algo, proto, (int)req->proto == proto + 1))
 		return INFINITY;
 	double bw = ops->algbw(sh, req) * coll__payload(proto) * coll__tuner_factor(sh, ops->algo, proto) *
 	            coll__tree_correction(req->op, ops->algo, proto, req->bytes);

@@ -132,7 +132,7 @@ double coll__nics_per_gpu(const coll_shape *sh);
 double coll__nccl_latency(const coll_shape *sh, coll_op op, coll_algo algo, int proto,
                           double bytes);
 /* Protocols NCCL would allow for this algorithm here. */
-bool coll__proto_ok(const coll_shape *sh, coll_algo algo, int proto);
+bool coll__proto_ok(const coll_shape *sh, coll_algo algo, int proto, bool forced);
 /* Payload fraction of a protocol: data bytes per wire byte. */
 double coll__payload(int proto);
 /* NCCL's extra bandwidth factors of tuning.cc beyond the payload fraction,

@@ -141,12 +141,14 @@ double coll__ll_cap(const coll_shape *sh, int proto)
 	return proto == PROTO_LL ? ll_max_GBps(sh) * 1e9 : 0;
 }
 
-bool coll__proto_ok(const coll_shape *sh, coll_algo algo, int proto)
+bool coll__proto_ok(const coll_shape *sh, coll_algo algo, int proto, bool forced)
 {
 	if (algo == ALGO_NVLS || algo == ALGO_NVLS_TREE || algo == ALGO_COLLNET)
 		return proto == PROTO_SIMPLE;
-	/* LL128 is on by default only over NVLink (typeIntra <= NVB). */
-	if (proto == PROTO_LL128)
+	/* LL128 is on by default only over NVLink (typeIntra <= NVB); NCCL_PROTO
+	 * naming it turns it on anywhere (tuning.cc: the default, pEnable 2, is
+	 * what that check refines) */
+	if (proto == PROTO_LL128 && !forced)
 		return sh->nvlink;
 	return true;
 }

@@ -424,9 +424,10 @@ static int kv_in_heads(const char *s)
 				q++;
 			while (*q == ' ')
 				q++;
-			if ((!strncasecmp(q, "kv", 2) && !isalpha((unsigned char)q[2])) ||
-			    !strncasecmp(q, "key-value", 9) || !strncasecmp(q, "key/value", 9))
-				return atoi(p);
+			if (((!strncasecmp(q, "kv", 2) && !isalpha((unsigned char)q[2])) ||
+			     !strncasecmp(q, "key-value", 9) || !strncasecmp(q, "key/value", 9)) &&
+			    !other_model_before(s, p) && !other_model_after(s, q))
+				return atoi(p);   /* not "8 KV heads in the 405B sibling" */
 		}
 		/* "GQA 8", "kv=8", "KV heads: 8", "kv_heads=8", "num_key_value_heads=8",
 		 * not a denied one ("no GQA 8") nor another model's ("the 70B's GQA 8") */
@@ -443,9 +444,12 @@ static int kv_in_heads(const char *s)
 			}
 			while (*q == ' ' || *q == '=' || *q == ':' || *q == '-')
 				q++;
+			const char *e = q;
+			while (isdigit((unsigned char)*e))
+				e++;
 			if (isdigit((unsigned char)*q) && !val__negated_before(s, p) &&
-			    !other_model_before(s, p))
-				return atoi(q);
+			    !other_model_before(s, p) && !other_model_after(s, e))
+				return atoi(q);   /* not "KV heads: 8 in the 70B" */
 		}
 	}
 	/* "32 (MQA)": one KV head, when no count was given and it is not denied */

@@ -656,12 +656,22 @@ val_metric val__coll_metric(const char *name, val_case *c)
 		{"broadcast", COLL_BROADCAST}, {"bcast", COLL_BROADCAST},
 		{"sendrecv", COLL_SENDRECV}, {"reduce", COLL_REDUCE},
 		{"gather", COLL_GATHER}, {"scatter", COLL_SCATTER}};
-	char bare[256];
-	size_t nb = 0;
-	for (const char *q = name; *q && nb + 1 < sizeof bare; q++)
-		if (*q != '_' && *q != '-' && *q != ' ')
-			bare[nb++] = *q;
-	bare[nb] = 0;
+	/* the name's words (letters and digits), so that an op spelt in two or
+	 * three of them ("All Gather", "all-to-all") is one, and words are not
+	 * glued across ("overall reduce_scatter" is no all-reduce) */
+	char wbuf[256];
+	const char *wd[32];
+	int nw = 0;
+	snprintf(wbuf, sizeof wbuf, "%s", name);
+	for (char *q = wbuf; *q && nw < 32;) {
+		while (*q && !isalnum((unsigned char)*q))
+			*q++ = 0;
+		if (!*q)
+			break;
+		wd[nw++] = q;
+		while (isalnum((unsigned char)*q))
+			q++;
+	}
 	/* "busbw", "bus bandwidth", "bus bw"; "algbw", "algorithm bandwidth" */
 	bool alg = val__has(name, "algbw") || val__has(name, "algorithm bandwidth") ||
 	           val__has(name, "alg bw") || val__has(name, "alg_bw");
@@ -672,9 +682,22 @@ val_metric val__coll_metric(const char *name, val_case *c)
 	if (val__has(name, "_vs_") || val__has(name, "factor") || val__has(name, "bisection") || val__has(name, "_max_"))
 		return VM_NONE;
 	int op = -1;
-	for (size_t i = 0; i < sizeof ops / sizeof ops[0] && op < 0; i++)
-		if (val__has(bare, ops[i].p))
-			op = (int)ops[i].op;
+	/* at each word, the longest op its next one to three words spell, or
+	 * one the word begins with ("allreduce" of "allreduce@1G") */
+	for (int w = 0; w < nw && op < 0; w++) {
+		for (int len = 3; len >= 1 && op < 0; len--) {
+			char j[96] = "";
+			if (w + len > nw)
+				continue;
+			for (int k = 0; k < len; k++)
+				strncat(j, wd[w + k], sizeof j - strlen(j) - 1);
+			for (size_t i = 0; i < sizeof ops / sizeof ops[0] && op < 0; i++)
+				if (!strcasecmp(j, ops[i].p) ||
+				    (len == 1 && !strncasecmp(j, ops[i].p, strlen(ops[i].p)) &&
+				     strlen(ops[i].p) >= 8))
+					op = (int)ops[i].op;
+		}
+	}
 	/* nccl-tests' hypercube (hypercube_perf): a pattern trainsim does not
 	 * model, not an all-reduce of the same size */
 	if (op < 0 && bw && val__has(name, "hypercube"))

@@ -2410,14 +2410,35 @@ static void google_nics_of(const val_row *r, scn_cluster *c, int tray)
 	                                                               : (int)nics;
 }
 
+/* A MIG profile's name ("1g.10gb", "3g.40gb"): a GPU's slice. */
+static bool mig_profile(const char *t)
+{
+	for (const char *p = t; *p; p++)
+		if (isdigit((unsigned char)*p) && (p == t || !isalnum((unsigned char)p[-1])) &&
+		    (p[1] == 'g' || p[1] == 'G') && p[2] == '.' && isdigit((unsigned char)p[3])) {
+			const char *q = p + 3;
+			while (isdigit((unsigned char)*q))
+				q++;
+			if (!strncasecmp(q, "gb", 2))
+				return true;
+		}
+	return false;
+}
+
 static int cluster_of(const val_row *r, scenario *s, char *why, size_t n)
 {
 	/* GPUs split into partitions: AMD's CPX compute partitions (8 logical
 	 * GPUs of one XCD each per MI300X), NVIDIA's MIG instances */
-	if ((val__affirmed_word(r->hardware, "CPX") && val__has(r->hardware, "partition")) ||
-	    (val__affirmed_word(r->hardware, "MIG") && !val__turned_off(r->hardware, "MIG"))) {
+	const char *hw = r->hardware;
+	bool cpx = val__affirmed_word(hw, "CPX") &&
+	           (val__has(hw, "partition") || val__has(hw, "mode"));
+	bool mig = (val__affirmed_word(hw, "MIG") && !val__turned_off(hw, "MIG") &&
+	            !val__has(hw, "MIG-capable") && !val__has(hw, "MIG capable") &&
+	            (val__has(hw, "instance") || val__has(hw, "partition") ||
+	             val__has(hw, "slice"))) || mig_profile(hw);
+	if (cpx || mig) {
 		snprintf(why, n, "GPUs split into partitions (%s): trainsim models whole GPUs",
-		         val__has_word(r->hardware, "CPX") ? "AMD's CPX mode" : "MIG instances");
+		         cpx ? "AMD's CPX mode" : "MIG instances");
 		return -1;
 	}
 	if (val__has_word(r->hardware, "TPU") || val__has(r->hardware, "TPUv") ||
@@ -2619,40 +2640,74 @@ static const char *algo_said(const char *o)
 	return NULL;
 }
 
-/* The protocol NCCL_PROTO forces ("NCCL_PROTO=LL", "proto=Simple"): one
- * protocol, not a list NCCL chooses among ("LL,LL128") nor an exclusion
- * ("^LL128"), nor one named as what the run was compared with. 0 (NCCL's
- * choice) otherwise. */
+/* The protocol NCCL_PROTO forces ("NCCL_PROTO=LL", "NCCL_PROTO: LL128",
+ * "proto=Simple"): one protocol, not a list NCCL chooses among ("LL,LL128",
+ * "LL, LL128", per-op "LL;allreduce:Simple") nor an exclusion ("^LL128"),
+ * nor one named as unset, compared with or not set ("unset NCCL_PROTO=LL",
+ * "NCCL_PROTO=LL128 was not set"); two settings that differ decide nothing.
+ * 0 (NCCL's choice) otherwise. */
+/* Whether t starts another item of an NCCL_PROTO list: a protocol
+ * ("LL128"), or an op's own setting ("allreduce:Simple"). */
+static bool proto_list_item(const char *t)
+{
+	size_t w = 0;
+	char word[16];
+	while (isalnum((unsigned char)t[w]))
+		w++;
+	if (!w || w >= sizeof word)
+		return false;
+	memcpy(word, t, w);
+	word[w] = 0;
+	return coll_proto_parse(word) > 0 || t[w] == ':';
+}
+
 static int proto_said(const char *o)
 {
-	static const char *const keys[] = {"NCCL_PROTO=", "proto=", "protocol="};
+	static const char *const keys[] = {"NCCL_PROTO", "proto", "protocol"};
 	static const char *const off[] = {"vs", "vs.", "versus", "compared", "unlike", "instead",
-		"not", "no", "without", "than"};
+		"not", "no", "without", "than", "unset", "unsetting"};
+	int found = 0;
 	for (size_t i = 0; i < sizeof keys / sizeof keys[0]; i++)
 		for (const char *k = val__find(o, keys[i]); k; k = val__find(k + 1, keys[i])) {
-			if (k > o && !strchr(" ;,(", k[-1]))
-				continue;   /* "NCCL_PROTO=" read as its own key, not "proto=" */
+			if (k > o && !strchr(" ;,({`'\"", k[-1]))
+				continue;   /* "NCCL_PROTO" read as its own key, not "proto" */
+			const char *v = k + strlen(keys[i]);
+			while (*v == ' ')
+				v++;
+			if (*v != '=' && *v != ':')
+				continue;   /* "protocol buffers", "the proto of" */
+			v++;
 			if (word_before(o, k, 3, off, sizeof off / sizeof off[0]))
 				continue;
-			const char *v = k + strlen(keys[i]);
-			while (*v == ' ' || *v == '"' || *v == '\'')
+			while (*v == ' ' || *v == '"' || *v == '\'' || *v == '`' || *v == '{')
 				v++;
 			size_t w = 0;
 			while (isalnum((unsigned char)v[w]))
 				w++;
 			const char *nx = v + w;
-			if ((*nx == ',' || *nx == '/' || *nx == '|') && isalpha((unsigned char)nx[1]))
-				continue;   /* a list */
+			while (*nx == ' ')
+				nx++;
+			if ((*nx == ',' || *nx == '/' || *nx == '|' || *nx == ';') &&
+			    isalpha((unsigned char)nx[1 + strspn(nx + 1, " ")]) &&
+			    proto_list_item(nx + 1 + strspn(nx + 1, " ")))
+				continue;   /* a list, or per-op settings */
+			if (!strncasecmp(nx, "not set", 7) || !strncasecmp(nx, "unset", 5) ||
+			    !strncasecmp(nx, "was not", 7) || !strncasecmp(nx, "is not", 6) ||
+			    !strncasecmp(nx, "off", 3) || !strncasecmp(nx, "disabled", 8))
+				continue;
 			char word[16];
 			if (!w || w >= sizeof word)
 				continue;
 			memcpy(word, v, w);
 			word[w] = 0;
 			int p = coll_proto_parse(word);
-			if (p > 0)
-				return p;
+			if (p <= 0)
+				continue;
+			if (found && found != p)
+				return 0;   /* two settings: which ran is not said */
+			found = p;
 		}
-	return 0;
+	return found;
 }
 
 /* Whether the text says NCCL moved the data over its TCP sockets ("without

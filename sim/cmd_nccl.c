@@ -424,7 +424,7 @@ int cmd_nccl(int argc, char **argv)
 		const char *p = strchr(d, '/');
 		if (p && strcasecmp(p + 1, coll_proto_name((coll_proto)a.proto)))
 			fprintf(stderr, "%s: --proto %s cannot run %s here (NCCL runs NVLS and CollNet "
-			        "with Simple only, LL128 only inside NVLink nodes); using %s\n", a.path,
+			        "with Simple only); using %s\n", a.path,
 			        coll_proto_name((coll_proto)a.proto), coll_op_name(req.op), p + 1);
 	}
 	rc = run_sizes(&a, &s, &req, cc);

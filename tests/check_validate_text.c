@@ -4080,7 +4080,19 @@ START_TEST(t_blind28)
 		{"NCCL_PROTO=^LL128", COLL_PROTO_AUTO},
 		{"default protocol, compared to NCCL_PROTO=LL", COLL_PROTO_AUTO},
 		{"MY_PROTO=LL", COLL_PROTO_AUTO},
-		{"NCCL_PROTO=LL12", COLL_PROTO_AUTO}};
+		{"NCCL_PROTO=LL12", COLL_PROTO_AUTO},
+		/* the review's: lists with blanks, per-op settings, unset, two settings,
+		 * and the spellings with blanks, a colon, backticks or braces */
+		{"NCCL_PROTO=LL, LL128", COLL_PROTO_AUTO},
+		{"NCCL_PROTO=LL;allreduce:Simple", COLL_PROTO_AUTO},
+		{"NCCL_PROTO=LL128 was not set", COLL_PROTO_AUTO},
+		{"unset NCCL_PROTO=LL", COLL_PROTO_AUTO},
+		{"run 1 NCCL_PROTO=LL; run 2 NCCL_PROTO=Simple", COLL_PROTO_AUTO},
+		{"NCCL_PROTO = LL", COLL_PROTO_LL},
+		{"NCCL_PROTO: LL128", COLL_PROTO_LL128},
+		{"env `NCCL_PROTO=LL`", COLL_PROTO_LL},
+		{"env {NCCL_PROTO: Simple}", COLL_PROTO_SIMPLE},
+		{"protocol buffers over gRPC", COLL_PROTO_AUTO}};
 	for (size_t i = 0; i < sizeof ps / sizeof ps[0]; i++) {
 		char row[512], why[256] = "";
 		val_case c;
@@ -4106,7 +4118,10 @@ START_TEST(t_review32)
 		{"size=1073741824 B", "Reduce Scatter busbw", COLL_REDUCE_SCATTER},
 		{"op: all-gather; size=1073741824 B", "busbw", COLL_ALL_GATHER},
 		{"op=reduce-scatter; size=1073741824 B", "busbw", COLL_REDUCE_SCATTER},
-		{"op=gather; size=1073741824 B", "busbw", COLL_GATHER}};
+		{"op=gather; size=1073741824 B", "busbw", COLL_GATHER},
+		{"size=1073741824 B", "overall reduce_scatter busbw", COLL_REDUCE_SCATTER},
+		{"size=1073741824 B", "small gather busbw", COLL_GATHER},
+		{"size=1073741824 B", "allreduce_busbw", COLL_ALL_REDUCE}};
 	for (size_t i = 0; i < sizeof ops / sizeof ops[0]; i++) {
 		char row[512], why[256] = "";
 		val_case c;
@@ -4120,7 +4135,8 @@ START_TEST(t_review32)
 	static const struct { const char *heads; int kv; } kvs[] = {
 		{"32 (KV heads: 8)", 8}, {"32 (KV heads 8)", 8}, {"32 (num_key_value_heads=8)", 8},
 		{"32 query heads, KV heads = 8", 8}, {"32 (MHA, no GQA 8)", 32},
-		{"32; 70B sibling uses GQA 8", 32}};
+		{"32; 70B sibling uses GQA 8", 32}, {"32 (KV heads: 8 in the 70B)", 32},
+		{"32 (8 KV heads in the 405B sibling)", 32}, {"32 (8 KV) [70B: 64 (8 KV)]", 8}};
 	for (size_t i = 0; i < sizeof kvs / sizeof kvs[0]; i++) {
 		char row[512], why[256] = "";
 		val_case c;
@@ -4165,7 +4181,11 @@ START_TEST(t_blind29)
 		{"1 node, 8x AMD Instinct MI300X in CPX compute partition + NPS4 = 64 logical GPUs", true},
 		{"8x A100-SXM4-80GB, MIG 7 x 1g.10gb instances", true},
 		{"8x A100-SXM4-80GB, MIG disabled", false},
-		{"8x AMD Instinct MI300X (SPX mode)", false}};
+		{"8x AMD Instinct MI300X (SPX mode)", false},
+		{"8x A100-SXM4-80GB (MIG-capable)", false},
+		{"8x A100-SXM4-80GB, MIG capable, disabled", false},
+		{"8x AMD Instinct MI300X, CPX mode", true},
+		{"8x A100-SXM4-80GB as 3g.40gb instances", true}};
 	for (size_t i = 0; i < sizeof cs / sizeof cs[0]; i++) {
 		char row[512], why[256] = "";
 		val_case c;
