@@ -610,37 +610,60 @@ static int sweep_report(const sweep_ctx *c, int pool_rc)
 	return c->finished && c->n_invalid == c->finished ? 1 : 0;
 }
 
-/* The loader's warnings about each varied value, once per value (the
- * points themselves load quietly): "'roce' is read as rdma", a key without
- * effect. Each value is set alone on the base scenario. */
+/* The loader's messages for the base scenario with axis a at value v and
+ * every other axis at its first (pick 0) or last (pick 1) value; a
+ * malloc'd text or NULL. */
+static char *vary_messages(const sweep_ctx *c, size_t a, size_t v, int pick)
+{
+	char *msg = NULL;
+	size_t len = 0;
+	FILE *err = open_memstream(&msg, &len);
+	if (!err)
+		return NULL;
+	scn_doc *d = scn_doc_clone(c->doc);
+	int rc = d ? 0 : -1;
+	for (size_t b = 0; rc == 0 && b < sweep_plan_naxes(c->plan); b++) {
+		size_t nv = sweep_plan_nvalues(c->plan, b);
+		size_t k = b == a ? v : pick ? nv - 1 : 0;
+		char assign[1024];
+		snprintf(assign, sizeof assign, "%s=%s", sweep_plan_key(c->plan, b),
+		         sweep_plan_axis_value(c->plan, b, k));
+		rc = scn_doc_set_by(d, assign, "--vary", err);
+	}
+	scenario s;
+	memset(&s, 0, sizeof s);
+	if (rc == 0 && scn_from_doc(d, &s, err, false) == 0)
+		scn_release(&s);
+	scn_doc_free(d);
+	fclose(err);
+	return msg;
+}
+
+/* The loader's warnings about each varied value, once per value (the points
+ * themselves load quietly): "'roce' is read as rdma", a key without effect.
+ * A warning is printed when it holds with the other axes at their first and
+ * at their last values alike (local_copies varied beside local_every has an
+ * effect where local_every is set), with the value it is about. */
 static void vary_warnings(const sweep_ctx *c)
 {
 	for (size_t a = 0; a < sweep_plan_naxes(c->plan); a++) {
 		const char *key = sweep_plan_key(c->plan, a);
 		for (size_t v = 0; v < sweep_plan_nvalues(c->plan, a); v++) {
-			char *msg = NULL, assign[1024];
-			size_t len = 0;
-			FILE *err = open_memstream(&msg, &len);
-			scn_doc *d = err ? scn_doc_clone(c->doc) : NULL;
-			snprintf(assign, sizeof assign, "%s=%s", key, sweep_plan_axis_value(c->plan, a, v));
-			scenario s;
-			memset(&s, 0, sizeof s);
-			if (d && scn_doc_set_by(d, assign, "--vary", err) == 0 &&
-			    scn_from_doc(d, &s, err, false) == 0)
-				scn_release(&s);
-			scn_doc_free(d);
-			if (err)
-				fclose(err);
-			/* only its own warnings: lines naming the key */
-			for (char *l = msg; l && *l;) {
+			char *first = vary_messages(c, a, v, 0);
+			char *last = sweep_plan_naxes(c->plan) > 1 ? vary_messages(c, a, v, 1) : NULL;
+			for (char *l = first; l && *l;) {
 				char *e = strchr(l, '\n');
 				if (e)
 					*e = 0;
-				if (strstr(l, "warning: ") && strstr(l, key))
-					fprintf(stderr, "sweep: %s\n", l);
+				const char *w = strstr(l, "warning: ");
+				if (w && strstr(l, key) && (sweep_plan_naxes(c->plan) == 1 ||
+				                            (last && strstr(last, w))))
+					fprintf(stderr, "sweep: --vary %s=%s: %s\n", key,
+					        sweep_plan_axis_value(c->plan, a, v), w);
 				l = e ? e + 1 : l + strlen(l);
 			}
-			free(msg);
+			free(first);
+			free(last);
 		}
 	}
 }

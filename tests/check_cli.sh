@@ -1133,7 +1133,7 @@ has "$tmp/err" "'roce' is read as rdma" "... says RoCE runs InfiniBand's model"
 expect 1 "check: transport roce-v3" "$TS" check "$SCN" --set cluster.nic.transport=roce-v3
 has "$tmp/err" "(also infiniband, ib, roce" "... the error lists the other names"
 expect 0 "sweep: ib against roce" "$TS" sweep "$SCN" --vary cluster.nic.transport=ib,roce --out "$tmp/ibroce.csv"
-has "$tmp/err" "sweep: --vary: warning: cluster.nic.transport: 'roce' is read as rdma" "... the sweep says why the rows agree"
+has "$tmp/err" "sweep: --vary cluster.nic.transport=roce: warning: cluster.nic.transport: 'roce' is read as rdma" "... the sweep says why the rows agree"
 expect 0 "sweep -q" "$TS" sweep "$SCN" --vary cluster.nic.transport=ib,roce --out "$tmp/ibroce2.csv" -q
 lacks "$tmp/err" "warning" "... -q leaves the warning out"
 # AMD's GPUs get AMD's tools in explain's diagnosis path
