@@ -367,6 +367,27 @@ static void fixes_tp(ctx *c)
 	}
 }
 
+/* A purchase proposed as a fix: hardware, and no advice unless its run
+ * gains (fix->needs_gain). NULL when the list is full. */
+static fix *add_purchase(ctx *c, const char *what)
+{
+	fix *f = add_fix(c, what);
+	if (f) {
+		f->hardware = true;
+		f->needs_gain = true;
+	}
+	return f;
+}
+
+/* Whether the node-local checkpoints cost the step more than the storage
+ * ones (their stall per step against the rest of the checkpoint share). */
+static bool local_ckpt_costs_most(const ctx *c)
+{
+	const step_checkpoint *ck = &c->r->checkpoint;
+	double local = ck->local_every > 0 ? ck->local_stall_s / ck->local_every : 0;
+	return local > 0 && local >= ck->amortized_s - local;
+}
+
 static void fixes_storage(ctx *c, step_split k)
 {
 	const scn_training *t = &c->s->training;
@@ -387,11 +408,9 @@ static void fixes_storage(ctx *c, step_split k)
 	if (t->checkpoint.mode == CKPT_SYNC)
 		fix_set(add_fix(c, "write checkpoints asynchronously (snapshot to host memory, then "
 			"write while training continues)"), "training.checkpoint.mode=async");
-	/* the tier that costs the step more: the node-local one when its share is
-	 * the larger */
+	/* the tier that costs the step more */
 	const step_checkpoint *ck = &c->r->checkpoint;
-	double local = ck->local_every > 0 ? ck->local_stall_s / ck->local_every : 0;
-	if (local > 0 && local >= ck->amortized_s - local) {
+	if (local_ckpt_costs_most(c)) {
 		int best = c->r->best_local_checkpoint_every;
 		fix_set(add_fix(c, "checkpoint to the node-local drives less often"),
 			"training.checkpoint.local_every=%d",
@@ -476,32 +495,19 @@ static void fix_hardware(ctx *c, step_split k)
 {
 	const scn_cluster *cl = &c->s->cluster;
 	fix *f;
-	const step_checkpoint *ck = &c->r->checkpoint;
-	double local = ck->local_every > 0 ? ck->local_stall_s / ck->local_every : 0;
-	if (k == SPLIT_CHECKPOINT && local > 0 && local >= ck->amortized_s - local) {
-		/* the node-local tier's writes: faster drives */
-		if (!(f = add_fix(c, "buy node-local drives twice as fast")))
-			return;
-		f->hardware = true;
-		f->needs_gain = true;
-		fix_set(f, "cluster.local_cache.bandwidth=%gGB/s", 2 * cl->cache.bandwidth_Bps / 1e9);
+	if (k == SPLIT_CHECKPOINT && local_ckpt_costs_most(c)) {   /* the drives' writes */
+		fix_set(add_purchase(c, "buy node-local drives twice as fast"),
+			"cluster.local_cache.bandwidth=%gGB/s", 2 * cl->cache.bandwidth_Bps / 1e9);
 		return;
 	}
-	if (k == SPLIT_CHECKPOINT && cl->storage.write_Bps > 0) {
-		/* its own write figure is what checkpoints wait for */
-		if (!(f = add_fix(c, "buy storage that writes four times as fast")))
-			return;
-		f->hardware = true;
-		f->needs_gain = true;
-		fix_set(f, "cluster.storage.write_bandwidth=%gGB/s", 4 * cl->storage.write_Bps / 1e9);
+	if (k == SPLIT_CHECKPOINT && cl->storage.write_Bps > 0) {   /* its own write figure */
+		fix_set(add_purchase(c, "buy storage that writes four times as fast"),
+			"cluster.storage.write_bandwidth=%gGB/s", 4 * cl->storage.write_Bps / 1e9);
 		return;
 	}
 	if (k == SPLIT_DATA_STALL || k == SPLIT_CHECKPOINT) {
-		if (!(f = add_fix(c, "buy storage four times as fast")))
-			return;
-		f->hardware = true;
-		f->needs_gain = true;
-		fix_set(f, "cluster.storage.bandwidth=%gGB/s", 4 * cl->storage.bandwidth_Bps / 1e9);
+		fix_set(add_purchase(c, "buy storage four times as fast"),
+			"cluster.storage.bandwidth=%gGB/s", 4 * cl->storage.bandwidth_Bps / 1e9);
 		return;
 	}
 	/* NICs do not carry a DP reduction whose group lies inside one node, nor
@@ -539,18 +545,10 @@ static void fix_hardware(ctx *c, step_split k)
 				 "only %.3g GB/s, its share of its GPU's %s", link / 1e9,
 				 cluster_spec_gpu_link_name(cl, lname, sizeof lname));
 		}
-		if (!(f = add_fix(c, what)))
-			return;
-		f->hardware = true;
-		f->needs_gain = true;   /* a purchase that buys nothing is no advice */
-		fix_set(f, "cluster.nic.speed=%gGbps", to);
+		fix_set(add_purchase(c, what), "cluster.nic.speed=%gGbps", to);
 	} else if (more > cl->nic.count) {
 		snprintf(what, sizeof what, "add NICs: %d per node instead of %d", more, cl->nic.count);
-		if (!(f = add_fix(c, what)))
-			return;
-		f->hardware = true;
-		f->needs_gain = true;
-		fix_set(f, "cluster.nic.count=%d", more);
+		fix_set(add_purchase(c, what), "cluster.nic.count=%d", more);
 	}
 }
 
