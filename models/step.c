@@ -567,7 +567,7 @@ typedef struct stp_raw {
  * W_max waits W_max - W for it in the step; that much of its wait for
  * neighbours (at most all of it) is counted as idle, the rest stays bubble.
  * Returns the seconds moved, summed over stages and measured steps. */
-static double stage_imbalance(const stp_run *r)
+static double stage_imbalance(const stp_run *r, double *per_stage)
 {
 	if (r->pp < 2)
 		return 0;
@@ -583,9 +583,70 @@ static double stage_imbalance(const stp_run *r)
 		double w = st->acc1[SPLIT_COMPUTE] - st->acc0[SPLIT_COMPUTE] +
 		           st->acc1[SPLIT_TP_COMM] - st->acc0[SPLIT_TP_COMM];
 		double b = st->acc1[SPLIT_PP_BUBBLE] - st->acc0[SPLIT_PP_BUBBLE];
-		moved += fmin(fmax(b, 0), wmax - w);
+		double m = fmin(fmax(b, 0), wmax - w);
+		if (per_stage)
+			per_stage[i] = m;
+		moved += m;
 	}
 	return moved;
+}
+
+/* A wait of a stage, by how far it lies from the step's edges [0, end]: the
+ * pipeline fills at the start and drains at the end, so the waits farthest
+ * from both are the steady state's, where equal stages would not wait. */
+typedef struct edge_wait {
+	double dist, t0;
+	size_t i;
+} edge_wait;
+
+static int edge_wait_cmp(const void *a, const void *b)
+{
+	const edge_wait *x = a, *y = b;
+	if (x->dist != y->dist)
+		return x->dist > y->dist ? -1 : 1;
+	return (x->t0 > y->t0) - (x->t0 < y->t0);
+}
+
+/* The timeline draws what the split counts (stage_imbalance): of each
+ * stage's waits for its neighbours, moved[g] seconds (its share of one
+ * step) are idle, taken from the waits farthest from the step's edges first
+ * (the steady state's, which imbalance makes; the fill and drain at the
+ * edges are the bubble), the last one split in two. Returns the intervals'
+ * new count (k + at most pp more, which tl has room for), or k. */
+static size_t timeline_imbalance(step_interval *tl, size_t k, int pp, const double *moved,
+                                 double end)
+{
+	edge_wait *w = malloc((k + 1) * sizeof *w);
+	if (!w)
+		return k;
+	size_t n0 = k;
+	for (int g = 0; g < pp; g++) {
+		if (!(moved[g] > 0))
+			continue;
+		size_t nw = 0;
+		for (size_t i = 0; i < n0; i++)
+			if (tl[i].gpu == g && tl[i].stream == 0 && tl[i].cat == SPLIT_PP_BUBBLE)
+				w[nw++] = (edge_wait){fmin(tl[i].t0, end - tl[i].t1), tl[i].t0, i};
+		qsort(w, nw, sizeof *w, edge_wait_cmp);
+		double left = moved[g];
+		for (size_t j = 0; j < nw && left > 1e-12; j++) {
+			step_interval *iv = &tl[w[j].i];
+			double len = iv->t1 - iv->t0;
+			if (len <= left) {
+				iv->cat = SPLIT_IDLE;
+				left -= len;
+				continue;
+			}
+			step_interval idle = *iv;   /* its end is the wait for the heavier stage */
+			idle.cat = SPLIT_IDLE;
+			idle.t0 = iv->t1 - left;
+			iv->t1 = idle.t0;
+			tl[k++] = idle;
+			left = 0;
+		}
+	}
+	free(w);
+	return k;
 }
 
 static int collect_steps(stp_run *r, step_result *res, stp_raw *raw)
@@ -604,7 +665,8 @@ static int collect_steps(stp_run *r, step_result *res, stp_raw *raw)
 	res->staleness = r->async ? r->stale_max : 0;
 	res->step_time_s = (hi - lo) / n;
 	gsl_sort(t, 1, (size_t)n);
-	double sum = 0, busy = 0, moved = stage_imbalance(r);
+	double *moved_st = r->want_timeline ? calloc((size_t)r->pp, sizeof *moved_st) : NULL;
+	double sum = 0, busy = 0, moved = stage_imbalance(r, moved_st);
 	for (int k = 0; k < SPLIT__N; k++) {
 		double a = 0;
 		for (int i = 0; i < r->pp; i++)
@@ -654,18 +716,24 @@ static int collect_steps(stp_run *r, step_result *res, stp_raw *raw)
 			iv.t1 = fmin(iv.t1, hi) - from + stall;
 			r->tl[k++] = iv;
 		}
-		if (stall > 0) {
-			step_interval *tl = realloc(r->tl, (k + (size_t)r->pp) * sizeof *tl);
-			if (tl) {
-				r->tl = tl;
+		/* room for the waits split in two, and the data track */
+		step_interval *grown = realloc(r->tl, (k + 2 * (size_t)r->pp + 1) * sizeof *grown);
+		if (grown) {
+			r->tl = grown;
+			if (moved_st) {
+				for (int g = 0; g < r->pp; g++)
+					moved_st[g] /= n;
+				k = timeline_imbalance(r->tl, k, r->pp, moved_st, hi - from + stall);
+			}
+			if (stall > 0)
 				for (int g = 0; g < r->pp; g++)
 					r->tl[k++] = (step_interval){.gpu = g, .stream = 4,
 						.cat = SPLIT_DATA_STALL, .t0 = 0, .t1 = stall, .mb = -1,
 						.label = "data stall"};
-			}
 		}
 		res->timeline = r->tl;
 		res->n_timeline = k;
+		free(moved_st);
 		res->timeline_gpus = r->pp;
 		r->tl = NULL;
 	}

@@ -125,6 +125,41 @@ START_TEST(test_timeline)
 }
 END_TEST
 
+/* The timeline draws what the split counts: with a heavy last stage (its
+ * logits over a large vocabulary), the other stages' waits for it are idle
+ * in the split, and the trace marks that much of their waits idle too (the
+ * steady state's, away from the fill and drain), leaving the bubble. */
+START_TEST(test_timeline_imbalance)
+{
+	scenario s = base(1, 1, 4);
+	s.model.vocab = 256000;
+	s.training.global_batch = 16;
+	step_result r;
+	char err[512];
+	ck_assert_int_eq(step_run(&s, &(step_opts){.want_timeline = true}, &r, err, sizeof err),
+	                 0);
+	ck_assert(r.split_s[SPLIT_IDLE] > 0.02 * r.step_time_s);
+	double acc[SPLIT__N] = {0};
+	for (size_t i = 0; i < r.n_timeline; i++)
+		if (r.timeline[i].stream == 0)
+			acc[r.timeline[i].cat] += r.timeline[i].t1 - r.timeline[i].t0;
+	for (int k = SPLIT_PP_BUBBLE; k <= SPLIT_IDLE; k += SPLIT_IDLE - SPLIT_PP_BUBBLE)
+		ck_assert_msg(fabs(acc[k] / 4 - r.split_s[k]) <= 1e-6 * r.step_time_s,
+		              "%s: timeline %g s, split %g s", step_split_name((step_split)k),
+		              acc[k] / 4, r.split_s[k]);
+	/* the first stage's wait before its first forward is fill: bubble */
+	double first = INFINITY;
+	int cat = -1;
+	for (size_t i = 0; i < r.n_timeline; i++)
+		if (r.timeline[i].gpu == 3 && r.timeline[i].stream == 0 && r.timeline[i].t0 < first) {
+			first = r.timeline[i].t0;
+			cat = r.timeline[i].cat;
+		}
+	ck_assert_int_eq(cat, SPLIT_PP_BUBBLE);
+	step_result_release(&r);
+}
+END_TEST
+
 /* A 3D layout with everything on: the split adds up, the metrics are sane,
  * overlap helps, ZeRO-3 moves 1.5x the bytes of DDP, async DP is faster. */
 START_TEST(test_3d_layout)
@@ -727,6 +762,7 @@ int main(void)
 	tcase_add_test(tc, test_limits);
 	tcase_add_test(tc, test_steps_past_the_limit);
 	tcase_add_test(tc, test_timeline);
+	tcase_add_test(tc, test_timeline_imbalance);
 	tcase_add_test(tc, test_3d_layout);
 	tcase_add_test(tc, test_metrics_after_stalls);
 	tcase_add_test(tc, test_link_noise);
