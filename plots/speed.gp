@@ -8,6 +8,7 @@
 # columns: x, step_time_s, mfu, gpu_util, x tick text, fits (1, or 0 for a
 # layout that does not fit in GPU memory: ringed in red).
 if (ARGC < 2) { print "usage: gnuplot -c ".ARG0." DATA.dat OUT.png|svg [\"x label\"] [log|linear]"; exit status 2 }
+if (!exists("subtitle")) { subtitle = "" }   # the run's name: trainsim writes it above
 xlabel = ARGC >= 3 ? ARG3 : "NIC speed (Gb/s)"
 xscale = ARGC >= 4 ? ARG4 : "log"
 
@@ -63,7 +64,7 @@ set rmargin 4
 set offsets graph 0.04, graph 0.04, 0, 0
 if (xscale eq "log") { set logscale x 10 }
 set autoscale xfix
-set multiplot title "Utilization and step time against ".xlabel noenhanced
+set multiplot title "Utilization and step time against ".xlabel.(subtitle ne "" ? "\n".subtitle : "") noenhanced
 bottom = 450.0 / height
 set origin 0, bottom
 set size 1, 1 - bottom

@@ -4,13 +4,16 @@
 # NAME.png`, as NAME.gp, its data as NAME.dat; redraw by hand:
 #   gnuplot -c NAME.gp NAME.dat NAME.png
 # DATA: a header line (configuration, then one column per category), then
-# one row per configuration. The step's categories come in a fixed order
+# one row per configuration, in seconds (or, with `share = 1` above, as
+# written by --percent, in percent of the row's step). The step's categories come in a fixed order
 # (compute, tp_comm, pp_comm, pp_bubble, dp_comm, data_stall, checkpoint,
 # optimizer, idle, then others), each in its place even where it is zero
 # (its name is then empty: no key entry), so that column k+1 is drawn with
 # linetype k, which `trainsim plot` gives the category's colour below this
 # comment: the same colour in every split and timeline picture.
 if (ARGC < 2) { print "usage: gnuplot -c ".ARG0." DATA.dat OUT.png|svg"; exit status 2 }
+if (!exists("subtitle")) { subtitle = "" }   # the run's name: trainsim writes it above
+if (!exists("share")) { share = 0 }          # 1: the rows are shares of the step (%)
 
 stats ARG1 using 2 nooutput
 ncol = STATS_columns
@@ -42,6 +45,13 @@ if (bars > readable) {
 labelh = LABEL_max * charw * (upright ? 1 : 0.5)
 height = 650 + (labelh > 150 ? ceil(labelh - 150) : 0)
 
+# A label slanted at 30 degrees runs left of its bar by its length x cos 30:
+# the first one's sets the left margin (in characters) where it would run
+# off the canvas (the plot starts about 10 characters in).
+stats ARG1 every ::1::1 using (strlen(strcol(1))) nooutput name "FIRST"   # row 0: the header
+slot = (width - 250.0) / (bars > 0 ? bars : 1)
+lm = upright ? 10 : ceil((FIRST_max * charw * 0.866 - slot / 2) / charw) + 2
+lm = lm < 10 ? 10 : lm
 if (ext eq "svg") {
 	set terminal svg size width,height dynamic enhanced font "sans,12"
 } else {
@@ -53,8 +63,9 @@ if (ext eq "svg") {
 }
 set output ARG2
 
-set title "Where the time of one step goes"
-set ylabel "time per step (s)"
+set lmargin lm
+set title "Where the time of one step goes".(subtitle ne "" ? "\n".subtitle : "") noenhanced
+set ylabel (share ? "share of the step (%)" : "time per step (s)")
 set style data histograms
 set style histogram rowstacked
 set style fill solid 0.85 border -1
@@ -66,5 +77,5 @@ if (upright) {
 	set xtics rotate by 30 right noenhanced   # each label ends at its own bar
 }
 set grid ytics
-set yrange [0:*]
+if (share) { set yrange [0:100] } else { set yrange [0:*] }
 plot for [i=2:ncol] ARG1 using i:xtic(1) title columnheader(i) lc (i-1)

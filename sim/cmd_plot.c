@@ -14,8 +14,13 @@
 #include "extprog.h"
 #include "units.h"
 
+#define PLOT_MAX_RESULTS 32
+
 typedef struct plot_opts {
 	const char *results, *kind, *out, *x, *series, *from, *to;
+	const char *more[PLOT_MAX_RESULTS - 1];   /* split: the results after the first */
+	int nmore;
+	bool percent;          /* split: shares of the step */
 	double from_s, to_s;   /* timeline: the window, parsed (to_s 0: the end) */
 	char win[2][32];       /* the window for timeline.gp: seconds, "*" for its end */
 } plot_opts;
@@ -30,10 +35,13 @@ static void plot_usage(FILE *out)
 	fprintf(out,
 	"usage: trainsim plot RESULTS --kind speed|split|timeline|parity -o FILE.png|svg [--x KEY] [--series KEY,...]\n"
 	"                    [--from TIME] [--to TIME]\n"
+	"       trainsim plot RESULTS... --kind split -o FILE.png|svg [--percent]\n"
 	"  --kind KIND             which picture, one of:\n"
 	"    speed     utilization (MFU, nvidia-smi) and step time against x (default: the\n"
 	"              NIC speed), one line per series (default: the other varied keys)\n"
-	"    split     stacked bars of the time split of each configuration\n"
+	"    split     stacked bars of the time split of each configuration; several\n"
+	"              results files (other scenarios' sweeps, `run --format csv` rows)\n"
+	"              side by side, each bar named by its scenario\n"
 	"    timeline  per-GPU timeline of one step; RESULTS is a trace from\n"
 	"              `trainsim run SCENARIO --trace FILE.json`; --from 2.1s --to 2.15s\n"
 	"              draws that window of the step only (short kernels blur over a step)\n"
@@ -43,6 +51,7 @@ static void plot_usage(FILE *out)
 	"  --x KEY                 speed: the varied key on x\n"
 	"  --series KEY,...        speed: one line per value of these keys ('' for one line)\n"
 	"  --from T, --to T        timeline: the window to draw, with a unit (100ms, 2.1s)\n"
+	"  --percent               split: each bar as shares of its step (100 %%)\n"
 	"The data (FILE.dat) and the script (FILE.gp) stay beside the picture; the\n"
 	"first lines of FILE.dat give the command that redraws it after an edit,\n"
 	"  gnuplot -c FILE.gp FILE.dat FILE.png ...\n"
@@ -63,14 +72,19 @@ static int plot_parse(int argc, char **argv, plot_opts *o)
 		                 : !strcmp(a, "--to") ? &o->to : NULL;
 		if (!strcmp(a, "-h") || !strcmp(a, "--help"))
 			return 1;
-		if (dst && i + 1 < argc) {
+		if (!strcmp(a, "--percent")) {
+			o->percent = true;
+		} else if (dst && i + 1 < argc) {
 			*dst = argv[++i];
 		} else if (a[0] == '-' && a[1]) {
 			fprintf(stderr, "plot: unknown option or missing value: %s\n", a);
 			return -1;
-		} else if (o->results) {
-			fprintf(stderr, "plot: one results file only (got %s and %s)\n", o->results, a);
+		} else if (o->results && o->nmore == PLOT_MAX_RESULTS - 1) {
+			fprintf(stderr, "plot: at most %d results files in one picture\n",
+			        PLOT_MAX_RESULTS);
 			return -1;
+		} else if (o->results) {
+			o->more[o->nmore++] = a;
 		} else {
 			o->results = a;
 		}
@@ -81,6 +95,16 @@ static int plot_parse(int argc, char **argv, plot_opts *o)
 	                : !o->out ? "-o FILE.png|svg is needed" : NULL;
 	if (bad) {
 		fprintf(stderr, "plot: %s\n", bad);
+		return -1;
+	}
+	if (o->nmore && strcmp(o->kind, "split")) {
+		fprintf(stderr, "plot: one results file for --kind %s (got %s and %s); several draw "
+		        "side by side with --kind split\n", o->kind, o->results, o->more[0]);
+		return -1;
+	}
+	if (o->percent && strcmp(o->kind, "split")) {
+		fprintf(stderr, "plot: --percent draws the split's bars as shares (--kind split) "
+		        "only\n");
 		return -1;
 	}
 	if ((o->from || o->to) && strcmp(o->kind, "timeline")) {
@@ -195,25 +219,43 @@ typedef struct dat_job {
 	const plot_opts *o;
 	const plot_paths *p;
 	plot_axis axis;
+	char subtitle[400];   /* the run the picture shows, under its title; "" for none */
 } dat_job;
 
-/* The script of the kind (ctx). The split's and the timeline's get the
- * categories' colours after their opening comment, from the one table both
- * draw with (plot_write_colours). */
+/* `subtitle = '...'` for the script (gnuplot's single quotes: '' is one). */
+static void put_subtitle(FILE *out, const char *s)
+{
+	fputs("subtitle = '", out);
+	for (; *s; s++)
+		if (*s == '\'')
+			fputs("''", out);
+		else
+			fputc((unsigned char)*s < ' ' ? ' ' : *s, out);
+	fputs("'\n", out);
+}
+
+/* The script of the kind (ctx: the dat_job, whose data is written first).
+ * Every script gets the run's name (subtitle) after its opening comment;
+ * the split's and the timeline's also the categories' colours, from the
+ * one table both draw with (plot_write_colours). */
 static int fill_script(FILE *out, void *ctx)
 {
-	const char *kind = ctx, *s = plot_script(kind);
+	const dat_job *j = ctx;
+	const char *kind = j->o->kind, *s = plot_script(kind), *body = s, *nl;
+	while (*body == '#' && (nl = strchr(body, '\n')))
+		body = nl + 1;
+	fwrite(s, 1, (size_t)(body - s), out);
+	fputc('\n', out);
+	put_subtitle(out, j->subtitle);
+	if (j->o->percent)
+		fputs("share = 1   # each bar as shares of its step\n", out);
 	if (!strcmp(kind, "split") || !strcmp(kind, "timeline")) {
-		const char *body = s, *nl;
-		while (*body == '#' && (nl = strchr(body, '\n')))
-			body = nl + 1;
-		fwrite(s, 1, (size_t)(body - s), out);
-		fputc('\n', out);
 		plot_write_colours(out);
-		fputc('\n', out);
-		s = body;
+		if (!strcmp(kind, "timeline"))
+			plot_write_phase_colours(out);
 	}
-	fputs(s, out);
+	fputc('\n', out);
+	fputs(body, out);
 	return ferror(out) ? -1 : 0;
 }
 
@@ -228,18 +270,37 @@ static int fill_dat(FILE *out, void *ctx)
 		else
 			fprintf(out, "# redraw: gnuplot -c %s %s %s\n", j->p->gp_base, j->p->dat_base,
 			        j->p->out_base);
-		return plot_write_timeline(j->o->results, j->o->from_s, j->o->to_s, out, stderr);
+		return plot_write_timeline(j->o->results, j->o->from_s, j->o->to_s, out, stderr,
+		                           j->subtitle, sizeof j->subtitle);
 	}
-	plot_table *t = plot_table_load(j->o->results, stderr);
-	if (!t)
-		return -1;
-	if (plot_table_is_validation(t) && strcmp(j->o->kind, "parity")) {
-		fprintf(stderr, "plot: %s is the CSV of trainsim validate: draw it with --kind parity\n",
-		        j->o->results);
-		plot_table_free(t);
-		return -1;
+	/* the tables: one, or the split's several side by side */
+	plot_table *ts[PLOT_MAX_RESULTS] = {0};
+	const char *paths[PLOT_MAX_RESULTS] = {j->o->results};
+	size_t nt = 1 + (size_t)j->o->nmore;
+	int rc = -1;
+	plot_table *t;
+	for (size_t i = 1; i < nt; i++)
+		paths[i] = j->o->more[i - 1];
+	for (size_t i = 0; i < nt; i++) {
+		if (!(ts[i] = plot_table_load(paths[i], stderr)))
+			goto out_free;
+		if (plot_table_is_validation(ts[i]) && strcmp(j->o->kind, "parity")) {
+			fprintf(stderr, "plot: %s is the CSV of trainsim validate: draw it with --kind "
+			        "parity\n", paths[i]);
+			goto out_free;
+		}
+		/* the run's name: the one every table shares, else none */
+		char title[sizeof j->subtitle] = "";
+		if (strcmp(j->o->kind, "parity"))
+			plot_table_title(ts[i], title, sizeof title);
+		if (i == 0)
+			memcpy(j->subtitle, title, sizeof title);
+		else if (strcmp(title, j->subtitle))
+			j->subtitle[0] = 0;
 	}
-	int rc;
+	for (size_t i = 1; i < nt; i++)
+		fprintf(out, "# and from %s\n", paths[i]);
+	t = ts[0];
 	if (!strcmp(j->o->kind, "speed")) {
 		/* The axis is known only once the data is read: the redraw line follows it. */
 		char *body = NULL;
@@ -260,9 +321,12 @@ static int fill_dat(FILE *out, void *ctx)
 		fprintf(out, "# redraw: gnuplot -c %s %s %s\n", j->p->gp_base, j->p->dat_base,
 		        j->p->out_base);
 		rc = !strcmp(j->o->kind, "parity") ? plot_write_parity(t, out, stderr)
-		                                   : plot_write_split(t, out, stderr);
+		                                   : plot_write_split((const plot_table *const *)ts, nt,
+		                                                      j->o->percent, out, stderr);
 	}
-	plot_table_free(t);
+out_free:
+	for (size_t i = 0; i < nt; i++)
+		plot_table_free(ts[i]);
 	return rc == 0 && !ferror(out) ? 0 : -1;
 }
 
@@ -388,7 +452,7 @@ int cmd_plot(int argc, char **argv)
 	}
 	dat_job job = {.o = &o, .p = &p};
 	report_file *dat = write_temp(p.dat, fill_dat, &job), *gp = NULL, *pic = NULL;
-	if (!dat || !(gp = write_temp(p.gp, fill_script, (void *)o.kind)))
+	if (!dat || !(gp = write_temp(p.gp, fill_script, &job)))
 		goto out_abort;
 	rc = run_gnuplot(&o, &p, report_file_name(dat), report_file_name(gp), &job.axis);
 	if (rc == EXTPROG_ENOENT) {

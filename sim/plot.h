@@ -26,6 +26,10 @@ int plot_table_find(const plot_table *t, const char *name);
 const char *plot_table_cell(const plot_table *t, size_t row, size_t col);
 /* The varied keys: columns [first, first + n). */
 void plot_table_keys(const plot_table *t, size_t *first, size_t *n);
+/* The scenario every row was run from, for a picture's title: its name
+ * without the parts that state a varied key's value; "" when the rows come
+ * from several scenarios or name none. */
+void plot_table_title(const plot_table *t, char *buf, size_t cap);
 /* Whether the file is the CSV of `trainsim validate --format csv` (first
  * column `id`, with `published` and `predicted`) rather than a sweep's. */
 bool plot_table_is_validation(const plot_table *t);
@@ -45,10 +49,13 @@ int plot_write_speed(const plot_table *t, const char *x_key, const char *series_
 
 /* Writes the data of the stacked bars: a header line, then one line per
  * configuration with its label (the values of the varied keys; without
- * any, the scenario's name) and its split_s.* columns: every category of
- * the step in its fixed place (plot_write_colours), named "" where it is
- * zero in every row, then other split_s.* columns not zero everywhere. */
-int plot_write_split(const plot_table *t, FILE *out, FILE *err);
+ * any, the scenario's name; with several tables, the scenario's name before
+ * the values) and its split_s.* columns: every category of the step in its
+ * fixed place (plot_write_colours), named "" where it is zero in every row,
+ * then other split_s.* columns not zero everywhere. The rows of ts[0]
+ * first, then ts[1]'s, ... percent: each row as shares of its step (%). */
+int plot_write_split(const plot_table *const *ts, size_t nt, bool percent, FILE *out,
+                     FILE *err);
 
 /* Writes the data of the parity plot from validate's CSV: one block per
  * family (its title first), one line per predicted row that is not a
@@ -60,9 +67,11 @@ int plot_write_parity(const plot_table *t, FILE *out, FILE *err);
  * "X" events: ts and dur in microseconds, pid = GPU, tid = stream, cat = the
  * kind of work): one block per category, one row per (pid, tid) track;
  * times in seconds from the first event. from_s < to_s: only that window of
- * the step, events clipped to it (to_s <= 0: to the end). */
+ * the step, events clipped to it (to_s <= 0: to the end). title (NULL: not
+ * asked): the run's scenario and --set overrides, from the trace's otherData
+ * ("" when it has none). */
 int plot_write_timeline(const char *trace_path, double from_s, double to_s, FILE *out,
-                        FILE *err);
+                        FILE *err, char *title, size_t title_cap);
 
 /* The categories of a step's time split (step.h's order: compute, tp_comm,
  * ..., idle) keep one colour in every picture: the split's columns and the
@@ -70,6 +79,9 @@ int plot_write_timeline(const char *trace_path, double from_s, double to_s, FILE
  * and the k-th (from 1) is drawn with gnuplot's linetype k. Writes the
  * gnuplot lines that give those linetypes the categories' colours. */
 void plot_write_colours(FILE *out);
+/* The timeline's: the linetypes after those, which draw a compute op's
+ * forward, backward and recompute (blocks SPLIT__N to SPLIT__N + 2). */
+void plot_write_phase_colours(FILE *out);
 
 /* The gnuplot script of a kind ("speed", "split", "timeline", "parity"), or NULL.
  * Generated from plots/<kind>.gp into plot_scripts.c. */

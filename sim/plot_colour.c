@@ -29,3 +29,16 @@ void plot_write_colours(FILE *out)
 		fprintf(out, "set linetype %d lc rgb \"%s\"   # %s\n", k + 1, colours[k],
 		        step_split_name((step_split)k));
 }
+
+/* The timeline's phases of a pipeline op (plot_trace.c), after the step's
+ * categories: shades of compute's violet, light for the forward, dark for
+ * the backward as textbook pipeline diagrams draw them, pink for the
+ * recompute that repeats a forward. */
+void plot_write_phase_colours(FILE *out)
+{
+	static const char *const shade[3][2] = {{"#c8a2e8", "forward"}, {"#4b0082", "backward"},
+	                                        {"#e377c2", "recompute"}};
+	for (int k = 0; k < 3; k++)
+		fprintf(out, "set linetype %d lc rgb \"%s\"   # compute: %s\n", SPLIT__N + k + 1,
+		        shade[k][0], shade[k][1]);
+}

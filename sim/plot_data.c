@@ -254,6 +254,20 @@ static void single_title(const plot_table *t, char *buf, size_t cap)
 		snprintf(buf, cap, "all points");
 }
 
+void plot_table_title(const plot_table *t, char *buf, size_t cap)
+{
+	int name = plot_table_find(t, "scenario");
+	buf[0] = 0;
+	if (name < 0 || !plot_table_nrows(t))
+		return;
+	for (size_t r = 1; r < plot_table_nrows(t); r++)
+		if (strcmp(plot_table_cell(t, r, (size_t)name), plot_table_cell(t, 0, (size_t)name)))
+			return;
+	single_title(t, buf, cap);
+	if (!strcmp(buf, "all points"))
+		buf[0] = 0;
+}
+
 /* ---- speed ---- */
 
 typedef struct speed_pt {
@@ -449,37 +463,42 @@ static bool col_used(const plot_table *t, int col, int status)
 	return false;
 }
 
-/* The columns of the bars: split_s.<category> for each of the step's
- * categories in their fixed order (plot_write_colours: the place is the
- * colour), -1 for one the results lack; then the split_s.* columns of other
- * names (a later version's) that are not zero everywhere. shown[i]: the
- * column is not zero everywhere. Returns how many. */
-static size_t split_columns(const plot_table *t, int *cols, bool *shown, size_t cap)
+/* The bars' categories, over every table: split_s.<category> for each of
+ * the step's categories in their fixed order (plot_write_colours: the place
+ * is the colour), then the split_s.* columns of other names (a later
+ * version's) not zero everywhere. shown[i]: not zero in some table. Returns
+ * how many (at most cap). */
+static size_t split_names(const plot_table *const *ts, size_t nt, char (*names)[64], bool *shown,
+                          size_t cap)
 {
-	int status = plot_table_find(t, "status");
 	size_t n = 0;
 	for (int k = 0; k < SPLIT__N && n < cap; k++) {
-		char name[64];
-		snprintf(name, sizeof name, "split_s.%s", step_split_name((step_split)k));
-		cols[n] = plot_table_find(t, name);
-		shown[n] = cols[n] >= 0 && col_used(t, cols[n], status);
+		snprintf(names[n], sizeof names[n], "split_s.%s", step_split_name((step_split)k));
+		shown[n] = false;
+		for (size_t i = 0; i < nt && !shown[n]; i++) {
+			int c = plot_table_find(ts[i], names[n]);
+			shown[n] = c >= 0 && col_used(ts[i], c, plot_table_find(ts[i], "status"));
+		}
 		n++;
 	}
-	for (size_t c = 0; c < plot_table_ncols(t) && n < cap; c++) {
-		const char *name = plot_table_colname(t, c);
-		bool known = false;
-		for (size_t i = 0; i < SPLIT__N && !known; i++)
-			known = cols[i] == (int)c;
-		if (!known && !strncmp(name, "split_s.", 8) && col_used(t, (int)c, status)) {
-			cols[n] = (int)c;
-			shown[n++] = true;
+	for (size_t i = 0; i < nt; i++)
+		for (size_t c = 0; c < plot_table_ncols(ts[i]) && n < cap; c++) {
+			const char *name = plot_table_colname(ts[i], c);
+			bool known = false;
+			for (size_t j = 0; j < n && !known; j++)
+				known = !strcmp(names[j], name);
+			if (!known && !strncmp(name, "split_s.", 8) && strlen(name) < sizeof names[n] &&
+			    col_used(ts[i], (int)c, plot_table_find(ts[i], "status"))) {
+				snprintf(names[n], sizeof names[n], "%s", name);
+				shown[n++] = true;
+			}
 		}
-	}
 	return n;
 }
 
-/* The label under a row's bar. */
-static void split_label(const plot_table *t, size_t r, char *label, size_t cap)
+/* The label under a row's bar; with several files, each row's scenario
+ * first, before the values of its varied keys. */
+static void split_label(const plot_table *t, size_t r, bool several, char *label, size_t cap)
 {
 	int name = plot_table_find(t, "scenario"), keys[32];
 	size_t kf, nk;
@@ -487,27 +506,34 @@ static void split_label(const plot_table *t, size_t r, char *label, size_t cap)
 	nk = nk < 32 ? nk : 32;
 	for (size_t i = 0; i < nk; i++)
 		keys[i] = (int)(kf + i);
+	size_t len = 0;
+	label[0] = 0;
+	if (name >= 0 && (nk == 0 || several))   /* `run --format csv`, a sweep without --vary */
+		len = (size_t)snprintf(label, cap, "%s%s", plot_table_cell(t, r, (size_t)name),
+		                       nk ? ": " : "");
+	if (len >= cap)
+		len = cap - 1;
 	if (nk == 1)
-		snprintf(label, cap, "%s", plot_table_cell(t, r, kf));
-	else if (nk == 0 && name >= 0)   /* `run --format csv`, a sweep without --vary */
-		snprintf(label, cap, "%s", plot_table_cell(t, r, (size_t)name));
-	else if (nk == 0)
-		snprintf(label, cap, "point %s", plot_table_cell(t, r, 0));
-	else
-		row_label(t, r, keys, nk, label, cap);
+		snprintf(label + len, cap - len, "%s", plot_table_cell(t, r, kf));
+	else if (nk == 0 && name < 0)
+		snprintf(label + len, cap - len, "point %s", plot_table_cell(t, r, 0));
+	else if (nk > 1)
+		row_label(t, r, keys, nk, label + len, cap - len);
 	/* a layout that does not fit in GPU memory says so under its bar */
 	if (!strcmp(plot_table_cell(t, r, (size_t)plot_table_find(t, "status")), "no_fit"))
 		strncat(label, " (no fit)", cap - strlen(label) - 1);
 }
 
-int plot_write_split(const plot_table *t, FILE *out, FILE *err)
+int plot_write_split(const plot_table *const *ts, size_t nt, bool percent, FILE *out, FILE *err)
 {
-	int status = plot_table_find(t, "status"), cols[64], first = -1;
+	char names[64][64];
 	bool shown[64];
-	size_t ncols = split_columns(t, cols, shown, 64);
-	for (size_t i = 0; i < ncols && first < 0; i++)
-		first = shown[i] ? cols[i] : -1;
-	if (first < 0) {
+	int cols[64];
+	size_t ncols = split_names(ts, nt, names, shown, 64);
+	bool any = false;
+	for (size_t i = 0; i < ncols; i++)
+		any |= shown[i];
+	if (!any) {
 		fprintf(err, "plot: no row with a time split to plot\n");
 		return -1;
 	}
@@ -515,21 +541,36 @@ int plot_write_split(const plot_table *t, FILE *out, FILE *err)
 	 * empty name, which gnuplot leaves out of the key */
 	fputs("configuration", out);
 	for (size_t i = 0; i < ncols; i++)
-		fprintf(out, " %s", shown[i] ? plot_table_colname(t, (size_t)cols[i]) + 8 : "\"\"");
+		fprintf(out, " %s", shown[i] ? names[i] + 8 : "\"\"");
 	fputc('\n', out);
 	/* How many bars are too many to label depends on the canvas:
 	 * plots/split.gp lays them out and says so. */
-	for (size_t r = 0; r < plot_table_nrows(t); r++) {
-		if (!row_has_numbers(t, r, status, first))
-			continue;
-		char label[512];
-		split_label(t, r, label, sizeof label);
-		put_quoted(out, label);
+	for (size_t k = 0; k < nt; k++) {
+		const plot_table *t = ts[k];
+		int status = plot_table_find(t, "status"), first = -1;
 		for (size_t i = 0; i < ncols; i++) {
-			const char *v = cols[i] >= 0 ? plot_table_cell(t, r, (size_t)cols[i]) : "";
-			fprintf(out, " %s", *v ? v : "0");
+			cols[i] = plot_table_find(t, names[i]);
+			if (first < 0 && shown[i] && cols[i] >= 0)
+				first = cols[i];
 		}
-		fputc('\n', out);
+		for (size_t r = 0; first >= 0 && r < plot_table_nrows(t); r++) {
+			if (!row_has_numbers(t, r, status, first))
+				continue;
+			char label[512];
+			split_label(t, r, nt > 1, label, sizeof label);
+			put_quoted(out, label);
+			double total = 0;
+			for (size_t i = 0; i < ncols; i++)
+				total += cols[i] >= 0 ? strtod(plot_table_cell(t, r, (size_t)cols[i]), NULL) : 0;
+			for (size_t i = 0; i < ncols; i++) {
+				const char *v = cols[i] >= 0 ? plot_table_cell(t, r, (size_t)cols[i]) : "";
+				if (percent)   /* the share of the row's step */
+					fprintf(out, " %.6g", total > 0 ? 100 * strtod(v, NULL) / total : 0);
+				else
+					fprintf(out, " %s", *v ? v : "0");
+			}
+			fputc('\n', out);
+		}
 	}
 	return ferror(out) ? -1 : 0;
 }

@@ -13,9 +13,26 @@
 
 typedef struct tl_event {
 	double pid, tid, ts_us, dur_us;
-	const char *cat;
+	const char *cat, *name;
 	size_t track;
 } tl_event;
+
+/* The phases of a pipeline op that a compute event's name gives (F3, B3, R3,
+ * F3.c1: forward, backward, recompute of micro-batch 3, chunk 1): drawn as
+ * shades of compute's colour, in blocks of their own after the step's
+ * categories, so that the 1F1B picture of the textbooks can be read off. */
+enum { PHASE_F, PHASE_B, PHASE_R, PHASE__N };
+static const char *const phase_names[PHASE__N] = {"compute: forward", "compute: backward",
+                                                  "compute: recompute"};
+
+/* The phase of event e, or -1 (not a compute op of the step). */
+static int event_phase(const tl_event *e)
+{
+	const char *n = e->name;
+	if (!n || strcmp(e->cat, "compute") || !n[0] || n[1] < '0' || n[1] > '9')
+		return -1;
+	return n[0] == 'F' ? PHASE_F : n[0] == 'B' ? PHASE_B : n[0] == 'R' ? PHASE_R : -1;
+}
 
 typedef struct tl_track {
 	double pid, tid;
@@ -82,7 +99,8 @@ static int collect(tl *t, const jsonr *events)
 		if (!cat && !(cat = jsonr_str(jsonr_get(e, "name"))))
 			cat = "other";
 		tl_event ev = {jsonr_num(jsonr_get(e, "pid"), 0), jsonr_num(jsonr_get(e, "tid"), 0),
-		               jsonr_num(jsonr_get(e, "ts"), 0), jsonr_num(jsonr_get(e, "dur"), 0), cat, 0};
+		               jsonr_num(jsonr_get(e, "ts"), 0), jsonr_num(jsonr_get(e, "dur"), 0), cat,
+		               jsonr_str(jsonr_get(e, "name")), 0};
 		/* a time no step has (a year in microseconds is 3.2e13) */
 		if (!(fabs(ev.ts_us) < 1e15) || !(ev.dur_us >= 0 && ev.dur_us < 1e15)) {
 			t->bad = i + 1;
@@ -213,18 +231,99 @@ static double step_start(const tl *t, double step_us)
  * every event would make thousands of legend entries). */
 #define MAX_OTHER_CATS 24
 
+/* The op an event belongs to, for its label: its name with a recompute
+ * counted as the backward it precedes (R3 runs layer by layer between the
+ * pieces of B3). */
+static bool same_op(const tl_event *x, const tl_event *y)
+{
+	if (x->track != y->track)
+		return false;
+	int px = event_phase(x), py = event_phase(y);
+	if (px < 0 || py < 0 || (px == PHASE_F) != (py == PHASE_F))
+		return false;
+	return !strcmp(x->name + 1, y->name + 1);
+}
+
+typedef struct ev_at {
+	size_t track;
+	double ts_us;
+	size_t i;
+} ev_at;
+
+static int ev_at_cmp(const void *a, const void *b)
+{
+	const ev_at *x = a, *y = b;
+	if (x->track != y->track)
+		return x->track < y->track ? -1 : 1;
+	if (x->ts_us != y->ts_us)
+		return x->ts_us < y->ts_us ? -1 : 1;
+	return (x->i > y->i) - (x->i < y->i);
+}
+
+/* The last block: the micro-batch numbers of the pipeline ops (F3 and B3
+ * are 3; a backward's pieces and their recomputes count as one op) whose
+ * boxes are wide enough to hold them, centred in them: centre, centre, row,
+ * number. */
+static int write_labels(const tl *t, FILE *out, double t0, const tl_window *w, double span)
+{
+	ev_at *at = malloc((t->nev + 1) * sizeof *at);
+	size_t *ix = malloc((t->nev + 1) * sizeof *ix), n = 0;
+	if (!at || !ix) {
+		free(at);
+		free(ix);
+		return -1;
+	}
+	for (size_t i = 0; i < t->nev; i++)
+		if (event_phase(&t->ev[i]) >= 0)
+			at[n++] = (ev_at){t->ev[i].track, t->ev[i].ts_us, i};
+	qsort(at, n, sizeof *at, ev_at_cmp);
+	for (size_t i = 0; i < n; i++)
+		ix[i] = at[i].i;
+	free(at);
+	fputs("\n\n\"labels\"\n", out);
+	bool any = false;
+	for (size_t i = 0, j; i < n; i = j) {
+		const tl_event *e = &t->ev[ix[i]];
+		for (j = i + 1; j < n && same_op(e, &t->ev[ix[j]]); j++)
+			;
+		const tl_event *last = &t->ev[ix[j - 1]];
+		tl_event op = *e;   /* the op's span, from its first piece to its last's end */
+		op.dur_us = last->ts_us + last->dur_us - e->ts_us;
+		const tl_event *named = e;   /* the backward's number, not its recompute's */
+		for (size_t k = i; k < j; k++)
+			if (event_phase(&t->ev[ix[k]]) != PHASE_R)
+				named = &t->ev[ix[k]];
+		/* the micro-batch's number (the colour tells the phase): F3.c1 is 3 */
+		const char *num = named->name + 1;
+		int len = 0;
+		while (len < 8 && num[len] >= '0' && num[len] <= '9')
+			len++;
+		/* a digit of the small font is about a 140th of the plot's width */
+		double a, b;
+		if (!in_window(&op, t0, w, &a, &b) || b - a < span * (len + 1) / 140)
+			continue;
+		fprintf(out, "%.9g %.9g %zu \"%.*s\"\n", (a + b) / 2, (a + b) / 2, e->track, len, num);
+		any = true;
+	}
+	if (!any)   /* a point off the rows: gnuplot 5.4's labels crash on NaN */
+		fprintf(out, "%.9g %.9g -1 \"\"\n", w->from, w->from);
+	free(ix);
+	return 0;
+}
+
 /* The blocks: the step's categories in their fixed order (each in its place,
- * present or not), then the others.
+ * present or not), then the phases of the compute ops, then the others, then
+ * the labels (write_labels).
  * The events are bucketed by block first, so that writing them is linear
  * in the events, whatever the categories (it was events x categories: 40,000
  * names took 15 s, 80,000 more than 300). */
-static int write_blocks(const tl *t, FILE *out, double t0, const tl_window *w)
+static int write_blocks(const tl *t, FILE *out, double t0, const tl_window *w, double span)
 {
 	size_t nk = 0;   /* the step's categories lead t->cats (cat_cmp) */
 	while (nk < t->ncat && cat_rank(t->cats[nk]) < SPLIT__N)
 		nk++;
 	size_t nother = t->ncat - nk, kept = nother < MAX_OTHER_CATS ? nother : MAX_OTHER_CATS;
-	size_t nb = SPLIT__N + kept + (nother > kept);
+	size_t first_other = SPLIT__N + PHASE__N, nb = first_other + kept + (nother > kept);
 	/* start[nb + 1] and fill[nb + 1], then order[nev] and blk[nev], in one block */
 	size_t *start = calloc(2 * (nb + 1) + 2 * (t->nev + 1), sizeof *start);
 	if (!start)
@@ -233,10 +332,13 @@ static int write_blocks(const tl *t, FILE *out, double t0, const tl_window *w)
 	for (size_t i = 0; i < t->nev; i++) {
 		const char *c = t->ev[i].cat;
 		size_t b = (size_t)cat_rank(c);
-		if (b == SPLIT__N) {
+		int ph = event_phase(&t->ev[i]);
+		if (ph >= 0) {
+			b = SPLIT__N + (size_t)ph;
+		} else if (b == SPLIT__N) {
 			const char **at = bsearch(&c, t->cats + nk, nother, sizeof *t->cats, cat_cmp);
 			size_t u = at ? (size_t)(at - (t->cats + nk)) : kept;
-			b = SPLIT__N + (u < kept ? u : kept);
+			b = first_other + (u < kept ? u : kept);
 		}
 		blk[i] = b;
 		start[b + 1]++;
@@ -247,16 +349,19 @@ static int write_blocks(const tl *t, FILE *out, double t0, const tl_window *w)
 		order[start[blk[i]] + fill[blk[i]]++] = i;
 	for (size_t b = 0; b < nb; b++) {
 		const char *name = b < SPLIT__N ? step_split_name((step_split)b)
-		                 : b < SPLIT__N + kept ? t->cats[nk + b - SPLIT__N] : "other";
+		                 : b < first_other ? phase_names[b - SPLIT__N]
+		                 : b < first_other + kept ? t->cats[nk + b - first_other] : "other";
 		write_block(t, out, name, order + start[b], start[b + 1] - start[b], t0, w, b == 0);
 	}
 	free(start);
-	return 0;
+	return write_labels(t, out, t0, w, span);
 }
 
 int plot_write_timeline(const char *trace_path, double from_s, double to_s, FILE *out,
-                        FILE *err)
+                        FILE *err, char *title, size_t title_cap)
 {
+	if (title && title_cap)
+		title[0] = 0;
 	/* a sweep's CSV is the usual mistake: say what a timeline is drawn from */
 	FILE *peek = fopen(trace_path, "r");
 	if (peek) {
@@ -296,7 +401,12 @@ int plot_write_timeline(const char *trace_path, double from_s, double to_s, FILE
 		goto out_free;
 	}
 	names(&t, events);
-	double step_s = jsonr_num(jsonr_get(jsonr_get(root, "otherData"), "step_time_s"), 0);
+	const jsonr *other = jsonr_get(root, "otherData");
+	double step_s = jsonr_num(jsonr_get(other, "step_time_s"), 0);
+	const char *name = jsonr_str(jsonr_get(other, "scenario")),
+	           *sets = jsonr_str(jsonr_get(other, "set"));
+	if (title && title_cap && name)
+		snprintf(title, title_cap, "%s%s%s", name, sets ? "; set " : "", sets ? sets : "");
 	double t0 = step_start(&t, step_s * 1e6), end = 0;
 	tl_window w = {from_s > 0 ? from_s : 0, to_s};
 	bool inside = false;
@@ -314,7 +424,7 @@ int plot_write_timeline(const char *trace_path, double from_s, double to_s, FILE
 			        w.to);
 		goto out_free;
 	}
-	if (write_blocks(&t, out, t0, &w) < 0) {
+	if (write_blocks(&t, out, t0, &w, (w.to > 0 ? fmin(w.to, end) : end) - w.from) < 0) {
 		fprintf(err, "plot: out of memory\n");
 		goto out_free;
 	}

@@ -297,6 +297,8 @@ typedef struct scenario {
 	int schema_version;
 	char name[SCN_NAME_MAX];
 	char path[256];              /* where it was loaded from, for messages */
+	char sets[256];              /* the --set overrides it was loaded with, space-separated
+	                              * ("..." where cut short); "" without */
 	scn_cluster cluster;
 	scn_model model;
 	scn_training training;

@@ -78,6 +78,21 @@ void scn_release(scenario *s)
 	s->model.custom = false;
 }
 
+/* The overrides, as a title or a trace names the run by them. */
+static void note_sets(scenario *s, const char *const *sets, int nsets)
+{
+	size_t cap = sizeof s->sets, n = 0;
+	s->sets[0] = '\0';
+	for (int i = 0; i < nsets; i++) {
+		size_t len = strlen(sets[i]);
+		if (n + (n > 0) + len + 4 > cap) {   /* room for " ..." */
+			snprintf(s->sets + n, cap - n, "%s...", n ? " " : "");
+			return;
+		}
+		n += (size_t)snprintf(s->sets + n, cap - n, "%s%s", n ? " " : "", sets[i]);
+	}
+}
+
 static int load(const char *path, const char *const *sets, int nsets, scenario *out, FILE *err,
                 bool quiet, bool cluster_only)
 {
@@ -91,6 +106,8 @@ static int load(const char *path, const char *const *sets, int nsets, scenario *
 			goto out_free_doc;
 	rc = cluster_only ? scn_from_doc_cluster(d, out, err, quiet)
 	                  : scn_from_doc(d, out, err, quiet);
+	if (rc == 0)
+		note_sets(out, sets, nsets);
 out_free_doc:
 	scn_doc_free(d);
 	return rc;

@@ -441,8 +441,9 @@ static int merge_read(merge_set *m, const char *path, FILE *err)
 				m->id_path = path;
 			} else if (idlen != strlen(m->sweep_id) || memcmp(id, m->sweep_id, idlen)) {
 				fprintf(err, "merge: %s:%ld: a row of another sweep (fingerprint %.*s, %s has "
-				        "%s): another scenario file or other --set; not merged\n", path, lineno,
-				        (int)idlen, id, m->id_path, m->sweep_id);
+				        "%s): another scenario file or other --set; not merged (to draw "
+				        "several sweeps side by side: trainsim plot %s %s --kind split -o FILE.png)\n",
+				        path, lineno, (int)idlen, id, m->id_path, m->sweep_id, m->id_path, path);
 				goto out;
 			}
 		}

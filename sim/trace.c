@@ -104,6 +104,8 @@ static void other_data(json *j, const scenario *s, const step_result *r)
 	json_obj_begin(j);
 	json_kstr(j, "trainsim_version", PACKAGE_VERSION);
 	json_kstr(j, "scenario", s->name);
+	if (s->sets[0])   /* the --set overrides the run was made with */
+		json_kstr(j, "set", s->sets);
 	json_kint(j, "gpus", r->gpus);
 	json_kint(j, "simulated_gpus", gpu_count(r));
 	json_knum(j, "step_time_s", r->step_time_s);

@@ -373,10 +373,21 @@ if command -v gnuplot >/dev/null 2>&1 && [ -z "${TRAINSIM_GNUPLOT:-}" ]; then
 	for cat in compute dp_comm optimizer; do
 		a=$(key_colour "$pc/dp.svg" $cat) b=$(key_colour "$pc/tp.svg" $cat)
 		c=$(key_colour "$pc/tl.svg" $cat)
+		[ $cat = compute ] && c=$a   # the timeline draws compute by phase (below)
 		if [ -n "$a" ] && [ "$a" = "$b" ] && [ "$a" = "$c" ]; then
 			ok "plot: $cat is $a in both sweeps' bars and in the timeline"
 		else not_ok "plot: $cat is '$a' in DP bars, '$b' in TP bars, '$c' in the timeline"; fi
 	done
+	# the timeline's compute by phase: forward and backward in two shades
+	f=$(key_colour "$pc/tl.svg" "compute: forward") b=$(key_colour "$pc/tl.svg" "compute: backward")
+	if [ -n "$f" ] && [ -n "$b" ] && [ "$f" != "$b" ]; then
+		ok "plot: the timeline draws forwards ($f) and backwards ($b) apart"
+	else not_ok "plot: the timeline's forwards '$f', backwards '$b'"; fi
+	# several results side by side, as shares of each step
+	expect 0 "plot two scenarios' rows side by side (--percent)" \
+		"$TS" plot "$pc/dp.csv" "$pc/tp.csv" --kind split --percent -o "$pc/both.png"
+	expect 2 "plot: several results for a speed plot are refused" \
+		"$TS" plot "$pc/dp.csv" "$pc/tp.csv" --kind speed -o "$pc/both2.png"
 fi
 
 # --- the teaching set shows what scenarios/README.md promises

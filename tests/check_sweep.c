@@ -588,7 +588,7 @@ static char *plot_data_of(const char *name, const char *text, const char *kind)
 	FILE *mem = open_memstream(&buf, &len);
 	plot_axis axis;
 	ck_assert_int_eq(strcmp(kind, "split") ? plot_write_speed(t, NULL, NULL, mem, &axis, quiet())
-	                                       : plot_write_split(t, mem, quiet()), 0);
+	                                       : plot_write_split((const plot_table *const *)&t, 1, false, mem, quiet()), 0);
 	fclose(mem);
 	plot_table_free(t);
 	unlink(path);
@@ -759,7 +759,7 @@ START_TEST(plot_split_data)
 	char *buf = NULL;
 	size_t len = 0;
 	FILE *mem = open_memstream(&buf, &len);
-	ck_assert_int_eq(plot_write_split(t, mem, quiet()), 0);
+	ck_assert_int_eq(plot_write_split((const plot_table *const *)&t, 1, false, mem, quiet()), 0);
 	fclose(mem);
 	/* every category in its fixed place (its colour); those the results
 	 * lack, and split_s.idle, zero everywhere, untitled */
@@ -773,6 +773,46 @@ START_TEST(plot_split_data)
 }
 END_TEST
 
+/* Several results side by side (the teaching scenarios' `run --format csv`
+ * rows, a sweep of another scenario): each table's rows in turn, each bar
+ * named by its scenario first; a category one table lacks is 0 in its rows
+ * and shown when another has it; --percent writes each row as shares. */
+START_TEST(plot_split_several)
+{
+	const char *a = scratch("a.csv", "index,status,scenario,split_s.compute,split_s.dp_comm\n"
+	                                 "0,ok,Teach: DP,1,3\n");
+	const char *b = scratch("b.csv", "index,training.pp,status,scenario,split_s.compute,"
+	                                 "split_s.pp_bubble\n0,2,ok,Teach: PP,3,1\n1,4,ok,Teach: PP,2,2\n");
+	plot_table *t[2] = {plot_table_load(a, quiet()), plot_table_load(b, quiet())};
+	ck_assert(t[0] && t[1]);
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *mem = open_memstream(&buf, &len);
+	ck_assert_int_eq(plot_write_split((const plot_table *const *)t, 2, false, mem, quiet()), 0);
+	fclose(mem);
+	ck_assert_str_eq(buf, "configuration compute \"\" \"\" pp_bubble dp_comm \"\" \"\" \"\" \"\"\n"
+	                      "\"Teach: DP\" 1 0 0 0 3 0 0 0 0\n"
+	                      "\"Teach: PP: 2\" 3 0 0 1 0 0 0 0 0\n"
+	                      "\"Teach: PP: 4\" 2 0 0 2 0 0 0 0 0\n");
+	free(buf);
+	mem = open_memstream(&buf, &len);
+	ck_assert_int_eq(plot_write_split((const plot_table *const *)t, 2, true, mem, quiet()), 0);
+	fclose(mem);
+	ck_assert_ptr_nonnull(strstr(buf, "\"Teach: DP\" 25 0 0 0 75 0 0 0 0\n"
+	                                  "\"Teach: PP: 2\" 75 0 0 25 0 0 0 0 0\n"
+	                                  "\"Teach: PP: 4\" 50 0 0 50 0 0 0 0 0\n"));
+	free(buf);
+	/* one scenario's title each: none shared */
+	char title[64];
+	plot_table_title(t[1], title, sizeof title);
+	ck_assert_str_eq(title, "Teach: PP");
+	plot_table_free(t[0]);
+	plot_table_free(t[1]);
+	unlink(a);
+	unlink(b);
+}
+END_TEST
+
 /* The header of the split data of a results table. */
 static char *split_header(const char *csv)
 {
@@ -782,7 +822,7 @@ static char *split_header(const char *csv)
 	char *buf = NULL;
 	size_t len = 0;
 	FILE *mem = open_memstream(&buf, &len);
-	ck_assert_int_eq(plot_write_split(t, mem, quiet()), 0);
+	ck_assert_int_eq(plot_write_split((const plot_table *const *)&t, 1, false, mem, quiet()), 0);
 	fclose(mem);
 	plot_table_free(t);
 	unlink(path);
@@ -827,6 +867,43 @@ START_TEST(plot_split_categories_keep_their_place)
 }
 END_TEST
 
+/* A pipeline's ops: forwards, backwards and recomputes in blocks of their
+ * own after the step's categories; a backward's pieces and the recomputes
+ * between them labelled once, by micro-batch, centred on the whole op; an
+ * op too narrow for its number left unlabelled; the title from otherData. */
+START_TEST(plot_timeline_phases)
+{
+	const char *path = scratch("phases.json",
+	        "{\"traceEvents\":["
+	        "{\"name\":\"F3\",\"cat\":\"compute\",\"ph\":\"X\",\"pid\":0,\"tid\":0,\"ts\":0,\"dur\":400},"
+	        "{\"name\":\"R3\",\"cat\":\"compute\",\"ph\":\"X\",\"pid\":0,\"tid\":0,\"ts\":400,\"dur\":100},"
+	        "{\"name\":\"B3\",\"cat\":\"compute\",\"ph\":\"X\",\"pid\":0,\"tid\":0,\"ts\":500,\"dur\":200},"
+	        "{\"name\":\"R3\",\"cat\":\"compute\",\"ph\":\"X\",\"pid\":0,\"tid\":0,\"ts\":700,\"dur\":100},"
+	        "{\"name\":\"B3\",\"cat\":\"compute\",\"ph\":\"X\",\"pid\":0,\"tid\":0,\"ts\":800,\"dur\":200},"
+	        "{\"name\":\"F12.c1\",\"cat\":\"compute\",\"ph\":\"X\",\"pid\":0,\"tid\":0,\"ts\":1000,\"dur\":5},"
+	        "{\"name\":\"optimizer\",\"cat\":\"optimizer\",\"ph\":\"X\",\"pid\":0,\"tid\":0,\"ts\":1005,\"dur\":95}"
+	        "],\"otherData\":{\"scenario\":\"Teach: it's 8 stages\",\"set\":\"training.pp=4\"}}");
+	char *buf = NULL, title[128];
+	size_t len = 0;
+	FILE *mem = open_memstream(&buf, &len);
+	ck_assert_int_eq(plot_write_timeline(path, 0, 0, mem, quiet(), title, sizeof title), 0);
+	fclose(mem);
+	ck_assert_str_eq(title, "Teach: it's 8 stages; set training.pp=4");
+	ck_assert_ptr_nonnull(strstr(buf, "\"compute: forward\"\n0 0.0004 0 \"pid 0 tid 0\"\n"
+	                                  "0.001 0.001005 0 "));
+	ck_assert_ptr_nonnull(strstr(buf, "\"compute: backward\"\n0.0005 0.0007 0 "));
+	ck_assert_ptr_nonnull(strstr(buf, "\"compute: recompute\"\n0.0004 0.0005 0 "));
+	ck_assert_ptr_nonnull(strstr(buf, "\"optimizer\"\n0.001005 0.0011 0 "));
+	/* F3 over 0-0.4 ms, the backward of 3 (its recomputes with it) over
+	 * 0.4-1 ms; F12 (5 us of 1.1 ms) too narrow */
+	const char *labels = strstr(buf, "\"labels\"\n");
+	ck_assert_ptr_nonnull(labels);
+	ck_assert_str_eq(labels, "\"labels\"\n0.0002 0.0002 0 \"3\"\n0.0007 0.0007 0 \"3\"\n");
+	free(buf);
+	unlink(path);
+}
+END_TEST
+
 START_TEST(plot_timeline_data)
 {
 	const char *path = scratch("trace.json",
@@ -840,7 +917,7 @@ START_TEST(plot_timeline_data)
 	char *buf = NULL;
 	size_t len = 0;
 	FILE *mem = open_memstream(&buf, &len);
-	ck_assert_int_eq(plot_write_timeline(path, 0, 0, mem, quiet()), 0);
+	ck_assert_int_eq(plot_write_timeline(path, 0, 0, mem, quiet(), NULL, 0), 0);
 	fclose(mem);
 	/* every category in its fixed place (its colour), an absent one untitled
 	 * with a point off the rows; times from the step's start at 0 */
@@ -850,24 +927,30 @@ START_TEST(plot_timeline_data)
 	                      "\n\n\"\"\nNaN NaN -1 \"\"\n"
 	                      "\n\n\"dp_comm\"\n0.0015 0.00175 2 \"GPU 1 dp\"\n"
 	                      "\n\n\"\"\nNaN NaN -1 \"\"\n\n\n\"\"\nNaN NaN -1 \"\"\n"
-	                      "\n\n\"\"\nNaN NaN -1 \"\"\n\n\n\"\"\nNaN NaN -1 \"\"\n");
+	                      "\n\n\"\"\nNaN NaN -1 \"\"\n\n\n\"\"\nNaN NaN -1 \"\"\n"
+	                      /* the three phases of compute ops, then the labels */
+	                      "\n\n\"\"\nNaN NaN -1 \"\"\n\n\n\"\"\nNaN NaN -1 \"\"\n"
+	                      "\n\n\"\"\nNaN NaN -1 \"\"\n\n\n\"labels\"\n0 0 -1 \"\"\n");
 	free(buf);
 	/* a window (1.4 to 1.6 ms): events clipped to it, those outside left out,
 	 * a category with none there untitled; a window with nothing refused */
 	mem = open_memstream(&buf, &len);
-	ck_assert_int_eq(plot_write_timeline(path, 0.0014, 0.0016, mem, quiet()), 0);
+	ck_assert_int_eq(plot_write_timeline(path, 0.0014, 0.0016, mem, quiet(), NULL, 0), 0);
 	fclose(mem);
 	ck_assert_str_eq(buf, "\"compute\"\n0.0014 0.0015 1 \"GPU 1 tid 0\"\n"
 	                      "\n\n\"\"\nNaN NaN -1 \"\"\n\n\n\"\"\nNaN NaN -1 \"\"\n"
 	                      "\n\n\"\"\nNaN NaN -1 \"\"\n"
 	                      "\n\n\"dp_comm\"\n0.0015 0.0016 2 \"GPU 1 dp\"\n"
 	                      "\n\n\"\"\nNaN NaN -1 \"\"\n\n\n\"\"\nNaN NaN -1 \"\"\n"
-	                      "\n\n\"\"\nNaN NaN -1 \"\"\n\n\n\"\"\nNaN NaN -1 \"\"\n");
+	                      "\n\n\"\"\nNaN NaN -1 \"\"\n\n\n\"\"\nNaN NaN -1 \"\"\n"
+	                      "\n\n\"\"\nNaN NaN -1 \"\"\n\n\n\"\"\nNaN NaN -1 \"\"\n"
+	                      "\n\n\"\"\nNaN NaN -1 \"\"\n\n\n\"labels\"\n0.0014 0.0014 -1 \"\"\n");
 	free(buf);
-	ck_assert_int_lt(plot_write_timeline(path, 0.002, 0, quiet(), quiet()), 0);
+	ck_assert_int_lt(plot_write_timeline(path, 0.002, 0, quiet(), quiet(), NULL, 0), 0);
 	/* a foreign trace that names every event: 24 categories of their own
-	 * after the step's nine, the rest one "other" block, every event written
-	 * once (it was events x categories: 80,000 names ran past 300 s) */
+	 * after the step's nine and the three phases, the rest one "other"
+	 * block, every event written once (it was events x categories: 80,000
+	 * names ran past 300 s), then the labels (none: no pipeline op) */
 	size_t cap = 64 + 40 * 100, n = 0;
 	char *many = malloc(cap);
 	n += (size_t)snprintf(many + n, cap - n, "{\"traceEvents\":[");
@@ -878,7 +961,7 @@ START_TEST(plot_timeline_data)
 	const char *mpath = scratch("many.json", many);
 	free(many);
 	mem = open_memstream(&buf, &len);
-	ck_assert_int_eq(plot_write_timeline(mpath, 0, 0, mem, quiet()), 0);
+	ck_assert_int_eq(plot_write_timeline(mpath, 0, 0, mem, quiet(), NULL, 0), 0);
 	fclose(mem);
 	int blocks = 0, rows = 0;
 	for (const char *c = buf; *c; c++)
@@ -886,17 +969,17 @@ START_TEST(plot_timeline_data)
 			blocks++;
 		else if (*c == '\n' && isdigit((unsigned char)c[1]))
 			rows++;
-	ck_assert_int_eq(blocks + (buf[0] == '"'), 9 + 24 + 1);
-	ck_assert_int_eq(rows, 40);
+	ck_assert_int_eq(blocks + (buf[0] == '"'), 9 + 3 + 24 + 1 + 1);
+	ck_assert_int_eq(rows, 40 + 1);
 	ck_assert_ptr_nonnull(strstr(buf, "\"n23\"\n"));
 	ck_assert_ptr_null(strstr(buf, "\"n24\"\n"));
 	ck_assert_ptr_nonnull(strstr(buf, "\"other\"\n"));
 	free(buf);
 	unlink(mpath);
 	const char *empty = scratch("empty.json", "{\"traceEvents\":[]}");
-	ck_assert_int_lt(plot_write_timeline(empty, 0, 0, quiet(), quiet()), 0);
+	ck_assert_int_lt(plot_write_timeline(empty, 0, 0, quiet(), quiet(), NULL, 0), 0);
 	const char *notrace = scratch("notrace.json", "{\"step_time_s\":1}");
-	ck_assert_int_lt(plot_write_timeline(notrace, 0, 0, quiet(), quiet()), 0);
+	ck_assert_int_lt(plot_write_timeline(notrace, 0, 0, quiet(), quiet(), NULL, 0), 0);
 	unlink(path);
 	unlink(empty);
 	unlink(notrace);
@@ -954,6 +1037,8 @@ static Suite *suite(void)
 	tcase_add_test(t, plot_split_data);
 	tcase_add_test(t, plot_split_categories_keep_their_place);
 	tcase_add_test(t, plot_timeline_data);
+	tcase_add_test(t, plot_timeline_phases);
+	tcase_add_test(t, plot_split_several);
 	tcase_add_test(t, plot_scripts_embedded);
 	suite_add_tcase(s, t);
 	return s;
