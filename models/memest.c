@@ -56,6 +56,12 @@ double memest_coll_flows(const scn_cluster *c, coll_op op, int n, int per_node)
 	return 4.0 * n * rails;
 }
 
+double memest_ps_flows(int n, int ps)
+{
+	double k = ps < 1 ? 1 : ps > n ? n : ps;
+	return n > 1 ? (double)n * k : 0;
+}
+
 double memest_flows(double flows)
 {
 	return flows * MEMEST_FLOW_BYTES;

@@ -25,6 +25,10 @@ double memest_cluster(const scn_cluster *c);
  * pair and rail across nodes; the ring-like algorithms a few per rank and
  * rail). An estimate, not a count. */
 double memest_coll_flows(const scn_cluster *c, coll_op op, int n, int per_node);
+/* The flows of a parameter-server all_reduce over n ranks with ps servers:
+ * every worker to every server in each phase, n x min(ps, n) (a ring's grow
+ * as n, these as n^2 when a server sits on each node). */
+double memest_ps_flows(int n, int ps);
 
 /* Bytes of `flows` concurrent flows: their records, routes, link entries,
  * pending completion and delivery events and re-plan scratch. */

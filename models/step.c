@@ -246,7 +246,10 @@ static double estimate_memory(const stp_run *r)
 	const scn_cluster *c = &r->s->cluster;
 	int gpn = c->gpus_per_node;
 	coll_op dp_op = scn_grad_rs(r->s) ? COLL_REDUCE_SCATTER : COLL_ALL_REDUCE;
-	double flows = r->pp * (memest_coll_flows(c, dp_op, r->dp, dp_per_node(r)) +
+	double dp_flows = r->s->training.grad_reduce.algorithm == GRAD_ALGO_PS
+	                ? memest_ps_flows(r->dp, r->s->training.grad_reduce.ps_servers)
+	                : memest_coll_flows(c, dp_op, r->dp, dp_per_node(r));
+	double flows = r->pp * (dp_flows +
 				2 * memest_coll_flows(c, COLL_ALL_REDUCE, r->tp, r->tp < gpn ? r->tp : gpn));
 	flows += 2.0 * r->G + 2.0 * r->dp;
 	double mem = memest_cluster(c) + memest_flows(flows);

@@ -249,6 +249,13 @@ static double count(const char *s)
 	if (after == s)
 		return 0;
 	double v = strtod(buf, NULL);
+	if ((*after == 'e' || *after == 'E') &&   /* "2.048e3": strtod's own reading */
+	    (isdigit((unsigned char)after[1]) ||
+	     ((after[1] == '+' || after[1] == '-') && isdigit((unsigned char)after[2])))) {
+		char *end;
+		v = strtod(s, &end);
+		after = end;
+	}
 	while (*after == ' ')
 		after++;
 	if ((*after == 'k' || *after == 'K') && !isalpha((unsigned char)after[1]))
@@ -872,6 +879,17 @@ static int as_int(double v)
 	return v >= (double)INT_MAX ? INT_MAX : (int)v;
 }
 
+/* A count cell that must be a whole number (layers, batch sizes): a
+ * fraction ("16.5") is not truncated but noted, and the row not simulated
+ * ("2048.0", as pandas writes a whole number, is one). */
+static int whole_count(val_row *r, const char *col, const char *cell)
+{
+	double v = count(cell);
+	if (v > 0 && v < (double)INT_MAX && fabs(v - round(v)) > 1e-9 && !r->unread[0])
+		snprintf(r->unread, sizeof r->unread, "%s '%.40s' is not a whole number", col, cell);
+	return as_int(v);
+}
+
 static void family_of(const char *id, char *fam, size_t n)
 {
 	copy(fam, n, id);
@@ -974,21 +992,21 @@ static void fill(val_row *r, char f[][FIELD_MAX], const int *col, int nf)
 	bool gpu_nodes;
 	r->gpus = as_int(gpus_cell(v[C_GPUS], &gpu_nodes));
 	r->params_b = params_cell(v[C_PARAMS]);
-	r->layers = as_int(count(v[C_LAYERS]));
-	r->hidden = as_int(count(v[C_HIDDEN]));
+	r->layers = whole_count(r, "layers", v[C_LAYERS]);
+	r->hidden = whole_count(r, "hidden", v[C_HIDDEN]);
 	r->two_models = two_widths(v[C_HIDDEN]);
-	r->heads = as_int(count(v[C_HEADS]));
+	r->heads = whole_count(r, "heads", v[C_HEADS]);
 	r->kv_heads = kv_in_heads(v[C_HEADS]);
-	r->seq_len = as_int(count(v[C_SEQ]));
+	r->seq_len = whole_count(r, "seq_len", v[C_SEQ]);
 	/* sequences said beside tokens ("3.1M tokens (1536 sequences)") win */
 	double seqs = sequences_in(v[C_GBS]);
 	r->batch_tokens = seqs > 0 ? 0 : val__batch_tokens(v[C_GBS]);
 	r->global_batch = seqs > 0 ? as_int(seqs)
 	                : r->batch_tokens > 0 ? 0 : as_int(count_product(v[C_GBS]));
-	r->micro_batch = as_int(count(v[C_MBS]));
+	r->micro_batch = whole_count(r, "micro_batch", v[C_MBS]);
 	r->tp = as_int(axis_cell(v[C_TP]));
 	r->pp = as_int(axis_cell(v[C_PP]));
-	r->dp = as_int(count(v[C_DP]));
+	r->dp = whole_count(r, "dp", v[C_DP]);
 	/* "8 nodes" (not "8 nodes x 8 GPUs", "64 (8 nodes)", "64 GPUs on 8 nodes") */
 	r->gpus_are_nodes = r->gpus > 0 && gpu_nodes;
 	copy(r->other, sizeof r->other, v[C_OTHER]);
@@ -1018,6 +1036,15 @@ static void fill(val_row *r, char f[][FIELD_MAX], const int *col, int nf)
 	copy(r->metric, sizeof r->metric, v[C_METRIC]);
 	copy(r->unit, sizeof r->unit, v[C_UNIT]);
 	r->value = value_of(v[C_VALUE], r->unit, sizeof r->unit, &r->has_value);
+	/* "1,37": neither a thousands group (three digits) nor a decimal point
+	 * this reader takes; read as 1 it compared as 100x off */
+	const char *c = past_marks(v[C_VALUE]);
+	c += *c == '-' || *c == '+';
+	c += strspn(c, "0123456789");
+	size_t d = c[0] == ',' ? strspn(c + 1, "0123456789") : 0;
+	if (d && d != 3 && !r->unread[0])
+		snprintf(r->unread, sizeof r->unread, "value '%.40s' is ambiguous (a decimal "
+		         "comma?): write it with a point, as 1.37", v[C_VALUE]);
 	if (!*r->unit)
 		unit_in_name(r->metric, r->unit, sizeof r->unit);
 	copy(r->verified, sizeof r->verified, v[C_VER]);

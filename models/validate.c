@@ -4549,6 +4549,10 @@ static int build_case(const val_row *r, val_case *c, char *why, size_t n)
 		snprintf(why, n, "%s", val__not_predicted(r->metric));
 		return -1;
 	}
+	if (r->unread[0]) {
+		snprintf(why, n, "%s", r->unread);
+		return -1;
+	}
 	if (!r->has_value) {
 		snprintf(why, n, "no published value");
 		return -1;

@@ -32,6 +32,8 @@ typedef struct val_row {
 	char unit[160];
 	char verified[32];
 	int line;               /* in the file, for messages */
+	char unread[160];       /* a cell that cannot be read as meant ("micro_batch '16.5'
+	                         * is not a whole number"): the row is not simulated */
 } val_row;
 
 /* Reads the CSV at `path` (RFC 4180 quoting, header line required). On

@@ -397,9 +397,10 @@ int cmd_nccl(int argc, char **argv)
 	/* refused before anything big is built: an all_to_all over thousands of
 	 * nodes is one flow per node pair and rail */
 	double need = 2 * memest_cluster(&s.cluster) +
-	              memest_flows(memest_coll_flows(&s.cluster, req.op, req.n,
-	                                             req.n < s.cluster.gpus_per_node
-	                                             ? req.n : s.cluster.gpus_per_node));
+	              memest_flows(req.algo == ALGO_PS ? memest_ps_flows(req.n, req.ps_servers)
+	                           : memest_coll_flows(&s.cluster, req.op, req.n,
+	                                               req.n < s.cluster.gpus_per_node
+	                                               ? req.n : s.cluster.gpus_per_node));
 	char what[96];
 	snprintf(what, sizeof what, "%s over %d GPUs", coll_op_name(req.op), req.n);
 	if (memest_check(what, need, memest_limit(&s, a.max_memory_bytes), err, sizeof err) < 0) {

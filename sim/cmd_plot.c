@@ -429,6 +429,33 @@ static void no_gnuplot(const plot_opts *o, const plot_paths *p, const plot_axis 
 	fputc('\n', stderr);
 }
 
+/* Two names of one file: the same file where both exist, else the same
+ * path once a leading "./" is dropped. */
+static bool same_path(const char *a, const char *b)
+{
+	if (report_same_file(a, b))
+		return true;
+	while (!strncmp(a, "./", 2))
+		a += 2;
+	while (!strncmp(b, "./", 2))
+		b += 2;
+	return !strcmp(a, b);
+}
+
+const char *plot_output_clash(const char *input, const char *picture)
+{
+	size_t n = strlen(picture);
+	if (n < 4)
+		return NULL;
+	char dat[4096], gp[4096];
+	if (snprintf(dat, sizeof dat, "%.*s.dat", (int)(n - 4), picture) >= (int)sizeof dat ||
+	    snprintf(gp, sizeof gp, "%.*s.gp", (int)(n - 4), picture) >= (int)sizeof gp)
+		return NULL;
+	return same_path(input, picture) ? "the picture"
+	     : same_path(input, dat) ? "the data file (.dat)"
+	     : same_path(input, gp) ? "the gnuplot script (.gp)" : NULL;
+}
+
 /* The .dat, the .gp and the picture appear together or not at all: each is
  * written under a temporary name, gnuplot draws from those, and they are
  * renamed into place only once the picture is whole. A failure leaves what
@@ -444,6 +471,15 @@ int cmd_plot(int argc, char **argv)
 	}
 	if (plot_paths_make(&o, &p) < 0)
 		return 2;
+	/* a results file the picture's own files would replace */
+	for (int i = -1; i < o.nmore; i++) {
+		const char *in = i < 0 ? o.results : o.more[i], *what = plot_output_clash(in, o.out);
+		if (what) {
+			fprintf(stderr, "plot: %s is %s that -o %s writes; name the picture otherwise, "
+			        "e.g. -o plot.png\n", in, what, o.out);
+			return 2;
+		}
+	}
 	/* before any work: -o naming a directory showed only after gnuplot ran */
 	char werr[512];
 	if (report_target_writable(o.out, werr, sizeof werr) < 0) {

@@ -17,6 +17,7 @@
 #include "sweep.h"
 #include "pool.h"
 #include "report.h"
+#include "plot.h"
 
 #define MAX_SETS 256
 #define MAX_WORKERS 256
@@ -453,6 +454,14 @@ static int sweep_parse(int argc, char **argv, sweep_opts *o, sweep_plan *plan)
 	                : NULL;
 	if (bad) {
 		fprintf(stderr, "sweep: %s\n", bad);
+		return -1;
+	}
+	/* the picture's files written over the results, after the sweep said it
+	 * had written them */
+	const char *what = o->plot ? plot_output_clash(o->out, o->plot) : NULL;
+	if (what) {
+		fprintf(stderr, "sweep: --out %s is %s that --plot %s writes; name the results "
+		        "otherwise, e.g. --out results.csv\n", o->out, what, o->plot);
 		return -1;
 	}
 	return 0;

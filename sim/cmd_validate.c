@@ -28,6 +28,8 @@ typedef struct outcome {
 	val_metric metric;
 	int coll_op;             /* VM_COLL_*: coll_op of coll.h */
 	double coll_bytes;       /* VM_COLL_*: the collective's size */
+	char gpu[48];            /* the catalog's GPU the row ran on */
+	bool moe;                /* a mixture of experts */
 	char why[200];
 } outcome;
 
@@ -139,6 +141,8 @@ static void evaluate(const val_row *rows, size_t n, size_t i, val_cache *cache, 
 	            !(said > 0 && c.s.cluster.gpu.tdp_w > 0 && said >= c.s.cluster.gpu.tdp_w);
 	o->metric = c.metric;
 	o->unit = c.unit;
+	snprintf(o->gpu, sizeof o->gpu, "%s", c.s.cluster.gpu.name);
+	o->moe = c.s.model.experts > 1;
 	o->coll_bytes = c.coll_bytes;
 	o->coll_op = c.coll_op;
 	double pred;
@@ -356,16 +360,130 @@ static void print_csv(FILE *out, const outcome *o, size_t n)
 	}
 }
 
+/* ---- --by-gpu: how far the step predictions of each GPU kind err ---- */
+
+/* A training step's speed error of a predicted row, in %: + when trainsim
+ * predicts the step faster than published (a rate above it, a time below);
+ * NAN for a metric that is not a step's speed (a ratio to a baseline, a
+ * recomputation gain, kernels, collectives). */
+static double speed_error_pct(const outcome *o)
+{
+	if (o->status != 0 || o->param_source || !(o->published > 0) || !(o->predicted > 0) ||
+	    !val_step_metric(o->metric) || o->metric == VM_RECOMPUTE_GAIN ||
+	    o->metric == VM_SCALING_EFF)
+		return NAN;
+	if (o->metric == VM_ITER_TIME)
+		return 100 * (o->published / o->predicted - 1);
+	return 100 * (o->predicted / o->published - 1);
+}
+
+typedef struct run_err {
+	const char *gpu, *family, *config;
+	bool moe;
+	double err;   /* the run's speed error (its rows' mean) */
+	int nrows;
+} run_err;
+
+static int run_err_cmp(const void *a, const void *b)
+{
+	const run_err *x = a, *y = b;
+	int c = strcmp(x->gpu, y->gpu);
+	if (!c)
+		c = (int)x->moe - (int)y->moe;
+	if (!c)
+		c = (x->err > y->err) - (x->err < y->err);
+	return c;
+}
+
+/* The runs of o[0..n): one per (family, layout), the speed errors of its
+ * rows averaged (a run's time and TFLOP/s rows are one measurement).
+ * Returns how many, in *runs (freed by the caller). */
+static size_t collect_runs(const outcome *o, size_t n, run_err **runs)
+{
+	run_err *r = calloc(n ? n : 1, sizeof *r);
+	size_t k = 0;
+	if (!r)
+		return *runs = NULL, 0;
+	for (size_t i = 0; i < n; i++) {
+		double e = speed_error_pct(&o[i]);
+		if (isnan(e) || o[i].capped)   /* a cap not given in watts: not the GPU's figure */
+			continue;
+		size_t j = 0;
+		while (j < k && (strcmp(r[j].family, o[i].row->family) || strcmp(r[j].config, o[i].config)))
+			j++;
+		if (j == k)
+			r[k++] = (run_err){o[i].gpu, o[i].row->family, o[i].config, o[i].moe, 0, 0};
+		r[j].err += e;
+		r[j].nrows++;
+	}
+	for (size_t j = 0; j < k; j++)
+		r[j].err /= r[j].nrows;
+	qsort(r, k, sizeof *r, run_err_cmp);
+	*runs = r;
+	return k;
+}
+
+/* The quantile q of sorted v[0..n) (linear between order statistics). */
+static double quantile(const double *v, size_t n, double q)
+{
+	double x = q * (double)(n - 1);
+	size_t i = (size_t)x;
+	return i + 1 < n ? v[i] + (x - (double)i) * (v[i + 1] - v[i]) : v[n - 1];
+}
+
+static void print_by_gpu(FILE *out, const outcome *o, size_t n, bool csv)
+{
+	run_err *r;
+	size_t k = collect_runs(o, n, &r);
+	double *v = malloc((k ? k : 1) * sizeof *v);
+	if (!r || !v) {
+		free(r);
+		free(v);
+		return;
+	}
+	if (csv)
+		fputs("gpu,model,runs,families,median_pct,q1_pct,q3_pct\n", out);
+	else
+		fprintf(out, "speed of a training step by GPU kind: + when trainsim predicts it faster "
+		        "than published\n(one run per layout; its rows' errors averaged)\n\n"
+		        "%-22s %-6s %5s %8s %8s   %s\n", "gpu", "model", "runs", "families",
+		        "median", "middle half");
+	for (size_t a = 0, b; a < k; a = b) {
+		size_t nf = 0;
+		for (b = a; b < k && !strcmp(r[b].gpu, r[a].gpu) && r[b].moe == r[a].moe; b++) {
+			v[b - a] = r[b].err;
+			bool seen = false;   /* families counted once */
+			for (size_t c = a; c < b && !seen; c++)
+				seen = !strcmp(r[c].family, r[b].family);
+			nf += !seen;
+		}
+		size_t m = b - a;
+		double med = quantile(v, m, 0.5), q1 = quantile(v, m, 0.25), q3 = quantile(v, m, 0.75);
+		if (csv)
+			fprintf(out, "%s,%s,%zu,%zu,%.1f,%.1f,%.1f\n", r[a].gpu, r[a].moe ? "moe" : "dense",
+			        m, nf, med, q1, q3);
+		else
+			fprintf(out, "%-22s %-6s %5zu %8zu %+7.1f%%   %+.1f .. %+.1f%%\n", r[a].gpu,
+			        r[a].moe ? "moe" : "dense", m, nf, med, q1, q3);
+	}
+	free(v);
+	free(r);
+}
+
 /* To stdout and 0 when asked (--help), to stderr and 2 on a usage error. */
 static int usage(bool asked)
 {
-	fprintf(asked ? stdout : stderr, "usage: trainsim validate [PUBLISHED.csv] [--format text|csv] "
-		"[--only PREFIX[,PREFIX...]] [--show ID]\n");
+	fprintf(asked ? stdout : stderr, "usage: trainsim validate [PUBLISHED.csv...] [--format text|csv] "
+		"[--only PREFIX[,PREFIX...]] [--show ID] [--by-gpu]\n");
 	if (asked)
-		fputs("  PUBLISHED.csv           the published runs to predict (default: published.csv\n"
-		      "                          of tests/validation, or the installed copy)\n"
+		fputs("  PUBLISHED.csv...        the published runs to predict (default: published.csv\n"
+		      "                          of tests/validation, or the installed copy); several\n"
+		      "                          files are read as one\n"
 		      "  --format text|csv       a table with each row's error and a summary (default),\n"
 		      "                          or one CSV row per published row\n"
+		      "  --by-gpu                instead, how far the predicted speed of a training step\n"
+		      "                          errs, by GPU kind and dense or MoE model: the median\n"
+		      "                          and the middle half of the runs' errors\n"
 		      "  --only PREFIX,...       only the rows whose id starts with one of the prefixes\n"
 		      "  --show ID               print the scenario row ID becomes, as YAML that\n"
 		      "                          trainsim run takes, or why it is not simulated\n"
@@ -429,15 +547,29 @@ static int show_row(const val_row *rows, size_t n, const char *id)
 	return 1;
 }
 
+/* The rows of one file and their outcomes. */
+typedef struct val_file {
+	const char *path;
+	val_row *rows;
+	size_t n;
+} val_file;
+
 int cmd_validate(int argc, char **argv)
 {
-	const char *path = NULL, *only = NULL, *show = NULL;
-	bool csv = false;
+	const char *only = NULL, *show = NULL;
+	const char **paths = calloc((size_t)argc + 1, sizeof *paths);
+	size_t npaths = 0;
+	bool csv = false, by_gpu = false;
+	if (!paths) {
+		fprintf(stderr, "trainsim validate: out of memory\n");
+		return 1;
+	}
 	for (int i = 1; i < argc; i++) {
 		if (!strcmp(argv[i], "--format") && i + 1 < argc) {
 			const char *f = argv[++i];
 			if (strcmp(f, "text") && strcmp(f, "csv")) {
 				fprintf(stderr, "trainsim validate: --format takes text or csv, not '%s'\n", f);
+				free(paths);
 				return 2;
 			}
 			csv = !strcmp(f, "csv");
@@ -446,63 +578,94 @@ int cmd_validate(int argc, char **argv)
 			if (!*only) {
 				fprintf(stderr, "trainsim validate: --only needs an id prefix, e.g. "
 				        "--only MEG21T1,KOR22\n");
+				free(paths);
 				return 2;
 			}
 		} else if (!strcmp(argv[i], "--show") && i + 1 < argc) {
 			show = argv[++i];
+		} else if (!strcmp(argv[i], "--by-gpu")) {
+			by_gpu = true;
 		} else if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {
+			free(paths);
 			return usage(true);
-		} else if (argv[i][0] == '-' || path) {
+		} else if (argv[i][0] == '-') {
+			bool known = !strcmp(argv[i], "--format") || !strcmp(argv[i], "--only") ||
+			             !strcmp(argv[i], "--show");
+			fprintf(stderr, known ? "trainsim validate: %s needs a value\n"
+			                      : "trainsim validate: unknown option %s\n", argv[i]);
+			free(paths);
 			return usage(false);
 		} else {
-			path = argv[i];
+			paths[npaths++] = argv[i];
 		}
 	}
 	char buf[512];
-	if (!path && !(path = default_path(buf, sizeof buf))) {
+	if (!npaths && !(paths[npaths++] = default_path(buf, sizeof buf))) {
 		fprintf(stderr, "trainsim validate: no published.csv found (looked in $TRAINSIM_DATADIR "
 			"and its validation/, tests/validation/, ../tests/validation/, the same beside "
 			"the program, %s/validation/); give "
 			"its path, as in trainsim validate SOURCE_TREE/tests/validation/published.csv\n",
 			TRAINSIM_DATADIR);
+		free(paths);
 		return 1;
 	}
-	val_row *rows;
-	size_t n;
-	char err[512];
-	if (val_read(path, &rows, &n, err, sizeof err) < 0) {
-		fprintf(stderr, "trainsim validate: %s\n", err);
-		return 1;
-	}
-	if (show) {
-		int src = show_row(rows, n, show);
-		free(rows);
-		return src;
-	}
-	outcome *o = calloc(n ? n : 1, sizeof *o);
+	val_file *files = calloc(npaths, sizeof *files);
+	outcome *o = NULL;
 	val_cache *cache = val_cache_new();
 	int rc = 1;
-	if (!o || !cache) {
+	size_t total = 0, m = 0;
+	char err[512];
+	if (!files || !cache) {
 		fprintf(stderr, "trainsim validate: out of memory\n");
 		goto out_free;
 	}
-	size_t m = 0;
-	for (size_t i = 0; i < n; i++)
-		if (selected(rows[i].id, only))
-			evaluate(rows, n, i, cache, &o[m++]);
-	if (only && m == 0) {
-		fprintf(stderr, "trainsim validate: no row of %s has an id starting with %s (ids "
-			"look like %s)\n", path, only, n ? rows[0].id : "MEG21T1-001");
+	for (size_t f = 0; f < npaths; f++) {
+		files[f].path = paths[f];
+		if (val_read(paths[f], &files[f].rows, &files[f].n, err, sizeof err) < 0) {
+			fprintf(stderr, "trainsim validate: %s\n", err);
+			goto out_free;
+		}
+		total += files[f].n;
+	}
+	if (show) {
+		for (size_t f = 0; f < npaths; f++) {
+			bool here = false;
+			for (size_t i = 0; i < files[f].n && !here; i++)
+				here = !strcasecmp(files[f].rows[i].id, show);
+			if (here || f + 1 == npaths) {
+				rc = show_row(files[f].rows, files[f].n, show);
+				break;
+			}
+		}
 		goto out_free;
 	}
-	if (csv)
+	if (!(o = calloc(total ? total : 1, sizeof *o))) {
+		fprintf(stderr, "trainsim validate: out of memory\n");
+		goto out_free;
+	}
+	for (size_t f = 0; f < npaths; f++)
+		for (size_t i = 0; i < files[f].n; i++)
+			if (selected(files[f].rows[i].id, only))
+				evaluate(files[f].rows, files[f].n, i, cache, &o[m++]);
+	if (only && m == 0) {
+		fprintf(stderr, "trainsim validate: no row of %s%s has an id starting with %s (ids "
+			"look like %s)\n", paths[0], npaths > 1 ? " and the other files" : "", only,
+			total ? files[0].rows[0].id : "MEG21T1-001");
+		goto out_free;
+	}
+	if (by_gpu)
+		print_by_gpu(stdout, o, m, csv);
+	else if (csv)
 		print_csv(stdout, o, m);
 	else
-		print_text(stdout, path, o, m);
+		print_text(stdout, npaths > 1 ? "several files" : paths[0], o, m);
 	rc = fflush(stdout) ? 1 : 0;
 out_free:
 	val_cache_free(cache);
 	free(o);
-	free(rows);
+	for (size_t f = 0; files && f < npaths; f++)
+		free(files[f].rows);
+	free(files);
+	free(paths);
 	return rc;
 }

@@ -83,6 +83,11 @@ void plot_write_colours(FILE *out);
  * forward, backward and recompute (blocks SPLIT__N to SPLIT__N + 2). */
 void plot_write_phase_colours(FILE *out);
 
+/* Whether drawing PICTURE (NAME.png|svg, beside it NAME.dat and NAME.gp)
+ * would write over INPUT: what of it would ("the data file (.dat)"), or
+ * NULL. */
+const char *plot_output_clash(const char *input, const char *picture);
+
 /* The gnuplot script of a kind ("speed", "split", "timeline", "parity"), or NULL.
  * Generated from plots/<kind>.gp into plot_scripts.c. */
 const char *plot_script(const char *kind);

@@ -7,6 +7,7 @@
 #include "plot.h"
 #include "json.h"
 #include "jsonr.h"
+#include "report.h"
 
 struct plot_table {
 	char **names;
@@ -401,23 +402,32 @@ static int table_sort(plot_table *t)
 
 plot_table *plot_table_load(const char *path, FILE *err)
 {
-	FILE *in = fopen(path, "r");
-	if (!in) {
-		fprintf(err, "%s: %s\n", path, strerror(errno));
+	FILE *in = report_open_results(path, "", err);
+	if (!in)
 		return NULL;
-	}
 	plot_table *t = calloc(1, sizeof *t);
 	jsonl jl = {0};
 	char *line = NULL;
 	size_t cap = 0;
-	ssize_t n;
+	long n;
 	long lineno = 0;
 	bool lines = false;   /* JSON Lines: their first character is '{' */
 	int rc = t ? 0 : -1;
-	while (rc == 0 && (n = getline(&line, &cap, in)) > 0) {
+	while (rc == 0 && (n = report_getline(&line, &cap, in, REPORT_LINE_MAX)) != 0) {
 		lineno++;
-		if (line[n - 1] != '\n')
-			break;                     /* half-written last line */
+		if (n < 0) {
+			if (n == -2)
+				fprintf(err, "%s:%ld: a line longer than %u bytes: not a sweep's results "
+				        "(a row is a few KB)\n", path, lineno, REPORT_LINE_MAX);
+			else
+				fprintf(err, "%s: %s\n", path, strerror(errno));
+			rc = -1;
+			break;
+		}
+		if (line[n - 1] != '\n') {   /* half-written last line, as merge says */
+			fprintf(err, "%s:%ld: dropped a half-written last line\n", path, lineno);
+			break;
+		}
 		line[--n] = 0;
 		if (n && line[n - 1] == '\r')
 			line[--n] = 0;

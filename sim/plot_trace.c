@@ -41,6 +41,7 @@ typedef struct tl_track {
 
 typedef struct tl {
 	size_t bad;              /* 1 + the index of an event with an impossible time */
+	const char *bad_field;   /* ... or whose field of that name is not a number */
 	tl_event *ev;
 	size_t nev;
 	tl_track *tr;
@@ -98,6 +99,16 @@ static int collect(tl *t, const jsonr *events)
 		const char *cat = jsonr_str(jsonr_get(e, "cat"));
 		if (!cat && !(cat = jsonr_str(jsonr_get(e, "name"))))
 			cat = "other";
+		/* "ts": "5" read as 0 put every event at the step's start */
+		static const char *const nums[] = {"pid", "tid", "ts", "dur"};
+		for (size_t k = 0; k < 4; k++) {
+			const jsonr *v = jsonr_get(e, nums[k]);
+			if (v && jsonr_type_of(v) != JSONR_NUM) {
+				t->bad = i + 1;
+				t->bad_field = nums[k];
+				return -1;
+			}
+		}
 		tl_event ev = {jsonr_num(jsonr_get(e, "pid"), 0), jsonr_num(jsonr_get(e, "tid"), 0),
 		               jsonr_num(jsonr_get(e, "ts"), 0), jsonr_num(jsonr_get(e, "dur"), 0), cat,
 		               jsonr_str(jsonr_get(e, "name")), 0};
@@ -157,6 +168,16 @@ static void names(tl *t, const jsonr *events)
 	}
 }
 
+/* A name in gnuplot's double quotes: its own quotes and backslashes as
+ * apostrophes, control characters (a newline ended the line) as spaces. */
+static void put_text(FILE *out, const char *s)
+{
+	fputc('"', out);
+	for (; *s; s++)
+		fputc(*s == '"' || *s == '\\' ? '\'' : (unsigned char)*s < ' ' ? ' ' : *s, out);
+	fputc('"', out);
+}
+
 static void put_label(FILE *out, const tl_track *tr)
 {
 	char buf[256];
@@ -169,10 +190,7 @@ static void put_label(FILE *out, const tl_track *tr)
 		snprintf(buf + n, sizeof buf - n, " %s", tr->tname);
 	else
 		snprintf(buf + n, sizeof buf - n, " tid %g", tr->tid);
-	fputc('"', out);
-	for (const char *s = buf; *s; s++)
-		fputc(*s == '"' || *s == '\\' ? '\'' : *s, out);
-	fputc('"', out);
+	put_text(out, buf);
 }
 
 /* The window drawn, in seconds from the step's start (to <= 0: its end). */
@@ -203,7 +221,9 @@ static void write_block(const tl *t, FILE *out, const char *cat, const size_t *e
 		any = in_window(&t->ev[ev[i]], t0, w, &a, &b);
 	/* an absent category keeps its place: no title (no key entry), one
 	 * point off the rows */
-	fprintf(out, "%s\"%s\"\n", first ? "" : "\n\n", any ? cat : "");
+	fputs(first ? "" : "\n\n", out);
+	put_text(out, any ? cat : "");
+	fputc('\n', out);
 	if (!any)
 		fputs("NaN NaN -1 \"\"\n", out);
 	for (size_t i = 0; i < n; i++) {
@@ -387,7 +407,10 @@ int plot_write_timeline(const char *trace_path, double from_s, double to_s, FILE
 		goto out_free;
 	}
 	if (collect(&t, events) < 0) {
-		if (t.bad)
+		if (t.bad && t.bad_field)
+			fprintf(err, "%s: event %zu of traceEvents: its %s is not a number\n", trace_path,
+			        t.bad - 1, t.bad_field);
+		else if (t.bad)
 			fprintf(err, "%s: event %zu of traceEvents has a time no step has (ts %g, dur %g "
 			        "us): a start within 10^15 us and a duration of 0 or more\n", trace_path,
 			        t.bad - 1, jsonr_num(jsonr_get(jsonr_at(events, t.bad - 1), "ts"), 0),

@@ -844,6 +844,55 @@ bool report_same_file(const char *a, const char *b)
 	       sa.st_ino == sb.st_ino;
 }
 
+FILE *report_open_results(const char *path, const char *who, FILE *err)
+{
+	FILE *in = fopen(path, "r");
+	struct stat st;
+	if (!in) {
+		fprintf(err, "%s%s: %s\n", who, path, strerror(errno));
+		return NULL;
+	}
+	if (fstat(fileno(in), &st) == 0 && !S_ISREG(st.st_mode)) {
+		fprintf(err, "%s%s: not a regular file (%s); give a results file\n", who, path,
+		        S_ISDIR(st.st_mode) ? "a directory" : "a device, pipe or socket");
+		fclose(in);
+		return NULL;
+	}
+	return in;
+}
+
+long report_getline(char **line, size_t *cap, FILE *in, size_t max)
+{
+	size_t n = 0;
+	for (;;) {
+		if (n + 2 > *cap) {
+			size_t want = *cap ? 2 * *cap : 256;
+			if (want > max + 2)
+				want = max + 2;
+			char *grown = want > *cap ? realloc(*line, want) : NULL;
+			if (!grown)
+				return -1;
+			*line = grown;
+			*cap = want;
+		}
+		if (n >= max) {
+			(*line)[n] = '\0';
+			return -2;
+		}
+		size_t room = *cap - n;
+		if (room > max - n + 1)
+			room = max - n + 1;
+		if (!fgets(*line + n, (int)(room > INT_MAX ? INT_MAX : room), in))
+			return ferror(in) ? -1 : (long)n;
+		size_t got = strlen(*line + n);   /* a NUL byte ends the text read */
+		n += got;
+		if (n && (*line)[n - 1] == '\n')
+			return (long)n;
+		if (got == 0)   /* a NUL at the line's start: no text to grow */
+			return (long)n;
+	}
+}
+
 int report_target_writable(const char *path, char *err, size_t errlen)
 {
 	char *dest;

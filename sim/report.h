@@ -91,6 +91,17 @@ typedef struct report_file report_file;
 int report_target_writable(const char *path, char *err, size_t errlen);
 /* Whether two paths name one existing file (the same device and inode). */
 bool report_same_file(const char *a, const char *b);
+
+/* Results read back (plot, merge, --resume): a sweep's row is a few KB, so a
+ * longer line is not one, and a device (/dev/zero) or FIFO never ends. */
+#define REPORT_LINE_MAX (1u << 20)
+/* Opens path to read it back: NULL with a message on err (prefixed by who)
+ * when it cannot be opened or is not a regular file. */
+FILE *report_open_results(const char *path, const char *who, FILE *err);
+/* getline that reads at most max bytes of a line: returns its length (the
+ * newline included when there is one), 0 at the end, -1 on an error (errno),
+ * or -2 when the line runs past max (*line then holds its first max bytes). */
+long report_getline(char **line, size_t *cap, FILE *in, size_t max);
 /* NULL with a message in err when the file cannot be created. */
 report_file *report_file_open(const char *path, char *err, size_t errlen);
 FILE *report_file_stream(report_file *f);

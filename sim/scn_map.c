@@ -344,8 +344,18 @@ static int set_string(scn_ctx *c, const scn_field *f, const scn_node *n, const c
                       char *p)
 {
 	if (n->len >= f->size) {
-		scn__error(c, n, false, path, "longer than %zu characters; shorten it", f->size - 1);
+		scn__error(c, n, false, path, "longer than %zu bytes; shorten it", f->size - 1);
 		return -1;
+	}
+	/* a name is printed in reports: an escape sequence in it would reach the
+	 * terminal (ESC[2J clears it) */
+	for (size_t i = 0; i < n->len; i++) {
+		unsigned char ch = (unsigned char)n->str[i];
+		if (ch < 0x20 || ch == 0x7f) {
+			scn__error(c, n, false, path, "a control character (\\x%02x) in the text; "
+			           "remove it (a name is printed in reports)", ch);
+			return -1;
+		}
 	}
 	memset(p, 0, f->size);
 	memcpy(p, n->str, n->len);

@@ -278,12 +278,30 @@ long sweep_resume_scan(int fd, const char *path, const sweep_plan *p, sweep_form
 	rewind(in);
 	char *line = NULL;
 	size_t cap = 0;
-	ssize_t n;
+	long n;
 	off_t whole = 0;          /* end of the last complete line */
 	long lineno = 0, rows = 0;
 	bool partial = false;
-	while ((n = getline(&line, &cap, in)) > 0) {
+	while ((n = report_getline(&line, &cap, in, REPORT_LINE_MAX)) != 0) {
+		if (n == -2) {
+			fprintf(err, "%s:%ld: a line longer than %u bytes: not a sweep's output; use "
+			        "another --out\n", path, lineno + 1, REPORT_LINE_MAX);
+			goto out_fail;
+		}
+		if (n < 0)
+			break;   /* ferror, below */
 		if (line[n - 1] != '\n') {
+			/* an interrupted run's last line, after a header or a row this
+			 * sweep wrote; a file that holds no whole line is not one of
+			 * its files unless its text starts one (truncating it to
+			 * nothing would lose what someone else wrote) */
+			const char *start = f == SWEEP_CSV ? header : "{\"index\":";
+			size_t k = strlen(start) < (size_t)n ? strlen(start) : (size_t)n;
+			if (lineno == 0 && strncmp(line, start, k)) {
+				fprintf(err, "%s:1: not this sweep's output (no %s line); use another "
+				        "--out\n", path, f == SWEEP_CSV ? "header" : "JSON row");
+				goto out_fail;
+			}
 			partial = true;
 			break;
 		}
@@ -400,18 +418,24 @@ static int merge_first_line(merge_set *m, const char *line, const char *path, bo
 
 static int merge_read(merge_set *m, const char *path, FILE *err)
 {
-	FILE *in = fopen(path, "r");
-	if (!in) {
-		fprintf(err, "merge: %s: %s\n", path, strerror(errno));
+	FILE *in = report_open_results(path, "merge: ", err);
+	if (!in)
 		return -1;
-	}
 	char *line = NULL;
 	size_t cap = 0;
-	ssize_t n;
+	long n;
 	long lineno = 0;
 	int rc = -1;
-	while ((n = getline(&line, &cap, in)) > 0) {
+	while ((n = report_getline(&line, &cap, in, REPORT_LINE_MAX)) != 0) {
 		lineno++;
+		if (n < 0) {
+			if (n == -2)
+				fprintf(err, "merge: %s:%ld: a line longer than %u bytes: not a sweep's "
+				        "output (a row is a few KB)\n", path, lineno, REPORT_LINE_MAX);
+			else
+				fprintf(err, "merge: %s: %s\n", path, strerror(errno));
+			goto out;
+		}
 		if (line[n - 1] != '\n') {
 			fprintf(err, "merge: %s:%ld: dropped a half-written last line\n", path, lineno);
 			break;

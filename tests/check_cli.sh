@@ -1212,5 +1212,40 @@ tr '\n' ' ' <"$tmp/out" | tr -s ' ' >"$tmp/flat"
 has "$tmp/flat" "buy the fastest NICs (800 Gb/s, 2x), of which each moves from GPU memory only 55.4 GB/s, its share of its GPU's PCIe Gen5 link" \
 	"... the faster NIC's PCIe bound is said"
 
+# --- what hardening reviews found: inputs a command would destroy or choke on
+hd=$tmp/harden
+mkdir -p "$hd"
+printf 'index,status,split_s.compute\n0,ok,1\n' > "$hd/q.dat"
+expect 2 "plot: a results file its own .dat would replace" "$TS" plot "$hd/q.dat" --kind split -o "$hd/q.png"
+has "$tmp/err" "is the data file (.dat) that -o" "... names what would be replaced"
+has "$hd/q.dat" "0,ok,1" "... and the results are kept"
+expect 2 "sweep: --out that --plot's .dat would replace" "$TS" sweep "$DPS" \
+	--vary run.seed=1,2 --out "$hd/r.dat" --plot "$hd/r.png" -q
+has "$tmp/err" "name the results otherwise" "... refused before any point runs"
+printf 'precious data without a newline' > "$hd/prec.csv"
+expect 1 "sweep --resume on a one-line file that is not a sweep's" "$TS" sweep "$DPS" \
+	--vary run.seed=1,2 --out "$hd/prec.csv" --resume -q
+has "$hd/prec.csv" "precious data" "... leaves it as it was"
+expect 1 "plot /dev/zero is refused (not a regular file)" "$TS" plot /dev/zero --kind split -o "$hd/z.png"
+expect 1 "merge /dev/zero is refused" "$TS" merge "$hd/m.csv" /dev/zero
+head -c 1100000 /dev/zero | tr '\0' 'a' > "$hd/long.csv"
+expect 1 "plot: a line of 1.1 MB is not a sweep's row" "$TS" plot "$hd/long.csv" --kind split -o "$hd/l.png"
+has "$tmp/err" "a line longer than" "... says so"
+cat > "$hd/wide.yaml" <<'EOF2'
+schema_version: 1
+cluster: {nodes: 2048, gpus_per_node: 8, gpu: H100-SXM5-80GB, nic: {speed: 400Gbps, count: 8}}
+model: {layers: 2, hidden: 1024, heads: 8, seq_len: 1024, vocab: 1000}
+training: {global_batch: 16384, micro_batch: 1}
+EOF2
+expect 1 "a parameter server over 16K GPUs is refused by its memory (n^2 flows)" \
+	"$TS" run "$hd/wide.yaml" -q --set training.grad_reduce.algorithm=ps
+has "$tmp/err" "needs about" "... before it is built"
+expect 1 "nccl --algo ps over 16K GPUs likewise" "$TS" nccl "$hd/wide.yaml" --algo ps -b 1M -e 1M
+printf '{"traceEvents":[{"ph":"X","name":"a","cat":"c","pid":0,"tid":0,"ts":"5","dur":1}]}' > "$hd/ts.json"
+expect 1 "plot: a trace whose ts is a string" "$TS" plot "$hd/ts.json" --kind timeline -o "$hd/ts.png"
+has "$tmp/err" "its ts is not a number" "... names the field"
+expect 2 "validate: an option without its value says so" "$TS" validate --only
+has "$tmp/err" "--only needs a value" "... names the option"
+
 echo "1..$n"
 [ "$failed" -eq 0 ]

@@ -139,6 +139,44 @@ START_TEST(t_batch_cells)
 }
 END_TEST
 
+/* Count cells in scientific notation are read whole ("2.048e3" was 2: a
+ * -97% row reported ok); a fraction where a whole number belongs, and a
+ * value with a decimal comma ("1,37", read as 1), leave the row unsimulated
+ * with the reason, where "2048.0" (pandas) and "1,024" (thousands) read. */
+START_TEST(t_count_cells_read_whole)
+{
+	static const struct { const char *layers, *seq, *mbs, *value; int l, sq, mb; } ok[] = {
+		{"2.4e1", "2.048e3", "1.6e1", "137", 24, 2048, 16},
+		{"24", "2048.0", "16", "1,024", 24, 2048, 16},
+		{"24", "2K", "16", "137", 24, 2048, 16},
+	};
+	for (size_t i = 0; i < sizeof ok / sizeof ok[0]; i++) {
+		char row[1024], why[256];
+		val_case c;
+		snprintf(row, sizeof row, "T-001,x,\"%s\",32,1.7,%s,2304,24,%s,512,%s,1,1,32,,fp16,"
+		         "full,iteration_time,\"%s\",s,x", A100_HW, ok[i].layers, ok[i].seq, ok[i].mbs,
+		         ok[i].value);
+		ck_assert_msg(build_row(row, &c, why, sizeof why) == 0, "%s: %s", ok[i].layers, why);
+		ck_assert_int_eq(c.s.model.layers, ok[i].l);
+		ck_assert_int_eq(c.s.model.seq_len, ok[i].sq);
+		ck_assert_int_eq(c.s.training.micro_batch, ok[i].mb);
+		scn_release(&c.s);
+	}
+	static const struct { const char *mbs, *value, *why; } bad[] = {
+		{"16.5", "137", "micro_batch '16.5' is not a whole number"},
+		{"16", "1,37", "value '1,37' is ambiguous (a decimal comma?)"},
+	};
+	for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+		char row[1024], why[256];
+		val_case c;
+		snprintf(row, sizeof row, "T-001,x,\"%s\",32,1.7,24,2304,24,2048,512,%s,1,1,32,,fp16,"
+		         "full,iteration_time,\"%s\",s,x", A100_HW, bad[i].mbs, bad[i].value);
+		ck_assert_int_lt(build_row(row, &c, why, sizeof why), 0);
+		ck_assert_msg(strstr(why, bad[i].why) != NULL, "%s", why);
+	}
+}
+END_TEST
+
 /* A utilization whose name or unit names the precision of its peak. */
 START_TEST(t_peak_precision)
 {
@@ -4206,6 +4244,7 @@ static Suite *suite(void)
 	Suite *s = suite_create("validate_text");
 	TCase *tc = tcase_create("words");
 	tcase_add_test(tc, t_sp_negations);
+	tcase_add_test(tc, t_count_cells_read_whole);
 	tcase_add_test(tc, t_recompute_cells);
 	tcase_add_test(tc, t_gradient_sync);
 	tcase_add_test(tc, t_zero_group);
