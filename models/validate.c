@@ -4771,6 +4771,14 @@ double val_power_limit_w(const val_row *r)
 	return 0;
 }
 
+const val_band *val_band_find(const char *gpu, bool moe)
+{
+	for (size_t i = 0; i < val_nbands; i++)
+		if (val_bands[i].runs > 0 && val_bands[i].moe == moe && !strcmp(val_bands[i].gpu, gpu))
+			return &val_bands[i];
+	return NULL;
+}
+
 bool val_step_metric(val_metric m)
 {
 	return m != VM_NONE && m != VM_GEMM && m != VM_HBM_BW && m != VM_FLASH_FWD &&

@@ -137,6 +137,22 @@ val_cache *val_cache_new(void);
 void val_cache_free(val_cache *c);
 int val_predict(const val_case *c, val_cache *cache, double *pred_si, char *err, size_t errlen);
 
+/* How far trainsim's predicted speed of a training step has erred on one GPU
+ * kind, over the published runs of tests/validation (`trainsim validate
+ * --by-gpu`; the table is models/val_bands.csv, rebuilt by `make
+ * validation-bands`): + when it predicted the step faster than published. */
+typedef struct val_band {
+	const char *gpu;        /* the catalog's name */
+	bool moe;               /* runs of mixture-of-experts models, else dense ones */
+	int runs, families;     /* runs (one per layout) and their sources */
+	double median_pct, q1_pct, q3_pct;
+} val_band;
+extern const val_band val_bands[];
+extern const size_t val_nbands;
+/* The band of a GPU kind for a dense or MoE model, NULL when no published
+ * run of it is in the table. */
+const val_band *val_band_find(const char *gpu, bool moe);
+
 /* The published family of each id prefix the goal of issue 4 is about. */
 bool val_goal_family(const char *family);
 /* The families of issue 3's goal: all_reduce busbw by size on one node. */

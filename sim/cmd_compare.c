@@ -195,8 +195,16 @@ static void text(const cmp_args *c)
 	for (int k = 0; k < SPLIT__N; k++) {
 		if (ra->split_s[k] <= 0 && rb->split_s[k] <= 0)
 			continue;
-		char what[40];
-		snprintf(what, sizeof what, "  %s", report_split_what((step_split)k));
+		char what[64], tpa[24], tpb[24];
+		report_tp_what(sa, tpa, sizeof tpa);
+		report_tp_what(sb, tpb, sizeof tpb);
+		/* the tp_comm row as run names it (the expert all-to-all read as TP
+		 * sent a reader after tensor parallelism); both sides' when they differ */
+		if (k == SPLIT_TP_COMM && strcmp(tpa, tpb))
+			snprintf(what, sizeof what, "  %s / %s", tpa, tpb + 8);
+		else
+			snprintf(what, sizeof what, "  %s",
+			         k == SPLIT_TP_COMM ? tpa : report_split_what((step_split)k));
 		row(what, ra->split_s[k], rb->split_s[k], UNIT_TIME, false);
 	}
 	if (ra->job_mtbf_s > 0 || rb->job_mtbf_s > 0)
@@ -218,6 +226,22 @@ static void text(const cmp_args *c)
 	report_wrap(stdout, 0, 2, t);
 	snprintf(t, sizeof t, "bottleneck B: %s", rb->bottleneck);
 	report_wrap(stdout, 0, 2, t);
+	/* two GPU kinds (or a dense model against a MoE): each prediction errs
+	 * its own way, so a difference within that is no finding */
+	if (strcmp(sa->cluster.gpu.name, sb->cluster.gpu.name) ||
+	    (sa->model.experts > 1) != (sb->model.experts > 1)) {
+		char ba[512], bb[512];
+		report_band_sentence(sa, ba, sizeof ba);
+		report_band_sentence(sb, bb, sizeof bb);
+		printf("\n");
+		snprintf(t, sizeof t, "how sure, A: %s", ba);
+		report_wrap(stdout, 0, 2, t);
+		snprintf(t, sizeof t, "how sure, B: %s", bb);
+		report_wrap(stdout, 0, 2, t);
+		report_wrap(stdout, 0, 2, "Each GPU's predictions err by their own amount: a gap "
+		            "between A and B smaller than the difference of those medians, or inside "
+		            "their spreads, is not a finding (docs/validation.md, by GPU).");
+	}
 }
 
 static int json_out(const cmp_args *c)

@@ -14,6 +14,7 @@
 #include "config.h"
 #include "report.h"
 #include "scn.h"
+#include "validate.h"
 
 int report_ring_ranks(const scenario *s, const step_result *r)
 {
@@ -104,6 +105,56 @@ static void json_layout(json *j, const scenario *s, const step_result *r)
 	json_obj_end(j);
 }
 
+bool report_memory_close(const wl_memory *m)
+{
+	return m->capacity > 0 && fabs(m->total / m->capacity - 1) <= WL_MEMORY_ERROR;
+}
+
+void report_band_sentence(const scenario *s, char *buf, size_t n)
+{
+	bool moe = s->model.experts > 1;
+	const char *gpu = s->cluster.gpu.name, *kind = moe ? "MoE" : "dense";
+	const val_band *b = val_band_find(gpu, moe);
+	if (!b) {
+		snprintf(buf, n, "no published %s training run on the %s is in trainsim's validation "
+		         "set: this step time is not validated", kind, gpu);
+		return;
+	}
+	double m = b->median_pct;
+	char how[64];
+	if (fabs(m) < 0.05)
+		snprintf(how, sizeof how, "as fast as published");
+	else
+		snprintf(how, sizeof how, "%.1f %% %s than published", fabs(m), m > 0 ? "faster" : "slower");
+	if (b->runs < 5)
+		snprintf(buf, n, "only %d published %s run%s on the %s: too few to say how far off this "
+		         "is (predicted %s)", b->runs, kind, b->runs > 1 ? "s" : "", gpu, how);
+	else
+		snprintf(buf, n, "on the %s (%s models), trainsim predicted steps %s (median of %d "
+		         "published runs from %d sources; half of them %+.0f..%+.0f %%): read this step "
+		         "time as %s (trainsim validate --by-gpu)", gpu, kind, how, b->runs, b->families,
+		         b->q1_pct, b->q3_pct,
+		         m > 5 ? "likely optimistic" : m < -5 ? "likely pessimistic" : "about right");
+}
+
+static void json_validation(json *j, const scenario *s)
+{
+	bool moe = s->model.experts > 1;
+	const val_band *b = val_band_find(s->cluster.gpu.name, moe);
+	json_key(j, "validation");
+	json_obj_begin(j);
+	json_kstr(j, "gpu", s->cluster.gpu.name);
+	json_kstr(j, "model", moe ? "moe" : "dense");
+	json_kint(j, "runs", b ? b->runs : 0);
+	if (b) {
+		json_kint(j, "sources", b->families);
+		json_knum(j, "median_speed_error_pct", b->median_pct);
+		json_knum(j, "q1_speed_error_pct", b->q1_pct);
+		json_knum(j, "q3_speed_error_pct", b->q3_pct);
+	}
+	json_obj_end(j);
+}
+
 static void json_memory(json *j, const wl_memory *m)
 {
 	json_key(j, "memory");
@@ -111,6 +162,7 @@ static void json_memory(json *j, const wl_memory *m)
 	json_knum(j, "per_gpu_bytes", m->total);
 	json_knum(j, "capacity_bytes", m->capacity);
 	json_kbool(j, "fits", m->fits);
+	json_kbool(j, "close_to_limit", report_memory_close(m));
 	json_knum(j, "weights", m->weights);
 	json_knum(j, "gradients", m->gradients);
 	json_knum(j, "optimizer", m->optimizer);
@@ -248,6 +300,7 @@ void report_json_fields(json *j, const scenario *s, const step_result *r)
 	json_knum(j, "hardware_tflops_per_gpu", r->hardware_tflops_per_gpu);
 	json_split(j, r);
 	json_memory(j, &r->memory);
+	json_validation(j, s);
 	json_knum(j, "dp_bytes_per_gpu", r->dp_bytes_per_gpu);
 	json_knum(j, "dp_allreduce_s", r->dp_allreduce_s);
 	json_knum(j, "dp_naive_s", r->dp_naive_s);
@@ -544,6 +597,61 @@ static void c_moe_host(const scenario *s, const step_result *r, char *b, size_t 
 		snprintf(b, n, "%s", r->moe_host_bound ? "true" : "false");
 }
 
+static void c_mem_close(const scenario *s, const step_result *r, char *b, size_t n)
+{
+	(void)s;
+	snprintf(b, n, "%s", report_memory_close(&r->memory) ? "true" : "false");
+}
+static const val_band *band_of(const scenario *s)
+{
+	return val_band_find(s->cluster.gpu.name, s->model.experts > 1);
+}
+static void c_val_gpu(const scenario *s, const step_result *r, char *b, size_t n)
+{
+	(void)r;
+	snprintf(b, n, "%s", s->cluster.gpu.name);
+}
+static void c_val_model(const scenario *s, const step_result *r, char *b, size_t n)
+{
+	(void)r;
+	snprintf(b, n, "%s", s->model.experts > 1 ? "moe" : "dense");
+}
+static void c_val_runs(const scenario *s, const step_result *r, char *b, size_t n)
+{
+	(void)r;
+	const val_band *v = band_of(s);
+	snprintf(b, n, "%d", v ? v->runs : 0);
+}
+static void c_val_sources(const scenario *s, const step_result *r, char *b, size_t n)
+{
+	(void)r;
+	const val_band *v = band_of(s);
+	if (v)
+		snprintf(b, n, "%d", v->families);
+}
+/* the band's median, q1 or q3 (empty without a band) */
+static void val_pct(const scenario *s, char *b, size_t n, int which)
+{
+	const val_band *v = band_of(s);
+	if (v)
+		fmt_num(b, n, which == 0 ? v->median_pct : which == 1 ? v->q1_pct : v->q3_pct);
+}
+static void c_val_med(const scenario *s, const step_result *r, char *b, size_t n)
+{
+	(void)r;
+	val_pct(s, b, n, 0);
+}
+static void c_val_q1(const scenario *s, const step_result *r, char *b, size_t n)
+{
+	(void)r;
+	val_pct(s, b, n, 1);
+}
+static void c_val_q3(const scenario *s, const step_result *r, char *b, size_t n)
+{
+	(void)r;
+	val_pct(s, b, n, 2);
+}
+
 #define D(name, field) {name, COL_DBL, offsetof(step_result, field), NULL}
 #define I(name, field) {name, COL_INT, offsetof(step_result, field), NULL}
 #define S(k) {"split_s.", COL_SPLIT, k, NULL}
@@ -593,6 +701,11 @@ static const csv_col csv_cols[] = {
 	F("best_local_checkpoint_every", c_best_local), F("gpu_overrides", c_gpu_overrides),
 	F("checkpoint.local_copies", c_local_copies),
 	F("checkpoint.local_bytes_per_gpu", c_local_bytes),
+	F("memory.close_to_limit", c_mem_close), F("validation.gpu", c_val_gpu),
+	F("validation.model", c_val_model), F("validation.runs", c_val_runs),
+	F("validation.sources", c_val_sources),
+	F("validation.median_speed_error_pct", c_val_med),
+	F("validation.q1_speed_error_pct", c_val_q1), F("validation.q3_speed_error_pct", c_val_q3),
 };
 #define N_COLS (sizeof csv_cols / sizeof csv_cols[0])
 

@@ -21,6 +21,19 @@ typedef struct report_opts {
  * and goodput lines, bottleneck and notes. o may be NULL. Returns 0, or -1 if
  * a write failed. */
 int report_text(FILE *out, const scenario *s, const step_result *r, const report_opts *o);
+/* How sure the step time is: how far trainsim's predictions for the
+ * scenario's GPU kind (and a dense or MoE model) have erred against
+ * published runs (models/val_bands.csv), as a sentence (no newline). */
+void report_band_sentence(const scenario *s, char *buf, size_t n);
+
+
+/* Whether the memory estimate is within its error (WL_MEMORY_ERROR) of the
+ * capacity, either way: it cannot say whether the layout fits. */
+bool report_memory_close(const wl_memory *m);
+
+/* What the tp_comm row holds for the scenario: "exposed TP comm", "exposed
+ * TP/EP comm", "exposed EP comm" (tp 1), ... (at most 21 characters). */
+void report_tp_what(const scenario *s, char *buf, size_t n);
 /* What a category of the split means, in a few words ("exposed DP gradients"). */
 const char *report_split_what(step_split k);
 

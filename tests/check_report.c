@@ -16,6 +16,7 @@
 #include "config.h"
 #include "jsonv.h"
 #include "report.h"
+#include "validate.h"
 #include "trace.h"
 
 static scenario S;
@@ -300,6 +301,66 @@ START_TEST(text_shows_misfit_and_ring_factor)
 	text = render_text();
 	ck_assert_ptr_null(strstr(text, "DOES NOT FIT"));
 	free(text);
+}
+END_TEST
+
+/* A layout within 10% of the memory, either way, is one the estimate cannot
+ * decide (published runs it puts up to 10% over did run): the memory line and
+ * the banner say so, and the JSON's memory.close_to_limit. */
+START_TEST(text_memory_close_to_limit)
+{
+	R.memory.capacity = 85.9e9;
+	R.memory.total = 88.7e9;   /* Llama 3 405B without recomputation: 3% over */
+	R.memory.fits = false;
+	char *text = render_text();
+	ck_assert_ptr_nonnull(strstr(text, "DOES NOT FIT (within the estimate's 10 %: it may)"));
+	ck_assert_ptr_nonnull(strstr(text, "within the memory estimate's 10 %, which cannot decide it"));
+	free(text);
+	char *js = render_json(false);
+	ck_assert_ptr_nonnull(strstr(js, "\"fits\":false,\"close_to_limit\":true"));
+	free(js);
+	R.memory.total = 80e9;   /* 7% under: fits, but not surely */
+	R.memory.fits = true;
+	text = render_text();
+	ck_assert_ptr_nonnull(strstr(text, "fits (within the estimate's 10 %: it may not)"));
+	free(text);
+	R.memory.total = 60e9;
+	text = render_text();
+	ck_assert_ptr_null(strstr(text, "within the estimate"));
+	free(text);
+	js = render_json(false);
+	ck_assert_ptr_nonnull(strstr(js, "\"close_to_limit\":false"));
+	free(js);
+}
+END_TEST
+
+/* How sure a step time is: the published runs of the GPU kind in the
+ * committed table (models/val_bands.csv), in the text and the JSON; a GPU
+ * with none says it is not validated. */
+START_TEST(validation_band_reported)
+{
+	const val_band *b = val_band_find("A100-SXM4-80GB", false);
+	ck_assert_ptr_nonnull(b);
+	ck_assert_int_ge(b->runs, 100);
+	ck_assert(b->q1_pct <= b->median_pct && b->median_pct <= b->q3_pct);
+	ck_assert_ptr_null(val_band_find("NO-SUCH-GPU", false));
+	char *text = render_text();
+	char want[96];
+	snprintf(want, sizeof want, "median of %d published runs", b->runs);
+	ck_assert_ptr_nonnull(strstr(text, "how sure: on the A100-SXM4-80GB (dense models)"));
+	ck_assert_ptr_nonnull(strstr(text, want));
+	free(text);
+	char *js = render_json(false);
+	snprintf(want, sizeof want, "\"validation\":{\"gpu\":\"A100-SXM4-80GB\",\"model\":\"dense\","
+	         "\"runs\":%d,", b->runs);
+	ck_assert_msg(strstr(js, want) != NULL, "%s", js);
+	free(js);
+	char buf[512];
+	scenario s = S;
+	snprintf(s.cluster.gpu.name, sizeof s.cluster.gpu.name, "MY-GPU");
+	report_band_sentence(&s, buf, sizeof buf);
+	ck_assert_str_eq(buf, "no published dense training run on the MY-GPU is in trainsim's "
+	                      "validation set: this step time is not validated");
 }
 END_TEST
 
@@ -919,6 +980,8 @@ static Suite *suite(void)
 	tcase_add_test(tc, json_valid_with_nan_and_deterministic);
 	tcase_add_test(tc, text_split_rows_sum);
 	tcase_add_test(tc, text_shows_misfit_and_ring_factor);
+	tcase_add_test(tc, text_memory_close_to_limit);
+	tcase_add_test(tc, validation_band_reported);
 	tcase_add_test(tc, text_tp_comm_label);
 	tcase_add_test(tc, text_nic_gap_only_across_nodes);
 	tcase_add_test(tc, text_nic_gap_gpus_per_nic);
