@@ -616,6 +616,32 @@ static void notes(const scenario *s, step_result *r)
 			 "are given anyway.", fmt_b(a, sizeof a, m->total), fmt_b(b, sizeof b, m->capacity),
 			 fmt_b(c, sizeof c, m->weights), fmt_b(d, sizeof d, m->gradients),
 			 fmt_b(e, sizeof e, m->optimizer), fmt_b(f, sizeof f, m->activations));
+	/* fp8 activations at one byte a value: Transformer Engine keeps only the
+	 * GEMMs' inputs in fp8, so the fit of an fp8 layout rests on it */
+	if ((s->training.precision == PREC_FP8 || s->training.precision == PREC_FP4) &&
+	    m->activations > 0)
+		stp_note(r, "Memory: %s activations are counted at %g byte a value (the residual "
+			 "stream of full recomputation at two); Transformer Engine keeps only the "
+			 "GEMMs' inputs in %s and the rest in bf16, so the activations may need up "
+			 "to %gx this (UNVERIFIED, docs/workload.md).",
+			 hw_precision_name(s->training.precision),
+			 hw_precision_bytes(s->training.precision),
+			 hw_precision_name(s->training.precision),
+			 2 / hw_precision_bytes(s->training.precision));
+	/* An expert group that spans nodes only because of the rank order: the
+	 * default tp-pp-dp strides the DP ranks it is drawn from by tp x pp, where
+	 * Megatron-core's default (tp-cp-ep-dp-pp: tp-dp-pp here) keeps ep x
+	 * expert_tp GPUs in a node; a comparison of clusters on the default
+	 * order would charge every one the network for it */
+	const scn_training *tr = &s->training;
+	int etp = tr->expert_tp == 1 ? 1 : tr->tp;
+	if (s->model.experts > 1 && tr->ep > 1 && r->ep_crosses_nodes &&
+	    tr->placement == PLACE_TP_PP_DP && tr->pp > 1 &&
+	    (long long)tr->ep * etp <= s->cluster.gpus_per_node)
+		stp_note(r, "MoE: with placement tp-pp-dp the expert-parallel group (ep %d) spans "
+			 "nodes; Megatron-core's default rank order (tp-cp-ep-dp-pp: "
+			 "'training.placement: tp-dp-pp') keeps it inside one node, on NVLink. "
+			 "Compare layouts or clusters on that order.", tr->ep);
 	/* ZeRO-2/3 behind a pipeline: the gradients are reduced once a step and
 	 * held whole until then (docs/step.md), which a user reading "ZeRO-3"
 	 * does not expect: several times the memory of pp 1 */

@@ -320,7 +320,12 @@ static void write_row(FILE *out, const scn_section *sec, const scn_field *f, con
 	const hw_intra *in = (const hw_intra *)p;
 	if (sub->scalar_key && !in->bandwidth_Bps && !in->latency_s && in->p2p == P2P_AUTO &&
 	    in->bridge < 2 && !in->shm_eff) {
-		fprintf(out, "%*s%s: %s\n", ind, "", f->key, sub->rows[0].names[in->kind]);
+		/* an AMD node's GPUs are joined by Infinity Fabric links, modelled
+		 * as a switch: the key's name would read as NVIDIA's NVSwitch */
+		bool amd = top && hw_arch_is_amd(top->cluster.gpu.arch) && in->kind == INTRA_NVSWITCH;
+		fprintf(out, "%*s%s: %s%s\n", ind, "", f->key, sub->rows[0].names[in->kind],
+		        amd ? "   # on this AMD GPU: Infinity Fabric (xGMI) links, modelled as a switch"
+		            : "");
 		return;
 	}
 	fprintf(out, "%*s%s:\n", ind, "", f->key);
